@@ -1,0 +1,5 @@
+import sys
+
+from jitlint.cli import main
+
+sys.exit(main())

@@ -1,0 +1,181 @@
+"""Settings: defaults, ``[tool.jitlint]`` in the nearest pyproject.toml, and CLI overrides."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Iterable, Optional, Sequence
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", "build", "dist", "__pycache__", ".tox",
+                   "node_modules", ".jitlint_cache", ".mypy_cache", ".pytest_cache", ".nox",
+                   ".eggs")
+
+
+class ConfigError(Exception):
+    """A bad setting; the CLI reports it and exits 2."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    select: tuple[str, ...] = ("JIT",)
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    extra_jit_functions: tuple[str, ...] = ()
+    root: Path = field(default_factory=Path.cwd)  # the directory patterns are relative to
+    source: Optional[Path] = None  # the pyproject.toml these came from
+
+    def is_enabled(self, code: str, path: Optional[str] = None) -> bool:
+        selected = _longest_match(code, self.select + self.extend_select)
+        ignored = _longest_match(code, self.ignore + self._file_ignores(path))
+        return selected > 0 and selected > ignored
+
+    def _file_ignores(self, path: Optional[str]) -> tuple[str, ...]:
+        if path is None or not self.per_file_ignores:
+            return ()
+        codes: list[str] = []
+        for pattern, pattern_codes in self.per_file_ignores:
+            if _path_matches(path, pattern, self.root):
+                codes.extend(pattern_codes)
+        return tuple(codes)
+
+    def is_excluded(self, path: Path) -> bool:
+        name = path.name
+        if name in DEFAULT_EXCLUDE:
+            return True
+        return any(_path_matches(str(path), pattern, self.root) for pattern in self.exclude)
+
+    def fingerprint(self) -> str:
+        """What the cache keys on: everything that can change a file's findings."""
+        return repr((self.select, self.ignore, self.extend_select, self.per_file_ignores,
+                     self.extra_jit_functions))
+
+
+def _longest_match(code: str, prefixes: Iterable[str]) -> int:
+    """Length of the longest prefix matching ``code`` (ALL matches everything), 0 if none."""
+    best = 0
+    for prefix in prefixes:
+        if prefix == "ALL":
+            best = max(best, 1)
+        elif code.startswith(prefix):
+            best = max(best, len(prefix) + 1)
+    return best
+
+
+def _path_matches(path: str, pattern: str, root: Path) -> bool:
+    absolute = Path(os.path.abspath(path))
+    try:
+        relative = absolute.relative_to(root.resolve()).as_posix()
+    except ValueError:
+        relative = absolute.as_posix()
+    return (fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(absolute.name, pattern)
+            or fnmatch.fnmatch(relative, pattern.rstrip("/") + "/*"))
+
+
+KEYS = {"select", "ignore", "extend-select", "exclude", "per-file-ignores", "extra-jit-functions"}
+
+
+def find_pyproject(start: Path) -> Optional[Path]:
+    """The nearest pyproject.toml at or above ``start`` that has a [tool.jitlint] table."""
+    start = start.resolve()
+    for directory in (start, *start.parents) if start.is_dir() else start.parents:
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+                raise ConfigError(f"{candidate}: cannot read: {exc}") from exc
+            if "jitlint" in data.get("tool", {}):
+                return candidate
+    return None
+
+
+def load_settings(config_path: Optional[Path], start: Path) -> Settings:
+    path = config_path or find_pyproject(start)
+    if path is None:
+        return Settings(root=Path.cwd())
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise ConfigError(f"{path}: no such config file") from exc
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from exc
+    table = data.get("tool", {}).get("jitlint", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.jitlint] must be a table")
+    return settings_from_table(table, path)
+
+
+def settings_from_table(table: dict[str, Any], path: Path) -> Settings:
+    unknown = sorted(set(table) - KEYS)
+    if unknown:
+        raise ConfigError(f"{path}: unknown key(s) in [tool.jitlint]: {', '.join(unknown)} "
+                          f"(known: {', '.join(sorted(KEYS))})")
+    per_file = table.get("per-file-ignores", {})
+    if not isinstance(per_file, dict):
+        raise ConfigError(f"{path}: per-file-ignores must be a table of pattern = [codes]")
+    return Settings(
+        select=_codes(table, "select", path, ("JIT",)),
+        ignore=_codes(table, "ignore", path),
+        extend_select=_codes(table, "extend-select", path),
+        exclude=_strings(table, "exclude", path),
+        per_file_ignores=tuple(
+            (pattern, _check_codes(_string_list(codes, f"per-file-ignores.{pattern}", path), path))
+            for pattern, codes in per_file.items()
+        ),
+        extra_jit_functions=_strings(table, "extra-jit-functions", path),
+        root=path.parent.resolve(),
+        source=path,
+    )
+
+
+def _strings(table: dict, key: str, path: Path, default: Sequence[str] = ()) -> tuple[str, ...]:
+    if key not in table:
+        return tuple(default)
+    return _string_list(table[key], key, path)
+
+
+def _string_list(value: Any, key: str, path: Path) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{path}: {key} must be a list of strings, got {value!r}")
+    return tuple(value)
+
+
+def _codes(table: dict, key: str, path: Path, default: Sequence[str] = ()) -> tuple[str, ...]:
+    return _check_codes(_strings(table, key, path, default), path)
+
+
+def _check_codes(codes: tuple[str, ...], where: object) -> tuple[str, ...]:
+    for code in codes:
+        if code != "ALL" and not _is_code_prefix(code):
+            raise ConfigError(f"{where}: {code!r} is not a rule code or prefix (e.g. JIT1, JIT101)")
+    return codes
+
+
+def _is_code_prefix(code: str) -> bool:
+    return code.startswith("JIT") and code[3:].isdigit() and len(code) <= 6 or code in ("J", "JI", "JIT")
+
+
+def with_overrides(settings: Settings, select=None, ignore=None, extend_select=None,
+                   extra_jit_functions=None) -> Settings:
+    """CLI options replace (select) or extend (ignore, extend-select) the file's settings."""
+    where = "command line"
+    changes: dict[str, Any] = {}
+    if select:
+        changes["select"] = _check_codes(tuple(select), where)
+    if ignore:
+        changes["ignore"] = settings.ignore + _check_codes(tuple(ignore), where)
+    if extend_select:
+        changes["extend_select"] = settings.extend_select + _check_codes(tuple(extend_select), where)
+    if extra_jit_functions:
+        changes["extra_jit_functions"] = settings.extra_jit_functions + tuple(extra_jit_functions)
+    return replace(settings, **changes)

@@ -1,0 +1,218 @@
+"""The engine: find files, read and parse them, run the enabled rules, position and filter
+their findings.  It knows nothing of the CLI or of output formats.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import os
+import tokenize
+import warnings
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator, Optional, Sequence
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from jitlint.config import Settings
+from jitlint.jitnames import JIT_WORDS
+from jitlint.rule import FileContext, Rule
+from jitlint.rules import ALL_RULES
+from jitlint.semantic import build_model
+from jitlint.suppression import file_is_suppressed, line_suppresses
+
+UNPARSABLE = ALL_RULES["JIT000"]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding.  Lines and columns are 1-based; the end is exclusive, as in ruff."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    name: str
+    message: str
+    severity: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class FileResult:
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    internal_error: Optional[str] = None  # a jitlint bug; the CLI exits 2
+
+
+class SourceError(Exception):
+    """The file cannot be turned into text that Python would accept."""
+
+    def __init__(self, reason: str, line: int = 1, column: int = 1) -> None:
+        super().__init__(reason)
+        self.reason, self.line, self.column = reason, line, column
+
+
+# ---------------------------------------------------------------------------- files
+def iter_python_files(paths: Sequence[str], settings: Settings) -> Iterator[str]:
+    """Files to lint: explicit files as given, directories recursed (sorted, excludes pruned)."""
+    seen: set[str] = set()
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for directory, subdirs, files in os.walk(path):
+                subdirs[:] = sorted(d for d in subdirs if not settings.is_excluded(Path(directory, d)))
+                for name in sorted(files):
+                    candidate = Path(directory, name)
+                    if name.endswith((".py", ".pyi")) and not settings.is_excluded(candidate):
+                        key = os.path.normpath(str(candidate))
+                        if key not in seen:
+                            seen.add(key)
+                            yield str(candidate)
+        else:
+            key = os.path.normpath(raw)
+            if key not in seen:  # an explicitly named file is linted even if excluded by pattern
+                seen.add(key)
+                yield raw
+
+
+def decode_source(data: bytes) -> str:
+    """Bytes -> text as Python reads it: BOM, PEP 263 coding cookie, else UTF-8."""
+    if b"\0" in data:
+        raise SourceError("binary file (contains NUL bytes), not Python source")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        raise SourceError(f"bad encoding declaration: {exc.msg}", exc.lineno or 1) from exc
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise SourceError(f"not valid {encoding} text (byte {data[exc.start]:#04x} at offset "
+                          f"{exc.start}); declare the encoding with a PEP 263 coding comment",
+                          line) from exc
+    except LookupError as exc:
+        raise SourceError(f"unknown encoding {encoding!r}") from exc
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+# ---------------------------------------------------------------------------- linting
+def lint_file(path: str, settings: Settings, prefilter: bool = True) -> FileResult:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        result = FileResult(path)
+        result.diagnostics.append(_unparsable(path, f"cannot read file: {exc.strerror or exc}"))
+        return result
+    return lint_source(data, path, settings, prefilter)
+
+
+def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = True) -> FileResult:
+    result = FileResult(path)
+    try:
+        text = decode_source(data)
+        _check_syntax(text, path)
+    except SourceError as exc:
+        if settings.is_enabled(UNPARSABLE.code, path):
+            result.diagnostics.append(_unparsable(path, exc.reason, exc.line, exc.column))
+        return result
+    if file_is_suppressed(text):
+        return result
+    rules = [rule() for code, rule in ALL_RULES.items() if settings.is_enabled(code, path)]
+    if not rules or (prefilter and not _may_have_findings(text, settings)):
+        return result
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        # Python accepts it but libcst's grammar does not (very new syntax).
+        if settings.is_enabled(UNPARSABLE.code, path):
+            result.diagnostics.append(_unparsable(
+                path, f"libcst cannot parse this file: {exc.message}", exc.raw_line, exc.raw_column + 1))
+        return result
+    try:
+        result.diagnostics = _run_rules(module, text, path, settings, rules)
+    except Exception as exc:  # a bug in a rule must not stop the other files
+        result.internal_error = f"{type(exc).__name__}: {exc}"
+    return result
+
+
+def _check_syntax(text: str, path: str) -> None:
+    """Python's own parser decides what is valid Python; its messages are the clearest."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarning for invalid escapes etc.
+            ast.parse(text, filename=path)
+    except SyntaxError as exc:
+        raise SourceError(f"syntax error: {exc.msg}", exc.lineno or 1, exc.offset or 1) from exc
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise SourceError(f"cannot parse: {exc}") from exc
+
+
+def _may_have_findings(text: str, settings: Settings) -> bool:
+    """Every rule is about jit: a file that names no jit-like function has nothing to report."""
+    words = JIT_WORDS + tuple(name.rsplit(".", 1)[-1] for name in settings.extra_jit_functions)
+    return any(word in text for word in words)
+
+
+def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
+               rules: Sequence[Rule]) -> list[Diagnostic]:
+    ctx = FileContext(path, module, build_model(module), settings.extra_jit_functions)
+    violations = [(rule, violation) for rule in rules for violation in rule.check(ctx)]
+    if not violations:
+        return []
+    # Positions cost a full code-generation pass: only files with findings pay for it.
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    lines = text.splitlines()
+    diagnostics = set()
+    for rule, violation in violations:
+        span = positions[violation.node]
+        line_text = lines[span.start.line - 1] if span.start.line <= len(lines) else ""
+        if line_suppresses(line_text, rule.code):
+            continue
+        diagnostics.add(Diagnostic(path, span.start.line, span.start.column + 1, span.end.line,
+                                   span.end.column + 1, rule.code, rule.name, violation.message,
+                                   rule.severity))
+    return sorted(diagnostics, key=_sort_key)
+
+
+def _unparsable(path: str, reason: str, line: int = 1, column: int = 1) -> Diagnostic:
+    return Diagnostic(path, line, column, line, column, UNPARSABLE.code, UNPARSABLE.name,
+                      f"{reason}; the file was not linted", UNPARSABLE.severity)
+
+
+def _sort_key(d: Diagnostic):
+    return (d.path, d.line, d.column, d.code, d.message)
+
+
+# ---------------------------------------------------------------------------- many files
+def _lint_batch(batch: Sequence[str], settings: Settings, prefilter: bool) -> list[FileResult]:
+    return [lint_file(path, settings, prefilter) for path in batch]
+
+
+def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = None,
+               prefilter: bool = True) -> list[FileResult]:
+    """Lint files, across processes when there are enough of them to pay for the workers."""
+    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    if jobs <= 1 or len(files) < 2 * MIN_FILES_PER_BATCH:
+        return _lint_batch(files, settings, prefilter)
+    batches = [files[i:i + MIN_FILES_PER_BATCH] for i in range(0, len(files), MIN_FILES_PER_BATCH)]
+    results: list[FileResult] = []
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for batch_result in pool.map(_lint_batch, batches, [settings] * len(batches),
+                                     [prefilter] * len(batches)):
+            results.extend(batch_result)
+    return results
+
+
+MIN_FILES_PER_BATCH = 16
+
+
+def all_diagnostics(results: Iterable[FileResult]) -> list[Diagnostic]:
+    return sorted((d for r in results for d in r.diagnostics), key=_sort_key)

@@ -1,0 +1,69 @@
+"""What a rule is, and what it gets to look at.
+
+A rule is a small class: its code, kebab-case name, one-line summary, a doc (its docstring,
+in the sections What it does / Why is this bad? / Use instead / Fix safety) and VALID/INVALID
+examples that the test-suite lints.  ``check`` yields ``Violation``s for CST nodes; the engine
+turns them into positioned, suppressible ``Diagnostic``s.  Rules never see the CLI or output.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from functools import cached_property
+from typing import ClassVar, Iterator, Sequence
+
+import libcst as cst
+
+from jitlint.jitnames import JitApplication, JitResolver
+from jitlint.semantic import SemanticModel
+
+
+@dataclass(frozen=True)
+class Violation:
+    node: cst.CSTNode
+    message: str
+
+
+class FileContext:
+    """One parsed module and the analyses rules share; each is computed once, on first use."""
+
+    def __init__(self, path: str, module: cst.Module, model: SemanticModel,
+                 extra_jit_functions: Sequence[str] = ()) -> None:
+        self.path = path
+        self.module = module
+        self.model = model
+        self.resolver = JitResolver(model, extra_jit_functions)
+        self._shared: dict[object, object] = {}
+
+    @cached_property
+    def jit_applications(self) -> list[JitApplication]:
+        return list(self.resolver.applications())
+
+    def shared(self, key: object, compute):
+        """Memoise an analysis several rules use (e.g. the JIT1xx freshness analysis)."""
+        if key not in self._shared:
+            self._shared[key] = compute(self)
+        return self._shared[key]
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    severity: ClassVar[str] = "warning"  # "error" when the code raises at run time
+    VALID: ClassVar[Sequence[str]] = ()
+    INVALID: ClassVar[Sequence[str]] = ()
+
+    def check(self, ctx: FileContext) -> Iterator[Violation]:
+        raise NotImplementedError
+
+    @classmethod
+    def doc(cls) -> str:
+        """The rule's documentation as Markdown, built from its docstring and examples."""
+        parts = [f"# {cls.code} {cls.name}", "", cls.summary, "", inspect.cleandoc(cls.__doc__ or "")]
+        if cls.INVALID:
+            parts += ["", "## Example", "", "```python", inspect.cleandoc(cls.INVALID[0]), "```"]
+        if cls.VALID:
+            parts += ["", "## Use instead", "", "```python", inspect.cleandoc(cls.VALID[0]), "```"]
+        return "\n".join(parts).rstrip() + "\n"

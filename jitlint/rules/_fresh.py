@@ -1,0 +1,365 @@
+"""Shared analysis for JIT1xx: jit applied to a callable that is created anew on every run.
+
+JAX caches compiled code on the identity of the wrapped callable.  ``jax.jit(X)`` compiles
+again whenever X is a new object, so it costs a compile per run when
+
+* X is *created* in the code that repeats (a lambda, a nested ``def``, a ``partial(...)``,
+  a bound method, a transformed function), and
+* that code *does* repeat and the jitted result is called each time: the jit sits in a loop
+  body and is called in the same iteration, or in a function body that calls it (outside any
+  loop of its own) while that function is itself called repeatedly, or in a factory whose
+  result is called right away in a loop.
+
+Everything else stays silent on purpose: a jit hoisted out of its loop, a lambda built once,
+lazy initialisation (``if f is None: f = jax.jit(...)``), memoised factories, ``main()`` that
+builds once and loops, and any jit inside a jitted body (it only runs while tracing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+import libcst as cst
+
+from jitlint.jitnames import JitApplication
+from jitlint.rule import FileContext, Rule, Violation
+from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
+
+PARTIAL_CONSTRUCTORS = frozenset({"functools.partial", "jax.tree_util.Partial"})
+TRANSFORMS = frozenset({
+    "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev", "jax.hessian",
+    "jax.checkpoint", "jax.remat", "jax.named_call",
+    "equinox.filter_grad", "equinox.filter_value_and_grad", "equinox.filter_vmap",
+})
+MEMOISERS = frozenset({"functools.cache", "functools.lru_cache"})
+
+# kind -> what the message calls the jitted callable
+KINDS = {
+    "lambda": "a lambda",
+    "local-def": "a locally defined function",
+    "partial": "a fresh functools.partial",
+    "bound-method": "a bound method",
+    "transformed": "a freshly transformed or instantiated callable",
+}
+
+
+@dataclass(eq=False)
+class FreshJit:
+    app: JitApplication
+    kind: str  # a key of KINDS
+    repetition: str  # "loop" | "function" | "factory"
+    function: Optional[cst.FunctionDef] = None  # the function whose every call compiles
+    evidence: Optional[CallSite] = None  # factory: the repeated call of the factory
+
+    def message(self) -> str:
+        jit = self.app.jit.display
+        what = KINDS[self.kind]
+        if self.repetition == "loop":
+            return (f"{jit} of {what} inside a loop compiles on every iteration; "
+                    f"create the function once and hoist the jit out of the loop")
+        name = self.function.name.value if self.function is not None else "?"
+        if self.repetition == "function":
+            fix = ("jit it once (e.g. in __init__) and reuse it" if self.kind == "bound-method"
+                   else "jit a module-level function once and reuse it")
+            return f"{jit} of {what} in `{name}` compiles on every call of `{name}`; {fix}"
+        return (f"{jit} of {what} is returned by `{name}`, whose result is called right away "
+                f"on every iteration; every call compiles, so build it once or memoise `{name}` "
+                f"with functools.cache")
+
+
+def fresh_jits(ctx: FileContext) -> list[FreshJit]:
+    return ctx.shared("fresh-jits", _analyse)
+
+
+def _analyse(ctx: FileContext) -> list[FreshJit]:
+    analysis = _Analysis(ctx)
+    found = []
+    for app in ctx.jit_applications:
+        result = analysis.check(app)
+        if result is not None:
+            found.append(result)
+    return found
+
+
+class _Analysis:
+    def __init__(self, ctx: FileContext) -> None:
+        self.ctx = ctx
+        self.model: SemanticModel = ctx.model
+        self.jitted_defs = self._jitted_defs()
+        self._repeated: dict[cst.FunctionDef, bool] = {}
+
+    # ---------------------------------------------------------------- entry point
+    def check(self, app: JitApplication) -> Optional[FreshJit]:
+        if self._inside_jitted_body(app.frame):
+            return None  # runs only while the outer function is traced, then inlined
+        created = self._classify(app)
+        if created is None:
+            return None
+        kind, creation = created
+        scope = app.frame.scope
+        for loop in app.frame.loops_in_scope():
+            if creation.is_inside(loop):
+                if self._result_called(app, lambda frame: frame.is_inside(loop)):
+                    return FreshJit(app, kind, "loop")
+                return None
+        if scope.kind != "function" or creation.scope is not scope:
+            return None
+        function = scope.node
+        assert isinstance(function, cst.FunctionDef)
+        if self._is_memoised(function):
+            return None
+        if self._result_called(app, lambda frame: frame.scope is scope, outside_loops=True):
+            if self._is_repeated(function):
+                return FreshJit(app, kind, "function", function)
+            return None
+        if self._is_returned(app):
+            evidence = self._repeated_immediate_call(function)
+            if evidence is not None:
+                return FreshJit(app, kind, "factory", function, evidence)
+        return None
+
+    # ---------------------------------------------------------------- what is jitted
+    def _classify(self, app: JitApplication) -> Optional[tuple[str, Frame]]:
+        """(kind, frame where the callable is created), when it is created anew each run."""
+        if isinstance(app.target, cst.FunctionDef):
+            return "local-def", app.frame
+        return self._classify_expr(app.target, app.frame.scope, app.frame, depth=0)
+
+    def _classify_expr(self, expr: cst.BaseExpression, scope: Scope, creation: Frame,
+                       depth: int) -> Optional[tuple[str, Frame]]:
+        if depth > 4:
+            return None
+        if isinstance(expr, cst.Lambda):
+            return "lambda", creation
+        if isinstance(expr, cst.Call):
+            callee = self.model.qualified_name(expr.func, scope)
+            if callee in PARTIAL_CONSTRUCTORS:
+                return "partial", creation
+            if callee in TRANSFORMS:
+                return "transformed", creation
+            if self._is_fresh_callable_instance(expr, scope):
+                return "transformed", creation
+            return None
+        if isinstance(expr, cst.Attribute):
+            if self._is_bound_method(expr, scope):
+                return "bound-method", creation
+            return None
+        if isinstance(expr, cst.Name):
+            binding = self.model.single_binding(expr.value, scope)
+            if binding is None or binding.frame is None:
+                return None
+            if binding.kind == "def":
+                return "local-def", binding.frame
+            if binding.kind == "assign" and binding.value is not None:
+                return self._classify_expr(binding.value, binding.scope, binding.frame, depth + 1)
+        return None
+
+    def _is_fresh_callable_instance(self, call: cst.Call, scope: Scope) -> bool:
+        """``Model()`` of a class in this module that has ``__call__`` and identity hashing."""
+        cls = self._class_of(call.func, scope)
+        if cls is None or cls.decorators:
+            return False  # decorated classes (dataclasses ...) may define equality
+        methods = _methods(cls)
+        return "__call__" in methods and "__eq__" not in methods and "__hash__" not in methods
+
+    def _class_of(self, expr: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
+        if not isinstance(expr, cst.Name):
+            return None
+        binding = self.model.single_binding(expr.value, scope)
+        if binding is not None and binding.kind == "class":
+            assert isinstance(binding.node, cst.ClassDef)
+            return binding.node
+        return None
+
+    def _is_bound_method(self, expr: cst.Attribute, scope: Scope) -> bool:
+        """``self.m`` / ``obj.m`` / ``Cls.cm``: each access makes a new method object."""
+        attr = expr.attr.value
+        base = expr.value
+        if not isinstance(base, cst.Name):
+            return False
+        cls = self._class_of(base, scope)
+        if cls is not None:  # Cls.m: only classmethods are bound
+            method = _methods(cls).get(attr)
+            return method is not None and _has_decorator(method, "classmethod")
+        binding = self.model.single_binding(base.value, scope)
+        if binding is None:
+            return False
+        if binding.kind == "param":
+            cls = self._class_of_self(binding)
+        elif binding.kind == "assign" and isinstance(binding.value, cst.Call):
+            cls = self._class_of(binding.value.func, binding.scope)
+        if cls is None:
+            return False
+        method = _methods(cls).get(attr)
+        return method is not None and not _has_decorator(method, "staticmethod") \
+            and not _has_decorator(method, "property")
+
+    def _class_of_self(self, param: Binding) -> Optional[cst.ClassDef]:
+        """The class whose method has ``param`` as its first parameter (``self``)."""
+        function = param.scope.node
+        if not isinstance(function, cst.FunctionDef) or _has_decorator(function, "staticmethod"):
+            return None
+        params = [*function.params.posonly_params, *function.params.params]
+        if not params or params[0] is not param.node:
+            return None
+        outer = self.model.functions[function]
+        if outer.scope.kind == "class":
+            node = outer.scope.node
+            assert isinstance(node, cst.ClassDef)
+            return node
+        return None
+
+    # ---------------------------------------------------------------- how the result is used
+    def _result_called(self, app: JitApplication, within, outside_loops: bool = False) -> bool:
+        """Is the jitted result called in the region ``within`` selects (and not lazily built)?"""
+        if app.call is not None and self.model.call_site_of[app.call].called_immediately:
+            return True
+        binding = self._result_binding(app)
+        if binding is None:
+            return False
+        if any(_mentions(if_node.test, binding.name) for if_node in app.frame.ifs_in_scope()):
+            return False  # lazy initialisation: built once, then reused
+        calls = [site for site in self.model.calls_to(binding) if within(site.frame)]
+        if outside_loops and any(site.frame.loops_in_scope() for site in calls):
+            return False  # built once per call, then reused in a loop: amortised
+        return bool(calls)
+
+    def _result_binding(self, app: JitApplication) -> Optional[Binding]:
+        """The local name the jitted callable is bound to, if any."""
+        if isinstance(app.target, cst.FunctionDef):
+            name, node = app.target.name.value, app.target
+        else:
+            statement = self.model.parent_statement.get(app.anchor)
+            if not isinstance(statement, cst.Assign) or len(statement.targets) != 1:
+                return None
+            target = statement.targets[0].target
+            if not isinstance(target, cst.Name):
+                return None
+            name, node = target.value, statement
+        binding = self.model.single_binding(name, app.frame.scope)
+        return binding if binding is not None and binding.node is node else None
+
+    def _is_returned(self, app: JitApplication) -> bool:
+        if isinstance(self.model.parent_statement.get(app.anchor), cst.Return):
+            return True
+        binding = self._result_binding(app)
+        if binding is None:
+            return False
+        if any(_mentions(if_node.test, binding.name) for if_node in app.frame.ifs_in_scope()):
+            return False
+        scope = app.frame.scope
+        return any(
+            frame.scope is scope and isinstance(ret.value, cst.Name) and ret.value.value == binding.name
+            for ret, frame in self.model.returns
+        ) and not self._stored_elsewhere(binding)
+
+    def _stored_elsewhere(self, binding: Binding) -> bool:
+        """``cache[key] = f`` / ``self._f = f``: a memo keeps the jitted callable alive."""
+        for value, statement in self.model.parent_statement.items():
+            if isinstance(statement, cst.Assign) and isinstance(value, cst.Name) \
+                    and value.value == binding.name:
+                if any(not isinstance(t.target, cst.Name) for t in statement.targets):
+                    return True
+        return False
+
+    # ---------------------------------------------------------------- does the code repeat
+    def _repeated_immediate_call(self, factory: cst.FunctionDef) -> Optional[CallSite]:
+        for site in self._call_sites(factory):
+            if site.called_immediately and self._site_repeats(site):
+                return site
+        return None
+
+    def _is_repeated(self, function: cst.FunctionDef) -> bool:
+        """Evidence in this module that ``function`` runs more than once."""
+        if function in self._repeated:
+            return self._repeated[function]
+        self._repeated[function] = False  # cycle guard
+        if function.name.value == "__call__":
+            result = True
+        else:
+            sites = self._call_sites(function)
+            result = len(sites) >= 2 or any(self._site_repeats(site) for site in sites)
+        self._repeated[function] = result
+        return result
+
+    def _site_repeats(self, site: CallSite) -> bool:
+        if site.frame.loops_in_scope():
+            return True
+        caller = site.frame.enclosing_function()
+        return caller is not None and self._is_repeated(caller)
+
+    def _call_sites(self, function: cst.FunctionDef) -> list[CallSite]:
+        outer = self.model.functions[function]
+        if outer.scope.kind == "class":  # a method: self.name(...) inside the class
+            cls = outer.scope.node
+            return [
+                site for site in self.model.calls
+                if isinstance(site.node.func, cst.Attribute)
+                and site.node.func.attr.value == function.name.value
+                and isinstance(site.node.func.value, cst.Name)
+                and site.node.func.value.value == "self"
+                and site.frame.is_inside(cls)
+            ]
+        binding = next((b for b in outer.scope.bindings.get(function.name.value, ())
+                        if b.node is function), None)
+        return list(self.model.calls_to(binding)) if binding is not None else []
+
+    def _is_memoised(self, function: cst.FunctionDef) -> bool:
+        scope = self.model.functions[function].scope
+        for decorator in function.decorators:
+            expr = decorator.decorator
+            if isinstance(expr, cst.Call):
+                expr = expr.func
+            if self.model.qualified_name(expr, scope) in MEMOISERS:
+                return True
+        return False
+
+    # ---------------------------------------------------------------- jitted bodies
+    def _jitted_defs(self) -> set[cst.FunctionDef]:
+        jitted: set[cst.FunctionDef] = set()
+        for app in self.ctx.jit_applications:
+            if isinstance(app.target, cst.FunctionDef):
+                jitted.add(app.target)
+            elif isinstance(app.target, cst.Name):
+                binding = self.model.single_binding(app.target.value, app.frame.scope)
+                if binding is not None and isinstance(binding.node, cst.FunctionDef):
+                    jitted.add(binding.node)
+        return jitted
+
+    def _inside_jitted_body(self, frame: Frame) -> bool:
+        return any(isinstance(f.node, cst.FunctionDef) and f.node in self.jitted_defs for f in frame)
+
+
+def _methods(cls: cst.ClassDef) -> dict[str, cst.FunctionDef]:
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    return {stmt.name.value: stmt for stmt in body if isinstance(stmt, cst.FunctionDef)}
+
+
+def _has_decorator(function: cst.FunctionDef, name: str) -> bool:
+    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == name for d in function.decorators)
+
+
+def _mentions(expr: cst.BaseExpression, name: str) -> bool:
+    """Whether ``expr`` reads ``name`` (as a variable or as an attribute name)."""
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal found
+            found = found or node.value == name
+
+    expr.visit(_Finder())
+    return found
+
+
+
+class FreshCallableRule(Rule):
+    """Base of the JIT1xx rules: each reports the fresh jits of one ``kind``."""
+
+    kind: str
+
+    def check(self, ctx: FileContext) -> Iterator[Violation]:
+        for fresh in fresh_jits(ctx):
+            if fresh.kind == self.kind:
+                yield Violation(fresh.app.anchor, fresh.message())

@@ -1,0 +1,83 @@
+from jitlint.rules._fresh import FreshCallableRule
+
+
+class JitOfLocalFunction(FreshCallableRule):
+    """
+    ## What it does
+    Flags jit applied to a function defined inside the enclosing function or loop body, in call
+    form (`jax.jit(inner)`) or decorator form (`@jax.jit` on a nested `def`), when that code runs
+    repeatedly and calls the result. Also flags factories (`def make(c): ... return
+    jax.jit(step)`) whose result is called right away in a loop (`make(0.5)(w, g)`).
+
+    ## Why is this bad?
+    A `def` statement creates a new function object each time it runs, and JAX caches compiled
+    code per function object. Measured on jax 0.10.2 (CPU): an outer function called 5 times that
+    does `jax.jit(inner)(x)` or decorates a nested `def` with `@jax.jit` compiles 5 times in 5
+    calls; a `@jax.jit def` inside a loop body also compiles 5 times in 5 iterations.
+
+    ## Fix safety
+    Moving the function to module level is safe when it closes over nothing that changes; pass
+    changing values as (static) arguments instead.
+    """
+
+    code = "JIT102"
+    name = "jit-of-local-function"
+    summary = "jit of a function defined in the enclosing body recompiles on every run of that body"
+    kind = "local-def"
+
+    INVALID = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def train_step(w, g):
+            @jax.jit
+            def update(w, g):
+                return w - 0.1 * g
+            return update(w, g)
+
+        w = jnp.ones(3)
+        for _ in range(5):
+            w = train_step(w, jnp.ones(3))
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def make_update(lr):
+            def update(w, g):
+                return w - lr * g
+            return jax.jit(update)
+
+        w = jnp.ones(3)
+        for _ in range(5):
+            w = make_update(0.1)(w, jnp.ones(3))
+        """,
+    ]
+    VALID = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def update(w, g):
+            return w - 0.1 * g
+
+        w = jnp.ones(3)
+        for _ in range(5):
+            w = update(w, jnp.ones(3))
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def main():
+            def update(w, g):
+                return w - 0.1 * g
+            step = jax.jit(update)  # built once, reused by the loop
+            w = jnp.ones(3)
+            for _ in range(5):
+                w = step(w, jnp.ones(3))
+            return w
+        """,
+    ]

@@ -1,0 +1,466 @@
+"""A small semantic model of one module: scopes, bindings and the context of each call.
+
+libcst's ScopeProvider + QualifiedNameProvider answer the same questions but cost ~60% of a
+naive run on the JAX corpus (see docs/performance.md).  The rules only need to know what a
+name is bound to and where a call sits (which function, which loops, which ``if`` guards), so
+one visitor pass builds exactly that and nothing more.
+
+Resolution follows Python's rules: a name is local to the function that binds it (parameters,
+assignments, ``def``, ``import``, ``for`` targets ...), class bodies are not visible from the
+methods inside them, ``global``/``nonlocal`` redirect a name, comprehensions and lambdas are
+scopes of their own.  The model is flow-insensitive: a name bound twice in one scope resolves
+to a qualified name only when every binding agrees, so an ambiguous name never looks like jit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Optional, Union
+
+import libcst as cst
+
+ScopeKind = str  # "module" | "class" | "function" | "lambda" | "comprehension"
+
+FunctionNode = Union[cst.FunctionDef, cst.Lambda]
+LoopNode = Union[cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp]
+
+
+@dataclass(eq=False)
+class Binding:
+    """One place where ``name`` is bound in ``scope``."""
+
+    name: str
+    kind: str  # import | def | class | assign | param | loop-target | other
+    scope: "Scope"
+    node: cst.CSTNode
+    value: Optional[cst.BaseExpression] = None  # right-hand side of a simple ``name = value``
+    imported: Optional[str] = None  # qualified name for imports: "jax.jit", "jax", ".mod.f"
+    frame: Optional["Frame"] = None  # where the binding statement sits
+
+
+@dataclass(eq=False)
+class Scope:
+    kind: ScopeKind
+    node: cst.CSTNode
+    parent: Optional["Scope"]
+    bindings: dict[str, list[Binding]] = field(default_factory=dict)
+    global_names: set[str] = field(default_factory=set)
+    nonlocal_names: set[str] = field(default_factory=set)
+
+    def add(self, binding: Binding) -> None:
+        self.bindings.setdefault(binding.name, []).append(binding)
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """An enclosing construct of a node, innermost first; a persistent linked list.
+
+    ``node`` is a FunctionDef, Lambda, ClassDef, loop (For/While/comprehension) or If; for an
+    ``If``, ``in_test`` says whether we are inside its condition rather than its body.
+    """
+
+    node: cst.CSTNode
+    parent: Optional["Frame"]
+    scope: Scope
+
+    def __iter__(self) -> Iterator["Frame"]:
+        frame: Optional[Frame] = self
+        while frame is not None:
+            yield frame
+            frame = frame.parent
+
+    def loops_in_scope(self) -> list[cst.CSTNode]:
+        """Loops between this point and the innermost function/class/module boundary."""
+        loops = []
+        for frame in self:
+            if isinstance(frame.node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                break
+            if isinstance(frame.node, LOOP_TYPES):
+                loops.append(frame.node)
+        return loops
+
+    def enclosing_function(self) -> Optional[cst.FunctionDef]:
+        for frame in self:
+            if isinstance(frame.node, cst.FunctionDef):
+                return frame.node
+            if isinstance(frame.node, cst.ClassDef):
+                return None
+        return None
+
+    def ifs_in_scope(self) -> list[cst.If]:
+        ifs = []
+        for frame in self:
+            if isinstance(frame.node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                break
+            if isinstance(frame.node, cst.If):
+                ifs.append(frame.node)
+        return ifs
+
+    def is_inside(self, node: cst.CSTNode) -> bool:
+        return any(frame.node is node for frame in self)
+
+
+LOOP_TYPES = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+COMPREHENSION_TYPES = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+@dataclass(eq=False)
+class CallSite:
+    node: cst.Call
+    frame: Frame
+    called_immediately: bool = False  # this call's result is itself called: ``f(...)(...)``
+    statement: Optional[cst.CSTNode] = None  # the simple statement holding the call
+
+
+@dataclass(eq=False)
+class SemanticModel:
+    module: cst.Module
+    module_scope: Scope
+    calls: list[CallSite]
+    functions: dict[cst.FunctionDef, Frame]  # each def -> the frame *around* it
+    classes: dict[cst.ClassDef, Frame]
+    scope_of: dict[cst.CSTNode, Scope]  # FunctionDef/Lambda/ClassDef/comprehension -> its scope
+    call_site_of: dict[cst.Call, CallSite]
+    parent_statement: dict[cst.CSTNode, cst.CSTNode]  # assignment/return statements by value node
+    returns: list[tuple[cst.Return, Frame]]
+    module_name: Optional[str] = None  # dotted name when known (package layout)
+
+    # ------------------------------------------------------------------ name resolution
+    def lookup(self, name: str, scope: Scope) -> list[Binding]:
+        """The bindings ``name`` may refer to when read in ``scope`` (empty: builtin/unknown)."""
+        if name in scope.global_names:
+            return self.module_scope.bindings.get(name, [])
+        current: Optional[Scope] = scope
+        first = True
+        while current is not None:
+            # Class bodies are only visible to code directly inside them.
+            if current.kind != "class" or first:
+                if name in current.bindings and name not in current.nonlocal_names:
+                    return current.bindings[name]
+            first = False
+            current = current.parent
+        return []
+
+    def qualified_name(self, expr: cst.BaseExpression, scope: Scope, _depth: int = 0) -> Optional[str]:
+        """The dotted name an expression refers to, through imports and simple aliases.
+
+        ``jx.jit`` after ``import jax as jx`` -> ``"jax.jit"``; ``compile_fn`` after
+        ``compile_fn = jax.jit`` -> ``"jax.jit"``; a parameter or an ambiguous name -> None.
+        """
+        if _depth > 8:
+            return None
+        if isinstance(expr, cst.Name):
+            bindings = self.lookup(expr.value, scope)
+            if not bindings:
+                return None
+            names = {self._binding_qualname(b, _depth) for b in bindings}
+            if len(names) == 1:
+                return names.pop()
+            return None
+        if isinstance(expr, cst.Attribute):
+            base = self.qualified_name(expr.value, scope, _depth + 1)
+            return f"{base}.{expr.attr.value}" if base else None
+        return None
+
+    def _binding_qualname(self, binding: Binding, depth: int) -> Optional[str]:
+        if binding.kind == "import":
+            return binding.imported
+        if binding.kind == "assign" and binding.value is not None:
+            if isinstance(binding.value, (cst.Name, cst.Attribute)):
+                return self.qualified_name(binding.value, binding.scope, depth + 1)
+        return None
+
+    def single_binding(self, name: str, scope: Scope) -> Optional[Binding]:
+        bindings = self.lookup(name, scope)
+        return bindings[0] if len(bindings) == 1 else None
+
+    def calls_to(self, binding: Binding) -> Iterator[CallSite]:
+        """Call sites ``name(...)`` whose callee name resolves to exactly ``binding``."""
+        for site in self.calls:
+            func = site.node.func
+            if isinstance(func, cst.Name) and func.value == binding.name:
+                bindings = self.lookup(func.value, site.frame.scope)
+                if len(bindings) == 1 and bindings[0] is binding:
+                    yield site
+
+
+class _ModelBuilder(cst.CSTVisitor):
+    def __init__(self, module: cst.Module) -> None:
+        self.module = module
+        self.module_scope = Scope("module", module, None)
+        self.frame = Frame(module, None, self.module_scope)
+        self.calls: list[CallSite] = []
+        self.functions: dict[cst.FunctionDef, Frame] = {}
+        self.classes: dict[cst.ClassDef, Frame] = {}
+        self.scope_of: dict[cst.CSTNode, Scope] = {module: self.module_scope}
+        self.call_site_of: dict[cst.Call, CallSite] = {}
+        self.parent_statement: dict[cst.CSTNode, cst.CSTNode] = {}
+        self.returns: list[tuple[cst.Return, Frame]] = []
+        self.statement: Optional[cst.CSTNode] = None
+        self.immediate_callees: set[cst.Call] = set()
+
+    @property
+    def scope(self) -> Scope:
+        return self.frame.scope
+
+    def _push(self, node: cst.CSTNode, scope: Optional[Scope] = None) -> None:
+        self.frame = Frame(node, self.frame, scope or self.frame.scope)
+
+    def _pop(self) -> None:
+        assert self.frame.parent is not None
+        self.frame = self.frame.parent
+
+    def _bind(self, name: str, kind: str, node: cst.CSTNode, value=None, imported=None,
+              scope: Optional[Scope] = None) -> None:
+        scope = scope or self.scope
+        scope.add(Binding(name, kind, scope, node, value, imported, self.frame))
+
+    def _bind_target(self, target: cst.BaseExpression, kind: str, node: cst.CSTNode, value=None) -> None:
+        if isinstance(target, cst.Name):
+            self._bind(target.value, kind, node, value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._bind_target(element.value, kind, node)
+        elif isinstance(target, cst.StarredElement):
+            self._bind_target(target.value, kind, node)
+
+    # ------------------------------------------------------------------ statements
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.statement = node
+
+    def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.statement = None
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = _dotted(alias.name)
+            if alias.asname is not None:
+                self._bind(alias.asname.name.value, "import", node, imported=full)
+            else:
+                top = full.split(".")[0]
+                self._bind(top, "import", node, imported=top)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        module = _dotted(node.module) if node.module is not None else ""
+        prefix = "." * len(node.relative) + module
+        if isinstance(node.names, cst.ImportStar):
+            return
+        for alias in node.names:
+            name = _dotted(alias.name)
+            local = alias.asname.name.value if alias.asname is not None else name
+            sep = "" if prefix.endswith(".") else "."
+            self._bind(local, "import", node, imported=f"{prefix}{sep}{name}")
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        value = node.value
+        self.parent_statement[value] = node
+        for target in node.targets:
+            self._bind_target(target.target, "assign", node, value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self.parent_statement[node.value] = node
+        self._bind_target(node.target, "assign", node, node.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._bind_target(node.target, "other", node)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        # PEP 572: the target binds in the nearest enclosing non-comprehension scope.
+        scope = self.scope
+        while scope.kind == "comprehension" and scope.parent is not None:
+            scope = scope.parent
+        if isinstance(node.target, cst.Name):
+            self._bind(node.target.value, "assign", node, node.value, scope=scope)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.returns.append((node, self.frame))
+        if node.value is not None:
+            self.parent_statement[node.value] = node
+
+    def visit_Global(self, node: cst.Global) -> None:
+        self.scope.global_names.update(item.name.value for item in node.names)
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        self.scope.nonlocal_names.update(item.name.value for item in node.names)
+
+    def visit_With(self, node: cst.With) -> None:
+        for item in node.items:
+            if item.asname is not None:
+                self._bind_target(item.asname.name, "other", node)
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        if node.name is not None:
+            self._bind_target(node.name.name, "other", node)
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._bind_target(node.target, "other", node)
+
+    def visit_MatchAs(self, node: cst.MatchAs) -> None:
+        if node.name is not None:
+            self._bind(node.name.value, "other", node)
+
+    def visit_MatchStar(self, node: cst.MatchStar) -> None:
+        if node.name is not None:
+            self._bind(node.name.value, "other", node)
+
+    def visit_MatchMapping(self, node: cst.MatchMapping) -> None:
+        if node.rest is not None:
+            self._bind(node.rest.value, "other", node)
+
+    # ------------------------------------------------------------------ scopes
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self._bind(node.name.value, "def", node)
+        self.functions[node] = self.frame
+        # Decorators, defaults and annotations are evaluated in the enclosing scope.
+        for decorator in node.decorators:
+            decorator.visit(self)
+        _visit_param_defaults(node.params, self)
+        if node.returns is not None:
+            node.returns.visit(self)
+        scope = Scope("function", node, self.scope)
+        self.scope_of[node] = scope
+        self._push(node, scope)
+        _bind_params(node.params, self)
+        node.body.visit(self)
+        self._pop()
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        _visit_param_defaults(node.params, self)
+        scope = Scope("lambda", node, self.scope)
+        self.scope_of[node] = scope
+        self._push(node, scope)
+        _bind_params(node.params, self)
+        node.body.visit(self)
+        self._pop()
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self._bind(node.name.value, "class", node)
+        self.classes[node] = self.frame
+        for decorator in node.decorators:
+            decorator.visit(self)
+        for arg in (*node.bases, *node.keywords):
+            arg.visit(self)
+        scope = Scope("class", node, self.scope)
+        self.scope_of[node] = scope
+        self._push(node, scope)
+        node.body.visit(self)
+        self._pop()
+        return False
+
+    def _visit_comprehension(self, node, elements) -> bool:
+        # The outermost iterable is evaluated once, in the enclosing scope.
+        node.for_in.iter.visit(self)
+        scope = Scope("comprehension", node, self.scope)
+        self.scope_of[node] = scope
+        self._push(node, scope)
+        comp: Optional[cst.CompFor] = node.for_in
+        first = True
+        while comp is not None:
+            self._bind_target(comp.target, "loop-target", comp)
+            if not first:
+                comp.iter.visit(self)
+            for cond in comp.ifs:
+                cond.visit(self)
+            first = False
+            comp = comp.inner_for_in
+        for element in elements:
+            element.visit(self)
+        self._pop()
+        return False
+
+    def visit_ListComp(self, node: cst.ListComp) -> bool:
+        return self._visit_comprehension(node, [node.elt])
+
+    def visit_SetComp(self, node: cst.SetComp) -> bool:
+        return self._visit_comprehension(node, [node.elt])
+
+    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> bool:
+        return self._visit_comprehension(node, [node.elt])
+
+    def visit_DictComp(self, node: cst.DictComp) -> bool:
+        return self._visit_comprehension(node, [node.key, node.value])
+
+    # ------------------------------------------------------------------ control flow
+    def visit_For(self, node: cst.For) -> bool:
+        node.iter.visit(self)
+        self._push(node)
+        self._bind_target(node.target, "loop-target", node)
+        node.body.visit(self)
+        self._pop()
+        if node.orelse is not None:
+            node.orelse.visit(self)
+        return False
+
+    def visit_While(self, node: cst.While) -> bool:
+        self._push(node)
+        node.test.visit(self)
+        node.body.visit(self)
+        self._pop()
+        if node.orelse is not None:
+            node.orelse.visit(self)
+        return False
+
+    def visit_If(self, node: cst.If) -> bool:
+        node.test.visit(self)
+        self._push(node)
+        node.body.visit(self)
+        self._pop()
+        if node.orelse is not None:
+            node.orelse.visit(self)
+        return False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        site = CallSite(node, self.frame, node in self.immediate_callees, self.statement)
+        self.calls.append(site)
+        self.call_site_of[node] = site
+        if isinstance(node.func, cst.Call):
+            self.immediate_callees.add(node.func)
+
+
+def _visit_param_defaults(params: cst.Parameters, visitor: cst.CSTVisitor) -> None:
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if param.default is not None:
+            param.default.visit(visitor)
+
+
+def _bind_params(params: cst.Parameters, builder: _ModelBuilder) -> None:
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    if isinstance(params.star_arg, cst.Param):
+        every.append(params.star_arg)
+    if params.star_kwarg is not None:
+        every.append(params.star_kwarg)
+    for param in every:
+        builder._bind(param.name.value, "param", param)
+
+
+def _dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""
+
+
+def dotted_name(node: cst.BaseExpression) -> str:
+    """``a.b.c`` as text for a Name/Attribute chain, '' for anything else."""
+    return _dotted(node)
+
+
+def build_model(module: cst.Module, module_name: Optional[str] = None) -> SemanticModel:
+    builder = _ModelBuilder(module)
+    module.visit(builder)
+    return SemanticModel(
+        module=module,
+        module_scope=builder.module_scope,
+        calls=builder.calls,
+        functions=builder.functions,
+        classes=builder.classes,
+        scope_of=builder.scope_of,
+        call_site_of=builder.call_site_of,
+        parent_statement=builder.parent_statement,
+        returns=builder.returns,
+        module_name=module_name,
+    )
