@@ -1,0 +1,1 @@
+"""Runtime side of jitlint: count real JAX compiles.  Never imported by static linting."""

@@ -1,0 +1,68 @@
+"""Test helpers shared by the test modules: expected-finding marks and real JAX runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Iterable
+
+from jitlint.config import Settings
+from jitlint.engine import iter_python_files, lint_files
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+BOOTSTRAP = ROOT / "jitlint" / "runtime" / "bootstrap.py"
+EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>JIT\d{3}(?:\s*,\s*JIT\d{3})*)")
+
+
+def expected_findings(path: Path) -> set[tuple[int, str]]:
+    """(line, code) pairs marked in a fixture with a trailing ``# expect: JIT101[, ...]``."""
+    marks = set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        match = EXPECT.search(line)
+        if match:
+            for code in match.group("codes").split(","):
+                marks.add((number, code.strip()))
+    return marks
+
+
+def actual_findings(paths: Iterable[Path], settings: Settings | None = None, **kwargs):
+    settings = settings or Settings(root=ROOT)
+    files = list(iter_python_files([str(p) for p in paths], settings))
+    return lint_files(files, settings, **kwargs)
+
+
+def run_counting_compiles(script: Path, timeout: float = 300) -> dict:
+    """Run a script for real under the compile-counting bootstrap; its JSON report."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "report.json"
+        env = dict(os.environ, JITLINT_RUNTIME_OUT=str(out), JAX_PLATFORMS="cpu")
+        proc = subprocess.run([sys.executable, str(BOOTSTRAP), str(script)], cwd=script.parent,
+                              env=env, capture_output=True, text=True, timeout=timeout)
+        if not out.exists():
+            raise AssertionError(f"{script} produced no report:\n{proc.stderr[-3000:]}")
+        report = json.loads(out.read_text())
+        report["stderr"] = proc.stderr
+        return report
+
+
+def user_function_compiles(report: dict, script: Path) -> Counter:
+    """Compiles per jitted function defined in ``script`` (eager jnp ops compile too: dropped)."""
+    import ast
+
+    tree = ast.parse(script.read_text(encoding="utf-8"))
+    names = {"<lambda>"} | {node.name for node in ast.walk(tree)
+                            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    counts: Counter = Counter()
+    for event in report["compiles"]:
+        name = event["fun_name"] or ""
+        inner = name[4:-1] if name.startswith("jit(") and name.endswith(")") else name
+        if inner in names:
+            counts[inner] += 1
+    return counts
