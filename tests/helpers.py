@@ -53,11 +53,14 @@ def run_counting_compiles(script: Path, timeout: float = 300) -> dict:
 
 
 def user_function_compiles(report: dict, script: Path) -> Counter:
-    """Compiles per jitted function defined in ``script`` (eager jnp ops compile too: dropped)."""
+    """Compiles per jitted function defined in ``script`` (eager jnp ops compile too: dropped).
+
+    A callable instance compiles as ``jit(<unnamed function>)``.
+    """
     import ast
 
     tree = ast.parse(script.read_text(encoding="utf-8"))
-    names = {"<lambda>"} | {node.name for node in ast.walk(tree)
+    names = {"<lambda>", "<unnamed function>"} | {node.name for node in ast.walk(tree)
                             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     counts: Counter = Counter()
     for event in report["compiles"]:

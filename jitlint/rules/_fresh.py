@@ -38,7 +38,7 @@ MEMOISERS = frozenset({"functools.cache", "functools.lru_cache"})
 KINDS = {
     "lambda": "a lambda",
     "local-def": "a locally defined function",
-    "partial": "a fresh functools.partial",
+    "partial": "a partial built in place",
     "bound-method": "a bound method",
     "transformed": "a freshly transformed or instantiated callable",
 }
@@ -56,8 +56,9 @@ class FreshJit:
         jit = self.app.jit.display
         what = KINDS[self.kind]
         if self.repetition == "loop":
-            return (f"{jit} of {what} inside a loop compiles on every iteration; "
-                    f"create the function once and hoist the jit out of the loop")
+            fix = ("jit the method once before the loop and reuse it" if self.kind == "bound-method"
+                   else "create the function once and hoist the jit out of the loop")
+            return f"{jit} of {what} inside a loop compiles on every iteration; {fix}"
         name = self.function.name.value if self.function is not None else "?"
         if self.repetition == "function":
             fix = ("jit it once (e.g. in __init__) and reuse it" if self.kind == "bound-method"
