@@ -90,14 +90,18 @@ def decode_source(data: bytes) -> str:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
-        raise SourceError(f"bad encoding declaration: {exc.msg}", exc.lineno or 1) from exc
+        if "invalid or missing encoding declaration" in str(exc.msg):
+            encoding = "utf-8"  # no cookie, and the first lines are not UTF-8: say where
+        else:
+            raise SourceError(f"bad encoding declaration: {exc.msg}", exc.lineno or 1) from exc
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise SourceError(f"not valid {encoding} text (byte {data[exc.start]:#04x} at offset "
-                          f"{exc.start}); declare the encoding with a PEP 263 coding comment",
-                          line) from exc
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise SourceError(f"not valid {encoding} text (byte {data[exc.start]:#04x}); save it as "
+                          f"UTF-8 or declare its encoding with a PEP 263 coding comment",
+                          line, column) from exc
     except LookupError as exc:
         raise SourceError(f"unknown encoding {encoding!r}") from exc
     return text[1:] if text.startswith("\ufeff") else text
@@ -114,7 +118,10 @@ def lint_file(path: str, settings: Settings, prefilter: bool = True) -> FileResu
     return lint_source(data, path, settings, prefilter)
 
 
-def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = True) -> FileResult:
+def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = True,
+                line_noqa: bool = True) -> FileResult:
+    """Lint one file's bytes.  ``line_noqa=False`` leaves ``# noqa`` comments to the caller
+    (the flake8 plugin: flake8 applies them itself, and ``--disable-noqa`` must work)."""
     result = FileResult(path)
     try:
         text = decode_source(data)
@@ -137,7 +144,7 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
                 path, f"libcst cannot parse this file: {exc.message}", exc.raw_line, exc.raw_column + 1))
         return result
     try:
-        result.diagnostics = _run_rules(module, text, path, settings, rules)
+        result.diagnostics = _run_rules(module, text, path, settings, rules, line_noqa)
     except Exception as exc:  # a bug in a rule must not stop the other files
         result.internal_error = f"{type(exc).__name__}: {exc}"
     return result
@@ -162,7 +169,7 @@ def _may_have_findings(text: str, settings: Settings) -> bool:
 
 
 def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
-               rules: Sequence[Rule]) -> list[Diagnostic]:
+               rules: Sequence[Rule], line_noqa: bool = True) -> list[Diagnostic]:
     ctx = FileContext(path, module, build_model(module), settings.extra_jit_functions)
     violations = [(rule, violation) for rule in rules for violation in rule.check(ctx)]
     if not violations:
@@ -174,7 +181,7 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
     for rule, violation in violations:
         span = positions[violation.node]
         line_text = lines[span.start.line - 1] if span.start.line <= len(lines) else ""
-        if line_suppresses(line_text, rule.code):
+        if line_noqa and line_suppresses(line_text, rule.code):
             continue
         diagnostics.add(Diagnostic(path, span.start.line, span.start.column + 1, span.end.line,
                                    span.end.column + 1, rule.code, rule.name, violation.message,

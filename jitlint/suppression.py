@@ -7,7 +7,7 @@ from typing import Optional
 
 # flake8's grammar: "# noqa", "# noqa: JIT101", "# noqa:JIT101,JIT102", "# NOQA: JIT101 JIT102"
 NOQA_LINE = re.compile(
-    r"#\s*noqa(?::[\s]?(?P<codes>[A-Z][0-9]+(?:[,\s]+[A-Z][0-9]+)*))?", re.IGNORECASE)
+    r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 CODE_SPLIT = re.compile(r"[,\s]+")
 NOQA_FILE = re.compile(r"#\s*jitlint\s*:\s*noqa\b(?!\s*:)", re.IGNORECASE)
 
