@@ -41,6 +41,7 @@ KINDS = {
     "partial": "a partial built in place",
     "bound-method": "a bound method",
     "transformed": "a freshly transformed or instantiated callable",
+    "jit-of-jit": "a jit-wrapped function created on each run (jit of jit)",
 }
 
 
@@ -94,13 +95,17 @@ class _Analysis:
     def check(self, app: JitApplication) -> Optional[FreshJit]:
         if self._inside_jitted_body(app.frame):
             return None  # runs only while the outer function is traced, then inlined
+        if _keyword_is_true(app, "inline"):
+            return None  # inline=True: meant to be traced inside another jit
         created = self._classify(app)
         if created is None:
             return None
-        kind, creation = created
+        kind, creation, callable_node = created
         scope = app.frame.scope
         for loop in app.frame.loops_in_scope():
             if creation.is_inside(loop):
+                if self._reads_loop_target(callable_node, loop, creation):
+                    return None  # each iteration is a different program (e.g. autotuning)
                 if self._result_called(app, lambda frame: frame.is_inside(loop)):
                     return FreshJit(app, kind, "loop")
                 return None
@@ -121,40 +126,55 @@ class _Analysis:
         return None
 
     # ---------------------------------------------------------------- what is jitted
-    def _classify(self, app: JitApplication) -> Optional[tuple[str, Frame]]:
-        """(kind, frame where the callable is created), when it is created anew each run."""
+    def _classify(self, app: JitApplication) -> Optional[tuple[str, Frame, cst.CSTNode]]:
+        """(kind, frame where the callable is created, the creating node), when it is
+        created anew each run."""
         if isinstance(app.target, cst.FunctionDef):
-            return "local-def", app.frame
+            return "local-def", app.frame, app.target
         return self._classify_expr(app.target, app.frame.scope, app.frame, depth=0)
 
     def _classify_expr(self, expr: cst.BaseExpression, scope: Scope, creation: Frame,
-                       depth: int) -> Optional[tuple[str, Frame]]:
+                       depth: int) -> Optional[tuple[str, Frame, cst.CSTNode]]:
         if depth > 4:
             return None
         if isinstance(expr, cst.Lambda):
-            return "lambda", creation
+            return "lambda", creation, expr
         if isinstance(expr, cst.Call):
             callee = self.model.qualified_name(expr.func, scope)
             if callee in PARTIAL_CONSTRUCTORS:
-                return "partial", creation
+                return "partial", creation, expr
             if callee in TRANSFORMS:
-                return "transformed", creation
+                return "transformed", creation, expr
+            if self.ctx.resolver.resolve(expr.func, scope) is not None and _wraps_callable(expr):
+                return "jit-of-jit", creation, expr  # jax.jit(jax.jit(f)): the inner wrapper is new
             if self._is_fresh_callable_instance(expr, scope):
-                return "transformed", creation
+                return "transformed", creation, expr
             return None
         if isinstance(expr, cst.Attribute):
             if self._is_bound_method(expr, scope):
-                return "bound-method", creation
+                return "bound-method", creation, expr
             return None
         if isinstance(expr, cst.Name):
             binding = self.model.single_binding(expr.value, scope)
             if binding is None or binding.frame is None:
                 return None
             if binding.kind == "def":
-                return "local-def", binding.frame
+                return "local-def", binding.frame, binding.node
             if binding.kind == "assign" and binding.value is not None:
                 return self._classify_expr(binding.value, binding.scope, binding.frame, depth + 1)
         return None
+
+    def _reads_loop_target(self, node: cst.CSTNode, loop: cst.CSTNode, creation: Frame) -> bool:
+        """Does the callable read a target of ``loop`` (``for k in ...: jit(lambda: ... k)``)?
+
+        Then every iteration builds a genuinely different program, and hoisting is not a fix.
+        """
+        scope = self.model.scope_of.get(node) or creation.scope
+        for name in _names_read(node):
+            for binding in self.model.lookup(name, scope):
+                if binding.kind == "loop-target" and (binding.node is loop or binding.scope.node is loop):
+                    return True
+        return False
 
     def _is_fresh_callable_instance(self, call: cst.Call, scope: Scope) -> bool:
         """``Model()`` of a class in this module that has ``__call__`` and identity hashing."""
@@ -277,12 +297,25 @@ class _Analysis:
             return self._repeated[function]
         self._repeated[function] = False  # cycle guard
         if function.name.value == "__call__":
-            result = True
+            # A plain class's __call__ runs once per use.  A framework Module's (flax, haiku,
+            # equinox: any base class we cannot see) usually runs under an outer jit trace.
+            result = self._is_plain_class(self.model.functions[function].scope.node)
         else:
             sites = self._call_sites(function)
             result = len(sites) >= 2 or any(self._site_repeats(site) for site in sites)
         self._repeated[function] = result
         return result
+
+    def _is_plain_class(self, cls: cst.CSTNode) -> bool:
+        if not isinstance(cls, cst.ClassDef):
+            return False
+        for base in cls.bases:
+            if isinstance(base.value, cst.Name) and base.value.value == "object":
+                continue
+            local = self._class_of(base.value, self.model.classes[cls].scope)
+            if local is None or not self._is_plain_class(local):
+                return False
+        return True
 
     def _site_repeats(self, site: CallSite) -> bool:
         if site.frame.loops_in_scope():
@@ -341,6 +374,32 @@ def _has_decorator(function: cst.FunctionDef, name: str) -> bool:
     return any(isinstance(d.decorator, cst.Name) and d.decorator.value == name for d in function.decorators)
 
 
+def _keyword_is_true(app: JitApplication, name: str) -> bool:
+    return any(arg.keyword is not None and arg.keyword.value == name
+               and isinstance(arg.value, cst.Name) and arg.value.value == "True"
+               for arg in app.keywords)
+
+
+def _names_read(node: cst.CSTNode) -> set[str]:
+    """Variable names read anywhere in ``node`` (not attribute or keyword names)."""
+    names: set[str] = set()
+
+    class _Reader(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            names.add(name.value)
+
+        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
+            attribute.value.visit(self)
+            return False
+
+        def visit_Arg(self, arg: cst.Arg) -> bool:
+            arg.value.visit(self)
+            return False
+
+    node.visit(_Reader())
+    return names
+
+
 def _mentions(expr: cst.BaseExpression, name: str) -> bool:
     """Whether ``expr`` reads ``name`` (as a variable or as an attribute name)."""
     found = False
@@ -364,3 +423,28 @@ class FreshCallableRule(Rule):
         for fresh in fresh_jits(ctx):
             if fresh.kind == self.kind:
                 yield Violation(fresh.app.anchor, fresh.message())
+
+
+def _wraps_callable(call: cst.Call) -> bool:
+    return any(arg.keyword is None and not arg.star for arg in call.args)
+
+
+# Shared with the static-argument rules (JIT2xx/JIT4xx): does code run more than once?
+def _shared_analysis(ctx: FileContext) -> "_Analysis":
+    return ctx.shared("fresh-analysis", _Analysis)
+
+
+def inside_jitted_body(ctx: FileContext, frame: Frame) -> bool:
+    """Code in a jitted body runs only while tracing (then it is inlined)."""
+    return _shared_analysis(ctx)._inside_jitted_body(frame)
+
+
+def site_repeats(ctx: FileContext, site: CallSite) -> bool:
+    """Evidence in this module that the call ``site`` runs more than once."""
+    return _shared_analysis(ctx)._site_repeats(site)
+
+
+def function_repeats(ctx: FileContext, function: cst.FunctionDef) -> bool:
+    """Evidence in this module that ``function`` runs more than once (and is not memoised)."""
+    analysis = _shared_analysis(ctx)
+    return not analysis._is_memoised(function) and analysis._is_repeated(function)
