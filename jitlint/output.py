@@ -1,28 +1,215 @@
-"""Output formats.  ``json`` is a contract other tools parse: keep its keys stable."""
+"""Output formats.  ``json`` / ``json-lines`` are a contract other tools parse: keep the keys
+(``JSON_KEYS``) stable.  Every format is a function ``diagnostics -> text``; the CLI offers the
+keys of ``FORMATS`` as ``--output-format`` choices.
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections import Counter
-from typing import Callable, Sequence
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+from urllib.parse import quote
 
-from jitlint.engine import Diagnostic
+from jitlint import __version__
+from jitlint.engine import Diagnostic, decode_source
+from jitlint.rules import ALL_RULES
 
 JSON_KEYS = ("path", "line", "column", "end_line", "end_column", "code", "name", "message",
              "severity")
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_VERSION = "2.1.0"
+INFORMATION_URI = "https://github.com/jitlint/jitlint"
 
 
 def format_concise(diagnostics: Sequence[Diagnostic]) -> str:
     return "".join(f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}\n" for d in diagnostics)
 
 
+# ---------------------------------------------------------------------------- full
+def use_color(stream=None) -> bool:
+    """Colour only on a terminal; ``NO_COLOR`` (no-color.org) wins, ``FORCE_COLOR`` forces."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    stream = stream if stream is not None else sys.stdout
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+_STYLES = {"bold": "1", "red": "31", "yellow": "33", "blue": "34", "cyan": "36"}
+
+
+def _style(text: str, color: bool, *styles: str) -> str:
+    if not color or not text:
+        return text
+    codes = ";".join(_STYLES[s] for s in styles)
+    return f"\x1b[{codes}m{text}\x1b[0m"
+
+
+def format_full(diagnostics: Sequence[Diagnostic], color: Optional[bool] = None) -> str:
+    """Each finding with its source line and a caret under the span, as ruff's ``full``."""
+    color = use_color() if color is None else color
+    sources: dict[str, Optional[list[str]]] = {}
+    out = []
+    for d in diagnostics:
+        if d.path not in sources:
+            sources[d.path] = _source_lines(d.path)
+        lines = sources[d.path]
+        level = "red" if d.severity == "error" else "yellow"
+        out.append(f"{_style(d.path, color, 'bold')}:{d.line}:{d.column}: "
+                   f"{_style(d.code, color, 'bold', level)} {d.message} "
+                   f"{_style(f'[{d.name}]', color, 'cyan')}\n")
+        if lines is not None and 1 <= d.line <= len(lines):
+            out.append(_code_frame(d, lines, color))
+        out.append("\n")
+    return "".join(out)
+
+
+def _source_lines(path: str) -> Optional[list[str]]:
+    try:
+        return decode_source(Path(path).read_bytes()).splitlines()
+    except Exception:  # unreadable or undecodable: the finding is shown without a frame
+        return None
+
+
+def _code_frame(d: Diagnostic, lines: list[str], color: bool) -> str:
+    raw = lines[d.line - 1]
+    start = max(d.column - 1, 0)
+    end = d.end_column - 1 if d.end_line == d.line else len(raw)
+    end = max(min(end, len(raw)), start + 1)
+    # Tabs are expanded so that the caret stays under the span.
+    prefix = raw[:start].expandtabs(4)
+    span = raw[start:end].expandtabs(4)
+    text = raw.expandtabs(4)
+    width = len(str(d.line))
+    gutter = _style(f"{' ' * width} |", color, "blue")
+    numbered = _style(f"{d.line} |", color, "blue")
+    caret = _style("^" * max(len(span), 1), color, "bold", "red" if d.severity == "error" else "yellow")
+    return (f"{gutter}\n{numbered} {text}\n{gutter} {' ' * len(prefix)}{caret}\n")
+
+
+# ---------------------------------------------------------------------------- json
 def format_json(diagnostics: Sequence[Diagnostic]) -> str:
     return json.dumps([d.to_dict() for d in diagnostics], indent=2) + "\n"
 
 
+def format_json_lines(diagnostics: Sequence[Diagnostic]) -> str:
+    return "".join(json.dumps(d.to_dict()) + "\n" for d in diagnostics)
+
+
+# ---------------------------------------------------------------------------- github
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def format_github(diagnostics: Sequence[Diagnostic]) -> str:
+    """GitHub Actions workflow commands: an annotation on the changed line of the PR."""
+    out = []
+    for d in diagnostics:
+        command = "error" if d.severity == "error" else "warning"
+        out.append(f"::{command} file={_escape_property(d.path)},line={d.line},col={d.column},"
+                   f"endLine={d.end_line},endColumn={d.end_column},"
+                   f"title={_escape_property(d.code)}::{_escape_data(d.message)}\n")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------- sarif
+def _sarif_uri(path: str) -> str:
+    """A path relative to the working directory (the repository root in CI), else file://."""
+    absolute = Path(os.path.abspath(path))
+    try:
+        return quote(absolute.relative_to(Path.cwd().resolve()).as_posix())
+    except ValueError:
+        return absolute.as_uri()
+
+
+def _first_paragraph(markdown: str, heading: str) -> Optional[str]:
+    lines = markdown.splitlines()
+    try:
+        start = lines.index(heading) + 1
+    except ValueError:
+        return None
+    paragraph = []
+    for line in lines[start:]:
+        if line.startswith("#"):
+            break
+        if not line.strip():
+            if paragraph:
+                break
+            continue
+        paragraph.append(line.strip())
+    return " ".join(paragraph) or None
+
+
+def sarif_rules() -> list[dict]:
+    rules = []
+    for code, rule in ALL_RULES.items():
+        doc = rule.doc()
+        rules.append({
+            "id": code,
+            "name": rule.name,
+            "shortDescription": {"text": rule.summary},
+            "fullDescription": {"text": _first_paragraph(doc, "## What it does") or rule.summary},
+            "help": {"text": doc, "markdown": doc},
+            "defaultConfiguration": {"level": "error" if rule.severity == "error" else "warning"},
+            "properties": {"tags": ["jax", "performance" if rule.severity != "error" else "correctness"],
+                           "precision": "high",
+                           "problem.severity": "error" if rule.severity == "error" else "warning"},
+        })
+    return rules
+
+
+def format_sarif(diagnostics: Sequence[Diagnostic]) -> str:
+    """SARIF 2.1.0, as GitHub code scanning accepts it (one run, every rule described)."""
+    rules = sarif_rules()
+    index = {rule["id"]: i for i, rule in enumerate(rules)}
+    results = []
+    for d in diagnostics:
+        result = {
+            "ruleId": d.code,
+            "level": "error" if d.severity == "error" else "warning",
+            "message": {"text": d.message},
+            "locations": [{
+                "physicalLocation": {
+                    "artifactLocation": {"uri": _sarif_uri(d.path)},
+                    "region": {"startLine": d.line, "startColumn": d.column,
+                               "endLine": d.end_line, "endColumn": d.end_column},
+                },
+            }],
+        }
+        if d.code in index:
+            result["ruleIndex"] = index[d.code]
+        results.append(result)
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": SARIF_VERSION,
+        "runs": [{
+            "tool": {"driver": {"name": "jitlint", "version": __version__,
+                                "semanticVersion": __version__,
+                                "informationUri": INFORMATION_URI, "rules": rules}},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+    return json.dumps(log, indent=2) + "\n"
+
+
 FORMATS: dict[str, Callable[[Sequence[Diagnostic]], str]] = {
     "concise": format_concise,
+    "full": format_full,
     "json": format_json,
+    "json-lines": format_json_lines,
+    "github": format_github,
+    "sarif": format_sarif,
 }
 
 

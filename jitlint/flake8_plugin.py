@@ -1,0 +1,83 @@
+"""flake8 adapter: ``flake8 --select JIT`` runs jitlint's engine on each file.
+
+Registered as the ``JIT`` entry point of the ``flake8.extension`` group.  The adapter only
+translates: it feeds flake8's lines to ``engine.lint_source`` and yields its diagnostics with
+flake8's 0-based column.  Selection (``--select``, ``--extend-ignore``, ``per-file-ignores``)
+and ``# noqa`` comments are flake8's job here, so jitlint's own line-level noqa is switched
+off (otherwise ``flake8 --disable-noqa`` could not show a suppressed finding); the file-level
+``# jitlint: noqa``, which flake8 does not know, is still honoured.  Which functions count as
+jit comes from ``[tool.jitlint] extra-jit-functions`` in the nearest pyproject.toml and from
+flake8's ``--jitlint-extra-jit-functions`` option.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import os
+import tokenize
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterator, Optional, Sequence
+
+from jitlint import __version__
+from jitlint.config import Settings, load_settings
+from jitlint.engine import lint_source
+
+
+@lru_cache(maxsize=64)
+def _settings_for(directory: str, extra: tuple[str, ...]) -> Settings:
+    base = load_settings(None, Path(directory))
+    # Every rule runs; flake8 decides what is shown.
+    return replace(base, select=("JIT",), ignore=(), extend_select=(), per_file_ignores=(),
+                   extra_jit_functions=base.extra_jit_functions + extra)
+
+
+def _as_bytes(lines: Sequence[str]) -> bytes:
+    """flake8 hands over decoded lines; encode them back as the file declares (PEP 263)."""
+    text = "".join(lines)
+    head = "".join(lines[:2]).encode("utf-8", "surrogateescape")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(head).readline)
+        return text.encode(encoding.replace("-sig", ""))
+    except (SyntaxError, LookupError, UnicodeEncodeError):
+        return text.encode("utf-8", "surrogateescape")
+
+
+class JitChecker:
+    name = "jitlint"
+    version = __version__
+
+    extra_jit_functions: tuple[str, ...] = ()
+
+    def __init__(self, tree: ast.AST, filename: str, lines: Sequence[str]) -> None:
+        self.filename = filename
+        self.lines = lines
+
+    @classmethod
+    def add_options(cls, option_manager) -> None:
+        option_manager.add_option(
+            "--jitlint-extra-jit-functions", default="", parse_from_config=True,
+            comma_separated_list=True,
+            help="jit-like wrappers for jitlint, e.g. mylib.jit (also read from "
+                 "[tool.jitlint] extra-jit-functions in pyproject.toml)")
+
+    @classmethod
+    def parse_options(cls, options) -> None:
+        cls.extra_jit_functions = tuple(getattr(options, "jitlint_extra_jit_functions", None) or ())
+
+    def run(self) -> Iterator[tuple[int, int, str, type]]:
+        directory = self._config_directory()
+        settings = _settings_for(directory, self.extra_jit_functions)
+        result = lint_source(_as_bytes(self.lines), self.filename, settings, line_noqa=False)
+        if result.internal_error:
+            raise RuntimeError(f"jitlint internal error on {self.filename}: {result.internal_error}")
+        for d in result.diagnostics:
+            yield d.line, d.column - 1, f"{d.code} {d.message}", type(self)
+
+    def _config_directory(self) -> str:
+        path: Optional[Path] = Path(self.filename) if self.filename not in ("stdin", "-") else None
+        if path is not None and path.exists():
+            return str(path.resolve().parent)
+        return os.getcwd()

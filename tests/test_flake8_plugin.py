@@ -1,0 +1,138 @@
+"""The flake8 plugin, through a real ``flake8`` process: same findings as the CLI, and
+flake8's own selection and ``# noqa`` machinery applies to them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from helpers import FIXTURES, ROOT
+
+FORMAT = "%(path)s|%(row)d|%(col)d|%(code)s|%(text)s"  # flake8 prints col + 1
+LAMBDA_IN_LOOP = textwrap.dedent("""\
+    import jax
+    import jax.numpy as jnp
+
+    x = jnp.ones(3)
+    for step in range(5):
+        x = jax.jit(lambda v: v * 2.0)(x){comment}
+""")
+
+pytestmark = pytest.mark.skipif(shutil.which("flake8") is None and
+                                subprocess.run([sys.executable, "-m", "flake8", "--version"],
+                                               capture_output=True).returncode != 0,
+                                reason="flake8 is not installed")
+
+
+def flake8(*args: str, cwd: Path = ROOT) -> list[tuple[str, int, int, str, str]]:
+    proc = subprocess.run([sys.executable, "-m", "flake8", f"--format={FORMAT}", *args],
+                          cwd=cwd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
+    rows = []
+    for line in proc.stdout.splitlines():
+        path, row, col, code, text = line.split("|", 4)
+        rows.append((str(Path(path)), int(row), int(col), code, text))
+    return rows
+
+
+def cli_json(*args: str, cwd: Path = ROOT) -> list[dict]:
+    proc = subprocess.run([sys.executable, "-m", "jitlint", "check", "--output-format", "json",
+                           "--exit-zero", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_plugin_is_registered():
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--version"], capture_output=True,
+                          text=True)
+    assert "jitlint" in proc.stdout
+
+
+def test_findings_equal_the_cli_on_every_fixture():
+    fixtures = str(FIXTURES.relative_to(ROOT))
+    # flake8 prints columns 1-based (the plugin yields them 0-based, as flake8 expects).
+    expected = {(str(Path(d["path"])), d["line"], d["column"], d["code"], d["message"])
+                for d in cli_json(fixtures)}
+    actual = set(flake8("--isolated", "--select", "JIT", fixtures))
+    assert expected, "the fixtures should have findings"
+    assert actual == expected
+
+
+def _write(tmp_path: Path, name: str, comment: str = "") -> Path:
+    path = tmp_path / name
+    path.write_text(LAMBDA_IN_LOOP.format(comment=comment), encoding="utf-8")
+    return path
+
+
+def test_column_is_zero_based_and_message_is_the_clis(tmp_path):
+    _write(tmp_path, "loop.py")
+    [(path, row, col, code, text)] = flake8("--isolated", "--select", "JIT", "loop.py", cwd=tmp_path)
+    [d] = cli_json("loop.py", cwd=tmp_path)
+    assert (row, col, code, text) == (d["line"], d["column"], "JIT101", d["message"])
+    assert col == 9  # "    x = jax.jit(": the 9th character; the plugin yielded 8 (0-based)
+
+
+def test_select_and_extend_ignore(tmp_path):
+    _write(tmp_path, "loop.py")
+    assert [r[3] for r in flake8("--isolated", "--select", "JIT101", "loop.py", cwd=tmp_path)] == ["JIT101"]
+    assert flake8("--isolated", "--select", "JIT102", "loop.py", cwd=tmp_path) == []
+    assert flake8("--isolated", "--select", "JIT", "--extend-ignore", "JIT101", "loop.py",
+                  cwd=tmp_path) == []
+    assert flake8("--isolated", "--select", "JIT", "--extend-ignore", "JIT1", "loop.py",
+                  cwd=tmp_path) == []
+
+
+def test_per_file_ignores_from_a_flake8_config(tmp_path):
+    _write(tmp_path, "train.py")
+    _write(tmp_path, "other.py")
+    (tmp_path / ".flake8").write_text("[flake8]\nselect = JIT\nper-file-ignores =\n    train.py: JIT101\n")
+    assert [r[0] for r in flake8(".", cwd=tmp_path)] == ["other.py"]
+
+
+@pytest.mark.parametrize("comment, shown", [
+    ("  # noqa", False),
+    ("  # noqa: JIT101", False),
+    ("  # noqa:JIT1", False),
+    ("  # noqa: E501", True),
+    ("  # noqa: JIT102", True),
+])
+def test_noqa_is_applied_by_flake8(tmp_path, comment, shown):
+    _write(tmp_path, "loop.py", comment)
+    rows = flake8("--isolated", "--select", "JIT", "loop.py", cwd=tmp_path)
+    assert bool(rows) == shown
+    # flake8's --disable-noqa shows it again: the plugin does not suppress on its own.
+    rows = flake8("--isolated", "--select", "JIT", "--disable-noqa", "loop.py", cwd=tmp_path)
+    assert [r[3] for r in rows] == ["JIT101"]
+
+
+def test_extra_jit_functions_option_and_pyproject(tmp_path):
+    source = textwrap.dedent("""\
+        from mylib import fastjit
+
+        for step in range(5):
+            y = fastjit(lambda v: v + 1)(step)
+    """)
+    (tmp_path / "wrapped.py").write_text(source)
+    assert flake8("--isolated", "--select", "JIT", "wrapped.py", cwd=tmp_path) == []
+    rows = flake8("--isolated", "--select", "JIT", "--jitlint-extra-jit-functions", "mylib.fastjit",
+                  "wrapped.py", cwd=tmp_path)
+    assert [r[3] for r in rows] == ["JIT101"]
+    (tmp_path / "pyproject.toml").write_text('[tool.jitlint]\nextra-jit-functions = ["mylib.fastjit"]\n')
+    rows = flake8("--isolated", "--select", "JIT", "wrapped.py", cwd=tmp_path)
+    assert [r[3] for r in rows] == ["JIT101"]
+
+
+def test_non_utf8_file_keeps_columns(tmp_path):
+    source = "# -*- coding: latin-1 -*-\nimport jax\n\nfor s in range(5):\n    y = ('é', jax.jit(lambda v: v)(s))\n"
+    (tmp_path / "latin.py").write_bytes(source.encode("latin-1"))
+    [row] = flake8("--isolated", "--select", "JIT", "latin.py", cwd=tmp_path)
+    [d] = cli_json("latin.py", cwd=tmp_path)
+    assert (row[1], row[2]) == (d["line"], d["column"]) == (5, 15)
