@@ -86,7 +86,7 @@ KEYS = {"select", "ignore", "extend-select", "exclude", "per-file-ignores", "ext
 
 def find_pyproject(start: Path) -> Optional[Path]:
     """The nearest pyproject.toml at or above ``start`` that has a [tool.jitlint] table."""
-    start = start.resolve()
+    start = Path(os.path.abspath(start))  # not resolve(): a symlink loop must not raise here
     for directory in (start, *start.parents) if start.is_dir() else start.parents:
         candidate = directory / "pyproject.toml"
         if candidate.is_file():

@@ -15,6 +15,7 @@ to a qualified name only when every binding agrees, so an ambiguous name never l
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterator, Optional, Union
 
 import libcst as cst
@@ -176,12 +177,26 @@ class SemanticModel:
 
     def calls_to(self, binding: Binding) -> Iterator[CallSite]:
         """Call sites ``name(...)`` whose callee name resolves to exactly ``binding``."""
-        for site in self.calls:
-            func = site.node.func
-            if isinstance(func, cst.Name) and func.value == binding.name:
-                bindings = self.lookup(func.value, site.frame.scope)
+        for site in self.calls_named(binding.name):
+            if isinstance(site.node.func, cst.Name):
+                bindings = self.lookup(binding.name, site.frame.scope)
                 if len(bindings) == 1 and bindings[0] is binding:
                     yield site
+
+    def calls_named(self, name: str) -> list[CallSite]:
+        """Call sites whose callee is ``name(...)`` or ``<anything>.name(...)``."""
+        return self._calls_by_name.get(name, [])
+
+    @cached_property
+    def _calls_by_name(self) -> dict[str, list[CallSite]]:
+        index: dict[str, list[CallSite]] = {}
+        for site in self.calls:
+            func = site.node.func
+            if isinstance(func, cst.Name):
+                index.setdefault(func.value, []).append(site)
+            elif isinstance(func, cst.Attribute):
+                index.setdefault(func.attr.value, []).append(site)
+        return index
 
 
 class _ModelBuilder(cst.CSTVisitor):

@@ -328,7 +328,7 @@ class _Analysis:
         if outer.scope.kind == "class":  # a method: self.name(...) inside the class
             cls = outer.scope.node
             return [
-                site for site in self.model.calls
+                site for site in self.model.calls_named(function.name.value)
                 if isinstance(site.node.func, cst.Attribute)
                 and site.node.func.attr.value == function.name.value
                 and isinstance(site.node.func.value, cst.Name)
