@@ -49,6 +49,7 @@ def run_counting_compiles(script: Path, timeout: float = 300) -> dict:
             raise AssertionError(f"{script} produced no report:\n{proc.stderr[-3000:]}")
         report = json.loads(out.read_text())
         report["stderr"] = proc.stderr
+        report["stdout"] = proc.stdout
         return report
 
 

@@ -1,0 +1,588 @@
+"""Shared analysis for JIT5xx: a jitted function called in a loop with an argument whose shape
+(JIT501) or dtype / weak type (JIT502) depends on the iteration.
+
+JAX compiles once per distinct (shape, dtype, weak type) of the traced arguments.  Flagged, for
+a non-static argument of a call of a jitted callable inside a ``for``/``while`` loop or
+comprehension (outside any jitted body):
+
+* shape: a slice with one bound on the loop counter (``x[:i]``, ``x[i:]``, ``x[s:i]``); an
+  array sized by it (``jnp.zeros((i,))``, ``jnp.arange(i)``, ``jnp.linspace(0, 1, i)``,
+  ``jax.random.normal(key, (i,))``); a list that grows in the loop (``append`` / ``+=``), passed
+  as is or through ``jnp.array`` / ``jnp.stack``; an array grown by ``jnp.concatenate([acc, x])``;
+  a boolean-mask index ``x[x > t]`` of data that changes in the loop.
+* dtype: the loop variable of a literal list mixing Python int / float / bool values or listing
+  several dtypes (used as ``dtype=`` / ``.astype``); a name that starts as a Python int and is
+  made a float in the loop (``lr = 1`` ... ``lr = lr / 2``); ``1 if ... else 0.5``.
+
+Silent on purpose: fixed-size windows (``x[i:i + 4]``, ``x[i * k:(i + 1) * k]``,
+``lax.dynamic_slice``), padding to a bucket, a list that is also popped (a sliding window),
+values that change but keep their shape and type (Python ints 0..4 are all weak int32),
+anything built through a call we do not know.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import libcst as cst
+
+from jitlint.rule import FileContext
+from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
+from jitlint.semantic import Binding, Scope, SemanticModel
+
+Poly = dict[tuple[str, ...], int]
+
+SIZED_SHAPE_ARG0 = frozenset({"zeros", "ones", "empty", "full", "eye", "identity"})
+RANDOM_SHAPE_ARG1 = frozenset({"jax.random.normal", "jax.random.uniform", "jax.random.randint",
+                               "jax.random.bernoulli", "jax.random.truncated_normal"})
+TO_ARRAY = frozenset({"array", "asarray", "stack", "concatenate", "vstack", "hstack"})
+CONCATENATORS = frozenset({"concatenate", "append", "vstack", "hstack", "column_stack",
+                           "row_stack", "stack"})
+ARRAY_MODULES = ("jax.numpy", "numpy")
+GROW_METHODS = frozenset({"append", "extend", "insert"})
+SHRINK_METHODS = frozenset({"pop", "remove", "clear", "popleft"})
+DTYPE_NAMES = frozenset({
+    "float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
+    "uint16", "uint32", "uint64", "bool_", "complex64", "complex128",
+})
+
+WINDOW_FIX = ("use a fixed-size window (x[i:i + k] or lax.dynamic_slice), pad to a few bucket "
+              "sizes, or move the loop into lax.fori_loop / lax.scan")
+SIZED_FIX = ("allocate one maximum size and mask the tail, pad to a few bucket sizes, or move "
+             "the loop into lax.fori_loop / lax.scan")
+GROW_FIX = ("preallocate a fixed-size array and fill it with .at[i].set(...), or pad to a few "
+            "bucket sizes")
+MASK_FIX = ("keep the shape fixed: jnp.where(mask, x, 0), or pass the mask as a second argument")
+
+
+@dataclass(eq=False)
+class Churn:
+    kind: str  # "shape" | "dtype"
+    node: cst.CSTNode  # the argument
+    call: JittedCall
+    message: str
+
+
+def churns(ctx: FileContext) -> list[Churn]:
+    return ctx.shared("argument-churn", _analyse)
+
+
+def _analyse(ctx: FileContext) -> list[Churn]:
+    model = ctx.model
+    jitted = set(jitted_functions(ctx))
+    found = []
+    for jc in jitted_calls(ctx):
+        site = model.call_site_of[jc.call]
+        if any(frame.node in jitted for frame in site.frame):
+            continue  # inside a jitted body: runs once, at trace time
+        loops = site.frame.loops_in_scope()
+        if not loops:
+            continue
+        checker = _ArgChecker(model, site.frame.scope, loops)
+        for arg in jc.dynamic_args():
+            result = checker.shape(arg.value)
+            kind = "shape"
+            if result is None and not jc.app.jit.qualname.startswith("equinox."):
+                result, kind = checker.dtype(arg.value), "dtype"
+            if result is not None:
+                found.append(Churn(kind, arg.value, jc, _message(jc, kind, arg.value, *result)))
+    return found
+
+
+def _message(jc: JittedCall, kind: str, arg: cst.BaseExpression, desc: str, fix: str) -> str:
+    name = jc.name
+    what = f"`{_src(arg)}`"
+    if kind == "shape":
+        return (f"`{name}` is called in a loop with {what}, {desc}: every new shape compiles "
+                f"`{name}` again; {fix}")
+    return (f"`{name}` is called in a loop with {what}, {desc}: every new dtype compiles "
+            f"`{name}` again; {fix}")
+
+
+def _src(node: cst.CSTNode, limit: int = 40) -> str:
+    text = " ".join(cst.Module([]).code_for_node(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class _ArgChecker:
+    def __init__(self, model: SemanticModel, scope: Scope, loops: list[cst.CSTNode]) -> None:
+        self.model = model
+        self.scope = scope
+        self.loops = loops  # innermost first
+
+    # ------------------------------------------------------------------ loop facts
+    def _inside(self, binding: Binding, loop: cst.CSTNode) -> bool:
+        return binding.frame is not None and binding.frame.is_inside(loop)
+
+    def _bindings(self, name: str, scope: Scope) -> list[Binding]:
+        return self.model.lookup(name, scope)
+
+    def counter(self, name: cst.Name, scope: Scope, loop: cst.CSTNode, depth: int = 0) -> bool:
+        """Is ``name`` the loop's integer counter, or computed from it by integer arithmetic?"""
+        bindings = self._bindings(name.value, scope)
+        if not bindings or depth > 3 or not all(self._inside(b, loop) for b in bindings):
+            return False
+        for binding in bindings:
+            if binding.kind == "loop-target":
+                if not _counts(binding, self.model):
+                    return False
+            elif binding.kind == "assign" and binding.value is not None \
+                    and isinstance(binding.node, cst.Assign) and len(binding.node.targets) == 1 \
+                    and isinstance(binding.node.targets[0].target, cst.Name):
+                if _poly(binding.value, lambda n: self.counter(n, binding.scope, loop, depth + 1)
+                         or self.invariant(n, binding.scope, loop)) is None \
+                        or not self.mentions_counter(binding.value, binding.scope, loop, depth + 1):
+                    return False
+            else:
+                return False
+        return True
+
+    def invariant(self, name: cst.Name, scope: Scope, loop: cst.CSTNode) -> bool:
+        bindings = self._bindings(name.value, scope)
+        return all(not self._inside(b, loop) for b in bindings)
+
+    def varying(self, name: cst.Name, scope: Scope, loop: cst.CSTNode) -> bool:
+        return any(self._inside(b, loop) for b in self._bindings(name.value, scope))
+
+    def mentions_counter(self, expr: cst.BaseExpression, scope: Scope, loop: cst.CSTNode,
+                         depth: int = 0) -> bool:
+        return any(self.counter(n, scope, loop, depth) for n in name_loads(expr))
+
+    def _varies_with_counter(self, lower, upper, scope: Scope, loop) -> Optional[bool]:
+        """Does ``upper - lower`` depend on the loop counter?  None: cannot tell."""
+        is_counter = lambda n: self.counter(n, scope, loop)  # noqa: E731
+        known = lambda n: is_counter(n) or self.invariant(n, scope, loop)  # noqa: E731
+        low = _poly(lower, known) if lower is not None else {}
+        high = _poly(upper, known)
+        if low is None or high is None:
+            return None
+        width = dict(high)
+        for term, coeff in low.items():
+            width[term] = width.get(term, 0) - coeff
+        return any(coeff and any(is_counter(cst.Name(v)) for v in term) for term, coeff in width.items())
+
+    # ------------------------------------------------------------------ shapes
+    def shape(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:
+        for loop in self.loops:
+            result = self._shape_in(arg, self.scope, loop, depth=0)
+            if result is not None:
+                return result
+        return None
+
+    def _shape_in(self, expr, scope: Scope, loop, depth: int) -> Optional[tuple[str, str]]:
+        if isinstance(expr, cst.Name):
+            grows = self._grows(expr, scope, loop)
+            if grows is not None:
+                return grows
+            value = self._value_in_loop(expr, scope, loop)
+            if value is not None and depth < 2:
+                return self._shape_in(value[0], value[1], loop, depth + 1)
+            return None
+        if isinstance(expr, cst.Subscript):
+            return self._slice(expr, scope, loop) or self._mask(expr, scope, loop)
+        if isinstance(expr, cst.Call):
+            return self._sized(expr, scope, loop) or self._listed(expr, scope, loop)
+        return None
+
+    def _value_in_loop(self, name: cst.Name, scope: Scope, loop):
+        """The value of a name assigned once, inside the loop: ``chunk = x[:i]``."""
+        bindings = self._bindings(name.value, scope)
+        if len(bindings) == 1 and bindings[0].kind == "assign" and self._inside(bindings[0], loop) \
+                and bindings[0].value is not None and isinstance(bindings[0].node, cst.Assign) \
+                and isinstance(bindings[0].node.targets[0].target, cst.Name):
+            return bindings[0].value, bindings[0].scope
+        return None
+
+    def _slice(self, sub: cst.Subscript, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        for element in sub.slice:
+            piece = element.slice
+            if not isinstance(piece, cst.Slice):
+                continue
+            if piece.step is not None and self.mentions_counter(piece.step, scope, loop):
+                return None
+            lower, upper = piece.lower, piece.upper
+            low_dep = lower is not None and self.mentions_counter(lower, scope, loop)
+            high_dep = upper is not None and self.mentions_counter(upper, scope, loop)
+            if not (low_dep or high_dep):
+                continue
+            if lower is None or upper is None:
+                return "a slice bounded by the loop counter", WINDOW_FIX
+            if self._varies_with_counter(lower, upper, scope, loop):
+                return "a slice whose length depends on the loop counter", WINDOW_FIX
+        return None
+
+    def _mask(self, sub: cst.Subscript, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        for element in sub.slice:
+            piece = element.slice
+            if isinstance(piece, cst.Index) and _is_mask(piece.value, self.model, scope):
+                names = list(name_loads(sub.value)) + list(name_loads(piece.value))
+                if any(self.varying(n, scope, loop) for n in names):
+                    return ("a boolean-mask index, whose size depends on the data of each "
+                            "iteration", MASK_FIX)
+        return None
+
+    def _sized(self, call: cst.Call, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        qualname = self.model.qualified_name(call.func, scope) or ""
+        module, _, function = qualname.rpartition(".")
+        size: Optional[cst.BaseExpression] = None
+        if module in ARRAY_MODULES and function in SIZED_SHAPE_ARG0:
+            size = _argument(call, 0, ("shape", "N"))
+        elif module in ARRAY_MODULES and function == "linspace":
+            size = _argument(call, 2, ("num",))
+        elif qualname in RANDOM_SHAPE_ARG1:
+            size = _argument(call, 1, ("shape",))
+        elif module in ARRAY_MODULES and function == "arange":
+            positional = [a.value for a in call.args if a.keyword is None and not a.star]
+            if len(positional) == 1 and self.mentions_counter(positional[0], scope, loop):
+                return "an array whose length is the loop counter", SIZED_FIX
+            if len(positional) >= 2 and (self.mentions_counter(positional[0], scope, loop)
+                                         or self.mentions_counter(positional[1], scope, loop)):
+                if len(positional) == 2 and self._varies_with_counter(positional[0], positional[1],
+                                                                      scope, loop):
+                    return "an array whose length depends on the loop counter", SIZED_FIX
+            return None
+        if size is not None and self.mentions_counter(size, scope, loop):
+            return "an array whose shape depends on the loop counter", SIZED_FIX
+        return None
+
+    def _listed(self, call: cst.Call, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        """``jnp.array(growing_list)`` / ``tuple(growing_list)``."""
+        qualname = self.model.qualified_name(call.func, scope) or ""
+        module, _, function = qualname.rpartition(".")
+        is_builtin_tuple = isinstance(call.func, cst.Name) and call.func.value == "tuple" \
+            and not self.model.lookup("tuple", scope)
+        if not ((module in ARRAY_MODULES and function in TO_ARRAY) or is_builtin_tuple):
+            return None
+        if call.args and call.args[0].keyword is None and not call.args[0].star \
+                and isinstance(call.args[0].value, cst.Name):
+            return self._grows(call.args[0].value, scope, loop)
+        return None
+
+    def _grows(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        """A list that grows, or an array concatenated onto itself, on every iteration."""
+        bindings = self._bindings(name.value, scope)
+        outside = [b for b in bindings if not self._inside(b, loop)]
+        inside = [b for b in bindings if self._inside(b, loop)]
+        if not outside:
+            return None
+        if all(_is_list_value(b) for b in outside):
+            growth = _list_growth(loop, name.value, bindings, self.model)
+            if growth and all(_is_list_extension(b) for b in inside):
+                return "a list that grows on every iteration", GROW_FIX
+            return None
+        if inside and all(self._is_concatenation(b, name.value) for b in inside):
+            return "an array grown by concatenation on every iteration", GROW_FIX
+        return None
+
+    def _is_concatenation(self, binding: Binding, name: str) -> bool:
+        value = binding.value
+        if binding.kind != "assign" or not isinstance(value, cst.Call) \
+                or not isinstance(binding.node, cst.Assign):
+            return False
+        qualname = self.model.qualified_name(value.func, binding.scope) or ""
+        module, _, function = qualname.rpartition(".")
+        return module in ARRAY_MODULES and function in CONCATENATORS \
+            and any(n.value == name for a in value.args for n in name_loads(a.value))
+
+    # ------------------------------------------------------------------ dtypes
+    def dtype(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:
+        for loop in self.loops:
+            result = self._dtype_in(arg, self.scope, loop, depth=0)
+            if result is not None:
+                return result
+        return None
+
+    def _dtype_in(self, expr, scope: Scope, loop, depth: int) -> Optional[tuple[str, str]]:
+        if isinstance(expr, cst.IfExp):
+            kinds = {_literal_kind(expr.body, self.model, scope), _literal_kind(expr.orelse, self.model, scope)}
+            if None not in kinds and len(kinds) == 2 \
+                    and any(self.varying(n, scope, loop) for n in name_loads(expr.test)):
+                return ("whose Python type alternates between " + " and ".join(sorted(kinds)),
+                        "use one type for both branches (e.g. 1.0 and 0.5)")
+            return None
+        if isinstance(expr, cst.Name):
+            mixed = self._mixed_loop_values(expr, scope, loop)
+            if mixed is not None:
+                return mixed
+            promoted = self._int_then_float(expr, scope, loop)
+            if promoted is not None:
+                return promoted
+            value = self._value_in_loop(expr, scope, loop)
+            if value is not None and depth < 2:
+                return self._dtype_in(value[0], value[1], loop, depth + 1)
+            return None
+        for node in _calls_in(expr):
+            dtype_arg = _dtype_argument(node)
+            if isinstance(dtype_arg, cst.Name) and self._dtype_loop(dtype_arg, scope, loop):
+                return ("cast to a dtype taken from a list of dtypes",
+                        "cast to one dtype, or accept one compile per dtype")
+        return None
+
+    def _loop_values(self, name: cst.Name, scope: Scope, loop) -> Optional[list[cst.BaseExpression]]:
+        """The elements of ``for name in [a, b, ...]`` when ``loop`` is that loop."""
+        bindings = self._bindings(name.value, scope)
+        if len(bindings) != 1 or bindings[0].kind != "loop-target":
+            return None
+        node = bindings[0].node
+        if node is not loop and not (isinstance(loop, cst.BaseComp) and _comp_fors(loop, node)):
+            return None
+        target, iterable = node.target, node.iter  # type: ignore[attr-defined]
+        if not isinstance(target, cst.Name) or not isinstance(iterable, (cst.List, cst.Tuple)):
+            return None
+        if any(isinstance(e, cst.StarredElement) for e in iterable.elements):
+            return None
+        return [e.value for e in iterable.elements]
+
+    def _mixed_loop_values(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        values = self._loop_values(name, scope, loop)
+        if not values:
+            return None
+        kinds = {_literal_kind(v, self.model, scope) for v in values}
+        if None in kinds or len(kinds) < 2:
+            return None
+        return (f"taken from a list mixing {', '.join(sorted(kinds))} values (each is its own "
+                f"dtype / weak type)", "convert the values to one dtype first, e.g. "
+                "jnp.asarray(v, jnp.float32)")
+
+    def _dtype_loop(self, name: cst.Name, scope: Scope, loop) -> bool:
+        values = self._loop_values(name, scope, loop)
+        if not values:
+            return False
+        dtypes = {_dtype_of(v, self.model, scope) for v in values}
+        return None not in dtypes and len(dtypes) >= 2
+
+    def _int_then_float(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        bindings = self._bindings(name.value, scope)
+        outside = [b for b in bindings if not self._inside(b, loop)]
+        inside = [b for b in bindings if self._inside(b, loop)]
+        if outside and inside and all(_is_int_literal_binding(b) for b in outside) \
+                and all(_makes_float(b) for b in inside):
+            return ("a Python int before the loop that becomes a float inside it (weak int32, "
+                    "then weak float32)", f"start it as a float ({name.value} = 1.0)")
+        return None
+
+
+# ---------------------------------------------------------------------------- helpers
+def _counts(binding: Binding, model: SemanticModel) -> bool:
+    """``for i in range(...)`` / ``for i, x in enumerate(...)``: i is an int counter."""
+    node = binding.node
+    if not isinstance(node, (cst.For, cst.CompFor)):
+        return False
+    iterable, target = node.iter, node.target
+    if not isinstance(iterable, cst.Call) or not isinstance(iterable.func, cst.Name):
+        return False
+    func = iterable.func.value
+    if model.lookup(func, binding.scope):
+        return False  # a user's own range/enumerate
+    if func == "range":
+        return isinstance(target, cst.Name) and target.value == binding.name
+    if func == "enumerate" and isinstance(target, cst.Tuple) and target.elements:
+        first = target.elements[0].value
+        return isinstance(first, cst.Name) and first.value == binding.name
+    return False
+
+
+def _comp_fors(comp: cst.BaseComp, node: cst.CSTNode) -> bool:
+    current = comp.for_in  # type: ignore[attr-defined]
+    while current is not None:
+        if current is node:
+            return True
+        current = current.inner_for_in
+    return False
+
+
+def _poly(expr: cst.BaseExpression, known: Callable[[cst.Name], bool]) -> Optional[Poly]:
+    """``expr`` as a polynomial over names with integer coefficients, or None."""
+    if isinstance(expr, cst.Integer):
+        return {(): int(expr.value, 0)}
+    if isinstance(expr, cst.Name):
+        return {(expr.value,): 1} if known(expr) else None
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        inner = _poly(expr.expression, known)
+        return {k: -v for k, v in inner.items()} if inner is not None else None
+    if isinstance(expr, cst.BinaryOperation):
+        left, right = _poly(expr.left, known), _poly(expr.right, known)
+        if left is None or right is None:
+            return None
+        if isinstance(expr.operator, (cst.Add, cst.Subtract)):
+            sign = 1 if isinstance(expr.operator, cst.Add) else -1
+            result = dict(left)
+            for term, coeff in right.items():
+                result[term] = result.get(term, 0) + sign * coeff
+            return result
+        if isinstance(expr.operator, cst.Multiply):
+            result: Poly = {}
+            for t1, c1 in left.items():
+                for t2, c2 in right.items():
+                    term = tuple(sorted(t1 + t2))
+                    result[term] = result.get(term, 0) + c1 * c2
+            return result
+    return None
+
+
+def _argument(call: cst.Call, position: int, keywords: tuple[str, ...]) -> Optional[cst.BaseExpression]:
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in positional[: position + 1]):
+        return None
+    if position < len(positional):
+        return positional[position].value
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in keywords:
+            return arg.value
+    return None
+
+
+def _is_mask(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, depth: int = 0) -> bool:
+    if isinstance(expr, cst.Comparison):
+        return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn))
+                       for c in expr.comparisons)
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.BitInvert):
+        return _is_mask(expr.expression, model, scope, depth)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr)):
+        return _is_mask(expr.left, model, scope, depth) and _is_mask(expr.right, model, scope, depth)
+    if isinstance(expr, cst.Name) and depth < 2:
+        binding = model.single_binding(expr.value, scope)
+        if binding is not None and binding.kind == "assign" and binding.value is not None:
+            return _is_mask(binding.value, model, binding.scope, depth + 1)
+    return False
+
+
+def _is_list_value(binding: Binding) -> bool:
+    value = binding.value
+    if binding.kind != "assign" or not isinstance(binding.node, cst.Assign):
+        return False
+    if isinstance(value, (cst.List, cst.ListComp)):
+        return True
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
+        and value.func.value == "list"
+
+
+def _is_list_extension(binding: Binding) -> bool:
+    """``xs += [x]`` (an AugAssign binding inside the loop)."""
+    node = binding.node
+    return isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.AddAssign) \
+        and isinstance(node.value, (cst.List, cst.ListComp, cst.Tuple))
+
+
+def _list_growth(loop: cst.CSTNode, name: str, bindings: list[Binding], model: SemanticModel) -> bool:
+    """The loop grows the list (append/extend/insert/+=) and never shrinks it."""
+    grows = shrinks = False
+
+    class _Uses(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            nonlocal grows, shrinks
+            func = call.func
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+                    and func.value.value == name and _same(func.value, call):
+                if func.attr.value in GROW_METHODS:
+                    grows = True
+                elif func.attr.value in SHRINK_METHODS:
+                    shrinks = True
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            nonlocal grows
+            if isinstance(node.target, cst.Name) and node.target.value == name:
+                grows = grows or isinstance(node.operator, cst.AddAssign)
+
+        def visit_Del(self, node: cst.Del) -> None:
+            nonlocal shrinks
+            shrinks = shrinks or any(n.value == name for n in name_loads(node.target))
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            nonlocal shrinks
+            if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name) \
+                    and node.target.value.value == name:
+                shrinks = True  # xs[:] = ... / xs[k] = ...: not a plain accumulator
+
+    def _same(name_node: cst.Name, call: cst.Call) -> bool:
+        site = model.call_site_of.get(call)
+        if site is None:
+            return False
+        found = model.lookup(name_node.value, site.frame.scope)
+        return len(found) == len(bindings) and all(a is b for a, b in zip(found, bindings))
+
+    body = loop.body if isinstance(loop, (cst.For, cst.While)) else loop
+    body.visit(_Uses())
+    return grows and not shrinks
+
+
+def _literal_kind(expr: cst.BaseExpression, model: SemanticModel, scope: Scope) -> Optional[str]:
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        expr = expr.expression
+    if isinstance(expr, cst.Integer):
+        return "int"
+    if isinstance(expr, cst.Float):
+        return "float"
+    if isinstance(expr, cst.Name) and expr.value in ("True", "False"):
+        return "bool"
+    if isinstance(expr, cst.Call):
+        dtype = _dtype_of(expr.func, model, scope)
+        if dtype is not None:
+            return dtype
+    return None
+
+
+def _dtype_of(expr: cst.BaseExpression, model: SemanticModel, scope: Scope) -> Optional[str]:
+    if isinstance(expr, cst.SimpleString):
+        value = expr.evaluated_value
+        return value if value in DTYPE_NAMES else None
+    qualname = model.qualified_name(expr, scope) or ""
+    module, _, name = qualname.rpartition(".")
+    if module in ARRAY_MODULES and name in DTYPE_NAMES:
+        return name
+    return None
+
+
+def _calls_in(expr: cst.BaseExpression) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            found.append(call)
+
+        def visit_Lambda(self, node) -> bool:
+            return False
+
+    expr.visit(_Calls())
+    return found
+
+
+def _dtype_argument(call: cst.Call) -> Optional[cst.BaseExpression]:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "dtype":
+            return arg.value
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("astype", "view") \
+            and call.args and call.args[0].keyword is None:
+        return call.args[0].value
+    return None
+
+
+def _is_int_literal_binding(binding: Binding) -> bool:
+    if binding.kind != "assign" or not isinstance(binding.node, cst.Assign):
+        return False
+    value = binding.value
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+        value = value.expression
+    return isinstance(value, cst.Integer)
+
+
+def _makes_float(binding: Binding) -> bool:
+    node = binding.node
+    if isinstance(node, cst.AugAssign):
+        return isinstance(node.operator, cst.DivideAssign) or _is_float_literal(node.value)
+    if binding.kind != "assign" or not isinstance(node, cst.Assign):
+        return False
+    value = binding.value
+    if _is_float_literal(value):
+        return True
+    if isinstance(value, cst.BinaryOperation):
+        return isinstance(value.operator, cst.Divide) or _is_float_literal(value.left) \
+            or _is_float_literal(value.right)
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "float"
+
+
+def _is_float_literal(expr: Optional[cst.BaseExpression]) -> bool:
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        expr = expr.expression
+    return isinstance(expr, cst.Float)

@@ -1,0 +1,386 @@
+"""Shared for JIT5xx/6xx/8xx: which defs are jitted, with which static parameters, and which
+calls call a jitted callable.
+
+* ``jitted_functions(ctx)``: every ``FunctionDef`` that jit wraps directly (``@jax.jit``,
+  ``@partial(jax.jit, ...)``, ``jax.jit(f)`` naming a def), with the parameters that are traced
+  under *every* application (non-static, no default, not ``self``, not ``*args``).
+* ``jitted_calls(ctx)``: call sites whose callee is a jitted callable (a jit-decorated def, a
+  name bound once to ``jax.jit(...)``, or ``jax.jit(f)(...)`` itself), and which of their
+  arguments are static.
+
+Static arguments come from the shared ``staticargs.StaticArgSpec`` (jax.jit and pjit, literal
+``static_argnums`` / ``static_argnames``, inferred through the signature as JAX does); when it
+cannot tell, the rules stay silent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Optional, Union
+
+import libcst as cst
+
+from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
+from jitlint.rule import FileContext
+from jitlint.semantic import Scope, SemanticModel
+from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, spec_of
+
+# jit kinds whose non-static arguments are traced as arrays (JIT8xx); filtering jits make every
+# non-array argument static, flax.linen.jit wraps modules: both are left alone there.
+TRACING_JITS = ARGNUM_JITS
+# jit kinds whose calls we analyse for argument churn (JIT5xx).
+CALLABLE_JITS = ARGNUM_JITS | FILTERING_JIT_FUNCTIONS
+# Parameter annotations that say "this is an array (or a scalar made one)".
+ARRAY_ANNOTATIONS = frozenset({
+    "Array", "ArrayLike", "ndarray", "bool", "int", "float", "complex", "Float", "Int", "Bool",
+    "Scalar", "Numeric",
+})
+
+FunctionLike = Union[cst.FunctionDef, cst.Lambda]
+
+
+@dataclass(eq=False)
+class JittedFunction:
+    func: cst.FunctionDef
+    apps: list[JitApplication] = field(default_factory=list)
+    traced_params: set[str] = field(default_factory=set)
+    array_params: set[str] = field(default_factory=set)  # traced and not annotated as a container
+
+
+@dataclass(eq=False)
+class JittedCall:
+    call: cst.Call
+    app: JitApplication
+    func: Optional[FunctionLike]  # the wrapped def/lambda when known
+    name: str  # how the message names the callee
+    static_args: Optional[list[bool]]  # per positional arg; None: unknown
+    static_keywords: Optional[set[str]]  # keyword names that are static; None: unknown
+
+    def dynamic_args(self) -> Iterator[cst.Arg]:
+        """The arguments that are certainly traced (not static); none when unknown."""
+        if self.static_args is None or self.static_keywords is None:
+            return
+        position = 0
+        for arg in self.call.args:
+            if arg.star:
+                return  # positions after *args are unknown
+            if arg.keyword is None:
+                if not self.static_args[position]:
+                    yield arg
+                position += 1
+            elif arg.keyword.value not in self.static_keywords:
+                yield arg
+
+
+# ------------------------------------------------------------------------------ static args
+def static_names(spec: Optional[StaticArgSpec]) -> Optional[frozenset[str]]:
+    """Names of the static parameters as jax.jit infers them; None when we cannot tell."""
+    if spec is None or not spec.checkable or spec.filtering:
+        return None
+    nums, names = spec.effective_static()
+    if any(n < 0 for n in nums):
+        return None  # counted from the number of positional arguments passed
+    static = set(names)
+    for num in nums:
+        param = spec.param_at(num)
+        if param is None:
+            return None
+        static.add(param)
+    return frozenset(static)
+
+
+def positional_params(func: FunctionLike) -> list[cst.Param]:
+    return [*func.params.posonly_params, *func.params.params]
+
+
+# ------------------------------------------------------------------------------ jitted defs
+def jitted_functions(ctx: FileContext) -> dict[cst.FunctionDef, JittedFunction]:
+    return ctx.shared("jitted-functions", _find_jitted_functions)
+
+
+def jitted_def(app: JitApplication, model: SemanticModel) -> Optional[cst.FunctionDef]:
+    """The def that ``app`` wraps directly (no other decorator in between), if any."""
+    if isinstance(app.target, cst.FunctionDef):
+        decorators = app.target.decorators
+        if decorators and decorators[-1] is app.anchor:
+            return app.target
+        return None
+    if isinstance(app.target, cst.Name):
+        binding = model.single_binding(app.target.value, app.frame.scope)
+        if binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
+            if not binding.node.decorators:
+                return binding.node
+    return None
+
+
+def _find_jitted_functions(ctx: FileContext) -> dict[cst.FunctionDef, JittedFunction]:
+    found: dict[cst.FunctionDef, JittedFunction] = {}
+    unknown: set[cst.FunctionDef] = set()
+    for app in ctx.jit_applications:
+        func = jitted_def(app, ctx.model)
+        if func is None:
+            continue
+        entry = found.setdefault(func, JittedFunction(func))
+        entry.apps.append(app)
+        spec = spec_of(app, ctx.model)
+        static = static_names(spec)
+        if app.jit.qualname not in TRACING_JITS or spec is None or static is None:
+            unknown.add(func)
+            continue
+        traced = _traced_params(func, static, spec.method)
+        entry.traced_params = traced if len(entry.apps) == 1 else entry.traced_params & traced
+    for func, entry in found.items():
+        if func in unknown:
+            entry.traced_params = set()
+        entry.array_params = {name for name in entry.traced_params
+                              if _annotated_as_array(_param(func, name))}
+    return found
+
+
+def _traced_params(func: cst.FunctionDef, static: frozenset[str], method: bool) -> set[str]:
+    params = positional_params(func)
+    if method and params:
+        params = params[1:]  # self: static or an error of its own
+    params += list(func.params.kwonly_params)
+    return {p.name.value for p in params if p.default is None and p.name.value not in static}
+
+
+def _param(func: cst.FunctionDef, name: str) -> cst.Param:
+    for param in (*positional_params(func), *func.params.kwonly_params):
+        if param.name.value == name:
+            return param
+    raise KeyError(name)
+
+
+def _annotated_as_array(param: cst.Param) -> bool:
+    if param.annotation is None:
+        return True
+    annotation = param.annotation.annotation
+    if isinstance(annotation, cst.Subscript):  # Float[Array, "n"] (jaxtyping)
+        annotation = annotation.value
+    if isinstance(annotation, (cst.Name, cst.Attribute)):
+        last = annotation.value if isinstance(annotation, cst.Name) else annotation.attr.value
+        return last in ARRAY_ANNOTATIONS
+    return False
+
+
+# ------------------------------------------------------------------------------ jitted calls
+def jitted_calls(ctx: FileContext) -> list[JittedCall]:
+    return ctx.shared("jitted-calls", _find_jitted_calls)
+
+
+def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
+    model = ctx.model
+    by_call = {app.call: app for app in ctx.jit_applications if app.call is not None}
+    by_def = {}
+    for app in ctx.jit_applications:
+        if isinstance(app.target, cst.FunctionDef) and jitted_def(app, model) is not None:
+            by_def.setdefault(app.target, []).append(app)
+    found = []
+    for site in model.calls:
+        func = site.node.func
+        app: Optional[JitApplication] = None
+        name = "the jitted function"
+        if isinstance(func, cst.Call) and func in by_call:
+            app = by_call[func]
+        elif isinstance(func, cst.Name):
+            binding = model.single_binding(func.value, site.frame.scope)
+            if binding is None:
+                continue
+            name = func.value
+            if binding.kind == "def" and len(by_def.get(binding.node, ())) == 1:
+                app = by_def[binding.node][0]
+            elif binding.kind == "assign" and isinstance(binding.value, cst.Call) \
+                    and binding.value in by_call and isinstance(binding.node, cst.Assign) \
+                    and len(binding.node.targets) == 1:
+                app = by_call[binding.value]
+        if app is None or app.jit.qualname not in CALLABLE_JITS:
+            continue
+        wrapped = _wrapped_function(app, model)
+        static_args, static_keywords = _call_statics(site.node, app, wrapped, model)
+        found.append(JittedCall(site.node, app, wrapped, name, static_args, static_keywords))
+    return found
+
+
+def _wrapped_function(app: JitApplication, model: SemanticModel) -> Optional[FunctionLike]:
+    if isinstance(app.target, cst.Lambda):
+        return app.target
+    return jitted_def(app, model)
+
+
+def _call_statics(call: cst.Call, app: JitApplication, func: Optional[FunctionLike], model):
+    """(static flag per positional argument, static keyword names), or (None, None)."""
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    if isinstance(func, cst.FunctionDef):
+        spec = spec_of(app, model)
+        if spec is None or spec.method or not (spec.checkable or spec.filtering) \
+                or not spec.readable or not spec.signature_known:
+            return None, None
+        if spec.filtering:  # arrays are traced, everything else static: decided per value
+            return [False] * len(positional), set()
+        nums, names = spec.effective_static()
+        count = len(positional)
+        flags = [i in nums or (i - count) in nums or (spec.param_at(i) in names) for i in range(count)]
+        return flags, set(names)
+    if any(a.keyword is not None and a.keyword.value in SPEC_KEYWORDS for a in app.keywords):
+        return None, None  # a lambda or unknown callable with static arguments: not followed
+    return [False] * len(positional), set()
+
+
+# ------------------------------------------------------------------------------ walking
+class ScopedVisitor(cst.CSTVisitor):
+    """Visits a subtree keeping ``self.scope`` (the model's scope of the current node) and
+    ``self.loops`` (enclosing loops) up to date; skips names that are not reads."""
+
+    def __init__(self, model: SemanticModel, scope: Scope) -> None:
+        self.model = model
+        self.scopes = [scope]
+        self.loops: list[cst.CSTNode] = []
+
+    @property
+    def scope(self) -> Scope:
+        return self.scopes[-1]
+
+    def _enter(self, node: cst.CSTNode) -> None:
+        scope = self.model.scope_of.get(node)
+        self.scopes.append(scope if scope is not None else self.scope)
+
+    def _leave(self, node: cst.CSTNode) -> None:
+        self.scopes.pop()
+
+    visit_FunctionDef = _enter
+    leave_FunctionDef = _leave
+    visit_Lambda = _enter
+    leave_Lambda = _leave
+    visit_ClassDef = _enter
+    leave_ClassDef = _leave
+
+    def visit_ListComp(self, node) -> None:
+        self._enter(node)
+        self.loops.append(node)
+
+    def leave_ListComp(self, node) -> None:
+        self.loops.pop()
+        self._leave(node)
+
+    visit_SetComp = visit_GeneratorExp = visit_DictComp = visit_ListComp
+    leave_SetComp = leave_GeneratorExp = leave_DictComp = leave_ListComp
+
+    def visit_For(self, node) -> None:
+        self.loops.append(node)
+
+    def leave_For(self, node) -> None:
+        self.loops.pop()
+
+    visit_While = visit_For
+    leave_While = leave_For
+
+
+def name_loads(node: cst.CSTNode) -> Iterator[cst.Name]:
+    """Names in ``node`` that are read (not attribute names, keywords, targets or params)."""
+    found: list[cst.Name] = []
+
+    class _Loads(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.append(name)
+
+        def visit_Attribute(self, attr: cst.Attribute) -> bool:
+            attr.value.visit(self)
+            return False
+
+        def visit_Arg(self, arg: cst.Arg) -> bool:
+            arg.value.visit(self)
+            return False
+
+        def visit_Param(self, param: cst.Param) -> bool:
+            if param.default is not None:
+                param.default.visit(self)
+            return False
+
+        def visit_AssignTarget(self, target: cst.AssignTarget) -> bool:
+            _visit_target_reads(target.target, self)
+            return False
+
+        def visit_AnnAssign(self, assign: cst.AnnAssign) -> bool:
+            _visit_target_reads(assign.target, self)
+            if assign.value is not None:
+                assign.value.visit(self)
+            return False
+
+        def visit_FunctionDef(self, func: cst.FunctionDef) -> bool:
+            for decorator in func.decorators:
+                decorator.visit(self)
+            func.params.visit(self)
+            func.body.visit(self)
+            return False
+
+        def visit_ClassDef(self, cls: cst.ClassDef) -> bool:
+            cls.body.visit(self)
+            return False
+
+        def visit_For(self, loop: cst.For) -> bool:
+            _visit_target_reads(loop.target, self)
+            loop.iter.visit(self)
+            loop.body.visit(self)
+            if loop.orelse is not None:
+                loop.orelse.visit(self)
+            return False
+
+        def visit_CompFor(self, comp: cst.CompFor) -> bool:
+            _visit_target_reads(comp.target, self)
+            comp.iter.visit(self)
+            for cond in comp.ifs:
+                cond.visit(self)
+            if comp.inner_for_in is not None:
+                comp.inner_for_in.visit(self)
+            return False
+
+        def visit_NamedExpr(self, expr: cst.NamedExpr) -> bool:
+            expr.value.visit(self)
+            return False
+
+        def visit_AsName(self, node: cst.AsName) -> bool:
+            return False
+
+        def visit_Import(self, node) -> bool:
+            return False
+
+        def visit_ImportFrom(self, node) -> bool:
+            return False
+
+        def visit_Global(self, node) -> bool:
+            return False
+
+        def visit_Nonlocal(self, node) -> bool:
+            return False
+
+    node.visit(_Loads())
+    return iter(found)
+
+
+def _visit_target_reads(target: cst.BaseExpression, visitor: cst.CSTVisitor) -> None:
+    """In an assignment target only subscript/attribute bases are read: ``a[i].b = ...``."""
+    if isinstance(target, cst.Name):
+        return
+    if isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            _visit_target_reads(element.value, visitor)
+    elif isinstance(target, cst.StarredElement):
+        _visit_target_reads(target.value, visitor)
+    else:
+        target.visit(visitor)
+
+
+def scopes_within(model: SemanticModel, node: cst.CSTNode) -> set[int]:
+    """ids of the scopes of ``node`` and of every function/lambda/comprehension inside it."""
+    ids: set[int] = set()
+
+    class _Scopes(cst.CSTVisitor):
+        def on_visit(self, child: cst.CSTNode) -> bool:
+            scope = model.scope_of.get(child)
+            if scope is not None:
+                ids.add(id(scope))
+            return True
+
+    node.visit(_Scopes())
+    return ids

@@ -1,0 +1,390 @@
+"""Shared analysis for JIT8xx: Python operations that need a concrete value, applied to traced
+values inside a jitted function.
+
+Which names are traced: a small flow-insensitive forward dataflow over the jitted def (and the
+functions, lambdas and comprehensions inside it).  The jitted def's traced parameters (see
+``_jitted``) are traced; a name is traced when *every* binding of it is (so ``n = x.shape[0]``
+next to ``n = x`` leaves ``n`` concrete: precision first).  An expression is traced when it is
+built from traced values by arithmetic, comparison, indexing, attribute access, a method call
+on a traced value, or a ``jax.numpy`` / ``jax.lax`` / ``jax.nn`` / ``jax.scipy`` /
+``jax.random`` function of traced arguments.  Concrete whatever their input: ``.shape``,
+``.ndim``, ``.dtype``, ``.size``, ``len()``, ``isinstance()``, ``is`` / ``in`` comparisons,
+``jnp.shape()`` and friends, containers (tuples, lists, dicts), calls of user functions (not
+followed), names from outside the jitted function, parameters with defaults, static parameters.
+
+Findings (kinds): ``bool`` Python control flow / ``and`` / ``or`` / ``not`` on a traced value
+(JIT801), ``convert`` int()/float()/bool()/complex()/.item()/.tolist() (JIT802), ``numpy`` a
+numpy function that converts its argument (JIT803), ``print`` of a traced value (JIT804).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+
+from jitlint.rule import FileContext
+from jitlint.rules._jitted import JittedFunction, jitted_functions, scopes_within
+from jitlint.semantic import Binding, Scope, SemanticModel
+
+CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
+                                 "weak_type", "itemsize", "nbytes", "device"})
+ARRAY_NAMESPACES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
+CONCRETE_FUNCTIONS = frozenset({
+    "jax.numpy.shape", "jax.numpy.ndim", "jax.numpy.size", "jax.numpy.result_type",
+    "jax.numpy.dtype", "jax.numpy.iinfo", "jax.numpy.finfo", "jax.numpy.issubdtype",
+    "jax.numpy.isdtype", "jax.numpy.can_cast", "jax.numpy.promote_types", "jax.numpy.isscalar",
+    "jax.numpy.iscomplexobj", "jax.numpy.isrealobj",
+})
+# Builtins whose result is a traced array when their argument is one.
+TRACED_BUILTINS = frozenset({"abs", "sum", "pow", "round"})
+CONVERSIONS = {"int": "ConcretizationTypeError", "float": "ConcretizationTypeError",
+               "complex": "ConcretizationTypeError", "bool": "TracerBoolConversionError"}
+CONVERTING_METHODS = frozenset({"item", "tolist"})
+# numpy functions measured (numpy 2.4, jax 0.10.2) to raise TracerArrayConversionError on a
+# tracer; np.sum/mean/max/min/reshape/transpose/squeeze/round/... call the array's own method
+# and work, so they are not here.
+NUMPY_CONVERTING = frozenset({
+    "array", "asarray", "asanyarray", "ascontiguousarray", "copy", "ravel", "zeros_like",
+    "ones_like", "empty_like", "full_like", "where", "clip", "concatenate", "stack", "vstack",
+    "hstack", "dstack", "column_stack", "allclose", "isclose", "dot", "matmul", "vdot", "inner",
+    "outer", "einsum", "tensordot", "kron", "cross", "sort", "argsort", "unique", "diff", "tile",
+    "pad", "atleast_1d", "atleast_2d", "atleast_3d", "expand_dims", "interp", "convolve",
+    "histogram", "searchsorted", "nan_to_num", "float16", "float32", "float64", "int8", "int16",
+    "int32", "int64", "uint8", "uint32", "bool_", "complex64", "complex128",
+    # ufuncs: none of them accept a tracer
+    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "square", "abs",
+    "absolute", "fabs", "sign", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2",
+    "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc", "rint",
+    "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "power", "mod",
+    "remainder", "maximum", "minimum", "fmax", "fmin", "isnan", "isinf", "isfinite",
+    "logical_and", "logical_or", "logical_not", "logical_xor", "equal", "not_equal", "less",
+    "less_equal", "greater", "greater_equal", "negative", "reciprocal", "hypot", "logaddexp",
+    "deg2rad", "rad2deg", "degrees", "radians", "heaviside", "signbit", "conj", "conjugate",
+})
+NUMPY_SUBMODULES = ("numpy.linalg.", "numpy.fft.")
+
+
+@dataclass(eq=False)
+class TracerUse:
+    kind: str  # bool | convert | numpy | print
+    node: cst.CSTNode
+    function: cst.FunctionDef
+    message: str
+
+
+def tracer_uses(ctx: FileContext) -> list[TracerUse]:
+    return ctx.shared("tracer-uses", _analyse)
+
+
+def _analyse(ctx: FileContext) -> list[TracerUse]:
+    uses: list[TracerUse] = []
+    for jitted in jitted_functions(ctx).values():
+        if jitted.traced_params:
+            uses.extend(_FunctionAnalysis(ctx.model, jitted).run())
+    return uses
+
+
+def _src(node: cst.CSTNode, limit: int = 40) -> str:
+    text = " ".join(cst.Module([]).code_for_node(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class _FunctionAnalysis:
+    def __init__(self, model: SemanticModel, jitted: JittedFunction) -> None:
+        self.model = model
+        self.jitted = jitted
+        self.func = jitted.func
+        self.scope_ids = scopes_within(model, jitted.func)
+        self.traced_bindings: set[int] = set()
+        self.param_bindings: dict[int, str] = {}
+        self.uses: dict[int, TracerUse] = {}
+
+    # ------------------------------------------------------------------ dataflow
+    def _bindings(self) -> list[Binding]:
+        result = []
+        for scope in {id(s): s for s in self.model.scope_of.values() if id(s) in self.scope_ids}.values():
+            for bindings in scope.bindings.values():
+                result.extend(bindings)
+        return result
+
+    def _solve(self) -> None:
+        """Greatest fixed point: assume every computed binding traced, drop those whose value is
+        not, until stable (so ``x = x / 2`` next to a traced parameter ``x`` stays traced)."""
+        own_scope = self.model.scope_of[self.func]
+        candidates = []
+        for binding in self._bindings():
+            if binding.kind == "param":
+                if binding.scope is own_scope and binding.name in self.jitted.traced_params:
+                    self.traced_bindings.add(id(binding))
+                    self.param_bindings[id(binding)] = binding.name
+            elif binding.kind in ("assign", "other", "loop-target"):
+                self.traced_bindings.add(id(binding))
+                candidates.append(binding)
+        changed = True
+        while changed:
+            changed = False
+            for binding in candidates:
+                if id(binding) in self.traced_bindings and not self._binding_traced(binding):
+                    self.traced_bindings.discard(id(binding))
+                    changed = True
+
+    def _binding_traced(self, binding: Binding) -> bool:
+        node = binding.node
+        if binding.kind == "assign":
+            if isinstance(node, cst.Assign):
+                return any(self._target_value_traced(t.target, node.value, binding.name, binding.scope)
+                           for t in node.targets)
+            if isinstance(node, cst.AnnAssign) and node.value is not None:
+                return self._target_value_traced(node.target, node.value, binding.name, binding.scope)
+            if isinstance(node, cst.NamedExpr):
+                return self.traced(node.value, binding.scope)
+            return False
+        if binding.kind == "other" and isinstance(node, cst.AugAssign):
+            return self.traced(node.value, binding.scope) or self.traced(node.target, binding.scope)
+        if binding.kind == "loop-target":
+            if isinstance(node, cst.For):
+                return self.traced(node.iter, binding.scope)
+            if isinstance(node, cst.CompFor):
+                # the first iterable is evaluated in the enclosing scope
+                scope = binding.scope.parent if binding.scope.parent is not None else binding.scope
+                return self.traced(node.iter, scope)
+        return False
+
+    def _target_value_traced(self, target, value, name: str, scope: Scope) -> bool:
+        if isinstance(target, cst.Name):
+            return target.value == name and self.traced(value, scope)
+        if isinstance(target, (cst.Tuple, cst.List)):
+            if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(target.elements) \
+                    and not any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
+                return any(self._target_value_traced(t.value, v.value, name, scope)
+                           for t, v in zip(target.elements, value.elements))
+            return _binds(target, name) and self.traced(value, scope)
+        return False
+
+    def name_traced(self, name: str, scope: Scope) -> bool:
+        bindings = self.model.lookup(name, scope)
+        return bool(bindings) and all(id(b.scope) in self.scope_ids and id(b) in self.traced_bindings
+                                      for b in bindings)
+
+    def traced(self, expr: cst.BaseExpression, scope: Scope) -> bool:
+        if isinstance(expr, cst.Name):
+            return self.name_traced(expr.value, scope)
+        if isinstance(expr, cst.Attribute):
+            return expr.attr.value not in CONCRETE_ATTRIBUTES and self.traced(expr.value, scope)
+        if isinstance(expr, cst.Subscript):
+            return self.traced(expr.value, scope)
+        if isinstance(expr, cst.BinaryOperation):
+            if isinstance(expr.operator, cst.Modulo) \
+                    and isinstance(expr.left, (cst.SimpleString, cst.FormattedString)):
+                return False  # "%s" % x is a str
+            return self.traced(expr.left, scope) or self.traced(expr.right, scope)
+        if isinstance(expr, cst.UnaryOperation):
+            return not isinstance(expr.operator, cst.Not) and self.traced(expr.expression, scope)
+        if isinstance(expr, cst.Comparison):
+            if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons):
+                return False
+            return self.traced(expr.left, scope) or any(self.traced(c.comparator, scope)
+                                                        for c in expr.comparisons)
+        if isinstance(expr, cst.BooleanOperation):
+            return self.traced(expr.left, scope) or self.traced(expr.right, scope)
+        if isinstance(expr, cst.IfExp):
+            return self.traced(expr.body, scope) or self.traced(expr.orelse, scope)
+        if isinstance(expr, cst.NamedExpr):
+            return self.traced(expr.value, scope)
+        if isinstance(expr, cst.Call):
+            return self._call_traced(expr, scope)
+        return False
+
+    def _call_traced(self, call: cst.Call, scope: Scope) -> bool:
+        func = call.func
+        if isinstance(func, cst.Attribute) and self.traced(func.value, scope):
+            return func.attr.value not in CONVERTING_METHODS  # a method of a traced array
+        builtin = self._builtin(func, scope)
+        if builtin is not None:
+            return builtin in TRACED_BUILTINS and self._any_arg_traced(call, scope)
+        qualname = self.model.qualified_name(func, scope)
+        if qualname is None or qualname in CONCRETE_FUNCTIONS:
+            return False
+        if qualname.startswith(ARRAY_NAMESPACES):
+            return self._any_arg_traced(call, scope)
+        return False
+
+    def _any_arg_traced(self, call: cst.Call, scope: Scope) -> bool:
+        return any(self.traced(arg.value, scope) for arg in call.args)
+
+    def _builtin(self, func: cst.BaseExpression, scope: Scope) -> Optional[str]:
+        if isinstance(func, cst.Name) and not self.model.lookup(func.value, scope):
+            return func.value
+        return None
+
+    def _is_bare_param(self, expr: cst.BaseExpression, scope: Scope) -> Optional[str]:
+        if not isinstance(expr, cst.Name):
+            return None
+        bindings = self.model.lookup(expr.value, scope)
+        if len(bindings) == 1 and id(bindings[0]) in self.param_bindings:
+            return bindings[0].name
+        return None
+
+    # ------------------------------------------------------------------ findings
+    def run(self) -> list[TracerUse]:
+        self._solve()
+        if not self.traced_bindings:
+            return []
+        self.func.body.visit(_UseFinder(self, self.model.scope_of[self.func]))
+        return list(self.uses.values())
+
+    def report(self, kind: str, node: cst.CSTNode, message: str) -> None:
+        self.uses.setdefault(id(node), TracerUse(kind, node, self.func, message))
+
+    def check_truth(self, expr: cst.BaseExpression, scope: Scope, construct: str, fix: str) -> None:
+        """``expr`` is converted to bool (an if/while/assert test, an and/or operand, not)."""
+        if isinstance(expr, cst.BooleanOperation):
+            self.check_truth(expr.left, scope, construct, fix)
+            self.check_truth(expr.right, scope, construct, fix)
+            return
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+            self.check_truth(expr.expression, scope, construct, fix)
+            return
+        if not self.traced(expr, scope):
+            return
+        param = self._is_bare_param(expr, scope)
+        if param is not None and param not in self.jitted.array_params:
+            return  # annotated as a container (dict, tuple ...): its truth value is concrete
+        name = self.func.name.value
+        self.report("bool", expr, f"{construct} on `{_src(expr)}`, a traced value in jitted `{name}`, "
+                                  f"raises TracerBoolConversionError; {fix}")
+
+
+def _binds(target: cst.BaseExpression, name: str) -> bool:
+    if isinstance(target, cst.Name):
+        return target.value == name
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_binds(e.value, name) for e in target.elements)
+    if isinstance(target, cst.StarredElement):
+        return _binds(target.value, name)
+    return False
+
+
+STATIC_FIX = "mark the argument static (static_argnames) if it is a Python value"
+IF_FIX = f"use jnp.where or jax.lax.cond, or {STATIC_FIX}"
+WHILE_FIX = f"use jax.lax.while_loop or fori_loop, or {STATIC_FIX}"
+ASSERT_FIX = "check it outside jit, or use jax.experimental.checkify / equinox.error_if"
+BOOL_OP_FIX = "use jnp.logical_and / jnp.logical_or / jnp.logical_not (or & | ~)"
+
+
+class _UseFinder(cst.CSTVisitor):
+    def __init__(self, analysis: _FunctionAnalysis, scope: Scope) -> None:
+        self.a = analysis
+        self.scopes = [scope]
+        self.bool_context: set[int] = set()  # BooleanOperation/not nodes already checked as tests
+
+    @property
+    def scope(self) -> Scope:
+        return self.scopes[-1]
+
+    def _enter(self, node) -> None:
+        self.scopes.append(self.a.model.scope_of.get(node, self.scope))
+
+    def _leave(self, node) -> None:
+        self.scopes.pop()
+
+    visit_FunctionDef = visit_Lambda = visit_ListComp = visit_SetComp = _enter
+    visit_GeneratorExp = visit_DictComp = _enter
+    leave_FunctionDef = leave_Lambda = leave_ListComp = leave_SetComp = _leave
+    leave_GeneratorExp = leave_DictComp = _leave
+
+    def visit_ClassDef(self, node) -> bool:
+        return False  # class bodies inside a jitted function: not followed
+
+    def _test(self, expr: cst.BaseExpression, construct: str, fix: str) -> None:
+        self._mark(expr)
+        self.a.check_truth(expr, self.scope, construct, fix)
+
+    def _mark(self, expr: cst.BaseExpression) -> None:
+        if isinstance(expr, cst.BooleanOperation):
+            self.bool_context.add(id(expr))
+            self._mark(expr.left)
+            self._mark(expr.right)
+        elif isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+            self.bool_context.add(id(expr))
+            self._mark(expr.expression)
+
+    def visit_If(self, node: cst.If) -> None:
+        self._test(node.test, "Python `if`", IF_FIX)
+
+    def visit_While(self, node: cst.While) -> None:
+        self._test(node.test, "Python `while`", WHILE_FIX)
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        self._test(node.test, "`assert`", ASSERT_FIX)
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        self._test(node.test, "a conditional expression", "use jnp.where or jax.lax.select")
+
+    def visit_CompIf(self, node: cst.CompIf) -> None:
+        self._test(node.test, "a comprehension `if`", "use jnp.where or a mask")
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        if id(node) in self.bool_context:
+            return
+        # Outside a test only the left operand's truth value is taken.
+        op = "and" if isinstance(node.operator, cst.And) else "or"
+        self.a.check_truth(node.left, self.scope, f"`{op}`", BOOL_OP_FIX)
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        if isinstance(node.operator, cst.Not) and id(node) not in self.bool_context:
+            self.a.check_truth(node.expression, self.scope, "`not`", BOOL_OP_FIX)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        a, scope = self.a, self.scope
+        name = a.func.name.value
+        func = node.func
+        builtin = a._builtin(func, scope)
+        if builtin in CONVERSIONS and len(node.args) == 1 and not node.args[0].star \
+                and a.traced(node.args[0].value, scope):
+            error = CONVERSIONS[builtin]
+            a.report("convert", node, f"`{_src(node)}` needs a concrete value but its argument is "
+                                      f"traced in jitted `{name}`: it raises {error}; keep it an array "
+                                      f"(.astype) or {STATIC_FIX}")
+        elif isinstance(func, cst.Attribute) and func.attr.value in CONVERTING_METHODS \
+                and a.traced(func.value, scope):
+            a.report("convert", node, f"`{_src(node)}` needs a concrete value but `{_src(func.value)}` "
+                                      f"is traced in jitted `{name}`: it raises ConcretizationTypeError; "
+                                      f"keep it an array and convert the result outside jit")
+        elif builtin == "print" and any(_printed_traced(a, arg.value, scope) for arg in node.args):
+            a.report("print", node, f"`print` in jitted `{name}` runs only while tracing: it prints a "
+                                    f"tracer once, not the values of each call; use jax.debug.print")
+        else:
+            qualname = a.model.qualified_name(func, scope)
+            if qualname is not None and _numpy_converts(qualname) \
+                    and any(a.traced(arg.value, scope) for arg in node.args):
+                jnp_name = "jax." + qualname
+                a.report("numpy", node, f"`{qualname}` on a traced value in jitted `{name}` raises "
+                                        f"TracerArrayConversionError; use `{jnp_name}`")
+
+
+def _numpy_converts(qualname: str) -> bool:
+    if qualname.startswith(NUMPY_SUBMODULES):
+        return True
+    head, _, last = qualname.rpartition(".")
+    return head == "numpy" and last in NUMPY_CONVERTING
+
+
+def _printed_traced(a: _FunctionAnalysis, expr: cst.BaseExpression, scope: Scope) -> bool:
+    if a.traced(expr, scope):
+        return True
+    if isinstance(expr, cst.FormattedString):
+        return any(isinstance(part, cst.FormattedStringExpression) and a.traced(part.expression, scope)
+                   for part in expr.parts)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Modulo):
+        return a.traced(expr.right, scope) or (
+            isinstance(expr.right, cst.Tuple) and any(a.traced(e.value, scope) for e in expr.right.elements))
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        is_format = isinstance(func, cst.Attribute) and func.attr.value == "format" \
+            and isinstance(func.value, (cst.SimpleString, cst.ConcatenatedString))
+        if is_format or a._builtin(func, scope) in ("str", "repr", "format"):
+            return any(a.traced(arg.value, scope) for arg in expr.args)
+    return False

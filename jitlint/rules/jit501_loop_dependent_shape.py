@@ -1,0 +1,77 @@
+from typing import Iterator
+
+from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._churn import churns
+
+
+class LoopDependentShape(Rule):
+    """
+    ## What it does
+    Flags a call of a jitted function inside a loop whose (non-static) argument changes shape
+    from one iteration to the next: a slice bounded by the loop counter (`x[:i]`, `x[i:]`), an
+    array sized by it (`jnp.zeros((i,))`, `jnp.arange(i)`), a list that grows in the loop (passed
+    as a pytree or through `jnp.array(...)`), an array grown with `jnp.concatenate([acc, x])`,
+    or a boolean-mask index (`x[x > 0]`) of data that changes in the loop.
+
+    ## Why is this bad?
+    jit compiles once per distinct input shape. Measured on jax 0.10.2 (CPU), 5 iterations:
+    `x[:i]`, `jnp.zeros((i,))`, `jnp.array(growing_list)`, a concatenate-accumulator, a boolean
+    mask and a growing list pytree each compile 5 times in 5 calls; a fixed window `x[i:i+4]`,
+    `lax.dynamic_slice` with a fixed size and padding to a bucket compile once.
+
+    ## Fix safety
+    Fixed windows, padding and masking change what the function sees (padded rows must be
+    masked out of reductions); moving the loop into `lax.fori_loop` / `lax.scan` needs the
+    carried state to keep one shape.
+    """
+
+    code = "JIT501"
+    name = "loop-dependent-shape"
+    summary = "jitted function called in a loop with an argument whose shape changes every iteration"
+
+    INVALID = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def total(x):
+            return x.sum()
+
+        data = jnp.arange(10.0)
+        for i in range(1, 6):
+            print(total(data[:i]))
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def mean(xs):
+            return xs.mean()
+
+        history = []
+        for step in range(5):
+            history.append(float(step))
+            print(mean(jnp.array(history)))
+        """,
+    ]
+    VALID = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def total(x):
+            return x.sum()
+
+        data = jnp.arange(20.0)
+        for i in range(5):
+            print(total(data[i:i + 4]))
+        """,
+    ]
+
+    def check(self, ctx: FileContext) -> Iterator[Violation]:
+        for churn in churns(ctx):
+            if churn.kind == "shape":
+                yield Violation(churn.node, churn.message)

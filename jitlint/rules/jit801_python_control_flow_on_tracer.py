@@ -1,0 +1,78 @@
+from typing import Iterator
+
+from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._traced import tracer_uses
+
+
+class PythonControlFlowOnTracer(Rule):
+    """
+    ## What it does
+    Flags Python `if`, `while`, `assert`, conditional expressions, comprehension `if`s and the
+    `and` / `or` / `not` operators applied to a traced value inside a jitted function: a
+    non-static parameter, or a value computed from one. `.shape`, `.ndim`, `.dtype`, `len()`,
+    `isinstance()`, `is None` tests and static parameters are concrete and stay silent.
+
+    ## Why is this bad?
+    Under `jax.jit` the arguments are abstract tracers with no value, so Python cannot decide
+    which branch to take. Measured on jax 0.10.2 (CPU): `if x > 0:`, `while x < 3:`,
+    `assert x > 0`, `x and 1`, `not x`, `0 < x < 3` and `bool(x)` all raise
+    `TracerBoolConversionError: Attempted boolean conversion of traced array with shape bool[].`
+    (a subclass of `ConcretizationTypeError`) on the first call.
+
+    ## Fix safety
+    `jnp.where(c, a, b)` evaluates both branches (fine for cheap, side-effect-free branches);
+    `jax.lax.cond` / `lax.while_loop` keep one branch but need both to return the same shapes.
+    Marking the argument static is right only for Python values (flags, sizes): each distinct
+    value then compiles once.
+    """
+
+    code = "JIT801"
+    name = "python-control-flow-on-tracer"
+    summary = "Python control flow on a traced value raises TracerBoolConversionError under jit"
+    severity = "error"
+
+    INVALID = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def relu(x):
+            if x > 0:
+                return x
+            return jnp.zeros_like(x)
+        """,
+        """
+        import jax
+
+        @jax.jit
+        def step(x, training):
+            return x * 0.5 if training else x
+        """,
+    ]
+    VALID = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def relu(x):
+            return jnp.where(x > 0, x, 0.0)
+        """,
+        """
+        from functools import partial
+
+        import jax
+
+        @partial(jax.jit, static_argnames="training")
+        def step(x, training):
+            if x.ndim == 2 and training:
+                return x * 0.5
+            return x
+        """,
+    ]
+
+    def check(self, ctx: FileContext) -> Iterator[Violation]:
+        for use in tracer_uses(ctx):
+            if use.kind == "bool":
+                yield Violation(use.node, use.message)

@@ -1,0 +1,59 @@
+from typing import Iterator
+
+from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._traced import tracer_uses
+
+
+class NumpyOnTracer(Rule):
+    """
+    ## What it does
+    Flags numpy (not `jax.numpy`) functions that convert their argument to a numpy array
+    (`np.asarray`, `np.array`, ufuncs such as `np.exp`, `np.where`, `np.concatenate`,
+    `np.linalg.*` ...) applied to a traced value inside a jitted function.
+
+    ## Why is this bad?
+    numpy needs the data, and a tracer has none. Measured on jax 0.10.2 / numpy 2.4 (CPU):
+    `np.exp(x)`, `np.asarray(x)`, `np.where(x > 0, x, x)`, `np.linalg.norm(x)` raise
+    `TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called on
+    traced array with shape float32[3]`. (`np.sum`, `np.mean`, `np.reshape` ... call the
+    array's own method and work; they are not flagged.)
+
+    ## Fix safety
+    `jax.numpy` mirrors the numpy API; replacing `np.f` by `jnp.f` is safe except for the few
+    functions whose output shape depends on the data (`np.unique`, `np.nonzero`), which need a
+    `size=` argument under jit.
+    """
+
+    code = "JIT803"
+    name = "numpy-on-tracer"
+    summary = "numpy function applied to a traced value raises TracerArrayConversionError"
+    severity = "error"
+
+    INVALID = [
+        """
+        import jax
+        import numpy as np
+
+        @jax.jit
+        def softplus(x):
+            return np.log1p(np.exp(x))
+        """,
+    ]
+    VALID = [
+        """
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+        TABLE = np.linspace(0.0, 1.0, 5)
+
+        @jax.jit
+        def softplus(x):
+            return jnp.log1p(jnp.exp(x)) + np.float32(TABLE[1])
+        """,
+    ]
+
+    def check(self, ctx: FileContext) -> Iterator[Violation]:
+        for use in tracer_uses(ctx):
+            if use.kind == "numpy":
+                yield Violation(use.node, use.message)

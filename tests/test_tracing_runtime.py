@@ -1,0 +1,81 @@
+"""JIT5xx / JIT6xx / JIT8xx claims, measured with real JAX on the CPU.
+
+* trace_errors: each positive fixture raises the error its rule names, at the marked line
+  (JIT804: prints a tracer once and nothing else); each negative runs without error.
+* shape_churn: each positive compiles its jitted function on every iteration (or, for weak-type
+  churn, more than once); each negative compiles it once.
+* stale_values: each positive prints a result computed with a stale value (declared in the
+  fixture as ``# runtime: prints <text>``); each negative prints the fresh one.
+"""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from helpers import FIXTURES, expected_findings, run_counting_compiles, user_function_compiles
+
+TRACE_ERRORS = sorted((FIXTURES / "trace_errors").glob("*.py"))
+SHAPE_CHURN = sorted((FIXTURES / "shape_churn").glob("*.py"))
+STALE_VALUES = sorted((FIXTURES / "stale_values").glob("*.py"))
+ALL = TRACE_ERRORS + SHAPE_CHURN + STALE_VALUES
+
+# The error each rule's positives raise (exception class name, as the bootstrap reports it).
+RAISES = {
+    "JIT801": {"TracerBoolConversionError"},
+    "JIT802": {"ConcretizationTypeError", "TracerBoolConversionError"},
+    "JIT803": {"TracerArrayConversionError"},
+}
+DECLARED_COMPILES = re.compile(r"# runtime: (?P<name>\S+) compiles (?P<n>\d+) times")
+TRACER = re.compile(r"JitTracer\(|Traced<")  # a tracer's repr (jax 0.10: JitTracer(float32[3]))
+DECLARED_PRINT = re.compile(r"# runtime: prints (?P<text>.+)$", re.M)
+
+
+@pytest.fixture(scope="module")
+def reports() -> dict[Path, dict]:
+    pytest.importorskip("jax")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(ALL, pool.map(run_counting_compiles, ALL)))
+
+
+@pytest.mark.parametrize("path", TRACE_ERRORS, ids=lambda p: p.name)
+def test_trace_error_fixture_behaves_as_claimed(path: Path, reports):
+    report = reports[path]
+    outcome = report["outcome"]
+    marks = expected_findings(path)
+    codes = {code for _, code in marks}
+    if codes & RAISES.keys():
+        [(line, code)] = marks
+        assert outcome["status"] == "raised", f"{path.name} ran without error"
+        assert outcome["type"] in RAISES[code], outcome
+        innermost = outcome["stack"][0]
+        assert Path(innermost[0]) == path and innermost[1] == line, outcome["stack"]
+    else:
+        assert outcome["status"] == "ok", report["stderr"][-2000:]
+    if "JIT804" in codes:
+        # The body runs once, at trace time: one tracer printed, never the values.
+        assert len(TRACER.findall(report["stdout"])) == 1, report["stdout"]
+    elif not codes:
+        assert not TRACER.search(report["stdout"]), report["stdout"]
+
+
+@pytest.mark.parametrize("path", SHAPE_CHURN, ids=lambda p: p.name)
+def test_shape_churn_fixture_compiles_as_claimed(path: Path, reports):
+    report = reports[path]
+    assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
+    declared = {m["name"]: int(m["n"]) for m in DECLARED_COMPILES.finditer(path.read_text())}
+    assert declared, f"{path.name} declares no '# runtime: NAME compiles N times'"
+    compiles = user_function_compiles(report, path)
+    for name, count in declared.items():
+        name = "<lambda>" if name not in compiles and "<lambda>" in compiles else name
+        assert compiles.get(name, 0) == count, (name, compiles)
+    codes = {code for _, code in expected_findings(path)}
+    if "JIT501" in codes:
+        assert max(declared.values()) >= 5  # a compile on every one of the 5 iterations
+    elif "JIT502" in codes:
+        assert max(declared.values()) >= 2
+    else:
+        assert set(declared.values()) == {1}
