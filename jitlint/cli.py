@@ -11,6 +11,7 @@ from typing import Optional, Sequence
 from jitlint import __version__
 from jitlint.config import ConfigError, load_settings, with_overrides
 from jitlint.engine import all_diagnostics, iter_python_files, lint_files
+from jitlint.fixes import _command as fix_command
 from jitlint.output import FORMATS, format_statistics
 from jitlint.rules import ALL_RULES, get_rule
 
@@ -45,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("-j", "--jobs", type=int, default=None,
                        help="processes to use (default: the number of CPUs)")
     check.add_argument("--no-prefilter", action="store_true", help=argparse.SUPPRESS)
+    fix_command.add_arguments(check)
 
     sub.add_parser("rules", help="list every rule")
     rule = sub.add_parser("rule", help="print a rule's documentation")
@@ -103,6 +105,9 @@ def _check(args: argparse.Namespace) -> int:
             status = EXIT_ERROR
 
     files = list(iter_python_files(existing, settings))
+    fixed = fix_command.run(args, files, settings)  # --fix writes, then the files are linted
+    if fixed is not None:  # --diff
+        return EXIT_ERROR if status == EXIT_ERROR else fixed
     results = lint_files(files, settings, jobs=args.jobs, prefilter=not args.no_prefilter)
     diagnostics = all_diagnostics(results)
     for result in results:

@@ -1,0 +1,85 @@
+"""Generate docs/rules.md from the rules themselves (their docstrings and examples).
+
+    python -m jitlint.docs            write docs/rules.md
+    python -m jitlint.docs --check    exit 1 if docs/rules.md is out of date
+
+Each rule's documentation lives with the rule (``Rule.doc()``: What it does / Why is this
+bad? with measured compile counts / Fix safety / Example / Use instead); ``jitlint rule CODE``
+prints the same text.  This file only assembles the index.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from jitlint.fixes import fixable_codes
+from jitlint.rules import ALL_RULES
+
+RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+REGENERATE = "python -m jitlint.docs"
+
+
+def render() -> str:
+    fixable = set(fixable_codes())
+    out = [
+        "# jitlint rules",
+        "",
+        f"<!-- Generated from the rules' own docs by `{REGENERATE}`; do not edit by hand. -->",
+        "",
+        "Every rule, with what it costs at run time (measured on jax 0.10.2, CPU). "
+        "`jitlint rule CODE` prints one of these sections; `jitlint check --fix` applies the "
+        "fixes marked below (only where they are safe; `--diff` shows them first).",
+        "",
+        "| Code | Name | Severity | Fix | Summary |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for code, rule in ALL_RULES.items():
+        fix = "yes" if code in fixable else ""
+        out.append(f"| [{code}](#{_anchor(code, rule.name)}) | `{rule.name}` | {rule.severity} "
+                   f"| {fix} | {rule.summary} |")
+    for code, rule in ALL_RULES.items():
+        doc = rule.doc().rstrip("\n")
+        # One level down: the rule's title becomes a section of this page.
+        lines = _demote_headings(doc)
+        if code in fixable:
+            lines += ["", "### Fix", "", "Available: `jitlint check --fix` applies it where it "
+                      "is safe (see Fix safety); `jitlint check --diff` shows it first."]
+        out += ["", *lines]
+    return "\n".join(out) + "\n"
+
+
+def _demote_headings(doc: str) -> list[str]:
+    """The rule's doc one heading level down (``#`` lines inside ``` fences are code)."""
+    lines, fenced = [], False
+    for line in doc.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        lines.append(f"#{line}" if line.startswith("#") and not fenced else line)
+    return lines
+
+
+def _anchor(code: str, name: str) -> str:
+    return f"{code}-{name}".lower()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m jitlint.docs", description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if docs/rules.md is stale")
+    parser.add_argument("--output", type=Path, default=RULES_MD)
+    args = parser.parse_args(argv)
+    text = render()
+    if args.check:
+        current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
+        if current != text:
+            print(f"{args.output} is out of date; regenerate it with `{REGENERATE}`", file=sys.stderr)
+            return 1
+        return 0
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,292 @@
+"""Safe automatic fixes: ``jitlint check --fix`` writes them, ``--diff`` shows them.
+
+A fix is a libcst edit of the original tree (``Edit``), so comments and formatting outside
+the rewritten nodes are kept byte for byte.  Each module in this package (not starting with
+``_``) fixes the rule codes in its ``CODES`` with a function
+``fix(ctx: FileContext, violation: Violation) -> Optional[Edit]`` that returns None whenever
+the fix is not certainly safe; adding a fix is adding one module.
+
+How a file is fixed (``fix_source``):
+* the engine lints it first: only findings it reports (after ``# noqa``, per-file ignores and
+  selection) are fixed, and a file that does not decode or parse is never touched;
+* the rules with fixes run on a fresh libcst tree; each finding's fixer proposes an edit;
+  edits whose regions nest are deferred to the next pass; passes repeat until nothing changes;
+* the result must still parse, else the file is left as it was; it is written back in the
+  file's own encoding (BOM and PEP 263 cookie kept) and newline style.
+"""
+
+from __future__ import annotations
+
+import ast
+import codecs
+import difflib
+import importlib
+import io
+import pkgutil
+import tokenize
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Optional, Sequence
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from jitlint.config import Settings
+from jitlint.engine import SourceError, decode_source, lint_source
+from jitlint.rule import FileContext, Violation
+from jitlint.rules import ALL_RULES
+from jitlint.semantic import build_model
+
+MAX_PASSES = 25
+
+
+@dataclass(eq=False)
+class Edit:
+    """Changes to the original tree, by node identity.
+
+    ``regions`` are the nodes the edit rewrites in or around (two edits whose regions nest are
+    never applied in the same pass); ``replace`` maps a node to its new version; ``remove``
+    drops statements; ``insert_before`` puts new statements before a statement.
+    """
+
+    regions: tuple[cst.CSTNode, ...]
+    replace: dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
+    remove: set[cst.CSTNode] = field(default_factory=set)
+    insert_before: dict[cst.CSTNode, list[cst.BaseStatement]] = field(default_factory=dict)
+    description: str = ""
+
+
+Fixer = Callable[[FileContext, Violation], Optional[Edit]]
+
+
+def _discover() -> dict[str, Fixer]:
+    fixers: dict[str, Fixer] = {}
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        for code in module.CODES:
+            if code in fixers:
+                raise RuntimeError(f"two fixes for {code}")
+            fixers[code] = module.fix
+    return dict(sorted(fixers.items()))
+
+
+FIXERS: dict[str, Fixer] = _discover()
+
+
+def fixable_codes() -> list[str]:
+    return [code for code in FIXERS if code in ALL_RULES]
+
+
+@dataclass
+class FixResult:
+    path: str
+    original: bytes
+    fixed: bytes
+    applied: list[tuple[str, int, str]] = field(default_factory=list)  # (code, line, description)
+
+    @property
+    def changed(self) -> bool:
+        return self.fixed != self.original
+
+    def diff(self) -> str:
+        before = decode_source(self.original).splitlines(keepends=True)
+        after = decode_source(self.fixed).splitlines(keepends=True)
+        lines = difflib.unified_diff(before, after, self.path, self.path)
+        return "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n"
+                       for line in lines)
+
+
+# ---------------------------------------------------------------------------- fixing
+def fix_file(path: str, settings: Settings) -> FixResult:
+    data = Path(path).read_bytes()
+    return fix_source(data, path, settings)
+
+
+def fix_source(data: bytes, path: str, settings: Settings) -> FixResult:
+    result = FixResult(path, data, data)
+    try:
+        text = decode_source(data)
+        encoding = _encoding(data)
+    except SourceError:
+        return result  # never touch a file we cannot read as Python
+    current = data
+    for _ in range(MAX_PASSES):
+        linted = lint_source(current, path, settings)
+        if linted.internal_error or any(d.code == "JIT000" for d in linted.diagnostics):
+            return result if current is data else _finish(result, current)
+        wanted = {(d.code, d.line, d.column) for d in linted.diagnostics if d.code in FIXERS}
+        if not wanted:
+            break
+        edits = _propose(text, path, settings, wanted)
+        if not edits:
+            break
+        module, applied = edits
+        new_text = module.code
+        if new_text == text or not _parses(new_text):
+            break
+        try:
+            new_data = _encode(new_text, encoding, data)
+        except UnicodeEncodeError:
+            break
+        result.applied.extend(applied)
+        text, current = new_text, new_data
+    return _finish(result, current)
+
+
+def _finish(result: FixResult, current: bytes) -> FixResult:
+    result.fixed = current
+    return result
+
+
+def _propose(text: str, path: str, settings: Settings, wanted: set) -> Optional[tuple[cst.Module, list]]:
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError:
+        return None
+    ctx = FileContext(path, module, build_model(module), settings.extra_jit_functions)
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    parents = _parents(module)
+    accepted: list[Edit] = []
+    applied: list[tuple[str, int, str]] = []
+    for code in sorted({code for code, _, _ in wanted}):
+        rule = ALL_RULES[code]()
+        for violation in rule.check(ctx):
+            start = positions[violation.node].start
+            if (code, start.line, start.column + 1) not in wanted:
+                continue
+            edit = FIXERS[code](ctx, violation)
+            if edit is None or any(_overlap(edit, other, parents) for other in accepted):
+                continue
+            accepted.append(edit)
+            applied.append((code, start.line, edit.description))
+    if not accepted:
+        return None
+    return module.visit(_Apply(accepted)), applied
+
+
+def _overlap(a: Edit, b: Edit, parents: dict) -> bool:
+    def ancestors(node):
+        while node is not None:
+            yield node
+            node = parents.get(node)
+
+    for x in a.regions:
+        for y in b.regions:
+            if any(n is y for n in ancestors(x)) or any(n is x for n in ancestors(y)):
+                return True
+    return False
+
+
+def _parents(module: cst.Module) -> dict:
+    parents: dict = {}
+
+    class _Visitor(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            for child in node.children:
+                parents[child] = node
+            return True
+
+    module.visit(_Visitor())
+    return parents
+
+
+class _Apply(cst.CSTTransformer):
+    def __init__(self, edits: Sequence[Edit]) -> None:
+        super().__init__()
+        self.replace: dict = {}
+        self.remove: set = set()
+        self.insert_before: dict = {}
+        for edit in edits:
+            self.replace.update(edit.replace)
+            self.remove.update(edit.remove)
+            for statement, new in edit.insert_before.items():
+                self.insert_before.setdefault(statement, []).extend(new)
+
+    def on_leave(self, original_node, updated_node):
+        if original_node in self.replace:
+            return self.replace[original_node]
+        if isinstance(updated_node, (cst.Module, cst.IndentedBlock)):
+            return self._rebuild(original_node, updated_node)
+        return updated_node
+
+    def _rebuild(self, original, updated):
+        body: list = []
+        strip_blank = False  # the block's first statement was removed: no blank line at its top
+        for old, new in zip(original.body, updated.body):
+            inserted = list(self.insert_before.get(old, ()))
+            for statement in inserted:
+                if body and (_is_compound(statement) or _is_compound(body[-1])) \
+                        and not _has_blank(statement):
+                    statement = statement.with_changes(
+                        leading_lines=[cst.EmptyLine(indent=False), *statement.leading_lines])
+                body.append(statement)
+            if old in self.remove:
+                strip_blank = strip_blank or not body
+                continue
+            if strip_blank:
+                new = new.with_changes(leading_lines=_strip_blank(new.leading_lines))
+                strip_blank = False
+            if inserted and _is_compound(inserted[-1]) and not _has_blank(new):
+                new = new.with_changes(leading_lines=[cst.EmptyLine(indent=False), *new.leading_lines])
+            body.append(new)
+        if not body and isinstance(updated, cst.IndentedBlock):
+            body = [cst.SimpleStatementLine([cst.Pass()])]
+        return updated.with_changes(body=body)
+
+
+def _is_compound(statement: cst.CSTNode) -> bool:
+    return isinstance(statement, (cst.FunctionDef, cst.ClassDef))
+
+
+def _has_blank(statement: cst.CSTNode) -> bool:
+    lines = getattr(statement, "leading_lines", ())
+    return bool(lines) and lines[0].comment is None
+
+
+def _strip_blank(lines) -> list:
+    lines = list(lines)
+    while lines and lines[0].comment is None:
+        lines.pop(0)
+    return lines
+
+
+# ---------------------------------------------------------------------------- bytes
+def _encoding(data: bytes) -> str:
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        encoding = "utf-8"
+    return "utf-8" if encoding == "utf-8-sig" else encoding
+
+
+def _encode(text: str, encoding: str, original: bytes) -> bytes:
+    bom = codecs.BOM_UTF8 if original.startswith(codecs.BOM_UTF8) else b""
+    return bom + text.encode(encoding)
+
+
+def _parses(text: str) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+        return True
+    except (SyntaxError, ValueError):
+        return False
+
+
+# ---------------------------------------------------------------------------- many files
+def fix_files(files: Iterable[str], settings: Settings, write: bool) -> list[FixResult]:
+    """Fix each file; write the changed ones back when ``write``.  Unreadable files are skipped."""
+    results = []
+    for path in files:
+        try:
+            result = fix_file(path, settings)
+        except OSError:
+            continue
+        if result.changed and write:
+            Path(path).write_bytes(result.fixed)
+        results.append(result)
+    return results

@@ -1,0 +1,47 @@
+"""Rule docs come from one source: the rule's own docstring and examples."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from jitlint.docs import REGENERATE, RULES_MD, render
+from jitlint.rules import ALL_RULES
+
+SECTIONS = ("## What it does", "## Why is this bad?", "## Fix safety", "## Example", "## Use instead")
+
+
+def test_docs_rules_md_is_up_to_date():
+    current = RULES_MD.read_text(encoding="utf-8") if RULES_MD.exists() else ""
+    assert current == render(), (
+        f"docs/rules.md is out of date with the rules' docstrings; regenerate it with "
+        f"`{REGENERATE}` and commit it")
+
+
+def test_check_mode_tells_how_to_regenerate(tmp_path):
+    stale = tmp_path / "rules.md"
+    stale.write_text("old\n")
+    proc = subprocess.run([sys.executable, "-m", "jitlint.docs", "--check", "--output", str(stale)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1 and REGENERATE in proc.stderr
+    subprocess.run([sys.executable, "-m", "jitlint.docs", "--output", str(stale)], check=True)
+    assert stale.read_text() == render()
+
+
+@pytest.mark.parametrize("code", [c for c in ALL_RULES if c != "JIT000"])
+def test_every_rule_documents_every_section(code):
+    doc = ALL_RULES[code].doc()
+    missing = [section for section in SECTIONS if section not in doc]
+    assert not missing, f"{code}'s docstring lacks {missing}"
+
+
+@pytest.mark.parametrize("code", list(ALL_RULES))
+def test_jitlint_rule_prints_the_same_doc(code):
+    proc = subprocess.run([sys.executable, "-m", "jitlint", "rule", code.lower()],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0
+    assert proc.stdout == ALL_RULES[code].doc()
+    # ... and docs/rules.md holds it, one heading level down.
+    assert f"## {code} {ALL_RULES[code].name}\n" in render()
