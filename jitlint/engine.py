@@ -22,6 +22,7 @@ from jitlint.jitnames import JIT_WORDS
 from jitlint.rule import FileContext, Rule
 from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model
+from jitlint.staticargs import ModuleSummary, ProjectIndex, module_name_for, summarize
 from jitlint.suppression import file_is_suppressed, line_suppresses
 
 UNPARSABLE = ALL_RULES["JIT000"]
@@ -50,6 +51,7 @@ class FileResult:
     path: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     internal_error: Optional[str] = None  # a jitlint bug; the CLI exits 2
+    summary: Optional[ModuleSummary] = None  # what other linted files may import from this one
 
 
 class SourceError(Exception):
@@ -108,20 +110,23 @@ def decode_source(data: bytes) -> str:
 
 
 # ---------------------------------------------------------------------------- linting
-def lint_file(path: str, settings: Settings, prefilter: bool = True) -> FileResult:
+def lint_file(path: str, settings: Settings, prefilter: bool = True,
+              index: Optional[ProjectIndex] = None) -> FileResult:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         result = FileResult(path)
         result.diagnostics.append(_unparsable(path, f"cannot read file: {exc.strerror or exc}"))
         return result
-    return lint_source(data, path, settings, prefilter)
+    return lint_source(data, path, settings, prefilter, index=index)
 
 
 def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = True,
-                line_noqa: bool = True) -> FileResult:
+                line_noqa: bool = True, index: Optional[ProjectIndex] = None) -> FileResult:
     """Lint one file's bytes.  ``line_noqa=False`` leaves ``# noqa`` comments to the caller
-    (the flake8 plugin: flake8 applies them itself, and ``--disable-noqa`` must work)."""
+    (the flake8 plugin: flake8 applies them itself, and ``--disable-noqa`` must work).
+    ``index`` describes the other linted modules (lint_files builds it); without it a file is
+    linted with what it shows itself."""
     result = FileResult(path)
     try:
         text = decode_source(data)
@@ -133,7 +138,7 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
     if file_is_suppressed(text):
         return result
     rules = [rule() for code, rule in ALL_RULES.items() if settings.is_enabled(code, path)]
-    if not rules or (prefilter and not _may_have_findings(text, settings)):
+    if not rules or (prefilter and not _may_have_findings(text, settings, index)):
         return result
     try:
         module = cst.parse_module(text)
@@ -144,7 +149,7 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
                 path, f"libcst cannot parse this file: {exc.message}", exc.raw_line, exc.raw_column + 1))
         return result
     try:
-        result.diagnostics = _run_rules(module, text, path, settings, rules, line_noqa)
+        result.diagnostics = _run_rules(module, text, path, settings, rules, line_noqa, index, result)
     except Exception as exc:  # a bug in a rule must not stop the other files
         result.internal_error = f"{type(exc).__name__}: {exc}"
     return result
@@ -162,16 +167,24 @@ def _check_syntax(text: str, path: str) -> None:
         raise SourceError(f"cannot parse: {exc}") from exc
 
 
-def _may_have_findings(text: str, settings: Settings) -> bool:
-    """Every rule is about jit: a file that names no jit-like function has nothing to report."""
+def _may_have_findings(text: str, settings: Settings, index: Optional[ProjectIndex] = None) -> bool:
+    """Every rule is about jit: a file that names no jit-like function has nothing to report
+    (nor a jitted function of another linted module, which it may call without saying jit)."""
     words = JIT_WORDS + tuple(name.rsplit(".", 1)[-1] for name in settings.extra_jit_functions)
+    if index is not None:
+        words += index.function_names()
     return any(word in text for word in words)
 
 
 def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
-               rules: Sequence[Rule], line_noqa: bool = True) -> list[Diagnostic]:
-    ctx = FileContext(path, module, build_model(module), settings.extra_jit_functions)
+               rules: Sequence[Rule], line_noqa: bool = True, index: Optional[ProjectIndex] = None,
+               result: Optional[FileResult] = None) -> list[Diagnostic]:
+    module_name, is_package = module_name_for(path)
+    ctx = FileContext(path, module, build_model(module, module_name), settings.extra_jit_functions,
+                      index)
     violations = [(rule, violation) for rule in rules for violation in rule.check(ctx)]
+    if result is not None:
+        result.summary = summarize(ctx.model, ctx.jit_applications, path, is_package)
     if not violations:
         return []
     # Positions cost a full code-generation pass: only files with findings pay for it.
@@ -199,23 +212,77 @@ def _sort_key(d: Diagnostic):
 
 
 # ---------------------------------------------------------------------------- many files
-def _lint_batch(batch: Sequence[str], settings: Settings, prefilter: bool) -> list[FileResult]:
-    return [lint_file(path, settings, prefilter) for path in batch]
+def _lint_batch(batch: Sequence[str], settings: Settings, prefilter: bool,
+                index: Optional[ProjectIndex] = None) -> list[FileResult]:
+    return [lint_file(path, settings, prefilter, index) for path in batch]
 
 
 def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = None,
                prefilter: bool = True) -> list[FileResult]:
-    """Lint files, across processes when there are enough of them to pay for the workers."""
+    """Lint files, across processes when there are enough of them to pay for the workers.
+
+    Two phases: every file is linted on its own, which also yields its ModuleSummary; then the
+    files that import a jitted function (or a class) from another linted module are linted
+    again with the ProjectIndex of those summaries (see jitlint/staticargs.py).
+    """
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    results = _lint_many(files, settings, jobs, prefilter, None)
+    if len(files) < 2:
+        return results
+    index = _project_index(files, results)
+    again = [i for i, result in enumerate(results) if _needs_index(result, index)]
+    if again:
+        redone = _lint_many([files[i] for i in again], settings, jobs, prefilter, index)
+        for i, result in zip(again, redone):
+            results[i] = result
+    return results
+
+
+def _lint_many(files: Sequence[str], settings: Settings, jobs: int, prefilter: bool,
+               index: Optional[ProjectIndex]) -> list[FileResult]:
     if jobs <= 1 or len(files) < 2 * MIN_FILES_PER_BATCH:
-        return _lint_batch(files, settings, prefilter)
+        return _lint_batch(files, settings, prefilter, index)
     batches = [files[i:i + MIN_FILES_PER_BATCH] for i in range(0, len(files), MIN_FILES_PER_BATCH)]
     results: list[FileResult] = []
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for batch_result in pool.map(_lint_batch, batches, [settings] * len(batches),
-                                     [prefilter] * len(batches)):
+                                     [prefilter] * len(batches), [index] * len(batches)):
             results.extend(batch_result)
     return results
+
+
+def _project_index(files: Sequence[str], results: Sequence[FileResult]) -> ProjectIndex:
+    index = ProjectIndex()
+    claimed: dict[str, int] = {}
+    for path, result in zip(files, results):
+        name, _ = module_name_for(path)
+        claimed[name] = claimed.get(name, 0) + 1
+        index.paths[name] = path
+        if result.summary is not None:
+            index.summaries[name] = result.summary
+    for name, count in claimed.items():
+        if count > 1:  # two files claim one module name: trust neither
+            del index.paths[name]
+            index.summaries.pop(name, None)
+    return index
+
+
+def _needs_index(result: FileResult, index: ProjectIndex) -> bool:
+    """Whether a file may use another linted module's jitted functions or classes."""
+    if result.internal_error or any(d.code == UNPARSABLE.code for d in result.diagnostics):
+        return False
+    summary = result.summary
+    if summary is None:  # not parsed: it never said jit; does it name an imported jitted function?
+        names = index.function_names()
+        if not names:
+            return False
+        try:
+            text = Path(result.path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return False
+        return any(name in text for name in names)
+    return any(index.provides(name, summary.module, jitted_only=not summary.uses_jit)
+               or index.function(name) is not None for name in summary.imports)
 
 
 MIN_FILES_PER_BATCH = 16

@@ -29,10 +29,11 @@ class FileContext:
     """One parsed module and the analyses rules share; each is computed once, on first use."""
 
     def __init__(self, path: str, module: cst.Module, model: SemanticModel,
-                 extra_jit_functions: Sequence[str] = ()) -> None:
+                 extra_jit_functions: Sequence[str] = (), index=None) -> None:
         self.path = path
         self.module = module
         self.model = model
+        self.index = index  # staticargs.ProjectIndex of the other linted modules, or None
         self.resolver = JitResolver(model, extra_jit_functions)
         self._shared: dict[object, object] = {}
 

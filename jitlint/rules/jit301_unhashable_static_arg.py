@@ -1,0 +1,77 @@
+from typing import Iterator
+
+from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._static import static_uses, unhashable
+
+
+class UnhashableStaticArg(Rule):
+    """
+    ## What it does
+    Flags an unhashable value passed at a static position (`static_argnums` /
+    `static_argnames`, resolved against the signature as `jax.jit` does) of a jitted function
+    defined in this module or imported from another linted module: list, dict and set literals
+    and comprehensions, `list(...)`/`dict(...)`/`set(...)`, `bytearray(...)`, `slice(...)`,
+    `np.array`/`jnp.array`/`jnp.zeros`-style arrays, tuples containing any of these, instances of
+    non-frozen `@dataclass` classes (eq=True sets `__hash__` to None) or of classes defining
+    `__eq__` without `__hash__` (classes resolved within the linted tree), and a variable whose
+    only assignment is one of these.
+
+    ## Why is this bad?
+    Static arguments are hashed to look up the compilation cache. Measured on jax 0.10.2:
+    the call raises `ValueError: Non-hashable static arguments are not supported. An error
+    occurred while trying to hash an object of type <class 'list'>, [1, 2]. The error was:
+    TypeError: unhashable type: 'list'` (same for dict, set, arrays, slices, bytearray,
+    eq=True dataclasses, `__eq__` without `__hash__`, and tuples containing a list).
+    A default value of a static parameter is never hashed (measured: no error), so defaults
+    are not flagged.
+
+    ## Fix safety
+    Pass a hashable equivalent: a tuple for a list, a frozenset for a set, a tuple of items or a
+    frozen dataclass for a dict, `@dataclass(frozen=True)` for a config object. The jitted body
+    may need small changes if it mutates the value (a static value should not be mutated).
+    """
+
+    code = "JIT301"
+    name = "unhashable-static-arg"
+    summary = "an unhashable value at a static argument position raises ValueError at call time"
+    severity = "error"
+
+    INVALID = [
+        """
+        from functools import partial
+
+        import jax
+        import jax.numpy as jnp
+
+        @partial(jax.jit, static_argnames="axes")
+        def total(x, axes):
+            return x.sum(axis=axes)
+
+        total(jnp.ones((2, 3)), axes=[0, 1])
+        """,
+    ]
+    VALID = [
+        """
+        from functools import partial
+
+        import jax
+        import jax.numpy as jnp
+
+        @partial(jax.jit, static_argnames="axes")
+        def total(x, axes):
+            return x.sum(axis=axes)
+
+        total(jnp.ones((2, 3)), axes=(0, 1))
+        """,
+    ]
+
+    def check(self, ctx: FileContext) -> Iterator[Violation]:
+        for use in static_uses(ctx):
+            if use.spec.filtering:
+                continue  # equinox treats containers as pytrees: no hashing of the container
+            found = unhashable(ctx, use.value, use.scope)
+            if found is not None:
+                what, fix = found
+                yield Violation(use.arg, (
+                    f"{use.where()} is {what}, which is unhashable: the call raises ValueError "
+                    f"(non-hashable static argument); {fix}"))

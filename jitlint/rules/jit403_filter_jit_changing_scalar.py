@@ -1,0 +1,68 @@
+from typing import Iterator
+
+from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._static import loop_counter, static_uses
+
+
+class FilterJitChangingScalar(Rule):
+    """
+    ## What it does
+    Flags a `range`/`enumerate` loop counter (or arithmetic of it) passed to a function wrapped
+    in `equinox.filter_jit` inside that loop.
+
+    ## Why is this bad?
+    `equinox.filter_jit` traces only arrays; every other argument, Python ints and floats
+    included, is static and part of the cache key. Measured (equinox 0.13.8, jax 0.10.2, CPU):
+    `eqx.filter_jit(f)(x, i)` with a changing Python int compiles on every new value (4 of 5
+    calls; one value had been seen before), a changing tuple of floats 5 of 5.
+
+    ## Fix safety
+    Pass an array: `f(x, jnp.asarray(i))` is traced and compiles once. The body must then not
+    use the value where a concrete Python number is required (a shape, a Python `if`).
+    """
+
+    code = "JIT403"
+    name = "filter-jit-changing-scalar"
+    summary = "a changing Python scalar passed to equinox.filter_jit is static and recompiles every call"
+
+    INVALID = [
+        """
+        import equinox as eqx
+        import jax.numpy as jnp
+
+        @eqx.filter_jit
+        def scale(x, factor):
+            return x * factor
+
+        x = jnp.ones(3)
+        for i in range(5):
+            y = scale(x, i)
+        """,
+    ]
+    VALID = [
+        """
+        import equinox as eqx
+        import jax.numpy as jnp
+
+        @eqx.filter_jit
+        def scale(x, factor):
+            return x * factor
+
+        x = jnp.ones(3)
+        for i in range(5):
+            y = scale(x, jnp.asarray(i))  # an array is traced: one compile
+        """,
+    ]
+
+    def check(self, ctx: FileContext) -> Iterator[Violation]:
+        for use in static_uses(ctx):
+            if not use.spec.filtering:
+                continue
+            counter = loop_counter(ctx, use.value, use.site)
+            if counter is not None:
+                where = (f"argument `{use.param}` (keyword)" if use.position is None
+                         else f"argument `{use.param}` (position {use.position})")
+                yield Violation(use.arg, (
+                    f"{where} of `{use.callee}` is the loop counter `{counter}`, a Python scalar "
+                    f"that equinox.filter_jit treats as static: it recompiles on every call; "
+                    f"pass jnp.asarray({counter}) so it is traced"))

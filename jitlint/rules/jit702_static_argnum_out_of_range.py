@@ -1,0 +1,55 @@
+from typing import Iterator
+
+from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._static import spec_problems
+
+
+class StaticArgnumOutOfRange(Rule):
+    """
+    ## What it does
+    Flags `static_argnums` naming a position the jitted function does not have (counting
+    `self` for a method jitted in its class body; negative indices too). Functions with
+    `*args` accept any position and stay silent, as JAX does.
+
+    ## Why is this bad?
+    `jax.jit` checks the positions against the signature when it is applied. Measured on jax
+    0.10.2: `ValueError: Jitted function has static_argnums=(5,), but only accepts 2 positional
+    arguments.` at decoration or import time.
+
+    ## Fix safety
+    Use the right index, or `static_argnames` (robust to reordering). Check which argument was
+    meant to be static: fixing the index changes which argument is traced.
+    """
+
+    code = "JIT702"
+    name = "static-argnum-out-of-range"
+    summary = "static_argnums beyond the positional parameters raises ValueError when jit is applied"
+    severity = "error"
+
+    INVALID = [
+        """
+        from functools import partial
+
+        import jax
+
+        @partial(jax.jit, static_argnums=2)
+        def forward(x, training):
+            return x
+        """,
+    ]
+    VALID = [
+        """
+        from functools import partial
+
+        import jax
+
+        @partial(jax.jit, static_argnums=1)
+        def forward(x, training):
+            return x
+        """,
+    ]
+
+    def check(self, ctx: FileContext) -> Iterator[Violation]:
+        for keyword, node, message in spec_problems(ctx):
+            if keyword == "static_argnums":
+                yield Violation(node, message)

@@ -1,0 +1,98 @@
+"""Static-argument claims (JIT2xx/3xx/4xx/7xx), measured with real JAX on the CPU.
+
+Every top-level fixture in fixtures/static declares its measured outcome:
+``# runtime: raises ValueError`` or ``# runtime: NAME compiles N times``.  Positives must show
+the declared error (with JAX's own message) or a compile per call; negatives compile each of
+their jitted functions once unless a count is declared (a bool toggle: twice, by design).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from helpers import FIXTURES, expected_findings, run_counting_compiles
+
+STATIC = FIXTURES / "static"
+SCRIPTS = sorted(STATIC.glob("*.py"))  # the package's modules run through the crossmod_* scripts
+COMPILES = re.compile(r"# runtime: (?P<name>\S+) compiles (?P<n>\d+) times")
+RAISES = re.compile(r"# runtime: raises (?P<type>\w+)")
+JAX_MESSAGES = {
+    "JIT301": "Non-hashable static arguments are not supported",
+    "JIT701": "Jitted function has invalid argnames",
+    "JIT702": "Jitted function has static_argnums=",
+    "JIT703": "Jitted function has donate_argnums=",
+}
+
+
+def _defined_names(script: Path) -> set[str]:
+    sources = [script]
+    if script.name.startswith("crossmod_"):
+        sources += sorted((STATIC / "crossmod").glob("*.py"))
+    names = {"<lambda>"}
+    for source in sources:
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        names |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return names
+
+
+def _compiles(report: dict, script: Path) -> Counter:
+    names = _defined_names(script)
+    counts: Counter = Counter()
+    for event in report["compiles"]:
+        name = event["fun_name"] or ""
+        inner = name[4:-1] if name.startswith("jit(") and name.endswith(")") else name
+        if inner in names:
+            counts[inner] += 1
+    return counts
+
+
+def _codes(script: Path) -> set[str]:
+    marked = expected_findings(script)
+    if script.name == "crossmod_run_pipeline.py":
+        marked |= expected_findings(STATIC / "crossmod" / "pipeline.py")
+    return {code for _, code in marked}
+
+
+@pytest.fixture(scope="module")
+def reports() -> dict[Path, dict]:
+    pytest.importorskip("jax")
+    pytest.importorskip("equinox")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(SCRIPTS, pool.map(run_counting_compiles, SCRIPTS)))
+
+
+def test_every_script_declares_or_is_negative():
+    for script in SCRIPTS:
+        text = script.read_text(encoding="utf-8")
+        if _codes(script):
+            assert COMPILES.search(text) or RAISES.search(text), f"{script.name} declares no outcome"
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+def test_static_fixture_behaves_as_claimed(path: Path, reports):
+    report = reports[path]
+    text = path.read_text(encoding="utf-8")
+    codes = _codes(path)
+    raised = RAISES.search(text)
+    if raised:
+        assert report["outcome"]["status"] == "raised", "expected an error, the script ran fine"
+        assert report["outcome"]["type"] == raised["type"], report["outcome"]
+        for code in codes:
+            assert JAX_MESSAGES[code] in report["outcome"]["message"], report["outcome"]["message"]
+        return
+    assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
+    compiles = _compiles(report, path)
+    declared = {m["name"]: int(m["n"]) for m in COMPILES.finditer(text)}
+    if codes:
+        # Every positive loops 5 times: a compile on every call of the declared function.
+        assert declared and all(n >= 5 for n in declared.values()), declared
+    for name, count in declared.items():
+        assert compiles.get(name, 0) == count, (name, compiles)
+    for name, count in compiles.items():
+        assert count == declared.get(name, 1), (name, compiles)
