@@ -14,6 +14,7 @@ from jitlint.engine import all_diagnostics, iter_python_files, lint_files
 from jitlint.fixes import _command as fix_command
 from jitlint.output import FORMATS, format_statistics
 from jitlint.rules import ALL_RULES, get_rule
+from jitlint.runtime import command as confirm_command  # imports no JAX
 
 SUBCOMMANDS = ("check", "rules", "rule")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -27,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="jitlint",
         description="Find JAX jit anti-patterns that recompile on every call or fail at run time.",
+        epilog=confirm_command.EPILOG,
     )
     parser.add_argument("--version", action="version", version=f"jitlint {__version__}")
     sub = parser.add_subparsers(dest="command")
@@ -47,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="processes to use (default: the number of CPUs)")
     check.add_argument("--no-prefilter", action="store_true", help=argparse.SUPPRESS)
     fix_command.add_arguments(check)
+    confirm_command.add_arguments(check)
 
     sub.add_parser("rules", help="list every rule")
     rule = sub.add_parser("rule", help="print a rule's documentation")
@@ -58,7 +61,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help", "--version")):
         argv.insert(0, "check")
+    argv, run_after_dashes = confirm_command.split_command(argv)
     args = build_parser().parse_args(argv)
+    args.confirm_command = run_after_dashes
     try:
         if args.command == "rules":
             return _list_rules()
@@ -116,6 +121,9 @@ def _check(args: argparse.Namespace) -> int:
                   f"(please report it)", file=sys.stderr)
             status = EXIT_ERROR
 
+    if args.confirm or args.confirm_run is not None or args.confirm_python is not None:
+        explicit = [path for path in existing if os.path.isfile(path)]
+        return confirm_command.run(args, files, explicit, diagnostics, settings, status, FORMATS)
     sys.stdout.write(FORMATS[args.output_format](diagnostics))
     if args.statistics:
         sys.stdout.write(format_statistics(diagnostics))

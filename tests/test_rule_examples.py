@@ -10,7 +10,9 @@ from jitlint.config import Settings
 from jitlint.engine import lint_source
 from jitlint.rules import ALL_RULES
 
-RULES = [rule for code, rule in ALL_RULES.items() if code != "JIT000"]
+# JIT000 is reported by the engine, runtime-only rules (JIT900) by --confirm: no static examples.
+RULES = [rule for code, rule in ALL_RULES.items()
+         if code != "JIT000" and not getattr(rule, "runtime_only", False)]
 
 
 def _codes(source: str, code: str) -> list[str]:

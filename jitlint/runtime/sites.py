@@ -1,0 +1,169 @@
+"""Where a static finding shows up at run time (parent side; never imports JAX).
+
+A finding is a span of lines.  At run time it is seen in three ways:
+
+* **call site**: a compile whose innermost frame in the finding's file lies in the span
+  (``jax.jit(lambda ...)(x)``, a jitted function called with a bad static argument);
+* **definition site**: a compile of a function that JAX's cache-miss explanation says was
+  "defined at FILE:N", where N is the first line (first decorator) of the callable the finding's
+  jit wraps, when that callable is created anew at run time (a nested ``def`` or a lambda).
+  This covers ``@jax.jit`` on a nested def, which compiles where it is *called*, and a
+  factory's ``return jax.jit(step)``, which compiles where ``make(...)(...)`` is called;
+* **executions**: how often the statement holding the finding ran (its "calls").
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Optional, Sequence
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from jitlint.engine import Diagnostic, decode_source
+from jitlint.rule import FileContext
+from jitlint.semantic import build_model
+
+
+@dataclass(frozen=True)
+class Site:
+    ident: int
+    diagnostic: Diagnostic
+    path: str  # realpath of the finding's file
+    first: int
+    last: int
+    def_lines: frozenset[int]  # first lines of the fresh callable(s) the finding's jit wraps
+    count: Optional[tuple[int, int, str, int]]  # statement lines, owner code name, owner line
+
+
+def real(path: str) -> str:
+    return os.path.realpath(path)
+
+
+def build_sites(diagnostics: Sequence[Diagnostic], extra_jit_functions: Sequence[str] = ()) -> list[Site]:
+    by_path: dict[str, list[Diagnostic]] = {}
+    for d in diagnostics:
+        by_path.setdefault(d.path, []).append(d)
+    sites: list[Site] = []
+    for path, found in by_path.items():
+        try:
+            text = decode_source(Path(path).read_bytes())
+        except Exception:
+            text = None
+        jit_spans = _jit_def_lines(text, path, extra_jit_functions) if text is not None else []
+        tree = _ast(text) if text is not None else None
+        for d in found:
+            def_lines = frozenset(line for (first, last, lines) in jit_spans
+                                  if first <= d.end_line and d.line <= last for line in lines)
+            count = _statement_range(tree, d.line) if tree is not None else None
+            sites.append(Site(len(sites), d, real(path), d.line, d.end_line, def_lines, count))
+    return sites
+
+
+def line_specs(sites: Iterable[Site]) -> list[list]:
+    """What the child counts: ``[id, file, first, last, owner, owner_line]`` per site."""
+    specs = []
+    for site in sites:
+        if site.count is None:
+            continue
+        first, last, owner, owner_line = site.count
+        for name in {site.path, os.path.abspath(site.diagnostic.path)}:
+            specs.append([site.ident, name, first, last, owner, owner_line])
+    return specs
+
+
+# ---------------------------------------------------------------------------- definitions
+def _jit_def_lines(text: str, path: str, extra: Sequence[str]) -> list[tuple[int, int, frozenset[int]]]:
+    """(anchor first line, anchor last line, first lines of fresh wrapped callables) per jit."""
+    try:
+        module = cst.parse_module(text)
+    except Exception:
+        return []
+    ctx = FileContext(path, module, build_model(module), extra)
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    found = []
+    for app in ctx.jit_applications:
+        lines: set[int] = set()
+        target = app.target
+        if isinstance(target, cst.FunctionDef):
+            if _created_at_run_time(app.frame):
+                lines.add(_first_line(target, positions))
+        elif isinstance(target, cst.Lambda):
+            lines.add(positions[target].start.line)
+        elif isinstance(target, cst.Name):
+            binding = ctx.model.single_binding(target.value, app.frame.scope)
+            if binding is not None and binding.frame is not None and _created_at_run_time(binding.frame):
+                if isinstance(binding.node, cst.FunctionDef):
+                    lines.add(_first_line(binding.node, positions))
+                elif isinstance(binding.value, cst.Lambda):
+                    lines.add(positions[binding.value].start.line)
+        span = positions[app.anchor]
+        found.append((span.start.line, span.end.line, frozenset(lines)))
+    return found
+
+
+def _created_at_run_time(frame) -> bool:
+    """A def in a function body or a loop runs (creating a new function) again and again; a
+    module-level def runs once, and its compiles are better seen at their call sites."""
+    return frame.scope.kind == "function" or bool(frame.loops_in_scope())
+
+
+def _first_line(function: cst.FunctionDef, positions) -> int:
+    """``co_firstlineno``: the first decorator's line, else the ``def`` line."""
+    lines = [positions[d].start.line for d in function.decorators]
+    lines.append(positions[function.name].start.line)
+    return min(lines)
+
+
+# ---------------------------------------------------------------------------- statements
+def _ast(text: str) -> Optional[ast.Module]:
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _start(stmt: ast.stmt) -> int:
+    return min([d.lineno for d in getattr(stmt, "decorator_list", ())] + [stmt.lineno])
+
+
+def _children(stmt: ast.stmt) -> list[ast.stmt]:
+    children: list[ast.stmt] = []
+    for name in ("body", "orelse", "finalbody"):
+        value = getattr(stmt, name, None)
+        if isinstance(value, list):
+            children.extend(s for s in value if isinstance(s, ast.stmt))
+    for handler in getattr(stmt, "handlers", ()):
+        children.extend(handler.body)
+    for case in getattr(stmt, "cases", ()):
+        children.extend(case.body)
+    return children
+
+
+def _statement_range(tree: ast.Module, line: int) -> Optional[tuple[int, int, str, int]]:
+    """The statement (or compound statement's header) holding ``line``, and the code object
+    that executes it: ``(first, last, co_name, co_firstlineno)``."""
+    owner = ("<module>", 1)
+    body: list[ast.stmt] = tree.body
+    while True:
+        stmt = next((s for s in body if _start(s) <= line <= (s.end_lineno or s.lineno)), None)
+        if stmt is None:
+            return None
+        children = _children(stmt)
+        inner = [c for c in children if _start(c) <= line <= (c.end_lineno or c.lineno)]
+        if not inner:
+            if not children:  # a simple statement
+                return (_start(stmt), stmt.end_lineno or stmt.lineno, owner[0], owner[1])
+            body_start = min(_start(c) for c in children)
+            if line < body_start:  # the header: decorators, ``def``, ``for ...:``
+                return (_start(stmt), body_start - 1, owner[0], owner[1])
+            return (line, line, owner[0], owner[1])  # ``else:`` and the like
+        if isinstance(stmt, _SCOPES):
+            owner = (stmt.name, _start(stmt))
+        body = children
