@@ -1,0 +1,96 @@
+"""``count_compiles()`` and the pytest plugin, with real JAX on the CPU."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from importlib.metadata import entry_points
+
+import pytest
+
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
+
+from jitlint.runtime import count_compiles  # noqa: E402
+
+
+@jax.jit
+def double(x):
+    return x * 2.0
+
+
+def test_counts_compiles_per_function_and_site():
+    x = jnp.ones(7)  # eager jnp compiles happen here, outside the block
+    with count_compiles() as counts:
+        for _ in range(3):
+            double(x)  # one compile, then cache hits
+        double(jnp.ones(11))  # a new shape: a second compile (eager ones() compiles too)
+        for _ in range(4):
+            jax.jit(lambda v: v + 1.0)(x)  # a new lambda each time: 4 compiles
+    assert counts.of(double) == 2
+    assert counts.total == 6
+    assert counts.all > counts.total  # jnp.ones(11) compiled eager ops, not counted in total
+    lambda_sites = [site for site, n in counts.by_site.items() if n == 4]
+    assert len(lambda_sites) == 1 and lambda_sites[0][0] == os.path.realpath(__file__)
+    reasons = [e.reason for e in counts.events if e.name == "double"]
+    assert "now f32[11] and before f32[7]" in reasons[-1]
+
+
+def test_nothing_counted_after_the_block():
+    with count_compiles() as counts:
+        pass
+    jax.jit(lambda v: v - 1.0)(jnp.ones(2))
+    assert counts.all == 0 and counts.describe() == "no compiles"
+
+
+def test_plugin_is_registered_as_a_pytest11_entry_point():
+    assert any(e.name == "jitlint" and e.value == "jitlint.runtime.pytest_plugin"
+               for e in entry_points(group="pytest11"))
+
+
+def test_pytest_plugin_fixtures_and_marker(tmp_path):
+    (tmp_path / "test_steps.py").write_text(textwrap.dedent("""\
+        import jax
+        import jax.numpy as jnp
+        import pytest
+
+        @jax.jit
+        def step(w):
+            return w * 0.5
+
+        def test_hoisted_step_compiles_once(assert_max_compiles):
+            w = jnp.ones(3)
+            with assert_max_compiles(1, function=step):
+                for _ in range(5):
+                    w = step(w)
+
+        def test_lambda_in_loop_recompiles(assert_max_compiles):
+            w = jnp.ones(3)
+            with assert_max_compiles(1):
+                for _ in range(3):
+                    w = jax.jit(lambda v: v * 0.5)(w)
+
+        def test_counter_counts_the_whole_test(compile_counter):
+            step(jnp.ones(5))
+            step(jnp.ones(6))
+            assert compile_counter.of(step) == 2
+
+        @pytest.mark.max_compiles(1)
+        def test_marker_limit():
+            for n in (7, 8):  # two shapes no other test used
+                step(jnp.ones(n))
+        """))
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    env.pop("PYTEST_DISABLE_PLUGIN_AUTOLOAD", None)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "test_steps.py"], cwd=tmp_path, capture_output=True, text=True,
+                          env=env, timeout=300)
+    out = proc.stdout
+    assert "2 failed, 2 passed" in out, out + proc.stderr
+    assert "FAILED test_steps.py::test_lambda_in_loop_recompiles" in out
+    assert "FAILED test_steps.py::test_marker_limit" in out
+    assert "jitted functions compiled 3 times, more than the 1 allowed" in out
+    assert "re-defined repeatedly" in out  # JAX's reason, per compile
+    assert "jitted functions compiled 2 times, more than the 1 allowed" in out
