@@ -142,6 +142,10 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
         return result
     try:
         module = cst.parse_module(text)
+    except RecursionError:
+        if settings.is_enabled(UNPARSABLE.code, path):
+            result.diagnostics.append(_unparsable(path, "code nested too deeply for libcst to parse"))
+        return result
     except cst.ParserSyntaxError as exc:
         # Python accepts it but libcst's grammar does not (very new syntax).
         if settings.is_enabled(UNPARSABLE.code, path):
@@ -150,6 +154,9 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
         return result
     try:
         result.diagnostics = _run_rules(module, text, path, settings, rules, line_noqa, index, result)
+    except RecursionError:
+        if settings.is_enabled(UNPARSABLE.code, path):
+            result.diagnostics = [_unparsable(path, "code nested too deeply for jitlint to analyse")]
     except Exception as exc:  # a bug in a rule must not stop the other files
         result.internal_error = f"{type(exc).__name__}: {exc}"
     return result
