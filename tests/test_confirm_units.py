@@ -126,4 +126,3 @@ def test_a_command_that_cannot_start_is_reported(tmp_path):
     result = run_command(["/nonexistent/python"], str(tmp_path), {}, 10, None, "x")
     assert result.start_error is not None
     assert "could not start" in result.failure(10)
-

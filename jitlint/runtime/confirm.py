@@ -28,7 +28,7 @@ from jitlint.engine import Diagnostic, decode_source
 from jitlint.runtime.attribution import (Evidence, Runtime, compiles_of, recompilations, times,
                                          verdict)
 from jitlint.runtime.runner import RunResult, run_command, run_script
-from jitlint.runtime.sites import Site, build_sites, line_specs, real
+from jitlint.runtime.sites import build_sites, line_specs, real
 from jitlint.suppression import file_is_suppressed, line_suppresses
 
 RUNTIME_ONLY_CODE = "JIT900"
