@@ -248,10 +248,11 @@ class ClassInfo:
     name: str
     verdict: str
     base: Optional[str] = None  # for "inherit": the single base's qualified name
+    why: str = ""  # for "unhashable": "dataclass" (eq=True, not frozen) or "eq" (__eq__, no __hash__)
 
 
 def class_info(cls: cst.ClassDef, scope: Scope, model: SemanticModel,
-               module_name: Optional[str] = None) -> ClassInfo:
+               module_name: Optional[str] = None, is_package: bool = False) -> ClassInfo:
     name = cls.name.value
     if cls.keywords:  # metaclass=...: anything goes
         return ClassInfo(name, UNKNOWN)
@@ -284,31 +285,33 @@ def class_info(cls: cst.ClassDef, scope: Scope, model: SemanticModel,
                 if not (isinstance(arg.value, cst.Name) and arg.value.value in ("True", "False")):
                     return ClassInfo(name, UNKNOWN)
                 dataclass_args[arg.keyword.value] = arg.value.value == "True"
+    own, why = INHERIT, ""  # what the class body and decorator decide on their own
     if defined.get("__hash__") == "none":
-        return ClassInfo(name, UNHASHABLE)
-    if defined.get("__hash__") in ("def", "value"):
-        return ClassInfo(name, VALUE)
-    if dataclass_args is not None:
-        if dataclass_args["unsafe_hash"]:
-            return ClassInfo(name, VALUE)
-        if dataclass_args["eq"]:
-            return ClassInfo(name, VALUE if dataclass_args["frozen"] else UNHASHABLE)
-    if "__eq__" in defined:
-        return ClassInfo(name, UNHASHABLE)  # __eq__ without __hash__ sets __hash__ = None
+        own, why = UNHASHABLE, "eq"
+    elif defined.get("__hash__") in ("def", "value"):
+        own = VALUE
+    elif dataclass_args is not None and dataclass_args["unsafe_hash"]:
+        own = VALUE
+    elif dataclass_args is not None and dataclass_args["eq"]:
+        own, why = (VALUE, "") if dataclass_args["frozen"] else (UNHASHABLE, "dataclass")
+    elif "__eq__" in defined:
+        own, why = UNHASHABLE, "eq"  # __eq__ without __hash__ sets __hash__ = None
     bases = [arg for arg in cls.bases if not (isinstance(arg.value, cst.Name) and arg.value.value == "object")]
     if not bases:
-        return ClassInfo(name, IDENTITY)
+        return ClassInfo(name, IDENTITY if own == INHERIT else own, why=why)
+    # A base may bring a metaclass or __init_subclass__ that changes all this: the whole chain
+    # must be resolvable within the linted tree, else the verdict is unknown.
     if len(bases) > 1 or bases[0].keyword is not None or bases[0].star:
         return ClassInfo(name, UNKNOWN)
     base = bases[0].value
     if isinstance(base, cst.Name):
         binding = model.single_binding(base.value, scope)
         if binding is not None and binding.kind == "class":
-            return ClassInfo(name, INHERIT, f"{module_name or '?'}.{base.value}")
+            return ClassInfo(name, own, f"{module_name or '?'}.{base.value}", why)
     qualname = model.qualified_name(base, scope)
     if qualname is None:
         return ClassInfo(name, UNKNOWN)
-    return ClassInfo(name, INHERIT, absolute(qualname, module_name, False))
+    return ClassInfo(name, own, absolute(qualname, module_name, is_package), why)
 
 
 # ---------------------------------------------------------------------------- modules
@@ -381,7 +384,7 @@ def summarize(model: SemanticModel, applications: Iterable[JitApplication], path
     classes = []
     for cls, frame in model.classes.items():
         if frame.scope is module_scope:
-            classes.append(class_info(cls, module_scope, model, module_name))
+            classes.append(class_info(cls, module_scope, model, module_name, is_package))
     aliases, imports = [], set()
     for scope in _scopes(model):
         for name, bindings in scope.bindings.items():
@@ -514,8 +517,8 @@ def summarize_path(path: str) -> Optional[ModuleSummary]:
 
 def resolve_class(expr: cst.BaseExpression, scope: Scope, model: SemanticModel,
                   index: Optional[ProjectIndex], module_name: Optional[str], is_package: bool,
-                  _depth: int = 0) -> Optional[tuple[str, str]]:
-    """(class name, final verdict) of the class ``expr`` names, following single bases."""
+                  _depth: int = 0) -> Optional[tuple[str, str, str]]:
+    """(class name, final verdict, why) of the class ``expr`` names, following single bases."""
     if _depth > 6:
         return None
     if isinstance(expr, cst.Name):
@@ -535,24 +538,31 @@ def resolve_class(expr: cst.BaseExpression, scope: Scope, model: SemanticModel,
 
 
 def _finish(info: ClassInfo, base: Optional[cst.BaseExpression], scope: Scope, model: SemanticModel,
-            index, module_name, is_package, depth) -> Optional[tuple[str, str]]:
+            index, module_name, is_package, depth) -> Optional[tuple[str, str, str]]:
     if info.verdict == UNKNOWN:
         return None
-    if info.verdict != INHERIT:
-        return info.name, info.verdict
-    assert base is not None
+    if base is None:
+        return info.name, info.verdict, info.why
     resolved = resolve_class(base, scope, model, index, module_name, is_package, depth + 1)
-    return (info.name, resolved[1]) if resolved is not None else None
+    if resolved is None:
+        return None
+    if info.verdict != INHERIT:
+        return info.name, info.verdict, info.why
+    return info.name, resolved[1], resolved[2]
 
 
-def _verdict_from_index(qualname: str, index: ProjectIndex, depth: int) -> Optional[tuple[str, str]]:
-    info = index.cls(qualname)
+def _verdict_from_index(qualname: str, index: ProjectIndex, depth: int) -> Optional[tuple[str, str, str]]:
+    first = info = index.cls(qualname)
+    verdict = None
     for _ in range(6 - min(depth, 6)):
         if info is None or info.verdict == UNKNOWN:
             return None
-        if info.verdict != INHERIT:
-            return qualname.rsplit(".", 1)[-1], info.verdict
-        info = index.cls(info.base) if info.base else None
+        if verdict is None and info.verdict != INHERIT:
+            verdict = (info.verdict, info.why)
+        if info.base is None:  # the chain ends in object: every link is known
+            assert first is not None
+            return qualname.rsplit(".", 1)[-1], *(verdict or (IDENTITY, ""))
+        info = index.cls(info.base)
     return None
 
 

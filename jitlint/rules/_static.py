@@ -286,9 +286,11 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
             return what, "pass it as a traced (non-static) argument, or pass a tuple"
         cls = class_verdict(ctx, func, scope)
         if cls is not None and cls[1] == UNHASHABLE:
-            return (f"an instance of `{cls[0]}`, whose class defines equality without a hash "
-                    f"(a non-frozen @dataclass, or __eq__ without __hash__)",
-                    "make the dataclass frozen (@dataclass(frozen=True)) or define __hash__")
+            if cls[2] == "dataclass":
+                return (f"an instance of `{cls[0]}`, a non-frozen @dataclass (eq=True sets "
+                        f"__hash__ to None)", "make the dataclass frozen (@dataclass(frozen=True))")
+            return (f"an instance of `{cls[0]}`, which defines __eq__ without __hash__",
+                    f"define `{cls[0]}.__hash__` consistent with __eq__")
         return None
     if isinstance(expr, cst.Name):
         binding = _single_assignment(ctx, expr, scope)
@@ -309,7 +311,7 @@ def _single_assignment(ctx: FileContext, name: cst.Name, scope: Scope) -> Option
     return binding
 
 
-def class_verdict(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> Optional[tuple[str, str]]:
+def class_verdict(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> Optional[tuple[str, str, str]]:
     module_name, is_package = module_info(ctx)
     return resolve_class(expr, scope, ctx.model, getattr(ctx, "index", None), module_name, is_package)
 

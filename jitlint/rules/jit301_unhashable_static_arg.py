@@ -73,5 +73,5 @@ class UnhashableStaticArg(Rule):
             if found is not None:
                 what, fix = found
                 yield Violation(use.arg, (
-                    f"{use.where()} is {what}, which is unhashable: the call raises ValueError "
+                    f"{use.where()} is {what}; it is unhashable, so the call raises ValueError "
                     f"(non-hashable static argument); {fix}"))

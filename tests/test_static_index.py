@@ -1,0 +1,283 @@
+"""The static-argument analysis: specs as JAX reads them, the project-wide index, single-file
+linting, the prefilter, and the CLI/JSON contract for findings that cross modules."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import textwrap
+from pathlib import Path
+
+import libcst as cst
+
+from helpers import FIXTURES
+from jitlint.config import Settings
+from jitlint.engine import iter_python_files, lint_file, lint_files, lint_source
+from jitlint.jitnames import JitResolver
+from jitlint.semantic import build_model
+from jitlint.staticargs import absolute, module_name_for, spec_errors, spec_of
+
+STATIC = FIXTURES / "static"
+CROSS = ("JIT2", "JIT3", "JIT4", "JIT7")
+
+
+def _specs(source: str):
+    module = cst.parse_module(textwrap.dedent(source))
+    model = build_model(module, "m")
+    return {spec.name: spec for app in JitResolver(model).applications()
+            if (spec := spec_of(app, model)) is not None}
+
+
+def _codes(path: Path, **kwargs) -> list[tuple[int, str]]:
+    result = lint_file(str(path), Settings(select=CROSS), **kwargs)
+    assert result.internal_error is None
+    return [(d.line, d.code) for d in result.diagnostics]
+
+
+def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return tmp_path
+
+
+def _lint_tree(root: Path, jobs: int = 1) -> dict[str, list[tuple[int, str]]]:
+    settings = Settings(select=CROSS, root=root)
+    files = list(iter_python_files([str(root)], settings))
+    return {Path(r.path).relative_to(root).as_posix(): [(d.line, d.code) for d in r.diagnostics]
+            for r in lint_files(files, settings, jobs=jobs)}
+
+
+# ---------------------------------------------------------------------------- specs
+def test_spec_from_every_form_and_inference_as_jax():
+    specs = _specs("""
+        from functools import partial
+        import jax
+        import equinox as eqx
+
+        @jax.jit
+        def plain(x): ...
+
+        @partial(jax.jit, static_argnames="mode")
+        def named(x, mode, *, flag=False): ...
+
+        def raw(x, n, /, k): ...
+        wrapped = jax.jit(raw, static_argnums=(-1, 0))
+
+        class M:
+            @partial(jax.jit, static_argnums=0)
+            def method(self, x): ...
+
+        @eqx.filter_jit
+        def filtered(x, n): ...
+    """)
+    assert specs["plain"].effective_static() == ((), ())
+    assert specs["named"].effective_static() == ((1,), ("mode",))
+    assert specs["named"].kwonly == ("flag",)
+    # argnums given alone: names inferred for POSITIONAL_OR_KEYWORD parameters only, and a
+    # negative argnum names nothing (jax resolves it per call).
+    assert specs["raw"].effective_static() == ((-1, 0), ())
+    assert specs["raw"].posonly == 2
+    assert specs["method"].method and specs["method"].positional == ("self", "x")
+    assert specs["filtered"].filtering and not specs["plain"].filtering
+
+
+def test_unreadable_spec_is_not_checked():
+    specs = _specs("""
+        import jax
+        def f(x, n): ...
+        g = jax.jit(f, static_argnums=get_argnums())
+    """)
+    assert not specs["f"].readable and list(spec_errors(specs["f"])) == []
+
+
+def test_spec_errors_follow_jax_validation():
+    specs = _specs("""
+        from functools import partial
+        import jax
+
+        @partial(jax.jit, static_argnums=5)
+        def too_far(x, y): ...
+
+        @partial(jax.jit, static_argnums=5)
+        def varargs(x, *rest): ...
+
+        @partial(jax.jit, static_argnames="q")
+        def kwargs(x, **options): ...
+
+        @partial(jax.jit, static_argnames="x")
+        def posonly(x, /, y): ...
+
+        @partial(jax.jit, static_argnums=-2)
+        def negative_ok(x, y): ...
+    """)
+    assert [k for k, _ in spec_errors(specs["too_far"])] == ["static_argnums"]
+    assert list(spec_errors(specs["varargs"])) == []
+    assert list(spec_errors(specs["kwargs"])) == []
+    assert "positional-only" in next(spec_errors(specs["posonly"]))[1]
+    assert list(spec_errors(specs["negative_ok"])) == []
+
+
+def test_module_names_and_relative_imports():
+    assert module_name_for(str(STATIC / "crossmod" / "steps.py")) == ("crossmod.steps", False)
+    assert module_name_for(str(STATIC / "crossmod" / "__init__.py")) == ("crossmod", True)
+    assert module_name_for(str(STATIC / "jit301_slice_static.py")) == ("jit301_slice_static", False)
+    assert absolute(".steps.f", "pkg.mod", False) == "pkg.steps.f"
+    assert absolute(".steps.f", "pkg", True) == "pkg.steps.f"
+    assert absolute("..util.g", "pkg.sub.mod", False) == "pkg.util.g"
+
+
+# ---------------------------------------------------------------------------- the index
+def test_cross_module_findings_need_the_tree_and_single_files_still_work():
+    script = STATIC / "crossmod_loop_counter.py"
+    assert "jit" not in script.read_text()  # the prefilter must not skip it in the tree
+    assert _codes(script) == []  # alone: the file does not show that `shift` is jitted
+    [result] = [r for r in lint_files(list(iter_python_files([str(STATIC)], Settings(select=CROSS))),
+                                      Settings(select=CROSS))
+                if Path(r.path).name == script.name]
+    assert [(d.line, d.code) for d in result.diagnostics] == [(8, "JIT401")]
+
+
+def test_single_file_source_without_a_path_on_disk():
+    source = (STATIC / "jit301_list_static_arg.py").read_bytes()
+    result = lint_source(source, "example.py", Settings(select=CROSS))
+    assert [d.code for d in result.diagnostics] == ["JIT301"]
+
+
+def test_summaries_are_picklable_and_deterministic():
+    settings = Settings(select=CROSS)
+    files = list(iter_python_files([str(STATIC)], settings))
+    first = {r.path: r.summary for r in lint_files(files, settings)}
+    second = {r.path: r.summary for r in lint_files(files, settings)}
+    assert first == second
+    steps = first[str(STATIC / "crossmod" / "steps.py")]
+    assert [f.name for f in steps.functions] == ["apply", "run_config", "shift"]
+    assert pickle.loads(pickle.dumps(steps)) == steps
+
+
+def test_processes_give_the_same_findings():
+    settings = Settings(select=CROSS)
+    files = list(iter_python_files([str(STATIC)], settings))
+    assert len(files) >= 32  # enough for lint_files to use worker processes
+    serial = [(r.path, r.diagnostics) for r in lint_files(files, settings, jobs=1)]
+    parallel = [(r.path, r.diagnostics) for r in lint_files(files, settings, jobs=2)]
+    assert serial == parallel
+
+
+def test_import_forms_and_class_hashability_across_modules(tmp_path):
+    root = _tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/steps.py": """
+            from functools import partial
+            import jax
+
+            @partial(jax.jit, static_argnums=1)
+            def step(x, cfg):
+                return x
+        """,
+        "pkg/types.py": """
+            from dataclasses import dataclass
+
+            @dataclass
+            class Mutable:
+                a: int = 1
+
+            @dataclass(frozen=True)
+            class Frozen:
+                a: int = 1
+
+            class Plain:
+                pass
+
+            class Child(Plain):
+                pass
+        """,
+        "use_from.py": """
+            from pkg.steps import step
+            from pkg.types import Mutable, Frozen, Child
+            step(1, Mutable())
+            step(1, Frozen())
+            for i in range(3):
+                step(1, Child())
+                step(1, i)
+        """,
+        "use_alias.py": """
+            import pkg.steps as m
+            import pkg.steps
+            m.step(1, [1])
+            pkg.steps.step(1, {1: 2})
+            m.step(1, (1, 2))
+        """,
+        "pkg/inner.py": """
+            from .steps import step
+            from . import steps
+            def run(x):
+                step(x, [0])
+                steps.step(x, (0,))
+        """,
+    })
+    findings = _lint_tree(root)
+    assert findings["use_from.py"] == [(4, "JIT301"), (7, "JIT402"), (8, "JIT401")]
+    assert findings["use_alias.py"] == [(4, "JIT301"), (5, "JIT301")]
+    assert findings["pkg/inner.py"] == [(5, "JIT301")]
+
+
+def test_ambiguous_module_names_stay_silent(tmp_path):
+    step = """
+        from functools import partial
+        import jax
+
+        @partial(jax.jit, static_argnums=1)
+        def step(x, cfg):
+            return x
+    """
+    root = _tree(tmp_path, {
+        "a/steps.py": step.replace("static_argnums=1", "static_argnums=0"),
+        "b/steps.py": step,  # linted last: without the ambiguity check it would win
+        "a/use.py": "from steps import step\nstep(1, [1])\n",
+    })
+    assert _lint_tree(root)["a/use.py"] == []
+
+
+def test_cli_json_contract_for_cross_module_findings(run_cli):
+    code, out, _ = run_cli("check", "--select", "JIT4", "--output-format", "json", str(STATIC))
+    assert code == 1
+    findings = json.loads(out)
+    cross = [f for f in findings if f["path"].endswith("crossmod_loop_counter.py")]
+    assert cross == [{
+        "path": str(STATIC / "crossmod_loop_counter.py"), "line": 8, "column": 18, "end_line": 8,
+        "end_column": 19, "code": "JIT401", "name": "loop-variable-static-arg",
+        "message": cross[0]["message"], "severity": "warning",
+    }]
+    assert "`k` (position 1) of `shift`" in cross[0]["message"]
+    assert "recompiles on every call" in cross[0]["message"]
+
+
+def test_classes_with_bases_outside_the_tree_stay_silent():
+    source = textwrap.dedent("""
+        from dataclasses import dataclass
+        from functools import partial
+        import jax
+        from somelib import Base
+
+        class Keyed(Base):
+            def __eq__(self, other):
+                return True
+
+        class Local:
+            def __eq__(self, other):
+                return True
+
+        class Child(Local):
+            pass
+
+        @partial(jax.jit, static_argnums=1)
+        def f(x, cfg):
+            return x
+
+        f(1, Keyed())   # a metaclass of Base may define __hash__: unknown
+        f(1, Child())   # inherits __hash__ = None from Local
+    """).encode()
+    result = lint_source(source, "example.py", Settings(select=CROSS))
+    assert [(d.line, d.code) for d in result.diagnostics] == [(23, "JIT301")]
