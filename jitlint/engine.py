@@ -22,7 +22,7 @@ from jitlint.jitnames import JIT_WORDS
 from jitlint.rule import FileContext, Rule
 from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model
-from jitlint.staticargs import ModuleSummary, ProjectIndex, module_name_for, summarize
+from jitlint.staticargs import ModuleSummary, ProjectIndex, absolute, module_name_for, summarize
 from jitlint.suppression import file_is_suppressed, line_suppresses
 
 UNPARSABLE = ALL_RULES["JIT000"]
@@ -274,6 +274,21 @@ def _project_index(files: Sequence[str], results: Sequence[FileResult]) -> Proje
     return index
 
 
+def _imported_names(text: str, module: str, is_package: bool) -> set[str]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = absolute("." * node.level + (node.module or ""), module, is_package)
+            names.update(f"{base}.{alias.name}" if base else alias.name for alias in node.names)
+    return names
+
+
 def _needs_index(result: FileResult, index: ProjectIndex) -> bool:
     """Whether a file may use another linted module's jitted functions or classes."""
     if result.internal_error or any(d.code == UNPARSABLE.code for d in result.diagnostics):
@@ -287,7 +302,12 @@ def _needs_index(result: FileResult, index: ProjectIndex) -> bool:
             text = Path(result.path).read_text(encoding="utf-8", errors="replace")
         except OSError:
             return False
-        return any(name in text for name in names)
+        if not any(name in text for name in names):
+            return False
+        module, is_package = module_name_for(result.path)
+        imports = _imported_names(text, module, is_package)  # ast: ~10x cheaper than libcst
+        return any(index.function(name) is not None
+                   or index.provides(name, module, jitted_only=True) for name in imports)
     return any(index.provides(name, summary.module, jitted_only=not summary.uses_jit)
                or index.function(name) is not None for name in summary.imports)
 
