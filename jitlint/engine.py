@@ -308,7 +308,7 @@ def _needs_index(result: FileResult, index: ProjectIndex) -> bool:
         imports = _imported_names(text, module, is_package)  # ast: ~10x cheaper than libcst
         return any(index.function(name) is not None
                    or index.provides(name, module, jitted_only=True) for name in imports)
-    return any(index.provides(name, summary.module, jitted_only=not summary.uses_jit)
+    return any(index.provides(name, summary.module, jitted_only=not summary.static_jit)
                or index.function(name) is not None for name in summary.imports)
 
 

@@ -360,6 +360,7 @@ class ModuleSummary:
     aliases: tuple[tuple[str, str], ...] = ()  # module-level ``from x import y as z``: (z, x.y)
     imports: tuple[str, ...] = ()  # every imported qualified name, absolute
     uses_jit: bool = False
+    static_jit: bool = False  # some jit here has static arguments (its calls may need classes)
 
     def function(self, name: str) -> Optional[StaticArgSpec]:
         return next((f.spec for f in self.functions if f.name == name), None)
@@ -377,10 +378,13 @@ def summarize(model: SemanticModel, applications: Iterable[JitApplication], path
     module_scope = model.module_scope
     functions: dict[str, StaticArgSpec] = {}
     apps = list(applications)
+    static_jit = False
     for app in apps:
         spec = module_level_name_and_spec(app, model)
         if spec is not None:
             functions[spec[0]] = spec[1]
+        static_jit = static_jit or app.jit.qualname in FILTERING_JIT_FUNCTIONS or any(
+            a.keyword is not None and a.keyword.value.startswith("static_") for a in app.keywords)
     classes = []
     for cls, frame in model.classes.items():
         if frame.scope is module_scope:
@@ -402,6 +406,7 @@ def summarize(model: SemanticModel, applications: Iterable[JitApplication], path
         aliases=tuple(sorted(aliases)),
         imports=tuple(sorted(imports)),
         uses_jit=bool(apps),
+        static_jit=static_jit,
     )
 
 
@@ -463,6 +468,8 @@ class ProjectIndex:
                 return
 
     def function(self, qualname: str, _depth: int = 0) -> Optional[StaticArgSpec]:
+        if not self.function_names():
+            return None  # no jitted function anywhere: nothing to follow
         for summary, rest in self._split(qualname):
             spec = summary.function(rest)
             if spec is not None:
