@@ -4,13 +4,17 @@
   (JIT804: prints a tracer once and nothing else); each negative runs without error.
 * shape_churn: each positive compiles its jitted function on every iteration (or, for weak-type
   churn, more than once); each negative compiles it once.
-* stale_values: each positive prints a result computed with a stale value (declared in the
-  fixture as ``# runtime: prints <text>``); each negative prints the fresh one.
+* stale_values: each positive's last line of output (``# runtime: prints <text>``) differs from
+  what the same script prints with jit disabled (``# runtime without jit: prints <text>``): a
+  stale value; each negative prints the same with and without jit.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -31,7 +35,8 @@ RAISES = {
 }
 DECLARED_COMPILES = re.compile(r"# runtime: (?P<name>\S+) compiles (?P<n>\d+) times")
 TRACER = re.compile(r"JitTracer\(|Traced<")  # a tracer's repr (jax 0.10: JitTracer(float32[3]))
-DECLARED_PRINT = re.compile(r"# runtime: prints (?P<text>.+)$", re.M)
+DECLARED_PRINT = re.compile(r"^# runtime: prints (?P<text>.+)$", re.M)
+DECLARED_EAGER = re.compile(r"^# runtime without jit: prints (?P<text>.+)$", re.M)
 
 
 @pytest.fixture(scope="module")
@@ -79,3 +84,42 @@ def test_shape_churn_fixture_compiles_as_claimed(path: Path, reports):
         assert max(declared.values()) >= 2
     else:
         assert set(declared.values()) == {1}
+
+
+@pytest.fixture(scope="module")
+def eager_outputs() -> dict[Path, str]:
+    """The stale-value fixtures run again with jit disabled: every call runs the Python body."""
+    pytest.importorskip("jax")
+
+    def run(path: Path) -> str:
+        env = dict(os.environ, JAX_PLATFORMS="cpu", JAX_DISABLE_JIT="1")
+        proc = subprocess.run([sys.executable, str(path)], cwd=path.parent, env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        return proc.stdout
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(STALE_VALUES, pool.map(run, STALE_VALUES)))
+
+
+def _last_line(stdout: str) -> str:
+    lines = stdout.strip().splitlines()
+    return lines[-1].strip() if lines else ""
+
+
+@pytest.mark.parametrize("path", STALE_VALUES, ids=lambda p: p.name)
+def test_stale_value_fixture_prints_as_claimed(path: Path, reports, eager_outputs):
+    report = reports[path]
+    assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
+    text = path.read_text()
+    [jitted] = DECLARED_PRINT.findall(text)
+    eager = DECLARED_EAGER.findall(text) or [jitted]
+    assert _last_line(report["stdout"]) == jitted.strip(), report["stdout"]
+    assert _last_line(eager_outputs[path]) == eager[0].strip(), eager_outputs[path]
+    if expected_findings(path):
+        # The jitted result differs from what the same code computes without jit: stale, and
+        # not because of a recompile (one compile however often it is called).
+        assert jitted.strip() != eager[0].strip()
+        assert all(count == 1 for count in user_function_compiles(report, path).values())
+    else:
+        assert not DECLARED_EAGER.search(text)

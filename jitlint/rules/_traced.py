@@ -5,12 +5,14 @@ Which names are traced: a small flow-insensitive forward dataflow over the jitte
 functions, lambdas and comprehensions inside it).  The jitted def's traced parameters (see
 ``_jitted``) are traced; a name is traced when *every* binding of it is (so ``n = x.shape[0]``
 next to ``n = x`` leaves ``n`` concrete: precision first).  An expression is traced when it is
-built from traced values by arithmetic, comparison, indexing, attribute access, a method call
-on a traced value, or a ``jax.numpy`` / ``jax.lax`` / ``jax.nn`` / ``jax.scipy`` /
-``jax.random`` function of traced arguments.  Concrete whatever their input: ``.shape``,
-``.ndim``, ``.dtype``, ``.size``, ``len()``, ``isinstance()``, ``is`` / ``in`` comparisons,
+built from traced values by arithmetic, comparison, indexing, array attributes (``.T``,
+``.at``), a jax.Array method (``.sum()``, ``.astype()``), or a ``jax.numpy`` / ``jax.lax`` /
+``jax.nn`` / ``jax.scipy`` / ``jax.random`` function of traced arguments.  Concrete whatever
+their input: ``.shape``, ``.ndim``, ``.dtype``, ``.size``, ``len()``, ``isinstance()``, ``is`` /
+``in`` comparisons,
 ``jnp.shape()`` and friends, containers (tuples, lists, dicts), calls of user functions (not
-followed), names from outside the jitted function, parameters with defaults, static parameters.
+followed), other attributes (maybe static fields of a custom pytree), names from outside the
+jitted function, parameters with defaults, static parameters.
 
 Findings (kinds): ``bool`` Python control flow / ``and`` / ``or`` / ``not`` on a traced value
 (JIT801), ``convert`` int()/float()/bool()/complex()/.item()/.tolist() (JIT802), ``numpy`` a
@@ -30,6 +32,15 @@ from jitlint.semantic import Binding, Scope, SemanticModel
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
                                  "weak_type", "itemsize", "nbytes", "device"})
+# Attributes and methods of a jax.Array that give traced arrays (``x.at[i].set(v)`` included).
+ARRAY_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "at", "flat"})
+ARRAY_METHODS = frozenset({
+    "sum", "mean", "max", "min", "prod", "any", "all", "argmax", "argmin", "astype", "reshape",
+    "transpose", "squeeze", "ravel", "flatten", "dot", "clip", "round", "cumsum", "cumprod", "std",
+    "var", "conj", "conjugate", "take", "sort", "argsort", "swapaxes", "repeat", "view", "trace",
+    "diagonal", "ptp", "nonzero", "searchsorted", "choose", "compress",
+    "set", "add", "multiply", "divide", "power", "get", "apply",  # x.at[i].<op>(v)
+})
 ARRAY_NAMESPACES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
 CONCRETE_FUNCTIONS = frozenset({
     "jax.numpy.shape", "jax.numpy.ndim", "jax.numpy.size", "jax.numpy.result_type",
@@ -172,7 +183,9 @@ class _FunctionAnalysis:
         if isinstance(expr, cst.Name):
             return self.name_traced(expr.value, scope)
         if isinstance(expr, cst.Attribute):
-            return expr.attr.value not in CONCRETE_ATTRIBUTES and self.traced(expr.value, scope)
+            # Other attributes may be static fields of a custom pytree (flax.struct fields
+            # with pytree_node=False): not followed.
+            return expr.attr.value in ARRAY_ATTRIBUTES and self.traced(expr.value, scope)
         if isinstance(expr, cst.Subscript):
             return self.traced(expr.value, scope)
         if isinstance(expr, cst.BinaryOperation):
@@ -200,7 +213,7 @@ class _FunctionAnalysis:
     def _call_traced(self, call: cst.Call, scope: Scope) -> bool:
         func = call.func
         if isinstance(func, cst.Attribute) and self.traced(func.value, scope):
-            return func.attr.value not in CONVERTING_METHODS  # a method of a traced array
+            return func.attr.value in ARRAY_METHODS  # a method of a traced array
         builtin = self._builtin(func, scope)
         if builtin is not None:
             return builtin in TRACED_BUILTINS and self._any_arg_traced(call, scope)

