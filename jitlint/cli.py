@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from jitlint import __version__
+from jitlint.cache import CACHE_DIR_NAME, ResultCache
 from jitlint.config import ConfigError, load_settings, with_overrides
 from jitlint.engine import all_diagnostics, iter_python_files, lint_files
 from jitlint.fixes import _command as fix_command
@@ -48,6 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("-j", "--jobs", type=int, default=None,
                        help="processes to use (default: the number of CPUs)")
     check.add_argument("--no-prefilter", action="store_true", help=argparse.SUPPRESS)
+    check.add_argument("--no-cache", action="store_true",
+                       help="lint every file afresh, without reading or writing the cache")
+    check.add_argument("--cache-dir", type=Path, metavar="DIR",
+                       help="where to keep the cache (default: .jitlint_cache next to the config)")
     fix_command.add_arguments(check)
     confirm_command.add_arguments(check)
 
@@ -113,7 +118,12 @@ def _check(args: argparse.Namespace) -> int:
     fixed = fix_command.run(args, files, settings)  # --fix writes, then the files are linted
     if fixed is not None:  # --diff
         return EXIT_ERROR if status == EXIT_ERROR else fixed
-    results = lint_files(files, settings, jobs=args.jobs, prefilter=not args.no_prefilter)
+    cache = None
+    if not args.no_cache:
+        cache_dir = args.cache_dir or settings.root / CACHE_DIR_NAME
+        cache = ResultCache(cache_dir, f"{settings.fingerprint()} prefilter={not args.no_prefilter}")
+    results = lint_files(files, settings, jobs=args.jobs, prefilter=not args.no_prefilter,
+                         cache=cache)
     diagnostics = all_diagnostics(results)
     for result in results:
         if result.internal_error:

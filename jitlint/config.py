@@ -57,7 +57,7 @@ class Settings:
     def fingerprint(self) -> str:
         """What the cache keys on: everything that can change a file's findings."""
         return repr((self.select, self.ignore, self.extend_select, self.per_file_ignores,
-                     self.extra_jit_functions))
+                     self.extra_jit_functions, str(self.root)))
 
 
 def _longest_match(code: str, prefixes: Iterable[str]) -> int:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import ast
 import io
+import multiprocessing
 import os
+import sys
 import tokenize
 import warnings
 from concurrent.futures import ProcessPoolExecutor
@@ -17,6 +19,7 @@ from typing import Iterable, Iterator, Optional, Sequence
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from jitlint.cache import ResultCache
 from jitlint.config import Settings
 from jitlint.jitnames import JIT_WORDS
 from jitlint.rule import FileContext, Rule
@@ -52,6 +55,7 @@ class FileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     internal_error: Optional[str] = None  # a jitlint bug; the CLI exits 2
     summary: Optional[ModuleSummary] = None  # what other linted files may import from this one
+    depends_on: tuple[str, ...] = ()  # other linted modules whose summaries this result used
 
 
 class SourceError(Exception):
@@ -221,28 +225,83 @@ def _sort_key(d: Diagnostic):
 # ---------------------------------------------------------------------------- many files
 def _lint_batch(batch: Sequence[str], settings: Settings, prefilter: bool,
                 index: Optional[ProjectIndex] = None) -> list[FileResult]:
-    return [lint_file(path, settings, prefilter, index) for path in batch]
+    results = []
+    for path in batch:
+        if index is not None:
+            index.used = set()
+        result = lint_file(path, settings, prefilter, index)
+        if index is not None:
+            result.depends_on = tuple(sorted(index.used))
+        results.append(result)
+    return results
 
 
 def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = None,
-               prefilter: bool = True) -> list[FileResult]:
+               prefilter: bool = True, cache: Optional[ResultCache] = None) -> list[FileResult]:
     """Lint files, across processes when there are enough of them to pay for the workers.
 
     Two phases: every file is linted on its own, which also yields its ModuleSummary; then the
     files that import a jitted function (or a class) from another linted module are linted
-    again with the ProjectIndex of those summaries (see jitlint/staticargs.py).
+    again with the ProjectIndex of those summaries (see jitlint/staticargs.py).  With a cache,
+    only files whose inputs changed are linted (see jitlint/cache.py).
     """
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    results = _lint_many(files, settings, jobs, prefilter, None)
+    linter = _CachedLinter(settings, jobs, prefilter, cache)
+    results = linter.lint(files, None)
     if len(files) < 2:
         return results
     index = _project_index(files, results)
     again = [i for i, result in enumerate(results) if _needs_index(result, index)]
     if again:
-        redone = _lint_many([files[i] for i in again], settings, jobs, prefilter, index)
+        redone = linter.lint([files[i] for i in again], index)
         for i, result in zip(again, redone):
             results[i] = result
     return results
+
+
+class _CachedLinter:
+    """Looks results up by content key; lints (in processes) only the misses.
+
+    A phase-2 result (linted with the project index) is reused only while every module it
+    used still has the same phase-1 key, i.e. the same path, bytes and settings.
+    """
+
+    def __init__(self, settings: Settings, jobs: int, prefilter: bool,
+                 cache: Optional[ResultCache]) -> None:
+        self.settings, self.jobs, self.prefilter, self.cache = settings, jobs, prefilter, cache
+        self.module_keys: dict[str, str] = {}  # module name -> phase-1 key
+
+    def lint(self, files: Sequence[str], index: Optional[ProjectIndex]) -> list[FileResult]:
+        if self.cache is None:
+            return _lint_many(files, self.settings, self.jobs, self.prefilter, index)
+        results: list[Optional[FileResult]] = [None] * len(files)
+        keys: list[Optional[str]] = [None] * len(files)
+        for i, path in enumerate(files):
+            try:
+                data = Path(path).read_bytes()
+            except OSError:
+                continue  # lint_file reports it
+            keys[i] = key = self.cache.key(path, data, b"index" if index else b"")
+            if index is None:
+                self.module_keys[module_name_for(path)[0]] = key
+            results[i] = self._lookup(key, index is not None)
+        misses = [i for i, result in enumerate(results) if result is None]
+        fresh = _lint_many([files[i] for i in misses], self.settings, self.jobs, self.prefilter, index)
+        for i, result in zip(misses, fresh):
+            results[i] = result
+            if keys[i] is not None and result.internal_error is None:
+                deps = {name: self.module_keys.get(name) for name in result.depends_on}
+                self.cache.put(keys[i], (result, deps))
+        return results  # type: ignore[return-value]
+
+    def _lookup(self, key: str, with_index: bool) -> Optional[FileResult]:
+        entry = self.cache.get(key) if self.cache is not None else None
+        if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], FileResult)):
+            return None
+        result, deps = entry
+        if with_index and any(self.module_keys.get(name) != dep_key for name, dep_key in deps.items()):
+            return None
+        return result
 
 
 def _lint_many(files: Sequence[str], settings: Settings, jobs: int, prefilter: bool,
@@ -251,7 +310,7 @@ def _lint_many(files: Sequence[str], settings: Settings, jobs: int, prefilter: b
         return _lint_batch(files, settings, prefilter, index)
     batches = [files[i:i + MIN_FILES_PER_BATCH] for i in range(0, len(files), MIN_FILES_PER_BATCH)]
     results: list[FileResult] = []
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=_process_context()) as pool:
         for batch_result in pool.map(_lint_batch, batches, [settings] * len(batches),
                                      [prefilter] * len(batches), [index] * len(batches)):
             results.extend(batch_result)
@@ -313,6 +372,17 @@ def _needs_index(result: FileResult, index: ProjectIndex) -> bool:
 
 
 MIN_FILES_PER_BATCH = 16
+
+
+def _process_context() -> multiprocessing.context.BaseContext:
+    """fork is cheapest, but forking a process that runs JAX's threads can deadlock (jitlint's
+    own API may be called from such a process, e.g. a test suite): then use forkserver."""
+    if sys.platform != "linux" or "jax" in sys.modules:
+        context = multiprocessing.get_context("spawn" if sys.platform == "win32" else "forkserver")
+        if context.get_start_method() == "forkserver":
+            context.set_forkserver_preload(["jitlint.engine"])
+        return context
+    return multiprocessing.get_context("fork")
 
 
 def all_diagnostics(results: Iterable[FileResult]) -> list[Diagnostic]:

@@ -1,0 +1,92 @@
+"""A content-addressed cache of per-file lint results, on by default.
+
+An entry's key hashes everything that can change a file's findings: jitlint's version, the
+Python version, the settings' fingerprint, the file's path and bytes, and, for results that
+used the cross-module index, the summaries of the modules the file depends on.  So nothing is
+ever invalidated explicitly: a changed input is simply a different key.
+
+Entries are single files written atomically (a temporary file, then ``os.replace``), so
+concurrent jitlint processes sharing a directory never see a half-written entry; an entry that
+cannot be read or unpickled (truncated, corrupt, from another version) counts as a miss and is
+rebuilt.  Unpickling is restricted to jitlint's own result types and plain builtins.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import pickle
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Optional
+
+from jitlint import __version__
+
+CACHE_DIR_NAME = ".jitlint_cache"
+_FORMAT = "1"  # bump when the pickled types change shape
+_SAFE_BUILTINS = {"list", "dict", "tuple", "set", "frozenset", "str", "int", "float", "bool",
+                  "NoneType", "bytes"}
+
+
+class _ResultUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if module.startswith("jitlint.") or (module == "builtins" and name in _SAFE_BUILTINS):
+            return super().find_class(module, name)
+        if module in ("pathlib", "collections"):
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"refusing to load {module}.{name} from the cache")
+
+
+class ResultCache:
+    def __init__(self, directory: Path, fingerprint: str) -> None:
+        self.directory = directory
+        self._salt = "\0".join((_FORMAT, __version__, sys.version, fingerprint)).encode()
+        self._ready = False
+
+    def key(self, path: str, data: bytes, extra: bytes = b"") -> str:
+        digest = hashlib.blake2b(self._salt, digest_size=20)
+        for part in (os.path.abspath(path).encode(), extra, data):
+            digest.update(len(part).to_bytes(8, "little"))
+            digest.update(part)
+        return digest.hexdigest()
+
+    def _entry(self, key: str) -> Path:
+        return self.directory / key[:2] / key[2:]
+
+    def get(self, key: str) -> Optional[Any]:
+        try:
+            blob = self._entry(key).read_bytes()
+            return _ResultUnpickler(io.BytesIO(blob)).load()
+        except Exception:  # missing, truncated, corrupt, foreign: a miss, rebuilt by the caller
+            return None
+
+    def put(self, key: str, value: Any) -> None:
+        try:
+            self._prepare()
+            entry = self._entry(key)
+            entry.parent.mkdir(exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-")
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                os.replace(tmp, entry)
+            except BaseException:
+                os.unlink(tmp)
+                raise
+        except OSError:
+            pass  # a read-only or full disk must not fail the lint; we just do not cache
+
+    def _prepare(self) -> None:
+        if self._ready:
+            return
+        self.directory.mkdir(parents=True, exist_ok=True)
+        ignore = self.directory / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("# Automatically created by jitlint.\n*\n")
+        tag = self.directory / "CACHEDIR.TAG"
+        if not tag.exists():
+            tag.write_text("Signature: 8a477f597d28d172789f06886806bc55\n"
+                           "# This is a cache directory created by jitlint.\n")
+        self._ready = True

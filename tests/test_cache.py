@@ -1,0 +1,137 @@
+"""The result cache: same findings as without it, invalidated by every input, robust to
+corruption and to concurrent writers."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from helpers import FIXTURES
+from jitlint.cache import ResultCache
+from jitlint.config import Settings
+from jitlint.engine import all_diagnostics, iter_python_files, lint_files
+
+LAMBDA_IN_LOOP = textwrap.dedent("""\
+    import jax
+    import jax.numpy as jnp
+
+    x = jnp.ones(3)
+    for step in range(5):
+        x = jax.jit(lambda v: v * 2.0)(x)
+""")
+
+
+def _lint(paths, cache_dir=None, settings=None):
+    settings = settings or Settings(root=FIXTURES)
+    files = list(iter_python_files([str(p) for p in paths], settings))
+    cache = ResultCache(cache_dir, settings.fingerprint()) if cache_dir else None
+    return all_diagnostics(lint_files(files, settings, jobs=1, cache=cache))
+
+
+def test_cold_and_warm_runs_equal_an_uncached_run(tmp_path):
+    uncached = _lint([FIXTURES])
+    cold = _lint([FIXTURES], tmp_path / "cache")
+    warm = _lint([FIXTURES], tmp_path / "cache")
+    assert uncached == cold == warm and uncached
+    assert (tmp_path / "cache" / ".gitignore").read_text().strip().endswith("*")
+
+
+def test_a_changed_file_is_linted_again(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    f = project / "a.py"
+    f.write_text(LAMBDA_IN_LOOP)
+    cache = tmp_path / "cache"
+    assert [d.code for d in _lint([project], cache)] == ["JIT101"]
+    f.write_text(LAMBDA_IN_LOOP.replace("jax.jit(lambda v: v * 2.0)(x)", "x * 2.0"))
+    assert _lint([project], cache) == []
+
+
+def test_settings_are_part_of_the_key(tmp_path):
+    f = tmp_path / "a.py"
+    f.write_text(LAMBDA_IN_LOOP)
+    cache = tmp_path / "cache"
+    assert _lint([f], cache, Settings(root=tmp_path))
+    assert _lint([f], cache, Settings(root=tmp_path, ignore=("JIT101",))) == []
+
+
+def test_cross_module_results_follow_the_modules_they_depend_on(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "steps.py").write_text(textwrap.dedent("""\
+        import functools
+        import jax
+
+        @functools.partial(jax.jit, static_argnums=1)
+        def step(x, sizes):
+            return x * len(sizes)
+    """))
+    (pkg / "train.py").write_text(textwrap.dedent("""\
+        import jax.numpy as jnp
+        from pkg.steps import step
+
+        print(step(jnp.ones(3), [1, 2]))
+    """))
+    cache = tmp_path / "cache"
+    first = _lint([pkg], cache, Settings(root=tmp_path))
+    assert [(Path(d.path).name, d.code) for d in first] == [("train.py", "JIT301")]
+    # The callee stops declaring the argument static: the caller's cached finding must go.
+    steps = pkg / "steps.py"
+    steps.write_text(steps.read_text().replace(", static_argnums=1", ""))
+    assert _lint([pkg], cache, Settings(root=tmp_path)) == []
+
+
+def test_corrupt_and_truncated_entries_are_rebuilt(tmp_path):
+    cache = tmp_path / "cache"
+    expected = _lint([FIXTURES / "fresh"], cache)
+    entries = [p for p in cache.rglob("*") if p.is_file() and len(p.parent.name) == 2]
+    assert entries
+    for i, entry in enumerate(entries):
+        data = entry.read_bytes()
+        entry.write_bytes(data[: len(data) // 2] if i % 2 else b"garbage")
+    assert _lint([FIXTURES / "fresh"], cache) == expected
+
+
+def test_foreign_pickles_are_refused(tmp_path):
+    import pickle
+
+    cache = ResultCache(tmp_path, "x")
+    key = cache.key("a.py", b"x = 1\n")
+    cache.put(key, ("placeholder",))
+    entry = next(p for p in tmp_path.rglob("*") if p.is_file() and len(p.parent.name) == 2)
+    entry.write_bytes(pickle.dumps(subprocess.Popen))  # would import and resolve a callable
+    assert cache.get(key) is None
+
+
+def test_concurrent_processes_share_one_cache(tmp_path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(FIXTURES / "fresh", corpus)
+    cache = tmp_path / "cache"
+    cmd = [sys.executable, "-m", "jitlint", "--cache-dir", str(cache), "--output-format", "json",
+           "-j", "1", str(corpus)]
+
+    def run(_):
+        return subprocess.run(cmd, capture_output=True, text=True)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        procs = list(pool.map(run, range(4)))
+    outputs = {p.stdout for p in procs}
+    assert len(outputs) == 1 and all(p.returncode == 1 for p in procs), [p.stderr for p in procs]
+    assert not list(cache.rglob(".tmp-*"))
+    again = run(0)
+    assert again.stdout in outputs and json.loads(again.stdout)
+
+
+def test_no_cache_writes_nothing(tmp_path, run_cli, monkeypatch):
+    (tmp_path / "a.py").write_text(LAMBDA_IN_LOOP)
+    monkeypatch.chdir(tmp_path)
+    assert run_cli("--no-cache", "a.py")[0] == 1
+    assert not (tmp_path / ".jitlint_cache").exists()
+    assert run_cli("a.py")[0] == 1
+    assert (tmp_path / ".jitlint_cache" / ".gitignore").exists()
