@@ -20,6 +20,8 @@ from typing import Iterator, Optional, Union
 
 import libcst as cst
 
+from jitlint.walk import Walker
+
 ScopeKind = str  # "module" | "class" | "function" | "lambda" | "comprehension"
 
 FunctionNode = Union[cst.FunctionDef, cst.Lambda]
@@ -199,7 +201,7 @@ class SemanticModel:
         return index
 
 
-class _ModelBuilder(cst.CSTVisitor):
+class _ModelBuilder(Walker):
     def __init__(self, module: cst.Module) -> None:
         self.module = module
         self.module_scope = Scope("module", module, None)
@@ -329,15 +331,15 @@ class _ModelBuilder(cst.CSTVisitor):
         self.functions[node] = self.frame
         # Decorators, defaults and annotations are evaluated in the enclosing scope.
         for decorator in node.decorators:
-            decorator.visit(self)
+            self.walk(decorator)
         _visit_param_defaults(node.params, self)
         if node.returns is not None:
-            node.returns.visit(self)
+            self.walk(node.returns)
         scope = Scope("function", node, self.scope)
         self.scope_of[node] = scope
         self._push(node, scope)
         _bind_params(node.params, self)
-        node.body.visit(self)
+        self.walk(node.body)
         self._pop()
         return False
 
@@ -347,7 +349,7 @@ class _ModelBuilder(cst.CSTVisitor):
         self.scope_of[node] = scope
         self._push(node, scope)
         _bind_params(node.params, self)
-        node.body.visit(self)
+        self.walk(node.body)
         self._pop()
         return False
 
@@ -355,19 +357,19 @@ class _ModelBuilder(cst.CSTVisitor):
         self._bind(node.name.value, "class", node)
         self.classes[node] = self.frame
         for decorator in node.decorators:
-            decorator.visit(self)
+            self.walk(decorator)
         for arg in (*node.bases, *node.keywords):
-            arg.visit(self)
+            self.walk(arg)
         scope = Scope("class", node, self.scope)
         self.scope_of[node] = scope
         self._push(node, scope)
-        node.body.visit(self)
+        self.walk(node.body)
         self._pop()
         return False
 
     def _visit_comprehension(self, node, elements) -> bool:
         # The outermost iterable is evaluated once, in the enclosing scope.
-        node.for_in.iter.visit(self)
+        self.walk(node.for_in.iter)
         scope = Scope("comprehension", node, self.scope)
         self.scope_of[node] = scope
         self._push(node, scope)
@@ -376,13 +378,13 @@ class _ModelBuilder(cst.CSTVisitor):
         while comp is not None:
             self._bind_target(comp.target, "loop-target", comp)
             if not first:
-                comp.iter.visit(self)
+                self.walk(comp.iter)
             for cond in comp.ifs:
-                cond.visit(self)
+                self.walk(cond)
             first = False
             comp = comp.inner_for_in
         for element in elements:
-            element.visit(self)
+            self.walk(element)
         self._pop()
         return False
 
@@ -400,31 +402,31 @@ class _ModelBuilder(cst.CSTVisitor):
 
     # ------------------------------------------------------------------ control flow
     def visit_For(self, node: cst.For) -> bool:
-        node.iter.visit(self)
+        self.walk(node.iter)
         self._push(node)
         self._bind_target(node.target, "loop-target", node)
-        node.body.visit(self)
+        self.walk(node.body)
         self._pop()
         if node.orelse is not None:
-            node.orelse.visit(self)
+            self.walk(node.orelse)
         return False
 
     def visit_While(self, node: cst.While) -> bool:
         self._push(node)
-        node.test.visit(self)
-        node.body.visit(self)
+        self.walk(node.test)
+        self.walk(node.body)
         self._pop()
         if node.orelse is not None:
-            node.orelse.visit(self)
+            self.walk(node.orelse)
         return False
 
     def visit_If(self, node: cst.If) -> bool:
-        node.test.visit(self)
+        self.walk(node.test)
         self._push(node)
-        node.body.visit(self)
+        self.walk(node.body)
         self._pop()
         if node.orelse is not None:
-            node.orelse.visit(self)
+            self.walk(node.orelse)
         return False
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -435,10 +437,10 @@ class _ModelBuilder(cst.CSTVisitor):
             self.immediate_callees.add(node.func)
 
 
-def _visit_param_defaults(params: cst.Parameters, visitor: cst.CSTVisitor) -> None:
+def _visit_param_defaults(params: cst.Parameters, visitor: Walker) -> None:
     for param in (*params.posonly_params, *params.params, *params.kwonly_params):
         if param.default is not None:
-            param.default.visit(visitor)
+            visitor.walk(param.default)
 
 
 def _bind_params(params: cst.Parameters, builder: _ModelBuilder) -> None:
@@ -466,7 +468,7 @@ def dotted_name(node: cst.BaseExpression) -> str:
 
 def build_model(module: cst.Module, module_name: Optional[str] = None) -> SemanticModel:
     builder = _ModelBuilder(module)
-    module.visit(builder)
+    builder.walk(module)
     return SemanticModel(
         module=module,
         module_scope=builder.module_scope,

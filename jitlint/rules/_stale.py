@@ -9,8 +9,8 @@ reassigned global jnp array).
 
 Reported when, after following calls one or two levels up (``main()`` calling both), some
 write of the variable (a re-assignment, ``global`` / ``nonlocal`` assignment elsewhere, item or
-attribute assignment, ``append`` / ``update`` / ...) happens *between* two calls of the jitted
-function in the same body, or shares a loop with a call.  Silent for names bound once
+attribute assignment, ``append`` / ``update`` / ... on a list, dict or set) happens *between*
+two calls of the jitted function in the same body, or shares a loop with a call.  Silent for names bound once
 (constants), imports, functions and classes, writes that all happen before the first call or
 after the last, and jitted functions re-created in the loop that writes (each is traced anew).
 """
@@ -25,6 +25,7 @@ import libcst as cst
 from jitlint.rule import FileContext
 from jitlint.rules._jitted import JittedFunction, jitted_calls, jitted_functions, name_loads, scopes_within
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel
+from jitlint.walk import Walker
 
 MUTATING_METHODS = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem",
@@ -58,7 +59,7 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
     if not jitted:
         return []
     walk = _ModuleWalk(ctx.model)
-    ctx.module.visit(walk)
+    walk.walk(ctx.module)
     calls_of: dict[cst.FunctionDef, list[Event]] = {}
     for jc in jitted_calls(ctx):
         if isinstance(jc.func, cst.FunctionDef) and jc.func in jitted:
@@ -73,7 +74,7 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
     return found
 
 
-class _ModuleWalk(cst.CSTVisitor):
+class _ModuleWalk(Walker):
     """One pass: a pre-order number for every node, and the frame and root name of every
     item/attribute write (``G[k] = v``, ``G.a += 1``, ``del G[k]``)."""
 
@@ -97,7 +98,7 @@ class _ModuleWalk(cst.CSTVisitor):
             self._write(node.target, node)
         return True
 
-    def on_leave(self, original_node: cst.CSTNode) -> None:
+    def on_leave(self, original_node: cst.CSTNode) -> None:  # noqa: D102
         if self.frame.node is original_node and self.frame.parent is not None:
             self.frame = self.frame.parent
 
@@ -169,6 +170,8 @@ class _Analysis:
         for written, frame, node in self.walk.writes:
             if written == name and self._same(name, frame.scope, bindings):
                 yield "mutated", Event(frame, self.walk.order[id(node)])
+        if not all(_is_container(b) for b in bindings):
+            return  # obj.update(...) may be pure (optax); only builtin containers are followed
         for site in self.model.calls:
             func = site.node.func
             if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS \
@@ -259,6 +262,17 @@ class _Analysis:
         return events
 
 
+def _is_container(binding: Binding) -> bool:
+    """Bound to a list/dict/set display, comprehension or ``list()``/``dict()``/``set()``."""
+    value = binding.value
+    if binding.kind != "assign" or value is None:
+        return False
+    if isinstance(value, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)):
+        return True
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
+        and value.func.value in ("list", "dict", "set")
+
+
 def _loads_with_scopes(model: SemanticModel, func: cst.FunctionDef) -> list[tuple[cst.Name, Scope]]:
     loads = {id(n) for n in name_loads(func.body)}
     found: list[tuple[cst.Name, Scope]] = []
@@ -275,7 +289,7 @@ def _loads_with_scopes(model: SemanticModel, func: cst.FunctionDef) -> list[tupl
                 found.append((node, self.scopes[-1]))
             return True
 
-        def on_leave(self, original_node: cst.CSTNode) -> None:
+        def on_leave(self, original_node: cst.CSTNode) -> None:  # noqa: D102
             if original_node in model.scope_of and len(self.scopes) > 1:
                 self.scopes.pop()
 
