@@ -282,8 +282,13 @@ class _ArgChecker:
             return False
         qualname = self.model.qualified_name(value.func, binding.scope) or ""
         module, _, function = qualname.rpartition(".")
-        return module in ARRAY_MODULES and function in CONCATENATORS \
-            and any(n.value == name for a in value.args for n in name_loads(a.value))
+        if module not in ARRAY_MODULES or function not in CONCATENATORS or not value.args:
+            return False
+        first = value.args[0].value
+        # The whole accumulator goes in: concatenate([acc, x]) / append(acc, x); not a rolling
+        # buffer such as concatenate([acc[1:], x]).
+        items = [e.value for e in first.elements] if isinstance(first, (cst.List, cst.Tuple)) else [first]
+        return any(isinstance(item, cst.Name) and item.value == name for item in items)
 
     # ------------------------------------------------------------------ dtypes
     def dtype(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:

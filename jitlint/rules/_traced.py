@@ -266,6 +266,11 @@ class _FunctionAnalysis:
         if param is not None and param not in self.jitted.array_params:
             return  # annotated as a container (dict, tuple ...): its truth value is concrete
         name = self.func.name.value
+        if param is not None:
+            self.report("bool", expr, f"{construct} on `{param}`, a traced (non-static) argument of "
+                                      f"jitted `{name}`, raises TracerBoolConversionError; "
+                                      f"{static_fix(param)}, else {fix}")
+            return
         self.report("bool", expr, f"{construct} on `{_src(expr)}`, a traced value in jitted `{name}`, "
                                   f"raises TracerBoolConversionError; {fix}")
 
@@ -280,9 +285,13 @@ def _binds(target: cst.BaseExpression, name: str) -> bool:
     return False
 
 
-STATIC_FIX = "mark the argument static (static_argnames) if it is a Python value"
-IF_FIX = f"use jnp.where or jax.lax.cond, or {STATIC_FIX}"
-WHILE_FIX = f"use jax.lax.while_loop or fori_loop, or {STATIC_FIX}"
+IF_FIX = "use jnp.where or jax.lax.cond"
+WHILE_FIX = "use jax.lax.while_loop or jax.lax.fori_loop"
+
+
+def static_fix(param: str) -> str:
+    return f'if it is a Python value, mark it static (static_argnames=("{param}",))'
+
 ASSERT_FIX = "check it outside jit, or use jax.experimental.checkify / equinox.error_if"
 BOOL_OP_FIX = "use jnp.logical_and / jnp.logical_or / jnp.logical_not (or & | ~)"
 
@@ -358,9 +367,15 @@ class _UseFinder(cst.CSTVisitor):
         if builtin in CONVERSIONS and len(node.args) == 1 and not node.args[0].star \
                 and a.traced(node.args[0].value, scope):
             error = CONVERSIONS[builtin]
-            a.report("convert", node, f"`{_src(node)}` needs a concrete value but its argument is "
-                                      f"traced in jitted `{name}`: it raises {error}; keep it an array "
-                                      f"(.astype) or {STATIC_FIX}")
+            param = a._is_bare_param(node.args[0].value, scope)
+            if param is not None:
+                a.report("convert", node, f"`{_src(node)}` needs a concrete value but `{param}` is a "
+                                          f"traced (non-static) argument of jitted `{name}`: it raises "
+                                          f"{error}; {static_fix(param)}")
+            else:
+                a.report("convert", node, f"`{_src(node)}` needs a concrete value but its argument is "
+                                          f"traced in jitted `{name}`: it raises {error}; keep it an "
+                                          f"array (.astype) and convert the result outside jit")
         elif isinstance(func, cst.Attribute) and func.attr.value in CONVERTING_METHODS \
                 and a.traced(func.value, scope):
             a.report("convert", node, f"`{_src(node)}` needs a concrete value but `{_src(func.value)}` "
