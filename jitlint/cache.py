@@ -1,7 +1,7 @@
 """A content-addressed cache of per-file lint results, on by default.
 
-An entry's key hashes everything that can change a file's findings: jitlint's version, the
-Python version, the settings' fingerprint, the file's path and bytes, and, for results that
+An entry's key hashes everything that can change a file's findings: jitlint's version and
+the size and mtime of its own source files, the Python version, the settings' fingerprint, the file's path and bytes, and, for results that
 used the cross-module index, the summaries of the modules the file depends on.  So nothing is
 ever invalidated explicitly: a changed input is simply a different key.
 
@@ -30,6 +30,20 @@ _SAFE_BUILTINS = {"list", "dict", "tuple", "set", "frozenset", "str", "int", "fl
                   "NoneType", "bytes"}
 
 
+def _code_fingerprint() -> str:
+    """jitlint's own source files (path, size, mtime): a development checkout whose rules
+    changed without a version bump must not serve results of the old rules."""
+    package = Path(__file__).resolve().parent
+    parts = []
+    for path in sorted(package.rglob("*.py")):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        parts.append(f"{path.relative_to(package)}:{stat.st_size}:{stat.st_mtime_ns}")
+    return hashlib.blake2b("\n".join(parts).encode(), digest_size=16).hexdigest()
+
+
 class _ResultUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if module.startswith("jitlint.") or (module == "builtins" and name in _SAFE_BUILTINS):
@@ -42,7 +56,8 @@ class _ResultUnpickler(pickle.Unpickler):
 class ResultCache:
     def __init__(self, directory: Path, fingerprint: str) -> None:
         self.directory = directory
-        self._salt = "\0".join((_FORMAT, __version__, sys.version, fingerprint)).encode()
+        self._salt = "\0".join((_FORMAT, __version__, _code_fingerprint(), sys.version,
+                                fingerprint)).encode()
         self._ready = False
 
     def key(self, path: str, data: bytes, extra: bytes = b"") -> str:

@@ -12,7 +12,7 @@ import sys
 import tokenize
 import warnings
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Sequence
 
@@ -284,7 +284,7 @@ class _CachedLinter:
             keys[i] = key = self.cache.key(path, data, b"index" if index else b"")
             if index is None:
                 self.module_keys[module_name_for(path)[0]] = key
-            results[i] = self._lookup(key, index is not None)
+            results[i] = self._lookup(key, index is not None, path)
         misses = [i for i, result in enumerate(results) if result is None]
         fresh = _lint_many([files[i] for i in misses], self.settings, self.jobs, self.prefilter, index)
         for i, result in zip(misses, fresh):
@@ -294,13 +294,16 @@ class _CachedLinter:
                 self.cache.put(keys[i], (result, deps))
         return results  # type: ignore[return-value]
 
-    def _lookup(self, key: str, with_index: bool) -> Optional[FileResult]:
+    def _lookup(self, key: str, with_index: bool, path: str) -> Optional[FileResult]:
         entry = self.cache.get(key) if self.cache is not None else None
         if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], FileResult)):
             return None
         result, deps = entry
         if with_index and any(self.module_keys.get(name) != dep_key for name, dep_key in deps.items()):
             return None
+        if result.path != path:  # keys use the absolute path; report the path as given now
+            result.path = path
+            result.diagnostics = [replace(d, path=path) for d in result.diagnostics]
         return result
 
 

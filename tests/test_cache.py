@@ -135,3 +135,12 @@ def test_no_cache_writes_nothing(tmp_path, run_cli, monkeypatch):
     assert not (tmp_path / ".jitlint_cache").exists()
     assert run_cli("a.py")[0] == 1
     assert (tmp_path / ".jitlint_cache" / ".gitignore").exists()
+
+
+def test_paths_are_reported_as_given_whatever_the_cache_holds(tmp_path, monkeypatch):
+    (tmp_path / "a.py").write_text(LAMBDA_IN_LOOP)
+    monkeypatch.chdir(tmp_path)
+    cache = tmp_path / "cache"
+    settings = Settings(root=tmp_path)
+    assert [d.path for d in _lint([tmp_path / "a.py"], cache, settings)] == [str(tmp_path / "a.py")]
+    assert [d.path for d in _lint([Path("a.py")], cache, settings)] == ["a.py"]
