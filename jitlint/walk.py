@@ -37,17 +37,35 @@ def _fields(node_type: type) -> tuple[str, ...]:
     return names
 
 
-def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+# type -> 0: not a node, 1: a meaningful node, 2: a syntax-only node.  isinstance against
+# libcst's abstract classes is slow (ABC checks), so classify each concrete type once.
+_KIND: dict[type, int] = {}
+
+
+def _kind(value_type: type) -> int:
+    kind = _KIND.get(value_type)
+    if kind is None:
+        if not issubclass(value_type, cst.CSTNode):
+            kind = 0
+        else:
+            kind = 2 if issubclass(value_type, _SYNTAX_ONLY) else 1
+        _KIND[value_type] = kind
+    return kind
+
+
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The meaningful child nodes of ``node``, in field order."""
+    found = []
     for name in _fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            if not isinstance(value, _SYNTAX_ONLY):
-                yield value
-        elif isinstance(value, (tuple, list)):
+        value_type = type(value)
+        if value_type is tuple or value_type is list:
             for item in value:
-                if isinstance(item, cst.CSTNode) and not isinstance(item, _SYNTAX_ONLY):
-                    yield item
+                if _kind(type(item)) == 1:
+                    found.append(item)
+        elif _kind(value_type) == 1:
+            found.append(value)
+    return found
 
 
 def iter_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -56,7 +74,7 @@ def iter_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(list(children(current))))
+        stack.extend(reversed(children(current)))
 
 
 class Walker:
