@@ -132,6 +132,17 @@ class _Analysis:
         self.model = model
         self.walk = walk
         self.jitted = jitted
+        scopes = {id(s): s for s in model.scope_of.values()}.values()
+        self.redirecting = [s for s in scopes if s.global_names or s.nonlocal_names]
+        self.method_calls: dict[str, list] = {}  # name -> its mutating method call sites
+        for site in model.calls:
+            func = site.node.func
+            if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS \
+                    and isinstance(func.value, cst.Name):
+                self.method_calls.setdefault(func.value.value, []).append(site)
+        self.item_writes: dict[str, list[tuple[Frame, cst.CSTNode]]] = {}
+        for written, frame, node in walk.writes:
+            self.item_writes.setdefault(written, []).append((frame, node))
 
     def check(self, entry: JittedFunction, calls: list[Event]) -> Iterator[StaleRead]:
         func = entry.func
@@ -160,23 +171,20 @@ class _Analysis:
         for binding in bindings:
             if binding.frame is not None:
                 yield "reassigned", Event(binding.frame, self.walk.order.get(id(binding.node), -1))
-        for scope in {id(s): s for s in self.model.scope_of.values()}.values():
+        for scope in self.redirecting:
             redirected = (name in scope.global_names and owner is self.model.module_scope) or \
                 (name in scope.nonlocal_names and self._resolves_to(name, scope, owner))
             if redirected:
                 for binding in scope.bindings.get(name, ()):
                     if binding.frame is not None:
                         yield "reassigned", Event(binding.frame, self.walk.order.get(id(binding.node), -1))
-        for written, frame, node in self.walk.writes:
-            if written == name and self._same(name, frame.scope, bindings):
+        for frame, node in self.item_writes.get(name, ()):
+            if self._same(name, frame.scope, bindings):
                 yield "mutated", Event(frame, self.walk.order[id(node)])
         if not all(_is_container(b) for b in bindings):
             return  # obj.update(...) may be pure (optax); only builtin containers are followed
-        for site in self.model.calls:
-            func = site.node.func
-            if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS \
-                    and isinstance(func.value, cst.Name) and func.value.value == name \
-                    and self._same(name, site.frame.scope, bindings):
+        for site in self.method_calls.get(name, ()):
+            if self._same(name, site.frame.scope, bindings):
                 yield "mutated", Event(site.frame, self.walk.order[id(site.node)])
 
     def _resolves_to(self, name: str, scope: Scope, owner: Scope) -> bool:
