@@ -203,18 +203,24 @@ class _Analysis:
         if cls is not None:  # Cls.m: only classmethods are bound
             method = _methods(cls).get(attr)
             return method is not None and _has_decorator(method, "classmethod")
-        binding = self.model.single_binding(base.value, scope)
-        if binding is None:
-            return False
-        if binding.kind == "param":
-            cls = self._class_of_self(binding)
-        elif binding.kind == "assign" and isinstance(binding.value, cst.Call):
-            cls = self._class_of(binding.value.func, binding.scope)
+        cls = self._instance_class(base, scope)
         if cls is None:
             return False
         method = _methods(cls).get(attr)
         return method is not None and not _has_decorator(method, "staticmethod") \
             and not _has_decorator(method, "property")
+
+    def _instance_class(self, name: cst.Name, scope: Scope) -> Optional[cst.ClassDef]:
+        """The class of this module that ``name`` is an instance of: ``self`` in a method,
+        or a variable assigned once from ``Cls(...)``."""
+        binding = self.model.single_binding(name.value, scope)
+        if binding is None:
+            return None
+        if binding.kind == "param":
+            return self._class_of_self(binding)
+        if binding.kind == "assign" and isinstance(binding.value, cst.Call):
+            return self._class_of(binding.value.func, binding.scope)
+        return None
 
     def _class_of_self(self, param: Binding) -> Optional[cst.ClassDef]:
         """The class whose method has ``param`` as its first parameter (``self``)."""
@@ -325,15 +331,13 @@ class _Analysis:
 
     def _call_sites(self, function: cst.FunctionDef) -> list[CallSite]:
         outer = self.model.functions[function]
-        if outer.scope.kind == "class":  # a method: self.name(...) inside the class
+        if outer.scope.kind == "class":  # a method: self.name(...), or obj.name(...) on an instance
             cls = outer.scope.node
             return [
                 site for site in self.model.calls_named(function.name.value)
                 if isinstance(site.node.func, cst.Attribute)
-                and site.node.func.attr.value == function.name.value
                 and isinstance(site.node.func.value, cst.Name)
-                and site.node.func.value.value == "self"
-                and site.frame.is_inside(cls)
+                and self._instance_class(site.node.func.value, site.frame.scope) is cls
             ]
         binding = next((b for b in outer.scope.bindings.get(function.name.value, ())
                         if b.node is function), None)
