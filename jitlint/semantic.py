@@ -173,6 +173,24 @@ class SemanticModel:
                 return self.qualified_name(binding.value, binding.scope, depth + 1)
         return None
 
+    def value_origin(self, expr: cst.BaseExpression, scope: Scope, frame: Frame,
+                     _depth: int = 0) -> Optional[tuple[cst.CSTNode, Scope, Frame]]:
+        """Where the value of ``expr`` is created, with the scope and frame it is created in:
+        the expression itself, or for a name bound exactly once, its ``def`` or the right-hand
+        side of its assignment (followed through ``g = f`` aliases).  None when unknown."""
+        if not isinstance(expr, cst.Name):
+            return expr, scope, frame
+        if _depth > 4:
+            return None
+        binding = self.single_binding(expr.value, scope)
+        if binding is None or binding.frame is None:
+            return None
+        if binding.kind == "def":
+            return binding.node, binding.scope, binding.frame
+        if binding.kind == "assign" and binding.value is not None:
+            return self.value_origin(binding.value, binding.scope, binding.frame, _depth + 1)
+        return None
+
     def single_binding(self, name: str, scope: Scope) -> Optional[Binding]:
         bindings = self.lookup(name, scope)
         return bindings[0] if len(bindings) == 1 else None

@@ -131,37 +131,31 @@ class _Analysis:
         created anew each run."""
         if isinstance(app.target, cst.FunctionDef):
             return "local-def", app.frame, app.target
-        return self._classify_expr(app.target, app.frame.scope, app.frame, depth=0)
+        return self._classify_expr(app.target, app.frame.scope, app.frame)
 
-    def _classify_expr(self, expr: cst.BaseExpression, scope: Scope, creation: Frame,
-                       depth: int) -> Optional[tuple[str, Frame, cst.CSTNode]]:
-        if depth > 4:
+    def _classify_expr(self, expr: cst.BaseExpression, scope: Scope,
+                       creation: Frame) -> Optional[tuple[str, Frame, cst.CSTNode]]:
+        origin = self.model.value_origin(expr, scope, creation)
+        if origin is None:
             return None
-        if isinstance(expr, cst.Lambda):
-            return "lambda", creation, expr
-        if isinstance(expr, cst.Call):
-            callee = self.model.qualified_name(expr.func, scope)
+        node, scope, creation = origin
+        if isinstance(node, cst.FunctionDef):
+            return "local-def", creation, node
+        if isinstance(node, cst.Lambda):
+            return "lambda", creation, node
+        if isinstance(node, cst.Call):
+            callee = self.model.qualified_name(node.func, scope)
             if callee in PARTIAL_CONSTRUCTORS:
-                return "partial", creation, expr
+                return "partial", creation, node
             if callee in TRANSFORMS:
-                return "transformed", creation, expr
-            if self.ctx.resolver.resolve(expr.func, scope) is not None and _wraps_callable(expr):
-                return "jit-of-jit", creation, expr  # jax.jit(jax.jit(f)): the inner wrapper is new
-            if self._is_fresh_callable_instance(expr, scope):
-                return "transformed", creation, expr
+                return "transformed", creation, node
+            if self.ctx.resolver.resolve(node.func, scope) is not None and _wraps_callable(node):
+                return "jit-of-jit", creation, node  # jax.jit(jax.jit(f)): the inner wrapper is new
+            if self._is_fresh_callable_instance(node, scope):
+                return "transformed", creation, node
             return None
-        if isinstance(expr, cst.Attribute):
-            if self._is_bound_method(expr, scope):
-                return "bound-method", creation, expr
-            return None
-        if isinstance(expr, cst.Name):
-            binding = self.model.single_binding(expr.value, scope)
-            if binding is None or binding.frame is None:
-                return None
-            if binding.kind == "def":
-                return "local-def", binding.frame, binding.node
-            if binding.kind == "assign" and binding.value is not None:
-                return self._classify_expr(binding.value, binding.scope, binding.frame, depth + 1)
+        if isinstance(node, cst.Attribute) and self._is_bound_method(node, scope):
+            return "bound-method", creation, node
         return None
 
     def _reads_loop_target(self, node: cst.CSTNode, loop: cst.CSTNode, creation: Frame) -> bool:

@@ -336,7 +336,7 @@ FRESH_TEXT = {
 
 def fresh_value(ctx: FileContext, use: StaticUse) -> Optional[Fresh]:
     """The static value is a new object each time the call runs, hashed by identity."""
-    created = _created(ctx, use.value, use.scope, use.site.frame, 0)
+    created = _created(ctx, use.value, use.scope, use.site.frame)
     if created is None:
         return None
     kind, creation, label = created
@@ -362,40 +362,33 @@ def _fresh(kind: str, label: Optional[str], when: str) -> Fresh:
     return Fresh(kind, what, fix, when)
 
 
-def _created(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, frame: Frame,
-             depth: int) -> Optional[tuple[str, Frame, Optional[str]]]:
+def _created(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
+             frame: Frame) -> Optional[tuple[str, Frame, Optional[str]]]:
     """(kind, the frame where the object is created, class name) for a fresh identity-hashed object."""
-    if depth > 4:
+    origin = ctx.model.value_origin(expr, scope, frame)
+    if origin is None:
         return None
-    model = ctx.model
-    if isinstance(expr, cst.Lambda):
+    node, scope, frame = origin
+    if isinstance(node, cst.FunctionDef):
+        if scope.kind != "function":
+            return None
+        jitted = any(ctx.resolver.resolve(d.decorator, scope) is not None for d in node.decorators)
+        return ("jit" if jitted else "def"), frame, None
+    if isinstance(node, cst.Lambda):
         return "lambda", frame, None
-    if isinstance(expr, cst.Call):
-        if ctx.resolver.resolve(expr.func, scope) is not None and any(
-                a.keyword is None and not a.star for a in expr.args):
+    if isinstance(node, cst.Call):
+        if ctx.resolver.resolve(node.func, scope) is not None and any(
+                a.keyword is None and not a.star for a in node.args):
             return "jit", frame, None
-        if model.qualified_name(expr.func, scope) in PARTIALS:
+        if ctx.model.qualified_name(node.func, scope) in PARTIALS:
             return "partial", frame, None
-        cls = class_verdict(ctx, expr.func, scope)
+        cls = class_verdict(ctx, node.func, scope)
         if cls is not None and cls[1] == IDENTITY:
             return "instance", frame, cls[0]
         return None
-    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Call):
-        if class_verdict(ctx, expr.value.func, scope) is not None:
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Call):
+        if class_verdict(ctx, node.value.func, scope) is not None:
             return "bound-method", frame, None
-        return None
-    if isinstance(expr, cst.Name):
-        binding = model.single_binding(expr.value, scope)
-        if binding is None or binding.frame is None:
-            return None
-        if binding.kind == "def" and binding.scope.kind == "function":
-            function = binding.node
-            assert isinstance(function, cst.FunctionDef)
-            jitted = any(ctx.resolver.resolve(d.decorator, binding.scope) is not None
-                         for d in function.decorators)
-            return ("jit" if jitted else "def"), binding.frame, None
-        if _single_assignment(ctx, expr, scope) is not None:
-            return _created(ctx, binding.value, binding.scope, binding.frame, depth + 1)  # type: ignore[arg-type]
     return None
 
 
