@@ -53,16 +53,27 @@ def run_counting_compiles(script: Path, timeout: float = 300) -> dict:
         return report
 
 
-def user_function_compiles(report: dict, script: Path) -> Counter:
+DECLARED_COMPILES = re.compile(r"# runtime: (?P<name>\S+) compiles (?P<n>\d+) times")
+
+
+def declared_compiles(script: Path) -> dict[str, int]:
+    """``# runtime: NAME compiles N times`` marks: a negative fixture's deliberate compiles."""
+    return {m["name"]: int(m["n"]) for m in DECLARED_COMPILES.finditer(script.read_text())}
+
+
+def user_function_compiles(report: dict, script: Path, also: Iterable[Path] = ()) -> Counter:
     """Compiles per jitted function defined in ``script`` (eager jnp ops compile too: dropped).
 
-    A callable instance compiles as ``jit(<unnamed function>)``.
+    A callable instance compiles as ``jit(<unnamed function>)``; ``also`` names other files
+    (a package the script imports) whose functions count as the user's.
     """
     import ast
 
-    tree = ast.parse(script.read_text(encoding="utf-8"))
-    names = {"<lambda>", "<unnamed function>"} | {node.name for node in ast.walk(tree)
-                            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    names = {"<lambda>", "<unnamed function>"}
+    for source in (script, *also):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        names |= {node.name for node in ast.walk(tree)
+                  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     counts: Counter = Counter()
     for event in report["compiles"]:
         name = event["fun_name"] or ""

@@ -3,16 +3,14 @@ and each negative compiles each jitted function once.  Real JAX on the CPU."""
 
 from __future__ import annotations
 
-import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, expected_findings, run_counting_compiles, user_function_compiles
+from helpers import FIXTURES, declared_compiles, expected_findings, run_counting_compiles, user_function_compiles
 
 FRESH = sorted((FIXTURES / "fresh").glob("*.py"))
-DECLARED = re.compile(r"# runtime: (?P<name>\S+) compiles (?P<n>\d+) times")
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +29,6 @@ def test_fixture_runs_and_compiles_as_claimed(path: Path, reports):
         # Every scenario runs 5 iterations or calls: a recompile each time means >= 5.
         assert compiles and max(compiles.values()) >= 5, compiles
     else:
-        declared = {m["name"]: int(m["n"]) for m in DECLARED.finditer(path.read_text())}
+        declared = declared_compiles(path)
         for name, count in compiles.items():
             assert count == declared.get(name, 1), (name, compiles)

@@ -5,16 +5,14 @@ former false positive (now silent) compiles exactly as its comment declares."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, expected_findings, run_counting_compiles, user_function_compiles
+from helpers import FIXTURES, declared_compiles, expected_findings, run_counting_compiles, user_function_compiles
 
 REAL = sorted((FIXTURES / "real").glob("*.py"))
-DECLARED = re.compile(r"# runtime: (?P<name>\S+) compiles (?P<n>\d+) times")
 
 
 def _compiles_per_site(report: dict, script: Path) -> Counter:
@@ -35,6 +33,6 @@ def test_real_world_reproduction(path: Path):
         # Each scenario calls the flagged code 4-5 times: one site compiles every time.
         assert max(_compiles_per_site(report, path).values()) >= 4, report["compiles"]
     else:
-        declared = {m["name"]: int(m["n"]) for m in DECLARED.finditer(path.read_text())}
+        declared = declared_compiles(path)
         for name, count in user_function_compiles(report, path).items():
             assert count == declared.get(name, 1), (name, count)

@@ -8,7 +8,6 @@ their jitted functions once unless a count is declared (a bool toggle: twice, by
 
 from __future__ import annotations
 
-import ast
 import re
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -16,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, expected_findings, run_counting_compiles
+from helpers import FIXTURES, expected_findings, run_counting_compiles, user_function_compiles
 
 STATIC = FIXTURES / "static"
 SCRIPTS = sorted(STATIC.glob("*.py"))  # the package's modules run through the crossmod_* scripts
-COMPILES = re.compile(r"# runtime: (?P<name>\S+) compiles (?P<n>\d+) times")
+from helpers import DECLARED_COMPILES as COMPILES
 RAISES = re.compile(r"# runtime: raises (?P<type>\w+)")
 JAX_MESSAGES = {
     "JIT301": "Non-hashable static arguments are not supported",
@@ -30,26 +29,9 @@ JAX_MESSAGES = {
 }
 
 
-def _defined_names(script: Path) -> set[str]:
-    sources = [script]
-    if script.name.startswith("crossmod_"):
-        sources += sorted((STATIC / "crossmod").glob("*.py"))
-    names = {"<lambda>"}
-    for source in sources:
-        tree = ast.parse(source.read_text(encoding="utf-8"))
-        names |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    return names
-
-
 def _compiles(report: dict, script: Path) -> Counter:
-    names = _defined_names(script)
-    counts: Counter = Counter()
-    for event in report["compiles"]:
-        name = event["fun_name"] or ""
-        inner = name[4:-1] if name.startswith("jit(") and name.endswith(")") else name
-        if inner in names:
-            counts[inner] += 1
-    return counts
+    package = sorted((STATIC / "crossmod").glob("*.py")) if script.name.startswith("crossmod_") else ()
+    return user_function_compiles(report, script, package)
 
 
 def _codes(script: Path) -> set[str]:

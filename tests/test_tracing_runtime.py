@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, expected_findings, run_counting_compiles, user_function_compiles
+from helpers import FIXTURES, declared_compiles, expected_findings, run_counting_compiles, user_function_compiles
 
 TRACE_ERRORS = sorted((FIXTURES / "trace_errors").glob("*.py"))
 SHAPE_CHURN = sorted((FIXTURES / "shape_churn").glob("*.py"))
@@ -33,7 +33,6 @@ RAISES = {
     "JIT802": {"ConcretizationTypeError", "TracerBoolConversionError"},
     "JIT803": {"TracerArrayConversionError"},
 }
-DECLARED_COMPILES = re.compile(r"# runtime: (?P<name>\S+) compiles (?P<n>\d+) times")
 TRACER = re.compile(r"JitTracer\(|Traced<")  # a tracer's repr (jax 0.10: JitTracer(float32[3]))
 DECLARED_PRINT = re.compile(r"^# runtime: prints (?P<text>.+)$", re.M)
 DECLARED_EAGER = re.compile(r"^# runtime without jit: prints (?P<text>.+)$", re.M)
@@ -71,7 +70,7 @@ def test_trace_error_fixture_behaves_as_claimed(path: Path, reports):
 def test_shape_churn_fixture_compiles_as_claimed(path: Path, reports):
     report = reports[path]
     assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
-    declared = {m["name"]: int(m["n"]) for m in DECLARED_COMPILES.finditer(path.read_text())}
+    declared = declared_compiles(path)
     assert declared, f"{path.name} declares no '# runtime: NAME compiles N times'"
     compiles = user_function_compiles(report, path)
     for name, count in declared.items():
