@@ -25,8 +25,15 @@ SARIF_VERSION = "2.1.0"
 INFORMATION_URI = "https://github.com/jitlint/jitlint"
 
 
+def location(d: Diagnostic) -> str:
+    """``path:line:col``; in a notebook ``nb.ipynb:cell 5:line 2:col`` (line in the cell)."""
+    if d.cell is not None:
+        return f"{d.path}:cell {d.cell}:line {d.line}:{d.column}"
+    return f"{d.path}:{d.line}:{d.column}"
+
+
 def format_concise(diagnostics: Sequence[Diagnostic]) -> str:
-    return "".join(f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}\n" for d in diagnostics)
+    return "".join(f"{location(d)}: {d.code} {d.message}\n" for d in diagnostics)
 
 
 # ---------------------------------------------------------------------------- full
@@ -57,11 +64,14 @@ def format_full(diagnostics: Sequence[Diagnostic], color: Optional[bool] = None)
     sources: dict[str, Optional[list[str]]] = {}
     out = []
     for d in diagnostics:
-        if d.path not in sources:
-            sources[d.path] = _source_lines(d.path)
-        lines = sources[d.path]
+        key = d.path if d.cell is None else f"{d.path}\0{d.cell}"
+        if key not in sources:
+            sources[key] = _source_lines(d.path) if d.cell is None else _cell_lines(d.path, d.cell)
+        lines = sources[key]
         level = "red" if d.severity == "error" else "yellow"
-        out.append(f"{_style(d.path, color, 'bold')}:{d.line}:{d.column}: "
+        where = f":cell {d.cell}:line {d.line}:{d.column}" if d.cell is not None else \
+            f":{d.line}:{d.column}"
+        out.append(f"{_style(d.path, color, 'bold')}{where}: "
                    f"{_style(d.code, color, 'bold', level)} {d.message} "
                    f"{_style(f'[{d.name}]', color, 'cyan')}\n")
         if lines is not None and 1 <= d.line <= len(lines):
@@ -74,6 +84,16 @@ def _source_lines(path: str) -> Optional[list[str]]:
     try:
         return decode_source(Path(path).read_bytes()).splitlines()
     except Exception:  # unreadable or undecodable: the finding is shown without a frame
+        return None
+
+
+def _cell_lines(path: str, cell: int) -> Optional[list[str]]:
+    """A notebook cell's own lines (the frame shows the line numbers of the cell)."""
+    from jitlint.notebook import cell_lines
+
+    try:
+        return cell_lines(Path(path).read_bytes(), cell)
+    except Exception:
         return None
 
 
@@ -116,6 +136,13 @@ def format_github(diagnostics: Sequence[Diagnostic]) -> str:
     out = []
     for d in diagnostics:
         command = "error" if d.severity == "error" else "warning"
+        if d.cell is not None:
+            # A line of the .ipynb's JSON is no place to show it: a file-level annotation
+            # that says where in the notebook.
+            out.append(f"::{command} file={_escape_property(d.path)},"
+                       f"title={_escape_property(d.code)}::"
+                       f"{_escape_data(f'cell {d.cell}, line {d.line}, column {d.column}: {d.message}')}\n")
+            continue
         out.append(f"::{command} file={_escape_property(d.path)},line={d.line},col={d.column},"
                    f"endLine={d.end_line},endColumn={d.end_column},"
                    f"title={_escape_property(d.code)}::{_escape_data(d.message)}\n")
@@ -186,6 +213,11 @@ def format_sarif(diagnostics: Sequence[Diagnostic]) -> str:
                 },
             }],
         }
+        if d.cell is not None and d.absolute_line is not None:
+            # Lines of the notebook's code cells joined in order; the cell position as properties.
+            result["locations"][0]["physicalLocation"]["region"].update(
+                startLine=d.absolute_line, endLine=d.absolute_line + d.end_line - d.line)
+            result["properties"] = {"cell": d.cell, "cellLine": d.line, "cellEndLine": d.end_line}
         if d.code in index:
             result["ruleIndex"] = index[d.code]
         results.append(result)

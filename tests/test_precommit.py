@@ -70,7 +70,7 @@ def test_hooks_file_declares_both_hooks():
     hooks = {hook["id"]: hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
     assert set(hooks) == {"jitlint", "jitlint-fix"}
     for hook in hooks.values():
-        assert hook["language"] == "python" and hook["types"] == ["python"]
+        assert hook["language"] == "python" and hook["types_or"] == ["python", "jupyter"]
 
 
 def test_check_hook_fails_on_findings_and_passes_on_clean_code(repo, home):
@@ -94,3 +94,16 @@ def test_fix_hook_rewrites_then_passes(repo, home):
     assert again.returncode == 0, again.stdout + again.stderr
     assert (repo / "bad.py").read_text() == fixed
     assert try_repo(repo, home, "jitlint", "bad.py").returncode == 0
+
+
+def test_check_hook_lints_notebooks(repo, home):
+    import json
+
+    cell = {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+            "source": BAD.splitlines(keepends=True)}
+    (repo / "bad.ipynb").write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {},
+                                                "cells": [cell]}))
+    subprocess.run(["git", "add", "bad.ipynb"], cwd=repo, check=True)
+    failing = try_repo(repo, home, "jitlint", "bad.ipynb", "notes.txt")
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    assert "bad.ipynb:cell 1:line 6:9: JIT101" in failing.stdout

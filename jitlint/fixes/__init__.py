@@ -282,6 +282,8 @@ def fix_files(files: Iterable[str], settings: Settings, write: bool) -> list[Fix
     """Fix each file; write the changed ones back when ``write``.  Unreadable files are skipped."""
     results = []
     for path in files:
+        if path.lower().endswith(".ipynb"):
+            continue  # notebooks are linted, never rewritten
         try:
             result = fix_file(path, settings)
         except OSError:

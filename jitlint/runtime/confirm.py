@@ -141,6 +141,8 @@ def _plan_scripts(diagnostics: Sequence[Diagnostic], explicit: Sequence[str]):
 def _why_not_runnable(path: str) -> Optional[str]:
     """None if the file can run as a script, else why not (it becomes the 'not run' detail)."""
     name = os.path.basename(path)
+    if name.lower().endswith(".ipynb"):
+        return "a notebook; count its compiles in Jupyter with %load_ext jitlint"
     if name in TEST_FILE_NAMES or name.startswith("test_") or name.endswith("_test.py"):
         return "a test module; drive it with --run 'python -m pytest FILE'"
     try:
