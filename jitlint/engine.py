@@ -8,6 +8,7 @@ import ast
 import io
 import multiprocessing
 import os
+import stat
 import sys
 import tokenize
 import warnings
@@ -120,11 +121,22 @@ def decode_source(data: bytes) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+def read_source(path: str) -> bytes:
+    """A file's bytes; OSError if it cannot be read.  Only regular files are read: a named
+    pipe, socket or device called ``*.py`` (or a link to one) would block or never end."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)  # non-blocking: opening a FIFO with no writer returns at once
+    with open(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(0, "not a regular file (a named pipe, socket or device)")
+        return handle.read()
+
+
 # ---------------------------------------------------------------------------- linting
 def lint_file(path: str, settings: Settings, prefilter: bool = True,
               index: Optional[ProjectIndex] = None) -> FileResult:
     try:
-        data = Path(path).read_bytes()
+        data = read_source(path)
     except OSError as exc:
         result = FileResult(path)
         result.diagnostics.append(_unparsable(path, f"cannot read file: {exc.strerror or exc}"))
@@ -308,7 +320,7 @@ class _CachedLinter:
         keys: list[Optional[str]] = [None] * len(files)
         for i, path in enumerate(files):
             try:
-                data = Path(path).read_bytes()
+                data = read_source(path)
             except OSError:
                 continue  # lint_file reports it
             keys[i] = key = self.cache.key(path, data, b"index" if index else b"")
@@ -393,7 +405,7 @@ def _needs_index(result: FileResult, index: ProjectIndex) -> bool:
         if not names:
             return False
         try:
-            text = Path(result.path).read_text(encoding="utf-8", errors="replace")
+            text = read_source(result.path).decode("utf-8", errors="replace")
             if result.path.lower().endswith(".ipynb"):
                 from jitlint.notebook import notebook_source
                 text = notebook_source(text.encode("utf-8"))

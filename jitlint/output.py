@@ -14,7 +14,7 @@ from typing import Callable, Optional, Sequence
 from urllib.parse import quote
 
 from jitlint import __version__
-from jitlint.engine import Diagnostic, decode_source
+from jitlint.engine import Diagnostic, decode_source, read_source
 from jitlint.rules import ALL_RULES
 
 JSON_KEYS = ("path", "line", "column", "end_line", "end_column", "code", "name", "message",
@@ -82,7 +82,7 @@ def format_full(diagnostics: Sequence[Diagnostic], color: Optional[bool] = None)
 
 def _source_lines(path: str) -> Optional[list[str]]:
     try:
-        return decode_source(Path(path).read_bytes()).splitlines()
+        return decode_source(read_source(path)).splitlines()
     except Exception:  # unreadable or undecodable: the finding is shown without a frame
         return None
 
@@ -92,7 +92,7 @@ def _cell_lines(path: str, cell: int) -> Optional[list[str]]:
     from jitlint.notebook import cell_lines
 
     try:
-        return cell_lines(Path(path).read_bytes(), cell)
+        return cell_lines(read_source(path), cell)
     except Exception:
         return None
 

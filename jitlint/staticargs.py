@@ -510,11 +510,12 @@ class ProjectIndex:
 
 def summarize_path(path: str) -> Optional[ModuleSummary]:
     """Parse a file only to summarise it (its classes, for the index); None if unreadable."""
+    from jitlint.engine import read_source  # (engine imports this module)
     from jitlint.jitnames import JitResolver
     from jitlint.semantic import build_model
 
     try:
-        module = cst.parse_module(Path(path).read_bytes())
+        module = cst.parse_module(read_source(path))
     except Exception:
         return None
     name, is_package = module_name_for(path)

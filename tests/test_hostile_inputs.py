@@ -94,3 +94,21 @@ def test_deeply_nested_code_never_crashes(source):
     result = lint_source(source.encode(), "deep.py", Settings())
     assert result.internal_error is None
     assert all(d.code == "JIT000" for d in result.diagnostics)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
+@pytest.mark.parametrize("extra", [[], ["--output-format", "full"], ["--fix"], ["--diff"]])
+def test_a_fifo_or_device_named_like_python_is_jit000_not_a_hang(tmp_path, run_cli, extra):
+    # Reading a FIFO with no writer blocks forever; /dev/zero never ends.  Only regular files
+    # are read (jitlint.engine.read_source), by the lint, the cache, --fix and the output.
+    os.mkfifo(tmp_path / "pipe.py")
+    (tmp_path / "zeros.py").symlink_to("/dev/zero")
+    (tmp_path / "ok.py").write_text(FINDING)
+    code, out, err = run_cli("--no-cache", *extra, str(tmp_path))
+    if "--diff" in extra:
+        assert code == 1 and "+jitted_lambda" in out  # only ok.py has a fix
+        return
+    assert code == 1, err
+    assert out.count("not a regular file (a named pipe, socket or device)") == 2
+    assert "pipe.py:1:1: JIT000" in out and "zeros.py:1:1: JIT000" in out
+    assert ("JIT101" in out) != ("--fix" in extra)  # linted, or fixed and clean

@@ -26,14 +26,13 @@ import pkgutil
 import tokenize
 import warnings
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable, Iterable, Optional, Sequence
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jitlint.config import Settings
-from jitlint.engine import SourceError, decode_source, lint_source
+from jitlint.engine import SourceError, decode_source, lint_source, read_source
 from jitlint.rule import FileContext, Violation
 from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model
@@ -101,7 +100,7 @@ class FixResult:
 
 # ---------------------------------------------------------------------------- fixing
 def fix_file(path: str, settings: Settings) -> FixResult:
-    data = Path(path).read_bytes()
+    data = read_source(path)
     return fix_source(data, path, settings)
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Optional, Sequence, TextIO
 
 from jitlint.config import Settings
-from jitlint.engine import Diagnostic, decode_source
+from jitlint.engine import Diagnostic, decode_source, read_source
 from jitlint.runtime.attribution import (Evidence, Runtime, compiles_of, recompilations, times,
                                          verdict)
 from jitlint.runtime.runner import RunResult, run_command, run_script
@@ -146,7 +146,7 @@ def _why_not_runnable(path: str) -> Optional[str]:
     if name in TEST_FILE_NAMES or name.startswith("test_") or name.endswith("_test.py"):
         return "a test module; drive it with --run 'python -m pytest FILE'"
     try:
-        tree = ast.parse(decode_source(Path(path).read_bytes()))
+        tree = ast.parse(decode_source(read_source(path)))
     except Exception:
         return "it cannot be parsed"
     if _runs_code(tree.body):
@@ -257,7 +257,7 @@ def _runtime_only(found, linted: dict[str, str], settings: Settings) -> Optional
     if rule is None or not settings.is_enabled(RUNTIME_ONLY_CODE, path):
         return None
     try:
-        text = decode_source(Path(path).read_bytes())
+        text = decode_source(read_source(path))
     except Exception:
         return None
     source_lines = text.splitlines()

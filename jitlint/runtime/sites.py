@@ -17,13 +17,12 @@ from __future__ import annotations
 import ast
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from jitlint.engine import Diagnostic, decode_source
+from jitlint.engine import Diagnostic, decode_source, read_source
 from jitlint.rule import FileContext
 from jitlint.semantic import build_model
 
@@ -50,7 +49,7 @@ def build_sites(diagnostics: Sequence[Diagnostic], extra_jit_functions: Sequence
     sites: list[Site] = []
     for path, found in by_path.items():
         try:
-            text = decode_source(Path(path).read_bytes())
+            text = decode_source(read_source(path))
         except Exception:
             text = None
         jit_spans = _jit_def_lines(text, path, extra_jit_functions) if text is not None else []
