@@ -12,7 +12,10 @@ How a file is fixed (``fix_source``):
 * the rules with fixes run on a fresh libcst tree; each finding's fixer proposes an edit;
   edits whose regions nest are deferred to the next pass; passes repeat until nothing changes;
 * the result must still parse, else the file is left as it was; it is written back in the
-  file's own encoding (BOM and PEP 263 cookie kept) and newline style.
+  file's own encoding (BOM and PEP 263 cookie kept) and newline style;
+* it is written atomically (``write_if_unchanged``: a temporary file in the same directory,
+  given the original's permissions, then ``os.replace``), and only if the file still holds the
+  bytes that were fixed: a file changed on disk meanwhile is reported and left alone.
 """
 
 from __future__ import annotations
@@ -22,7 +25,10 @@ import codecs
 import difflib
 import importlib
 import io
+import os
 import pkgutil
+import stat
+import tempfile
 import tokenize
 import warnings
 from dataclasses import dataclass, field
@@ -85,6 +91,7 @@ class FixResult:
     original: bytes
     fixed: bytes
     applied: list[tuple[str, int, str]] = field(default_factory=list)  # (code, line, description)
+    not_written: Optional[str] = None  # why a changed file was not written back
 
     @property
     def changed(self) -> bool:
@@ -288,6 +295,43 @@ def fix_files(files: Iterable[str], settings: Settings, write: bool) -> list[Fix
         except OSError:
             continue
         if result.changed and write:
-            Path(path).write_bytes(result.fixed)
+            result.not_written = write_if_unchanged(path, result.fixed, result.original)
         results.append(result)
     return results
+
+
+def write_if_unchanged(path: str, data: bytes, expected: bytes) -> Optional[str]:
+    """Replace the file's bytes with ``data`` if it still holds ``expected``; None when written,
+    else why not.  Atomic: readers see the old file or the new one, never a part; a crash or a
+    full disk leaves the old one.  Permissions are kept; a symlink stays a symlink (its target
+    is rewritten)."""
+    target = os.path.realpath(path)
+    try:
+        info = os.stat(target)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target),
+                                   prefix=f".{os.path.basename(target)}.", suffix=".jitlint-tmp")
+    except OSError as exc:
+        return f"cannot write it: {exc.strerror or exc}"
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, stat.S_IMODE(info.st_mode))
+        if hasattr(os, "chown"):
+            try:
+                os.chown(tmp, info.st_uid, info.st_gid)
+            except OSError:
+                pass  # not ours to give away: it stays the writer's, as with any editor
+        with open(target, "rb") as handle:
+            if handle.read() != expected:
+                os.unlink(tmp)
+                return "it changed on disk while it was being fixed; not written"
+        os.replace(tmp, target)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return f"cannot write it: {exc.strerror or exc}"
+    return None

@@ -31,7 +31,11 @@ def run(args: argparse.Namespace, files: Sequence[str], settings: Settings) -> O
         if count:
             print(f"jitlint: {count} fix(es) available in {len(changed)} file(s)", file=sys.stderr)
         return 1 if changed else 0
-    count = sum(len(r.applied) for r in changed)
+    for r in changed:
+        if r.not_written is not None:
+            print(f"jitlint: {r.path}: {r.not_written}", file=sys.stderr)
+    written = [r for r in changed if r.not_written is None]
+    count = sum(len(r.applied) for r in written)
     if count:
-        print(f"jitlint: fixed {count} finding(s) in {len(changed)} file(s)", file=sys.stderr)
+        print(f"jitlint: fixed {count} finding(s) in {len(written)} file(s)", file=sys.stderr)
     return None
