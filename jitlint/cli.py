@@ -131,7 +131,8 @@ def _check(args: argparse.Namespace) -> int:
                   f"(please report it)", file=sys.stderr)
             status = EXIT_ERROR
 
-    if args.confirm or args.confirm_run is not None or args.confirm_python is not None:
+    if args.confirm or args.confirm_run is not None or args.confirm_python is not None \
+            or args.confirm_max_memory is not None:
         explicit = [path for path in existing if os.path.isfile(path)]
         return confirm_command.run(args, files, explicit, diagnostics, settings, status, FORMATS)
     sys.stdout.write(FORMATS[args.output_format](diagnostics))

@@ -40,6 +40,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        dest="confirm_timeout",
                        help="with --confirm: kill a run (its whole process group) after this "
                             "long (default: 120)")
+    group.add_argument("--max-memory", metavar="SIZE", dest="confirm_max_memory",
+                       help="with --confirm: kill a run whose processes together use more "
+                            "resident memory than this, e.g. 4G or 512M (a bare number is MiB; "
+                            "default: no limit; Linux only)")
+
+
+_UNITS = {"": 2**20, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def parse_size(text: str) -> int:
+    """``4G``, ``512M``, ``1.5GiB``, ``300`` (MiB) -> bytes."""
+    value = text.strip().upper().removesuffix("IB").removesuffix("B")
+    unit = value[-1:] if value[-1:] in _UNITS and value[-1:] else ""
+    number = value[: len(value) - len(unit)]
+    try:
+        size = int(float(number) * _UNITS[unit])
+    except (ValueError, OverflowError):
+        raise ValueError(f"{text!r} is not a size such as 4G or 512M") from None
+    if size <= 0:
+        raise ValueError("it must be positive")
+    return size
 
 
 def split_command(argv: list[str]) -> tuple[list[str], Optional[list[str]]]:
@@ -68,9 +89,20 @@ def run(args: argparse.Namespace, files: Sequence[str], explicit: Sequence[str],
     if command is not None and not command:
         print("jitlint: error: --run needs a command", file=sys.stderr)
         return 2
-    if not args.confirm and (command is not None or args.confirm_python is not None):
-        print("jitlint: error: --run and --python need --confirm", file=sys.stderr)
+    if not args.confirm and (command is not None or args.confirm_python is not None
+                             or args.confirm_max_memory is not None):
+        print("jitlint: error: --run, --python and --max-memory need --confirm", file=sys.stderr)
         return 2
+    max_memory = None
+    if args.confirm_max_memory is not None:
+        try:
+            max_memory = parse_size(args.confirm_max_memory)
+        except ValueError as exc:
+            print(f"jitlint: error: --max-memory: {exc}", file=sys.stderr)
+            return 2
+        if not os.path.isdir("/proc"):
+            print("jitlint: error: --max-memory needs /proc (Linux)", file=sys.stderr)
+            return 2
     python = find_python(args.confirm_python)
     if python is None:
         print(f"jitlint: error: --python {args.confirm_python}: no such interpreter", file=sys.stderr)
@@ -80,7 +112,7 @@ def run(args: argparse.Namespace, files: Sequence[str], explicit: Sequence[str],
         return 2
     jobs = args.jobs if args.jobs is not None else min(4, os.cpu_count() or 1)
     options = Options(python=python, platform=args.confirm_platform, timeout=args.confirm_timeout,
-                      command=command, jobs=jobs, progress=sys.stderr)
+                      command=command, jobs=jobs, progress=sys.stderr, max_memory=max_memory)
     confirmation = confirm(diagnostics, files, explicit, settings, options)
     report_failures(confirmation, options.timeout, sys.stderr)
     everything = confirmation.diagnostics(diagnostics)

@@ -44,6 +44,7 @@ class Options:
     command: Optional[list[str]] = None  # --run
     jobs: int = 1
     progress: Optional[TextIO] = None
+    max_memory: Optional[int] = None  # bytes of resident memory per run (--max-memory)
 
 
 @dataclass
@@ -210,9 +211,9 @@ def _execute(plans: Sequence[_Plan], options: Options, lines_file: str) -> list[
         if plan.target is None:
             assert options.command is not None
             return run_command(_command_argv(options), plan.cwd, env, options.timeout, lines_file,
-                               plan.label)
+                               plan.label, options.max_memory)
         return run_script(options.python, plan.target, plan.cwd, env, options.timeout, lines_file,
-                          plan.label)
+                          plan.label, options.max_memory)
 
     jobs = max(1, min(options.jobs, total))
     if jobs == 1:
