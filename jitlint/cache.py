@@ -13,6 +13,7 @@ rebuilt.  Unpickling is restricted to jitlint's own result types and plain built
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import os
@@ -45,11 +46,19 @@ def _code_fingerprint() -> str:
 
 
 class _ResultUnpickler(pickle.Unpickler):
+    """Loads only classes: jitlint's dataclasses (whose constructors only store fields),
+    plain builtins, and pathlib/collections types.  A dotted name (``pathlib`` + ``os.system``)
+    or any other object is refused: a crafted entry must not be able to run code."""
+
     def find_class(self, module: str, name: str) -> Any:
-        if module.startswith("jitlint.") or (module == "builtins" and name in _SAFE_BUILTINS):
-            return super().find_class(module, name)
-        if module in ("pathlib", "collections"):
-            return super().find_class(module, name)
+        if "." not in name:
+            if module == "builtins" and name in _SAFE_BUILTINS:
+                return super().find_class(module, name)
+            if module.startswith("jitlint.") or module in ("pathlib", "collections"):
+                found = super().find_class(module, name)
+                if isinstance(found, type) and found.__module__ == module \
+                        and (dataclasses.is_dataclass(found) or not module.startswith("jitlint.")):
+                    return found
         raise pickle.UnpicklingError(f"refusing to load {module}.{name} from the cache")
 
 
@@ -90,8 +99,8 @@ class ResultCache:
             except BaseException:
                 os.unlink(tmp)
                 raise
-        except OSError:
-            pass  # a read-only or full disk must not fail the lint; we just do not cache
+        except Exception:  # a read-only or full disk, an unpicklable value: we just do not cache
+            pass
 
     def _prepare(self) -> None:
         if self._ready:

@@ -144,3 +144,48 @@ def test_paths_are_reported_as_given_whatever_the_cache_holds(tmp_path, monkeypa
     settings = Settings(root=tmp_path)
     assert [d.path for d in _lint([tmp_path / "a.py"], cache, settings)] == [str(tmp_path / "a.py")]
     assert [d.path for d in _lint([Path("a.py")], cache, settings)] == ["a.py"]
+
+
+def _calls(module: str, command: str) -> bytes:
+    """A protocol-4 pickle of ``module``'s attribute ``os.system`` called with ``command``."""
+    def text(value: str) -> bytes:
+        data = value.encode()
+        return b"\x8c" + bytes([len(data)]) + data + b"\x94"
+
+    return b"\x80\x04" + text(module) + text("os.system") + b"\x93" + text(command) + b"\x85R."
+
+
+def test_crafted_entries_cannot_run_code(tmp_path):
+    # A dotted name reaches any module a permitted module imports: jitlint.cache.os.system.
+    f = tmp_path / "a.py"
+    f.write_text(LAMBDA_IN_LOOP)
+    settings = Settings(root=tmp_path)
+    cache_dir = tmp_path / "cache"
+    expected = _lint([f], None, settings)
+    cache = ResultCache(cache_dir, settings.fingerprint())
+    key = cache.key(str(f), f.read_bytes())
+    cache.put(key, ("placeholder",))
+    entry = cache_dir / key[:2] / key[2:]
+    assert entry.exists()
+    for module in ("jitlint.cache", "jitlint.engine", "pathlib", "collections"):
+        marker = tmp_path / f"ran-{module}"
+        entry.write_bytes(_calls(module, f"touch {marker}"))
+        assert cache.get(key) is None
+        assert _lint([f], cache_dir, settings) == expected
+        assert not marker.exists(), module
+
+
+def test_a_value_that_cannot_be_pickled_is_not_cached_and_does_not_fail(tmp_path):
+    cache = ResultCache(tmp_path, "x")
+    key = cache.key("a.py", b"x = 1\n")
+    cache.put(key, lambda: None)
+    assert cache.get(key) is None
+    assert not list(tmp_path.rglob(".tmp-*"))
+
+
+def test_a_cache_dir_that_is_a_file_is_no_cache(tmp_path, run_cli):
+    (tmp_path / "a.py").write_text(LAMBDA_IN_LOOP)
+    (tmp_path / "cache").write_text("not a directory")
+    code, out, err = run_cli("--cache-dir", str(tmp_path / "cache"), str(tmp_path / "a.py"))
+    assert code == 1 and "JIT101" in out and err == ""
+    assert (tmp_path / "cache").read_text() == "not a directory"
