@@ -112,3 +112,21 @@ def test_a_fifo_or_device_named_like_python_is_jit000_not_a_hang(tmp_path, run_c
     assert out.count("not a regular file (a named pipe, socket or device)") == 2
     assert "pipe.py:1:1: JIT000" in out and "zeros.py:1:1: JIT000" in out
     assert ("JIT101" in out) != ("--fix" in extra)  # linted, or fixed and clean
+
+
+def test_a_bug_in_a_rule_is_exit_2_and_the_other_files_are_linted(tmp_path, run_cli, monkeypatch):
+    from jitlint.rules import ALL_RULES
+
+    def broken(self, ctx):
+        if ctx.path.endswith("trigger.py"):
+            raise KeyError("a rule's bug")
+        return iter(())
+
+    monkeypatch.setattr(ALL_RULES["JIT102"], "check", broken)
+    (tmp_path / "trigger.py").write_text(FINDING)
+    (tmp_path / "other.py").write_text(FINDING)
+    code, out, err = run_cli("--no-cache", "-j", "1", str(tmp_path))
+    assert code == 2
+    assert f"jitlint: internal error on {tmp_path / 'trigger.py'}: KeyError: \"a rule's bug\" " \
+           "(please report it)" in err
+    assert "other.py:6:9: JIT101" in out and "Traceback" not in err
