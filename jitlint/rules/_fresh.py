@@ -24,6 +24,7 @@ import libcst as cst
 
 from jitlint.jitnames import JitApplication
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._jitted import name_loads
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
 
 PARTIAL_CONSTRUCTORS = frozenset({"functools.partial", "jax.tree_util.Partial"})
@@ -164,7 +165,7 @@ class _Analysis:
         Then every iteration builds a genuinely different program, and hoisting is not a fix.
         """
         scope = self.model.scope_of.get(node) or creation.scope
-        for name in _names_read(node):
+        for name in {loaded.value for loaded in name_loads(node)}:
             for binding in self.model.lookup(name, scope):
                 if binding.kind == "loop-target" and (binding.node is loop or binding.scope.node is loop):
                     return True
@@ -376,26 +377,6 @@ def _keyword_is_true(app: JitApplication, name: str) -> bool:
     return any(arg.keyword is not None and arg.keyword.value == name
                and isinstance(arg.value, cst.Name) and arg.value.value == "True"
                for arg in app.keywords)
-
-
-def _names_read(node: cst.CSTNode) -> set[str]:
-    """Variable names read anywhere in ``node`` (not attribute or keyword names)."""
-    names: set[str] = set()
-
-    class _Reader(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            names.add(name.value)
-
-        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
-            attribute.value.visit(self)
-            return False
-
-        def visit_Arg(self, arg: cst.Arg) -> bool:
-            arg.value.visit(self)
-            return False
-
-    node.visit(_Reader())
-    return names
 
 
 def _mentions(expr: cst.BaseExpression, name: str) -> bool:
