@@ -26,7 +26,8 @@ from jitlint.jitnames import JIT_WORDS
 from jitlint.rule import FileContext, Rule
 from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model
-from jitlint.staticargs import ModuleSummary, ProjectIndex, absolute, module_name_for, summarize
+from jitlint.staticargs import (ModuleSummary, ProjectIndex, absolute, module_name_for, summarize,
+                                summarize_path)
 from jitlint.suppression import file_is_suppressed, line_suppresses
 
 UNPARSABLE = ALL_RULES["JIT000"]
@@ -63,6 +64,7 @@ class FileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     internal_error: Optional[str] = None  # a jitlint bug; the CLI exits 2
     summary: Optional[ModuleSummary] = None  # what other linted files may import from this one
+    imports: tuple[str, ...] = ()  # for a file not parsed by libcst: what it imports (absolute)
     depends_on: tuple[str, ...] = ()  # other linted modules whose summaries this result used
 
 
@@ -165,6 +167,9 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
         return result
     rules = [rule() for code, rule in ALL_RULES.items() if settings.is_enabled(code, path)]
     if not rules or (prefilter and not _may_have_findings(text, tree, settings, index)):
+        # Not parsed: keep what it imports, so the project index can tell whether it calls a
+        # jitted function of another linted module without saying jit itself.
+        result.imports = _imported_names(tree, *module_name_for(path))
         return result
     try:
         module = cst.parse_module(text)
@@ -293,7 +298,13 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
     if len(files) < 2:
         return results
     index = _project_index(files, results)
+    # Summarise, in processes, the unparsed modules that other files import (their classes
+    # and re-exports), then decide in the parent without parsing anything there.
+    wanted = _imported_unsummarised(results, index)
+    index.summaries.update(zip(wanted, linter.summarise([index.paths[name] for name in wanted])))
+    index.lazy = False
     again = [i for i, result in enumerate(results) if _needs_index(result, index)]
+    index.lazy = True  # deeper re-export chains: the workers summarise on first use
     if again:
         redone = linter.lint([files[i] for i in again], index)
         for i, result in zip(again, redone):
@@ -336,6 +347,27 @@ class _CachedLinter:
                 self.cache.put(keys[i], (result, deps))
         return results  # type: ignore[return-value]
 
+    def summarise(self, paths: Sequence[str]) -> list[Optional[ModuleSummary]]:
+        """Module summaries of files phase 1 did not parse, from the cache or in processes."""
+        summaries: list[Optional[ModuleSummary]] = [None] * len(paths)
+        keys: list[Optional[str]] = [None] * len(paths)
+        if self.cache is not None:
+            for i, path in enumerate(paths):
+                try:
+                    keys[i] = key = self.cache.key(path, read_source(path), b"summary")
+                except OSError:
+                    continue
+                entry = self.cache.get(key)
+                if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == "summary":
+                    summaries[i] = entry[1]
+        misses = [i for i, summary in enumerate(summaries) if summary is None]
+        fresh = _in_processes(_summarise_batch, [paths[i] for i in misses], self.jobs)
+        for i, summary in zip(misses, fresh):
+            summaries[i] = summary
+            if self.cache is not None and keys[i] is not None and summary is not None:
+                self.cache.put(keys[i], ("summary", summary))
+        return summaries
+
     def _lookup(self, key: str, with_index: bool, path: str) -> Optional[FileResult]:
         entry = self.cache.get(key) if self.cache is not None else None
         if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], FileResult)):
@@ -351,13 +383,18 @@ class _CachedLinter:
 
 def _lint_many(files: Sequence[str], settings: Settings, jobs: int, prefilter: bool,
                index: Optional[ProjectIndex]) -> list[FileResult]:
-    if jobs <= 1 or len(files) < 2 * MIN_FILES_PER_BATCH:
-        return _lint_batch(files, settings, prefilter, index)
-    batches = [files[i:i + MIN_FILES_PER_BATCH] for i in range(0, len(files), MIN_FILES_PER_BATCH)]
-    results: list[FileResult] = []
+    return _in_processes(_lint_batch, files, jobs, settings, prefilter, index)
+
+
+def _in_processes(func, items: Sequence, jobs: int, *args) -> list:
+    """``func(batch, *args)`` over batches of ``items``, in processes when there are enough
+    items to pay for the workers; results in the order of ``items``."""
+    if jobs <= 1 or len(items) < 2 * MIN_FILES_PER_BATCH:
+        return func(items, *args) if items else []
+    batches = [items[i:i + MIN_FILES_PER_BATCH] for i in range(0, len(items), MIN_FILES_PER_BATCH)]
+    results: list = []
     with ProcessPoolExecutor(max_workers=jobs, mp_context=_process_context()) as pool:
-        for batch_result in pool.map(_lint_batch, batches, [settings] * len(batches),
-                                     [prefilter] * len(batches), [index] * len(batches)):
+        for batch_result in pool.map(func, batches, *([arg] * len(batches) for arg in args)):
             results.extend(batch_result)
     return results
 
@@ -380,11 +417,7 @@ def _project_index(files: Sequence[str], results: Sequence[FileResult]) -> Proje
     return index
 
 
-def _imported_names(text: str, module: str, is_package: bool) -> set[str]:
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return set()
+def _imported_names(tree: ast.Module, module: str, is_package: bool) -> tuple[str, ...]:
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -392,7 +425,23 @@ def _imported_names(text: str, module: str, is_package: bool) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = absolute("." * node.level + (node.module or ""), module, is_package)
             names.update(f"{base}.{alias.name}" if base else alias.name for alias in node.names)
-    return names
+    return tuple(sorted(names))
+
+
+def _imported_unsummarised(results: Sequence[FileResult], index: ProjectIndex) -> list[str]:
+    """Linted modules without a summary that some linted file imports from."""
+    wanted: set[str] = set()
+    for result in results:
+        imports = result.summary.imports if result.summary is not None else result.imports
+        for qualname in imports:
+            parts = qualname.split(".")
+            for cut in range(len(parts), 0, -1):
+                module = ".".join(parts[:cut])
+                if module in index.paths:
+                    if module not in index.summaries:
+                        wanted.add(module)
+                    break
+    return sorted(wanted)
 
 
 def _needs_index(result: FileResult, index: ProjectIndex) -> bool:
@@ -400,25 +449,18 @@ def _needs_index(result: FileResult, index: ProjectIndex) -> bool:
     if result.internal_error or any(d.code == UNPARSABLE.code for d in result.diagnostics):
         return False
     summary = result.summary
-    if summary is None:  # not parsed: it never said jit; does it name an imported jitted function?
-        names = index.function_names()
-        if not names:
+    if summary is None:  # not parsed: it never said jit; does it import a jitted function?
+        if not index.function_names():
             return False
-        try:
-            text = read_source(result.path).decode("utf-8", errors="replace")
-            if result.path.lower().endswith(".ipynb"):
-                from jitlint.notebook import notebook_source
-                text = notebook_source(text.encode("utf-8"))
-        except OSError:
-            return False
-        if not any(name in text for name in names):
-            return False
-        module, is_package = module_name_for(result.path)
-        imports = _imported_names(text, module, is_package)  # ast: ~10x cheaper than libcst
+        module, _ = module_name_for(result.path)
         return any(index.function(name) is not None
-                   or index.provides(name, module, jitted_only=True) for name in imports)
+                   or index.provides(name, module, jitted_only=True) for name in result.imports)
     return any(index.provides(name, summary.module, jitted_only=not summary.static_jit)
                or index.function(name) is not None for name in summary.imports)
+
+
+def _summarise_batch(paths: Sequence[str]) -> list[Optional[ModuleSummary]]:
+    return [summarize_path(path) for path in paths]
 
 
 MIN_FILES_PER_BATCH = 16

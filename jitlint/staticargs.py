@@ -446,11 +446,12 @@ class ProjectIndex:
     summaries: dict[str, ModuleSummary] = field(default_factory=dict)
     paths: dict[str, str] = field(default_factory=dict)
     used: set[str] = field(default_factory=set, compare=False)
+    lazy: bool = field(default=True, compare=False)  # summarise unparsed modules on first use
     _names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
 
     def module(self, name: str) -> Optional[ModuleSummary]:
         summary = self.summaries.get(name)
-        if summary is None and name in self.paths:
+        if summary is None and self.lazy and name in self.paths:
             summary = summarize_path(self.paths[name])
             self.summaries[name] = summary  # type: ignore[assignment]
         if summary is not None:
@@ -497,14 +498,18 @@ class ProjectIndex:
         return self._names
 
     def provides(self, qualname: str, own_module: str, jitted_only: bool = False) -> bool:
-        """Does an import of ``qualname`` reach another linted module (one with jitted functions)?"""
+        """Does an import of ``qualname`` reach another linted module?  With ``jitted_only``:
+        a module object with jitted functions (names imported from it are checked by
+        ``function()``)."""
         for module in self.paths:
             if module == own_module:
                 continue
             if jitted_only and not (module in self.summaries and self.summaries[module].functions):
                 continue
-            if module == qualname or qualname.startswith(module + ".") or module.startswith(qualname + "."):
-                return True
+            if module == qualname or module.startswith(qualname + "."):
+                return True  # the module (or a package above it) itself is imported
+            if qualname.startswith(module + ".") and not jitted_only:
+                return True  # a name from it: with jitted_only, function() decides precisely
         return False
 
 
