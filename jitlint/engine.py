@@ -6,19 +6,16 @@ from __future__ import annotations
 
 import ast
 import io
-import multiprocessing
 import os
 import stat
 import sys
 import tokenize
 import warnings
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Sequence
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jitlint.cache import ResultCache
 from jitlint.config import Settings
@@ -244,7 +241,10 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
         result.summary = summarize(ctx.model, ctx.jit_applications, path, is_package)
     if not violations:
         return []
-    # Positions cost a full code-generation pass: only files with findings pay for it.
+    # Positions cost a full code-generation pass: only files with findings pay for it (and
+    # only they import libcst's metadata machinery).
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     lines = text.splitlines()
     diagnostics = set()
@@ -301,7 +301,8 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
     # Summarise, in processes, the unparsed modules that other files import (their classes
     # and re-exports), then decide in the parent without parsing anything there.
     wanted = _imported_unsummarised(results, index)
-    index.summaries.update(zip(wanted, linter.summarise([index.paths[name] for name in wanted])))
+    summaries = linter.summarise([index.paths[name] for name in wanted])
+    index.summaries.update((name, summary) for name, summary in zip(wanted, summaries) if summary)
     index.lazy = False
     again = [i for i, result in enumerate(results) if _needs_index(result, index)]
     index.lazy = True  # deeper re-export chains: the workers summarise on first use
@@ -391,6 +392,8 @@ def _in_processes(func, items: Sequence, jobs: int, *args) -> list:
     items to pay for the workers; results in the order of ``items``."""
     if jobs <= 1 or len(items) < 2 * MIN_FILES_PER_BATCH:
         return func(items, *args) if items else []
+    from concurrent.futures import ProcessPoolExecutor  # one file (pre-commit) never pays for it
+
     batches = [items[i:i + MIN_FILES_PER_BATCH] for i in range(0, len(items), MIN_FILES_PER_BATCH)]
     results: list = []
     with ProcessPoolExecutor(max_workers=jobs, mp_context=_process_context()) as pool:
@@ -466,9 +469,11 @@ def _summarise_batch(paths: Sequence[str]) -> list[Optional[ModuleSummary]]:
 MIN_FILES_PER_BATCH = 16
 
 
-def _process_context() -> multiprocessing.context.BaseContext:
+def _process_context():
     """fork is cheapest, but forking a process that runs JAX's threads can deadlock (jitlint's
     own API may be called from such a process, e.g. a test suite): then use forkserver."""
+    import multiprocessing
+
     if sys.platform != "linux" or "jax" in sys.modules:
         context = multiprocessing.get_context("spawn" if sys.platform == "win32" else "forkserver")
         if context.get_start_method() == "forkserver":

@@ -448,6 +448,7 @@ class ProjectIndex:
     used: set[str] = field(default_factory=set, compare=False)
     lazy: bool = field(default=True, compare=False)  # summarise unparsed modules on first use
     _names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
+    _below: Optional[dict[str, list[str]]] = field(default=None, compare=False, repr=False)
 
     def module(self, name: str) -> Optional[ModuleSummary]:
         summary = self.summaries.get(name)
@@ -501,16 +502,35 @@ class ProjectIndex:
         """Does an import of ``qualname`` reach another linted module?  With ``jitted_only``:
         a module object with jitted functions (names imported from it are checked by
         ``function()``)."""
-        for module in self.paths:
+        def counts(module: str) -> bool:
             if module == own_module:
-                continue
-            if jitted_only and not (module in self.summaries and self.summaries[module].functions):
-                continue
-            if module == qualname or module.startswith(qualname + "."):
-                return True  # the module (or a package above it) itself is imported
-            if qualname.startswith(module + ".") and not jitted_only:
-                return True  # a name from it: with jitted_only, function() decides precisely
+                return False
+            summary = self.summaries.get(module)
+            return not jitted_only or (summary is not None and bool(summary.functions))
+
+        # The module itself, or a package above linted modules, is imported.
+        if qualname in self.paths and counts(qualname):
+            return True
+        if any(counts(module) for module in self._packages().get(qualname, ())):
+            return True
+        if not jitted_only:  # a name from a linted module
+            parts = qualname.split(".")
+            for cut in range(len(parts) - 1, 0, -1):
+                module = ".".join(parts[:cut])
+                if module in self.paths and counts(module):
+                    return True
         return False
+
+    def _packages(self) -> dict[str, list[str]]:
+        """Each dotted prefix -> the linted modules below it (built once: paths are fixed)."""
+        if self._below is None:
+            below: dict[str, list[str]] = {}
+            for module in self.paths:
+                parts = module.split(".")
+                for cut in range(1, len(parts)):
+                    below.setdefault(".".join(parts[:cut]), []).append(module)
+            self._below = below
+        return self._below
 
 
 def summarize_path(path: str) -> Optional[ModuleSummary]:
