@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import resource
 import shutil
@@ -112,7 +113,12 @@ def pick_single_file(files: Sequence[Path], target_lines: int = 1000) -> Path:
 
 
 def scaling(files: Sequence[Path], work: Path, repeat: int) -> list[tuple[int, float]]:
-    """jitlint's cold time on growing subsets of the corpus: (lines, seconds)."""
+    """jitlint's cold time on growing subsets of the corpus: (lines, seconds).
+
+    The subsets are drawn in a fixed random order so that each has the corpus's mix of
+    packages (in path order the jit-dense jax package would all come last)."""
+    files = list(files)
+    random.Random(0).shuffle(files)
     points = []
     for fraction in (0.125, 0.25, 0.5, 0.75, 1.0):
         subset = files[: max(1, int(len(files) * fraction))]
