@@ -469,26 +469,23 @@ class ProjectIndex:
                     yield summary, ".".join(parts[cut:])
                 return
 
-    def function(self, qualname: str, _depth: int = 0) -> Optional[StaticArgSpec]:
+    def function(self, qualname: str) -> Optional[StaticArgSpec]:
         if not self.function_names():
             return None  # no jitted function anywhere: nothing to follow
-        for summary, rest in self._split(qualname):
-            spec = summary.function(rest)
-            if spec is not None:
-                return spec
-            target = summary.alias(rest)
-            if target is not None and _depth < 4:
-                return self.function(target, _depth + 1)
-        return None
+        return self._follow(qualname, ModuleSummary.function)
 
-    def cls(self, qualname: str, _depth: int = 0) -> Optional[ClassInfo]:
+    def cls(self, qualname: str) -> Optional[ClassInfo]:
+        return self._follow(qualname, ModuleSummary.cls)
+
+    def _follow(self, qualname: str, get, depth: int = 0):
+        """``get(summary, name)`` in the module ``qualname`` names, through re-exports."""
         for summary, rest in self._split(qualname):
-            info = summary.cls(rest)
-            if info is not None:
-                return info
+            found = get(summary, rest)
+            if found is not None:
+                return found
             target = summary.alias(rest)
-            if target is not None and _depth < 4:
-                return self.cls(target, _depth + 1)
+            if target is not None and depth < 4:
+                return self._follow(target, get, depth + 1)
         return None
 
     def function_names(self) -> tuple[str, ...]:
