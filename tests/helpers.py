@@ -61,6 +61,15 @@ def declared_compiles(script: Path) -> dict[str, int]:
     return {m["name"]: int(m["n"]) for m in DECLARED_COMPILES.finditer(script.read_text())}
 
 
+def run_all_counting_compiles(scripts: Iterable[Path]) -> dict[Path, dict]:
+    """``run_counting_compiles`` for many scripts, two at a time (one per core here)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    scripts = list(scripts)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(scripts, pool.map(run_counting_compiles, scripts)))
+
+
 def user_function_compiles(report: dict, script: Path, also: Iterable[Path] = ()) -> Counter:
     """Compiles per jitted function defined in ``script`` (eager jnp ops compile too: dropped).
 

@@ -3,12 +3,11 @@ and each negative compiles each jitted function once.  Real JAX on the CPU."""
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, declared_compiles, expected_findings, run_counting_compiles, user_function_compiles
+from helpers import FIXTURES, declared_compiles, expected_findings, run_all_counting_compiles, user_function_compiles
 
 FRESH = sorted((FIXTURES / "fresh").glob("*.py"))
 
@@ -16,8 +15,7 @@ FRESH = sorted((FIXTURES / "fresh").glob("*.py"))
 @pytest.fixture(scope="module")
 def reports() -> dict[Path, dict]:
     pytest.importorskip("jax")
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(FRESH, pool.map(run_counting_compiles, FRESH)))
+    return run_all_counting_compiles(FRESH)
 
 
 @pytest.mark.parametrize("path", FRESH, ids=lambda p: p.name)

@@ -13,7 +13,7 @@ import pytest
 from helpers import FIXTURES, ROOT, actual_findings, EXPECT
 from jitlint.config import Settings
 from jitlint.engine import iter_python_files, lint_file
-from jitlint.notebook import build_notebook, read_notebook
+from jitlint.notebook import build_notebook
 from jitlint.output import FORMATS
 
 NOTEBOOKS = sorted((FIXTURES / "notebooks").glob("*.ipynb"))

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, expected_findings, run_counting_compiles, user_function_compiles
+from helpers import FIXTURES, expected_findings, run_all_counting_compiles, user_function_compiles
 
 STATIC = FIXTURES / "static"
 SCRIPTS = sorted(STATIC.glob("*.py"))  # the package's modules run through the crossmod_* scripts
@@ -45,8 +44,7 @@ def _codes(script: Path) -> set[str]:
 def reports() -> dict[Path, dict]:
     pytest.importorskip("jax")
     pytest.importorskip("equinox")
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(SCRIPTS, pool.map(run_counting_compiles, SCRIPTS)))
+    return run_all_counting_compiles(SCRIPTS)
 
 
 def test_every_script_declares_or_is_negative():

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, declared_compiles, expected_findings, run_counting_compiles, user_function_compiles
+from helpers import FIXTURES, declared_compiles, expected_findings, run_all_counting_compiles, user_function_compiles
 
 TRACE_ERRORS = sorted((FIXTURES / "trace_errors").glob("*.py"))
 SHAPE_CHURN = sorted((FIXTURES / "shape_churn").glob("*.py"))
@@ -41,8 +41,7 @@ DECLARED_EAGER = re.compile(r"^# runtime without jit: prints (?P<text>.+)$", re.
 @pytest.fixture(scope="module")
 def reports() -> dict[Path, dict]:
     pytest.importorskip("jax")
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(ALL, pool.map(run_counting_compiles, ALL)))
+    return run_all_counting_compiles(ALL)
 
 
 @pytest.mark.parametrize("path", TRACE_ERRORS, ids=lambda p: p.name)
