@@ -5,11 +5,8 @@ their findings.  It knows nothing of the CLI or of output formats.
 from __future__ import annotations
 
 import ast
-import io
 import os
-import stat
 import sys
-import tokenize
 import warnings
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -20,9 +17,11 @@ import libcst as cst
 from jitlint.cache import ResultCache
 from jitlint.config import Settings
 from jitlint.jitnames import JIT_WORDS
+from jitlint.notebook import NotebookError, is_notebook, read_notebook
 from jitlint.rule import FileContext, Rule
 from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model
+from jitlint.source import SourceError, decode_source, read_source
 from jitlint.staticargs import (ModuleSummary, ProjectIndex, absolute, module_name_for, summarize,
                                 summarize_path)
 from jitlint.suppression import file_is_suppressed, line_suppresses
@@ -65,14 +64,6 @@ class FileResult:
     depends_on: tuple[str, ...] = ()  # other linted modules whose summaries this result used
 
 
-class SourceError(Exception):
-    """The file cannot be turned into text that Python would accept."""
-
-    def __init__(self, reason: str, line: int = 1, column: int = 1) -> None:
-        super().__init__(reason)
-        self.reason, self.line, self.column = reason, line, column
-
-
 # ---------------------------------------------------------------------------- files
 def iter_python_files(paths: Sequence[str], settings: Settings) -> Iterator[str]:
     """Files to lint: explicit files as given, directories recursed (sorted, excludes pruned)."""
@@ -96,41 +87,6 @@ def iter_python_files(paths: Sequence[str], settings: Settings) -> Iterator[str]
                 yield raw
 
 
-def decode_source(data: bytes) -> str:
-    """Bytes -> text as Python reads it: BOM, PEP 263 coding cookie, else UTF-8."""
-    if b"\0" in data:
-        raise SourceError("binary file (contains NUL bytes), not Python source")
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError as exc:
-        if "invalid or missing encoding declaration" in str(exc.msg):
-            encoding = "utf-8"  # no cookie, and the first lines are not UTF-8: say where
-        else:
-            raise SourceError(f"bad encoding declaration: {exc.msg}", exc.lineno or 1) from exc
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise SourceError(f"not valid {encoding} text (byte {data[exc.start]:#04x}); save it as "
-                          f"UTF-8 or declare its encoding with a PEP 263 coding comment",
-                          line, column) from exc
-    except LookupError as exc:
-        raise SourceError(f"unknown encoding {encoding!r}") from exc
-    return text[1:] if text.startswith("\ufeff") else text
-
-
-def read_source(path: str) -> bytes:
-    """A file's bytes; OSError if it cannot be read.  Only regular files are read: a named
-    pipe, socket or device called ``*.py`` (or a link to one) would block or never end."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    fd = os.open(path, flags)  # non-blocking: opening a FIFO with no writer returns at once
-    with open(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(0, "not a regular file (a named pipe, socket or device)")
-        return handle.read()
-
-
 # ---------------------------------------------------------------------------- linting
 def lint_file(path: str, settings: Settings, prefilter: bool = True,
               index: Optional[ProjectIndex] = None) -> FileResult:
@@ -140,8 +96,7 @@ def lint_file(path: str, settings: Settings, prefilter: bool = True,
         result = FileResult(path)
         result.diagnostics.append(_unparsable(path, f"cannot read file: {exc.strerror or exc}"))
         return result
-    if path.lower().endswith(".ipynb"):
-        from jitlint.notebook import lint_notebook
+    if is_notebook(path):
         return lint_notebook(data, path, settings, prefilter, index)
     return lint_source(data, path, settings, prefilter, index=index)
 
@@ -187,6 +142,34 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
             result.diagnostics = [_unparsable(path, "code nested too deeply for jitlint to analyse")]
     except Exception as exc:  # a bug in a rule must not stop the other files
         result.internal_error = f"{type(exc).__name__}: {exc}"
+    return result
+
+
+# ---------------------------------------------------------------------------- notebooks
+def lint_notebook(data: bytes, path: str, settings: Settings, prefilter: bool = True,
+                  index: Optional[ProjectIndex] = None) -> FileResult:
+    """engine.lint_file for a notebook: lint the joined cells, then locate each finding."""
+    try:
+        notebook = read_notebook(data)
+    except NotebookError as exc:
+        result = FileResult(path)
+        if settings.is_enabled(UNPARSABLE.code, path):
+            result.diagnostics.append(Diagnostic(
+                path, exc.line, exc.column, exc.line, exc.column, UNPARSABLE.code, UNPARSABLE.name,
+                f"{exc.reason}; the file was not linted", UNPARSABLE.severity))
+        return result
+    if notebook is None:  # a notebook in another language
+        return FileResult(path)
+    result = lint_source(notebook.source.encode("utf-8"), path, settings, prefilter, index=index)
+    located = [notebook.locate(d) for d in result.diagnostics]
+    if settings.is_enabled(UNPARSABLE.code, path) and not file_is_suppressed(notebook.source):
+        for error in notebook.errors:
+            located.append(Diagnostic(
+                path, error.line, error.column, error.line, error.column, UNPARSABLE.code,
+                UNPARSABLE.name, f"{error.reason}; this cell was not linted", UNPARSABLE.severity,
+                cell=error.cell, absolute_line=notebook.absolute_line(error.cell, error.line)))
+    result.diagnostics = sorted(located, key=lambda d: (d.absolute_line or 0, d.column, d.code,
+                                                        d.message))
     return result
 
 
@@ -406,7 +389,7 @@ def _project_index(files: Sequence[str], results: Sequence[FileResult]) -> Proje
     index = ProjectIndex()
     claimed: dict[str, int] = {}
     for path, result in zip(files, results):
-        if path.lower().endswith(".ipynb"):
+        if is_notebook(path):
             continue  # nobody imports a notebook; it must not shadow the module of its name
         name, _ = module_name_for(path)
         claimed[name] = claimed.get(name, 0) + 1

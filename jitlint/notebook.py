@@ -329,41 +329,6 @@ def notebook_source(data: bytes) -> str:
     return notebook.source if notebook is not None else ""
 
 
-# ---------------------------------------------------------------------------- linting
-def lint_notebook(data: bytes, path: str, settings, prefilter: bool = True, index=None):
-    """engine.lint_file for a notebook: lint the joined cells, then locate each finding."""
-    from jitlint.engine import UNPARSABLE, Diagnostic, FileResult, lint_source
-
-    try:
-        notebook = read_notebook(data)
-    except NotebookError as exc:
-        result = FileResult(path)
-        if settings.is_enabled(UNPARSABLE.code, path):
-            result.diagnostics.append(Diagnostic(
-                path, exc.line, exc.column, exc.line, exc.column, UNPARSABLE.code, UNPARSABLE.name,
-                f"{exc.reason}; the file was not linted", UNPARSABLE.severity))
-        return result
-    if notebook is None:  # a notebook in another language
-        return FileResult(path)
-    result = lint_source(notebook.source.encode("utf-8"), path, settings, prefilter, index=index)
-    located = [notebook.locate(d) for d in result.diagnostics]
-    if settings.is_enabled(UNPARSABLE.code, path) and not _file_suppressed(notebook):
-        for error in notebook.errors:
-            located.append(Diagnostic(
-                path, error.line, error.column, error.line, error.column, UNPARSABLE.code,
-                UNPARSABLE.name, f"{error.reason}; this cell was not linted", UNPARSABLE.severity,
-                cell=error.cell, absolute_line=notebook.absolute_line(error.cell, error.line)))
-    result.diagnostics = sorted(located, key=lambda d: (d.absolute_line or 0, d.column, d.code,
-                                                        d.message))
-    return result
-
-
-def _file_suppressed(notebook: Notebook) -> bool:
-    from jitlint.suppression import file_is_suppressed
-
-    return file_is_suppressed(notebook.source)
-
-
 def cell_lines(data: bytes, cell: int) -> Optional[list[str]]:
     """The original lines of one code cell (for output formats that show source)."""
     notebook = read_notebook(data)

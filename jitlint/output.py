@@ -14,7 +14,8 @@ from typing import Callable, Optional, Sequence
 from urllib.parse import quote
 
 from jitlint import __version__
-from jitlint.engine import Diagnostic, decode_source, read_source
+from jitlint.engine import Diagnostic
+from jitlint.source import decode_source, read_source
 from jitlint.rules import ALL_RULES
 
 JSON_KEYS = ("path", "line", "column", "end_line", "end_column", "code", "name", "message",

@@ -24,6 +24,7 @@ import libcst as cst
 
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.semantic import Binding, Scope, SemanticModel
+from jitlint.source import read_source
 
 # jit-likes whose keywords are jax.jit's static_argnums / static_argnames / donate_*.
 ARGNUM_JITS = frozenset({"jax.jit", "jax.experimental.pjit.pjit"})
@@ -532,7 +533,6 @@ class ProjectIndex:
 
 def summarize_path(path: str) -> Optional[ModuleSummary]:
     """Parse a file only to summarise it (its classes, for the index); None if unreadable."""
-    from jitlint.engine import read_source  # (engine imports this module)
     from jitlint.jitnames import JitResolver
     from jitlint.semantic import build_model
 

@@ -100,7 +100,7 @@ def test_deeply_nested_code_never_crashes(source):
 @pytest.mark.parametrize("extra", [[], ["--output-format", "full"], ["--fix"], ["--diff"]])
 def test_a_fifo_or_device_named_like_python_is_jit000_not_a_hang(tmp_path, run_cli, extra):
     # Reading a FIFO with no writer blocks forever; /dev/zero never ends.  Only regular files
-    # are read (jitlint.engine.read_source), by the lint, the cache, --fix and the output.
+    # are read (jitlint.source.read_source), by the lint, the cache, --fix and the output.
     os.mkfifo(tmp_path / "pipe.py")
     (tmp_path / "zeros.py").symlink_to("/dev/zero")
     (tmp_path / "ok.py").write_text(FINDING)

@@ -38,7 +38,8 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jitlint.config import Settings
-from jitlint.engine import SourceError, decode_source, lint_source, read_source
+from jitlint.engine import lint_source
+from jitlint.source import SourceError, decode_source, read_source
 from jitlint.rule import FileContext, Violation
 from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Optional, Sequence, TextIO
 
 from jitlint.config import Settings
-from jitlint.engine import Diagnostic, decode_source, read_source
+from jitlint.engine import Diagnostic
+from jitlint.source import decode_source, read_source
 from jitlint.runtime.attribution import (Evidence, Runtime, compiles_of, recompilations, times,
                                          verdict)
 from jitlint.runtime.runner import RunResult, run_command, run_script

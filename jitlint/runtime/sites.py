@@ -22,7 +22,8 @@ from typing import Iterable, Optional, Sequence
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from jitlint.engine import Diagnostic, decode_source, read_source
+from jitlint.engine import Diagnostic
+from jitlint.source import decode_source, read_source
 from jitlint.rule import FileContext
 from jitlint.semantic import build_model
 
