@@ -97,7 +97,7 @@ def _hook_jit_creation():
         jitted = original(fun, jit_info)
         try:
             frame = sys._getframe(1)
-            if _made_by_jit_api(frame):
+            if _made_by_jit_api(frame) and not _library_import(frame):
                 key = id(jit_info)
                 _made[key] = _user_stack(frame)
                 import weakref
@@ -123,6 +123,20 @@ def _made_by_jit_api(frame):
             while caller is not None and caller.f_code.co_filename.endswith("traceback_util.py"):
                 caller = caller.f_back
             return caller is not None and inside not in caller.f_code.co_filename
+        frame = frame.f_back
+    return False
+
+
+_LIBRARIES = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
+
+
+def _library_import(frame):
+    """A library's own jit, made while the library is imported (its module-level ``@jax.jit``
+    functions): not the user's, though the user's ``import`` line is on the stack."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "<module>" and any(part in code.co_filename for part in _LIBRARIES):
+            return True
         frame = frame.f_back
     return False
 
