@@ -48,6 +48,9 @@ def test_a_stored_partial_is_confirmed_by_the_compiles_of_its_calls(rows):
 @pytest.mark.parametrize("code, error, message", [
     ("JIT301", "ValueError", "Non-hashable static arguments are not supported"),
     ("JIT801", "TracerBoolConversionError", "Attempted boolean conversion of traced array"),
+    ("JIT802", "ConcretizationTypeError", "Abstract tracer value encountered where concrete value"),
+    ("JIT803", "TracerArrayConversionError", "The numpy.ndarray conversion method __array__()"),
+    ("JIT701", "ValueError", "Jitted function has invalid argnames {'ord'} in static_argnames"),
 ])
 def test_an_error_the_program_catches_is_raised_caught(rows, code, error, message):
     found = runtime(rows, "caught_errors.py", code)
@@ -114,3 +117,28 @@ def test_every_finding_of_the_bundled_examples_is_confirmed():
     verdicts = {(Path(r["path"]).name, r["code"]): r["runtime"]["verdict"] for r in rows}
     assert ("train_loop.py", "JIT103") in verdicts
     assert set(verdicts.values()) == {"confirmed"}, verdicts
+
+
+def test_an_error_pytest_raises_catches_is_raised_caught_under_run_pytest(tmp_path):
+    pytest.importorskip("jax")
+    (tmp_path / "test_totals.py").write_text(
+        "from functools import partial\n"
+        "\n"
+        "import jax\n"
+        "import jax.numpy as jnp\n"
+        "import pytest\n"
+        "\n"
+        "\n"
+        "@partial(jax.jit, static_argnames='axes')\n"
+        "def total(x, axes):\n"
+        "    return x.sum(axis=axes)\n"
+        "\n"
+        "\n"
+        "def test_list_axes_are_rejected():\n"
+        "    with pytest.raises(ValueError):\n"
+        "        total(jnp.ones((2, 3)), axes=[0, 1])\n")
+    proc = jitlint("check", "--confirm", "--output-format", "json", "test_totals.py",
+                   "--run", "python -m pytest -q -p no:cacheprovider test_totals.py", cwd=tmp_path)
+    [row] = json.loads(proc.stdout)
+    assert row["code"] == "JIT301" and row["line"] == 15, row
+    assert row["runtime"]["verdict"] == "raised ValueError (caught)", row["runtime"]

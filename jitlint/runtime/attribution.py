@@ -107,9 +107,6 @@ class Compile:
     def frame_in(self, path: str) -> Optional[tuple[str, int, str]]:
         return next((f for f in self.stack if f[0] == path), None)
 
-    def made_in(self, path: str) -> Optional[tuple[str, int, str]]:
-        return next((f for f in self.made if f[0] == path), None)
-
     def call_site(self) -> Optional[tuple[str, int, str]]:
         """The innermost frame in the user's own code (not a library, not the stdlib)."""
         return _own(self.stack)
@@ -311,8 +308,10 @@ def matches(site, event: Compile) -> bool:
     frame = event.frame_in(site.path)
     if frame is not None and site.first <= frame[1] <= site.last:
         return True
-    made = event.made_in(site.path)
-    if made is not None and site.first <= made[1] <= site.last:
+    # Made here by a direct jax.jit: a library's jit objects may be shared between functions
+    # (equinox caches them by function name), so theirs are matched by call site only.
+    made = event.made[0] if event.made else None
+    if made is not None and made[0] == site.path and site.first <= made[1] <= site.last:
         return True
     miss = event.miss
     return miss is not None and miss.def_file == site.path and miss.def_line in site.def_lines
