@@ -82,7 +82,8 @@ def test_pytest_plugin_fixtures_and_marker(tmp_path):
             for n in (7, 8):  # two shapes no other test used
                 step(jnp.ones(n))
         """))
-    out = run_pytest(tmp_path, "test_steps.py").stdout
+    proc = run_pytest(tmp_path, "test_steps.py")
+    out = proc.stdout
     assert "2 failed, 2 passed" in out, out + proc.stderr
     assert "FAILED test_steps.py::test_lambda_in_loop_recompiles" in out
     assert "FAILED test_steps.py::test_marker_limit" in out

@@ -433,8 +433,8 @@ def _cause(reason: str) -> str:
 def _intended(compiles: int, reasons: Sequence[str]) -> bool:
     """Two compiles for two values of a static argument (a train/eval flag): the variation the
     static rules allow on purpose (JIT401 stays quiet on a bool or two-value static)."""
-    return compiles == 2 and bool(reasons) and all(_cause(r).startswith("a static argument")
-                                                  for r in reasons)
+    return compiles == 2 and bool(reasons) and all(
+        _cause(reason).startswith("a static argument") for reason in reasons)
 
 
 def recompilations(evidence: Iterable[tuple[dict, list[Compile]]], sites: Sequence) -> list[Recompilation]:

@@ -24,8 +24,9 @@ names], ...]``: executions of those line ranges are counted (a ``sys.settrace`` 
 traces frames of the listed code, see docs/confirm.md); an exception passing through the
 lines is recorded in ``raises`` even when the program catches it; for ``kind`` "read"/"write"
 (a value read or written by a jitted body) the values of ``names`` at each trace are compared
-with those at later calls that reused the compiled program (``stale``).  Imported as ``sitecustomize`` helper, ``autostart()``
-instruments any Python process and writes ``$JITLINT_RUNTIME_DIR/report-<pid>.json`` at exit.
+with those at later calls that reused the compiled program (``stale``).  Imported as
+``sitecustomize`` helper, ``autostart()`` instruments any Python process and writes
+``$JITLINT_RUNTIME_DIR/report-<pid>.json`` at exit.
 """
 
 import json
