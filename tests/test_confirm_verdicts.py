@@ -82,6 +82,23 @@ def test_a_global_written_in_a_jitted_body_is_written_once(rows):
                                "compiled program and skipped the write")
 
 
+def test_findings_a_short_run_does_not_show_are_not_reproduced_in_their_own_terms(rows):
+    error = runtime(rows, "short_run.py", "JIT801")  # run under jax.disable_jit()
+    assert (error["verdict"], error["detail"]) == ("not reproduced", "ran 2 times without raising")
+    path = KINDS / "short_run.py"
+    reads = {line: r["runtime"] for r in rows if Path(r["path"]).name == "short_run.py"
+             and r["code"] == "JIT601" for line in [r["line"]]}
+    apply_line = next(n for n, text in enumerate(path.read_text().splitlines(), 1)
+                      if "return x * decay" in text)
+    unchanged, never = reads.pop(apply_line), reads.popitem()[1]
+    assert (unchanged["verdict"], unchanged["detail"]) == (
+        "not reproduced", "traced 1 time in 3 calls; the value stayed `decay` = 1.0")
+    assert (never["verdict"], never["detail"]) == ("not reached", "the jitted function was never traced")
+    write = runtime(rows, "short_run.py", "JIT602")
+    assert (write["verdict"], write["detail"]) == (
+        "not reproduced", "traced 1 time in 1 call; no call reused the compiled program")
+
+
 def test_library_jits_and_jitted_pullbacks_are_runtime_only_findings_on_the_user_line(rows):
     path = KINDS / "library_jits.py"
     lines = path.read_text().splitlines()
