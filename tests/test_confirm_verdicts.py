@@ -105,14 +105,20 @@ def test_library_jits_and_jitted_pullbacks_are_runtime_only_findings_on_the_user
     found = {r["line"]: r for r in rows if Path(r["path"]).name == "library_jits.py"}
     nnx_line = next(n for n, text in enumerate(lines, 1) if "nnx.jit(net)" in text)
     vjp_line = next(n for n, text in enumerate(lines, 1) if "jax.jit(pullback)" in text)
-    assert set(found) == {nnx_line, vjp_line}
+    sgd_line = next(n for n, text in enumerate(lines, 1) if "w = sgd(w, w, schedule(t))" in text)
+    sgd_def = next(n for n, text in enumerate(lines, 1) if "@eqx.filter_jit" in text)
+    assert set(found) == {nnx_line, vjp_line, sgd_line}
+    assert {row["code"] for row in found.values()} == {"JIT900"}
     for line in (nnx_line, vjp_line):
         row = found[line]
-        assert row["code"] == "JIT900"
         assert (row["runtime"]["verdict"], row["runtime"]["compiles"]) == ("confirmed", 3)
         assert "the function object is new each time" in row["message"]
     assert found[nnx_line]["message"].startswith(f"flax's jit of a callable object (made at line {nnx_line})")
     assert "re-defined repeatedly" in found[vjp_line]["runtime"]["reason"]
+    sgd = found[sgd_line]
+    assert (sgd["runtime"]["verdict"], sgd["runtime"]["compiles"]) == ("confirmed", 4)
+    assert sgd["message"].startswith(f"equinox's jit of sgd (made at line {sgd_def}) compiled 4 times")
+    assert "a static argument takes a new value each time" in sgd["message"]
 
 
 def test_a_two_value_static_flag_is_not_a_runtime_finding(rows):
