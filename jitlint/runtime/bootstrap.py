@@ -45,6 +45,8 @@ _SKIP = (os.sep + "jax" + os.sep, os.sep + "jaxlib" + os.sep, os.sep + "jax_plug
          os.sep + "pluggy" + os.sep, "sitecustomize.py", os.sep + "_jitlint_bootstrap.py")
 _MAX_FRAMES = 40
 _COMPREHENSIONS = ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>")
+# A ``for`` loop ending on a Python iterator shows as an exception event: not an error.
+_ITERATION_ENDS = (StopIteration, StopAsyncIteration, GeneratorExit)
 
 compiles = []
 misses = []
@@ -300,7 +302,7 @@ def _tracer(frame, event, arg):
         stale[spec[4]]["traces"] += 1  # a jitted body runs only when JAX traces it
 
     def local(frame, event, arg):
-        if event == "exception":
+        if event == "exception" and not issubclass(arg[0], _ITERATION_ENDS):
             line = frame.f_lineno
             for spec in ranges:
                 if spec[0] <= line <= spec[1] and spec[4] not in raises:
