@@ -53,7 +53,10 @@ misses = []
 outcome = {"status": "ok"}
 lines = {}
 raises = {}  # site id -> the first exception seen passing through its lines
-stale = {}  # site id -> {"traces", "calls", "reused", "changed", "traced", "now", "names"}
+# site id -> {"kind", "names", "traces", "calls", "reused" (calls without a trace), "changed"
+# (of those, calls that saw other values), "traced" (values at the last trace), "was"/"now"
+# (at the first change), "last" (at the last reused call)}
+stale = {}
 _pending = []  # indexes of misses logged since the last compile
 _state = {"installed": False, "tracer": "off", "written": False}
 
@@ -159,16 +162,19 @@ def _compiling_jit(frame):
     return None, None
 
 
-def _code_of(function):
+def _unwrap(function):
+    """The plain Python function behind a partial, a bound method or a wrapper; else None."""
     for _ in range(8):
-        if function is None:
-            return None
-        code = getattr(function, "__code__", None)
-        if code is not None:
-            return code
+        if function is None or getattr(function, "__code__", None) is not None:
+            return function
         function = (getattr(function, "func", None) or getattr(function, "__func__", None)
                     or getattr(function, "__wrapped__", None))
     return None
+
+
+def _code_of(function):
+    function = _unwrap(function)
+    return function.__code__ if function is not None else None
 
 
 # ---------------------------------------------------------------------------- stale values
@@ -195,16 +201,13 @@ def _lookup(function, name):
 def _watch_stale(fun, jitted):
     """Wrap a jitted function whose body reads or writes a flagged outer value: each call that
     reuses the compiled program (no trace) is compared with what the last trace saw."""
-    code = _code_of(fun)
-    if code is None:
+    function = _unwrap(fun)
+    if function is None:
         return jitted
+    code = function.__code__
     sites = _stale_owners.get((os.path.abspath(code.co_filename), code.co_name, code.co_firstlineno))
     if not sites:
         return jitted
-    function = fun
-    while getattr(function, "__code__", None) is None:
-        function = (getattr(function, "func", None) or getattr(function, "__func__", None)
-                    or getattr(function, "__wrapped__", None))
     import functools
 
     def watched(*args, **kwargs):
