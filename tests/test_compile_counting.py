@@ -82,11 +82,7 @@ def test_pytest_plugin_fixtures_and_marker(tmp_path):
             for n in (7, 8):  # two shapes no other test used
                 step(jnp.ones(n))
         """))
-    env = dict(os.environ, JAX_PLATFORMS="cpu")
-    env.pop("PYTEST_DISABLE_PLUGIN_AUTOLOAD", None)
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "test_steps.py"], cwd=tmp_path, capture_output=True, text=True,
-                          env=env, timeout=300)
+    proc = run_pytest(tmp_path, "test_steps.py")
     out = proc.stdout
     assert "2 failed, 2 passed" in out, out + proc.stderr
     assert "FAILED test_steps.py::test_lambda_in_loop_recompiles" in out
@@ -94,3 +90,95 @@ def test_pytest_plugin_fixtures_and_marker(tmp_path):
     assert "jitted functions compiled 3 times, more than the 1 allowed" in out
     assert "re-defined repeatedly" in out  # JAX's reason, per compile
     assert "jitted functions compiled 2 times, more than the 1 allowed" in out
+
+
+def run_pytest(directory, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    env.pop("PYTEST_DISABLE_PLUGIN_AUTOLOAD", None)
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+                          cwd=directory, capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_a_library_jit_is_counted_for_the_users_function_at_the_users_line():
+    eqx = pytest.importorskip("equinox")
+
+    @eqx.filter_jit
+    def sgd(w, g, lr):
+        return w - lr * g
+
+    w = jnp.ones(3)
+    with count_compiles() as counts:
+        for t in range(3):
+            w = sgd(w, w, 0.1 * 0.97 ** t)  # a Python float is static under filter_jit
+    assert counts.of(sgd) == 3
+    assert counts.total == 3
+    [(site, n)] = counts.by_site.items()
+    assert site[0] == os.path.realpath(__file__) and n == 3
+    described = counts.describe()
+    assert "equinox" + os.sep not in described  # no frame of equinox's own files
+    assert f"called at {os.path.realpath(__file__)}:" in described and "(jitted by equinox)" in described
+
+
+def test_cold_caches_count_what_a_warm_cache_hides():
+    def triple(x):
+        return x * 3.0
+
+    jitted = jax.jit(triple)
+    x = jnp.ones(5)
+    jitted(x)  # compiled before the block
+    with count_compiles() as warm:
+        jitted(x)
+    with count_compiles(cold=True) as cold:
+        jitted(x)
+    assert (warm.of(triple), cold.of(triple)) == (0, 1)
+
+
+def test_pytest_counts_do_not_depend_on_test_order(tmp_path):
+    (tmp_path / "test_order.py").write_text(textwrap.dedent("""\
+        import jax
+        import jax.numpy as jnp
+        import pytest
+
+        @jax.jit
+        def step(w):
+            return w * 0.5
+
+        @pytest.fixture
+        def warmed():
+            return step(jnp.ones(3))  # a fixture's compiles are not the test's
+
+        def test_warms_the_cache():
+            step(jnp.ones(3))
+            step(jnp.ones(4))
+
+        def test_counter(compile_counter, warmed):
+            step(jnp.ones(3))
+            step(jnp.ones(4))
+            assert compile_counter.of(step) == 2, compile_counter.describe()
+
+        @pytest.mark.max_compiles(1)
+        def test_marker():
+            step(jnp.ones(3))
+            step(jnp.ones(4))
+
+        @pytest.mark.max_compiles(1, cold=False)
+        def test_marker_on_warm_caches():
+            step(jnp.ones(3))
+            step(jnp.ones(4))
+
+        def test_block(assert_max_compiles):
+            with assert_max_compiles(1, function=step):
+                step(jnp.ones(3))
+                step(jnp.ones(4))
+        """))
+    together = run_pytest(tmp_path, "test_order.py").stdout
+    alone = {name: run_pytest(tmp_path, f"test_order.py::{name}").stdout
+             for name in ("test_counter", "test_marker", "test_block")}
+    # Cold caches: two compiles whether or not test_warms_the_cache ran first.
+    assert "2 failed, 3 passed" in together, together
+    for name in ("test_marker", "test_block"):
+        assert f"FAILED test_order.py::{name}" in together
+        assert "1 failed" in alone[name] and "compiled 2 times, more than the 1 allowed" in alone[name]
+    assert "1 passed" in alone["test_counter"], alone["test_counter"]
+    # cold=False: warm caches from the earlier tests hide both compiles.
+    assert "FAILED test_order.py::test_marker_on_warm_caches" not in together

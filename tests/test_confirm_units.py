@@ -7,7 +7,8 @@ import textwrap
 from pathlib import Path
 
 from jitlint.engine import Diagnostic
-from jitlint.runtime.attribution import parse_miss
+from jitlint.runtime.attribution import (Compile, Recompilation, exception_line, first_line, parse_miss,
+                                         recompilations)
 from jitlint.runtime.runner import run_command
 from jitlint.runtime.sites import build_sites
 
@@ -126,3 +127,63 @@ def test_a_command_that_cannot_start_is_reported(tmp_path):
     result = run_command(["/nonexistent/python"], str(tmp_path), {}, 10, None, "x")
     assert result.start_error is not None
     assert "could not start" in result.failure(10)
+
+
+FIRST_FORWARD = """TRACING CACHE MISS at /p/train.py:30 (<module>):
+  never seen function:
+    forward id=1 defined at /p/train.py:9"""
+
+SHAPE_CHANGED = """TRACING CACHE MISS at /p/train.py:30 (<module>):
+  for forward defined at /p/train.py:9
+  all previously seen cache keys differ. For the closest previous key:
+  different input types:
+  * at x, now f32[2] and before f32[4]"""
+
+STATIC_CHANGED = """TRACING CACHE MISS at /p/train.py:30 (<module>):
+  for forward defined at /p/train.py:9
+  all previously seen cache keys differ. For the closest previous key:
+  different input pytree:
+  * at input path [0][1], now <class 'jax._src.tree_util.Static'> with pytree metadata Static(val=False) and before <class 'jax._src.tree_util.Static'> with pytree metadata Static(val=True), so the pytree node metadata does not match"""
+
+JAX_TRACEBACK = """Traceback (most recent call last):
+  File "train.py", line 8, in <module>
+    offset = jax.jit(lambda w, b: w + b)(weights, bias)
+TypeError: add got incompatible shapes for broadcasting: (3,), (4,).
+--------------------
+For simplicity, JAX has removed its internal frames from the traceback of the following exception. Set JAX_TRACEBACK_FILTERING=off to include these."""
+
+
+def test_a_failure_reason_is_the_errors_own_line():
+    assert exception_line(JAX_TRACEBACK) == "TypeError: add got incompatible shapes for broadcasting: (3,), (4,)."
+    assert first_line("\n--------------------\nFor simplicity, JAX has removed its internal frames\n"
+                      "Abstract tracer value encountered\nmore") == "Abstract tracer value encountered"
+
+
+def _recompilation(*reasons: str, compiles: int = 3) -> Recompilation:
+    return Recompilation("/p/train.py", 30, "forward", "/p/train.py", 9, compiles, list(reasons))
+
+
+def test_jit900_says_what_changed_in_words():
+    assert _recompilation(parse_miss(NEVER_SEEN).reason).cause().startswith(
+        "the function object is new each time")
+    assert _recompilation(parse_miss(STATIC_CHANGED).reason).cause().startswith(
+        "a static argument takes a new value each time")
+    assert _recompilation(parse_miss(DIFFERENT_TYPES).reason).cause().startswith(
+        "argument shapes or dtypes change (at x, now f32[4] and before f32[3])")
+    both = _recompilation(parse_miss(DIFFERENT_TYPES).reason, parse_miss(STATIC_CHANGED).reason)
+    assert both.cause().count(";") >= 2 and both.reason.count("; ") == 1  # every reason kept
+
+
+def _compile(miss_text: str, line: int) -> Compile:
+    return Compile("jit(forward)", "forward", [("/p/train.py", line, "<module>")],
+                   parse_miss(miss_text), [("/p/train.py", 5, "<module>")])
+
+
+def test_jit900_leaves_a_two_value_static_flag_alone_but_not_a_third_value():
+    two = [_compile(FIRST_FORWARD, 30), _compile(STATIC_CHANGED, 30)]
+    assert recompilations([({}, two)], []) == []
+    three = two + [_compile(STATIC_CHANGED, 30)]
+    [found] = recompilations([({}, three)], [])
+    assert found.compiles == 3
+    shapes = [_compile(FIRST_FORWARD, 30), _compile(SHAPE_CHANGED, 30)]
+    assert len(recompilations([({}, shapes)], [])) == 1  # two shapes (a ragged batch) are reported

@@ -9,13 +9,17 @@ class RuntimeRecompilation(Rule):
     Only under `jitlint check --confirm`, which runs your code: reports a jitted function of
     your own code that compiled more than once at one call site during the run, where no static
     rule had a finding. The finding sits on the call that triggered the compiles; its message
-    names the jitted function's definition site and the count, and the JSON output's `runtime`
-    object adds JAX's own cache-miss explanation (`reason`), e.g. `different input types: * at
-    x, now f32[2] and before f32[4]`. Static linting never reports JIT900.
+    names the jitted function (its definition, or the line that made the jit), the count, and
+    what changed, in words drawn from all of JAX's cache-miss explanations for that call: "the
+    function object is new each time", "a static argument takes a new value each time",
+    "argument shapes or dtypes change (at x, now f32[2] and before f32[4])". The JSON output's
+    `runtime.reason` has JAX's own explanations. Static linting never reports JIT900.
 
-    Eager `jax.numpy` operations, which compile too, are not reported: only functions defined
-    outside JAX and outside site-packages count, and only when the same function compiled at
-    least twice at the same call site.
+    Jits that libraries make for your functions count as yours: `nnx.jit(model)(x)` built anew
+    every step, `eqx.filter_jit`, a `jax.jit` of a `jax.vjp` pullback. Eager `jax.numpy`
+    operations, which compile too, are not reported, nor jits a library makes for itself.
+    Two compiles for two values of a static argument (a train/eval flag) are intended, as
+    for JIT401, and not reported; two shapes are.
 
     ## Why is this bad?
     Every compile costs tracing plus XLA compilation time (milliseconds to minutes), and the

@@ -76,6 +76,14 @@ def is_library(path: Optional[str]) -> bool:
     return path is None or path.startswith("<") or any(part in path for part in _LIBRARY_PARTS)
 
 
+def library_name(path: str) -> str:
+    """``.../site-packages/equinox/_jit.py`` -> ``equinox``."""
+    for part in _LIBRARY_PARTS[:2]:
+        if part in path:
+            return path.split(part, 1)[1].split(os.sep, 1)[0]
+    return "jax"
+
+
 def is_informative(reason: str) -> bool:
     return bool(reason) and reason.strip(" :") != "never seen function"
 
@@ -87,13 +95,42 @@ class Compile:
     name: str
     stack: list[tuple[str, int, str]]  # user frames, innermost first (real paths)
     miss: Optional[Miss]  # None: not a user function (an eager jnp op) or not explained
+    made: list[tuple[str, int, str]] = field(default_factory=list)  # where the jit was created
+    target: Optional[tuple[str, int, str]] = None  # the function the jit wraps (file, line, name)
+
+    @property
+    def is_jit(self) -> bool:
+        """A jitted function's compile (JAX explained it, or user/library code made the jit);
+        not one of JAX's eager operations."""
+        return self.miss is not None or bool(self.made)
 
     def frame_in(self, path: str) -> Optional[tuple[str, int, str]]:
         return next((f for f in self.stack if f[0] == path), None)
 
     def call_site(self) -> Optional[tuple[str, int, str]]:
         """The innermost frame in the user's own code (not a library, not the stdlib)."""
-        return next((f for f in self.stack if not is_library(f[0]) and not _is_stdlib(f[0])), None)
+        return _own(self.stack)
+
+    def made_at(self) -> Optional[tuple[str, int, str]]:
+        """Where the user's code created the jit (itself or through a library's jit)."""
+        return _own(self.made)
+
+    def definition(self) -> Optional[tuple[str, int]]:
+        """The user's function behind the compile: JAX's "defined at" when that is the user's
+        code; else the function the jit wraps (a partial's function, a bound method's); else,
+        for a library's jit (equinox's filter_jit, flax's nnx.jit), where the user made it."""
+        miss = self.miss
+        if miss is not None and miss.def_file is not None and miss.def_line is not None \
+                and not is_library(miss.def_file):
+            return miss.def_file, miss.def_line
+        if self.target is not None and not is_library(self.target[0]):
+            return self.target[0], self.target[1]
+        made = self.made_at()
+        return (made[0], made[1]) if made is not None else None
+
+
+def _own(stack: Sequence[tuple[str, int, str]]) -> Optional[tuple[str, int, str]]:
+    return next((f for f in stack if not is_library(f[0]) and not _is_stdlib(f[0])), None)
 
 
 def _is_stdlib(path: str) -> bool:
@@ -110,7 +147,11 @@ def compiles_of(report: dict) -> list[Compile]:
         name = inner_name(fun_name)
         stack = [(_path(f[0], cwd), int(f[1]), str(f[2])) for f in event.get("stack", ())]
         candidates = [misses[i] for i in event.get("misses", ()) if 0 <= i < len(misses)]
-        result.append(Compile(fun_name, name, stack, _pair(name, candidates)))
+        made = [(_path(f[0], cwd), int(f[1]), str(f[2])) for f in event.get("made") or ()]
+        target = event.get("target")
+        result.append(Compile(fun_name, name, stack, _pair(name, candidates), made,
+                              (_path(target[0], cwd), int(target[1]), str(target[2]))
+                              if target else None))
     return result
 
 
@@ -164,62 +205,184 @@ def times(n: int, what: str) -> str:
     return f"{n} {what}" + ("" if n == 1 else "s")
 
 
-def measure(site, evidence: Evidence) -> tuple[int, Optional[int], Optional[Miss], Optional[dict]]:
-    """(compiles, calls or None if not counted, the last explanation, the raise) at a site."""
-    compiles = 0
-    last_miss: Optional[Miss] = None
-    calls: Optional[int] = 0 if site.count is not None else None
-    raised = None
+# JAX wraps the errors it raises in a filtered traceback and adds lines of its own; the error's
+# own first line is what says what went wrong.
+_BOILERPLATE = ("For simplicity, JAX has removed its internal frames",
+                "The stack trace below excludes JAX-internal frames",
+                "The preceding is the original exception", "----")
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt|Warning)\b")
+
+
+def first_line(message: str) -> str:
+    """The first line of an exception's message that is its own (not JAX's boilerplate)."""
+    for line in message.splitlines():
+        line = line.strip()
+        if line and not line.startswith(_BOILERPLATE):
+            return _clip(line)
+    return ""
+
+
+def exception_line(stderr: str) -> str:
+    """From a traceback's text, the ``Type: message`` line (not the URL or JAX boilerplate
+    that may follow it)."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    for line in reversed(lines):
+        if _EXCEPTION_LINE.match(line) and not line.startswith(_BOILERPLATE):
+            return _clip(line)
+    return lines[-1] if lines else ""
+
+
+@dataclass
+class Measured:
+    """What the runs recorded at one site."""
+
+    compiles: int = 0
+    calls: Optional[int] = None  # executions of the flagged statement; None when not counted
+    misses: list[Miss] = field(default_factory=list)  # JAX's explanations of its compiles
+    raised: Optional[dict] = None  # {"type", "message", "caught"}
+    stale: Optional[dict] = None  # the child's record for a read/write site
+
+    @property
+    def miss(self) -> Optional[Miss]:
+        """The last informative explanation (else the last one)."""
+        informative = [m for m in self.misses if is_informative(m.reason)]
+        return (informative or self.misses or [None])[-1]
+
+
+def measure(site, evidence: Evidence) -> Measured:
+    found = Measured(calls=0 if site.count is not None else None)
     for report, events in zip(evidence.reports, evidence.compiles):
         for event in events:
             if matches(site, event):
-                compiles += 1
-                if event.miss is not None and (last_miss is None or is_informative(event.miss.reason)):
-                    last_miss = event.miss
-        if calls is not None:
+                found.compiles += 1
+                if event.miss is not None:
+                    found.misses.append(event.miss)
+        if found.calls is not None:
             if report.get("tracer") != "ok":
-                calls = None
+                found.calls = None
             else:
-                calls += int(report.get("lines", {}).get(str(site.ident), 0))
-        outcome = report.get("outcome") or {}
-        if outcome.get("status") == "raised" and raised is None:
-            cwd = report.get("cwd")
-            frame = next((f for f in outcome.get("stack", ()) if _path(f[0], cwd) == site.path), None)
-            if frame is not None and site.first <= int(frame[1]) <= site.last:
-                raised = outcome
-    return compiles, calls, last_miss, raised
+                found.calls += int(report.get("lines", {}).get(str(site.ident), 0))
+        if found.raised is None:
+            found.raised = _raised(site, report)
+        record = (report.get("stale") or {}).get(str(site.ident))
+        if record is not None and record.get("traces"):
+            found.stale = _merge_stale(found.stale, record)
+    return found
+
+
+def _raised(site, report: dict) -> Optional[dict]:
+    """The exception raised at the site: the run's own (uncaught) one, or, for a finding that
+    predicts an error, one the program caught (seen passing through the site's lines)."""
+    outcome = report.get("outcome") or {}
+    cwd = report.get("cwd")
+    if outcome.get("status") == "raised":
+        frame = next((f for f in outcome.get("stack", ()) if _path(f[0], cwd) == site.path), None)
+        if frame is not None and site.first <= int(frame[1]) <= site.last:
+            return {"type": outcome.get("type"), "message": outcome.get("message") or "",
+                    "caught": False}
+    seen = (report.get("raises") or {}).get(str(site.ident))
+    if seen is None or site.kind != "error":
+        return None
+    caught = not (outcome.get("status") == "raised" and outcome.get("type") == seen.get("type")
+                  and outcome.get("message") == seen.get("message"))
+    return {"type": seen.get("type"), "message": seen.get("message") or "", "caught": caught}
+
+
+def _merge_stale(before: Optional[dict], record: dict) -> dict:
+    if before is None:
+        return dict(record)
+    merged = dict(before)
+    for key in ("traces", "calls", "reused", "changed"):
+        merged[key] = int(before.get(key) or 0) + int(record.get(key) or 0)
+    for key in ("was", "now", "traced", "last"):
+        merged[key] = before.get(key) or record.get(key)
+    return merged
 
 
 def matches(site, event: Compile) -> bool:
-    if event.miss is None:
+    """A compile belongs to a site when the call that compiled, or the creation of the jit
+    that compiled, is on the site's lines; or JAX says it compiled a function defined where
+    the site's jit wraps a callable created at run time."""
+    if not event.is_jit:
         return False  # eager jnp ops compile too; they are nobody's finding
     frame = event.frame_in(site.path)
     if frame is not None and site.first <= frame[1] <= site.last:
         return True
+    # Made here by a direct jax.jit: a library's jit objects may be shared between functions
+    # (equinox caches them by function name), so theirs are matched by call site only.
+    made = event.made[0] if event.made else None
+    if made is not None and made[0] == site.path and site.first <= made[1] <= site.last:
+        return True
     miss = event.miss
-    return miss.def_file == site.path and miss.def_line in site.def_lines
+    return miss is not None and miss.def_file == site.path and miss.def_line in site.def_lines
 
 
 def verdict(site, evidence: Evidence, failure: Optional[str], stderr: Optional[str]) -> Runtime:
     """``failure``: why the run meant to reach this site failed (None if it did not)."""
-    compiles, calls, miss, raised = measure(site, evidence)
+    found = measure(site, evidence)
+    compiles, calls = found.compiles, found.calls
+    miss = found.miss
     reason = miss.reason if miss is not None and is_informative(miss.reason) else None
-    if raised is not None:
-        message = (raised.get("message") or "").strip().splitlines()
-        detail = _clip(message[0]) if message else ""
-        return Runtime(f"raised {raised.get('type')}", compiles, calls, reason, detail)
+    if found.raised is not None:
+        raised = found.raised
+        name = f"raised {raised.get('type')}" + (" (caught)" if raised.get("caught") else "")
+        return Runtime(name, compiles, calls, reason, first_line(raised.get("message") or ""))
+    if site.kind in ("read", "write"):
+        return _stale_verdict(site, found, failure, stderr)
     counted = f"compiled {times(compiles, 'compiled')}" + (
         f" in {times(calls, 'call')}" if calls is not None else "")
-    if compiles >= 2:
+    if site.kind == "compile" and compiles >= 2:
         return Runtime("confirmed", compiles, calls, reason, counted)
     if failure is not None:
         return Runtime("run failed", compiles, calls, reason, failure, stderr)
-    if compiles == 0 and calls == 0:
+    if not compiles and calls == 0:
         return Runtime("not reached", 0, 0, None, "the flagged code never ran")
+    if site.kind == "error":
+        return Runtime("not reproduced", compiles, calls, reason,
+                       "ran" + (f" {times(calls, 'time')}" if calls else "") + " without raising")
     if compiles == 0:
         return Runtime("not reproduced", 0, calls, None,
                        "no compile at this site" + (f" in {times(calls, 'call')}" if calls else ""))
     return Runtime("not reproduced", compiles, calls, reason, counted)
+
+
+def _values(values: Optional[dict]) -> str:
+    return ", ".join(f"`{name}` = {value}" for name, value in (values or {}).items())
+
+
+def _stale_verdict(site, found: Measured, failure: Optional[str], stderr: Optional[str]) -> Runtime:
+    """A stale value is confirmed by a call that reused the compiled program while the value
+    the body read (JIT601) differed from the one it was traced with, or that skipped the
+    body's write (JIT602); a compile count says nothing about it."""
+    record = found.stale
+    if record is None or not record.get("traces"):
+        if failure is not None:
+            return Runtime("run failed", None, None, None, failure, stderr)
+        return Runtime("not reached", None, 0, None, "the jitted function was never traced")
+    traces, calls = int(record["traces"]), int(record.get("calls") or 0)
+    reused, changed = int(record.get("reused") or 0), int(record.get("changed") or 0)
+    ran = f"traced {times(traces, 'time')} in {times(calls, 'call')}"
+    if site.kind == "read" and changed:
+        return Runtime("confirmed", None, calls, None,
+                       f"{_values(record.get('was'))} when traced, {_values(record.get('now'))} "
+                       f"at a later call that reused the compiled program ({ran}; "
+                       f"{changed} of them used the old value)")
+    if site.kind == "write" and reused:
+        return Runtime("confirmed", None, calls, None,
+                       f"the body ran {times(traces, 'time')} in {times(calls, 'call')}: "
+                       f"{_values(record.get('traced'))} was written when traced and still "
+                       f"{_values(record.get('last'))} after {times(reused, 'call')} that reused "
+                       f"the compiled program and skipped the write")
+    if failure is not None:
+        return Runtime("run failed", None, calls, None, failure, stderr)
+    if not calls:
+        return Runtime("not reproduced", None, calls, None,
+                       f"traced {times(traces, 'time')}; its calls could not be watched")
+    if site.kind == "read":
+        return Runtime("not reproduced", None, calls, None,
+                       f"{ran}; the value stayed {_values(record.get('traced'))}")
+    return Runtime("not reproduced", None, calls, None,
+                   f"{ran}; no call reused the compiled program")
 
 
 # ---------------------------------------------------------------------------- JIT900
@@ -233,27 +396,76 @@ class Recompilation:
     def_file: str
     def_line: int
     compiles: int
-    reason: Optional[str]
+    reasons: list[str]  # JAX's explanations, each once, in order
+    library: Optional[str] = None  # the library that made the jit (equinox, flax), if one did
+
+    @property
+    def reason(self) -> Optional[str]:
+        return "; ".join(self.reasons) if self.reasons else None
+
+    def cause(self) -> str:
+        """What changed from call to call, in the words of JAX's reasons."""
+        causes = []
+        for reason in self.reasons:
+            cause = _cause(reason)
+            if cause not in causes:
+                causes.append(cause)
+        return "; ".join(causes) if causes else "it was compiled again with different inputs"
+
+
+def _cause(reason: str) -> str:
+    if "never seen function" in reason or "re-defined repeatedly" in reason:
+        return "the function object is new each time (it is re-created before every call); create it once"
+    if "Static(" in reason or "static arg" in reason.lower():
+        return "a static argument takes a new value each time; pass it as an array or keep its values few"
+    if "weak_type" in reason:
+        return "a Python scalar and an array (weak and strong types) alternate; pass one kind"
+    if "different input types" in reason:
+        detail = reason.split("different input types:", 1)[1].strip(" :*")
+        return f"argument shapes or dtypes change ({_clip(detail, 80)}); pad or cast to one"
+    if "different input pytree" in reason:
+        return "the argument structure changes (pytree); keep the same containers and keys"
+    if "Tracing context" in reason:
+        return "the tracing context (a config or context manager) changes between calls"
+    return _clip(reason, 100)
+
+
+def _intended(compiles: int, reasons: Sequence[str]) -> bool:
+    """Two compiles for two values of a static argument (a train/eval flag): the variation the
+    static rules allow on purpose (JIT401 stays quiet on a bool or two-value static)."""
+    return compiles == 2 and bool(reasons) and all(
+        _cause(reason).startswith("a static argument") for reason in reasons)
 
 
 def recompilations(evidence: Iterable[tuple[dict, list[Compile]]], sites: Sequence) -> list[Recompilation]:
     groups: dict[tuple, list[Compile]] = {}
     for _report, events in evidence:
         for event in events:
-            miss = event.miss
-            if miss is None or miss.def_file is None or miss.def_line is None or is_library(miss.def_file):
-                continue  # eager ops, callable instances, library internals
+            if not event.is_jit:
+                continue  # eager ops
+            definition = event.definition()
+            if definition is None:
+                continue  # library internals, callable instances JAX cannot place
             if any(matches(site, event) for site in sites):
                 continue
             site = event.call_site()
             if site is None:
                 continue
-            groups.setdefault((site[0], site[1], event.name, miss.def_file, miss.def_line), []).append(event)
+            groups.setdefault((site[0], site[1], event.name, definition[0], definition[1]),
+                              []).append(event)
     found = []
     for (call_file, call_line, name, def_file, def_line), events in groups.items():
         if len(events) < 2:
             continue
-        reasons = [e.miss.reason for e in events if e.miss is not None and is_informative(e.miss.reason)]
+        reasons: list[str] = []
+        for event in events:
+            if event.miss is not None and is_informative(event.miss.reason) \
+                    and event.miss.reason not in reasons:
+                reasons.append(event.miss.reason)
+        if _intended(len(events), reasons):
+            continue
+        made = events[-1].made
+        library = library_name(made[0][0]) if made and is_library(made[0][0]) else None
         found.append(Recompilation(call_file, call_line, name, def_file, def_line, len(events),
-                                   reasons[-1] if reasons else None))
+                                   reasons, library))
     return sorted(found, key=lambda r: (r.call_file, r.call_line, r.name))

@@ -7,17 +7,26 @@ user's JAX (``--python``), which need not have jitlint's dependencies.
     python bootstrap.py -m MODULE [ARGS...]   run a module as __main__
 
 Results go, as JSON, to the file named by $JITLINT_RUNTIME_OUT:
-``{"compiles": [{"fun_name", "stack": [[file, line, function], ...], "misses": [i, ...]}],
+``{"compiles": [{"fun_name", "stack": [[file, line, function], ...], "misses": [i, ...],
+"made": [[file, line, function], ...] | null, "target": [file, line, name] | null}],
 "misses": [text], "lines": {id: executions}, "tracer": "ok" | "off" | "replaced",
+"raises": {id: {"type", "message"}}, "stale": {id: {...}},
 "outcome": {"status": "ok" | "raised", "type", "message", "stack"}}``.  Each compile is one
 ``/jax/core/compile/backend_compile_duration`` event (one per executable built); its stack is
 the user frames (outside jax) active when it happened, innermost first; ``misses`` indexes
-the cache-miss explanations JAX logged since the previous compile (its own among them).
+the cache-miss explanations JAX logged since the previous compile (its own among them);
+``made`` is the stack where the compiling ``jax.jit`` object was created (by the user's code
+or by a library such as equinox or flax; null for JAX's own eager operations), ``target`` the
+function it wraps (through partials, bound methods and ``__wrapped__``).
 
-``$JITLINT_LINES`` names a JSON file ``[[id, file, first, last, owner_name, owner_line], ...]``:
-executions of those line ranges are counted (a ``sys.settrace`` hook that only traces frames
-of the listed code, see docs/confirm.md).  Imported as ``sitecustomize`` helper, ``autostart()``
-instruments any Python process and writes ``$JITLINT_RUNTIME_DIR/report-<pid>.json`` at exit.
+``$JITLINT_LINES`` names a JSON file ``[[id, file, first, last, owner_name, owner_line, kind,
+names], ...]``: executions of those line ranges are counted (a ``sys.settrace`` hook that only
+traces frames of the listed code, see docs/confirm.md); an exception passing through the
+lines is recorded in ``raises`` even when the program catches it; for ``kind`` "read"/"write"
+(a value read or written by a jitted body) the values of ``names`` at each trace are compared
+with those at later calls that reused the compiled program (``stale``).  Imported as
+``sitecustomize`` helper, ``autostart()`` instruments any Python process and writes
+``$JITLINT_RUNTIME_DIR/report-<pid>.json`` at exit.
 """
 
 import json
@@ -36,11 +45,18 @@ _SKIP = (os.sep + "jax" + os.sep, os.sep + "jaxlib" + os.sep, os.sep + "jax_plug
          os.sep + "pluggy" + os.sep, "sitecustomize.py", os.sep + "_jitlint_bootstrap.py")
 _MAX_FRAMES = 40
 _COMPREHENSIONS = ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>")
+# A ``for`` loop ending on a Python iterator shows as an exception event: not an error.
+_ITERATION_ENDS = (StopIteration, StopAsyncIteration, GeneratorExit)
 
 compiles = []
 misses = []
 outcome = {"status": "ok"}
 lines = {}
+raises = {}  # site id -> the first exception seen passing through its lines
+# site id -> {"kind", "names", "traces", "calls", "reused" (calls without a trace), "changed"
+# (of those, calls that saw other values), "traced" (values at the last trace), "was"/"now"
+# (at the first change), "last" (at the last reused call)}
+stale = {}
 _pending = []  # indexes of misses logged since the last compile
 _state = {"installed": False, "tracer": "off", "written": False}
 
@@ -57,9 +73,165 @@ def _user_stack(frame):
 
 def _on_duration(event, duration, **kwargs):
     if event == _COMPILE_EVENT:
-        compiles.append({"fun_name": kwargs.get("fun_name"), "stack": _user_stack(sys._getframe(1)),
-                         "misses": list(_pending)})
+        frame = sys._getframe(1)
+        made, target = _compiling_jit(frame)
+        compiles.append({"fun_name": kwargs.get("fun_name"), "stack": _user_stack(frame),
+                         "misses": list(_pending), "made": made, "target": target})
         del _pending[:]
+
+
+# ---------------------------------------------------------------------------- jit objects
+# Where each jax.jit object was created: a compile happens where the object is *called*, which
+# for ``scale = jax.jit(partial(f, 1.0)); scale(w)`` or a library's jit (equinox, flax nnx) is
+# not where the user made it.  JAX keeps no such record, so ``pjit._cpp_pjit`` (which every
+# jax.jit goes through) is wrapped to note it, keyed by the jit's PjitInfo; the compile listener
+# finds that PjitInfo in the frame of JAX's ``cache_miss``.
+_made = {}  # id(jit_info) -> creation stack
+_stale_owners = {}  # (file, co_name, co_firstlineno) -> [site id, ...] of read/write sites
+
+
+def _hook_jit_creation():
+    try:
+        from jax._src import pjit
+    except ImportError:
+        return
+    original = getattr(pjit, "_cpp_pjit", None)
+    if original is None or getattr(original, "_jitlint", False):
+        return
+
+    def _cpp_pjit(fun, jit_info):
+        jitted = original(fun, jit_info)
+        try:
+            frame = sys._getframe(1)
+            if _made_by_jit_api(frame) and not _library_import(frame):
+                key = id(jit_info)
+                _made[key] = _user_stack(frame)
+                import weakref
+                weakref.finalize(jitted, _made.pop, key, None)
+            if _stale_owners:
+                jitted = _watch_stale(fun, jitted)
+        except Exception:
+            pass
+        return jitted
+
+    _cpp_pjit._jitlint = True
+    pjit._cpp_pjit = _cpp_pjit
+
+
+def _made_by_jit_api(frame):
+    """``jax.jit`` called by user or library code, not by JAX itself (its eager operations and
+    its own ``@jit`` functions)."""
+    inside = os.sep + "jax" + os.sep
+    while frame is not None and inside in frame.f_code.co_filename:
+        code = frame.f_code
+        if code.co_name in ("jit", "<lambda>") and code.co_filename.endswith(os.sep + "api.py"):
+            caller = frame.f_back  # skipping JAX's traceback-filtering wrapper
+            while caller is not None and caller.f_code.co_filename.endswith("traceback_util.py"):
+                caller = caller.f_back
+            return caller is not None and inside not in caller.f_code.co_filename
+        frame = frame.f_back
+    return False
+
+
+_LIBRARIES = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
+
+
+def _library_import(frame):
+    """A library's own jit, made while the library is imported (its module-level ``@jax.jit``
+    functions): not the user's, though the user's ``import`` line is on the stack."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "<module>" and any(part in code.co_filename for part in _LIBRARIES):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _compiling_jit(frame):
+    """(creation stack, [file, line, name] of the wrapped function) of the jit compiling now."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "cache_miss" and code.co_filename.endswith("pjit.py"):
+            local = frame.f_locals
+            made = _made.get(id(local.get("jit_info")))
+            target = _code_of(local.get("fun"))
+            where = [os.path.abspath(target.co_filename), target.co_firstlineno,
+                     target.co_name] if target is not None else None
+            return made, where
+        frame = frame.f_back
+    return None, None
+
+
+def _unwrap(function):
+    """The plain Python function behind a partial, a bound method or a wrapper; else None."""
+    for _ in range(8):
+        if function is None or getattr(function, "__code__", None) is not None:
+            return function
+        function = (getattr(function, "func", None) or getattr(function, "__func__", None)
+                    or getattr(function, "__wrapped__", None))
+    return None
+
+
+def _code_of(function):
+    function = _unwrap(function)
+    return function.__code__ if function is not None else None
+
+
+# ---------------------------------------------------------------------------- stale values
+def _value_text(value):
+    try:
+        text = repr(value)
+    except Exception:
+        text = "<%s>" % type(value).__name__
+    text = " ".join(text.split())
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _lookup(function, name):
+    code = getattr(function, "__code__", None)
+    if code is not None and name in code.co_freevars and function.__closure__:
+        try:
+            return _value_text(function.__closure__[code.co_freevars.index(name)].cell_contents)
+        except ValueError:
+            return "<unbound>"
+    namespace = getattr(function, "__globals__", {})
+    return _value_text(namespace[name]) if name in namespace else "<unbound>"
+
+
+def _watch_stale(fun, jitted):
+    """Wrap a jitted function whose body reads or writes a flagged outer value: each call that
+    reuses the compiled program (no trace) is compared with what the last trace saw."""
+    function = _unwrap(fun)
+    if function is None:
+        return jitted
+    code = function.__code__
+    sites = _stale_owners.get((os.path.abspath(code.co_filename), code.co_name, code.co_firstlineno))
+    if not sites:
+        return jitted
+    import functools
+
+    def watched(*args, **kwargs):
+        before = [stale[s]["traces"] for s in sites]
+        result = jitted(*args, **kwargs)
+        for site, traces in zip(sites, before):
+            record = stale[site]
+            record["calls"] += 1
+            if record["traces"] != traces or record["traced"] is None:
+                continue  # this call traced the body: its values are the new baseline
+            record["reused"] += 1
+            now = record["last"] = {name: _lookup(function, name) for name in record["names"]}
+            if now != record["traced"]:
+                record["changed"] += 1
+                if record["now"] is None:
+                    record["now"] = now
+                    record["was"] = dict(record["traced"])
+        return result
+
+    functools.update_wrapper(watched, jitted)
+    for name in ("lower", "trace", "eval_shape", "clear_cache", "_cache_size"):
+        if hasattr(jitted, name):
+            setattr(watched, name, getattr(jitted, name))
+    return watched
 
 
 class _MissHandler(logging.Handler):
@@ -80,6 +252,7 @@ def install(explain=True):
         return
     _state["installed"] = True
     monitoring.register_event_duration_secs_listener(_on_duration)
+    _hook_jit_creation()
     if explain:
         logger = logging.getLogger("jax._src.interpreters.partial_eval")
         logger.addHandler(_MissHandler(logging.WARNING))
@@ -94,9 +267,20 @@ _wanted = {}  # abspath -> list of ranges
 
 def _load_lines(path):
     with open(path, encoding="utf-8") as handle:
-        for ident, filename, first, last, owner, owner_line in json.load(handle):
+        for spec in json.load(handle):
+            ident, filename, first, last, owner, owner_line = spec[:6]
+            kind = spec[6] if len(spec) > 6 else "compile"
+            names = spec[7] if len(spec) > 7 else []
+            ident = str(ident)
             _wanted.setdefault(os.path.abspath(filename), []).append(
-                (first, last, owner, owner_line, str(ident)))
+                (first, last, owner, owner_line, ident, kind))
+            if kind in ("read", "write") and names:
+                stale[ident] = {"kind": kind, "names": list(names), "traces": 0, "calls": 0,
+                                "reused": 0, "changed": 0, "traced": None, "now": None,
+                                "was": None, "last": None}
+                owners = _stale_owners.setdefault((os.path.abspath(filename), owner, owner_line), [])
+                if ident not in owners:
+                    owners.append(ident)
 
 
 def _ranges(code):
@@ -116,8 +300,20 @@ def _tracer(frame, event, arg):
     if ranges is None:
         return None
     current = [None, -1]  # the range the frame is in, the last instruction seen
+    watched = [s for s in ranges if s[4] in stale and s[2] == frame.f_code.co_name]
+    for spec in watched:
+        stale[spec[4]]["traces"] += 1  # a jitted body runs only when JAX traces it
 
     def local(frame, event, arg):
+        if event == "exception" and not issubclass(arg[0], _ITERATION_ENDS):
+            line = frame.f_lineno
+            for spec in ranges:
+                if spec[0] <= line <= spec[1] and spec[4] not in raises:
+                    raises[spec[4]] = {"type": arg[0].__name__, "message": _message(arg[1])}
+        elif event == "return" and watched:
+            for spec in watched:
+                record = stale[spec[4]]
+                record["traced"] = {name: _frame_value(frame, name) for name in record["names"]}
         if event == "line":
             line, lasti = frame.f_lineno, frame.f_lasti
             inside = None
@@ -147,6 +343,21 @@ def _start_tracer():
     _state["tracer"] = "ok"
 
 
+def _frame_value(frame, name):
+    if name in frame.f_locals and name in frame.f_code.co_freevars:
+        return _value_text(frame.f_locals[name])
+    if name in frame.f_globals:
+        return _value_text(frame.f_globals[name])
+    return "<unbound>"
+
+
+def _message(exc):
+    try:
+        return str(exc)[:2000]
+    except Exception:
+        return ""
+
+
 # ---------------------------------------------------------------------------- report
 def _stop_tracer():
     if _state["tracer"] == "ok":
@@ -158,6 +369,7 @@ def _stop_tracer():
 def write(path):
     _stop_tracer()
     data = {"compiles": compiles, "misses": misses, "outcome": outcome, "lines": lines,
+            "raises": raises, "stale": stale,
             "tracer": _state["tracer"], "jax": _state["installed"], "pid": os.getpid(),
             "argv": sys.argv[:20], "cwd": os.getcwd()}
     tmp = path + ".tmp"
@@ -171,7 +383,7 @@ def _record_exception(exc):
     frames = [[os.path.abspath(f.filename), f.lineno, f.name]
               for f in traceback.extract_tb(exc.__traceback__)
               if not any(part in f.filename for part in _SKIP)]
-    outcome.update(status="raised", type=type(exc).__name__, message=str(exc)[:2000],
+    outcome.update(status="raised", type=type(exc).__name__, message=_message(exc),
                    stack=frames[::-1])
 
 

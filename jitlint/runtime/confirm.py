@@ -273,9 +273,15 @@ def _runtime_only(found, linted: dict[str, str], settings: Settings) -> Optional
     else:
         relative = os.path.relpath(found.def_file)
         where = f"{found.def_file if relative.startswith('..') else relative}:{found.def_line}"
-    message = (f"jit({found.name}) (defined at {where}) compiled "
-               f"{times(found.compiles, 'compiled')} at this call in the --confirm run; keep its "
-               f"argument shapes, dtypes and static arguments the same from call to call")
+    unnamed = found.name in ("<unnamed function>", "<unknown>")
+    if found.library is not None:
+        what = f"{found.library}'s jit of {'a callable object' if unnamed else found.name} (made at {where})"
+    elif unnamed:
+        what = f"jit of a callable object (made at {where})"
+    else:
+        what = f"jit({found.name}) (defined at {where})"
+    message = (f"{what} compiled {times(found.compiles, 'compiled')} at this call in the "
+               f"--confirm run: {found.cause()}")
     return Diagnostic(path, line, column, line, max(end_column, column), rule.code, rule.name,
                       message, rule.severity)
 

@@ -12,6 +12,13 @@ A compile is one ``/jax/core/compile/backend_compile_duration`` event (one per e
 built).  Each is paired with JAX's cache-miss explanation (``jax_explain_cache_misses`` is
 switched on inside the block), which names the jitted function's definition site and the
 reason; compiles without one are eager ``jax.numpy`` operations, counted only in ``all``.
+
+A library's jit (equinox's ``filter_jit``, flax's ``nnx.jit``) compiles a function of the
+library's own that JAX names after yours: such a compile's call site is your line (library
+frames are skipped), and ``of(fn)`` counts it for the function of that name.
+
+``count_compiles(cold=True)`` clears JAX's in-memory caches first (``jax.clear_caches()``), so
+that the count does not depend on what ran before (in a test suite: on test order).
 """
 
 from __future__ import annotations
@@ -25,7 +32,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional
 
-from jitlint.runtime.attribution import Miss, inner_name, is_informative, parse_miss
+from jitlint.runtime.attribution import (Miss, inner_name, is_informative, is_library,
+                                         library_name, parse_miss)
 
 _COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
 _MISS_LOGGER = "jax._src.interpreters.partial_eval"
@@ -41,6 +49,7 @@ class CompileEvent:
     defined_at: Optional[tuple[str, int]]  # from JAX's explanation; None for eager ops
     reason: Optional[str]  # JAX's explanation of the cache miss
     explained: bool = False  # JAX explained it: a jitted function, not an eager jnp operation
+    library: Optional[str] = None  # the library whose jit compiled it (equinox, flax), if any
 
     @property
     def is_user_function(self) -> bool:
@@ -48,7 +57,8 @@ class CompileEvent:
 
     def describe(self) -> str:
         where = f"{self.call_site[0]}:{self.call_site[1]}" if self.call_site else "?"
-        defined = f" defined at {self.defined_at[0]}:{self.defined_at[1]}" if self.defined_at else ""
+        defined = f" defined at {self.defined_at[0]}:{self.defined_at[1]}" if self.defined_at else (
+            f" (jitted by {self.library})" if self.library else "")
         because = f": {self.reason}" if self.reason else ""
         return f"{self.fun_name}{defined}, called at {where}{because}"
 
@@ -86,7 +96,8 @@ class CompileCounts:
         if code is None:
             raise TypeError(f"cannot tell where {function!r} is defined")
         where = (os.path.realpath(code.co_filename), code.co_firstlineno)
-        return sum(1 for e in self.events if e.defined_at == where)
+        return sum(1 for e in self.events if e.defined_at == where
+                   or (e.library and e.defined_at is None and e.name == code.co_name))
 
     def describe(self) -> str:
         if not self.events:
@@ -115,24 +126,56 @@ def _code_of(function: Any):
 
 
 def _call_site(frame) -> Optional[tuple[str, int]]:
+    """The innermost frame of the user's own code: not JAX, not a library that wraps jit."""
     while frame is not None:
         filename = frame.f_code.co_filename
-        if not any(part in filename for part in _SKIP):
+        if not any(part in filename for part in _SKIP) and not is_library(os.path.realpath(filename)):
             return os.path.realpath(filename), frame.f_lineno
         frame = frame.f_back
     return None
+
+
+def _jitted_function(frame) -> Optional[Any]:
+    """The function the compiling jit wraps, from the frame of JAX's ``cache_miss``."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "cache_miss" and code.co_filename.endswith("pjit.py"):
+            return frame.f_locals.get("fun")
+        frame = frame.f_back
+    return None
+
+
+def _definition(miss: Optional[Miss], frame) -> tuple[Optional[tuple[str, int]], Optional[str]]:
+    """(where the user's function is defined, the library whose jit compiled it)."""
+    if miss is not None and miss.def_file and miss.def_line and not is_library(miss.def_file):
+        return (miss.def_file, miss.def_line), None
+    code = _code_of(_jitted_function(frame))
+    if code is not None:
+        path = os.path.realpath(code.co_filename)
+        if not is_library(path):
+            return (path, code.co_firstlineno), None
+        return None, library_name(path)
+    if miss is not None and miss.def_file:
+        return None, library_name(miss.def_file)
+    return None, None
 
 
 _lock = threading.Lock()
 
 
 @contextmanager
-def count_compiles() -> Iterator[CompileCounts]:
-    """Count the JAX compiles that happen inside the block (in every thread)."""
+def count_compiles(cold: bool = False, counts: Optional[CompileCounts] = None) -> Iterator[CompileCounts]:
+    """Count the JAX compiles that happen inside the block (in every thread).
+
+    ``cold=True`` first clears JAX's in-memory caches, so that functions compiled before the
+    block compile again inside it: the count is the same whatever ran before.  ``counts``: add
+    to an existing ``CompileCounts`` (the pytest plugin's)."""
     import jax
     from jax import monitoring
 
-    counts = CompileCounts()
+    if cold:
+        jax.clear_caches()
+    counts = counts if counts is not None else CompileCounts()
     pending: list[Miss] = []
 
     class Handler(logging.Handler):
@@ -151,11 +194,12 @@ def count_compiles() -> Iterator[CompileCounts]:
             miss = next((m for m in reversed(pending) if m.name == name
                          or (m.name == "<unknown>" and name == "<unnamed function>")), None)
             del pending[:]
-        defined = (miss.def_file, miss.def_line) if miss and miss.def_file and miss.def_line else None
+        frame = sys._getframe(1)
+        defined, library = _definition(miss, frame) if miss is not None else (None, None)
         reason = miss.reason if miss and is_informative(miss.reason) else (
             "first compile" if miss else None)
-        counts.events.append(CompileEvent(fun_name, name, _call_site(sys._getframe(1)), defined, reason,
-                                          miss is not None))
+        counts.events.append(CompileEvent(fun_name, name, _call_site(frame), defined, reason,
+                                          miss is not None, library))
 
     logger = logging.getLogger(_MISS_LOGGER)
     handler = Handler(logging.WARNING)

@@ -5,12 +5,18 @@
             for batch in batches:
                 state = train_step(state, batch)
 
-    def test_eval(compile_counter):          # counts the whole test body
+    def test_eval(compile_counter):          # counts the test body (not fixtures' setup)
         evaluate(model, data)
         assert compile_counter.total <= 2, compile_counter.describe()
 
-    @pytest.mark.max_compiles(1)             # the whole test may compile at most once
+    @pytest.mark.max_compiles(1)             # the test body may compile at most once
     def test_predict(): ...
+
+Counts are order-independent: JAX's in-memory caches outlive a test, so a function an earlier
+test compiled would not compile again here and the count would depend on which tests ran
+before.  Each count therefore starts from cold caches (``jax.clear_caches()``) unless told not
+to: ``cold=False`` (``assert_max_compiles(n, cold=False)``, ``max_compiles(n, cold=False)``)
+or the ini option ``jitlint_cold_caches = false`` (faster; counts then depend on test order).
 
 Importing this module imports no JAX; the fixtures do, when used.
 """
@@ -22,11 +28,23 @@ from typing import Any, Iterator, Optional
 
 import pytest
 
+_COUNTS = pytest.StashKey()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini("jitlint_cold_caches", type="bool", default=True,
+                  help="jitlint: clear JAX's caches before each compile count (order-independent "
+                       "counts; default true)")
+
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "max_compiles(n, function=None): fail if the test compiles more than n times "
-                   "(jitted functions only; or only `function`'s compiles)")
+        "markers", "max_compiles(n, function=None, cold=True): fail if the test body compiles "
+                   "more than n times (jitted functions only; or only `function`'s compiles)")
+
+
+def _cold(config: pytest.Config, cold: Optional[bool]) -> bool:
+    return bool(config.getini("jitlint_cold_caches")) if cold is None else cold
 
 
 def _check(counts, limit: int, function: Optional[Any]) -> None:
@@ -38,23 +56,26 @@ def _check(counts, limit: int, function: Optional[Any]) -> None:
 
 
 @pytest.fixture
-def compile_counter():
-    """A ``CompileCounts`` that counts every compile in the test (``.total``, ``.of(fn)``)."""
-    from jitlint.runtime.counting import count_compiles
+def compile_counter(request: pytest.FixtureRequest):
+    """A ``CompileCounts`` of the compiles of the test body (``.total``, ``.of(fn)``); filled
+    while the test function runs, not while other fixtures set up or tear down."""
+    from jitlint.runtime.counting import CompileCounts
 
-    with count_compiles() as counts:
-        yield counts
+    counts = CompileCounts()
+    request.node.stash[_COUNTS] = counts
+    return counts
 
 
 @pytest.fixture
-def assert_max_compiles():
-    """``with assert_max_compiles(n[, function=f]):`` fails the test when the block compiles
-    more than ``n`` times (jitted functions only; eager jnp operations are not counted)."""
+def assert_max_compiles(request: pytest.FixtureRequest):
+    """``with assert_max_compiles(n[, function=f][, cold=False]):`` fails the test when the
+    block compiles more than ``n`` times (jitted functions only; eager jnp operations are not
+    counted)."""
     from jitlint.runtime.counting import count_compiles
 
     @contextmanager
-    def limit(n: int, function: Optional[Any] = None) -> Iterator[Any]:
-        with count_compiles() as counts:
+    def limit(n: int, function: Optional[Any] = None, cold: Optional[bool] = None) -> Iterator[Any]:
+        with count_compiles(cold=_cold(request.config, cold)) as counts:
             yield counts
         _check(counts, n, function)
 
@@ -64,13 +85,15 @@ def assert_max_compiles():
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item):
     marker = item.get_closest_marker("max_compiles")
-    if marker is None:
+    counts = item.stash.get(_COUNTS, None)
+    if marker is None and counts is None:
         return (yield)
     from jitlint.runtime.counting import count_compiles
 
-    limit = marker.args[0] if marker.args else marker.kwargs.get("n", 1)
-    function = marker.kwargs.get("function")
-    with count_compiles() as counts:
+    cold = marker.kwargs.get("cold") if marker is not None else None
+    with count_compiles(cold=_cold(item.config, cold), counts=counts) as counted:
         result = yield  # the test's own failure propagates from here
-    _check(counts, int(limit), function)
+    if marker is not None:
+        limit = marker.args[0] if marker.args else marker.kwargs.get("n", 1)
+        _check(counted, int(limit), marker.kwargs.get("function"))
     return result

@@ -102,8 +102,20 @@ class RunResult:
                     f"Python process wrote its report (os._exit or a hard crash skips it); "
                     f"{last_line(self.stderr_tail)}").rstrip("; ")
         if self.returncode not in (0, None):
-            return f"exit code {self.returncode}; {last_line(self.stderr_tail)}".rstrip("; ")
+            return f"exit code {self.returncode}; {self.error_line()}".rstrip("; ")
         return None
+
+    def error_line(self) -> str:
+        """``Type: message`` of the error that ended the run: its own first line, not the
+        boilerplate JAX adds to a filtered traceback nor a URL after it."""
+        from jitlint.runtime.attribution import exception_line, first_line
+
+        for report in self.reports:
+            outcome = report.get("outcome") or {}
+            if outcome.get("status") == "raised" and outcome.get("type"):
+                line = first_line(outcome.get("message") or "")
+                return f"{outcome['type']}: {line}" if line else str(outcome["type"])
+        return exception_line(self.stderr_tail)
 
 
 def megabytes(size: int) -> str:

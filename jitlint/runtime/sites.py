@@ -10,6 +10,10 @@ A finding is a span of lines.  At run time it is seen in three ways:
   This covers ``@jax.jit`` on a nested def, which compiles where it is *called*, and a
   factory's ``return jax.jit(step)``, which compiles where ``make(...)(...)`` is called;
 * **executions**: how often the statement holding the finding ran (its "calls").
+
+What confirms a finding depends on what the rule predicts (``kind``): compiles, an exception
+raised at the site (caught or not), or a stale value (a value read or written by a jitted body
+that differs from what a later call, reusing the compiled program, would see).
 """
 
 from __future__ import annotations
@@ -28,6 +32,19 @@ from jitlint.rule import FileContext
 from jitlint.semantic import build_model
 
 
+# What each rule predicts, and so what confirms it at run time.  Rules not listed predict
+# compiles.  JIT804 (printing a tracer) predicts neither: it gets the "compile" verdicts.
+ERROR_CODES = frozenset({"JIT301", "JIT701", "JIT702", "JIT703", "JIT801", "JIT802", "JIT803"})
+STALE_KINDS = {"JIT601": "read", "JIT602": "write"}
+
+
+def kind_of(code: str) -> str:
+    """"compile", "error", "read" or "write" (the last two: stale values)."""
+    if code in ERROR_CODES:
+        return "error"
+    return STALE_KINDS.get(code, "compile")
+
+
 @dataclass(frozen=True)
 class Site:
     ident: int
@@ -37,6 +54,8 @@ class Site:
     last: int
     def_lines: frozenset[int]  # first lines of the fresh callable(s) the finding's jit wraps
     count: Optional[tuple[int, int, str, int]]  # statement lines, owner code name, owner line
+    kind: str = "compile"  # see kind_of
+    names: tuple[str, ...] = ()  # for stale findings: the outer names read or written
 
 
 def real(path: str) -> str:
@@ -59,7 +78,10 @@ def build_sites(diagnostics: Sequence[Diagnostic], extra_jit_functions: Sequence
             def_lines = frozenset(line for (first, last, lines) in jit_spans
                                   if first <= d.end_line and d.line <= last for line in lines)
             count = _statement_range(tree, d.line) if tree is not None else None
-            sites.append(Site(len(sites), d, real(path), d.line, d.end_line, def_lines, count))
+            kind = kind_of(d.code)
+            names = _names_at(tree, d, kind) if tree is not None else ()
+            sites.append(Site(len(sites), d, real(path), d.line, d.end_line, def_lines, count,
+                              kind, names))
     return sites
 
 
@@ -71,8 +93,26 @@ def line_specs(sites: Iterable[Site]) -> list[list]:
             continue
         first, last, owner, owner_line = site.count
         for name in {site.path, os.path.abspath(site.diagnostic.path)}:
-            specs.append([site.ident, name, first, last, owner, owner_line])
+            specs.append([site.ident, name, first, last, owner, owner_line, site.kind,
+                          list(site.names)])
     return specs
+
+
+def _names_at(tree: ast.Module, d: Diagnostic, kind: str) -> tuple[str, ...]:
+    """The outer names a stale-value finding is about: the name read at the finding's position
+    (JIT601), the names of its ``global``/``nonlocal`` statement (JIT602)."""
+    if kind == "read":
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.lineno == d.line and node.col_offset == d.column - 1:
+                return (node.id,)
+            if isinstance(node, ast.Attribute) and node.end_lineno == d.line and \
+                    isinstance(node.value, ast.Name) and node.value.col_offset == d.column - 1:
+                return (node.value.id,)
+    elif kind == "write":
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Global, ast.Nonlocal)) and node.lineno == d.line:
+                return tuple(node.names)
+    return ()
 
 
 # ---------------------------------------------------------------------------- definitions
