@@ -106,11 +106,24 @@ def jitted_def(app: JitApplication, model: SemanticModel) -> Optional[cst.Functi
             return app.target
         return None
     if isinstance(app.target, cst.Name):
-        binding = model.single_binding(app.target.value, app.frame.scope)
+        binding = model.single_binding(app.target.value, app.frame.scope) or _rebound_def(app, model)
         if binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
             if not binding.node.decorators:
                 return binding.node
     return None
+
+
+def _rebound_def(app: JitApplication, model: SemanticModel):
+    """``f = jax.jit(f)`` after ``def f``: the def's binding (its name is then bound twice)."""
+    if app.call is None:
+        return None
+    statement = model.parent_statement.get(app.call)
+    bindings = model.lookup(app.target.value, app.frame.scope)
+    defs = [b for b in bindings if b.kind == "def"]
+    rebinding = [b for b in bindings if b.node is statement]
+    if len(defs) != 1 or len(bindings) != 2 or len(rebinding) != 1 or not isinstance(statement, cst.Assign):
+        return None
+    return defs[0]
 
 
 def _find_jitted_functions(ctx: FileContext) -> dict[cst.FunctionDef, JittedFunction]:

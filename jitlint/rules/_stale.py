@@ -150,9 +150,9 @@ class _Analysis:
         func_scope = self.model.scope_of[func]
         seen: set[str] = set()
         for name, scope in _loads_with_scopes(self.model, func):
-            if name.value in seen or name.value in func_scope.global_names \
-                    or name.value in func_scope.nonlocal_names:
-                continue  # a `global` / `nonlocal` statement: JIT602
+            redirected = name.value in func_scope.global_names or name.value in func_scope.nonlocal_names
+            if name.value in seen or (redirected and name.value in func_scope.bindings):
+                continue  # written through `global` / `nonlocal`: JIT602
             bindings = self.model.lookup(name.value, scope)
             if not bindings or any(id(b.scope) in own for b in bindings):
                 continue
@@ -303,3 +303,233 @@ def _loads_with_scopes(model: SemanticModel, func: cst.FunctionDef) -> list[tupl
 
     func.body.visit(_Walk())
     return found
+
+
+# ---------------------------------------------------------------------------------- JIT602
+# Outer state a jitted body writes.  The body runs once per trace, so a write happens once per
+# compile.  That is the point of a trace counter (``global n_traces; n_traces += 1``, the idiom
+# JAX users and maintainers use to see when tracing happens) and harmless; it is a bug only
+# when the state flows into or out of the traced computation:
+#   leak  a traced value is stored in outer state (it outlives the trace: UnexpectedTracerError),
+#   prng  a PRNG key held in outer state is split or replaced at trace time (every call reuses
+#         the random numbers of the first trace),
+#   read  the state the body updates is also read into the computation (the result is the
+#         value frozen at the first trace).
+# Reads in the state's own update, in a `print` / logging call or in an `if` / `while` test
+# (trace-time bookkeeping) do not count.
+
+LOGGING_CALLS = ("logging.", "warnings.warn", "absl.logging.")
+
+
+@dataclass(eq=False)
+class StateFlow:
+    node: cst.CSTNode  # the writing statement (leak, prng) or the read (read)
+    function: cst.FunctionDef
+    name: str
+    kind: str  # leak | prng | read
+    keyword: str  # global | nonlocal | "" (a container mutated without a statement)
+
+
+def state_flows(ctx: FileContext) -> list[StateFlow]:
+    return ctx.shared("state-flows", _find_state_flows)
+
+
+def _find_state_flows(ctx: FileContext) -> list[StateFlow]:
+    from jitlint.rules._traced import traced_values  # _traced imports nothing of this module
+
+    found: list[StateFlow] = []
+    jitted = jitted_functions(ctx)
+    inner_of_jitted = set()
+    for func in jitted:
+        inner_of_jitted |= scopes_within(ctx.model, func)
+    for func, entry in jitted.items():
+        if any(app.jit.qualname in SKIPPED_JITS for app in entry.apps):
+            continue
+        flow = _StateFlowOfFunction(ctx, func, traced_values(ctx, entry), inner_of_jitted)
+        found.extend(flow.run())
+    return found
+
+
+class _StateFlowOfFunction:
+    def __init__(self, ctx: FileContext, func: cst.FunctionDef, traced, inner_of_jitted: set[int]) -> None:
+        self.model = ctx.model
+        self.func = func
+        self.traced = traced  # _traced._FunctionAnalysis, solved
+        self.own = scopes_within(ctx.model, func)
+        self.inner_of_jitted = inner_of_jitted
+        self.parents: dict[int, cst.CSTNode] = {}
+        self.statements: list[tuple[cst.CSTNode, Scope]] = []  # global / nonlocal, with their scope
+        self._index()
+
+    def _index(self) -> None:
+        parents, statements, model = self.parents, self.statements, self.model
+        scopes = [model.scope_of[self.func]]
+
+        class _Index(cst.CSTVisitor):
+            def on_visit(self, node: cst.CSTNode) -> bool:
+                for child in node.children:
+                    parents[id(child)] = node
+                scope = model.scope_of.get(node)
+                if scope is not None:
+                    scopes.append(scope)
+                if isinstance(node, (cst.Global, cst.Nonlocal)):
+                    statements.append((node, scopes[-1]))
+                return True
+
+            def on_leave(self, original_node: cst.CSTNode) -> None:
+                if original_node in model.scope_of and len(scopes) > 1:
+                    scopes.pop()
+
+        self.func.body.visit(_Index())
+
+    def run(self) -> Iterator[StateFlow]:
+        reported: set[str] = set()
+        for statement, scope in self.statements:
+            keyword = "global" if isinstance(statement, cst.Global) else "nonlocal"
+            for item in statement.names:
+                name = item.name.value
+                target = self.model.lookup(name, scope) if keyword == "global" else self._nonlocal_target(name, scope)
+                if target is None or name in reported:
+                    continue
+                writes = scope.bindings.get(name, [])
+                found = self._write_kind(writes) or self._read_kind(name, target, writes)
+                if found is not None:
+                    kind, node = found
+                    reported.add(name)
+                    yield StateFlow(node, self.func, name, kind, keyword)
+        yield from self._mutations(reported)
+
+    def _nonlocal_target(self, name: str, scope: Scope) -> Optional[list[Binding]]:
+        current = scope.parent
+        while current is not None:
+            if name in current.bindings and name not in current.nonlocal_names:
+                return None if id(current) in self.own else current.bindings[name]
+            current = current.parent
+        return None
+
+    # ------------------------------------------------------------------ writes
+    def _write_kind(self, writes: list[Binding]) -> Optional[tuple[str, cst.CSTNode]]:
+        """("prng" | "leak", the writing statement), or None."""
+        found = None
+        for binding in writes:
+            value = _written_value(binding)
+            if value is None:
+                continue
+            if self._is_random(value, binding.scope):
+                return "prng", binding.node
+            if found is None and self._value_traced(binding, value):
+                found = "leak", binding.node
+        return found
+
+    def _value_traced(self, binding: Binding, value: cst.BaseExpression) -> bool:
+        if isinstance(binding.node, cst.AugAssign):
+            return self.traced.traced(value, binding.scope)
+        return self.traced._binding_traced(binding)
+
+    def _is_random(self, value: cst.BaseExpression, scope: Scope) -> bool:
+        if not isinstance(value, cst.Call):
+            return False
+        qualname = self.model.qualified_name(value.func, scope)
+        return qualname is not None and qualname.startswith("jax.random.")
+
+    # ------------------------------------------------------------------ reads
+    def _read_kind(self, name: str, target: list[Binding],
+                   writes: list[Binding]) -> Optional[tuple[str, cst.CSTNode]]:
+        """("read", the first read that flows into the computation), or None."""
+        if not writes:
+            return None  # read-only: the value may change elsewhere (JIT601)
+        for node, scope in _loads_with_scopes(self.model, self.func):
+            if node.value != name:
+                continue
+            found = self.model.lookup(name, scope)
+            if len(found) != len(target) or not all(a is b for a, b in zip(found, target)):
+                continue
+            if not self._bookkeeping(node, name, scope):
+                return "read", node
+        return None
+
+    def _bookkeeping(self, name_node: cst.Name, name: str, scope: Scope) -> bool:
+        """Is this read part of trace-time bookkeeping: the name's own update, a print or log
+        call, or an ``if`` / ``while`` / ``assert`` test?"""
+        child: cst.CSTNode = name_node
+        parent = self.parents.get(id(child))
+        while parent is not None:
+            if isinstance(parent, cst.AugAssign):
+                return _binds_name(parent.target, name)
+            if isinstance(parent, (cst.Assign, cst.AnnAssign)):
+                targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) \
+                    else [parent.target]
+                return any(_binds_name(t, name) for t in targets)
+            if isinstance(parent, (cst.If, cst.While)) and child is parent.test:
+                return True
+            if isinstance(parent, cst.Assert):
+                return True
+            if isinstance(parent, cst.Call) and self._is_log_call(parent, scope):
+                return True
+            if isinstance(parent, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                return False
+            child, parent = parent, self.parents.get(id(parent))
+        return False
+
+    def _is_log_call(self, call: cst.Call, scope: Scope) -> bool:
+        func = call.func
+        if isinstance(func, cst.Name) and func.value == "print" and not self.model.lookup("print", scope):
+            return True
+        qualname = self.model.qualified_name(func, scope)
+        return qualname is not None and qualname.startswith(LOGGING_CALLS)
+
+    # ------------------------------------------------------------------ containers
+    def _mutations(self, reported: set[str]) -> Iterator[StateFlow]:
+        """``outer.append(x)`` / ``outer[k] = x`` of a traced value into a list, dict or set
+        bound outside the jitted function (and outside any other jitted body)."""
+        for node, scope in _loads_with_scopes(self.model, self.func):
+            if node.value in reported:
+                continue
+            parent = self.parents.get(id(node))
+            stored = None
+            if isinstance(parent, cst.Attribute) and parent.value is node \
+                    and parent.attr.value in MUTATING_METHODS:
+                call = self.parents.get(id(parent))
+                if isinstance(call, cst.Call) and call.func is parent:
+                    stored = [arg.value for arg in call.args]
+            elif isinstance(parent, cst.Subscript) and parent.value is node:
+                target = self.parents.get(id(parent))
+                statement = self.parents.get(id(target)) if isinstance(target, cst.AssignTarget) else None
+                if isinstance(statement, cst.Assign):
+                    stored = [statement.value]
+            if not stored or not any(self.traced.traced(v, scope) for v in stored):
+                continue
+            bindings = self.model.lookup(node.value, scope)
+            if not bindings or any(id(b.scope) in self.own or id(b.scope) in self.inner_of_jitted
+                                   for b in bindings):
+                continue
+            if not all(_is_container(b) for b in bindings):
+                continue
+            reported.add(node.value)
+            yield StateFlow(_statement_of(node, self.parents), self.func, node.value, "leak", "")
+
+
+def _written_value(binding: Binding) -> Optional[cst.BaseExpression]:
+    node = binding.node
+    if isinstance(node, (cst.Assign, cst.AugAssign)):
+        return node.value
+    if isinstance(node, cst.AnnAssign):
+        return node.value
+    return None
+
+
+def _binds_name(target: cst.BaseExpression, name: str) -> bool:
+    if isinstance(target, cst.Name):
+        return target.value == name
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_binds_name(e.value, name) for e in target.elements)
+    if isinstance(target, cst.StarredElement):
+        return _binds_name(target.value, name)
+    return False
+
+
+def _statement_of(node: cst.CSTNode, parents: dict[int, cst.CSTNode]) -> cst.CSTNode:
+    current = node
+    while current is not None and not isinstance(current, cst.BaseSmallStatement):
+        current = parents.get(id(current))
+    return current if current is not None else node

@@ -93,8 +93,17 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
     uses: list[TracerUse] = []
     for jitted in jitted_functions(ctx).values():
         if jitted.traced_params:
-            uses.extend(_FunctionAnalysis(ctx.model, jitted).run())
+            uses.extend(traced_values(ctx, jitted).run())
     return uses
+
+
+def traced_values(ctx: FileContext, jitted: JittedFunction) -> "_FunctionAnalysis":
+    """The solved traced-value dataflow of one jitted def (``.traced(expr, scope)``)."""
+    def compute(ctx: FileContext) -> _FunctionAnalysis:
+        analysis = _FunctionAnalysis(ctx.model, jitted)
+        analysis.solve()
+        return analysis
+    return ctx.shared(("traced-values", id(jitted.func)), compute)
 
 
 def _src(node: cst.CSTNode, limit: int = 40) -> str:
@@ -120,7 +129,7 @@ class _FunctionAnalysis:
                 result.extend(bindings)
         return result
 
-    def _solve(self) -> None:
+    def solve(self) -> None:
         """Greatest fixed point: assume every computed binding traced, drop those whose value is
         not, until stable (so ``x = x / 2`` next to a traced parameter ``x`` stays traced)."""
         own_scope = self.model.scope_of[self.func]
@@ -242,7 +251,7 @@ class _FunctionAnalysis:
 
     # ------------------------------------------------------------------ findings
     def run(self) -> list[TracerUse]:
-        self._solve()
+        """The findings; ``solve`` first."""
         if not self.traced_bindings:
             return []
         self.func.body.visit(_UseFinder(self, self.model.scope_of[self.func]))
