@@ -78,6 +78,12 @@ def test_fixture_behaves_as_declared(path: Path, reports, eager_outputs):
     if raised:
         assert outcome["status"] == "raised", report["stdout"][-2000:]
         assert outcome["type"] == raised["name"], outcome
+        marks = expected_findings(path)
+        if path.parent.name == "trace_misuse" and marks:
+            # it raises at the marked line: the innermost frame of the script
+            [(line, _)] = marks
+            ours = [frame for frame in outcome["stack"] if Path(frame[0]) == path]
+            assert ours and ours[0][1] == line, outcome["stack"]
     else:
         assert outcome["status"] == "ok", report["stderr"][-2000:]
     printed = PRINTS.search(text)
