@@ -125,3 +125,28 @@ def test_opt_in_rule_is_not_enabled_by_all_or_the_whole_prefix():
         assert lint_source(source, "f.py", Settings(select=select)).diagnostics == []
     [found] = lint_source(source, "f.py", Settings(select=("JIT804",))).diagnostics
     assert found.code == "JIT804"
+
+
+# ---------------------------------------------------------------------------- JIT401 advice
+def test_static_advice_never_says_drop_when_the_body_needs_a_python_value(tmp_path):
+    """JIT401's advice follows the body: where the static argument is a loop bound, dropping it
+    from static_argnums raises (measured), so the message must not advise it."""
+    path = FIXTURES / "trace_misuse" / "static_loop_bound_per_iteration.py"
+    [result] = actual_findings([path])
+    [finding] = [d for d in result.diagnostics if d.code == "JIT401"]
+    assert "drop it" not in finding.message and "must stay static" in finding.message
+    pytest.importorskip("jax")
+    dropped = tmp_path / "dropped.py"
+    dropped.write_text(path.read_text().replace("@partial(jax.jit, static_argnums=1)", "@jax.jit"))
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    proc = subprocess.run([sys.executable, str(dropped)], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode != 0 and "TracerIntegerConversionError" in proc.stderr
+
+
+def test_static_advice_says_drop_when_the_body_takes_a_tracer():
+    source = (b"from functools import partial\nimport jax\nimport jax.numpy as jnp\n\n"
+              b"@partial(jax.jit, static_argnums=1)\ndef scale(x, factor):\n    return x * factor\n\n"
+              b"for i in range(5):\n    scale(jnp.ones(3), i)\n")
+    [finding] = lint_source(source, "s.py", Settings()).diagnostics
+    assert finding.code == "JIT401" and "drop it from static_argnums" in finding.message

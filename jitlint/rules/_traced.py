@@ -144,6 +144,20 @@ def traced_values(ctx: FileContext, jitted: JittedFunction) -> "_FunctionAnalysi
     return ctx.shared(("traced-values", id(jitted.func)), compute)
 
 
+def needs_python_value(ctx: FileContext, name: str, param: str) -> Optional[bool]:
+    """Would jitted def ``name`` of this module raise if ``param`` were traced (it is used as a
+    shape, a bound, a Python condition ...)?  None when the def is not in this module."""
+    entries = [e for f, e in jitted_functions(ctx).items() if f.name.value == name]
+    if len(entries) != 1 or param not in {p.name.value for p in (*positional_params(entries[0].func),
+                                                                 *entries[0].func.params.kwonly_params)}:
+        return None
+    entry = entries[0]
+    probe = JittedFunction(entry.func, entry.apps, {param}, {param})
+    analysis = _FunctionAnalysis(ctx.model, probe, set(jitted_functions(ctx)))
+    analysis.solve()
+    return any(use.kind != "print" for use in analysis.run())
+
+
 def _defaulted_params_passed(ctx: FileContext, jitted: JittedFunction) -> set[str]:
     defaulted = {p.name.value for p in (*positional_params(jitted.func), *jitted.func.params.kwonly_params)
                  if p.default is not None}
