@@ -108,12 +108,43 @@ MAX_HELPER_DEPTH = 3
 class TracerUse:
     kind: str  # bool | convert | numpy | print
     node: cst.CSTNode
-    function: cst.FunctionDef
+    function: Optional[cst.FunctionDef]  # None: a jitted library function (no def here)
     message: str
 
 
 def tracer_uses(ctx: FileContext) -> list[TracerUse]:
-    return ctx.shared("tracer-uses", _analyse)
+    return ctx.shared("tracer-uses", lambda c: _analyse(c) + _jitted_library_calls(c))
+
+
+def _jitted_library_calls(ctx: FileContext) -> list[TracerUse]:
+    """``jax.jit(jax.nn.one_hot)(x, 3)``: a jax function jitted as it is, called with an argument
+    that must be a Python value (a size, an axis, a shape) at a position jit traces."""
+    uses = []
+    for jc in jitted_calls(ctx):
+        target = jc.app.target
+        if jc.func is not None or not isinstance(target, (cst.Name, cst.Attribute)):
+            continue
+        qualname = ctx.model.qualified_name(target, jc.app.frame.scope)
+        if qualname not in CONCRETE_PARAMS:
+            continue
+        dynamic = {id(arg) for arg in jc.dynamic_args()}
+        position = 0
+        for arg in jc.call.args:
+            if arg.star:
+                break
+            index = position if arg.keyword is None else None
+            position += arg.keyword is None
+            keyword = next((k for p, k in CONCRETE_PARAMS[qualname]
+                            if (index is not None and p == index)
+                            or (arg.keyword is not None and arg.keyword.value == k)), None)
+            if keyword is None or id(arg) not in dynamic:
+                continue
+            fix = (f"static_argnums=({index},)" if index is not None else f'static_argnames=("{keyword}",)')
+            uses.append(TracerUse("convert", arg, None, (
+                f"the `{keyword}` argument of jitted `{qualname}` must be a Python value, but jit "
+                f"traces it: the call raises ConcretizationTypeError; pass {fix} to jax.jit")))
+            break
+    return uses
 
 
 def _analyse(ctx: FileContext) -> list[TracerUse]:
