@@ -197,7 +197,8 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
         if isinstance(func, cst.Call) and func in by_call:
             app = by_call[func]
         elif isinstance(func, cst.Name):
-            binding = model.single_binding(func.value, site.frame.scope)
+            binding = model.single_binding(func.value, site.frame.scope) \
+                or _rewrapped(model.lookup(func.value, site.frame.scope), by_call, model)
             if binding is None:
                 continue
             name = func.value
@@ -213,6 +214,24 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
         static_args, static_keywords = _call_statics(site.node, app, wrapped, model)
         found.append(JittedCall(site.node, app, wrapped, name, static_args, static_keywords))
     return found
+
+
+def _rewrapped(bindings: list, by_call: dict, model: SemanticModel):
+    """A name bound several times to the same jit of the same def (``g = jax.jit(f)`` again
+    after redefining what ``f`` reads): its first binding, which every call behaves like."""
+    if len(bindings) < 2:
+        return None
+    apps = []
+    for binding in bindings:
+        if binding.kind != "assign" or binding.value not in by_call or not isinstance(binding.node, cst.Assign) \
+                or len(binding.node.targets) != 1:
+            return None
+        apps.append(by_call[binding.value])
+    defs = {id(jitted_def(app, model)) for app in apps}
+    same_options = len({tuple(cst.Module([]).code_for_node(k) for k in app.keywords) for app in apps}) == 1
+    if len(defs) != 1 or jitted_def(apps[0], model) is None or not same_options:
+        return None
+    return bindings[0]
 
 
 def _wrapped_function(app: JitApplication, model: SemanticModel) -> Optional[FunctionLike]:

@@ -32,6 +32,9 @@ MUTATING_METHODS = frozenset({
     "add", "discard", "sort", "reverse", "__setitem__", "__delitem__",
 })
 SKIPPED_JITS = frozenset({"flax.linen.jit"})
+# Transformations whose result, jitted, traces the function they wrap.
+TRANSFORMS = frozenset({"jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev",
+                        "jax.jacobian", "jax.hessian", "jax.checkpoint", "jax.remat"})
 MAX_LIFT = 2
 
 
@@ -41,6 +44,7 @@ class StaleRead:
     function: cst.FunctionDef
     name: str
     how: str  # "reassigned" | "mutated"
+    function_value: bool = False  # every binding is a lambda: the stale value is a function
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,21 +60,47 @@ def stale_reads(ctx: FileContext) -> list[StaleRead]:
 def _analyse(ctx: FileContext) -> list[StaleRead]:
     jitted = {f: j for f, j in jitted_functions(ctx).items()
               if not any(app.jit.qualname in SKIPPED_JITS for app in j.apps)}
+    transformed = _transformed_defs(ctx)
+    for func, app in transformed.items():
+        jitted.setdefault(func, JittedFunction(func)).apps.append(app)
     if not jitted:
         return []
     walk = _ModuleWalk(ctx.model)
     walk.walk(ctx.module)
     calls_of: dict[cst.FunctionDef, list[Event]] = {}
+    by_app = {id(app): func for func, app in transformed.items()}
     for jc in jitted_calls(ctx):
-        if isinstance(jc.func, cst.FunctionDef) and jc.func in jitted:
+        func = jc.func if isinstance(jc.func, cst.FunctionDef) else by_app.get(id(jc.app))
+        if func in jitted:
             site = ctx.model.call_site_of[jc.call]
-            calls_of.setdefault(jc.func, []).append(Event(site.frame, walk.order[id(jc.call)]))
+            calls_of.setdefault(func, []).append(Event(site.frame, walk.order[id(jc.call)]))
     analysis = _Analysis(ctx.model, walk, set(jitted))
     found = []
     for func, entry in jitted.items():
         calls = [e for e in calls_of.get(func, []) if not _inside(e.frame, func)]
         if calls:
             found.extend(analysis.check(entry, calls))
+    return found
+
+
+def _transformed_defs(ctx: FileContext) -> dict[cst.FunctionDef, object]:
+    """``jax.jit(jax.grad(loss))``: the def a jit traces through jax transformations (grad,
+    vmap, ...), with that jit application."""
+    found = {}
+    for app in ctx.jit_applications:
+        if app.jit.qualname in SKIPPED_JITS:
+            continue
+        target = app.target
+        scope = app.frame.scope
+        while isinstance(target, cst.Call) and target.args \
+                and ctx.model.qualified_name(target.func, scope) in TRANSFORMS:
+            target = target.args[0].value
+        if target is app.target or not isinstance(target, cst.Name):
+            continue
+        binding = ctx.model.single_binding(target.value, scope)
+        if binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef) \
+                and not binding.node.decorators:
+            found.setdefault(binding.node, app)
     return found
 
 
@@ -164,7 +194,8 @@ class _Analysis:
             seen.add(name.value)
             how = self._stale(name.value, owner, bindings, entry, calls)
             if how is not None:
-                yield StaleRead(name, func, name.value, how)
+                lambdas = all(isinstance(b.value, cst.Lambda) for b in bindings)
+                yield StaleRead(name, func, name.value, how, lambdas)
 
     # ------------------------------------------------------------------ writes
     def _writes(self, name: str, owner: Scope, bindings: list[Binding]) -> Iterator[tuple[str, Event]]:

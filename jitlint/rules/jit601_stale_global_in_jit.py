@@ -64,7 +64,13 @@ class StaleGlobalInJit(Rule):
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         for stale in stale_reads(ctx):
             function = stale.function.name.value
+            if stale.function_value:
+                fix = (f"jit caches the trace per wrapped function, so re-wrapping `{function}` with "
+                       f"jax.jit does not help; pass `{stale.name}` as a static argument "
+                       f"(static_argnums) or jit a new wrapper")
+            else:
+                fix = f"pass `{stale.name}` as an argument"
             yield Violation(stale.node, (
                 f"jitted `{function}` reads `{stale.name}`, which is {stale.how} between its calls: "
                 f"jit bakes the value in at the first trace, so later calls silently use the old "
-                f"one; pass `{stale.name}` as an argument"))
+                f"one; {fix}"))
