@@ -23,7 +23,8 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.rule import FileContext
-from jitlint.rules._jitted import JittedFunction, jitted_calls, jitted_functions, name_loads, scopes_within
+from jitlint.rules._jitted import (JittedFunction, jitted_calls, jitted_functions, name_loads,
+                                   positional_params, scopes_within)
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel
 from jitlint.walk import Walker
 
@@ -43,7 +44,7 @@ class StaleRead:
     node: cst.Name  # the first read in the jitted body
     function: cst.FunctionDef
     name: str
-    how: str  # "reassigned" | "mutated"
+    how: str  # "reassigned" | "mutated" (between calls) | a phrase saying where it changes
     function_value: bool = False  # every binding is a lambda: the stale value is a function
 
 
@@ -131,6 +132,102 @@ def mutated_static_args(ctx: FileContext) -> list[MutatedStatic]:
                 found.append(MutatedStatic(uses[0].arg, name, callee))
                 break
     return found
+
+
+def stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:
+    """``self._fwd = jax.jit(self._forward)`` in ``__init__``: the bound method's body reads
+    ``self.P``, baked in at the first trace; flagged when ``P`` is reassigned or mutated later,
+    by another method of the class (``self.P = ...``) or on an instance of it (``model.P = ...``)."""
+    return ctx.shared("stale-attribute-reads", _find_stale_attribute_reads)
+
+
+def _find_stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:
+    found = []
+    model = ctx.model
+    for app in ctx.jit_applications:
+        target = app.target
+        if app.jit.qualname in SKIPPED_JITS or not isinstance(target, cst.Attribute) \
+                or not isinstance(target.value, cst.Name) or target.value.value != "self":
+            continue
+        init = app.frame.enclosing_function()
+        init_frame = model.functions.get(init) if init is not None else None
+        if init is None or init.name.value != "__init__" or init_frame is None \
+                or init_frame.scope.kind != "class":
+            continue
+        cls = init_frame.scope.node
+        methods = {s.name.value: s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
+        method = methods.get(target.attr.value)
+        if method is None or method.decorators or not positional_params(method):
+            continue
+        receiver = positional_params(method)[0].name.value
+        writes = _attribute_writes(ctx, cls, methods)
+        seen = set()
+        for node in _attribute_loads(method.body, receiver):
+            attr = node.attr.value
+            if attr in methods or attr in seen or attr not in writes:
+                continue
+            seen.add(attr)
+            where = writes[attr]
+            found.append(StaleRead(node, method, f"self.{attr}", f"changed by {where} while the jit made once in `__init__` keeps its first trace"))
+    return found
+
+
+def _attribute_loads(body: cst.CSTNode, receiver: str) -> list[cst.Attribute]:
+    loads: list[cst.Attribute] = []
+
+    class _Loads(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            if isinstance(node.value, cst.Name) and node.value.value == receiver:
+                loads.append(node)
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+            return False
+
+    body.visit(_Loads())
+    return loads
+
+
+def _attribute_writes(ctx: FileContext, cls: cst.ClassDef, methods: dict) -> dict[str, str]:
+    """attribute name -> where it is written after construction: ``self.P = ...`` / ``self.P[k]
+    = ...`` / ``self.P += ...`` in a method other than ``__init__``, or ``obj.P = ...`` on a
+    name bound to ``Cls(...)``."""
+    writes: dict[str, str] = {}
+    model = ctx.model
+
+    def note(target: cst.BaseExpression, receiver_ok, where: str) -> None:
+        while isinstance(target, cst.Subscript):
+            target = target.value
+        if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                and receiver_ok(target.value.value):
+            writes.setdefault(target.attr.value, where)
+
+    class _Writes(cst.CSTVisitor):
+        def __init__(self, receiver_ok, where: str) -> None:
+            self.receiver_ok, self.where = receiver_ok, where
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            note(node.target, self.receiver_ok, self.where)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            note(node.target, self.receiver_ok, self.where)
+
+    for name, method in methods.items():
+        params = positional_params(method)
+        if name == "__init__" or not params:
+            continue
+        receiver = params[0].name.value
+        method.body.visit(_Writes(lambda n, r=receiver: n == r, f"`{name}`"))
+
+    def instance(name: str) -> bool:
+        bindings = model.module_scope.bindings.get(name, [])
+        return bool(bindings) and all(
+            b.kind == "assign" and isinstance(b.value, cst.Call) and isinstance(b.value.func, cst.Name)
+            and b.value.func.value == cls.name.value for b in bindings)
+
+    for statement in model.module.body:
+        if not isinstance(statement, cst.ClassDef):
+            statement.visit(_Writes(instance, "an assignment to the instance"))
+    return writes
 
 
 def _transformed_defs(ctx: FileContext) -> dict[cst.FunctionDef, object]:
