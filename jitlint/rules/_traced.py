@@ -95,6 +95,7 @@ CONCRETE_PARAMS: dict[str, tuple[tuple[int, str], ...]] = {
                                          "any", "all", "std", "var", "cumsum", "cumprod",
                                          "median", "nansum", "nanmean", "squeeze", "expand_dims")},
     "jax.nn.one_hot": ((1, "num_classes"),),
+    "jax.scipy.special.multigammaln": ((1, "d"),),
     "jax.nn.softmax": _AXIS,
     "jax.nn.log_softmax": _AXIS,
     **{f"jax.random.{f}": ((1, "shape"),) for f in ("normal", "uniform", "bernoulli",
