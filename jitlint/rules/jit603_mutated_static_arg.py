@@ -11,11 +11,13 @@ class MutatedStaticArg(Rule):
     or item assignment, a mutating method call) between two calls, or in the loop that calls.
 
     ## Why is this bad?
-    jit keys its cache on the hash of each static argument. A plain object hashes by identity:
-    after `cfg.scale = 3.0` the next call finds the old trace and silently computes with the old
-    value. An object whose `__hash__` follows its fields gets a new cache entry instead, and
-    compiles again on every change. Measured on jax 0.10.2 (CPU): a static config object with
-    `cfg.scale` changed between two calls compiles once and returns the first result twice.
+    jit keys its cache on each static argument's hash and equality, and keeps the object itself
+    as the key. A plain object hashes by identity: after `cfg.scale = 3.0` the next call finds
+    the old trace and silently computes with the old value. Measured on jax 0.10.2 (CPU): a
+    static config with `cfg.scale` changed between two calls compiles once and returns the first
+    result twice; with a `__hash__` / `__eq__` over its fields and `scale` changed in a loop of 3
+    calls, it still compiles once and returns results of the first value (the cache grows by an
+    entry per change, `_cache_size()` 3), because the stored key is the mutated object itself.
 
     ## Fix safety
     Pass the changing field as a traced argument, or build a new immutable config (a frozen
@@ -24,7 +26,7 @@ class MutatedStaticArg(Rule):
 
     code = "JIT603"
     name = "mutated-static-arg"
-    summary = "a static argument mutated between calls: jit reuses the old trace (or recompiles)"
+    summary = "a static argument mutated between calls: jit silently reuses the old trace"
 
     INVALID = [
         """
@@ -71,6 +73,6 @@ class MutatedStaticArg(Rule):
         for found in mutated_static_args(ctx):
             yield Violation(found.arg, (
                 f"`{found.name}` is a static argument of `{found.callee}` and is mutated between "
-                f"calls: jit keys its cache on its hash, so later calls reuse the old trace "
-                f"(stale result) or, if the hash changes, compile again; pass the changing value "
-                f"as a traced argument or build a new immutable config"))
+                f"calls: jit keeps the object as its cache key, so later calls silently reuse the "
+                f"trace of the old value; pass the changing value as a traced argument or build "
+                f"a new immutable config"))
