@@ -1,4 +1,6 @@
-"""Analysis for JIT601: a jitted function reads an outer variable that changes between calls.
+"""Analyses for JIT601 (a jitted function reads an outer variable that changes between calls),
+JIT602 (outer state a jitted body writes flows into or out of the trace) and JIT603 (a static
+argument mutated between calls).
 
 jit runs the Python body once per input signature; names read from outside the function (module
 globals, variables of an enclosing function) are baked into the compiled code as constants at
@@ -602,7 +604,7 @@ class _StateFlowOfFunction:
     def _value_traced(self, binding: Binding, value: cst.BaseExpression) -> bool:
         if isinstance(binding.node, cst.AugAssign):
             return self.traced.traced(value, binding.scope)
-        return self.traced._binding_traced(binding)
+        return self.traced.binding_traced(binding)
 
     def _is_random(self, value: cst.BaseExpression, scope: Scope) -> bool:
         if not isinstance(value, cst.Call):

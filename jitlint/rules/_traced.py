@@ -10,12 +10,16 @@ built from traced values by arithmetic, comparison, indexing, array attributes (
 ``jax.nn`` / ``jax.scipy`` / ``jax.random`` function of traced arguments.  Concrete whatever
 their input: ``.shape``, ``.ndim``, ``.dtype``, ``.size``, ``len()``, ``isinstance()``, ``is`` /
 ``in`` comparisons,
-``jnp.shape()`` and friends, containers (tuples, lists, dicts), calls of user functions (not
-followed), other attributes (maybe static fields of a custom pytree), names from outside the
-jitted function, parameters with defaults, static parameters.
+``jnp.shape()`` and friends, containers (tuples, lists, dicts), results of user functions,
+other attributes (maybe static fields of a custom pytree), names from outside the jitted
+function, static parameters, and parameters with defaults unless a call in the module passes
+them.  Module functions the body calls with traced arguments are analysed in turn (up to
+``MAX_HELPER_DEPTH``), with the parameters receiving them traced.
 
 Findings (kinds): ``bool`` Python control flow / ``and`` / ``or`` / ``not`` on a traced value
-(JIT801), ``convert`` int()/float()/bool()/complex()/.item()/.tolist() (JIT802), ``numpy`` a
+(JIT801), ``convert`` int()/float()/bool()/complex()/.item()/.tolist(), a traced shape, bound,
+slice bound, list index or size/axis argument, also at the call of a jitted jax function
+(JIT802), ``numpy`` a
 numpy function that converts its argument (JIT803), ``print`` of a traced value (JIT804).
 """
 
@@ -306,11 +310,11 @@ class _FunctionAnalysis:
         while changed:
             changed = False
             for binding in candidates:
-                if id(binding) in self.traced_bindings and not self._binding_traced(binding):
+                if id(binding) in self.traced_bindings and not self.binding_traced(binding):
                     self.traced_bindings.discard(id(binding))
                     changed = True
 
-    def _binding_traced(self, binding: Binding) -> bool:
+    def binding_traced(self, binding: Binding) -> bool:
         node = binding.node
         if binding.kind == "assign":
             if isinstance(node, cst.Assign):
