@@ -82,7 +82,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def _list_rules() -> int:
     for code, rule in ALL_RULES.items():
-        print(f"{code}  {rule.name:<32} {rule.summary}")
+        opt_in = " (opt-in)" if rule.opt_in else ""
+        print(f"{code}  {rule.name:<32} {rule.summary}{opt_in}")
     return EXIT_CLEAN
 
 

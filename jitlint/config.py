@@ -34,8 +34,13 @@ class Settings:
     root: Path = field(default_factory=Path.cwd)  # the directory patterns are relative to
     source: Optional[Path] = None  # the pyproject.toml these came from
 
-    def is_enabled(self, code: str, path: Optional[str] = None) -> bool:
-        selected = _longest_match(code, self.select + self.extend_select)
+    def is_enabled(self, code: str, path: Optional[str] = None, opt_in: bool = False) -> bool:
+        """``opt_in``: the rule is off unless selected by a prefix more specific than the
+        default ``JIT`` (or ``ALL``): ``--extend-select JIT804``, ``select = ["JIT8"]``."""
+        prefixes = self.select + self.extend_select
+        if opt_in:
+            prefixes = tuple(p for p in prefixes if p not in ("ALL", "JIT"))
+        selected = _longest_match(code, prefixes)
         ignored = _longest_match(code, self.ignore + self._file_ignores(path))
         return selected > 0 and selected > ignored
 

@@ -117,7 +117,7 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
         return result
     if file_is_suppressed(text):
         return result
-    rules = [rule() for code, rule in ALL_RULES.items() if settings.is_enabled(code, path)]
+    rules = [rule() for code, rule in ALL_RULES.items() if settings.is_enabled(code, path, rule.opt_in)]
     if not rules or (prefilter and not _may_have_findings(text, tree, settings, index)):
         # Not parsed: keep what it imports, so the project index can tell whether it calls a
         # jitted function of another linted module without saying jit itself.

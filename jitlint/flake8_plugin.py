@@ -29,8 +29,9 @@ from jitlint.engine import lint_source
 @lru_cache(maxsize=64)
 def _settings_for(directory: str, extra: tuple[str, ...]) -> Settings:
     base = load_settings(None, Path(directory))
-    # Every rule runs; flake8 decides what is shown.
-    return replace(base, select=("JIT",), ignore=(), extend_select=(), per_file_ignores=(),
+    # Every default rule runs, and the opt-in ones [tool.jitlint] extend-select names; flake8
+    # decides what is shown.
+    return replace(base, select=("JIT",), ignore=(), extend_select=base.extend_select, per_file_ignores=(),
                    extra_jit_functions=base.extra_jit_functions + extra)
 
 

@@ -53,6 +53,9 @@ class Rule:
     name: ClassVar[str]
     summary: ClassVar[str]
     severity: ClassVar[str] = "warning"  # "error" when the code raises at run time
+    # Off by default: runs only when selected by a prefix more specific than "JIT" (its doc
+    # says why it is opt-in).
+    opt_in: ClassVar[bool] = False
     VALID: ClassVar[Sequence[str]] = ()
     INVALID: ClassVar[Sequence[str]] = ()
 
@@ -62,7 +65,11 @@ class Rule:
     @classmethod
     def doc(cls) -> str:
         """The rule's documentation as Markdown, built from its docstring and examples."""
-        parts = [f"# {cls.code} {cls.name}", "", cls.summary, "", inspect.cleandoc(cls.__doc__ or "")]
+        parts = [f"# {cls.code} {cls.name}", "", cls.summary, ""]
+        if cls.opt_in:
+            parts += [f"Opt-in: not run by default; enable it with `--extend-select {cls.code}` "
+                      f"(or `extend-select = [\"{cls.code}\"]` in `[tool.jitlint]`).", ""]
+        parts.append(inspect.cleandoc(cls.__doc__ or ""))
         if cls.INVALID:
             parts += ["", "## Example", "", "```python", inspect.cleandoc(cls.INVALID[0]), "```"]
         if cls.VALID:

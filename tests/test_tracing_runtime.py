@@ -34,6 +34,7 @@ RAISES = {
     "JIT803": {"TracerArrayConversionError"},
 }
 TRACER = re.compile(r"JitTracer\(|Traced<")  # a tracer's repr (jax 0.10: JitTracer(float32[3]))
+OPT_IN_MARK = re.compile(r"#\s*expect-opt-in:\s*(JIT\d{3})")  # found only when selected
 DECLARED_PRINT = re.compile(r"^# runtime: prints (?P<text>.+)$", re.M)
 DECLARED_EAGER = re.compile(r"^# runtime without jit: prints (?P<text>.+)$", re.M)
 
@@ -49,7 +50,7 @@ def test_trace_error_fixture_behaves_as_claimed(path: Path, reports):
     report = reports[path]
     outcome = report["outcome"]
     marks = expected_findings(path)
-    codes = {code for _, code in marks}
+    codes = {code for _, code in marks} | set(OPT_IN_MARK.findall(path.read_text()))
     if codes & RAISES.keys():
         [(line, code)] = marks
         assert outcome["status"] == "raised", f"{path.name} ran without error"

@@ -9,10 +9,15 @@ Handled shapes (in a ``for`` / ``while`` loop, at module or function level):
 * ``@jax.jit def step`` in the loop -> the decorated ``def`` above the loop.
 
 Only when it is certainly safe: everything the moved code reads (the lambda or def with its
-defaults and decorators, and the jit call's other arguments) is bound outside the loop and
-never rebound or mutated in it (assignment, augmented assignment, ``del``, item or attribute
-assignment, method call), the def's name has no other binding, and the loop is the outermost
-one of its function (or module).  Anything else is left for a human.
+defaults and decorators, the jit call's other arguments, and what the module functions it calls
+read) is bound outside the loop and cannot change while the loop runs: never rebound or mutated
+in the loop (assignment, augmented assignment, ``del``, item or attribute assignment, method
+call), never written through ``global`` / ``nonlocal`` nor mutated (item, attribute, method
+call) by any function of the module, which the loop may call, and never handed to a call in the
+loop unless it is a number or string; the def's name has no other binding, and the loop is the
+outermost one of its function (or module).  Anything else is left for a human: a hoisted jit
+would bake in the first value of what changes (``tests/test_fix_hoist_safety.py`` runs such
+programs before and after the fix).
 """
 
 from __future__ import annotations
@@ -100,9 +105,17 @@ def _movable_def(model: SemanticModel, function: cst.FunctionDef, scope: Scope,
 
 
 # ---------------------------------------------------------------------------- safety
+MAX_HELPER_DEPTH = 3
+
+
 def _safe(model: SemanticModel, nodes: list, scopes: list, loop: cst.CSTNode,
-          moved: set) -> bool:
-    """Everything ``nodes`` read is bound outside ``loop`` and not changed inside it."""
+          moved: set, writes: Optional["_Writes"] = None) -> bool:
+    """Everything ``nodes`` read (and the module functions they call read) is bound outside
+    ``loop`` and cannot change while it runs: not rebound or mutated in the loop, not written
+    through ``global`` / ``nonlocal`` or mutated (item, attribute, method call) by any function
+    of the module (the loop may call it), and not handed to a call in the loop (the callee may
+    mutate it).  When in doubt: not safe."""
+    writes = writes or _Writes(model, moved)
     inner_scopes = {s for node in nodes for s in _scopes_within(model, node)}
     for node, scope in zip(nodes, scopes):
         for name, read_scope in _reads(model, node, scope):
@@ -114,9 +127,126 @@ def _safe(model: SemanticModel, nodes: list, scopes: list, loop: cst.CSTNode,
                     continue
                 if binding.frame is None or binding.frame.is_inside(loop):
                     return False
-            if any(b.kind not in STABLE_KINDS for b in bindings) and _changed_in(loop, name, nodes):
+            if not _stays_unchanged(model, name, bindings, nodes, loop, moved, writes, depth=0):
                 return False
     return True
+
+
+def _stays_unchanged(model: SemanticModel, name: str, bindings: list[Binding], nodes: list,
+                     loop: cst.CSTNode, moved: set, writes: "_Writes", depth: int) -> bool:
+    if name in writes.attribute_roots:
+        return False  # `cfg.scale = ...` / `params["s"] += 1` in some function
+    if all(b.kind in STABLE_KINDS for b in bindings):
+        return all(_helper_unchanged(model, b, loop, moved, writes, depth) for b in bindings)
+    if _changed_in(loop, name, nodes) or name in writes.redirected or name in writes.mutated:
+        return False
+    return not (_passed_in(loop, name) and not all(_immutable(b) for b in bindings))
+
+
+def _helper_unchanged(model: SemanticModel, binding: Binding, loop: cst.CSTNode, moved: set,
+                      writes: "_Writes", depth: int) -> bool:
+    """A module function the moved code calls reads nothing that can change either."""
+    if binding.kind != "def" or binding.node in moved or not isinstance(binding.node, cst.FunctionDef):
+        return True
+    if depth >= MAX_HELPER_DEPTH or binding.node in writes.visiting:
+        return depth < MAX_HELPER_DEPTH
+    writes.visiting.add(binding.node)
+    try:
+        inner = set(_scopes_within(model, binding.node))
+        for name, read_scope in _reads(model, binding.node, binding.scope):
+            found = model.lookup(name, read_scope)
+            if not found or any(b.scope in inner for b in found):
+                continue
+            if not _stays_unchanged(model, name, found, [binding.node], loop, moved, writes, depth + 1):
+                return False
+        return True
+    finally:
+        writes.visiting.discard(binding.node)
+
+
+class _Writes:
+    """Names the module's functions may change, by name (conservative on purpose):
+    ``redirected`` in a ``global`` / ``nonlocal`` statement; ``attribute_roots`` the root of an
+    item or attribute assignment / ``del``; ``mutated`` the receiver of a method call."""
+
+    def __init__(self, model: SemanticModel, moved: set) -> None:
+        self.redirected: set[str] = set()
+        self.attribute_roots: set[str] = set()
+        self.mutated: set[str] = set()
+        self.visiting: set[cst.CSTNode] = set()
+        skip = {id(node) for node in moved}
+        writes = self
+
+        class _Finder(cst.CSTVisitor):
+            def __init__(self) -> None:
+                self.depth = 0  # inside a function or lambda
+
+            def on_visit(self, node: cst.CSTNode) -> bool:
+                if id(node) in skip:
+                    return False
+                if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+                    self.depth += 1
+                if isinstance(node, (cst.Global, cst.Nonlocal)):
+                    writes.redirected.update(item.name.value for item in node.names)
+                elif isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
+                    for target in _targets(node.target):
+                        if isinstance(target, (cst.Attribute, cst.Subscript)):
+                            root = _root(target)
+                            if root is not None and self.depth:
+                                writes.attribute_roots.add(root)
+                elif self.depth and isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+                    root = _root(node.func.value)
+                    if root is not None:
+                        writes.mutated.add(root)
+                return True
+
+            def on_leave(self, original_node: cst.CSTNode) -> None:
+                if isinstance(original_node, (cst.FunctionDef, cst.Lambda)):
+                    self.depth -= 1
+
+        model.module.visit(_Finder())
+
+
+def _passed_in(loop: cst.CSTNode, name: str) -> bool:
+    """Is ``name`` (or ``name.attr`` / ``name[i]``) an argument of a call in ``loop``?"""
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Arg(self, arg: cst.Arg) -> None:
+            nonlocal found
+            value = arg.value
+            if isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)) and _root(value) == name:
+                found = True
+
+    loop.visit(_Finder())
+    return found
+
+
+def _immutable(binding: Binding) -> bool:
+    """Bound to a number, string, bool or None: a callee cannot change it in place."""
+    value = binding.value
+    if binding.kind != "assign" or value is None:
+        return False
+    if isinstance(value, cst.UnaryOperation):
+        value = value.expression
+    return isinstance(value, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)) or \
+        (isinstance(value, cst.Name) and value.value in ("True", "False", "None"))
+
+
+def _root(expr: cst.BaseExpression) -> Optional[str]:
+    while isinstance(expr, (cst.Attribute, cst.Subscript)):
+        expr = expr.value
+    return expr.value if isinstance(expr, cst.Name) else None
+
+
+def _targets(expr: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        for element in expr.elements:
+            yield from _targets(element.value)
+    elif isinstance(expr, cst.StarredElement):
+        yield from _targets(expr.value)
+    else:
+        yield expr
 
 
 def _scopes_within(model: SemanticModel, node: cst.CSTNode) -> Iterator[Scope]:
@@ -226,20 +356,6 @@ def _changed_in(loop: cst.CSTNode, name: str, excluded: list) -> bool:
     changed = False
     skip = {id(node) for node in excluded}
 
-    def root(expr: cst.BaseExpression) -> Optional[str]:
-        while isinstance(expr, (cst.Attribute, cst.Subscript)):
-            expr = expr.value
-        return expr.value if isinstance(expr, cst.Name) else None
-
-    def targets(expr: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
-        if isinstance(expr, (cst.Tuple, cst.List)):
-            for element in expr.elements:
-                yield from targets(element.value)
-        elif isinstance(expr, cst.StarredElement):
-            yield from targets(expr.value)
-        else:
-            yield expr
-
     class _Finder(cst.CSTVisitor):
         def on_visit(self, node: cst.CSTNode) -> bool:
             nonlocal changed
@@ -247,20 +363,20 @@ def _changed_in(loop: cst.CSTNode, name: str, excluded: list) -> bool:
                 return False
             written: list = []
             if isinstance(node, cst.AssignTarget):
-                written = list(targets(node.target))
+                written = list(_targets(node.target))
             elif isinstance(node, (cst.AugAssign, cst.AnnAssign)):
-                written = list(targets(node.target))
+                written = list(_targets(node.target))
             elif isinstance(node, cst.Del):
-                written = list(targets(node.target))
+                written = list(_targets(node.target))
             elif isinstance(node, (cst.For, cst.CompFor)):
-                written = list(targets(node.target))
+                written = list(_targets(node.target))
             elif isinstance(node, cst.NamedExpr):
                 written = [node.target]
             elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
                 written = [node.func.value]  # obj.append(...), cfg.update(...)
             elif isinstance(node, (cst.Global, cst.Nonlocal)):
                 changed = any(item.name.value == name for item in node.names)
-            if any(root(t) == name for t in written):
+            if any(_root(t) == name for t in written):
                 changed = True
             return not changed
 

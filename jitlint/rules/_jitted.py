@@ -106,11 +106,24 @@ def jitted_def(app: JitApplication, model: SemanticModel) -> Optional[cst.Functi
             return app.target
         return None
     if isinstance(app.target, cst.Name):
-        binding = model.single_binding(app.target.value, app.frame.scope)
+        binding = model.single_binding(app.target.value, app.frame.scope) or _rebound_def(app, model)
         if binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
             if not binding.node.decorators:
                 return binding.node
     return None
+
+
+def _rebound_def(app: JitApplication, model: SemanticModel):
+    """``f = jax.jit(f)`` after ``def f``: the def's binding (its name is then bound twice)."""
+    if app.call is None:
+        return None
+    statement = model.parent_statement.get(app.call)
+    bindings = model.lookup(app.target.value, app.frame.scope)
+    defs = [b for b in bindings if b.kind == "def"]
+    rebinding = [b for b in bindings if b.node is statement]
+    if len(defs) != 1 or len(bindings) != 2 or len(rebinding) != 1 or not isinstance(statement, cst.Assign):
+        return None
+    return defs[0]
 
 
 def _find_jitted_functions(ctx: FileContext) -> dict[cst.FunctionDef, JittedFunction]:
@@ -184,7 +197,8 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
         if isinstance(func, cst.Call) and func in by_call:
             app = by_call[func]
         elif isinstance(func, cst.Name):
-            binding = model.single_binding(func.value, site.frame.scope)
+            binding = model.single_binding(func.value, site.frame.scope) \
+                or _rewrapped(model.lookup(func.value, site.frame.scope), by_call, model)
             if binding is None:
                 continue
             name = func.value
@@ -200,6 +214,24 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
         static_args, static_keywords = _call_statics(site.node, app, wrapped, model)
         found.append(JittedCall(site.node, app, wrapped, name, static_args, static_keywords))
     return found
+
+
+def _rewrapped(bindings: list, by_call: dict, model: SemanticModel):
+    """A name bound several times to the same jit of the same def (``g = jax.jit(f)`` again
+    after redefining what ``f`` reads): its first binding, which every call behaves like."""
+    if len(bindings) < 2:
+        return None
+    apps = []
+    for binding in bindings:
+        if binding.kind != "assign" or binding.value not in by_call or not isinstance(binding.node, cst.Assign) \
+                or len(binding.node.targets) != 1:
+            return None
+        apps.append(by_call[binding.value])
+    defs = {id(jitted_def(app, model)) for app in apps}
+    same_options = len({tuple(cst.Module([]).code_for_node(k) for k in app.keywords) for app in apps}) == 1
+    if len(defs) != 1 or jitted_def(apps[0], model) is None or not same_options:
+        return None
+    return bindings[0]
 
 
 def _wrapped_function(app: JitApplication, model: SemanticModel) -> Optional[FunctionLike]:

@@ -1,4 +1,6 @@
-"""Analysis for JIT601: a jitted function reads an outer variable that changes between calls.
+"""Analyses for JIT601 (a jitted function reads an outer variable that changes between calls),
+JIT602 (outer state a jitted body writes flows into or out of the trace) and JIT603 (a static
+argument mutated between calls).
 
 jit runs the Python body once per input signature; names read from outside the function (module
 globals, variables of an enclosing function) are baked into the compiled code as constants at
@@ -23,7 +25,8 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.rule import FileContext
-from jitlint.rules._jitted import JittedFunction, jitted_calls, jitted_functions, name_loads, scopes_within
+from jitlint.rules._jitted import (JittedFunction, jitted_calls, jitted_functions, name_loads,
+                                   positional_params, scopes_within)
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel
 from jitlint.walk import Walker
 
@@ -32,6 +35,9 @@ MUTATING_METHODS = frozenset({
     "add", "discard", "sort", "reverse", "__setitem__", "__delitem__",
 })
 SKIPPED_JITS = frozenset({"flax.linen.jit"})
+# Transformations whose result, jitted, traces the function they wrap.
+TRANSFORMS = frozenset({"jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev",
+                        "jax.jacobian", "jax.hessian", "jax.checkpoint", "jax.remat"})
 MAX_LIFT = 2
 
 
@@ -40,7 +46,8 @@ class StaleRead:
     node: cst.Name  # the first read in the jitted body
     function: cst.FunctionDef
     name: str
-    how: str  # "reassigned" | "mutated"
+    how: str  # "reassigned" | "mutated" (between calls) | a phrase saying where it changes
+    function_value: bool = False  # every binding is a lambda: the stale value is a function
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,21 +63,193 @@ def stale_reads(ctx: FileContext) -> list[StaleRead]:
 def _analyse(ctx: FileContext) -> list[StaleRead]:
     jitted = {f: j for f, j in jitted_functions(ctx).items()
               if not any(app.jit.qualname in SKIPPED_JITS for app in j.apps)}
+    transformed = _transformed_defs(ctx)
+    for func, app in transformed.items():
+        jitted.setdefault(func, JittedFunction(func)).apps.append(app)
     if not jitted:
         return []
-    walk = _ModuleWalk(ctx.model)
-    walk.walk(ctx.module)
+    walk = _module_walk(ctx)
     calls_of: dict[cst.FunctionDef, list[Event]] = {}
+    by_app = {id(app): func for func, app in transformed.items()}
     for jc in jitted_calls(ctx):
-        if isinstance(jc.func, cst.FunctionDef) and jc.func in jitted:
+        func = jc.func if isinstance(jc.func, cst.FunctionDef) else by_app.get(id(jc.app))
+        if func in jitted:
             site = ctx.model.call_site_of[jc.call]
-            calls_of.setdefault(jc.func, []).append(Event(site.frame, walk.order[id(jc.call)]))
+            calls_of.setdefault(func, []).append(Event(site.frame, walk.order[id(jc.call)]))
     analysis = _Analysis(ctx.model, walk, set(jitted))
     found = []
     for func, entry in jitted.items():
         calls = [e for e in calls_of.get(func, []) if not _inside(e.frame, func)]
         if calls:
             found.extend(analysis.check(entry, calls))
+    return found
+
+
+def _module_walk(ctx: FileContext) -> "_ModuleWalk":
+    def compute(ctx: FileContext) -> _ModuleWalk:
+        walk = _ModuleWalk(ctx.model)
+        walk.walk(ctx.module)
+        return walk
+    return ctx.shared("stale-module-walk", compute)
+
+
+# ---------------------------------------------------------------------------------- JIT603
+@dataclass(eq=False)
+class MutatedStatic:
+    arg: cst.Arg  # the static argument at the first call
+    name: str
+    callee: str
+
+
+def mutated_static_args(ctx: FileContext) -> list[MutatedStatic]:
+    """An object passed as a static argument and mutated (attribute or item write, method
+    call) between two calls: jit hashes static arguments, so either its hash stays the same and
+    the old trace is reused (stale), or it changes and every call compiles again."""
+    from jitlint.rules._static import static_uses  # JIT2xx-4xx analysis: read-only use
+
+    jitted = set(jitted_functions(ctx))
+    by_callee: dict[tuple[str, tuple[int, ...]], list] = {}
+    for use in static_uses(ctx):
+        if use.spec.filtering or not isinstance(use.value, cst.Name):
+            continue
+        bindings = ctx.model.lookup(use.value.value, use.scope)
+        if not bindings or not all(b.kind == "assign" and isinstance(b.value, cst.Call)
+                                   and not _is_container(b) for b in bindings):
+            continue  # an object built by a call (not a literal, a container or a parameter)
+        key = (use.callee, tuple(id(b) for b in bindings))
+        by_callee.setdefault(key, []).append(use)
+    if not by_callee:
+        return []
+    walk = _module_walk(ctx)
+    analysis = _Analysis(ctx.model, walk, jitted)
+    found = []
+    for (callee, _), uses in by_callee.items():
+        name = uses[0].value.value
+        bindings = ctx.model.lookup(name, uses[0].scope)
+        calls = [Event(u.site.frame, walk.order[id(u.site.node)]) for u in uses]
+        for how, write in analysis._writes(name, bindings[0].scope, bindings):
+            if how != "mutated" or any(_inside(write.frame, j) for j in jitted):
+                continue
+            if any(analysis._between_calls(w, calls, ()) for w in analysis._lift(write, ())):
+                found.append(MutatedStatic(uses[0].arg, name, callee))
+                break
+    return found
+
+
+def stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:
+    """``self._fwd = jax.jit(self._forward)`` in ``__init__``: the bound method's body reads
+    ``self.P``, baked in at the first trace; flagged when ``P`` is reassigned or mutated later,
+    by another method of the class (``self.P = ...``) or on an instance of it (``model.P = ...``)."""
+    return ctx.shared("stale-attribute-reads", _find_stale_attribute_reads)
+
+
+def _find_stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:
+    found = []
+    model = ctx.model
+    for app in ctx.jit_applications:
+        target = app.target
+        if app.jit.qualname in SKIPPED_JITS or not isinstance(target, cst.Attribute) \
+                or not isinstance(target.value, cst.Name) or target.value.value != "self":
+            continue
+        init = app.frame.enclosing_function()
+        init_frame = model.functions.get(init) if init is not None else None
+        if init is None or init.name.value != "__init__" or init_frame is None \
+                or init_frame.scope.kind != "class":
+            continue
+        cls = init_frame.scope.node
+        methods = {s.name.value: s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
+        method = methods.get(target.attr.value)
+        if method is None or method.decorators or not positional_params(method):
+            continue
+        receiver = positional_params(method)[0].name.value
+        writes = _attribute_writes(ctx, cls, methods)
+        seen = set()
+        for node in _attribute_loads(method.body, receiver):
+            attr = node.attr.value
+            if attr in methods or attr in seen or attr not in writes:
+                continue
+            seen.add(attr)
+            where = writes[attr]
+            found.append(StaleRead(node, method, f"self.{attr}", f"changed by {where} while the jit made once in `__init__` keeps its first trace"))
+    return found
+
+
+def _attribute_loads(body: cst.CSTNode, receiver: str) -> list[cst.Attribute]:
+    loads: list[cst.Attribute] = []
+
+    class _Loads(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            if isinstance(node.value, cst.Name) and node.value.value == receiver:
+                loads.append(node)
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+            return False
+
+    body.visit(_Loads())
+    return loads
+
+
+def _attribute_writes(ctx: FileContext, cls: cst.ClassDef, methods: dict) -> dict[str, str]:
+    """attribute name -> where it is written after construction: ``self.P = ...`` / ``self.P[k]
+    = ...`` / ``self.P += ...`` in a method other than ``__init__``, or ``obj.P = ...`` on a
+    name bound to ``Cls(...)``."""
+    writes: dict[str, str] = {}
+    model = ctx.model
+
+    def note(target: cst.BaseExpression, receiver_ok, where: str) -> None:
+        while isinstance(target, cst.Subscript):
+            target = target.value
+        if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                and receiver_ok(target.value.value):
+            writes.setdefault(target.attr.value, where)
+
+    class _Writes(cst.CSTVisitor):
+        def __init__(self, receiver_ok, where: str) -> None:
+            self.receiver_ok, self.where = receiver_ok, where
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            note(node.target, self.receiver_ok, self.where)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            note(node.target, self.receiver_ok, self.where)
+
+    for name, method in methods.items():
+        params = positional_params(method)
+        if name == "__init__" or not params:
+            continue
+        receiver = params[0].name.value
+        method.body.visit(_Writes(lambda n, r=receiver: n == r, f"`{name}`"))
+
+    def instance(name: str) -> bool:
+        bindings = model.module_scope.bindings.get(name, [])
+        return bool(bindings) and all(
+            b.kind == "assign" and isinstance(b.value, cst.Call) and isinstance(b.value.func, cst.Name)
+            and b.value.func.value == cls.name.value for b in bindings)
+
+    for statement in model.module.body:
+        if not isinstance(statement, cst.ClassDef):
+            statement.visit(_Writes(instance, "an assignment to the instance"))
+    return writes
+
+
+def _transformed_defs(ctx: FileContext) -> dict[cst.FunctionDef, object]:
+    """``jax.jit(jax.grad(loss))``: the def a jit traces through jax transformations (grad,
+    vmap, ...), with that jit application."""
+    found = {}
+    for app in ctx.jit_applications:
+        if app.jit.qualname in SKIPPED_JITS:
+            continue
+        target = app.target
+        scope = app.frame.scope
+        while isinstance(target, cst.Call) and target.args \
+                and ctx.model.qualified_name(target.func, scope) in TRANSFORMS:
+            target = target.args[0].value
+        if target is app.target or not isinstance(target, cst.Name):
+            continue
+        binding = ctx.model.single_binding(target.value, scope)
+        if binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef) \
+                and not binding.node.decorators:
+            found.setdefault(binding.node, app)
     return found
 
 
@@ -150,9 +329,9 @@ class _Analysis:
         func_scope = self.model.scope_of[func]
         seen: set[str] = set()
         for name, scope in _loads_with_scopes(self.model, func):
-            if name.value in seen or name.value in func_scope.global_names \
-                    or name.value in func_scope.nonlocal_names:
-                continue  # a `global` / `nonlocal` statement: JIT602
+            redirected = name.value in func_scope.global_names or name.value in func_scope.nonlocal_names
+            if name.value in seen or (redirected and name.value in func_scope.bindings):
+                continue  # written through `global` / `nonlocal`: JIT602
             bindings = self.model.lookup(name.value, scope)
             if not bindings or any(id(b.scope) in own for b in bindings):
                 continue
@@ -164,7 +343,8 @@ class _Analysis:
             seen.add(name.value)
             how = self._stale(name.value, owner, bindings, entry, calls)
             if how is not None:
-                yield StaleRead(name, func, name.value, how)
+                lambdas = all(isinstance(b.value, cst.Lambda) for b in bindings)
+                yield StaleRead(name, func, name.value, how, lambdas)
 
     # ------------------------------------------------------------------ writes
     def _writes(self, name: str, owner: Scope, bindings: list[Binding]) -> Iterator[tuple[str, Event]]:
@@ -303,3 +483,233 @@ def _loads_with_scopes(model: SemanticModel, func: cst.FunctionDef) -> list[tupl
 
     func.body.visit(_Walk())
     return found
+
+
+# ---------------------------------------------------------------------------------- JIT602
+# Outer state a jitted body writes.  The body runs once per trace, so a write happens once per
+# compile.  That is the point of a trace counter (``global n_traces; n_traces += 1``, the idiom
+# JAX users and maintainers use to see when tracing happens) and harmless; it is a bug only
+# when the state flows into or out of the traced computation:
+#   leak  a traced value is stored in outer state (it outlives the trace: UnexpectedTracerError),
+#   prng  a PRNG key held in outer state is split or replaced at trace time (every call reuses
+#         the random numbers of the first trace),
+#   read  the state the body updates is also read into the computation (the result is the
+#         value frozen at the first trace).
+# Reads in the state's own update, in a `print` / logging call or in an `if` / `while` test
+# (trace-time bookkeeping) do not count.
+
+LOGGING_CALLS = ("logging.", "warnings.warn", "absl.logging.")
+
+
+@dataclass(eq=False)
+class StateFlow:
+    node: cst.CSTNode  # the writing statement (leak, prng) or the read (read)
+    function: cst.FunctionDef
+    name: str
+    kind: str  # leak | prng | read
+    keyword: str  # global | nonlocal | "" (a container mutated without a statement)
+
+
+def state_flows(ctx: FileContext) -> list[StateFlow]:
+    return ctx.shared("state-flows", _find_state_flows)
+
+
+def _find_state_flows(ctx: FileContext) -> list[StateFlow]:
+    from jitlint.rules._traced import traced_values  # _traced imports nothing of this module
+
+    found: list[StateFlow] = []
+    jitted = jitted_functions(ctx)
+    inner_of_jitted = set()
+    for func in jitted:
+        inner_of_jitted |= scopes_within(ctx.model, func)
+    for func, entry in jitted.items():
+        if any(app.jit.qualname in SKIPPED_JITS for app in entry.apps):
+            continue
+        flow = _StateFlowOfFunction(ctx, func, traced_values(ctx, entry), inner_of_jitted)
+        found.extend(flow.run())
+    return found
+
+
+class _StateFlowOfFunction:
+    def __init__(self, ctx: FileContext, func: cst.FunctionDef, traced, inner_of_jitted: set[int]) -> None:
+        self.model = ctx.model
+        self.func = func
+        self.traced = traced  # _traced._FunctionAnalysis, solved
+        self.own = scopes_within(ctx.model, func)
+        self.inner_of_jitted = inner_of_jitted
+        self.parents: dict[int, cst.CSTNode] = {}
+        self.statements: list[tuple[cst.CSTNode, Scope]] = []  # global / nonlocal, with their scope
+        self._index()
+
+    def _index(self) -> None:
+        parents, statements, model = self.parents, self.statements, self.model
+        scopes = [model.scope_of[self.func]]
+
+        class _Index(cst.CSTVisitor):
+            def on_visit(self, node: cst.CSTNode) -> bool:
+                for child in node.children:
+                    parents[id(child)] = node
+                scope = model.scope_of.get(node)
+                if scope is not None:
+                    scopes.append(scope)
+                if isinstance(node, (cst.Global, cst.Nonlocal)):
+                    statements.append((node, scopes[-1]))
+                return True
+
+            def on_leave(self, original_node: cst.CSTNode) -> None:
+                if original_node in model.scope_of and len(scopes) > 1:
+                    scopes.pop()
+
+        self.func.body.visit(_Index())
+
+    def run(self) -> Iterator[StateFlow]:
+        reported: set[str] = set()
+        for statement, scope in self.statements:
+            keyword = "global" if isinstance(statement, cst.Global) else "nonlocal"
+            for item in statement.names:
+                name = item.name.value
+                target = self.model.lookup(name, scope) if keyword == "global" else self._nonlocal_target(name, scope)
+                if target is None or name in reported:
+                    continue
+                writes = scope.bindings.get(name, [])
+                found = self._write_kind(writes) or self._read_kind(name, target, writes)
+                if found is not None:
+                    kind, node = found
+                    reported.add(name)
+                    yield StateFlow(node, self.func, name, kind, keyword)
+        yield from self._mutations(reported)
+
+    def _nonlocal_target(self, name: str, scope: Scope) -> Optional[list[Binding]]:
+        current = scope.parent
+        while current is not None:
+            if name in current.bindings and name not in current.nonlocal_names:
+                return None if id(current) in self.own else current.bindings[name]
+            current = current.parent
+        return None
+
+    # ------------------------------------------------------------------ writes
+    def _write_kind(self, writes: list[Binding]) -> Optional[tuple[str, cst.CSTNode]]:
+        """("prng" | "leak", the writing statement), or None."""
+        found = None
+        for binding in writes:
+            value = _written_value(binding)
+            if value is None:
+                continue
+            if self._is_random(value, binding.scope):
+                return "prng", binding.node
+            if found is None and self._value_traced(binding, value):
+                found = "leak", binding.node
+        return found
+
+    def _value_traced(self, binding: Binding, value: cst.BaseExpression) -> bool:
+        if isinstance(binding.node, cst.AugAssign):
+            return self.traced.traced(value, binding.scope)
+        return self.traced.binding_traced(binding)
+
+    def _is_random(self, value: cst.BaseExpression, scope: Scope) -> bool:
+        if not isinstance(value, cst.Call):
+            return False
+        qualname = self.model.qualified_name(value.func, scope)
+        return qualname is not None and qualname.startswith("jax.random.")
+
+    # ------------------------------------------------------------------ reads
+    def _read_kind(self, name: str, target: list[Binding],
+                   writes: list[Binding]) -> Optional[tuple[str, cst.CSTNode]]:
+        """("read", the first read that flows into the computation), or None."""
+        if not writes:
+            return None  # read-only: the value may change elsewhere (JIT601)
+        for node, scope in _loads_with_scopes(self.model, self.func):
+            if node.value != name:
+                continue
+            found = self.model.lookup(name, scope)
+            if len(found) != len(target) or not all(a is b for a, b in zip(found, target)):
+                continue
+            if not self._bookkeeping(node, name, scope):
+                return "read", node
+        return None
+
+    def _bookkeeping(self, name_node: cst.Name, name: str, scope: Scope) -> bool:
+        """Is this read part of trace-time bookkeeping: the name's own update, a print or log
+        call, or an ``if`` / ``while`` / ``assert`` test?"""
+        child: cst.CSTNode = name_node
+        parent = self.parents.get(id(child))
+        while parent is not None:
+            if isinstance(parent, cst.AugAssign):
+                return _binds_name(parent.target, name)
+            if isinstance(parent, (cst.Assign, cst.AnnAssign)):
+                targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) \
+                    else [parent.target]
+                return any(_binds_name(t, name) for t in targets)
+            if isinstance(parent, (cst.If, cst.While)) and child is parent.test:
+                return True
+            if isinstance(parent, cst.Assert):
+                return True
+            if isinstance(parent, cst.Call) and self._is_log_call(parent, scope):
+                return True
+            if isinstance(parent, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                return False
+            child, parent = parent, self.parents.get(id(parent))
+        return False
+
+    def _is_log_call(self, call: cst.Call, scope: Scope) -> bool:
+        func = call.func
+        if isinstance(func, cst.Name) and func.value == "print" and not self.model.lookup("print", scope):
+            return True
+        qualname = self.model.qualified_name(func, scope)
+        return qualname is not None and qualname.startswith(LOGGING_CALLS)
+
+    # ------------------------------------------------------------------ containers
+    def _mutations(self, reported: set[str]) -> Iterator[StateFlow]:
+        """``outer.append(x)`` / ``outer[k] = x`` of a traced value into a list, dict or set
+        bound outside the jitted function (and outside any other jitted body)."""
+        for node, scope in _loads_with_scopes(self.model, self.func):
+            if node.value in reported:
+                continue
+            parent = self.parents.get(id(node))
+            stored = None
+            if isinstance(parent, cst.Attribute) and parent.value is node \
+                    and parent.attr.value in MUTATING_METHODS:
+                call = self.parents.get(id(parent))
+                if isinstance(call, cst.Call) and call.func is parent:
+                    stored = [arg.value for arg in call.args]
+            elif isinstance(parent, cst.Subscript) and parent.value is node:
+                target = self.parents.get(id(parent))
+                statement = self.parents.get(id(target)) if isinstance(target, cst.AssignTarget) else None
+                if isinstance(statement, cst.Assign):
+                    stored = [statement.value]
+            if not stored or not any(self.traced.traced(v, scope) for v in stored):
+                continue
+            bindings = self.model.lookup(node.value, scope)
+            if not bindings or any(id(b.scope) in self.own or id(b.scope) in self.inner_of_jitted
+                                   for b in bindings):
+                continue
+            if not all(_is_container(b) for b in bindings):
+                continue
+            reported.add(node.value)
+            yield StateFlow(_statement_of(node, self.parents), self.func, node.value, "leak", "")
+
+
+def _written_value(binding: Binding) -> Optional[cst.BaseExpression]:
+    node = binding.node
+    if isinstance(node, (cst.Assign, cst.AugAssign)):
+        return node.value
+    if isinstance(node, cst.AnnAssign):
+        return node.value
+    return None
+
+
+def _binds_name(target: cst.BaseExpression, name: str) -> bool:
+    if isinstance(target, cst.Name):
+        return target.value == name
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_binds_name(e.value, name) for e in target.elements)
+    if isinstance(target, cst.StarredElement):
+        return _binds_name(target.value, name)
+    return False
+
+
+def _statement_of(node: cst.CSTNode, parents: dict[int, cst.CSTNode]) -> cst.CSTNode:
+    current = node
+    while current is not None and not isinstance(current, cst.BaseSmallStatement):
+        current = parents.get(id(current))
+    return current if current is not None else node

@@ -10,12 +10,16 @@ built from traced values by arithmetic, comparison, indexing, array attributes (
 ``jax.nn`` / ``jax.scipy`` / ``jax.random`` function of traced arguments.  Concrete whatever
 their input: ``.shape``, ``.ndim``, ``.dtype``, ``.size``, ``len()``, ``isinstance()``, ``is`` /
 ``in`` comparisons,
-``jnp.shape()`` and friends, containers (tuples, lists, dicts), calls of user functions (not
-followed), other attributes (maybe static fields of a custom pytree), names from outside the
-jitted function, parameters with defaults, static parameters.
+``jnp.shape()`` and friends, containers (tuples, lists, dicts), results of user functions,
+other attributes (maybe static fields of a custom pytree), names from outside the jitted
+function, static parameters, and parameters with defaults unless a call in the module passes
+them.  Module functions the body calls with traced arguments are analysed in turn (up to
+``MAX_HELPER_DEPTH``), with the parameters receiving them traced.
 
 Findings (kinds): ``bool`` Python control flow / ``and`` / ``or`` / ``not`` on a traced value
-(JIT801), ``convert`` int()/float()/bool()/complex()/.item()/.tolist() (JIT802), ``numpy`` a
+(JIT801), ``convert`` int()/float()/bool()/complex()/.item()/.tolist(), a traced shape, bound,
+slice bound, list index or size/axis argument, also at the call of a jitted jax function
+(JIT802), ``numpy`` a
 numpy function that converts its argument (JIT803), ``print`` of a traced value (JIT804).
 """
 
@@ -27,7 +31,8 @@ from typing import Optional
 import libcst as cst
 
 from jitlint.rule import FileContext
-from jitlint.rules._jitted import JittedFunction, jitted_functions, scopes_within
+from jitlint.rules._jitted import (JittedFunction, jitted_calls, jitted_functions,
+                                   positional_params, scopes_within)
 from jitlint.semantic import Binding, Scope, SemanticModel
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
@@ -75,26 +80,143 @@ NUMPY_CONVERTING = frozenset({
     "deg2rad", "rad2deg", "degrees", "radians", "heaviside", "signbit", "conj", "conjugate",
 })
 NUMPY_SUBMODULES = ("numpy.linalg.", "numpy.fft.")
+# Parameters of jax functions that must be concrete Python values (shapes, sizes, axes):
+# qualname -> (position, keyword) pairs.  Measured (jax 0.10.2): a tracer there raises
+# TypeError "Shapes must be 1D sequences of concrete values" (zeros, reshape) or
+# ConcretizationTypeError (arange, one_hot's num_classes, sum's axis).
+_SHAPE = ((0, "shape"),)
+_AXIS = ((1, "axis"),)
+CONCRETE_PARAMS: dict[str, tuple[tuple[int, str], ...]] = {
+    **{f"jax.numpy.{f}": _SHAPE for f in ("zeros", "ones", "empty", "full")},
+    "jax.numpy.arange": ((0, "start"), (1, "stop"), (2, "step")),
+    "jax.numpy.linspace": ((2, "num"),),
+    "jax.numpy.eye": ((0, "N"), (1, "M")),
+    "jax.numpy.identity": ((0, "n"),),
+    "jax.numpy.reshape": ((1, "shape"), (1, "newshape")),
+    "jax.numpy.broadcast_to": ((1, "shape"),),
+    "jax.numpy.tile": ((1, "reps"),),
+    **{f"jax.numpy.{f}": _AXIS for f in ("sum", "mean", "max", "min", "prod", "argmax", "argmin",
+                                         "any", "all", "std", "var", "cumsum", "cumprod",
+                                         "median", "nansum", "nanmean", "squeeze", "expand_dims")},
+    "jax.nn.one_hot": ((1, "num_classes"),),
+    "jax.scipy.special.multigammaln": ((1, "d"),),
+    "jax.nn.softmax": _AXIS,
+    "jax.nn.log_softmax": _AXIS,
+    **{f"jax.random.{f}": ((1, "shape"),) for f in ("normal", "uniform", "bernoulli",
+                                                      "permutation", "categorical")},
+}
+CONCRETE_METHOD_ARGS = frozenset({"reshape"})  # x.reshape(n, -1): every argument is a shape
+MAX_HELPER_DEPTH = 3
 
 
 @dataclass(eq=False)
 class TracerUse:
     kind: str  # bool | convert | numpy | print
     node: cst.CSTNode
-    function: cst.FunctionDef
+    function: Optional[cst.FunctionDef]  # None: a jitted library function (no def here)
     message: str
 
 
 def tracer_uses(ctx: FileContext) -> list[TracerUse]:
-    return ctx.shared("tracer-uses", _analyse)
+    return ctx.shared("tracer-uses", lambda c: _analyse(c) + _jitted_library_calls(c))
+
+
+def _jitted_library_calls(ctx: FileContext) -> list[TracerUse]:
+    """``jax.jit(jax.nn.one_hot)(x, 3)``: a jax function jitted as it is, called with an argument
+    that must be a Python value (a size, an axis, a shape) at a position jit traces."""
+    uses = []
+    for jc in jitted_calls(ctx):
+        target = jc.app.target
+        if jc.func is not None or not isinstance(target, (cst.Name, cst.Attribute)):
+            continue
+        qualname = ctx.model.qualified_name(target, jc.app.frame.scope)
+        if qualname not in CONCRETE_PARAMS:
+            continue
+        dynamic = {id(arg) for arg in jc.dynamic_args()}
+        position = 0
+        for arg in jc.call.args:
+            if arg.star:
+                break
+            index = position if arg.keyword is None else None
+            position += arg.keyword is None
+            keyword = next((k for p, k in CONCRETE_PARAMS[qualname]
+                            if (index is not None and p == index)
+                            or (arg.keyword is not None and arg.keyword.value == k)), None)
+            if keyword is None or id(arg) not in dynamic:
+                continue
+            fix = (f"static_argnums=({index},)" if index is not None else f'static_argnames=("{keyword}",)')
+            uses.append(TracerUse("convert", arg, None, (
+                f"the `{keyword}` argument of jitted `{qualname}` must be a Python value, but jit "
+                f"traces it: the call raises ConcretizationTypeError; pass {fix} to jax.jit")))
+            break
+    return uses
 
 
 def _analyse(ctx: FileContext) -> list[TracerUse]:
-    uses: list[TracerUse] = []
+    uses: dict[int, TracerUse] = {}
     for jitted in jitted_functions(ctx).values():
-        if jitted.traced_params:
-            uses.extend(_FunctionAnalysis(ctx.model, jitted).run())
-    return uses
+        analysis = traced_values(ctx, jitted)
+        if analysis.jitted.traced_params:
+            for use in analysis.run():
+                uses.setdefault(id(use.node), use)
+    return list(uses.values())
+
+
+def traced_values(ctx: FileContext, jitted: JittedFunction) -> "_FunctionAnalysis":
+    """The solved traced-value dataflow of one jitted def (``.traced(expr, scope)``).
+
+    A parameter with a default is traced too when a call in this module passes it (not as a
+    static argument): JAX uses the Python default only when the argument is left out."""
+    def compute(ctx: FileContext) -> _FunctionAnalysis:
+        passed = _defaulted_params_passed(ctx, jitted)
+        if passed:
+            jitted_copy = JittedFunction(jitted.func, jitted.apps, jitted.traced_params | passed,
+                                         jitted.array_params | passed)
+        else:
+            jitted_copy = jitted
+        analysis = _FunctionAnalysis(ctx.model, jitted_copy, set(jitted_functions(ctx)))
+        analysis.solve()
+        return analysis
+    return ctx.shared(("traced-values", id(jitted.func)), compute)
+
+
+def needs_python_value(ctx: FileContext, name: str, param: str) -> Optional[bool]:
+    """Would jitted def ``name`` of this module raise if ``param`` were traced (it is used as a
+    shape, a bound, a Python condition ...)?  None when the def is not in this module."""
+    entries = [e for f, e in jitted_functions(ctx).items() if f.name.value == name]
+    if len(entries) != 1 or param not in {p.name.value for p in (*positional_params(entries[0].func),
+                                                                 *entries[0].func.params.kwonly_params)}:
+        return None
+    entry = entries[0]
+    probe = JittedFunction(entry.func, entry.apps, {param}, {param})
+    analysis = _FunctionAnalysis(ctx.model, probe, set(jitted_functions(ctx)))
+    analysis.solve()
+    return any(use.kind != "print" for use in analysis.run())
+
+
+def _defaulted_params_passed(ctx: FileContext, jitted: JittedFunction) -> set[str]:
+    defaulted = {p.name.value for p in (*positional_params(jitted.func), *jitted.func.params.kwonly_params)
+                 if p.default is not None}
+    if not defaulted:
+        return set()
+    params = positional_params(jitted.func)
+    passed: set[str] = set()
+    for call in jitted_calls(ctx):
+        if call.func is not jitted.func:
+            continue
+        dynamic = {id(arg) for arg in call.dynamic_args()}
+        position = 0
+        for arg in call.call.args:
+            if arg.star:
+                break
+            if arg.keyword is None:
+                name = params[position].name.value if position < len(params) else None
+                position += 1
+            else:
+                name = arg.keyword.value
+            if name in defaulted and id(arg) in dynamic:
+                passed.add(name)
+    return passed
 
 
 def _src(node: cst.CSTNode, limit: int = 40) -> str:
@@ -103,14 +225,65 @@ def _src(node: cst.CSTNode, limit: int = 40) -> str:
 
 
 class _FunctionAnalysis:
-    def __init__(self, model: SemanticModel, jitted: JittedFunction) -> None:
+    """The traced values of a jitted def, or of a module function it calls with traced
+    arguments (``caller`` set: its parameters that receive them are the traced ones)."""
+
+    def __init__(self, model: SemanticModel, jitted: JittedFunction, jitted_defs: set,
+                 caller: Optional["_FunctionAnalysis"] = None, depth: int = 0) -> None:
         self.model = model
         self.jitted = jitted
         self.func = jitted.func
+        self.jitted_defs = jitted_defs
+        self.caller = caller
+        self.depth = depth
         self.scope_ids = scopes_within(model, jitted.func)
         self.traced_bindings: set[int] = set()
         self.param_bindings: dict[int, str] = {}
         self.uses: dict[int, TracerUse] = {}
+        self.followed: dict[tuple, "_FunctionAnalysis"] = {}
+
+    @property
+    def root(self) -> "_FunctionAnalysis":
+        return self if self.caller is None else self.caller.root
+
+    @property
+    def where(self) -> str:
+        """How messages name the function: ``jitted `f` `` or ``helper `h` (called ... `f`)``."""
+        if self.caller is None:
+            return f"jitted `{self.func.name.value}`"
+        return f"`{self.func.name.value}` (called with traced arguments from jitted `{self.root.func.name.value}`)"
+
+    def follow(self, call: cst.Call, scope: Scope) -> None:
+        """A call of a module function with traced arguments: analyse that function with the
+        parameters receiving them traced (positional and keyword; not through *args)."""
+        if self.depth >= MAX_HELPER_DEPTH or not isinstance(call.func, cst.Name):
+            return
+        binding = self.model.single_binding(call.func.value, scope)
+        if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
+            return
+        helper = binding.node
+        if helper.decorators or helper in self.jitted_defs or helper is self.func \
+                or id(binding.scope) in self.scope_ids or binding.scope.kind == "class":
+            return
+        params = positional_params(helper)
+        traced: set[str] = set()
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                break
+            if not self.traced(arg.value, scope):
+                continue
+            if arg.keyword is not None:
+                traced.add(arg.keyword.value)
+            elif index < len(params):
+                traced.add(params[index].name.value)
+        traced &= {p.name.value for p in (*params, *helper.params.kwonly_params)}
+        key = (id(helper), frozenset(traced))
+        if not traced or key in self.followed:
+            return
+        analysis = _FunctionAnalysis(self.model, JittedFunction(helper, [], traced, set(traced)),
+                                     self.jitted_defs, self, self.depth + 1)
+        self.followed[key] = analysis
+        analysis.solve()
 
     # ------------------------------------------------------------------ dataflow
     def _bindings(self) -> list[Binding]:
@@ -120,7 +293,7 @@ class _FunctionAnalysis:
                 result.extend(bindings)
         return result
 
-    def _solve(self) -> None:
+    def solve(self) -> None:
         """Greatest fixed point: assume every computed binding traced, drop those whose value is
         not, until stable (so ``x = x / 2`` next to a traced parameter ``x`` stays traced)."""
         own_scope = self.model.scope_of[self.func]
@@ -137,11 +310,11 @@ class _FunctionAnalysis:
         while changed:
             changed = False
             for binding in candidates:
-                if id(binding) in self.traced_bindings and not self._binding_traced(binding):
+                if id(binding) in self.traced_bindings and not self.binding_traced(binding):
                     self.traced_bindings.discard(id(binding))
                     changed = True
 
-    def _binding_traced(self, binding: Binding) -> bool:
+    def binding_traced(self, binding: Binding) -> bool:
         node = binding.node
         if binding.kind == "assign":
             if isinstance(node, cst.Assign):
@@ -233,7 +406,8 @@ class _FunctionAnalysis:
         return None
 
     def _is_bare_param(self, expr: cst.BaseExpression, scope: Scope) -> Optional[str]:
-        if not isinstance(expr, cst.Name):
+        """The jitted def's own parameter ``expr`` names (one a caller can mark static)."""
+        if self.caller is not None or not isinstance(expr, cst.Name):
             return None
         bindings = self.model.lookup(expr.value, scope)
         if len(bindings) == 1 and id(bindings[0]) in self.param_bindings:
@@ -242,11 +416,15 @@ class _FunctionAnalysis:
 
     # ------------------------------------------------------------------ findings
     def run(self) -> list[TracerUse]:
-        self._solve()
+        """The findings, with those in the module functions it calls; ``solve`` first."""
         if not self.traced_bindings:
             return []
-        self.func.body.visit(_UseFinder(self, self.model.scope_of[self.func]))
-        return list(self.uses.values())
+        if not self.uses:
+            self.func.body.visit(_UseFinder(self, self.model.scope_of[self.func]))
+        found = list(self.uses.values())
+        for helper in list(self.followed.values()):
+            found.extend(helper.run())
+        return found
 
     def report(self, kind: str, node: cst.CSTNode, message: str) -> None:
         self.uses.setdefault(id(node), TracerUse(kind, node, self.func, message))
@@ -265,13 +443,13 @@ class _FunctionAnalysis:
         param = self._is_bare_param(expr, scope)
         if param is not None and param not in self.jitted.array_params:
             return  # annotated as a container (dict, tuple ...): its truth value is concrete
-        name = self.func.name.value
+        where = self.where
         if param is not None:
             self.report("bool", expr, f"{construct} on `{param}`, a traced (non-static) argument of "
-                                      f"jitted `{name}`, raises TracerBoolConversionError; "
+                                      f"{where}, raises TracerBoolConversionError; "
                                       f"{static_fix(param)}, else {fix}")
             return
-        self.report("bool", expr, f"{construct} on `{_src(expr)}`, a traced value in jitted `{name}`, "
+        self.report("bool", expr, f"{construct} on `{_src(expr)}`, a traced value in {where}, "
                                   f"raises TracerBoolConversionError; {fix}")
 
 
@@ -361,7 +539,7 @@ class _UseFinder(cst.CSTVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         a, scope = self.a, self.scope
-        name = a.func.name.value
+        name = a.where
         func = node.func
         builtin = a._builtin(func, scope)
         if builtin in CONVERSIONS and len(node.args) == 1 and not node.args[0].star \
@@ -370,27 +548,103 @@ class _UseFinder(cst.CSTVisitor):
             param = a._is_bare_param(node.args[0].value, scope)
             if param is not None:
                 a.report("convert", node, f"`{_src(node)}` needs a concrete value but `{param}` is a "
-                                          f"traced (non-static) argument of jitted `{name}`: it raises "
+                                          f"traced (non-static) argument of {name}: it raises "
                                           f"{error}; {static_fix(param)}")
             else:
                 a.report("convert", node, f"`{_src(node)}` needs a concrete value but its argument is "
-                                          f"traced in jitted `{name}`: it raises {error}; keep it an "
+                                          f"traced in {name}: it raises {error}; keep it an "
                                           f"array (.astype) and convert the result outside jit")
         elif isinstance(func, cst.Attribute) and func.attr.value in CONVERTING_METHODS \
                 and a.traced(func.value, scope):
             a.report("convert", node, f"`{_src(node)}` needs a concrete value but `{_src(func.value)}` "
-                                      f"is traced in jitted `{name}`: it raises ConcretizationTypeError; "
+                                      f"is traced in {name}: it raises ConcretizationTypeError; "
                                       f"keep it an array and convert the result outside jit")
         elif builtin == "print" and any(_printed_traced(a, arg.value, scope) for arg in node.args):
-            a.report("print", node, f"`print` in jitted `{name}` runs only while tracing: it prints a "
+            a.report("print", node, f"`print` in {name} runs only while tracing: it prints a "
                                     f"tracer once, not the values of each call; use jax.debug.print")
         else:
             qualname = a.model.qualified_name(func, scope)
             if qualname is not None and _numpy_converts(qualname) \
                     and any(a.traced(arg.value, scope) for arg in node.args):
                 jnp_name = "jax." + qualname
-                a.report("numpy", node, f"`{qualname}` on a traced value in jitted `{name}` raises "
+                a.report("numpy", node, f"`{qualname}` on a traced value in {name} raises "
                                         f"TracerArrayConversionError; use `{jnp_name}`")
+            elif builtin == "range":
+                self._concrete_args(node, node.args, "a Python `range` bound",
+                                    "TracerIntegerConversionError", "use jax.lax.fori_loop")
+            elif qualname in CONCRETE_PARAMS:
+                error = "TypeError" if qualname.rpartition(".")[2] in ("zeros", "ones", "empty", "full",
+                                                                          "reshape", "broadcast_to") \
+                    else "ConcretizationTypeError"
+                for index, arg in enumerate(node.args):
+                    if arg.star:
+                        break
+                    keyword = next((k for p, k in CONCRETE_PARAMS[qualname]
+                                    if (arg.keyword is None and p == index)
+                                    or (arg.keyword is not None and arg.keyword.value == k)), None)
+                    if keyword is not None:
+                        self._concrete_args(node, [arg], f"the `{keyword}` argument of `{qualname}`",
+                                            error, "derive it from a static shape (x.shape[0])")
+            elif isinstance(func, cst.Attribute) and func.attr.value in CONCRETE_METHOD_ARGS \
+                    and a.traced(func.value, scope):
+                self._concrete_args(node, node.args, "a shape in `.reshape`", "TypeError",
+                                    "derive it from a static shape (x.shape[0])")
+            elif isinstance(func, cst.Name) and any(a.traced(arg.value, scope) for arg in node.args):
+                a.follow(node, scope)
+
+    def _concrete_args(self, node: cst.Call, args, what: str, error: str, fix: str) -> None:
+        """Report the first argument (or tuple element) that is traced where JAX needs a
+        concrete Python value."""
+        a, scope = self.a, self.scope
+        for arg in args:
+            for value in _elements(arg.value):
+                if a.traced(value, scope):
+                    self._report_concrete(node, value, what, error, fix)
+                    return
+
+    def _report_concrete(self, node: cst.CSTNode, value: cst.BaseExpression, what: str,
+                         error: str, fix: str) -> None:
+        a = self.a
+        param = a._is_bare_param(value, self.scope)
+        advice = static_fix(param) + f", else {fix}" if param is not None else fix
+        a.report("convert", node, f"{what} needs a concrete value but `{_src(value)}` is traced "
+                                  f"in {a.where}: it raises {error}; {advice}")
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        a, scope = self.a, self.scope
+        for element in node.slice:
+            index = element.slice
+            if isinstance(index, cst.Slice):
+                for bound in (index.lower, index.upper, index.step):
+                    if bound is not None and a.traced(bound, scope):
+                        self._report_concrete(node, bound, "a slice bound", "IndexError",
+                                              "use jax.lax.dynamic_slice with a static size")
+                        return
+            elif isinstance(index, cst.Index) and _is_python_sequence(a.model, node.value, scope) \
+                    and a.traced(index.value, scope):
+                self._report_concrete(node, index.value, "an index into a Python list or tuple",
+                                      "TracerIntegerConversionError",
+                                      "make it an array (jnp.asarray) and index that")
+                return
+
+
+def _elements(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """A shape argument's parts: the elements of a tuple or list display, else itself."""
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        return [e.value for e in expr.elements]
+    return [expr]
+
+
+def _is_python_sequence(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bool:
+    """A list or tuple display, or a name every binding of which is one."""
+    if isinstance(expr, (cst.List, cst.Tuple, cst.ListComp)):
+        return True
+    if isinstance(expr, cst.Name):
+        bindings = model.lookup(expr.value, scope)
+        return bool(bindings) and all(
+            b.kind == "assign" and isinstance(b.value, (cst.List, cst.Tuple, cst.ListComp))
+            for b in bindings)
+    return False
 
 
 def _numpy_converts(qualname: str) -> bool:

@@ -2,6 +2,7 @@ from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._static import loop_counter, static_uses
+from jitlint.rules._traced import needs_python_value
 
 
 class LoopVariableStaticArg(Rule):
@@ -21,9 +22,11 @@ class LoopVariableStaticArg(Rule):
 
     ## Fix safety
     Pass the value as an ordinary (traced) argument: drop it from `static_argnums` /
-    `static_argnames`. This changes the function when the body uses the value where JAX needs a
-    concrete Python value (a shape, a Python `if`); then use `lax.cond`/`jnp.where`, or bucket
-    the value into a few static choices.
+    `static_argnames`. This breaks the function when the body uses the value where JAX needs a
+    concrete Python value (a shape, a loop bound, a Python `if`): measured, `for _ in range(n)`
+    with `n` no longer static raises `TracerIntegerConversionError`. The message checks the
+    body (and the module functions it calls) and, in that case, advises keeping it static and
+    bucketing the value, or rewriting with `lax.fori_loop` / `lax.dynamic_slice` / `jnp.where`.
     """
 
     code = "JIT401"
@@ -84,8 +87,21 @@ class LoopVariableStaticArg(Rule):
                 of = "" if _is_name(use.value, counter) else " (an expression of it)"
                 yield Violation(use.arg, (
                     f"{use.where()} is the loop counter `{counter}`{of}, a new value on every "
-                    f"iteration: `{use.callee}` recompiles on every call; pass it as a traced "
-                    f"argument (drop it from static_argnums/static_argnames)"))
+                    f"iteration: `{use.callee}` recompiles on every call; "
+                    f"{_advice(ctx, use.callee, use.param)}"))
+
+
+def _advice(ctx: FileContext, callee: str, param: str) -> str:
+    """Dropping the static marking is right only if the body can take a tracer there."""
+    needs_value = needs_python_value(ctx, callee, param)
+    if needs_value:
+        return (f"the body needs `{param}` as a Python value (a shape, a bound, a condition), so "
+                f"it must stay static: bucket it into a few values, or rewrite the body with "
+                f"lax.fori_loop / lax.dynamic_slice / jnp.where and then pass it traced")
+    if needs_value is None:
+        return ("pass it as a traced argument (drop it from static_argnums/static_argnames) "
+                "unless the body needs it as a Python value (a shape, a loop bound)")
+    return "pass it as a traced argument (drop it from static_argnums/static_argnames)"
 
 
 def _is_name(expr, name: str) -> bool:

@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._stale import stale_reads
+from jitlint.rules._stale import stale_attribute_reads, stale_reads
 
 
 class StaleGlobalInJit(Rule):
@@ -9,15 +9,23 @@ class StaleGlobalInJit(Rule):
     ## What it does
     Flags a read, inside a jitted function, of a module-level variable (or a variable of an
     enclosing function) that the program reassigns or mutates between two calls of the jitted
-    function, or in the loop that calls it. Constants bound once, imports, functions and
-    classes are not flagged, nor are writes that all happen before the first call.
+    function, or in the loop that calls it. Also followed: a def jitted through a
+    transformation (`jax.jit(jax.grad(loss))`), a name bound again to the same jit
+    (`f_jit = jax.jit(f)` after rebinding a function `f` reads), and a bound method jitted once
+    in `__init__` (`self._fwd = jax.jit(self._forward)`) whose body reads `self.params` that
+    another method or an assignment to the instance changes. Constants bound once, imports,
+    functions and classes are not flagged, nor are writes that all happen before the first call.
 
     ## Why is this bad?
     jit runs the Python body once, at the first call, and bakes every outer value it reads into
     the compiled code as a constant. Later calls with the same argument shapes reuse that code
     and silently ignore the new value. Measured on jax 0.10.2 (CPU): a jitted function closing
     over a reassigned global float, a mutated dict or a reassigned global jnp array compiles
-    1 time in 5 calls and returns results computed with the first value every time.
+    1 time in 5 calls and returns results computed with the first value every time. The same
+    holds for the gradient of a closure over a reassigned local, a rebound global function
+    re-wrapped with `jax.jit` (the cache is keyed on the wrapped function: no retrace), and
+    `self.weights` changed after `jax.jit(self._forward)` (the run-time tests of
+    `fixtures/stale_values/` print both results next to the ones without jit).
 
     ## Fix safety
     Passing the value as an argument is safe and keeps one compile as long as its shape and
@@ -62,9 +70,16 @@ class StaleGlobalInJit(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
-        for stale in stale_reads(ctx):
+        for stale in [*stale_reads(ctx), *stale_attribute_reads(ctx)]:
             function = stale.function.name.value
+            if stale.function_value:
+                fix = (f"jit caches the trace per wrapped function, so re-wrapping `{function}` with "
+                       f"jax.jit does not help; pass `{stale.name}` as a static argument "
+                       f"(static_argnums) or jit a new wrapper")
+            else:
+                fix = f"pass `{stale.name}` as an argument"
+            when = f"{stale.how} between its calls" if stale.how in ("reassigned", "mutated") else stale.how
             yield Violation(stale.node, (
-                f"jitted `{function}` reads `{stale.name}`, which is {stale.how} between its calls: "
+                f"jitted `{function}` reads `{stale.name}`, which is {when}: "
                 f"jit bakes the value in at the first trace, so later calls silently use the old "
-                f"one; pass `{stale.name}` as an argument"))
+                f"one; {fix}"))

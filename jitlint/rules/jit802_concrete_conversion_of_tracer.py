@@ -8,14 +8,26 @@ class ConcreteConversionOfTracer(Rule):
     """
     ## What it does
     Flags `int()`, `float()`, `complex()`, `bool()`, `.item()` and `.tolist()` applied to a
-    traced value inside a jitted function (a non-static parameter or a value computed from one).
-    `int(x.shape[0])`, `float(len(xs))` and conversions of static parameters stay silent.
+    traced value inside a jitted function (a non-static parameter or a value computed from one),
+    and traced values where JAX needs a Python value: a `range(n)` bound, a shape
+    (`jnp.zeros((n,))`, `x.reshape(n, -1)`, `jnp.arange(n)`), a slice bound (`x[:n]`), an index
+    into a Python list or tuple, a size or axis argument (`jax.nn.one_hot(x, n)`,
+    `jnp.sum(x, axis=k)`), also in module functions the jitted body calls with traced arguments,
+    and at the call of a jax function jitted as it is (`jax.jit(jax.nn.one_hot)(x, 3)`).
+    `int(x.shape[0])`, `float(len(xs))`, sizes from `.shape`, `lax.dynamic_slice`, indexing an
+    array with a tracer and static parameters stay silent. A parameter with a default counts as
+    traced when a call in the module passes it.
 
     ## Why is this bad?
     These need the concrete value, which a tracer does not have. Measured on jax 0.10.2 (CPU):
     `int(x)`, `float(x)`, `complex(x)`, `x.item()` and `x.tolist()` raise
     `ConcretizationTypeError: Abstract tracer value encountered where concrete value is
     expected: traced array with shape float32[]`; `bool(x)` raises `TracerBoolConversionError`.
+    `range(n)` and `[0.1, 0.01][i]` raise `TracerIntegerConversionError`; `jnp.zeros((n,))` and
+    `x.reshape(n, -1)` raise `TypeError: Shapes must be 1D sequences of concrete values`;
+    `x[:n]` raises `IndexError: Slice entries must be static integers`; `jnp.arange(n)`,
+    `jax.nn.one_hot(x, n)`, `jnp.sum(x, axis=k)` and `jax.jit(jax.nn.one_hot)(x, 3)` raise
+    `ConcretizationTypeError` (`fixtures/trace_misuse/`, each at the marked line).
 
     ## Fix safety
     Keep the value an array: `x.astype(jnp.int32)` instead of `int(x)`; return it from the
@@ -25,7 +37,7 @@ class ConcreteConversionOfTracer(Rule):
 
     code = "JIT802"
     name = "concrete-conversion-of-tracer"
-    summary = "int()/float()/bool()/.item()/.tolist() of a traced value raises under jit"
+    summary = "int()/float()/.item(), a shape, bound or axis from a traced value raises under jit"
     severity = "error"
 
     INVALID = [

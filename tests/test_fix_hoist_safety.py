@@ -1,0 +1,90 @@
+"""``--fix`` hoisting (JIT101/JIT102) never changes what a program computes.
+
+Each program under ``tests/fix_safety_programs/`` jits a callable in a loop.  The ``unsafe_``
+ones read something the loop changes behind the callable's back (a global rebound through a
+called function, a nonlocal, an attribute, a container mutated by a callee or handed to one, a
+global read by a helper the callable calls): hoisting the jit would bake in the first value, so
+the fix must leave them untouched.  The ``safe_`` ones must be fixed.  Every program is run with
+real JAX before and after ``fix_source``; the outputs must be identical.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT
+from jitlint.config import Settings
+from jitlint.engine import lint_source
+from jitlint.fixes import fix_source
+
+PROGRAMS = sorted((ROOT / "tests" / "fix_safety_programs").glob("*.py"))
+
+
+def _run(path: Path) -> str:
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    proc = subprocess.run([sys.executable, str(path)], cwd=path.parent, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout
+
+
+def _jit_in_loop_codes(data: bytes) -> set[str]:
+    found = lint_source(data, "program.py", Settings(root=ROOT)).diagnostics
+    return {d.code for d in found if d.code in ("JIT101", "JIT102")}
+
+
+def test_there_are_safe_and_unsafe_programs():
+    names = [p.name for p in PROGRAMS]
+    assert sum(n.startswith("unsafe_") for n in names) >= 6
+    assert sum(n.startswith("safe_") for n in names) >= 2
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.name)
+def test_fix_is_applied_only_where_safe(path: Path):
+    data = path.read_bytes()
+    result = fix_source(data, str(path), Settings(root=ROOT))
+    if path.name.startswith("unsafe_"):
+        assert not result.changed, result.diff()
+    else:
+        assert _jit_in_loop_codes(data), "the program has a jit in a loop to fix"
+        assert result.changed and not _jit_in_loop_codes(result.fixed), result.diff()
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory) -> dict[str, tuple[str, str]]:
+    """(output before, output after the fix) per program, run with real JAX."""
+    pytest.importorskip("jax")
+    directory = tmp_path_factory.mktemp("fixed")
+    pairs = []
+    for path in PROGRAMS:
+        fixed = directory / path.name
+        fixed.write_bytes(fix_source(path.read_bytes(), str(path), Settings(root=ROOT)).fixed)
+        pairs.append((path, fixed))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        before = list(pool.map(_run, [p for p, _ in pairs]))
+        after = list(pool.map(_run, [f for _, f in pairs]))
+    return {p.name: (b, a) for (p, _), b, a in zip(pairs, before, after)}
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.name)
+def test_fixed_program_prints_the_same(path: Path, outputs):
+    before, after = outputs[path.name]
+    assert before.strip() and before == after
+
+
+def test_an_unsafe_hoist_would_change_the_output(tmp_path):
+    """The programs are real traps: hoisting by hand changes what one of them prints."""
+    pytest.importorskip("jax")
+    source = (ROOT / "tests" / "fix_safety_programs" / "unsafe_global_via_called_function.py").read_text()
+    hoisted = source.replace("for step in range(3):\n    x = jax.jit(lambda v: v * SCALE)(x)",
+                             "jitted = jax.jit(lambda v: v * SCALE)\nfor step in range(3):\n    x = jitted(x)")
+    assert hoisted != source
+    path = tmp_path / "hoisted.py"
+    path.write_text(hoisted)
+    assert _run(path) != _run(ROOT / "tests" / "fix_safety_programs" / "unsafe_global_via_called_function.py")
