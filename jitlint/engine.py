@@ -22,8 +22,9 @@ from jitlint.rule import FileContext, Rule
 from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model
 from jitlint.source import SourceError, decode_source, read_source
-from jitlint.staticargs import (ModuleSummary, ProjectIndex, absolute, module_name_for, summarize,
-                                summarize_path)
+from jitlint.project import (ModuleSummary, ProjectIndex, build_index, imported_names,
+                             imported_unsummarised, module_name_for, needs_index, summarise_batch,
+                             summarize)
 from jitlint.suppression import file_is_suppressed, line_suppresses
 
 UNPARSABLE = ALL_RULES["JIT000"]
@@ -121,7 +122,7 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
     if not rules or (prefilter and not _may_have_findings(text, tree, settings, index)):
         # Not parsed: keep what it imports, so the project index can tell whether it calls a
         # jitted function of another linted module without saying jit itself.
-        result.imports = _imported_names(tree, *module_name_for(path))
+        result.imports = imported_names(tree, *module_name_for(path))
         return result
     try:
         module = cst.parse_module(text)
@@ -280,10 +281,11 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
     results = linter.lint(files, None)
     if len(files) < 2:
         return results
-    index = _project_index(files, results)
+    index = build_index((path, result.summary) for path, result in zip(files, results))
     # Summarise, in processes, the unparsed modules that other files import (their classes
     # and re-exports), then decide in the parent without parsing anything there.
-    wanted = _imported_unsummarised(results, index)
+    wanted = imported_unsummarised(
+        (r.summary.imports if r.summary is not None else r.imports for r in results), index)
     summaries = linter.summarise([index.paths[name] for name in wanted])
     index.summaries.update((name, summary) for name, summary in zip(wanted, summaries) if summary)
     index.lazy = False
@@ -345,7 +347,7 @@ class _CachedLinter:
                 if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == "summary":
                     summaries[i] = entry[1]
         misses = [i for i, summary in enumerate(summaries) if summary is None]
-        fresh = _in_processes(_summarise_batch, [paths[i] for i in misses], self.jobs)
+        fresh = _in_processes(summarise_batch, [paths[i] for i in misses], self.jobs)
         for i, summary in zip(misses, fresh):
             summaries[i] = summary
             if self.cache is not None and keys[i] is not None and summary is not None:
@@ -385,68 +387,10 @@ def _in_processes(func, items: Sequence, jobs: int, *args) -> list:
     return results
 
 
-def _project_index(files: Sequence[str], results: Sequence[FileResult]) -> ProjectIndex:
-    index = ProjectIndex()
-    claimed: dict[str, int] = {}
-    for path, result in zip(files, results):
-        if is_notebook(path):
-            continue  # nobody imports a notebook; it must not shadow the module of its name
-        name, _ = module_name_for(path)
-        claimed[name] = claimed.get(name, 0) + 1
-        index.paths[name] = path
-        if result.summary is not None:
-            index.summaries[name] = result.summary
-    for name, count in claimed.items():
-        if count > 1:  # two files claim one module name: trust neither
-            del index.paths[name]
-            index.summaries.pop(name, None)
-    return index
-
-
-def _imported_names(tree: ast.Module, module: str, is_package: bool) -> tuple[str, ...]:
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = absolute("." * node.level + (node.module or ""), module, is_package)
-            names.update(f"{base}.{alias.name}" if base else alias.name for alias in node.names)
-    return tuple(sorted(names))
-
-
-def _imported_unsummarised(results: Sequence[FileResult], index: ProjectIndex) -> list[str]:
-    """Linted modules without a summary that some linted file imports from."""
-    wanted: set[str] = set()
-    for result in results:
-        imports = result.summary.imports if result.summary is not None else result.imports
-        for qualname in imports:
-            parts = qualname.split(".")
-            for cut in range(len(parts), 0, -1):
-                module = ".".join(parts[:cut])
-                if module in index.paths:
-                    if module not in index.summaries:
-                        wanted.add(module)
-                    break
-    return sorted(wanted)
-
-
 def _needs_index(result: FileResult, index: ProjectIndex) -> bool:
-    """Whether a file may use another linted module's jitted functions or classes."""
     if result.internal_error or any(d.code == UNPARSABLE.code for d in result.diagnostics):
         return False
-    summary = result.summary
-    if summary is None:  # not parsed: it never said jit; does it import a jitted function?
-        if not index.function_names():
-            return False
-        module, _ = module_name_for(result.path)
-        return any(index.function(name) is not None
-                   or index.provides(name, module, jitted_only=True) for name in result.imports)
-    return any(index.provides(name, summary.module, jitted_only=not summary.static_jit)
-               or index.function(name) is not None for name in summary.imports)
-
-
-def _summarise_batch(paths: Sequence[str]) -> list[Optional[ModuleSummary]]:
-    return [summarize_path(path) for path in paths]
+    return needs_index(result.path, result.summary, result.imports, index)
 
 
 MIN_FILES_PER_BATCH = 16
