@@ -16,16 +16,17 @@ import libcst as cst
 
 from jitlint.cache import ResultCache
 from jitlint.config import Settings
+from jitlint.gitignore import ignored_below, ignored_files
 from jitlint.jitnames import JIT_WORDS
 from jitlint.notebook import NotebookError, is_notebook, read_notebook
 from jitlint.rule import FileContext, Rule
 from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model
 from jitlint.source import SourceError, decode_source, read_source
-from jitlint.project import (ModuleSummary, ProjectIndex, build_index, imported_names,
-                             imported_unsummarised, module_name_for, needs_index, summarise_batch,
-                             summarize)
-from jitlint.suppression import file_is_suppressed, line_suppresses
+from jitlint.project import (ModuleSummary, ProjectIndex, SummaryFailure, build_index,
+                             imported_names, imported_unsummarised, module_name_for, needs_index,
+                             summarise_batch, summarize)
+from jitlint.suppression import file_is_suppressed, line_suppresses, unknown_noqa_codes
 
 UNPARSABLE = ALL_RULES["JIT000"]
 
@@ -63,43 +64,100 @@ class FileResult:
     summary: Optional[ModuleSummary] = None  # what other linted files may import from this one
     imports: tuple[str, ...] = ()  # for a file not parsed by libcst: what it imports (absolute)
     depends_on: tuple[str, ...] = ()  # other linted modules whose summaries this result used
+    notes: tuple[str, ...] = ()  # for stderr: e.g. a module left out of the project index
 
 
 # ---------------------------------------------------------------------------- files
 def iter_python_files(paths: Sequence[str], settings: Settings) -> Iterator[str]:
-    """Files to lint: explicit files as given, directories recursed (sorted, excludes pruned)."""
+    """Files to lint: directories recursed (sorted; default excludes, ``exclude`` patterns and,
+    with ``respect_gitignore``, what git ignores are pruned); explicit files as given, unless
+    ``force_exclude`` (pre-commit names every changed file: excludes must still apply)."""
     seen: set[str] = set()
+    named = [raw for raw in paths if not Path(raw).is_dir()]
+    skipped_named: frozenset[str] = frozenset()
+    if settings.force_exclude:
+        skipped_named = frozenset(raw for raw in named if _excluded_with_parents(raw, settings))
+        if settings.respect_gitignore:
+            skipped_named |= ignored_files([raw for raw in named if raw not in skipped_named])
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
+            ignored = ignored_below(raw) if settings.respect_gitignore else frozenset()
             for directory, subdirs, files in os.walk(path):
-                subdirs[:] = sorted(d for d in subdirs if not settings.is_excluded(Path(directory, d)))
+                subdirs[:] = sorted(d for d in subdirs if not settings.is_excluded(Path(directory, d))
+                                    and os.path.abspath(os.path.join(directory, d)) not in ignored)
                 for name in sorted(files):
                     candidate = Path(directory, name)
-                    if name.endswith((".py", ".pyi", ".ipynb")) and not settings.is_excluded(candidate):
+                    if name.endswith((".py", ".pyi", ".ipynb")) and not settings.is_excluded(candidate) \
+                            and os.path.abspath(candidate) not in ignored:
                         key = os.path.normpath(str(candidate))
                         if key not in seen:
                             seen.add(key)
                             yield str(candidate)
-        else:
+        elif raw not in skipped_named:
             key = os.path.normpath(raw)
-            if key not in seen:  # an explicitly named file is linted even if excluded by pattern
+            if key not in seen:  # named explicitly: linted even if excluded, without force_exclude
                 seen.add(key)
                 yield raw
+
+
+def _excluded_with_parents(raw: str, settings: Settings) -> bool:
+    """A named file is excluded when it or a directory above it (up to the config's root) is."""
+    path = Path(os.path.abspath(raw))
+    if settings.is_excluded(path):
+        return True
+    root = Path(os.path.abspath(settings.root))
+    for parent in path.parents:
+        if parent == root or root not in parent.parents:
+            break
+        if settings.is_excluded(parent):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------------------- linting
 def lint_file(path: str, settings: Settings, prefilter: bool = True,
               index: Optional[ProjectIndex] = None) -> FileResult:
+    """One file, whatever it holds: a file that cannot be analysed is a JIT000, a jitlint bug
+    is ``internal_error`` (the CLI exits 2); neither ever stops the other files."""
     try:
         data = read_source(path)
     except OSError as exc:
         result = FileResult(path)
         result.diagnostics.append(_unparsable(path, f"cannot read file: {exc.strerror or exc}"))
         return result
+    return lint_data(data, path, settings, prefilter, index)
+
+
+def lint_data(data: bytes, path: str, settings: Settings, prefilter: bool = True,
+              index: Optional[ProjectIndex] = None) -> FileResult:
+    """A file's bytes (read from disk, or stdin named ``path``), a notebook or Python, isolated."""
     if is_notebook(path):
-        return lint_notebook(data, path, settings, prefilter, index)
-    return lint_source(data, path, settings, prefilter, index=index)
+        return isolated(path, settings, lambda: lint_notebook(data, path, settings, prefilter, index))
+    return isolated(path, settings, lambda: lint_source(data, path, settings, prefilter, index=index))
+
+
+def isolated(path: str, settings: Settings, lint) -> FileResult:
+    """``lint()``, with whatever escapes it turned into this file's result."""
+    try:
+        return lint()
+    except (RecursionError, MemoryError) as exc:
+        result = FileResult(path)
+        if settings.is_enabled(UNPARSABLE.code, path):
+            reason = "too deeply nested" if isinstance(exc, RecursionError) else "too large"
+            result.diagnostics.append(_unparsable(path, f"code {reason} for jitlint to analyse"))
+        return result
+    except Exception as exc:  # a jitlint bug: this file's result says so, the others go on
+        return FileResult(path, internal_error=_describe(exc))
+
+
+def _describe(exc: BaseException) -> str:
+    """``Type: message at file:line`` (the innermost frame), for a one-line bug report."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    return f"{type(exc).__name__}: {exc}{where}"
 
 
 def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = True,
@@ -116,6 +174,9 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
         if settings.is_enabled(UNPARSABLE.code, path):
             result.diagnostics.append(_unparsable(path, exc.reason, exc.line, exc.column))
         return result
+    result.notes = tuple(f"{path}:{line}: unknown rule code {code} in `# noqa` (it suppresses "
+                         f"nothing; `jitlint rules` lists the codes)"
+                         for line, code in unknown_noqa_codes(text, ALL_RULES))
     if file_is_suppressed(text):
         return result
     rules = [rule() for code, rule in ALL_RULES.items() if settings.is_enabled(code, path)]
@@ -142,7 +203,7 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
         if settings.is_enabled(UNPARSABLE.code, path):
             result.diagnostics = [_unparsable(path, "code nested too deeply for jitlint to analyse")]
     except Exception as exc:  # a bug in a rule must not stop the other files
-        result.internal_error = f"{type(exc).__name__}: {exc}"
+        result.internal_error = _describe(exc)
     return result
 
 
@@ -259,12 +320,21 @@ def _lint_batch(batch: Sequence[str], settings: Settings, prefilter: bool,
     results = []
     for path in batch:
         if index is not None:
-            index.used = set()
+            index.used, index.left_out = set(), {}
         result = lint_file(path, settings, prefilter, index)
         if index is not None:
             result.depends_on = tuple(sorted(index.used))
+            result.notes += tuple(_left_out(path, reason) for path, reason in index.left_out.items())
         results.append(result)
     return results
+
+
+def _left_out(path: str, reason: str) -> str:
+    return f"{path}: left out of the project index ({reason}); calls into it are not checked"
+
+
+def _crashed_lint(path: str, reason: str) -> FileResult:
+    return FileResult(path, internal_error=f"the process linting it died ({reason})")
 
 
 def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = None,
@@ -295,7 +365,23 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
         redone = linter.lint([files[i] for i in again], index)
         for i, result in zip(again, redone):
             results[i] = result
+    _report_summary_problems(files, results, linter)
     return results
+
+
+def _report_summary_problems(files: Sequence[str], results: list[FileResult],
+                             linter: "_CachedLinter") -> None:
+    """Notes and bugs met while summarising modules for the index go on the files' results
+    (the first result carries the notes: they are about the run, printed once)."""
+    by_path = {os.path.normpath(path): result for path, result in zip(files, results)}
+    for path, error in linter.internal_errors.items():
+        result = by_path.get(os.path.normpath(path))
+        if result is None:  # a module of the project that was not linted in this run
+            linter.notes.append(f"{path}: internal error {error} (please report it)")
+        elif result.internal_error is None:
+            result.internal_error = error
+    if linter.notes and results:
+        results[0].notes += tuple(linter.notes)
 
 
 class _CachedLinter:
@@ -309,6 +395,8 @@ class _CachedLinter:
                  cache: Optional[ResultCache]) -> None:
         self.settings, self.jobs, self.prefilter, self.cache = settings, jobs, prefilter, cache
         self.module_keys: dict[str, str] = {}  # module name -> phase-1 key
+        self.notes: list[str] = []
+        self.internal_errors: dict[str, str] = {}  # path -> a jitlint bug met while summarising
 
     def lint(self, files: Sequence[str], index: Optional[ProjectIndex]) -> list[FileResult]:
         if self.cache is None:
@@ -334,7 +422,8 @@ class _CachedLinter:
         return results  # type: ignore[return-value]
 
     def summarise(self, paths: Sequence[str]) -> list[Optional[ModuleSummary]]:
-        """Module summaries of files phase 1 did not parse, from the cache or in processes."""
+        """Module summaries of files phase 1 did not parse, from the cache or in processes.
+        One that cannot be made is None, and ``notes`` / ``internal_errors`` say why."""
         summaries: list[Optional[ModuleSummary]] = [None] * len(paths)
         keys: list[Optional[str]] = [None] * len(paths)
         if self.cache is not None:
@@ -347,9 +436,14 @@ class _CachedLinter:
                 if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == "summary":
                     summaries[i] = entry[1]
         misses = [i for i, summary in enumerate(summaries) if summary is None]
-        fresh = _in_processes(summarise_batch, [paths[i] for i in misses], self.jobs)
-        for i, summary in zip(misses, fresh):
+        fresh = _in_processes(summarise_batch, [paths[i] for i in misses], self.jobs,
+                              crashed=lambda path, reason: (None, SummaryFailure(reason, bug=True)))
+        for i, (summary, failure) in zip(misses, fresh):
             summaries[i] = summary
+            if failure is not None and failure.bug:
+                self.internal_errors[paths[i]] = f"while summarising it for the project index: {failure.reason}"
+            elif failure is not None:
+                self.notes.append(_left_out(paths[i], failure.reason))
             if self.cache is not None and keys[i] is not None and summary is not None:
                 self.cache.put(keys[i], ("summary", summary))
         return summaries
@@ -369,22 +463,47 @@ class _CachedLinter:
 
 def _lint_many(files: Sequence[str], settings: Settings, jobs: int, prefilter: bool,
                index: Optional[ProjectIndex]) -> list[FileResult]:
-    return _in_processes(_lint_batch, files, jobs, settings, prefilter, index)
+    return _in_processes(_lint_batch, files, jobs, settings, prefilter, index, crashed=_crashed_lint)
 
 
-def _in_processes(func, items: Sequence, jobs: int, *args) -> list:
+def _in_processes(func, items: Sequence, jobs: int, *args, crashed) -> list:
     """``func(batch, *args)`` over batches of ``items``, in processes when there are enough
-    items to pay for the workers; results in the order of ``items``."""
+    items to pay for the workers; results in the order of ``items``.
+
+    ``func`` isolates each item itself; what it cannot catch (a worker killed by a signal, out
+    of memory, a result that cannot be sent back) fails the whole batch.  Such a batch is run
+    again one item per process, so one bad file costs only its own result: ``crashed(item,
+    reason)``."""
     if jobs <= 1 or len(items) < 2 * MIN_FILES_PER_BATCH:
         return func(items, *args) if items else []
     from concurrent.futures import ProcessPoolExecutor  # one file (pre-commit) never pays for it
 
     batches = [items[i:i + MIN_FILES_PER_BATCH] for i in range(0, len(items), MIN_FILES_PER_BATCH)]
-    results: list = []
+    done: list[Optional[list]] = [None] * len(batches)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=_process_context()) as pool:
-        for batch_result in pool.map(func, batches, *([arg] * len(batches) for arg in args)):
-            results.extend(batch_result)
+        futures = [pool.submit(func, batch, *args) for batch in batches]
+        for i, future in enumerate(futures):
+            try:
+                done[i] = future.result()
+            except Exception:  # the batch is retried item by item below
+                pass
+    results: list = []
+    for batch, batch_results in zip(batches, done):
+        if batch_results is None:
+            batch_results = [_alone(func, item, args, crashed) for item in batch]
+        results.extend(batch_results)
     return results
+
+
+def _alone(func, item, args: tuple, crashed):
+    """``func([item], *args)[0]`` in a process of its own; ``crashed(item, reason)`` if it dies."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=1, mp_context=_process_context()) as pool:
+        try:
+            return pool.submit(func, [item], *args).result()[0]
+        except Exception as exc:
+            return crashed(item, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
 
 
 def _needs_index(result: FileResult, index: ProjectIndex) -> bool:

@@ -160,6 +160,7 @@ class ProjectIndex:
     summaries: dict[str, ModuleSummary] = field(default_factory=dict)
     paths: dict[str, str] = field(default_factory=dict)
     used: set[str] = field(default_factory=set, compare=False)
+    left_out: dict[str, str] = field(default_factory=dict, compare=False)  # path -> why
     lazy: bool = field(default=True, compare=False)  # summarise unparsed modules on first use
     _names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     _below: Optional[dict[str, list[str]]] = field(default=None, compare=False, repr=False)
@@ -167,7 +168,9 @@ class ProjectIndex:
     def module(self, name: str) -> Optional[ModuleSummary]:
         summary = self.summaries.get(name)
         if summary is None and self.lazy and name in self.paths:
-            summary = summarize_path(self.paths[name])
+            summary, failure = summarise_isolated(self.paths[name])
+            if failure is not None:  # its own lint reports a bug; here it is only unknown
+                self.left_out[self.paths[name]] = failure.reason
             self.summaries[name] = summary  # type: ignore[assignment]
         if summary is not None:
             self.used.add(name)
@@ -245,13 +248,14 @@ class ProjectIndex:
 
 
 def summarize_path(path: str) -> Optional[ModuleSummary]:
-    """Parse a file only to summarise it (its classes, for the index); None if unreadable."""
+    """Parse a file only to summarise it (its classes, for the index); None if it cannot be
+    read or parsed (its own lint reports that)."""
     from jitlint.jitnames import JitResolver
     from jitlint.semantic import build_model
 
     try:
         module = cst.parse_module(read_source(path))
-    except Exception:
+    except Exception:  # unreadable, undecodable, not Python, or too deep for libcst's parser
         return None
     name, is_package = module_name_for(path)
     model = build_model(module, name)
@@ -374,5 +378,26 @@ def needs_index(path: str, summary: Optional[ModuleSummary], imports: Sequence[s
                or index.function(name) is not None for name in summary.imports)
 
 
-def summarise_batch(paths: Sequence[str]) -> list[Optional[ModuleSummary]]:
-    return [summarize_path(path) for path in paths]
+@dataclass(frozen=True)
+class SummaryFailure:
+    """Why a module is left out of the index: code too deep or too large to analyse, or (``bug``)
+    an exception in jitlint itself."""
+
+    reason: str
+    bug: bool = False
+
+
+def summarise_isolated(path: str) -> tuple[Optional[ModuleSummary], Optional[SummaryFailure]]:
+    """summarize_path, with whatever escapes it turned into a SummaryFailure."""
+    try:
+        return summarize_path(path), None
+    except RecursionError:
+        return None, SummaryFailure("code too deeply nested to analyse")
+    except MemoryError:
+        return None, SummaryFailure("code too large to analyse")
+    except Exception as exc:
+        return None, SummaryFailure(f"{type(exc).__name__}: {exc}", bug=True)
+
+
+def summarise_batch(paths: Sequence[str]) -> list[tuple[Optional[ModuleSummary], Optional[SummaryFailure]]]:
+    return [summarise_isolated(path) for path in paths]

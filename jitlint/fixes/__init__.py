@@ -284,6 +284,31 @@ def _parses(text: str) -> bool:
         return False
 
 
+def fixable(diagnostics: Sequence, settings: Settings) -> set:
+    """The diagnostics that ``--fix`` would fix now (for ``[*]`` markers and the summary): their
+    fixer proposes an edit.  Only files with findings of fixable codes are parsed again."""
+    by_path: dict[str, set] = {}
+    for d in diagnostics:
+        if d.code in FIXERS and d.cell is None:
+            by_path.setdefault(d.path, set()).add((d.code, d.line, d.column))
+    found = set()
+    for path, wanted in by_path.items():
+        try:
+            text = decode_source(read_source(path))
+            module = cst.parse_module(text)
+            ctx = FileContext(path, module, build_model(module), settings.extra_jit_functions)
+            positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+            for code in sorted({code for code, _, _ in wanted}):
+                for violation in ALL_RULES[code]().check(ctx):
+                    start = positions[violation.node].start
+                    key = (code, start.line, start.column + 1)
+                    if key in wanted and FIXERS[code](ctx, violation) is not None:
+                        found.add((path, *key))
+        except Exception:  # the marker is a hint: a file that fails here is simply not marked
+            continue
+    return {d for d in diagnostics if (d.path, d.code, d.line, d.column) in found}
+
+
 # ---------------------------------------------------------------------------- many files
 def fix_files(files: Iterable[str], settings: Settings, write: bool) -> list[FixResult]:
     """Fix each file; write the changed ones back when ``write``.  Unreadable files are skipped."""
