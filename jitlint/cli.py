@@ -11,7 +11,7 @@ from typing import Optional, Sequence
 from jitlint import __version__
 from jitlint.cache import CACHE_DIR_NAME, ResultCache
 from jitlint.config import ConfigError, load_settings, with_overrides
-from jitlint.engine import all_diagnostics, iter_python_files, lint_data, lint_files
+from jitlint.engine import all_diagnostics, iter_python_files, lint_files, lint_in_project
 from jitlint.fixes import _command as fix_command
 from jitlint.output import FORMATS, TEXT_FORMATS, summary_line, write_statistics
 from jitlint.rules import ALL_RULES, get_rule
@@ -154,12 +154,8 @@ def _check(args: argparse.Namespace) -> int:
     fixed = fix_command.run(args, files, settings)  # --fix writes, then the files are linted
     if fixed is not None:  # --diff
         return EXIT_ERROR if status == EXIT_ERROR else fixed
-    cache = None
-    if not args.no_cache:
-        cache_dir = args.cache_dir or settings.root / CACHE_DIR_NAME
-        cache = ResultCache(cache_dir, f"{settings.fingerprint()} prefilter={not args.no_prefilter}")
     results = lint_files(files, settings, jobs=args.jobs, prefilter=not args.no_prefilter,
-                         cache=cache)
+                         cache=_cache(args, settings))
     status = max(status, _report_problems(results))
     diagnostics = all_diagnostics(results)
 
@@ -167,6 +163,13 @@ def _check(args: argparse.Namespace) -> int:
         explicit = [path for path in existing if os.path.isfile(path)]
         return confirm_command.run(args, files, explicit, diagnostics, settings, status, FORMATS)
     return _print(args, diagnostics, settings, status)
+
+
+def _cache(args: argparse.Namespace, settings) -> Optional[ResultCache]:
+    if args.no_cache:
+        return None
+    cache_dir = args.cache_dir or settings.root / CACHE_DIR_NAME
+    return ResultCache(cache_dir, f"{settings.fingerprint()} prefilter={not args.no_prefilter}")
 
 
 def _check_stdin(args: argparse.Namespace, settings) -> int:
@@ -188,15 +191,15 @@ def _check_stdin(args: argparse.Namespace, settings) -> int:
         sys.stdout.buffer.write(fixed.fixed)
         sys.stdout.flush()
         data = fixed.fixed
-        result = lint_data(data, path, settings, prefilter=not args.no_prefilter)
+        result = lint_in_project(data, path, settings, _cache(args, settings), prefilter=not args.no_prefilter)
         status = _report_problems([result])
         remaining = len(result.diagnostics)
         if remaining:
             print(f"jitlint: {remaining} finding(s) left after the fixes", file=sys.stderr)
         return max(status, EXIT_FINDINGS if remaining and not args.exit_zero else EXIT_CLEAN)
-    result = lint_data(data, path, settings, prefilter=not args.no_prefilter)
+    result = lint_in_project(data, path, settings, _cache(args, settings), prefilter=not args.no_prefilter)
     status = _report_problems([result])
-    return _print(args, all_diagnostics([result]), settings, status)
+    return _print(args, all_diagnostics([result]), settings, status, {path: data})
 
 
 def _report_problems(results) -> int:
@@ -214,12 +217,13 @@ def _report_problems(results) -> int:
     return status
 
 
-def _print(args: argparse.Namespace, diagnostics, settings, status: int) -> int:
+def _print(args: argparse.Namespace, diagnostics, settings, status: int,
+           sources: Optional[dict] = None) -> int:
     text_format = args.output_format in TEXT_FORMATS
     if text_format:
         from jitlint.fixes import fixable
 
-        fixes = fixable(diagnostics, settings)
+        fixes = fixable(diagnostics, settings, sources)
         sys.stdout.write(FORMATS[args.output_format](diagnostics, fixable=fixes))
         sys.stdout.write(summary_line(diagnostics, fixes))
         if args.statistics:

@@ -25,7 +25,7 @@ from jitlint.semantic import build_model
 from jitlint.source import SourceError, decode_source, read_source
 from jitlint.project import (ModuleSummary, ProjectIndex, SummaryFailure, build_index,
                              imported_names, imported_unsummarised, module_name_for, needs_index,
-                             summarise_batch, summarize)
+                             project_modules, project_root, summarise_batch, summarize)
 from jitlint.suppression import file_is_suppressed, line_suppresses, unknown_noqa_codes
 
 UNPARSABLE = ALL_RULES["JIT000"]
@@ -349,9 +349,12 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     linter = _CachedLinter(settings, jobs, prefilter, cache)
     results = linter.lint(files, None)
-    if len(files) < 2:
+    if not files or not any(r.summary is not None or r.imports for r in results):
         return results
-    index = build_index((path, result.summary) for path, result in zip(files, results))
+    # The index holds every module of the files' projects, not only the files named: a file
+    # gets the same findings whether it is named alone (pre-commit, flake8) or found in a tree.
+    index = build_index([(path, result.summary) for path, result in zip(files, results)]
+                        + [(path, None) for path in _project_files(files, settings)])
     # Summarise, in processes, the unparsed modules that other files import (their classes
     # and re-exports), then decide in the parent without parsing anything there.
     wanted = imported_unsummarised(
@@ -367,6 +370,59 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
             results[i] = result
     _report_summary_problems(files, results, linter)
     return results
+
+
+def lint_in_project(data: bytes, path: str, settings: Settings, cache: Optional[ResultCache] = None,
+                    prefilter: bool = True, line_noqa: bool = True) -> FileResult:
+    """One file's bytes (stdin, or flake8's lines), with the index of its project, so that it
+    gets the findings ``lint_files`` gives it in a tree.  Summaries of the modules it imports
+    come from the cache when it has them."""
+    def lint(index: Optional[ProjectIndex]) -> FileResult:
+        if is_notebook(path):
+            return isolated(path, settings, lambda: lint_notebook(data, path, settings, prefilter, index))
+        return isolated(path, settings, lambda: lint_source(data, path, settings, prefilter,
+                                                            line_noqa, index))
+
+    result = lint(None)
+    if result.internal_error or (result.summary is None and not result.imports):
+        return result
+    index = build_index([(path, result.summary)]
+                        + [(module, None) for module in _project_files([path], settings)])
+    linter = _CachedLinter(settings, 1, prefilter, cache)
+    wanted = imported_unsummarised([result.summary.imports if result.summary else result.imports],
+                                   index)
+    summaries = linter.summarise([index.paths[name] for name in wanted])
+    index.summaries.update((name, summary) for name, summary in zip(wanted, summaries) if summary)
+    index.lazy = False
+    again = _needs_index(result, index)
+    index.lazy = True
+    if again:
+        index.used, index.left_out = set(), {}
+        result = lint(index)
+        result.notes += tuple(_left_out(p, reason) for p, reason in index.left_out.items())
+    result.notes += tuple(linter.notes)
+    return result
+
+
+def _project_files(files: Sequence[str], settings: Settings) -> list[str]:
+    """The Python modules of the projects the files belong to (project.project_root)."""
+    roots = {project_root(path) for path in files if not is_notebook(path)}
+    modules: dict[str, str] = {}
+    for root in sorted(roots):
+        modules.update(_modules_under(str(root), settings))
+    return list(modules.values())
+
+
+_MODULES_UNDER: dict[tuple[str, Settings], dict[str, str]] = {}
+
+
+def _modules_under(root: str, settings: Settings) -> dict[str, str]:
+    """project_modules, walked once per process (the flake8 plugin lints file after file)."""
+    key = (root, settings)
+    if key not in _MODULES_UNDER:
+        _MODULES_UNDER[key] = project_modules(
+            Path(root), lambda directory: iter_python_files([str(directory)], settings))
+    return _MODULES_UNDER[key]
 
 
 def _report_summary_problems(files: Sequence[str], results: list[FileResult],
@@ -395,10 +451,12 @@ class _CachedLinter:
                  cache: Optional[ResultCache]) -> None:
         self.settings, self.jobs, self.prefilter, self.cache = settings, jobs, prefilter, cache
         self.module_keys: dict[str, str] = {}  # module name -> phase-1 key
+        self.index: Optional[ProjectIndex] = None
         self.notes: list[str] = []
         self.internal_errors: dict[str, str] = {}  # path -> a jitlint bug met while summarising
 
     def lint(self, files: Sequence[str], index: Optional[ProjectIndex]) -> list[FileResult]:
+        self.index = index or self.index
         if self.cache is None:
             return _lint_many(files, self.settings, self.jobs, self.prefilter, index)
         results: list[Optional[FileResult]] = [None] * len(files)
@@ -417,9 +475,21 @@ class _CachedLinter:
         for i, result in zip(misses, fresh):
             results[i] = result
             if keys[i] is not None and result.internal_error is None:
-                deps = {name: self.module_keys.get(name) for name in result.depends_on}
+                deps = {name: self.module_key(name) for name in result.depends_on}
                 self.cache.put(keys[i], (result, deps))
         return results  # type: ignore[return-value]
+
+    def module_key(self, name: str) -> Optional[str]:
+        """The phase-1 key of a module: of its bytes now, also for a module of the project that
+        was not linted in this run (a cached result that used it must see it change)."""
+        if name not in self.module_keys and self.index is not None and name in self.index.paths \
+                and self.cache is not None:
+            path = self.index.paths[name]
+            try:
+                self.module_keys[name] = self.cache.key(path, read_source(path), b"")
+            except OSError:
+                return None
+        return self.module_keys.get(name)
 
     def summarise(self, paths: Sequence[str]) -> list[Optional[ModuleSummary]]:
         """Module summaries of files phase 1 did not parse, from the cache or in processes.
@@ -453,7 +523,7 @@ class _CachedLinter:
         if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], FileResult)):
             return None
         result, deps = entry
-        if with_index and any(self.module_keys.get(name) != dep_key for name, dep_key in deps.items()):
+        if with_index and any(self.module_key(name) != dep_key for name, dep_key in deps.items()):
             return None
         if result.path != path:  # keys use the absolute path; report the path as given now
             result.path = path

@@ -11,9 +11,10 @@ second time with it (see engine.lint_files).  Linting one file alone needs no in
 from __future__ import annotations
 
 import ast
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, Sequence
+from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 import libcst as cst
 
@@ -316,12 +317,17 @@ def _verdict_from_index(qualname: str, index: ProjectIndex, depth: int) -> Optio
 
 # ---------------------------------------------------------------------------- building the index
 def build_index(modules: Iterable[tuple[str, Optional[ModuleSummary]]]) -> ProjectIndex:
-    """The index of ``(path, summary or None)`` pairs; notebooks are left out (nobody imports a
-    notebook; it must not shadow the module of its name), and so is a module name that two
-    files claim (trust neither)."""
+    """The index of ``(path, summary or None)`` pairs (a path listed twice counts once, with
+    its summary); notebooks are left out (nobody imports a notebook; it must not shadow the
+    module of its name), and so is a module name that two files claim (trust neither)."""
     index = ProjectIndex()
     claimed: dict[str, int] = {}
+    unique: dict[str, tuple[str, Optional[ModuleSummary]]] = {}
     for path, summary in modules:
+        key = os.path.normpath(os.path.abspath(path))
+        if key not in unique or summary is not None:
+            unique[key] = (unique[key][0] if key in unique else path, summary)
+    for path, summary in unique.values():
         if is_notebook(path):
             continue
         name, _ = module_name_for(path)
@@ -401,3 +407,34 @@ def summarise_isolated(path: str) -> tuple[Optional[ModuleSummary], Optional[Sum
 
 def summarise_batch(paths: Sequence[str]) -> list[tuple[Optional[ModuleSummary], Optional[SummaryFailure]]]:
     return [summarise_isolated(path) for path in paths]
+
+
+# ---------------------------------------------------------------------------- the project's modules
+MAX_PROJECT_FILES = 5000  # a "project" larger than this is no project (a home directory...)
+
+
+def project_root(path: str) -> Path:
+    """Where the modules a file may import live: the nearest directory above it with a
+    pyproject.toml, else the directory above its top package, else its own directory."""
+    file = Path(os.path.abspath(path))
+    for directory in file.parents:
+        if (directory / "pyproject.toml").is_file():
+            return directory
+    directory = file.parent
+    while (directory / "__init__.py").is_file() and directory.parent != directory:
+        directory = directory.parent
+    return directory
+
+
+def project_modules(root: Path, python_files: Callable[[Path], Iterable[str]]) -> dict[str, str]:
+    """Normalised absolute path -> path of each Python module of the project under ``root``
+    (``python_files`` walks a directory with the user's excludes); {} for a tree too large to
+    be one project."""
+    found: dict[str, str] = {}
+    for path in python_files(root):
+        if is_notebook(path):
+            continue
+        found[os.path.normpath(os.path.abspath(path))] = path
+        if len(found) > MAX_PROJECT_FILES:
+            return {}
+    return found

@@ -284,9 +284,10 @@ def _parses(text: str) -> bool:
         return False
 
 
-def fixable(diagnostics: Sequence, settings: Settings) -> set:
+def fixable(diagnostics: Sequence, settings: Settings, sources: Optional[dict] = None) -> set:
     """The diagnostics that ``--fix`` would fix now (for ``[*]`` markers and the summary): their
-    fixer proposes an edit.  Only files with findings of fixable codes are parsed again."""
+    fixer proposes an edit.  Only files with findings of fixable codes are parsed again
+    (``sources``: path -> bytes for a file not on disk, stdin)."""
     by_path: dict[str, set] = {}
     for d in diagnostics:
         if d.code in FIXERS and d.cell is None:
@@ -294,7 +295,7 @@ def fixable(diagnostics: Sequence, settings: Settings) -> set:
     found = set()
     for path, wanted in by_path.items():
         try:
-            text = decode_source(read_source(path))
+            text = decode_source((sources or {}).get(path) or read_source(path))
             module = cst.parse_module(text)
             ctx = FileContext(path, module, build_model(module), settings.extra_jit_functions)
             positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
