@@ -357,10 +357,8 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
                         + [(path, None) for path in _project_files(files, settings)])
     # Summarise, in processes, the unparsed modules that other files import (their classes
     # and re-exports), then decide in the parent without parsing anything there.
-    wanted = imported_unsummarised(
-        (r.summary.imports if r.summary is not None else r.imports for r in results), index)
-    summaries = linter.summarise([index.paths[name] for name in wanted])
-    index.summaries.update((name, summary) for name, summary in zip(wanted, summaries) if summary)
+    _summarise_imported(linter, index, [r.summary.imports if r.summary is not None else r.imports
+                                        for r in results])
     index.lazy = False
     again = [i for i, result in enumerate(results) if _needs_index(result, index)]
     index.lazy = True  # deeper re-export chains: the workers summarise on first use
@@ -389,10 +387,7 @@ def lint_in_project(data: bytes, path: str, settings: Settings, cache: Optional[
     index = build_index([(path, result.summary)]
                         + [(module, None) for module in _project_files([path], settings)])
     linter = _CachedLinter(settings, 1, prefilter, cache)
-    wanted = imported_unsummarised([result.summary.imports if result.summary else result.imports],
-                                   index)
-    summaries = linter.summarise([index.paths[name] for name in wanted])
-    index.summaries.update((name, summary) for name, summary in zip(wanted, summaries) if summary)
+    _summarise_imported(linter, index, [result.summary.imports if result.summary else result.imports])
     index.lazy = False
     again = _needs_index(result, index)
     index.lazy = True
@@ -402,6 +397,24 @@ def lint_in_project(data: bytes, path: str, settings: Settings, cache: Optional[
         result.notes += tuple(_left_out(p, reason) for p, reason in index.left_out.items())
     result.notes += tuple(linter.notes)
     return result
+
+
+def _summarise_imported(linter: "_CachedLinter", index: ProjectIndex,
+                        imports: list[Sequence[str]], depth: int = 4) -> None:
+    """Summarise (in processes, or from the cache) the modules of the index that these imports
+    reach, then the modules their re-exports (``from .steps import shift`` in an
+    ``__init__``) reach, ``depth`` links deep: the decision which files need the index is then
+    made without parsing anything in this process."""
+    tried: set[str] = set()
+    for _ in range(depth):
+        wanted = [name for name in imported_unsummarised(imports, index) if name not in tried]
+        if not wanted:
+            return
+        tried.update(wanted)
+        summaries = linter.summarise([index.paths[name] for name in wanted])
+        found = [(name, summary) for name, summary in zip(wanted, summaries) if summary]
+        index.summaries.update(found)
+        imports = [[target for _, target in summary.aliases] for _, summary in found]
 
 
 def _project_files(files: Sequence[str], settings: Settings) -> list[str]:

@@ -4,6 +4,7 @@ above the top package) and is cached; through the real CLI, the real flake8 and 
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -107,3 +108,19 @@ def test_a_huge_directory_without_a_project_is_not_walked(tmp_path, run_cli, mon
     (tmp_path / "use.py").write_text(USE.replace("pkg.steps", "steps"))
     code, out, err = run_cli("--no-cache", str(tmp_path / "use.py"))
     assert code == 0 and "Traceback" not in err
+
+
+def test_every_static_fixture_named_alone_gets_its_findings_in_the_tree(run_cli, monkeypatch):
+    """The cross-module fixtures (fixtures/static/crossmod*: imports, module aliases, re-exports
+    through a package __init__, classes across modules): each file named alone, as pre-commit
+    names a changed file, reports exactly what `jitlint check fixtures/static` reports for it."""
+    from helpers import ROOT
+
+    monkeypatch.chdir(ROOT)
+    code, out, _ = run_cli("--no-cache", "--output-format", "json", "fixtures/static")
+    tree = json.loads(out)
+    assert any("crossmod" in d["path"] for d in tree)
+    for path in sorted(Path("fixtures/static").rglob("*.py")):
+        code, out, _ = run_cli("--no-cache", "--output-format", "json", str(path))
+        alone = json.loads(out)
+        assert alone == [d for d in tree if d["path"] == str(path)], path
