@@ -406,15 +406,23 @@ def _summarise_imported(linter: "_CachedLinter", index: ProjectIndex,
     ``__init__``) reach, ``depth`` links deep: the decision which files need the index is then
     made without parsing anything in this process."""
     tried: set[str] = set()
-    for _ in range(depth):
-        wanted = [name for name in imported_unsummarised(imports, index) if name not in tried]
-        if not wanted:
-            return
-        tried.update(wanted)
-        summaries = linter.summarise([index.paths[name] for name in wanted])
-        found = [(name, summary) for name, summary in zip(wanted, summaries) if summary]
-        index.summaries.update(found)
-        imports = [[target for _, target in summary.aliases] for _, summary in found]
+    names = {name for names in imports for name in names}
+    seen = set(names)
+    lazy, index.lazy = index.lazy, False
+    try:
+        for _ in range(depth):
+            wanted = [name for name in imported_unsummarised([names], index) if name not in tried]
+            tried.update(wanted)
+            summaries = linter.summarise([index.paths[name] for name in wanted])
+            index.summaries.update((name, summary) for name, summary in zip(wanted, summaries)
+                                   if summary)
+            # Only the re-exports of the names imported: jax/__init__ re-exports hundreds.
+            names = {target for name in names for target in index.reexports(name)} - seen
+            seen |= names
+            if not names:
+                return
+    finally:
+        index.lazy = lazy
 
 
 def _project_files(files: Sequence[str], settings: Settings) -> list[str]:

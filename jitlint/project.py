@@ -187,6 +187,12 @@ class ProjectIndex:
                     yield summary, ".".join(parts[cut:])
                 return
 
+    def reexports(self, qualname: str) -> tuple[str, ...]:
+        """What an imported name stands for when its module re-exports it (``from .steps
+        import shift`` in ``pkg/__init__.py``: ``pkg.shift`` -> ``pkg.steps.shift``)."""
+        return tuple(target for summary, rest in self._split(qualname)
+                     if (target := summary.alias(rest)) is not None)
+
     def function(self, qualname: str) -> Optional[StaticArgSpec]:
         if not self.function_names():
             return None  # no jitted function anywhere: nothing to follow
