@@ -121,8 +121,8 @@ def _check(args: argparse.Namespace) -> int:
     paths = args.paths or ["."]
     misused = confirm_command.without_confirm(args)
     if misused:
-        return _error(f"{misused} need --confirm (which runs your code); add --confirm "
-                      f"or drop them")
+        return _error(f"{misused} given without --confirm: these options need --confirm (which "
+                      f"runs your code); add --confirm or drop them")
     if "-" in paths and (len(paths) > 1 or args.confirm):
         return _error("`-` (read stdin) must be the only path, without --confirm")
     if args.stdin_filename is not None and paths != ["-"]:

@@ -103,9 +103,9 @@ def test_an_unexpected_error_outside_any_file_is_exit_2_with_a_report(tmp_path, 
     (["--ignore", "JIT310"], "unknown rule code 'JIT310'"),
     (["--extend-select", "JIT99"], "unknown rule code 'JIT99'"),
     (["--select", ""], "--select needs at least one code"),
-    (["--timeout", "5"], "--timeout need --confirm"),
-    (["--platform", "gpu"], "--platform need --confirm"),
-    (["--python", sys.executable], "--python need --confirm"),
+    (["--timeout", "5"], "--timeout given without --confirm: these options need --confirm"),
+    (["--platform", "gpu"], "--platform given without --confirm: these options need --confirm"),
+    (["--python", sys.executable], "--python given without --confirm: these options need --confirm"),
 ])
 def test_options_that_would_do_nothing_are_refused(tmp_path, run_cli, args, message):
     write(tmp_path / "a.py", LOOP)
