@@ -191,7 +191,8 @@ def _check_stdin(args: argparse.Namespace, settings) -> int:
         sys.stdout.buffer.write(fixed.fixed)
         sys.stdout.flush()
         data = fixed.fixed
-        result = lint_in_project(data, path, settings, _cache(args, settings), prefilter=not args.no_prefilter)
+        result = lint_in_project(data, path, settings, _cache(args, settings),
+                                 prefilter=not args.no_prefilter)
         status = _report_problems([result])
         remaining = len(result.diagnostics)
         if remaining:

@@ -532,7 +532,8 @@ class _CachedLinter:
         for i, (summary, failure) in zip(misses, fresh):
             summaries[i] = summary
             if failure is not None and failure.bug:
-                self.internal_errors[paths[i]] = f"while summarising it for the project index: {failure.reason}"
+                self.internal_errors[paths[i]] = \
+                    f"while summarising it for the project index: {failure.reason}"
             elif failure is not None:
                 self.notes.append(_left_out(paths[i], failure.reason))
             if self.cache is not None and keys[i] is not None and summary is not None:
