@@ -427,7 +427,7 @@ def _summarise_imported(linter: "_CachedLinter", index: ProjectIndex,
 
 def _project_files(files: Sequence[str], settings: Settings) -> list[str]:
     """The Python modules of the projects the files belong to (project.project_root)."""
-    roots = {project_root(path) for path in files if not is_notebook(path)}
+    roots = {project_root(path) for path in files}  # a notebook imports its project's modules too
     modules: dict[str, str] = {}
     for root in sorted(roots):
         modules.update(_modules_under(str(root), settings))

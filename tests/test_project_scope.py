@@ -124,3 +124,15 @@ def test_every_static_fixture_named_alone_gets_its_findings_in_the_tree(run_cli,
         code, out, _ = run_cli("--no-cache", "--output-format", "json", str(path))
         alone = json.loads(out)
         assert alone == [d for d in tree if d["path"] == str(path)], path
+
+
+def test_a_notebook_named_alone_is_checked_against_its_project(project):
+    import json as _json
+
+    cell = {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+            "source": ["from pkg.steps import step\n", "step(1.0, [1, 2])"]}
+    (project / "src" / "analysis.ipynb").write_text(_json.dumps(
+        {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [cell]}))
+    for args in (["src/analysis.ipynb"], ["."]):
+        proc = cli(project, "--no-cache", *args)
+        assert "src/analysis.ipynb:cell 1:line 2:11: JIT301" in proc.stdout, (args, proc.stdout)
