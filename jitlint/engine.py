@@ -174,9 +174,9 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
         if settings.is_enabled(UNPARSABLE.code, path):
             result.diagnostics.append(_unparsable(path, exc.reason, exc.line, exc.column))
         return result
-    result.notes = tuple(f"{path}:{line}: unknown rule code {code} in `# noqa` (it suppresses "
-                         f"nothing; `jitlint rules` lists the codes)"
-                         for line, code in unknown_noqa_codes(text, ALL_RULES))
+    if not is_notebook(path):  # a notebook's are reported by cell (lint_notebook)
+        result.notes = tuple(_unknown_noqa(f"{path}:{line}", code)
+                             for line, code in unknown_noqa_codes(text, ALL_RULES))
     if file_is_suppressed(text):
         return result
     rules = [rule() for code, rule in ALL_RULES.items() if settings.is_enabled(code, path)]
@@ -223,6 +223,9 @@ def lint_notebook(data: bytes, path: str, settings: Settings, prefilter: bool = 
     if notebook is None:  # a notebook in another language
         return FileResult(path)
     result = lint_source(notebook.source.encode("utf-8"), path, settings, prefilter, index=index)
+    result.notes += tuple(_unknown_noqa(f"{path}:cell {cell}:line {line}", code)
+                          for cell, lines in notebook.cells.items()
+                          for line, code in unknown_noqa_codes("\n".join(lines), ALL_RULES))
     located = [notebook.locate(d) for d in result.diagnostics]
     if settings.is_enabled(UNPARSABLE.code, path) and not file_is_suppressed(notebook.source):
         for error in notebook.errors:
@@ -233,6 +236,11 @@ def lint_notebook(data: bytes, path: str, settings: Settings, prefilter: bool = 
     result.diagnostics = sorted(located, key=lambda d: (d.absolute_line or 0, d.column, d.code,
                                                         d.message))
     return result
+
+
+def _unknown_noqa(where: str, code: str) -> str:
+    return (f"{where}: unknown rule code {code} in `# noqa` (it suppresses nothing; "
+            f"`jitlint rules` lists the codes)")
 
 
 def _check_syntax(text: str, path: str) -> ast.Module:

@@ -262,3 +262,14 @@ def test_readme_pre_commit_snippet_names_a_ref_that_exists():
     else:
         assert "repo: local" in snippet and "entry: jitlint check --force-exclude" in snippet
     assert "minutes" in readme[readme.index("whole test suite"):][:400]
+
+
+def test_unknown_codes_in_noqa_in_a_notebook_are_reported_by_cell(tmp_path, run_cli):
+    cell = {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+            "source": LOOP.replace("(x)\n", "(x)  # noqa: JIT110\n").splitlines(keepends=True)}
+    nb = tmp_path / "nb.ipynb"
+    nb.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {},
+                              "cells": [{"cell_type": "markdown", "metadata": {}, "source": "# x"},
+                                        cell]}))
+    code, out, err = run_cli("--no-cache", str(nb))
+    assert f"jitlint: warning: {nb}:cell 2:line 6: unknown rule code JIT110 in `# noqa`" in err
