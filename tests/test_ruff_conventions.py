@@ -75,6 +75,13 @@ def test_a_worker_that_dies_costs_only_its_own_file(tmp_path, monkeypatch, run_c
         return iter(())
 
     monkeypatch.setattr(ALL_RULES["JIT102"], "check", dies)
+    # The workers must inherit the patch: fork (the engine would use forkserver once another
+    # test has imported JAX; the workers here run no JAX).
+    import multiprocessing
+
+    import jitlint.engine
+
+    monkeypatch.setattr(jitlint.engine, "_process_context", lambda: multiprocessing.get_context("fork"))
     for i in range(40):
         write(tmp_path / f"m{i:02}.py", LOOP)
     write(tmp_path / "killer.py", LOOP)
