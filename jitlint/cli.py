@@ -11,9 +11,9 @@ from typing import Optional, Sequence
 from jitlint import __version__
 from jitlint.cache import CACHE_DIR_NAME, ResultCache
 from jitlint.config import ConfigError, load_settings, with_overrides
-from jitlint.engine import all_diagnostics, iter_python_files, lint_files
+from jitlint.engine import all_diagnostics, iter_python_files, lint_files, lint_in_project
 from jitlint.fixes import _command as fix_command
-from jitlint.output import FORMATS, format_statistics
+from jitlint.output import FORMATS, TEXT_FORMATS, summary_line, write_statistics
 from jitlint.rules import ALL_RULES, get_rule
 from jitlint.runtime import command as confirm_command  # imports no JAX
 
@@ -41,6 +41,18 @@ def build_parser() -> argparse.ArgumentParser:
                        help="only these rule codes or prefixes (comma-separated), replacing the config")
     check.add_argument("--extend-select", type=_code_list, action="extend", metavar="CODES")
     check.add_argument("--ignore", type=_code_list, action="extend", metavar="CODES")
+    check.add_argument("--extend-ignore", type=_code_list, action="extend", metavar="CODES",
+                       dest="ignore", help="the same as --ignore (flake8's and ruff's spelling)")
+    check.add_argument("--extend-exclude", action="append", metavar="PATTERN",
+                       help="also skip paths matching this pattern (added to the config's exclude)")
+    check.add_argument("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
+                       help="skip files git ignores (default: on, or respect-gitignore in the config)")
+    check.add_argument("--force-exclude", action=argparse.BooleanOptionalAction, default=None,
+                       help="apply the excludes to files named on the command line too "
+                            "(the pre-commit hooks use it: pre-commit names every changed file)")
+    check.add_argument("--stdin-filename", metavar="PATH",
+                       help="with PATH `-`: the name of the file read from stdin (for the config, "
+                            "per-file-ignores, excludes and the output)")
     check.add_argument("--extra-jit-function", action="append", metavar="QUALNAME",
                        dest="extra_jit_functions", help="a jit-like wrapper, e.g. mylib.jit")
     check.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.jitlint] from")
@@ -58,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("rules", help="list every rule")
     rule = sub.add_parser("rule", help="print a rule's documentation")
-    rule.add_argument("code", metavar="CODE")
+    rule.add_argument("code", metavar="CODE", help="a code (JIT101) or a name (jit-of-lambda)")
     return parser
 
 
@@ -78,6 +90,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except BrokenPipeError:  # ``jitlint ... | head``
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("jitlint: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a jitlint bug outside any one file: say so, never a bare traceback
+        import traceback
+
+        print(f"jitlint: internal error: {type(exc).__name__}: {exc}\n"
+              f"This is a bug in jitlint {__version__}; please report it with the details below.\n"
+              f"{''.join(traceback.format_exception(exc)).rstrip()}", file=sys.stderr)
+        return EXIT_ERROR
 
 
 def _list_rules() -> int:
@@ -88,7 +110,7 @@ def _list_rules() -> int:
 
 
 def _show_rule(code: str) -> int:
-    rule = get_rule(code)
+    rule = get_rule(code) or next((r for r in ALL_RULES.values() if r.name == code.lower()), None)
     if rule is None:
         print(f"jitlint: error: unknown rule {code!r}; `jitlint rules` lists them", file=sys.stderr)
         return EXIT_ERROR
@@ -98,13 +120,24 @@ def _show_rule(code: str) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     paths = args.paths or ["."]
+    misused = confirm_command.without_confirm(args)
+    if misused:
+        return _error(f"{misused} given without --confirm: these options need --confirm (which "
+                      f"runs your code); add --confirm or drop them")
+    if "-" in paths and (len(paths) > 1 or args.confirm):
+        return _error("`-` (read stdin) must be the only path, without --confirm")
+    if args.stdin_filename is not None and paths != ["-"]:
+        return _error("--stdin-filename needs `-` as the path")
+    start = Path(args.stdin_filename) if paths == ["-"] and args.stdin_filename else Path(paths[0])
     try:
-        settings = load_settings(args.config, Path(paths[0]))
+        settings = load_settings(args.config, start)
         settings = with_overrides(settings, args.select, args.ignore, args.extend_select,
-                                  args.extra_jit_functions)
+                                  args.extra_jit_functions, args.extend_exclude,
+                                  args.respect_gitignore, args.force_exclude)
     except ConfigError as exc:
-        print(f"jitlint: error: {exc}", file=sys.stderr)
-        return EXIT_ERROR
+        return _error(str(exc))
+    if paths == ["-"]:
+        return _check_stdin(args, settings)
 
     status = EXIT_CLEAN
     existing = []
@@ -116,31 +149,98 @@ def _check(args: argparse.Namespace) -> int:
             status = EXIT_ERROR
 
     files = list(iter_python_files(existing, settings))
+    if existing and not files:
+        print("jitlint: warning: no Python files found under the given path(s) (*.py, *.pyi, "
+              "*.ipynb; excludes and .gitignore apply)", file=sys.stderr)
     fixed = fix_command.run(args, files, settings)  # --fix writes, then the files are linted
     if fixed is not None:  # --diff
         return EXIT_ERROR if status == EXIT_ERROR else fixed
-    cache = None
-    if not args.no_cache:
-        cache_dir = args.cache_dir or settings.root / CACHE_DIR_NAME
-        cache = ResultCache(cache_dir, f"{settings.fingerprint()} prefilter={not args.no_prefilter}")
     results = lint_files(files, settings, jobs=args.jobs, prefilter=not args.no_prefilter,
-                         cache=cache)
+                         cache=_cache(args, settings))
+    status = max(status, _report_problems(results))
     diagnostics = all_diagnostics(results)
+
+    if args.confirm:
+        explicit = [path for path in existing if os.path.isfile(path)]
+        return confirm_command.run(args, files, explicit, diagnostics, settings, status, FORMATS)
+    return _print(args, diagnostics, settings, status)
+
+
+def _cache(args: argparse.Namespace, settings) -> Optional[ResultCache]:
+    if args.no_cache:
+        return None
+    cache_dir = args.cache_dir or settings.root / CACHE_DIR_NAME
+    return ResultCache(cache_dir, f"{settings.fingerprint()} prefilter={not args.no_prefilter}")
+
+
+def _check_stdin(args: argparse.Namespace, settings) -> int:
+    """``jitlint check - --stdin-filename f.py``: an editor's buffer.  With --fix, the fixed
+    source goes to stdout (as ruff); with --diff, the diff."""
+    path = args.stdin_filename or "-"
+    data = sys.stdin.buffer.read()
+    if args.stdin_filename and settings.force_exclude and list(iter_python_files([path], settings)) == []:
+        if args.fix:
+            sys.stdout.buffer.write(data)
+        return EXIT_CLEAN
+    if args.fix or args.diff:
+        from jitlint.fixes import fix_source
+
+        fixed = fix_source(data, path, settings)
+        if args.diff:
+            sys.stdout.write(fixed.diff() if fixed.changed else "")
+            return EXIT_FINDINGS if fixed.changed else EXIT_CLEAN
+        sys.stdout.buffer.write(fixed.fixed)
+        sys.stdout.flush()
+        data = fixed.fixed
+        result = lint_in_project(data, path, settings, _cache(args, settings),
+                                 prefilter=not args.no_prefilter)
+        status = _report_problems([result])
+        remaining = len(result.diagnostics)
+        if remaining:
+            print(f"jitlint: {remaining} finding(s) left after the fixes", file=sys.stderr)
+        return max(status, EXIT_FINDINGS if remaining and not args.exit_zero else EXIT_CLEAN)
+    result = lint_in_project(data, path, settings, _cache(args, settings), prefilter=not args.no_prefilter)
+    status = _report_problems([result])
+    return _print(args, all_diagnostics([result]), settings, status, {path: data})
+
+
+def _report_problems(results) -> int:
+    """Internal errors (exit 2) and notes, once each, on stderr."""
+    status = EXIT_CLEAN
+    notes: dict[str, None] = {}
     for result in results:
+        notes.update(dict.fromkeys(result.notes))
         if result.internal_error:
             print(f"jitlint: internal error on {result.path}: {result.internal_error} "
                   f"(please report it)", file=sys.stderr)
             status = EXIT_ERROR
+    for note in notes:
+        print(f"jitlint: warning: {note}", file=sys.stderr)
+    return status
 
-    if args.confirm or args.confirm_run is not None or args.confirm_python is not None \
-            or args.confirm_max_memory is not None:
-        explicit = [path for path in existing if os.path.isfile(path)]
-        return confirm_command.run(args, files, explicit, diagnostics, settings, status, FORMATS)
-    sys.stdout.write(FORMATS[args.output_format](diagnostics))
-    if args.statistics:
-        sys.stdout.write(format_statistics(diagnostics))
+
+def _print(args: argparse.Namespace, diagnostics, settings, status: int,
+           sources: Optional[dict] = None) -> int:
+    text_format = args.output_format in TEXT_FORMATS
+    if text_format:
+        from jitlint.fixes import fixable
+
+        fixes = fixable(diagnostics, settings, sources)
+        sys.stdout.write(FORMATS[args.output_format](diagnostics, fixable=fixes))
+        sys.stdout.write(summary_line(diagnostics, fixes))
+        if args.statistics:
+            write_statistics(diagnostics, args.output_format)
+    else:
+        sys.stdout.write(FORMATS[args.output_format](diagnostics))
+        if args.statistics:
+            write_statistics(diagnostics, args.output_format)
     if status == EXIT_ERROR:
         return EXIT_ERROR
     if diagnostics and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _error(message: str) -> int:
+    print(f"jitlint: error: {message}", file=sys.stderr)
+    return EXIT_ERROR

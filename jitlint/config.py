@@ -9,6 +9,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
+from jitlint.rules import ALL_RULES
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
@@ -16,7 +18,8 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", "build", "dist", "__pycache__", ".tox",
                    "node_modules", ".jitlint_cache", ".mypy_cache", ".pytest_cache", ".nox",
-                   ".eggs")
+                   ".eggs", ".ipynb_checkpoints", ".ruff_cache", ".pytype", ".direnv",
+                   "__pypackages__", "site-packages")
 
 
 class ConfigError(Exception):
@@ -31,6 +34,8 @@ class Settings:
     exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     extra_jit_functions: tuple[str, ...] = ()
+    respect_gitignore: bool = True  # skip files git ignores (.gitignore, .git/info/exclude)
+    force_exclude: bool = False  # apply exclude to files named explicitly (pre-commit names them)
     root: Path = field(default_factory=Path.cwd)  # the directory patterns are relative to
     source: Optional[Path] = None  # the pyproject.toml these came from
 
@@ -86,7 +91,8 @@ def _path_matches(path: str, pattern: str, root: Path) -> bool:
             or fnmatch.fnmatch(relative, pattern.rstrip("/") + "/*"))
 
 
-KEYS = {"select", "ignore", "extend-select", "exclude", "per-file-ignores", "extra-jit-functions"}
+KEYS = {"select", "ignore", "extend-select", "extend-ignore", "exclude", "extend-exclude",
+        "per-file-ignores", "extra-jit-functions", "respect-gitignore", "force-exclude"}
 
 
 def find_pyproject(start: Path) -> Optional[Path]:
@@ -114,7 +120,10 @@ def load_settings(config_path: Optional[Path], start: Path) -> Settings:
         raise ConfigError(f"{path}: no such config file") from exc
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from exc
-    table = data.get("tool", {}).get("jitlint", {})
+    tool = data.get("tool", {})
+    if "jitlint" not in tool:  # a --config without it would silently lint with the defaults
+        raise ConfigError(f"{path}: no [tool.jitlint] table")
+    table = tool["jitlint"]
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.jitlint] must be a table")
     return settings_from_table(table, path)
@@ -130,14 +139,16 @@ def settings_from_table(table: dict[str, Any], path: Path) -> Settings:
         raise ConfigError(f"{path}: per-file-ignores must be a table of pattern = [codes]")
     return Settings(
         select=_codes(table, "select", path, ("JIT",)),
-        ignore=_codes(table, "ignore", path),
+        ignore=_codes(table, "ignore", path) + _codes(table, "extend-ignore", path),
         extend_select=_codes(table, "extend-select", path),
-        exclude=_strings(table, "exclude", path),
+        exclude=_strings(table, "exclude", path) + _strings(table, "extend-exclude", path),
         per_file_ignores=tuple(
             (pattern, _check_codes(_string_list(codes, f"per-file-ignores.{pattern}", path), path))
             for pattern, codes in per_file.items()
         ),
         extra_jit_functions=_strings(table, "extra-jit-functions", path),
+        respect_gitignore=_bool(table, "respect-gitignore", path, True),
+        force_exclude=_bool(table, "force-exclude", path, False),
         root=path.parent.resolve(),
         source=path,
     )
@@ -155,14 +166,27 @@ def _string_list(value: Any, key: str, path: Path) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _bool(table: dict, key: str, path: Path, default: bool) -> bool:
+    value = table.get(key, default)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{path}: {key} must be true or false, got {value!r}")
+    return value
+
+
 def _codes(table: dict, key: str, path: Path, default: Sequence[str] = ()) -> tuple[str, ...]:
     return _check_codes(_strings(table, key, path, default), path)
 
 
 def _check_codes(codes: tuple[str, ...], where: object) -> tuple[str, ...]:
+    """Each code must select at least one rule, as in ruff: a typo (JIT310 for JIT301) is an
+    error, not a selection of nothing."""
     for code in codes:
-        if code != "ALL" and not _is_code_prefix(code):
+        if code == "ALL":
+            continue
+        if not _is_code_prefix(code):
             raise ConfigError(f"{where}: {code!r} is not a rule code or prefix (e.g. JIT1, JIT101)")
+        if not any(known.startswith(code) for known in ALL_RULES):
+            raise ConfigError(f"{where}: unknown rule code {code!r}; `jitlint rules` lists them")
     return codes
 
 
@@ -171,10 +195,15 @@ def _is_code_prefix(code: str) -> bool:
 
 
 def with_overrides(settings: Settings, select=None, ignore=None, extend_select=None,
-                   extra_jit_functions=None) -> Settings:
-    """CLI options replace (select) or extend (ignore, extend-select) the file's settings."""
+                   extra_jit_functions=None, extend_exclude=None, respect_gitignore=None,
+                   force_exclude=None) -> Settings:
+    """CLI options replace (select, respect-gitignore, force-exclude) or extend (ignore,
+    extend-select, extend-exclude) the file's settings.  ``select=[]`` (``--select ""``) is
+    refused: it would lint nothing and pass."""
     where = "command line"
     changes: dict[str, Any] = {}
+    if select is not None and not select:
+        raise ConfigError(f"{where}: --select needs at least one code or prefix (JIT selects all)")
     if select:
         changes["select"] = _check_codes(tuple(select), where)
     if ignore:
@@ -183,4 +212,10 @@ def with_overrides(settings: Settings, select=None, ignore=None, extend_select=N
         changes["extend_select"] = settings.extend_select + _check_codes(tuple(extend_select), where)
     if extra_jit_functions:
         changes["extra_jit_functions"] = settings.extra_jit_functions + tuple(extra_jit_functions)
+    if extend_exclude:
+        changes["exclude"] = settings.exclude + tuple(extend_exclude)
+    if respect_gitignore is not None:
+        changes["respect_gitignore"] = respect_gitignore
+    if force_exclude is not None:
+        changes["force_exclude"] = force_exclude
     return replace(settings, **changes)

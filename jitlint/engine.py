@@ -16,15 +16,17 @@ import libcst as cst
 
 from jitlint.cache import ResultCache
 from jitlint.config import Settings
+from jitlint.gitignore import ignored_below, ignored_files
 from jitlint.jitnames import JIT_WORDS
 from jitlint.notebook import NotebookError, is_notebook, read_notebook
 from jitlint.rule import FileContext, Rule
 from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model
 from jitlint.source import SourceError, decode_source, read_source
-from jitlint.staticargs import (ModuleSummary, ProjectIndex, absolute, module_name_for, summarize,
-                                summarize_path)
-from jitlint.suppression import file_is_suppressed, line_suppresses
+from jitlint.project import (ModuleSummary, ProjectIndex, SummaryFailure, build_index,
+                             imported_names, imported_unsummarised, module_name_for, needs_index,
+                             project_modules, project_root, summarise_batch, summarize)
+from jitlint.suppression import file_is_suppressed, line_suppresses, unknown_noqa_codes
 
 UNPARSABLE = ALL_RULES["JIT000"]
 
@@ -62,43 +64,100 @@ class FileResult:
     summary: Optional[ModuleSummary] = None  # what other linted files may import from this one
     imports: tuple[str, ...] = ()  # for a file not parsed by libcst: what it imports (absolute)
     depends_on: tuple[str, ...] = ()  # other linted modules whose summaries this result used
+    notes: tuple[str, ...] = ()  # for stderr: e.g. a module left out of the project index
 
 
 # ---------------------------------------------------------------------------- files
 def iter_python_files(paths: Sequence[str], settings: Settings) -> Iterator[str]:
-    """Files to lint: explicit files as given, directories recursed (sorted, excludes pruned)."""
+    """Files to lint: directories recursed (sorted; default excludes, ``exclude`` patterns and,
+    with ``respect_gitignore``, what git ignores are pruned); explicit files as given, unless
+    ``force_exclude`` (pre-commit names every changed file: excludes must still apply)."""
     seen: set[str] = set()
+    named = [raw for raw in paths if not Path(raw).is_dir()]
+    skipped_named: frozenset[str] = frozenset()
+    if settings.force_exclude:
+        skipped_named = frozenset(raw for raw in named if _excluded_with_parents(raw, settings))
+        if settings.respect_gitignore:
+            skipped_named |= ignored_files([raw for raw in named if raw not in skipped_named])
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
+            ignored = ignored_below(raw) if settings.respect_gitignore else frozenset()
             for directory, subdirs, files in os.walk(path):
-                subdirs[:] = sorted(d for d in subdirs if not settings.is_excluded(Path(directory, d)))
+                subdirs[:] = sorted(d for d in subdirs if not settings.is_excluded(Path(directory, d))
+                                    and os.path.abspath(os.path.join(directory, d)) not in ignored)
                 for name in sorted(files):
                     candidate = Path(directory, name)
-                    if name.endswith((".py", ".pyi", ".ipynb")) and not settings.is_excluded(candidate):
+                    if name.endswith((".py", ".pyi", ".ipynb")) and not settings.is_excluded(candidate) \
+                            and os.path.abspath(candidate) not in ignored:
                         key = os.path.normpath(str(candidate))
                         if key not in seen:
                             seen.add(key)
                             yield str(candidate)
-        else:
+        elif raw not in skipped_named:
             key = os.path.normpath(raw)
-            if key not in seen:  # an explicitly named file is linted even if excluded by pattern
+            if key not in seen:  # named explicitly: linted even if excluded, without force_exclude
                 seen.add(key)
                 yield raw
+
+
+def _excluded_with_parents(raw: str, settings: Settings) -> bool:
+    """A named file is excluded when it or a directory above it (up to the config's root) is."""
+    path = Path(os.path.abspath(raw))
+    if settings.is_excluded(path):
+        return True
+    root = Path(os.path.abspath(settings.root))
+    for parent in path.parents:
+        if parent == root or root not in parent.parents:
+            break
+        if settings.is_excluded(parent):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------------------- linting
 def lint_file(path: str, settings: Settings, prefilter: bool = True,
               index: Optional[ProjectIndex] = None) -> FileResult:
+    """One file, whatever it holds: a file that cannot be analysed is a JIT000, a jitlint bug
+    is ``internal_error`` (the CLI exits 2); neither ever stops the other files."""
     try:
         data = read_source(path)
     except OSError as exc:
         result = FileResult(path)
         result.diagnostics.append(_unparsable(path, f"cannot read file: {exc.strerror or exc}"))
         return result
+    return lint_data(data, path, settings, prefilter, index)
+
+
+def lint_data(data: bytes, path: str, settings: Settings, prefilter: bool = True,
+              index: Optional[ProjectIndex] = None) -> FileResult:
+    """A file's bytes (read from disk, or stdin named ``path``), a notebook or Python, isolated."""
     if is_notebook(path):
-        return lint_notebook(data, path, settings, prefilter, index)
-    return lint_source(data, path, settings, prefilter, index=index)
+        return isolated(path, settings, lambda: lint_notebook(data, path, settings, prefilter, index))
+    return isolated(path, settings, lambda: lint_source(data, path, settings, prefilter, index=index))
+
+
+def isolated(path: str, settings: Settings, lint) -> FileResult:
+    """``lint()``, with whatever escapes it turned into this file's result."""
+    try:
+        return lint()
+    except (RecursionError, MemoryError) as exc:
+        result = FileResult(path)
+        if settings.is_enabled(UNPARSABLE.code, path):
+            reason = "too deeply nested" if isinstance(exc, RecursionError) else "too large"
+            result.diagnostics.append(_unparsable(path, f"code {reason} for jitlint to analyse"))
+        return result
+    except Exception as exc:  # a jitlint bug: this file's result says so, the others go on
+        return FileResult(path, internal_error=_describe(exc))
+
+
+def _describe(exc: BaseException) -> str:
+    """``Type: message at file:line`` (the innermost frame), for a one-line bug report."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    return f"{type(exc).__name__}: {exc}{where}"
 
 
 def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = True,
@@ -115,13 +174,16 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
         if settings.is_enabled(UNPARSABLE.code, path):
             result.diagnostics.append(_unparsable(path, exc.reason, exc.line, exc.column))
         return result
+    if not is_notebook(path):  # a notebook's are reported by cell (lint_notebook)
+        result.notes = tuple(_unknown_noqa(f"{path}:{line}", code)
+                             for line, code in unknown_noqa_codes(text, ALL_RULES))
     if file_is_suppressed(text):
         return result
     rules = [rule() for code, rule in ALL_RULES.items() if settings.is_enabled(code, path, rule.opt_in)]
     if not rules or (prefilter and not _may_have_findings(text, tree, settings, index)):
         # Not parsed: keep what it imports, so the project index can tell whether it calls a
         # jitted function of another linted module without saying jit itself.
-        result.imports = _imported_names(tree, *module_name_for(path))
+        result.imports = imported_names(tree, *module_name_for(path))
         return result
     try:
         module = cst.parse_module(text)
@@ -141,7 +203,7 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
         if settings.is_enabled(UNPARSABLE.code, path):
             result.diagnostics = [_unparsable(path, "code nested too deeply for jitlint to analyse")]
     except Exception as exc:  # a bug in a rule must not stop the other files
-        result.internal_error = f"{type(exc).__name__}: {exc}"
+        result.internal_error = _describe(exc)
     return result
 
 
@@ -161,6 +223,9 @@ def lint_notebook(data: bytes, path: str, settings: Settings, prefilter: bool = 
     if notebook is None:  # a notebook in another language
         return FileResult(path)
     result = lint_source(notebook.source.encode("utf-8"), path, settings, prefilter, index=index)
+    result.notes += tuple(_unknown_noqa(f"{path}:cell {cell}:line {line}", code)
+                          for cell, lines in notebook.cells.items()
+                          for line, code in unknown_noqa_codes("\n".join(lines), ALL_RULES))
     located = [notebook.locate(d) for d in result.diagnostics]
     if settings.is_enabled(UNPARSABLE.code, path) and not file_is_suppressed(notebook.source):
         for error in notebook.errors:
@@ -171,6 +236,11 @@ def lint_notebook(data: bytes, path: str, settings: Settings, prefilter: bool = 
     result.diagnostics = sorted(located, key=lambda d: (d.absolute_line or 0, d.column, d.code,
                                                         d.message))
     return result
+
+
+def _unknown_noqa(where: str, code: str) -> str:
+    return (f"{where}: unknown rule code {code} in `# noqa` (it suppresses nothing; "
+            f"`jitlint rules` lists the codes)")
 
 
 def _check_syntax(text: str, path: str) -> ast.Module:
@@ -258,12 +328,21 @@ def _lint_batch(batch: Sequence[str], settings: Settings, prefilter: bool,
     results = []
     for path in batch:
         if index is not None:
-            index.used = set()
+            index.used, index.left_out = set(), {}
         result = lint_file(path, settings, prefilter, index)
         if index is not None:
             result.depends_on = tuple(sorted(index.used))
+            result.notes += tuple(_left_out(path, reason) for path, reason in index.left_out.items())
         results.append(result)
     return results
+
+
+def _left_out(path: str, reason: str) -> str:
+    return f"{path}: left out of the project index ({reason}); calls into it are not checked"
+
+
+def _crashed_lint(path: str, reason: str) -> FileResult:
+    return FileResult(path, internal_error=f"the process linting it died ({reason})")
 
 
 def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = None,
@@ -278,14 +357,16 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     linter = _CachedLinter(settings, jobs, prefilter, cache)
     results = linter.lint(files, None)
-    if len(files) < 2:
+    if not files or not any(r.summary is not None or r.imports for r in results):
         return results
-    index = _project_index(files, results)
+    # The index holds every module of the files' projects, not only the files named: a file
+    # gets the same findings whether it is named alone (pre-commit, flake8) or found in a tree.
+    index = build_index([(path, result.summary) for path, result in zip(files, results)]
+                        + [(path, None) for path in _project_files(files, settings)])
     # Summarise, in processes, the unparsed modules that other files import (their classes
     # and re-exports), then decide in the parent without parsing anything there.
-    wanted = _imported_unsummarised(results, index)
-    summaries = linter.summarise([index.paths[name] for name in wanted])
-    index.summaries.update((name, summary) for name, summary in zip(wanted, summaries) if summary)
+    _summarise_imported(linter, index, [r.summary.imports if r.summary is not None else r.imports
+                                        for r in results])
     index.lazy = False
     again = [i for i, result in enumerate(results) if _needs_index(result, index)]
     index.lazy = True  # deeper re-export chains: the workers summarise on first use
@@ -293,7 +374,99 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
         redone = linter.lint([files[i] for i in again], index)
         for i, result in zip(again, redone):
             results[i] = result
+    _report_summary_problems(files, results, linter)
     return results
+
+
+def lint_in_project(data: bytes, path: str, settings: Settings, cache: Optional[ResultCache] = None,
+                    prefilter: bool = True, line_noqa: bool = True) -> FileResult:
+    """One file's bytes (stdin, or flake8's lines), with the index of its project, so that it
+    gets the findings ``lint_files`` gives it in a tree.  Summaries of the modules it imports
+    come from the cache when it has them."""
+    def lint(index: Optional[ProjectIndex]) -> FileResult:
+        if is_notebook(path):
+            return isolated(path, settings, lambda: lint_notebook(data, path, settings, prefilter, index))
+        return isolated(path, settings, lambda: lint_source(data, path, settings, prefilter,
+                                                            line_noqa, index))
+
+    result = lint(None)
+    if result.internal_error or (result.summary is None and not result.imports):
+        return result
+    index = build_index([(path, result.summary)]
+                        + [(module, None) for module in _project_files([path], settings)])
+    linter = _CachedLinter(settings, 1, prefilter, cache)
+    _summarise_imported(linter, index, [result.summary.imports if result.summary else result.imports])
+    index.lazy = False
+    again = _needs_index(result, index)
+    index.lazy = True
+    if again:
+        index.used, index.left_out = set(), {}
+        result = lint(index)
+        result.notes += tuple(_left_out(p, reason) for p, reason in index.left_out.items())
+    result.notes += tuple(linter.notes)
+    return result
+
+
+def _summarise_imported(linter: "_CachedLinter", index: ProjectIndex,
+                        imports: list[Sequence[str]], depth: int = 4) -> None:
+    """Summarise (in processes, or from the cache) the modules of the index that these imports
+    reach, then the modules their re-exports (``from .steps import shift`` in an
+    ``__init__``) reach, ``depth`` links deep: the decision which files need the index is then
+    made without parsing anything in this process."""
+    tried: set[str] = set()
+    names = {name for names in imports for name in names}
+    seen = set(names)
+    lazy, index.lazy = index.lazy, False
+    try:
+        for _ in range(depth):
+            wanted = [name for name in imported_unsummarised([names], index) if name not in tried]
+            tried.update(wanted)
+            summaries = linter.summarise([index.paths[name] for name in wanted])
+            index.summaries.update((name, summary) for name, summary in zip(wanted, summaries)
+                                   if summary)
+            # Only the re-exports of the names imported: jax/__init__ re-exports hundreds.
+            names = {target for name in names for target in index.reexports(name)} - seen
+            seen |= names
+            if not names:
+                return
+    finally:
+        index.lazy = lazy
+
+
+def _project_files(files: Sequence[str], settings: Settings) -> list[str]:
+    """The Python modules of the projects the files belong to (project.project_root)."""
+    roots = {project_root(path) for path in files}  # a notebook imports its project's modules too
+    modules: dict[str, str] = {}
+    for root in sorted(roots):
+        modules.update(_modules_under(str(root), settings))
+    return list(modules.values())
+
+
+_MODULES_UNDER: dict[tuple[str, Settings], dict[str, str]] = {}
+
+
+def _modules_under(root: str, settings: Settings) -> dict[str, str]:
+    """project_modules, walked once per process (the flake8 plugin lints file after file)."""
+    key = (root, settings)
+    if key not in _MODULES_UNDER:
+        _MODULES_UNDER[key] = project_modules(
+            Path(root), lambda directory: iter_python_files([str(directory)], settings))
+    return _MODULES_UNDER[key]
+
+
+def _report_summary_problems(files: Sequence[str], results: list[FileResult],
+                             linter: "_CachedLinter") -> None:
+    """Notes and bugs met while summarising modules for the index go on the files' results
+    (the first result carries the notes: they are about the run, printed once)."""
+    by_path = {os.path.normpath(path): result for path, result in zip(files, results)}
+    for path, error in linter.internal_errors.items():
+        result = by_path.get(os.path.normpath(path))
+        if result is None:  # a module of the project that was not linted in this run
+            linter.notes.append(f"{path}: internal error {error} (please report it)")
+        elif result.internal_error is None:
+            result.internal_error = error
+    if linter.notes and results:
+        results[0].notes += tuple(linter.notes)
 
 
 class _CachedLinter:
@@ -307,8 +480,12 @@ class _CachedLinter:
                  cache: Optional[ResultCache]) -> None:
         self.settings, self.jobs, self.prefilter, self.cache = settings, jobs, prefilter, cache
         self.module_keys: dict[str, str] = {}  # module name -> phase-1 key
+        self.index: Optional[ProjectIndex] = None
+        self.notes: list[str] = []
+        self.internal_errors: dict[str, str] = {}  # path -> a jitlint bug met while summarising
 
     def lint(self, files: Sequence[str], index: Optional[ProjectIndex]) -> list[FileResult]:
+        self.index = index or self.index
         if self.cache is None:
             return _lint_many(files, self.settings, self.jobs, self.prefilter, index)
         results: list[Optional[FileResult]] = [None] * len(files)
@@ -327,12 +504,25 @@ class _CachedLinter:
         for i, result in zip(misses, fresh):
             results[i] = result
             if keys[i] is not None and result.internal_error is None:
-                deps = {name: self.module_keys.get(name) for name in result.depends_on}
+                deps = {name: self.module_key(name) for name in result.depends_on}
                 self.cache.put(keys[i], (result, deps))
         return results  # type: ignore[return-value]
 
+    def module_key(self, name: str) -> Optional[str]:
+        """The phase-1 key of a module: of its bytes now, also for a module of the project that
+        was not linted in this run (a cached result that used it must see it change)."""
+        if name not in self.module_keys and self.index is not None and name in self.index.paths \
+                and self.cache is not None:
+            path = self.index.paths[name]
+            try:
+                self.module_keys[name] = self.cache.key(path, read_source(path), b"")
+            except OSError:
+                return None
+        return self.module_keys.get(name)
+
     def summarise(self, paths: Sequence[str]) -> list[Optional[ModuleSummary]]:
-        """Module summaries of files phase 1 did not parse, from the cache or in processes."""
+        """Module summaries of files phase 1 did not parse, from the cache or in processes.
+        One that cannot be made is None, and ``notes`` / ``internal_errors`` say why."""
         summaries: list[Optional[ModuleSummary]] = [None] * len(paths)
         keys: list[Optional[str]] = [None] * len(paths)
         if self.cache is not None:
@@ -345,9 +535,15 @@ class _CachedLinter:
                 if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == "summary":
                     summaries[i] = entry[1]
         misses = [i for i, summary in enumerate(summaries) if summary is None]
-        fresh = _in_processes(_summarise_batch, [paths[i] for i in misses], self.jobs)
-        for i, summary in zip(misses, fresh):
+        fresh = _in_processes(summarise_batch, [paths[i] for i in misses], self.jobs,
+                              crashed=lambda path, reason: (None, SummaryFailure(reason, bug=True)))
+        for i, (summary, failure) in zip(misses, fresh):
             summaries[i] = summary
+            if failure is not None and failure.bug:
+                self.internal_errors[paths[i]] = \
+                    f"while summarising it for the project index: {failure.reason}"
+            elif failure is not None:
+                self.notes.append(_left_out(paths[i], failure.reason))
             if self.cache is not None and keys[i] is not None and summary is not None:
                 self.cache.put(keys[i], ("summary", summary))
         return summaries
@@ -357,7 +553,7 @@ class _CachedLinter:
         if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], FileResult)):
             return None
         result, deps = entry
-        if with_index and any(self.module_keys.get(name) != dep_key for name, dep_key in deps.items()):
+        if with_index and any(self.module_key(name) != dep_key for name, dep_key in deps.items()):
             return None
         if result.path != path:  # keys use the absolute path; report the path as given now
             result.path = path
@@ -367,86 +563,53 @@ class _CachedLinter:
 
 def _lint_many(files: Sequence[str], settings: Settings, jobs: int, prefilter: bool,
                index: Optional[ProjectIndex]) -> list[FileResult]:
-    return _in_processes(_lint_batch, files, jobs, settings, prefilter, index)
+    return _in_processes(_lint_batch, files, jobs, settings, prefilter, index, crashed=_crashed_lint)
 
 
-def _in_processes(func, items: Sequence, jobs: int, *args) -> list:
+def _in_processes(func, items: Sequence, jobs: int, *args, crashed) -> list:
     """``func(batch, *args)`` over batches of ``items``, in processes when there are enough
-    items to pay for the workers; results in the order of ``items``."""
+    items to pay for the workers; results in the order of ``items``.
+
+    ``func`` isolates each item itself; what it cannot catch (a worker killed by a signal, out
+    of memory, a result that cannot be sent back) fails the whole batch.  Such a batch is run
+    again one item per process, so one bad file costs only its own result: ``crashed(item,
+    reason)``."""
     if jobs <= 1 or len(items) < 2 * MIN_FILES_PER_BATCH:
         return func(items, *args) if items else []
     from concurrent.futures import ProcessPoolExecutor  # one file (pre-commit) never pays for it
 
     batches = [items[i:i + MIN_FILES_PER_BATCH] for i in range(0, len(items), MIN_FILES_PER_BATCH)]
-    results: list = []
+    done: list[Optional[list]] = [None] * len(batches)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=_process_context()) as pool:
-        for batch_result in pool.map(func, batches, *([arg] * len(batches) for arg in args)):
-            results.extend(batch_result)
+        futures = [pool.submit(func, batch, *args) for batch in batches]
+        for i, future in enumerate(futures):
+            try:
+                done[i] = future.result()
+            except Exception:  # the batch is retried item by item below
+                pass
+    results: list = []
+    for batch, batch_results in zip(batches, done):
+        if batch_results is None:
+            batch_results = [_alone(func, item, args, crashed) for item in batch]
+        results.extend(batch_results)
     return results
 
 
-def _project_index(files: Sequence[str], results: Sequence[FileResult]) -> ProjectIndex:
-    index = ProjectIndex()
-    claimed: dict[str, int] = {}
-    for path, result in zip(files, results):
-        if is_notebook(path):
-            continue  # nobody imports a notebook; it must not shadow the module of its name
-        name, _ = module_name_for(path)
-        claimed[name] = claimed.get(name, 0) + 1
-        index.paths[name] = path
-        if result.summary is not None:
-            index.summaries[name] = result.summary
-    for name, count in claimed.items():
-        if count > 1:  # two files claim one module name: trust neither
-            del index.paths[name]
-            index.summaries.pop(name, None)
-    return index
+def _alone(func, item, args: tuple, crashed):
+    """``func([item], *args)[0]`` in a process of its own; ``crashed(item, reason)`` if it dies."""
+    from concurrent.futures import ProcessPoolExecutor
 
-
-def _imported_names(tree: ast.Module, module: str, is_package: bool) -> tuple[str, ...]:
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = absolute("." * node.level + (node.module or ""), module, is_package)
-            names.update(f"{base}.{alias.name}" if base else alias.name for alias in node.names)
-    return tuple(sorted(names))
-
-
-def _imported_unsummarised(results: Sequence[FileResult], index: ProjectIndex) -> list[str]:
-    """Linted modules without a summary that some linted file imports from."""
-    wanted: set[str] = set()
-    for result in results:
-        imports = result.summary.imports if result.summary is not None else result.imports
-        for qualname in imports:
-            parts = qualname.split(".")
-            for cut in range(len(parts), 0, -1):
-                module = ".".join(parts[:cut])
-                if module in index.paths:
-                    if module not in index.summaries:
-                        wanted.add(module)
-                    break
-    return sorted(wanted)
+    with ProcessPoolExecutor(max_workers=1, mp_context=_process_context()) as pool:
+        try:
+            return pool.submit(func, [item], *args).result()[0]
+        except Exception as exc:
+            return crashed(item, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
 
 
 def _needs_index(result: FileResult, index: ProjectIndex) -> bool:
-    """Whether a file may use another linted module's jitted functions or classes."""
     if result.internal_error or any(d.code == UNPARSABLE.code for d in result.diagnostics):
         return False
-    summary = result.summary
-    if summary is None:  # not parsed: it never said jit; does it import a jitted function?
-        if not index.function_names():
-            return False
-        module, _ = module_name_for(result.path)
-        return any(index.function(name) is not None
-                   or index.provides(name, module, jitted_only=True) for name in result.imports)
-    return any(index.provides(name, summary.module, jitted_only=not summary.static_jit)
-               or index.function(name) is not None for name in summary.imports)
-
-
-def _summarise_batch(paths: Sequence[str]) -> list[Optional[ModuleSummary]]:
-    return [summarize_path(path) for path in paths]
+    return needs_index(result.path, result.summary, result.imports, index)
 
 
 MIN_FILES_PER_BATCH = 16

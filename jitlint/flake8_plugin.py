@@ -7,7 +7,9 @@ and ``# noqa`` comments are flake8's job here, so jitlint's own line-level noqa 
 off (otherwise ``flake8 --disable-noqa`` could not show a suppressed finding); the file-level
 ``# jitlint: noqa``, which flake8 does not know, is still honoured.  Which functions count as
 jit comes from ``[tool.jitlint] extra-jit-functions`` in the nearest pyproject.toml and from
-flake8's ``--jitlint-extra-jit-functions`` option.
+flake8's ``--jitlint-extra-jit-functions`` option.  Calls into other modules of the file's
+project (engine.lint_in_project) are checked as ``jitlint check`` checks them; the summaries of
+those modules are cached in ``.jitlint_cache`` next to the config.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from typing import Iterator, Optional, Sequence
 
 from jitlint import __version__
 from jitlint.config import Settings, load_settings
-from jitlint.engine import lint_source
+from jitlint.cache import CACHE_DIR_NAME, ResultCache
+from jitlint.engine import lint_in_project
 
 
 @lru_cache(maxsize=64)
@@ -33,6 +36,12 @@ def _settings_for(directory: str, extra: tuple[str, ...]) -> Settings:
     # decides what is shown.
     return replace(base, select=("JIT",), ignore=(), extend_select=base.extend_select, per_file_ignores=(),
                    extra_jit_functions=base.extra_jit_functions + extra)
+
+
+@lru_cache(maxsize=64)
+def _cache_for(settings: Settings) -> ResultCache:
+    """The same cache as ``jitlint check`` (summaries of the modules a file imports)."""
+    return ResultCache(settings.root / CACHE_DIR_NAME, f"flake8 {settings.fingerprint()}")
 
 
 def _as_bytes(lines: Sequence[str]) -> bytes:
@@ -71,7 +80,8 @@ class JitChecker:
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         directory = self._config_directory()
         settings = _settings_for(directory, self.extra_jit_functions)
-        result = lint_source(_as_bytes(self.lines), self.filename, settings, line_noqa=False)
+        result = lint_in_project(_as_bytes(self.lines), self.filename, settings,
+                                 cache=_cache_for(settings), line_noqa=False)
         if result.internal_error:
             raise RuntimeError(f"jitlint internal error on {self.filename}: {result.internal_error}")
         for d in result.diagnostics:

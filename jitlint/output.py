@@ -10,7 +10,7 @@ import os
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Callable, Collection, Optional, Sequence
 from urllib.parse import quote
 
 from jitlint import __version__
@@ -33,8 +33,30 @@ def location(d: Diagnostic) -> str:
     return f"{d.path}:{d.line}:{d.column}"
 
 
-def format_concise(diagnostics: Sequence[Diagnostic]) -> str:
-    return "".join(f"{location(d)}: {d.code} {d.message}\n" for d in diagnostics)
+def format_concise(diagnostics: Sequence[Diagnostic], fixable: Collection[Diagnostic] = ()) -> str:
+    """``path:line:col: CODE message``; ``CODE [*]`` when ``--fix`` fixes it (as ruff)."""
+    return "".join(f"{location(d)}: {d.code}{FIX_MARK if d in fixable else ''} {d.message}\n"
+                   for d in diagnostics)
+
+
+FIX_MARK = " [*]"
+TEXT_FORMATS = ("concise", "full")  # for people: fixable markers and a summary line
+
+
+def summary_line(diagnostics: Sequence[Diagnostic], fixable: Collection[Diagnostic]) -> str:
+    """ruff's closing line, for the text formats."""
+    if not diagnostics:
+        return "All checks passed!\n"
+    n = len(diagnostics)
+    fixes = f" ({len(fixable)} fixable with `jitlint check --fix`)" if fixable else ""
+    return f"Found {n} finding{'s' if n != 1 else ''}{fixes}.\n"
+
+
+def write_statistics(diagnostics: Sequence[Diagnostic], output_format: str) -> None:
+    """The per-rule counts: after the findings in a text format, on stderr for the
+    machine-readable ones (their stdout must parse)."""
+    stream = sys.stdout if output_format in TEXT_FORMATS else sys.stderr
+    stream.write(format_statistics(diagnostics))
 
 
 # ---------------------------------------------------------------------------- full
@@ -59,7 +81,8 @@ def _style(text: str, color: bool, *styles: str) -> str:
     return f"\x1b[{codes}m{text}\x1b[0m"
 
 
-def format_full(diagnostics: Sequence[Diagnostic], color: Optional[bool] = None) -> str:
+def format_full(diagnostics: Sequence[Diagnostic], color: Optional[bool] = None,
+                fixable: Collection[Diagnostic] = ()) -> str:
     """Each finding with its source line and a caret under the span, as ruff's ``full``."""
     color = use_color() if color is None else color
     sources: dict[str, Optional[list[str]]] = {}
@@ -73,7 +96,8 @@ def format_full(diagnostics: Sequence[Diagnostic], color: Optional[bool] = None)
         where = f":cell {d.cell}:line {d.line}:{d.column}" if d.cell is not None else \
             f":{d.line}:{d.column}"
         out.append(f"{_style(d.path, color, 'bold')}{where}: "
-                   f"{_style(d.code, color, 'bold', level)} {d.message} "
+                   f"{_style(d.code, color, 'bold', level)}{FIX_MARK if d in fixable else ''} "
+                   f"{d.message} "
                    f"{_style(f'[{d.name}]', color, 'cyan')}\n")
         if lines is not None and 1 <= d.line <= len(lines):
             out.append(_code_frame(d, lines, color))

@@ -33,7 +33,7 @@ class FileContext:
         self.path = path
         self.module = module
         self.model = model
-        self.index = index  # staticargs.ProjectIndex of the other linted modules, or None
+        self.index = index  # project.ProjectIndex of the other linted modules, or None
         self.resolver = JitResolver(model, extra_jit_functions)
         self._shared: dict[object, object] = {}
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Iterable, Iterator, Optional
 
 # flake8's grammar: "# noqa", "# noqa: JIT101", "# noqa:JIT101,JIT102", "# NOQA: JIT101 JIT102"
 NOQA_LINE = re.compile(
@@ -33,3 +33,15 @@ def noqa_codes(line: str) -> Optional[list[str]]:
     if match.group("codes") is None:
         return []
     return [c.upper() for c in CODE_SPLIT.split(match.group("codes")) if c]
+
+
+def unknown_noqa_codes(text: str, known: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """(line, code) for each jitlint-looking code in a ``# noqa: ...`` that selects no rule:
+    a typo there silently suppresses nothing.  Other tools' codes (E501, B008) are theirs."""
+    if "noqa" not in text.lower():
+        return
+    known = tuple(known)
+    for number, line in enumerate(text.splitlines(), 1):
+        for code in noqa_codes(line) or ():
+            if code.startswith("JIT") and not any(k.startswith(code) for k in known):
+                yield number, code

@@ -101,18 +101,25 @@ class Walker:
         return handlers
 
     def walk(self, node: cst.CSTNode) -> None:
-        visit, leave = self._handlers(type(node))
-        if self._generic:
-            if self.on_visit(node) is False:
-                self.on_leave(node)
-                return
-        if visit is None or visit(self, node) is not False:
-            for child in children(node):
-                self.walk(child)
-        if leave is not None:
-            leave(self, node)
-        if self._generic:
-            self.on_leave(node)
+        """Depth first with an explicit stack, not recursion: generated code nests deeply
+        (CPython's pydoc_data/topics.py: implicitly concatenated strings ~1,000 levels down)."""
+        generic = self._generic
+        stack: list[tuple[cst.CSTNode, bool]] = [(node, False)]
+        while stack:
+            current, leaving = stack.pop()
+            visit, leave = self._handlers(type(current))
+            if leaving:
+                if leave is not None:
+                    leave(self, current)
+                if generic:
+                    self.on_leave(current)
+                continue
+            if generic and self.on_visit(current) is False:
+                self.on_leave(current)
+                continue
+            stack.append((current, True))
+            if visit is None or visit(self, current) is not False:
+                stack.extend((child, False) for child in reversed(children(current)))
 
     def on_visit(self, node: cst.CSTNode) -> Optional[bool]:
         return True

@@ -33,8 +33,9 @@ def test_findings_exit_1_and_concise_format(tmp_path, run_cli):
     f = write(tmp_path / "a.py", LAMBDA_IN_LOOP)
     code, out, _ = run_cli(str(f))
     assert code == 1
-    assert out == (f"{f}:6:9: JIT101 jax.jit of a lambda inside a loop compiles on every "
-                   f"iteration; create the function once and hoist the jit out of the loop\n")
+    assert out == (f"{f}:6:9: JIT101 [*] jax.jit of a lambda inside a loop compiles on every "
+                   f"iteration; create the function once and hoist the jit out of the loop\n"
+                   f"Found 1 finding (1 fixable with `jitlint check --fix`).\n")
 
 
 def test_check_subcommand_is_the_default(tmp_path, run_cli):
@@ -44,7 +45,7 @@ def test_check_subcommand_is_the_default(tmp_path, run_cli):
 
 def test_clean_file_exits_0(tmp_path, run_cli):
     f = write(tmp_path / "a.py", "import jax\n\n@jax.jit\ndef f(x):\n    return x\n")
-    assert run_cli(str(f)) == (0, "", "")
+    assert run_cli(str(f)) == (0, "All checks passed!\n", "")
 
 
 def test_exit_zero(tmp_path, run_cli):

@@ -205,7 +205,7 @@ def test_concise_and_full_formats(tmp_path):
     write_nb(tmp_path / "nb.ipynb", IMPORTS, "md:# loop", LAMBDA_LOOP)
     concise = cli("nb.ipynb", cwd=tmp_path)
     assert concise.returncode == 1
-    assert concise.stdout.startswith("nb.ipynb:cell 3:line 2:9: JIT101 jax.jit of a lambda")
+    assert concise.stdout.startswith("nb.ipynb:cell 3:line 2:9: JIT101 [*] jax.jit of a lambda")
     full = cli("--output-format", "full", "nb.ipynb", cwd=tmp_path).stdout
     assert full.splitlines()[0].startswith("nb.ipynb:cell 3:line 2:9: JIT101")
     assert "2 |     y = jax.jit(lambda v: v + 1)(x)" in full and "^^^^" in full
@@ -268,11 +268,15 @@ def test_a_notebook_uses_jitted_functions_of_the_project_and_shadows_no_module(t
         [("explore.ipynb", 2, 3, "JIT401")]
 
 
-def test_fix_leaves_notebooks_alone(tmp_path):
+def test_fix_rewrites_the_cell_and_keeps_the_rest(tmp_path):
+    # Cell by cell (tests/test_notebook_fixes.py has the details).
     path = write_nb(tmp_path / "nb.ipynb", IMPORTS, LAMBDA_LOOP)
-    before = path.read_bytes()
+    before = json.loads(path.read_bytes())
     proc = cli("--fix", "nb.ipynb", cwd=tmp_path)
-    assert path.read_bytes() == before and "JIT101" in proc.stdout
+    after = json.loads(path.read_bytes())
+    assert proc.returncode == 0 and "JIT101" not in proc.stdout
+    assert after["cells"][0] == before["cells"][0] and after["metadata"] == before["metadata"]
+    assert "jitted_lambda" in "".join(after["cells"][1]["source"])
 
 
 def test_linting_notebooks_imports_neither_jax_nor_ipython(tmp_path):

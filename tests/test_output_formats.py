@@ -51,8 +51,8 @@ def test_cli_offers_every_format(tmp_path):
 def test_concise(project):
     proc = jitlint(project, "loop.py")
     assert proc.returncode == 1
-    assert proc.stdout.startswith("loop.py:6:9: JIT101 jax.jit of a lambda inside a loop")
-    assert len(proc.stdout.splitlines()) == 1
+    assert proc.stdout.startswith("loop.py:6:9: JIT101 [*] jax.jit of a lambda inside a loop")
+    assert proc.stdout.splitlines()[1:] == ["Found 1 finding (1 fixable with `jitlint check --fix`)."]
 
 
 def test_full_has_a_code_frame_with_a_caret_under_the_span(project):

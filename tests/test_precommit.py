@@ -107,3 +107,22 @@ def test_check_hook_lints_notebooks(repo, home):
     failing = try_repo(repo, home, "jitlint", "bad.ipynb", "notes.txt")
     assert failing.returncode == 1, failing.stdout + failing.stderr
     assert "bad.ipynb:cell 1:line 6:9: JIT101" in failing.stdout
+
+
+def test_check_hook_applies_excludes_and_sees_the_whole_project(repo, home):
+    """pre-commit names each changed file: the hook's --force-exclude keeps `exclude` working,
+    and a changed file that calls a jitted function of an unchanged module gets the same
+    finding as `jitlint check .`."""
+    (repo / "pyproject.toml").write_text('[tool.jitlint]\nexclude = ["generated"]\n')
+    (repo / "generated").mkdir()
+    (repo / "generated" / "bad.py").write_text(BAD)
+    (repo / "steps.py").write_text(
+        "from functools import partial\nimport jax\n\n\n@partial(jax.jit, static_argnums=1)\n"
+        "def step(x, cfg):\n    return x\n")
+    (repo / "use.py").write_text("from steps import step\n\nstep(1.0, [1, 2])\n")
+    subprocess.run(["git", "add", "."], cwd=repo, check=True)
+    excluded = try_repo(repo, home, "jitlint", "generated/bad.py", "clean.py")
+    assert excluded.returncode == 0, excluded.stdout + excluded.stderr
+    changed = try_repo(repo, home, "jitlint", "use.py")
+    assert changed.returncode == 1, changed.stdout + changed.stderr
+    assert "use.py:3:11: JIT301" in changed.stdout

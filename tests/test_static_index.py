@@ -14,8 +14,9 @@ from helpers import FIXTURES
 from jitlint.config import Settings
 from jitlint.engine import iter_python_files, lint_file, lint_files, lint_source
 from jitlint.jitnames import JitResolver
+from jitlint.project import absolute, module_name_for
 from jitlint.semantic import build_model
-from jitlint.staticargs import absolute, module_name_for, spec_errors, spec_of
+from jitlint.staticargs import spec_errors, spec_of
 
 STATIC = FIXTURES / "static"
 CROSS = ("JIT2", "JIT3", "JIT4", "JIT7")

@@ -284,15 +284,57 @@ def _parses(text: str) -> bool:
         return False
 
 
+def fixable(diagnostics: Sequence, settings: Settings, sources: Optional[dict] = None) -> set:
+    """The diagnostics that ``--fix`` would fix now (for ``[*]`` markers and the summary): their
+    fixer proposes an edit.  Only files with findings of fixable codes are parsed again
+    (``sources``: path -> bytes for a file not on disk, stdin)."""
+    by_path: dict[str, set] = {}
+    notebooks: set[str] = set()
+    for d in diagnostics:
+        if d.code in FIXERS and d.cell is None:
+            by_path.setdefault(d.path, set()).add((d.code, d.line, d.column))
+        elif d.code in FIXERS:
+            notebooks.add(d.path)
+    found = set()
+    for path in notebooks:  # fixed as a whole: the fixes it would apply, by joined-source line
+        from jitlint.fixes._notebook import fix_notebook
+
+        try:
+            applied = fix_notebook(read_source(path), path, settings).applied
+        except Exception:
+            continue
+        found.update((path, code, line) for code, line, _ in applied)
+    marked = {d for d in diagnostics if d.cell is not None and (d.path, d.code, d.absolute_line) in found}
+    for path, wanted in by_path.items():
+        try:
+            text = decode_source((sources or {}).get(path) or read_source(path))
+            module = cst.parse_module(text)
+            ctx = FileContext(path, module, build_model(module), settings.extra_jit_functions)
+            positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+            for code in sorted({code for code, _, _ in wanted}):
+                for violation in ALL_RULES[code]().check(ctx):
+                    start = positions[violation.node].start
+                    key = (code, start.line, start.column + 1)
+                    if key in wanted and FIXERS[code](ctx, violation) is not None:
+                        found.add((path, *key))
+        except Exception:  # the marker is a hint: a file that fails here is simply not marked
+            continue
+    return marked | {d for d in diagnostics if d.cell is None and (d.path, d.code, d.line, d.column) in found}
+
+
 # ---------------------------------------------------------------------------- many files
 def fix_files(files: Iterable[str], settings: Settings, write: bool) -> list[FixResult]:
     """Fix each file; write the changed ones back when ``write``.  Unreadable files are skipped."""
+    from jitlint.fixes._notebook import fix_notebook
+    from jitlint.notebook import is_notebook
+
     results = []
     for path in files:
-        if path.lower().endswith(".ipynb"):
-            continue  # notebooks are linted, never rewritten
         try:
-            result = fix_file(path, settings)
+            if is_notebook(path):  # cell by cell, outputs and metadata kept
+                result = fix_notebook(read_source(path), path, settings)
+            else:
+                result = fix_file(path, settings)
         except OSError:
             continue
         if result.changed and write:

@@ -15,13 +15,11 @@ from typing import Optional
 
 import libcst as cst
 
+from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
 from jitlint.rules._fresh import function_repeats, inside_jitted_body, site_repeats
 from jitlint.semantic import Binding, CallSite, Frame, Scope
-from jitlint.staticargs import (
-    IDENTITY, UNHASHABLE, StaticArgSpec, absolute, module_name_for, resolve_class, spec_errors,
-    spec_of,
-)
+from jitlint.staticargs import IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
 
 PARTIALS = frozenset({"functools.partial"})
 ARRAY_MODULES = ("numpy.", "jax.numpy.")

@@ -18,6 +18,9 @@ EPILOG = ("Linting never executes your code. `jitlint check --confirm` does: it 
           "`jitlint check --help`.")
 
 
+DEFAULT_PLATFORM, DEFAULT_TIMEOUT = "cpu", 120.0
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "runtime confirmation (--confirm executes your code)",
@@ -33,10 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--python", metavar="PATH", dest="confirm_python",
                        help="with --confirm: the interpreter that has your JAX (default: the one "
                             "running jitlint)")
-    group.add_argument("--platform", choices=("cpu", "gpu", "tpu"), default="cpu",
-                       dest="confirm_platform",
+    group.add_argument("--platform", choices=("cpu", "gpu", "tpu"), dest="confirm_platform",
                        help="with --confirm: JAX_PLATFORMS for the runs (default: cpu)")
-    group.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS",
+    group.add_argument("--timeout", type=float, metavar="SECONDS",
                        dest="confirm_timeout",
                        help="with --confirm: kill a run (its whole process group) after this "
                             "long (default: 120)")
@@ -47,6 +49,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 _UNITS = {"": 2**20, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def without_confirm(args: argparse.Namespace) -> Optional[str]:
+    """The options given that only --confirm uses, when it is missing (an error, as ruff
+    refuses options that would do nothing)."""
+    if args.confirm:
+        return None
+    given = [option for option, value in (
+        ("--run", args.confirm_run if getattr(args, "confirm_command", None) is None
+         else args.confirm_command),
+        ("--python", args.confirm_python), ("--platform", args.confirm_platform),
+        ("--timeout", args.confirm_timeout), ("--max-memory", args.confirm_max_memory))
+        if value is not None]
+    return ", ".join(given) or None
 
 
 def parse_size(text: str) -> int:
@@ -89,10 +105,6 @@ def run(args: argparse.Namespace, files: Sequence[str], explicit: Sequence[str],
     if command is not None and not command:
         print("jitlint: error: --run needs a command", file=sys.stderr)
         return 2
-    if not args.confirm and (command is not None or args.confirm_python is not None
-                             or args.confirm_max_memory is not None):
-        print("jitlint: error: --run, --python and --max-memory need --confirm", file=sys.stderr)
-        return 2
     max_memory = None
     if args.confirm_max_memory is not None:
         try:
@@ -107,19 +119,20 @@ def run(args: argparse.Namespace, files: Sequence[str], explicit: Sequence[str],
     if python is None:
         print(f"jitlint: error: --python {args.confirm_python}: no such interpreter", file=sys.stderr)
         return 2
-    if args.confirm_timeout <= 0:
+    timeout = DEFAULT_TIMEOUT if args.confirm_timeout is None else args.confirm_timeout
+    if timeout <= 0:
         print("jitlint: error: --timeout must be positive", file=sys.stderr)
         return 2
     jobs = args.jobs if args.jobs is not None else min(4, os.cpu_count() or 1)
-    options = Options(python=python, platform=args.confirm_platform, timeout=args.confirm_timeout,
+    options = Options(python=python, platform=args.confirm_platform or DEFAULT_PLATFORM, timeout=timeout,
                       command=command, jobs=jobs, progress=sys.stderr, max_memory=max_memory)
     confirmation = confirm(diagnostics, files, explicit, settings, options)
     report_failures(confirmation, options.timeout, sys.stderr)
     everything = confirmation.diagnostics(diagnostics)
     sys.stdout.write(format_output(args.output_format, everything, confirmation, formats))
     if getattr(args, "statistics", False):
-        from jitlint.output import format_statistics
-        sys.stdout.write(format_statistics(everything))
+        from jitlint.output import write_statistics
+        write_statistics(everything, args.output_format)
     if status == 2:
         return 2
     if everything and not args.exit_zero:

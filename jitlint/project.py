@@ -1,0 +1,446 @@
+"""The project: which module each file is, what one module tells the others, and the index
+of them all.
+
+``ModuleSummary`` is what one file tells the others: its dotted module name, its module-level
+jitted functions with their specs, its classes' hashability and what it imports.  It holds only
+strings, ints, bools and tuples: deterministic and picklable (a result cache can key on it).
+``ProjectIndex`` maps dotted names to summaries; files that import from the project are linted a
+second time with it (see engine.lint_files).  Linting one file alone needs no index.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Optional, Sequence
+
+import libcst as cst
+
+from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
+from jitlint.notebook import is_notebook
+from jitlint.semantic import Scope, SemanticModel
+from jitlint.source import read_source
+from jitlint.staticargs import (IDENTITY, INHERIT, UNKNOWN, ClassInfo, StaticArgSpec, class_info,
+                                spec_of)
+
+
+# ---------------------------------------------------------------------------- module names
+def module_name_for(path: str) -> tuple[str, bool]:
+    """(dotted module name, is_package) from a path and the ``__init__.py`` files above it."""
+    p = Path(path).absolute()
+    is_package = p.stem == "__init__"
+    parts = [] if is_package else [p.stem]
+    directory = p.parent
+    while (directory / "__init__.py").is_file() and directory.name.isidentifier():
+        parts.insert(0, directory.name)
+        if directory.parent == directory:
+            break
+        directory = directory.parent
+    return ".".join(parts) or p.stem, is_package
+
+
+def absolute(qualname: str, module_name: Optional[str], is_package: bool) -> str:
+    """Resolve a relative import name (``..mod.f``) against the importing module."""
+    if not qualname.startswith("."):
+        return qualname
+    dots = len(qualname) - len(qualname.lstrip("."))
+    rest = qualname[dots:]
+    parts = (module_name or "").split(".") if module_name else []
+    if not is_package:
+        parts = parts[:-1]
+    if dots > 1:
+        parts = parts[: len(parts) - (dots - 1)] if dots - 1 <= len(parts) else []
+    return ".".join([*parts, rest] if rest else parts)
+
+
+@dataclass(frozen=True)
+class JittedFunction:
+    name: str  # the module-level name callers import
+    spec: StaticArgSpec
+
+
+@dataclass(frozen=True)
+class ModuleSummary:
+    """What one module shows other modules.  Deterministic and picklable."""
+
+    module: str
+    path: str
+    functions: tuple[JittedFunction, ...] = ()
+    classes: tuple[ClassInfo, ...] = ()
+    aliases: tuple[tuple[str, str], ...] = ()  # module-level ``from x import y as z``: (z, x.y)
+    imports: tuple[str, ...] = ()  # every imported qualified name, absolute
+    uses_jit: bool = False
+    static_jit: bool = False  # some jit here has static arguments (its calls may need classes)
+
+    def function(self, name: str) -> Optional[StaticArgSpec]:
+        return next((f.spec for f in self.functions if f.name == name), None)
+
+    def cls(self, name: str) -> Optional[ClassInfo]:
+        return next((c for c in self.classes if c.name == name), None)
+
+    def alias(self, name: str) -> Optional[str]:
+        return next((target for local, target in self.aliases if local == name), None)
+
+
+def summarize(model: SemanticModel, applications: Iterable[JitApplication], path: str,
+              is_package: bool = False) -> ModuleSummary:
+    module_name = model.module_name or Path(path).stem
+    module_scope = model.module_scope
+    functions: dict[str, StaticArgSpec] = {}
+    apps = list(applications)
+    static_jit = False
+    for app in apps:
+        spec = module_level_name_and_spec(app, model)
+        if spec is not None:
+            functions[spec[0]] = spec[1]
+        static_jit = static_jit or app.jit.qualname in FILTERING_JIT_FUNCTIONS or any(
+            a.keyword is not None and a.keyword.value.startswith("static_") for a in app.keywords)
+    classes = []
+    for cls, frame in model.classes.items():
+        if frame.scope is module_scope:
+            info = class_info(cls, module_scope, model, module_name)
+            if info.base is not None:
+                info = replace(info, base=absolute(info.base, module_name, is_package))
+            classes.append(info)
+    aliases, imports = [], set()
+    for scope in _scopes(model):
+        for name, bindings in scope.bindings.items():
+            for binding in bindings:
+                if binding.kind == "import" and binding.imported:
+                    target = absolute(binding.imported, module_name, is_package)
+                    imports.add(target)
+                    if scope is module_scope and len(bindings) == 1 and name not in functions:
+                        aliases.append((name, target))
+    return ModuleSummary(
+        module=module_name,
+        path=path,
+        functions=tuple(JittedFunction(n, s) for n, s in sorted(functions.items())),
+        classes=tuple(sorted(classes, key=lambda c: c.name)),
+        aliases=tuple(sorted(aliases)),
+        imports=tuple(sorted(imports)),
+        uses_jit=bool(apps),
+        static_jit=static_jit,
+    )
+
+
+def _scopes(model: SemanticModel) -> Iterator[Scope]:
+    seen = set()
+    for scope in model.scope_of.values():
+        if id(scope) not in seen:
+            seen.add(id(scope))
+            yield scope
+
+
+def module_level_name_and_spec(app: JitApplication, model: SemanticModel) -> Optional[tuple[str, StaticArgSpec]]:
+    """``@jit def name`` or ``name = jit(f, ...)`` at module level: (name, spec)."""
+    if app.frame.scope is not model.module_scope:
+        return None
+    spec = spec_of(app, model)
+    if spec is None:
+        return None
+    if isinstance(app.target, cst.FunctionDef):
+        return app.target.name.value, spec
+    statement = model.parent_statement.get(app.anchor)
+    if isinstance(statement, cst.Assign) and len(statement.targets) == 1 \
+            and isinstance(statement.targets[0].target, cst.Name):
+        return statement.targets[0].target.value, spec
+    return None
+
+
+# ---------------------------------------------------------------------------- the index
+@dataclass
+class ProjectIndex:
+    """Summaries of the linted tree by dotted module name; unknown names stay unknown.
+
+    ``paths`` lists every linted module; a module without a summary yet (its file never needed
+    parsing) is summarised on first use.  ``used`` records which modules a lint looked at.
+    """
+
+    summaries: dict[str, ModuleSummary] = field(default_factory=dict)
+    paths: dict[str, str] = field(default_factory=dict)
+    used: set[str] = field(default_factory=set, compare=False)
+    left_out: dict[str, str] = field(default_factory=dict, compare=False)  # path -> why
+    lazy: bool = field(default=True, compare=False)  # summarise unparsed modules on first use
+    _names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
+    _below: Optional[dict[str, list[str]]] = field(default=None, compare=False, repr=False)
+
+    def module(self, name: str) -> Optional[ModuleSummary]:
+        summary = self.summaries.get(name)
+        if summary is None and self.lazy and name in self.paths:
+            summary, failure = summarise_isolated(self.paths[name])
+            if failure is not None:  # its own lint reports a bug; here it is only unknown
+                self.left_out[self.paths[name]] = failure.reason
+            self.summaries[name] = summary  # type: ignore[assignment]
+        if summary is not None:
+            self.used.add(name)
+        return summary
+
+    def _split(self, qualname: str) -> Iterator[tuple[ModuleSummary, str]]:
+        parts = qualname.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:cut])
+            if module in self.paths or module in self.summaries:
+                summary = self.module(module)
+                if summary is not None:
+                    yield summary, ".".join(parts[cut:])
+                return
+
+    def reexports(self, qualname: str) -> tuple[str, ...]:
+        """What an imported name stands for when its module re-exports it (``from .steps
+        import shift`` in ``pkg/__init__.py``: ``pkg.shift`` -> ``pkg.steps.shift``)."""
+        return tuple(target for summary, rest in self._split(qualname)
+                     if (target := summary.alias(rest)) is not None)
+
+    def function(self, qualname: str) -> Optional[StaticArgSpec]:
+        if not self.function_names():
+            return None  # no jitted function anywhere: nothing to follow
+        return self._follow(qualname, ModuleSummary.function)
+
+    def cls(self, qualname: str) -> Optional[ClassInfo]:
+        return self._follow(qualname, ModuleSummary.cls)
+
+    def _follow(self, qualname: str, get, depth: int = 0):
+        """``get(summary, name)`` in the module ``qualname`` names, through re-exports."""
+        for summary, rest in self._split(qualname):
+            found = get(summary, rest)
+            if found is not None:
+                return found
+            target = summary.alias(rest)
+            if target is not None and depth < 4:
+                return self._follow(target, get, depth + 1)
+        return None
+
+    def function_names(self) -> tuple[str, ...]:
+        """Names of the jitted functions the index knows (the prefilter's extra words)."""
+        if self._names is None:
+            names = {f.name for summary in self.summaries.values() for f in summary.functions}
+            self._names = tuple(sorted(names))
+        return self._names
+
+    def provides(self, qualname: str, own_module: str, jitted_only: bool = False) -> bool:
+        """Does an import of ``qualname`` reach another linted module?  With ``jitted_only``:
+        a module object with jitted functions (names imported from it are checked by
+        ``function()``)."""
+        def counts(module: str) -> bool:
+            if module == own_module:
+                return False
+            summary = self.summaries.get(module)
+            return not jitted_only or (summary is not None and bool(summary.functions))
+
+        # The module itself, or a package above linted modules, is imported.
+        if qualname in self.paths and counts(qualname):
+            return True
+        if any(counts(module) for module in self._packages().get(qualname, ())):
+            return True
+        if not jitted_only:  # a name from a linted module
+            parts = qualname.split(".")
+            for cut in range(len(parts) - 1, 0, -1):
+                module = ".".join(parts[:cut])
+                if module in self.paths and counts(module):
+                    return True
+        return False
+
+    def _packages(self) -> dict[str, list[str]]:
+        """Each dotted prefix -> the linted modules below it (built once: paths are fixed)."""
+        if self._below is None:
+            below: dict[str, list[str]] = {}
+            for module in self.paths:
+                parts = module.split(".")
+                for cut in range(1, len(parts)):
+                    below.setdefault(".".join(parts[:cut]), []).append(module)
+            self._below = below
+        return self._below
+
+
+def summarize_path(path: str) -> Optional[ModuleSummary]:
+    """Parse a file only to summarise it (its classes, for the index); None if it cannot be
+    read or parsed (its own lint reports that)."""
+    from jitlint.jitnames import JitResolver
+    from jitlint.semantic import build_model
+
+    try:
+        module = cst.parse_module(read_source(path))
+    except Exception:  # unreadable, undecodable, not Python, or too deep for libcst's parser
+        return None
+    name, is_package = module_name_for(path)
+    model = build_model(module, name)
+    return summarize(model, JitResolver(model).applications(), path, is_package)
+
+
+# ---------------------------------------------------------------------------- classes across modules
+def resolve_class(expr: cst.BaseExpression, scope: Scope, model: SemanticModel,
+                  index: Optional[ProjectIndex], module_name: Optional[str], is_package: bool,
+                  _depth: int = 0) -> Optional[tuple[str, str, str]]:
+    """(class name, final verdict, why) of the class ``expr`` names, following single bases."""
+    if _depth > 6:
+        return None
+    if isinstance(expr, cst.Name):
+        binding = model.single_binding(expr.value, scope)
+        if binding is not None and binding.kind == "class":
+            assert isinstance(binding.node, cst.ClassDef)
+            info = class_info(binding.node, binding.scope, model, None)
+            base = next((a.value for a in binding.node.bases
+                         if not (isinstance(a.value, cst.Name) and a.value.value == "object")), None)
+            return _finish(info, base, binding.scope, model, index, module_name, is_package, _depth)
+    if index is None:
+        return None
+    qualname = model.qualified_name(expr, scope)
+    if qualname is None:
+        return None
+    return _verdict_from_index(absolute(qualname, module_name, is_package), index, _depth)
+
+
+def _finish(info: ClassInfo, base: Optional[cst.BaseExpression], scope: Scope, model: SemanticModel,
+            index, module_name, is_package, depth) -> Optional[tuple[str, str, str]]:
+    if info.verdict == UNKNOWN:
+        return None
+    if base is None:
+        return info.name, info.verdict, info.why
+    resolved = resolve_class(base, scope, model, index, module_name, is_package, depth + 1)
+    if resolved is None:
+        return None
+    if info.verdict != INHERIT:
+        return info.name, info.verdict, info.why
+    return info.name, resolved[1], resolved[2]
+
+
+def _verdict_from_index(qualname: str, index: ProjectIndex, depth: int) -> Optional[tuple[str, str, str]]:
+    first = info = index.cls(qualname)
+    verdict = None
+    for _ in range(6 - min(depth, 6)):
+        if info is None or info.verdict == UNKNOWN:
+            return None
+        if verdict is None and info.verdict != INHERIT:
+            verdict = (info.verdict, info.why)
+        if info.base is None:  # the chain ends in object: every link is known
+            assert first is not None
+            return qualname.rsplit(".", 1)[-1], *(verdict or (IDENTITY, ""))
+        info = index.cls(info.base)
+    return None
+
+
+# ---------------------------------------------------------------------------- building the index
+def build_index(modules: Iterable[tuple[str, Optional[ModuleSummary]]]) -> ProjectIndex:
+    """The index of ``(path, summary or None)`` pairs (a path listed twice counts once, with
+    its summary); notebooks are left out (nobody imports a notebook; it must not shadow the
+    module of its name), and so is a module name that two files claim (trust neither)."""
+    index = ProjectIndex()
+    claimed: dict[str, int] = {}
+    unique: dict[str, tuple[str, Optional[ModuleSummary]]] = {}
+    for path, summary in modules:
+        key = os.path.normpath(os.path.abspath(path))
+        if key not in unique or summary is not None:
+            unique[key] = (unique[key][0] if key in unique else path, summary)
+    for path, summary in unique.values():
+        if is_notebook(path):
+            continue
+        name, _ = module_name_for(path)
+        claimed[name] = claimed.get(name, 0) + 1
+        index.paths[name] = path
+        if summary is not None:
+            index.summaries[name] = summary
+    for name, count in claimed.items():
+        if count > 1:
+            del index.paths[name]
+            index.summaries.pop(name, None)
+    return index
+
+
+def imported_names(tree: ast.Module, module: str, is_package: bool) -> tuple[str, ...]:
+    """Every name a module imports, absolute (from Python's ast, for files libcst never parses)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = absolute("." * node.level + (node.module or ""), module, is_package)
+            names.update(f"{base}.{alias.name}" if base else alias.name for alias in node.names)
+    return tuple(sorted(names))
+
+
+def imported_unsummarised(imports: Iterable[Sequence[str]], index: ProjectIndex) -> list[str]:
+    """Modules of the index without a summary that some module imports from."""
+    wanted: set[str] = set()
+    for names in imports:
+        for qualname in names:
+            parts = qualname.split(".")
+            for cut in range(len(parts), 0, -1):
+                module = ".".join(parts[:cut])
+                if module in index.paths:
+                    if module not in index.summaries:
+                        wanted.add(module)
+                    break
+    return sorted(wanted)
+
+
+def needs_index(path: str, summary: Optional[ModuleSummary], imports: Sequence[str],
+                index: ProjectIndex) -> bool:
+    """Whether a file may use another module's jitted functions or classes.  ``summary`` is
+    None for a file that was not parsed (it never said jit): then only an imported jitted
+    function counts."""
+    if summary is None:
+        if not index.function_names():
+            return False
+        module, _ = module_name_for(path)
+        return any(index.function(name) is not None
+                   or index.provides(name, module, jitted_only=True) for name in imports)
+    return any(index.provides(name, summary.module, jitted_only=not summary.static_jit)
+               or index.function(name) is not None for name in summary.imports)
+
+
+@dataclass(frozen=True)
+class SummaryFailure:
+    """Why a module is left out of the index: code too deep or too large to analyse, or (``bug``)
+    an exception in jitlint itself."""
+
+    reason: str
+    bug: bool = False
+
+
+def summarise_isolated(path: str) -> tuple[Optional[ModuleSummary], Optional[SummaryFailure]]:
+    """summarize_path, with whatever escapes it turned into a SummaryFailure."""
+    try:
+        return summarize_path(path), None
+    except RecursionError:
+        return None, SummaryFailure("code too deeply nested to analyse")
+    except MemoryError:
+        return None, SummaryFailure("code too large to analyse")
+    except Exception as exc:
+        return None, SummaryFailure(f"{type(exc).__name__}: {exc}", bug=True)
+
+
+def summarise_batch(paths: Sequence[str]) -> list[tuple[Optional[ModuleSummary], Optional[SummaryFailure]]]:
+    return [summarise_isolated(path) for path in paths]
+
+
+# ---------------------------------------------------------------------------- the project's modules
+MAX_PROJECT_FILES = 5000  # a "project" larger than this is no project (a home directory...)
+
+
+def project_root(path: str) -> Path:
+    """Where the modules a file may import live: the nearest directory above it with a
+    pyproject.toml, else the directory above its top package, else its own directory."""
+    file = Path(os.path.abspath(path))
+    for directory in file.parents:
+        if (directory / "pyproject.toml").is_file():
+            return directory
+    directory = file.parent
+    while (directory / "__init__.py").is_file() and directory.parent != directory:
+        directory = directory.parent
+    return directory
+
+
+def project_modules(root: Path, python_files: Callable[[Path], Iterable[str]]) -> dict[str, str]:
+    """Normalised absolute path -> path of each Python module of the project under ``root``
+    (``python_files`` walks a directory with the user's excludes); {} for a tree too large to
+    be one project."""
+    found: dict[str, str] = {}
+    for path in python_files(root):
+        if is_notebook(path):
+            continue
+        found[os.path.normpath(os.path.abspath(path))] = path
+        if len(found) > MAX_PROJECT_FILES:
+            return {}
+    return found
