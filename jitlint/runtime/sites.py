@@ -109,9 +109,19 @@ def _names_at(tree: ast.Module, d: Diagnostic, kind: str) -> tuple[str, ...]:
                     isinstance(node.value, ast.Name) and node.value.col_offset == d.column - 1:
                 return (node.value.id,)
     elif kind == "write":
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.Global, ast.Nonlocal)) and node.lineno == d.line:
-                return tuple(node.names)
+        # JIT602 points at the global/nonlocal statement or at the traced use of the outer name
+        # (read into the result, a tracer stored, a key split): the names are those the
+        # enclosing function declares, narrowed to the ones used on the finding's line.
+        functions = [node for node in ast.walk(tree)
+                     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and node.lineno <= d.line <= (node.end_lineno or node.lineno)]
+        if not functions:
+            return ()
+        body = max(functions, key=lambda node: node.lineno)
+        declared = [name for node in ast.walk(body) if isinstance(node, (ast.Global, ast.Nonlocal))
+                    for name in node.names]
+        on_line = {node.id for node in ast.walk(body) if isinstance(node, ast.Name) and node.lineno == d.line}
+        return tuple(name for name in declared if name in on_line) or tuple(declared)
     return ()
 
 
