@@ -1,0 +1,103 @@
+from typing import Iterator
+
+import libcst as cst
+
+from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._jitted import jitted_calls, jitted_functions, positional_params
+from jitlint.rules._nnx import creates_nnx_object, in_place_updates, returned_names
+
+# Plain JAX transforms: they flatten an NNX object to arrays and rebuild a copy inside.
+PLAIN_JITS = frozenset({"jax.jit", "jax.experimental.pjit.pjit"})
+
+
+class JaxJitDiscardsNnxUpdate(Rule):
+    """
+    ## What it does
+    Flags `jax.jit` (or pjit) around a function that updates a Flax NNX object passed to it
+    in place — `optimizer.update(model, grads)`, `nnx.update(model, state)`,
+    `model.count.value += 1` — without returning it. The parameter is known to hold an NNX
+    object when it is annotated so, differentiated with `nnx.grad`/`nnx.value_and_grad`, or
+    passed an `nnx.Module`/`nnx.Optimizer` instance at a call site.
+
+    ## Why is this bad?
+    `jax.jit` flattens the NNX objects to arrays and rebuilds copies inside the trace; the
+    in-place updates land on the copies and are dropped when the call returns. Measured with
+    flax 0.12.8, jax 0.10.2: a `@jax.jit` train step calling `optimizer.update(model, grads)`,
+    run 3 times, returns the same loss each time and leaves `optimizer.step` at 0 and the
+    weights unchanged: training silently does nothing. The same step under `@nnx.jit` lowers
+    the loss every call and counts 3 steps.
+
+    ## Fix safety
+    Replace `jax.jit` by `nnx.jit` (same arguments; it propagates the updates back), or keep
+    `jax.jit` and use the functional API: pass `nnx.split` state in, `nnx.merge` inside, and
+    return the new state. Either changes the result (training now happens) and nothing else.
+    """
+
+    code = "JIT820"
+    name = "jax-jit-discards-nnx-update"
+    summary = "jax.jit of a function that updates an NNX object in place; the update is silently discarded"
+    severity = "error"
+
+    INVALID = [
+        """
+        import jax
+        from flax import nnx
+
+        @jax.jit
+        def train_step(model, optimizer, x, y):
+            def loss_fn(model):
+                return ((model(x) - y) ** 2).mean()
+            loss, grads = nnx.value_and_grad(loss_fn)(model)
+            optimizer.update(model, grads)
+            return loss
+        """,
+    ]
+    VALID = [
+        """
+        from flax import nnx
+
+        @nnx.jit
+        def train_step(model, optimizer, x, y):
+            def loss_fn(model):
+                return ((model(x) - y) ** 2).mean()
+            loss, grads = nnx.value_and_grad(loss_fn)(model)
+            optimizer.update(model, grads)
+            return loss
+        """,
+    ]
+
+    def check(self, ctx: FileContext) -> Iterator[Violation]:
+        from_callers = _nnx_arguments(ctx)
+        for func, entry in jitted_functions(ctx).items():
+            apps = [app for app in entry.apps if app.jit.qualname in PLAIN_JITS]
+            if not apps:
+                continue
+            updated = in_place_updates(func, ctx.model, frozenset(from_callers.get(func, ())))
+            kept = returned_names(func, ctx.model)
+            lost = [name for name in updated if name not in kept]
+            if not lost:
+                continue
+            objects = (f"object `{lost[0]}`" if len(lost) == 1 else
+                       "objects " + ", ".join(f"`{name}`" for name in lost[:-1]) + f" and `{lost[-1]}`")
+            jit = apps[0].jit.display
+            yield Violation(apps[0].anchor, (
+                f"{jit} of `{func.name.value}`, which updates the NNX {objects} in place: "
+                f"{jit} traces a copy, so the update is silently discarded (training does "
+                f"nothing); use nnx.jit, or return the new state with nnx.split/nnx.merge"))
+
+
+def _nnx_arguments(ctx: FileContext) -> dict[cst.FunctionDef, set[str]]:
+    """Per jitted def, the parameters some call site passes an NNX object to."""
+    found: dict[cst.FunctionDef, set[str]] = {}
+    for jc in jitted_calls(ctx):
+        if not isinstance(jc.func, cst.FunctionDef):
+            continue
+        site = ctx.model.call_site_of[jc.call]
+        params = positional_params(jc.func)
+        positional = [a for a in jc.call.args if a.keyword is None and not a.star]
+        pairs = [(params[i].name.value, a.value) for i, a in enumerate(positional) if i < len(params)]
+        pairs += [(a.keyword.value, a.value) for a in jc.call.args if a.keyword is not None]
+        for name, value in pairs:
+            if creates_nnx_object(value, site.frame.scope, site.frame, ctx.model):
+                found.setdefault(jc.func, set()).add(name)
+    return found
