@@ -55,6 +55,9 @@ class Rule:
     severity: ClassVar[str] = "warning"  # "error" when the code raises at run time
     VALID: ClassVar[Sequence[str]] = ()
     INVALID: ClassVar[Sequence[str]] = ()
+    # Identifiers whose presence makes a file worth parsing although it names no jit (the
+    # engine's prefilter); for rules about code that runs outside jit.
+    prefilter_words: ClassVar[Sequence[str]] = ()
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         raise NotImplementedError
