@@ -37,3 +37,22 @@ def test_feedback_fixture_compiles_as_claimed(path: Path, reports):
     assert compiles == MEASURED[path.name]
     flagged = {code for _, code in expected_findings(path)} == {"JIT510"}
     assert flagged == (max(compiles.values()) > 1)
+
+
+def test_tutorial_notebook_recompiles_where_marked(tmp_path):
+    pytest.importorskip("jax")
+    from collections import Counter
+
+    from helpers import run_counting_compiles
+    from test_notebook_semantics import notebook_as_script
+    from test_notebooks import cell_marks
+
+    path = FIXTURES / "notebooks" / "tutorial_shapes_and_loops.ipynb"
+    assert {code for _, _, code in cell_marks(path)} == {"JIT510", "JIT520", "JIT620"}
+    report = run_counting_compiles(notebook_as_script(path, tmp_path))
+    assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
+    compiles = Counter(e["fun_name"] for e in report["compiles"])
+    assert compiles["jit(update_mean)"] == 2  # keepdims: (5,) then (1, 5)
+    assert compiles["jit(extend)"] == 5  # one per appended token
+    assert compiles["jit(scan)"] == 5  # newton_sqrt's local fori_loop body, per call
+    assert "ConcretizationTypeError" in report["stdout"]  # the demo's error, shown on purpose
