@@ -89,6 +89,13 @@ class Notebook:
     line_map: list[tuple[int, int, int]] = field(default_factory=lambda: [(0, 0, 0)])
     cells: dict[int, list[str]] = field(default_factory=dict)  # cell -> its original lines
     errors: list[CellError] = field(default_factory=list)
+    # Cells tagged ``raises-exception`` (Jupyter Book, nbsphinx, nbval): they show an error on
+    # purpose, so findings that say "this raises" are the lesson there, not a bug.
+    raising_cells: set[int] = field(default_factory=set)
+
+    def keeps(self, diagnostic) -> bool:
+        """False for a finding of an error that a cell tagged ``raises-exception`` shows."""
+        return not (diagnostic.cell in self.raising_cells and diagnostic.severity == "error")
 
     def locate(self, diagnostic):
         """The diagnostic with ``cell``, cell-relative lines and ``absolute_line`` set."""
@@ -133,7 +140,26 @@ def read_notebook(data: bytes) -> Optional[Notebook]:
         raise NotebookError(f"not a notebook: the JSON is a {type(document).__name__}, not an object")
     if not _is_python(document.get("metadata")):
         return None
-    return build_notebook(_code_cells(document))
+    notebook = build_notebook(_code_cells(document))
+    notebook.raising_cells = _raising_cells(document)
+    return notebook
+
+
+RAISES_TAG = "raises-exception"
+
+
+def _raising_cells(document: dict) -> set[int]:
+    """Numbers of the cells tagged ``raises-exception`` (nbformat 4 cell metadata)."""
+    cells = document.get("cells")
+    if not isinstance(cells, list):
+        return set()
+    found = set()
+    for number, cell in enumerate(cells, start=1):
+        metadata = cell.get("metadata") if isinstance(cell, dict) else None
+        tags = metadata.get("tags") if isinstance(metadata, dict) else None
+        if isinstance(tags, list) and RAISES_TAG in tags:
+            found.add(number)
+    return found
 
 
 def _is_python(metadata) -> bool:
@@ -374,7 +400,7 @@ def lint_notebook(data: bytes, path: str, settings, prefilter: bool = True, inde
     if notebook is None:  # a notebook in another language
         return FileResult(path)
     result = lint_source(notebook.source.encode("utf-8"), path, settings, prefilter, index=index)
-    located = [notebook.locate(d) for d in result.diagnostics]
+    located = [d for d in map(notebook.locate, result.diagnostics) if notebook.keeps(d)]
     if settings.is_enabled(UNPARSABLE.code, path) and not _file_suppressed(notebook):
         for error in notebook.errors:
             located.append(Diagnostic(

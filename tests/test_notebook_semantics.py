@@ -103,3 +103,20 @@ def test_findings_after_an_automagic_line_keep_their_cell_and_line(tmp_path):
 def test_an_unknown_word_at_line_start_is_still_a_syntax_error(tmp_path):
     found = lint(write_nb(tmp_path / "a.ipynb", IMPORTS, "apt install jax"))
     assert [(d.cell, d.code) for d in found] == [(2, "JIT000")]
+
+
+# ---------------------------------------------------------------------------- demo cells
+def test_a_cell_tagged_raises_exception_shows_its_error_on_purpose(tmp_path):
+    import json
+
+    from test_notebooks import notebook
+
+    demo = ("@jax.jit\ndef f(x):\n    if x > 0:\n        return x\n    return -x\n\nf(1.0)\n")
+    document = notebook(IMPORTS, demo, demo.replace("def f", "def g").replace("f(1.0)", "g(1.0)"),
+                        LAMBDA_LOOP)
+    document["cells"][1]["metadata"]["tags"] = ["raises-exception"]
+    document["cells"][3]["metadata"]["tags"] = ["raises-exception"]
+    path = tmp_path / "demo.ipynb"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    # The untagged copy keeps its error; a warning in a tagged cell is kept too.
+    assert [(d.cell, d.code) for d in lint(path)] == [(3, "JIT801"), (4, "JIT101")]

@@ -29,7 +29,9 @@ class EagerLaxControlFlowInLoop(Rule):
     eagerly: the `update` of an optax optimizer with a line search (`optax.lbfgs`,
     `optax.scale_by_zoom_linesearch`, ...), or a function of this module that calls
     `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it defines itself (a local
-    `def` or a lambda). Benchmark loops (timers, `jax.clear_caches()`) are left alone.
+    `def` or a lambda). Only `for`/`while` loops; benchmark loops (timers,
+    `jax.clear_caches()`, `while state:`) and sweeps over a literal list of configurations
+    are left alone.
 
     ## Why is this bad?
     Outside jit, each lax control-flow call traces its body and compiles it; JAX reuses the
@@ -97,11 +99,11 @@ class EagerLaxControlFlowInLoop(Rule):
         model = ctx.model
         jitted = set(jitted_functions(ctx))
         for site in model.calls:
-            loops = site.frame.loops_in_scope()
+            loops = [loop for loop in site.frame.loops_in_scope() if isinstance(loop, (cst.For, cst.While))]
             if not loops or any(frame.node in jitted for frame in site.frame):
                 continue
             what = _line_search_update(site, model) or _eager_helper(site, model, jitted)
-            if what is None or _benchmark_loop(loops, site, model):
+            if what is None or _deliberate_loop(loops, site, model):
                 continue
             yield Violation(site.node, (
                 f"{what} runs lax control flow outside jit, in a loop: its body is traced and "
@@ -132,6 +134,8 @@ def _eager_helper(site: CallSite, model: SemanticModel, jitted: set) -> Optional
     helper = bindings[0].node
     if not isinstance(helper, cst.FunctionDef) or helper in jitted or helper.decorators:
         return None
+    if site.frame.is_inside(helper):
+        return None  # a recursive call (an interpreter): it runs wherever its caller does
     control = _control_flow_with_local_body(helper, model)
     if control is None:
         return None
@@ -164,9 +168,13 @@ def _is_local_function(expr: cst.BaseExpression, local_defs: set[str], scope: Sc
     return False
 
 
-def _benchmark_loop(loops: list, site: CallSite, model: SemanticModel) -> bool:
-    """A loop that times or clears the cache: the recompiles are what it measures."""
+def _deliberate_loop(loops: list, site: CallSite, model: SemanticModel) -> bool:
+    """A loop that times or clears the cache (the recompiles are what it measures), or a
+    sweep over a literal list of configurations (each is a new program; jit would compile
+    each one too)."""
     for loop in loops:
+        if isinstance(loop, cst.For) and isinstance(loop.iter, (cst.List, cst.Tuple, cst.Set)):
+            return True
         for node in own_nodes(loop):
             if isinstance(node, cst.Call) and model.qualified_name(node.func, site.frame.scope) in TIMERS:
                 return True
