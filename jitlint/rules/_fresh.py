@@ -117,7 +117,7 @@ class _Analysis:
         if self._is_memoised(function):
             return None
         if self._result_called(app, lambda frame: frame.scope is scope, outside_loops=True):
-            if self._is_repeated(function):
+            if self._is_repeated(function) and not self._configured_per_call(function, callable_node, creation):
                 return FreshJit(app, kind, "function", function)
             return None
         if self._is_returned(app):
@@ -169,6 +169,28 @@ class _Analysis:
             for binding in self.model.lookup(name, scope):
                 if binding.kind == "loop-target" and (binding.node is loop or binding.scope.node is loop):
                     return True
+        return False
+
+    def _configured_per_call(self, function: cst.FunctionDef, node: cst.CSTNode, creation: Frame) -> bool:
+        """Is ``function`` repeated only by call sites (none in a loop) that pass different
+        arguments for a parameter the jitted callable closes over (``pplotter(..., xN)`` then
+        ``pplotter(..., xN * 4)`` sizing the image)?  Then each call is a different program,
+        as for a loop's own target, and hoisting the jit saves nothing."""
+        sites = self._call_sites(function)
+        if len(sites) < 2 or any(self._site_repeats(site) for site in sites):
+            return False
+        scope = self.model.scope_of.get(node) or creation.scope
+        function_scope = self.model.scope_of[function]
+        read = {loaded.value for loaded in name_loads(node)
+                if any(b.kind == "param" and b.scope is function_scope
+                       for b in self.model.lookup(loaded.value, scope))}
+        params = function.params
+        positional = [p.name.value for p in (*params.posonly_params, *params.params)]
+        for param in read:
+            index = positional.index(param) if param in positional else None
+            texts = {_argument_text(site.node, param, index) for site in sites}
+            if len(texts) > 1:
+                return True
         return False
 
     def _is_fresh_callable_instance(self, call: cst.Call, scope: Scope) -> bool:
@@ -362,6 +384,19 @@ class _Analysis:
 
     def _inside_jitted_body(self, frame: Frame) -> bool:
         return any(isinstance(f.node, cst.FunctionDef) and f.node in self.jitted_defs for f in frame)
+
+
+def _argument_text(call: cst.Call, param: str, index: Optional[int]) -> Optional[str]:
+    """The source of the argument ``call`` passes for ``param`` (None: the default)."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == param:
+            return cst.Module([]).code_for_node(arg.value)
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    if index is not None and index < len(positional):
+        return cst.Module([]).code_for_node(positional[index].value)
+    if any(a.star for a in call.args):
+        return "*"
+    return None
 
 
 def _methods(cls: cst.ClassDef) -> dict[str, cst.FunctionDef]:
