@@ -166,7 +166,7 @@ class _Analysis:
             bindings = self.model.lookup(name.value, scope)
             if not bindings or any(id(b.scope) in own for b in bindings):
                 continue
-            if any(b.kind in ("import", "def", "class") for b in bindings):
+            if any(b.kind in ("import", "def", "class") for b in bindings) or _same_recipe(bindings):
                 continue
             owner = bindings[0].scope
             if owner.kind == "class":
@@ -326,6 +326,22 @@ class _Analysis:
         for site in self.model.calls_to(binding):
             events.extend(self._lift(Event(site.frame, self.walk.order[id(site.node)]), stops, depth + 1))
         return events
+
+
+def _same_recipe(bindings: list[Binding]) -> bool:
+    """Every binding runs the very same call with no arguments but literals
+    (``num_train, idx = train_init()`` before the loop and again in each epoch): the value is
+    recomputed, not changed, as far as the code shows; a write that differs
+    (``scale = scale * 0.5``, ``lr = schedule(step)``) is what goes stale."""
+    texts = set()
+    for binding in bindings:
+        value = binding.node.value if isinstance(binding.node, cst.Assign) else None
+        if binding.kind != "assign" or not isinstance(value, cst.Call) \
+                or not all(isinstance(arg.value, (cst.Integer, cst.Float, cst.SimpleString))
+                           for arg in value.args):
+            return False
+        texts.add(cst.Module([]).code_for_node(value))
+    return len(texts) == 1
 
 
 def _is_container(binding: Binding) -> bool:
