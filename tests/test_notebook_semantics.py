@@ -120,3 +120,19 @@ def test_a_cell_tagged_raises_exception_shows_its_error_on_purpose(tmp_path):
     path.write_text(json.dumps(document), encoding="utf-8")
     # The untagged copy keeps its error; a warning in a tagged cell is kept too.
     assert [(d.cell, d.code) for d in lint(path)] == [(3, "JIT801"), (4, "JIT101")]
+
+
+def test_deliberate_recompiles_run_and_stay_quiet(tmp_path):
+    """Cold-compile benchmarks after jax.clear_caches(), .lower().compile() timing, a
+    profiling call at another batch size, a helper called at two shapes: all recompile on
+    purpose, none is reported."""
+    from collections import Counter
+
+    path = FIXTURES / "notebooks" / "deliberate_recompiles_ok.ipynb"
+    assert lint(path) == []
+    report = run_counting_compiles(notebook_as_script(path, tmp_path))
+    assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
+    compiles = Counter(e["fun_name"] for e in report["compiles"])
+    assert compiles["jit(<lambda>)"] >= 3 + 3  # 3 cold compiles + 3 lowered sizes
+    assert compiles["jit(step)"] == 2  # batch 8, then 256 (the %time line is neutralised)
+    assert compiles["jit(inner)"] == 2  # normalise at shapes (3,) and (7,)
