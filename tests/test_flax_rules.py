@@ -85,3 +85,15 @@ def test_nnx_notebook_runs_as_claimed(tmp_path):
     assert "steps after jax.jit: 0" in report["stdout"], report["stderr"][-2000:]
     # 20 nnx.jit steps count, and predict still returns its first output.
     assert result(report) == (20, 1)
+
+
+def test_linen_notebook_compiles_on_every_apply(tmp_path):
+    pytest.importorskip("flax.linen")
+    from helpers import run_counting_compiles
+
+    path = FIXTURES / "notebooks" / "linen_lifted_jit.ipynb"
+    assert {code for _, _, code in cell_marks(path)} == {"JIT110"}
+    report = run_counting_compiles(notebook_as_script(path, tmp_path))
+    assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
+    # 3 lifted Dense layers compile at init and again on each of the 3 applies.
+    assert Counter(e["fun_name"] for e in report["compiles"])["jit(core_fn)"] == 3 * 4
