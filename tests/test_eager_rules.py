@@ -52,3 +52,9 @@ def test_benchmark_loop_recompiles_on_purpose_and_is_quiet(reports):
 def test_flagged_exactly_when_it_recompiles_by_mistake(path: Path):
     flagged = expected_findings(path) != set()
     assert flagged == (not path.stem.endswith("_ok"))
+
+
+def test_chained_backtracking_line_search_compiles_every_step(reports):
+    path = FIXTURES / "eager" / "backtracking_linesearch_chain_eager.py"
+    assert control_flow_compiles(reports[path])["jit(while)"] == 5  # 5 eager updates
+    assert {code for _, code in expected_findings(path)} == {"JIT520"}

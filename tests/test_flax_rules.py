@@ -49,6 +49,14 @@ def test_jit820_updates_under_jax_jit_are_lost(reports, name, flagged, steps, di
     assert distinct_losses == distinct
 
 
+def test_jit820_updating_a_global_nnx_object_under_jax_jit_raises(reports):
+    path = FLAX / "jax_jit_updates_global_optimizer.py"
+    report = reports[path]
+    assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
+    assert "ValueError Cannot extract graph node from different trace level" in report["stdout"]
+    assert expected_findings(path) == {(13, "JIT820")}
+
+
 @pytest.mark.parametrize("name, flagged", [
     ("nnx_jit_reads_global_model.py", True),
     ("nnx_jit_model_argument_ok.py", False),

@@ -105,25 +105,44 @@ def in_place_updates(func: cst.FunctionDef, model: SemanticModel,
     """Parameters of ``func`` holding NNX objects that its body updates in place, each with the
     first statement or call that does: ``optimizer.update(model, grads)`` (both),
     ``nnx.update(model, state)``, ``model.count.value += 1``, ``model.w[...] = w``."""
+    return _updates(func, model, _param_names(func), nnx_params(func, model) | known_from_callers)
+
+
+def closed_over_updates(func: cst.FunctionDef, model: SemanticModel) -> dict[str, cst.CSTNode]:
+    """NNX objects ``func`` reads from outside (globals, enclosing functions: every binding
+    creates one) and updates in place, as ``in_place_updates`` finds them."""
     scope = model.scope_of[func]
-    params = _param_names(func)
-    known = nnx_params(func, model) | known_from_callers
+    outer = set()
+    for node in own_nodes(func.body):
+        if isinstance(node, cst.Name) and node.value not in outer:
+            bindings = model.lookup(node.value, scope)
+            if bindings and all(b.scope is not scope and b.kind == "assign" and b.value is not None
+                                and b.frame is not None
+                                and creates_nnx_object(b.value, b.scope, b.frame, model)
+                                for b in bindings):
+                outer.add(node.value)
+    return _updates(func, model, outer, outer) if outer else {}
+
+
+def _updates(func: cst.FunctionDef, model: SemanticModel, candidates: set[str],
+             known: set[str]) -> dict[str, cst.CSTNode]:
+    scope = model.scope_of[func]
     updated: dict[str, cst.CSTNode] = {}
     for node in own_nodes(func.body):
         if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
             call = node.value
             if isinstance(call.func, cst.Attribute) and call.func.attr.value == "update" \
-                    and isinstance(call.func.value, cst.Name) and call.func.value.value in params:
+                    and isinstance(call.func.value, cst.Name) and call.func.value.value in candidates:
                 # ``optimizer.update(model, grads)``: the result is dropped, so it works in place.
                 names = [a.value.value for a in call.args if isinstance(a.value, cst.Name)
-                         and a.value.value in params]
+                         and a.value.value in candidates]
                 receiver = call.func.value.value
                 if receiver in known or any(n in known for n in names):
                     for name in (receiver, *[n for n in names if n in known]):
                         updated.setdefault(name, call)
             elif model.qualified_name(call.func, scope) == NNX_UPDATE and call.args:
                 first = call.args[0].value
-                if isinstance(first, cst.Name) and first.value in params:
+                if isinstance(first, cst.Name) and first.value in candidates:
                     updated.setdefault(first.value, call)
         elif isinstance(node, (cst.AssignTarget, cst.AugAssign)):
             root = _attribute_root(node.target)

@@ -18,6 +18,7 @@ LINE_SEARCH_OPTIMIZERS = frozenset({
     "optax.lbfgs", "optax.scale_by_zoom_linesearch", "optax.scale_by_backtracking_linesearch",
     "optax.polyak_sgd",
 })
+CHAINS = frozenset({"optax.chain", "optax.named_chain"})
 TIMERS = frozenset({"time.time", "time.perf_counter", "time.perf_counter_ns", "time.monotonic",
                     "time.process_time", "timeit.timeit", "timeit.repeat", "jax.clear_caches"})
 
@@ -27,7 +28,7 @@ class EagerLaxControlFlowInLoop(Rule):
     ## What it does
     Flags, in a Python loop outside any jitted function, a call that runs lax control flow
     eagerly: the `update` of an optax optimizer with a line search (`optax.lbfgs`,
-    `optax.scale_by_zoom_linesearch`, ...), or a function of this module that calls
+    `optax.scale_by_zoom_linesearch`, ..., also inside `optax.chain`), or a function of this module that calls
     `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it defines itself (a local
     `def` or a lambda). Only `for`/`while` loops; benchmark loops (timers,
     `jax.clear_caches()`, `while state:`) and sweeps over a literal list of configurations
@@ -118,10 +119,24 @@ def _line_search_update(site: CallSite, model: SemanticModel) -> Optional[str]:
     origin = model.value_origin(func.value, site.frame.scope, site.frame)
     if origin is None or not isinstance(origin[0], cst.Call):
         return None
-    qualname = model.qualified_name(origin[0].func, origin[1])
-    if qualname not in LINE_SEARCH_OPTIMIZERS:
+    qualname = _line_search(origin[0], origin[1], model)
+    if qualname is None:
         return None
     return f"`{func.value.value}.update` ({qualname}, a line search)"
+
+
+def _line_search(call: cst.Call, scope: Scope, model: SemanticModel) -> Optional[str]:
+    """The line-search optimizer ``call`` builds, also inside ``optax.chain(...)``."""
+    qualname = model.qualified_name(call.func, scope)
+    if qualname in LINE_SEARCH_OPTIMIZERS:
+        return qualname
+    if qualname in CHAINS:
+        for arg in call.args:
+            if isinstance(arg.value, cst.Call):
+                found = _line_search(arg.value, scope, model)
+                if found is not None:
+                    return found
+    return None
 
 
 def _eager_helper(site: CallSite, model: SemanticModel, jitted: set) -> Optional[str]:

@@ -4,7 +4,7 @@ import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._jitted import jitted_calls, jitted_functions, positional_params
-from jitlint.rules._nnx import NNX, creates_nnx_object, in_place_updates, returned_names
+from jitlint.rules._nnx import NNX, closed_over_updates, creates_nnx_object, in_place_updates, returned_names
 
 # Plain JAX transforms: they flatten an NNX object to arrays and rebuild a copy inside.
 PLAIN_JITS = frozenset({"jax.jit", "jax.experimental.pjit.pjit"})
@@ -29,7 +29,9 @@ class JaxJitDiscardsNnxUpdate(Rule):
     weights unchanged: training silently does nothing. The same step under `@nnx.jit` lowers
     the loss every call and counts 3 steps. A step that returns the model but not the
     optimizer keeps training, but with Adam's state reset on every call (the loss oscillates
-    0.11, 0.04, 0.11, 0.04 instead of falling).
+    0.11, 0.04, 0.11, 0.04 instead of falling). Updating a global `optimizer` from inside a
+    `jax.jit` function raises `ValueError: Cannot extract graph node from different trace
+    level`.
 
     ## Fix safety
     Replace `jax.jit` by `nnx.jit` (same arguments; it propagates the updates back), or keep
@@ -78,18 +80,29 @@ class JaxJitDiscardsNnxUpdate(Rule):
             apps = [app for app in entry.apps if app.jit.qualname in PLAIN_JITS]
             if not apps:
                 continue
+            jit = apps[0].jit.display
+            closed_over = list(closed_over_updates(func, ctx.model))
+            if closed_over:
+                yield Violation(apps[0].anchor, (
+                    f"{jit} of `{func.name.value}`, which updates the NNX {_objects(closed_over)} "
+                    f"it reads from outside: raises ValueError (the object belongs to another "
+                    f"trace level); pass it as an argument and use nnx.jit"))
+                continue
             updated = in_place_updates(func, ctx.model, frozenset(from_callers.get(func, ())))
             kept = returned_names(func, ctx.model)
             lost = [name for name in updated if name not in kept]
             if not lost:
                 continue
-            objects = (f"object `{lost[0]}`" if len(lost) == 1 else
-                       "objects " + ", ".join(f"`{name}`" for name in lost[:-1]) + f" and `{lost[-1]}`")
-            jit = apps[0].jit.display
             yield Violation(apps[0].anchor, (
-                f"{jit} of `{func.name.value}`, which updates the NNX {objects} in place: "
+                f"{jit} of `{func.name.value}`, which updates the NNX {_objects(lost)} in place: "
                 f"{jit} traces a copy, so the update is silently discarded when it returns; use "
                 f"nnx.jit, or return the updated objects (or nnx.split/nnx.merge state)"))
+
+
+def _objects(names: list[str]) -> str:
+    if len(names) == 1:
+        return f"object `{names[0]}`"
+    return "objects " + ", ".join(f"`{name}`" for name in names[:-1]) + f" and `{names[-1]}`"
 
 
 def _hijax_mode(ctx: FileContext) -> bool:
