@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import libcst as cst
-import pytest
 
 from helpers import FIXTURES, run_counting_compiles
 from jitlint.notebook import build_notebook, read_notebook

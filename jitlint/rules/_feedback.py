@@ -14,7 +14,7 @@ literal constructors (``jnp.zeros((8, 5))``, ``jax.random.normal(key, (8, 5))``)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Optional
 
 import libcst as cst
 
@@ -22,6 +22,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
 from jitlint.rules._nnx import own_nodes
 from jitlint.semantic import Frame, Scope, SemanticModel
+from jitlint.walk import iter_nodes
 
 ARRAY_MODULES = ("jax.numpy.", "numpy.")
 GROWERS = {"concatenate": "jnp.concatenate grows it", "append": "jnp.append grows it",
@@ -102,7 +103,7 @@ def _changed_output(func: cst.FunctionDef, param: str, position: int, arity: int
             if not isinstance(value, (cst.Tuple, cst.List)) or len(value.elements) != arity:
                 return None
             value = value.elements[position].value
-        change = _grows(value, param, scope, model, frame, 0) or \
+        change = _grows(value, param, scope, model, 0) or \
             _keepdims_rank(value, param, func, model, jc, frame, fed)
         if change is None:
             return None
@@ -120,7 +121,7 @@ def _local_value(expr: cst.BaseExpression, scope: Scope, model: SemanticModel) -
     return expr
 
 
-def _grows(expr, param: str, scope: Scope, model: SemanticModel, frame: Frame, depth: int):
+def _grows(expr, param: str, scope: Scope, model: SemanticModel, depth: int):
     expr = _local_value(expr, scope, model)
     if isinstance(expr, cst.Subscript) and _is_param(expr.value, param) and any(
             isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Name)
@@ -130,7 +131,7 @@ def _grows(expr, param: str, scope: Scope, model: SemanticModel, frame: Frame, d
         return None
     kept = _shape_kept_from(expr)
     if kept is not None:
-        return _grows(kept, param, scope, model, frame, depth + 1) if depth < 4 else None
+        return _grows(kept, param, scope, model, depth + 1) if depth < 4 else None
     qualname = model.qualified_name(expr.func, scope) or ""
     if not qualname.startswith(ARRAY_MODULES):
         return None
@@ -214,17 +215,12 @@ def _keepdims_rank(expr, param: str, func: cst.FunctionDef, model: SemanticModel
 
 
 def _mentions(expr: cst.CSTNode, name: str) -> bool:
-    return any(isinstance(n, cst.Name) and n.value == name for n in _walk(expr))
-
-
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    from jitlint.walk import iter_nodes
-    return iter_nodes(node)
+    return any(isinstance(n, cst.Name) and n.value == name for n in iter_nodes(expr))
 
 
 def _keepdims_reductions(expr, scope: Scope, model: SemanticModel) -> list[cst.Call]:
     found = []
-    for node in _walk(expr):
+    for node in iter_nodes(expr):
         if isinstance(node, cst.Call) and node.args and any(
                 a.keyword is not None and a.keyword.value == "keepdims"
                 and isinstance(a.value, cst.Name) and a.value.value == "True" for a in node.args):
