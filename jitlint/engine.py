@@ -180,7 +180,7 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
     if file_is_suppressed(text):
         return result
     rules = [rule() for code, rule in ALL_RULES.items() if settings.is_enabled(code, path, rule.opt_in)]
-    if not rules or (prefilter and not _may_have_findings(text, tree, settings, index)):
+    if not rules or (prefilter and not _may_have_findings(text, tree, settings, index, rules)):
         # Not parsed: keep what it imports, so the project index can tell whether it calls a
         # jitted function of another linted module without saying jit itself.
         result.imports = imported_names(tree, *module_name_for(path))
@@ -226,7 +226,7 @@ def lint_notebook(data: bytes, path: str, settings: Settings, prefilter: bool = 
     result.notes += tuple(_unknown_noqa(f"{path}:cell {cell}:line {line}", code)
                           for cell, lines in notebook.cells.items()
                           for line, code in unknown_noqa_codes("\n".join(lines), ALL_RULES))
-    located = [notebook.locate(d) for d in result.diagnostics]
+    located = [d for d in map(notebook.locate, result.diagnostics) if notebook.keeps(d)]
     if settings.is_enabled(UNPARSABLE.code, path) and not file_is_suppressed(notebook.source):
         for error in notebook.errors:
             located.append(Diagnostic(
@@ -256,9 +256,10 @@ def _check_syntax(text: str, path: str) -> ast.Module:
 
 
 def _may_have_findings(text: str, tree: ast.Module, settings: Settings,
-                       index: Optional[ProjectIndex] = None) -> bool:
+                       index: Optional[ProjectIndex] = None, rules: Sequence[Rule] = ()) -> bool:
     """Every rule is about jit: a file that names no jit-like function has nothing to report
     (nor a jitted function of another linted module, which it may call without saying jit).
+    A rule about code that runs outside jit names its own words (``Rule.prefilter_words``).
 
     The cheap text test comes first; then the words must occur in an identifier, not only in
     comments, strings or docstrings (that spares the libcst parse of ~30% of the lines of the
@@ -267,6 +268,7 @@ def _may_have_findings(text: str, tree: ast.Module, settings: Settings,
     words = JIT_WORDS + tuple(name.rsplit(".", 1)[-1] for name in settings.extra_jit_functions)
     if index is not None:
         words += index.function_names()
+    words += tuple(word for rule in rules for word in rule.prefilter_words)
     if not any(word in text for word in words):
         return False
     for node in ast.walk(tree):

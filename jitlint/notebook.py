@@ -13,8 +13,10 @@ where it was:
 * a cell magic whose body is Python run in the kernel (``%%time``, ``%%timeit``,
   ``%%capture``, ``%%prun``, ``%%debug``) loses its first line only; any other cell magic
   (``%%bash``, ``%%writefile``, ...) blanks the whole cell;
-* a cell that is still not Python (a syntax error, an automagic ``pip install x``) is blanked
-  and reported as JIT000 at its own position: the other cells are linted.
+* automagic lines (``pip install x``, ``timeit -n 5 f(x)``: a known line magic's name at the
+  start of a logical line that is not Python by itself) become ``pass`` like ``%magics``;
+* a cell that is still not Python (a syntax error) is blanked and reported as JIT000 at its
+  own position: the other cells are linted.
 
 ``Notebook.locate`` turns a diagnostic of the joined source back into the notebook's terms:
 ``cell`` (the 1-based position of the cell among all the notebook's cells, markdown
@@ -37,6 +39,22 @@ NOTEBOOK_SUFFIX = ".ipynb"
 # Cell magics whose body is Python executed in the user's namespace (IPython's own).
 PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
 
+# IPython's own line magics (and the usual extensions'), which automagic (on by default) runs
+# without the ``%`` when a line starts with the name: ``pip install x``, ``timeit f(x)``.
+AUTOMAGICS = frozenset({
+    "aimport", "alias", "alias_magic", "autoawait", "autocall", "automagic", "autoreload",
+    "autosave", "bookmark", "cat", "cd", "clear", "colors", "conda", "config", "debug", "dhist",
+    "dirs", "doctest_mode", "ed", "edit", "env", "gui", "hist", "history", "killbgscripts",
+    "ldir", "less", "load", "load_ext", "loadpy", "logoff", "logon", "logstart", "logstate",
+    "logstop", "lprun", "ls", "lsmagic", "macro", "magic", "man", "matplotlib", "memit",
+    "mamba", "micromamba", "mkdir", "more", "mprun", "mv", "notebook", "page", "pastebin",
+    "pdb", "pdef", "pdoc", "pfile", "pinfo", "pinfo2", "pip", "popd", "pprint", "precision",
+    "prun", "psearch", "psource", "pushd", "pwd", "pycat", "pylab", "quickref", "recall",
+    "rehashx", "reload_ext", "rerun", "reset", "reset_selective", "rm", "rmdir", "run", "save",
+    "sc", "set_env", "store", "sx", "system", "tb", "tensorboard", "time", "timeit", "unalias",
+    "unload_ext", "who", "who_ls", "whos", "xdel", "xmode",
+})
+_AUTOMAGIC_LINE = re.compile(r"^(?P<name>[A-Za-z_]\w*)(?:\s|$)")
 _ASSIGN_MAGIC = re.compile(r"^(?P<targets>[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*[%!]")
 _ESCAPES = ("%", "!", "?", "/", ",", ";")
 _CELL_MAGIC = re.compile(r"^%%(?P<name>\w+)")
@@ -71,6 +89,13 @@ class Notebook:
     line_map: list[tuple[int, int, int]] = field(default_factory=lambda: [(0, 0, 0)])
     cells: dict[int, list[str]] = field(default_factory=dict)  # cell -> its original lines
     errors: list[CellError] = field(default_factory=list)
+    # Cells tagged ``raises-exception`` (Jupyter Book, nbsphinx, nbval): they show an error on
+    # purpose, so findings that say "this raises" are the lesson there, not a bug.
+    raising_cells: set[int] = field(default_factory=set)
+
+    def keeps(self, diagnostic) -> bool:
+        """False for a finding of an error that a cell tagged ``raises-exception`` shows."""
+        return not (diagnostic.cell in self.raising_cells and diagnostic.severity == "error")
 
     def locate(self, diagnostic):
         """The diagnostic with ``cell``, cell-relative lines and ``absolute_line`` set."""
@@ -115,7 +140,26 @@ def read_notebook(data: bytes) -> Optional[Notebook]:
         raise NotebookError(f"not a notebook: the JSON is a {type(document).__name__}, not an object")
     if not _is_python(document.get("metadata")):
         return None
-    return build_notebook(_code_cells(document))
+    notebook = build_notebook(_code_cells(document))
+    notebook.raising_cells = _raising_cells(document)
+    return notebook
+
+
+RAISES_TAG = "raises-exception"
+
+
+def _raising_cells(document: dict) -> set[int]:
+    """Numbers of the cells tagged ``raises-exception`` (nbformat 4 cell metadata)."""
+    cells = document.get("cells")
+    if not isinstance(cells, list):
+        return set()
+    found = set()
+    for number, cell in enumerate(cells, start=1):
+        metadata = cell.get("metadata") if isinstance(cell, dict) else None
+        tags = metadata.get("tags") if isinstance(metadata, dict) else None
+        if isinstance(tags, list) and RAISES_TAG in tags:
+            found.add(number)
+    return found
 
 
 def _is_python(metadata) -> bool:
@@ -226,7 +270,8 @@ def _neutralise(lines: list[str]) -> tuple[list[str], list[int]]:
         assign = _ASSIGN_MAGIC.match(stripped)
         if assign:
             replacement = f"{lead}{assign['targets']} = get_ipython()"
-        elif stripped.startswith(_ESCAPES) or _has_help_mark(lines[start:end]):
+        elif (stripped.startswith(_ESCAPES) or _has_help_mark(lines[start:end])
+              or _is_automagic(stripped, lines[start + 1:end])):
             replacement = f"{lead}pass"
         else:
             continue
@@ -234,6 +279,15 @@ def _neutralise(lines: list[str]) -> tuple[list[str], list[int]]:
         for i in range(start + 1, end):
             out[i] = ""
     return out, offsets
+
+
+def _is_automagic(head: str, rest: list[str]) -> bool:
+    """``timeit -n 5 f(x)``: a known magic's name at the start of a logical line that is not
+    Python by itself, as IPython's automagic runs it (a name the cell binds is Python)."""
+    match = _AUTOMAGIC_LINE.match(head)
+    if match is None or match["name"] not in AUTOMAGICS:
+        return False
+    return _syntax_error("\n".join([head, *rest]) + "\n") is not None
 
 
 def _has_help_mark(lines: list[str]) -> bool:

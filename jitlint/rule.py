@@ -58,6 +58,9 @@ class Rule:
     opt_in: ClassVar[bool] = False
     VALID: ClassVar[Sequence[str]] = ()
     INVALID: ClassVar[Sequence[str]] = ()
+    # Identifiers whose presence makes a file worth parsing although it names no jit (the
+    # engine's prefilter); for rules about code that runs outside jit.
+    prefilter_words: ClassVar[Sequence[str]] = ()
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         raise NotImplementedError

@@ -20,7 +20,7 @@ from typing import Iterator, Optional, Union
 
 import libcst as cst
 
-from jitlint.walk import Walker
+from jitlint.walk import Walker, children
 
 ScopeKind = str  # "module" | "class" | "function" | "lambda" | "comprehension"
 
@@ -153,7 +153,7 @@ class SemanticModel:
         if _depth > 8:
             return None
         if isinstance(expr, cst.Name):
-            bindings = self.lookup(expr.value, scope)
+            bindings = self.bindings_at(expr, scope)
             if not bindings:
                 return None
             names = {self._binding_qualname(b, _depth) for b in bindings}
@@ -182,7 +182,8 @@ class SemanticModel:
             return expr, scope, frame
         if _depth > 4:
             return None
-        binding = self.single_binding(expr.value, scope)
+        bindings = self.bindings_at(expr, scope)
+        binding = bindings[0] if len(bindings) == 1 else None
         if binding is None or binding.frame is None:
             return None
         if binding.kind == "def":
@@ -194,6 +195,58 @@ class SemanticModel:
     def single_binding(self, name: str, scope: Scope) -> Optional[Binding]:
         bindings = self.lookup(name, scope)
         return bindings[0] if len(bindings) == 1 else None
+
+    def bindings_at(self, name: cst.Name, scope: Scope) -> list[Binding]:
+        """The bindings a read of ``name`` (a Name node of this module, read in ``scope``) may
+        refer to, in the order code runs: a body runs top to bottom, so when the name is bound
+        again in the same scope, a read sees the last binding before it that is bound
+        unconditionally (at the scope's own level), with any conditional binding after that
+        one.  A notebook's ``def f(x)`` redefined later as ``def f(x, n)`` resolves to the
+        second below it.  Reads from inner functions (run later), reads inside a loop that
+        rebinds the name further down, and reads before every binding keep ``lookup``'s
+        flow-insensitive answer."""
+        bindings = self.lookup(name.value, scope)
+        if len(bindings) < 2 or any(b.scope is not scope for b in bindings):
+            return bindings
+        spans = self._spans
+        read = spans.get(name)
+        if read is None:
+            return bindings
+        before = sorted((b for b in bindings if b.node in spans and spans[b.node][1] < read[0]),
+                        key=lambda b: spans[b.node][1])
+        if not before:
+            return bindings
+        later = [spans[b.node] for b in bindings if b.node in spans and spans[b.node][1] > read[0]]
+        for loop in self._loop_spans:
+            if loop[0] < read[0] < loop[1] and any(loop[0] < s[0] < loop[1] for s in later):
+                return bindings  # the loop's next iteration may see a later binding
+        live: list[Binding] = []
+        for binding in reversed(before):
+            live.append(binding)
+            if binding.frame is not None and binding.frame.node is scope.node:
+                break
+        return live[::-1]
+
+    @cached_property
+    def _spans(self) -> dict[cst.CSTNode, tuple[int, int]]:
+        """Every meaningful node -> (index when entered, index when left), in source order."""
+        spans: dict[cst.CSTNode, tuple[int, int]] = {}
+        counter = 0
+        stack: list[tuple[cst.CSTNode, bool]] = [(self.module, False)]
+        while stack:
+            node, leaving = stack.pop()
+            counter += 1
+            if leaving:
+                spans[node] = (spans[node][0], counter)
+                continue
+            spans[node] = (counter, counter)
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(children(node)))
+        return spans
+
+    @cached_property
+    def _loop_spans(self) -> list[tuple[int, int]]:
+        return [span for node, span in self._spans.items() if isinstance(node, LOOP_TYPES)]
 
     def calls_to(self, binding: Binding) -> Iterator[CallSite]:
         """Call sites ``name(...)`` whose callee name resolves to exactly ``binding``."""

@@ -176,7 +176,7 @@ def target_def(app: JitApplication, model: SemanticModel) -> Optional[cst.Functi
     if isinstance(app.target, cst.FunctionDef):
         return app.target
     if isinstance(app.target, cst.Name):
-        for binding in model.lookup(app.target.value, app.frame.scope):
+        for binding in model.bindings_at(app.target, app.frame.scope):
             if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
                 return binding.node
     return None

@@ -129,7 +129,7 @@ def test_magic_cells_keep_their_findings_in_place(tmp_path):
 
 
 def test_a_cell_that_is_not_python_is_reported_and_the_others_are_linted(tmp_path):
-    found = lint(write_nb(tmp_path / "a.ipynb", IMPORTS, "pip install jax", "def f(:\n  pass",
+    found = lint(write_nb(tmp_path / "a.ipynb", IMPORTS, "apt install jax", "def f(:\n  pass",
                           LAMBDA_LOOP))
     assert [(d.cell, d.line, d.code) for d in found] == [(2, 1, "JIT000"), (3, 1, "JIT000"),
                                                          (4, 2, "JIT101")]
@@ -223,7 +223,7 @@ def test_github_and_sarif_formats(tmp_path):
 
 
 def test_every_format_handles_notebook_findings(tmp_path):
-    path = write_nb(tmp_path / "nb.ipynb", IMPORTS, LAMBDA_LOOP, "pip install x")
+    path = write_nb(tmp_path / "nb.ipynb", IMPORTS, LAMBDA_LOOP, "apt install x")
     found = lint(path)
     for name, format_ in FORMATS.items():
         text = format_(found) if name != "full" else format_(found, color=False)

@@ -135,10 +135,10 @@ def test_config_with_codes_that_select_nothing_is_refused(tmp_path, run_cli, tab
 
 
 def test_unknown_codes_in_noqa_are_reported(tmp_path, run_cli):
-    f = write(tmp_path / "a.py", LOOP.replace("(x)\n", "(x)  # noqa: JIT110, E501\n"))
+    f = write(tmp_path / "a.py", LOOP.replace("(x)\n", "(x)  # noqa: JIT190, E501\n"))
     code, out, err = run_cli("--no-cache", str(f))
     assert code == 1 and ":6:9: JIT101" in out  # a typo suppresses nothing
-    assert f"jitlint: warning: {f}:6: unknown rule code JIT110 in `# noqa`" in err
+    assert f"jitlint: warning: {f}:6: unknown rule code JIT190 in `# noqa`" in err
     assert "E501" not in err  # another tool's code
 
 
@@ -273,10 +273,10 @@ def test_readme_pre_commit_snippet_names_a_ref_that_exists():
 
 def test_unknown_codes_in_noqa_in_a_notebook_are_reported_by_cell(tmp_path, run_cli):
     cell = {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
-            "source": LOOP.replace("(x)\n", "(x)  # noqa: JIT110\n").splitlines(keepends=True)}
+            "source": LOOP.replace("(x)\n", "(x)  # noqa: JIT190\n").splitlines(keepends=True)}
     nb = tmp_path / "nb.ipynb"
     nb.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {},
                               "cells": [{"cell_type": "markdown", "metadata": {}, "source": "# x"},
                                         cell]}))
     code, out, err = run_cli("--no-cache", str(nb))
-    assert f"jitlint: warning: {nb}:cell 2:line 6: unknown rule code JIT110 in `# noqa`" in err
+    assert f"jitlint: warning: {nb}:cell 2:line 6: unknown rule code JIT190 in `# noqa`" in err

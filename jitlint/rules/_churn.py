@@ -254,9 +254,12 @@ class _ArgChecker:
             and not self.model.lookup("tuple", scope)
         if not ((module in ARRAY_MODULES and function in TO_ARRAY) or is_builtin_tuple):
             return None
-        if call.args and call.args[0].keyword is None and not call.args[0].star \
-                and isinstance(call.args[0].value, cst.Name):
-            return self._grows(call.args[0].value, scope, loop)
+        if call.args and call.args[0].keyword is None and not call.args[0].star:
+            # ``jnp.concatenate([context] + outputs)``: each list added in counts
+            for part in _added_lists(call.args[0].value):
+                growth = self._grows(part, scope, loop)
+                if growth is not None:
+                    return growth
         return None
 
     def _grows(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:
@@ -468,6 +471,15 @@ def _is_list_extension(binding: Binding) -> bool:
     node = binding.node
     return isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.AddAssign) \
         and isinstance(node.value, (cst.List, cst.ListComp, cst.Tuple))
+
+
+def _added_lists(expr: cst.BaseExpression) -> list[cst.Name]:
+    """``xs`` -> [xs]; ``[a] + xs + ys`` -> [xs, ys] (the names a list sum is made of)."""
+    if isinstance(expr, cst.Name):
+        return [expr]
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return _added_lists(expr.left) + _added_lists(expr.right)
+    return []
 
 
 def _list_growth(loop: cst.CSTNode, name: str, bindings: list[Binding], model: SemanticModel) -> bool:

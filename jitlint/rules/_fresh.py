@@ -26,6 +26,7 @@ from jitlint.jitnames import JitApplication
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._jitted import name_loads
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
+from jitlint.walk import iter_nodes
 
 PARTIAL_CONSTRUCTORS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 TRANSFORMS = frozenset({
@@ -34,6 +35,7 @@ TRANSFORMS = frozenset({
     "equinox.filter_grad", "equinox.filter_value_and_grad", "equinox.filter_vmap",
 })
 MEMOISERS = frozenset({"functools.cache", "functools.lru_cache"})
+CACHE_CLEARERS = frozenset({"jax.clear_caches"})
 
 # kind -> what the message calls the jitted callable
 KINDS = {
@@ -107,6 +109,8 @@ class _Analysis:
             if creation.is_inside(loop):
                 if self._reads_loop_target(callable_node, loop, creation):
                     return None  # each iteration is a different program (e.g. autotuning)
+                if self._clears_cache(loop, scope):
+                    return None  # a cold-compile benchmark: the compiles are what it measures
                 if self._result_called(app, lambda frame: frame.is_inside(loop)):
                     return FreshJit(app, kind, "loop")
                 return None
@@ -117,7 +121,7 @@ class _Analysis:
         if self._is_memoised(function):
             return None
         if self._result_called(app, lambda frame: frame.scope is scope, outside_loops=True):
-            if self._is_repeated(function):
+            if self._is_repeated(function) and not self._configured_per_call(function, callable_node, creation):
                 return FreshJit(app, kind, "function", function)
             return None
         if self._is_returned(app):
@@ -170,6 +174,55 @@ class _Analysis:
                 if binding.kind == "loop-target" and (binding.node is loop or binding.scope.node is loop):
                     return True
         return False
+
+    def _clears_cache(self, loop: cst.CSTNode, scope: Scope) -> bool:
+        """The loop calls ``jax.clear_caches()``: every iteration compiles from scratch."""
+        return any(isinstance(node, cst.Call) and self.model.qualified_name(node.func, scope) in CACHE_CLEARERS
+                   for node in iter_nodes(loop))
+
+    def _configured_per_call(self, function: cst.FunctionDef, node: cst.CSTNode, creation: Frame) -> bool:
+        """Is ``function`` repeated only by a few call sites, none in a loop, each a different
+        program: they pass different values for a parameter the jitted callable closes over
+        (``pplotter(..., xN)`` then ``pplotter(..., xN * 4)`` sizing an image), or arrays of
+        different literal shapes (``normalise(jnp.ones(3))``, ``normalise(jnp.ones(7))``)?
+        Then, as for a loop over configurations, hoisting the jit saves nothing and the
+        compiles are bounded by the call sites."""
+        sites = self._call_sites(function)
+        if len(sites) < 2 or any(self._site_repeats(site) for site in sites):
+            return False
+        scope = self.model.scope_of.get(node) or creation.scope
+        function_scope = self.model.scope_of[function]
+        closed_over = {loaded.value for loaded in name_loads(node)
+                       if any(b.kind == "param" and b.scope is function_scope
+                              for b in self.model.lookup(loaded.value, scope))}
+        params = function.params
+        positional = [p.name.value for p in (*params.posonly_params, *params.params)]
+        for param in positional + [p.name.value for p in params.kwonly_params]:
+            index = positional.index(param) if param in positional else None
+            arguments = [_argument(site.node, param, index) for site in sites]
+            if param in closed_over and len({_source(a) for a in arguments}) > 1:
+                return True
+            shapes = [self._literal_shape(a, site.frame.scope) for a, site in zip(arguments, sites)]
+            if None not in shapes and len(set(shapes)) > 1:
+                return True
+        return False
+
+    def _literal_shape(self, expr: Optional[cst.BaseExpression], scope: Scope) -> Optional[str]:
+        """``jnp.ones((3, 4))`` -> "(3, 4)": the shape of an array built from a literal."""
+        if not isinstance(expr, cst.Call) or not expr.args:
+            return None
+        qualname = self.model.qualified_name(expr.func, scope) or ""
+        module, _, name = qualname.rpartition(".")
+        if module in ("jax.numpy", "numpy") and name in ("zeros", "ones", "empty", "full"):
+            shape = expr.args[0].value
+        elif qualname.startswith("jax.random.") and len(expr.args) >= 2:
+            shape = expr.args[1].value
+        else:
+            return None
+        if isinstance(shape, cst.Integer) or (isinstance(shape, cst.Tuple) and all(
+                isinstance(e.value, cst.Integer) for e in shape.elements)):
+            return _source(shape)
+        return None
 
     def _is_fresh_callable_instance(self, call: cst.Call, scope: Scope) -> bool:
         """``Model()`` of a class in this module that has ``__call__`` and identity hashing."""
@@ -362,6 +415,21 @@ class _Analysis:
 
     def _inside_jitted_body(self, frame: Frame) -> bool:
         return any(isinstance(f.node, cst.FunctionDef) and f.node in self.jitted_defs for f in frame)
+
+
+def _argument(call: cst.Call, param: str, index: Optional[int]) -> Optional[cst.BaseExpression]:
+    """The argument ``call`` passes for ``param`` (None: the default, or unknown)."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == param:
+            return arg.value
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    if index is not None and index < len(positional) and not any(a.star for a in call.args):
+        return positional[index].value
+    return None
+
+
+def _source(node: Optional[cst.CSTNode]) -> Optional[str]:
+    return cst.Module([]).code_for_node(node) if node is not None else None
 
 
 def _methods(cls: cst.ClassDef) -> dict[str, cst.FunctionDef]:

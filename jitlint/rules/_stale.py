@@ -27,6 +27,7 @@ import libcst as cst
 from jitlint.rule import FileContext
 from jitlint.rules._jitted import (JittedFunction, jitted_calls, jitted_functions, name_loads,
                                    positional_params, scopes_within)
+from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel
 from jitlint.walk import Walker
 
@@ -38,6 +39,7 @@ SKIPPED_JITS = frozenset({"flax.linen.jit"})
 # Transformations whose result, jitted, traces the function they wrap.
 TRANSFORMS = frozenset({"jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev",
                         "jax.jacobian", "jax.hessian", "jax.checkpoint", "jax.remat"})
+NNX_UPDATED = "updated in place"
 MAX_LIFT = 2
 
 
@@ -46,7 +48,8 @@ class StaleRead:
     node: cst.Name  # the first read in the jitted body
     function: cst.FunctionDef
     name: str
-    how: str  # "reassigned" | "mutated" (between calls) | a phrase saying where it changes
+    how: str  # "reassigned" | "mutated" (between calls) | a phrase saying where it changes |
+    #           NNX_UPDATED (an NNX object updated in place: JIT610 says it)
     function_value: bool = False  # every binding is a lambda: the stale value is a function
 
 
@@ -76,6 +79,13 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
         if func in jitted:
             site = ctx.model.call_site_of[jc.call]
             calls_of.setdefault(func, []).append(Event(site.frame, walk.order[id(jc.call)]))
+    for func, entry in jitted.items():
+        if any(app.jit.qualname == NNX_JIT for app in entry.apps) and func not in calls_of:
+            # jitted_calls follows jax.jit/pjit/equinox only: the direct calls of an nnx.jit def
+            binding = next((b for b in ctx.model.functions[func].scope.bindings.get(func.name.value, ())
+                            if b.node is func), None)
+            for site in ctx.model.calls_to(binding) if binding is not None else ():
+                calls_of.setdefault(func, []).append(Event(site.frame, walk.order[id(site.node)]))
     analysis = _Analysis(ctx.model, walk, set(jitted))
     found = []
     for func, entry in jitted.items():
@@ -335,7 +345,7 @@ class _Analysis:
             bindings = self.model.lookup(name.value, scope)
             if not bindings or any(id(b.scope) in own for b in bindings):
                 continue
-            if any(b.kind in ("import", "def", "class") for b in bindings):
+            if any(b.kind in ("import", "def", "class") for b in bindings) or _same_recipe(bindings):
                 continue
             owner = bindings[0].scope
             if owner.kind == "class":
@@ -344,6 +354,9 @@ class _Analysis:
             how = self._stale(name.value, owner, bindings, entry, calls)
             if how is not None:
                 lambdas = all(isinstance(b.value, cst.Lambda) for b in bindings)
+                if all(b.kind == "assign" and b.value is not None and b.frame is not None
+                       and creates_nnx_object(b.value, b.scope, b.frame, self.model) for b in bindings):
+                    how = NNX_UPDATED
                 yield StaleRead(name, func, name.value, how, lambdas)
 
     # ------------------------------------------------------------------ writes
@@ -361,11 +374,56 @@ class _Analysis:
         for frame, node in self.item_writes.get(name, ()):
             if self._same(name, frame.scope, bindings):
                 yield "mutated", Event(frame, self.walk.order[id(node)])
+        if all(b.kind == "assign" and b.value is not None and b.frame is not None
+               and creates_nnx_object(b.value, b.scope, b.frame, self.model) for b in bindings):
+            for site in self._nnx_updates(name):
+                if self._same(name, site.frame.scope, bindings):
+                    yield "mutated", Event(site.frame, self.walk.order[id(site.node)])
+            return
         if not all(_is_container(b) for b in bindings):
             return  # obj.update(...) may be pure (optax); only builtin containers are followed
         for site in self.method_calls.get(name, ()):
             if self._same(name, site.frame.scope, bindings):
                 yield "mutated", Event(site.frame, self.walk.order[id(site.node)])
+
+    def _nnx_updates(self, name: str) -> Iterator:
+        """Calls that update the NNX object ``name`` in place: ``name.update(...)``
+        (an optimizer), ``optimizer.update(name, grads)``, ``nnx.update(name, ...)``, and
+        passing it to a function that nnx.jit wraps or that updates that parameter itself."""
+        for site in self.model.calls:
+            func = site.node.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "update" \
+                    and isinstance(func.value, cst.Name) and func.value.value == name:
+                yield site
+                continue
+            passed = [i for i, a in enumerate(site.node.args)
+                      if isinstance(a.value, cst.Name) and a.value.value == name]
+            if not passed:
+                continue
+            if (isinstance(func, cst.Attribute) and func.attr.value == "update") \
+                    or self.model.qualified_name(func, site.frame.scope) == NNX_UPDATE:
+                yield site
+            elif isinstance(func, cst.Name):
+                targets = self.model.bindings_at(func, site.frame.scope)
+                target = targets[0] if len(targets) == 1 else None
+                if target is not None and target.kind == "def" \
+                        and self._updates_parameter(target.node, site.node, passed):
+                    yield site
+
+    def _updates_parameter(self, func: cst.FunctionDef, call: cst.Call, passed: list[int]) -> bool:
+        if any(self.model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call)
+                                         else d.decorator, self.model.functions[func].scope)
+               == NNX_JIT for d in func.decorators):
+            return True
+        updated = in_place_updates(func, self.model)
+        params = positional_params(func)
+        for index in passed:
+            arg = call.args[index]
+            name = arg.keyword.value if arg.keyword is not None else \
+                (params[index].name.value if index < len(params) else None)
+            if name in updated:
+                return True
+        return False
 
     def _resolves_to(self, name: str, scope: Scope, owner: Scope) -> bool:
         current = scope.parent
@@ -448,6 +506,22 @@ class _Analysis:
         for site in self.model.calls_to(binding):
             events.extend(self._lift(Event(site.frame, self.walk.order[id(site.node)]), stops, depth + 1))
         return events
+
+
+def _same_recipe(bindings: list[Binding]) -> bool:
+    """Every binding runs the very same call with no arguments but literals
+    (``num_train, idx = train_init()`` before the loop and again in each epoch): the value is
+    recomputed, not changed, as far as the code shows; a write that differs
+    (``scale = scale * 0.5``, ``lr = schedule(step)``) is what goes stale."""
+    texts = set()
+    for binding in bindings:
+        value = binding.node.value if isinstance(binding.node, cst.Assign) else None
+        if binding.kind != "assign" or not isinstance(value, cst.Call) \
+                or not all(isinstance(arg.value, (cst.Integer, cst.Float, cst.SimpleString))
+                           for arg in value.args):
+            return False
+        texts.add(cst.Module([]).code_for_node(value))
+    return len(texts) == 1
 
 
 def _is_container(binding: Binding) -> bool:

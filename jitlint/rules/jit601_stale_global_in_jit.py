@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._stale import stale_attribute_reads, stale_reads
+from jitlint.rules._stale import NNX_UPDATED, stale_attribute_reads, stale_reads
 
 
 class StaleGlobalInJit(Rule):
@@ -71,6 +71,8 @@ class StaleGlobalInJit(Rule):
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         for stale in [*stale_reads(ctx), *stale_attribute_reads(ctx)]:
+            if stale.how == NNX_UPDATED:
+                continue  # JIT610 says it in NNX terms
             function = stale.function.name.value
             if stale.function_value:
                 fix = (f"jit caches the trace per wrapped function, so re-wrapping `{function}` with "

@@ -1,0 +1,261 @@
+"""Analysis for JIT510: a jitted function's output fed back as its own input with another
+shape.  ``state = step(state, x)`` in a loop compiles once per distinct input shape, so a
+step that returns ``state`` grown (``jnp.concatenate([state, x])``, ``jnp.pad(state, ...)``,
+``state[None]``, ``jnp.expand_dims(state, 0)``) compiles on every iteration, and one whose
+result gains axes from ``keepdims=True`` (a running mean of a 2-d batch kept with
+``keepdims=True`` while the initial state is ``zeros(5)``) compiles twice.
+
+Only shapes the code shows are used: the fed-back value is the parameter itself inside the
+growing call (a slice of it, ``state[:, 1:]``, keeps a sliding window fixed and is silent),
+and for ``keepdims`` the ranks of the initial value and of the reduced argument come from
+literal constructors (``jnp.zeros((8, 5))``, ``jax.random.normal(key, (8, 5))``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+
+from jitlint.rule import FileContext
+from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
+from jitlint.rules._nnx import own_nodes
+from jitlint.semantic import Frame, Scope, SemanticModel
+from jitlint.walk import iter_nodes
+
+ARRAY_MODULES = ("jax.numpy.", "numpy.")
+GROWERS = {"concatenate": "jnp.concatenate grows it", "append": "jnp.append grows it",
+           "hstack": "jnp.hstack grows it", "vstack": "jnp.vstack grows it",
+           "column_stack": "jnp.column_stack grows it", "stack": "jnp.stack adds an axis",
+           "pad": "jnp.pad grows it", "expand_dims": "jnp.expand_dims adds an axis"}
+AT_UPDATES = frozenset({"set", "add", "multiply", "divide", "power", "min", "max", "apply"})
+CONSTRUCTORS = frozenset({"zeros", "ones", "empty", "full"})
+RANDOM_WITH_SHAPE = frozenset({"jax.random.normal", "jax.random.uniform", "jax.random.bernoulli",
+                               "jax.random.truncated_normal"})
+
+
+@dataclass(eq=False)
+class Feedback:
+    call: JittedCall
+    node: cst.CSTNode  # the fed-back argument
+    name: str  # the variable fed back
+    how: str  # what changes its shape
+    every_call: bool  # grows on every call (else changes once)
+
+
+def feedbacks(ctx: FileContext) -> list[Feedback]:
+    return ctx.shared("shape-feedback", _analyse)
+
+
+def _analyse(ctx: FileContext) -> list[Feedback]:
+    model = ctx.model
+    jitted = set(jitted_functions(ctx))
+    found = []
+    for jc in jitted_calls(ctx):
+        func = jc.func
+        if not isinstance(func, cst.FunctionDef) or jc.static_args is None:
+            continue
+        site = model.call_site_of[jc.call]
+        if any(frame.node in jitted for frame in site.frame) or not site.frame.loops_in_scope():
+            continue
+        statement = model.parent_statement.get(jc.call)
+        if not isinstance(statement, cst.Assign) or len(statement.targets) != 1:
+            continue
+        outputs = _target_names(statement.targets[0].target)
+        params = positional_params(func)
+        positional = [a for a in jc.call.args if a.keyword is None and not a.star]
+        for index, arg in enumerate(positional):
+            if index >= len(params) or jc.static_args[index] or not isinstance(arg.value, cst.Name):
+                continue
+            name = arg.value.value
+            if name not in outputs:
+                continue
+            change = _changed_output(func, params[index].name.value, outputs.index(name),
+                                     len(outputs) if isinstance(statement.targets[0].target,
+                                                                (cst.Tuple, cst.List)) else 0,
+                                     model, jc, site.frame, name)
+            if change is not None:
+                found.append(Feedback(jc, arg.value, name, *change))
+    return found
+
+
+def _target_names(target: cst.BaseExpression) -> list[Optional[str]]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+    return []
+
+
+def _changed_output(func: cst.FunctionDef, param: str, position: int, arity: int,
+                    model: SemanticModel, jc: JittedCall, frame: Frame, fed: str):
+    """(how, every_call) when every return of ``func`` gives output ``position`` a shape that
+    differs from the ``param`` it was fed; None when unsure."""
+    scope = model.scope_of[func]
+    returns = [n for n in own_nodes(func.body) if isinstance(n, cst.Return)]
+    if not returns:
+        return None
+    changes = []
+    for ret in returns:
+        value = ret.value
+        if arity:
+            if not isinstance(value, (cst.Tuple, cst.List)) or len(value.elements) != arity:
+                return None
+            value = value.elements[position].value
+        change = _grows(value, param, scope, model, 0) or \
+            _keepdims_rank(value, param, func, model, jc, frame, fed)
+        if change is None:
+            return None
+        changes.append(change)
+    return changes[0]
+
+
+def _local_value(expr: cst.BaseExpression, scope: Scope, model: SemanticModel) -> cst.BaseExpression:
+    """A name assigned once in the function: its value (``new = jnp.concatenate(...)``)."""
+    if isinstance(expr, cst.Name):
+        binding = model.single_binding(expr.value, scope)
+        if binding is not None and binding.scope is scope and binding.kind == "assign" \
+                and binding.value is not None:
+            return binding.value
+    return expr
+
+
+def _grows(expr, param: str, scope: Scope, model: SemanticModel, depth: int):
+    expr = _local_value(expr, scope, model)
+    if isinstance(expr, cst.Subscript) and _is_param(expr.value, param) and any(
+            isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Name)
+            and e.slice.value.value == "None" for e in expr.slice):
+        return "indexing with None adds an axis", True
+    if not isinstance(expr, cst.Call):
+        return None
+    kept = _shape_kept_from(expr)
+    if kept is not None:
+        return _grows(kept, param, scope, model, depth + 1) if depth < 4 else None
+    qualname = model.qualified_name(expr.func, scope) or ""
+    if not qualname.startswith(ARRAY_MODULES):
+        return None
+    leaf = qualname.rsplit(".", 1)[-1]
+    if leaf not in GROWERS or not expr.args:
+        return None
+    first = expr.args[0].value
+    if leaf in ("concatenate", "hstack", "vstack", "column_stack", "stack"):
+        if not isinstance(first, (cst.List, cst.Tuple)) or len(first.elements) < 2 \
+                or not any(_is_param(e.value, param) for e in first.elements):
+            return None
+    elif not _is_param(first, param):
+        return None
+    if leaf == "pad" and _zero_padding(expr):
+        return None
+    how = GROWERS[leaf]
+    return how, True
+
+
+def _shape_kept_from(call: cst.Call) -> Optional[cst.BaseExpression]:
+    """``x.at[i].set(v)`` / ``x.astype(t)``: the array whose shape the result keeps."""
+    func = call.func
+    if not isinstance(func, cst.Attribute):
+        return None
+    if func.attr.value == "astype":
+        return func.value
+    if func.attr.value in AT_UPDATES and isinstance(func.value, cst.Subscript) \
+            and isinstance(func.value.value, cst.Attribute) and func.value.value.attr.value == "at":
+        return func.value.value.value
+    return None
+
+
+def _zero_padding(call: cst.Call) -> bool:
+    if len(call.args) < 2:
+        return True
+    widths = _ints(call.args[1].value)
+    return bool(widths) and all(width == 0 for width in widths)
+
+
+def _ints(expr) -> list[int]:
+    """The pad widths of a literal; a non-literal counts as a nonzero width."""
+    if isinstance(expr, cst.Integer):
+        return [int(expr.value, 0)]
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        return [v for e in expr.elements for v in _ints(e.value)]
+    return [-1]
+
+
+def _is_param(expr, param: str) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == param
+
+
+def _keepdims_rank(expr, param: str, func: cst.FunctionDef, model: SemanticModel,
+                   jc: JittedCall, frame: Frame, fed: str):
+    """``0.9 * state + 0.1 * jnp.mean(batch, axis=0, keepdims=True)`` with ``state`` fed from
+    ``zeros(5)`` and ``batch`` from ``ones((8, 5))``: the output has the batch's rank."""
+    scope = model.scope_of[func]
+    expr = _local_value(expr, scope, model)
+    if not isinstance(expr, cst.BinaryOperation):
+        return None
+    sides = [expr.left, expr.right]
+    if not any(_mentions(side, param) for side in sides):
+        return None
+    reduced = [call for side in sides for call in _keepdims_reductions(side, scope, model)]
+    if not reduced:
+        return None
+    initial = _initial_rank(fed, jc, frame, model)
+    if initial is None:
+        return None
+    params = [p.name.value for p in positional_params(func)]
+    positional = [a for a in jc.call.args if a.keyword is None and not a.star]
+    for call in reduced:
+        operand = call.args[0].value
+        if isinstance(operand, cst.Name) and operand.value in params:
+            index = params.index(operand.value)
+            if index < len(positional):
+                rank = _literal_rank(positional[index].value, frame.scope, frame, model)
+                if rank is not None and rank > initial:
+                    return "keepdims=True keeps the reduced axes", False
+    return None
+
+
+def _mentions(expr: cst.CSTNode, name: str) -> bool:
+    return any(isinstance(n, cst.Name) and n.value == name for n in iter_nodes(expr))
+
+
+def _keepdims_reductions(expr, scope: Scope, model: SemanticModel) -> list[cst.Call]:
+    found = []
+    for node in iter_nodes(expr):
+        if isinstance(node, cst.Call) and node.args and any(
+                a.keyword is not None and a.keyword.value == "keepdims"
+                and isinstance(a.value, cst.Name) and a.value.value == "True" for a in node.args):
+            qualname = model.qualified_name(node.func, scope) or ""
+            if qualname.startswith(ARRAY_MODULES):
+                found.append(node)
+    return found
+
+
+def _initial_rank(name: str, jc: JittedCall, frame: Frame, model: SemanticModel) -> Optional[int]:
+    """The rank of the value ``name`` holds before the loop: its one binding outside it."""
+    loops = frame.loops_in_scope()
+    outer = [b for b in model.lookup(name, frame.scope)
+             if b.frame is not None and not any(b.frame.is_inside(loop) for loop in loops)]
+    if len(outer) != 1 or outer[0].kind != "assign" or outer[0].value is None:
+        return None
+    binding = outer[0]
+    return _literal_rank(binding.value, binding.scope, binding.frame, model)
+
+
+def _literal_rank(expr, scope: Scope, frame: Frame, model: SemanticModel) -> Optional[int]:
+    origin = model.value_origin(expr, scope, frame) if isinstance(expr, cst.Name) else (expr, scope, frame)
+    if origin is None or not isinstance(origin[0], cst.Call):
+        return None
+    call, call_scope = origin[0], origin[1]
+    qualname = model.qualified_name(call.func, call_scope) or ""
+    if qualname.startswith(ARRAY_MODULES) and qualname.rsplit(".", 1)[-1] in CONSTRUCTORS and call.args:
+        shape = call.args[0].value
+    elif qualname in RANDOM_WITH_SHAPE and len(call.args) >= 2:
+        shape = call.args[1].value
+    else:
+        return None
+    if isinstance(shape, cst.Integer):
+        return 1
+    if isinstance(shape, (cst.Tuple, cst.List)) and not any(e.star for e in shape.elements
+                                                            if isinstance(e, cst.StarredElement)):
+        return len(shape.elements)
+    return None

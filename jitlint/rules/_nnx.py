@@ -1,0 +1,179 @@
+"""Shared for the Flax rules (JIT110, JIT610, JIT820): which values are Flax NNX objects, and
+where a function updates one in place.
+
+An NNX object (``nnx.Module``, ``nnx.Optimizer``) carries its state in ``Variable``s that
+``nnx.jit`` and ``optimizer.update(model, grads)`` update in place.  A value is known to be
+one when it is created by a call of a class of ``flax.nnx`` (``nnx.Linear(...)``,
+``nnx.Optimizer(...)``) or of a class of this module derived from one; a parameter is known
+to be one when it is annotated so, or differentiated with ``nnx.grad``/``nnx.value_and_grad``
+(which only accept NNX objects and arrays), or updated by ``optimizer.update(param, grads)``
+next to such a parameter.  Names are resolved through imports, never matched as text.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+import libcst as cst
+
+from jitlint.semantic import Frame, Scope, SemanticModel
+from jitlint.walk import children
+
+NNX = "flax.nnx."
+LINEN = "flax.linen."
+NNX_GRADS = frozenset({"flax.nnx.grad", "flax.nnx.value_and_grad"})
+NNX_UPDATE = "flax.nnx.update"
+NNX_JIT = "flax.nnx.jit"
+
+
+def is_nnx_class(expr: cst.BaseExpression, scope: Scope, model: SemanticModel) -> bool:
+    """``expr`` names a class of ``flax.nnx`` (capitalised: Linear, Module, Optimizer...) or a
+    class of this module with such a base."""
+    return _is_class_from(expr, scope, model, NNX)
+
+
+def is_linen_module_class(expr: cst.BaseExpression, scope: Scope, model: SemanticModel) -> bool:
+    """``expr`` names ``flax.linen.Module`` (or a Linen layer) or a class derived from one."""
+    return _is_class_from(expr, scope, model, LINEN)
+
+
+def _is_class_from(expr: cst.BaseExpression, scope: Scope, model: SemanticModel, package: str,
+                   _depth: int = 0) -> bool:
+    if _depth > 4:
+        return False
+    qualname = model.qualified_name(expr, scope)
+    if qualname is not None:
+        leaf = qualname.rsplit(".", 1)[-1]
+        return qualname.startswith(package) and leaf[:1].isupper()
+    if isinstance(expr, cst.Name):
+        binding = model.single_binding(expr.value, scope)
+        if binding is not None and binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
+            return any(_is_class_from(base.value, binding.scope, model, package, _depth + 1)
+                       for base in binding.node.bases)
+    return False
+
+
+def creates_nnx_object(expr: cst.BaseExpression, scope: Scope, frame: Frame, model: SemanticModel) -> bool:
+    """The value of ``expr`` is created by instantiating an NNX class."""
+    origin = model.value_origin(expr, scope, frame)
+    if origin is None:
+        return False
+    node, origin_scope, _ = origin
+    return isinstance(node, cst.Call) and is_nnx_class(node.func, origin_scope, model)
+
+
+def own_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The nodes of a function's body, without nested functions, lambdas and classes."""
+    stack = list(children(node))
+    while stack:
+        current = stack.pop()
+        yield current
+        if not isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            stack.extend(children(current))
+
+
+def nnx_params(func: cst.FunctionDef, model: SemanticModel) -> set[str]:
+    """Parameters of ``func`` known to hold NNX objects (see the module doc)."""
+    scope = model.scope_of[func]
+    params = _param_names(func)
+    known = set()
+    for param in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params):
+        if param.annotation is not None and _annotation_is_nnx(param.annotation.annotation, scope, model):
+            known.add(param.name.value)
+    for node in own_nodes(func.body):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Call) and node.args \
+                and model.qualified_name(node.func.func, scope) in NNX_GRADS:
+            first = node.args[0].value
+            if isinstance(first, cst.Name) and first.value in params:
+                known.add(first.value)
+    return known
+
+
+def _annotation_is_nnx(expr: cst.BaseExpression, scope: Scope, model: SemanticModel) -> bool:
+    if isinstance(expr, cst.SimpleString):
+        return False
+    return is_nnx_class(expr, scope, model)
+
+
+def _param_names(func: cst.FunctionDef) -> set[str]:
+    params = func.params
+    return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+
+
+def in_place_updates(func: cst.FunctionDef, model: SemanticModel,
+                     known_from_callers: frozenset[str] = frozenset()) -> dict[str, cst.CSTNode]:
+    """Parameters of ``func`` holding NNX objects that its body updates in place, each with the
+    first statement or call that does: ``optimizer.update(model, grads)`` (both),
+    ``nnx.update(model, state)``, ``model.count.value += 1``, ``model.w[...] = w``."""
+    return _updates(func, model, _param_names(func), nnx_params(func, model) | known_from_callers)
+
+
+def closed_over_updates(func: cst.FunctionDef, model: SemanticModel) -> dict[str, cst.CSTNode]:
+    """NNX objects ``func`` reads from outside (globals, enclosing functions: every binding
+    creates one) and updates in place, as ``in_place_updates`` finds them."""
+    scope = model.scope_of[func]
+    outer = set()
+    for node in own_nodes(func.body):
+        if isinstance(node, cst.Name) and node.value not in outer:
+            bindings = model.lookup(node.value, scope)
+            if bindings and all(b.scope is not scope and b.kind == "assign" and b.value is not None
+                                and b.frame is not None
+                                and creates_nnx_object(b.value, b.scope, b.frame, model)
+                                for b in bindings):
+                outer.add(node.value)
+    return _updates(func, model, outer, outer) if outer else {}
+
+
+def _updates(func: cst.FunctionDef, model: SemanticModel, candidates: set[str],
+             known: set[str]) -> dict[str, cst.CSTNode]:
+    scope = model.scope_of[func]
+    updated: dict[str, cst.CSTNode] = {}
+    for node in own_nodes(func.body):
+        if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
+            call = node.value
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value == "update" \
+                    and isinstance(call.func.value, cst.Name) and call.func.value.value in candidates:
+                # ``optimizer.update(model, grads)``: the result is dropped, so it works in place.
+                names = [a.value.value for a in call.args if isinstance(a.value, cst.Name)
+                         and a.value.value in candidates]
+                receiver = call.func.value.value
+                if receiver in known or any(n in known for n in names):
+                    for name in (receiver, *[n for n in names if n in known]):
+                        updated.setdefault(name, call)
+            elif model.qualified_name(call.func, scope) == NNX_UPDATE and call.args:
+                first = call.args[0].value
+                if isinstance(first, cst.Name) and first.value in candidates:
+                    updated.setdefault(first.value, call)
+        elif isinstance(node, (cst.AssignTarget, cst.AugAssign)):
+            root = _attribute_root(node.target)
+            if root is not None and root in known:
+                updated.setdefault(root, node)
+    return updated
+
+
+def _attribute_root(target: cst.BaseExpression) -> Optional[str]:
+    """``model.count.value`` / ``model.w[...]`` -> "model" (an attribute or item of it)."""
+    if not isinstance(target, (cst.Attribute, cst.Subscript)):
+        return None
+    root = target
+    while isinstance(root, (cst.Attribute, cst.Subscript)):
+        root = root.value
+    return root.value if isinstance(root, cst.Name) else None
+
+
+def returned_names(func: cst.FunctionDef, model: SemanticModel) -> set[str]:
+    """Names read in the values ``func`` returns (an updated object handed back is not lost)."""
+    names = set()
+    for node in own_nodes(func.body):
+        if isinstance(node, cst.Return) and node.value is not None:
+            names.update(n.value for n in _names(node.value))
+    return names
+
+
+def _names(node: cst.CSTNode) -> Iterator[cst.Name]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name):
+            yield current
+        stack.extend(children(current))

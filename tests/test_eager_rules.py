@@ -1,0 +1,60 @@
+"""JIT520, measured: lax control flow run outside jit in a Python loop compiles its body on
+every iteration; jitting the step (or a module-level body) compiles once.  Real JAX/optax."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from helpers import FIXTURES, expected_findings, run_all_counting_compiles
+
+EAGER = sorted((FIXTURES / "eager").glob("*.py"))
+
+
+@pytest.fixture(scope="module")
+def reports() -> dict[Path, dict]:
+    pytest.importorskip("optax")
+    return run_all_counting_compiles(EAGER)
+
+
+def control_flow_compiles(report: dict) -> Counter:
+    assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
+    return Counter(e["fun_name"] for e in report["compiles"]
+                   if e["fun_name"] in ("jit(scan)", "jit(while)", "jit(cond)"))
+
+
+def test_eager_lbfgs_compiles_its_line_search_every_step(reports):
+    eager = reports[FIXTURES / "eager" / "lbfgs_eager_loop.py"]
+    jitted = reports[FIXTURES / "eager" / "lbfgs_jitted_step_ok.py"]
+    per_step = control_flow_compiles(eager)
+    assert per_step["jit(while)"] == 10 and per_step["jit(cond)"] == 10  # 10 steps: 1 each
+    assert len(eager["compiles"]) > 5 * len(jitted["compiles"])
+    assert control_flow_compiles(jitted) == Counter()  # compiled inside the step
+    assert Counter(e["fun_name"] for e in jitted["compiles"])["jit(step)"] <= 2
+
+
+def test_helper_with_local_body_compiles_per_call(reports):
+    local = control_flow_compiles(reports[FIXTURES / "eager" / "helper_fori_loop_local_body.py"])
+    global_body = control_flow_compiles(reports[FIXTURES / "eager" / "helper_fori_loop_global_body_ok.py"])
+    assert local["jit(scan)"] == 7  # 5 calls in the loop, 2 in the check
+    assert global_body["jit(scan)"] == 1
+
+
+def test_benchmark_loop_recompiles_on_purpose_and_is_quiet(reports):
+    path = FIXTURES / "eager" / "benchmark_loop_ok.py"
+    assert control_flow_compiles(reports[path])["jit(scan)"] == 5  # one per cleared cache, 2 swept shapes
+    assert expected_findings(path) == set()
+
+
+@pytest.mark.parametrize("path", EAGER, ids=lambda p: p.name)
+def test_flagged_exactly_when_it_recompiles_by_mistake(path: Path):
+    flagged = expected_findings(path) != set()
+    assert flagged == (not path.stem.endswith("_ok"))
+
+
+def test_chained_backtracking_line_search_compiles_every_step(reports):
+    path = FIXTURES / "eager" / "backtracking_linesearch_chain_eager.py"
+    assert control_flow_compiles(reports[path])["jit(while)"] == 5  # 5 eager updates
+    assert {code for _, code in expected_findings(path)} == {"JIT520"}

@@ -1,0 +1,22 @@
+"""JIT620, measured: a jitted loss that ignores its batch and reads a global batch returns
+the same value for every batch it is given.  Real JAX on the CPU."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from helpers import FIXTURES, expected_findings, run_all_counting_compiles
+
+CASES = {"loss_reads_global_batch.py": 1, "loss_uses_its_batch_ok.py": 5}  # distinct losses in 5
+
+
+@pytest.mark.parametrize("name, distinct", CASES.items())
+def test_the_ignored_batch_makes_every_loss_the_same(name, distinct):
+    pytest.importorskip("jax")
+    path = FIXTURES / "ignored_parameter" / name
+    [report] = run_all_counting_compiles([path]).values()
+    assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
+    assert re.search(r"^RESULT (\d+)$", report["stdout"], re.M)[1] == str(distinct)
+    assert (expected_findings(path) != set()) == (distinct == 1)
