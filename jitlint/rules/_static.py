@@ -11,7 +11,7 @@ a loop counter (JIT401, JIT403).  Anything not understood stays silent.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Iterator, Optional
 
 import libcst as cst
 
@@ -22,14 +22,26 @@ from jitlint.staticargs import (
     IDENTITY, UNHASHABLE, StaticArgSpec, absolute, module_name_for, resolve_class, spec_errors,
     spec_of,
 )
+from jitlint.values import IterationValues, Varying, assigned, origin, reaching_values, value_flow
 
-PARTIALS = frozenset({"functools.partial"})
+PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
+# optax factories whose result (a GradientTransformation: a tuple of closures, or a schedule
+# function) hashes by identity: two calls with equal settings are two cache keys.
+OPTAX_FACTORIES = frozenset({
+    "adam", "adamw", "sgd", "rmsprop", "adagrad", "adafactor", "adadelta", "adamax", "adamaxw",
+    "adabelief", "amsgrad", "lamb", "lars", "lion", "nadam", "nadamw", "radam", "yogi", "novograd",
+    "fromage", "noisy_sgd", "sm3", "sign_sgd", "polyak_sgd", "optimistic_gradient_descent",
+    "chain", "clip", "clip_by_global_norm", "clip_by_block_rms", "scale", "scale_by_adam",
+    "scale_by_schedule", "scale_by_learning_rate", "add_decayed_weights", "multi_transform",
+    "masked", "zero_nans", "exponential_decay", "cosine_decay_schedule", "linear_schedule",
+    "warmup_cosine_decay_schedule", "piecewise_constant_schedule", "constant_schedule",
+    "join_schedules", "polynomial_schedule", "cosine_onecycle_schedule", "contrib.muon",
+})
 ARRAY_MODULES = ("numpy.", "jax.numpy.")
 ARRAY_CONSTRUCTORS = frozenset({
     "array", "asarray", "zeros", "ones", "full", "empty", "arange", "linspace", "eye", "identity",
     "zeros_like", "ones_like", "full_like", "empty_like", "stack", "concatenate",
 })
-ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power)
 # builtin name -> (what it makes, the fix)
 UNHASHABLE_BUILTINS = {
     "list": ("a list", "pass a tuple"),
@@ -168,7 +180,7 @@ class _Callees:
             spec = self.by_call.get(func)
             return (spec, 0) if spec is not None else None
         if isinstance(func, cst.Name):
-            bindings = self.model.lookup(func.value, scope)
+            bindings = value_flow(self.ctx).reaching(func, scope)
             local = [b for b in bindings if b in self.by_binding]
             if len(bindings) == 1 and local:
                 return self.by_binding[local[0]][0], 0
@@ -258,9 +270,24 @@ def _binding_of(scope: Scope, name: str, node: cst.CSTNode) -> Optional[Binding]
 
 
 # ---------------------------------------------------------------------------- unhashable values
+# jax.numpy functions whose result is not an array (everything else there returns a jax Array,
+# which is unhashable; measured: hash(jnp.float32(1.0)) raises TypeError too).
+NOT_ARRAYS = frozenset({
+    "dtype", "shape", "ndim", "size", "result_type", "issubdtype", "iinfo", "finfo",
+    "promote_types", "can_cast", "isscalar", "iscomplexobj", "isrealobj", "isdtype", "vectorize",
+    "frompyfunc", "printoptions", "set_printoptions", "get_printoptions", "broadcast_shapes",
+})
+HASHES_FIELDS_BASES = frozenset({"equinox.Module"})
+CONTAINERS = ("a list", "a dict", "a set")
+ARRAY_FIX = "pass it as a traced (non-static) argument, or pass a tuple"
+
+
 def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
                depth: int = 0) -> Optional[tuple[str, str]]:
-    """(what the value is, the fix) when ``expr`` certainly evaluates to an unhashable object."""
+    """(what the value is, the fix) when ``expr`` certainly evaluates to an unhashable object.
+
+    A name is followed to every definition that reaches the read (flow-sensitive): all of them
+    must be unhashable."""
     if depth > 4:
         return None
     for node_type, kind in LITERALS.items():
@@ -279,11 +306,9 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         if isinstance(func, cst.Name) and func.value in UNHASHABLE_BUILTINS \
                 and not ctx.model.lookup(func.value, scope):
             return UNHASHABLE_BUILTINS[func.value]
-        qualname = ctx.model.qualified_name(func, scope)
-        if qualname is not None and qualname.startswith(ARRAY_MODULES) \
-                and qualname.rsplit(".", 1)[-1] in ARRAY_CONSTRUCTORS:
-            what = "a NumPy array" if qualname.startswith("numpy.") else "a jax Array"
-            return what, "pass it as a traced (non-static) argument, or pass a tuple"
+        array = array_kind(ctx, expr, scope)
+        if array is not None:
+            return array, ARRAY_FIX
         cls = class_verdict(ctx, func, scope)
         if cls is not None and cls[1] == UNHASHABLE:
             if cls[2] == "dataclass":
@@ -291,24 +316,157 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
                         f"__hash__ to None)", "make the dataclass frozen (@dataclass(frozen=True))")
             return (f"an instance of `{cls[0]}`, which defines __eq__ without __hash__",
                     f"define `{cls[0]}.__hash__` consistent with __eq__")
-        return None
+        return unhashable_field(ctx, expr, scope, depth)
     if isinstance(expr, cst.Name):
-        binding = _single_assignment(ctx, expr, scope)
-        if binding is not None:
-            return unhashable(ctx, binding.value, binding.scope, depth + 1)  # type: ignore[arg-type]
+        found = None
+        values = reaching_values(value_flow(ctx), expr, scope)
+        for value in values:
+            if value.value is not None:
+                inner = unhashable(ctx, value.value, value.binding.scope, depth + 1)
+            else:
+                inner = _static_half(ctx, value.binding, depth + 1)
+            if inner is None:
+                return None
+            found = found or inner
+        return found
     return None
 
 
-def _single_assignment(ctx: FileContext, name: cst.Name, scope: Scope) -> Optional[Binding]:
-    """The one ``name = value`` that reaches every read of ``name`` (flow-insensitive)."""
-    binding = ctx.model.single_binding(name.value, scope)
-    if binding is None or binding.kind != "assign" or binding.value is None:
+def array_kind(ctx: FileContext, call: cst.Call, scope: Scope) -> Optional[str]:
+    """'a NumPy array' / 'a jax Array' when the call certainly returns one."""
+    qualname = ctx.model.qualified_name(call.func, scope)
+    if qualname is None:
         return None
-    statement = binding.node
-    if isinstance(statement, cst.Assign) and (
-            len(statement.targets) != 1 or not isinstance(statement.targets[0].target, cst.Name)):
+    last = qualname.rsplit(".", 1)[-1]
+    if qualname.startswith("numpy.") and last in ARRAY_CONSTRUCTORS:
+        return "a NumPy array"
+    if qualname.startswith("jax.numpy.") and last not in NOT_ARRAYS and last[:1].islower():
+        return "a jax Array"
+    if qualname.startswith("jax.random.") and last[:1].islower():
+        return "a jax Array"
+    return None
+
+
+def unhashable_field(ctx: FileContext, call: cst.Call, scope: Scope, depth: int,
+                     containers_only: bool = False) -> Optional[tuple[str, str]]:
+    """``Config([1, 2])`` for a frozen dataclass or an ``equinox.Module`` (both hash their
+    fields): the instance is unhashable when a field receives an unhashable value."""
+    found = _field_class(ctx, call.func, scope)
+    if found is None:
         return None
-    return binding
+    cls, kind, fields = found
+    for field_name, value in fields_passed(cls, fields, call):
+        inner = unhashable(ctx, value, scope, depth + 1)
+        if inner is not None and (not containers_only or inner[0] in CONTAINERS):
+            return (f"an instance of {kind} `{cls.name.value}` whose field `{field_name}` is "
+                    f"{inner[0]} (hashing the instance hashes its fields)",
+                    f"store a hashable value in `{field_name}` ({inner[1]})")
+    return None
+
+
+def _field_class(ctx: FileContext, func: cst.BaseExpression, scope: Scope):
+    """(class def, 'a frozen dataclass' | 'an equinox.Module', field names) for a class of this
+    module whose instances hash by their fields."""
+    if not isinstance(func, cst.Name):
+        return None
+    binding = value_flow(ctx).single(func, scope)
+    if binding is None or binding.kind != "class":
+        return None
+    cls = binding.node
+    assert isinstance(cls, cst.ClassDef)
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    methods = {s.name.value for s in body if isinstance(s, cst.FunctionDef)}
+    if methods & {"__hash__", "__eq__", "__post_init__", "__new__"} or cls.keywords:
+        return None
+    bases = [ctx.model.qualified_name(a.value, binding.scope) for a in cls.bases]
+    if bases == ["equinox.Module"] and not cls.decorators:
+        kind = "an equinox.Module"
+    elif not bases and len(cls.decorators) == 1 and _frozen_dataclass(ctx, cls.decorators[0], binding.scope):
+        kind = "a frozen dataclass"
+    else:
+        return None
+    fields = []
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    if isinstance(small.value, cst.Call) and any(
+                            a.keyword is not None and a.keyword.value == "converter" for a in small.value.args):
+                        return None  # eqx.field(converter=tuple) makes the value hashable
+                    fields.append(small.target.value)
+    return cls, kind, fields
+
+
+def _frozen_dataclass(ctx: FileContext, decorator: cst.Decorator, scope: Scope) -> bool:
+    expr = decorator.decorator
+    if not isinstance(expr, cst.Call) or ctx.model.qualified_name(expr.func, scope) != "dataclasses.dataclass":
+        return False
+    flags = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
+    frozen = flags.get("frozen")
+    return isinstance(frozen, cst.Name) and frozen.value == "True" and "eq" not in flags \
+        and "unsafe_hash" not in flags
+
+
+def fields_passed(cls: cst.ClassDef, fields: list[str], call: cst.Call) -> Iterator[tuple[str, cst.BaseExpression]]:
+    """(field, value) for each argument of ``Cls(...)`` that lands in a field unchanged."""
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    init = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    if init is None:
+        params = fields
+        stored = {f: f for f in fields}
+    else:
+        params = [p.name.value for p in (*init.params.posonly_params, *init.params.params)][1:]
+        stored = _stored_params(init)
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args):
+        return
+    for index, arg in enumerate(positional):
+        if index < len(params) and params[index] in stored:
+            yield stored[params[index]], arg.value
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in stored:
+            yield stored[arg.keyword.value], arg.value
+
+
+def _stored_params(init: cst.FunctionDef) -> dict[str, str]:
+    """param -> field for each ``self.field = param`` directly in ``__init__``'s body."""
+    stored = {}
+    body = init.body.body if isinstance(init.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                    and isinstance(small.value, cst.Name):
+                target = small.targets[0].target
+                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                        and target.value.value == "self":
+                    stored[small.value.value] = target.attr.value
+    return stored
+
+
+def _static_half(ctx: FileContext, binding: Binding, depth: int) -> Optional[tuple[str, str]]:
+    """``params, static = eqx.partition(model, ...)``: the static half keeps every non-array
+    leaf and every container (arrays become None), so a list/dict/set field stays unhashable."""
+    node = binding.node
+    if not isinstance(node, cst.Assign) or len(node.targets) != 1 or not isinstance(node.value, cst.Call):
+        return None
+    target = node.targets[0].target
+    call = node.value
+    if not isinstance(target, cst.Tuple) or len(target.elements) != 2 \
+            or not isinstance(target.elements[1].value, cst.Name) \
+            or target.elements[1].value.value != binding.name or not call.args \
+            or ctx.model.qualified_name(call.func, binding.scope) != "equinox.partition":
+        return None
+    model_expr = call.args[0].value
+    made = origin(value_flow(ctx), model_expr, binding.scope, binding.frame)
+    if made is None or not isinstance(made[0], cst.Call):
+        return None
+    inner = unhashable_field(ctx, made[0], made[1], depth, containers_only=True)
+    if inner is None:
+        return None
+    return (f"the static half of eqx.partition(...) of {inner[0]}; partition keeps containers "
+            f"in the static half", inner[1])
 
 
 def class_verdict(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> Optional[tuple[str, str, str]]:
@@ -328,9 +486,14 @@ class Fresh:
 FRESH_TEXT = {
     "lambda": ("a lambda", "hoist the lambda: define it once and pass the same object"),
     "def": ("a nested function", "define the function once at module level and pass it"),
-    "partial": ("a new functools.partial", "build the partial once, outside the loop, and reuse it"),
+    "partial": ("a new partial object (functools.partial / jax.tree_util.Partial)",
+                "build the partial once and reuse it (a jtu.Partial can also be passed as a "
+                "non-static argument: it is a pytree)"),
     "bound-method": ("a bound method of a new object", "create the object once and reuse it"),
     "jit": ("a jitted function created anew", "jit the function once (at module level) and pass that same object"),
+    "optax": ("a new optax transformation (a tuple of closures, hashed by identity)",
+              "create the optimizer once and pass that same object, or make it a non-static "
+              "argument (optax.inject_hyperparams for a changing learning rate)"),
 }
 
 
@@ -353,6 +516,40 @@ def fresh_value(ctx: FileContext, use: StaticUse) -> Optional[Fresh]:
     return None
 
 
+def twin_objects(ctx: FileContext) -> list[tuple[StaticUse, Fresh, StaticUse]]:
+    """Uses of one static parameter with separately created, identity-hashed objects that look
+    alike (the same optax factory, a partial of the same function, the same class with the same
+    arguments): each object is its own cache key, so each compiles again.  (later use, what it
+    is, the earlier use).  Lambdas and defs are different code: not twins."""
+    return ctx.shared("static-twins", _twins)
+
+
+def _twins(ctx: FileContext) -> list[tuple[StaticUse, Fresh, StaticUse]]:
+    flow = value_flow(ctx)
+    seen: dict[tuple[int, str, str], tuple[StaticUse, cst.CSTNode]] = {}
+    found = []
+    for use in static_uses(ctx):
+        if use.spec.filtering:
+            continue
+        made = origin(flow, use.value, use.scope, use.site.frame)
+        if made is None or not isinstance(made[0], cst.Call):
+            continue
+        created = _created(ctx, made[0], made[1], made[2])  # type: ignore[arg-type]
+        if created is None or created[0] not in ("partial", "optax", "instance"):
+            continue
+        call = made[0]
+        if created[0] == "optax":
+            likeness = cst.Module([]).code_for_node(call.func)
+        else:
+            likeness = " ".join(cst.Module([]).code_for_node(call).split())
+        key = (id(use.spec), use.param, likeness)
+        first = seen.setdefault(key, (use, call))
+        if first[1] is not call and fresh_value(ctx, use) is None:
+            found.append((use, _fresh(created[0], created[2], "created separately from the "
+                                      "object passed in an earlier call"), first[0]))
+    return found
+
+
 def _fresh(kind: str, label: Optional[str], when: str) -> Fresh:
     if kind == "instance":
         return Fresh(kind, f"a new `{label}()` instance, which hashes by identity",
@@ -365,10 +562,10 @@ def _fresh(kind: str, label: Optional[str], when: str) -> Fresh:
 def _created(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
              frame: Frame) -> Optional[tuple[str, Frame, Optional[str]]]:
     """(kind, the frame where the object is created, class name) for a fresh identity-hashed object."""
-    origin = ctx.model.value_origin(expr, scope, frame)
-    if origin is None:
+    made = origin(value_flow(ctx), expr, scope, frame)
+    if made is None:
         return None
-    node, scope, frame = origin
+    node, scope, frame = made  # type: ignore[assignment]
     if isinstance(node, cst.FunctionDef):
         if scope.kind != "function":
             return None
@@ -380,8 +577,11 @@ def _created(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         if ctx.resolver.resolve(node.func, scope) is not None and any(
                 a.keyword is None and not a.star for a in node.args):
             return "jit", frame, None
-        if ctx.model.qualified_name(node.func, scope) in PARTIALS:
+        qualname = ctx.model.qualified_name(node.func, scope) or ""
+        if qualname in PARTIALS:
             return "partial", frame, None
+        if qualname.startswith("optax.") and qualname[len("optax."):] in OPTAX_FACTORIES:
+            return "optax", frame, None
         cls = class_verdict(ctx, node.func, scope)
         if cls is not None and cls[1] == IDENTITY:
             return "instance", frame, cls[0]
@@ -392,63 +592,15 @@ def _created(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
     return None
 
 
-# ---------------------------------------------------------------------------- loop counters
-def loop_counter(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Optional[str]:
-    """The name of a ``range``/``enumerate`` counter that ``expr`` changes with, per iteration.
-
-    Only values that take a new value every iteration: the counter, ``float(i)``, arithmetic
-    of it with constants.  ``i % 2``, ``i > 0`` and the like take few values: silent.
-    """
-    if isinstance(expr, cst.Name):
-        return expr.value if _is_counter(ctx, expr, site) else None
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
-        return loop_counter(ctx, expr.expression, site)
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, ARITHMETIC):
-        left, right = loop_counter(ctx, expr.left, site), loop_counter(ctx, expr.right, site)
-        if left and (right or _constant(ctx, expr.right, site.frame.scope)):
-            return left
-        if right and _constant(ctx, expr.left, site.frame.scope):
-            return right
-        return None
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) \
-            and expr.func.value in ("float", "int") and len(expr.args) == 1 \
-            and not ctx.model.lookup(expr.func.value, site.frame.scope):
-        return loop_counter(ctx, expr.args[0].value, site)
-    return None
-
-
-def _constant(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> bool:
-    if isinstance(expr, (cst.Integer, cst.Float)):
-        return True
-    if isinstance(expr, cst.Name):
-        binding = _single_assignment(ctx, expr, scope)
-        return binding is not None and isinstance(binding.value, (cst.Integer, cst.Float))
-    return False
-
-
-def _is_counter(ctx: FileContext, name: cst.Name, site: CallSite) -> bool:
-    scope = site.frame.scope
-    binding = ctx.model.single_binding(name.value, scope)
-    if binding is None or binding.kind != "loop-target" or binding.scope is not scope:
-        return False
-    loop = binding.node
-    if isinstance(loop, cst.For):
-        target, iterable = loop.target, loop.iter
-        if not site.frame.is_inside(loop):  # the loop's frame covers its body only
-            return False
-    elif isinstance(loop, cst.CompFor):
-        target, iterable = loop.target, loop.iter
-    else:
-        return False
-    if not isinstance(iterable, cst.Call) or not isinstance(iterable.func, cst.Name) \
-            or ctx.model.lookup(iterable.func.value, scope):
-        return False
-    if iterable.func.value == "range":
-        return isinstance(target, cst.Name) and target.value == name.value
-    if iterable.func.value == "enumerate" and isinstance(target, cst.Tuple) and target.elements:
-        first = target.elements[0].value
-        return isinstance(first, cst.Name) and first.value == name.value
-    return False
+# ---------------------------------------------------------------------------- changing scalars
+def changing_scalar(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Optional[Varying]:
+    """A Python scalar that takes a new value on every iteration of a loop around ``site``: a
+    ``range``/``enumerate`` counter, arithmetic of it with constants or loop-invariant names
+    (``0.1 * 0.97 ** t``, through names assigned in the loop), a value updated from itself
+    (``lr = lr * 0.9``, ``step += 1``), ``len`` of a list that grows in the loop.  Values that take
+    few values (``i % 2``, ``i > 0``, ``min(i, 3)``) are not followed."""
+    values = ctx.shared("iteration-values", lambda c: IterationValues(c.model, value_flow(c)))
+    return values.varying(expr, site)
 
 
 # ---------------------------------------------------------------------------- bad specs

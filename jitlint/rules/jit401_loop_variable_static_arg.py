@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._static import loop_counter, static_uses
+from jitlint.rules._static import changing_scalar, static_uses
 
 
 class LoopVariableStaticArg(Rule):
@@ -79,13 +79,21 @@ class LoopVariableStaticArg(Rule):
         for use in static_uses(ctx):
             if use.spec.filtering:
                 continue
-            counter = loop_counter(ctx, use.value, use.site)
-            if counter is not None:
+            varying = changing_scalar(ctx, use.value, use.site)
+            if varying is None:
+                continue
+            counter = varying.counter
+            if counter is not None and varying.how.startswith("the loop counter"):
                 of = "" if _is_name(use.value, counter) else " (an expression of it)"
                 yield Violation(use.arg, (
                     f"{use.where()} is the loop counter `{counter}`{of}, a new value on every "
                     f"iteration: `{use.callee}` recompiles on every call; pass it as a traced "
                     f"argument (drop it from static_argnums/static_argnames)"))
+            else:
+                yield Violation(use.arg, (
+                    f"{use.where()} is {varying.how}, a new value on every iteration: "
+                    f"`{use.callee}` recompiles on every call; pass it as a traced argument "
+                    f"(drop it from static_argnums/static_argnames)"))
 
 
 def _is_name(expr, name: str) -> bool:

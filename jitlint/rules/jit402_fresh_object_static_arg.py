@@ -1,7 +1,9 @@
 from typing import Iterator
 
+import libcst as cst
+
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._static import fresh_value, static_uses
+from jitlint.rules._static import fresh_value, static_uses, twin_objects
 
 
 class FreshObjectStaticArg(Rule):
@@ -74,3 +76,9 @@ class FreshObjectStaticArg(Rule):
                 yield Violation(use.arg, (
                     f"{use.where()} is {fresh.what} {fresh.when}; it is equal only to itself, so "
                     f"`{use.callee}` recompiles on every call; {fresh.fix}"))
+        for use, fresh, first in twin_objects(ctx):
+            earlier = " ".join(cst.Module([]).code_for_node(first.value).split())
+            yield Violation(use.arg, (
+                f"{use.where()} is {fresh.what}, created separately from `{earlier}` passed in "
+                f"an earlier call; it is equal only to itself, so `{use.callee}` compiles again; "
+                f"{fresh.fix}"))

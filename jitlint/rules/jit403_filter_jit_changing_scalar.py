@@ -1,7 +1,9 @@
 from typing import Iterator
 
+import libcst as cst
+
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._static import loop_counter, static_uses
+from jitlint.rules._static import changing_scalar, static_uses
 
 
 class FilterJitChangingScalar(Rule):
@@ -58,11 +60,12 @@ class FilterJitChangingScalar(Rule):
         for use in static_uses(ctx):
             if not use.spec.filtering:
                 continue
-            counter = loop_counter(ctx, use.value, use.site)
-            if counter is not None:
+            varying = changing_scalar(ctx, use.value, use.site)
+            if varying is not None:
                 where = (f"argument `{use.param}` (keyword)" if use.position is None
                          else f"argument `{use.param}` (position {use.position})")
+                source = cst.Module([]).code_for_node(use.value)
                 yield Violation(use.arg, (
-                    f"{where} of `{use.callee}` is the loop counter `{counter}`, a Python scalar "
-                    f"that equinox.filter_jit treats as static: it recompiles on every call; "
-                    f"pass jnp.asarray({counter}) so it is traced"))
+                    f"{where} of `{use.callee}` is {varying.how}, a Python scalar that "
+                    f"equinox.filter_jit treats as static: it recompiles on every call; "
+                    f"pass jnp.asarray({source}) so it is traced"))
