@@ -98,7 +98,7 @@ def module_info(ctx: FileContext) -> tuple[Optional[str], bool]:
 
 
 def _compute(ctx: FileContext) -> list[StaticUse]:
-    callees = _Callees(ctx)
+    callees = ctx.shared("static-callees", _Callees)
     uses: list[StaticUse] = []
     for site in ctx.model.calls:
         found = callees.lookup(site)
@@ -109,6 +109,68 @@ def _compute(ctx: FileContext) -> list[StaticUse]:
             continue  # calls while tracing are inlined into the outer function
         uses.extend(_map_arguments(site, spec, shift))
     return uses
+
+
+@dataclass(eq=False)
+class ReceiverUse:
+    """A call of a jitted method whose ``self`` is static, on a receiver we can see created:
+    ``Head(2.0)(x)``, ``Head(2.0).apply(x)``, ``head(x)`` after ``head = Head(2.0)``, or
+    ``self.apply(x)`` inside the class."""
+
+    site: CallSite
+    spec: StaticArgSpec
+    cls: cst.ClassDef
+    method: str
+    receiver: cst.BaseExpression  # the expression that evaluates to the instance
+    creation: Optional[tuple[cst.Call, Scope, Frame]]  # where the instance is made, when known
+
+
+def static_receivers(ctx: FileContext) -> list[ReceiverUse]:
+    return ctx.shared("static-receivers", _receivers)
+
+
+def _receivers(ctx: FileContext) -> list[ReceiverUse]:
+    callees = ctx.shared("static-callees", _Callees)
+    if not callees.methods:
+        return []
+    flow = value_flow(ctx)
+    found = []
+    for site in ctx.model.calls:
+        func = site.node.func
+        scope = site.frame.scope
+        if isinstance(func, cst.Attribute):
+            receiver, method = func.value, func.attr.value
+        else:
+            receiver, method = func, "__call__"
+        made = origin(flow, receiver, scope, site.frame)
+        creation = None
+        cls = None
+        if made is not None and isinstance(made[0], cst.Call) and isinstance(made[0].func, cst.Name):
+            binding = flow.single(made[0].func, made[1])
+            if binding is not None and binding.kind == "class":
+                cls = binding.node
+                creation = (made[0], made[1], made[2])
+        elif isinstance(func, cst.Attribute) and isinstance(receiver, cst.Name):
+            spec = callees._method(func, scope)
+            if spec is not None:
+                cls = _enclosing_class(ctx, scope)
+        if not isinstance(cls, cst.ClassDef):
+            continue
+        spec = callees.methods.get((cls, method))
+        if spec is None or not spec.checkable or inside_jitted_body(ctx, site.frame):
+            continue
+        nums, names = spec.effective_static()
+        if 0 in nums or (spec.positional and spec.positional[0] in names):
+            found.append(ReceiverUse(site, spec, cls, method, receiver, creation))  # type: ignore[arg-type]
+    return found
+
+
+def _enclosing_class(ctx: FileContext, scope: Scope) -> Optional[cst.ClassDef]:
+    function = scope.node
+    if not isinstance(function, cst.FunctionDef):
+        return None
+    outer = ctx.model.functions[function].scope
+    return outer.node if outer.kind == "class" else None  # type: ignore[return-value]
 
 
 def _map_arguments(site: CallSite, spec: StaticArgSpec, shift: int) -> list[StaticUse]:
@@ -469,6 +531,26 @@ def _static_half(ctx: FileContext, binding: Binding, depth: int) -> Optional[tup
             f"in the static half", inner[1])
 
 
+def unhashable_receiver(ctx: FileContext, use: ReceiverUse) -> Optional[tuple[str, str]]:
+    """(what, fix) when the static ``self`` cannot be hashed: the class sets __hash__ to None
+    (a non-frozen @dataclass, __eq__ without __hash__), or the instance is made with an
+    unhashable field value (an array or container in an equinox.Module / frozen dataclass)."""
+    frame = ctx.model.classes.get(use.cls)
+    if frame is not None:
+        verdict = class_verdict(ctx, cst.Name(use.cls.name.value), frame.scope)
+        if verdict is not None and verdict[1] == UNHASHABLE:
+            call = cst.Call(cst.Name(use.cls.name.value))
+            return unhashable(ctx, call, frame.scope)
+    if use.creation is not None:
+        call, scope, _ = use.creation
+        found = unhashable_field(ctx, call, scope, 0)
+        if found is not None and "equinox.Module" in found[0]:
+            return found[0], ("a Module is a pytree: pass it as an ordinary argument (drop "
+                              "static_argnums=0) or use eqx.filter_jit")
+        return found
+    return None
+
+
 def class_verdict(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> Optional[tuple[str, str, str]]:
     module_name, is_package = module_info(ctx)
     return resolve_class(expr, scope, ctx.model, getattr(ctx, "index", None), module_name, is_package)
@@ -499,11 +581,19 @@ FRESH_TEXT = {
 
 def fresh_value(ctx: FileContext, use: StaticUse) -> Optional[Fresh]:
     """The static value is a new object each time the call runs, hashed by identity."""
-    created = _created(ctx, use.value, use.scope, use.site.frame)
+    return _fresh_at(ctx, use.value, use.site)
+
+
+def fresh_receiver(ctx: FileContext, use: ReceiverUse) -> Optional[Fresh]:
+    """The static ``self`` of a jitted method is a new identity-hashed instance each time."""
+    return _fresh_at(ctx, use.receiver, use.site)
+
+
+def _fresh_at(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Optional[Fresh]:
+    created = _created(ctx, expr, site.frame.scope, site.frame)
     if created is None:
         return None
     kind, creation, label = created
-    site = use.site
     for loop in site.frame.loops_in_scope():
         if creation.is_inside(loop):
             return _fresh(kind, label, "on every iteration")

@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._static import static_uses, unhashable
+from jitlint.rules._static import static_receivers, static_uses, unhashable, unhashable_receiver
 
 
 class UnhashableStaticArg(Rule):
@@ -75,3 +75,11 @@ class UnhashableStaticArg(Rule):
                 yield Violation(use.arg, (
                     f"{use.where()} is {what}; it is unhashable, so the call raises ValueError "
                     f"(non-hashable static argument); {fix}"))
+        for receiver in static_receivers(ctx):
+            found = unhashable_receiver(ctx, receiver)
+            if found is not None:
+                what, fix = found
+                name = f"{receiver.cls.name.value}.{receiver.method}"
+                yield Violation(receiver.receiver, (
+                    f"`{name}` is jitted with a static `self`, which is {what}; it is unhashable, "
+                    f"so the call raises ValueError (non-hashable static argument); {fix}"))

@@ -3,7 +3,9 @@ from typing import Iterator
 import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._static import fresh_value, static_uses, twin_objects
+from jitlint.rules._static import (
+    fresh_receiver, fresh_value, static_receivers, static_uses, twin_objects,
+)
 
 
 class FreshObjectStaticArg(Rule):
@@ -76,6 +78,13 @@ class FreshObjectStaticArg(Rule):
                 yield Violation(use.arg, (
                     f"{use.where()} is {fresh.what} {fresh.when}; it is equal only to itself, so "
                     f"`{use.callee}` recompiles on every call; {fresh.fix}"))
+        for receiver in static_receivers(ctx):
+            fresh = fresh_receiver(ctx, receiver)
+            if fresh is not None and fresh.kind == "instance":
+                name = f"{receiver.cls.name.value}.{receiver.method}"
+                yield Violation(receiver.receiver, (
+                    f"`{name}` is jitted with a static `self`, and called on {fresh.what} "
+                    f"{fresh.when}: `{name}` recompiles on every call; {fresh.fix}"))
         for use, fresh, first in twin_objects(ctx):
             earlier = " ".join(cst.Module([]).code_for_node(first.value).split())
             yield Violation(use.arg, (
