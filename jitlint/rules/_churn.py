@@ -30,6 +30,7 @@ import libcst as cst
 from jitlint.rule import FileContext
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
 from jitlint.semantic import Binding, Scope, SemanticModel
+from jitlint.values import ValueFlow, value_flow
 
 Poly = dict[tuple[str, ...], int]
 
@@ -79,7 +80,7 @@ def _analyse(ctx: FileContext) -> list[Churn]:
         loops = site.frame.loops_in_scope()
         if not loops:
             continue
-        checker = _ArgChecker(model, site.frame.scope, loops)
+        checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops)
         for arg in jc.dynamic_args():
             result = checker.shape(arg.value)
             kind = "shape"
@@ -106,8 +107,10 @@ def _src(node: cst.CSTNode, limit: int = 40) -> str:
 
 
 class _ArgChecker:
-    def __init__(self, model: SemanticModel, scope: Scope, loops: list[cst.CSTNode]) -> None:
+    def __init__(self, model: SemanticModel, flow: ValueFlow, scope: Scope,
+                 loops: list[cst.CSTNode]) -> None:
         self.model = model
+        self.flow = flow
         self.scope = scope
         self.loops = loops  # innermost first
 
@@ -115,12 +118,13 @@ class _ArgChecker:
     def _inside(self, binding: Binding, loop: cst.CSTNode) -> bool:
         return binding.frame is not None and binding.frame.is_inside(loop)
 
-    def _bindings(self, name: str, scope: Scope) -> list[Binding]:
-        return self.model.lookup(name, scope)
+    def _bindings(self, name: cst.Name, scope: Scope) -> list[Binding]:
+        """The definitions that reach this read of ``name`` (flow-sensitive)."""
+        return self.flow.reaching(name, scope)
 
     def counter(self, name: cst.Name, scope: Scope, loop: cst.CSTNode, depth: int = 0) -> bool:
         """Is ``name`` the loop's integer counter, or computed from it by integer arithmetic?"""
-        bindings = self._bindings(name.value, scope)
+        bindings = self._bindings(name, scope)
         if not bindings or depth > 3 or not all(self._inside(b, loop) for b in bindings):
             return False
         for binding in bindings:
@@ -139,11 +143,11 @@ class _ArgChecker:
         return True
 
     def invariant(self, name: cst.Name, scope: Scope, loop: cst.CSTNode) -> bool:
-        bindings = self._bindings(name.value, scope)
+        bindings = self._bindings(name, scope)
         return all(not self._inside(b, loop) for b in bindings)
 
     def varying(self, name: cst.Name, scope: Scope, loop: cst.CSTNode) -> bool:
-        return any(self._inside(b, loop) for b in self._bindings(name.value, scope))
+        return any(self._inside(b, loop) for b in self._bindings(name, scope))
 
     def mentions_counter(self, expr: cst.BaseExpression, scope: Scope, loop: cst.CSTNode,
                          depth: int = 0) -> bool:
@@ -151,8 +155,14 @@ class _ArgChecker:
 
     def _varies_with_counter(self, lower, upper, scope: Scope, loop) -> Optional[bool]:
         """Does ``upper - lower`` depend on the loop counter?  None: cannot tell."""
-        is_counter = lambda n: self.counter(n, scope, loop)  # noqa: E731
-        known = lambda n: is_counter(n) or self.invariant(n, scope, loop)  # noqa: E731
+        counters: set[str] = set()
+
+        def known(n: cst.Name) -> bool:
+            if self.counter(n, scope, loop):
+                counters.add(n.value)
+                return True
+            return self.invariant(n, scope, loop)
+
         low = _poly(lower, known) if lower is not None else {}
         high = _poly(upper, known)
         if low is None or high is None:
@@ -160,7 +170,7 @@ class _ArgChecker:
         width = dict(high)
         for term, coeff in low.items():
             width[term] = width.get(term, 0) - coeff
-        return any(coeff and any(is_counter(cst.Name(v)) for v in term) for term, coeff in width.items())
+        return any(coeff and any(v in counters for v in term) for term, coeff in width.items())
 
     # ------------------------------------------------------------------ shapes
     def shape(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:
@@ -187,7 +197,7 @@ class _ArgChecker:
 
     def _value_in_loop(self, name: cst.Name, scope: Scope, loop):
         """The value of a name assigned once, inside the loop: ``chunk = x[:i]``."""
-        bindings = self._bindings(name.value, scope)
+        bindings = self._bindings(name, scope)
         if len(bindings) == 1 and bindings[0].kind == "assign" and self._inside(bindings[0], loop) \
                 and bindings[0].value is not None and isinstance(bindings[0].node, cst.Assign) \
                 and isinstance(bindings[0].node.targets[0].target, cst.Name):
@@ -215,7 +225,7 @@ class _ArgChecker:
     def _mask(self, sub: cst.Subscript, scope: Scope, loop) -> Optional[tuple[str, str]]:
         for element in sub.slice:
             piece = element.slice
-            if isinstance(piece, cst.Index) and _is_mask(piece.value, self.model, scope):
+            if isinstance(piece, cst.Index) and _is_mask(piece.value, self.model, self.flow, scope):
                 names = list(name_loads(sub.value)) + list(name_loads(piece.value))
                 if any(self.varying(n, scope, loop) for n in names):
                     return ("a boolean-mask index, whose size depends on the data of each "
@@ -261,9 +271,11 @@ class _ArgChecker:
 
     def _grows(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:
         """A list that grows, or an array concatenated onto itself, on every iteration."""
-        bindings = self._bindings(name.value, scope)
+        bindings = self._carried(self._bindings(name, scope), name.value)
         outside = [b for b in bindings if not self._inside(b, loop)]
         inside = [b for b in bindings if self._inside(b, loop)]
+        if inside and all(self._is_concatenation(b, name.value) for b in inside):
+            return "an array grown by concatenation on every iteration", GROW_FIX
         if not outside:
             return None
         if all(_is_list_value(b) for b in outside):
@@ -271,9 +283,25 @@ class _ArgChecker:
             if growth and all(_is_list_extension(b) for b in inside):
                 return "a list that grows on every iteration", GROW_FIX
             return None
-        if inside and all(self._is_concatenation(b, name.value) for b in inside):
-            return "an array grown by concatenation on every iteration", GROW_FIX
         return None
+
+    def _carried(self, bindings: list[Binding], name: str) -> list[Binding]:
+        """The definitions reaching a read, plus those that reach the reads of ``name`` in its
+        own updates (``xs += [x]``, ``acc = concatenate([acc, x])``): the value carried around
+        the loop, back to where it starts."""
+        found = list(bindings)
+        for binding in found:  # grows while iterating: a worklist
+            node = binding.node
+            reads: list[cst.Name] = []
+            if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+                reads = [node.target]
+            elif isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
+                reads = [n for n in name_loads(node.value) if n.value == name]
+            for read in reads:
+                for more in self.flow.reaching(read, binding.scope):
+                    if more not in found:
+                        found.append(more)
+        return found
 
     def _is_concatenation(self, binding: Binding, name: str) -> bool:
         value = binding.value
@@ -326,7 +354,7 @@ class _ArgChecker:
 
     def _loop_values(self, name: cst.Name, scope: Scope, loop) -> Optional[list[cst.BaseExpression]]:
         """The elements of ``for name in [a, b, ...]`` when ``loop`` is that loop."""
-        bindings = self._bindings(name.value, scope)
+        bindings = self._bindings(name, scope)
         if len(bindings) != 1 or bindings[0].kind != "loop-target":
             return None
         node = bindings[0].node
@@ -358,7 +386,7 @@ class _ArgChecker:
         return None not in dtypes and len(dtypes) >= 2
 
     def _int_then_float(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:
-        bindings = self._bindings(name.value, scope)
+        bindings = self._bindings(name, scope)
         outside = [b for b in bindings if not self._inside(b, loop)]
         inside = [b for b in bindings if self._inside(b, loop)]
         if outside and inside and all(_is_int_literal_binding(b) for b in outside) \
@@ -438,18 +466,19 @@ def _argument(call: cst.Call, position: int, keywords: tuple[str, ...]) -> Optio
     return None
 
 
-def _is_mask(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, depth: int = 0) -> bool:
+def _is_mask(expr: cst.BaseExpression, model: SemanticModel, flow: ValueFlow, scope: Scope,
+             depth: int = 0) -> bool:
     if isinstance(expr, cst.Comparison):
         return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn))
                        for c in expr.comparisons)
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.BitInvert):
-        return _is_mask(expr.expression, model, scope, depth)
+        return _is_mask(expr.expression, model, flow, scope, depth)
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr)):
-        return _is_mask(expr.left, model, scope, depth) and _is_mask(expr.right, model, scope, depth)
+        return _is_mask(expr.left, model, flow, scope, depth) and _is_mask(expr.right, model, flow, scope, depth)
     if isinstance(expr, cst.Name) and depth < 2:
-        binding = model.single_binding(expr.value, scope)
+        binding = flow.single(expr, scope)
         if binding is not None and binding.kind == "assign" and binding.value is not None:
-            return _is_mask(binding.value, model, binding.scope, depth + 1)
+            return _is_mask(binding.value, model, flow, binding.scope, depth + 1)
     return False
 
 
@@ -505,7 +534,7 @@ def _list_growth(loop: cst.CSTNode, name: str, bindings: list[Binding], model: S
         if site is None:
             return False
         found = model.lookup(name_node.value, site.frame.scope)
-        return len(found) == len(bindings) and all(a is b for a, b in zip(found, bindings))
+        return bool(found) and found[0].scope is bindings[0].scope  # the same variable
 
     body = loop.body if isinstance(loop, (cst.For, cst.While)) else loop
     body.visit(_Uses())
