@@ -10,13 +10,15 @@ class FilterJitChangingScalar(Rule):
     """
     ## What it does
     Flags a `range`/`enumerate` loop counter (or arithmetic of it) passed to a function wrapped
-    in `equinox.filter_jit` inside that loop.
+    in `equinox.filter_jit` inside that loop, and any Python scalar recomputed on every
+    iteration the way JIT401 follows it (`lr = 0.1 * 0.97 ** t`, `lr *= 0.9`).
 
     ## Why is this bad?
     `equinox.filter_jit` traces only arrays; every other argument, Python ints and floats
     included, is static and part of the cache key. Measured (equinox 0.13.8, jax 0.10.2, CPU):
     `eqx.filter_jit(f)(x, i)` with a changing Python int compiles on every new value (4 of 5
-    calls; one value had been seen before), a changing tuple of floats 5 of 5.
+    calls; one value had been seen before), a changing tuple of floats 5 of 5, a decayed
+    learning rate `0.1 * 0.97 ** t` 10 of 10.
 
     ## Fix safety
     Pass an array: `f(x, jnp.asarray(i))` is traced and compiles once. The body must then not
