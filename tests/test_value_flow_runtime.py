@@ -1,6 +1,6 @@
 """Value-flow claims of the static-argument rules (issue 14), measured with real JAX on the CPU.
 
-Every fixture in fixtures/static_values and fixtures/structure declares its outcome: ``# runtime: raises ValueError``
+Every fixture in fixtures/static_values, fixtures/structure and fixtures/ragged_batches declares its outcome: ``# runtime: raises ValueError``
 (then JAX's own message for non-hashable static arguments must be in the error), or
 ``# runtime: NAME compiles N times``.  A positive compiles its function more than once (N >= 2,
 exactly as declared); a negative compiles each of its jitted functions once.
@@ -15,7 +15,8 @@ import pytest
 
 from helpers import FIXTURES, declared_compiles, expected_findings, run_all_counting_compiles, user_function_compiles
 
-SCRIPTS = sorted((FIXTURES / "static_values").glob("*.py")) + sorted((FIXTURES / "structure").glob("*.py"))
+SCRIPTS = [path for family in ("static_values", "structure", "ragged_batches")
+           for path in sorted((FIXTURES / family).glob("*.py"))]
 RAISES = re.compile(r"# runtime: raises (?P<type>\w+)")
 NON_HASHABLE = "Non-hashable static arguments are not supported"
 

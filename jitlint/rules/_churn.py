@@ -31,6 +31,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
 from jitlint.semantic import Binding, Scope, SemanticModel
 from jitlint.values import ValueFlow, value_flow
+from jitlint.walk import children
 
 Poly = dict[tuple[str, ...], int]
 
@@ -59,7 +60,7 @@ MASK_FIX = ("keep the shape fixed: jnp.where(mask, x, 0), or pass the mask as a 
 
 @dataclass(eq=False)
 class Churn:
-    kind: str  # "shape" | "dtype"
+    kind: str  # "shape" | "dtype" | "ragged"
     node: cst.CSTNode  # the argument
     call: JittedCall
     message: str
@@ -72,6 +73,7 @@ def churns(ctx: FileContext) -> list[Churn]:
 def _analyse(ctx: FileContext) -> list[Churn]:
     model = ctx.model
     jitted = set(jitted_functions(ctx))
+    jitted_results = {jc.call for jc in jitted_calls(ctx)}
     found = []
     for jc in jitted_calls(ctx):
         site = model.call_site_of[jc.call]
@@ -80,10 +82,12 @@ def _analyse(ctx: FileContext) -> list[Churn]:
         loops = site.frame.loops_in_scope()
         if not loops:
             continue
-        checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops)
+        checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, jitted_results)
         for arg in jc.dynamic_args():
             result = checker.shape(arg.value)
             kind = "shape"
+            if result is None:
+                result, kind = checker.ragged(arg.value), "ragged"
             if result is None and not jc.app.jit.qualname.startswith("equinox."):
                 result, kind = checker.dtype(arg.value), "dtype"
             if result is not None:
@@ -97,6 +101,9 @@ def _message(jc: JittedCall, kind: str, arg: cst.BaseExpression, desc: str, fix:
     if kind == "shape":
         return (f"`{name}` is called in a loop with {what}, {desc}: every new shape compiles "
                 f"`{name}` again; {fix}")
+    if kind == "ragged":
+        return (f"`{name}` is called in a loop with {what}, {desc}: the shorter batch compiles "
+                f"`{name}` a second time; {fix}")
     return (f"`{name}` is called in a loop with {what}, {desc}: every new dtype compiles "
             f"`{name}` again; {fix}")
 
@@ -108,9 +115,10 @@ def _src(node: cst.CSTNode, limit: int = 40) -> str:
 
 class _ArgChecker:
     def __init__(self, model: SemanticModel, flow: ValueFlow, scope: Scope,
-                 loops: list[cst.CSTNode]) -> None:
+                 loops: list[cst.CSTNode], jitted_results: set[cst.Call]) -> None:
         self.model = model
         self.flow = flow
+        self.jitted_results = jitted_results  # calls of jitted callables: their results are arrays
         self.scope = scope
         self.loops = loops  # innermost first
 
@@ -318,6 +326,64 @@ class _ArgChecker:
         items = [e.value for e in first.elements] if isinstance(first, (cst.List, cst.Tuple)) else [first]
         return any(isinstance(item, cst.Name) and item.value == name for item in items)
 
+    # ------------------------------------------------------------------ ragged batches
+    def ragged(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:
+        for loop in self.loops:
+            if not isinstance(loop, cst.For):
+                continue
+            expr = arg
+            if isinstance(arg, cst.Name):
+                value = self._value_in_loop(arg, self.scope, loop)
+                if value is not None:
+                    expr = value[0]
+            found = self._batch_slice(expr, loop) or self._split_chunk(arg, loop)
+            if found is not None:
+                return found
+        return None
+
+    def _batch_slice(self, expr, loop: cst.For) -> Optional[tuple[str, str]]:
+        """``for s in range(0, len(x), B): f(x[s:s + B])``: the last batch is short unless
+        len(x) is a multiple of B (not known here), and nothing in the loop skips it."""
+        iterable, target = loop.iter, loop.target
+        if not isinstance(expr, cst.Subscript) or not isinstance(target, cst.Name) \
+                or not _builtin_call(iterable, "range", self.model, self.scope) \
+                or len(iterable.args) != 3 or any(a.keyword or a.star for a in iterable.args):  # type: ignore[attr-defined]
+            return None
+        _, stop, step = (a.value for a in iterable.args)  # type: ignore[attr-defined]
+        if len(expr.slice) < 1 or not isinstance(expr.slice[0].slice, cst.Slice):
+            return None
+        piece = expr.slice[0].slice
+        lower, upper = piece.lower, piece.upper
+        if not (isinstance(lower, cst.Name) and lower.value == target.value
+                and isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Add)
+                and isinstance(upper.left, cst.Name) and upper.left.value == target.value
+                and _same_code(upper.right, step) and piece.step is None):
+            return None
+        if not _length_of(stop, expr.value, self.model, self.scope):
+            return None
+        if _known_multiple(expr.value, step, self.model, self.flow, self.scope) \
+                or _skips_short_batches(loop, step):
+            return None
+        return (f"batches of `{_src(step)}` rows whose last one is shorter unless "
+                f"len({_src(expr.value)}) is a multiple of `{_src(step)}`",
+                "drop the last partial batch (range(0, len(x) - B + 1, B)) or pad it to B rows "
+                "and mask the padding")
+
+    def _split_chunk(self, arg, loop: cst.For) -> Optional[tuple[str, str]]:
+        """``for chunk in np.array_split(x, k): f(chunk)``: chunk lengths differ by one."""
+        if not isinstance(arg, cst.Name) or not isinstance(loop.target, cst.Name) \
+                or arg.value != loop.target.value or not isinstance(loop.iter, cst.Call):
+            return None
+        bindings = self._bindings(arg, self.scope)
+        if len(bindings) != 1 or bindings[0].node is not loop:
+            return None
+        qualname = self.model.qualified_name(loop.iter.func, self.scope) or ""
+        if qualname not in ("numpy.array_split", "jax.numpy.array_split"):
+            return None
+        return ("a chunk of np.array_split, whose chunks differ in length by one unless the "
+                "length divides evenly", "split into equal chunks (np.split on a length padded "
+                "to a multiple) or pad each chunk to the longest")
+
     # ------------------------------------------------------------------ dtypes
     def dtype(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:
         for loop in self.loops:
@@ -338,7 +404,8 @@ class _ArgChecker:
             mixed = self._mixed_loop_values(expr, scope, loop)
             if mixed is not None:
                 return mixed
-            promoted = self._int_then_float(expr, scope, loop)
+            promoted = self._int_then_float(expr, scope, loop) \
+                or self._python_then_array(expr, scope, loop)
             if promoted is not None:
                 return promoted
             value = self._value_in_loop(expr, scope, loop)
@@ -384,6 +451,20 @@ class _ArgChecker:
             return False
         dtypes = {_dtype_of(v, self.model, scope) for v in values}
         return None not in dtypes and len(dtypes) >= 2
+
+    def _python_then_array(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        """``s = 1.0`` before the loop, ``w, s = step(w, s)`` in it: a weakly typed Python float
+        on the first call, the jitted function's float32 array after it (two compiles)."""
+        bindings = self._bindings(name, scope)
+        outside = [b for b in bindings if not self._inside(b, loop)]
+        inside = [b for b in bindings if self._inside(b, loop)]
+        if outside and inside and all(_is_float_literal(b.value) for b in outside) \
+                and all(isinstance(b.node, cst.Assign) and b.node.value in self.jitted_results
+                        for b in inside):
+            return ("a Python float on the first call (weak float32), then the jitted result, "
+                    "a float32 array", f"start it as an array: {name.value} = jnp.asarray("
+                    f"{_src(outside[0].value)}, dtype=jnp.float32)")  # type: ignore[arg-type]
+        return None
 
     def _int_then_float(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:
         bindings = self._bindings(name, scope)
@@ -614,6 +695,79 @@ def _makes_float(binding: Binding) -> bool:
         return isinstance(value.operator, cst.Divide) or _is_float_literal(value.left) \
             or _is_float_literal(value.right)
     return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "float"
+
+
+def _builtin_call(expr: cst.BaseExpression, name: str, model: SemanticModel, scope: Scope) -> bool:
+    return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) \
+        and expr.func.value == name and not model.lookup(name, scope)
+
+
+def _same_code(a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    return _src(a, 200) == _src(b, 200)
+
+
+def _length_of(stop: cst.BaseExpression, array: cst.BaseExpression, model: SemanticModel,
+               scope: Scope) -> bool:
+    """``len(x)`` / ``x.shape[0]`` of the sliced array."""
+    if _builtin_call(stop, "len", model, scope) and len(stop.args) == 1:  # type: ignore[attr-defined]
+        return _same_code(stop.args[0].value, array)  # type: ignore[attr-defined]
+    if isinstance(stop, cst.Subscript) and isinstance(stop.value, cst.Attribute) \
+            and stop.value.attr.value == "shape" and _same_code(stop.value.value, array) \
+            and len(stop.slice) == 1 and isinstance(stop.slice[0].slice, cst.Index):
+        index = stop.slice[0].slice.value
+        return isinstance(index, cst.Integer) and index.evaluated_value == 0
+    return False
+
+
+def _known_multiple(array: cst.BaseExpression, step: cst.BaseExpression, model: SemanticModel,
+                    flow: ValueFlow, scope: Scope) -> bool:
+    """The array is made with a literal length (``np.zeros((12, 3))``) and the batch size is a
+    literal that divides it: every batch is full."""
+    size = _int_value(step, flow, scope)
+    if not isinstance(array, cst.Name) or size is None or size <= 0:
+        return False
+    binding = flow.single(array, scope)
+    value = binding.value if binding is not None and binding.kind == "assign" else None
+    if not isinstance(value, cst.Call) or not value.args:
+        return False
+    qualname = model.qualified_name(value.func, scope) or ""
+    module, _, function = qualname.rpartition(".")
+    if module not in ARRAY_MODULES or function not in SIZED_SHAPE_ARG0 | {"arange"}:
+        return False
+    first = value.args[0].value
+    if isinstance(first, (cst.Tuple, cst.List)) and first.elements:
+        first = first.elements[0].value
+    length = _int_value(first, flow, scope)
+    return length is not None and length % size == 0
+
+
+def _int_value(expr: cst.BaseExpression, flow: ValueFlow, scope: Scope) -> Optional[int]:
+    if isinstance(expr, cst.Integer):
+        return int(expr.evaluated_value)
+    if isinstance(expr, cst.Name):
+        binding = flow.single(expr, scope)
+        if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Integer):
+            return int(binding.value.evaluated_value)
+    return None
+
+
+def _skips_short_batches(loop: cst.For, step: cst.BaseExpression) -> bool:
+    """An ``if`` in the loop that compares a length or shape with the batch size (drop_last)."""
+    step_code = _src(step, 200)
+    for node in _walk(loop.body):
+        if isinstance(node, (cst.If, cst.IfExp)):
+            test = _src(node.test, 400)
+            if step_code in test and ("len(" in test or ".shape" in test):
+                return True
+    return False
+
+
+def _walk(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(children(current))
 
 
 def _is_float_literal(expr: Optional[cst.BaseExpression]) -> bool:
