@@ -43,6 +43,7 @@ CONCATENATORS = frozenset({"concatenate", "append", "vstack", "hstack", "column_
                            "row_stack", "stack"})
 ARRAY_MODULES = ("jax.numpy", "numpy")
 GROW_METHODS = frozenset({"append", "extend", "insert"})
+DATA_SIZED = frozenset({"nonzero", "flatnonzero", "argwhere", "unique", "where"})
 SHRINK_METHODS = frozenset({"pop", "remove", "clear", "popleft"})
 DTYPE_NAMES = frozenset({
     "float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
@@ -198,9 +199,35 @@ class _ArgChecker:
                 return self._shape_in(value[0], value[1], loop, depth + 1)
             return None
         if isinstance(expr, cst.Subscript):
-            return self._slice(expr, scope, loop) or self._mask(expr, scope, loop)
+            return self._slice(expr, scope, loop) or self._mask(expr, scope, loop) \
+                or self._index_array(expr, scope, loop, depth)
         if isinstance(expr, cst.Call):
-            return self._sized(expr, scope, loop) or self._listed(expr, scope, loop)
+            return self._sized(expr, scope, loop) or self._listed(expr, scope, loop) \
+                or self._index_array(expr, scope, loop, depth)
+        return None
+
+    def _index_array(self, expr, scope: Scope, loop, depth: int) -> Optional[tuple[str, str]]:
+        """``np.nonzero(x > t)[0]``, ``np.flatnonzero(...)``, ``np.unique(...)`` of data that
+        changes in the loop, or ``x[idx]`` indexed by one: the length depends on the data."""
+        call = expr.value if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Call) else expr
+        if isinstance(call, cst.Call):
+            qualname = self.model.qualified_name(call.func, scope) or ""
+            module, _, function = qualname.rpartition(".")
+            sized_by_data = function in DATA_SIZED or (function == "where" and len(call.args) == 1)
+            if module in ARRAY_MODULES and sized_by_data and (function not in ("nonzero", "where")
+                                                               or isinstance(expr, cst.Subscript)):
+                if any(self.varying(n, scope, loop) for n in name_loads(call)):
+                    return ("an index array whose length depends on the data of each iteration",
+                            MASK_FIX)
+            return None
+        if isinstance(expr, cst.Subscript) and depth < 2:
+            for element in expr.slice:
+                piece = element.slice
+                if isinstance(piece, cst.Index) and isinstance(piece.value, cst.Name):
+                    value = self._value_in_loop(piece.value, scope, loop)
+                    if value is not None and self._index_array(value[0], value[1], loop, depth + 1):
+                        return ("indexed by an array whose length depends on the data of each "
+                                "iteration", MASK_FIX)
         return None
 
     def _value_in_loop(self, name: cst.Name, scope: Scope, loop):
