@@ -248,7 +248,7 @@ class _ScopeFlow:
             if current is None:
                 break
             current = self._statement(statement, current)
-            during.append(current)
+            during.append(dict(current) if current is not None else None)
         if current is not None and node.orelse is not None:
             current = self._suite(node.orelse.body, current)
         outcomes = [current]
@@ -427,6 +427,8 @@ class IterationValues:
             return None
         if len(bindings) == 1 and _is_counter(bindings[0], loop, self.model):
             return name.value, f"the loop counter `{name.value}`"
+        if len(bindings) == 1 and _float_sweep(bindings[0], loop):
+            return None, f"`{name.value}`, taken from a list of different floats (a sweep)"
         outside = [b for b in bindings if b not in inside]
         found = None
         for binding in inside:
@@ -527,6 +529,24 @@ def _in_comp(loop: cst.CSTNode, node: cst.CSTNode) -> bool:
             return True
         current = current.inner_for_in
     return False
+
+
+def _float_sweep(binding: Binding, loop: cst.CSTNode) -> bool:
+    """``for lr in [1e-3, 3e-3, 1e-2]``: a different Python float on every iteration.  Ints and
+    strings are left alone: they are often structural (a layer count, a mode) and must be static."""
+    node = binding.node
+    if binding.kind != "loop-target" or node is not loop or not isinstance(node, cst.For) \
+            or not isinstance(node.target, cst.Name) or not isinstance(node.iter, (cst.List, cst.Tuple)):
+        return False
+    values = []
+    for element in node.iter.elements:
+        value = element.value
+        if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+            value = value.expression
+        if isinstance(element, cst.StarredElement) or not isinstance(value, cst.Float):
+            return False
+        values.append(cst.Module([]).code_for_node(element.value))
+    return len(values) >= 2 and len(set(values)) == len(values)
 
 
 def _is_counter(binding: Binding, loop: cst.CSTNode, model: SemanticModel) -> bool:
