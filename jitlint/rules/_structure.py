@@ -128,6 +128,8 @@ def _dict_keys(ctx: FileContext, use: _Passing) -> Optional[frozenset[str]]:
 def _calls(ctx: FileContext):
     """(application, wrapped def, call, site, arguments bound by a partial) per call."""
     model = ctx.model
+    if not ctx.jit_applications:
+        return
     for jc in jitted_calls(ctx):
         if isinstance(jc.func, cst.FunctionDef) and jc.app.jit.qualname in CALLABLE_JITS:
             yield jc.app, jc.func, jc.call, model.call_site_of[jc.call], ()
