@@ -430,6 +430,8 @@ class IterationValues:
         if len(bindings) == 1 and _float_sweep(bindings[0], loop):
             return None, f"`{name.value}`, taken from a list of different floats (a sweep)"
         outside = [b for b in bindings if b not in inside]
+        if any(_conditional_within(b, loop) for b in inside):
+            return None  # ``if plateau: lr *= 0.5`` changes now and then, not every iteration
         found = None
         for binding in inside:
             value = assigned(binding)
@@ -508,6 +510,18 @@ class IterationValues:
                 elif func.attr.value in ("pop", "remove", "clear", "popleft"):
                     shrinks = True
         return grows and not shrinks
+
+
+def _conditional_within(binding: Binding, loop: cst.CSTNode) -> bool:
+    """The binding sits under an ``if`` inside ``loop``: it runs on some iterations only."""
+    if binding.frame is None:
+        return False
+    for frame in binding.frame:
+        if frame.node is loop:
+            return False
+        if isinstance(frame.node, cst.If):
+            return True
+    return False
 
 
 def _neutral(expr: cst.BaseExpression, op) -> bool:
