@@ -14,7 +14,9 @@ walk cannot order: they get every binding (the flow-insensitive answer), as do n
 ``global``/``nonlocal``.  On top of that: ``assigned_values`` (the right-hand sides that reach a
 read, through tuple unpacking) and ``Varying``/``varies_per_iteration`` (a scalar that takes a new
 value on every iteration of a loop: a counter, arithmetic of it, a value updated from itself,
-the length of a list that grows in the loop).
+the length of a list that grows in the loop), ``origin`` (where a value is created, through the
+one definition reaching a read) and ``array_made_by`` (a call that certainly returns a NumPy or
+jax array).
 """
 
 from __future__ import annotations
@@ -614,3 +616,34 @@ def origin(flow: ValueFlow, expr: cst.BaseExpression, scope: Scope, frame,
     if value is not None:
         return origin(flow, value, binding.scope, binding.frame, depth + 1)
     return None
+
+
+# ---------------------------------------------------------------------------- what a call makes
+ARRAY_CONSTRUCTORS = frozenset({
+    "array", "asarray", "zeros", "ones", "full", "empty", "arange", "linspace", "eye", "identity",
+    "zeros_like", "ones_like", "full_like", "empty_like", "stack", "concatenate",
+})
+# jax.numpy functions whose result is not an array (everything else there returns a jax Array;
+# measured: even jnp.float32(1.0) is an Array, and hash() of any Array raises TypeError).
+NOT_ARRAYS = frozenset({
+    "dtype", "shape", "ndim", "size", "result_type", "issubdtype", "iinfo", "finfo",
+    "promote_types", "can_cast", "isscalar", "iscomplexobj", "isrealobj", "isdtype", "vectorize",
+    "frompyfunc", "printoptions", "set_printoptions", "get_printoptions", "broadcast_shapes",
+})
+
+
+def array_made_by(model: SemanticModel, call: cst.Call, scope: Scope) -> Optional[str]:
+    """'a NumPy array' / 'a jax Array' when the call certainly returns one: a NumPy
+    constructor, any ``jax.numpy`` function that computes values, any ``jax.random`` draw."""
+    qualname = model.qualified_name(call.func, scope)
+    if qualname is None:
+        return None
+    last = qualname.rsplit(".", 1)[-1]
+    if qualname.startswith("numpy.") and last in ARRAY_CONSTRUCTORS:
+        return "a NumPy array"
+    if qualname.startswith("jax.numpy.") and last not in NOT_ARRAYS and last[:1].islower():
+        return "a jax Array"
+    if qualname.startswith("jax.random.") and last[:1].islower():
+        return "a jax Array"
+    return None
+

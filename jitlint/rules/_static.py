@@ -16,13 +16,15 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.rule import FileContext
-from jitlint.rules._fresh import function_repeats, inside_jitted_body, site_repeats
+from jitlint.rules._fresh import function_repeats, inside_jitted_body
 from jitlint.semantic import Binding, CallSite, Frame, Scope
 from jitlint.staticargs import (
     IDENTITY, UNHASHABLE, StaticArgSpec, absolute, module_name_for, resolve_class, spec_errors,
     spec_of,
 )
-from jitlint.values import IterationValues, Varying, assigned, origin, reaching_values, value_flow
+from jitlint.values import (
+    IterationValues, Varying, array_made_by, origin, reaching_values, value_flow,
+)
 
 PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 # optax factories whose result (a GradientTransformation: a tuple of closures, or a schedule
@@ -36,11 +38,6 @@ OPTAX_FACTORIES = frozenset({
     "masked", "zero_nans", "exponential_decay", "cosine_decay_schedule", "linear_schedule",
     "warmup_cosine_decay_schedule", "piecewise_constant_schedule", "constant_schedule",
     "join_schedules", "polynomial_schedule", "cosine_onecycle_schedule", "contrib.muon",
-})
-ARRAY_MODULES = ("numpy.", "jax.numpy.")
-ARRAY_CONSTRUCTORS = frozenset({
-    "array", "asarray", "zeros", "ones", "full", "empty", "arange", "linspace", "eye", "identity",
-    "zeros_like", "ones_like", "full_like", "empty_like", "stack", "concatenate",
 })
 # builtin name -> (what it makes, the fix)
 UNHASHABLE_BUILTINS = {
@@ -332,14 +329,6 @@ def _binding_of(scope: Scope, name: str, node: cst.CSTNode) -> Optional[Binding]
 
 
 # ---------------------------------------------------------------------------- unhashable values
-# jax.numpy functions whose result is not an array (everything else there returns a jax Array,
-# which is unhashable; measured: hash(jnp.float32(1.0)) raises TypeError too).
-NOT_ARRAYS = frozenset({
-    "dtype", "shape", "ndim", "size", "result_type", "issubdtype", "iinfo", "finfo",
-    "promote_types", "can_cast", "isscalar", "iscomplexobj", "isrealobj", "isdtype", "vectorize",
-    "frompyfunc", "printoptions", "set_printoptions", "get_printoptions", "broadcast_shapes",
-})
-HASHES_FIELDS_BASES = frozenset({"equinox.Module"})
 CONTAINERS = ("a list", "a dict", "a set")
 ARRAY_FIX = "pass it as a traced (non-static) argument, or pass a tuple"
 
@@ -368,7 +357,7 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         if isinstance(func, cst.Name) and func.value in UNHASHABLE_BUILTINS \
                 and not ctx.model.lookup(func.value, scope):
             return UNHASHABLE_BUILTINS[func.value]
-        array = array_kind(ctx, expr, scope)
+        array = array_made_by(ctx.model, expr, scope)
         if array is not None:
             return array, ARRAY_FIX
         cls = class_verdict(ctx, func, scope)
@@ -391,21 +380,6 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
                 return None
             found = found or inner
         return found
-    return None
-
-
-def array_kind(ctx: FileContext, call: cst.Call, scope: Scope) -> Optional[str]:
-    """'a NumPy array' / 'a jax Array' when the call certainly returns one."""
-    qualname = ctx.model.qualified_name(call.func, scope)
-    if qualname is None:
-        return None
-    last = qualname.rsplit(".", 1)[-1]
-    if qualname.startswith("numpy.") and last in ARRAY_CONSTRUCTORS:
-        return "a NumPy array"
-    if qualname.startswith("jax.numpy.") and last not in NOT_ARRAYS and last[:1].islower():
-        return "a jax Array"
-    if qualname.startswith("jax.random.") and last[:1].islower():
-        return "a jax Array"
     return None
 
 
