@@ -5,7 +5,10 @@ imported from another module of the linted tree through ``ctx.index`` — and ma
 to its parameter the way ``jax.jit`` does (``StaticArgSpec.effective_static``; a negative
 argnum counts from the number of positional arguments passed).  The rules then ask what the
 value at a static position is: unhashable (JIT301), created anew on every run (JIT201, JIT402),
-a loop counter (JIT401, JIT403).  Anything not understood stays silent.
+a loop counter or another scalar recomputed on every iteration (JIT401, JIT403).  Names are
+followed to the definitions that reach the read (``jitlint/values.py``), so a name bound twice is
+judged by every binding that can reach the call.  Calls of a jitted method with a static ``self``
+are ``ReceiverUse``s (JIT301, JIT402).  Anything not understood stays silent.
 """
 
 from __future__ import annotations

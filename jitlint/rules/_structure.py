@@ -29,11 +29,11 @@ from jitlint.rules._jitted import (
     CALLABLE_JITS, jitted_calls, jitted_def, positional_params, static_names,
 )
 from jitlint.jitnames import JitApplication
+from jitlint.rules._static import PARTIALS
 from jitlint.semantic import CallSite
 from jitlint.staticargs import spec_of
 from jitlint.values import origin, value_flow
 
-PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 MODE = {"positional": "positionally", "keyword": "by keyword"}
 
 
