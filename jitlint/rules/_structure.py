@@ -61,7 +61,7 @@ def structure_churns(ctx: FileContext) -> list[StructureChurn]:
 def _analyse(ctx: FileContext) -> list[StructureChurn]:
     passings: dict[tuple[int, str], list[_Passing]] = {}
     names: dict[int, str] = {}
-    for app, func, call, site, bound in _calls(ctx):
+    for app, func, name, call, site, bound in _calls(ctx):
         spec = spec_of(app, ctx.model)
         static = static_names(spec) if spec is not None else frozenset()
         if spec is not None and (spec.filtering or spec.method or not spec.checkable):
@@ -69,7 +69,7 @@ def _analyse(ctx: FileContext) -> list[StructureChurn]:
         if static is None or any(a.star for a in (*bound, *call.args)):
             continue
         params = [p.name.value for p in positional_params(func)]
-        names[id(app)] = func.name.value
+        names[id(app)] = name
         positional = [a for a in bound if a.keyword is None] + [a for a in call.args if a.keyword is None]
         keywords = [a for a in bound if a.keyword is not None] + [a for a in call.args if a.keyword is not None]
         for index, arg in enumerate(positional):
@@ -84,11 +84,13 @@ def _analyse(ctx: FileContext) -> list[StructureChurn]:
                 passings.setdefault((id(app), name), []).append(
                     _Passing(site, node, "keyword", arg in bound, arg.value))
     found = []
+    flagged: set[int] = set()  # one finding per call site
     for (app_id, param), uses in passings.items():
         function = names[app_id]
         first = uses[0]
         for use in uses[1:]:
-            if use.mode != first.mode:
+            if use.mode != first.mode and id(use.site) not in flagged:
+                flagged.add(id(use.site))
                 how = " (bound in a partial)" if use.via_partial else ""
                 found.append(StructureChurn(use.node, function, param, (
                     f"`{function}` gets `{param}` {MODE[use.mode]} here{how} but {MODE[first.mode]} in an "
@@ -100,7 +102,7 @@ def _analyse(ctx: FileContext) -> list[StructureChurn]:
         if reference is None:
             continue
         for use, key_set in keys:
-            if key_set is None or use is reference[0]:
+            if key_set is None or use is reference[0] or id(use.site) in flagged:
                 continue
             if not (key_set <= reference[1] or reference[1] <= key_set):
                 shown = ", ".join(sorted(key_set))
@@ -109,6 +111,7 @@ def _analyse(ctx: FileContext) -> list[StructureChurn]:
                     f"`{function}` gets a dict with keys {{{shown}}} for `{param}` here but "
                     f"{{{before}}} in an earlier call: a new key set is a new pytree structure, "
                     f"so `{function}` compiles again; keep one key set and vary only the values")))
+                flagged.add(id(use.site))
                 break
     return found
 
@@ -126,13 +129,13 @@ def _dict_keys(ctx: FileContext, use: _Passing) -> Optional[frozenset[str]]:
 
 
 def _calls(ctx: FileContext):
-    """(application, wrapped def, call, site, arguments bound by a partial) per call."""
+    """(application, wrapped def or lambda, its name, call, site, arguments bound by a partial)."""
     model = ctx.model
     if not ctx.jit_applications:
         return
     for jc in jitted_calls(ctx):
-        if isinstance(jc.func, cst.FunctionDef) and jc.app.jit.qualname in CALLABLE_JITS:
-            yield jc.app, jc.func, jc.call, model.call_site_of[jc.call], ()
+        if jc.func is not None and jc.app.jit.qualname in CALLABLE_JITS:
+            yield jc.app, jc.func, jc.name, jc.call, model.call_site_of[jc.call], ()
     flow = value_flow(ctx)
     for site in model.calls:
         func = site.node.func
@@ -147,7 +150,7 @@ def _calls(ctx: FileContext):
         target = partial.args[0].value
         found = _jitted_target(ctx, target, made[1])
         if found is not None:
-            yield found[0], found[1], site.node, site, tuple(partial.args[1:])
+            yield found[0], found[1], found[1].name.value, site.node, site, tuple(partial.args[1:])
 
 
 def _jitted_target(ctx: FileContext, target: cst.BaseExpression, scope) -> Optional[tuple[JitApplication, cst.FunctionDef]]:
