@@ -203,7 +203,27 @@ class _ArgChecker:
                 or self._index_array(expr, scope, loop, depth)
         if isinstance(expr, cst.Call):
             return self._sized(expr, scope, loop) or self._listed(expr, scope, loop) \
-                or self._index_array(expr, scope, loop, depth)
+                or self._index_array(expr, scope, loop, depth) or self._counted_sequence(expr, scope, loop)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._counted_sequence(expr, scope, loop)
+        return None
+
+    def _counted_sequence(self, expr, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        """``[x] * i``, ``tuple(range(i))``: a list or tuple (a pytree) whose length is the loop
+        counter; every new length is a new tree structure."""
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Multiply):
+            for sequence, count in ((expr.left, expr.right), (expr.right, expr.left)):
+                if isinstance(sequence, (cst.List, cst.Tuple)) and self.mentions_counter(count, scope, loop):
+                    return "a sequence whose length is the loop counter", GROW_FIX
+            return None
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) \
+                and expr.func.value in ("tuple", "list") and not self.model.lookup(expr.func.value, scope) \
+                and len(expr.args) == 1 and isinstance(expr.args[0].value, cst.Call):
+            inner = expr.args[0].value
+            if isinstance(inner.func, cst.Name) and inner.func.value == "range" \
+                    and not self.model.lookup("range", scope) \
+                    and any(self.mentions_counter(a.value, scope, loop) for a in inner.args):
+                return "a sequence whose length is the loop counter", GROW_FIX
         return None
 
     def _index_array(self, expr, scope: Scope, loop, depth: int) -> Optional[tuple[str, str]]:
