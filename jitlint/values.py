@@ -444,7 +444,7 @@ class IterationValues:
                         or not self.invariant(value.augmented.value, binding.scope, loop) \
                         or not outside:
                     return None
-                found = found or (None, f"`{name.value}`, updated on every iteration")
+                found = found or (None, f"`{name.value}`, updated in the loop (`{name.value} op= ...`)")
                 continue
             if value.value is None:
                 return None
@@ -471,7 +471,7 @@ class IterationValues:
         other = sides[1] if mine[0] is sides[0] else sides[0]
         if not self.invariant(other, scope, loop) or _neutral(other, value.operator):
             return None
-        return None, f"`{name}`, updated from itself on every iteration"
+        return None, f"`{name}`, updated from itself in the loop"
 
     def invariant(self, expr: cst.BaseExpression, scope: Scope, loop) -> bool:
         """A number or a name (or ``name.attr``) not rebound inside ``loop``."""
