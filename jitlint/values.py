@@ -371,7 +371,7 @@ class Varying:
 
     loop: cst.CSTNode
     counter: Optional[str]  # the range/enumerate counter it comes from, if any
-    how: str  # for messages: "the loop counter `i`", "`lr`, updated on every iteration", ...
+    how: str  # for messages: "the loop counter `i`", "`lr`, updated in the loop (`lr *= 0.9`)", ...
 
 
 class IterationValues:
@@ -444,7 +444,8 @@ class IterationValues:
                         or not self.invariant(value.augmented.value, binding.scope, loop) \
                         or not outside:
                     return None
-                found = found or (None, f"`{name.value}`, updated in the loop (`{name.value} op= ...`)")
+                update = " ".join(cst.Module([]).code_for_node(value.augmented).split())
+                found = found or (None, f"`{name.value}`, updated in the loop (`{update}`)")
                 continue
             if value.value is None:
                 return None
