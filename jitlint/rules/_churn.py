@@ -406,6 +406,10 @@ class _ArgChecker:
                 and isinstance(upper.left, cst.Name) and upper.left.value == target.value
                 and _same_code(upper.right, step) and piece.step is None):
             return None
+        if isinstance(stop, cst.Name):  # n = len(data) before the loop
+            binding = self.flow.single(stop, self.scope)
+            if binding is not None and binding.kind == "assign" and binding.value is not None:
+                stop = binding.value
         if not _length_of(stop, expr.value, self.model, self.scope):
             return None
         if _known_multiple(expr.value, step, self.model, self.flow, self.scope) \
