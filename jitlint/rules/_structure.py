@@ -29,6 +29,7 @@ from jitlint.rules._jitted import (
     CALLABLE_JITS, jitted_calls, jitted_def, positional_params, static_names,
 )
 from jitlint.jitnames import JitApplication
+from jitlint.rules._fresh import inside_jitted_body
 from jitlint.rules._static import PARTIALS
 from jitlint.semantic import CallSite
 from jitlint.staticargs import spec_of
@@ -62,6 +63,8 @@ def _analyse(ctx: FileContext) -> list[StructureChurn]:
     passings: dict[tuple[int, str], list[_Passing]] = {}
     names: dict[int, str] = {}
     for app, func, name, call, site, bound in _calls(ctx):
+        if inside_jitted_body(ctx, site.frame):
+            continue  # inlined into the outer trace: no compile of its own
         spec = spec_of(app, ctx.model)
         static = static_names(spec) if spec is not None else frozenset()
         if spec is not None and (spec.filtering or spec.method or not spec.checkable):
