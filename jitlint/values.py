@@ -346,7 +346,7 @@ def _unpack(target: cst.BaseExpression, value: cst.BaseExpression, name: str) ->
         if len(target.elements) != len(value.elements) or any(
                 isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
             return None
-        for t, v in zip(target.elements, value.elements):
+        for t, v in zip(target.elements, value.elements, strict=True):
             found = _unpack(t.value, v.value, name)
             if found is not None:
                 return found
