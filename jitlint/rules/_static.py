@@ -242,7 +242,9 @@ class _Callees:
             spec = self.by_call.get(func)
             return (spec, 0) if spec is not None else None
         if isinstance(func, cst.Name):
-            bindings = value_flow(self.ctx).reaching(func, scope)
+            bindings = self.model.lookup(func.value, scope)
+            if len(bindings) > 1 and any(b in self.by_binding for b in bindings):
+                bindings = value_flow(self.ctx).reaching(func, scope)  # which one reaches the call
             local = [b for b in bindings if b in self.by_binding]
             if len(bindings) == 1 and local:
                 return self.by_binding[local[0]][0], 0
