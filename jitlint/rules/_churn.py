@@ -30,6 +30,8 @@ import libcst as cst
 from jitlint.rule import FileContext
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
 from jitlint.semantic import Binding, Scope, SemanticModel
+from jitlint.values import ValueFlow, value_flow
+from jitlint.walk import children
 
 Poly = dict[tuple[str, ...], int]
 
@@ -41,6 +43,7 @@ CONCATENATORS = frozenset({"concatenate", "append", "vstack", "hstack", "column_
                            "row_stack", "stack"})
 ARRAY_MODULES = ("jax.numpy", "numpy")
 GROW_METHODS = frozenset({"append", "extend", "insert"})
+DATA_SIZED = frozenset({"nonzero", "flatnonzero", "argwhere", "unique", "where"})
 SHRINK_METHODS = frozenset({"pop", "remove", "clear", "popleft"})
 DTYPE_NAMES = frozenset({
     "float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
@@ -58,7 +61,7 @@ MASK_FIX = ("keep the shape fixed: jnp.where(mask, x, 0), or pass the mask as a 
 
 @dataclass(eq=False)
 class Churn:
-    kind: str  # "shape" | "dtype"
+    kind: str  # "shape" | "dtype" | "ragged"
     node: cst.CSTNode  # the argument
     call: JittedCall
     message: str
@@ -71,6 +74,7 @@ def churns(ctx: FileContext) -> list[Churn]:
 def _analyse(ctx: FileContext) -> list[Churn]:
     model = ctx.model
     jitted = set(jitted_functions(ctx))
+    jitted_results = {jc.call for jc in jitted_calls(ctx)}
     found = []
     for jc in jitted_calls(ctx):
         site = model.call_site_of[jc.call]
@@ -79,10 +83,12 @@ def _analyse(ctx: FileContext) -> list[Churn]:
         loops = site.frame.loops_in_scope()
         if not loops:
             continue
-        checker = _ArgChecker(model, site.frame.scope, loops)
+        checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, jitted_results)
         for arg in jc.dynamic_args():
             result = checker.shape(arg.value)
             kind = "shape"
+            if result is None:
+                result, kind = checker.ragged(arg.value), "ragged"
             if result is None and not jc.app.jit.qualname.startswith("equinox."):
                 result, kind = checker.dtype(arg.value), "dtype"
             if result is not None:
@@ -96,6 +102,9 @@ def _message(jc: JittedCall, kind: str, arg: cst.BaseExpression, desc: str, fix:
     if kind == "shape":
         return (f"`{name}` is called in a loop with {what}, {desc}: every new shape compiles "
                 f"`{name}` again; {fix}")
+    if kind == "ragged":
+        return (f"`{name}` is called in a loop with {what}, {desc}: the shorter batch compiles "
+                f"`{name}` a second time; {fix}")
     return (f"`{name}` is called in a loop with {what}, {desc}: every new dtype compiles "
             f"`{name}` again; {fix}")
 
@@ -106,8 +115,11 @@ def _src(node: cst.CSTNode, limit: int = 40) -> str:
 
 
 class _ArgChecker:
-    def __init__(self, model: SemanticModel, scope: Scope, loops: list[cst.CSTNode]) -> None:
+    def __init__(self, model: SemanticModel, flow: ValueFlow, scope: Scope,
+                 loops: list[cst.CSTNode], jitted_results: set[cst.Call]) -> None:
         self.model = model
+        self.flow = flow
+        self.jitted_results = jitted_results  # calls of jitted callables: their results are arrays
         self.scope = scope
         self.loops = loops  # innermost first
 
@@ -115,12 +127,13 @@ class _ArgChecker:
     def _inside(self, binding: Binding, loop: cst.CSTNode) -> bool:
         return binding.frame is not None and binding.frame.is_inside(loop)
 
-    def _bindings(self, name: str, scope: Scope) -> list[Binding]:
-        return self.model.lookup(name, scope)
+    def _bindings(self, name: cst.Name, scope: Scope) -> list[Binding]:
+        """The definitions that reach this read of ``name`` (flow-sensitive)."""
+        return self.flow.reaching(name, scope)
 
     def counter(self, name: cst.Name, scope: Scope, loop: cst.CSTNode, depth: int = 0) -> bool:
         """Is ``name`` the loop's integer counter, or computed from it by integer arithmetic?"""
-        bindings = self._bindings(name.value, scope)
+        bindings = self._bindings(name, scope)
         if not bindings or depth > 3 or not all(self._inside(b, loop) for b in bindings):
             return False
         for binding in bindings:
@@ -139,11 +152,11 @@ class _ArgChecker:
         return True
 
     def invariant(self, name: cst.Name, scope: Scope, loop: cst.CSTNode) -> bool:
-        bindings = self._bindings(name.value, scope)
+        bindings = self._bindings(name, scope)
         return all(not self._inside(b, loop) for b in bindings)
 
     def varying(self, name: cst.Name, scope: Scope, loop: cst.CSTNode) -> bool:
-        return any(self._inside(b, loop) for b in self._bindings(name.value, scope))
+        return any(self._inside(b, loop) for b in self._bindings(name, scope))
 
     def mentions_counter(self, expr: cst.BaseExpression, scope: Scope, loop: cst.CSTNode,
                          depth: int = 0) -> bool:
@@ -151,8 +164,14 @@ class _ArgChecker:
 
     def _varies_with_counter(self, lower, upper, scope: Scope, loop) -> Optional[bool]:
         """Does ``upper - lower`` depend on the loop counter?  None: cannot tell."""
-        is_counter = lambda n: self.counter(n, scope, loop)  # noqa: E731
-        known = lambda n: is_counter(n) or self.invariant(n, scope, loop)  # noqa: E731
+        counters: set[str] = set()
+
+        def known(n: cst.Name) -> bool:
+            if self.counter(n, scope, loop):
+                counters.add(n.value)
+                return True
+            return self.invariant(n, scope, loop)
+
         low = _poly(lower, known) if lower is not None else {}
         high = _poly(upper, known)
         if low is None or high is None:
@@ -160,7 +179,7 @@ class _ArgChecker:
         width = dict(high)
         for term, coeff in low.items():
             width[term] = width.get(term, 0) - coeff
-        return any(coeff and any(is_counter(cst.Name(v)) for v in term) for term, coeff in width.items())
+        return any(coeff and any(v in counters for v in term) for term, coeff in width.items())
 
     # ------------------------------------------------------------------ shapes
     def shape(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:
@@ -180,14 +199,60 @@ class _ArgChecker:
                 return self._shape_in(value[0], value[1], loop, depth + 1)
             return None
         if isinstance(expr, cst.Subscript):
-            return self._slice(expr, scope, loop) or self._mask(expr, scope, loop)
+            return self._slice(expr, scope, loop) or self._mask(expr, scope, loop) \
+                or self._index_array(expr, scope, loop, depth)
         if isinstance(expr, cst.Call):
-            return self._sized(expr, scope, loop) or self._listed(expr, scope, loop)
+            return self._sized(expr, scope, loop) or self._listed(expr, scope, loop) \
+                or self._index_array(expr, scope, loop, depth) or self._counted_sequence(expr, scope, loop)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._counted_sequence(expr, scope, loop)
+        return None
+
+    def _counted_sequence(self, expr, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        """``[x] * i``, ``tuple(range(i))``: a list or tuple (a pytree) whose length is the loop
+        counter; every new length is a new tree structure."""
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Multiply):
+            for sequence, count in ((expr.left, expr.right), (expr.right, expr.left)):
+                if isinstance(sequence, (cst.List, cst.Tuple)) and self.mentions_counter(count, scope, loop):
+                    return "a sequence whose length is the loop counter", GROW_FIX
+            return None
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) \
+                and expr.func.value in ("tuple", "list") and not self.model.lookup(expr.func.value, scope) \
+                and len(expr.args) == 1 and isinstance(expr.args[0].value, cst.Call):
+            inner = expr.args[0].value
+            if isinstance(inner.func, cst.Name) and inner.func.value == "range" \
+                    and not self.model.lookup("range", scope) \
+                    and any(self.mentions_counter(a.value, scope, loop) for a in inner.args):
+                return "a sequence whose length is the loop counter", GROW_FIX
+        return None
+
+    def _index_array(self, expr, scope: Scope, loop, depth: int) -> Optional[tuple[str, str]]:
+        """``np.nonzero(x > t)[0]``, ``np.flatnonzero(...)``, ``np.unique(...)`` of data that
+        changes in the loop, or ``x[idx]`` indexed by one: the length depends on the data."""
+        call = expr.value if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Call) else expr
+        if isinstance(call, cst.Call):
+            qualname = self.model.qualified_name(call.func, scope) or ""
+            module, _, function = qualname.rpartition(".")
+            sized_by_data = function in DATA_SIZED or (function == "where" and len(call.args) == 1)
+            if module in ARRAY_MODULES and sized_by_data and (function not in ("nonzero", "where")
+                                                               or isinstance(expr, cst.Subscript)):
+                if any(self.varying(n, scope, loop) for n in name_loads(call)):
+                    return ("an index array whose length depends on the data of each iteration",
+                            MASK_FIX)
+            return None
+        if isinstance(expr, cst.Subscript) and depth < 2:
+            for element in expr.slice:
+                piece = element.slice
+                if isinstance(piece, cst.Index) and isinstance(piece.value, cst.Name):
+                    value = self._value_in_loop(piece.value, scope, loop)
+                    if value is not None and self._index_array(value[0], value[1], loop, depth + 1):
+                        return ("indexed by an array whose length depends on the data of each "
+                                "iteration", MASK_FIX)
         return None
 
     def _value_in_loop(self, name: cst.Name, scope: Scope, loop):
         """The value of a name assigned once, inside the loop: ``chunk = x[:i]``."""
-        bindings = self._bindings(name.value, scope)
+        bindings = self._bindings(name, scope)
         if len(bindings) == 1 and bindings[0].kind == "assign" and self._inside(bindings[0], loop) \
                 and bindings[0].value is not None and isinstance(bindings[0].node, cst.Assign) \
                 and isinstance(bindings[0].node.targets[0].target, cst.Name):
@@ -215,7 +280,7 @@ class _ArgChecker:
     def _mask(self, sub: cst.Subscript, scope: Scope, loop) -> Optional[tuple[str, str]]:
         for element in sub.slice:
             piece = element.slice
-            if isinstance(piece, cst.Index) and _is_mask(piece.value, self.model, scope):
+            if isinstance(piece, cst.Index) and _is_mask(piece.value, self.model, self.flow, scope):
                 names = list(name_loads(sub.value)) + list(name_loads(piece.value))
                 if any(self.varying(n, scope, loop) for n in names):
                     return ("a boolean-mask index, whose size depends on the data of each "
@@ -264,9 +329,11 @@ class _ArgChecker:
 
     def _grows(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:
         """A list that grows, or an array concatenated onto itself, on every iteration."""
-        bindings = self._bindings(name.value, scope)
+        bindings = self._carried(self._bindings(name, scope), name.value)
         outside = [b for b in bindings if not self._inside(b, loop)]
         inside = [b for b in bindings if self._inside(b, loop)]
+        if inside and all(self._is_concatenation(b, name.value) for b in inside):
+            return "an array grown by concatenation on every iteration", GROW_FIX
         if not outside:
             return None
         if all(_is_list_value(b) for b in outside):
@@ -274,9 +341,25 @@ class _ArgChecker:
             if growth and all(_is_list_extension(b) for b in inside):
                 return "a list that grows on every iteration", GROW_FIX
             return None
-        if inside and all(self._is_concatenation(b, name.value) for b in inside):
-            return "an array grown by concatenation on every iteration", GROW_FIX
         return None
+
+    def _carried(self, bindings: list[Binding], name: str) -> list[Binding]:
+        """The definitions reaching a read, plus those that reach the reads of ``name`` in its
+        own updates (``xs += [x]``, ``acc = concatenate([acc, x])``): the value carried around
+        the loop, back to where it starts."""
+        found = list(bindings)
+        for binding in found:  # grows while iterating: a worklist
+            node = binding.node
+            reads: list[cst.Name] = []
+            if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+                reads = [node.target]
+            elif isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
+                reads = [n for n in name_loads(node.value) if n.value == name]
+            for read in reads:
+                for more in self.flow.reaching(read, binding.scope):
+                    if more not in found:
+                        found.append(more)
+        return found
 
     def _is_concatenation(self, binding: Binding, name: str) -> bool:
         value = binding.value
@@ -292,6 +375,68 @@ class _ArgChecker:
         # buffer such as concatenate([acc[1:], x]).
         items = [e.value for e in first.elements] if isinstance(first, (cst.List, cst.Tuple)) else [first]
         return any(isinstance(item, cst.Name) and item.value == name for item in items)
+
+    # ------------------------------------------------------------------ ragged batches
+    def ragged(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:
+        for loop in self.loops:
+            if not isinstance(loop, cst.For):
+                continue
+            expr = arg
+            if isinstance(arg, cst.Name):
+                value = self._value_in_loop(arg, self.scope, loop)
+                if value is not None:
+                    expr = value[0]
+            found = self._batch_slice(expr, loop) or self._split_chunk(arg, loop)
+            if found is not None:
+                return found
+        return None
+
+    def _batch_slice(self, expr, loop: cst.For) -> Optional[tuple[str, str]]:
+        """``for s in range(0, len(x), B): f(x[s:s + B])``: the last batch is short unless
+        len(x) is a multiple of B (not known here), and nothing in the loop skips it."""
+        iterable, target = loop.iter, loop.target
+        if not isinstance(expr, cst.Subscript) or not isinstance(target, cst.Name) \
+                or not _builtin_call(iterable, "range", self.model, self.scope) \
+                or len(iterable.args) != 3 or any(a.keyword or a.star for a in iterable.args):  # type: ignore[attr-defined]
+            return None
+        _, stop, step = (a.value for a in iterable.args)  # type: ignore[attr-defined]
+        if len(expr.slice) < 1 or not isinstance(expr.slice[0].slice, cst.Slice):
+            return None
+        piece = expr.slice[0].slice
+        lower, upper = piece.lower, piece.upper
+        if not (isinstance(lower, cst.Name) and lower.value == target.value
+                and isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Add)
+                and isinstance(upper.left, cst.Name) and upper.left.value == target.value
+                and _same_code(upper.right, step) and piece.step is None):
+            return None
+        if isinstance(stop, cst.Name):  # n = len(data) before the loop
+            binding = self.flow.single(stop, self.scope)
+            if binding is not None and binding.kind == "assign" and binding.value is not None:
+                stop = binding.value
+        if not _length_of(stop, expr.value, self.model, self.scope):
+            return None
+        if _known_multiple(expr.value, step, self.model, self.flow, self.scope) \
+                or _skips_short_batches(loop, step):
+            return None
+        return (f"batches of `{_src(step)}` rows whose last one is shorter unless "
+                f"len({_src(expr.value)}) is a multiple of `{_src(step)}`",
+                "drop the last partial batch (range(0, len(x) - B + 1, B)) or pad it to B rows "
+                "and mask the padding")
+
+    def _split_chunk(self, arg, loop: cst.For) -> Optional[tuple[str, str]]:
+        """``for chunk in np.array_split(x, k): f(chunk)``: chunk lengths differ by one."""
+        if not isinstance(arg, cst.Name) or not isinstance(loop.target, cst.Name) \
+                or arg.value != loop.target.value or not isinstance(loop.iter, cst.Call):
+            return None
+        bindings = self._bindings(arg, self.scope)
+        if len(bindings) != 1 or bindings[0].node is not loop:
+            return None
+        qualname = self.model.qualified_name(loop.iter.func, self.scope) or ""
+        if qualname not in ("numpy.array_split", "jax.numpy.array_split"):
+            return None
+        return ("a chunk of np.array_split, whose chunks differ in length by one unless the "
+                "length divides evenly", "split into equal chunks (np.split on a length padded "
+                "to a multiple) or pad each chunk to the longest")
 
     # ------------------------------------------------------------------ dtypes
     def dtype(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:
@@ -313,7 +458,8 @@ class _ArgChecker:
             mixed = self._mixed_loop_values(expr, scope, loop)
             if mixed is not None:
                 return mixed
-            promoted = self._int_then_float(expr, scope, loop)
+            promoted = self._int_then_float(expr, scope, loop) \
+                or self._python_then_array(expr, scope, loop)
             if promoted is not None:
                 return promoted
             value = self._value_in_loop(expr, scope, loop)
@@ -329,7 +475,7 @@ class _ArgChecker:
 
     def _loop_values(self, name: cst.Name, scope: Scope, loop) -> Optional[list[cst.BaseExpression]]:
         """The elements of ``for name in [a, b, ...]`` when ``loop`` is that loop."""
-        bindings = self._bindings(name.value, scope)
+        bindings = self._bindings(name, scope)
         if len(bindings) != 1 or bindings[0].kind != "loop-target":
             return None
         node = bindings[0].node
@@ -360,8 +506,22 @@ class _ArgChecker:
         dtypes = {_dtype_of(v, self.model, scope) for v in values}
         return None not in dtypes and len(dtypes) >= 2
 
+    def _python_then_array(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        """``s = 1.0`` before the loop, ``w, s = step(w, s)`` in it: a weakly typed Python float
+        on the first call, the jitted function's float32 array after it (two compiles)."""
+        bindings = self._bindings(name, scope)
+        outside = [b for b in bindings if not self._inside(b, loop)]
+        inside = [b for b in bindings if self._inside(b, loop)]
+        if outside and inside and all(_is_float_literal(b.value) for b in outside) \
+                and all(isinstance(b.node, cst.Assign) and b.node.value in self.jitted_results
+                        for b in inside):
+            return ("a Python float on the first call (weak float32), then the jitted result, "
+                    "a float32 array", f"start it as an array: {name.value} = jnp.asarray("
+                    f"{_src(outside[0].value)}, dtype=jnp.float32)")  # type: ignore[arg-type]
+        return None
+
     def _int_then_float(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:
-        bindings = self._bindings(name.value, scope)
+        bindings = self._bindings(name, scope)
         outside = [b for b in bindings if not self._inside(b, loop)]
         inside = [b for b in bindings if self._inside(b, loop)]
         if outside and inside and all(_is_int_literal_binding(b) for b in outside) \
@@ -441,18 +601,19 @@ def _argument(call: cst.Call, position: int, keywords: tuple[str, ...]) -> Optio
     return None
 
 
-def _is_mask(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, depth: int = 0) -> bool:
+def _is_mask(expr: cst.BaseExpression, model: SemanticModel, flow: ValueFlow, scope: Scope,
+             depth: int = 0) -> bool:
     if isinstance(expr, cst.Comparison):
         return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn))
                        for c in expr.comparisons)
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.BitInvert):
-        return _is_mask(expr.expression, model, scope, depth)
+        return _is_mask(expr.expression, model, flow, scope, depth)
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr)):
-        return _is_mask(expr.left, model, scope, depth) and _is_mask(expr.right, model, scope, depth)
+        return _is_mask(expr.left, model, flow, scope, depth) and _is_mask(expr.right, model, flow, scope, depth)
     if isinstance(expr, cst.Name) and depth < 2:
-        binding = model.single_binding(expr.value, scope)
+        binding = flow.single(expr, scope)
         if binding is not None and binding.kind == "assign" and binding.value is not None:
-            return _is_mask(binding.value, model, binding.scope, depth + 1)
+            return _is_mask(binding.value, model, flow, binding.scope, depth + 1)
     return False
 
 
@@ -517,7 +678,7 @@ def _list_growth(loop: cst.CSTNode, name: str, bindings: list[Binding], model: S
         if site is None:
             return False
         found = model.lookup(name_node.value, site.frame.scope)
-        return len(found) == len(bindings) and all(a is b for a, b in zip(found, bindings))
+        return bool(found) and found[0].scope is bindings[0].scope  # the same variable
 
     body = loop.body if isinstance(loop, (cst.For, cst.While)) else loop
     body.visit(_Uses())
@@ -597,6 +758,79 @@ def _makes_float(binding: Binding) -> bool:
         return isinstance(value.operator, cst.Divide) or _is_float_literal(value.left) \
             or _is_float_literal(value.right)
     return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "float"
+
+
+def _builtin_call(expr: cst.BaseExpression, name: str, model: SemanticModel, scope: Scope) -> bool:
+    return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) \
+        and expr.func.value == name and not model.lookup(name, scope)
+
+
+def _same_code(a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    return _src(a, 200) == _src(b, 200)
+
+
+def _length_of(stop: cst.BaseExpression, array: cst.BaseExpression, model: SemanticModel,
+               scope: Scope) -> bool:
+    """``len(x)`` / ``x.shape[0]`` of the sliced array."""
+    if _builtin_call(stop, "len", model, scope) and len(stop.args) == 1:  # type: ignore[attr-defined]
+        return _same_code(stop.args[0].value, array)  # type: ignore[attr-defined]
+    if isinstance(stop, cst.Subscript) and isinstance(stop.value, cst.Attribute) \
+            and stop.value.attr.value == "shape" and _same_code(stop.value.value, array) \
+            and len(stop.slice) == 1 and isinstance(stop.slice[0].slice, cst.Index):
+        index = stop.slice[0].slice.value
+        return isinstance(index, cst.Integer) and index.evaluated_value == 0
+    return False
+
+
+def _known_multiple(array: cst.BaseExpression, step: cst.BaseExpression, model: SemanticModel,
+                    flow: ValueFlow, scope: Scope) -> bool:
+    """The array is made with a literal length (``np.zeros((12, 3))``) and the batch size is a
+    literal that divides it: every batch is full."""
+    size = _int_value(step, flow, scope)
+    if not isinstance(array, cst.Name) or size is None or size <= 0:
+        return False
+    binding = flow.single(array, scope)
+    value = binding.value if binding is not None and binding.kind == "assign" else None
+    if not isinstance(value, cst.Call) or not value.args:
+        return False
+    qualname = model.qualified_name(value.func, scope) or ""
+    module, _, function = qualname.rpartition(".")
+    if module not in ARRAY_MODULES or function not in SIZED_SHAPE_ARG0 | {"arange"}:
+        return False
+    first = value.args[0].value
+    if isinstance(first, (cst.Tuple, cst.List)) and first.elements:
+        first = first.elements[0].value
+    length = _int_value(first, flow, scope)
+    return length is not None and length % size == 0
+
+
+def _int_value(expr: cst.BaseExpression, flow: ValueFlow, scope: Scope) -> Optional[int]:
+    if isinstance(expr, cst.Integer):
+        return int(expr.evaluated_value)
+    if isinstance(expr, cst.Name):
+        binding = flow.single(expr, scope)
+        if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Integer):
+            return int(binding.value.evaluated_value)
+    return None
+
+
+def _skips_short_batches(loop: cst.For, step: cst.BaseExpression) -> bool:
+    """An ``if`` in the loop that compares a length or shape with the batch size (drop_last)."""
+    step_code = _src(step, 200)
+    for node in _walk(loop.body):
+        if isinstance(node, (cst.If, cst.IfExp)):
+            test = _src(node.test, 400)
+            if step_code in test and ("len(" in test or ".shape" in test):
+                return True
+    return False
+
+
+def _walk(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(children(current))
 
 
 def _is_float_literal(expr: Optional[cst.BaseExpression]) -> bool:

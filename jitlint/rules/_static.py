@@ -5,29 +5,41 @@ imported from another module of the linted tree through ``ctx.index`` — and ma
 to its parameter the way ``jax.jit`` does (``StaticArgSpec.effective_static``; a negative
 argnum counts from the number of positional arguments passed).  The rules then ask what the
 value at a static position is: unhashable (JIT301), created anew on every run (JIT201, JIT402),
-a loop counter (JIT401, JIT403).  Anything not understood stays silent.
+a loop counter or another scalar recomputed on every iteration (JIT401, JIT403).  Names are
+followed to the definitions that reach the read (``jitlint/values.py``), so a name bound twice is
+judged by every binding that can reach the call.  Calls of a jitted method with a static ``self``
+are ``ReceiverUse``s (JIT301, JIT402).  Anything not understood stays silent.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Iterator, Optional
 
 import libcst as cst
 
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
-from jitlint.rules._fresh import function_repeats, inside_jitted_body, site_repeats
+from jitlint.rules._fresh import function_repeats, inside_jitted_body
 from jitlint.semantic import Binding, CallSite, Frame, Scope
 from jitlint.staticargs import IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
+from jitlint.values import (
+    IterationValues, Varying, array_made_by, origin, reaching_values, value_flow,
+)
 
-PARTIALS = frozenset({"functools.partial"})
-ARRAY_MODULES = ("numpy.", "jax.numpy.")
-ARRAY_CONSTRUCTORS = frozenset({
-    "array", "asarray", "zeros", "ones", "full", "empty", "arange", "linspace", "eye", "identity",
-    "zeros_like", "ones_like", "full_like", "empty_like", "stack", "concatenate",
+PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
+# optax factories whose result (a GradientTransformation: a tuple of closures, or a schedule
+# function) hashes by identity: two calls with equal settings are two cache keys.
+OPTAX_FACTORIES = frozenset({
+    "adam", "adamw", "sgd", "rmsprop", "adagrad", "adafactor", "adadelta", "adamax", "adamaxw",
+    "adabelief", "amsgrad", "lamb", "lars", "lion", "nadam", "nadamw", "radam", "yogi", "novograd",
+    "fromage", "noisy_sgd", "sm3", "sign_sgd", "polyak_sgd", "optimistic_gradient_descent",
+    "chain", "clip", "clip_by_global_norm", "clip_by_block_rms", "scale", "scale_by_adam",
+    "scale_by_schedule", "scale_by_learning_rate", "add_decayed_weights", "multi_transform",
+    "masked", "zero_nans", "exponential_decay", "cosine_decay_schedule", "linear_schedule",
+    "warmup_cosine_decay_schedule", "piecewise_constant_schedule", "constant_schedule",
+    "join_schedules", "polynomial_schedule", "cosine_onecycle_schedule", "contrib.muon",
 })
-ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power)
 # builtin name -> (what it makes, the fix)
 UNHASHABLE_BUILTINS = {
     "list": ("a list", "pass a tuple"),
@@ -84,7 +96,7 @@ def module_info(ctx: FileContext) -> tuple[Optional[str], bool]:
 
 
 def _compute(ctx: FileContext) -> list[StaticUse]:
-    callees = _Callees(ctx)
+    callees = ctx.shared("static-callees", _Callees)
     uses: list[StaticUse] = []
     for site in ctx.model.calls:
         found = callees.lookup(site)
@@ -95,6 +107,68 @@ def _compute(ctx: FileContext) -> list[StaticUse]:
             continue  # calls while tracing are inlined into the outer function
         uses.extend(_map_arguments(site, spec, shift))
     return uses
+
+
+@dataclass(eq=False)
+class ReceiverUse:
+    """A call of a jitted method whose ``self`` is static, on a receiver we can see created:
+    ``Head(2.0)(x)``, ``Head(2.0).apply(x)``, ``head(x)`` after ``head = Head(2.0)``, or
+    ``self.apply(x)`` inside the class."""
+
+    site: CallSite
+    spec: StaticArgSpec
+    cls: cst.ClassDef
+    method: str
+    receiver: cst.BaseExpression  # the expression that evaluates to the instance
+    creation: Optional[tuple[cst.Call, Scope, Frame]]  # where the instance is made, when known
+
+
+def static_receivers(ctx: FileContext) -> list[ReceiverUse]:
+    return ctx.shared("static-receivers", _receivers)
+
+
+def _receivers(ctx: FileContext) -> list[ReceiverUse]:
+    callees = ctx.shared("static-callees", _Callees)
+    if not callees.methods:
+        return []
+    flow = value_flow(ctx)
+    found = []
+    for site in ctx.model.calls:
+        func = site.node.func
+        scope = site.frame.scope
+        if isinstance(func, cst.Attribute):
+            receiver, method = func.value, func.attr.value
+        else:
+            receiver, method = func, "__call__"
+        made = origin(flow, receiver, scope, site.frame)
+        creation = None
+        cls = None
+        if made is not None and isinstance(made[0], cst.Call) and isinstance(made[0].func, cst.Name):
+            binding = flow.single(made[0].func, made[1])
+            if binding is not None and binding.kind == "class":
+                cls = binding.node
+                creation = (made[0], made[1], made[2])
+        elif isinstance(func, cst.Attribute) and isinstance(receiver, cst.Name):
+            spec = callees._method(func, scope)
+            if spec is not None:
+                cls = _enclosing_class(ctx, scope)
+        if not isinstance(cls, cst.ClassDef):
+            continue
+        spec = callees.methods.get((cls, method))
+        if spec is None or not spec.checkable or inside_jitted_body(ctx, site.frame):
+            continue
+        nums, names = spec.effective_static()
+        if 0 in nums or (spec.positional and spec.positional[0] in names):
+            found.append(ReceiverUse(site, spec, cls, method, receiver, creation))  # type: ignore[arg-type]
+    return found
+
+
+def _enclosing_class(ctx: FileContext, scope: Scope) -> Optional[cst.ClassDef]:
+    function = scope.node
+    if not isinstance(function, cst.FunctionDef):
+        return None
+    outer = ctx.model.functions[function].scope
+    return outer.node if outer.kind == "class" else None  # type: ignore[return-value]
 
 
 def _map_arguments(site: CallSite, spec: StaticArgSpec, shift: int) -> list[StaticUse]:
@@ -167,6 +241,8 @@ class _Callees:
             return (spec, 0) if spec is not None else None
         if isinstance(func, cst.Name):
             bindings = self.model.lookup(func.value, scope)
+            if len(bindings) > 1 and any(b in self.by_binding for b in bindings):
+                bindings = value_flow(self.ctx).reaching(func, scope)  # which one reaches the call
             local = [b for b in bindings if b in self.by_binding]
             if len(bindings) == 1 and local:
                 return self.by_binding[local[0]][0], 0
@@ -256,9 +332,16 @@ def _binding_of(scope: Scope, name: str, node: cst.CSTNode) -> Optional[Binding]
 
 
 # ---------------------------------------------------------------------------- unhashable values
+CONTAINERS = ("a list", "a dict", "a set")
+ARRAY_FIX = "pass it as a traced (non-static) argument, or pass a tuple"
+
+
 def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
                depth: int = 0) -> Optional[tuple[str, str]]:
-    """(what the value is, the fix) when ``expr`` certainly evaluates to an unhashable object."""
+    """(what the value is, the fix) when ``expr`` certainly evaluates to an unhashable object.
+
+    A name is followed to every definition that reaches the read (flow-sensitive): all of them
+    must be unhashable."""
     if depth > 4:
         return None
     for node_type, kind in LITERALS.items():
@@ -277,11 +360,9 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         if isinstance(func, cst.Name) and func.value in UNHASHABLE_BUILTINS \
                 and not ctx.model.lookup(func.value, scope):
             return UNHASHABLE_BUILTINS[func.value]
-        qualname = ctx.model.qualified_name(func, scope)
-        if qualname is not None and qualname.startswith(ARRAY_MODULES) \
-                and qualname.rsplit(".", 1)[-1] in ARRAY_CONSTRUCTORS:
-            what = "a NumPy array" if qualname.startswith("numpy.") else "a jax Array"
-            return what, "pass it as a traced (non-static) argument, or pass a tuple"
+        array = array_made_by(ctx.model, expr, scope)
+        if array is not None:
+            return array, ARRAY_FIX
         cls = class_verdict(ctx, func, scope)
         if cls is not None and cls[1] == UNHASHABLE:
             if cls[2] == "dataclass":
@@ -289,24 +370,162 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
                         f"__hash__ to None)", "make the dataclass frozen (@dataclass(frozen=True))")
             return (f"an instance of `{cls[0]}`, which defines __eq__ without __hash__",
                     f"define `{cls[0]}.__hash__` consistent with __eq__")
-        return None
+        return unhashable_field(ctx, expr, scope, depth)
     if isinstance(expr, cst.Name):
-        binding = _single_assignment(ctx, expr, scope)
-        if binding is not None:
-            return unhashable(ctx, binding.value, binding.scope, depth + 1)  # type: ignore[arg-type]
+        found = None
+        values = reaching_values(value_flow(ctx), expr, scope)
+        for value in values:
+            if value.value is not None:
+                inner = unhashable(ctx, value.value, value.binding.scope, depth + 1)
+            else:
+                inner = _static_half(ctx, value.binding, depth + 1)
+            if inner is None:
+                return None
+            found = found or inner
+        return found
     return None
 
 
-def _single_assignment(ctx: FileContext, name: cst.Name, scope: Scope) -> Optional[Binding]:
-    """The one ``name = value`` that reaches every read of ``name`` (flow-insensitive)."""
-    binding = ctx.model.single_binding(name.value, scope)
-    if binding is None or binding.kind != "assign" or binding.value is None:
+def unhashable_field(ctx: FileContext, call: cst.Call, scope: Scope, depth: int,
+                     containers_only: bool = False) -> Optional[tuple[str, str]]:
+    """``Config([1, 2])`` for a frozen dataclass or an ``equinox.Module`` (both hash their
+    fields): the instance is unhashable when a field receives an unhashable value."""
+    found = _field_class(ctx, call.func, scope)
+    if found is None:
         return None
-    statement = binding.node
-    if isinstance(statement, cst.Assign) and (
-            len(statement.targets) != 1 or not isinstance(statement.targets[0].target, cst.Name)):
+    cls, kind, fields = found
+    for field_name, value in fields_passed(cls, fields, call):
+        inner = unhashable(ctx, value, scope, depth + 1)
+        if inner is not None and (not containers_only or inner[0] in CONTAINERS):
+            return (f"an instance of {kind} `{cls.name.value}` whose field `{field_name}` is "
+                    f"{inner[0]} (hashing the instance hashes its fields)",
+                    f"store a hashable value in `{field_name}` ({inner[1]})")
+    return None
+
+
+def _field_class(ctx: FileContext, func: cst.BaseExpression, scope: Scope):
+    """(class def, 'a frozen dataclass' | 'an equinox.Module', field names) for a class of this
+    module whose instances hash by their fields."""
+    if not isinstance(func, cst.Name):
         return None
-    return binding
+    binding = value_flow(ctx).single(func, scope)
+    if binding is None or binding.kind != "class":
+        return None
+    cls = binding.node
+    assert isinstance(cls, cst.ClassDef)
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    methods = {s.name.value for s in body if isinstance(s, cst.FunctionDef)}
+    if methods & {"__hash__", "__eq__", "__post_init__", "__new__"} or cls.keywords:
+        return None
+    bases = [ctx.model.qualified_name(a.value, binding.scope) for a in cls.bases]
+    if bases == ["equinox.Module"] and not cls.decorators:
+        kind = "an equinox.Module"
+    elif not bases and len(cls.decorators) == 1 and _frozen_dataclass(ctx, cls.decorators[0], binding.scope):
+        kind = "a frozen dataclass"
+    else:
+        return None
+    fields = []
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    if isinstance(small.value, cst.Call) and any(
+                            a.keyword is not None and a.keyword.value == "converter" for a in small.value.args):
+                        return None  # eqx.field(converter=tuple) makes the value hashable
+                    fields.append(small.target.value)
+    return cls, kind, fields
+
+
+def _frozen_dataclass(ctx: FileContext, decorator: cst.Decorator, scope: Scope) -> bool:
+    expr = decorator.decorator
+    if not isinstance(expr, cst.Call) or ctx.model.qualified_name(expr.func, scope) != "dataclasses.dataclass":
+        return False
+    flags = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
+    frozen = flags.get("frozen")
+    return isinstance(frozen, cst.Name) and frozen.value == "True" and "eq" not in flags \
+        and "unsafe_hash" not in flags
+
+
+def fields_passed(cls: cst.ClassDef, fields: list[str], call: cst.Call) -> Iterator[tuple[str, cst.BaseExpression]]:
+    """(field, value) for each argument of ``Cls(...)`` that lands in a field unchanged."""
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    init = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    if init is None:
+        params = fields
+        stored = {f: f for f in fields}
+    else:
+        params = [p.name.value for p in (*init.params.posonly_params, *init.params.params)][1:]
+        stored = _stored_params(init)
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args):
+        return
+    for index, arg in enumerate(positional):
+        if index < len(params) and params[index] in stored:
+            yield stored[params[index]], arg.value
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in stored:
+            yield stored[arg.keyword.value], arg.value
+
+
+def _stored_params(init: cst.FunctionDef) -> dict[str, str]:
+    """param -> field for each ``self.field = param`` directly in ``__init__``'s body."""
+    stored = {}
+    body = init.body.body if isinstance(init.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                    and isinstance(small.value, cst.Name):
+                target = small.targets[0].target
+                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                        and target.value.value == "self":
+                    stored[small.value.value] = target.attr.value
+    return stored
+
+
+def _static_half(ctx: FileContext, binding: Binding, depth: int) -> Optional[tuple[str, str]]:
+    """``params, static = eqx.partition(model, ...)``: the static half keeps every non-array
+    leaf and every container (arrays become None), so a list/dict/set field stays unhashable."""
+    node = binding.node
+    if not isinstance(node, cst.Assign) or len(node.targets) != 1 or not isinstance(node.value, cst.Call):
+        return None
+    target = node.targets[0].target
+    call = node.value
+    if not isinstance(target, cst.Tuple) or len(target.elements) != 2 \
+            or not isinstance(target.elements[1].value, cst.Name) \
+            or target.elements[1].value.value != binding.name or not call.args \
+            or ctx.model.qualified_name(call.func, binding.scope) != "equinox.partition":
+        return None
+    model_expr = call.args[0].value
+    made = origin(value_flow(ctx), model_expr, binding.scope, binding.frame)
+    if made is None or not isinstance(made[0], cst.Call):
+        return None
+    inner = unhashable_field(ctx, made[0], made[1], depth, containers_only=True)
+    if inner is None:
+        return None
+    return (f"the static half of eqx.partition(...) of {inner[0]}; partition keeps containers "
+            f"in the static half", inner[1])
+
+
+def unhashable_receiver(ctx: FileContext, use: ReceiverUse) -> Optional[tuple[str, str]]:
+    """(what, fix) when the static ``self`` cannot be hashed: the class sets __hash__ to None
+    (a non-frozen @dataclass, __eq__ without __hash__), or the instance is made with an
+    unhashable field value (an array or container in an equinox.Module / frozen dataclass)."""
+    frame = ctx.model.classes.get(use.cls)
+    if frame is not None:
+        verdict = class_verdict(ctx, cst.Name(use.cls.name.value), frame.scope)
+        if verdict is not None and verdict[1] == UNHASHABLE:
+            call = cst.Call(cst.Name(use.cls.name.value))
+            return unhashable(ctx, call, frame.scope)
+    if use.creation is not None:
+        call, scope, _ = use.creation
+        found = unhashable_field(ctx, call, scope, 0)
+        if found is not None and "equinox.Module" in found[0]:
+            return found[0], ("a Module is a pytree: pass it as an ordinary argument (drop "
+                              "static_argnums=0) or use eqx.filter_jit")
+        return found
+    return None
 
 
 def class_verdict(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> Optional[tuple[str, str, str]]:
@@ -326,19 +545,32 @@ class Fresh:
 FRESH_TEXT = {
     "lambda": ("a lambda", "hoist the lambda: define it once and pass the same object"),
     "def": ("a nested function", "define the function once at module level and pass it"),
-    "partial": ("a new functools.partial", "build the partial once, outside the loop, and reuse it"),
+    "partial": ("a new partial object (functools.partial / jax.tree_util.Partial)",
+                "build the partial once and reuse it (a jtu.Partial can also be passed as a "
+                "non-static argument: it is a pytree)"),
     "bound-method": ("a bound method of a new object", "create the object once and reuse it"),
     "jit": ("a jitted function created anew", "jit the function once (at module level) and pass that same object"),
+    "optax": ("a new optax transformation (a tuple of closures, hashed by identity)",
+              "create the optimizer once and pass that same object, or make it a non-static "
+              "argument (optax.inject_hyperparams for a changing learning rate)"),
 }
 
 
 def fresh_value(ctx: FileContext, use: StaticUse) -> Optional[Fresh]:
     """The static value is a new object each time the call runs, hashed by identity."""
-    created = _created(ctx, use.value, use.scope, use.site.frame)
+    return _fresh_at(ctx, use.value, use.site)
+
+
+def fresh_receiver(ctx: FileContext, use: ReceiverUse) -> Optional[Fresh]:
+    """The static ``self`` of a jitted method is a new identity-hashed instance each time."""
+    return _fresh_at(ctx, use.receiver, use.site)
+
+
+def _fresh_at(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Optional[Fresh]:
+    created = _created(ctx, expr, site.frame.scope, site.frame)
     if created is None:
         return None
     kind, creation, label = created
-    site = use.site
     for loop in site.frame.loops_in_scope():
         if creation.is_inside(loop):
             return _fresh(kind, label, "on every iteration")
@@ -349,6 +581,40 @@ def fresh_value(ctx: FileContext, use: StaticUse) -> Optional[Fresh]:
         if function_repeats(ctx, function):
             return _fresh(kind, label, f"on every call of `{function.name.value}`")
     return None
+
+
+def twin_objects(ctx: FileContext) -> list[tuple[StaticUse, Fresh, StaticUse]]:
+    """Uses of one static parameter with separately created, identity-hashed objects that look
+    alike (the same optax factory, a partial of the same function, the same class with the same
+    arguments): each object is its own cache key, so each compiles again.  (later use, what it
+    is, the earlier use).  Lambdas and defs are different code: not twins."""
+    return ctx.shared("static-twins", _twins)
+
+
+def _twins(ctx: FileContext) -> list[tuple[StaticUse, Fresh, StaticUse]]:
+    flow = value_flow(ctx)
+    seen: dict[tuple[int, str, str], tuple[StaticUse, cst.CSTNode]] = {}
+    found = []
+    for use in static_uses(ctx):
+        if use.spec.filtering:
+            continue
+        made = origin(flow, use.value, use.scope, use.site.frame)
+        if made is None or not isinstance(made[0], cst.Call):
+            continue
+        created = _created(ctx, made[0], made[1], made[2])  # type: ignore[arg-type]
+        if created is None or created[0] not in ("partial", "optax", "instance"):
+            continue
+        call = made[0]
+        if created[0] == "optax":
+            likeness = cst.Module([]).code_for_node(call.func)
+        else:
+            likeness = " ".join(cst.Module([]).code_for_node(call).split())
+        key = (id(use.spec), use.param, likeness)
+        first = seen.setdefault(key, (use, call))
+        if first[1] is not call and fresh_value(ctx, use) is None:
+            found.append((use, _fresh(created[0], created[2], "created separately from the "
+                                      "object passed in an earlier call"), first[0]))
+    return found
 
 
 def _fresh(kind: str, label: Optional[str], when: str) -> Fresh:
@@ -363,10 +629,10 @@ def _fresh(kind: str, label: Optional[str], when: str) -> Fresh:
 def _created(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
              frame: Frame) -> Optional[tuple[str, Frame, Optional[str]]]:
     """(kind, the frame where the object is created, class name) for a fresh identity-hashed object."""
-    origin = ctx.model.value_origin(expr, scope, frame)
-    if origin is None:
+    made = origin(value_flow(ctx), expr, scope, frame)
+    if made is None:
         return None
-    node, scope, frame = origin
+    node, scope, frame = made  # type: ignore[assignment]
     if isinstance(node, cst.FunctionDef):
         if scope.kind != "function":
             return None
@@ -378,8 +644,11 @@ def _created(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         if ctx.resolver.resolve(node.func, scope) is not None and any(
                 a.keyword is None and not a.star for a in node.args):
             return "jit", frame, None
-        if ctx.model.qualified_name(node.func, scope) in PARTIALS:
+        qualname = ctx.model.qualified_name(node.func, scope) or ""
+        if qualname in PARTIALS:
             return "partial", frame, None
+        if qualname.startswith("optax.") and qualname[len("optax."):] in OPTAX_FACTORIES:
+            return "optax", frame, None
         cls = class_verdict(ctx, node.func, scope)
         if cls is not None and cls[1] == IDENTITY:
             return "instance", frame, cls[0]
@@ -390,63 +659,15 @@ def _created(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
     return None
 
 
-# ---------------------------------------------------------------------------- loop counters
-def loop_counter(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Optional[str]:
-    """The name of a ``range``/``enumerate`` counter that ``expr`` changes with, per iteration.
-
-    Only values that take a new value every iteration: the counter, ``float(i)``, arithmetic
-    of it with constants.  ``i % 2``, ``i > 0`` and the like take few values: silent.
-    """
-    if isinstance(expr, cst.Name):
-        return expr.value if _is_counter(ctx, expr, site) else None
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
-        return loop_counter(ctx, expr.expression, site)
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, ARITHMETIC):
-        left, right = loop_counter(ctx, expr.left, site), loop_counter(ctx, expr.right, site)
-        if left and (right or _constant(ctx, expr.right, site.frame.scope)):
-            return left
-        if right and _constant(ctx, expr.left, site.frame.scope):
-            return right
-        return None
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) \
-            and expr.func.value in ("float", "int") and len(expr.args) == 1 \
-            and not ctx.model.lookup(expr.func.value, site.frame.scope):
-        return loop_counter(ctx, expr.args[0].value, site)
-    return None
-
-
-def _constant(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> bool:
-    if isinstance(expr, (cst.Integer, cst.Float)):
-        return True
-    if isinstance(expr, cst.Name):
-        binding = _single_assignment(ctx, expr, scope)
-        return binding is not None and isinstance(binding.value, (cst.Integer, cst.Float))
-    return False
-
-
-def _is_counter(ctx: FileContext, name: cst.Name, site: CallSite) -> bool:
-    scope = site.frame.scope
-    binding = ctx.model.single_binding(name.value, scope)
-    if binding is None or binding.kind != "loop-target" or binding.scope is not scope:
-        return False
-    loop = binding.node
-    if isinstance(loop, cst.For):
-        target, iterable = loop.target, loop.iter
-        if not site.frame.is_inside(loop):  # the loop's frame covers its body only
-            return False
-    elif isinstance(loop, cst.CompFor):
-        target, iterable = loop.target, loop.iter
-    else:
-        return False
-    if not isinstance(iterable, cst.Call) or not isinstance(iterable.func, cst.Name) \
-            or ctx.model.lookup(iterable.func.value, scope):
-        return False
-    if iterable.func.value == "range":
-        return isinstance(target, cst.Name) and target.value == name.value
-    if iterable.func.value == "enumerate" and isinstance(target, cst.Tuple) and target.elements:
-        first = target.elements[0].value
-        return isinstance(first, cst.Name) and first.value == name.value
-    return False
+# ---------------------------------------------------------------------------- changing scalars
+def changing_scalar(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Optional[Varying]:
+    """A Python scalar that takes a new value on every iteration of a loop around ``site``: a
+    ``range``/``enumerate`` counter, arithmetic of it with constants or loop-invariant names
+    (``0.1 * 0.97 ** t``, through names assigned in the loop), a value updated from itself
+    (``lr = lr * 0.9``, ``step += 1``), ``len`` of a list that grows in the loop.  Values that take
+    few values (``i % 2``, ``i > 0``, ``min(i, 3)``) are not followed."""
+    values = ctx.shared("iteration-values", lambda c: IterationValues(c.model, value_flow(c)))
+    return values.varying(expr, site)
 
 
 # ---------------------------------------------------------------------------- bad specs

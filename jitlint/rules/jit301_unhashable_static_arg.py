@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._static import static_uses, unhashable
+from jitlint.rules._static import static_receivers, static_uses, unhashable, unhashable_receiver
 
 
 class UnhashableStaticArg(Rule):
@@ -13,8 +13,14 @@ class UnhashableStaticArg(Rule):
     and comprehensions, `list(...)`/`dict(...)`/`set(...)`, `bytearray(...)`, `slice(...)`,
     `np.array`/`jnp.array`/`jnp.zeros`-style arrays, tuples containing any of these, instances of
     non-frozen `@dataclass` classes (eq=True sets `__hash__` to None) or of classes defining
-    `__eq__` without `__hash__` (classes resolved within the linted tree), and a variable whose
-    only assignment is one of these.
+    `__eq__` without `__hash__` (classes resolved within the linted tree), and a variable when
+    every definition reaching the read is one of these (flow-sensitive: `x = [0]` twice is
+    still a list; `x = tuple(x)` before the call is fine). Also any `jax.numpy` / `jax.random`
+    result (a jax Array: `jnp.sum(x > 0)`), an instance of a frozen dataclass or an
+    `equinox.Module` (both hash their fields) given a list, dict, set or array field, the static
+    half of `eqx.partition(model, ...)` when a field of `model` is a list, dict or set, and the
+    static `self` of a jitted method (`static_argnums=0`) when the class is a non-frozen
+    `@dataclass` or an `equinox.Module` made with an array or container field.
 
     ## Why is this bad?
     Static arguments are hashed to look up the compilation cache. Measured on jax 0.10.2:
@@ -23,7 +29,10 @@ class UnhashableStaticArg(Rule):
     TypeError: unhashable type: 'list'` (same for dict, set, arrays, slices, bytearray,
     eq=True dataclasses, `__eq__` without `__hash__`, and tuples containing a list).
     A default value of a static parameter is never hashed (measured: no error), so defaults
-    are not flagged.
+    are not flagged. Measured the same ValueError for a frozen dataclass with a list field, an
+    `equinox.Module` with a dict or list field as the static half of `eqx.partition` (equinox
+    0.13.8), a Module with an array field or a non-frozen `@dataclass` as a static `self`, and
+    `jnp.sum(...)` (jax Arrays are unhashable); a Module with a tuple field is fine.
 
     ## Fix safety
     Pass a hashable equivalent: a tuple for a list, a frozenset for a set, a tuple of items or a
@@ -75,3 +84,11 @@ class UnhashableStaticArg(Rule):
                 yield Violation(use.arg, (
                     f"{use.where()} is {what}; it is unhashable, so the call raises ValueError "
                     f"(non-hashable static argument); {fix}"))
+        for receiver in static_receivers(ctx):
+            found = unhashable_receiver(ctx, receiver)
+            if found is not None:
+                what, fix = found
+                name = f"{receiver.cls.name.value}.{receiver.method}"
+                yield Violation(receiver.receiver, (
+                    f"`{name}` is jitted with a static `self`, which is {what}; it is unhashable, "
+                    f"so the call raises ValueError (non-hashable static argument); {fix}"))

@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._static import loop_counter, static_uses
+from jitlint.rules._static import changing_scalar, static_uses
 from jitlint.rules._traced import needs_python_value
 
 
@@ -9,7 +9,12 @@ class LoopVariableStaticArg(Rule):
     """
     ## What it does
     Flags a `range`/`enumerate` loop counter (or arithmetic of it, `float(i)`, `i * 0.1`)
-    passed at a static position of a jitted function inside that loop. The callee may be
+    passed at a static position of a jitted function inside that loop, also through names
+    assigned in the loop (`lr = 0.1 * 0.97 ** t`), a value updated from itself on every
+    iteration (`lr *= 0.9`, `lr = lr * decay`), `len(history)` of a list appended to in the
+    loop, or the loop variable of a sweep over different float literals
+    (`for lr in [1e-3, 1e-2, 1e-1]`; ints and strings are often structural and stay silent). Names are followed to the definitions that reach the call, so reusing the counter's
+    name elsewhere in the scope changes nothing. The callee may be
     defined in this module or imported from another linted module. Values that take few
     values stay silent: `i % 2`, `i > 0`, a bool flag toggling between train and eval (two
     compiles, by design).
@@ -18,7 +23,8 @@ class LoopVariableStaticArg(Rule):
     Each distinct static value is a new cache key, so every iteration compiles again.
     Measured on jax 0.10.2 (CPU): a loop index passed as a static argument compiles 5 times
     in 5 calls; a changing float passed through `static_argnames` compiles 5 times in 5
-    calls; a static value alternating between 0 and 1 compiles twice.
+    calls; `lr = 0.1 * 0.97 ** t` passed by `static_argnames` compiles 10 times in 10 steps;
+    `lr *= 0.9` 5 times in 5; a static value alternating between 0 and 1 compiles twice.
 
     ## Fix safety
     Pass the value as an ordinary (traced) argument: drop it from `static_argnums` /
@@ -82,13 +88,20 @@ class LoopVariableStaticArg(Rule):
         for use in static_uses(ctx):
             if use.spec.filtering:
                 continue
-            counter = loop_counter(ctx, use.value, use.site)
-            if counter is not None:
+            varying = changing_scalar(ctx, use.value, use.site)
+            if varying is None:
+                continue
+            counter = varying.counter
+            if counter is not None and varying.how.startswith("the loop counter"):
                 of = "" if _is_name(use.value, counter) else " (an expression of it)"
                 yield Violation(use.arg, (
                     f"{use.where()} is the loop counter `{counter}`{of}, a new value on every "
                     f"iteration: `{use.callee}` recompiles on every call; "
                     f"{_advice(ctx, use.callee, use.param)}"))
+            else:
+                yield Violation(use.arg, (
+                    f"{use.where()} is {varying.how}, a new value on every iteration: "
+                    f"`{use.callee}` recompiles on every call; {_advice(ctx, use.callee, use.param)}"))
 
 
 def _advice(ctx: FileContext, callee: str, param: str) -> str:

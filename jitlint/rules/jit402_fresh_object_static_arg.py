@@ -1,7 +1,11 @@
 from typing import Iterator
 
+import libcst as cst
+
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._static import fresh_value, static_uses
+from jitlint.rules._static import (
+    fresh_receiver, fresh_value, static_receivers, static_uses, twin_objects,
+)
 
 
 class FreshObjectStaticArg(Rule):
@@ -10,8 +14,13 @@ class FreshObjectStaticArg(Rule):
     Flags an object created anew each time the code runs and passed at a static position of a
     jitted function: a lambda, a nested `def`, a `functools.partial(...)`, a bound method of a
     new object, or a new instance of a class (resolved within the linted tree) without
-    `__eq__`, which hashes by identity. It fires when the call repeats: in a loop that creates
-    the object, or in a function that is called repeatedly.
+    `__eq__`, which hashes by identity, an optax transformation or schedule (`optax.adam(lr)`:
+    a tuple of closures), a `jax.tree_util.Partial`. It fires when the call repeats: in a loop
+    that creates the object, or in a function that is called repeatedly; when two such objects
+    made alike (the same optax factory, a partial of the same function, the same class with
+    the same arguments) reach one static parameter at different calls; and when a jitted
+    method with a static `self` is called on a new identity-hashed instance each time
+    (`Head(2.0)(x)` in a loop).
 
     ## Why is this bad?
     Static arguments are compared by hash and equality; these objects are equal only to
@@ -19,7 +28,10 @@ class FreshObjectStaticArg(Rule):
     a fresh plain instance, a fresh lambda or a fresh `functools.partial` as a static argument
     compiles 5 times; a bound method of a new object compiles 5 times. The same object reused,
     an equal tuple, a frozen dataclass, a class with `__eq__` and `__hash__`, or a bound method
-    of the same object compile once.
+    of the same object compile once. Two `optax.adam(...)` with equal settings compile twice
+    (optax 0.2.8); `train()` building `optax.adam` and passing it static compiles once per
+    `train()`; two `jtu.Partial(f)` compile twice; `Head(2.0)(x)` with `static_argnums=0` on
+    `__call__` compiles 5 times in 5 calls.
 
     ## Fix safety
     Create the object once (hoist the lambda or partial out of the loop, define the function at
@@ -74,3 +86,16 @@ class FreshObjectStaticArg(Rule):
                 yield Violation(use.arg, (
                     f"{use.where()} is {fresh.what} {fresh.when}; it is equal only to itself, so "
                     f"`{use.callee}` recompiles on every call; {fresh.fix}"))
+        for receiver in static_receivers(ctx):
+            fresh = fresh_receiver(ctx, receiver)
+            if fresh is not None and fresh.kind == "instance":
+                name = f"{receiver.cls.name.value}.{receiver.method}"
+                yield Violation(receiver.receiver, (
+                    f"`{name}` is jitted with a static `self`, and called on {fresh.what} "
+                    f"{fresh.when}: `{name}` recompiles on every call; {fresh.fix}"))
+        for use, fresh, first in twin_objects(ctx):
+            earlier = " ".join(cst.Module([]).code_for_node(first.value).split())
+            yield Violation(use.arg, (
+                f"{use.where()} is {fresh.what}, created separately from `{earlier}` passed in "
+                f"an earlier call; it is equal only to itself, so `{use.callee}` compiles again; "
+                f"{fresh.fix}"))

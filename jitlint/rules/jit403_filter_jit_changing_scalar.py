@@ -1,20 +1,24 @@
 from typing import Iterator
 
+import libcst as cst
+
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._static import loop_counter, static_uses
+from jitlint.rules._static import changing_scalar, static_uses
 
 
 class FilterJitChangingScalar(Rule):
     """
     ## What it does
     Flags a `range`/`enumerate` loop counter (or arithmetic of it) passed to a function wrapped
-    in `equinox.filter_jit` inside that loop.
+    in `equinox.filter_jit` inside that loop, and any Python scalar recomputed on every
+    iteration the way JIT401 follows it (`lr = 0.1 * 0.97 ** t`, `lr *= 0.9`).
 
     ## Why is this bad?
     `equinox.filter_jit` traces only arrays; every other argument, Python ints and floats
     included, is static and part of the cache key. Measured (equinox 0.13.8, jax 0.10.2, CPU):
     `eqx.filter_jit(f)(x, i)` with a changing Python int compiles on every new value (4 of 5
-    calls; one value had been seen before), a changing tuple of floats 5 of 5.
+    calls; one value had been seen before), a changing tuple of floats 5 of 5, a decayed
+    learning rate `0.1 * 0.97 ** t` 10 of 10.
 
     ## Fix safety
     Pass an array: `f(x, jnp.asarray(i))` is traced and compiles once. The body must then not
@@ -58,11 +62,12 @@ class FilterJitChangingScalar(Rule):
         for use in static_uses(ctx):
             if not use.spec.filtering:
                 continue
-            counter = loop_counter(ctx, use.value, use.site)
-            if counter is not None:
+            varying = changing_scalar(ctx, use.value, use.site)
+            if varying is not None:
                 where = (f"argument `{use.param}` (keyword)" if use.position is None
                          else f"argument `{use.param}` (position {use.position})")
+                source = cst.Module([]).code_for_node(use.value)
                 yield Violation(use.arg, (
-                    f"{where} of `{use.callee}` is the loop counter `{counter}`, a Python scalar "
-                    f"that equinox.filter_jit treats as static: it recompiles on every call; "
-                    f"pass jnp.asarray({counter}) so it is traced"))
+                    f"{where} of `{use.callee}` is {varying.how}, a Python scalar that "
+                    f"equinox.filter_jit treats as static: it recompiles on every call; "
+                    f"pass jnp.asarray({source}) so it is traced"))

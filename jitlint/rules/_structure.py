@@ -1,0 +1,174 @@
+"""Shared for JIT503: one jitted function called with arguments of different pytree structure.
+
+``jax.jit`` keys its cache on the structure of ``(args, kwargs)``: the same parameter passed
+positionally at one call and by keyword at another (directly, or bound by keyword in a
+``functools.partial`` / ``jax.tree_util.Partial`` of the jitted function) is two structures, and
+so are dicts with different key sets.  Each structure compiles once more.
+
+Flagged, per parameter of one jitted function (across the calls this module shows):
+
+* positional at one call, keyword at another (non-static parameters; a static one is part of
+  the key anyway);
+* dict literals (through names: the one definition reaching the read) whose key sets differ
+  and neither contains the other: the same record with renamed keys.  A dict that only adds
+  keys (``{"params": p}`` and ``{"params": p, "batch_stats": s}``, train and eval) is usually two
+  programs by design and stays silent.
+
+The first structure seen is the reference; each later call with another structure is flagged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+
+from jitlint.rule import FileContext
+from jitlint.rules._jitted import (
+    CALLABLE_JITS, jitted_calls, jitted_def, positional_params, static_names,
+)
+from jitlint.jitnames import JitApplication
+from jitlint.rules._fresh import inside_jitted_body
+from jitlint.rules._static import PARTIALS
+from jitlint.semantic import CallSite
+from jitlint.staticargs import spec_of
+from jitlint.values import origin, value_flow
+
+MODE = {"positional": "positionally", "keyword": "by keyword"}
+
+
+@dataclass(eq=False)
+class StructureChurn:
+    node: cst.CSTNode  # what to point at
+    function: str
+    param: str
+    message: str
+
+
+@dataclass(eq=False)
+class _Passing:
+    site: CallSite
+    node: cst.CSTNode
+    mode: str  # "positional" | "keyword"
+    via_partial: bool
+    value: cst.BaseExpression
+
+
+def structure_churns(ctx: FileContext) -> list[StructureChurn]:
+    return ctx.shared("structure-churn", _analyse)
+
+
+def _analyse(ctx: FileContext) -> list[StructureChurn]:
+    passings: dict[tuple[int, str], list[_Passing]] = {}
+    names: dict[int, str] = {}
+    for app, func, name, call, site, bound in _calls(ctx):
+        if inside_jitted_body(ctx, site.frame):
+            continue  # inlined into the outer trace: no compile of its own
+        spec = spec_of(app, ctx.model)
+        static = static_names(spec) if spec is not None else frozenset()
+        if spec is not None and (spec.filtering or spec.method or not spec.checkable):
+            continue
+        if static is None or any(a.star for a in (*bound, *call.args)):
+            continue
+        params = [p.name.value for p in positional_params(func)]
+        names[id(app)] = name
+        positional = [a for a in bound if a.keyword is None] + [a for a in call.args if a.keyword is None]
+        keywords = [a for a in bound if a.keyword is not None] + [a for a in call.args if a.keyword is not None]
+        for index, arg in enumerate(positional):
+            if index < len(params) and params[index] not in static:
+                node = call if arg in bound else arg
+                passings.setdefault((id(app), params[index]), []).append(
+                    _Passing(site, node, "positional", arg in bound, arg.value))
+        for arg in keywords:
+            name = arg.keyword.value  # type: ignore[union-attr]
+            if name in params and name not in static:
+                node = call if arg in bound else arg
+                passings.setdefault((id(app), name), []).append(
+                    _Passing(site, node, "keyword", arg in bound, arg.value))
+    found = []
+    flagged: set[int] = set()  # one finding per call site
+    for (app_id, param), uses in passings.items():
+        function = names[app_id]
+        first = uses[0]
+        for use in uses[1:]:
+            if use.mode != first.mode and id(use.site) not in flagged:
+                flagged.add(id(use.site))
+                how = " (bound in a partial)" if use.via_partial else ""
+                found.append(StructureChurn(use.node, function, param, (
+                    f"`{function}` gets `{param}` {MODE[use.mode]} here{how} but {MODE[first.mode]} in an "
+                    f"earlier call: args and kwargs are different pytree structures, so "
+                    f"`{function}` compiles again; pass `{param}` the same way at every call")))
+                break
+        keys = [(use, _dict_keys(ctx, use)) for use in uses]
+        reference = next(((u, k) for u, k in keys if k is not None), None)
+        if reference is None:
+            continue
+        for use, key_set in keys:
+            if key_set is None or use is reference[0] or id(use.site) in flagged:
+                continue
+            if not (key_set <= reference[1] or reference[1] <= key_set):
+                shown = ", ".join(sorted(key_set))
+                before = ", ".join(sorted(reference[1]))
+                found.append(StructureChurn(use.node, function, param, (
+                    f"`{function}` gets a dict with keys {{{shown}}} for `{param}` here but "
+                    f"{{{before}}} in an earlier call: a new key set is a new pytree structure, "
+                    f"so `{function}` compiles again; keep one key set and vary only the values")))
+                flagged.add(id(use.site))
+                break
+    return found
+
+
+def _dict_keys(ctx: FileContext, use: _Passing) -> Optional[frozenset[str]]:
+    made = origin(value_flow(ctx), use.value, use.site.frame.scope, use.site.frame)
+    if made is None or not isinstance(made[0], cst.Dict):
+        return None
+    keys = set()
+    for element in made[0].elements:
+        if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
+            return None
+        keys.add(str(element.key.evaluated_value))
+    return frozenset(keys)
+
+
+def _calls(ctx: FileContext):
+    """(application, wrapped def or lambda, its name, call, site, arguments bound by a partial)."""
+    model = ctx.model
+    if not ctx.jit_applications:
+        return
+    for jc in jitted_calls(ctx):
+        if jc.func is not None and jc.app.jit.qualname in CALLABLE_JITS:
+            yield jc.app, jc.func, jc.name, jc.call, model.call_site_of[jc.call], ()
+    flow = value_flow(ctx)
+    for site in model.calls:
+        func = site.node.func
+        if not isinstance(func, cst.Name):
+            continue
+        made = origin(flow, func, site.frame.scope, site.frame)
+        if made is None or not isinstance(made[0], cst.Call) or not made[0].args:
+            continue
+        partial = made[0]
+        if model.qualified_name(partial.func, made[1]) not in PARTIALS:
+            continue
+        target = partial.args[0].value
+        found = _jitted_target(ctx, target, made[1])
+        if found is not None:
+            yield found[0], found[1], found[1].name.value, site.node, site, tuple(partial.args[1:])
+
+
+def _jitted_target(ctx: FileContext, target: cst.BaseExpression, scope) -> Optional[tuple[JitApplication, cst.FunctionDef]]:
+    if not isinstance(target, cst.Name):
+        return None
+    binding = value_flow(ctx).single(target, scope)
+    if binding is None:
+        return None
+    for app in ctx.jit_applications:
+        if app.jit.qualname not in CALLABLE_JITS:
+            continue
+        if binding.kind == "def" and app.target is binding.node:
+            func = jitted_def(app, ctx.model)
+            return (app, func) if func is not None else None
+        if binding.kind == "assign" and app.call is not None and app.call is binding.value:
+            func = jitted_def(app, ctx.model)
+            return (app, func) if func is not None else None
+    return None

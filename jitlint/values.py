@@ -1,0 +1,650 @@
+"""Flow-sensitive values: which definitions of a name reach a read, and what they create.
+
+The semantic model (``semantic.py``) is flow-insensitive: it knows every binding of a name in a
+scope but not which one a given read sees.  Rules that ask "what is this argument?" need the
+latter: reusing a loop counter's name for a second loop, or rebinding ``sum`` after a call,
+must not hide (or invent) a finding.  ``ValueFlow.reaching(name, scope)`` answers it with a
+classic reaching-definitions analysis over the statements of the name's scope (``if``/``else``
+join, loops iterate to a fixed point so a value assigned late in a loop body reaches the reads
+at its top, ``break``/``continue``/``return``/``raise`` end a path, ``try`` handlers see every
+state of their body).  It is computed once per scope, only for scopes a rule asks about.
+
+Reads from a nested function or lambda see the enclosing variable when they run, which the
+walk cannot order: they get every binding (the flow-insensitive answer), as do names declared
+``global``/``nonlocal``.  On top of that: ``assigned_values`` (the right-hand sides that reach a
+read, through tuple unpacking) and ``Varying``/``varies_per_iteration`` (a scalar that takes a new
+value on every iteration of a loop: a counter, arithmetic of it, a value updated from itself,
+the length of a list that grows in the loop), ``origin`` (where a value is created, through the
+one definition reaching a read) and ``array_made_by`` (a call that certainly returns a NumPy or
+jax array).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+import libcst as cst
+
+from jitlint.semantic import LOOP_TYPES, Binding, CallSite, Scope, SemanticModel
+from jitlint.walk import children
+
+State = dict[str, frozenset]  # name -> the bindings that may reach this point
+_NESTED = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+
+
+def _join(states: list[Optional[State]]) -> Optional[State]:
+    live = [s for s in states if s is not None]
+    if not live:
+        return None  # unreachable
+    if len(live) == 1:
+        return dict(live[0])
+    joined: State = {}
+    for state in live:
+        for name, defs in state.items():
+            joined[name] = joined[name] | defs if name in joined else defs
+    return joined
+
+
+class _ScopeFlow:
+    """Reaching definitions for every name read in one scope's own statements."""
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+        self.defs_at: dict[int, list[Binding]] = {}
+        for bindings in scope.bindings.values():
+            for binding in bindings:
+                self.defs_at.setdefault(id(binding.node), []).append(binding)
+        self.reads: dict[int, frozenset] = {}  # id(Name node) -> reaching bindings
+        self.loop_stack: list[tuple[list, list]] = []  # (break states, continue states)
+        node = scope.node
+        state: State = {}
+        if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            params = node.params
+            for param in (*params.posonly_params, *params.params, *params.kwonly_params,
+                          params.star_arg, params.star_kwarg):
+                if isinstance(param, cst.Param):
+                    self._gen(param, state)
+        if isinstance(node, cst.Lambda):
+            self._expr(node.body, state)
+            return
+        body = node.body if isinstance(node, cst.Module) else getattr(node.body, "body", ())
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)) and not isinstance(node.body, cst.IndentedBlock):
+            body = node.body.body  # ``def f(): return x`` on one line
+        self._block(body, state)
+
+    # ------------------------------------------------------------------ transfer
+    def _gen(self, node: cst.CSTNode, state: State) -> None:
+        for binding in self.defs_at.get(id(node), ()):
+            state[binding.name] = frozenset((binding,))
+
+    def _havoc(self, node: cst.CSTNode, state: State) -> None:
+        """An unmodelled statement: every binding inside it may reach what follows."""
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            for binding in self.defs_at.get(id(current), ()):
+                state[binding.name] = state.get(binding.name, frozenset()) | {binding}
+            if not isinstance(current, _NESTED) or current is node:
+                stack.extend(children(current))
+
+    def _expr(self, node: Optional[cst.CSTNode], state: State) -> None:
+        """Record the reaching bindings of every name read in an expression evaluated now."""
+        if node is None:
+            return
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if isinstance(current, cst.Name):
+                self.reads[id(current)] = state.get(current.value, frozenset())
+                continue
+            if isinstance(current, cst.Lambda):
+                for param in (*current.params.posonly_params, *current.params.params,
+                              *current.params.kwonly_params):
+                    if param.default is not None:
+                        stack.append(param.default)
+                continue  # the body runs later
+            if isinstance(current, cst.Attribute):
+                stack.append(current.value)
+                continue
+            if isinstance(current, cst.Arg):
+                stack.append(current.value)
+                continue
+            if isinstance(current, cst.NamedExpr):
+                self._expr(current.value, state)
+                self._gen(current, state)
+                continue
+            stack.extend(reversed(children(current)))
+
+    def _block(self, statements, state: Optional[State]) -> Optional[State]:
+        for statement in statements:
+            if state is None:
+                return None
+            state = self._statement(statement, state)
+        return state
+
+    def _suite(self, suite: Optional[cst.CSTNode], state: Optional[State]) -> Optional[State]:
+        if suite is None or state is None:
+            return state
+        body = suite.body
+        if isinstance(body, cst.BaseSuite):
+            body = body.body
+        return self._block(body if isinstance(body, (list, tuple)) else [body], state)
+
+    def _statement(self, node: cst.CSTNode, state: State) -> Optional[State]:
+        if isinstance(node, cst.SimpleStatementLine):
+            return self._block(node.body, state)
+        if isinstance(node, cst.Assign):
+            self._expr(node.value, state)
+            for target in node.targets:
+                self._target_reads(target.target, state)
+            self._gen(node, state)
+            return state
+        if isinstance(node, cst.AnnAssign):
+            self._expr(node.value, state)
+            self._target_reads(node.target, state)
+            if node.value is not None:
+                self._gen(node, state)
+            return state
+        if isinstance(node, cst.AugAssign):
+            self._expr(node.value, state)
+            self._expr(node.target, state)  # ``x += 1`` reads x
+            self._gen(node, state)
+            return state
+        if isinstance(node, (cst.Expr, cst.Assert)):
+            self._expr(node, state)
+            return state
+        if isinstance(node, (cst.Return, cst.Raise)):
+            self._expr(node, state)
+            return None
+        if isinstance(node, cst.Break):
+            if self.loop_stack:
+                self.loop_stack[-1][0].append(dict(state))
+            return None
+        if isinstance(node, cst.Continue):
+            if self.loop_stack:
+                self.loop_stack[-1][1].append(dict(state))
+            return None
+        if isinstance(node, (cst.Import, cst.ImportFrom, cst.Del)):
+            self._gen(node, state)
+            return state
+        if isinstance(node, (cst.Pass, cst.Global, cst.Nonlocal)):
+            return state
+        if isinstance(node, cst.FunctionDef):
+            for decorator in node.decorators:
+                self._expr(decorator.decorator, state)
+            for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
+                self._expr(param.default, state)
+            self._gen(node, state)
+            return state
+        if isinstance(node, cst.ClassDef):
+            for decorator in node.decorators:
+                self._expr(decorator.decorator, state)
+            for arg in (*node.bases, *node.keywords):
+                self._expr(arg.value, state)
+            self._gen(node, state)
+            return state
+        if isinstance(node, cst.If):
+            self._expr(node.test, state)
+            body = self._suite(node.body, dict(state))
+            orelse = node.orelse
+            if isinstance(orelse, cst.If):
+                other = self._statement(orelse, dict(state))
+            elif isinstance(orelse, cst.Else):
+                other = self._suite(orelse.body, dict(state))
+            else:
+                other = state
+            return _join([body, other])
+        if isinstance(node, (cst.For, cst.While)):
+            return self._loop(node, state)
+        if isinstance(node, cst.With):
+            for item in node.items:
+                self._expr(item.item, state)
+            self._gen(node, state)
+            return self._suite(node.body, state)
+        if isinstance(node, cst.Try):
+            return self._try(node, state)
+        self._havoc(node, state)  # match, try-star, anything newer: its reads get the fallback
+        return state
+
+    def _target_reads(self, target: cst.BaseExpression, state: State) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._target_reads(element.value, state)
+        elif isinstance(target, cst.StarredElement):
+            self._target_reads(target.value, state)
+        elif isinstance(target, (cst.Subscript, cst.Attribute)):
+            self._expr(target, state)
+
+    def _loop(self, node, state: State) -> Optional[State]:
+        if isinstance(node, cst.For):
+            self._expr(node.iter, state)
+        head: State = dict(state)
+        exit_states: list[Optional[State]] = []
+        for _ in range(4):  # reaching definitions settle in a few rounds
+            breaks: list = []
+            continues: list = []
+            self.loop_stack.append((breaks, continues))
+            entry = dict(head)
+            if isinstance(node, cst.While):
+                self._expr(node.test, entry)
+            else:
+                self._gen(node, entry)
+                self._target_reads(node.target, entry)
+            end = self._suite(node.body, entry)
+            self.loop_stack.pop()
+            new_head = _join([head, end, *continues])
+            exit_states = breaks
+            if new_head == head:
+                break
+            head = new_head  # type: ignore[assignment]
+        if isinstance(node, cst.While):
+            self._expr(node.test, head)
+        after = self._suite(node.orelse.body, dict(head)) if node.orelse is not None else head
+        return _join([after, *exit_states])
+
+    def _try(self, node: cst.Try, state: State) -> Optional[State]:
+        during: list[Optional[State]] = [dict(state)]
+        current: Optional[State] = dict(state)
+        for statement in node.body.body:
+            if current is None:
+                break
+            current = self._statement(statement, current)
+            during.append(dict(current) if current is not None else None)
+        if current is not None and node.orelse is not None:
+            current = self._suite(node.orelse.body, current)
+        outcomes = [current]
+        for handler in node.handlers:
+            entry = _join(during)
+            if entry is None:
+                continue
+            self._expr(handler.type, entry)
+            self._gen(handler, entry)
+            outcomes.append(self._suite(handler.body, entry))
+        result = _join(outcomes)
+        if node.finalbody is not None:
+            final = _join([*during, *outcomes])
+            if final is not None:
+                self._suite(node.finalbody.body, final)
+            result = self._suite(node.finalbody.body, result) if result is not None else None
+        return result
+
+
+class ValueFlow:
+    """Reaching definitions for the reads of one module, computed per scope on demand."""
+
+    def __init__(self, model: SemanticModel) -> None:
+        self.model = model
+        self._flows: dict[int, _ScopeFlow] = {}
+
+    def reaching(self, name: cst.Name, scope: Scope) -> list[Binding]:
+        """The bindings of ``name`` (a read in ``scope``) that may reach it, in source order.
+
+        Falls back to every binding the scope rules allow when the read is not in the walked
+        statements of the name's own scope (a closure, a ``global`` name, a synthetic node)."""
+        bindings = self.model.lookup(name.value, scope)
+        if len(bindings) <= 1:
+            return bindings
+        owner = bindings[0].scope
+        if owner.kind in ("lambda", "comprehension") or name.value in owner.global_names \
+                or name.value in owner.nonlocal_names:
+            return bindings
+        home = scope
+        while home.kind == "comprehension" and home.parent is not None:
+            home = home.parent
+        if home is not owner:
+            return bindings  # read from a nested function: runs later
+        flow = self._flows.get(id(owner))
+        if flow is None:
+            flow = self._flows[id(owner)] = _ScopeFlow(owner)
+        found = flow.reads.get(id(name))
+        if not found:
+            return bindings
+        return [b for b in bindings if b in found]
+
+    def single(self, name: cst.Name, scope: Scope) -> Optional[Binding]:
+        found = self.reaching(name, scope)
+        return found[0] if len(found) == 1 else None
+
+
+def value_flow(ctx) -> ValueFlow:
+    """The file's shared ``ValueFlow`` (memoised on the rule context)."""
+    return ctx.shared("value-flow", lambda c: ValueFlow(c.model))
+
+
+# ---------------------------------------------------------------------------- what reaches
+@dataclass(frozen=True)
+class Assigned:
+    """One definition that reaches a read: the expression it assigns (None: not a plain
+    value), the binding, and for ``x op= v`` the augmented statement."""
+
+    value: Optional[cst.BaseExpression]
+    binding: Binding
+    augmented: Optional[cst.AugAssign] = None
+
+
+def assigned(binding: Binding) -> Assigned:
+    """What a binding assigns: ``x = v`` -> v; ``a, x = u, v`` -> v; ``x += v`` -> augmented."""
+    node = binding.node
+    if isinstance(node, cst.AugAssign):
+        return Assigned(None, binding, node)
+    if binding.kind != "assign":
+        return Assigned(None, binding)
+    if isinstance(node, cst.Assign):
+        for target in node.targets:
+            value = _unpack(target.target, node.value, binding.name)
+            if value is not None:
+                return Assigned(value, binding)
+        return Assigned(None, binding)
+    return Assigned(binding.value, binding)
+
+
+def _unpack(target: cst.BaseExpression, value: cst.BaseExpression, name: str) -> Optional[cst.BaseExpression]:
+    if isinstance(target, cst.Name):
+        return value if target.value == name else None
+    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)):
+        if len(target.elements) != len(value.elements) or any(
+                isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
+            return None
+        for t, v in zip(target.elements, value.elements, strict=True):
+            found = _unpack(t.value, v.value, name)
+            if found is not None:
+                return found
+    return None
+
+
+def reaching_values(flow: ValueFlow, name: cst.Name, scope: Scope) -> list[Assigned]:
+    """What each definition reaching this read of ``name`` assigns (empty: none known)."""
+    return [assigned(b) for b in flow.reaching(name, scope)]
+
+
+# ---------------------------------------------------------------------------- per iteration
+ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power)
+SCALAR_FUNCTIONS = frozenset({"math.exp", "math.cos", "math.sin", "math.sqrt", "math.log",
+                              "math.pow", "numpy.exp", "numpy.cos", "numpy.sqrt", "numpy.power"})
+GROW_METHODS = frozenset({"append", "extend", "insert"})
+
+
+@dataclass(frozen=True)
+class Varying:
+    """A Python scalar that takes a new value on every iteration of ``loop``."""
+
+    loop: cst.CSTNode
+    counter: Optional[str]  # the range/enumerate counter it comes from, if any
+    how: str  # for messages: "the loop counter `i`", "`lr`, updated in the loop (`lr *= 0.9`)", ...
+
+
+class IterationValues:
+    """Decides whether an expression read inside a loop changes on every iteration."""
+
+    def __init__(self, model: SemanticModel, flow: ValueFlow) -> None:
+        self.model = model
+        self.flow = flow
+
+    def varying(self, expr: cst.BaseExpression, site: CallSite) -> Optional[Varying]:
+        scope = site.frame.scope
+        for loop in site.frame.loops_in_scope():
+            found = self._varies(expr, scope, loop, 0)
+            if found is not None:
+                return Varying(loop, found[0], found[1])
+        return None
+
+    def _varies(self, expr, scope: Scope, loop, depth: int) -> Optional[tuple[Optional[str], str]]:
+        """(counter, description) when ``expr`` changes on every iteration of ``loop``."""
+        if depth > 4:
+            return None
+        if isinstance(expr, cst.Name):
+            return self._name_varies(expr, scope, loop, depth)
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+            return self._varies(expr.expression, scope, loop, depth)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, ARITHMETIC):
+            left = self._varies(expr.left, scope, loop, depth + 1)
+            right = self._varies(expr.right, scope, loop, depth + 1)
+            if left and (right or self.invariant(expr.right, scope, loop)):
+                return left
+            if right and self.invariant(expr.left, scope, loop):
+                return right
+            return None
+        if isinstance(expr, cst.Call) and len(expr.args) == 1 and not expr.args[0].keyword \
+                and not expr.args[0].star:
+            func = expr.func
+            inner = expr.args[0].value
+            if isinstance(func, cst.Name) and not self.model.lookup(func.value, scope):
+                if func.value == "float" or (func.value == "int" and isinstance(inner, cst.Name)):
+                    return self._varies(inner, scope, loop, depth + 1)
+                if func.value == "len" and isinstance(inner, cst.Name) and self.grows(inner, scope, loop):
+                    return None, f"`len({inner.value})`, the length of a list that grows in the loop"
+                return None
+            if self.model.qualified_name(func, scope) in SCALAR_FUNCTIONS:
+                return self._varies(inner, scope, loop, depth + 1)
+        return None
+
+    def _name_varies(self, name: cst.Name, scope: Scope, loop, depth: int):
+        bindings = self.flow.reaching(name, scope)
+        if not bindings:
+            return None
+        inside = [b for b in bindings if b.frame is not None and b.frame.is_inside(loop)
+                  or b.node is loop or _in_comp(loop, b.node)]
+        if not inside:
+            return None
+        if len(bindings) == 1 and _is_counter(bindings[0], loop, self.model):
+            return name.value, f"the loop counter `{name.value}`"
+        if len(bindings) == 1 and _float_sweep(bindings[0], loop):
+            return None, f"`{name.value}`, taken from a list of different floats (a sweep)"
+        outside = [b for b in bindings if b not in inside]
+        if any(_conditional_within(b, loop) for b in inside):
+            return None  # ``if plateau: lr *= 0.5`` changes now and then, not every iteration
+        found = None
+        for binding in inside:
+            value = assigned(binding)
+            if value.augmented is not None:
+                op = value.augmented.operator
+                if not isinstance(op, (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign,
+                                       cst.DivideAssign, cst.PowerAssign)) \
+                        or not self.invariant(value.augmented.value, binding.scope, loop) \
+                        or not outside:
+                    return None
+                update = " ".join(cst.Module([]).code_for_node(value.augmented).split())
+                found = found or (None, f"`{name.value}`, updated in the loop (`{update}`)")
+                continue
+            if value.value is None:
+                return None
+            inner = self._varies(value.value, binding.scope, loop, depth + 1)
+            if inner is None:
+                inner = self._self_update(value.value, name.value, binding.scope, loop, outside)
+            if inner is None:
+                return None
+            counter, how = inner
+            if counter is not None and not how.startswith("`"):
+                how = f"`{name.value}`, computed from the loop counter `{counter}`"
+            found = found or (counter, how)
+        return found
+
+    def _self_update(self, value, name: str, scope: Scope, loop, outside) -> Optional[tuple[None, str]]:
+        """``lr = lr * 0.9`` in the loop, with ``lr`` set before it: a new value every time."""
+        if not outside or not isinstance(value, cst.BinaryOperation) \
+                or not isinstance(value.operator, ARITHMETIC):
+            return None
+        sides = (value.left, value.right)
+        mine = [s for s in sides if isinstance(s, cst.Name) and s.value == name]
+        if len(mine) != 1:
+            return None
+        other = sides[1] if mine[0] is sides[0] else sides[0]
+        if not self.invariant(other, scope, loop) or _neutral(other, value.operator):
+            return None
+        return None, f"`{name}`, updated from itself in the loop"
+
+    def invariant(self, expr: cst.BaseExpression, scope: Scope, loop) -> bool:
+        """A number or a name (or ``name.attr``) not rebound inside ``loop``."""
+        if isinstance(expr, (cst.Integer, cst.Float)):
+            return True
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+            return self.invariant(expr.expression, scope, loop)
+        if isinstance(expr, cst.Attribute):
+            return isinstance(expr.value, (cst.Name, cst.Attribute)) and self.invariant(expr.value, scope, loop)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, ARITHMETIC):
+            return self.invariant(expr.left, scope, loop) and self.invariant(expr.right, scope, loop)
+        if isinstance(expr, cst.Name):
+            bindings = self.flow.reaching(expr, scope)
+            return bool(bindings) and all(
+                not (b.frame is not None and b.frame.is_inside(loop)) and b.node is not loop
+                and not _in_comp(loop, b.node) for b in bindings)
+        return False
+
+    def grows(self, name: cst.Name, scope: Scope, loop) -> bool:
+        """A list created before ``loop`` and appended to (never shrunk) inside it."""
+        bindings = self.flow.reaching(name, scope)
+        if not bindings or any(b.frame is None or b.frame.is_inside(loop) for b in bindings):
+            return False
+        for binding in bindings:
+            value = assigned(binding).value
+            if not (isinstance(value, (cst.List, cst.ListComp)) or (
+                    isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
+                    and value.func.value == "list")):
+                return False
+        grows = shrinks = False
+        for site in self.model.calls:
+            func = site.node.func
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+                    and func.value.value == name.value and site.frame.is_inside(loop) \
+                    and site.frame.scope is scope:
+                if func.attr.value in GROW_METHODS:
+                    grows = True
+                elif func.attr.value in ("pop", "remove", "clear", "popleft"):
+                    shrinks = True
+        return grows and not shrinks
+
+
+def _conditional_within(binding: Binding, loop: cst.CSTNode) -> bool:
+    """The binding sits under an ``if`` inside ``loop``: it runs on some iterations only."""
+    if binding.frame is None:
+        return False
+    for frame in binding.frame:
+        if frame.node is loop:
+            return False
+        if isinstance(frame.node, cst.If):
+            return True
+    return False
+
+
+def _neutral(expr: cst.BaseExpression, op) -> bool:
+    """``x * 1`` / ``x + 0``: the same value again."""
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        value = float(expr.evaluated_value)
+        if isinstance(op, (cst.Add, cst.Subtract)):
+            return value == 0
+        return value == 1
+    return False
+
+
+def _in_comp(loop: cst.CSTNode, node: cst.CSTNode) -> bool:
+    if not isinstance(loop, LOOP_TYPES) or isinstance(loop, (cst.For, cst.While)):
+        return False
+    current = loop.for_in  # type: ignore[attr-defined]
+    while current is not None:
+        if current is node:
+            return True
+        current = current.inner_for_in
+    return False
+
+
+def _float_sweep(binding: Binding, loop: cst.CSTNode) -> bool:
+    """``for lr in [1e-3, 3e-3, 1e-2]``: a different Python float on every iteration.  Ints and
+    strings are left alone: they are often structural (a layer count, a mode) and must be static."""
+    node = binding.node
+    if binding.kind != "loop-target" or node is not loop or not isinstance(node, cst.For) \
+            or not isinstance(node.target, cst.Name) or not isinstance(node.iter, (cst.List, cst.Tuple)):
+        return False
+    values = []
+    for element in node.iter.elements:
+        value = element.value
+        if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+            value = value.expression
+        if isinstance(element, cst.StarredElement) or not isinstance(value, cst.Float):
+            return False
+        values.append(cst.Module([]).code_for_node(element.value))
+    return len(values) >= 2 and len(set(values)) == len(values)
+
+
+def _is_counter(binding: Binding, loop: cst.CSTNode, model: SemanticModel) -> bool:
+    """``for i in range(...)`` / ``for i, x in enumerate(...)`` of ``loop``: i is its counter."""
+    node = binding.node
+    if binding.kind != "loop-target" or not (node is loop or _in_comp(loop, node)):
+        return False
+    iterable, target = node.iter, node.target  # type: ignore[attr-defined]
+    if not isinstance(iterable, cst.Call) or not isinstance(iterable.func, cst.Name) \
+            or model.lookup(iterable.func.value, binding.scope):
+        return False
+    if iterable.func.value == "range":
+        return isinstance(target, cst.Name) and target.value == binding.name
+    if iterable.func.value == "enumerate" and isinstance(target, cst.Tuple) and target.elements:
+        first = target.elements[0].value
+        return isinstance(first, cst.Name) and first.value == binding.name
+    return False
+
+
+def names_in(expr: cst.CSTNode) -> Iterator[cst.Name]:
+    """Name nodes read in an expression (not attribute names, keywords or lambda bodies)."""
+    stack = [expr]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name):
+            yield current
+        elif isinstance(current, cst.Attribute):
+            stack.append(current.value)
+        elif isinstance(current, cst.Arg):
+            stack.append(current.value)
+        elif not isinstance(current, cst.Lambda):
+            stack.extend(children(current))
+
+
+# ---------------------------------------------------------------------------- where it is made
+def origin(flow: ValueFlow, expr: cst.BaseExpression, scope: Scope, frame,
+           depth: int = 0) -> Optional[tuple[cst.CSTNode, Scope, object]]:
+    """Where the value of ``expr`` is created, with its scope and frame: the expression itself,
+    or for a name, the ``def`` or assigned expression of the one definition reaching the read
+    (followed through ``g = f`` aliases).  None when several definitions reach it or unknown."""
+    if not isinstance(expr, cst.Name):
+        return expr, scope, frame
+    if depth > 4:
+        return None
+    binding = flow.single(expr, scope)
+    if binding is None or binding.frame is None:
+        return None
+    if binding.kind == "def":
+        return binding.node, binding.scope, binding.frame
+    value = assigned(binding).value
+    if value is not None:
+        return origin(flow, value, binding.scope, binding.frame, depth + 1)
+    return None
+
+
+# ---------------------------------------------------------------------------- what a call makes
+ARRAY_CONSTRUCTORS = frozenset({
+    "array", "asarray", "zeros", "ones", "full", "empty", "arange", "linspace", "eye", "identity",
+    "zeros_like", "ones_like", "full_like", "empty_like", "stack", "concatenate",
+})
+# jax.numpy functions whose result is not an array (everything else there returns a jax Array;
+# measured: even jnp.float32(1.0) is an Array, and hash() of any Array raises TypeError).
+NOT_ARRAYS = frozenset({
+    "dtype", "shape", "ndim", "size", "result_type", "issubdtype", "iinfo", "finfo",
+    "promote_types", "can_cast", "isscalar", "iscomplexobj", "isrealobj", "isdtype", "vectorize",
+    "frompyfunc", "printoptions", "set_printoptions", "get_printoptions", "broadcast_shapes",
+})
+
+
+def array_made_by(model: SemanticModel, call: cst.Call, scope: Scope) -> Optional[str]:
+    """'a NumPy array' / 'a jax Array' when the call certainly returns one: a NumPy
+    constructor, any ``jax.numpy`` function that computes values, any ``jax.random`` draw."""
+    qualname = model.qualified_name(call.func, scope)
+    if qualname is None:
+        return None
+    last = qualname.rsplit(".", 1)[-1]
+    if qualname.startswith("numpy.") and last in ARRAY_CONSTRUCTORS:
+        return "a NumPy array"
+    if qualname.startswith("jax.numpy.") and last not in NOT_ARRAYS and last[:1].islower():
+        return "a jax Array"
+    if qualname.startswith("jax.random.") and last[:1].islower():
+        return "a jax Array"
+    return None
+
