@@ -22,7 +22,7 @@ class JitOfLambda(FreshCallableRule):
     code = "JIT101"
     name = "jit-of-lambda"
     summary = "jit of a lambda created on every iteration or call recompiles every time"
-    kind = "lambda"
+    kinds = ("lambda",)
 
     INVALID = [
         """

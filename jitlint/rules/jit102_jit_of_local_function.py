@@ -23,7 +23,7 @@ class JitOfLocalFunction(FreshCallableRule):
     code = "JIT102"
     name = "jit-of-local-function"
     summary = "jit of a function defined in the enclosing body recompiles on every run of that body"
-    kind = "local-def"
+    kinds = ("local-def",)
 
     INVALID = [
         """

@@ -21,7 +21,7 @@ class JitOfFreshPartial(FreshCallableRule):
     code = "JIT103"
     name = "jit-of-fresh-partial"
     summary = "jit of a partial built on every iteration or call recompiles every time"
-    kind = "partial"
+    kinds = ("partial",)
 
     INVALID = [
         """

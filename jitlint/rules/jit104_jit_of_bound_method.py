@@ -23,7 +23,7 @@ class JitOfBoundMethod(FreshCallableRule):
     code = "JIT104"
     name = "jit-of-bound-method"
     summary = "jit of a bound method re-created on every access recompiles every time"
-    kind = "bound-method"
+    kinds = ("bound-method",)
 
     INVALID = [
         """

@@ -23,7 +23,7 @@ class JitOfFreshCallable(FreshCallableRule):
     code = "JIT105"
     name = "jit-of-fresh-callable"
     summary = "jit of a transformed function or new callable instance recompiles every time"
-    kind = "transformed"
+    kinds = ("transformed", "nnx-wrapper")
 
     INVALID = [
         """
