@@ -29,6 +29,7 @@ to pass the value as an argument.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 import re
 from typing import Iterator, Optional, Sequence
 
@@ -70,10 +71,12 @@ RUN_ONCE_NAMES = frozenset({
     "setup", "setUp", "setUpClass", "setUpModule", "setup_method", "setup_class", "setup_module",
     "setup_function", "tearDown", "tearDownClass",
 })
-TEST_FILE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test|[^/]*_tests|conftest)\.py$|(^|/)tests?/")
+TEST_FILE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test|[^/]*_tests|conftest)\.py$")
 # Timing calls: a loop that measures each variant is a benchmark sweep, one compile each.
 TIMERS = frozenset({"time.time", "time.perf_counter", "time.monotonic", "time.process_time",
                     "timeit.timeit", "timeit.default_timer", "timeit.repeat"})
+ENTRY_POINT_WORDS = re.compile(r"fixture|command|main|group|entrypoint|^cli$|^app$|^run$", re.IGNORECASE)
+ECOSYSTEM = frozenset({"jax", "equinox", "flax", "haiku", "chex", "optax", "numpyro", "jaxtyping"})
 ARITHMETIC = (cst.BinaryOperation, cst.UnaryOperation)
 
 # kind -> what the message calls the jitted callable
@@ -202,7 +205,10 @@ class _Analysis:
         assert isinstance(function, cst.FunctionDef)
         if self._is_memoised(function) or self._runs_once(function):
             return None
-        if self._reused(app):
+        reuse = self._reuse(app)
+        if reuse == "closure":
+            return None  # kept alive by a closure that escapes: a factory, built once per product
+        if reuse == "loop":
             # train()/fit() called once (or once per configuration) build once: silent
             evidence = self._evidence(function, repeating_site=True)
             if evidence is not None:
@@ -223,10 +229,9 @@ class _Analysis:
         created anew each run."""
         if isinstance(app.target, cst.FunctionDef):
             return "local-def", app.frame, app.target
-        created = self._classify_expr(app.target, app.frame.scope, app.frame, app)
-        if created is None and app.jit.qualname in FRESH_WRAPPER_JITS and app.call is not None:
+        if app.jit.qualname in FRESH_WRAPPER_JITS and app.call is not None:
             return "nnx-wrapper", app.frame, app.call
-        return created
+        return self._classify_expr(app.target, app.frame.scope, app.frame, app)
 
     def _classify_expr(self, expr: cst.BaseExpression, scope: Scope, creation: Frame,
                        app: JitApplication) -> Optional[tuple[str, Frame, cst.CSTNode]]:
@@ -375,8 +380,18 @@ class _Analysis:
         if cls is None or attr in _instance_attributes(cls):
             return False  # ``self.f = self.f`` pins one bound method on the instance
         method = _methods(cls).get(attr)
-        return method is not None and not _has_decorator(method, "staticmethod") \
-            and not _has_decorator(method, "property")
+        if method is None:
+            # ``self.update`` that the class neither defines nor assigns: inherited from a base
+            # class we cannot see, where a name called like a method is a method.
+            return base.value == "self" and not self._is_plain_class(cls) \
+                and attr not in _class_attributes(cls) and self._called_as_method(attr)
+        return not _has_decorator(method, "staticmethod") and not _has_decorator(method, "property")
+
+    def _called_as_method(self, attr: str) -> bool:
+        return any(isinstance(site.node.func, cst.Attribute) and isinstance(site.node.func.value, cst.Name)
+                   and site.node.func.value.value in ("self", "super") for site in self.model.calls_named(attr)) \
+            or any(isinstance(site.node.func, cst.Attribute) and isinstance(site.node.func.value, cst.Call)
+                   for site in self.model.calls_named(attr))
 
     def _instance_class(self, name: cst.Name, scope: Scope) -> Optional[cst.ClassDef]:
         """The class of this module that ``name`` is an instance of: ``self`` in a method,
@@ -414,13 +429,17 @@ class _Analysis:
         calls = self._result_calls(app, within)
         return bool(calls)
 
-    def _reused(self, app: JitApplication) -> bool:
-        """Bound to a local name that a loop of the same function calls, or that a nested
-        function (a closure the caller may run many times) calls."""
+    def _reuse(self, app: JitApplication) -> Optional[str]:
+        """How the function reuses the jitted callable it binds to a local name: "loop" when a
+        loop of its own calls it, "closure" when a nested function calls it (the closure may
+        run many times), None when neither."""
         scope = app.frame.scope
-        calls = self._result_calls(app, lambda frame: True)
-        return bool(calls) and any(site.frame.loops_in_scope() or site.frame.scope is not scope
-                                   for site in calls)
+        calls = self._result_calls(app, lambda frame: True) or []
+        if any(_enclosing_def(site.frame) is not scope.node for site in calls):
+            return "closure"
+        if any(site.frame.loops_in_scope() or site.frame.scope.kind == "comprehension" for site in calls):
+            return "loop"
+        return None
 
     def _result_calls(self, app: JitApplication, within) -> Optional[list[CallSite]]:
         binding = self._result_binding(app)
@@ -554,8 +573,8 @@ class _Analysis:
         name = function.name.value
         if name in RUN_ONCE_NAMES or name.startswith(("test", "main_")) or name.endswith("_main"):
             return True
-        if self._has_unknown_decorator(function):
-            return True  # an entry point (click, hydra), a fixture, a custom transform ...
+        if self._decorated_to_run_once(function):
+            return True
         outer = self.model.functions[function]
         if outer.scope.kind == "class":
             cls = outer.scope.node
@@ -586,22 +605,38 @@ class _Analysis:
 
     def _passed_to_a_transform(self, function: cst.FunctionDef) -> bool:
         """``jax.lax.scan(step, ...)``, ``jax.custom_vjp(f)``: run while tracing (no visible call)."""
-        name = function.name.value
-        for site in self.model.calls:
-            for arg in site.node.args:
-                if isinstance(arg.value, cst.Name) and arg.value.value == name:
-                    callee = self.model.qualified_name(site.node.func, site.frame.scope) or ""
-                    if callee.split(".")[0] in ("jax", "equinox", "flax", "haiku", "optax") \
-                            or self.ctx.resolver.resolve(site.node.func, site.frame.scope) is not None:
-                        return True
-        return False
+        return function.name.value in self._names_passed_to_transforms
 
-    def _has_unknown_decorator(self, function: cst.FunctionDef) -> bool:
+    @cached_property
+    def _names_passed_to_transforms(self) -> set[str]:
+        names = set()
+        for site in self.model.calls:
+            passed = [arg.value.value for arg in site.node.args if isinstance(arg.value, cst.Name)]
+            if not passed:
+                continue
+            callee = self.model.qualified_name(site.node.func, site.frame.scope) or ""
+            if callee.split(".")[0] in ECOSYSTEM \
+                    or self.ctx.resolver.resolve(site.node.func, site.frame.scope) is not None:
+                names.update(passed)
+        return names
+
+    def _decorated_to_run_once(self, function: cst.FunctionDef) -> bool:
+        """An entry point or fixture (``@click.command``, ``@hydra.main``, ``@pytest.fixture``),
+        or a function handed to a JAX-ecosystem transform (``@jax.custom_vjp``): it runs once,
+        or under a trace.  Other decorators (``@prim.def_impl``, ``@wraps``) keep it a function
+        called as often as its callers call it."""
         scope = self.model.functions[function].scope
         for decorator in function.decorators:
-            expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+            expr = decorator.decorator
+            if isinstance(expr, cst.Call):
+                callee = self.model.qualified_name(expr.func, scope)
+                expr = expr.args[0].value if callee in PARTIAL_CONSTRUCTORS and expr.args else expr.func
             qualname = self.model.qualified_name(expr, scope) or dotted_name(expr)
-            if qualname not in PLAIN_DECORATORS and not qualname.endswith((".setter", ".getter", ".deleter")):
+            if qualname in PLAIN_DECORATORS:
+                continue
+            if ENTRY_POINT_WORDS.search(qualname.rsplit(".", 1)[-1]):
+                return True
+            if qualname.split(".")[0] in ECOSYSTEM:
                 return True
         return False
 
@@ -666,7 +701,11 @@ class _Analysis:
         compiles the loop again when its body is a new function."""
         found = []
         for site in self.model.calls:
-            qualname = self.model.qualified_name(site.node.func, site.frame.scope)
+            func = site.node.func
+            if not (isinstance(func, cst.Attribute) and func.attr.value in EAGER_LOOP_NAMES
+                    or isinstance(func, cst.Name) and func.value in EAGER_LOOP_NAMES):
+                continue
+            qualname = self.model.qualified_name(func, site.frame.scope)
             positions = EAGER_LOOPS.get(qualname or "")
             if positions is None or not site.frame.loops_in_scope() and site.frame.scope.kind != "function":
                 continue
@@ -721,6 +760,15 @@ EAGER_LOOPS = {
     "jax.lax.while_loop": (1, 0),
     "jax.lax.map": (0,),
 }
+EAGER_LOOP_NAMES = frozenset(name.rsplit(".", 1)[1] for name in EAGER_LOOPS)
+
+
+def _enclosing_def(frame: Frame) -> Optional[cst.CSTNode]:
+    """The innermost def or lambda around ``frame`` (comprehensions are looked through)."""
+    for f in frame:
+        if isinstance(f.node, (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.Module)):
+            return f.node
+    return None
 
 
 def _assigned_name(site: CallSite, position: int) -> Optional[str]:
@@ -798,6 +846,19 @@ def _instance_attributes(cls: cst.ClassDef) -> set[str]:
                     t = target.target
                     if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self":
                         names.add(t.attr.value)
+    return names
+
+
+def _class_attributes(cls: cst.ClassDef) -> set[str]:
+    names: set[str] = set()
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Assign):
+                    names.update(t.target.value for t in small.targets if isinstance(t.target, cst.Name))
+                elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    names.add(small.target.value)
     return names
 
 
