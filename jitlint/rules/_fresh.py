@@ -605,11 +605,15 @@ class _Analysis:
 
     def _passed_to_a_transform(self, function: cst.FunctionDef) -> bool:
         """``jax.lax.scan(step, ...)``, ``jax.custom_vjp(f)``: run while tracing (no visible call)."""
-        return function.name.value in self._names_passed_to_transforms
+        if self.model.functions[function].scope.kind == "class":
+            return False  # a method is passed as ``self.m``, never as a bare name
+        return any(binding.node is function
+                   for name, scope in self._names_passed_to_transforms.get(function.name.value, ())
+                   for binding in self.model.lookup(name, scope))
 
     @cached_property
-    def _names_passed_to_transforms(self) -> set[str]:
-        names = set()
+    def _names_passed_to_transforms(self) -> dict[str, list[tuple[str, Scope]]]:
+        names: dict[str, list[tuple[str, Scope]]] = {}
         for site in self.model.calls:
             passed = [arg.value.value for arg in site.node.args if isinstance(arg.value, cst.Name)]
             if not passed:
@@ -617,7 +621,8 @@ class _Analysis:
             callee = self.model.qualified_name(site.node.func, site.frame.scope) or ""
             if callee.split(".")[0] in ECOSYSTEM \
                     or self.ctx.resolver.resolve(site.node.func, site.frame.scope) is not None:
-                names.update(passed)
+                for name in passed:
+                    names.setdefault(name, []).append((name, site.frame.scope))
         return names
 
     def _decorated_to_run_once(self, function: cst.FunctionDef) -> bool:
