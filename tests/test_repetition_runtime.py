@@ -6,12 +6,10 @@ one compile (or one per genuinely different program).  Real JAX on the CPU."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
-
-import re
-
 from helpers import FIXTURES, expected_findings, run_all_counting_compiles, user_function_compiles
 
 REPETITION = sorted((FIXTURES / "repetition").glob("*.py"))

@@ -174,7 +174,6 @@ class _Analysis:
         if created is None:
             return None
         kind, creation, callable_node = created
-        scope = app.frame.scope
         for loop in app.frame.loops_in_scope():
             if creation.is_inside(loop):
                 return self._in_loop(app, kind, creation, callable_node, loop)
@@ -195,7 +194,7 @@ class _Analysis:
         if self._is_sweep(loop) or not all(self._only_traced_operand(callable_node, name, creation)
                                            for name in varying):
             return None
-        return FreshJit(app, kind, "loop-operand", operand=sorted(varying)[0])
+        return FreshJit(app, kind, "loop-operand", operand=min(varying))
 
     def _in_function(self, app: JitApplication, kind: str, creation: Frame) -> Optional[FreshJit]:
         scope = app.frame.scope
@@ -937,3 +936,9 @@ def function_repeats(ctx: FileContext, function: cst.FunctionDef) -> bool:
     """Evidence in this module that ``function`` runs more than once (and is not memoised)."""
     analysis = _shared_analysis(ctx)
     return not analysis._is_memoised(function) and analysis._is_repeated(function)
+
+
+def function_may_repeat(ctx: FileContext, function: cst.FunctionDef) -> bool:
+    """``function`` is not evidently run once (nor memoised): every call of it counts."""
+    analysis = _shared_analysis(ctx)
+    return not analysis._is_memoised(function) and not analysis._runs_once(function)

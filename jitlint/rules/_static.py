@@ -16,7 +16,7 @@ from typing import Optional
 import libcst as cst
 
 from jitlint.rule import FileContext
-from jitlint.rules._fresh import function_repeats, inside_jitted_body, site_repeats
+from jitlint.rules._fresh import function_may_repeat, function_repeats, inside_jitted_body, site_repeats
 from jitlint.semantic import Binding, CallSite, Frame, Scope
 from jitlint.staticargs import (
     IDENTITY, UNHASHABLE, StaticArgSpec, absolute, module_name_for, resolve_class, spec_errors,
@@ -348,7 +348,9 @@ def fresh_value(ctx: FileContext, use: StaticUse) -> Optional[Fresh]:
     if creation.scope is scope and scope.kind == "function" and not creation.loops_in_scope():
         function = scope.node
         assert isinstance(function, cst.FunctionDef)
-        if function_repeats(ctx, function):
+        # A jitted function built per call is a new cache key on every call of the function,
+        # whether or not its callers are in view (issue 13's repetition model, JIT201).
+        if function_repeats(ctx, function) or kind == "jit" and function_may_repeat(ctx, function):
             return _fresh(kind, label, f"on every call of `{function.name.value}`")
     return None
 
