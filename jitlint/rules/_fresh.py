@@ -121,7 +121,7 @@ class FreshJit:
                     f"`{self.operand}` as an argument and jit the function once before the loop")
         if self.repetition == "again":
             return (f"{jit} of {what} repeats an identical jit earlier in this block; the callable "
-                    f"is a new object each time, so this traces and compiles again; jit it once "
+                    f"is a new object each time, so this traces (and compiles) again; jit it once "
                     f"and reuse the result")
         name = self.function.name.value if self.function is not None else "?"
         seen = f" ({self.evidence})" if self.evidence else ""
