@@ -76,6 +76,9 @@ TEST_FILE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test|[^/]*_tests|conftest)\.py$"
 TIMERS = frozenset({"time.time", "time.perf_counter", "time.monotonic", "time.process_time",
                     "timeit.timeit", "timeit.default_timer", "timeit.repeat"})
 ENTRY_POINT_WORDS = re.compile(r"fixture|command|main|group|entrypoint|^cli$|^app$|^run$", re.IGNORECASE)
+# Program runners: the function handed to them is the program's entry point.
+RUNNERS = frozenset({"absl.app.run", "fire.Fire", "typer.run", "multiprocessing.Process",
+                     "threading.Thread"})
 ECOSYSTEM = frozenset({"jax", "equinox", "flax", "haiku", "chex", "optax", "numpyro", "jaxtyping"})
 ARITHMETIC = (cst.BinaryOperation, cst.UnaryOperation)
 
@@ -603,7 +606,8 @@ class _Analysis:
         return self._runs_once(caller)
 
     def _passed_to_a_transform(self, function: cst.FunctionDef) -> bool:
-        """``jax.lax.scan(step, ...)``, ``jax.custom_vjp(f)``: run while tracing (no visible call)."""
+        """``jax.lax.scan(step, ...)``, ``jax.custom_vjp(f)``: run while tracing (no visible call);
+        ``absl.app.run(experiment)``: the program's entry point."""
         if self.model.functions[function].scope.kind == "class":
             return False  # a method is passed as ``self.m``, never as a bare name
         return any(binding.node is function
@@ -618,7 +622,7 @@ class _Analysis:
             if not passed:
                 continue
             callee = self.model.qualified_name(site.node.func, site.frame.scope) or ""
-            if callee.split(".")[0] in ECOSYSTEM \
+            if callee.split(".")[0] in ECOSYSTEM or callee in RUNNERS \
                     or self.ctx.resolver.resolve(site.node.func, site.frame.scope) is not None:
                 for name in passed:
                     names.setdefault(name, []).append((name, site.frame.scope))
