@@ -23,6 +23,15 @@ JIT_FUNCTIONS = frozenset({
     "flax.linen.jit",
     "flax.nnx.jit",
 })
+# The same functions under the names JAX's and flax's own modules use for them.
+JIT_SPELLINGS = {
+    "jax._src.api.jit": "jax.jit",
+    "jax._src.pjit.jit": "jax.jit",
+    "jax._src.api.pmap": "jax.pmap",
+    "jax._src.pjit.pjit": "jax.experimental.pjit.pjit",
+    "flax.nnx.transforms.compilation.jit": "flax.nnx.jit",
+    "flax.nnx.transforms.jit": "flax.nnx.jit",
+}
 # Under these every non-array argument is static (equinox's filtering).
 FILTERING_JIT_FUNCTIONS = frozenset({"equinox.filter_jit", "equinox.filter_pmap"})
 PARTIAL_FUNCTIONS = frozenset({"functools.partial"})
@@ -71,9 +80,13 @@ class JitResolver:
             return None
         if isinstance(expr, (cst.Name, cst.Attribute)):
             qualname = self.model.qualified_name(expr, scope)
+            qualname = JIT_SPELLINGS.get(qualname, qualname) if qualname else qualname
             if qualname in self.jit_names:
                 return JitRef(qualname)
             if isinstance(expr, cst.Name):
+                wrapper = self._wrapper(expr, scope, _depth)
+                if wrapper is not None:
+                    return wrapper
                 # ``J = partial(jax.jit, static_argnums=1)`` then ``@J``
                 binding = self.model.single_binding(expr.value, scope)
                 if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Call):
@@ -95,6 +108,32 @@ class JitResolver:
                 return JitRef(inner.qualname, inner.keywords + keywords)
         return None
 
+    def _wrapper(self, name: cst.Name, scope: Scope, depth: int) -> Optional[JitRef]:
+        """A project's own ``def my_jit(f, ...): return jax.jit(f, ...)``: jit under another name."""
+        binding = self.model.single_binding(name.value, scope)
+        if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
+            return None
+        function = binding.node
+        if function.decorators:
+            return None
+        params = [*function.params.posonly_params, *function.params.params]
+        statements = [s for s in function.body.body if not _is_docstring(s)] \
+            if isinstance(function.body, cst.IndentedBlock) else []
+        if not params or len(statements) != 1 or not isinstance(statements[0], cst.SimpleStatementLine):
+            return None
+        returned = statements[0].body[0]
+        if not isinstance(returned, cst.Return) or not isinstance(returned.value, cst.Call):
+            return None
+        call = returned.value
+        wrapped = _wrapped_callable(call)
+        if not (isinstance(wrapped, cst.Name) and wrapped.value == params[0].name.value):
+            return None
+        inner = self.resolve(call.func, self.model.scope_of[function], depth + 1)
+        if inner is None:
+            return None
+        keywords = tuple(a for a in call.args if a.keyword is not None)
+        return JitRef(inner.qualname, inner.keywords + keywords)
+
     def applications(self) -> Iterator[JitApplication]:
         for site in self.model.calls:
             jit = self.resolve(site.node.func, site.frame.scope)
@@ -110,6 +149,11 @@ class JitResolver:
                 jit = self.resolve(decorator.decorator, frame.scope)
                 if jit is not None:
                     yield JitApplication(jit, func, decorator, frame, jit.keywords)
+
+
+def _is_docstring(statement: cst.CSTNode) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Expr) \
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
 
 
 def _wrapped_callable(call: cst.Call) -> Optional[cst.BaseExpression]:

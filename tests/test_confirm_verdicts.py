@@ -108,13 +108,14 @@ def test_library_jits_and_jitted_pullbacks_are_runtime_only_findings_on_the_user
     sgd_line = next(n for n, text in enumerate(lines, 1) if "w = sgd(w, w, schedule(t))" in text)
     sgd_def = next(n for n, text in enumerate(lines, 1) if "@eqx.filter_jit" in text)
     assert set(found) == {nnx_line, vjp_line, sgd_line}
-    assert {row["code"] for row in found.values()} == {"JIT900"}
+    # nnx.jit per step and a jitted pullback per point are static findings (JIT105) now; the
+    # run confirms them through the library's jit and JAX's own function objects.
     for line in (nnx_line, vjp_line):
         row = found[line]
+        assert row["code"] == "JIT105"
         assert (row["runtime"]["verdict"], row["runtime"]["compiles"]) == ("confirmed", 3)
-        assert "the function object is new each time" in row["message"]
-    assert found[nnx_line]["message"].startswith(f"flax's jit of a callable object (made at line {nnx_line})")
-    assert "re-defined repeatedly" in found[vjp_line]["runtime"]["reason"]
+        assert "re-defined repeatedly" in row["runtime"]["reason"]
+    assert found[sgd_line]["code"] == "JIT900"
     sgd = found[sgd_line]
     assert (sgd["runtime"]["verdict"], sgd["runtime"]["compiles"]) == ("confirmed", 4)
     assert sgd["message"].startswith(f"equinox's jit of sgd (made at line {sgd_def}) compiled 4 times")

@@ -1,31 +1,44 @@
 """Shared analysis for JIT1xx: jit applied to a callable that is created anew on every run.
 
-JAX caches compiled code on the identity of the wrapped callable.  ``jax.jit(X)`` compiles
-again whenever X is a new object, so it costs a compile per run when
+JAX caches compiled code on the identity of the wrapped callable (``jax.jit`` even holds it
+weakly, so an *equal* new object compiles again once the old one is gone).  ``jax.jit(X)``
+where X is *created* by the code that runs it (a lambda, a nested ``def``, a ``partial(...)``,
+a bound method, a transformed function, a callable instance) therefore compiles on every run
+of that code.  The finding is "every run of this code compiles"; visible repetition (a loop,
+several callers) only adds evidence.  Code that evidently runs once stays silent:
 
-* X is *created* in the code that repeats (a lambda, a nested ``def``, a ``partial(...)``,
-  a bound method, a transformed function), and
-* that code *does* repeat and the jitted result is called each time: the jit sits in a loop
-  body and is called in the same iteration, or in a function body that calls it (outside any
-  loop of its own) while that function is itself called repeatedly, or in a factory whose
-  result is called right away in a loop.
+* a module's top level and ``if __name__ == "__main__":`` blocks, ``main``-like entry points,
+  test files, test functions and fixtures, ``__init__``/``setUp``-style construction, and
+  functions whose only callers in the module run once;
+* jits whose result is kept for reuse: lazy initialisation (``if f is None: f = jax.jit(...)``),
+  ``self._f = jax.jit(...)``, memoised factories (``functools.cache``, project ``*cache*`` /
+  ``*memo*`` decorators), factories that return the jitted callable;
+* a function that builds its jit once and reuses it in its own loop, unless that function
+  is itself seen to repeat (then it compiles once per call: the ``train_epoch`` shape);
+* any jit inside a jitted body (it only runs while tracing), ``inline=True``, and jits that are
+  only lowered or traced;
+* wrappers that compare equal and are held strongly by the cache: ``jax.pmap(self.f)``,
+  ``eqx.filter_jit(eqx.filter_grad(f))``, ``eqx.filter_jit`` of a hashable instance.
 
-Everything else stays silent on purpose: a jit hoisted out of its loop, a lambda built once,
-lazy initialisation (``if f is None: f = jax.jit(...)``), memoised factories, ``main()`` that
-builds once and loops, and any jit inside a jitted body (it only runs while tracing).
+A jitted callable in a loop that reads the loop's own variables is a different program per
+iteration (an autotuning sweep) when the value shapes arrays, picks a dtype or drives Python
+control flow; when it is only an operand of array arithmetic, it is reported with the advice
+to pass the value as an argument.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from functools import cached_property
+import re
+from typing import Iterator, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jitnames import JitApplication
+from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._jitted import name_loads
-from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
+from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, dotted_name
 from jitlint.walk import iter_nodes
 
 PARTIAL_CONSTRUCTORS = frozenset({"functools.partial", "jax.tree_util.Partial"})
@@ -34,8 +47,42 @@ TRANSFORMS = frozenset({
     "jax.checkpoint", "jax.remat", "jax.named_call",
     "equinox.filter_grad", "equinox.filter_value_and_grad", "equinox.filter_vmap",
 })
-MEMOISERS = frozenset({"functools.cache", "functools.lru_cache"})
+# equinox's transforms return Modules that compare equal field by field; equinox's jits take
+# the callable as a static (strongly held, compared by equality) key: one compile.
+EQUINOX_TRANSFORMS = frozenset({"equinox.filter_grad", "equinox.filter_value_and_grad", "equinox.filter_vmap"})
+# These jits key their cache on the callable's equality and keep it alive, so an equal new
+# bound method or hashable instance hits the cache (measured: pmap(self.f) per call, 1 compile).
+EQUALITY_KEYED_JITS = frozenset({"jax.pmap", "equinox.filter_jit", "equinox.filter_pmap"})
+# ``y, pullback = jax.vjp(f, x)``: the returned function is new on every call.
+RETURNS_FRESH_FUNCTION = frozenset({"jax.vjp", "jax.linearize"})
+# nnx.jit builds a new jitted wrapper on every application, whatever it wraps (measured:
+# nnx.jit(module_level_fn)(x) in a 5-step loop compiles 5 times).
+FRESH_WRAPPER_JITS = frozenset({"flax.nnx.jit"})
+MEMOISERS = frozenset({"functools.cache", "functools.lru_cache", "jax._src.util.cache",
+                       "jax._src.util.weakref_lru_cache", "jax._src.util.memoize"})
 CACHE_CLEARERS = frozenset({"jax.clear_caches"})
+MEMO_WORDS = re.compile(r"cache|memo|once", re.IGNORECASE)
+# Decorators that leave a function an ordinary function called as often as its callers call it.
+PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "abc.abstractmethod",
+                              "functools.wraps", "typing.overload", "typing_extensions.override",
+                              "typing.override"})
+# Functions that run once per program, object or test.
+RUN_ONCE_NAMES = frozenset({
+    "main", "_main", "cli", "run_main", "app_main", "train", "fit", "train_and_evaluate",
+    "__init__", "__post_init__", "__new__", "__init_subclass__", "__set_name__", "__enter__",
+    "setup", "setUp", "setUpClass", "setUpModule", "setup_method", "setup_class", "setup_module",
+    "setup_function", "tearDown", "tearDownClass",
+})
+TEST_FILE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test|[^/]*_tests|conftest)\.py$")
+# Timing calls: a loop that measures each variant is a benchmark sweep, one compile each.
+TIMERS = frozenset({"time.time", "time.perf_counter", "time.monotonic", "time.process_time",
+                    "timeit.timeit", "timeit.default_timer", "timeit.repeat"})
+ENTRY_POINT_WORDS = re.compile(r"fixture|command|main|group|entrypoint|^cli$|^app$|^run$", re.IGNORECASE)
+# Program runners: the function handed to them is the program's entry point.
+RUNNERS = frozenset({"absl.app.run", "fire.Fire", "typer.run", "multiprocessing.Process",
+                     "threading.Thread"})
+ECOSYSTEM = frozenset({"jax", "equinox", "flax", "haiku", "chex", "optax", "numpyro", "jaxtyping"})
+ARITHMETIC = (cst.BinaryOperation, cst.UnaryOperation)
 
 # kind -> what the message calls the jitted callable
 KINDS = {
@@ -44,6 +91,7 @@ KINDS = {
     "partial": "a partial built in place",
     "bound-method": "a bound method",
     "transformed": "a freshly transformed or instantiated callable",
+    "nnx-wrapper": "a callable (nnx.jit builds a new jitted wrapper each time)",
     "jit-of-jit": "a jit-wrapped function created on each run (jit of jit)",
 }
 
@@ -52,9 +100,14 @@ KINDS = {
 class FreshJit:
     app: JitApplication
     kind: str  # a key of KINDS
-    repetition: str  # "loop" | "function" | "factory"
+    # "loop": in a loop body, called there; "loop-operand": the same, reading a loop variable
+    # only as a traced operand; "function": every call of ``function`` compiles; "builder":
+    # ``function`` builds and reuses it, but itself repeats; "factory": ``function`` returns
+    # it and its caller calls it per iteration; "again": the same jit written twice in a row
+    repetition: str
     function: Optional[cst.FunctionDef] = None  # the function whose every call compiles
-    evidence: Optional[CallSite] = None  # factory: the repeated call of the factory
+    evidence: Optional[str] = None  # why we believe the code repeats, in words
+    operand: Optional[str] = None  # loop-operand: the loop variable to pass as an argument
 
     def message(self) -> str:
         jit = self.app.jit.display
@@ -63,13 +116,29 @@ class FreshJit:
             fix = ("jit the method once before the loop and reuse it" if self.kind == "bound-method"
                    else "create the function once and hoist the jit out of the loop")
             return f"{jit} of {what} inside a loop compiles on every iteration; {fix}"
+        if self.repetition == "eager-loop":
+            return (f"{jit} of {what} inside a loop, outside any jit, traces and compiles the "
+                    f"loop again on every iteration; define the function once before the loop "
+                    f"(or jit the code around it)")
+        if self.repetition == "loop-operand":
+            return (f"{jit} of {what} that captures the loop variable `{self.operand}` compiles on "
+                    f"every iteration, though `{self.operand}` is only a traced operand; pass "
+                    f"`{self.operand}` as an argument and jit the function once before the loop")
+        if self.repetition == "again":
+            return (f"{jit} of {what} repeats an identical jit earlier in this block; the callable "
+                    f"is a new object each time, so this traces (and compiles) again; jit it once "
+                    f"and reuse the result")
         name = self.function.name.value if self.function is not None else "?"
+        seen = f" ({self.evidence})" if self.evidence else ""
         if self.repetition == "function":
             fix = ("jit it once (e.g. in __init__) and reuse it" if self.kind == "bound-method"
                    else "jit a module-level function once and reuse it")
-            return f"{jit} of {what} in `{name}` compiles on every call of `{name}`; {fix}"
-        return (f"{jit} of {what} is returned by `{name}`, whose result is called right away "
-                f"on every iteration; every call compiles, so build it once or memoise `{name}` "
+            return f"{jit} of {what} in `{name}` compiles on every call of `{name}`{seen}; {fix}"
+        if self.repetition == "builder":
+            return (f"{jit} of {what} in `{name}` compiles once per call of `{name}`{seen}; build "
+                    f"the jitted function once, at module level or in the caller, and pass it in")
+        return (f"{jit} of {what} is returned by `{name}`, whose result is called on every "
+                f"iteration{seen}; every call compiles, so build it once or memoise `{name}` "
                 f"with functools.cache")
 
 
@@ -78,9 +147,9 @@ def fresh_jits(ctx: FileContext) -> list[FreshJit]:
 
 
 def _analyse(ctx: FileContext) -> list[FreshJit]:
-    analysis = _Analysis(ctx)
+    analysis = _shared_analysis(ctx)
     found = []
-    for app in ctx.jit_applications:
+    for app in [*ctx.jit_applications, *analysis.eager_loop_applications()]:
         result = analysis.check(app)
         if result is not None:
             found.append(result)
@@ -92,7 +161,11 @@ class _Analysis:
         self.ctx = ctx
         self.model: SemanticModel = ctx.model
         self.jitted_defs = self._jitted_defs()
+        self.test_file = bool(TEST_FILE.search(ctx.path.replace("\\", "/")))
         self._repeated: dict[cst.FunctionDef, bool] = {}
+        self._once: dict[cst.FunctionDef, bool] = {}
+        self._eager: dict[cst.FunctionDef, bool] = {}
+        self._seen_jits: dict[tuple, JitApplication] = {}
 
     # ---------------------------------------------------------------- entry point
     def check(self, app: JitApplication) -> Optional[FreshJit]:
@@ -100,32 +173,64 @@ class _Analysis:
             return None  # runs only while the outer function is traced, then inlined
         if _keyword_is_true(app, "inline"):
             return None  # inline=True: meant to be traced inside another jit
+        if isinstance(app, EagerLoopApplication) and not self._evidently_eager(app.frame):
+            return None  # lax loops in code that may run under an outer jit: inlined there
         created = self._classify(app)
         if created is None:
             return None
         kind, creation, callable_node = created
-        scope = app.frame.scope
         for loop in app.frame.loops_in_scope():
             if creation.is_inside(loop):
-                if self._reads_loop_target(callable_node, loop, creation):
-                    return None  # each iteration is a different program (e.g. autotuning)
-                if self._clears_cache(loop, scope):
-                    return None  # a cold-compile benchmark: the compiles are what it measures
-                if self._result_called(app, lambda frame: frame.is_inside(loop)):
-                    return FreshJit(app, kind, "loop")
-                return None
-        if scope.kind != "function" or creation.scope is not scope:
+                return self._in_loop(app, kind, creation, callable_node, loop)
+        # A helper that runs a lax loop over a body it defines, called eagerly, is JIT520's
+        # finding, made where the helper is called in a loop (also in files that never say jit).
+        found = None if isinstance(app, EagerLoopApplication) else \
+            self._in_function(app, kind, creation, callable_node)
+        if found is None:
+            found = self._straight_line_repeat(app, kind)
+        return found
+
+    def _in_loop(self, app, kind, creation, callable_node, loop) -> Optional[FreshJit]:
+        if not self._result_called(app, lambda frame: frame.is_inside(loop)):
+            return None
+        if self._clears_cache(loop, app.frame.scope):
+            return None  # a cold-compile benchmark: the compiles are what it measures
+        varying = self._loop_values_read(callable_node, loop, creation)
+        if not varying:
+            return FreshJit(app, kind, "eager-loop" if isinstance(app, EagerLoopApplication) else "loop")
+        # Each iteration may be a genuinely different program (autotuning): silent, unless
+        # every loop value read is only an operand of array arithmetic in a loop that does
+        # not time its variants.
+        if self._is_sweep(loop) or not all(self._only_traced_operand(callable_node, name, creation)
+                                           for name in varying):
+            return None
+        return FreshJit(app, kind, "loop-operand", operand=min(varying))
+
+    def _in_function(self, app: JitApplication, kind: str, creation: Frame,
+                     callable_node: cst.CSTNode) -> Optional[FreshJit]:
+        scope = app.frame.scope
+        if scope.kind != "function" or creation.scope is not scope or creation.loops_in_scope():
             return None
         function = scope.node
         assert isinstance(function, cst.FunctionDef)
-        if self._is_memoised(function):
+        if self._is_memoised(function) or self._runs_once(function):
             return None
-        if self._result_called(app, lambda frame: frame.scope is scope, outside_loops=True):
-            if self._is_repeated(function) and not self._configured_per_call(function, callable_node, creation):
-                return FreshJit(app, kind, "function", function)
+        if self._configured_per_call(function, callable_node, creation):
+            return None  # a few call sites, each a different program: bounded, like a sweep
+        reuse = self._reuse(app)
+        if reuse == "closure":
+            return None  # kept alive by a closure that escapes: a factory, built once per product
+        if reuse == "loop":
+            # train()/fit() called once (or once per configuration) build once: silent
+            evidence = self._evidence(function, repeating_site=True)
+            if evidence is not None:
+                return FreshJit(app, kind, "builder", function, evidence)
             return None
-        if self._is_returned(app):
-            evidence = self._repeated_immediate_call(function)
+        if self._result_called(app, lambda frame: frame.scope is scope):
+            return FreshJit(app, kind, "function", function, self._evidence(function))
+        returned = self._returned_position(app)
+        if returned is not None:
+            evidence = self._factory_result_called_per_iteration(function, returned)
             if evidence is not None:
                 return FreshJit(app, kind, "factory", function, evidence)
         return None
@@ -136,13 +241,16 @@ class _Analysis:
         created anew each run."""
         if isinstance(app.target, cst.FunctionDef):
             return "local-def", app.frame, app.target
-        return self._classify_expr(app.target, app.frame.scope, app.frame)
+        if app.jit.qualname in FRESH_WRAPPER_JITS and app.call is not None:
+            return "nnx-wrapper", app.frame, app.call
+        return self._classify_expr(app.target, app.frame.scope, app.frame, app)
 
-    def _classify_expr(self, expr: cst.BaseExpression, scope: Scope,
-                       creation: Frame) -> Optional[tuple[str, Frame, cst.CSTNode]]:
+    def _classify_expr(self, expr: cst.BaseExpression, scope: Scope, creation: Frame,
+                       app: JitApplication) -> Optional[tuple[str, Frame, cst.CSTNode]]:
+        equality_keyed = app.jit.qualname in EQUALITY_KEYED_JITS
         origin = self.model.value_origin(expr, scope, creation)
         if origin is None:
-            return None
+            return self._unpacked_or_rebound(expr, scope, app)
         node, scope, creation = origin
         if isinstance(node, cst.FunctionDef):
             return "local-def", creation, node
@@ -153,26 +261,68 @@ class _Analysis:
             if callee in PARTIAL_CONSTRUCTORS:
                 return "partial", creation, node
             if callee in TRANSFORMS:
+                if callee in EQUINOX_TRANSFORMS and app.jit.qualname in EQUALITY_KEYED_JITS:
+                    return None
                 return "transformed", creation, node
             if self.ctx.resolver.resolve(node.func, scope) is not None and _wraps_callable(node):
                 return "jit-of-jit", creation, node  # jax.jit(jax.jit(f)): the inner wrapper is new
-            if self._is_fresh_callable_instance(node, scope):
+            if self._is_fresh_callable_instance(node, scope, equality_keyed):
                 return "transformed", creation, node
             return None
-        if isinstance(node, cst.Attribute) and self._is_bound_method(node, scope):
+        if isinstance(node, cst.Attribute) and not equality_keyed and self._is_bound_method(node, scope):
             return "bound-method", creation, node
         return None
 
-    def _reads_loop_target(self, node: cst.CSTNode, loop: cst.CSTNode, creation: Frame) -> bool:
-        """Does the callable read a target of ``loop`` (``for k in ...: jit(lambda: ... k)``)?
+    def _unpacked_or_rebound(self, expr: cst.BaseExpression, scope: Scope,
+                             app: JitApplication) -> Optional[tuple[str, Frame, cst.CSTNode]]:
+        """``y, pullback = jax.vjp(f, x)`` then ``jax.jit(pullback)``; ``f = jax.vmap(g)``
+        then ``f = jax.jit(f)`` (the name is bound twice, the jit reads the first binding)."""
+        if not isinstance(expr, cst.Name):
+            return None
+        bindings = [b for b in self.model.lookup(expr.value, scope)
+                    if not (isinstance(b.node, cst.Assign) and b.node.value is app.anchor)]
+        if len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].frame is None:
+            return None
+        binding = bindings[0]
+        statement = binding.node
+        if binding.value is not None:
+            if len(self.model.lookup(expr.value, scope)) == 1:
+                return None  # value_origin already said no
+            return self._classify_expr(binding.value, binding.scope, binding.frame, app)
+        if isinstance(statement, cst.Assign) and isinstance(statement.value, cst.Call) and \
+                self.model.qualified_name(statement.value.func, binding.scope) in RETURNS_FRESH_FUNCTION:
+            return "transformed", binding.frame, statement.value
+        return None
 
-        Then every iteration builds a genuinely different program, and hoisting is not a fix.
-        """
+    def _loop_values_read(self, node: cst.CSTNode, loop: cst.CSTNode, creation: Frame) -> set[str]:
+        """Targets of ``loop`` the callable reads (``for k in ...: jit(lambda: ... k)``)."""
         scope = self.model.scope_of.get(node) or creation.scope
+        read = set()
         for name in {loaded.value for loaded in name_loads(node)}:
             for binding in self.model.lookup(name, scope):
                 if binding.kind == "loop-target" and (binding.node is loop or binding.scope.node is loop):
-                    return True
+                    read.add(name)
+        return read
+
+    def _only_traced_operand(self, node: cst.CSTNode, name: str, creation: Frame) -> bool:
+        """Is ``name`` read in the callable only as an operand of array arithmetic (``p - lr * g``),
+        never as a shape, dtype, index, static or control-flow value?
+
+        A partial's bound positional argument is followed into the function it binds."""
+        if isinstance(node, cst.Call) and node.args and \
+                self.model.qualified_name(node.func, creation.scope) in RETURNS_FRESH_FUNCTION:
+            # jax.vjp(f, x): the primal point is an operand of the pullback's program
+            return not any(n.value == name for n in name_loads(node.args[0].value))
+        if isinstance(node, cst.Call):  # partial(f, value, ...): where does the value go?
+            target = self._partial_param(node, name, creation)
+            if target is None:
+                return False
+            function, param = target
+            return _operand_only(function.body, param, _params(function))
+        if isinstance(node, cst.Lambda):
+            return _operand_only(node.body, name, {p.name.value for p in node.params.params})
+        if isinstance(node, cst.FunctionDef):
+            return _operand_only(node.body, name, _params(node))
         return False
 
     def _clears_cache(self, loop: cst.CSTNode, scope: Scope) -> bool:
@@ -224,13 +374,49 @@ class _Analysis:
             return _source(shape)
         return None
 
-    def _is_fresh_callable_instance(self, call: cst.Call, scope: Scope) -> bool:
-        """``Model()`` of a class in this module that has ``__call__`` and identity hashing."""
+    def _partial_param(self, call: cst.Call, name: str, creation: Frame) -> Optional[tuple[cst.FunctionDef, str]]:
+        scope = creation.scope
+        if not call.args or self.model.qualified_name(call.func, scope) not in PARTIAL_CONSTRUCTORS:
+            return None
+        origin = self.model.value_origin(call.args[0].value, scope, creation)
+        if origin is None or not isinstance(origin[0], cst.FunctionDef):
+            return None
+        function = origin[0]
+        positional = [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
+        found = None
+        for index, arg in enumerate(call.args[1:]):
+            if isinstance(arg.value, cst.Name) and arg.value.value == name:
+                if arg.keyword is not None:
+                    param = arg.keyword.value
+                elif index < len(positional):
+                    param = positional[index]
+                else:
+                    return None
+                if found is not None:
+                    return None
+                found = param
+            elif any(isinstance(n, cst.Name) and n.value == name for n in name_loads(arg.value)):
+                return None  # the loop value inside an expression: not followed
+        return (function, found) if found is not None else None
+
+    def _is_sweep(self, loop: cst.CSTNode) -> bool:
+        """A loop that times each variant (a benchmark or autotuning sweep)."""
+        for site in self.model.calls:
+            if site.frame.is_inside(loop) and self.model.qualified_name(site.node.func, site.frame.scope) in TIMERS:
+                return True
+        return False
+
+    def _is_fresh_callable_instance(self, call: cst.Call, scope: Scope, equality_keyed: bool) -> bool:
+        """``Model()`` of a class in this module that has ``__call__``.  jax.jit holds the
+        callable weakly, so even an equal (hashable) new instance compiles again once the old
+        one is gone; jits that key on equality (pmap, equinox's) need identity hashing."""
         cls = self._class_of(call.func, scope)
         if cls is None or cls.decorators:
             return False  # decorated classes (dataclasses ...) may define equality
         methods = _methods(cls)
-        return "__call__" in methods and "__eq__" not in methods and "__hash__" not in methods
+        if "__call__" not in methods:
+            return False
+        return not equality_keyed or ("__eq__" not in methods and "__hash__" not in methods)
 
     def _class_of(self, expr: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
         if not isinstance(expr, cst.Name):
@@ -252,11 +438,21 @@ class _Analysis:
             method = _methods(cls).get(attr)
             return method is not None and _has_decorator(method, "classmethod")
         cls = self._instance_class(base, scope)
-        if cls is None:
-            return False
+        if cls is None or attr in _instance_attributes(cls):
+            return False  # ``self.f = self.f`` pins one bound method on the instance
         method = _methods(cls).get(attr)
-        return method is not None and not _has_decorator(method, "staticmethod") \
-            and not _has_decorator(method, "property")
+        if method is None:
+            # ``self.update`` that the class neither defines nor assigns: inherited from a base
+            # class we cannot see, where a name called like a method is a method.
+            return base.value == "self" and not self._is_plain_class(cls) \
+                and attr not in _class_attributes(cls) and self._called_as_method(attr)
+        return not _has_decorator(method, "staticmethod") and not _has_decorator(method, "property")
+
+    def _called_as_method(self, attr: str) -> bool:
+        return any(isinstance(site.node.func, cst.Attribute) and isinstance(site.node.func.value, cst.Name)
+                   and site.node.func.value.value in ("self", "super") for site in self.model.calls_named(attr)) \
+            or any(isinstance(site.node.func, cst.Attribute) and isinstance(site.node.func.value, cst.Call)
+                   for site in self.model.calls_named(attr))
 
     def _instance_class(self, name: cst.Name, scope: Scope) -> Optional[cst.ClassDef]:
         """The class of this module that ``name`` is an instance of: ``self`` in a method,
@@ -286,19 +482,41 @@ class _Analysis:
         return None
 
     # ---------------------------------------------------------------- how the result is used
-    def _result_called(self, app: JitApplication, within, outside_loops: bool = False) -> bool:
+    def _result_called(self, app: JitApplication, within) -> bool:
         """Is the jitted result called in the region ``within`` selects (and not lazily built)?"""
-        if app.call is not None and self.model.call_site_of[app.call].called_immediately:
+        if isinstance(app, EagerLoopApplication) or \
+                app.call is not None and self.model.call_site_of[app.call].called_immediately:
             return True
+        calls = self._result_calls(app, within)
+        return bool(calls)
+
+    def _reuse(self, app: JitApplication) -> Optional[str]:
+        """How the function reuses the jitted callable it binds to a local name: "loop" when a
+        loop of its own calls it, "closure" when a nested function calls it (the closure may
+        run many times), None when neither."""
+        scope = app.frame.scope
+        calls = self._result_calls(app, lambda frame: True) or []
+        if any(_enclosing_def(site.frame) is not scope.node for site in calls):
+            return "closure"
+        if any(site.frame.loops_in_scope() or site.frame.scope.kind == "comprehension" for site in calls):
+            return "loop"
+        return None
+
+    def _result_calls(self, app: JitApplication, within) -> Optional[list[CallSite]]:
         binding = self._result_binding(app)
         if binding is None:
-            return False
+            return None
         if any(_mentions(if_node.test, binding.name) for if_node in app.frame.ifs_in_scope()):
-            return False  # lazy initialisation: built once, then reused
-        calls = [site for site in self.model.calls_to(binding) if within(site.frame)]
-        if outside_loops and any(site.frame.loops_in_scope() for site in calls):
-            return False  # built once per call, then reused in a loop: amortised
-        return bool(calls)
+            return None  # lazy initialisation: built once, then reused
+        if self._stored_elsewhere(binding):
+            return None  # kept in a memo or on an object for later
+        if len(self.model.lookup(binding.name, app.frame.scope)) > 1:
+            # ``f = jax.jit(f)`` rebinds the name: calls of it in this scope reach the jit
+            calls = [site for site in self.model.calls_named(binding.name)
+                     if isinstance(site.node.func, cst.Name) and site.frame.scope is binding.scope]
+        else:
+            calls = list(self.model.calls_to(binding))
+        return [site for site in calls if within(site.frame)]
 
     def _result_binding(self, app: JitApplication) -> Optional[Binding]:
         """The local name the jitted callable is bound to, if any."""
@@ -312,22 +530,32 @@ class _Analysis:
             if not isinstance(target, cst.Name):
                 return None
             name, node = target.value, statement
-        binding = self.model.single_binding(name, app.frame.scope)
-        return binding if binding is not None and binding.node is node else None
+        bindings = self.model.lookup(name, app.frame.scope)
+        return next((b for b in bindings if b.node is node), None)
 
-    def _is_returned(self, app: JitApplication) -> bool:
+    def _returned_position(self, app: JitApplication) -> Optional[int]:
+        """-1 when the function returns the jitted callable itself, i >= 0 when it returns it
+        as element i of a tuple; None when it does not return it."""
         if isinstance(self.model.parent_statement.get(app.anchor), cst.Return):
-            return True
+            return -1
         binding = self._result_binding(app)
         if binding is None:
-            return False
+            return None
         if any(_mentions(if_node.test, binding.name) for if_node in app.frame.ifs_in_scope()):
-            return False
+            return None
+        if self._stored_elsewhere(binding):
+            return None
         scope = app.frame.scope
-        return any(
-            frame.scope is scope and isinstance(ret.value, cst.Name) and ret.value.value == binding.name
-            for ret, frame in self.model.returns
-        ) and not self._stored_elsewhere(binding)
+        for ret, frame in self.model.returns:
+            if frame.scope is not scope or ret.value is None:
+                continue
+            if isinstance(ret.value, cst.Name) and ret.value.value == binding.name:
+                return -1
+            if isinstance(ret.value, cst.Tuple):
+                for index, element in enumerate(ret.value.elements):
+                    if isinstance(element.value, cst.Name) and element.value.value == binding.name:
+                        return index
+        return None
 
     def _stored_elsewhere(self, binding: Binding) -> bool:
         """``cache[key] = f`` / ``self._f = f``: a memo keeps the jitted callable alive."""
@@ -339,11 +567,40 @@ class _Analysis:
         return False
 
     # ---------------------------------------------------------------- does the code repeat
-    def _repeated_immediate_call(self, factory: cst.FunctionDef) -> Optional[CallSite]:
+    def _factory_result_called_per_iteration(self, factory: cst.FunctionDef, position: int) -> Optional[str]:
+        """``make(...)(x)`` in a loop, or ``a, f = make(...)`` then ``f(x)`` in the same iteration."""
         for site in self._call_sites(factory):
-            if site.called_immediately and self._site_repeats(site):
-                return site
+            if not self._site_repeats(site):
+                continue
+            if position == -1 and site.called_immediately:
+                return f"`{factory.name.value}(...)(...)` runs repeatedly"
+            name = _assigned_name(site, position)
+            loops = site.frame.loops_in_scope()
+            if name is None or not loops:
+                continue
+            for use in self.model.calls_named(name):
+                if isinstance(use.node.func, cst.Name) and use.frame.scope is site.frame.scope \
+                        and use.frame.is_inside(loops[0]):
+                    return f"its result `{name}` is called in the loop that calls `{factory.name.value}`"
         return None
+
+    def _evidence(self, function: cst.FunctionDef, repeating_site: bool = False) -> Optional[str]:
+        """Visible repetition of ``function`` in this module, in words (None: none seen).
+        ``repeating_site``: several plain call sites are not enough, one must repeat."""
+        if not self._is_repeated(function):
+            return None
+        if function.name.value == "__call__":
+            return "it runs on every call of the object"
+        sites = self._call_sites(function)
+        if repeating_site and not any(self._site_repeats(site) for site in sites):
+            return None
+        if any(site.frame.loops_in_scope() for site in sites):
+            return "it is called in a loop"
+        if len(sites) >= 2:
+            return f"it is called from {len(sites)} places"
+        callers = [site.frame.enclosing_function() for site in sites]
+        names = sorted({c.name.value for c in callers if c is not None})
+        return f"it is called from `{names[0]}`, which runs repeatedly" if names else "it runs repeatedly"
 
     def _is_repeated(self, function: cst.FunctionDef) -> bool:
         """Evidence in this module that ``function`` runs more than once."""
@@ -359,6 +616,96 @@ class _Analysis:
             result = len(sites) >= 2 or any(self._site_repeats(site) for site in sites)
         self._repeated[function] = result
         return result
+
+    def _runs_once(self, function: cst.FunctionDef) -> bool:
+        """Evidently run once (per program, object or test), or only while tracing."""
+        if function in self._once:
+            return self._once[function]
+        self._once[function] = True  # cycle guard: recursion adds no evidence either way
+        result = self._compute_runs_once(function)
+        self._once[function] = result
+        return result
+
+    def _compute_runs_once(self, function: cst.FunctionDef) -> bool:
+        if self.test_file:
+            return True
+        if self._is_repeated(function) and not self._only_traced_callers(function):
+            return False
+        name = function.name.value
+        if name in RUN_ONCE_NAMES or name.startswith(("test", "main_")) or name.endswith("_main"):
+            return True
+        if self._decorated_to_run_once(function):
+            return True
+        outer = self.model.functions[function]
+        if outer.scope.kind == "class":
+            cls = outer.scope.node
+            assert isinstance(cls, cst.ClassDef)
+            if cls.name.value.startswith("Test") or any(
+                    dotted_name(base.value).endswith("TestCase") for base in cls.bases):
+                return True
+            if name == "__call__" and not self._is_plain_class(cls):
+                return True  # a framework Module's __call__ runs under the outer jit's trace
+        sites = self._call_sites(function)
+        if sites:
+            return all(self._site_runs_once(site) for site in sites)
+        return self._passed_to_a_transform(function)
+
+    def _only_traced_callers(self, function: cst.FunctionDef) -> bool:
+        sites = self._call_sites(function)
+        return bool(sites) and all(self._inside_jitted_body(site.frame) for site in sites)
+
+    def _site_runs_once(self, site: CallSite) -> bool:
+        if self._inside_jitted_body(site.frame):
+            return True  # traced once per compile of the outer jit, then inlined
+        if site.frame.loops_in_scope():
+            return False
+        caller = site.frame.enclosing_function()
+        if caller is None:
+            return not any(isinstance(f.node, cst.ClassDef) for f in site.frame)  # module level
+        return self._runs_once(caller)
+
+    def _passed_to_a_transform(self, function: cst.FunctionDef) -> bool:
+        """``jax.lax.scan(step, ...)``, ``jax.custom_vjp(f)``: run while tracing (no visible call);
+        ``absl.app.run(experiment)``: the program's entry point."""
+        if self.model.functions[function].scope.kind == "class":
+            return False  # a method is passed as ``self.m``, never as a bare name
+        return any(binding.node is function
+                   for name, scope in self._names_passed_to_transforms.get(function.name.value, ())
+                   for binding in self.model.lookup(name, scope))
+
+    @cached_property
+    def _names_passed_to_transforms(self) -> dict[str, list[tuple[str, Scope]]]:
+        names: dict[str, list[tuple[str, Scope]]] = {}
+        for site in self.model.calls:
+            passed = [arg.value.value for arg in site.node.args if isinstance(arg.value, cst.Name)]
+            if not passed:
+                continue
+            callee = self.model.qualified_name(site.node.func, site.frame.scope) or ""
+            if callee.split(".")[0] in ECOSYSTEM or callee in RUNNERS \
+                    or self.ctx.resolver.resolve(site.node.func, site.frame.scope) is not None:
+                for name in passed:
+                    names.setdefault(name, []).append((name, site.frame.scope))
+        return names
+
+    def _decorated_to_run_once(self, function: cst.FunctionDef) -> bool:
+        """An entry point or fixture (``@click.command``, ``@hydra.main``, ``@pytest.fixture``),
+        or a function handed to a JAX-ecosystem transform (``@jax.custom_vjp``): it runs once,
+        or under a trace.  Other decorators (``@prim.def_impl``, ``@wraps``) keep it a function
+        called as often as its callers call it."""
+        scope = self.model.functions[function].scope
+        for decorator in function.decorators:
+            expr = decorator.decorator
+            if isinstance(expr, cst.Call):
+                callee = self.model.qualified_name(expr.func, scope)
+                expr = expr.args[0].value if callee in PARTIAL_CONSTRUCTORS and expr.args else expr.func
+            qualname = self.model.qualified_name(expr, scope) or dotted_name(expr)
+            if qualname in PLAIN_DECORATORS:
+                continue
+            if ENTRY_POINT_WORDS.search(qualname.rsplit(".", 1)[-1]):
+                return True
+            if qualname.split(".")[0] in ECOSYSTEM:
+                return True
+        return False
 
     def _is_plain_class(self, cls: cst.CSTNode) -> bool:
         if not isinstance(cls, cst.ClassDef):
@@ -397,9 +744,61 @@ class _Analysis:
             expr = decorator.decorator
             if isinstance(expr, cst.Call):
                 expr = expr.func
-            if self.model.qualified_name(expr, scope) in MEMOISERS:
+            qualname = self.model.qualified_name(expr, scope) or dotted_name(expr)
+            if qualname in MEMOISERS or MEMO_WORDS.search(qualname.rsplit(".", 1)[-1]):
                 return True
         return False
+
+    # ---------------------------------------------------------------- straight-line repetition
+    def _straight_line_repeat(self, app: JitApplication, kind: str) -> Optional[FreshJit]:
+        """The same fresh-callable jit written again in the same block (``jit(obj.f).lower()``
+        twice): the second builds a new callable, so it traces and compiles again."""
+        if app.call is None or isinstance(app.target, cst.Name) or app.frame.loops_in_scope():
+            return None
+        code = self.ctx.module.code_for_node(app.call)
+        key = (app.frame.node, code)
+        if key in self._seen_jits:
+            return FreshJit(app, kind, "again")
+        self._seen_jits[key] = app
+        return None
+
+    # ---------------------------------------------------------------- eager control flow
+    def eager_loop_applications(self) -> list[JitApplication]:
+        """``jax.lax.scan(lambda ...)`` and friends outside any jit: each call traces and
+        compiles the loop again when its body is a new function."""
+        found = []
+        for site in self.model.calls:
+            func = site.node.func
+            if not (isinstance(func, cst.Attribute) and func.attr.value in EAGER_LOOP_NAMES
+                    or isinstance(func, cst.Name) and func.value in EAGER_LOOP_NAMES):
+                continue
+            qualname = self.model.qualified_name(func, site.frame.scope)
+            positions = EAGER_LOOPS.get(qualname or "")
+            if positions is None or not site.frame.loops_in_scope() and site.frame.scope.kind != "function":
+                continue
+            args = [a for a in site.node.args if a.keyword is None and not a.star]
+            for index in positions:
+                if index < len(args) and isinstance(args[index].value, (cst.Lambda, cst.Name)):
+                    found.append(EagerLoopApplication(JitRef(qualname), args[index].value, site.node,
+                                                site.frame, (), site.node))
+                    break
+        return found
+
+    def _evidently_eager(self, frame: Frame) -> bool:
+        """Code at module level, or in functions whose every (visible) caller is eager."""
+        if any(isinstance(f.node, cst.ClassDef) for f in frame):
+            return False
+        function = frame.enclosing_function()
+        if function is None:
+            return True
+        if function in self._eager:
+            return self._eager[function]
+        self._eager[function] = False  # cycle guard
+        sites = self._call_sites(function)
+        result = bool(sites) and not function.decorators and all(
+            not self._inside_jitted_body(site.frame) and self._evidently_eager(site.frame) for site in sites)
+        self._eager[function] = result
+        return result
 
     # ---------------------------------------------------------------- jitted bodies
     def _jitted_defs(self) -> set[cst.FunctionDef]:
@@ -432,9 +831,130 @@ def _source(node: Optional[cst.CSTNode]) -> Optional[str]:
     return cst.Module([]).code_for_node(node) if node is not None else None
 
 
+class EagerLoopApplication(JitApplication):
+    """``jax.lax.scan(body, ...)`` run eagerly: the call itself traces and compiles ``body``."""
+
+
+# jax.lax loops -> positions of their function arguments (the first fresh one is reported)
+EAGER_LOOPS = {
+    "jax.lax.scan": (0,),
+    "jax.lax.fori_loop": (2,),
+    "jax.lax.while_loop": (1, 0),
+    "jax.lax.map": (0,),
+}
+EAGER_LOOP_NAMES = frozenset(name.rsplit(".", 1)[1] for name in EAGER_LOOPS)
+
+
+def _enclosing_def(frame: Frame) -> Optional[cst.CSTNode]:
+    """The innermost def or lambda around ``frame`` (comprehensions are looked through)."""
+    for f in frame:
+        if isinstance(f.node, (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.Module)):
+            return f.node
+    return None
+
+
+def _assigned_name(site: CallSite, position: int) -> Optional[str]:
+    """The name the call's result (or its element ``position``) is assigned to."""
+    statement = site.statement
+    if statement is None or not isinstance(statement, cst.SimpleStatementLine):
+        return None
+    assign = statement.body[0]
+    if not isinstance(assign, cst.Assign) or assign.value is not site.node or len(assign.targets) != 1:
+        return None
+    target = assign.targets[0].target
+    if position == -1:
+        return target.value if isinstance(target, cst.Name) else None
+    if isinstance(target, (cst.Tuple, cst.List)) and position < len(target.elements):
+        element = target.elements[position].value
+        return element.value if isinstance(element, cst.Name) else None
+    return None
+
+
+def _params(function: cst.FunctionDef) -> set[str]:
+    params = function.params
+    return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+
+
+def _operand_only(body: cst.CSTNode, name: str, params: set[str]) -> bool:
+    """Every read of ``name`` in ``body`` sits in an arithmetic expression that also reads a
+    parameter (so the expression is an array computation), and that expression is a whole
+    value: returned, assigned, or the body of a lambda, never a call argument, an index, a
+    condition or a keyword (shapes, dtypes, static values, control flow)."""
+    loads = {id(loaded) for loaded in name_loads(body) if loaded.value == name}
+    verdicts: list[bool] = []
+
+    class _Check(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.stack: list[cst.CSTNode] = []
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if id(node) in loads:
+                verdicts.append(_arithmetic_operand(self.stack, params))
+            self.stack.append(node)
+            return True
+
+        def on_leave(self, original_node: cst.CSTNode) -> None:
+            self.stack.pop()
+
+    body.visit(_Check())
+    return bool(verdicts) and all(verdicts)
+
+
+def _arithmetic_operand(ancestors: list[cst.CSTNode], params: set[str]) -> bool:
+    index = len(ancestors) - 1
+    if index < 0 or not isinstance(ancestors[index], ARITHMETIC):
+        return False
+    while index > 0 and isinstance(ancestors[index - 1], ARITHMETIC):
+        index -= 1
+    top = ancestors[index]
+    holder = ancestors[index - 1] if index > 0 else None
+    if not any(loaded.value in params for loaded in name_loads(top)):
+        return False  # arithmetic on Python values only (e.g. a size): not an array operand
+    return holder is None or isinstance(holder, (cst.Lambda, cst.Return, cst.Assign, cst.AnnAssign))
+
+
 def _methods(cls: cst.ClassDef) -> dict[str, cst.FunctionDef]:
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     return {stmt.name.value: stmt for stmt in body if isinstance(stmt, cst.FunctionDef)}
+
+
+def _instance_attributes(cls: cst.ClassDef) -> set[str]:
+    """Attributes that the class's methods assign on ``self`` (they shadow methods)."""
+    names: set[str] = set()
+    for method in _methods(cls).values():
+        for node in _walk_statements(method.body):
+            if isinstance(node, cst.Assign):
+                for target in node.targets:
+                    t = target.target
+                    if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self":
+                        names.add(t.attr.value)
+    return names
+
+
+def _class_attributes(cls: cst.ClassDef) -> set[str]:
+    names: set[str] = set()
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Assign):
+                    names.update(t.target.value for t in small.targets if isinstance(t.target, cst.Name))
+                elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    names.add(small.target.value)
+    return names
+
+
+def _walk_statements(block: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [block]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and node is not block:
+            continue
+        if isinstance(node, (cst.BaseSuite, cst.BaseCompoundStatement, cst.SimpleStatementLine,
+                             cst.Else, cst.ExceptHandler, cst.Finally)):
+            stack.extend(node.children)
+    return
 
 
 def _has_decorator(function: cst.FunctionDef, name: str) -> bool:
@@ -460,15 +980,14 @@ def _mentions(expr: cst.BaseExpression, name: str) -> bool:
     return found
 
 
-
 class FreshCallableRule(Rule):
-    """Base of the JIT1xx rules: each reports the fresh jits of one ``kind``."""
+    """Base of the JIT1xx rules: each reports the fresh jits of its ``kinds``."""
 
-    kind: str
+    kinds: Sequence[str]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         for fresh in fresh_jits(ctx):
-            if fresh.kind == self.kind:
+            if fresh.kind in self.kinds:
                 yield Violation(fresh.app.anchor, fresh.message())
 
 
@@ -495,3 +1014,9 @@ def function_repeats(ctx: FileContext, function: cst.FunctionDef) -> bool:
     """Evidence in this module that ``function`` runs more than once (and is not memoised)."""
     analysis = _shared_analysis(ctx)
     return not analysis._is_memoised(function) and analysis._is_repeated(function)
+
+
+def function_may_repeat(ctx: FileContext, function: cst.FunctionDef) -> bool:
+    """``function`` is not evidently run once (nor memoised): every call of it counts."""
+    analysis = _shared_analysis(ctx)
+    return not analysis._is_memoised(function) and not analysis._runs_once(function)

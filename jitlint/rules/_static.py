@@ -20,7 +20,7 @@ import libcst as cst
 
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
-from jitlint.rules._fresh import function_repeats, inside_jitted_body
+from jitlint.rules._fresh import function_may_repeat, function_repeats, inside_jitted_body
 from jitlint.semantic import Binding, CallSite, Frame, Scope
 from jitlint.staticargs import IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
 from jitlint.values import (
@@ -578,7 +578,9 @@ def _fresh_at(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Opt
     if creation.scope is scope and scope.kind == "function" and not creation.loops_in_scope():
         function = scope.node
         assert isinstance(function, cst.FunctionDef)
-        if function_repeats(ctx, function):
+        # A jitted function built per call is a new cache key on every call of the function,
+        # whether or not its callers are in view (issue 13's repetition model, JIT201).
+        if function_repeats(ctx, function) or kind == "jit" and function_may_repeat(ctx, function):
             return _fresh(kind, label, f"on every call of `{function.name.value}`")
     return None
 

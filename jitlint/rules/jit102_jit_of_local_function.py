@@ -8,12 +8,27 @@ class JitOfLocalFunction(FreshCallableRule):
     form (`jax.jit(inner)`) or decorator form (`@jax.jit` on a nested `def`), when that code runs
     repeatedly and calls the result. Also flags factories (`def make(c): ... return
     jax.jit(step)`) whose result is called right away in a loop (`make(0.5)(w, g)`).
+    It fires where the code that builds the callable runs more than once: in a loop body that
+    calls the result, or in a function that calls the result (every call of that function
+    compiles, whether or not its callers are in view; a caller seen in a loop is named as
+    evidence). A function that builds the jit once and reuses it in its own loop is reported
+    only when it is itself seen to repeat (a `train_epoch` called per epoch), and a factory
+    only when its result (or a tuple element of it) is called per iteration. The same jit
+    written twice in one block is reported at the second. Silent: module top level,
+    `if __name__ == "__main__":`, `main`/`train`/`fit`-like entry points, test files and
+    tests, `__init__`/`setUp`, functions only called from code that runs once or from jitted
+    bodies, memoised factories (`functools.cache`, `*cache*`/`*memo*` decorators), lazy init,
+    jits stored on objects or returned, `inline=True`, `.lower()`/`.trace()` only.
 
     ## Why is this bad?
     A `def` statement creates a new function object each time it runs, and JAX caches compiled
     code per function object. Measured on jax 0.10.2 (CPU): an outer function called 5 times that
     does `jax.jit(inner)(x)` or decorates a nested `def` with `@jax.jit` compiles 5 times in 5
-    calls; a `@jax.jit def` inside a loop body also compiles 5 times in 5 iterations.
+    calls; a `@jax.jit def` inside a loop body also compiles 5 times in 5 iterations. A
+    `train_epoch` that builds `@jax.jit def step` and loops over its batches compiles once per
+    epoch (5 in 5 epochs; 1 when the step is built once outside), and a factory returning
+    `(Z, project, recover)` jitted closures, unpacked and called per iteration, compiles both
+    every iteration.
 
     ## Fix safety
     Moving the function to module level is safe when it closes over nothing that changes; pass
@@ -23,7 +38,7 @@ class JitOfLocalFunction(FreshCallableRule):
     code = "JIT102"
     name = "jit-of-local-function"
     summary = "jit of a function defined in the enclosing body recompiles on every run of that body"
-    kind = "local-def"
+    kinds = ("local-def",)
 
     INVALID = [
         """
@@ -52,6 +67,23 @@ class JitOfLocalFunction(FreshCallableRule):
         w = jnp.ones(3)
         for _ in range(5):
             w = make_update(0.1)(w, jnp.ones(3))
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def train_epoch(w, batches):
+            @jax.jit
+            def step(w, g):
+                return w - 0.1 * g
+
+            for g in batches:
+                w = step(w, g)
+            return w
+
+        w = jnp.ones(3)
+        for epoch in range(5):
+            w = train_epoch(w, [jnp.ones(3)] * 4)
         """,
     ]
     VALID = [

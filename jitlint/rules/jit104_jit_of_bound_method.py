@@ -4,16 +4,30 @@ from jitlint.rules._fresh import FreshCallableRule
 class JitOfBoundMethod(FreshCallableRule):
     """
     ## What it does
-    Flags `jax.jit(self.method)`, `jax.jit(obj.method)` and `jax.jit(Cls.classmethod)` in a loop
-    or in a repeatedly called function that calls the result. Staticmethods and plain
-    `Cls.method` are plain functions and stay silent, as does `self._f = jax.jit(self.f)` in
-    `__init__`.
+    Flags `jax.jit(self.method)`, `jax.jit(obj.method)` and `jax.jit(Cls.classmethod)` (also a
+    method inherited from a base class outside the file) in code that calls the result.
+    Staticmethods and plain `Cls.method` are plain functions and stay silent, as do
+    `self._f = jax.jit(self.f)` in `__init__`, a method pinned on the instance
+    (`self.f = self.f`), and `jax.pmap(self.f)` / `eqx.filter_jit(self.f)`, whose caches compare
+    bound methods of one object as equal (measured: 1 compile in 5 calls).
+    It fires where the code that builds the callable runs more than once: in a loop body that
+    calls the result, or in a function that calls the result (every call of that function
+    compiles, whether or not its callers are in view; a caller seen in a loop is named as
+    evidence). A function that builds the jit once and reuses it in its own loop is reported
+    only when it is itself seen to repeat (a `train_epoch` called per epoch), and a factory
+    only when its result (or a tuple element of it) is called per iteration. The same jit
+    written twice in one block is reported at the second. Silent: module top level,
+    `if __name__ == "__main__":`, `main`/`train`/`fit`-like entry points, test files and
+    tests, `__init__`/`setUp`, functions only called from code that runs once or from jitted
+    bodies, memoised factories (`functools.cache`, `*cache*`/`*memo*` decorators), lazy init,
+    jits stored on objects or returned, `inline=True`, `.lower()`/`.trace()` only.
 
     ## Why is this bad?
     Every attribute access of a method builds a new bound-method object, and JAX caches compiled
     code per wrapped object. Measured on jax 0.10.2 (CPU): `jax.jit(obj.method)(x)` in a loop,
     `jax.jit(self.method)` inside `__call__` and `jax.jit(Cls.classmethod)` all compile 5 times in
-    5 calls; `jm = jax.jit(obj.method)` hoisted (or in `__init__`) compiles once.
+    5 calls; `jm = jax.jit(obj.method)` hoisted (or in `__init__`) compiles once. Written twice in
+    a row, `jax.jit(obj.f)(x)` compiles twice (`fixtures/repetition/straight_line_bound_method.py`).
 
     ## Fix safety
     Jitting once in `__init__` is safe when the method reads no attributes that later change;
@@ -23,7 +37,7 @@ class JitOfBoundMethod(FreshCallableRule):
     code = "JIT104"
     name = "jit-of-bound-method"
     summary = "jit of a bound method re-created on every access recompiles every time"
-    kind = "bound-method"
+    kinds = ("bound-method",)
 
     INVALID = [
         """

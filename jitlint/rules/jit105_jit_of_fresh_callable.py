@@ -5,16 +5,35 @@ class JitOfFreshCallable(FreshCallableRule):
     """
     ## What it does
     Flags jit of a callable built in place on every run: a transformed function
-    (`jax.jit(jax.grad(f))`, `jax.vmap`, `jax.value_and_grad`, ...) or a new instance of a callable
-    class of this module (`jax.jit(Model())`), in a loop or a repeatedly called function that
-    calls the result.
+    (`jax.jit(jax.grad(f))`, `jax.vmap`, `jax.value_and_grad`, also held in a variable first:
+    `f = jax.vmap(g); f = jax.jit(f)`), the pullback of `jax.vjp` or the function of
+    `jax.linearize`, a new instance of a callable class of this module (`jax.jit(Model())`,
+    hashable or not), and any `nnx.jit(...)` applied per run (nnx.jit builds a new jitted
+    wrapper each time, whatever it wraps).
+    It fires where the code that builds the callable runs more than once: in a loop body that
+    calls the result, or in a function that calls the result (every call of that function
+    compiles, whether or not its callers are in view; a caller seen in a loop is named as
+    evidence). A function that builds the jit once and reuses it in its own loop is reported
+    only when it is itself seen to repeat (a `train_epoch` called per epoch), and a factory
+    only when its result (or a tuple element of it) is called per iteration. The same jit
+    written twice in one block is reported at the second. Silent: module top level,
+    `if __name__ == "__main__":`, `main`/`train`/`fit`-like entry points, test files and
+    tests, `__init__`/`setUp`, functions only called from code that runs once or from jitted
+    bodies, memoised factories (`functools.cache`, `*cache*`/`*memo*` decorators), lazy init,
+    jits stored on objects or returned, `inline=True`, `.lower()`/`.trace()` only.
+    Wrappers that compare equal under a cache that keys on equality stay silent:
+    `eqx.filter_jit(eqx.filter_grad(f))`, `jax.pmap`/`eqx.filter_jit` of a hashable instance.
 
     ## Why is this bad?
     `jax.grad(f)` returns a new function object on every call, and a new instance is a new
     object; JAX caches compiled code per wrapped object. Measured on jax 0.10.2 (CPU):
     `jax.jit(jax.grad(f))` or `jax.jit(jax.vmap(f))` in a 5-step loop compiles 5 times in 5
-    calls, and so does `jax.jit(Model())`. The transformation itself is cheap; jitting the result
-    once is the fix.
+    calls, and so does `jax.jit(Model())`, even when `Model` defines `__eq__`/`__hash__` (jit holds
+    the callable weakly, so an equal new object compiles again once the old one is gone; 1
+    compile when one instance is kept). `jax.jit(pullback)` of `jax.vjp(f, x)` per point
+    compiles once per point, and `nnx.jit(model)(x)` per step 5 times in 5 steps. The
+    transformation itself is cheap; jitting the result once is the fix (for a pullback, jit
+    `lambda x, v: jax.vjp(f, x)[1](v)` once and pass the point as an argument).
 
     ## Fix safety
     Safe to hoist: `jax.grad(f)` of a module-level `f` does not depend on the iteration.
@@ -23,7 +42,7 @@ class JitOfFreshCallable(FreshCallableRule):
     code = "JIT105"
     name = "jit-of-fresh-callable"
     summary = "jit of a transformed function or new callable instance recompiles every time"
-    kind = "transformed"
+    kinds = ("transformed", "nnx-wrapper")
 
     INVALID = [
         """
@@ -36,6 +55,18 @@ class JitOfFreshCallable(FreshCallableRule):
         w = jnp.ones(3)
         for _ in range(5):
             w = w - 0.1 * jax.jit(jax.grad(loss))(w)
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def f(x):
+            return jnp.tanh(x)
+
+        for x in [jnp.ones(3), jnp.zeros(3)]:
+            y, pullback = jax.vjp(f, x)
+            pullback = jax.jit(pullback)
+            print(pullback(jnp.ones(3)))
         """,
     ]
     VALID = [
@@ -50,5 +81,16 @@ class JitOfFreshCallable(FreshCallableRule):
         w = jnp.ones(3)
         for _ in range(5):
             w = w - 0.1 * grad_loss(w)
+        """,        """
+        import equinox as eqx
+        import jax.numpy as jnp
+
+        def loss(w):
+            return jnp.sum(w ** 2)
+
+        w = jnp.ones(3)
+        for _ in range(5):
+            # equinox's wrappers compare equal and filter_jit keys on equality: 1 compile
+            w = w - 0.1 * eqx.filter_jit(eqx.filter_grad(loss))(w)
         """,
     ]

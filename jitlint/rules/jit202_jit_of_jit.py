@@ -23,7 +23,7 @@ class JitOfJit(FreshCallableRule):
     code = "JIT202"
     name = "jit-of-jit"
     summary = "jit of a jit-wrapped function created on every iteration or call recompiles every time"
-    kind = "jit-of-jit"
+    kinds = ("jit-of-jit",)
 
     INVALID = [
         """
