@@ -19,6 +19,7 @@ import libcst as cst
 
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.semantic import Scope, SemanticModel
+from jitlint.walk import iter_nodes
 
 # jit-likes whose keywords are jax.jit's static_argnums / static_argnames / donate_*.
 ARGNUM_JITS = frozenset({"jax.jit", "jax.experimental.pjit.pjit"})
@@ -30,6 +31,9 @@ UNHASHABLE, VALUE, IDENTITY, UNKNOWN, INHERIT = "unhashable", "value", "identity
 
 
 # ---------------------------------------------------------------------------- specs
+LIST_MUTATORS = frozenset({"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse"})
+
+
 @dataclass(frozen=True)
 class StaticArgSpec:
     """How one jitted function treats its arguments.  Argnums are as written (may be negative)."""
@@ -203,6 +207,8 @@ def _literal(expr: cst.BaseExpression, scope: Scope, model: SemanticModel, ints:
             return None
         binding = model.single_binding(expr.value, scope)
         if binding is not None and binding.kind == "assign" and binding.value is not None:
+            if isinstance(binding.value, cst.List) and _mutated(expr.value, binding.scope.node):
+                return None  # ``names = []`` then ``names.append(...)``: built at run time
             return _literal(binding.value, binding.scope, model, ints, depth + 1)
         return None
     single = _scalar(expr, ints)
@@ -219,6 +225,23 @@ def _literal(expr: cst.BaseExpression, scope: Scope, model: SemanticModel, ints:
             items.append(value)
         return tuple(items)
     return None
+
+
+def _mutated(name: str, scope_node: cst.CSTNode) -> bool:
+    """Is the list bound to ``name`` changed in place anywhere in its scope?"""
+    for node in iter_nodes(scope_node):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+                isinstance(node.func.value, cst.Name) and node.func.value.value == name and \
+                node.func.attr.value in LIST_MUTATORS:
+            return True
+        if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) and node.target.value == name:
+            return True
+        if isinstance(node, (cst.Assign, cst.Del)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            if any(isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name) and t.value.value == name
+                   for t in targets):
+                return True
+    return False
 
 
 def _scalar(expr: cst.BaseExpression, ints: bool):

@@ -353,11 +353,37 @@ class _Analysis:
             seen.add(name.value)
             how = self._stale(name.value, owner, bindings, entry, calls)
             if how is not None:
+                name = self._computational_read(func, name.value, bindings)
+                if name is None:
+                    continue  # only asserted, printed or logged: a trace-time check, not a result
                 lambdas = all(isinstance(b.value, cst.Lambda) for b in bindings)
                 if all(b.kind == "assign" and b.value is not None and b.frame is not None
                        and creates_nnx_object(b.value, b.scope, b.frame, self.model) for b in bindings):
                     how = NNX_UPDATED
                 yield StaleRead(name, func, name.value, how, lambdas)
+
+    def _computational_read(self, func: cst.FunctionDef, name: str,
+                            bindings: list[Binding]) -> Optional[cst.Name]:
+        """The first read of ``name`` (bound by ``bindings``) that can reach the traced result:
+        not an ``assert``, an assertion call or a print/log argument.  JAX's own tests read a
+        flag that way on purpose (``self.assertTrue(python_should_be_executing)``) to see
+        whether Python re-runs."""
+        parents: dict[int, cst.CSTNode] = {}
+        stack: list[cst.CSTNode] = [func.body]
+        while stack:
+            node = stack.pop()
+            for child in node.children:
+                parents[id(child)] = node
+                stack.append(child)
+        for node, scope in _loads_with_scopes(self.model, func):
+            if node.value != name:
+                continue
+            found = self.model.lookup(name, scope)
+            if len(found) != len(bindings) or not all(a is b for a, b in zip(found, bindings)):
+                continue
+            if not _checked_at_trace_time(node, parents, scope, self.model):
+                return node
+        return None
 
     # ------------------------------------------------------------------ writes
     def _writes(self, name: str, owner: Scope, bindings: list[Binding]) -> Iterator[tuple[str, Event]]:
@@ -575,6 +601,36 @@ def _loads_with_scopes(model: SemanticModel, func: cst.FunctionDef) -> list[tupl
 LOGGING_CALLS = ("logging.", "warnings.warn", "absl.logging.")
 
 
+def _is_log_call(call: cst.Call, scope: Scope, model: SemanticModel) -> bool:
+    func = call.func
+    if isinstance(func, cst.Name) and func.value == "print" and not model.lookup("print", scope):
+        return True
+    qualname = model.qualified_name(func, scope)
+    return qualname is not None and qualname.startswith(LOGGING_CALLS)
+
+
+def _is_assertion_call(call: cst.Call) -> bool:
+    """``self.assertTrue(...)``, ``np.testing.assert_allclose(...)``, ``assert_equal(...)``."""
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    return name.startswith("assert")
+
+
+def _checked_at_trace_time(node: cst.CSTNode, parents: dict[int, cst.CSTNode], scope: Scope,
+                           model: SemanticModel) -> bool:
+    """Is this read inside an ``assert`` statement, an assertion call or a print/log call?"""
+    parent = parents.get(id(node))
+    while parent is not None:
+        if isinstance(parent, cst.Assert):
+            return True
+        if isinstance(parent, cst.Call) and (_is_assertion_call(parent) or _is_log_call(parent, scope, model)):
+            return True
+        if isinstance(parent, (cst.BaseCompoundStatement, cst.SimpleStatementLine)):
+            return False
+        parent = parents.get(id(parent))
+    return False
+
+
 @dataclass(eq=False)
 class StateFlow:
     node: cst.CSTNode  # the writing statement (leak, prng) or the read (read)
@@ -726,11 +782,7 @@ class _StateFlowOfFunction:
         return False
 
     def _is_log_call(self, call: cst.Call, scope: Scope) -> bool:
-        func = call.func
-        if isinstance(func, cst.Name) and func.value == "print" and not self.model.lookup("print", scope):
-            return True
-        qualname = self.model.qualified_name(func, scope)
-        return qualname is not None and qualname.startswith(LOGGING_CALLS)
+        return _is_log_call(call, scope, self.model)
 
     # ------------------------------------------------------------------ containers
     def _mutations(self, reported: set[str]) -> Iterator[StateFlow]:
