@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -36,12 +37,20 @@ def _run(tmp_path: Path, source: str, timeout: float = 30, max_memory=None):
                        None, "python script.py", max_memory)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state not in ("Z", "X")
+def _alive(pid: int, grace: float = 5.0) -> bool:
+    """Is ``pid`` still running ``grace`` seconds from now?  SIGKILL is delivered
+    asynchronously: on a loaded machine a killed process can take a moment to die."""
+    deadline = time.monotonic() + grace
+    while True:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return False
+        if state in ("Z", "X"):
+            return False
+        if time.monotonic() >= deadline:
+            return True
+        time.sleep(0.05)
 
 
 def test_an_infinite_loop_is_killed_at_the_timeout(tmp_path):
