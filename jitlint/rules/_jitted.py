@@ -89,6 +89,17 @@ def static_names(spec: Optional[StaticArgSpec]) -> Optional[frozenset[str]]:
     return frozenset(static)
 
 
+def binds_name(target: cst.BaseExpression, name: str) -> bool:
+    """Does the assignment target ``target`` (``a``, ``a, b``, ``[*a]``) bind ``name``?"""
+    if isinstance(target, cst.Name):
+        return target.value == name
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(binds_name(e.value, name) for e in target.elements)
+    if isinstance(target, cst.StarredElement):
+        return binds_name(target.value, name)
+    return False
+
+
 def positional_params(func: FunctionLike) -> list[cst.Param]:
     return [*func.params.posonly_params, *func.params.params]
 

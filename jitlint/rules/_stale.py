@@ -25,8 +25,8 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.rule import FileContext
-from jitlint.rules._jitted import (JittedFunction, jitted_calls, jitted_functions, name_loads,
-                                   positional_params, scopes_within)
+from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
+                                   name_loads, positional_params, scopes_within)
 from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel
 from jitlint.walk import Walker
@@ -765,11 +765,11 @@ class _StateFlowOfFunction:
         parent = self.parents.get(id(child))
         while parent is not None:
             if isinstance(parent, cst.AugAssign):
-                return _binds_name(parent.target, name)
+                return binds_name(parent.target, name)
             if isinstance(parent, (cst.Assign, cst.AnnAssign)):
                 targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) \
                     else [parent.target]
-                return any(_binds_name(t, name) for t in targets)
+                return any(binds_name(t, name) for t in targets)
             if isinstance(parent, (cst.If, cst.While)) and child is parent.test:
                 return True
             if isinstance(parent, cst.Assert):
@@ -822,16 +822,6 @@ def _written_value(binding: Binding) -> Optional[cst.BaseExpression]:
     if isinstance(node, cst.AnnAssign):
         return node.value
     return None
-
-
-def _binds_name(target: cst.BaseExpression, name: str) -> bool:
-    if isinstance(target, cst.Name):
-        return target.value == name
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return any(_binds_name(e.value, name) for e in target.elements)
-    if isinstance(target, cst.StarredElement):
-        return _binds_name(target.value, name)
-    return False
 
 
 def _statement_of(node: cst.CSTNode, parents: dict[int, cst.CSTNode]) -> cst.CSTNode:

@@ -31,7 +31,7 @@ from typing import Optional
 import libcst as cst
 
 from jitlint.rule import FileContext
-from jitlint.rules._jitted import (JittedFunction, jitted_calls, jitted_functions,
+from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
                                    positional_params, scopes_within)
 from jitlint.semantic import Binding, Scope, SemanticModel
 
@@ -344,7 +344,7 @@ class _FunctionAnalysis:
                     and not any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
                 return any(self._target_value_traced(t.value, v.value, name, scope)
                            for t, v in zip(target.elements, value.elements))
-            return _binds(target, name) and self.traced(value, scope)
+            return binds_name(target, name) and self.traced(value, scope)
         return False
 
     def name_traced(self, name: str, scope: Scope) -> bool:
@@ -451,16 +451,6 @@ class _FunctionAnalysis:
             return
         self.report("bool", expr, f"{construct} on `{_src(expr)}`, a traced value in {where}, "
                                   f"raises TracerBoolConversionError; {fix}")
-
-
-def _binds(target: cst.BaseExpression, name: str) -> bool:
-    if isinstance(target, cst.Name):
-        return target.value == name
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return any(_binds(e.value, name) for e in target.elements)
-    if isinstance(target, cst.StarredElement):
-        return _binds(target.value, name)
-    return False
 
 
 IF_FIX = "use jnp.where or jax.lax.cond"
