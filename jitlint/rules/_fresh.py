@@ -980,10 +980,31 @@ def _mentions(expr: cst.BaseExpression, name: str) -> bool:
     return found
 
 
+# The repetition model, the same for every JIT1xx rule: added to each rule's "What it does".
+WHEN_IT_FIRES = """\
+It fires where the code that builds the callable runs more than once: in a loop body that
+calls the result, or in a function that calls the result (every call of that function
+compiles, whether or not its callers are in view; a caller seen in a loop is named as
+evidence). A function that builds the jit once and reuses it in its own loop is reported
+only when it is itself seen to repeat (a `train_epoch` called per epoch), and a factory
+only when its result (or a tuple element of it) is called per iteration. The same jit
+written twice in one block is reported at the second. Silent: module top level,
+`if __name__ == "__main__":`, `main`/`train`/`fit`-like entry points, test files and
+tests, `__init__`/`setUp`, functions only called from code that runs once or from jitted
+bodies, memoised factories (`functools.cache`, `*cache*`/`*memo*` decorators), lazy init,
+jits stored on objects or returned, `inline=True`, `.lower()`/`.trace()` only."""
+
+
 class FreshCallableRule(Rule):
     """Base of the JIT1xx rules: each reports the fresh jits of its ``kinds``."""
 
     kinds: Sequence[str]
+
+    @classmethod
+    def doc(cls) -> str:
+        own = super().doc()
+        why = own.index("## Why is this bad?")
+        return own[:why] + WHEN_IT_FIRES + "\n\n" + own[why:]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         for fresh in fresh_jits(ctx):

@@ -8,22 +8,12 @@ class JitOfLambda(FreshCallableRule):
     project's own `def my_jit(f, **kw): return jax.jit(f, **kw)`), and an eager
     `jax.lax.scan`/`fori_loop`/`while_loop`/`map` outside any jit, given a lambda created anew
     each time the surrounding code runs.
-    It fires where the code that builds the callable runs more than once: in a loop body that
-    calls the result, or in a function that calls the result (every call of that function
-    compiles, whether or not its callers are in view; a caller seen in a loop is named as
-    evidence). A function that builds the jit once and reuses it in its own loop is reported
-    only when it is itself seen to repeat (a `train_epoch` called per epoch), and a factory
-    only when its result (or a tuple element of it) is called per iteration. The same jit
-    written twice in one block is reported at the second. Silent: module top level,
-    `if __name__ == "__main__":`, `main`/`train`/`fit`-like entry points, test files and
-    tests, `__init__`/`setUp`, functions only called from code that runs once or from jitted
-    bodies, memoised factories (`functools.cache`, `*cache*`/`*memo*` decorators), lazy init,
-    jits stored on objects or returned, `inline=True`, `.lower()`/`.trace()` only.
+
     When the lambda reads the loop's own variable only as an operand of array arithmetic
     (`for lr in lrs: jax.jit(lambda p, g: p - lr * g)`), the message says to pass it as an
     argument; when the variable shapes the program (sizes, branches) or the loop times each
     variant (an autotuning sweep), one compile per value is inherent and nothing is reported.
-    (Like every rule, this one reads only files that mention `jit` or `pmap`.)
+    (It reads only files that mention `jit` or `pmap`.)
 
     ## Why is this bad?
     JAX caches compiled code on the identity of the wrapped function. A new lambda is a new

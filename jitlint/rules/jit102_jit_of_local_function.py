@@ -8,17 +8,6 @@ class JitOfLocalFunction(FreshCallableRule):
     form (`jax.jit(inner)`) or decorator form (`@jax.jit` on a nested `def`), when that code runs
     repeatedly and calls the result. Also flags factories (`def make(c): ... return
     jax.jit(step)`) whose result is called right away in a loop (`make(0.5)(w, g)`).
-    It fires where the code that builds the callable runs more than once: in a loop body that
-    calls the result, or in a function that calls the result (every call of that function
-    compiles, whether or not its callers are in view; a caller seen in a loop is named as
-    evidence). A function that builds the jit once and reuses it in its own loop is reported
-    only when it is itself seen to repeat (a `train_epoch` called per epoch), and a factory
-    only when its result (or a tuple element of it) is called per iteration. The same jit
-    written twice in one block is reported at the second. Silent: module top level,
-    `if __name__ == "__main__":`, `main`/`train`/`fit`-like entry points, test files and
-    tests, `__init__`/`setUp`, functions only called from code that runs once or from jitted
-    bodies, memoised factories (`functools.cache`, `*cache*`/`*memo*` decorators), lazy init,
-    jits stored on objects or returned, `inline=True`, `.lower()`/`.trace()` only.
 
     ## Why is this bad?
     A `def` statement creates a new function object each time it runs, and JAX caches compiled

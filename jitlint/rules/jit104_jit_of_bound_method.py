@@ -10,17 +10,6 @@ class JitOfBoundMethod(FreshCallableRule):
     `self._f = jax.jit(self.f)` in `__init__`, a method pinned on the instance
     (`self.f = self.f`), and `jax.pmap(self.f)` / `eqx.filter_jit(self.f)`, whose caches compare
     bound methods of one object as equal (measured: 1 compile in 5 calls).
-    It fires where the code that builds the callable runs more than once: in a loop body that
-    calls the result, or in a function that calls the result (every call of that function
-    compiles, whether or not its callers are in view; a caller seen in a loop is named as
-    evidence). A function that builds the jit once and reuses it in its own loop is reported
-    only when it is itself seen to repeat (a `train_epoch` called per epoch), and a factory
-    only when its result (or a tuple element of it) is called per iteration. The same jit
-    written twice in one block is reported at the second. Silent: module top level,
-    `if __name__ == "__main__":`, `main`/`train`/`fit`-like entry points, test files and
-    tests, `__init__`/`setUp`, functions only called from code that runs once or from jitted
-    bodies, memoised factories (`functools.cache`, `*cache*`/`*memo*` decorators), lazy init,
-    jits stored on objects or returned, `inline=True`, `.lower()`/`.trace()` only.
 
     ## Why is this bad?
     Every attribute access of a method builds a new bound-method object, and JAX caches compiled
