@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Iterable
 
@@ -53,12 +54,28 @@ def run_counting_compiles(script: Path, timeout: float = 300) -> dict:
         return report
 
 
-DECLARED_COMPILES = re.compile(r"# runtime: (?P<name>\S+) compiles (?P<n>\d+) times")
+# NAME may hold spaces (``<unnamed function>``)
+DECLARED_COMPILES = re.compile(r"# runtime: (?P<name>[^\n]+?) compiles (?P<n>\d+) times")
 
 
 def declared_compiles(script: Path) -> dict[str, int]:
     """``# runtime: NAME compiles N times`` marks: a negative fixture's deliberate compiles."""
     return {m["name"]: int(m["n"]) for m in DECLARED_COMPILES.finditer(script.read_text())}
+
+
+def run_all_without_jit(scripts: Iterable[Path]) -> dict[Path, str]:
+    """Each script's stdout with ``JAX_DISABLE_JIT=1`` (every call runs the Python body), two
+    at a time: what the code computes when nothing is cached."""
+    def run(path: Path) -> str:
+        env = dict(os.environ, JAX_PLATFORMS="cpu", JAX_DISABLE_JIT="1")
+        proc = subprocess.run([sys.executable, str(path)], cwd=path.parent, env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        return proc.stdout
+
+    scripts = list(scripts)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(scripts, pool.map(run, scripts)))
 
 
 def run_all_counting_compiles(scripts: Iterable[Path]) -> dict[Path, dict]:

@@ -6,19 +6,13 @@ one compile (or one per genuinely different program).  Real JAX on the CPU."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, expected_findings, run_all_counting_compiles, user_function_compiles
+from helpers import (FIXTURES, declared_compiles, expected_findings, run_all_counting_compiles,
+                     user_function_compiles)
 
 REPETITION = sorted((FIXTURES / "repetition").glob("*.py"))
-# ``# runtime: NAME compiles N times``; NAME may hold spaces (``<unnamed function>``)
-DECLARED = re.compile(r"# runtime: (?P<name>.+?) compiles (?P<n>\d+) times")
-
-
-def declared_compiles(path: Path) -> dict[str, int]:
-    return {m["name"]: int(m["n"]) for m in DECLARED.finditer(path.read_text())}
 
 
 @pytest.fixture(scope="module")

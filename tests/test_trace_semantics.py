@@ -18,13 +18,12 @@ import os
 import re
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from helpers import (FIXTURES, actual_findings, declared_compiles, expected_findings,
-                     run_all_counting_compiles, user_function_compiles)
+                     run_all_counting_compiles, run_all_without_jit, user_function_compiles)
 from jitlint.config import Settings
 from jitlint.engine import lint_source
 
@@ -50,17 +49,7 @@ def reports() -> dict[Path, dict]:
 @pytest.fixture(scope="module")
 def eager_outputs() -> dict[Path, str]:
     pytest.importorskip("jax")
-    scripts = [p for p in SCRIPTS if EAGER.search(p.read_text())]
-
-    def run(path: Path) -> str:
-        env = dict(os.environ, JAX_PLATFORMS="cpu", JAX_DISABLE_JIT="1")
-        proc = subprocess.run([sys.executable, str(path)], cwd=path.parent, env=env,
-                              capture_output=True, text=True, timeout=300)
-        assert proc.returncode == 0, proc.stderr[-2000:]
-        return proc.stdout
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(scripts, pool.map(run, scripts)))
+    return run_all_without_jit(p for p in SCRIPTS if EAGER.search(p.read_text()))
 
 
 def test_every_fixture_declares_its_runtime_behaviour():

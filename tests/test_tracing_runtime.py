@@ -11,16 +11,13 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, declared_compiles, expected_findings, run_all_counting_compiles, user_function_compiles
+from helpers import (FIXTURES, declared_compiles, expected_findings, run_all_counting_compiles,
+                     run_all_without_jit, user_function_compiles)
 
 TRACE_ERRORS = sorted((FIXTURES / "trace_errors").glob("*.py"))
 SHAPE_CHURN = sorted((FIXTURES / "shape_churn").glob("*.py"))
@@ -89,16 +86,7 @@ def test_shape_churn_fixture_compiles_as_claimed(path: Path, reports):
 def eager_outputs() -> dict[Path, str]:
     """The stale-value fixtures run again with jit disabled: every call runs the Python body."""
     pytest.importorskip("jax")
-
-    def run(path: Path) -> str:
-        env = dict(os.environ, JAX_PLATFORMS="cpu", JAX_DISABLE_JIT="1")
-        proc = subprocess.run([sys.executable, str(path)], cwd=path.parent, env=env,
-                              capture_output=True, text=True, timeout=300)
-        assert proc.returncode == 0, proc.stderr[-2000:]
-        return proc.stdout
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(STALE_VALUES, pool.map(run, STALE_VALUES)))
+    return run_all_without_jit(STALE_VALUES)
 
 
 def _last_line(stdout: str) -> str:
