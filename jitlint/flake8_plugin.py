@@ -27,6 +27,7 @@ from jitlint import __version__
 from jitlint.config import Settings, load_settings
 from jitlint.cache import CACHE_DIR_NAME, ResultCache
 from jitlint.engine import lint_in_project
+from jitlint.rules import ALL_RULES
 
 
 @lru_cache(maxsize=64)
@@ -42,6 +43,17 @@ def _settings_for(directory: str, extra: tuple[str, ...]) -> Settings:
 def _cache_for(settings: Settings) -> ResultCache:
     """The same cache as ``jitlint check`` (summaries of the modules a file imports)."""
     return ResultCache(settings.root / CACHE_DIR_NAME, f"flake8 {settings.fingerprint()}")
+
+
+def _any_code_selected(options) -> bool:
+    """Whether flake8 would show any jitlint code, asked of flake8's own decision engine (select,
+    extend-select, ignore, extend-ignore and the plugin defaults; per-file-ignores only narrow)."""
+    try:
+        from flake8.style_guide import Decision, DecisionEngine
+        decider = DecisionEngine(options)
+        return any(decider.decision_for(code) is Decision.Selected for code in ALL_RULES)
+    except Exception:  # another flake8 than the ones we know: lint, flake8 still filters
+        return True
 
 
 def _as_bytes(lines: Sequence[str]) -> bytes:
@@ -60,6 +72,9 @@ class JitChecker:
     version = __version__
 
     extra_jit_functions: tuple[str, ...] = ()
+    # flake8 runs every installed plugin whatever ``--select`` says and filters the output
+    # afterwards; when no JIT code can be shown, linting would be wasted work.
+    any_code_selected: bool = True
 
     def __init__(self, tree: ast.AST, filename: str, lines: Sequence[str]) -> None:
         self.filename = filename
@@ -76,8 +91,11 @@ class JitChecker:
     @classmethod
     def parse_options(cls, options) -> None:
         cls.extra_jit_functions = tuple(getattr(options, "jitlint_extra_jit_functions", None) or ())
+        cls.any_code_selected = _any_code_selected(options)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
+        if not self.any_code_selected:
+            return
         directory = self._config_directory()
         settings = _settings_for(directory, self.extra_jit_functions)
         result = lint_in_project(_as_bytes(self.lines), self.filename, settings,

@@ -139,3 +139,32 @@ def test_non_utf8_file_keeps_columns(tmp_path):
     [row] = flake8("--isolated", "--select", "JIT", "latin.py", cwd=tmp_path)
     [d] = cli_json("latin.py", cwd=tmp_path)
     assert (row[1], row[2]) == (d["line"], d["column"]) == (5, 15)
+
+
+@pytest.mark.parametrize("argv, lints", [
+    ([], True),
+    (["--select", "B"], False),
+    (["--select", "B", "--extend-select", "JIT101"], True),
+    (["--extend-ignore", "JIT"], False),
+    (["--select", "JIT", "--extend-ignore", "JIT1"], True),
+])
+def test_plugin_does_no_work_when_flake8_shows_no_jit_code(argv, lints, tmp_path, monkeypatch):
+    # flake8 runs every installed plugin and filters afterwards: `flake8 --select B` in a venv
+    # with jitlint installed must not pay for linting it throws away.
+    from flake8.options.parse_args import parse_args
+
+    import jitlint.flake8_plugin as plugin
+
+    _, options = parse_args(["--isolated", *argv])
+    monkeypatch.setattr(plugin.JitChecker, "any_code_selected", True)
+    plugin.JitChecker.parse_options(options)
+    calls = []
+    monkeypatch.setattr(plugin, "lint_in_project", lambda *a, **k: calls.append(a) or _NoFindings())
+    path = _write(tmp_path, "loop.py")
+    list(plugin.JitChecker(None, str(path), path.read_text().splitlines(True)).run())
+    assert bool(calls) == lints
+
+
+class _NoFindings:
+    internal_error = None
+    diagnostics = ()
