@@ -31,7 +31,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
 from jitlint.semantic import Binding, Scope, SemanticModel
 from jitlint.values import ValueFlow, value_flow
-from jitlint.walk import children
+from jitlint.walk import Walker, children
 
 Poly = dict[tuple[str, ...], int]
 
@@ -647,7 +647,7 @@ def _list_growth(loop: cst.CSTNode, name: str, bindings: list[Binding], model: S
     """The loop grows the list (append/extend/insert/+=) and never shrinks it."""
     grows = shrinks = False
 
-    class _Uses(cst.CSTVisitor):
+    class _Uses(Walker):
         def visit_Call(self, call: cst.Call) -> None:
             nonlocal grows, shrinks
             func = call.func
@@ -681,7 +681,7 @@ def _list_growth(loop: cst.CSTNode, name: str, bindings: list[Binding], model: S
         return bool(found) and found[0].scope is bindings[0].scope  # the same variable
 
     body = loop.body if isinstance(loop, (cst.For, cst.While)) else loop
-    body.visit(_Uses())
+    _Uses().walk(body)
     return grows and not shrinks
 
 
@@ -715,14 +715,14 @@ def _dtype_of(expr: cst.BaseExpression, model: SemanticModel, scope: Scope) -> O
 def _calls_in(expr: cst.BaseExpression) -> list[cst.Call]:
     found: list[cst.Call] = []
 
-    class _Calls(cst.CSTVisitor):
+    class _Calls(Walker):
         def visit_Call(self, call: cst.Call) -> None:
             found.append(call)
 
         def visit_Lambda(self, node) -> bool:
             return False
 
-    expr.visit(_Calls())
+    _Calls().walk(expr)
     return found
 
 

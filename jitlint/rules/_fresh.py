@@ -39,7 +39,7 @@ from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._jitted import name_loads
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, dotted_name
-from jitlint.walk import iter_nodes
+from jitlint.walk import Walker, iter_nodes
 
 PARTIAL_CONSTRUCTORS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 TRANSFORMS = frozenset({
@@ -883,7 +883,7 @@ def _operand_only(body: cst.CSTNode, name: str, params: set[str]) -> bool:
     loads = {id(loaded) for loaded in name_loads(body) if loaded.value == name}
     verdicts: list[bool] = []
 
-    class _Check(cst.CSTVisitor):
+    class _Check(Walker):
         def __init__(self) -> None:
             self.stack: list[cst.CSTNode] = []
 
@@ -893,10 +893,10 @@ def _operand_only(body: cst.CSTNode, name: str, params: set[str]) -> bool:
             self.stack.append(node)
             return True
 
-        def on_leave(self, original_node: cst.CSTNode) -> None:
+        def on_leave(self, node: cst.CSTNode) -> None:
             self.stack.pop()
 
-    body.visit(_Check())
+    _Check().walk(body)
     return bool(verdicts) and all(verdicts)
 
 
@@ -969,15 +969,7 @@ def _keyword_is_true(app: JitApplication, name: str) -> bool:
 
 def _mentions(expr: cst.BaseExpression, name: str) -> bool:
     """Whether ``expr`` reads ``name`` (as a variable or as an attribute name)."""
-    found = False
-
-    class _Finder(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            nonlocal found
-            found = found or node.value == name
-
-    expr.visit(_Finder())
-    return found
+    return any(isinstance(node, cst.Name) and node.value == name for node in iter_nodes(expr))
 
 
 # The repetition model, the same for every JIT1xx rule: added to each rule's "What it does".

@@ -22,8 +22,9 @@ import libcst as cst
 
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
-from jitlint.semantic import Scope, SemanticModel
+from jitlint.semantic import SemanticModel
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, spec_of
+from jitlint.walk import Walker, iter_nodes
 
 # jit kinds whose non-static arguments are traced as arrays (JIT8xx); filtering jits make every
 # non-array argument static, flax.linen.jit wraps modules: both are left alone there.
@@ -271,159 +272,94 @@ def _call_statics(call: cst.Call, app: JitApplication, func: Optional[FunctionLi
 
 
 # ------------------------------------------------------------------------------ walking
-class ScopedVisitor(cst.CSTVisitor):
-    """Visits a subtree keeping ``self.scope`` (the model's scope of the current node) and
-    ``self.loops`` (enclosing loops) up to date; skips names that are not reads."""
-
-    def __init__(self, model: SemanticModel, scope: Scope) -> None:
-        self.model = model
-        self.scopes = [scope]
-        self.loops: list[cst.CSTNode] = []
-
-    @property
-    def scope(self) -> Scope:
-        return self.scopes[-1]
-
-    def _enter(self, node: cst.CSTNode) -> None:
-        scope = self.model.scope_of.get(node)
-        self.scopes.append(scope if scope is not None else self.scope)
-
-    def _leave(self, node: cst.CSTNode) -> None:
-        self.scopes.pop()
-
-    visit_FunctionDef = _enter
-    leave_FunctionDef = _leave
-    visit_Lambda = _enter
-    leave_Lambda = _leave
-    visit_ClassDef = _enter
-    leave_ClassDef = _leave
-
-    def visit_ListComp(self, node) -> None:
-        self._enter(node)
-        self.loops.append(node)
-
-    def leave_ListComp(self, node) -> None:
-        self.loops.pop()
-        self._leave(node)
-
-    visit_SetComp = visit_GeneratorExp = visit_DictComp = visit_ListComp
-    leave_SetComp = leave_GeneratorExp = leave_DictComp = leave_ListComp
-
-    def visit_For(self, node) -> None:
-        self.loops.append(node)
-
-    def leave_For(self, node) -> None:
-        self.loops.pop()
-
-    visit_While = visit_For
-    leave_While = leave_For
-
-
 def name_loads(node: cst.CSTNode) -> Iterator[cst.Name]:
     """Names in ``node`` that are read (not attribute names, keywords, targets or params)."""
-    found: list[cst.Name] = []
-
-    class _Loads(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.append(name)
-
-        def visit_Attribute(self, attr: cst.Attribute) -> bool:
-            attr.value.visit(self)
-            return False
-
-        def visit_Arg(self, arg: cst.Arg) -> bool:
-            arg.value.visit(self)
-            return False
-
-        def visit_Param(self, param: cst.Param) -> bool:
-            if param.default is not None:
-                param.default.visit(self)
-            return False
-
-        def visit_AssignTarget(self, target: cst.AssignTarget) -> bool:
-            _visit_target_reads(target.target, self)
-            return False
-
-        def visit_AnnAssign(self, assign: cst.AnnAssign) -> bool:
-            _visit_target_reads(assign.target, self)
-            if assign.value is not None:
-                assign.value.visit(self)
-            return False
-
-        def visit_FunctionDef(self, func: cst.FunctionDef) -> bool:
-            for decorator in func.decorators:
-                decorator.visit(self)
-            func.params.visit(self)
-            func.body.visit(self)
-            return False
-
-        def visit_ClassDef(self, cls: cst.ClassDef) -> bool:
-            cls.body.visit(self)
-            return False
-
-        def visit_For(self, loop: cst.For) -> bool:
-            _visit_target_reads(loop.target, self)
-            loop.iter.visit(self)
-            loop.body.visit(self)
-            if loop.orelse is not None:
-                loop.orelse.visit(self)
-            return False
-
-        def visit_CompFor(self, comp: cst.CompFor) -> bool:
-            _visit_target_reads(comp.target, self)
-            comp.iter.visit(self)
-            for cond in comp.ifs:
-                cond.visit(self)
-            if comp.inner_for_in is not None:
-                comp.inner_for_in.visit(self)
-            return False
-
-        def visit_NamedExpr(self, expr: cst.NamedExpr) -> bool:
-            expr.value.visit(self)
-            return False
-
-        def visit_AsName(self, node: cst.AsName) -> bool:
-            return False
-
-        def visit_Import(self, node) -> bool:
-            return False
-
-        def visit_ImportFrom(self, node) -> bool:
-            return False
-
-        def visit_Global(self, node) -> bool:
-            return False
-
-        def visit_Nonlocal(self, node) -> bool:
-            return False
-
-    node.visit(_Loads())
-    return iter(found)
+    loads = _NameLoads()
+    loads.walk(node)
+    return iter(loads.found)
 
 
-def _visit_target_reads(target: cst.BaseExpression, visitor: cst.CSTVisitor) -> None:
-    """In an assignment target only subscript/attribute bases are read: ``a[i].b = ...``."""
-    if isinstance(target, cst.Name):
-        return
-    if isinstance(target, (cst.Tuple, cst.List)):
-        for element in target.elements:
-            _visit_target_reads(element.value, visitor)
-    elif isinstance(target, cst.StarredElement):
-        _visit_target_reads(target.value, visitor)
-    else:
-        target.visit(visitor)
+class _NameLoads(Walker):
+    def __init__(self) -> None:
+        self.found: list[cst.Name] = []
+
+    def visit_Name(self, name: cst.Name) -> None:
+        self.found.append(name)
+
+    def visit_Attribute(self, attr: cst.Attribute) -> bool:
+        self.walk(attr.value)
+        return False
+
+    def visit_Arg(self, arg: cst.Arg) -> bool:
+        self.walk(arg.value)
+        return False
+
+    def visit_Param(self, param: cst.Param) -> bool:
+        if param.default is not None:
+            self.walk(param.default)
+        return False
+
+    def visit_AssignTarget(self, target: cst.AssignTarget) -> bool:
+        self._target_reads(target.target)
+        return False
+
+    def visit_AnnAssign(self, assign: cst.AnnAssign) -> bool:
+        self._target_reads(assign.target)
+        if assign.value is not None:
+            self.walk(assign.value)
+        return False
+
+    def visit_FunctionDef(self, func: cst.FunctionDef) -> bool:
+        for decorator in func.decorators:
+            self.walk(decorator)
+        self.walk(func.params)
+        self.walk(func.body)
+        return False
+
+    def visit_ClassDef(self, cls: cst.ClassDef) -> bool:
+        self.walk(cls.body)
+        return False
+
+    def visit_For(self, loop: cst.For) -> bool:
+        self._target_reads(loop.target)
+        self.walk(loop.iter)
+        self.walk(loop.body)
+        if loop.orelse is not None:
+            self.walk(loop.orelse)
+        return False
+
+    def visit_CompFor(self, comp: cst.CompFor) -> bool:
+        self._target_reads(comp.target)
+        self.walk(comp.iter)
+        for cond in comp.ifs:
+            self.walk(cond)
+        if comp.inner_for_in is not None:
+            self.walk(comp.inner_for_in)
+        return False
+
+    def visit_NamedExpr(self, expr: cst.NamedExpr) -> bool:
+        self.walk(expr.value)
+        return False
+
+    def _skip(self, node) -> bool:
+        return False
+
+    visit_AsName = visit_Import = visit_ImportFrom = visit_Global = visit_Nonlocal = _skip
+
+    def _target_reads(self, target: cst.BaseExpression) -> None:
+        """In an assignment target only subscript/attribute bases are read: ``a[i].b = ...``."""
+        if isinstance(target, cst.Name):
+            return
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._target_reads(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._target_reads(target.value)
+        else:
+            self.walk(target)
 
 
 def scopes_within(model: SemanticModel, node: cst.CSTNode) -> set[int]:
     """ids of the scopes of ``node`` and of every function/lambda/comprehension inside it."""
-    ids: set[int] = set()
-
-    class _Scopes(cst.CSTVisitor):
-        def on_visit(self, child: cst.CSTNode) -> bool:
-            scope = model.scope_of.get(child)
-            if scope is not None:
-                ids.add(id(scope))
-            return True
-
-    node.visit(_Scopes())
-    return ids
+    scope_of = model.scope_of
+    return {id(scope) for child in iter_nodes(node) if (scope := scope_of.get(child)) is not None}

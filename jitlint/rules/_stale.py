@@ -29,7 +29,7 @@ from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jit
                                    name_loads, positional_params, scopes_within)
 from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel
-from jitlint.walk import Walker
+from jitlint.walk import Walker, children
 
 MUTATING_METHODS = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem",
@@ -187,7 +187,7 @@ def _find_stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:
 def _attribute_loads(body: cst.CSTNode, receiver: str) -> list[cst.Attribute]:
     loads: list[cst.Attribute] = []
 
-    class _Loads(cst.CSTVisitor):
+    class _Loads(Walker):
         def visit_Attribute(self, node: cst.Attribute) -> None:
             if isinstance(node.value, cst.Name) and node.value.value == receiver:
                 loads.append(node)
@@ -195,7 +195,7 @@ def _attribute_loads(body: cst.CSTNode, receiver: str) -> list[cst.Attribute]:
         def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
             return False
 
-    body.visit(_Loads())
+    _Loads().walk(body)
     return loads
 
 
@@ -213,7 +213,7 @@ def _attribute_writes(ctx: FileContext, cls: cst.ClassDef, methods: dict) -> dic
                 and receiver_ok(target.value.value):
             writes.setdefault(target.attr.value, where)
 
-    class _Writes(cst.CSTVisitor):
+    class _Writes(Walker):
         def __init__(self, receiver_ok, where: str) -> None:
             self.receiver_ok, self.where = receiver_ok, where
 
@@ -228,7 +228,7 @@ def _attribute_writes(ctx: FileContext, cls: cst.ClassDef, methods: dict) -> dic
         if name == "__init__" or not params:
             continue
         receiver = params[0].name.value
-        method.body.visit(_Writes(lambda n, r=receiver: n == r, f"`{name}`"))
+        _Writes(lambda n, r=receiver: n == r, f"`{name}`").walk(method.body)
 
     def instance(name: str) -> bool:
         bindings = model.module_scope.bindings.get(name, [])
@@ -238,7 +238,7 @@ def _attribute_writes(ctx: FileContext, cls: cst.ClassDef, methods: dict) -> dic
 
     for statement in model.module.body:
         if not isinstance(statement, cst.ClassDef):
-            statement.visit(_Writes(instance, "an assignment to the instance"))
+            _Writes(instance, "an assignment to the instance").walk(statement)
     return writes
 
 
@@ -565,7 +565,7 @@ def _loads_with_scopes(model: SemanticModel, func: cst.FunctionDef) -> list[tupl
     loads = {id(n) for n in name_loads(func.body)}
     found: list[tuple[cst.Name, Scope]] = []
 
-    class _Walk(cst.CSTVisitor):
+    class _Walk(Walker):
         def __init__(self) -> None:
             self.scopes = [model.scope_of[func]]
 
@@ -577,11 +577,11 @@ def _loads_with_scopes(model: SemanticModel, func: cst.FunctionDef) -> list[tupl
                 found.append((node, self.scopes[-1]))
             return True
 
-        def on_leave(self, original_node: cst.CSTNode) -> None:  # noqa: D102
-            if original_node in model.scope_of and len(self.scopes) > 1:
+        def on_leave(self, node: cst.CSTNode) -> None:
+            if node in model.scope_of and len(self.scopes) > 1:
                 self.scopes.pop()
 
-    func.body.visit(_Walk())
+    _Walk().walk(func.body)
     return found
 
 
@@ -675,9 +675,9 @@ class _StateFlowOfFunction:
         parents, statements, model = self.parents, self.statements, self.model
         scopes = [model.scope_of[self.func]]
 
-        class _Index(cst.CSTVisitor):
+        class _Index(Walker):
             def on_visit(self, node: cst.CSTNode) -> bool:
-                for child in node.children:
+                for child in children(node):
                     parents[id(child)] = node
                 scope = model.scope_of.get(node)
                 if scope is not None:
@@ -686,11 +686,11 @@ class _StateFlowOfFunction:
                     statements.append((node, scopes[-1]))
                 return True
 
-            def on_leave(self, original_node: cst.CSTNode) -> None:
-                if original_node in model.scope_of and len(scopes) > 1:
+            def on_leave(self, node: cst.CSTNode) -> None:
+                if node in model.scope_of and len(scopes) > 1:
                     scopes.pop()
 
-        self.func.body.visit(_Index())
+        _Index().walk(self.func.body)
 
     def run(self) -> Iterator[StateFlow]:
         reported: set[str] = set()

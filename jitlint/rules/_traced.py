@@ -34,6 +34,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
                                    positional_params, scopes_within)
 from jitlint.semantic import Binding, Scope, SemanticModel
+from jitlint.walk import Walker
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
                                  "weak_type", "itemsize", "nbytes", "device"})
@@ -420,7 +421,7 @@ class _FunctionAnalysis:
         if not self.traced_bindings:
             return []
         if not self.uses:
-            self.func.body.visit(_UseFinder(self, self.model.scope_of[self.func]))
+            _UseFinder(self, self.model.scope_of[self.func]).walk(self.func.body)
         found = list(self.uses.values())
         for helper in list(self.followed.values()):
             found.extend(helper.run())
@@ -464,7 +465,7 @@ ASSERT_FIX = "check it outside jit, or use jax.experimental.checkify / equinox.e
 BOOL_OP_FIX = "use jnp.logical_and / jnp.logical_or / jnp.logical_not (or & | ~)"
 
 
-class _UseFinder(cst.CSTVisitor):
+class _UseFinder(Walker):
     def __init__(self, analysis: _FunctionAnalysis, scope: Scope) -> None:
         self.a = analysis
         self.scopes = [scope]
