@@ -24,7 +24,7 @@ from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model
 from jitlint.source import SourceError, decode_source, read_source
 from jitlint.project import (ModuleSummary, ProjectIndex, SummaryFailure, build_index,
-                             imported_names, imported_unsummarised, module_name_for, needs_index,
+                             referenced_names, imported_unsummarised, module_name_for, needs_index,
                              project_modules, project_root, summarise_batch, summarize)
 from jitlint.suppression import file_is_suppressed, line_suppresses, unknown_noqa_codes
 
@@ -62,7 +62,7 @@ class FileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     internal_error: Optional[str] = None  # a jitlint bug; the CLI exits 2
     summary: Optional[ModuleSummary] = None  # what other linted files may import from this one
-    imports: tuple[str, ...] = ()  # for a file not parsed by libcst: what it imports (absolute)
+    references: tuple[str, ...] = ()  # what it may refer to through imports (project.referenced_names)
     depends_on: tuple[str, ...] = ()  # other linted modules whose summaries this result used
     notes: tuple[str, ...] = ()  # for stderr: e.g. a module left out of the project index
 
@@ -180,10 +180,10 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
     if file_is_suppressed(text):
         return result
     rules = [rule() for code, rule in ALL_RULES.items() if settings.is_enabled(code, path, rule.opt_in)]
+    # What it refers to in other modules: whether the project index can change its findings
+    # (lint_files) is decided from this, also for a file that is not parsed below.
+    result.references = referenced_names(tree, *module_name_for(path))
     if not rules or (prefilter and not _may_have_findings(text, tree, settings, index, rules)):
-        # Not parsed: keep what it imports, so the project index can tell whether it calls a
-        # jitted function of another linted module without saying jit itself.
-        result.imports = imported_names(tree, *module_name_for(path))
         return result
     try:
         module = cst.parse_module(text)
@@ -359,7 +359,7 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     linter = _CachedLinter(settings, jobs, prefilter, cache)
     results = linter.lint(files, None)
-    if not files or not any(r.summary is not None or r.imports for r in results):
+    if not files or not any(r.references for r in results):
         return results
     # The index holds every module of the files' projects, not only the files named: a file
     # gets the same findings whether it is named alone (pre-commit, flake8) or found in a tree.
@@ -367,8 +367,7 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
                         + [(path, None) for path in _project_files(files, settings)])
     # Summarise, in processes, the unparsed modules that other files import (their classes
     # and re-exports), then decide in the parent without parsing anything there.
-    _summarise_imported(linter, index, [r.summary.imports if r.summary is not None else r.imports
-                                        for r in results])
+    _summarise_imported(linter, index, [r.references for r in results])
     index.lazy = False
     again = [i for i, result in enumerate(results) if _needs_index(result, index)]
     index.lazy = True  # deeper re-export chains: the workers summarise on first use
@@ -392,12 +391,12 @@ def lint_in_project(data: bytes, path: str, settings: Settings, cache: Optional[
                                                             line_noqa, index))
 
     result = lint(None)
-    if result.internal_error or (result.summary is None and not result.imports):
+    if result.internal_error or not result.references:
         return result
     index = build_index([(path, result.summary)]
                         + [(module, None) for module in _project_files([path], settings)])
     linter = _CachedLinter(settings, 1, prefilter, cache)
-    _summarise_imported(linter, index, [result.summary.imports if result.summary else result.imports])
+    _summarise_imported(linter, index, [result.references])
     index.lazy = False
     again = _needs_index(result, index)
     index.lazy = True
@@ -611,7 +610,7 @@ def _alone(func, item, args: tuple, crashed):
 def _needs_index(result: FileResult, index: ProjectIndex) -> bool:
     if result.internal_error or any(d.code == UNPARSABLE.code for d in result.diagnostics):
         return False
-    return needs_index(result.path, result.summary, result.imports, index)
+    return needs_index(result.summary, result.references, index)
 
 
 MIN_FILES_PER_BATCH = 16

@@ -2,7 +2,7 @@
 of them all.
 
 ``ModuleSummary`` is what one file tells the others: its dotted module name, its module-level
-jitted functions with their specs, its classes' hashability and what it imports.  It holds only
+jitted functions with their specs, its classes' hashability and its re-exports.  It holds only
 strings, ints, bools and tuples: deterministic and picklable (a result cache can key on it).
 ``ProjectIndex`` maps dotted names to summaries; files that import from the project are linted a
 second time with it (see engine.lint_files).  Linting one file alone needs no index.
@@ -70,7 +70,6 @@ class ModuleSummary:
     functions: tuple[JittedFunction, ...] = ()
     classes: tuple[ClassInfo, ...] = ()
     aliases: tuple[tuple[str, str], ...] = ()  # module-level ``from x import y as z``: (z, x.y)
-    imports: tuple[str, ...] = ()  # every imported qualified name, absolute
     uses_jit: bool = False
     static_jit: bool = False  # some jit here has static arguments (its calls may need classes)
 
@@ -104,33 +103,19 @@ def summarize(model: SemanticModel, applications: Iterable[JitApplication], path
             if info.base is not None:
                 info = replace(info, base=absolute(info.base, module_name, is_package))
             classes.append(info)
-    aliases, imports = [], set()
-    for scope in _scopes(model):
-        for name, bindings in scope.bindings.items():
-            for binding in bindings:
-                if binding.kind == "import" and binding.imported:
-                    target = absolute(binding.imported, module_name, is_package)
-                    imports.add(target)
-                    if scope is module_scope and len(bindings) == 1 and name not in functions:
-                        aliases.append((name, target))
+    aliases = [(name, absolute(bindings[0].imported, module_name, is_package))
+               for name, bindings in module_scope.bindings.items()
+               if len(bindings) == 1 and bindings[0].kind == "import" and bindings[0].imported
+               and name not in functions]
     return ModuleSummary(
         module=module_name,
         path=path,
         functions=tuple(JittedFunction(n, s) for n, s in sorted(functions.items())),
         classes=tuple(sorted(classes, key=lambda c: c.name)),
         aliases=tuple(sorted(aliases)),
-        imports=tuple(sorted(imports)),
         uses_jit=bool(apps),
         static_jit=static_jit,
     )
-
-
-def _scopes(model: SemanticModel) -> Iterator[Scope]:
-    seen = set()
-    for scope in model.scope_of.values():
-        if id(scope) not in seen:
-            seen.add(id(scope))
-            yield scope
 
 
 def module_level_name_and_spec(app: JitApplication, model: SemanticModel) -> Optional[tuple[str, StaticArgSpec]]:
@@ -164,7 +149,6 @@ class ProjectIndex:
     left_out: dict[str, str] = field(default_factory=dict, compare=False)  # path -> why
     lazy: bool = field(default=True, compare=False)  # summarise unparsed modules on first use
     _names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
-    _below: Optional[dict[str, list[str]]] = field(default=None, compare=False, repr=False)
 
     def module(self, name: str) -> Optional[ModuleSummary]:
         summary = self.summaries.get(name)
@@ -213,45 +197,13 @@ class ProjectIndex:
         return None
 
     def function_names(self) -> tuple[str, ...]:
-        """Names of the jitted functions the index knows (the prefilter's extra words)."""
+        """Names of the jitted functions with static arguments the index knows (the prefilter's
+        extra words): calls of the others have nothing for a rule to check."""
         if self._names is None:
-            names = {f.name for summary in self.summaries.values() for f in summary.functions}
+            names = {f.name for summary in self.summaries.values() for f in summary.functions
+                     if f.spec.has_static_arguments}
             self._names = tuple(sorted(names))
         return self._names
-
-    def provides(self, qualname: str, own_module: str, jitted_only: bool = False) -> bool:
-        """Does an import of ``qualname`` reach another linted module?  With ``jitted_only``:
-        a module object with jitted functions (names imported from it are checked by
-        ``function()``)."""
-        def counts(module: str) -> bool:
-            if module == own_module:
-                return False
-            summary = self.summaries.get(module)
-            return not jitted_only or (summary is not None and bool(summary.functions))
-
-        # The module itself, or a package above linted modules, is imported.
-        if qualname in self.paths and counts(qualname):
-            return True
-        if any(counts(module) for module in self._packages().get(qualname, ())):
-            return True
-        if not jitted_only:  # a name from a linted module
-            parts = qualname.split(".")
-            for cut in range(len(parts) - 1, 0, -1):
-                module = ".".join(parts[:cut])
-                if module in self.paths and counts(module):
-                    return True
-        return False
-
-    def _packages(self) -> dict[str, list[str]]:
-        """Each dotted prefix -> the linted modules below it (built once: paths are fixed)."""
-        if self._below is None:
-            below: dict[str, list[str]] = {}
-            for module in self.paths:
-                parts = module.split(".")
-                for cut in range(1, len(parts)):
-                    below.setdefault(".".join(parts[:cut]), []).append(module)
-            self._below = below
-        return self._below
 
 
 def summarize_path(path: str) -> Optional[ModuleSummary]:
@@ -348,16 +300,61 @@ def build_index(modules: Iterable[tuple[str, Optional[ModuleSummary]]]) -> Proje
     return index
 
 
-def imported_names(tree: ast.Module, module: str, is_package: bool) -> tuple[str, ...]:
-    """Every name a module imports, absolute (from Python's ast, for files libcst never parses)."""
-    names = set()
+def referenced_names(tree: ast.Module, module: str, is_package: bool) -> tuple[str, ...]:
+    """The absolute dotted names a module may refer to through its imports: what it imports,
+    and every ``alias.attr.attr`` read of an imported name or of a name assigned from one
+    (``jnp.linalg.norm`` -> ``jax.numpy.linalg.norm``).  Scopes are merged, so it is a superset
+    of what the semantic model resolves: it decides which files the project index can concern
+    (engine.lint_files) without a libcst parse, and must never leave one out."""
+    imported: set[str] = set()
+    bound: dict[str, set[str]] = {}  # local name -> the dotted names it may stand for
+    copies: list[tuple[str, ast.expr]] = []  # ``x = <name or attribute chain>``
+    chains: list[ast.expr] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
+        if isinstance(node, (ast.Attribute, ast.Name)):
+            chains.append(node)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                imported.add(alias.name)
+                # ``import a.b`` binds ``a``: ``a.b.f`` is then read as an attribute chain
+                meaning = alias.name if alias.asname else alias.name.split(".", 1)[0]
+                bound.setdefault(alias.asname or meaning, set()).add(meaning)
         elif isinstance(node, ast.ImportFrom):
             base = absolute("." * node.level + (node.module or ""), module, is_package)
-            names.update(f"{base}.{alias.name}" if base else alias.name for alias in node.names)
+            for alias in node.names:
+                if alias.name != "*":
+                    target = f"{base}.{alias.name}" if base else alias.name
+                    imported.add(target)
+                    bound.setdefault(alias.asname or alias.name, set()).add(target)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and \
+                isinstance(node.value, (ast.Name, ast.Attribute)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            copies.extend((t.id, node.value) for t in targets if isinstance(t, ast.Name))
+    for _ in range(8):  # ``la = jnp.linalg; norm = la.norm``: copies of copies, as deep as
+        # SemanticModel.qualified_name follows them
+        grew = False
+        for name, value in copies:
+            meanings = _chain_meanings(value, bound) - bound.get(name, set())
+            if meanings:
+                bound.setdefault(name, set()).update(meanings)
+                grew = True
+        if not grew:
+            break
+    names = imported
+    for node in chains:
+        names.update(_chain_meanings(node, bound))
     return tuple(sorted(names))
+
+
+def _chain_meanings(node: ast.expr, bound: dict[str, set[str]]) -> set[str]:
+    attrs: list[str] = []
+    while isinstance(node, ast.Attribute):
+        attrs.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id not in bound:
+        return set()
+    suffix = "".join(f".{attr}" for attr in reversed(attrs))
+    return {f"{meaning}{suffix}" for meaning in bound[node.id]}
 
 
 def imported_unsummarised(imports: Iterable[Sequence[str]], index: ProjectIndex) -> list[str]:
@@ -375,19 +372,18 @@ def imported_unsummarised(imports: Iterable[Sequence[str]], index: ProjectIndex)
     return sorted(wanted)
 
 
-def needs_index(path: str, summary: Optional[ModuleSummary], imports: Sequence[str],
+def needs_index(summary: Optional[ModuleSummary], references: Sequence[str],
                 index: ProjectIndex) -> bool:
-    """Whether a file may use another module's jitted functions or classes.  ``summary`` is
-    None for a file that was not parsed (it never said jit): then only an imported jitted
-    function counts."""
-    if summary is None:
-        if not index.function_names():
-            return False
-        module, _ = module_name_for(path)
-        return any(index.function(name) is not None
-                   or index.provides(name, module, jitted_only=True) for name in imports)
-    return any(index.provides(name, summary.module, jitted_only=not summary.static_jit)
-               or index.function(name) is not None for name in summary.imports)
+    """Whether the index can change a file's findings: it refers to a jitted function of
+    another linted module that has static arguments (rules/_static.py checks the values passed
+    there), or, when it has jits with static arguments itself, to one of its classes (their
+    hashability).  ``summary`` is None for a file that was not parsed (it never said jit):
+    then only a jitted function counts."""
+    if any((spec := index.function(name)) is not None and spec.has_static_arguments
+           for name in references):
+        return True
+    return summary is not None and summary.static_jit \
+        and any(index.cls(name) is not None for name in references)
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,12 @@ class StaticArgSpec:
     def checkable(self) -> bool:
         return self.readable and self.signature_known and (self.filtering or self.jit in ARGNUM_JITS)
 
+    @property
+    def has_static_arguments(self) -> bool:
+        """Whether some argument is static: only then does a call site have a value to check."""
+        nums, names = self.effective_static()
+        return self.filtering or bool(nums or names)
+
     def effective_static(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
         """(static_argnums, static_argnames) as jax.jit infers them from the signature."""
         return _infer(self, self.static_argnums, self.static_argnames)

@@ -282,3 +282,66 @@ def test_classes_with_bases_outside_the_tree_stay_silent():
     """).encode()
     result = lint_source(source, "example.py", Settings(select=CROSS))
     assert [(d.line, d.code) for d in result.diagnostics] == [(23, "JIT301")]
+
+
+def test_calls_reached_through_module_aliases_and_copies(tmp_path):
+    # Which files are linted again with the index is decided from the names they refer to
+    # (project.referenced_names); every spelling the semantic model resolves must be among them.
+    root = _tree(tmp_path, {
+        "pkg/__init__.py": "from .steps import step as step\n",
+        "pkg/steps.py": """
+            from functools import partial
+            import jax
+
+            @partial(jax.jit, static_argnums=1)
+            def step(x, cfg):
+                return x
+
+            @jax.jit
+            def plain(x, cfg):
+                return x
+        """,
+        "use_reexport.py": """
+            import pkg
+            pkg.step(1, [2])
+            pkg.steps.plain(1, [3])
+        """,
+        "use_copy.py": """
+            import pkg.steps
+            steps_module = pkg.steps
+            steps_module.step(1, [1])
+        """,
+    })
+    findings = _lint_tree(root)
+    assert findings["use_reexport.py"] == [(3, "JIT301")]
+    assert findings["use_copy.py"] == [(4, "JIT301")]
+
+
+def test_only_files_that_reach_a_jitted_function_with_static_arguments_are_linted_again(tmp_path):
+    from jitlint.engine import _needs_index
+    from jitlint.project import build_index
+
+    root = _tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/steps.py": """
+            from functools import partial
+            import jax
+
+            @partial(jax.jit, static_argnums=1)
+            def step(x, cfg):
+                return x
+
+            @jax.jit
+            def plain(x):
+                return x
+        """,
+        "calls_plain.py": "import pkg.steps\nfor i in range(3):\n    pkg.steps.plain(i)\n",
+        "calls_step.py": "import pkg.steps\npkg.steps.step(1, 2)\n",
+        "imports_only.py": "import pkg.steps\nprint(pkg.steps.__name__)\n",
+    })
+    settings = Settings(select=CROSS, root=root)
+    files = list(iter_python_files([str(root)], settings))
+    results = [lint_file(path, settings) for path in files]
+    index = build_index([(path, result.summary) for path, result in zip(files, results)])
+    again = {Path(r.path).name for r in results if _needs_index(r, index)}
+    assert again == {"calls_step.py"}
