@@ -150,17 +150,21 @@ def test_a_huge_directory_without_a_project_is_not_walked(tmp_path, run_cli, mon
     assert code == 0 and "Traceback" not in err
 
 
-def test_every_static_fixture_named_alone_gets_its_findings_in_the_tree(run_cli, monkeypatch):
+@pytest.mark.parametrize("family, pattern", [("fixtures/static", "*.py"),
+                                             ("fixtures/repetition", "crossmod_*.py")])
+def test_every_crossmod_fixture_named_alone_gets_its_findings_in_the_tree(run_cli, monkeypatch,
+                                                                         family, pattern):
     """The cross-module fixtures (fixtures/static/crossmod*: imports, module aliases, re-exports
-    through a package __init__, classes across modules): each file named alone, as pre-commit
-    names a changed file, reports exactly what `jitlint check fixtures/static` reports for it."""
+    through a package __init__, classes across modules; fixtures/repetition/crossmod_*: jit
+    wrappers of another module): each file named alone, as pre-commit names a changed file,
+    reports exactly what `jitlint check <family>` reports for it."""
     from helpers import ROOT
 
     monkeypatch.chdir(ROOT)
-    code, out, _ = run_cli("--no-cache", "--output-format", "json", "fixtures/static")
+    code, out, _ = run_cli("--no-cache", "--output-format", "json", family)
     tree = json.loads(out)
     assert any("crossmod" in d["path"] for d in tree)
-    for path in sorted(Path("fixtures/static").rglob("*.py")):
+    for path in sorted(Path(family).rglob(pattern)):
         code, out, _ = run_cli("--no-cache", "--output-format", "json", str(path))
         alone = json.loads(out)
         assert alone == [d for d in tree if d["path"] == str(path)], path
