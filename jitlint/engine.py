@@ -267,7 +267,7 @@ def _may_have_findings(text: str, tree: ast.Module, settings: Settings,
     """
     words = JIT_WORDS + tuple(name.rsplit(".", 1)[-1] for name in settings.extra_jit_functions)
     if index is not None:
-        words += index.function_names()
+        words += index.function_names() + index.wrapper_names()
     words += tuple(word for rule in rules for word in rule.prefilter_words)
     if not any(word in text for word in words):
         return False
@@ -293,7 +293,7 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
                       index)
     violations = [(rule, violation) for rule in rules for violation in rule.check(ctx)]
     if result is not None:
-        result.summary = summarize(ctx.model, ctx.jit_applications, path, is_package)
+        result.summary = summarize(ctx.model, ctx.jit_applications, path, is_package, ctx.resolver)
     if not violations:
         return []
     # Positions cost a full code-generation pass: only files with findings pay for it (and

@@ -8,11 +8,15 @@ never matched: ``numba.jit`` or a user's own ``def jit`` resolve to other names.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Optional, Sequence, Union
+from functools import lru_cache
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence, Union
 
 import libcst as cst
 
 from jitlint.semantic import Frame, Scope, SemanticModel
+
+if TYPE_CHECKING:
+    from jitlint.project import ProjectIndex
 
 JIT_FUNCTIONS = frozenset({
     "jax.jit",
@@ -70,9 +74,13 @@ class JitApplication:
 
 
 class JitResolver:
-    def __init__(self, model: SemanticModel, extra_jit_functions: Sequence[str] = ()) -> None:
+    def __init__(self, model: SemanticModel, extra_jit_functions: Sequence[str] = (),
+                 index: "Optional[ProjectIndex]" = None, is_package: bool = False) -> None:
         self.model = model
         self.jit_names = JIT_FUNCTIONS | frozenset(extra_jit_functions)
+        # Wrappers defined in other modules of the project (ModuleSummary.wrappers).
+        self.index = index if index is not None and index.wrapper_names() else None
+        self.is_package = is_package
 
     def resolve(self, expr: cst.BaseExpression, scope: Scope, _depth: int = 0) -> Optional[JitRef]:
         """The jit an expression denotes when called, or None."""
@@ -83,10 +91,14 @@ class JitResolver:
             qualname = JIT_SPELLINGS.get(qualname, qualname) if qualname else qualname
             if qualname in self.jit_names:
                 return JitRef(qualname)
+            if qualname is not None and self.index is not None:
+                imported = self._imported_wrapper(qualname, factory=False)
+                if imported is not None:
+                    return imported
             if isinstance(expr, cst.Name):
                 wrapper = self._wrapper(expr, scope, _depth)
-                if wrapper is not None:
-                    return wrapper
+                if wrapper is not None and not wrapper[1]:
+                    return wrapper[0]
                 # ``J = partial(jax.jit, static_argnums=1)`` then ``@J``
                 binding = self.model.single_binding(expr.value, scope)
                 if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Call):
@@ -101,6 +113,10 @@ class JitResolver:
                     keywords = tuple(a for a in expr.args[1:] if a.keyword is not None)
                     return JitRef(inner.qualname, inner.keywords + keywords)
                 return None
+            factory = self._factory(expr.func, scope, _depth)
+            if factory is not None:  # ``my_jit(static_argnums=1)``: the project's decorator factory
+                keywords = tuple(a for a in expr.args if a.keyword is not None)
+                return JitRef(factory.qualname, factory.keywords + keywords)
             # ``jax.jit(static_argnames=...)`` used as a decorator factory.
             inner = self.resolve(expr.func, scope, _depth + 1)
             if inner is not None and _wrapped_callable(expr) is None:
@@ -108,31 +124,64 @@ class JitResolver:
                 return JitRef(inner.qualname, inner.keywords + keywords)
         return None
 
-    def _wrapper(self, name: cst.Name, scope: Scope, depth: int) -> Optional[JitRef]:
-        """A project's own ``def my_jit(f, ...): return jax.jit(f, ...)``: jit under another name."""
+    def _factory(self, func: cst.BaseExpression, scope: Scope, depth: int) -> Optional[JitRef]:
+        """The jit that calling ``func`` returns, when it is the project's decorator factory."""
+        if isinstance(func, cst.Name):
+            wrapper = self._wrapper(func, scope, depth)
+            if wrapper is not None:
+                return wrapper[0] if wrapper[1] else None
+        if self.index is not None and isinstance(func, (cst.Name, cst.Attribute)):
+            qualname = self.model.qualified_name(func, scope)
+            if qualname is not None:
+                return self._imported_wrapper(qualname, factory=True)
+        return None
+
+    def _wrapper(self, name: cst.Name, scope: Scope, depth: int) -> Optional[tuple[JitRef, bool]]:
+        """A project's own wrapper in this module: (its jit, whether it is a decorator factory)."""
         binding = self.model.single_binding(name.value, scope)
         if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
             return None
-        function = binding.node
-        if function.decorators:
+        return self.wrapper_shape(binding.node, depth)
+
+    def wrapper_shape(self, function: cst.FunctionDef, depth: int = 0) -> Optional[tuple[JitRef, bool]]:
+        """``def my_jit(f, ...): return jax.jit(f, ...)`` (jit under another name: False) or
+        ``def my_jit(**kw): return functools.partial(jax.jit, **kw)`` (a decorator factory:
+        True); the jit with the keywords the wrapper binds.  Only a function whose whole body
+        returns it: one that memoises (a decorator) or stores the result is no fresh jit."""
+        if function.decorators or depth > 6:
             return None
         params = [*function.params.posonly_params, *function.params.params]
         statements = [s for s in function.body.body if not _is_docstring(s)] \
             if isinstance(function.body, cst.IndentedBlock) else []
-        if not params or len(statements) != 1 or not isinstance(statements[0], cst.SimpleStatementLine):
+        if len(statements) != 1 or not isinstance(statements[0], cst.SimpleStatementLine):
             return None
         returned = statements[0].body[0]
-        if not isinstance(returned, cst.Return) or not isinstance(returned.value, cst.Call):
+        if not isinstance(returned, cst.Return) or returned.value is None:
             return None
+        inner_scope = self.model.scope_of[function]
+        factory = self.resolve(returned.value, inner_scope, depth + 1)
+        if factory is not None:
+            return factory, True
         call = returned.value
-        wrapped = _wrapped_callable(call)
-        if not (isinstance(wrapped, cst.Name) and wrapped.value == params[0].name.value):
+        if not isinstance(call, cst.Call):
             return None
-        inner = self.resolve(call.func, self.model.scope_of[function], depth + 1)
+        wrapped = _wrapped_callable(call)
+        if not (params and isinstance(wrapped, cst.Name) and wrapped.value == params[0].name.value):
+            return None  # ``return jax.jit(module_function)``: the same function each time
+        inner = self.resolve(call.func, inner_scope, depth + 1)
         if inner is None:
             return None
         keywords = tuple(a for a in call.args if a.keyword is not None)
-        return JitRef(inner.qualname, inner.keywords + keywords)
+        return JitRef(inner.qualname, inner.keywords + keywords), False
+
+    def _imported_wrapper(self, qualname: str, factory: bool) -> Optional[JitRef]:
+        assert self.index is not None
+        from jitlint.project import absolute
+
+        fact = self.index.wrapper(absolute(qualname, self.model.module_name, self.is_package))
+        if fact is None or fact.factory != factory:
+            return None
+        return JitRef(fact.jit, tuple(_foreign_keyword(k, code) for k, code in fact.keywords))
 
     def applications(self) -> Iterator[JitApplication]:
         for site in self.model.calls:
@@ -149,6 +198,23 @@ class JitResolver:
                 jit = self.resolve(decorator.decorator, frame.scope)
                 if jit is not None:
                     yield JitApplication(jit, func, decorator, frame, jit.keywords)
+
+
+@lru_cache(maxsize=None)
+def _foreign_keyword(keyword: str, code: str) -> cst.Arg:
+    """A keyword a wrapper in another module binds, rebuilt from its summary: ``code`` is a
+    literal, or ``...`` for a value that module computes (not readable here)."""
+    arg = cst.Arg(cst.parse_expression(code), keyword=cst.Name(keyword))
+    _FOREIGN.add(id(arg))  # cached for the process: its id stays its own
+    return arg
+
+
+_FOREIGN: set[int] = set()
+
+
+def is_foreign(node: cst.CSTNode) -> bool:
+    """A node made from another module's summary: no position in this file to point at."""
+    return id(node) in _FOREIGN
 
 
 def _is_docstring(statement: cst.CSTNode) -> bool:

@@ -18,12 +18,12 @@ from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
+from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication, JitResolver
 from jitlint.notebook import is_notebook
 from jitlint.semantic import Scope, SemanticModel
 from jitlint.source import read_source
-from jitlint.staticargs import (IDENTITY, INHERIT, UNKNOWN, ClassInfo, StaticArgSpec, class_info,
-                                spec_of)
+from jitlint.staticargs import (IDENTITY, INHERIT, SPEC_KEYWORDS, UNKNOWN, ClassInfo, StaticArgSpec,
+                                class_info, literal, spec_of)
 
 
 # ---------------------------------------------------------------------------- module names
@@ -62,6 +62,18 @@ class JittedFunction:
 
 
 @dataclass(frozen=True)
+class JitWrapper:
+    """A module-level function that returns a fresh jit of its first parameter (``factory``
+    False: ``def compiled(fn, **kw): return jax.jit(fn, **kw)``) or returns jit itself with
+    options bound (``factory`` True: ``def my_jit(**kw): return partial(jax.jit, **kw)``)."""
+
+    name: str
+    jit: str  # the qualified name of the jit it applies
+    keywords: tuple[tuple[str, str], ...] = ()  # (keyword, code of its literal value, or "...")
+    factory: bool = False
+
+
+@dataclass(frozen=True)
 class ModuleSummary:
     """What one module shows other modules.  Deterministic and picklable."""
 
@@ -72,6 +84,10 @@ class ModuleSummary:
     aliases: tuple[tuple[str, str], ...] = ()  # module-level ``from x import y as z``: (z, x.y)
     uses_jit: bool = False
     static_jit: bool = False  # some jit here has static arguments (its calls may need classes)
+    wrappers: tuple[JitWrapper, ...] = ()
+
+    def wrapper(self, name: str) -> Optional[JitWrapper]:
+        return next((w for w in self.wrappers if w.name == name), None)
 
     def function(self, name: str) -> Optional[StaticArgSpec]:
         return next((f.spec for f in self.functions if f.name == name), None)
@@ -84,7 +100,7 @@ class ModuleSummary:
 
 
 def summarize(model: SemanticModel, applications: Iterable[JitApplication], path: str,
-              is_package: bool = False) -> ModuleSummary:
+              is_package: bool = False, resolver: Optional[JitResolver] = None) -> ModuleSummary:
     module_name = model.module_name or Path(path).stem
     module_scope = model.module_scope
     functions: dict[str, StaticArgSpec] = {}
@@ -107,6 +123,7 @@ def summarize(model: SemanticModel, applications: Iterable[JitApplication], path
                for name, bindings in module_scope.bindings.items()
                if len(bindings) == 1 and bindings[0].kind == "import" and bindings[0].imported
                and name not in functions]
+    wrappers = _wrappers(model, resolver or JitResolver(model))
     return ModuleSummary(
         module=module_name,
         path=path,
@@ -115,7 +132,32 @@ def summarize(model: SemanticModel, applications: Iterable[JitApplication], path
         aliases=tuple(sorted(aliases)),
         uses_jit=bool(apps),
         static_jit=static_jit,
+        wrappers=tuple(wrappers),
     )
+
+
+def _wrappers(model: SemanticModel, resolver: JitResolver) -> list[JitWrapper]:
+    """The module-level jit wrappers and decorator factories (JitResolver.wrapper_shape)."""
+    found = []
+    for statement in model.module.body:
+        if not isinstance(statement, cst.FunctionDef) \
+                or model.single_binding(statement.name.value, model.module_scope) is None:
+            continue
+        shape = resolver.wrapper_shape(statement)
+        if shape is None:
+            continue
+        jit, factory = shape
+        keywords = []
+        for arg in jit.keywords:
+            assert arg.keyword is not None
+            code = "..."
+            if arg.keyword.value in SPEC_KEYWORDS:
+                value = literal(arg.value, model.scope_of[statement], model,
+                                ints=arg.keyword.value.endswith("nums"))
+                code = "..." if value is None else repr(value)
+            keywords.append((arg.keyword.value, code))
+        found.append(JitWrapper(statement.name.value, jit.qualname, tuple(keywords), factory))
+    return found
 
 
 def module_level_name_and_spec(app: JitApplication, model: SemanticModel) -> Optional[tuple[str, StaticArgSpec]]:
@@ -149,6 +191,7 @@ class ProjectIndex:
     left_out: dict[str, str] = field(default_factory=dict, compare=False)  # path -> why
     lazy: bool = field(default=True, compare=False)  # summarise unparsed modules on first use
     _names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
+    _wrapper_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
 
     def module(self, name: str) -> Optional[ModuleSummary]:
         summary = self.summaries.get(name)
@@ -195,6 +238,18 @@ class ProjectIndex:
             if target is not None and depth < 4:
                 return self._follow(target, get, depth + 1)
         return None
+
+    def wrapper(self, qualname: str) -> Optional[JitWrapper]:
+        """The jit wrapper ``qualname`` names in another module, through re-exports."""
+        return self._follow(qualname, ModuleSummary.wrapper) if self.wrapper_names() else None
+
+    def wrapper_names(self) -> tuple[str, ...]:
+        """Names of the project's jit wrappers (more prefilter words: a file may use one
+        without saying jit)."""
+        if self._wrapper_names is None:
+            self._wrapper_names = tuple(sorted({w.name for summary in self.summaries.values()
+                                                if summary is not None for w in summary.wrappers}))
+        return self._wrapper_names
 
     def function_names(self) -> tuple[str, ...]:
         """Names of the jitted functions with static arguments the index knows (the prefilter's
@@ -380,7 +435,7 @@ def needs_index(summary: Optional[ModuleSummary], references: Sequence[str],
     hashability).  ``summary`` is None for a file that was not parsed (it never said jit):
     then only a jitted function counts."""
     if any((spec := index.function(name)) is not None and spec.has_static_arguments
-           for name in references):
+           or index.wrapper(name) is not None for name in references):
         return True
     return summary is not None and summary.static_jit \
         and any(index.cls(name) is not None for name in references)

@@ -16,6 +16,7 @@ from typing import ClassVar, Iterator, Sequence
 import libcst as cst
 
 from jitlint.jitnames import JitApplication, JitResolver
+from jitlint.project import module_name_for
 from jitlint.semantic import SemanticModel
 
 
@@ -34,7 +35,8 @@ class FileContext:
         self.module = module
         self.model = model
         self.index = index  # project.ProjectIndex of the other linted modules, or None
-        self.resolver = JitResolver(model, extra_jit_functions)
+        self.resolver = JitResolver(model, extra_jit_functions, index,
+                                    module_name_for(path)[1] if index is not None else False)
         self._shared: dict[object, object] = {}
 
     @cached_property

@@ -159,7 +159,7 @@ def spec_of(app: JitApplication, model: SemanticModel) -> Optional[StaticArgSpec
     for arg in app.keywords:
         keyword = arg.keyword.value if arg.keyword is not None else ""
         if keyword in SPEC_KEYWORDS:
-            value = _literal(arg.value, app.frame.scope, model, ints=keyword.endswith("nums"))
+            value = literal(arg.value, app.frame.scope, model, ints=keyword.endswith("nums"))
             if value is None:
                 readable = False
             else:
@@ -203,7 +203,7 @@ def _decorator_name(decorator: cst.Decorator) -> str:
     return "?"
 
 
-def _literal(expr: cst.BaseExpression, scope: Scope, model: SemanticModel, ints: bool,
+def literal(expr: cst.BaseExpression, scope: Scope, model: SemanticModel, ints: bool,
              depth: int = 0):
     """An int / tuple of ints (ints=True) or a str / tuple of str, as jax normalises them."""
     if depth > 3:
@@ -215,7 +215,7 @@ def _literal(expr: cst.BaseExpression, scope: Scope, model: SemanticModel, ints:
         if binding is not None and binding.kind == "assign" and binding.value is not None:
             if isinstance(binding.value, cst.List) and _mutated(expr.value, binding.scope.node):
                 return None  # ``names = []`` then ``names.append(...)``: built at run time
-            return _literal(binding.value, binding.scope, model, ints, depth + 1)
+            return literal(binding.value, binding.scope, model, ints, depth + 1)
         return None
     single = _scalar(expr, ints)
     if single is not None:

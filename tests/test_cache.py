@@ -87,6 +87,30 @@ def test_cross_module_results_follow_the_modules_they_depend_on(tmp_path):
     assert _lint([pkg], cache, Settings(root=tmp_path)) == []
 
 
+def test_a_changed_jit_wrapper_module_is_seen_by_its_users(tmp_path):
+    """The project's jit wrapper lives in another module; the user's file never says jit."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "helpers.py").write_text("import jax\n\n\ndef compiled(fn):\n    return jax.jit(fn)\n")
+    (pkg / "train.py").write_text(textwrap.dedent("""\
+        from pkg.helpers import compiled
+
+        for i in range(3):
+            print(compiled(lambda v: v + 1)(i))
+    """))
+    cache = tmp_path / "cache"
+    for paths in ([pkg], [pkg / "train.py"]):
+        assert [(Path(d.path).name, d.code) for d in _lint(paths, cache, Settings(root=tmp_path))] \
+            == [("train.py", "JIT101")]
+    # The wrapper becomes memoised (no fresh jit per call any more): the cached finding goes.
+    helpers = pkg / "helpers.py"
+    helpers.write_text(helpers.read_text().replace("def compiled", "@functools.cache\ndef compiled")
+                       .replace("import jax", "import functools\nimport jax"))
+    for paths in ([pkg / "train.py"], [pkg]):
+        assert _lint(paths, cache, Settings(root=tmp_path)) == []
+
+
 def test_corrupt_and_truncated_entries_are_rebuilt(tmp_path):
     cache = tmp_path / "cache"
     expected = _lint([FIXTURES / "fresh"], cache)

@@ -96,6 +96,46 @@ def test_flake8_on_one_file_reports_the_cross_module_finding(project):
     assert (project / ".jitlint_cache").is_dir()
 
 
+WRAPPER = textwrap.dedent("""\
+    import jax
+
+
+    def compiled(fn, **options):
+        return jax.jit(fn, **options)
+""")
+# Never says jit: the prefilter learns the wrapper's name from the project index.
+WRAPPER_USE = textwrap.dedent("""\
+    from pkg import helpers
+
+
+    def step(x):
+        return helpers.compiled(lambda v: v + 1.0)(x)
+
+
+    for i in range(3):
+        step(float(i))
+""")
+WRAPPER_FINDING = ":5:12: JIT101 jax.jit of a lambda in `step` compiles on every call of `step`"
+
+
+def test_a_jit_wrapper_of_another_module_is_found_alone_in_the_tree_by_flake8_and_stdin(project):
+    (project / "src" / "pkg" / "helpers.py").write_text(WRAPPER)
+    (project / "scripts" / "loop.py").write_text(WRAPPER_USE)
+    expected = f"scripts/loop.py{WRAPPER_FINDING}"
+    for args in (["."], ["scripts/loop.py"], ["--no-cache", "scripts/loop.py"],
+                 ["--no-cache", "-", "--stdin-filename", "scripts/loop.py"]):
+        proc = cli(project, *args, stdin=WRAPPER_USE)
+        assert expected in proc.stdout, (args, proc.stdout, proc.stderr)
+    flake8 = subprocess.run([sys.executable, "-m", "flake8", "--select", "JIT", "scripts/loop.py"],
+                            cwd=project, capture_output=True, text=True, timeout=300)
+    assert expected in flake8.stdout, flake8.stderr
+    # A wrapper that memoises is no fresh jit per call: the cached finding goes.
+    (project / "src" / "pkg" / "helpers.py").write_text(
+        WRAPPER.replace("import jax", "import functools\nimport jax")
+        .replace("def compiled", "@functools.cache\ndef compiled"))
+    assert cli(project, "scripts/loop.py").returncode == 0
+
+
 def test_a_huge_directory_without_a_project_is_not_walked(tmp_path, run_cli, monkeypatch):
     """A script in a directory with no pyproject.toml and no package: its directory is the
     project, but a tree of thousands of files is no project (a home directory)."""
@@ -110,17 +150,21 @@ def test_a_huge_directory_without_a_project_is_not_walked(tmp_path, run_cli, mon
     assert code == 0 and "Traceback" not in err
 
 
-def test_every_static_fixture_named_alone_gets_its_findings_in_the_tree(run_cli, monkeypatch):
+@pytest.mark.parametrize("family, pattern", [("fixtures/static", "*.py"),
+                                             ("fixtures/repetition", "crossmod_*.py")])
+def test_every_crossmod_fixture_named_alone_gets_its_findings_in_the_tree(run_cli, monkeypatch,
+                                                                         family, pattern):
     """The cross-module fixtures (fixtures/static/crossmod*: imports, module aliases, re-exports
-    through a package __init__, classes across modules): each file named alone, as pre-commit
-    names a changed file, reports exactly what `jitlint check fixtures/static` reports for it."""
+    through a package __init__, classes across modules; fixtures/repetition/crossmod_*: jit
+    wrappers of another module): each file named alone, as pre-commit names a changed file,
+    reports exactly what `jitlint check <family>` reports for it."""
     from helpers import ROOT
 
     monkeypatch.chdir(ROOT)
-    code, out, _ = run_cli("--no-cache", "--output-format", "json", "fixtures/static")
+    code, out, _ = run_cli("--no-cache", "--output-format", "json", family)
     tree = json.loads(out)
     assert any("crossmod" in d["path"] for d in tree)
-    for path in sorted(Path("fixtures/static").rglob("*.py")):
+    for path in sorted(Path(family).rglob(pattern)):
         code, out, _ = run_cli("--no-cache", "--output-format", "json", str(path))
         alone = json.loads(out)
         assert alone == [d for d in tree if d["path"] == str(path)], path

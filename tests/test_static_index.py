@@ -345,3 +345,46 @@ def test_only_files_that_reach_a_jitted_function_with_static_arguments_are_linte
     index = build_index([(path, result.summary) for path, result in zip(files, results)])
     again = {Path(r.path).name for r in results if _needs_index(r, index)}
     assert again == {"calls_step.py"}
+
+
+def test_jit_wrappers_in_summaries_and_through_imports(tmp_path):
+    """A module-level function returning a jit of its parameter (or a decorator factory)
+    is in its module's summary; memoised helpers and jits of a module's own function are not.
+    Users reach them through imports, module aliases and re-exports, never by their text."""
+    from jitlint.project import summarize_path
+
+    summary = summarize_path(str(FIXTURES / "repetition" / "wraplib" / "jitutil.py"))
+    assert summary is not None and pickle.loads(pickle.dumps(summary)) == summary
+    assert {(w.name, w.factory) for w in summary.wrappers} == {
+        ("jit_with_defaults", False), ("jit_static_first", False), ("compiled", False),
+        ("my_jit", True)}
+    assert summary.wrapper("jit_static_first").keywords == (("static_argnums", "(0,)"),)
+    root = _tree(tmp_path, {
+        "pkg/__init__.py": "from .jits import compiled as jit_it\n",
+        "pkg/jits.py": """
+            import jax
+
+            def compiled(fn, n=1):
+                return jax.jit(fn, static_argnums=n)
+
+            def make(**kw):
+                return jax.jit(**kw)
+        """,
+        "use.py": """
+            import pkg
+            import pkg.jits as pj
+
+            def compiled(fn):
+                return fn
+
+            for i in range(3):
+                pkg.jit_it(lambda v, n: v)(i, 1)
+                pj.make(static_argnums=0)(lambda v: v)(i)
+                compiled(lambda v: v)(i)
+        """,
+    })
+    settings = Settings(select=("JIT1", "JIT2"), root=root)
+    files = list(iter_python_files([str(root)], settings))
+    found = {Path(r.path).name: [(d.line, d.code) for d in r.diagnostics]
+             for r in lint_files(files, settings, jobs=1)}
+    assert found["use.py"] == [(9, "JIT101"), (10, "JIT101")]  # not the local `compiled`

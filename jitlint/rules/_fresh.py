@@ -45,6 +45,9 @@ PARTIAL_CONSTRUCTORS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 TRANSFORMS = frozenset({
     "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev", "jax.hessian",
     "jax.checkpoint", "jax.remat", "jax.named_call",
+    # a new function per call (measured: jax.jit(jax.shard_map(f, ...)) per step compiles
+    # every step, also for a module-level f)
+    "jax.shard_map", "jax._src.shard_map.shard_map", "jax.experimental.shard_map.shard_map",
     "equinox.filter_grad", "equinox.filter_value_and_grad", "equinox.filter_vmap",
 })
 # equinox's transforms return Modules that compare equal field by field; equinox's jits take

@@ -18,6 +18,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
+from jitlint.jitnames import is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
 from jitlint.rules._fresh import function_may_repeat, function_repeats, inside_jitted_body
@@ -682,7 +683,7 @@ def _spec_problems(ctx: FileContext) -> list[tuple[str, cst.CSTNode, str]]:
     problems = []
     for app, spec in specs(ctx):
         for keyword, message in spec_errors(spec):
-            node = next((a for a in reversed(app.keywords)
-                         if a.keyword is not None and a.keyword.value == keyword), app.anchor)
+            node = next((a for a in reversed(app.keywords) if a.keyword is not None
+                         and a.keyword.value == keyword and not is_foreign(a)), app.anchor)
             problems.append((keyword, node, message))
     return problems

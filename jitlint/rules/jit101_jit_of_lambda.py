@@ -5,7 +5,9 @@ class JitOfLambda(FreshCallableRule):
     """
     ## What it does
     Flags `jax.jit(lambda ...)` (or any jit-like wrapper: `pjit`, `jax.pmap`, `nnx.jit`, a
-    project's own `def my_jit(f, **kw): return jax.jit(f, **kw)`), and an eager
+    project's own `def my_jit(f, **kw): return jax.jit(f, **kw)` or decorator factory
+    `def my_jit(**kw): return partial(jax.jit, **kw)`, in the same file or imported from
+    another module of the project), and an eager
     `jax.lax.scan`/`fori_loop`/`while_loop`/`map` outside any jit, given a lambda created anew
     each time the surrounding code runs.
 
@@ -13,7 +15,7 @@ class JitOfLambda(FreshCallableRule):
     (`for lr in lrs: jax.jit(lambda p, g: p - lr * g)`), the message says to pass it as an
     argument; when the variable shapes the program (sizes, branches) or the loop times each
     variant (an autotuning sweep), one compile per value is inherent and nothing is reported.
-    (It reads only files that mention `jit` or `pmap`.)
+    (It reads only files that mention `jit`, `pmap` or a jit wrapper of the project.)
 
     ## Why is this bad?
     JAX caches compiled code on the identity of the wrapped function. A new lambda is a new

@@ -5,7 +5,8 @@ class JitOfFreshCallable(FreshCallableRule):
     """
     ## What it does
     Flags jit of a callable built in place on every run: a transformed function
-    (`jax.jit(jax.grad(f))`, `jax.vmap`, `jax.value_and_grad`, also held in a variable first:
+    (`jax.jit(jax.grad(f))`, `jax.vmap`, `jax.value_and_grad`, `jax.shard_map` (also
+    `jax.experimental.shard_map.shard_map`), also held in a variable first:
     `f = jax.vmap(g); f = jax.jit(f)`), the pullback of `jax.vjp` or the function of
     `jax.linearize`, a new instance of a callable class of this module (`jax.jit(Model())`,
     hashable or not), and any `nnx.jit(...)` applied per run (nnx.jit builds a new jitted
@@ -20,7 +21,10 @@ class JitOfFreshCallable(FreshCallableRule):
     calls, and so does `jax.jit(Model())`, even when `Model` defines `__eq__`/`__hash__` (jit holds
     the callable weakly, so an equal new object compiles again once the old one is gone; 1
     compile when one instance is kept). `jax.jit(pullback)` of `jax.vjp(f, x)` per point
-    compiles once per point, and `nnx.jit(model)(x)` per step 5 times in 5 steps. The
+    compiles once per point, and `nnx.jit(model)(x)` per step 5 times in 5 steps.
+    `jax.jit(jax.shard_map(f, mesh=mesh, in_specs=..., out_specs=...))` per step compiles 5
+    times in 5 steps, also for a module-level `f` (on a 1- and a 2-device CPU mesh); built and
+    jitted once it compiles once, and a `shard_map` inside a jitted body is traced with it. The
     transformation itself is cheap; jitting the result once is the fix (for a pullback, jit
     `lambda x, v: jax.vjp(f, x)[1](v)` once and pass the point as an argument).
 
