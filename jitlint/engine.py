@@ -24,8 +24,9 @@ from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model
 from jitlint.source import SourceError, decode_source, read_source
 from jitlint.project import (ModuleSummary, ProjectIndex, SummaryFailure, build_index,
-                             referenced_names, imported_unsummarised, module_name_for, needs_index,
-                             project_modules, project_root, summarise_batch, summarize)
+                             imported_unsummarised, module_name_for, names_any, needs_index,
+                             project_modules, project_root, referenced_names, summarise_batch,
+                             summarize)
 from jitlint.suppression import file_is_suppressed, line_suppresses, unknown_noqa_codes
 
 UNPARSABLE = ALL_RULES["JIT000"]
@@ -269,20 +270,7 @@ def _may_have_findings(text: str, tree: ast.Module, settings: Settings,
     if index is not None:
         words += index.function_names() + index.wrapper_names()
     words += tuple(word for rule in rules for word in rule.prefilter_words)
-    if not any(word in text for word in words):
-        return False
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            names: tuple[str, ...] = (node.id,)
-        elif isinstance(node, ast.Attribute):
-            names = (node.attr,)
-        elif isinstance(node, ast.alias):
-            names = (node.name, node.asname or "")
-        else:
-            continue
-        if any(word in name for name in names for word in words):
-            return True
-    return False
+    return any(word in text for word in words) and names_any(tree, words)
 
 
 def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
@@ -367,7 +355,7 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
                         + [(path, None) for path in _project_files(files, settings)])
     # Summarise, in processes, the unparsed modules that other files import (their classes
     # and re-exports), then decide in the parent without parsing anything there.
-    _summarise_imported(linter, index, [r.references for r in results])
+    _summarise_imported(linter, index, results)
     index.lazy = False
     again = [i for i, result in enumerate(results) if _needs_index(result, index)]
     index.lazy = True  # deeper re-export chains: the workers summarise on first use
@@ -396,7 +384,7 @@ def lint_in_project(data: bytes, path: str, settings: Settings, cache: Optional[
     index = build_index([(path, result.summary)]
                         + [(module, None) for module in _project_files([path], settings)])
     linter = _CachedLinter(settings, 1, prefilter, cache)
-    _summarise_imported(linter, index, [result.references])
+    _summarise_imported(linter, index, [result])
     index.lazy = False
     again = _needs_index(result, index)
     index.lazy = True
@@ -408,28 +396,32 @@ def lint_in_project(data: bytes, path: str, settings: Settings, cache: Optional[
     return result
 
 
-def _summarise_imported(linter: "_CachedLinter", index: ProjectIndex,
-                        imports: list[Sequence[str]], depth: int = 4) -> None:
-    """Summarise (in processes, or from the cache) the modules of the index that these imports
-    reach, then the modules their re-exports (``from .steps import shift`` in an
+def _summarise_imported(linter: "_CachedLinter", index: ProjectIndex, results: Sequence[FileResult],
+                        depth: int = 4) -> None:
+    """Summarise (in processes, or from the cache) the modules of the index that the results'
+    imports reach, then the modules their re-exports (``from .steps import shift`` in an
     ``__init__``) reach, ``depth`` links deep: the decision which files need the index is then
-    made without parsing anything in this process."""
-    tried: set[str] = set()
-    names = {name for names in imports for name in names}
-    seen = set(names)
+    made without parsing anything in this process.  Only a file with static jits of its own
+    asks about classes (needs_index), so only its imports need the full summaries."""
+    everything = [r.references for r in results]
+    with_classes = [r.references for r in results if r.summary is not None and r.summary.static_jit]
     lazy, index.lazy = index.lazy, False
     try:
-        for _ in range(depth):
-            wanted = [name for name in imported_unsummarised([names], index) if name not in tried]
-            tried.update(wanted)
-            summaries = linter.summarise([index.paths[name] for name in wanted])
-            index.summaries.update((name, summary) for name, summary in zip(wanted, summaries)
-                                   if summary)
-            # Only the re-exports of the names imported: jax/__init__ re-exports hundreds.
-            names = {target for name in names for target in index.reexports(name)} - seen
-            seen |= names
-            if not names:
-                return
+        for imports, classes in ((everything, False), (with_classes, True)):
+            names = {name for names in imports for name in names}
+            seen, tried = set(names), set()
+            for _ in range(depth):
+                wanted = [name for name in imported_unsummarised([names], index, classes)
+                          if name not in tried]
+                tried.update(wanted)
+                summaries = linter.summarise([index.paths[name] for name in wanted], classes)
+                index.summaries.update((name, summary) for name, summary in zip(wanted, summaries)
+                                       if summary)
+                # Only the re-exports of the names imported: jax/__init__ re-exports hundreds.
+                names = {target for name in names for target in index.reexports(name)} - seen
+                seen |= names
+                if not names:
+                    break
     finally:
         index.lazy = lazy
 
@@ -521,22 +513,24 @@ class _CachedLinter:
                 return None
         return self.module_keys.get(name)
 
-    def summarise(self, paths: Sequence[str]) -> list[Optional[ModuleSummary]]:
-        """Module summaries of files phase 1 did not parse, from the cache or in processes.
-        One that cannot be made is None, and ``notes`` / ``internal_errors`` say why."""
+    def summarise(self, paths: Sequence[str], classes: bool = False) -> list[Optional[ModuleSummary]]:
+        """Module summaries of files phase 1 did not parse (with ``classes``, full ones: see
+        project.summarize_path), from the cache or in processes.  One that cannot be made is
+        None, and ``notes`` / ``internal_errors`` say why."""
         summaries: list[Optional[ModuleSummary]] = [None] * len(paths)
         keys: list[Optional[str]] = [None] * len(paths)
         if self.cache is not None:
             for i, path in enumerate(paths):
                 try:
-                    keys[i] = key = self.cache.key(path, read_source(path), b"summary")
+                    keys[i] = key = self.cache.key(path, read_source(path),
+                                                   b"summary+classes" if classes else b"summary")
                 except OSError:
                     continue
                 entry = self.cache.get(key)
                 if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == "summary":
                     summaries[i] = entry[1]
         misses = [i for i, summary in enumerate(summaries) if summary is None]
-        fresh = _in_processes(summarise_batch, [paths[i] for i in misses], self.jobs,
+        fresh = _in_processes(summarise_batch, [paths[i] for i in misses], self.jobs, classes,
                               crashed=lambda path, reason: (None, SummaryFailure(reason, bug=True)))
         for i, (summary, failure) in zip(misses, fresh):
             summaries[i] = summary

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import ast
 import os
+import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication, JitResolver
+from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JIT_WORDS, JitApplication, JitResolver
 from jitlint.notebook import is_notebook
 from jitlint.semantic import Scope, SemanticModel
 from jitlint.source import read_source
@@ -85,6 +86,9 @@ class ModuleSummary:
     uses_jit: bool = False
     static_jit: bool = False  # some jit here has static arguments (its calls may need classes)
     wrappers: tuple[JitWrapper, ...] = ()
+    # The cheap summary of a module that names no jit (summarize_path) names its classes here
+    # instead of describing them in ``classes``: ProjectIndex.cls then asks for the full one.
+    unparsed_classes: tuple[str, ...] = ()
 
     def wrapper(self, name: str) -> Optional[JitWrapper]:
         return next((w for w in self.wrappers if w.name == name), None)
@@ -193,23 +197,30 @@ class ProjectIndex:
     _names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     _wrapper_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
 
-    def module(self, name: str) -> Optional[ModuleSummary]:
+    def module(self, name: str, classes: bool = False) -> Optional[ModuleSummary]:
+        """The summary of module ``name``; with ``classes``, one that describes its classes
+        (else None: the index is not lazy and nobody made the full summary)."""
         summary = self.summaries.get(name)
-        if summary is None and self.lazy and name in self.paths:
-            summary, failure = summarise_isolated(self.paths[name])
+        if lacks(summary, classes) and self.lazy and name in self.paths:
+            summary, failure = summarise_isolated(self.paths[name], classes)
             if failure is not None:  # its own lint reports a bug; here it is only unknown
                 self.left_out[self.paths[name]] = failure.reason
             self.summaries[name] = summary  # type: ignore[assignment]
+        if lacks(summary, classes):
+            return None
         if summary is not None:
             self.used.add(name)
         return summary
 
-    def _split(self, qualname: str) -> Iterator[tuple[ModuleSummary, str]]:
+    def _split(self, qualname: str, classes: bool = False) -> Iterator[tuple[ModuleSummary, str]]:
         parts = qualname.split(".")
         for cut in range(len(parts) - 1, 0, -1):
             module = ".".join(parts[:cut])
             if module in self.paths or module in self.summaries:
+                rest = ".".join(parts[cut:])
                 summary = self.module(module)
+                if classes and summary is not None and rest in summary.unparsed_classes:
+                    summary = self.module(module, classes=True)
                 if summary is not None:
                     yield summary, ".".join(parts[cut:])
                 return
@@ -226,17 +237,17 @@ class ProjectIndex:
         return self._follow(qualname, ModuleSummary.function)
 
     def cls(self, qualname: str) -> Optional[ClassInfo]:
-        return self._follow(qualname, ModuleSummary.cls)
+        return self._follow(qualname, ModuleSummary.cls, classes=True)
 
-    def _follow(self, qualname: str, get, depth: int = 0):
+    def _follow(self, qualname: str, get, depth: int = 0, classes: bool = False):
         """``get(summary, name)`` in the module ``qualname`` names, through re-exports."""
-        for summary, rest in self._split(qualname):
+        for summary, rest in self._split(qualname, classes):
             found = get(summary, rest)
             if found is not None:
                 return found
             target = summary.alias(rest)
             if target is not None and depth < 4:
-                return self._follow(target, get, depth + 1)
+                return self._follow(target, get, depth + 1, classes)
         return None
 
     def wrapper(self, qualname: str) -> Optional[JitWrapper]:
@@ -261,19 +272,112 @@ class ProjectIndex:
         return self._names
 
 
-def summarize_path(path: str) -> Optional[ModuleSummary]:
-    """Parse a file only to summarise it (its classes, for the index); None if it cannot be
-    read or parsed (its own lint reports that)."""
-    from jitlint.jitnames import JitResolver
+def summarize_path(path: str, classes: bool = False) -> Optional[ModuleSummary]:
+    """Parse a file only to summarise it for the index; None if it cannot be read or parsed
+    (its own lint reports that).
+
+    A module that names no jit (most of those other files import from) has no jitted
+    functions or wrappers to tell: its re-exports come from Python's ``ast``, about ten times
+    cheaper than libcst, and its classes are left unknown unless ``classes`` asks for them."""
     from jitlint.semantic import build_model
 
     try:
-        module = cst.parse_module(read_source(path))
-    except Exception:  # unreadable, undecodable, not Python, or too deep for libcst's parser
+        data = read_source(path)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarning for invalid escapes etc.
+            tree = ast.parse(data)
+    except Exception:  # unreadable, undecodable, not Python, too deep
         return None
     name, is_package = module_name_for(path)
+    if not names_any(tree, JIT_WORDS):
+        aliases, class_names = module_imports(tree, name, is_package)
+        if not (classes and class_names):
+            return ModuleSummary(module=name, path=path, aliases=aliases,
+                                 unparsed_classes=class_names)
+    try:
+        module = cst.parse_module(data)
+    except Exception:  # too deep for libcst's parser, or syntax it does not know yet
+        return None
     model = build_model(module, name)
     return summarize(model, JitResolver(model).applications(), path, is_package)
+
+
+def lacks(summary: Optional[ModuleSummary], classes: bool) -> bool:
+    """Whether ``summary`` is missing, or cheap where its classes are asked for."""
+    return summary is None or (classes and bool(summary.unparsed_classes))
+
+
+def names_any(tree: ast.AST, words: Sequence[str]) -> bool:
+    """Whether an identifier (a name, an attribute or an imported name; not a comment, string
+    or docstring) contains one of ``words``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names: tuple[str, ...] = (node.id,)
+        elif isinstance(node, ast.Attribute):
+            names = (node.attr,)
+        elif isinstance(node, ast.alias):
+            names = (node.name, node.asname or "")
+        else:
+            continue
+        if any(word in name for name in names for word in words):
+            return True
+    return False
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+def module_imports(tree: ast.Module, module_name: str,
+                   is_package: bool) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """``ModuleSummary.aliases`` from Python's ``ast``, exactly as ``summarize`` reads them
+    from the semantic model (the module-scope names bound once, by an import), and the names
+    of the module-scope classes.  Tested against summarize on real modules."""
+    bound: dict[str, list[Optional[str]]] = {}  # name -> what each binding imports (None: not)
+    class_names: set[str] = set()
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            if not isinstance(node, ast.Lambda):
+                bound.setdefault(node.name, []).append(None)
+                pending.extend(node.decorator_list)
+            # Defaults and decorators run in the module scope (a walrus there binds in it).
+            pending.extend(node.args.defaults)
+            pending.extend(d for d in node.args.kw_defaults if d is not None)
+        elif isinstance(node, ast.ClassDef):
+            bound.setdefault(node.name, []).append(None)
+            class_names.add(node.name)
+            pending.extend([*node.decorator_list, *node.bases, *node.keywords])
+        elif isinstance(node, _COMPREHENSIONS):
+            # Its targets bind in its own scope; a walrus in it binds in the module.
+            elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+            pending.extend(elements)
+            for generator in node.generators:
+                pending.extend([generator.iter, *generator.ifs])
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname is not None:
+                    bound.setdefault(alias.asname, []).append(alias.name)
+                else:
+                    top = alias.name.split(".")[0]
+                    bound.setdefault(top, []).append(top)
+        elif isinstance(node, ast.ImportFrom):
+            prefix = "." * node.level + (node.module or "")
+            sep = "" if prefix.endswith(".") else "."
+            for alias in node.names:
+                if alias.name != "*":
+                    bound.setdefault(alias.asname or alias.name, []).append(f"{prefix}{sep}{alias.name}")
+        else:
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                bound.setdefault(node.id, []).append(None)
+            elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+                bound.setdefault(node.name, []).append(None)
+            elif isinstance(node, ast.MatchMapping) and node.rest:
+                bound.setdefault(node.rest, []).append(None)
+            pending.extend(ast.iter_child_nodes(node))
+    aliases = sorted((name, absolute(imported[0], module_name, is_package))
+                     for name, imported in bound.items() if len(imported) == 1 and imported[0])
+    return tuple(aliases), tuple(sorted(class_names))
 
 
 # ---------------------------------------------------------------------------- classes across modules
@@ -412,8 +516,10 @@ def _chain_meanings(node: ast.expr, bound: dict[str, set[str]]) -> set[str]:
     return {f"{meaning}{suffix}" for meaning in bound[node.id]}
 
 
-def imported_unsummarised(imports: Iterable[Sequence[str]], index: ProjectIndex) -> list[str]:
-    """Modules of the index without a summary that some module imports from."""
+def imported_unsummarised(imports: Iterable[Sequence[str]], index: ProjectIndex,
+                          classes: bool = False) -> list[str]:
+    """Modules of the index without a summary that some module imports from (with ``classes``:
+    also a cheap one, when what is imported is one of its classes)."""
     wanted: set[str] = set()
     for names in imports:
         for qualname in names:
@@ -421,7 +527,8 @@ def imported_unsummarised(imports: Iterable[Sequence[str]], index: ProjectIndex)
             for cut in range(len(parts), 0, -1):
                 module = ".".join(parts[:cut])
                 if module in index.paths:
-                    if module not in index.summaries:
+                    summary = index.summaries.get(module)
+                    if summary is None or (classes and ".".join(parts[cut:]) in summary.unparsed_classes):
                         wanted.add(module)
                     break
     return sorted(wanted)
@@ -450,10 +557,10 @@ class SummaryFailure:
     bug: bool = False
 
 
-def summarise_isolated(path: str) -> tuple[Optional[ModuleSummary], Optional[SummaryFailure]]:
+def summarise_isolated(path: str, classes: bool = False) -> tuple[Optional[ModuleSummary], Optional[SummaryFailure]]:
     """summarize_path, with whatever escapes it turned into a SummaryFailure."""
     try:
-        return summarize_path(path), None
+        return summarize_path(path, classes), None
     except RecursionError:
         return None, SummaryFailure("code too deeply nested to analyse")
     except MemoryError:
@@ -462,8 +569,8 @@ def summarise_isolated(path: str) -> tuple[Optional[ModuleSummary], Optional[Sum
         return None, SummaryFailure(f"{type(exc).__name__}: {exc}", bug=True)
 
 
-def summarise_batch(paths: Sequence[str]) -> list[tuple[Optional[ModuleSummary], Optional[SummaryFailure]]]:
-    return [summarise_isolated(path) for path in paths]
+def summarise_batch(paths: Sequence[str], classes: bool = False) -> list[tuple[Optional[ModuleSummary], Optional[SummaryFailure]]]:
+    return [summarise_isolated(path, classes) for path in paths]
 
 
 # ---------------------------------------------------------------------------- the project's modules

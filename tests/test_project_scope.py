@@ -79,7 +79,8 @@ def test_summaries_of_imported_modules_are_cached(project, run_cli, monkeypatch)
 
     calls = []
     real = jitlint.project.summarize_path
-    monkeypatch.setattr(jitlint.project, "summarize_path", lambda path: calls.append(path) or real(path))
+    monkeypatch.setattr(jitlint.project, "summarize_path",
+                        lambda path, classes=False: calls.append(path) or real(path, classes))
     monkeypatch.chdir(project)
     assert run_cli("src/pkg/use.py")[0] == 1
     assert [Path(p).name for p in calls] == ["steps.py"]

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import libcst as cst
 
+import jitlint
+
 from helpers import FIXTURES
 from jitlint.config import Settings
 from jitlint.engine import iter_python_files, lint_file, lint_files, lint_source
@@ -388,3 +390,62 @@ def test_jit_wrappers_in_summaries_and_through_imports(tmp_path):
     found = {Path(r.path).name: [(d.line, d.code) for d in r.diagnostics]
              for r in lint_files(files, settings, jobs=1)}
     assert found["use.py"] == [(9, "JIT101"), (10, "JIT101")]  # not the local `compiled`
+
+
+TRICKY_IMPORTS = textwrap.dedent("""\
+    import os, numpy as np
+    import jax.numpy
+    from . import sibling
+    from .. import cousin as c
+    from .mod import (f, g as h)
+    from pkg.sub import *
+    try:
+        from fast import impl
+    except ImportError:
+        from slow import impl
+    if os.environ:
+        from a import once
+    for item in []:
+        pass
+    with open(".") as handle:
+        pass
+    [y := 1 for _ in ()]
+    from b import y
+    from b import deleted
+    del deleted
+    from b import later
+    later = 3
+    def fn(arg=(w := 2)):
+        from inner import hidden
+    class Config:
+        from z import in_class
+    from b import w
+    match 1:
+        case {"k": v, **rest}:
+            pass
+    from b import rest
+""")
+
+
+def test_cheap_summary_imports_are_the_semantic_models(tmp_path):
+    """project.module_imports (Python's ast, for modules that never say jit) must give the
+    aliases summarize gives from libcst's semantic model: a file, and every jitlint module."""
+    import ast
+
+    from jitlint.jitnames import JitResolver
+    from jitlint.project import module_imports, module_name_for, summarize
+    from jitlint.semantic import build_model
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "tricky.py").write_text(TRICKY_IMPORTS)
+    sources = [tmp_path / "pkg" / "tricky.py", *Path(jitlint.__file__).parent.rglob("*.py")]
+    for path in sources:
+        text = path.read_text()
+        name, is_package = module_name_for(str(path))
+        model = build_model(cst.parse_module(text), name)
+        full = summarize(model, JitResolver(model).applications(), str(path), is_package)
+        functions = {f.name for f in full.functions}
+        cheap, classes = module_imports(ast.parse(text), name, is_package)
+        assert tuple(a for a in cheap if a[0] not in functions) == full.aliases, path
+        assert set(classes) == {c.name for c in full.classes}, path
