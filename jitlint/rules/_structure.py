@@ -14,6 +14,11 @@ Flagged, per parameter of one jitted function (across the calls this module show
   keys (``{"params": p}`` and ``{"params": p, "batch_stats": s}``, train and eval) is usually two
   programs by design and stays silent.
 
+* in a loop, a dict created before it that gains a key on every iteration
+  (``IterationValues.gains_keys``): unbounded, one compile per iteration.  Only calls inside
+  loops ask for it.  Bounded differences (a train and an eval call, a literal warm-up
+  ``range(n)`` with n <= 3) stay silent: each structure compiles once, by design.
+
 The first structure seen is the reference; each later call with another structure is flagged.
 """
 

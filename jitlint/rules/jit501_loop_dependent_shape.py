@@ -23,7 +23,8 @@ class LoopDependentShape(Rule):
     `x[:i]`, `jnp.zeros((i,))`, `jnp.array(growing_list)`, a concatenate-accumulator, a boolean
     mask, a growing list pytree, a comprehension over a growing list, a tuple grown with
     `+= (x,)`, a data-sized index array and `(x,) * i` each compile 5 times in 5 calls; a
-    fixed window `x[i:i+4]`, a rolling fixed-length tuple (`w[1:] + (x,)`), `lax.dynamic_slice` with a fixed size and padding to a bucket compile once.
+    fixed window `x[i:i+4]`, a rolling fixed-length tuple (`w[1:] + (x,)`),
+    `lax.dynamic_slice` with a fixed size and padding to a bucket compile once.
 
     ## Fix safety
     Fixed windows, padding and masking change what the function sees (padded rows must be
