@@ -519,7 +519,7 @@ class IterationValues:
         """How a dict created before ``loop`` gains a new key on every iteration of it (None:
         it does not): ``d[f"layer{i}"] = w``, ``d.update({k: v})`` or ``d = {**d, k: v}`` with
         a key that changes per iteration, and no ``pop``/``del``/``clear``/reset in the loop.
-        A loop over a literal ``range(n)`` with n <= 3 is a bounded warm-up: None."""
+        A loop of at most 3 iterations (literal ``range(3)`` or list) is a bounded warm-up: None."""
         if _small_literal_range(loop, self.model, scope):
             return None
         found = list(self.flow.reaching(name, scope))
@@ -577,17 +577,20 @@ class IterationValues:
         return how
 
     def _new_key(self, key: cst.BaseExpression, scope: Scope, loop) -> bool:
-        """A key that is different on every iteration: it reads the loop's counter (or a value
-        that varies per iteration) or the loop's own target (``for name, w in ...``)."""
-        if isinstance(key, (cst.SimpleString, cst.Integer)):
-            return False
-        for read in names_in(key):
-            if self._varies(read, scope, loop, 0) is not None:
-                return True
-            if any(b.node is loop or _in_comp(loop, b.node) for b in self.flow.reaching(read, scope)
-                   if b.kind == "loop-target"):
-                return True
-        return False
+        """A key that is different on every iteration: the loop counter or a value that varies
+        per iteration (``i``, ``f"layer{i}"``, ``str(step)``), or the loop's own target (``for
+        name, w in ...``).  ``i % 3`` or ``keys[i]`` may repeat: not new."""
+        if isinstance(key, cst.FormattedString):
+            return any(isinstance(part, cst.FormattedStringExpression)
+                       and self._new_key(part.expression, scope, loop) for part in key.parts)
+        if isinstance(key, cst.Call) and isinstance(key.func, cst.Name) and key.func.value == "str" \
+                and len(key.args) == 1 and not self.model.lookup("str", scope):
+            return self._new_key(key.args[0].value, scope, loop)
+        if self._varies(key, scope, loop, 0) is not None:
+            return True
+        return isinstance(key, cst.Name) and any(
+            b.kind == "loop-target" and (b.node is loop or _in_comp(loop, b.node))
+            for b in self.flow.reaching(key, scope))
 
 
 def _conditional_within(binding: Binding, loop: cst.CSTNode) -> bool:
@@ -732,7 +735,10 @@ def _makes_dict(value: Optional[cst.BaseExpression]) -> bool:
 
 
 def _small_literal_range(loop: cst.CSTNode, model: SemanticModel, scope: Scope) -> bool:
-    """``for ... in range(2)`` (a literal bound of at most 3): a bounded warm-up."""
+    """``for ... in range(2)`` / ``in ("a", "b")``: at most 3 iterations, a bounded warm-up."""
+    if isinstance(loop, cst.For) and isinstance(loop.iter, (cst.List, cst.Tuple)):
+        return len(loop.iter.elements) <= 3 and not any(
+            isinstance(e, cst.StarredElement) for e in loop.iter.elements)
     if not isinstance(loop, cst.For) or not isinstance(loop.iter, cst.Call):
         return False
     func, args = loop.iter.func, loop.iter.args

@@ -28,18 +28,22 @@ class ArgumentStructureChurn(Rule):
 
     Bounded structure differences are left alone on purpose: a dict that only adds keys
     between two calls (`{"params": p}` for eval, `{"params": p, "batch_stats": s}` for train),
-    `f((a, b))` and `f((a, b, c))` once each, or keys added in a warm-up loop over a literal
-    `range(n)` with n <= 3 compile once per structure (measured: 2 compiles for 2 structures,
-    then every later call hits the cache). That cost is fixed, visible in the code and usually
-    deliberate, so flagging it would be noise. Also silent: a dict rebuilt each iteration with
-    the same keys or assigned again under the same key (1 compile), a dict reset inside the
-    loop, calls inside a jitted body (inlined). Lists and tuples that grow per iteration are
-    JIT501 (a new number of leaves).
+    `f((a, b))` and `f((a, b, c))` once each, or keys added in a warm-up loop of at most 3
+    iterations (a literal `range(3)` or list) compile once per structure (measured: 2 compiles
+    for 2 structures, then every later call hits the cache). That cost is fixed, visible in
+    the code and usually deliberate, so flagging it would be noise. Also silent: a dict rebuilt
+    each iteration with the same keys or assigned again under the same key (1 compile), a dict
+    reset inside the loop, keys that may repeat (`d[i % 3]`, `d[keys[i]]`), a dict that is
+    also shrunk (`pop`, `del`, `clear`), calls inside a jitted body (inlined). Lists and
+    tuples that grow per iteration are JIT501 (a new number of leaves).
 
     ## Fix safety
     Passing an argument positionally instead of by keyword (or the reverse) does not change what
     the function computes. Renaming dict keys changes what the body reads: rename them in the
-    body too, or keep the keys the body expects.
+    body too, or keep the keys the body expects. For a dict that grows in a loop, creating
+    every key before the loop (with placeholder values) or stacking the values into one
+    preallocated array changes what the body sees: a body that loops over `d.values()` then
+    also sees the placeholders, so mask or count them.
     """
 
     code = "JIT503"
