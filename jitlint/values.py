@@ -515,6 +515,84 @@ class IterationValues:
         return grows and not shrinks
 
 
+    def gains_keys(self, name: cst.Name, scope: Scope, loop) -> Optional[str]:
+        """How a dict created before ``loop`` gains a new key on every iteration of it (None:
+        it does not): ``d[f"layer{i}"] = w``, ``d.update({k: v})`` or ``d = {**d, k: v}`` with
+        a key that changes per iteration, and no ``pop``/``del``/``clear``/reset in the loop.
+        A loop of at most 3 iterations (literal ``range(3)`` or list) is a bounded warm-up: None."""
+        if _small_literal_range(loop, self.model, scope):
+            return None
+        found = list(self.flow.reaching(name, scope))
+        for binding in found:  # ``d = {**d, k: v}``: back through its own read of ``d``
+            value = assigned(binding).value
+            if isinstance(value, cst.Dict) and binding.frame is not None and binding.frame.is_inside(loop):
+                for element in value.elements:
+                    if isinstance(element, cst.StarredDictElement) and isinstance(element.value, cst.Name) \
+                            and element.value.value == name.value:
+                        found.extend(b for b in self.flow.reaching(element.value, binding.scope)
+                                     if b not in found)
+        inside = [b for b in found if b.frame is None or b.frame.is_inside(loop) or b.node is loop]
+        outside = [b for b in found if b not in inside]
+        if not outside or not all(_makes_dict(assigned(b).value) for b in outside):
+            return None
+        how = None
+        for binding in inside:
+            value = assigned(binding).value
+            merged = [e for e in value.elements if isinstance(e, cst.DictElement)] \
+                if isinstance(value, cst.Dict) and any(
+                    isinstance(e, cst.StarredDictElement) and isinstance(e.value, cst.Name)
+                    and e.value.value == name.value for e in value.elements) else None
+            if not merged or not any(self._new_key(e.key, binding.scope, loop) for e in merged):
+                return None  # reset or replaced in the loop
+            how = how or f"`{name.value} = {{**{name.value}, ...}}`"
+        for site in self.model.calls:  # d.update(...) / shrinking methods, in this loop
+            func = site.node.func
+            if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                    and func.value.value == name.value and site.frame.scope is scope
+                    and site.frame.is_inside(loop)):
+                continue
+            if func.attr.value in ("pop", "popitem", "clear"):
+                return None
+            if func.attr.value in ("update", "setdefault") and site.node.args:
+                first = site.node.args[0]
+                if func.attr.value == "setdefault":
+                    keys = [first.value]
+                elif first.keyword is None and isinstance(first.value, cst.Dict):
+                    keys = [e.key for e in first.value.elements if isinstance(e, cst.DictElement)]
+                else:
+                    keys = []  # ``update(loss=x)``: keywords are fixed keys
+                if any(self._new_key(k, scope, loop) for k in keys):
+                    how = how or f"`{name.value}.{func.attr.value}(...)`"
+        for statement in _statements_in(loop):
+            if isinstance(statement, cst.Del) and any(n.value == name.value for n in names_in(statement.target)):
+                return None
+            if isinstance(statement, cst.Assign):
+                for target in statement.targets:
+                    sub = target.target
+                    if isinstance(sub, cst.Subscript) and isinstance(sub.value, cst.Name) \
+                            and sub.value.value == name.value and len(sub.slice) == 1 \
+                            and isinstance(sub.slice[0].slice, cst.Index) \
+                            and self._new_key(sub.slice[0].slice.value, scope, loop):
+                        how = how or f"`{_code(sub)} = ...`"
+        return how
+
+    def _new_key(self, key: cst.BaseExpression, scope: Scope, loop) -> bool:
+        """A key that is different on every iteration: the loop counter or a value that varies
+        per iteration (``i``, ``f"layer{i}"``, ``str(step)``), or the loop's own target (``for
+        name, w in ...``).  ``i % 3`` or ``keys[i]`` may repeat: not new."""
+        if isinstance(key, cst.FormattedString):
+            return any(isinstance(part, cst.FormattedStringExpression)
+                       and self._new_key(part.expression, scope, loop) for part in key.parts)
+        if isinstance(key, cst.Call) and isinstance(key.func, cst.Name) and key.func.value == "str" \
+                and len(key.args) == 1 and not self.model.lookup("str", scope):
+            return self._new_key(key.args[0].value, scope, loop)
+        if self._varies(key, scope, loop, 0) is not None:
+            return True
+        return isinstance(key, cst.Name) and any(
+            b.kind == "loop-target" and (b.node is loop or _in_comp(loop, b.node))
+            for b in self.flow.reaching(key, scope))
+
+
 def _conditional_within(binding: Binding, loop: cst.CSTNode) -> bool:
     """The binding sits under an ``if`` inside ``loop``: it runs on some iterations only."""
     if binding.frame is None:
@@ -648,3 +726,40 @@ def array_made_by(model: SemanticModel, call: cst.Call, scope: Scope) -> Optiona
         return "a jax Array"
     return None
 
+
+
+def _makes_dict(value: Optional[cst.BaseExpression]) -> bool:
+    """``{...}``, ``{k: v for ...}`` or ``dict(...)``: a new dict."""
+    return isinstance(value, (cst.Dict, cst.DictComp)) or (
+        isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict")
+
+
+def _small_literal_range(loop: cst.CSTNode, model: SemanticModel, scope: Scope) -> bool:
+    """``for ... in range(2)`` / ``in ("a", "b")``: at most 3 iterations, a bounded warm-up."""
+    if isinstance(loop, cst.For) and isinstance(loop.iter, (cst.List, cst.Tuple)):
+        return len(loop.iter.elements) <= 3 and not any(
+            isinstance(e, cst.StarredElement) for e in loop.iter.elements)
+    if not isinstance(loop, cst.For) or not isinstance(loop.iter, cst.Call):
+        return False
+    func, args = loop.iter.func, loop.iter.args
+    if not isinstance(func, cst.Name) or func.value != "range" or model.lookup("range", scope) \
+            or not args or not all(isinstance(a.value, cst.Integer) for a in args):
+        return False
+    bounds = [int(a.value.evaluated_value) for a in args]  # type: ignore[union-attr]
+    return len(range(*bounds)) <= 3
+
+
+def _statements_in(loop: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The small statements of a loop body, not those of nested functions or classes."""
+    stack = list(children(loop))
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.BaseSmallStatement):
+            yield current
+        elif not isinstance(current, _NESTED) and isinstance(current, (cst.BaseSuite, cst.BaseCompoundStatement,
+                                                                        cst.SimpleStatementLine, cst.Else)):
+            stack.extend(children(current))
+
+
+def _code(node: cst.CSTNode) -> str:
+    return " ".join(cst.Module([]).code_for_node(node).split())

@@ -97,3 +97,28 @@ def test_a_comprehension_reads_the_enclosing_state():
         out = [use(k) for _ in range(3)]
         k = 3
     """, "use") == ["k = 2"]
+
+
+def _gains_keys(source: str) -> object:
+    """``IterationValues.gains_keys`` for the first argument of ``use(...)``, in its innermost loop."""
+    from jitlint.values import IterationValues
+
+    module = cst.parse_module(textwrap.dedent(source))
+    model = build_model(module)
+    [site] = [s for s in model.calls if isinstance(s.node.func, cst.Name) and s.node.func.value == "use"]
+    values = IterationValues(model, ValueFlow(model))
+    return values.gains_keys(site.node.args[0].value, site.frame.scope, site.frame.loops_in_scope()[0])
+
+
+def test_a_dict_gaining_a_key_per_iteration():
+    assert _gains_keys("d = {}\nfor i in range(n):\n    d[f'k{i}'] = 1\n    use(d)\n") == "`d[f'k{i}'] = ...`"
+    assert _gains_keys("d = {}\nfor i in range(n):\n    d.update({str(i): 1})\n    use(d)\n") == "`d.update(...)`"
+    assert _gains_keys("d = {}\nfor k in names:\n    d = {**d, k: 1}\n    use(d)\n") == "`d = {**d, ...}`"
+
+
+def test_a_dict_with_fixed_repeating_or_bounded_keys_does_not_gain_keys():
+    for body in ("    d['w'] = i\n", "    d[i % 3] = 1\n", "    d.update(loss=i)\n",
+                 "    d = {}\n    d[i] = 1\n", "    d[i] = 1\n    d.pop(0)\n"):
+        assert _gains_keys(f"d = {{}}\nfor i in range(n):\n{body}    use(d)\n") is None, body
+    assert _gains_keys("d = {}\nfor i in range(3):\n    d[i] = 1\n    use(d)\n") is None  # warm-up
+    assert _gains_keys("d = {}\nfor i in ('a', 'b'):\n    d[i] = 1\n    use(d)\n") is None

@@ -198,6 +198,9 @@ class _ArgChecker:
             if value is not None and depth < 2:
                 return self._shape_in(value[0], value[1], loop, depth + 1)
             return None
+        if isinstance(expr, cst.ListComp) and isinstance(expr.for_in.iter, cst.Name) \
+                and not expr.for_in.ifs and expr.for_in.inner_for_in is None:
+            return self._grows(expr.for_in.iter, scope, loop)  # ``[h for h in history]``
         if isinstance(expr, cst.Subscript):
             return self._slice(expr, scope, loop) or self._mask(expr, scope, loop) \
                 or self._index_array(expr, scope, loop, depth)
@@ -340,6 +343,8 @@ class _ArgChecker:
             growth = _list_growth(loop, name.value, bindings, self.model)
             if growth and all(_is_list_extension(b) for b in inside):
                 return "a list that grows on every iteration", GROW_FIX
+        if inside and all(_is_tuple_value(b) for b in outside) and all(_is_list_extension(b) for b in inside):
+            return "a tuple that grows on every iteration (`+= (x,)`)", GROW_FIX
             return None
         return None
 
@@ -625,6 +630,16 @@ def _is_list_value(binding: Binding) -> bool:
         return True
     return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
         and value.func.value == "list"
+
+
+def _is_tuple_value(binding: Binding) -> bool:
+    """``acc = ()`` / ``acc = tuple()``: an empty tuple to accumulate into."""
+    value = binding.value
+    if binding.kind != "assign" or not isinstance(binding.node, cst.Assign):
+        return False
+    return (isinstance(value, cst.Tuple) and not value.elements) or (
+        isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
+        and value.func.value == "tuple" and not value.args)
 
 
 def _is_list_extension(binding: Binding) -> bool:

@@ -14,6 +14,11 @@ Flagged, per parameter of one jitted function (across the calls this module show
   keys (``{"params": p}`` and ``{"params": p, "batch_stats": s}``, train and eval) is usually two
   programs by design and stays silent.
 
+* in a loop, a dict created before it that gains a key on every iteration
+  (``IterationValues.gains_keys``): unbounded, one compile per iteration.  Only calls inside
+  loops ask for it.  Bounded differences (a train and an eval call, a literal warm-up
+  ``range(n)`` with n <= 3) stay silent: each structure compiles once, by design.
+
 The first structure seen is the reference; each later call with another structure is flagged.
 """
 
@@ -33,7 +38,7 @@ from jitlint.rules._fresh import inside_jitted_body
 from jitlint.rules._static import PARTIALS
 from jitlint.semantic import CallSite
 from jitlint.staticargs import spec_of
-from jitlint.values import origin, value_flow
+from jitlint.values import IterationValues, origin, value_flow
 
 MODE = {"positional": "positionally", "keyword": "by keyword"}
 
@@ -89,6 +94,12 @@ def _analyse(ctx: FileContext) -> list[StructureChurn]:
     found = []
     flagged: set[int] = set()  # one finding per call site
     for (app_id, param), uses in passings.items():
+        for use in uses:
+            churn = _growing_dict(ctx, use, names[app_id], param)
+            if churn is not None and id(use.site) not in flagged:
+                flagged.add(id(use.site))
+                found.append(churn)
+    for (app_id, param), uses in passings.items():
         function = names[app_id]
         first = uses[0]
         for use in uses[1:]:
@@ -117,6 +128,26 @@ def _analyse(ctx: FileContext) -> list[StructureChurn]:
                 flagged.add(id(use.site))
                 break
     return found
+
+
+def _growing_dict(ctx: FileContext, use: _Passing, function: str, param: str) -> Optional[StructureChurn]:
+    """A dict passed in a loop that gains a key on every iteration: unbounded churn."""
+    if not isinstance(use.value, cst.Name) or use.via_partial:
+        return None
+    loops = use.site.frame.loops_in_scope()
+    if not loops:
+        return None  # only calls in loops pay for the iteration facts
+    values = ctx.shared("iteration-values", lambda c: IterationValues(c.model, value_flow(c)))
+    for loop in loops:
+        how = values.gains_keys(use.value, use.site.frame.scope, loop)
+        if how is not None:
+            arg = use.value.value
+            return StructureChurn(use.node, function, param, (
+                f"`{function}` is called in a loop with `{arg}`, a dict that gains a key on every "
+                f"iteration ({how}): each new key set is a new pytree structure, so `{function}` "
+                f"compiles again on every iteration; create every key "
+                f"before the loop, keep a fixed set of keys, or stack the values into one array"))
+    return None
 
 
 def _dict_keys(ctx: FileContext, use: _Passing) -> Optional[frozenset[str]]:

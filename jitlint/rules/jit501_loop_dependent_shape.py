@@ -10,7 +10,8 @@ class LoopDependentShape(Rule):
     Flags a call of a jitted function inside a loop whose (non-static) argument changes shape
     from one iteration to the next: a slice bounded by the loop counter (`x[:i]`, `x[i:]`), an
     array sized by it (`jnp.zeros((i,))`, `jnp.arange(i)`), a list that grows in the loop (passed
-    as a pytree or through `jnp.array(...)`), an array grown with `jnp.concatenate([acc, x])`,
+    as a pytree, through `jnp.array(...)` or a list comprehension over it), a tuple grown with
+    `acc += (x,)`, an array grown with `jnp.concatenate([acc, x])`,
     a boolean-mask index (`x[x > 0]`) of data that changes in the loop, an index array sized by
     each iteration's data (`np.flatnonzero(batch > 0)`, `np.nonzero(...)[0]`, `np.unique(...)`,
     or `x[idx]` indexed by one), or a list/tuple whose length is the loop counter
@@ -20,8 +21,9 @@ class LoopDependentShape(Rule):
     ## Why is this bad?
     jit compiles once per distinct input shape. Measured on jax 0.10.2 (CPU), 5 iterations:
     `x[:i]`, `jnp.zeros((i,))`, `jnp.array(growing_list)`, a concatenate-accumulator, a boolean
-    mask, a growing list pytree, a data-sized index array and `(x,) * i` each compile 5 times
-    in 5 calls; a fixed window `x[i:i+4]`,
+    mask, a growing list pytree, a comprehension over a growing list, a tuple grown with
+    `+= (x,)`, a data-sized index array and `(x,) * i` each compile 5 times in 5 calls; a
+    fixed window `x[i:i+4]`, a rolling fixed-length tuple (`w[1:] + (x,)`),
     `lax.dynamic_slice` with a fixed size and padding to a bucket compile once.
 
     ## Fix safety

@@ -11,7 +11,10 @@ class ArgumentStructureChurn(Rule):
     structure than an earlier call in the same module: positionally at one call and by keyword
     at another (also when a `functools.partial` / `jax.tree_util.Partial` of the jitted function
     binds it by keyword), or as dicts whose key sets differ without one containing the other
-    (the same record with renamed keys; followed through names).
+    (the same record with renamed keys; followed through names), or, in a loop, a dict that
+    gains a key on every iteration (`d[f"layer{i}"] = w`, `d.update({k: v})` or
+    `d = {**d, k: v}` with a key made from the loop counter or the loop's own target) and is
+    passed to a jitted call in that loop: unbounded churn.
 
     ## Why is this bad?
     `jax.jit` keys its cache on the tree structure of `(args, kwargs)`, so each structure is
@@ -19,13 +22,28 @@ class ArgumentStructureChurn(Rule):
     jax 0.10.2 (CPU): `f(1, 1)` then `f(1, parameter=1)` compiles twice; `Partial(f,
     parameter=1)(1)` after `f(1, 1)` compiles twice in 3 calls; `f({"a": 1.0})` then
     `f({"b": 1.0})` compiles twice. Passing the parameter the same way (or one key set) compiles
-    once. A dict that only adds keys (train and eval variables) is left alone: that is usually
-    two programs by design.
+    once. A dict that gains a key per iteration compiles on every iteration: 5 compiles in 5
+    iterations for `d[f"layer{i}"] = w`, 4 in 4 for `d.update({f"k{i}": v})` and for
+    `d = {**d, f"k{i}": v}`.
+
+    Bounded structure differences are left alone on purpose: a dict that only adds keys
+    between two calls (`{"params": p}` for eval, `{"params": p, "batch_stats": s}` for train),
+    `f((a, b))` and `f((a, b, c))` once each, or keys added in a warm-up loop of at most 3
+    iterations (a literal `range(3)` or list) compile once per structure (measured: 2 compiles
+    for 2 structures, then every later call hits the cache). That cost is fixed, visible in
+    the code and usually deliberate, so flagging it would be noise. Also silent: a dict rebuilt
+    each iteration with the same keys or assigned again under the same key (1 compile), a dict
+    reset inside the loop, keys that may repeat (`d[i % 3]`, `d[keys[i]]`), a dict that is
+    also shrunk (`pop`, `del`, `clear`), calls inside a jitted body (inlined). Lists and
+    tuples that grow per iteration are JIT501 (a new number of leaves).
 
     ## Fix safety
     Passing an argument positionally instead of by keyword (or the reverse) does not change what
     the function computes. Renaming dict keys changes what the body reads: rename them in the
-    body too, or keep the keys the body expects.
+    body too, or keep the keys the body expects. For a dict that grows in a loop, creating
+    every key before the loop (with placeholder values) or stacking the values into one
+    preallocated array changes what the body sees: a body that loops over `d.values()` then
+    also sees the placeholders, so mask or count them.
     """
 
     code = "JIT503"
@@ -44,6 +62,19 @@ class ArgumentStructureChurn(Rule):
         add(1.0, 1.0)
         add_one = Partial(add, parameter=1.0)
         add_one(1.0)
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def total_norm(params):
+            return sum(jnp.sum(w * w) for w in params.values())
+
+        params = {}
+        for i in range(8):
+            params[f"layer{i}"] = jnp.ones(3)
+            total_norm(params)
         """,
     ]
     VALID = [
