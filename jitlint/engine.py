@@ -24,7 +24,8 @@ from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model
 from jitlint.source import SourceError, decode_source, read_source
 from jitlint.project import (ModuleSummary, ProjectIndex, SummaryFailure, build_index,
-                             imported_unsummarised, module_name_for, names_any, needs_index,
+                             cheap_summary, imported_unsummarised, module_name_for, names_any,
+                             needs_index,
                              project_modules, project_root, referenced_names, summarise_batch,
                              summarize)
 from jitlint.suppression import file_is_suppressed, line_suppresses, unknown_noqa_codes
@@ -185,6 +186,8 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
     # (lint_files) is decided from this, also for a file that is not parsed below.
     result.references = referenced_names(tree, *module_name_for(path))
     if not rules or (prefilter and not _may_have_findings(text, tree, settings, index, rules)):
+        # What it tells the project index, from the ast it has (else summarised again later)
+        result.summary = cheap_summary(tree, text, path)
         return result
     try:
         module = cst.parse_module(text)

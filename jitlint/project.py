@@ -288,18 +288,27 @@ def summarize_path(path: str, classes: bool = False) -> Optional[ModuleSummary]:
             tree = ast.parse(data)
     except Exception:  # unreadable, undecodable, not Python, too deep
         return None
+    # latin-1 maps every byte to one character: enough for the text test of ASCII words
+    cheap = cheap_summary(tree, data.decode("latin-1"), path)
+    if cheap is not None and not (classes and cheap.unparsed_classes):
+        return cheap
     name, is_package = module_name_for(path)
-    if not names_any(tree, JIT_WORDS):
-        aliases, class_names = module_imports(tree, name, is_package)
-        if not (classes and class_names):
-            return ModuleSummary(module=name, path=path, aliases=aliases,
-                                 unparsed_classes=class_names)
     try:
         module = cst.parse_module(data)
     except Exception:  # too deep for libcst's parser, or syntax it does not know yet
         return None
     model = build_model(module, name)
     return summarize(model, JitResolver(model).applications(), path, is_package)
+
+
+def cheap_summary(tree: ast.Module, text: str, path: str) -> Optional[ModuleSummary]:
+    """The summary of a module that names no jit, from its ``ast`` (None if it names one):
+    no jitted functions or wrappers, its re-exports, its classes by name only."""
+    if any(word in text for word in JIT_WORDS) and names_any(tree, JIT_WORDS):
+        return None
+    name, is_package = module_name_for(path)
+    aliases, class_names = module_imports(tree, name, is_package)
+    return ModuleSummary(module=name, path=path, aliases=aliases, unparsed_classes=class_names)
 
 
 def lacks(summary: Optional[ModuleSummary], classes: bool) -> bool:
