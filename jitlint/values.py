@@ -514,7 +514,6 @@ class IterationValues:
                     shrinks = True
         return grows and not shrinks
 
-
     def gains_keys(self, name: cst.Name, scope: Scope, loop) -> Optional[str]:
         """How a dict created before ``loop`` gains a new key on every iteration of it (None:
         it does not): ``d[f"layer{i}"] = w``, ``d.update({k: v})`` or ``d = {**d, k: v}`` with
@@ -725,7 +724,6 @@ def array_made_by(model: SemanticModel, call: cst.Call, scope: Scope) -> Optiona
     if qualname.startswith("jax.random.") and last[:1].islower():
         return "a jax Array"
     return None
-
 
 
 def _makes_dict(value: Optional[cst.BaseExpression]) -> bool:
