@@ -23,11 +23,10 @@ from jitlint.rule import FileContext, Rule
 from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model
 from jitlint.source import SourceError, decode_source, read_source
-from jitlint.project import (ModuleSummary, ProjectIndex, SummaryFailure, build_index,
-                             cheap_summary, imported_unsummarised, module_name_for, names_any,
-                             needs_index,
-                             project_modules, project_root, referenced_names, summarise_batch,
-                             summarize)
+from jitlint.project import (ModuleScan, ModuleSummary, ProjectIndex, References, SummaryFailure,
+                             build_index, cheap_summary, imported_unsummarised, module_name_for,
+                             needs_index, project_modules, project_root, scan_module,
+                             summarise_batch, summarize)
 from jitlint.suppression import file_is_suppressed, line_suppresses, unknown_noqa_codes
 
 UNPARSABLE = ALL_RULES["JIT000"]
@@ -64,7 +63,7 @@ class FileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     internal_error: Optional[str] = None  # a jitlint bug; the CLI exits 2
     summary: Optional[ModuleSummary] = None  # what other linted files may import from this one
-    references: tuple[str, ...] = ()  # what it may refer to through imports (project.referenced_names)
+    references: References = References()  # what it may refer to through imports
     depends_on: tuple[str, ...] = ()  # other linted modules whose summaries this result used
     notes: tuple[str, ...] = ()  # for stderr: e.g. a module left out of the project index
 
@@ -184,10 +183,11 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
     rules = [rule() for code, rule in ALL_RULES.items() if settings.is_enabled(code, path, rule.opt_in)]
     # What it refers to in other modules: whether the project index can change its findings
     # (lint_files) is decided from this, also for a file that is not parsed below.
-    result.references = referenced_names(tree, *module_name_for(path))
-    if not rules or (prefilter and not _may_have_findings(text, tree, settings, index, rules)):
+    scan = scan_module(tree, *module_name_for(path))
+    result.references = scan.references
+    if not rules or (prefilter and not _may_have_findings(text, scan, settings, index, rules)):
         # What it tells the project index, from the ast it has (else summarised again later)
-        result.summary = cheap_summary(tree, text, path)
+        result.summary = cheap_summary(tree, text, path, scan)
         return result
     try:
         module = cst.parse_module(text)
@@ -259,7 +259,7 @@ def _check_syntax(text: str, path: str) -> ast.Module:
         raise SourceError(f"cannot parse: {exc}") from exc
 
 
-def _may_have_findings(text: str, tree: ast.Module, settings: Settings,
+def _may_have_findings(text: str, scan: ModuleScan, settings: Settings,
                        index: Optional[ProjectIndex] = None, rules: Sequence[Rule] = ()) -> bool:
     """Every rule is about jit: a file that names no jit-like function has nothing to report
     (nor a jitted function of another linted module, which it may call without saying jit).
@@ -273,7 +273,7 @@ def _may_have_findings(text: str, tree: ast.Module, settings: Settings,
     if index is not None:
         words += index.function_names() + index.wrapper_names()
     words += tuple(word for rule in rules for word in rule.prefilter_words)
-    return any(word in text for word in words) and names_any(tree, words)
+    return any(word in text for word in words) and scan.names_any(words)
 
 
 def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
@@ -350,7 +350,7 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     linter = _CachedLinter(settings, jobs, prefilter, cache)
     results = linter.lint(files, None)
-    if not files or not any(r.references for r in results):
+    if not files or not any(r.references.names for r in results):
         return results
     # The index holds every module of the files' projects, not only the files named: a file
     # gets the same findings whether it is named alone (pre-commit, flake8) or found in a tree.
@@ -382,7 +382,7 @@ def lint_in_project(data: bytes, path: str, settings: Settings, cache: Optional[
                                                             line_noqa, index))
 
     result = lint(None)
-    if result.internal_error or not result.references:
+    if result.internal_error or not result.references.names:
         return result
     index = build_index([(path, result.summary)]
                         + [(module, None) for module in _project_files([path], settings)])
@@ -406,8 +406,9 @@ def _summarise_imported(linter: "_CachedLinter", index: ProjectIndex, results: S
     ``__init__``) reach, ``depth`` links deep: the decision which files need the index is then
     made without parsing anything in this process.  Only a file with static jits of its own
     asks about classes (needs_index), so only its imports need the full summaries."""
-    everything = [r.references for r in results]
-    with_classes = [r.references for r in results if r.summary is not None and r.summary.static_jit]
+    everything = [r.references.names for r in results]
+    with_classes = [tuple(r.references.made()) for r in results
+                    if r.summary is not None and r.summary.static_jit]
     lazy, index.lazy = index.lazy, False
     try:
         for imports, classes in ((everything, False), (with_classes, True)):

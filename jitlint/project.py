@@ -301,12 +301,15 @@ def summarize_path(path: str, classes: bool = False) -> Optional[ModuleSummary]:
     return summarize(model, JitResolver(model).applications(), path, is_package)
 
 
-def cheap_summary(tree: ast.Module, text: str, path: str) -> Optional[ModuleSummary]:
+def cheap_summary(tree: ast.Module, text: str, path: str,
+                  scan: Optional[ModuleScan] = None) -> Optional[ModuleSummary]:
     """The summary of a module that names no jit, from its ``ast`` (None if it names one):
-    no jitted functions or wrappers, its re-exports, its classes by name only."""
-    if any(word in text for word in JIT_WORDS) and names_any(tree, JIT_WORDS):
-        return None
+    no jitted functions or wrappers, its re-exports, its classes by name only.  ``scan`` is
+    the tree's ModuleScan when the caller has it."""
     name, is_package = module_name_for(path)
+    if any(word in text for word in JIT_WORDS) and \
+            (scan or scan_module(tree, name, is_package)).names_any(JIT_WORDS):
+        return None
     aliases, class_names = module_imports(tree, name, is_package)
     return ModuleSummary(module=name, path=path, aliases=aliases, unparsed_classes=class_names)
 
@@ -314,23 +317,6 @@ def cheap_summary(tree: ast.Module, text: str, path: str) -> Optional[ModuleSumm
 def lacks(summary: Optional[ModuleSummary], classes: bool) -> bool:
     """Whether ``summary`` is missing, or cheap where its classes are asked for."""
     return summary is None or (classes and bool(summary.unparsed_classes))
-
-
-def names_any(tree: ast.AST, words: Sequence[str]) -> bool:
-    """Whether an identifier (a name, an attribute or an imported name; not a comment, string
-    or docstring) contains one of ``words``."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            names: tuple[str, ...] = (node.id,)
-        elif isinstance(node, ast.Attribute):
-            names = (node.attr,)
-        elif isinstance(node, ast.alias):
-            names = (node.name, node.asname or "")
-        else:
-            continue
-        if any(word in name for name in names for word in words):
-            return True
-    return False
 
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
@@ -468,36 +454,106 @@ def build_index(modules: Iterable[tuple[str, Optional[ModuleSummary]]]) -> Proje
     return index
 
 
-def referenced_names(tree: ast.Module, module: str, is_package: bool) -> tuple[str, ...]:
-    """The absolute dotted names a module may refer to through its imports: what it imports,
-    and every ``alias.attr.attr`` read of an imported name or of a name assigned from one
-    (``jnp.linalg.norm`` -> ``jax.numpy.linalg.norm``).  Scopes are merged, so it is a superset
-    of what the semantic model resolves: it decides which files the project index can concern
-    (engine.lint_files) without a libcst parse, and must never leave one out."""
+@dataclass(frozen=True)
+class CallShape:
+    """One call of a name another module may define, as far as static arguments go: what
+    ``rules/_static.py`` maps onto the static positions and keywords of a jitted function.
+    A constant literal (``1``, ``"same"``, ``(0, -1)``, ``None``) is the same hashable value
+    at every call, so no static-argument rule can report it: only the other arguments count."""
+
+    callee: str
+    n_positional: int  # positional arguments before the first ``*``/``**`` unpacking
+    exact: bool  # no ``*args``: a negative static_argnum resolves
+    varying: tuple[int, ...]  # those positions given something else than a constant literal
+    keywords: tuple[str, ...]  # keywords given something else than a constant literal
+
+    def reaches_static(self, spec: StaticArgSpec) -> bool:
+        """Whether the call gives a non-constant value to a static argument of ``spec``."""
+        static = spec.static_positions(self.n_positional, self.exact)
+        return any(spec.filtering or position in static for position in self.varying) \
+            or any(spec.static_keyword(keyword) for keyword in self.keywords)
+
+
+@dataclass(frozen=True)
+class References:
+    """What a module may refer to in other modules through its imports, read from Python's
+    ``ast``.  Scopes are merged, so it is a superset of what the semantic model resolves: it
+    decides which files the project index can concern (engine.lint_files, needs_index)
+    without a libcst parse, and must never leave one out."""
+
+    names: tuple[str, ...] = ()  # every dotted name reached (``jnp.linalg.norm`` -> ``jax.numpy.linalg.norm``)
+    calls: tuple[CallShape, ...] = ()  # how those names are called
+    bases: tuple[str, ...] = ()  # those names used as a class's base
+
+    def made(self) -> set[str]:
+        """Names called or subclassed: only there does the index tell a class's hashability
+        (rules/_static.py asks for the verdicts of callees and of local classes' bases)."""
+        return {call.callee for call in self.calls} | set(self.bases)
+
+
+@dataclass(frozen=True)
+class ModuleScan:
+    """One walk of a module's ``ast``: its identifiers (the prefilter's question) and its
+    references to other modules."""
+
+    identifiers: frozenset[str]
+    references: References
+
+    def names_any(self, words: Sequence[str]) -> bool:
+        """Whether an identifier (a name, an attribute or an imported name; not a comment,
+        string or docstring) contains one of ``words``."""
+        return any(word in name for name in self.identifiers for word in words)
+
+
+def scan_module(tree: ast.Module, module: str, is_package: bool) -> ModuleScan:
+    """ModuleScan of ``tree``: the names it reads, what it imports, and every ``alias.attr``
+    read of an imported name or of a name assigned from one, with how each is called."""
+    identifiers: set[str] = set()
     imported: set[str] = set()
     bound: dict[str, set[str]] = {}  # local name -> the dotted names it may stand for
     copies: list[tuple[str, ast.expr]] = []  # ``x = <name or attribute chain>``
     chains: list[ast.expr] = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Attribute, ast.Name)):
-            chains.append(node)
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
+    calls: list[ast.Call] = []
+    bases: list[ast.expr] = []
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            identifiers.add(node.id)  # type: ignore[attr-defined]
+            chains.append(node)  # type: ignore[arg-type]
+            continue  # its only child is the context
+        if kind is ast.Attribute:
+            identifiers.add(node.attr)  # type: ignore[attr-defined]
+            chains.append(node)  # type: ignore[arg-type]
+        elif kind is ast.Call:
+            calls.append(node)  # type: ignore[arg-type]
+        elif kind is ast.ClassDef:
+            bases.extend(node.bases)  # type: ignore[attr-defined]
+        elif kind is ast.Import:
+            for alias in node.names:  # type: ignore[attr-defined]
+                identifiers.update((alias.name, alias.asname or ""))
                 imported.add(alias.name)
                 # ``import a.b`` binds ``a``: ``a.b.f`` is then read as an attribute chain
                 meaning = alias.name if alias.asname else alias.name.split(".", 1)[0]
                 bound.setdefault(alias.asname or meaning, set()).add(meaning)
-        elif isinstance(node, ast.ImportFrom):
-            base = absolute("." * node.level + (node.module or ""), module, is_package)
-            for alias in node.names:
+            continue
+        elif kind is ast.ImportFrom:
+            base = absolute("." * node.level + (node.module or ""), module, is_package)  # type: ignore[attr-defined]
+            for alias in node.names:  # type: ignore[attr-defined]
+                identifiers.update((alias.name, alias.asname or ""))
                 if alias.name != "*":
                     target = f"{base}.{alias.name}" if base else alias.name
                     imported.add(target)
                     bound.setdefault(alias.asname or alias.name, set()).add(target)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and \
-                isinstance(node.value, (ast.Name, ast.Attribute)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            copies.extend((t.id, node.value) for t in targets if isinstance(t, ast.Name))
+            continue
+        elif kind is ast.Assign or kind is ast.AnnAssign or kind is ast.NamedExpr:
+            value = node.value  # type: ignore[attr-defined]
+            if isinstance(value, (ast.Name, ast.Attribute)):
+                targets = node.targets if kind is ast.Assign else [node.target]  # type: ignore[attr-defined]
+                copies.extend((t.id, value) for t in targets if isinstance(t, ast.Name))
+        stack.extend(ast.iter_child_nodes(node))
+    identifiers.discard("")
     for _ in range(8):  # ``la = jnp.linalg; norm = la.norm``: copies of copies, as deep as
         # SemanticModel.qualified_name follows them
         grew = False
@@ -511,7 +567,37 @@ def referenced_names(tree: ast.Module, module: str, is_package: bool) -> tuple[s
     names = imported
     for node in chains:
         names.update(_chain_meanings(node, bound))
-    return tuple(sorted(names))
+    shapes = {shape for call in calls for shape in _call_shapes(call, bound)}
+    return ModuleScan(frozenset(identifiers), References(
+        tuple(sorted(names)),
+        tuple(sorted(shapes, key=lambda c: (c.callee, c.n_positional, c.varying, c.keywords, c.exact))),
+        tuple(sorted({name for base in bases for name in _chain_meanings(base, bound)}))))
+
+
+def _call_shapes(call: ast.Call, bound: dict[str, set[str]]) -> Iterator[CallShape]:
+    callees = _chain_meanings(call.func, bound)
+    if not callees:
+        return
+    n_positional = 0
+    for arg in call.args:
+        if isinstance(arg, ast.Starred):
+            break
+        n_positional += 1
+    exact = not any(isinstance(arg, ast.Starred) for arg in call.args)
+    varying = tuple(i for i, arg in enumerate(call.args[:n_positional]) if not _constant(arg))
+    keywords = tuple(sorted({k.arg for k in call.keywords if k.arg is not None and not _constant(k.value)}))
+    for callee in callees:
+        yield CallShape(callee, n_positional, exact, varying, keywords)
+
+
+def _constant(node: ast.expr) -> bool:
+    """A literal with the same hashable value at every evaluation: ``3``, ``-1``, ``"x"``,
+    ``None``, and tuples of those."""
+    if isinstance(node, ast.UnaryOp):
+        node = node.operand
+    if isinstance(node, ast.Tuple):
+        return all(_constant(element) for element in node.elts)
+    return isinstance(node, ast.Constant)
 
 
 def _chain_meanings(node: ast.expr, bound: dict[str, set[str]]) -> set[str]:
@@ -543,18 +629,23 @@ def imported_unsummarised(imports: Iterable[Sequence[str]], index: ProjectIndex,
     return sorted(wanted)
 
 
-def needs_index(summary: Optional[ModuleSummary], references: Sequence[str],
+def needs_index(summary: Optional[ModuleSummary], references: References,
                 index: ProjectIndex) -> bool:
-    """Whether the index can change a file's findings: it refers to a jitted function of
-    another linted module that has static arguments (rules/_static.py checks the values passed
-    there), or, when it has jits with static arguments itself, to one of its classes (their
-    hashability).  ``summary`` is None for a file that was not parsed (it never said jit):
-    then only a jitted function counts."""
-    if any((spec := index.function(name)) is not None and spec.has_static_arguments
-           or index.wrapper(name) is not None for name in references):
+    """Whether the index can change a file's findings: it uses a jit wrapper of another linted
+    module, or gives a non-constant value to a static argument of a jitted function of one
+    (rules/_static.py checks the values passed there), or, when it has jits with static
+    arguments itself, calls or subclasses one of its classes (their hashability).
+    ``summary`` is None for a file that was not parsed (it never said jit): then its classes
+    do not count."""
+    if any(index.wrapper(name) is not None for name in references.names):
         return True
+    for call in references.calls:
+        spec = index.function(call.callee)
+        # what _static._Callees.lookup follows to the index: checkable module-level functions
+        if spec is not None and spec.checkable and not spec.method and call.reaches_static(spec):
+            return True
     return summary is not None and summary.static_jit \
-        and any(index.cls(name) is not None for name in references)
+        and any(index.cls(name) is not None for name in references.made())
 
 
 @dataclass(frozen=True)

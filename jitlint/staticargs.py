@@ -72,6 +72,16 @@ class StaticArgSpec:
         """(static_argnums, static_argnames) as jax.jit infers them from the signature."""
         return _infer(self, self.static_argnums, self.static_argnames)
 
+    def static_positions(self, n_passed: int, exact: bool) -> set[int]:
+        """The positions jax.jit treats as static in a call with ``n_passed`` positional
+        arguments; a negative argnum counts from the end only when that count is exact (no
+        ``*args`` in the call)."""
+        argnums, _ = self.effective_static()
+        return {n % n_passed if n < 0 else n for n in argnums if n >= 0 or (exact and n_passed)}
+
+    def static_keyword(self, keyword: str) -> bool:
+        return self.filtering or keyword in self.effective_static()[1]
+
     def param_at(self, index: int) -> Optional[str]:
         if 0 <= index < len(self.positional):
             return self.positional[index]

@@ -288,7 +288,7 @@ def test_classes_with_bases_outside_the_tree_stay_silent():
 
 def test_calls_reached_through_module_aliases_and_copies(tmp_path):
     # Which files are linted again with the index is decided from the names they refer to
-    # (project.referenced_names); every spelling the semantic model resolves must be among them.
+    # (project.scan_module); every spelling the semantic model resolves must be among them.
     root = _tree(tmp_path, {
         "pkg/__init__.py": "from .steps import step as step\n",
         "pkg/steps.py": """
@@ -336,9 +336,39 @@ def test_only_files_that_reach_a_jitted_function_with_static_arguments_are_linte
             @jax.jit
             def plain(x):
                 return x
+
+            class Options:
+                def __init__(self, depth):
+                    self.depth = depth
+        """,
+        # files with static jits of their own: a class of the project matters when it is
+        # instantiated (or subclassed), not when it is only named in an annotation
+        "makes_options.py": """
+            from functools import partial
+            import jax
+            from pkg.steps import Options
+
+            @partial(jax.jit, static_argnums=1)
+            def run(x, options):
+                return x
+
+            for depth in range(3):
+                run(1, Options(depth))
+        """,
+        "annotates_options.py": """
+            from functools import partial
+            import jax
+            from pkg.steps import Options
+
+            @partial(jax.jit, static_argnums=1)
+            def run(x, options: Options):
+                return x
         """,
         "calls_plain.py": "import pkg.steps\nfor i in range(3):\n    pkg.steps.plain(i)\n",
-        "calls_step.py": "import pkg.steps\npkg.steps.step(1, 2)\n",
+        "calls_step.py": "import pkg.steps\ncfg = [2]\npkg.steps.step(1, cfg)\n",
+        # a constant literal is the same hashable value at every call: nothing to check
+        "calls_step_constant.py": "import pkg.steps\npkg.steps.step(1, 2)\npkg.steps.step(1, cfg=(2, 'a'))\n",
+        "calls_step_unpacked.py": "import pkg.steps\nargs = (1, [2])\npkg.steps.step(*args)\n",
         "imports_only.py": "import pkg.steps\nprint(pkg.steps.__name__)\n",
     })
     settings = Settings(select=CROSS, root=root)
@@ -346,7 +376,15 @@ def test_only_files_that_reach_a_jitted_function_with_static_arguments_are_linte
     results = [lint_file(path, settings) for path in files]
     index = build_index([(path, result.summary) for path, result in zip(files, results)])
     again = {Path(r.path).name for r in results if _needs_index(r, index)}
-    assert again == {"calls_step.py"}
+    assert again == {"calls_step.py", "makes_options.py"}
+    # and the index indeed changes nothing for the others
+    expected = {"calls_step.py": ["JIT301"], "makes_options.py": ["JIT402"]}
+    for path, result in zip(files, results):
+        with_index = lint_file(path, settings, index=index)
+        if Path(path).name in again:
+            assert [d.code for d in with_index.diagnostics] == expected[Path(path).name]
+        else:
+            assert with_index.diagnostics == result.diagnostics
 
 
 def test_jit_wrappers_in_summaries_and_through_imports(tmp_path):

@@ -180,10 +180,8 @@ def _map_arguments(site: CallSite, spec: StaticArgSpec, shift: int) -> list[Stat
             break
         if arg.keyword is None:
             positional.append(arg)
-    exact = not any(arg.star == "*" for arg in args)
-    argnums, argnames = spec.effective_static()
-    n_passed = len(positional) + shift
-    static_nums = {n % n_passed if n < 0 else n for n in argnums if n >= 0 or (exact and n_passed)}
+    static_nums = spec.static_positions(len(positional) + shift,
+                                        exact=not any(arg.star == "*" for arg in args))
     uses = []
     for index, arg in enumerate(positional):
         position = index + shift
@@ -193,7 +191,7 @@ def _map_arguments(site: CallSite, spec: StaticArgSpec, shift: int) -> list[Stat
                 continue  # too many arguments: a TypeError of its own
             uses.append(StaticUse(site, spec.name, spec, arg, param or f"*{position}", position))
     for arg in args:
-        if arg.keyword is not None and (spec.filtering or arg.keyword.value in argnames):
+        if arg.keyword is not None and spec.static_keyword(arg.keyword.value):
             uses.append(StaticUse(site, spec.name, spec, arg, arg.keyword.value, None))
     return uses
 
