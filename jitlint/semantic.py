@@ -126,6 +126,9 @@ class SemanticModel:
     call_site_of: dict[cst.Call, CallSite]
     parent_statement: dict[cst.CSTNode, cst.CSTNode]  # assignment/return statements by value node
     returns: list[tuple[cst.Return, Frame]]
+    # Writes through an item or attribute of a name (``G[k] = v``, ``G.a += 1``, ``del G[k]``):
+    # (the name at the root, the frame of the write, the AssignTarget or statement)
+    item_writes: list[tuple[str, Frame, cst.CSTNode]]
     module_name: Optional[str] = None  # dotted name when known (package layout)
 
     # ------------------------------------------------------------------ name resolution
@@ -208,7 +211,7 @@ class SemanticModel:
         bindings = self.lookup(name.value, scope)
         if len(bindings) < 2 or any(b.scope is not scope for b in bindings):
             return bindings
-        spans = self._spans
+        spans = self.spans
         read = spans.get(name)
         if read is None:
             return bindings
@@ -228,8 +231,10 @@ class SemanticModel:
         return live[::-1]
 
     @cached_property
-    def _spans(self) -> dict[cst.CSTNode, tuple[int, int]]:
-        """Every meaningful node -> (index when entered, index when left), in source order."""
+    def spans(self) -> dict[cst.CSTNode, tuple[int, int]]:
+        """Every meaningful node -> (index when entered, index when left), in source order:
+        a node comes before another when it is entered first, and lies inside one when it is
+        entered and left within that one's span."""
         spans: dict[cst.CSTNode, tuple[int, int]] = {}
         counter = 0
         stack: list[tuple[cst.CSTNode, bool]] = [(self.module, False)]
@@ -246,7 +251,7 @@ class SemanticModel:
 
     @cached_property
     def _loop_spans(self) -> list[tuple[int, int]]:
-        return [span for node, span in self._spans.items() if isinstance(node, LOOP_TYPES)]
+        return [span for node, span in self.spans.items() if isinstance(node, LOOP_TYPES)]
 
     def calls_to(self, binding: Binding) -> Iterator[CallSite]:
         """Call sites ``name(...)`` whose callee name resolves to exactly ``binding``."""
@@ -284,6 +289,7 @@ class _ModelBuilder(Walker):
         self.call_site_of: dict[cst.Call, CallSite] = {}
         self.parent_statement: dict[cst.CSTNode, cst.CSTNode] = {}
         self.returns: list[tuple[cst.Return, Frame]] = []
+        self.item_writes: list[tuple[str, Frame, cst.CSTNode]] = []
         self.statement: Optional[cst.CSTNode] = None
         self.immediate_callees: set[cst.Call] = set()
 
@@ -303,14 +309,23 @@ class _ModelBuilder(Walker):
         scope = scope or self.scope
         scope.add(Binding(name, kind, scope, node, value, imported, self.frame))
 
-    def _bind_target(self, target: cst.BaseExpression, kind: str, node: cst.CSTNode, value=None) -> None:
+    def _bind_target(self, target: cst.BaseExpression, kind: str, node: cst.CSTNode, value=None,
+                     write: Optional[cst.CSTNode] = None) -> None:
+        """Bind the names ``target`` assigns; with ``write`` (the AssignTarget or statement),
+        record its item and attribute writes too."""
         if isinstance(target, cst.Name):
             self._bind(target.value, kind, node, value)
         elif isinstance(target, (cst.Tuple, cst.List)):
             for element in target.elements:
-                self._bind_target(element.value, kind, node)
+                self._bind_target(element.value, kind, node, write=write)
         elif isinstance(target, cst.StarredElement):
-            self._bind_target(target.value, kind, node)
+            self._bind_target(target.value, kind, node, write=write)
+        elif write is not None and isinstance(target, (cst.Subscript, cst.Attribute)):
+            root = target.value
+            while isinstance(root, (cst.Subscript, cst.Attribute)):
+                root = root.value
+            if isinstance(root, cst.Name):
+                self.item_writes.append((root.value, self.frame, write))
 
     # ------------------------------------------------------------------ statements
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
@@ -343,15 +358,15 @@ class _ModelBuilder(Walker):
         value = node.value
         self.parent_statement[value] = node
         for target in node.targets:
-            self._bind_target(target.target, "assign", node, value)
+            self._bind_target(target.target, "assign", node, value, write=target)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:
             self.parent_statement[node.value] = node
-        self._bind_target(node.target, "assign", node, node.value)
+        self._bind_target(node.target, "assign", node, node.value, write=node)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._bind_target(node.target, "other", node)
+        self._bind_target(node.target, "other", node, write=node)
 
     def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
         # PEP 572: the target binds in the nearest enclosing non-comprehension scope.
@@ -382,7 +397,7 @@ class _ModelBuilder(Walker):
             self._bind_target(node.name.name, "other", node)
 
     def visit_Del(self, node: cst.Del) -> None:
-        self._bind_target(node.target, "other", node)
+        self._bind_target(node.target, "other", node, write=node)
 
     def visit_MatchAs(self, node: cst.MatchAs) -> None:
         if node.name is not None:
@@ -550,5 +565,6 @@ def build_model(module: cst.Module, module_name: Optional[str] = None) -> Semant
         call_site_of=builder.call_site_of,
         parent_statement=builder.parent_statement,
         returns=builder.returns,
+        item_writes=builder.item_writes,
         module_name=module_name,
     )

@@ -71,36 +71,28 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
         jitted.setdefault(func, JittedFunction(func)).apps.append(app)
     if not jitted:
         return []
-    walk = _module_walk(ctx)
+    order = ctx.model.spans
     calls_of: dict[cst.FunctionDef, list[Event]] = {}
     by_app = {id(app): func for func, app in transformed.items()}
     for jc in jitted_calls(ctx):
         func = jc.func if isinstance(jc.func, cst.FunctionDef) else by_app.get(id(jc.app))
         if func in jitted:
             site = ctx.model.call_site_of[jc.call]
-            calls_of.setdefault(func, []).append(Event(site.frame, walk.order[id(jc.call)]))
+            calls_of.setdefault(func, []).append(Event(site.frame, order[jc.call][0]))
     for func, entry in jitted.items():
         if any(app.jit.qualname == NNX_JIT for app in entry.apps) and func not in calls_of:
             # jitted_calls follows jax.jit/pjit/equinox only: the direct calls of an nnx.jit def
             binding = next((b for b in ctx.model.functions[func].scope.bindings.get(func.name.value, ())
                             if b.node is func), None)
             for site in ctx.model.calls_to(binding) if binding is not None else ():
-                calls_of.setdefault(func, []).append(Event(site.frame, walk.order[id(site.node)]))
-    analysis = _Analysis(ctx.model, walk, set(jitted))
+                calls_of.setdefault(func, []).append(Event(site.frame, order[site.node][0]))
+    analysis = _Analysis(ctx.model, set(jitted))
     found = []
     for func, entry in jitted.items():
         calls = [e for e in calls_of.get(func, []) if not _inside(e.frame, func)]
         if calls:
             found.extend(analysis.check(entry, calls))
     return found
-
-
-def _module_walk(ctx: FileContext) -> "_ModuleWalk":
-    def compute(ctx: FileContext) -> _ModuleWalk:
-        walk = _ModuleWalk(ctx.model)
-        walk.walk(ctx.module)
-        return walk
-    return ctx.shared("stale-module-walk", compute)
 
 
 # ---------------------------------------------------------------------------------- JIT603
@@ -130,13 +122,12 @@ def mutated_static_args(ctx: FileContext) -> list[MutatedStatic]:
         by_callee.setdefault(key, []).append(use)
     if not by_callee:
         return []
-    walk = _module_walk(ctx)
-    analysis = _Analysis(ctx.model, walk, jitted)
+    analysis = _Analysis(ctx.model, jitted)
     found = []
     for (callee, _), uses in by_callee.items():
         name = uses[0].value.value
         bindings = ctx.model.lookup(name, uses[0].scope)
-        calls = [Event(u.site.frame, walk.order[id(u.site.node)]) for u in uses]
+        calls = [Event(u.site.frame, ctx.model.spans[u.site.node][0]) for u in uses]
         for how, write in analysis._writes(name, bindings[0].scope, bindings):
             if how != "mutated" or any(_inside(write.frame, j) for j in jitted):
                 continue
@@ -263,47 +254,6 @@ def _transformed_defs(ctx: FileContext) -> dict[cst.FunctionDef, object]:
     return found
 
 
-class _ModuleWalk(Walker):
-    """One pass: a pre-order number for every node, and the frame and root name of every
-    item/attribute write (``G[k] = v``, ``G.a += 1``, ``del G[k]``)."""
-
-    def __init__(self, model: SemanticModel) -> None:
-        self.model = model
-        self.order: dict[int, int] = {}
-        self.frame = Frame(model.module, None, model.module_scope)
-        self.writes: list[tuple[str, Frame, cst.CSTNode]] = []
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        self.order[id(node)] = len(self.order)
-        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.For, cst.While,
-                             cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
-            scope = self.model.scope_of.get(node, self.frame.scope)
-            self.frame = Frame(node, self.frame, scope)
-        elif isinstance(node, cst.AssignTarget):
-            self._write(node.target, node)
-        elif isinstance(node, (cst.AugAssign, cst.AnnAssign)):
-            self._write(node.target, node)
-        elif isinstance(node, cst.Del):
-            self._write(node.target, node)
-        return True
-
-    def on_leave(self, original_node: cst.CSTNode) -> None:  # noqa: D102
-        if self.frame.node is original_node and self.frame.parent is not None:
-            self.frame = self.frame.parent
-
-    def _write(self, target: cst.BaseExpression, node: cst.CSTNode) -> None:
-        if isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._write(element.value, node)
-            return
-        if isinstance(target, (cst.Subscript, cst.Attribute)):
-            root = target.value
-            while isinstance(root, (cst.Subscript, cst.Attribute)):
-                root = root.value
-            if isinstance(root, cst.Name):
-                self.writes.append((root.value, self.frame, node))
-
-
 def _inside(frame: Frame, node: cst.CSTNode) -> bool:
     return frame.is_inside(node)
 
@@ -317,9 +267,9 @@ def _body(frame: Frame) -> cst.CSTNode:
 
 
 class _Analysis:
-    def __init__(self, model: SemanticModel, walk: _ModuleWalk, jitted: set[cst.FunctionDef]) -> None:
+    def __init__(self, model: SemanticModel, jitted: set[cst.FunctionDef]) -> None:
         self.model = model
-        self.walk = walk
+        self.spans = model.spans
         self.jitted = jitted
         scopes = {id(s): s for s in model.scope_of.values()}.values()
         self.redirecting = [s for s in scopes if s.global_names or s.nonlocal_names]
@@ -330,7 +280,7 @@ class _Analysis:
                     and isinstance(func.value, cst.Name):
                 self.method_calls.setdefault(func.value.value, []).append(site)
         self.item_writes: dict[str, list[tuple[Frame, cst.CSTNode]]] = {}
-        for written, frame, node in walk.writes:
+        for written, frame, node in model.item_writes:
             self.item_writes.setdefault(written, []).append((frame, node))
 
     def check(self, entry: JittedFunction, calls: list[Event]) -> Iterator[StaleRead]:
@@ -389,28 +339,28 @@ class _Analysis:
     def _writes(self, name: str, owner: Scope, bindings: list[Binding]) -> Iterator[tuple[str, Event]]:
         for binding in bindings:
             if binding.frame is not None:
-                yield "reassigned", Event(binding.frame, self.walk.order.get(id(binding.node), -1))
+                yield "reassigned", Event(binding.frame, self._order(binding.node))
         for scope in self.redirecting:
             redirected = (name in scope.global_names and owner is self.model.module_scope) or \
                 (name in scope.nonlocal_names and self._resolves_to(name, scope, owner))
             if redirected:
                 for binding in scope.bindings.get(name, ()):
                     if binding.frame is not None:
-                        yield "reassigned", Event(binding.frame, self.walk.order.get(id(binding.node), -1))
+                        yield "reassigned", Event(binding.frame, self._order(binding.node))
         for frame, node in self.item_writes.get(name, ()):
             if self._same(name, frame.scope, bindings):
-                yield "mutated", Event(frame, self.walk.order[id(node)])
+                yield "mutated", Event(frame, self.spans[node][0])
         if all(b.kind == "assign" and b.value is not None and b.frame is not None
                and creates_nnx_object(b.value, b.scope, b.frame, self.model) for b in bindings):
             for site in self._nnx_updates(name):
                 if self._same(name, site.frame.scope, bindings):
-                    yield "mutated", Event(site.frame, self.walk.order[id(site.node)])
+                    yield "mutated", Event(site.frame, self.spans[site.node][0])
             return
         if not all(_is_container(b) for b in bindings):
             return  # obj.update(...) may be pure (optax); only builtin containers are followed
         for site in self.method_calls.get(name, ()):
             if self._same(name, site.frame.scope, bindings):
-                yield "mutated", Event(site.frame, self.walk.order[id(site.node)])
+                yield "mutated", Event(site.frame, self.spans[site.node][0])
 
     def _nnx_updates(self, name: str) -> Iterator:
         """Calls that update the NNX object ``name`` in place: ``name.update(...)``
@@ -484,18 +434,13 @@ class _Analysis:
     def _recreated_with(self, write: Event, definitions: list[cst.CSTNode]) -> bool:
         """The jitted function is (re)created in the loop that writes: traced anew each time."""
         for loop in write.frame.loops_in_scope():
-            start, end = self.walk.order[id(loop)], self._end(loop)
-            if any(start < self.walk.order.get(id(anchor), -1) <= end for anchor in definitions):
+            start, end = self.spans[loop]
+            if any(start < self._order(anchor) < end for anchor in definitions):
                 return True
         return False
 
-    def _end(self, node: cst.CSTNode) -> int:
-        last = node
-        while True:
-            children = last.children
-            if not children:
-                return self.walk.order.get(id(last), 1 << 60)
-            last = children[-1]
+    def _order(self, node: cst.CSTNode) -> int:
+        return self.spans.get(node, (-1,))[0]
 
     def _between_calls(self, write: Event, calls: list[Event], stops: tuple[cst.CSTNode, ...]) -> bool:
         body = _body(write.frame)
@@ -530,7 +475,7 @@ class _Analysis:
         if binding is None:
             return events
         for site in self.model.calls_to(binding):
-            events.extend(self._lift(Event(site.frame, self.walk.order[id(site.node)]), stops, depth + 1))
+            events.extend(self._lift(Event(site.frame, self.spans[site.node][0]), stops, depth + 1))
         return events
 
 
