@@ -64,6 +64,7 @@ class FileResult:
     internal_error: Optional[str] = None  # a jitlint bug; the CLI exits 2
     summary: Optional[ModuleSummary] = None  # what other linted files may import from this one
     references: References = References()  # what it may refer to through imports
+    classes_asked: tuple[str, ...] = ()  # other modules' classes whose hashability rules asked
     depends_on: tuple[str, ...] = ()  # other linted modules whose summaries this result used
     notes: tuple[str, ...] = ()  # for stderr: e.g. a module left out of the project index
 
@@ -285,6 +286,7 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
     violations = [(rule, violation) for rule in rules for violation in rule.check(ctx)]
     if result is not None:
         result.summary = summarize(ctx.model, ctx.jit_applications, path, is_package, ctx.resolver)
+        result.classes_asked = tuple(sorted(ctx.classes_asked))
     if not violations:
         return []
     # Positions cost a full code-generation pass: only files with findings pay for it (and
@@ -404,11 +406,10 @@ def _summarise_imported(linter: "_CachedLinter", index: ProjectIndex, results: S
     """Summarise (in processes, or from the cache) the modules of the index that the results'
     imports reach, then the modules their re-exports (``from .steps import shift`` in an
     ``__init__``) reach, ``depth`` links deep: the decision which files need the index is then
-    made without parsing anything in this process.  Only a file with static jits of its own
-    asks about classes (needs_index), so only its imports need the full summaries."""
+    made without parsing anything in this process.  Only the classes a file's rules asked
+    about (FileResult.classes_asked) need the full summaries of their modules."""
     everything = [r.references.names for r in results]
-    with_classes = [tuple(r.references.made()) for r in results
-                    if r.summary is not None and r.summary.static_jit]
+    with_classes = [r.classes_asked for r in results]
     lazy, index.lazy = index.lazy, False
     try:
         for imports, classes in ((everything, False), (with_classes, True)):
@@ -608,7 +609,7 @@ def _alone(func, item, args: tuple, crashed):
 def _needs_index(result: FileResult, index: ProjectIndex) -> bool:
     if result.internal_error or any(d.code == UNPARSABLE.code for d in result.diagnostics):
         return False
-    return needs_index(result.summary, result.references, index)
+    return needs_index(result.references, result.classes_asked, index)
 
 
 MIN_FILES_PER_BATCH = 16

@@ -378,8 +378,10 @@ def module_imports(tree: ast.Module, module_name: str,
 # ---------------------------------------------------------------------------- classes across modules
 def resolve_class(expr: cst.BaseExpression, scope: Scope, model: SemanticModel,
                   index: Optional[ProjectIndex], module_name: Optional[str], is_package: bool,
-                  _depth: int = 0) -> Optional[tuple[str, str, str]]:
-    """(class name, final verdict, why) of the class ``expr`` names, following single bases."""
+                  asked: Optional[set[str]] = None, _depth: int = 0) -> Optional[tuple[str, str, str]]:
+    """(class name, final verdict, why) of the class ``expr`` names, following single bases.
+    A name imported from elsewhere is looked up in ``index`` and added to ``asked``: with
+    the index, such a file's findings may change (needs_index)."""
     if _depth > 6:
         return None
     if isinstance(expr, cst.Name):
@@ -389,22 +391,24 @@ def resolve_class(expr: cst.BaseExpression, scope: Scope, model: SemanticModel,
             info = class_info(binding.node, binding.scope, model, None)
             base = next((a.value for a in binding.node.bases
                          if not (isinstance(a.value, cst.Name) and a.value.value == "object")), None)
-            return _finish(info, base, binding.scope, model, index, module_name, is_package, _depth)
-    if index is None:
-        return None
+            return _finish(info, base, binding.scope, model, index, module_name, is_package,
+                           asked, _depth)
     qualname = model.qualified_name(expr, scope)
     if qualname is None:
         return None
-    return _verdict_from_index(absolute(qualname, module_name, is_package), index, _depth)
+    qualname = absolute(qualname, module_name, is_package)
+    if asked is not None:
+        asked.add(qualname)
+    return _verdict_from_index(qualname, index, _depth) if index is not None else None
 
 
 def _finish(info: ClassInfo, base: Optional[cst.BaseExpression], scope: Scope, model: SemanticModel,
-            index, module_name, is_package, depth) -> Optional[tuple[str, str, str]]:
+            index, module_name, is_package, asked, depth) -> Optional[tuple[str, str, str]]:
     if info.verdict == UNKNOWN:
         return None
     if base is None:
         return info.name, info.verdict, info.why
-    resolved = resolve_class(base, scope, model, index, module_name, is_package, depth + 1)
+    resolved = resolve_class(base, scope, model, index, module_name, is_package, asked, depth + 1)
     if resolved is None:
         return None
     if info.verdict != INHERIT:
@@ -483,12 +487,6 @@ class References:
 
     names: tuple[str, ...] = ()  # every dotted name reached (``jnp.linalg.norm`` -> ``jax.numpy.linalg.norm``)
     calls: tuple[CallShape, ...] = ()  # how those names are called
-    bases: tuple[str, ...] = ()  # those names used as a class's base
-
-    def made(self) -> set[str]:
-        """Names called or subclassed: only there does the index tell a class's hashability
-        (rules/_static.py asks for the verdicts of callees and of local classes' bases)."""
-        return {call.callee for call in self.calls} | set(self.bases)
 
 
 @dataclass(frozen=True)
@@ -514,7 +512,6 @@ def scan_module(tree: ast.Module, module: str, is_package: bool) -> ModuleScan:
     copies: list[tuple[str, ast.expr]] = []  # ``x = <name or attribute chain>``
     chains: list[ast.expr] = []
     calls: list[ast.Call] = []
-    bases: list[ast.expr] = []
     stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
@@ -528,8 +525,6 @@ def scan_module(tree: ast.Module, module: str, is_package: bool) -> ModuleScan:
             chains.append(node)  # type: ignore[arg-type]
         elif kind is ast.Call:
             calls.append(node)  # type: ignore[arg-type]
-        elif kind is ast.ClassDef:
-            bases.extend(node.bases)  # type: ignore[attr-defined]
         elif kind is ast.Import:
             for alias in node.names:  # type: ignore[attr-defined]
                 identifiers.update((alias.name, alias.asname or ""))
@@ -570,8 +565,7 @@ def scan_module(tree: ast.Module, module: str, is_package: bool) -> ModuleScan:
     shapes = {shape for call in calls for shape in _call_shapes(call, bound)}
     return ModuleScan(frozenset(identifiers), References(
         tuple(sorted(names)),
-        tuple(sorted(shapes, key=lambda c: (c.callee, c.n_positional, c.varying, c.keywords, c.exact))),
-        tuple(sorted({name for base in bases for name in _chain_meanings(base, bound)}))))
+        tuple(sorted(shapes, key=lambda c: (c.callee, c.n_positional, c.varying, c.keywords, c.exact)))))
 
 
 def _call_shapes(call: ast.Call, bound: dict[str, set[str]]) -> Iterator[CallShape]:
@@ -629,14 +623,11 @@ def imported_unsummarised(imports: Iterable[Sequence[str]], index: ProjectIndex,
     return sorted(wanted)
 
 
-def needs_index(summary: Optional[ModuleSummary], references: References,
-                index: ProjectIndex) -> bool:
+def needs_index(references: References, classes_asked: Iterable[str], index: ProjectIndex) -> bool:
     """Whether the index can change a file's findings: it uses a jit wrapper of another linted
     module, or gives a non-constant value to a static argument of a jitted function of one
-    (rules/_static.py checks the values passed there), or, when it has jits with static
-    arguments itself, calls or subclasses one of its classes (their hashability).
-    ``summary`` is None for a file that was not parsed (it never said jit): then its classes
-    do not count."""
+    (rules/_static.py checks the values passed there), or its rules asked how a class of one
+    hashes (``classes_asked``, from its lint without the index)."""
     if any(index.wrapper(name) is not None for name in references.names):
         return True
     for call in references.calls:
@@ -644,8 +635,7 @@ def needs_index(summary: Optional[ModuleSummary], references: References,
         # what _static._Callees.lookup follows to the index: checkable module-level functions
         if spec is not None and spec.checkable and not spec.method and call.reaches_static(spec):
             return True
-    return summary is not None and summary.static_jit \
-        and any(index.cls(name) is not None for name in references.made())
+    return any(index.cls(name) is not None for name in classes_asked)
 
 
 @dataclass(frozen=True)

@@ -529,7 +529,7 @@ def unhashable_receiver(ctx: FileContext, use: ReceiverUse) -> Optional[tuple[st
 
 def class_verdict(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> Optional[tuple[str, str, str]]:
     module_name, is_package = module_info(ctx)
-    return resolve_class(expr, scope, ctx.model, getattr(ctx, "index", None), module_name, is_package)
+    return resolve_class(expr, scope, ctx.model, ctx.index, module_name, is_package, ctx.classes_asked)
 
 
 # ---------------------------------------------------------------------------- fresh values
