@@ -155,15 +155,16 @@ def _check(args: argparse.Namespace) -> int:
     fixed = fix_command.run(args, files, settings)  # --fix writes, then the files are linted
     if fixed is not None:  # --diff
         return EXIT_ERROR if status == EXIT_ERROR else fixed
+    cache = _cache(args, settings)
     results = lint_files(files, settings, jobs=args.jobs, prefilter=not args.no_prefilter,
-                         cache=_cache(args, settings))
+                         cache=cache)
     status = max(status, _report_problems(results))
     diagnostics = all_diagnostics(results)
 
     if args.confirm:
         explicit = [path for path in existing if os.path.isfile(path)]
         return confirm_command.run(args, files, explicit, diagnostics, settings, status, FORMATS)
-    return _print(args, diagnostics, settings, status)
+    return _print(args, diagnostics, settings, status, cache=cache)
 
 
 def _cache(args: argparse.Namespace, settings) -> Optional[ResultCache]:
@@ -199,9 +200,10 @@ def _check_stdin(args: argparse.Namespace, settings) -> int:
         if remaining:
             print(f"jitlint: {remaining} finding(s) left after the fixes", file=sys.stderr)
         return max(status, EXIT_FINDINGS if remaining and not args.exit_zero else EXIT_CLEAN)
-    result = lint_in_project(data, path, settings, _cache(args, settings), prefilter=not args.no_prefilter)
+    cache = _cache(args, settings)
+    result = lint_in_project(data, path, settings, cache, prefilter=not args.no_prefilter)
     status = _report_problems([result])
-    return _print(args, all_diagnostics([result]), settings, status, {path: data})
+    return _print(args, all_diagnostics([result]), settings, status, {path: data}, cache)
 
 
 def _report_problems(results) -> int:
@@ -220,12 +222,12 @@ def _report_problems(results) -> int:
 
 
 def _print(args: argparse.Namespace, diagnostics, settings, status: int,
-           sources: Optional[dict] = None) -> int:
+           sources: Optional[dict] = None, cache: Optional[ResultCache] = None) -> int:
     text_format = args.output_format in TEXT_FORMATS
     if text_format:
         from jitlint.fixes import fixable
 
-        fixes = fixable(diagnostics, settings, sources)
+        fixes = fixable(diagnostics, settings, sources, cache)
         sys.stdout.write(FORMATS[args.output_format](diagnostics, fixable=fixes))
         sys.stdout.write(summary_line(diagnostics, fixes))
         if args.statistics:

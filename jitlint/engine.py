@@ -362,7 +362,8 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
     # and re-exports), then decide in the parent without parsing anything there.
     _summarise_imported(linter, index, results)
     index.lazy = False
-    again = [i for i, result in enumerate(results) if _needs_index(result, index)]
+    specs: dict = {}
+    again = [i for i, result in enumerate(results) if _needs_index(result, index, specs)]
     index.lazy = True  # deeper re-export chains: the workers summarise on first use
     if again:
         redone = linter.lint([files[i] for i in again], index)
@@ -433,7 +434,9 @@ def _summarise_imported(linter: "_CachedLinter", index: ProjectIndex, results: S
 
 def _project_files(files: Sequence[str], settings: Settings) -> list[str]:
     """The Python modules of the projects the files belong to (project.project_root)."""
-    roots = {project_root(path) for path in files}  # a notebook imports its project's modules too
+    # one file per directory is enough: the root depends only on the directories above it
+    by_directory = {os.path.dirname(os.path.abspath(path)): path for path in files}
+    roots = {project_root(path) for path in by_directory.values()}  # notebooks' too
     modules: dict[str, str] = {}
     for root in sorted(roots):
         modules.update(_modules_under(str(root), settings))
@@ -606,10 +609,10 @@ def _alone(func, item, args: tuple, crashed):
             return crashed(item, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
 
 
-def _needs_index(result: FileResult, index: ProjectIndex) -> bool:
+def _needs_index(result: FileResult, index: ProjectIndex, specs: Optional[dict] = None) -> bool:
     if result.internal_error or any(d.code == UNPARSABLE.code for d in result.diagnostics):
         return False
-    return needs_index(result.references, result.classes_asked, index)
+    return needs_index(result.references, result.classes_asked, index, specs)
 
 
 MIN_FILES_PER_BATCH = 16

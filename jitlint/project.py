@@ -11,6 +11,7 @@ second time with it (see engine.lint_files).  Linting one file alone needs no in
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import warnings
 from dataclasses import dataclass, field, replace
@@ -32,14 +33,21 @@ def module_name_for(path: str) -> tuple[str, bool]:
     """(dotted module name, is_package) from a path and the ``__init__.py`` files above it."""
     p = Path(path).absolute()
     is_package = p.stem == "__init__"
-    parts = [] if is_package else [p.stem]
-    directory = p.parent
+    parts = [*_package_of(p.parent)] if is_package else [*_package_of(p.parent), p.stem]
+    return ".".join(parts) or p.stem, is_package
+
+
+@functools.lru_cache(maxsize=4096)
+def _package_of(directory: Path) -> tuple[str, ...]:
+    """The dotted package a directory is (its names up the ``__init__.py`` chain); asked for
+    every file of a run, so each directory's chain is read from the disk once per process."""
+    parts: list[str] = []
     while (directory / "__init__.py").is_file() and directory.name.isidentifier():
         parts.insert(0, directory.name)
         if directory.parent == directory:
             break
         directory = directory.parent
-    return ".".join(parts) or p.stem, is_package
+    return tuple(parts)
 
 
 def absolute(qualname: str, module_name: Optional[str], is_package: bool) -> str:
@@ -623,15 +631,20 @@ def imported_unsummarised(imports: Iterable[Sequence[str]], index: ProjectIndex,
     return sorted(wanted)
 
 
-def needs_index(references: References, classes_asked: Iterable[str], index: ProjectIndex) -> bool:
+def needs_index(references: References, classes_asked: Iterable[str], index: ProjectIndex,
+                specs: Optional[dict[str, Optional[StaticArgSpec]]] = None) -> bool:
     """Whether the index can change a file's findings: it uses a jit wrapper of another linted
     module, or gives a non-constant value to a static argument of a jitted function of one
     (rules/_static.py checks the values passed there), or its rules asked how a class of one
-    hashes (``classes_asked``, from its lint without the index)."""
+    hashes (``classes_asked``, from its lint without the index).  ``specs`` memoises the
+    index's answers across the files of one decision (thousands of calls, few callees)."""
     if any(index.wrapper(name) is not None for name in references.names):
         return True
+    specs = {} if specs is None else specs
     for call in references.calls:
-        spec = index.function(call.callee)
+        if call.callee not in specs:
+            specs[call.callee] = index.function(call.callee)
+        spec = specs[call.callee]
         # what _static._Callees.lookup follows to the index: checkable module-level functions
         if spec is not None and spec.checkable and not spec.method and call.reaches_static(spec):
             return True

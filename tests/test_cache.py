@@ -161,6 +161,30 @@ def test_no_cache_writes_nothing(tmp_path, run_cli, monkeypatch):
     assert (tmp_path / ".jitlint_cache" / ".gitignore").exists()
 
 
+def test_fixable_markers_come_from_the_cache_and_follow_the_file(tmp_path, run_cli, monkeypatch):
+    """A warm run answers ``[*]`` from the cache without parsing the file again; an edited
+    file is asked again."""
+    import jitlint.fixes as fixes
+
+    (tmp_path / "a.py").write_text(LAMBDA_IN_LOOP)
+    monkeypatch.chdir(tmp_path)
+    cold = run_cli("a.py")
+    assert "JIT101 [*]" in cold[1]
+
+    def no_parse(*args):
+        raise AssertionError("the fixable markers of an unchanged file are cached")
+
+    monkeypatch.setattr(fixes, "_fixable_in", no_parse)
+    assert run_cli("a.py") == cold
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    # the same finding, but the lambda reads a value the loop changes: no safe hoist
+    (tmp_path / "a.py").write_text(LAMBDA_IN_LOOP.replace(
+        "    x = jax.jit(lambda v: v * 2.0)(x)", "    scale = 2.0 * step\n    x = jax.jit(lambda v: v * scale)(x)"))
+    code, out, _ = run_cli("a.py")
+    assert code == 1 and "JIT101 " in out and "[*]" not in out
+
+
 def test_paths_are_reported_as_given_whatever_the_cache_holds(tmp_path, monkeypatch):
     (tmp_path / "a.py").write_text(LAMBDA_IN_LOOP)
     monkeypatch.chdir(tmp_path)

@@ -37,6 +37,7 @@ from typing import Callable, Iterable, Optional, Sequence
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from jitlint.cache import ResultCache
 from jitlint.config import Settings
 from jitlint.engine import lint_source
 from jitlint.source import SourceError, decode_source, read_source
@@ -284,10 +285,12 @@ def _parses(text: str) -> bool:
         return False
 
 
-def fixable(diagnostics: Sequence, settings: Settings, sources: Optional[dict] = None) -> set:
+def fixable(diagnostics: Sequence, settings: Settings, sources: Optional[dict] = None,
+            cache: Optional[ResultCache] = None) -> set:
     """The diagnostics that ``--fix`` would fix now (for ``[*]`` markers and the summary): their
     fixer proposes an edit.  Only files with findings of fixable codes are parsed again
-    (``sources``: path -> bytes for a file not on disk, stdin)."""
+    (``sources``: path -> bytes for a file not on disk, stdin), and with a ``cache`` only
+    when their bytes or those findings changed."""
     by_path: dict[str, set] = {}
     notebooks: set[str] = set()
     for d in diagnostics:
@@ -307,19 +310,32 @@ def fixable(diagnostics: Sequence, settings: Settings, sources: Optional[dict] =
     marked = {d for d in diagnostics if d.cell is not None and (d.path, d.code, d.absolute_line) in found}
     for path, wanted in by_path.items():
         try:
-            text = decode_source((sources or {}).get(path) or read_source(path))
-            module = cst.parse_module(text)
-            ctx = FileContext(path, module, build_model(module), settings.extra_jit_functions)
-            positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-            for code in sorted({code for code, _, _ in wanted}):
-                for violation in ALL_RULES[code]().check(ctx):
-                    start = positions[violation.node].start
-                    key = (code, start.line, start.column + 1)
-                    if key in wanted and FIXERS[code](ctx, violation) is not None:
-                        found.add((path, *key))
+            data = (sources or {}).get(path) or read_source(path)
+            key = cache.key(path, data, repr(("fixable", sorted(wanted))).encode()) if cache else None
+            entry = cache.get(key) if cache and key else None
+            if not (isinstance(entry, tuple) and len(entry) == 2 and entry[0] == "fixable"):
+                entry = ("fixable", tuple(sorted(_fixable_in(data, path, wanted, settings))))
+                if cache and key:
+                    cache.put(key, entry)
+            found.update((path, *where) for where in entry[1])
         except Exception:  # the marker is a hint: a file that fails here is simply not marked
             continue
     return marked | {d for d in diagnostics if d.cell is None and (d.path, d.code, d.line, d.column) in found}
+
+
+def _fixable_in(data: bytes, path: str, wanted: set, settings: Settings) -> set:
+    """The (code, line, column) of ``wanted`` whose fixer proposes an edit."""
+    module = cst.parse_module(decode_source(data))
+    ctx = FileContext(path, module, build_model(module), settings.extra_jit_functions)
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    found = set()
+    for code in sorted({code for code, _, _ in wanted}):
+        for violation in ALL_RULES[code]().check(ctx):
+            start = positions[violation.node].start
+            key = (code, start.line, start.column + 1)
+            if key in wanted and FIXERS[code](ctx, violation) is not None:
+                found.add(key)
+    return found
 
 
 # ---------------------------------------------------------------------------- many files
