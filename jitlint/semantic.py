@@ -104,6 +104,7 @@ class Frame:
 
 
 LOOP_TYPES = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+_LOOP_TYPE_SET = frozenset(LOOP_TYPES)  # node types are concrete: a set lookup, not isinstance
 COMPREHENSION_TYPES = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
@@ -211,16 +212,17 @@ class SemanticModel:
         bindings = self.lookup(name.value, scope)
         if len(bindings) < 2 or any(b.scope is not scope for b in bindings):
             return bindings
-        spans = self.spans
-        read = spans.get(name)
+        spans, loops = self._layout
+        read = spans.get(id(name))
         if read is None:
             return bindings
-        before = sorted((b for b in bindings if b.node in spans and spans[b.node][1] < read[0]),
-                        key=lambda b: spans[b.node][1])
+        before = sorted((b for b in bindings if id(b.node) in spans and spans[id(b.node)][1] < read[0]),
+                        key=lambda b: spans[id(b.node)][1])
         if not before:
             return bindings
-        later = [spans[b.node] for b in bindings if b.node in spans and spans[b.node][1] > read[0]]
-        for loop in self._loop_spans:
+        later = [spans[id(b.node)] for b in bindings
+                 if id(b.node) in spans and spans[id(b.node)][1] > read[0]]
+        for loop in loops:
             if loop[0] < read[0] < loop[1] and any(loop[0] < s[0] < loop[1] for s in later):
                 return bindings  # the loop's next iteration may see a later binding
         live: list[Binding] = []
@@ -230,28 +232,40 @@ class SemanticModel:
                 break
         return live[::-1]
 
-    @cached_property
-    def spans(self) -> dict[cst.CSTNode, tuple[int, int]]:
-        """Every meaningful node -> (index when entered, index when left), in source order:
-        a node comes before another when it is entered first, and lies inside one when it is
-        entered and left within that one's span."""
-        spans: dict[cst.CSTNode, tuple[int, int]] = {}
-        counter = 0
-        stack: list[tuple[cst.CSTNode, bool]] = [(self.module, False)]
-        while stack:
-            node, leaving = stack.pop()
-            counter += 1
-            if leaving:
-                spans[node] = (spans[node][0], counter)
-                continue
-            spans[node] = (counter, counter)
-            stack.append((node, True))
-            stack.extend((child, False) for child in reversed(children(node)))
-        return spans
+    def span(self, node: cst.CSTNode) -> Optional[tuple[int, int]]:
+        """(when entered, when left) of a meaningful node of the module in source order (None
+        for whitespace and punctuation): a node comes before another when it is left before
+        that one is entered, and lies inside one when it is entered within that one's span."""
+        return self._layout[0].get(id(node))
+
+    def order(self, node: cst.CSTNode) -> int:
+        """When a node is entered in source order (-1 for one outside the module's walk)."""
+        span = self._layout[0].get(id(node))
+        return -1 if span is None else span[0]
 
     @cached_property
-    def _loop_spans(self) -> list[tuple[int, int]]:
-        return [span for node, span in self.spans.items() if isinstance(node, LOOP_TYPES)]
+    def _layout(self) -> tuple[dict[int, tuple[int, int]], list[tuple[int, int]]]:
+        """(id of every meaningful node -> its span, the spans of the loops), from one walk.
+        A span is (2 * the node's pre-order index, 2 * the pre-order index of the last node
+        under it + 1): no leave step per node; the module holds the nodes, so ids are stable."""
+        nodes: list[cst.CSTNode] = []
+        parents: list[int] = []
+        stack: list[tuple[cst.CSTNode, int]] = [(self.module, -1)]
+        while stack:
+            node, parent = stack.pop()
+            index = len(nodes)
+            nodes.append(node)
+            parents.append(parent)
+            below = children(node)
+            if below:
+                stack.extend([(child, index) for child in reversed(below)])
+        last = list(range(len(nodes)))
+        for index in range(len(nodes) - 1, 0, -1):  # a node comes after its parent
+            parent = parents[index]
+            if last[index] > last[parent]:
+                last[parent] = last[index]
+        spans = {id(node): (2 * index, 2 * last[index] + 1) for index, node in enumerate(nodes)}
+        return spans, [spans[id(node)] for node in nodes if type(node) in _LOOP_TYPE_SET]
 
     def calls_to(self, binding: Binding) -> Iterator[CallSite]:
         """Call sites ``name(...)`` whose callee name resolves to exactly ``binding``."""

@@ -71,21 +71,21 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
         jitted.setdefault(func, JittedFunction(func)).apps.append(app)
     if not jitted:
         return []
-    order = ctx.model.spans
+    order = ctx.model.order
     calls_of: dict[cst.FunctionDef, list[Event]] = {}
     by_app = {id(app): func for func, app in transformed.items()}
     for jc in jitted_calls(ctx):
         func = jc.func if isinstance(jc.func, cst.FunctionDef) else by_app.get(id(jc.app))
         if func in jitted:
             site = ctx.model.call_site_of[jc.call]
-            calls_of.setdefault(func, []).append(Event(site.frame, order[jc.call][0]))
+            calls_of.setdefault(func, []).append(Event(site.frame, order(jc.call)))
     for func, entry in jitted.items():
         if any(app.jit.qualname == NNX_JIT for app in entry.apps) and func not in calls_of:
             # jitted_calls follows jax.jit/pjit/equinox only: the direct calls of an nnx.jit def
             binding = next((b for b in ctx.model.functions[func].scope.bindings.get(func.name.value, ())
                             if b.node is func), None)
             for site in ctx.model.calls_to(binding) if binding is not None else ():
-                calls_of.setdefault(func, []).append(Event(site.frame, order[site.node][0]))
+                calls_of.setdefault(func, []).append(Event(site.frame, order(site.node)))
     analysis = _Analysis(ctx.model, set(jitted))
     found = []
     for func, entry in jitted.items():
@@ -127,7 +127,7 @@ def mutated_static_args(ctx: FileContext) -> list[MutatedStatic]:
     for (callee, _), uses in by_callee.items():
         name = uses[0].value.value
         bindings = ctx.model.lookup(name, uses[0].scope)
-        calls = [Event(u.site.frame, ctx.model.spans[u.site.node][0]) for u in uses]
+        calls = [Event(u.site.frame, ctx.model.order(u.site.node)) for u in uses]
         for how, write in analysis._writes(name, bindings[0].scope, bindings):
             if how != "mutated" or any(_inside(write.frame, j) for j in jitted):
                 continue
@@ -269,7 +269,6 @@ def _body(frame: Frame) -> cst.CSTNode:
 class _Analysis:
     def __init__(self, model: SemanticModel, jitted: set[cst.FunctionDef]) -> None:
         self.model = model
-        self.spans = model.spans
         self.jitted = jitted
         scopes = {id(s): s for s in model.scope_of.values()}.values()
         self.redirecting = [s for s in scopes if s.global_names or s.nonlocal_names]
@@ -339,28 +338,28 @@ class _Analysis:
     def _writes(self, name: str, owner: Scope, bindings: list[Binding]) -> Iterator[tuple[str, Event]]:
         for binding in bindings:
             if binding.frame is not None:
-                yield "reassigned", Event(binding.frame, self._order(binding.node))
+                yield "reassigned", Event(binding.frame, self.model.order(binding.node))
         for scope in self.redirecting:
             redirected = (name in scope.global_names and owner is self.model.module_scope) or \
                 (name in scope.nonlocal_names and self._resolves_to(name, scope, owner))
             if redirected:
                 for binding in scope.bindings.get(name, ()):
                     if binding.frame is not None:
-                        yield "reassigned", Event(binding.frame, self._order(binding.node))
+                        yield "reassigned", Event(binding.frame, self.model.order(binding.node))
         for frame, node in self.item_writes.get(name, ()):
             if self._same(name, frame.scope, bindings):
-                yield "mutated", Event(frame, self.spans[node][0])
+                yield "mutated", Event(frame, self.model.order(node))
         if all(b.kind == "assign" and b.value is not None and b.frame is not None
                and creates_nnx_object(b.value, b.scope, b.frame, self.model) for b in bindings):
             for site in self._nnx_updates(name):
                 if self._same(name, site.frame.scope, bindings):
-                    yield "mutated", Event(site.frame, self.spans[site.node][0])
+                    yield "mutated", Event(site.frame, self.model.order(site.node))
             return
         if not all(_is_container(b) for b in bindings):
             return  # obj.update(...) may be pure (optax); only builtin containers are followed
         for site in self.method_calls.get(name, ()):
             if self._same(name, site.frame.scope, bindings):
-                yield "mutated", Event(site.frame, self.spans[site.node][0])
+                yield "mutated", Event(site.frame, self.model.order(site.node))
 
     def _nnx_updates(self, name: str) -> Iterator:
         """Calls that update the NNX object ``name`` in place: ``name.update(...)``
@@ -434,13 +433,10 @@ class _Analysis:
     def _recreated_with(self, write: Event, definitions: list[cst.CSTNode]) -> bool:
         """The jitted function is (re)created in the loop that writes: traced anew each time."""
         for loop in write.frame.loops_in_scope():
-            start, end = self.spans[loop]
-            if any(start < self._order(anchor) < end for anchor in definitions):
+            start, end = self.model.span(loop)  # type: ignore[misc]
+            if any(start < self.model.order(anchor) < end for anchor in definitions):
                 return True
         return False
-
-    def _order(self, node: cst.CSTNode) -> int:
-        return self.spans.get(node, (-1,))[0]
 
     def _between_calls(self, write: Event, calls: list[Event], stops: tuple[cst.CSTNode, ...]) -> bool:
         body = _body(write.frame)
@@ -475,7 +471,7 @@ class _Analysis:
         if binding is None:
             return events
         for site in self.model.calls_to(binding):
-            events.extend(self._lift(Event(site.frame, self.spans[site.node][0]), stops, depth + 1))
+            events.extend(self._lift(Event(site.frame, self.model.order(site.node)), stops, depth + 1))
         return events
 
 
