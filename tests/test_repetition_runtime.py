@@ -44,3 +44,17 @@ def test_fixture_compiles_as_declared(path: Path, reports):
         assert compiles.get(name, 0) == count, (name, dict(compiles))
     if expected_findings(path):
         assert max(compiles.values()) >= 2, "a positive fixture must show the recompiles it reports"
+
+
+def test_a_loop_value_read_only_as_an_operand_is_to_be_passed_as_an_argument():
+    """Hoisting the jit would freeze a value the loop changes: the advice is to pass it (5
+    compiles for each loop of the fixture; ok_loop_value_passed_as_argument.py, the fix, 1)."""
+    from jitlint.config import Settings
+    from jitlint.engine import lint_file
+
+    path = FIXTURES / "repetition" / "loop_value_traced_operand.py"
+    messages = {d.line: d.message for d in lint_file(str(path), Settings()).diagnostics}
+    for line, value in ((19, "lr"), (26, "scale")):
+        assert f"captures the loop value `{value}`" in messages[line]
+        assert f"pass `{value}` as an argument" in messages[line]
+        assert "hoist" not in messages[line]

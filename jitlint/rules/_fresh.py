@@ -23,7 +23,9 @@ several callers) only adds evidence.  Code that evidently runs once stays silent
 A jitted callable in a loop that reads the loop's own variables is a different program per
 iteration (an autotuning sweep) when the value shapes arrays, picks a dtype or drives Python
 control flow; when it is only an operand of array arithmetic, it is reported with the advice
-to pass the value as an argument.
+to pass the value as an argument.  The same advice is given when the callable reads, only as
+an operand, a value assigned in the loop (``scale = 2.0 * step``): hoisting the jit alone would
+freeze that value.
 """
 
 from __future__ import annotations
@@ -104,13 +106,13 @@ class FreshJit:
     app: JitApplication
     kind: str  # a key of KINDS
     # "loop": in a loop body, called there; "loop-operand": the same, reading a loop variable
-    # only as a traced operand; "function": every call of ``function`` compiles; "builder":
+    # (or a value assigned in the loop) only as a traced operand; "function": every call of ``function`` compiles; "builder":
     # ``function`` builds and reuses it, but itself repeats; "factory": ``function`` returns
     # it and its caller calls it per iteration; "again": the same jit written twice in a row
     repetition: str
     function: Optional[cst.FunctionDef] = None  # the function whose every call compiles
     evidence: Optional[str] = None  # why we believe the code repeats, in words
-    operand: Optional[str] = None  # loop-operand: the loop variable to pass as an argument
+    operand: Optional[str] = None  # loop-operand: the loop value to pass as an argument
 
     def message(self) -> str:
         jit = self.app.jit.display
@@ -124,7 +126,7 @@ class FreshJit:
                     f"loop again on every iteration; define the function once before the loop "
                     f"(or jit the code around it)")
         if self.repetition == "loop-operand":
-            return (f"{jit} of {what} that captures the loop variable `{self.operand}` compiles on "
+            return (f"{jit} of {what} that captures the loop value `{self.operand}` compiles on "
                     f"every iteration, though `{self.operand}` is only a traced operand; pass "
                     f"`{self.operand}` as an argument and jit the function once before the loop")
         if self.repetition == "again":
@@ -200,7 +202,15 @@ class _Analysis:
             return None  # a cold-compile benchmark: the compiles are what it measures
         varying = self._loop_values_read(callable_node, loop, creation)
         if not varying:
-            return FreshJit(app, kind, "eager-loop" if isinstance(app, EagerLoopApplication) else "loop")
+            if isinstance(app, EagerLoopApplication):
+                return FreshJit(app, kind, "eager-loop")
+            # ``scale = 2.0 * step`` in the loop, read only as an operand: hoisting the jit
+            # would freeze ``scale``; passing it as an argument is the fix
+            set_in_loop = self._values_set_in_loop(callable_node, loop, creation)
+            if set_in_loop and all(self._only_traced_operand(callable_node, name, creation)
+                                   for name in set_in_loop):
+                return FreshJit(app, kind, "loop-operand", operand=min(set_in_loop))
+            return FreshJit(app, kind, "loop")
         # Each iteration may be a genuinely different program (autotuning): silent, unless
         # every loop value read is only an operand of array arithmetic in a loop that does
         # not time its variants.
@@ -306,6 +316,17 @@ class _Analysis:
                 if binding.kind == "loop-target" and (binding.node is loop or binding.scope.node is loop):
                     read.add(name)
         return read
+
+    def _values_set_in_loop(self, node: cst.CSTNode, loop: cst.CSTNode, creation: Frame) -> set[str]:
+        """Names the callable reads that are assigned in the body of ``loop`` (their value
+        may change from one iteration to the next)."""
+        scope = self.model.scope_of.get(node) or creation.scope
+        found = set()
+        for name in {loaded.value for loaded in name_loads(node)}:
+            if any(binding.kind in ("assign", "other") and binding.frame is not None
+                   and binding.frame.is_inside(loop) for binding in self.model.lookup(name, scope)):
+                found.add(name)
+        return found
 
     def _only_traced_operand(self, node: cst.CSTNode, name: str, creation: Frame) -> bool:
         """Is ``name`` read in the callable only as an operand of array arithmetic (``p - lr * g``),

@@ -15,6 +15,8 @@ class JitOfLambda(FreshCallableRule):
     (`for lr in lrs: jax.jit(lambda p, g: p - lr * g)`), the message says to pass it as an
     argument; when the variable shapes the program (sizes, branches) or the loop times each
     variant (an autotuning sweep), one compile per value is inherent and nothing is reported.
+    A value computed in the loop and read only as an operand (`scale = 0.5 * step`) gets the
+    same advice: hoisting the jit alone would freeze it.
     (It reads only files that mention `jit`, `pmap` or a jit wrapper of the project.)
 
     ## Why is this bad?
