@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JIT_WORDS, JitApplication, JitResolver
+from jitlint.jitnames import JIT_WORDS, JitApplication, JitResolver
 from jitlint.notebook import is_notebook
 from jitlint.semantic import Scope, SemanticModel
 from jitlint.source import read_source
@@ -92,7 +92,6 @@ class ModuleSummary:
     classes: tuple[ClassInfo, ...] = ()
     aliases: tuple[tuple[str, str], ...] = ()  # module-level ``from x import y as z``: (z, x.y)
     uses_jit: bool = False
-    static_jit: bool = False  # some jit here has static arguments (its calls may need classes)
     wrappers: tuple[JitWrapper, ...] = ()
     # The cheap summary of a module that names no jit (summarize_path) names its classes here
     # instead of describing them in ``classes``: ProjectIndex.cls then asks for the full one.
@@ -117,13 +116,10 @@ def summarize(model: SemanticModel, applications: Iterable[JitApplication], path
     module_scope = model.module_scope
     functions: dict[str, StaticArgSpec] = {}
     apps = list(applications)
-    static_jit = False
     for app in apps:
         spec = module_level_name_and_spec(app, model)
         if spec is not None:
             functions[spec[0]] = spec[1]
-        static_jit = static_jit or app.jit.qualname in FILTERING_JIT_FUNCTIONS or any(
-            a.keyword is not None and a.keyword.value.startswith("static_") for a in app.keywords)
     classes = []
     for cls, frame in model.classes.items():
         if frame.scope is module_scope:
@@ -143,7 +139,6 @@ def summarize(model: SemanticModel, applications: Iterable[JitApplication], path
         classes=tuple(sorted(classes, key=lambda c: c.name)),
         aliases=tuple(sorted(aliases)),
         uses_jit=bool(apps),
-        static_jit=static_jit,
         wrappers=tuple(wrappers),
     )
 
