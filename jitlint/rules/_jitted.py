@@ -42,7 +42,7 @@ FunctionLike = Union[cst.FunctionDef, cst.Lambda]
 
 @dataclass(eq=False)
 class JittedFunction:
-    func: cst.FunctionDef
+    func: FunctionLike  # a def, or a lambda (jitted_lambdas)
     apps: list[JitApplication] = field(default_factory=list)
     traced_params: set[str] = field(default_factory=set)
     array_params: set[str] = field(default_factory=set)  # traced and not annotated as a container
@@ -139,20 +139,47 @@ def _rebound_def(app: JitApplication, model: SemanticModel):
 
 
 def _find_jitted_functions(ctx: FileContext) -> dict[cst.FunctionDef, JittedFunction]:
-    found: dict[cst.FunctionDef, JittedFunction] = {}
-    unknown: set[cst.FunctionDef] = set()
+    return _collect_jitted(ctx, jitted_def)
+
+
+def jitted_lambdas(ctx: FileContext) -> dict[cst.Lambda, JittedFunction]:
+    """Lambdas jit wraps directly: ``jax.jit(lambda i: ...)``, ``g = lambda ...; jax.jit(g)``."""
+    return ctx.shared("jitted-lambdas", lambda c: _collect_jitted(c, _jitted_lambda))
+
+
+def _jitted_lambda(app: JitApplication, model: SemanticModel) -> Optional[cst.Lambda]:
+    if isinstance(app.target, cst.Lambda):
+        return app.target
+    if isinstance(app.target, cst.Name):
+        binding = model.single_binding(app.target.value, app.frame.scope)
+        if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Lambda):
+            return binding.value
+    return None
+
+
+def _collect_jitted(ctx: FileContext, wrapped) -> dict:
+    """Every function ``wrapped(app, model)`` finds under a jit application, with the parameters
+    traced under every application of it (none when one application's statics are unknown)."""
+    found: dict = {}
+    unknown: set = set()
     for app in ctx.jit_applications:
-        func = jitted_def(app, ctx.model)
+        func = wrapped(app, ctx.model)
         if func is None:
             continue
         entry = found.setdefault(func, JittedFunction(func))
         entry.apps.append(app)
-        spec = spec_of(app, ctx.model)
-        static = static_names(spec)
-        if app.jit.qualname not in TRACING_JITS or spec is None or static is None:
+        if isinstance(func, cst.Lambda):
+            # No spec for lambdas: traced only when the jit names no static arguments at all.
+            static = None if any(k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS)
+                                 for k in app.keywords) else frozenset()
+            method = False
+        else:
+            spec = spec_of(app, ctx.model)
+            static, method = static_names(spec), spec is not None and spec.method
+        if app.jit.qualname not in TRACING_JITS or static is None:
             unknown.add(func)
             continue
-        traced = _traced_params(func, static, spec.method)
+        traced = _traced_params(func, static, method)
         entry.traced_params = traced if len(entry.apps) == 1 else entry.traced_params & traced
     for func, entry in found.items():
         if func in unknown:
@@ -162,7 +189,7 @@ def _find_jitted_functions(ctx: FileContext) -> dict[cst.FunctionDef, JittedFunc
     return found
 
 
-def _traced_params(func: cst.FunctionDef, static: frozenset[str], method: bool) -> set[str]:
+def _traced_params(func: FunctionLike, static: frozenset[str], method: bool) -> set[str]:
     params = positional_params(func)
     if method and params:
         params = params[1:]  # self: static or an error of its own
@@ -170,7 +197,7 @@ def _traced_params(func: cst.FunctionDef, static: frozenset[str], method: bool) 
     return {p.name.value for p in params if p.default is None and p.name.value not in static}
 
 
-def _param(func: cst.FunctionDef, name: str) -> cst.Param:
+def _param(func: FunctionLike, name: str) -> cst.Param:
     for param in (*positional_params(func), *func.params.kwonly_params):
         if param.name.value == name:
             return param

@@ -20,7 +20,9 @@ Findings (kinds): ``bool`` Python control flow / ``and`` / ``or`` / ``not`` on a
 (JIT801), ``convert`` int()/float()/bool()/complex()/.item()/.tolist(), a traced shape, bound,
 slice bound, list index or size/axis argument, also at the call of a jitted jax function
 (JIT802), ``numpy`` a
-numpy function that converts its argument (JIT803), ``print`` of a traced value (JIT804).
+numpy function that converts its argument or a NumPy array indexed by a traced value (JIT803),
+``print`` of a traced value (JIT804), ``shape`` a boolean-mask index or a function whose output
+size depends on traced data without its ``size=`` (JIT806).
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ from typing import Optional
 
 import libcst as cst
 
+from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS,
+                              NUMPY_ARRAY_CONSTRUCTORS, DataSizedOutput)
 from jitlint.rule import FileContext
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
-                                   positional_params, scopes_within)
+                                   jitted_lambdas, positional_params, scopes_within)
 from jitlint.semantic import Binding, Scope, SemanticModel
 from jitlint.walk import Walker
 
@@ -112,7 +116,7 @@ MAX_HELPER_DEPTH = 3
 
 @dataclass(eq=False)
 class TracerUse:
-    kind: str  # bool | convert | numpy | print
+    kind: str  # bool | convert | numpy | print | shape
     node: cst.CSTNode
     function: Optional[cst.FunctionDef]  # None: a jitted library function (no def here)
     message: str
@@ -155,7 +159,7 @@ def _jitted_library_calls(ctx: FileContext) -> list[TracerUse]:
 
 def _analyse(ctx: FileContext) -> list[TracerUse]:
     uses: dict[int, TracerUse] = {}
-    for jitted in jitted_functions(ctx).values():
+    for jitted in (*jitted_functions(ctx).values(), *jitted_lambdas(ctx).values()):
         analysis = traced_values(ctx, jitted)
         if analysis.jitted.traced_params:
             for use in analysis.run():
@@ -220,6 +224,10 @@ def _defaulted_params_passed(ctx: FileContext, jitted: JittedFunction) -> set[st
     return passed
 
 
+def _name(func) -> str:
+    return func.name.value if isinstance(func, cst.FunctionDef) else "<lambda>"
+
+
 def _src(node: cst.CSTNode, limit: int = 40) -> str:
     text = " ".join(cst.Module([]).code_for_node(node).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -251,8 +259,8 @@ class _FunctionAnalysis:
     def where(self) -> str:
         """How messages name the function: ``jitted `f` `` or ``helper `h` (called ... `f`)``."""
         if self.caller is None:
-            return f"jitted `{self.func.name.value}`"
-        return f"`{self.func.name.value}` (called with traced arguments from jitted `{self.root.func.name.value}`)"
+            return f"jitted `{_name(self.func)}`"
+        return f"`{_name(self.func)}` (called with traced arguments from jitted `{_name(self.root.func)}`)"
 
     def follow(self, call: cst.Call, scope: Scope) -> None:
         """A call of a module function with traced arguments: analyse that function with the
@@ -400,6 +408,36 @@ class _FunctionAnalysis:
 
     def _any_arg_traced(self, call: cst.Call, scope: Scope) -> bool:
         return any(self.traced(arg.value, scope) for arg in call.args)
+
+    def boolean_traced(self, expr: cst.BaseExpression, scope: Scope, seen: frozenset = frozenset()) -> bool:
+        """A traced boolean array: a comparison of traced values, ``~``, ``&``, ``|``, ``^`` of
+        such, a jax.numpy predicate (``jnp.isnan``), ``.astype(bool)``, or a name every binding
+        of which is one."""
+        if not self.traced(expr, scope):
+            return False
+        if isinstance(expr, cst.Comparison):
+            return True  # traced() already excludes is / in
+        if isinstance(expr, cst.UnaryOperation):
+            return isinstance(expr.operator, cst.BitInvert) and self.boolean_traced(expr.expression, scope, seen)
+        if isinstance(expr, cst.BinaryOperation):
+            return isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and (
+                self.boolean_traced(expr.left, scope, seen) or self.boolean_traced(expr.right, scope, seen))
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "astype" and len(expr.args) == 1:
+                dtype = expr.args[0].value
+                return (isinstance(dtype, cst.Name) and dtype.value == "bool"
+                        and not self.model.lookup("bool", scope)) \
+                    or self.model.qualified_name(dtype, scope) in ("jax.numpy.bool_", "numpy.bool_")
+            return self.model.qualified_name(func, scope) in BOOLEAN_RESULT_FUNCTIONS
+        if isinstance(expr, cst.Name):
+            bindings = self.model.lookup(expr.value, scope)
+            if not bindings or any(id(b) in seen for b in bindings):
+                return False  # m = m & (x > 0): decided by the other bindings
+            seen = seen | {id(b) for b in bindings}
+            return all(b.kind == "assign" and b.value is not None
+                       and self.boolean_traced(b.value, b.scope, seen) for b in bindings)
+        return False
 
     def _builtin(self, func: cst.BaseExpression, scope: Scope) -> Optional[str]:
         if isinstance(func, cst.Name) and not self.model.lookup(func.value, scope):
@@ -563,6 +601,11 @@ class _UseFinder(Walker):
             elif builtin == "range":
                 self._concrete_args(node, node.args, "a Python `range` bound",
                                     "TracerIntegerConversionError", "use jax.lax.fori_loop")
+            elif qualname in DATA_SIZED_OUTPUTS:
+                self._data_sized(node, DATA_SIZED_OUTPUTS[qualname])
+            elif isinstance(func, cst.Attribute) and func.attr.value in DATA_SIZED_METHODS \
+                    and a.traced(func.value, scope):
+                self._data_sized(node, DataSizedOutput(DATA_SIZED_METHODS[func.attr.value], ()))
             elif qualname in CONCRETE_PARAMS:
                 error = "TypeError" if qualname.rpartition(".")[2] in ("zeros", "ones", "empty", "full",
                                                                           "reshape", "broadcast_to") \
@@ -601,10 +644,54 @@ class _UseFinder(Walker):
         a.report("convert", node, f"{what} needs a concrete value but `{_src(value)}` is traced "
                                   f"in {a.where}: it raises {error}; {advice}")
 
+    def _data_sized(self, node: cst.Call, fact: DataSizedOutput) -> None:
+        """``jnp.nonzero(x)``: an output sized by traced data, without the size keyword."""
+        a, scope = self.a, self.scope
+        args = [arg for arg in node.args if not arg.star]
+        if len(args) < len(node.args) or any(arg.keyword is not None and arg.keyword.value == fact.size_keyword
+                                              for arg in args):
+            return  # sized, or *args/**kwargs we cannot see into
+        positional = [arg for arg in args if arg.keyword is None]
+        if fact.max_positional is not None and len(positional) > fact.max_positional:
+            return
+        if fact.data_params:
+            data = [arg for arg in args
+                    if any((arg.keyword is None and args.index(arg) == position)
+                           or (arg.keyword is not None and arg.keyword.value == keyword)
+                           for position, keyword in fact.data_params)]
+        else:  # a method: the array it is called on is the data
+            data = [cst.Arg(node.func.value)]
+        if not any(a.traced(arg.value, scope) for arg in data):
+            return
+        fix = f"pass {fact.size_keyword}= (an upper bound; with fill_value= for the padding) for a " \
+              f"fixed-size result"
+        if fact.max_positional is not None:
+            fix = "use the three-argument form jnp.where(cond, x, y), or " + fix
+        a.report("shape", node, f"`{_src(node)}` in {a.where}: its output's shape depends on the "
+                                f"values of a traced array, so tracing raises ConcretizationTypeError; "
+                                f"{fix}")
+
     def visit_Subscript(self, node: cst.Subscript) -> None:
         a, scope = self.a, self.scope
         for element in node.slice:
             index = element.slice
+            if isinstance(index, cst.Index) and _is_numpy_array(a.model, node.value, scope) \
+                    and a.traced(index.value, scope):
+                table = _src(node.value)
+                a.report("numpy", node, f"`{_src(node)}` indexes a NumPy array with a traced value "
+                                        f"in {a.where}: numpy converts the tracer and raises "
+                                        f"TracerArrayConversionError; index a jax array instead "
+                                        f"(jnp.asarray({table}), made once outside jit)")
+                return
+            if isinstance(index, cst.Index) and a.boolean_traced(index.value, scope):
+                at = isinstance(node.value, cst.Attribute) and node.value.attr.value == "at"
+                fix = ("use jnp.where(mask, new_values, x) instead of .at[mask]" if at else
+                       "keep the shape fixed: jnp.where(mask, x, fill), or a masked reduction "
+                       "(jnp.sum(x, where=mask))")
+                a.report("shape", node, f"boolean-mask index `{_src(node)}` in {a.where}: the "
+                                        f"result's shape depends on the values of a traced mask, so "
+                                        f"tracing raises NonConcreteBooleanIndexError; {fix}")
+                return
             if isinstance(index, cst.Slice):
                 for bound in (index.lower, index.upper, index.step):
                     if bound is not None and a.traced(bound, scope):
@@ -635,6 +722,17 @@ def _is_python_sequence(model: SemanticModel, expr: cst.BaseExpression, scope: S
         return bool(bindings) and all(
             b.kind == "assign" and isinstance(b.value, (cst.List, cst.Tuple, cst.ListComp))
             for b in bindings)
+    return False
+
+
+def _is_numpy_array(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bool:
+    """A numpy constructor call (``np.zeros(3)``), or a name every binding of which is one."""
+    if isinstance(expr, cst.Call):
+        return model.qualified_name(expr.func, scope) in NUMPY_ARRAY_CONSTRUCTORS
+    if isinstance(expr, cst.Name):
+        bindings = model.lookup(expr.value, scope)
+        return bool(bindings) and all(b.kind == "assign" and isinstance(b.value, cst.Call)
+                                      and _is_numpy_array(model, b.value, b.scope) for b in bindings)
     return False
 
 

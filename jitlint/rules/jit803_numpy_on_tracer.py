@@ -9,19 +9,23 @@ class NumpyOnTracer(Rule):
     ## What it does
     Flags numpy (not `jax.numpy`) functions that convert their argument to a numpy array
     (`np.asarray`, `np.array`, ufuncs such as `np.exp`, `np.where`, `np.concatenate`,
-    `np.linalg.*` ...) applied to a traced value inside a jitted function.
+    `np.linalg.*` ...) applied to a traced value inside a jitted function, and a NumPy array
+    (a name bound to `np.linspace(...)`, `np.array(...)` ...) indexed with a traced value
+    (`TABLE[step]`).
 
     ## Why is this bad?
     numpy needs the data, and a tracer has none. Measured on jax 0.10.2 / numpy 2.4 (CPU):
     `np.exp(x)`, `np.asarray(x)`, `np.where(x > 0, x, x)`, `np.linalg.norm(x)` raise
     `TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called on
-    traced array with shape float32[3]`. (`np.sum`, `np.mean`, `np.reshape` ... call the
+    traced array with shape float32[3]`; `np.linspace(0, 1, 10)[step]` raises the same
+    (`fixtures/trace_misuse/numpy_table_indexed_by_tracer.py`). (`np.sum`, `np.mean`, `np.reshape` ... call the
     array's own method and work; they are not flagged.)
 
     ## Fix safety
     `jax.numpy` mirrors the numpy API; replacing `np.f` by `jnp.f` is safe except for the few
     functions whose output shape depends on the data (`np.unique`, `np.nonzero`), which need a
-    `size=` argument under jit.
+    `size=` argument under jit. For a table, `jnp.asarray(TABLE)` once, outside jit, and index
+    that: the same values, now a constant jit can index with a tracer.
     """
 
     code = "JIT803"

@@ -1,0 +1,69 @@
+"""Facts about JAX's API that rules read, as data: adding a function here needs no rule code.
+
+Every entry is checked against the installed JAX by ``tests/test_jaxfacts.py`` (it must raise
+under jit without the fix this table names, and work with it).  The static path never imports
+JAX: these are plain names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# (position, keyword) of a parameter; a keyword of "" means positional-only.
+Param = tuple[int, str]
+
+
+@dataclass(frozen=True)
+class DataSizedOutput:
+    """A function whose output shape depends on the *values* of its input (``jnp.nonzero``):
+    under jit, with a traced value at one of ``data_params``, tracing raises
+    ConcretizationTypeError unless ``size_keyword`` gives the output a static size."""
+
+    size_keyword: str
+    data_params: tuple[Param, ...] = ((0, ""),)
+    # Only the form with at most this many positional arguments is data-sized
+    # (``jnp.where(cond)``; ``jnp.where(cond, x, y)`` is elementwise and fine).
+    max_positional: int | None = None
+
+
+_FIRST = ((0, ""),)
+_EITHER = ((0, "ar1"), (1, "ar2"))
+
+DATA_SIZED_OUTPUTS: dict[str, DataSizedOutput] = {
+    "jax.numpy.nonzero": DataSizedOutput("size", ((0, "a"),)),
+    "jax.numpy.flatnonzero": DataSizedOutput("size", ((0, "a"),)),
+    "jax.numpy.argwhere": DataSizedOutput("size", ((0, "a"),)),
+    "jax.numpy.where": DataSizedOutput("size", _FIRST, max_positional=1),
+    "jax.numpy.unique": DataSizedOutput("size", ((0, "ar"),)),
+    "jax.numpy.unique_values": DataSizedOutput("size", _FIRST),
+    "jax.numpy.unique_counts": DataSizedOutput("size", _FIRST),
+    "jax.numpy.unique_inverse": DataSizedOutput("size", _FIRST),
+    "jax.numpy.unique_all": DataSizedOutput("size", _FIRST),
+    "jax.numpy.union1d": DataSizedOutput("size", _EITHER),
+    "jax.numpy.setdiff1d": DataSizedOutput("size", _EITHER),
+    "jax.numpy.intersect1d": DataSizedOutput("size", _EITHER),
+    "jax.numpy.setxor1d": DataSizedOutput("size", _EITHER),
+    "jax.numpy.compress": DataSizedOutput("size", ((0, "condition"),)),
+    "jax.numpy.extract": DataSizedOutput("size", ((0, "condition"),)),
+    "jax.numpy.bincount": DataSizedOutput("length", ((0, "x"),)),
+    "jax.numpy.repeat": DataSizedOutput("total_repeat_length", ((1, "repeats"),)),
+}
+# jax.Array methods of the same kind: method name -> its size keyword.
+DATA_SIZED_METHODS: dict[str, str] = {"nonzero": "size"}
+
+# jax.numpy functions whose result is a boolean array: indexing with it is a boolean mask.
+BOOLEAN_RESULT_FUNCTIONS = frozenset(f"jax.numpy.{name}" for name in (
+    "isnan", "isinf", "isfinite", "isneginf", "isposinf", "isclose", "isin", "signbit",
+    "logical_and", "logical_or", "logical_not", "logical_xor", "equal", "not_equal", "less",
+    "less_equal", "greater", "greater_equal", "iscomplex", "isreal",
+))
+
+# numpy functions that return a new numpy.ndarray.  Indexing one with a tracer inside jit makes
+# numpy convert the tracer (TracerArrayConversionError); ``jnp.asarray(table)[i]`` works.
+NUMPY_ARRAY_CONSTRUCTORS = frozenset(f"numpy.{name}" for name in (
+    "array", "asarray", "zeros", "ones", "empty", "full", "arange", "linspace", "logspace",
+    "eye", "identity", "diag", "stack", "concatenate", "vstack", "hstack", "load", "loadtxt",
+    "genfromtxt", "fromfunction", "tile", "meshgrid", "tri", "tril", "triu",
+    "random.rand", "random.randn", "random.randint", "random.normal", "random.uniform",
+    "random.permutation", "random.choice",
+))

@@ -1,0 +1,83 @@
+from typing import Iterator
+
+from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._traced import tracer_uses
+
+
+class DataDependentShapeUnderJit(Rule):
+    """
+    ## What it does
+    Flags, inside a jitted function (and the module functions it calls with traced arguments),
+    operations whose result's shape depends on the *values* of a traced array:
+    boolean-mask indexing (`x[x > 0]`, `x[mask]`, `x.at[mask].set(0)`), and `jnp.nonzero`,
+    `jnp.argwhere`, `jnp.flatnonzero`, `jnp.unique` (and `unique_*`), the set functions
+    (`union1d`, `setdiff1d`, `intersect1d`, `setxor1d`), `jnp.compress`, `jnp.extract`,
+    `jnp.bincount`, `jnp.repeat` with traced repeats, one-argument `jnp.where(cond)` and
+    `x.nonzero()` called without the keyword that fixes the output size (`size=`, `length=`,
+    `total_repeat_length=`). Which functions and keywords count is data
+    (`jitlint/jaxfacts.py`, each entry checked against the installed JAX by the tests).
+    The same calls on static values, with the size keyword, or the three-argument
+    `jnp.where(cond, x, y)` stay silent.
+
+    ## Why is this bad?
+    XLA compiles programs with static shapes; a shape that depends on the data cannot be
+    traced. Measured on jax 0.10.2 (CPU): `x[x > 0]` and `x.at[x > 0].set(0.0)` raise
+    `NonConcreteBooleanIndexError: Array boolean indices must be concrete`; `jnp.nonzero(x)`,
+    `jnp.where(x > 0)`, `jnp.unique(x)`, `jnp.bincount(x)` ... raise `ConcretizationTypeError`
+    (`fixtures/trace_misuse/boolean_mask_*.py`, `nonzero_*.py`, each at the marked line).
+    The same code works without jit, so it surfaces only when the function is first jitted.
+
+    ## Fix safety
+    Keep the shape fixed. For a mask, `jnp.where(mask, x, 0.0)` or a masked reduction
+    (`jnp.sum(x, where=mask)`, `jnp.mean(x, where=mask)`); for `.at[mask].set(v)`,
+    `jnp.where(mask, v, x)`. For the size-returning functions, pass an upper bound as `size=`
+    (with `fill_value=` for the padding): the result then has that many entries, the valid ones
+    first. Not fixed automatically: the bound is yours to choose.
+    """
+
+    code = "JIT806"
+    name = "data-dependent-shape-under-jit"
+    summary = "boolean mask or nonzero/unique/where(cond) without size= under jit raises at trace time"
+    severity = "error"
+
+    INVALID = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def positive_mean(x):
+            return jnp.mean(x[x > 0])
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def active_ids(scores):
+            return jnp.nonzero(scores > 0.5)[0]
+        """,
+    ]
+    VALID = [
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def positive_mean(x):
+            return jnp.mean(x, where=x > 0)
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def active_ids(scores):
+            return jnp.nonzero(scores > 0.5, size=8, fill_value=-1)[0]
+        """,
+    ]
+
+    def check(self, ctx: FileContext) -> Iterator[Violation]:
+        for use in tracer_uses(ctx):
+            if use.kind == "shape":
+                yield Violation(use.node, use.message)
