@@ -117,10 +117,14 @@ def test_opt_in_rule_is_not_enabled_by_all_or_the_whole_prefix():
 
 
 # ---------------------------------------------------------------------------- JIT401 advice
-def test_static_advice_never_says_drop_when_the_body_needs_a_python_value(tmp_path):
-    """JIT401's advice follows the body: where the static argument is a loop bound, dropping it
-    from static_argnums raises (measured), so the message must not advise it."""
-    path = FIXTURES / "trace_misuse" / "static_loop_bound_per_iteration.py"
+@pytest.mark.parametrize("name, error", [
+    ("static_loop_bound_per_iteration.py", "TracerIntegerConversionError"),
+    ("static_pad_width_per_iteration.py", "ConcretizationTypeError"),
+])
+def test_static_advice_never_says_drop_when_the_body_needs_a_python_value(tmp_path, name, error):
+    """JIT401's advice follows the body: where the static argument is a loop bound or a pad
+    width, dropping it from static_argnums raises (measured), so the message must not advise it."""
+    path = FIXTURES / "trace_misuse" / name
     [result] = actual_findings([path])
     [finding] = [d for d in result.diagnostics if d.code == "JIT401"]
     assert "drop it" not in finding.message and "must stay static" in finding.message
@@ -130,7 +134,7 @@ def test_static_advice_never_says_drop_when_the_body_needs_a_python_value(tmp_pa
     env = dict(os.environ, JAX_PLATFORMS="cpu")
     proc = subprocess.run([sys.executable, str(dropped)], env=env, capture_output=True, text=True,
                           timeout=300)
-    assert proc.returncode != 0 and "TracerIntegerConversionError" in proc.stderr
+    assert proc.returncode != 0 and error in proc.stderr
 
 
 def test_static_advice_says_drop_when_the_body_takes_a_tracer():

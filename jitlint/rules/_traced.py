@@ -100,6 +100,7 @@ CONCRETE_PARAMS: dict[str, tuple[tuple[int, str], ...]] = {
     "jax.numpy.reshape": ((1, "shape"), (1, "newshape")),
     "jax.numpy.broadcast_to": ((1, "shape"),),
     "jax.numpy.tile": ((1, "reps"),),
+    "jax.numpy.pad": ((1, "pad_width"),),  # measured: ConcretizationTypeError, nested widths too
     **{f"jax.numpy.{f}": _AXIS for f in ("sum", "mean", "max", "min", "prod", "argmax", "argmin",
                                          "any", "all", "std", "var", "cumsum", "cumprod",
                                          "median", "nansum", "nanmean", "squeeze", "expand_dims")},
@@ -707,9 +708,10 @@ class _UseFinder(Walker):
 
 
 def _elements(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """A shape argument's parts: the elements of a tuple or list display, else itself."""
+    """A shape argument's parts: the elements of a tuple or list display (nested, as pad
+    widths are: ``((0, n),)``), else itself."""
     if isinstance(expr, (cst.Tuple, cst.List)):
-        return [e.value for e in expr.elements]
+        return [part for e in expr.elements for part in _elements(e.value)]
     return [expr]
 
 
