@@ -30,3 +30,35 @@ def test_fixture_runs_and_compiles_as_claimed(path: Path, reports):
         declared = declared_compiles(path)
         for name, count in compiles.items():
             assert count == declared.get(name, 1), (name, compiles)
+
+
+def test_bound_method_advice_never_says_jit_once_when_that_freezes_state(tmp_path):
+    """JIT104's usual fix, `self._fwd = jax.jit(self.forward)` in `__init__`, freezes the
+    attributes `forward` reads at the first trace. Where the class changes them later, the
+    advice is a jitted function of the state; measured: the jit-once variant prints the first
+    weights' result, the advised fix (ok_pure_function_of_state.py) the updated one."""
+    import os
+    import subprocess
+    import sys
+
+    from jitlint.config import Settings
+    from jitlint.engine import lint_file
+
+    path = FIXTURES / "fresh" / "bound_method_reads_changing_state.py"
+    [finding] = lint_file(str(path), Settings()).diagnostics
+    assert "jitting it once would freeze `self.w` (changed by `update`)" in finding.message
+    assert "in __init__" not in finding.message
+    [plain] = lint_file(str(FIXTURES / "fresh" / "bound_method_in_call.py"), Settings()).diagnostics
+    assert "jit it once (e.g. in __init__)" in plain.message  # nothing there changes later
+
+    pytest.importorskip("jax")
+    jitted_once = tmp_path / "jitted_once.py"
+    jitted_once.write_text(path.read_text()
+                           .replace("        self.w = w\n", "        self.w = w\n        self._fwd = jax.jit(self.forward)\n")
+                           .replace("return jax.jit(self.forward)(x)", "return self._fwd(x)"))
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    outputs = [subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
+                              text=True, timeout=600, cwd=tmp_path).stdout.split()
+               for script in (jitted_once, FIXTURES / "fresh" / "ok_pure_function_of_state.py")]
+    assert outputs[0] == ["3.0"], outputs  # the first weights, frozen at the first trace
+    assert outputs[1] != outputs[0] and float(outputs[1][0]) < 3.0, outputs

@@ -39,7 +39,8 @@ import libcst as cst
 
 from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._jitted import name_loads
+from jitlint.rules._jitted import name_loads, positional_params
+from jitlint.rules._stale import state_changed_after_construction
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, dotted_name
 from jitlint.walk import Walker, iter_nodes
 
@@ -113,12 +114,23 @@ class FreshJit:
     function: Optional[cst.FunctionDef] = None  # the function whose every call compiles
     evidence: Optional[str] = None  # why we believe the code repeats, in words
     operand: Optional[str] = None  # loop-operand: the loop value to pass as an argument
+    # bound-method: attributes the method reads that change after construction, in words
+    # (``self.w`` (changed by `update`)): jitting it once would freeze them (JIT601)
+    changing_state: Optional[str] = None
+
+    def _jit_once_fix(self, default: str) -> str:
+        if self.changing_state is None:
+            return default
+        return (f"jitting it once would freeze {self.changing_state} at its first trace, so jit "
+                f"a function that takes that state as an argument once and pass it in (or use "
+                f"nnx.jit / eqx.filter_jit)")
 
     def message(self) -> str:
         jit = self.app.jit.display
         what = KINDS[self.kind]
         if self.repetition == "loop":
-            fix = ("jit the method once before the loop and reuse it" if self.kind == "bound-method"
+            fix = (self._jit_once_fix("jit the method once before the loop and reuse it")
+                   if self.kind == "bound-method"
                    else "create the function once and hoist the jit out of the loop")
             return f"{jit} of {what} inside a loop compiles on every iteration; {fix}"
         if self.repetition == "eager-loop":
@@ -136,7 +148,8 @@ class FreshJit:
         name = self.function.name.value if self.function is not None else "?"
         seen = f" ({self.evidence})" if self.evidence else ""
         if self.repetition == "function":
-            fix = ("jit it once (e.g. in __init__) and reuse it" if self.kind == "bound-method"
+            fix = (self._jit_once_fix("jit it once (e.g. in __init__) and reuse it")
+                   if self.kind == "bound-method"
                    else "jit a module-level function once and reuse it")
             return f"{jit} of {what} in `{name}` compiles on every call of `{name}`{seen}; {fix}"
         if self.repetition == "builder":
@@ -157,8 +170,32 @@ def _analyse(ctx: FileContext) -> list[FreshJit]:
     for app in [*ctx.jit_applications, *analysis.eager_loop_applications()]:
         result = analysis.check(app)
         if result is not None:
+            if result.kind == "bound-method":
+                result.changing_state = _changing_state(ctx, app)
             found.append(result)
     return found
+
+
+def _changing_state(ctx: FileContext, app: JitApplication) -> Optional[str]:
+    """``jax.jit(self.forward)`` in a method of the class that defines ``forward``: the
+    attributes ``forward`` reads that change after construction, in words."""
+    target = app.target
+    function = app.frame.enclosing_function()
+    frame = ctx.model.functions.get(function) if function is not None else None
+    if not isinstance(target, cst.Attribute) or not isinstance(target.value, cst.Name) \
+            or frame is None or frame.scope.kind != "class" or not positional_params(function) \
+            or positional_params(function)[0].name.value != target.value.value:
+        return None
+    cls = frame.scope.node
+    method = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef)
+                   and s.name.value == target.attr.value), None)
+    if method is None:
+        return None
+    changed = state_changed_after_construction(ctx, cls, method)
+    if not changed:
+        return None
+    node, where = changed[0]
+    return f"`{target.value.value}.{node.attr.value}` (changed by {where})"
 
 
 class _Analysis:

@@ -158,21 +158,38 @@ def _find_stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:
                 or init_frame.scope.kind != "class":
             continue
         cls = init_frame.scope.node
-        methods = {s.name.value: s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
-        method = methods.get(target.attr.value)
-        if method is None or method.decorators or not positional_params(method):
+        method = _methods(cls).get(target.attr.value)
+        if method is None:
             continue
+        for node, where in state_changed_after_construction(ctx, cls, method):
+            found.append(StaleRead(node, method, f"self.{node.attr.value}", f"changed by {where} while the jit made once in `__init__` keeps its first trace"))
+    return found
+
+
+def _methods(cls: cst.ClassDef) -> dict[str, cst.FunctionDef]:
+    return {s.name.value: s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
+
+
+def state_changed_after_construction(ctx: FileContext, cls: cst.ClassDef,
+                                     method: cst.FunctionDef) -> list[tuple[cst.Attribute, str]]:
+    """The ``self.P`` reads of ``method`` (first read of each ``P``) whose ``P`` is written after
+    construction, with where: what a jit of the bound method, made once, keeps from its first
+    trace (JIT601), and what a per-call jit of it reads fresh each time (JIT104's advice)."""
+    def compute(ctx: FileContext) -> list[tuple[cst.Attribute, str]]:
+        methods = _methods(cls)
+        if method.decorators or not positional_params(method):
+            return []
         receiver = positional_params(method)[0].name.value
         writes = _attribute_writes(ctx, cls, methods)
-        seen = set()
+        found, seen = [], set()
         for node in _attribute_loads(method.body, receiver):
             attr = node.attr.value
             if attr in methods or attr in seen or attr not in writes:
                 continue
             seen.add(attr)
-            where = writes[attr]
-            found.append(StaleRead(node, method, f"self.{attr}", f"changed by {where} while the jit made once in `__init__` keeps its first trace"))
-    return found
+            found.append((node, writes[attr]))
+        return found
+    return ctx.shared(("state-changed-after-construction", id(method)), compute)
 
 
 def _attribute_loads(body: cst.CSTNode, receiver: str) -> list[cst.Attribute]:

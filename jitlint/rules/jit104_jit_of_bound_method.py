@@ -19,8 +19,12 @@ class JitOfBoundMethod(FreshCallableRule):
     a row, `jax.jit(obj.f)(x)` compiles twice (`fixtures/repetition/straight_line_bound_method.py`).
 
     ## Fix safety
-    Jitting once in `__init__` is safe when the method reads no attributes that later change;
-    otherwise pass them as arguments.
+    Jitting once in `__init__` is safe when the method reads no attributes that later change.
+    When it reads one that another method (or an assignment to the instance) changes, the
+    message names it and advises a jitted function that takes that state as an argument
+    instead: jitting the bound method once would freeze the attribute at its first trace
+    (JIT601; measured: `fixtures/fresh/bound_method_reads_changing_state.py` jitted once in
+    `__init__` prints the first weights' result on every step).
     """
 
     code = "JIT104"
