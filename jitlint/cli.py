@@ -14,7 +14,7 @@ from jitlint.config import ConfigError, load_settings, with_overrides
 from jitlint.engine import all_diagnostics, iter_python_files, lint_files, lint_in_project
 from jitlint.fixes import _command as fix_command
 from jitlint.output import FORMATS, TEXT_FORMATS, summary_line, write_statistics
-from jitlint.rules import ALL_RULES, get_rule
+from jitlint.rules import ALL_RULES, find_rule
 from jitlint.runtime import command as confirm_command  # imports no JAX
 
 SUBCOMMANDS = ("check", "rules", "rule")
@@ -110,7 +110,7 @@ def _list_rules() -> int:
 
 
 def _show_rule(code: str) -> int:
-    rule = get_rule(code) or next((r for r in ALL_RULES.values() if r.name == code.lower()), None)
+    rule = find_rule(code)
     if rule is None:
         print(f"jitlint: error: unknown rule {code!r}; `jitlint rules` lists them", file=sys.stderr)
         return EXIT_ERROR
