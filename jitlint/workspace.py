@@ -23,7 +23,9 @@ from jitlint.engine import FileResult, all_diagnostics, iter_python_files, lint_
     lint_in_project
 from jitlint.fixes import FixResult, fix_data, fix_files, fixable, fixable_codes
 from jitlint.rules import find_rule
+from jitlint.runtime.attribution import compile_counts, compiles_of
 from jitlint.runtime.command import DEFAULT_PLATFORM, DEFAULT_TIMEOUT, parse_size
+from jitlint.runtime.confirm import Options, confirm, find_python, json_rows, parse_command
 from jitlint.source import decode_source
 
 CONFIRM_JOBS = 4  # runs at a time, as the CLI's default
@@ -168,10 +170,6 @@ class Workspace:
                 ignore: Optional[Sequence[str]] = None) -> dict:
         """EXECUTES CODE: run a script (``path``) or an entry command under ``--confirm``'s
         isolation, and give each finding a runtime verdict; each run's compiles per function."""
-        from jitlint.runtime.attribution import compile_counts, compiles_of
-        from jitlint.runtime.confirm import Options, confirm, find_python, json_rows, \
-            parse_command
-
         if (path is None) == (command is None):
             raise RequestError("give a script to run (`path`) or an entry command (`command`), "
                                "one of them")
@@ -191,8 +189,9 @@ class Workspace:
                 raise RequestError("`paths` and `cwd` go with `command`; a script (`path`) runs "
                                    "in its own directory and its findings are the ones confirmed")
             script = self._existing(path)
-            if not os.path.isfile(script):
-                raise RequestError(f"{path}: not a file; give a script, or an entry `command`")
+            if not os.path.isfile(script) or not script.endswith(".py"):
+                raise RequestError(f"{path}: not a Python script (*.py); run anything else as "
+                                   f"an entry `command`")
             argv, workdir, targets = None, None, [script]
         interpreter = find_python(python)
         if interpreter is None:

@@ -174,6 +174,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_keeps_serving(tmp_path):
         assert "unknown rule 'JIT999'" in await refused(session, "explain", rule="JIT999")
         assert "greater than 0" in await refused(session, "confirm", path="train.py", timeout=-1)
         assert "`path`" in await refused(session, "confirm")
+        assert "not a Python script" in await refused(session, "confirm", path=".")
         assert "`write` is for files" in await refused(session, "fix", source=LOOP,
                                                        filename="train.py", write=True)
         assert "Unknown tool: lint" in await refused(session, "lint", paths=["train.py"])
@@ -225,6 +226,11 @@ def test_without_the_sdk_jitlint_mcp_says_how_to_install_it(monkeypatch, run_cli
     code, out, err = run_cli("mcp")
     assert code == 2 and out == ""
     assert "`jitlint mcp` needs the MCP SDK" in err and "pip install 'jitlint[mcp]'" in err
+
+
+def test_a_root_that_is_not_a_directory_is_a_usage_error(tmp_path, run_cli):
+    code, out, err = run_cli("mcp", str(tmp_path / "nope"))
+    assert code == 2 and out == "" and f"jitlint: error: {tmp_path / 'nope'}: not a directory" in err
 
 
 def test_the_linter_never_imports_the_sdk():
