@@ -26,6 +26,7 @@ from jitlint.rules import find_rule
 from jitlint.runtime.attribution import compile_counts, compiles_of
 from jitlint.runtime.command import DEFAULT_PLATFORM, DEFAULT_TIMEOUT, parse_size
 from jitlint.runtime.confirm import Options, confirm, find_python, json_rows, parse_command
+from jitlint.runtime.runner import RunResult
 from jitlint.source import decode_source
 
 CONFIRM_JOBS = 4  # runs at a time, as the CLI's default
@@ -170,75 +171,87 @@ class Workspace:
                 ignore: Optional[Sequence[str]] = None) -> dict:
         """EXECUTES CODE: run a script (``path``) or an entry command under ``--confirm``'s
         isolation, and give each finding a runtime verdict; each run's compiles per function."""
-        if (path is None) == (command is None):
-            raise RequestError("give a script to run (`path`) or an entry command (`command`), "
-                               "one of them")
-        if command is not None:
-            try:
-                argv = parse_command(command)
-            except ValueError as exc:
-                raise RequestError(f"command: {exc}") from None
-            if not argv:
-                raise RequestError("command: empty")
-            workdir = self._existing(cwd) if cwd is not None else self.roots[0]
-            if not os.path.isdir(workdir):
-                raise RequestError(f"{cwd}: not a directory")
-            targets = [self._existing(p) for p in paths] if paths else [workdir]
-        else:
-            if paths or cwd is not None:
-                raise RequestError("`paths` and `cwd` go with `command`; a script (`path`) runs "
-                                   "in its own directory and its findings are the ones confirmed")
-            script = self._existing(path)
-            if not os.path.isfile(script) or not script.endswith(".py"):
-                raise RequestError(f"{path}: not a Python script (*.py); run anything else as "
-                                   f"an entry `command`")
-            argv, workdir, targets = None, None, [script]
-        interpreter = find_python(python)
-        if interpreter is None:
-            raise RequestError(f"python: {python}: no such interpreter")
-        memory = None
-        if max_memory is not None:
-            try:
-                memory = parse_size(max_memory)
-            except ValueError as exc:
-                raise RequestError(f"max_memory: {exc}") from None
-            if not os.path.isdir("/proc"):
-                raise RequestError("max_memory needs /proc (Linux)")
-        timeout = DEFAULT_TIMEOUT if timeout is None else timeout
-        if timeout <= 0:
-            raise RequestError("timeout must be positive")
-
+        argv, workdir, targets = self._what_to_run(path, command, paths, cwd)
+        options = _options(argv, workdir, timeout, max_memory, python, platform)
         settings = self.settings(targets[0], select, ignore)
         files, warnings = self.files(targets, settings)
         results = lint_files(files, settings)
         diagnostics = all_diagnostics(results)
-        options = Options(python=interpreter, platform=platform or DEFAULT_PLATFORM,
-                          timeout=timeout, command=argv, jobs=CONFIRM_JOBS, max_memory=memory,
-                          cwd=workdir)
         explicit = [target for target in targets if os.path.isfile(target)]
         confirmation = confirm(diagnostics, files, explicit, settings, options)
-        runs = []
-        for run in confirmation.runs:
-            failure = None if run.explained else run.failure(timeout)
-            counts = compile_counts(event for report in run.reports for event in compiles_of(report))
-            runs.append({
-                "command": run.label, "cwd": run.cwd, "seconds": round(run.seconds, 2),
-                "exit_code": run.returncode, "failure": failure,
-                "stderr_tail": run.stderr_tail if failure is not None else None,
-                "jit_compiles": sum(count.compiles for count in counts),
-                "compiles": [{"function": count.name, "compiles": count.compiles,
-                              "call": f"{count.call_file}:{count.call_line}",
-                              "defined": f"{count.def_file}:{count.def_line}"}
-                             for count in counts],
-            })
         return {"findings": json_rows(confirmation.diagnostics(diagnostics), confirmation),
-                "runs": runs, **_summary(results, len(files), warnings)}
+                "runs": [_run(run, options.timeout) for run in confirmation.runs],
+                **_summary(results, len(files), warnings)}
+
+    def _what_to_run(self, path: Optional[str], command: Optional[str],
+                     paths: Optional[Sequence[str]], cwd: Optional[str],
+                     ) -> tuple[Optional[list[str]], Optional[str], list[str]]:
+        """(the command's words or None for a script, where it runs, what to lint)."""
+        if (path is None) == (command is None):
+            raise RequestError("give a script to run (`path`) or an entry command (`command`), "
+                               "one of them")
+        if command is None:
+            if paths or cwd is not None:
+                raise RequestError("`paths` and `cwd` go with `command`; a script (`path`) runs "
+                                   "in its own directory and its findings are the ones confirmed")
+            script = self._existing(path or "")
+            if not os.path.isfile(script) or not script.endswith(".py"):
+                raise RequestError(f"{path}: not a Python script (*.py); run anything else as "
+                                   f"an entry `command`")
+            return None, None, [script]
+        try:
+            argv = parse_command(command)
+        except ValueError as exc:
+            raise RequestError(f"command: {exc}") from None
+        if not argv:
+            raise RequestError("command: empty")
+        workdir = self._existing(cwd) if cwd is not None else self.roots[0]
+        if not os.path.isdir(workdir):
+            raise RequestError(f"{cwd}: not a directory")
+        return argv, workdir, [self._existing(p) for p in paths] if paths else [workdir]
 
 
 # ---------------------------------------------------------------------------- helpers
 def _codes(codes: Optional[Sequence[str]]) -> Optional[list[str]]:
     """Codes as the CLI reads them: JIT101 in any case, or ALL."""
     return None if codes is None else [code.strip().upper() for code in codes]
+
+
+def _options(argv: Optional[list[str]], workdir: Optional[str], timeout: Optional[float],
+             max_memory: Optional[str], python: Optional[str], platform: Optional[str]) -> Options:
+    """--confirm's options, as ``jitlint check --confirm`` checks them."""
+    interpreter = find_python(python)
+    if interpreter is None:
+        raise RequestError(f"python: {python}: no such interpreter")
+    memory = None
+    if max_memory is not None:
+        try:
+            memory = parse_size(max_memory)
+        except ValueError as exc:
+            raise RequestError(f"max_memory: {exc}") from None
+        if not os.path.isdir("/proc"):
+            raise RequestError("max_memory needs /proc (Linux)")
+    timeout = DEFAULT_TIMEOUT if timeout is None else timeout
+    if timeout <= 0:
+        raise RequestError("timeout must be positive")
+    return Options(python=interpreter, platform=platform or DEFAULT_PLATFORM, timeout=timeout,
+                   command=argv, jobs=CONFIRM_JOBS, max_memory=memory, cwd=workdir)
+
+
+def _run(run: RunResult, timeout: float) -> dict:
+    """One run: how it ended (its failure, unless a finding predicted the error) and the
+    compiles of each jitted function at each call site."""
+    failure = None if run.explained else run.failure(timeout)
+    counts = compile_counts(event for report in run.reports for event in compiles_of(report))
+    return {
+        "command": run.label, "cwd": run.cwd, "seconds": round(run.seconds, 2),
+        "exit_code": run.returncode, "failure": failure,
+        "stderr_tail": run.stderr_tail if failure is not None else None,
+        "jit_compiles": sum(count.compiles for count in counts),
+        "compiles": [{"function": count.name, "compiles": count.compiles,
+                      "call": f"{count.call_file}:{count.call_line}",
+                      "defined": f"{count.def_file}:{count.def_line}"} for count in counts],
+    }
 
 
 def _encode(text: str) -> bytes:

@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import textwrap
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
