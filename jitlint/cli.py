@@ -14,10 +14,10 @@ from jitlint.config import ConfigError, load_settings, with_overrides
 from jitlint.engine import all_diagnostics, iter_python_files, lint_files, lint_in_project
 from jitlint.fixes import _command as fix_command
 from jitlint.output import FORMATS, TEXT_FORMATS, summary_line, write_statistics
-from jitlint.rules import ALL_RULES, get_rule
+from jitlint.rules import ALL_RULES, find_rule
 from jitlint.runtime import command as confirm_command  # imports no JAX
 
-SUBCOMMANDS = ("check", "rules", "rule")
+SUBCOMMANDS = ("check", "rules", "rule", "mcp")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
@@ -71,6 +71,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("rules", help="list every rule")
     rule = sub.add_parser("rule", help="print a rule's documentation")
     rule.add_argument("code", metavar="CODE", help="a code (JIT101) or a name (jit-of-lambda)")
+    mcp = sub.add_parser("mcp", help="serve coding agents over the Model Context Protocol (stdio; "
+                                     "pip install 'jitlint[mcp]')")
+    mcp.add_argument("roots", nargs="*", metavar="DIR",
+                     help="the directories the agent may have jitlint read, fix and run "
+                          "(default: the current directory)")
     return parser
 
 
@@ -86,6 +91,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _list_rules()
         if args.command == "rule":
             return _show_rule(args.code)
+        if args.command == "mcp":
+            return _serve_mcp(args.roots)
         return _check(args)
     except BrokenPipeError:  # ``jitlint ... | head``
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -110,12 +117,20 @@ def _list_rules() -> int:
 
 
 def _show_rule(code: str) -> int:
-    rule = get_rule(code) or next((r for r in ALL_RULES.values() if r.name == code.lower()), None)
+    rule = find_rule(code)
     if rule is None:
         print(f"jitlint: error: unknown rule {code!r}; `jitlint rules` lists them", file=sys.stderr)
         return EXIT_ERROR
     sys.stdout.write(rule.doc())
     return EXIT_CLEAN
+
+
+def _serve_mcp(roots: Sequence[str]) -> int:
+    try:
+        from jitlint.mcp_server import serve  # the optional extra: imported only here
+    except ModuleNotFoundError as exc:
+        return _error(str(exc))
+    return serve(roots)
 
 
 def _check(args: argparse.Namespace) -> int:

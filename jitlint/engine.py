@@ -619,11 +619,13 @@ MIN_FILES_PER_BATCH = 16
 
 
 def _process_context():
-    """fork is cheapest, but forking a process that runs JAX's threads can deadlock (jitlint's
-    own API may be called from such a process, e.g. a test suite): then use forkserver."""
+    """fork is cheapest, but forking a process that runs other threads can deadlock (JAX's,
+    when jitlint's API is called from a test suite; a server's workers, ``jitlint mcp``):
+    then use forkserver."""
     import multiprocessing
+    import threading
 
-    if sys.platform != "linux" or "jax" in sys.modules:
+    if sys.platform != "linux" or "jax" in sys.modules or threading.active_count() > 1:
         context = multiprocessing.get_context("spawn" if sys.platform == "win32" else "forkserver")
         if context.get_start_method() == "forkserver":
             context.set_forkserver_preload(["jitlint.engine"])

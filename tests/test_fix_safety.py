@@ -68,14 +68,14 @@ def test_a_file_changed_on_disk_meanwhile_is_not_overwritten(tmp_path, run_cli, 
     path = tmp_path / "loop.py"
     path.write_text(LAMBDA_LOOP)
     edited = LAMBDA_LOOP.replace("print(x)", "print(x.sum())  # the user's edit")
-    real_fix_file = fixes.fix_file
+    real_fix_data = fixes.fix_data
 
-    def fix_then_user_saves(name, settings):
-        result = real_fix_file(name, settings)
+    def fix_then_user_saves(data, name, settings):
+        result = real_fix_data(data, name, settings)
         Path(name).write_text(edited)  # the editor saves while jitlint works
         return result
 
-    monkeypatch.setattr(fixes, "fix_file", fix_then_user_saves)
+    monkeypatch.setattr(fixes, "fix_data", fix_then_user_saves)
     code, out, err = run_cli("--no-cache", "--fix", str(path))
     assert path.read_text() == edited
     assert "changed on disk while it was being fixed; not written" in err

@@ -108,8 +108,14 @@ class FixResult:
 
 
 # ---------------------------------------------------------------------------- fixing
-def fix_file(path: str, settings: Settings) -> FixResult:
-    data = read_source(path)
+def fix_data(data: bytes, path: str, settings: Settings) -> FixResult:
+    """A file's bytes (from disk, or an editor's buffer named ``path``), a notebook or Python."""
+    from jitlint.notebook import is_notebook
+
+    if is_notebook(path):  # cell by cell, outputs and metadata kept
+        from jitlint.fixes._notebook import fix_notebook
+
+        return fix_notebook(data, path, settings)
     return fix_source(data, path, settings)
 
 
@@ -341,16 +347,10 @@ def _fixable_in(data: bytes, path: str, wanted: set, settings: Settings) -> set:
 # ---------------------------------------------------------------------------- many files
 def fix_files(files: Iterable[str], settings: Settings, write: bool) -> list[FixResult]:
     """Fix each file; write the changed ones back when ``write``.  Unreadable files are skipped."""
-    from jitlint.fixes._notebook import fix_notebook
-    from jitlint.notebook import is_notebook
-
     results = []
     for path in files:
         try:
-            if is_notebook(path):  # cell by cell, outputs and metadata kept
-                result = fix_notebook(read_source(path), path, settings)
-            else:
-                result = fix_file(path, settings)
+            result = fix_data(read_source(path), path, settings)
         except OSError:
             continue
         if result.changed and write:

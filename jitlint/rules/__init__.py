@@ -31,3 +31,10 @@ ALL_RULES: dict[str, type[Rule]] = _discover()
 
 def get_rule(code: str) -> Optional[type[Rule]]:
     return ALL_RULES.get(code.upper())
+
+
+def find_rule(code_or_name: str) -> Optional[type[Rule]]:
+    """A rule by its code (``JIT101``, any case) or its name (``jit-of-lambda``)."""
+    wanted = code_or_name.strip()
+    return get_rule(wanted) or next((rule for rule in ALL_RULES.values()
+                                     if rule.name == wanted.lower()), None)

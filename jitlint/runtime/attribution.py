@@ -437,22 +437,46 @@ def _intended(compiles: int, reasons: Sequence[str]) -> bool:
         _cause(reason).startswith("a static argument") for reason in reasons)
 
 
+def _by_call_site(events: Iterable[Compile]) -> dict[tuple[str, int, str, str, int], list[Compile]]:
+    """The compiles of the user's jitted functions, grouped by (call file, call line, name,
+    definition file, definition line)."""
+    groups: dict[tuple[str, int, str, str, int], list[Compile]] = {}
+    for event in events:
+        if not event.is_jit:
+            continue  # eager ops
+        definition = event.definition()
+        if definition is None:
+            continue  # library internals, callable instances JAX cannot place
+        site = event.call_site()
+        if site is None:
+            continue
+        groups.setdefault((site[0], site[1], event.name, definition[0], definition[1]),
+                          []).append(event)
+    return groups
+
+
+@dataclass(frozen=True)
+class CompileCount:
+    """How many times one user function was compiled at one call site in a run: what shows a
+    fix working once no finding is left to carry a count."""
+
+    call_file: str
+    call_line: int
+    name: str
+    def_file: str
+    def_line: int
+    compiles: int
+
+
+def compile_counts(events: Iterable[Compile]) -> list[CompileCount]:
+    return sorted((CompileCount(*key, len(found)) for key, found in _by_call_site(events).items()),
+                  key=lambda c: (c.call_file, c.call_line, c.name))
+
+
 def recompilations(evidence: Iterable[tuple[dict, list[Compile]]], sites: Sequence) -> list[Recompilation]:
-    groups: dict[tuple, list[Compile]] = {}
-    for _report, events in evidence:
-        for event in events:
-            if not event.is_jit:
-                continue  # eager ops
-            definition = event.definition()
-            if definition is None:
-                continue  # library internals, callable instances JAX cannot place
-            if any(matches(site, event) for site in sites):
-                continue
-            site = event.call_site()
-            if site is None:
-                continue
-            groups.setdefault((site[0], site[1], event.name, definition[0], definition[1]),
-                              []).append(event)
+    unexplained = (event for _report, events in evidence for event in events
+                   if not any(matches(site, event) for site in sites))
+    groups = _by_call_site(unexplained)
     found = []
     for (call_file, call_line, name, def_file, def_line), events in groups.items():
         if len(events) < 2:

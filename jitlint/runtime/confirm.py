@@ -46,6 +46,7 @@ class Options:
     jobs: int = 1
     progress: Optional[TextIO] = None
     max_memory: Optional[int] = None  # bytes of resident memory per run (--max-memory)
+    cwd: Optional[str] = None  # where the --run command runs (default: the current directory)
 
 
 @dataclass
@@ -75,7 +76,7 @@ def confirm(diagnostics: Sequence[Diagnostic], files: Sequence[str], explicit: S
     sites = build_sites(diagnostics, settings.extra_jit_functions)
     not_run: dict[str, str] = {}
     if options.command is not None:
-        plans = [_Plan(" ".join(options.command), os.getcwd(), None,
+        plans = [_Plan(" ".join(options.command), options.cwd or os.getcwd(), None,
                        frozenset(real(f) for f in files))]
     else:
         plans, not_run = _plan_scripts(diagnostics, explicit)
@@ -292,18 +293,24 @@ def format_output(output_format: str, diagnostics: Sequence[Diagnostic], confirm
     """JSON formats gain a ``runtime`` object per finding; the others a ``[verdict: ...]`` suffix."""
     runtime = confirmation.runtime
     if output_format in ("json", "json-lines"):
-        rows = []
-        for d in diagnostics:
-            row = d.to_dict()
-            if d in runtime:
-                row["runtime"] = runtime[d].to_dict()
-            rows.append(row)
+        rows = json_rows(diagnostics, confirmation)
         if output_format == "json":
             return json.dumps(rows, indent=2) + "\n"
         return "".join(json.dumps(row) + "\n" for row in rows)
     marked = [replace(d, message=f"{d.message} [{runtime[d].summary()}]") if d in runtime else d
               for d in diagnostics]
     return formats[output_format](marked)
+
+
+def json_rows(diagnostics: Sequence[Diagnostic], confirmation: Confirmation) -> list[dict]:
+    """Each finding's JSON object, with its ``runtime`` object when it has a verdict."""
+    rows = []
+    for d in diagnostics:
+        row = d.to_dict()
+        if d in confirmation.runtime:
+            row["runtime"] = confirmation.runtime[d].to_dict()
+        rows.append(row)
+    return rows
 
 
 def report_failures(confirmation: Confirmation, timeout: float, stream: TextIO) -> None:
