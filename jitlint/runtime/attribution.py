@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
 
+from jitlint.runtime.bootstrap import library_of
+
 # JAX's own words (jax._src.interpreters.partial_eval.explain, jax 0.4.3x-0.10):
 #   TRACING CACHE MISS at /p/x.py:27:4 (<module>):
 #     never seen function:
@@ -22,10 +24,6 @@ _HEADER = re.compile(r"TRACING CACHE MISS at (?P<file>.+?):(?P<line>\d+)(?::\d+)
 _NEVER_SEEN = re.compile(r"^\s*(?P<name>.+?) id=\d+(?: defined at (?P<file>.+):(?P<line>\d+))?\s*$")
 _FOR = re.compile(r"^\s*for (?P<name>.+?) defined at (?P<file>.+):(?P<line>\d+)\s*$")
 _WRAPPED = re.compile(r"^[\w.]+\((?P<inner>.*)\)$")  # jit(f), pmap(f)
-
-_LIBRARY_PARTS = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep,
-                  os.sep + "jax" + os.sep, os.sep + "jaxlib" + os.sep)
-
 
 @dataclass(frozen=True)
 class Miss:
@@ -72,23 +70,14 @@ def inner_name(fun_name: Optional[str]) -> str:
     return match["inner"] if match else (fun_name or "")
 
 
-def is_library(path: Optional[str]) -> bool:
-    return path is None or path.startswith("<") or any(part in path for part in _LIBRARY_PARTS)
-
-
-def library_name(path: str) -> str:
-    """``.../site-packages/equinox/_jit.py`` -> ``equinox``."""
-    for part in _LIBRARY_PARTS[:2]:
-        if part in path:
-            return path.split(part, 1)[1].split(os.sep, 1)[0]
-    return "jax"
-
-
 def is_informative(reason: str) -> bool:
     return bool(reason) and reason.strip(" :") != "never seen function"
 
 
 # ---------------------------------------------------------------------------- compiles
+Libraries = Sequence[Sequence]  # the child's ``library_dirs()``: [[directory, name], ...]
+
+
 @dataclass
 class Compile:
     fun_name: str
@@ -97,6 +86,8 @@ class Compile:
     miss: Optional[Miss]  # None: not a user function (an eager jnp op) or not explained
     made: list[tuple[str, int, str]] = field(default_factory=list)  # where the jit was created
     target: Optional[tuple[str, int, str]] = None  # the function the jit wraps (file, line, name)
+    jit: Optional[int] = None  # the number of the jit object that compiled (None: not noted)
+    libraries: Libraries = ()  # where the run's interpreter keeps libraries
 
     @property
     def is_jit(self) -> bool:
@@ -104,16 +95,29 @@ class Compile:
         not one of JAX's eager operations."""
         return self.miss is not None or bool(self.made)
 
+    def library(self, path: Optional[str]) -> Optional[str]:
+        """The library a file belongs to in the run (None: the user's code)."""
+        return "<unknown>" if path is None else library_of(path, self.libraries)
+
     def frame_in(self, path: str) -> Optional[tuple[str, int, str]]:
         return next((f for f in self.stack if f[0] == path), None)
 
     def call_site(self) -> Optional[tuple[str, int, str]]:
         """The innermost frame in the user's own code (not a library, not the stdlib)."""
-        return _own(self.stack)
+        return self._own(self.stack)
 
     def made_at(self) -> Optional[tuple[str, int, str]]:
         """Where the user's code created the jit (itself or through a library's jit)."""
-        return _own(self.made)
+        return self._own(self.made)
+
+    def made_here(self) -> Optional[tuple[str, int, str]]:
+        """Where the user's code called ``jax.jit`` itself (not through a library)."""
+        made = self.made[0] if self.made else None
+        return made if made is not None and self.library(made[0]) is None else None
+
+    def maker(self) -> Optional[str]:
+        """The library whose code made the jit (equinox, flax), if one did."""
+        return self.library(self.made[0][0]) if self.made else None
 
     def definition(self) -> Optional[tuple[str, int]]:
         """The user's function behind the compile: JAX's "defined at" when that is the user's
@@ -121,25 +125,21 @@ class Compile:
         for a library's jit (equinox's filter_jit, flax's nnx.jit), where the user made it."""
         miss = self.miss
         if miss is not None and miss.def_file is not None and miss.def_line is not None \
-                and not is_library(miss.def_file):
+                and self.library(miss.def_file) is None:
             return miss.def_file, miss.def_line
-        if self.target is not None and not is_library(self.target[0]):
+        if self.target is not None and self.library(self.target[0]) is None:
             return self.target[0], self.target[1]
         made = self.made_at()
         return (made[0], made[1]) if made is not None else None
 
-
-def _own(stack: Sequence[tuple[str, int, str]]) -> Optional[tuple[str, int, str]]:
-    return next((f for f in stack if not is_library(f[0]) and not _is_stdlib(f[0])), None)
-
-
-def _is_stdlib(path: str) -> bool:
-    return bool(re.search(r"[\\/]lib[\\/]python3\.\d+[\\/][^\\/]+\.py$", path))
+    def _own(self, stack: Sequence[tuple[str, int, str]]) -> Optional[tuple[str, int, str]]:
+        return next((f for f in stack if self.library(f[0]) is None), None)
 
 
 def compiles_of(report: dict) -> list[Compile]:
     """The report's compile events, each paired with its own cache-miss explanation."""
     cwd = report.get("cwd")
+    libraries = report.get("libraries") or ()
     misses = [parse_miss(text, cwd) for text in report.get("misses", ())]
     result = []
     for event in report.get("compiles", ()):
@@ -151,7 +151,7 @@ def compiles_of(report: dict) -> list[Compile]:
         target = event.get("target")
         result.append(Compile(fun_name, name, stack, _pair(name, candidates), made,
                               (_path(target[0], cwd), int(target[1]), str(target[2]))
-                              if target else None))
+                              if target else None, event.get("jit"), libraries))
     return result
 
 
@@ -464,8 +464,7 @@ def recompilations(evidence: Iterable[tuple[dict, list[Compile]]], sites: Sequen
                 reasons.append(event.miss.reason)
         if _intended(len(events), reasons):
             continue
-        made = events[-1].made
-        library = library_name(made[0][0]) if made and is_library(made[0][0]) else None
+        library = events[-1].maker()
         found.append(Recompilation(call_file, call_line, name, def_file, def_line, len(events),
                                    reasons, library))
     return sorted(found, key=lambda r: (r.call_file, r.call_line, r.name))

@@ -40,9 +40,12 @@ import traceback
 
 _COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
 _HERE = os.path.abspath(__file__)
-_SKIP = (os.sep + "jax" + os.sep, os.sep + "jaxlib" + os.sep, os.sep + "jax_plugins" + os.sep,
-         "<frozen ", _HERE, os.sep + "runpy.py", os.sep + "_pytest" + os.sep,
-         os.sep + "pluggy" + os.sep, "sitecustomize.py", os.sep + "_jitlint_bootstrap.py")
+# Frames of these are left out of the recorded stacks: JAX itself, jitlint's own files (this
+# bootstrap, the --run hook, count_compiles), the interpreter's import machinery, and the
+# runners that start the user's code.  Which library a frame belongs to is told by
+# ``library_of`` (where the interpreter installs packages, JAX's package directories).
+_NOT_RECORDED = frozenset({"jax", "jaxlib", "jax_plugins", "jitlint", "<frozen>", "runpy",
+                           "_pytest", "pluggy"})
 _MAX_FRAMES = 40
 _COMPREHENSIONS = ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>")
 # A ``for`` loop ending on a Python iterator shows as an exception event: not an error.
@@ -58,25 +61,105 @@ raises = {}  # site id -> the first exception seen passing through its lines
 # (at the first change), "last" (at the last reused call)}
 stale = {}
 _pending = []  # indexes of misses logged since the last compile
-_state = {"installed": False, "tracer": "off", "written": False}
+_state = {"installed": False, "tracer": "off", "written": False, "jits": 0}
 
 
-def _user_stack(frame):
+def user_stack(frame):
+    """The frames of the user's code and of libraries (not JAX's, not ours), innermost first,
+    as [file, line, function]."""
     stack = []
     while frame is not None and len(stack) < _MAX_FRAMES:
         filename = frame.f_code.co_filename
-        if not any(part in filename for part in _SKIP):
+        if _library(filename) not in _NOT_RECORDED:
             stack.append([os.path.abspath(filename), frame.f_lineno, frame.f_code.co_name])
         frame = frame.f_back
     return stack
 
 
+# ---------------------------------------------------------------------------- whose code
+# A frame is the user's or a library's by where its file is: under a directory this interpreter
+# installs packages into or keeps its standard library in (sysconfig's and site's own answers,
+# wherever the virtualenv is), in JAX's package directories (from the imported modules), or in
+# jitlint's own directory: a library's; anywhere else (the user's project, a script in /tmp,
+# code compiled from a string or an IPython cell): the user's.  The file the run was asked to
+# execute is the user's wherever it is.
+_libraries = {"dirs": None, "main": None}
+
+
+def library_dirs():
+    """``[[directory, name], ...]``, innermost first: ``name`` is the library every file
+    under ``directory`` belongs to ("" for an install directory: each entry in it is one, named
+    after it), null for the user's own file."""
+    import site
+    import sysconfig
+
+    found = {}
+    bases = {"base": sys.base_prefix, "platbase": sys.base_exec_prefix,
+             "installed_base": sys.base_prefix, "installed_platbase": sys.base_exec_prefix}
+    for variables in (None, bases):
+        try:
+            paths = sysconfig.get_paths(vars=variables)
+        except (KeyError, ValueError):
+            continue
+        for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+            if paths.get(key):
+                found[paths[key]] = ""
+    for getter in ("getsitepackages", "getusersitepackages"):
+        try:
+            places = getattr(site, getter)()
+        except Exception:  # an old virtualenv's site.py lacks them
+            continue
+        for place in [places] if isinstance(places, str) else places:
+            found[place] = ""
+    for name in ("jax", "jaxlib", "jax_plugins"):
+        module = sys.modules.get(name)
+        for place in getattr(module, "__path__", None) or ():
+            found[place] = name
+    found[os.path.dirname(_HERE)] = "jitlint"
+    if _libraries["main"]:
+        found[_libraries["main"]] = None
+    dirs = {os.path.realpath(place): name for place, name in found.items()}
+    return [[place, dirs[place]] for place in sorted(dirs, key=len, reverse=True)]
+
+
+def library_of(path, dirs):
+    """The library a file (a real path) belongs to, or None for the user's code."""
+    if path.startswith("<"):
+        # Frozen modules are the interpreter's import machinery; other code compiled from a
+        # string (``<string>``, ``<stdin>``, an IPython cell) is the user's.
+        return "<frozen>" if path.startswith("<frozen ") else None
+    for place, name in dirs:
+        if path == place or path.startswith(place + os.sep):
+            if name == "":
+                return os.path.splitext(path[len(place) + 1:].split(os.sep, 1)[0])[0]
+            return name
+    return None
+
+
+_real = {}  # co_filename -> realpath (frames are classified on every compile)
+
+
+def libraries():
+    """This process's ``library_dirs()`` (computed once, and again after JAX is imported)."""
+    if _libraries["dirs"] is None:
+        _libraries["dirs"] = library_dirs()
+    return _libraries["dirs"]
+
+
+def _library(filename):
+    dirs = libraries()
+    path = _real.get(filename)
+    if path is None:
+        path = _real[filename] = filename if filename.startswith("<") else os.path.realpath(filename)
+    return library_of(path, dirs)
+
+
 def _on_duration(event, duration, **kwargs):
     if event == _COMPILE_EVENT:
         frame = sys._getframe(1)
-        made, target = _compiling_jit(frame)
-        compiles.append({"fun_name": kwargs.get("fun_name"), "stack": _user_stack(frame),
-                         "misses": list(_pending), "made": made, "target": target})
+        jit, made, target = compiling_jit(frame)
+        compiles.append({"fun_name": kwargs.get("fun_name"), "stack": user_stack(frame),
+                         "misses": list(_pending), "jit": jit, "made": made, "target": target})
         del _pending[:]
 
 
@@ -86,11 +169,14 @@ def _on_duration(event, duration, **kwargs):
 # not where the user made it.  JAX keeps no such record, so ``pjit._cpp_pjit`` (which every
 # jax.jit goes through) is wrapped to note it, keyed by the jit's PjitInfo; the compile listener
 # finds that PjitInfo in the frame of JAX's ``cache_miss``.
-_made = {}  # id(jit_info) -> creation stack
+_made = {}  # id(jit_info) -> (the jit object's number, its creation stack)
 _stale_owners = {}  # (file, co_name, co_firstlineno) -> [site id, ...] of read/write sites
+_error_sites = {}  # abspath -> [(first, last, site id)] of findings that predict an exception
 
 
-def _hook_jit_creation():
+def hook_jit_creation():
+    """Note where each ``jax.jit`` object is made, and by whom (idempotent).  Also used by
+    ``count_compiles()`` in the user's own process."""
     try:
         from jax._src import pjit
     except ImportError:
@@ -105,9 +191,12 @@ def _hook_jit_creation():
             frame = sys._getframe(1)
             if _made_by_jit_api(frame) and not _library_import(frame):
                 key = id(jit_info)
-                _made[key] = _user_stack(frame)
+                stack = user_stack(frame)
+                _state["jits"] += 1
+                _made[key] = (_state["jits"], stack)
                 import weakref
                 weakref.finalize(jitted, _made.pop, key, None)
+                jitted = _watch_errors(jitted, stack)
             if _stale_owners:
                 jitted = _watch_stale(fun, jitted)
         except Exception:
@@ -121,45 +210,44 @@ def _hook_jit_creation():
 def _made_by_jit_api(frame):
     """``jax.jit`` called by user or library code, not by JAX itself (its eager operations and
     its own ``@jit`` functions)."""
-    inside = os.sep + "jax" + os.sep
-    while frame is not None and inside in frame.f_code.co_filename:
+    while frame is not None and _library(frame.f_code.co_filename) == "jax":
         code = frame.f_code
         if code.co_name in ("jit", "<lambda>") and code.co_filename.endswith(os.sep + "api.py"):
             caller = frame.f_back  # skipping JAX's traceback-filtering wrapper
             while caller is not None and caller.f_code.co_filename.endswith("traceback_util.py"):
                 caller = caller.f_back
-            return caller is not None and inside not in caller.f_code.co_filename
+            return caller is not None and _library(caller.f_code.co_filename) != "jax"
         frame = frame.f_back
     return False
 
 
-_LIBRARIES = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
-
-
 def _library_import(frame):
     """A library's own jit, made while the library is imported (its module-level ``@jax.jit``
-    functions): not the user's, though the user's ``import`` line is on the stack."""
+    functions): not the user's, though the user's ``import`` line is on the stack.  The program
+    being run (``__main__``: a script, ``python -m pytest``) is not an import."""
     while frame is not None:
         code = frame.f_code
-        if code.co_name == "<module>" and any(part in code.co_filename for part in _LIBRARIES):
+        if code.co_name == "<module>" and frame.f_globals.get("__name__") != "__main__" \
+                and _library(code.co_filename) is not None:
             return True
         frame = frame.f_back
     return False
 
 
-def _compiling_jit(frame):
-    """(creation stack, [file, line, name] of the wrapped function) of the jit compiling now."""
+def compiling_jit(frame):
+    """(number, creation stack, [file, line, name] of the wrapped function) of the jit
+    compiling now; the first two are None for a jit nobody noted (JAX's eager operations)."""
     while frame is not None:
         code = frame.f_code
         if code.co_name == "cache_miss" and code.co_filename.endswith("pjit.py"):
             local = frame.f_locals
-            made = _made.get(id(local.get("jit_info")))
+            jit, made = _made.get(id(local.get("jit_info")), (None, None))
             target = _code_of(local.get("fun"))
             where = [os.path.abspath(target.co_filename), target.co_firstlineno,
                      target.co_name] if target is not None else None
-            return made, where
+            return jit, made, where
         frame = frame.f_back
-    return None, None
+    return None, None, None
 
 
 def _unwrap(function):
@@ -208,8 +296,6 @@ def _watch_stale(fun, jitted):
     sites = _stale_owners.get((os.path.abspath(code.co_filename), code.co_name, code.co_firstlineno))
     if not sites:
         return jitted
-    import functools
-
     def watched(*args, **kwargs):
         before = [stale[s]["traces"] for s in sites]
         result = jitted(*args, **kwargs)
@@ -227,11 +313,42 @@ def _watch_stale(fun, jitted):
                     record["was"] = dict(record["traced"])
         return result
 
+    return _wrap_like(watched, jitted)
+
+
+def _wrap_like(watched, jitted):
+    """``watched`` standing in for the jitted function: its name, docs and JAX's methods."""
+    import functools
+
     functools.update_wrapper(watched, jitted)
     for name in ("lower", "trace", "eval_shape", "clear_cache", "_cache_size"):
         if hasattr(jitted, name):
             setattr(watched, name, getattr(jitted, name))
     return watched
+
+
+def _watch_errors(jitted, stack):
+    """A jit made on the lines of a finding that predicts an exception when the jitted function
+    is called (``@jax.jit`` on a method of a plain class raises TypeError at the first call,
+    not on the decorator's line): the first exception a call raises is that finding's, also
+    when the program catches it."""
+    if not stack or not _error_sites:
+        return jitted
+    path, line = stack[0][0], stack[0][1]
+    sites = [ident for first, last, ident in _error_sites.get(path, ()) if first <= line <= last]
+    if not sites:
+        return jitted
+
+    def watched(*args, **kwargs):
+        try:
+            return jitted(*args, **kwargs)
+        except Exception as exc:
+            for site in sites:
+                if site not in raises:
+                    raises[site] = {"type": type(exc).__name__, "message": _message(exc)}
+            raise
+
+    return _wrap_like(watched, jitted)
 
 
 class _MissHandler(logging.Handler):
@@ -251,8 +368,9 @@ def install(explain=True):
     if _state["installed"]:
         return
     _state["installed"] = True
+    _libraries["dirs"] = None  # now with JAX's own directories
     monitoring.register_event_duration_secs_listener(_on_duration)
-    _hook_jit_creation()
+    hook_jit_creation()
     if explain:
         logger = logging.getLogger("jax._src.interpreters.partial_eval")
         logger.addHandler(_MissHandler(logging.WARNING))
@@ -274,6 +392,8 @@ def _load_lines(path):
             ident = str(ident)
             _wanted.setdefault(os.path.abspath(filename), []).append(
                 (first, last, owner, owner_line, ident, kind))
+            if kind == "error":
+                _error_sites.setdefault(os.path.abspath(filename), []).append((first, last, ident))
             if kind in ("read", "write") and names:
                 stale[ident] = {"kind": kind, "names": list(names), "traces": 0, "calls": 0,
                                 "reused": 0, "changed": 0, "traced": None, "now": None,
@@ -369,7 +489,7 @@ def _stop_tracer():
 def write(path):
     _stop_tracer()
     data = {"compiles": compiles, "misses": misses, "outcome": outcome, "lines": lines,
-            "raises": raises, "stale": stale,
+            "raises": raises, "stale": stale, "libraries": libraries(),
             "tracer": _state["tracer"], "jax": _state["installed"], "pid": os.getpid(),
             "argv": sys.argv[:20], "cwd": os.getcwd()}
     tmp = path + ".tmp"
@@ -382,7 +502,7 @@ def write(path):
 def _record_exception(exc):
     frames = [[os.path.abspath(f.filename), f.lineno, f.name]
               for f in traceback.extract_tb(exc.__traceback__)
-              if not any(part in f.filename for part in _SKIP)]
+              if _library(f.filename) not in _NOT_RECORDED]
     outcome.update(status="raised", type=type(exc).__name__, message=_message(exc),
                    stack=frames[::-1])
 
@@ -405,6 +525,7 @@ def run(argv):
         runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
     else:
         sys.argv = argv
+        _libraries["main"], _libraries["dirs"] = os.path.abspath(argv[0]), None
         _set_path0(os.path.dirname(os.path.abspath(argv[0])))
         runpy.run_path(argv[0], run_name="__main__")
 
@@ -430,7 +551,7 @@ def main():
     except BaseException as exc:  # the user's error is a result, not our failure
         _record_exception(exc)
         tb = exc.__traceback__
-        while tb is not None and any(part in tb.tb_frame.f_code.co_filename for part in _SKIP):
+        while tb is not None and _library(tb.tb_frame.f_code.co_filename) in _NOT_RECORDED:
             tb = tb.tb_next  # the traceback starts in the user's script, as without us
         traceback.print_exception(type(exc), exc, tb)
     finally:
