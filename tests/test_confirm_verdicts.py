@@ -51,6 +51,8 @@ def test_a_stored_partial_is_confirmed_by_the_compiles_of_its_calls(rows):
     ("JIT802", "ConcretizationTypeError", "Abstract tracer value encountered where concrete value"),
     ("JIT803", "TracerArrayConversionError", "The numpy.ndarray conversion method __array__()"),
     ("JIT701", "ValueError", "Jitted function has invalid argnames {'ord'} in static_argnames"),
+    # raised by the method's first call, not on the decorator's line
+    ("JIT805", "TypeError", "Error interpreting argument to <function Scaler.apply"),
 ])
 def test_an_error_the_program_catches_is_raised_caught(rows, code, error, message):
     found = runtime(rows, "caught_errors.py", code)

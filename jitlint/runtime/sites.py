@@ -33,9 +33,16 @@ from jitlint.semantic import build_model
 
 
 # What each rule predicts, and so what confirms it at run time.  Rules not listed predict
-# compiles.  JIT804 (printing a tracer) predicts neither: it gets the "compile" verdicts.
-ERROR_CODES = frozenset({"JIT301", "JIT701", "JIT702", "JIT703", "JIT801", "JIT802", "JIT803"})
+# compiles.  Those in UNCHECKED predict neither compiles nor an exception, nor a value the run
+# watches (a tracer printed once, an update silently dropped): they get the "compile" verdicts,
+# which at best say "not reproduced".  docs/confirm.md lists every rule's kind (a test holds it
+# to verdict_kind).
+ERROR_CODES = frozenset({"JIT301", "JIT701", "JIT702", "JIT703", "JIT801", "JIT802", "JIT803",
+                         "JIT805"})
 STALE_KINDS = {"JIT601": "read", "JIT602": "write"}
+UNCHECKED = frozenset({"JIT603", "JIT610", "JIT620", "JIT804", "JIT820"})
+NOT_RUN_CODES = frozenset({"JIT000"})  # an unparsable file is not run
+RUNTIME_ONLY_CODES = frozenset({"JIT900"})  # found by the run itself
 
 
 def kind_of(code: str) -> str:
@@ -43,6 +50,18 @@ def kind_of(code: str) -> str:
     if code in ERROR_CODES:
         return "error"
     return STALE_KINDS.get(code, "compile")
+
+
+def verdict_kind(code: str) -> str:
+    """What a rule's ``--confirm`` verdict is about, in docs/confirm.md's words."""
+    if code in NOT_RUN_CODES:
+        return "not run"
+    if code in RUNTIME_ONLY_CODES:
+        return "runtime-only"
+    if code in UNCHECKED:
+        return "unchecked"
+    return {"compile": "recompilation", "error": "error", "read": "stale read",
+            "write": "trace-time write"}[kind_of(code)]
 
 
 @dataclass(frozen=True)
