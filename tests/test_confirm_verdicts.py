@@ -84,6 +84,30 @@ def test_a_global_written_in_a_jitted_body_is_written_once(rows):
                                "compiled program and skipped the write")
 
 
+def test_a_stale_attribute_shows_the_traced_and_the_later_value(rows):
+    found = runtime(rows, "stale_attributes.py", "JIT601")
+    assert (found["verdict"], found["compiles"]) == ("confirmed", None), found
+    assert found["detail"] == ("`self.w` = 1.0 when traced, `self.w` = 0.5 at a later call that "
+                               "reused the compiled program (traced 1 time in 3 calls; 2 of them "
+                               "used the old value)")
+
+
+def test_calls_are_counted_per_evaluation_and_compiles_per_jit_object(rows):
+    path = KINDS / "counted_calls.py"
+    found = {(r["line"], r["code"]): r["runtime"] for r in rows if Path(r["path"]).name == path.name}
+    marks = sorted(expected_findings(path))
+    assert set(found) == set(marks)
+    (listed, _), (summed, _), (made, _), (called, _) = marks
+    for line in (listed, summed):  # a list comprehension and a generator of 4 calls each
+        assert (found[(line, "JIT101")]["verdict"], found[(line, "JIT101")]["detail"]) == (
+            "confirmed", "compiled 4 times in 4 calls")
+    assert found[(made, "JIT101")]["detail"] == "compiled 3 times in 3 calls"
+    # The ragged batch is called on the next line, but each compile was of a new lambda's jit:
+    # those compiles are the JIT101's, and the short batch compiled nothing more.
+    ragged = found[(called, "JIT504")]
+    assert (ragged["verdict"], ragged["detail"]) == ("not reproduced", "no compile at this site in 3 calls")
+
+
 def test_findings_a_short_run_does_not_show_are_not_reproduced_in_their_own_terms(rows):
     error = runtime(rows, "short_run.py", "JIT801")  # run under jax.disable_jit()
     assert (error["verdict"], error["detail"]) == ("not reproduced", "ran 2 times without raising")
@@ -135,13 +159,15 @@ def test_a_failed_run_names_the_error_not_jax_traceback_notes(rows):
                                "broadcasting: (3,), (4,).")
 
 
-def test_every_finding_of_the_bundled_examples_is_confirmed():
+def test_every_finding_of_the_bundled_examples_is_confirmed(tmp_path):
+    """As a user runs it: the ``jitlint`` of this environment (CI: an installed wheel), from a
+    directory outside the source tree."""
     pytest.importorskip("jax")
-    proc = jitlint("check", "--confirm", "--output-format", "json", "examples/", cwd=ROOT)
+    proc = jitlint("check", "--confirm", "--output-format", "json", str(ROOT / "examples"),
+                   cwd=tmp_path)
     rows = json.loads(proc.stdout)
-    assert rows, proc.stderr
-    verdicts = {(Path(r["path"]).name, r["code"]): r["runtime"]["verdict"] for r in rows}
-    assert ("train_loop.py", "JIT103") in verdicts
+    verdicts = {(Path(r["path"]).name, r["line"], r["code"]): r["runtime"]["verdict"] for r in rows}
+    assert len(verdicts) == 5 and ("train_loop.py", 45, "JIT103") in verdicts, proc.stderr
     assert set(verdicts.values()) == {"confirmed"}, verdicts
 
 

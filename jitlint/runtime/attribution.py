@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
 
@@ -193,6 +194,15 @@ class Evidence:
 
     reports: list[dict] = field(default_factory=list)
     compiles: list[list[Compile]] = field(default_factory=list)  # per report
+    _owners: dict = field(default_factory=dict)  # (report index, event index) -> site idents
+
+    def owned(self, sites: Sequence) -> dict:
+        """Which sites each compile belongs to (see ``owners``), computed once."""
+        if not self._owners:
+            for r, events in enumerate(self.compiles):
+                for e, event in enumerate(events):
+                    self._owners[(r, e)] = frozenset(site.ident for site in owners(event, sites))
+        return self._owners
 
 
 def _clip(text: str, limit: int = 160) -> str:
@@ -237,6 +247,8 @@ class Measured:
     """What the runs recorded at one site."""
 
     compiles: int = 0
+    # compiles per jit object: (report index, its number in that run; None: not noted)
+    objects: Counter = field(default_factory=Counter)
     calls: Optional[int] = None  # executions of the flagged statement; None when not counted
     misses: list[Miss] = field(default_factory=list)  # JAX's explanations of its compiles
     raised: Optional[dict] = None  # {"type", "message", "caught"}
@@ -249,12 +261,16 @@ class Measured:
         return (informative or self.misses or [None])[-1]
 
 
-def measure(site, evidence: Evidence) -> Measured:
+def measure(site, evidence: Evidence, sites: Sequence = ()) -> Measured:
+    """``sites``: every finding of the run (a jit made on another finding's lines is that
+    finding's, whoever calls it)."""
     found = Measured(calls=0 if site.count is not None else None)
-    for report, events in zip(evidence.reports, evidence.compiles):
-        for event in events:
-            if matches(site, event):
+    owned = evidence.owned(sites or [site])
+    for r, (report, events) in enumerate(zip(evidence.reports, evidence.compiles)):
+        for e, event in enumerate(events):
+            if site.ident in owned[(r, e)]:
                 found.compiles += 1
+                found.objects[(r, event.jit)] += 1
                 if event.miss is not None:
                     found.misses.append(event.miss)
         if found.calls is not None:
@@ -299,27 +315,35 @@ def _merge_stale(before: Optional[dict], record: dict) -> dict:
     return merged
 
 
-def matches(site, event: Compile) -> bool:
-    """A compile belongs to a site when the call that compiled, or the creation of the jit
-    that compiled, is on the site's lines; or JAX says it compiled a function defined where
-    the site's jit wraps a callable created at run time."""
+def owners(event: Compile, sites: Sequence) -> list:
+    """The findings a compile belongs to.  A jit object belongs to the finding on whose lines
+    the user's code made it (``scale = jax.jit(partial(f, 1.0))``, called on the next line),
+    and to no other finding: not to one on the line that calls it (a ragged batch passed to a
+    jit re-made each step is not what recompiled).  Otherwise: the findings on whose lines it
+    was called, or, for a callable created at run time, where JAX says it is defined."""
     if not event.is_jit:
-        return False  # eager jnp ops compile too; they are nobody's finding
+        return []  # eager jnp ops compile too; they are nobody's finding
+    made = event.made_here()
+    if made is not None:
+        here = [site for site in sites if site.path == made[0] and site.first <= made[1] <= site.last]
+        if here:
+            return here
+    return [site for site in sites if _called_or_defined_at(site, event)]
+
+
+def _called_or_defined_at(site, event: Compile) -> bool:
     frame = event.frame_in(site.path)
     if frame is not None and site.first <= frame[1] <= site.last:
-        return True
-    # Made here by a direct jax.jit: a library's jit objects may be shared between functions
-    # (equinox caches them by function name), so theirs are matched by call site only.
-    made = event.made[0] if event.made else None
-    if made is not None and made[0] == site.path and site.first <= made[1] <= site.last:
         return True
     miss = event.miss
     return miss is not None and miss.def_file == site.path and miss.def_line in site.def_lines
 
 
-def verdict(site, evidence: Evidence, failure: Optional[str], stderr: Optional[str]) -> Runtime:
-    """``failure``: why the run meant to reach this site failed (None if it did not)."""
-    found = measure(site, evidence)
+def verdict(site, evidence: Evidence, failure: Optional[str], stderr: Optional[str],
+            sites: Sequence = ()) -> Runtime:
+    """``failure``: why the run meant to reach this site failed (None if it did not);
+    ``sites``: all the findings of the run."""
+    found = measure(site, evidence, sites)
     compiles, calls = found.compiles, found.calls
     miss = found.miss
     reason = miss.reason if miss is not None and is_informative(miss.reason) else None
@@ -331,7 +355,8 @@ def verdict(site, evidence: Evidence, failure: Optional[str], stderr: Optional[s
         return _stale_verdict(site, found, failure, stderr)
     counted = f"compiled {times(compiles, 'compiled')}" + (
         f" in {times(calls, 'call')}" if calls is not None else "")
-    if site.kind == "compile" and compiles >= 2:
+    again = max(found.objects.values(), default=0) >= 2  # one jit object compiled again
+    if site.kind == "compile" and compiles >= 2 and (again or not site.per_object):
         return Runtime("confirmed", compiles, calls, reason, counted)
     if failure is not None:
         return Runtime("run failed", compiles, calls, reason, failure, stderr)
@@ -343,6 +368,9 @@ def verdict(site, evidence: Evidence, failure: Optional[str], stderr: Optional[s
     if compiles == 0:
         return Runtime("not reproduced", 0, calls, None,
                        "no compile at this site" + (f" in {times(calls, 'call')}" if calls else ""))
+    if compiles >= 2:  # a finding about one function compiling again; each was a new one
+        return Runtime("not reproduced", compiles, calls, reason,
+                       f"{counted}, each by a different jit object (none compiled again)")
     return Runtime("not reproduced", compiles, calls, reason, counted)
 
 
@@ -446,7 +474,7 @@ def recompilations(evidence: Iterable[tuple[dict, list[Compile]]], sites: Sequen
             definition = event.definition()
             if definition is None:
                 continue  # library internals, callable instances JAX cannot place
-            if any(matches(site, event) for site in sites):
+            if owners(event, sites):
                 continue
             site = event.call_site()
             if site is None:

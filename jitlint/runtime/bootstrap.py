@@ -275,21 +275,55 @@ def _value_text(value):
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _lookup(function, name):
-    code = getattr(function, "__code__", None)
-    if code is not None and name in code.co_freevars and function.__closure__:
+_UNBOUND = object()
+
+
+def _attributes(value, path):
+    """``value`` followed along ``path`` (the attributes of a dotted name), as text."""
+    for attribute in path:
+        if value is _UNBOUND:
+            break
         try:
-            return _value_text(function.__closure__[code.co_freevars.index(name)].cell_contents)
+            value = getattr(value, attribute)
+        except Exception:
+            value = _UNBOUND
+    return "<unbound>" if value is _UNBOUND else _value_text(value)
+
+
+def _lookup(function, name, receiver=_UNBOUND):
+    """The value of an outer name (``scale``, ``self.w``, ``config.lr``) as the body of
+    ``function`` would read it now: ``self`` is the object a bound method was jitted with."""
+    root, *path = name.split(".")
+    code = getattr(function, "__code__", None)
+    value = _UNBOUND
+    if receiver is not _UNBOUND and code is not None and code.co_argcount and \
+            code.co_varnames[0] == root:
+        value = receiver
+    elif code is not None and root in code.co_freevars and function.__closure__:
+        try:
+            value = function.__closure__[code.co_freevars.index(root)].cell_contents
         except ValueError:
-            return "<unbound>"
-    namespace = getattr(function, "__globals__", {})
-    return _value_text(namespace[name]) if name in namespace else "<unbound>"
+            pass
+    else:
+        value = getattr(function, "__globals__", {}).get(root, _UNBOUND)
+    return _attributes(value, path)
+
+
+def _receiver(fun):
+    """The object a bound method (possibly inside partials or wrappers) is bound to."""
+    for _ in range(8):
+        if fun is None:
+            break
+        if getattr(fun, "__func__", None) is not None and hasattr(fun, "__self__"):
+            return fun.__self__
+        fun = getattr(fun, "func", None) or getattr(fun, "__wrapped__", None)
+    return _UNBOUND
 
 
 def _watch_stale(fun, jitted):
     """Wrap a jitted function whose body reads or writes a flagged outer value: each call that
     reuses the compiled program (no trace) is compared with what the last trace saw."""
-    function = _unwrap(fun)
+    function, receiver = _unwrap(fun), _receiver(fun)
     if function is None:
         return jitted
     code = function.__code__
@@ -305,7 +339,8 @@ def _watch_stale(fun, jitted):
             if record["traces"] != traces or record["traced"] is None:
                 continue  # this call traced the body: its values are the new baseline
             record["reused"] += 1
-            now = record["last"] = {name: _lookup(function, name) for name in record["names"]}
+            now = record["last"] = {name: _lookup(function, name, receiver)
+                                    for name in record["names"]}
             if now != record["traced"]:
                 record["changed"] += 1
                 if record["now"] is None:
@@ -389,9 +424,12 @@ def _load_lines(path):
             ident, filename, first, last, owner, owner_line = spec[:6]
             kind = spec[6] if len(spec) > 6 else "compile"
             names = spec[7] if len(spec) > 7 else []
+            # Code objects' positions (Python 3.11+) let an expression's evaluations be counted.
+            evaluated = tuple(spec[8]) if len(spec) > 8 and spec[8] and \
+                sys.version_info >= (3, 11) else None
             ident = str(ident)
             _wanted.setdefault(os.path.abspath(filename), []).append(
-                (first, last, owner, owner_line, ident, kind))
+                (first, last, owner, owner_line, ident, kind, evaluated))
             if kind == "error":
                 _error_sites.setdefault(os.path.abspath(filename), []).append((first, last, ident))
             if kind in ("read", "write") and names:
@@ -415,16 +453,49 @@ def _ranges(code):
     return chosen or None
 
 
+_starts = {}  # (code, site id) -> offset of the first instruction of the site's expression
+
+
+def _evaluations(code, ranges):
+    """{instruction offset: [site id, ...]}: for each site counted by evaluations (an
+    expression in a comprehension, which runs many times in one execution of its statement),
+    the first instruction of its expression in this code object, if it is here."""
+    found = {}
+    for spec in ranges:
+        if spec[6] is None:
+            continue
+        key = (code, spec[4])
+        if key not in _starts:
+            line, column, end_line, end_column = spec[6]
+            _starts[key] = None
+            for index, position in enumerate(code.co_positions()):
+                if position[0] is not None and position[2] is not None and \
+                        (line, column) <= (position[0], position[2]) < (end_line, end_column):
+                    _starts[key] = 2 * index
+                    break
+        if _starts[key] is not None:
+            found.setdefault(_starts[key], []).append(spec[4])
+    return found
+
+
 def _tracer(frame, event, arg):
     ranges = _ranges(frame.f_code)
     if ranges is None:
         return None
-    current = [None, -1]  # the range the frame is in, the last instruction seen
+    current = [None, -1]  # the statement the frame is in, the last instruction seen
+    by_lines = [s for s in ranges if s[6] is None]  # counted per execution of the statement
+    evaluations = _evaluations(frame.f_code, ranges)
+    if evaluations:
+        frame.f_trace_opcodes = True
     watched = [s for s in ranges if s[4] in stale and s[2] == frame.f_code.co_name]
     for spec in watched:
         stale[spec[4]]["traces"] += 1  # a jitted body runs only when JAX traces it
 
     def local(frame, event, arg):
+        if event == "opcode":
+            for ident in evaluations.get(frame.f_lasti, ()):
+                lines[ident] = lines.get(ident, 0) + 1
+            return local
         if event == "exception" and not issubclass(arg[0], _ITERATION_ENDS):
             line = frame.f_lineno
             for spec in ranges:
@@ -436,15 +507,15 @@ def _tracer(frame, event, arg):
                 record["traced"] = {name: _frame_value(frame, name) for name in record["names"]}
         if event == "line":
             line, lasti = frame.f_lineno, frame.f_lasti
-            inside = None
-            for spec in ranges:
-                if spec[0] <= line <= spec[1]:
-                    inside = spec
-                    break
-            # Entering a range, or jumping back into it (a loop), is one more execution.
-            if inside is not None and (inside is not current[0] or lasti <= current[1]):
-                lines[inside[4]] = lines.get(inside[4], 0) + 1
-            current[0], current[1] = inside, lasti
+            inside = [spec for spec in by_lines if spec[0] <= line <= spec[1]]
+            statement = (inside[0][0], inside[0][1]) if inside else None
+            # Entering a statement, or jumping back into it (a loop), is one more execution
+            # (of every finding in it).
+            if statement is not None and (statement != current[0] or lasti <= current[1]):
+                for spec in inside:
+                    if (spec[0], spec[1]) == statement:
+                        lines[spec[4]] = lines.get(spec[4], 0) + 1
+            current[0], current[1] = statement, lasti
         return local
 
     return local
@@ -464,11 +535,12 @@ def _start_tracer():
 
 
 def _frame_value(frame, name):
-    if name in frame.f_locals and name in frame.f_code.co_freevars:
-        return _value_text(frame.f_locals[name])
-    if name in frame.f_globals:
-        return _value_text(frame.f_globals[name])
-    return "<unbound>"
+    """The value of an outer name as the traced body sees it: a closure cell or a global;
+    the root of a dotted name (``self.w``) may also be a parameter."""
+    root, *path = name.split(".")
+    if root in frame.f_locals and (path or root in frame.f_code.co_freevars):
+        return _attributes(frame.f_locals[root], path)
+    return _attributes(frame.f_globals.get(root, _UNBOUND), path)
 
 
 def _message(exc):
