@@ -8,19 +8,21 @@ user's JAX (``--python``), which need not have jitlint's dependencies.
 
 Results go, as JSON, to the file named by $JITLINT_RUNTIME_OUT:
 ``{"compiles": [{"fun_name", "stack": [[file, line, function], ...], "misses": [i, ...],
-"made": [[file, line, function], ...] | null, "target": [file, line, name] | null}],
-"misses": [text], "lines": {id: executions}, "tracer": "ok" | "off" | "replaced",
-"raises": {id: {"type", "message"}}, "stale": {id: {...}},
+"jit": n | null, "made": [[file, line, function], ...] | null, "target": [file, line, name] |
+null}], "misses": [text], "lines": {id: executions}, "tracer": "ok" | "off" | "replaced",
+"raises": {id: {"type", "message"}}, "stale": {id: {...}}, "libraries": [[dir, name], ...],
 "outcome": {"status": "ok" | "raised", "type", "message", "stack"}}``.  Each compile is one
 ``/jax/core/compile/backend_compile_duration`` event (one per executable built); its stack is
 the user frames (outside jax) active when it happened, innermost first; ``misses`` indexes
 the cache-miss explanations JAX logged since the previous compile (its own among them);
 ``made`` is the stack where the compiling ``jax.jit`` object was created (by the user's code
-or by a library such as equinox or flax; null for JAX's own eager operations), ``target`` the
-function it wraps (through partials, bound methods and ``__wrapped__``).
+or by a library such as equinox or flax; null for JAX's own eager operations), ``jit`` the
+number of that jit object in this run, ``target`` the function it wraps (through partials,
+bound methods and ``__wrapped__``); ``libraries`` says which files are whose (``library_dirs``).
 
 ``$JITLINT_LINES`` names a JSON file ``[[id, file, first, last, owner_name, owner_line, kind,
-names], ...]``: executions of those line ranges are counted (a ``sys.settrace`` hook that only
+names, evaluated], ...]``: executions of those line ranges are counted (or, with ``evaluated``
+= [line, byte column, end line, end byte column], evaluations of that expression) (a ``sys.settrace`` hook that only
 traces frames of the listed code, see docs/confirm.md); an exception passing through the
 lines is recorded in ``raises`` even when the program catches it; for ``kind`` "read"/"write"
 (a value read or written by a jitted body) the values of ``names`` at each trace are compared

@@ -11,7 +11,11 @@ Imports JAX lazily (when the context is entered), so importing this module costs
 A compile is one ``/jax/core/compile/backend_compile_duration`` event (one per executable
 built).  Each is paired with JAX's cache-miss explanation (``jax_explain_cache_misses`` is
 switched on inside the block), which names the jitted function's definition site and the
-reason; compiles without one are eager ``jax.numpy`` operations, counted only in ``all``.
+reason, and with where its jit object was made (the bootstrap's jit-creation hook): a jit made
+by the user's or a library's code over any callable (a partial of ``jnp.multiply`` included,
+which JAX does not explain) is a jitted function's compile; the others are eager
+``jax.numpy`` operations, counted only in ``all``.  Whose code a frame is (the user's, a
+library's) is told as in the bootstrap, by where the interpreter installs packages.
 
 A library's jit (equinox's ``filter_jit``, flax's ``nnx.jit``) compiles a function of the
 library's own that JAX names after yours: such a compile's call site is your line (library
