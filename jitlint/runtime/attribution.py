@@ -194,15 +194,17 @@ class Evidence:
 
     reports: list[dict] = field(default_factory=list)
     compiles: list[list[Compile]] = field(default_factory=list)  # per report
-    _owners: dict = field(default_factory=dict)  # (report index, event index) -> site idents
+    # the sites' idents -> {(report index, event index): idents of the sites it belongs to}
+    _owners: dict = field(default_factory=dict)
 
     def owned(self, sites: Sequence) -> dict:
-        """Which sites each compile belongs to (see ``owners``), computed once."""
-        if not self._owners:
-            for r, events in enumerate(self.compiles):
-                for e, event in enumerate(events):
-                    self._owners[(r, e)] = frozenset(site.ident for site in owners(event, sites))
-        return self._owners
+        """Which of ``sites`` each compile belongs to (see ``owners``), computed once."""
+        key = tuple(site.ident for site in sites)
+        if key not in self._owners:
+            self._owners[key] = {(r, e): frozenset(site.ident for site in owners(event, sites))
+                                 for r, events in enumerate(self.compiles)
+                                 for e, event in enumerate(events)}
+        return self._owners[key]
 
 
 def _clip(text: str, limit: int = 160) -> str:
