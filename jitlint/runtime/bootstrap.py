@@ -21,9 +21,9 @@ number of that jit object in this run, ``target`` the function it wraps (through
 bound methods and ``__wrapped__``); ``libraries`` says which files are whose (``library_dirs``).
 
 ``$JITLINT_LINES`` names a JSON file ``[[id, file, first, last, owner_name, owner_line, kind,
-names, evaluated], ...]``: executions of those line ranges are counted (or, with ``evaluated``
-= [line, byte column, end line, end byte column], evaluations of that expression) (a ``sys.settrace`` hook that only
-traces frames of the listed code, see docs/confirm.md); an exception passing through the
+names, evaluated], ...]``: executions of those line ranges are counted (a ``sys.settrace``
+hook that only traces frames of the listed code, see docs/confirm.md; with ``evaluated`` =
+[line, byte column, end line, end byte column], evaluations of that expression); an exception passing through the
 lines is recorded in ``raises`` even when the program catches it; for ``kind`` "read"/"write"
 (a value read or written by a jitted body) the values of ``names`` at each trace are compared
 with those at later calls that reused the compiled program (``stale``).  Imported as
