@@ -455,6 +455,12 @@ def _modules_under(root: str, settings: Settings) -> dict[str, str]:
     return _MODULES_UNDER[key]
 
 
+def forget_project_layout() -> None:
+    """Walk the projects' directories again on the next lint: a long-running process (the
+    language server) calls it when files may have been created, deleted or saved."""
+    _MODULES_UNDER.clear()
+
+
 def _report_summary_problems(files: Sequence[str], results: list[FileResult],
                              linter: "_CachedLinter") -> None:
     """Notes and bugs met while summarising modules for the index go on the files' results
