@@ -7,7 +7,9 @@ generated JAX training script (about ``--lines`` lines: models, losses, jitted s
 loop with one jit of a lambda in it), waits for its first diagnostics (cold: imports, first
 lint), then edits one line ``--edits`` times and measures each time from the didChange
 notification to the publishDiagnostics that answers it (warm).  The server's debounce is
-part of that time.  Prints the cold time and the median, min and max of the warm ones.
+part of that time.  Prints the cold time and the median, min and max of the warm ones, and
+the server's CPU time per edit (on Linux, from /proc): on a busy machine the wall-clock time
+includes waiting for a CPU, the CPU time does not.
 
 ``EditorSession`` is a small LSP client (pygls) that benchmarks/lsp_demo.py shares.
 """
@@ -183,6 +185,15 @@ class EditorSession:
         return await asyncio.wait_for(self.client.text_document_hover_async(types.HoverParams(
             text_document=types.TextDocumentIdentifier(uri=uri), position=position)), TIMEOUT)
 
+    def server_cpu_seconds(self) -> Optional[float]:
+        """The server process's user + system CPU time so far (Linux), else None."""
+        server = self.client._server  # pygls keeps the process here
+        try:
+            fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError, AttributeError):
+            return None
+
     async def close(self) -> Optional[int]:
         """shutdown, exit; the server's exit code."""
         await asyncio.wait_for(self.client.shutdown_async(None), TIMEOUT)
@@ -215,19 +226,23 @@ async def measure(lines: int, edits: int) -> dict:
     session.open(uri, text)
     first = await session.diagnostics(uri)
     cold = time.perf_counter() - start
-    warm = []
+    warm, cpu = [], []
     for i in range(edits):
         # A realistic keystroke-level edit: a comment line in the middle changes.
         edited = text.replace("    total = 0.0\n", f"    total = 0.0  # edit {i}\n", 1)
+        cpu_before = session.server_cpu_seconds()
         start = time.perf_counter()
         session.replace_all(uri, edited)
         found = await session.diagnostics(uri)
         warm.append(time.perf_counter() - start)
+        cpu_after = session.server_cpu_seconds()
+        if cpu_before is not None and cpu_after is not None:
+            cpu.append(cpu_after - cpu_before)
         assert [d.code for d in found] == [d.code for d in first], found
         text = edited.replace(f"  # edit {i}", "")
     code = await session.close()
-    return {"lines": text.count("\n"), "cold": cold, "warm": warm, "codes": [d.code for d in first],
-            "exit": code}
+    return {"lines": text.count("\n"), "cold": cold, "warm": warm, "cpu": cpu,
+            "codes": [d.code for d in first], "exit": code}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -241,6 +256,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(f"cold (open -> first diagnostics): {1000 * result['cold']:.0f} ms")
     print(f"warm (didChange -> publishDiagnostics), {len(warm_ms)} edits: median "
           f"{statistics.median(warm_ms):.0f} ms, min {min(warm_ms):.0f} ms, max {max(warm_ms):.0f} ms")
+    if result["cpu"]:
+        print(f"server CPU per edit: median {1000 * statistics.median(result['cpu']):.0f} ms "
+              f"(clock ticks of {1000 / os.sysconf('SC_CLK_TCK'):.0f} ms)")
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     return 0
 

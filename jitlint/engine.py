@@ -34,6 +34,19 @@ UNPARSABLE = ALL_RULES["JIT000"]
 
 
 @dataclass(frozen=True)
+class Related:
+    """A place that shows why a finding holds (the loop, the repeated call site); positions as
+    in Diagnostic, ``cell`` in a notebook."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    message: str
+    cell: Optional[int] = None
+
+
+@dataclass(frozen=True)
 class Diagnostic:
     """One finding.  Lines and columns are 1-based; the end is exclusive, as in ruff."""
 
@@ -50,9 +63,11 @@ class Diagnostic:
     # and the line in the code cells joined in order (SARIF's line).  None for .py files.
     cell: Optional[int] = None
     absolute_line: Optional[int] = None
+    related: tuple[Related, ...] = ()  # the evidence the rule points at (not in the JSON)
 
     def to_dict(self) -> dict:
         data = asdict(self)
+        del data["related"]
         if self.cell is None:  # the 9 keys of the JSON contract, for a .py file
             del data["cell"], data["absolute_line"]
         return data
@@ -292,8 +307,9 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
         result.classes_asked = tuple(sorted(ctx.classes_asked))
     if not violations:
         return []
-    positions = _positions(module, ctx.model, [violation.node for _, violation in violations],
-                           text, tree)
+    nodes = [node for _, violation in violations
+             for node in (violation.node, *(node for node, _ in violation.related))]
+    positions = _positions(module, ctx.model, nodes, text, tree)
     lines = text.splitlines()
     diagnostics = set()
     for rule, violation in violations:
@@ -301,9 +317,12 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
         line_text = lines[span.start.line - 1] if span.start.line <= len(lines) else ""
         if line_noqa and line_suppresses(line_text, rule.code):
             continue
+        related = tuple(Related(where.start.line, where.start.column + 1, where.end.line,
+                                where.end.column + 1, message)
+                        for node, message in violation.related for where in [positions[node]])
         diagnostics.add(Diagnostic(path, span.start.line, span.start.column + 1, span.end.line,
                                    span.end.column + 1, rule.code, rule.name, violation.message,
-                                   rule.severity))
+                                   rule.severity, related=related))
     return sorted(diagnostics, key=_sort_key)
 
 

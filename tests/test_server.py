@@ -207,6 +207,9 @@ async def test_an_unsaved_buffer_is_linted_and_cleared_by_an_edit(client, tmp_pa
     assert diagnostic.range == types.Range(types.Position(5, 8), types.Position(5, 34))
     assert diagnostic.code_description.href.endswith("/docs/rules.md#jit101-jit-of-lambda")
     assert "compiles on every iteration" in diagnostic.message
+    [loop] = diagnostic.related_information  # the evidence: the loop, in the same buffer
+    assert loop.location.uri == uri and loop.message == "the loop that runs it on every iteration"
+    assert loop.location.range == types.Range(types.Position(4, 0), types.Position(5, 37))
     # the watchers for pyproject.toml and modules on disk were registered
     assert {w["globPattern"] for r in client.registrations for w in r.register_options["watchers"]} \
         >= {"**/pyproject.toml", "**/*.py"}

@@ -44,7 +44,7 @@ logger = logging.getLogger("jitlint.server")
 SOURCE = "jitlint"
 # After the last keystroke: long enough to lint once per burst of typing, short enough to
 # stay within the 300 ms budget of docs/performance.md (it counts against it).
-DEBOUNCE_SECONDS = 0.1
+DEBOUNCE_SECONDS = 0.05
 FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.jitlint"
 PYTHON_SUFFIXES = (".py", ".pyi")
 SEVERITIES = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning}
@@ -199,8 +199,7 @@ class JitlintServer(LanguageServer):
                 self.clear(gone)
             self.cells_published[snapshot.uri] = list(by_part)
         for uri, diagnostics in by_part.items():
-            lines = split_lines(snapshot.parts[uri])
-            findings = [(d, self.to_lsp(d, lines)) for d in diagnostics]
+            findings = [(d, self.to_lsp(d, uri, snapshot)) for d in diagnostics]
             self.published[uri] = Published(snapshot.uri, findings, linted.settings)
             part = self.workspace.text_documents.get(_key(uri))
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
@@ -212,15 +211,29 @@ class JitlintServer(LanguageServer):
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri,
                                                                               diagnostics=[]))
 
-    def to_lsp(self, d: Diagnostic, lines: Sequence[str]) -> types.Diagnostic:
+    def to_lsp(self, d: Diagnostic, uri: str, snapshot: Snapshot) -> types.Diagnostic:
+        related = []
+        for place in d.related:
+            place_uri = uri if place.cell is None else snapshot.cell_uris[place.cell - 1]
+            if place_uri in snapshot.parts:
+                related.append(types.DiagnosticRelatedInformation(
+                    location=types.Location(uri=place_uri, range=self.span(snapshot, place_uri, place)),
+                    message=place.message))
         return types.Diagnostic(
-            range=self.to_range(lines, d.line - 1, d.column - 1, d.end_line - 1, d.end_column - 1),
+            range=self.span(snapshot, uri, d),
             message=d.message,
             severity=SEVERITIES.get(d.severity, types.DiagnosticSeverity.Warning),
             code=d.code,
             code_description=types.CodeDescription(href=rule_url(d.code)),
             source=SOURCE,
+            related_information=related or None,
         )
+
+    def span(self, snapshot: Snapshot, uri: str, span) -> types.Range:
+        """A Diagnostic's or Related's span (1-based, end exclusive) in ``uri``'s text."""
+        lines = split_lines(snapshot.parts[uri])
+        return self.to_range(lines, span.line - 1, span.column - 1, span.end_line - 1,
+                             span.end_column - 1)
 
     def to_range(self, lines: Sequence[str], line: int, column: int, end_line: int,
                  end_column: int) -> types.Range:
