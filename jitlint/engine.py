@@ -20,6 +20,7 @@ from jitlint.config import Settings
 from jitlint.gitignore import ignored_below, ignored_files
 from jitlint.jitnames import JIT_WORDS
 from jitlint.notebook import NotebookError, is_notebook, read_notebook, split_lines
+from jitlint.reparse import StatementCache
 from jitlint.rule import FileContext, Rule
 from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model
@@ -207,7 +208,7 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
         result.summary = cheap_summary(tree, text, path, scan)
         return result
     try:
-        module = cst.parse_module(text)
+        module = cst.parse_module(text) if _STATEMENTS is None else _STATEMENTS.parse(text, tree)
     except RecursionError:
         if settings.is_enabled(UNPARSABLE.code, path):
             result.diagnostics.append(_unparsable(path, "code nested too deeply for libcst to parse"))
@@ -227,6 +228,18 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
     except Exception as exc:  # a bug in a rule must not stop the other files
         result.internal_error = _describe(exc)
     return result
+
+
+_STATEMENTS: Optional[StatementCache] = None  # see reuse_parsed_statements
+
+
+def reuse_parsed_statements() -> None:
+    """From now on, parse only the top-level statements that changed since this process last
+    linted them (jitlint/reparse.py): for a process that lints the same buffers after each
+    edit (the language server), not for a run over many files."""
+    global _STATEMENTS
+    if _STATEMENTS is None:
+        _STATEMENTS = StatementCache()
 
 
 # ---------------------------------------------------------------------------- notebooks

@@ -33,7 +33,7 @@ from pygls.workspace.position_codec import ServerTextPosition
 from jitlint import __version__
 from jitlint.config import Settings
 from jitlint.docs import rule_url
-from jitlint.engine import Diagnostic, forget_project_layout
+from jitlint.engine import Diagnostic, forget_project_layout, reuse_parsed_statements
 from jitlint.notebook import NOTEBOOK_SUFFIX, split_lines
 from jitlint.server.analysis import (BufferFix, Linted, NotebookCell, buffer_bytes, comment_fits,
                                      fix_buffer, line_edits, lint_buffer, notebook_bytes,
@@ -463,6 +463,7 @@ def serve() -> int:
     closing the connection), else 1, as the protocol says."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s: %(message)s")
+    reuse_parsed_statements()  # after an edit, libcst parses only the statements that changed
     server = create_server()
     server.start_io()
     return 0 if server.shut_down else 1
