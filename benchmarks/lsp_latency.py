@@ -1,11 +1,13 @@
 """How long an editor waits for jitlint's findings after an edit (``jitlint server``).
 
-    python benchmarks/lsp_latency.py [--lines 1000] [--edits 15]
+    python benchmarks/lsp_latency.py [--lines 1000] [--edits 15] [--file PATH]
 
 Starts ``python -m jitlint server`` as an editor would (stdio), opens an unsaved buffer of a
 generated JAX training script (about ``--lines`` lines: models, losses, jitted steps, an epoch
-loop with one jit of a lambda in it), waits for its first diagnostics (cold: imports, first
-lint), then edits one line ``--edits`` times and measures each time from the didChange
+loop with one jit of a lambda in it; or, with ``--file``, that file's text at its own path, in
+its own project), waits for its first diagnostics (cold: the first lint, and the summaries of
+the project's modules it imports), then edits one line ``--edits`` times (a blank line between
+two top-level statements becomes a comment) and measures each time from the didChange
 notification to the publishDiagnostics that answers it (warm).  The server's debounce is
 part of that time.  Prints the cold time and the median, min and max of the warm ones, and
 the server's CPU time per edit (on Linux, from /proc): on a busy machine the wall-clock time
@@ -214,32 +216,38 @@ def project_environment() -> dict:
     return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
 
 
-async def measure(lines: int, edits: int) -> dict:
-    work = Path(tempfile.mkdtemp(prefix="jitlint-lsp-"))
-    (work / "pyproject.toml").write_text("[tool.jitlint]\n")
-    uri = (work / "train.py").as_uri()  # never written: the buffer is unsaved
-    text = training_script(lines)
+def edited(text: str, label: str) -> str:
+    """``text`` with the blank line nearest its middle that precedes a top-level statement
+    turned into the comment ``# label``."""
+    lines = text.split("\n")
+    blanks = [i for i in range(len(lines) - 1) if not lines[i].strip() and lines[i + 1][:1].isalpha()]
+    middle = min(blanks, key=lambda i: abs(i - len(lines) // 2))
+    return "\n".join([*lines[:middle], f"# {label}", *lines[middle + 1:]])
+
+
+async def measure(text: str, path: Path, edits: int) -> dict:
+    uri = path.as_uri()  # never written: the buffer is unsaved
     session = EditorSession()
     os.environ.update(project_environment())
-    await session.start(*server_command(), cwd=str(work))
+    # Started in an empty directory: ``python -m`` puts the working directory first on
+    # sys.path, where a project's own typing.py (jax/_src has one) would shadow the stdlib.
+    await session.start(*server_command(), cwd=tempfile.mkdtemp(prefix="jitlint-lsp-cwd-"))
     start = time.perf_counter()
     session.open(uri, text)
     first = await session.diagnostics(uri)
     cold = time.perf_counter() - start
     warm, cpu = [], []
     for i in range(edits):
-        # A realistic keystroke-level edit: a comment line in the middle changes.
-        edited = text.replace("    total = 0.0\n", f"    total = 0.0  # edit {i}\n", 1)
+        edit = edited(text, f"edit {i}")
         cpu_before = session.server_cpu_seconds()
         start = time.perf_counter()
-        session.replace_all(uri, edited)
+        session.replace_all(uri, edit)
         found = await session.diagnostics(uri)
         warm.append(time.perf_counter() - start)
         cpu_after = session.server_cpu_seconds()
         if cpu_before is not None and cpu_after is not None:
             cpu.append(cpu_after - cpu_before)
         assert [d.code for d in found] == [d.code for d in first], found
-        text = edited.replace(f"  # edit {i}", "")
     code = await session.close()
     return {"lines": text.count("\n"), "cold": cold, "warm": warm, "cpu": cpu,
             "codes": [d.code for d in first], "exit": code}
@@ -249,10 +257,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lines", type=int, default=1000)
     parser.add_argument("--edits", type=int, default=15)
+    parser.add_argument("--file", type=Path, help="lint this file's text instead (not written)")
     args = parser.parse_args(argv)
-    result = asyncio.run(measure(args.lines, args.edits))
+    if args.file is not None:
+        path, text = args.file.resolve(), args.file.read_text(encoding="utf-8")
+    else:
+        path = Path(tempfile.mkdtemp(prefix="jitlint-lsp-")) / "train.py"
+        (path.parent / "pyproject.toml").write_text("[tool.jitlint]\n")
+        text = training_script(args.lines)
+    result = asyncio.run(measure(text, path, args.edits))
     warm_ms = [1000 * t for t in result["warm"]]
-    print(f"buffer: {result['lines']} lines, findings {result['codes']}, server exit {result['exit']}")
+    print(f"buffer: {path} ({result['lines']} lines), findings {result['codes']}, "
+          f"server exit {result['exit']}")
     print(f"cold (open -> first diagnostics): {1000 * result['cold']:.0f} ms")
     print(f"warm (didChange -> publishDiagnostics), {len(warm_ms)} edits: median "
           f"{statistics.median(warm_ms):.0f} ms, min {min(warm_ms):.0f} ms, max {max(warm_ms):.0f} ms")
