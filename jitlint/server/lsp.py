@@ -21,9 +21,11 @@ import asyncio
 import logging
 import os
 import sys
+import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -70,6 +72,7 @@ class Published:
     """The findings published on one document or cell: for hover and code actions."""
 
     target: str  # the uri that was linted (the notebook of a cell)
+    version: Optional[int]  # the target's version that was linted
     findings: list[tuple[Diagnostic, types.Diagnostic]]
     settings: Optional[Settings]  # those it was linted with (the fixes use them too)
 
@@ -131,10 +134,6 @@ class JitlintServer(LanguageServer):
         document = self.workspace.text_documents.get(_key(uri))
         return document.version if document is not None else None
 
-    def is_open(self, uri: str) -> bool:
-        return (self.workspace.get_notebook_document(notebook_uri=uri) is not None
-                or _key(uri) in self.workspace.text_documents)
-
     # ------------------------------------------------------------------ linting
     def schedule(self, uri: str, delay: float = 0.0) -> None:
         """Lint ``uri`` after ``delay`` seconds, replacing a lint scheduled before."""
@@ -159,6 +158,10 @@ class JitlintServer(LanguageServer):
                 return  # edited meanwhile: the lint scheduled by that edit publishes
             self.report(linted)
             self.publish(snapshot, linted)
+        except Exception:  # a bug here, not in the engine: say so, keep serving
+            self.log(types.MessageType.Error,
+                     f"jitlint: internal error while linting {uri} (please report it): "
+                     f"{traceback.format_exc().rstrip()}")
         finally:
             if self.pending.get(uri) is asyncio.current_task():
                 del self.pending[uri]
@@ -200,7 +203,8 @@ class JitlintServer(LanguageServer):
             self.cells_published[snapshot.uri] = list(by_part)
         for uri, diagnostics in by_part.items():
             findings = [(d, self.to_lsp(d, uri, snapshot)) for d in diagnostics]
-            self.published[uri] = Published(snapshot.uri, findings, linted.settings)
+            self.published[uri] = Published(snapshot.uri, snapshot.version, findings,
+                                            linted.settings)
             part = self.workspace.text_documents.get(_key(uri))
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
                 uri=uri, diagnostics=[lsp for _, lsp in findings],
@@ -248,8 +252,8 @@ class JitlintServer(LanguageServer):
         uri = params.text_document.uri
         published = self.published.get(uri)
         snapshot = self.snapshot(published.target) if published is not None else None
-        if published is None or snapshot is None:
-            return []
+        if snapshot is None or snapshot.version != published.version:
+            return []  # edited since: its lint is on the way, and lines may have moved
         findings = [(d, lsp) for d, lsp in published.findings
                     if _overlaps(lsp.range, params.range)
                     or any(_same(lsp, other) for other in params.context.diagnostics)]
@@ -345,8 +349,6 @@ def _same(a: types.Diagnostic, b: types.Diagnostic) -> bool:
 
 def _key(uri: str) -> str:
     """How pygls's workspace keys documents."""
-    from urllib.parse import unquote
-
     return unquote(uri)
 
 
