@@ -360,6 +360,22 @@ async def test_shutdown_then_exit_ends_the_server_with_exit_code_0(client, tmp_p
     assert client._server.returncode == 0
 
 
+def test_the_demo_script_shows_an_editor_session():
+    """benchmarks/lsp_demo.py (the issue's script); its 2 s limit relaxed for a busy machine."""
+    import subprocess
+
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "lsp_demo.py"),
+                           "--within", str(TIMEOUT)], env=ENV, capture_output=True, text=True,
+                          timeout=4 * TIMEOUT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert "train.py:6:9 JIT101 jax.jit of a lambda inside a loop" in out
+    assert "[quickfix] jitlint: build `jitted_lambda` once above the loop (JIT101)" in out
+    assert "| # JIT101 jit-of-lambda" in out
+    assert ": 0 diagnostics; the buffer is now:" in out
+    assert "the server exited with code 0" in out and out.rstrip().endswith("OK")
+
+
 # ---------------------------------------------------------------------------- in-process
 def test_without_the_extra_the_server_says_how_to_install_it(run_cli, monkeypatch):
     monkeypatch.setitem(sys.modules, "pygls", None)  # ``import pygls`` fails as when absent
