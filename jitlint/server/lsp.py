@@ -192,11 +192,13 @@ class JitlintServer(LanguageServer):
     def publish(self, snapshot: Snapshot, linted: Linted) -> None:
         by_part: dict[str, list[Diagnostic]] = {uri: [] for uri in snapshot.parts}
         for diagnostic in linted.diagnostics:
+            part = None
             if diagnostic.cell is None:
-                by_part[snapshot.uri].append(diagnostic)
-            elif 1 <= diagnostic.cell <= len(snapshot.cell_uris) \
-                    and snapshot.cell_uris[diagnostic.cell - 1] in by_part:
-                by_part[snapshot.cell_uris[diagnostic.cell - 1]].append(diagnostic)
+                part = snapshot.uri
+            elif 1 <= diagnostic.cell <= len(snapshot.cell_uris):
+                part = snapshot.cell_uris[diagnostic.cell - 1]
+            if part in by_part:  # a notebook's findings are on its code cells
+                by_part[part].append(diagnostic)
         if snapshot.cell_uris:  # cells no longer in the notebook lose their findings
             for gone in set(self.cells_published.get(snapshot.uri, ())) - set(by_part):
                 self.clear(gone)
