@@ -26,7 +26,7 @@ from typing import Any, Optional
 from jitlint import __version__
 
 CACHE_DIR_NAME = ".jitlint_cache"
-_FORMAT = "1"  # bump when the pickled types change shape
+_FORMAT = "2"  # bump when the pickled types change shape
 _SAFE_BUILTINS = {"list", "dict", "tuple", "set", "frozenset", "str", "int", "float", "bool",
                   "NoneType", "bytes"}
 

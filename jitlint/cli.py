@@ -17,7 +17,7 @@ from jitlint.output import FORMATS, TEXT_FORMATS, summary_line, write_statistics
 from jitlint.rules import ALL_RULES, find_rule
 from jitlint.runtime import command as confirm_command  # imports no JAX
 
-SUBCOMMANDS = ("check", "rules", "rule", "mcp")
+SUBCOMMANDS = ("check", "rules", "rule", "server", "mcp")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
@@ -71,6 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("rules", help="list every rule")
     rule = sub.add_parser("rule", help="print a rule's documentation")
     rule.add_argument("code", metavar="CODE", help="a code (JIT101) or a name (jit-of-lambda)")
+    sub.add_parser("server", help="run the language server on stdin/stdout (for editors; "
+                                  "needs pip install 'jitlint[server]')")
     mcp = sub.add_parser("mcp", help="serve coding agents over the Model Context Protocol (stdio; "
                                      "pip install 'jitlint[mcp]')")
     mcp.add_argument("roots", nargs="*", metavar="DIR",
@@ -91,6 +93,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _list_rules()
         if args.command == "rule":
             return _show_rule(args.code)
+        if args.command == "server":
+            from jitlint.server import main as serve
+
+            return serve()
         if args.command == "mcp":
             return _serve_mcp(args.roots)
         return _check(args)
