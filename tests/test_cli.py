@@ -149,7 +149,7 @@ def test_no_success_line_when_an_error_occurred(tmp_path, run_cli, extra):
 def test_an_internal_error_is_no_success_either(tmp_path, run_cli, monkeypatch):
     from jitlint import engine
 
-    clean = write(tmp_path / "clean.py", "import jax\nx = 1\n")
+    clean = write(tmp_path / "clean.py", "import jax\nf = jax.jit(abs)\n")
 
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
