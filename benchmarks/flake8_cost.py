@@ -4,13 +4,14 @@
     python benchmarks/flake8_cost.py --corpus /work/jaxcorpus/corpus \
         --without /tmp/flake8-only/bin/python --repeat 2
 
-Three runs, alternated, each in a fresh working directory (so every jitlint run is cold: the
-corpus has no pyproject.toml, so its ``.jitlint_cache`` goes to the working directory):
+Runs, alternated, each in a fresh working directory (so every jitlint run is cold: the corpus
+has no pyproject.toml, so its ``.jitlint_cache`` goes to the working directory):
 
 * ``flake8 --select B`` in a virtualenv **without** jitlint (``--without``: its python);
 * ``flake8 --select B,JIT`` with jitlint installed (this interpreter, which must import
   flake8 and flake8-bugbear; run it with PYTHONPATH=<checkout> to measure a checkout);
-* ``jitlint check --no-cache --exit-zero`` (this interpreter).
+* ``jitlint check --no-cache --exit-zero`` (this interpreter);
+* with ``--plain-select-b``, also ``flake8 --select B`` with jitlint installed.
 
 The cost of jitlint in flake8 is (flake8 with jitlint) - (flake8 without); the goal of issue 26
 is at most 1.2x jitlint's cold CLI time, wall.  ``flake8 --select B`` with jitlint installed
@@ -70,6 +71,8 @@ def main() -> int:
     parser.add_argument("--without", required=True,
                         help="the python of a virtualenv with flake8 and flake8-bugbear, without jitlint")
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--plain-select-b", action="store_true",
+                        help="also time flake8 --select B with jitlint installed")
     args = parser.parse_args()
     corpus = str(args.corpus.resolve())
     runs = {
@@ -80,6 +83,9 @@ def main() -> int:
         "jitlint check --no-cache --exit-zero": [sys.executable, "-m", "jitlint", "check", "--no-cache",
                                                  "--exit-zero", "--output-format", "json", corpus],
     }
+    if args.plain_select_b:
+        runs["flake8 --select B, with jitlint"] = [sys.executable, "-m", "flake8", "--select", "B",
+                                                   f"--format={FORMAT}", corpus]
     times: dict[str, list[tuple[float, float, str]]] = {name: [] for name in runs}
     outputs: dict[str, str] = {}
     for _ in range(args.repeat):

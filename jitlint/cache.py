@@ -96,8 +96,9 @@ class ResultCache:
         """The entry ``key``, built by ``build()`` once for all the processes that ask for it:
         the first takes a lock (``fcntl.flock`` on a file next to the entry, released by the
         system if the process dies), builds and stores it; the others wait for the lock, then
-        read the entry.  None when ``build()`` gives None.  Without ``fcntl`` or a writable
-        directory, each process builds its own."""
+        read the entry.  None when ``build()`` gives None, or when no lock can be taken (no
+        ``fcntl``, a read-only directory): the caller then does without, rather than every
+        process building the same entry."""
         value = self.get(key)
         if value is not None:
             return value
@@ -110,10 +111,7 @@ class ResultCache:
             lock = entry.parent / f".lock-{entry.name}"
             handle = open(lock, "ab")
         except (ImportError, OSError):
-            value = build()
-            if value is not None:
-                self.put(key, value)
-            return value
+            return None
         with handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             value = self.get(key)  # built while this process waited

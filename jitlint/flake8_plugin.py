@@ -19,7 +19,8 @@ and read them.  The entry is keyed by the paths, sizes and mtimes of those files
 modules of their projects, and each file's findings are used only if flake8's bytes are the
 bytes that were linted; any other file (stdin, a file the run did not cover, one changed since)
 is linted alone with its project's index (engine.lint_in_project), its imports' summaries read
-from the same cache.  ``flake8 -v`` logs each build.
+from the same cache; so is every file when the cache cannot be locked (no ``fcntl``, a read-only
+directory).  ``flake8 -v`` logs each build.
 """
 
 from __future__ import annotations
@@ -129,8 +130,9 @@ def _build(settings: Settings, files: Sequence[str]) -> Optional[SharedRun]:
                               env=env, check=True)
         run = loads(proc.stdout)
     except Exception as exc:  # each file is then linted alone, as before
-        LOG.warning("jitlint: linting the run's %d files at once failed (%s); linting file by file",
-                    len(files), exc)
+        stderr = getattr(exc, "stderr", b"") or b""
+        LOG.warning("jitlint: linting the run's %d files at once failed (%s%s); linting file by "
+                    "file", len(files), exc, f": {stderr.decode(errors='replace')[-2000:]}" if stderr else "")
         return None
     LOG.info("jitlint: linted the run's %d files at once (project index built once, shared by "
              "flake8's workers)", len(files))

@@ -178,6 +178,15 @@ def test_shared_entry_is_built_once_by_processes_asking_together(tmp_path):
     assert not list((tmp_path / "cache").rglob(".lock-*")), "the lock file is removed"
 
 
+def test_shared_entry_without_a_lock_is_not_built(tmp_path):
+    """A cache that cannot be locked (here: its directory is a file) builds nothing: the caller
+    does without rather than every process building the same entry."""
+    (tmp_path / "cache").write_text("not a directory")
+    built = []
+    cache = ResultCache(tmp_path / "cache", "shared")
+    assert cache.shared("k" * 40, lambda: built.append(1) or "value") is None and not built
+
+
 def test_no_cache_writes_nothing(tmp_path, run_cli, monkeypatch):
     (tmp_path / "a.py").write_text(LAMBDA_IN_LOOP)
     monkeypatch.chdir(tmp_path)
