@@ -136,7 +136,7 @@ def _excluded_with_parents(raw: str, settings: Settings) -> bool:
 
 # ---------------------------------------------------------------------------- linting
 def lint_file(path: str, settings: Settings, prefilter: bool = True,
-              index: Optional[ProjectIndex] = None) -> FileResult:
+              index: Optional[ProjectIndex] = None, line_noqa: bool = True) -> FileResult:
     """One file, whatever it holds: a file that cannot be analysed is a JIT000, a jitlint bug
     is ``internal_error`` (the CLI exits 2); neither ever stops the other files."""
     try:
@@ -145,15 +145,16 @@ def lint_file(path: str, settings: Settings, prefilter: bool = True,
         result = FileResult(path)
         result.diagnostics.append(_unparsable(path, f"cannot read file: {exc.strerror or exc}"))
         return result
-    return lint_data(data, path, settings, prefilter, index)
+    return lint_data(data, path, settings, prefilter, index, line_noqa)
 
 
 def lint_data(data: bytes, path: str, settings: Settings, prefilter: bool = True,
-              index: Optional[ProjectIndex] = None) -> FileResult:
+              index: Optional[ProjectIndex] = None, line_noqa: bool = True) -> FileResult:
     """A file's bytes (read from disk, or stdin named ``path``), a notebook or Python, isolated."""
     if is_notebook(path):
         return isolated(path, settings, lambda: lint_notebook(data, path, settings, prefilter, index))
-    return isolated(path, settings, lambda: lint_source(data, path, settings, prefilter, index=index))
+    return isolated(path, settings, lambda: lint_source(data, path, settings, prefilter, line_noqa,
+                                                        index))
 
 
 def isolated(path: str, settings: Settings, lint) -> FileResult:
@@ -410,12 +411,12 @@ def _sort_key(d: Diagnostic):
 
 # ---------------------------------------------------------------------------- many files
 def _lint_batch(batch: Sequence[str], settings: Settings, prefilter: bool,
-                index: Optional[ProjectIndex] = None) -> list[FileResult]:
+                index: Optional[ProjectIndex] = None, line_noqa: bool = True) -> list[FileResult]:
     results = []
     for path in batch:
         if index is not None:
             index.used, index.left_out = set(), {}
-        result = lint_file(path, settings, prefilter, index)
+        result = lint_file(path, settings, prefilter, index, line_noqa)
         if index is not None:
             result.depends_on = tuple(sorted(index.used))
             result.notes += tuple(_left_out(path, reason) for path, reason in index.left_out.items())
@@ -432,23 +433,25 @@ def _crashed_lint(path: str, reason: str) -> FileResult:
 
 
 def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = None,
-               prefilter: bool = True, cache: Optional[ResultCache] = None) -> list[FileResult]:
+               prefilter: bool = True, cache: Optional[ResultCache] = None,
+               line_noqa: bool = True) -> list[FileResult]:
     """Lint files, across processes when there are enough of them to pay for the workers.
 
     Two phases: every file is linted on its own, which also yields its ModuleSummary; then the
     files that import a jitted function (or a class) from another linted module are linted
     again with the ProjectIndex of those summaries (see jitlint/staticargs.py).  With a cache,
-    only files whose inputs changed are linted (see jitlint/cache.py).
+    only files whose inputs changed are linted (see jitlint/cache.py).  ``line_noqa`` as in
+    lint_source (a cache must hold results of one value only: the flake8 plugin's has its own).
     """
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    linter = _CachedLinter(settings, jobs, prefilter, cache)
+    linter = _CachedLinter(settings, jobs, prefilter, cache, line_noqa)
     results = linter.lint(files, None)
     if not files or not any(r.references.names for r in results):
         return results
     # The index holds every module of the files' projects, not only the files named: a file
     # gets the same findings whether it is named alone (pre-commit, flake8) or found in a tree.
     index = build_index([(path, result.summary) for path, result in zip(files, results)]
-                        + [(path, None) for path in _project_files(files, settings)])
+                        + [(path, None) for path in project_files(files, settings)])
     # Summarise, in processes, the unparsed modules that other files import (their classes
     # and re-exports), then decide in the parent without parsing anything there.
     _summarise_imported(linter, index, results)
@@ -479,8 +482,8 @@ def lint_in_project(data: bytes, path: str, settings: Settings, cache: Optional[
     if result.internal_error or not result.references.names:
         return result
     index = build_index([(path, result.summary)]
-                        + [(module, None) for module in _project_files([path], settings)])
-    linter = _CachedLinter(settings, 1, prefilter, cache)
+                        + [(module, None) for module in project_files([path], settings)])
+    linter = _CachedLinter(settings, 1, prefilter, cache, line_noqa)
     _summarise_imported(linter, index, [result])
     index.lazy = False
     again = _needs_index(result, index)
@@ -523,7 +526,7 @@ def _summarise_imported(linter: "_CachedLinter", index: ProjectIndex, results: S
         index.lazy = lazy
 
 
-def _project_files(files: Sequence[str], settings: Settings) -> list[str]:
+def project_files(files: Sequence[str], settings: Settings) -> list[str]:
     """The Python modules of the projects the files belong to (project.project_root)."""
     # one file per directory is enough: the root depends only on the directories above it
     by_directory = {os.path.dirname(os.path.abspath(path)): path for path in files}
@@ -575,8 +578,9 @@ class _CachedLinter:
     """
 
     def __init__(self, settings: Settings, jobs: int, prefilter: bool,
-                 cache: Optional[ResultCache]) -> None:
+                 cache: Optional[ResultCache], line_noqa: bool = True) -> None:
         self.settings, self.jobs, self.prefilter, self.cache = settings, jobs, prefilter, cache
+        self.line_noqa = line_noqa
         self.module_keys: dict[str, str] = {}  # module name -> phase-1 key
         self.index: Optional[ProjectIndex] = None
         self.notes: list[str] = []
@@ -585,7 +589,7 @@ class _CachedLinter:
     def lint(self, files: Sequence[str], index: Optional[ProjectIndex]) -> list[FileResult]:
         self.index = index or self.index
         if self.cache is None:
-            return _lint_many(files, self.settings, self.jobs, self.prefilter, index)
+            return _lint_many(files, self.settings, self.jobs, self.prefilter, index, self.line_noqa)
         results: list[Optional[FileResult]] = [None] * len(files)
         keys: list[Optional[str]] = [None] * len(files)
         for i, path in enumerate(files):
@@ -598,7 +602,8 @@ class _CachedLinter:
                 self.module_keys[module_name_for(path)[0]] = key
             results[i] = self._lookup(key, index is not None, path)
         misses = [i for i, result in enumerate(results) if result is None]
-        fresh = _lint_many([files[i] for i in misses], self.settings, self.jobs, self.prefilter, index)
+        fresh = _lint_many([files[i] for i in misses], self.settings, self.jobs, self.prefilter, index,
+                           self.line_noqa)
         for i, result in zip(misses, fresh):
             results[i] = result
             if keys[i] is not None and result.internal_error is None:
@@ -662,8 +667,9 @@ class _CachedLinter:
 
 
 def _lint_many(files: Sequence[str], settings: Settings, jobs: int, prefilter: bool,
-               index: Optional[ProjectIndex]) -> list[FileResult]:
-    return _in_processes(_lint_batch, files, jobs, settings, prefilter, index, crashed=_crashed_lint)
+               index: Optional[ProjectIndex], line_noqa: bool = True) -> list[FileResult]:
+    return _in_processes(_lint_batch, files, jobs, settings, prefilter, index, line_noqa,
+                         crashed=_crashed_lint)
 
 
 def _in_processes(func, items: Sequence, jobs: int, *args, crashed) -> list:
