@@ -48,6 +48,13 @@ class Runtime(TypedDict):
     stderr: NotRequired[str]  # the tail of a failed run's stderr
 
 
+class FixInfo(TypedDict):
+    """The fix `fix` would apply: safe, or unsafe (applied only with unsafe-fixes in the config)."""
+
+    applicability: str  # safe | unsafe
+    message: str
+
+
 class Finding(TypedDict):
     """A finding: the keys of `jitlint check --output-format json`."""
 
@@ -60,6 +67,7 @@ class Finding(TypedDict):
     name: str
     message: str
     severity: str  # error (raises at run time) | warning (recompiles)
+    fix: Optional[FixInfo]  # check: the fix on offer, or null (always null from confirm)
     cell: NotRequired[int]  # notebooks: the cell, with line/end_line counted in it
     absolute_line: NotRequired[int]  # notebooks: the line in the code cells joined in order
     fixable: NotRequired[bool]  # check: `fix` fixes it
@@ -87,6 +95,7 @@ class AppliedFix(TypedDict):
     code: str
     line: int
     description: str
+    applicability: str  # safe | unsafe
 
 
 class FixedFile(TypedDict):

@@ -21,7 +21,8 @@ from typing import Optional, Sequence
 from jitlint.config import ConfigError, Settings, load_settings, with_overrides
 from jitlint.engine import FileResult, all_diagnostics, iter_python_files, lint_files, \
     lint_in_project
-from jitlint.fixes import FixResult, fix_data, fix_files, fixable, fixable_codes
+from jitlint.fixes import FixResult, fix_data, fix_files, fix_offers, fixable_codes
+from jitlint.output import fixable, json_object
 from jitlint.rules import find_rule
 from jitlint.runtime.attribution import compile_counts, compiles_of
 from jitlint.runtime.command import DEFAULT_PLATFORM, DEFAULT_TIMEOUT, parse_size
@@ -129,8 +130,10 @@ class Workspace:
             report = _summary(results, len(files), warnings)
             sources = None
         diagnostics = all_diagnostics(results)
-        fixes = fixable(diagnostics, settings, sources)
-        return {"findings": [dict(d.to_dict(), fixable=d in fixes) for d in diagnostics], **report}
+        offers = fix_offers(diagnostics, settings, sources)
+        fixes = fixable(offers, settings.unsafe_fixes)
+        return {"findings": [dict(json_object(d, offers), fixable=d in fixes) for d in diagnostics],
+                **report}
 
     def explain(self, rule: str) -> dict:
         """A rule's documentation (what ``jitlint rule CODE`` prints) and its facts."""
@@ -285,8 +288,7 @@ def _fixed(result: FixResult, write: bool) -> dict:
         "path": result.path,
         "source": decode_source(result.fixed),
         "diff": result.diff() if result.changed else "",
-        "applied": [{"code": code, "line": line, "description": description}
-                    for code, line, description in result.applied],
+        "applied": [fix._asdict() for fix in result.applied],
         "written": write and result.changed and result.not_written is None,
         "not_written": result.not_written,
     }

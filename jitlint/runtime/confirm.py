@@ -303,10 +303,13 @@ def format_output(output_format: str, diagnostics: Sequence[Diagnostic], confirm
 
 
 def json_rows(diagnostics: Sequence[Diagnostic], confirmation: Confirmation) -> list[dict]:
-    """Each finding's JSON object, with its ``runtime`` object when it has a verdict."""
+    """Each finding's JSON object (the same keys as without --confirm; ``fix`` is null: fixes
+    are not offered on a run), with its ``runtime`` object when it has a verdict."""
+    from jitlint.output import json_object
+
     rows = []
     for d in diagnostics:
-        row = d.to_dict()
+        row = json_object(d, None)
         if d in confirmation.runtime:
             row["runtime"] = confirmation.runtime[d].to_dict()
         rows.append(row)
