@@ -16,7 +16,7 @@ import tokenize
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from jitlint.cache import CACHE_DIR_NAME, ResultCache
 from jitlint.config import ConfigError, Settings, load_settings
@@ -98,14 +98,18 @@ def lint_buffer(data: bytes, path: str) -> Linted:
     return Linted(path, result.diagnostics, settings, notes=result.notes)
 
 
+if TYPE_CHECKING:
+    from jitlint.fixes import AppliedFix
+
+
 # ---------------------------------------------------------------------------- fixes
 @dataclass
 class BufferFix:
     """The safe fixes of a buffer: the new text of each changed part (``None``: the document;
-    else a notebook's cell number) and what was fixed, as (code, line, description)."""
+    else a notebook's cell number) and what was fixed."""
 
     texts: dict[Optional[int], str]
-    applied: list[tuple[str, int, str]]
+    applied: list[AppliedFix]
 
 
 def fix_buffer(data: bytes, path: str, settings: Settings,

@@ -268,7 +268,7 @@ class JitlintServer(LanguageServer):
                                        published.settings, snapshot.cells)
         if fix is not None:
             edit = self.fix_edit(snapshot, fix)
-            fixed_here = {(code, line) for code, line, _ in fix.applied}
+            fixed_here = {(applied.code, applied.line) for applied in fix.applied}
             for d, lsp in findings:
                 if (d.code, d.absolute_line or d.line) in fixed_here:
                     actions.append(types.CodeAction(
@@ -323,7 +323,7 @@ class JitlintServer(LanguageServer):
 
 def _fix_title(code: str, fix: BufferFix) -> str:
     if len(fix.applied) == 1:
-        description = fix.applied[0][2]
+        description = fix.applied[0].description
         return f"jitlint: {description} ({code})" if description else f"jitlint: fix {code}"
     return f"jitlint: apply the {len(fix.applied)} safe fixes of this file ({code} among them)"
 
