@@ -21,7 +21,7 @@ import libcst as cst
 from jitlint.jitnames import is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
-from jitlint.rules._fresh import function_may_repeat, function_repeats, inside_jitted_body
+from jitlint.rules._context import REPEATED, UNKNOWN, calling_context
 from jitlint.semantic import Binding, CallSite, Frame, Scope
 from jitlint.staticargs import IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
 from jitlint.values import (
@@ -104,7 +104,7 @@ def _compute(ctx: FileContext) -> list[StaticUse]:
         if found is None:
             continue
         spec, shift = found
-        if not spec.checkable or inside_jitted_body(ctx, site.frame):
+        if not spec.checkable or calling_context(ctx).runs_traced(site.frame):
             continue  # calls while tracing are inlined into the outer function
         uses.extend(_map_arguments(site, spec, shift))
     return uses
@@ -156,7 +156,7 @@ def _receivers(ctx: FileContext) -> list[ReceiverUse]:
         if not isinstance(cls, cst.ClassDef):
             continue
         spec = callees.methods.get((cls, method))
-        if spec is None or not spec.checkable or inside_jitted_body(ctx, site.frame):
+        if spec is None or not spec.checkable or calling_context(ctx).runs_traced(site.frame):
             continue
         nums, names = spec.effective_static()
         if 0 in nums or (spec.positional and spec.positional[0] in names):
@@ -579,7 +579,8 @@ def _fresh_at(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Opt
         assert isinstance(function, cst.FunctionDef)
         # A jitted function built per call is a new cache key on every call of the function,
         # whether or not its callers are in view (issue 13's repetition model, JIT201).
-        if function_repeats(ctx, function) or kind == "jit" and function_may_repeat(ctx, function):
+        how = calling_context(ctx).how(function)
+        if how == REPEATED or kind == "jit" and how == UNKNOWN:
             return _fresh(kind, label, f"on every call of `{function.name.value}`")
     return None
 

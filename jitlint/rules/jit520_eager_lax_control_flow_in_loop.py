@@ -3,6 +3,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._context import CallingContext, calling_context
 from jitlint.rules._jitted import jitted_functions
 from jitlint.rules._nnx import own_nodes
 from jitlint.semantic import CallSite, Scope, SemanticModel
@@ -98,13 +99,14 @@ class EagerLaxControlFlowInLoop(Rule):
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         model = ctx.model
+        context = calling_context(ctx)
         jitted = set(jitted_functions(ctx))
         for site in model.calls:
             loops = [loop for loop in site.frame.loops_in_scope() if isinstance(loop, (cst.For, cst.While))]
-            if not loops or any(frame.node in jitted for frame in site.frame):
-                continue
+            if not loops or context.runs_traced(site.frame):
+                continue  # traced code runs once per trace of its caller's jit
             what = _line_search_update(site, model) or _eager_helper(site, model, jitted)
-            if what is None or _deliberate_loop(loops, site, model):
+            if what is None or _deliberate_loop(loops, site, model, context):
                 continue
             yield Violation(site.node, (
                 f"{what} runs lax control flow outside jit, in a loop: its body is traced and "
@@ -183,12 +185,12 @@ def _is_local_function(expr: cst.BaseExpression, local_defs: set[str], scope: Sc
     return False
 
 
-def _deliberate_loop(loops: list, site: CallSite, model: SemanticModel) -> bool:
+def _deliberate_loop(loops: list, site: CallSite, model: SemanticModel, context: CallingContext) -> bool:
     """A loop that times or clears the cache (the recompiles are what it measures), or a
     sweep over a literal list of configurations (each is a new program; jit would compile
     each one too)."""
     for loop in loops:
-        if isinstance(loop, cst.For) and isinstance(loop.iter, (cst.List, cst.Tuple, cst.Set)):
+        if context.sweeps_configurations(loop, site.frame.scope):
             return True
         for node in own_nodes(loop):
             if isinstance(node, cst.Call) and model.qualified_name(node.func, site.frame.scope) in TIMERS:
