@@ -36,8 +36,10 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.rule import FileContext
-from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, dotted_name
+from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
+                              dotted_name)
 from jitlint.values import origin, value_flow
+from jitlint.walk import iter_nodes
 
 TRACED = "traced"
 REPEATED = "repeated"
@@ -161,10 +163,12 @@ class CallingContext:
             sites = list(self.model.calls_to(binding)) if binding is not None else []
         return [site for site in sites if not site.frame.is_inside(function)]
 
-    def sweeps_configurations(self, loop: cst.CSTNode, scope: Scope) -> bool:
-        """``for n in (64, 128):`` / ``sizes = [...]; for n in sizes:``: a loop over a literal
-        list of configurations runs once per distinct program."""
-        if not isinstance(loop, cst.For):
+    def sweeps_configurations(self, loop: cst.CSTNode, scope: Scope, user: cst.CSTNode) -> bool:
+        """``for n in (64, 128): run(n)`` / ``sizes = [...]; for n in sizes: run(n)``: a loop
+        over a literal list (or a range bound to a name) whose item ``user`` reads runs once per
+        distinct program."""
+        if not isinstance(loop, cst.For) or not any(
+                isinstance(node, cst.Name) and node.value in loop_targets(loop) for node in iter_nodes(user)):
             return False
         iterable = loop.iter
         if isinstance(iterable, cst.Name):  # the one definition reaching the loop
@@ -373,6 +377,20 @@ class CallingContext:
             candidates = [m for c in self.model.classes if (m := class_methods(c).get(method)) is not None]
             if len(candidates) == 1:  # a method name unique among the module's classes
                 yield candidates[0]
+
+
+def loop_targets(loop: cst.CSTNode) -> set[str]:
+    """The names a ``for`` loop or a comprehension binds per item."""
+    if isinstance(loop, cst.For):
+        targets = [loop.target]
+    elif isinstance(loop, COMPREHENSION_TYPES):
+        targets, comp = [], loop.for_in
+        while comp is not None:
+            targets.append(comp.target)
+            comp = comp.inner_for_in
+    else:
+        return set()
+    return {node.value for target in targets for node in iter_nodes(target) if isinstance(node, cst.Name)}
 
 
 def _passed_callables(call: cst.Call) -> Iterator[cst.BaseExpression]:

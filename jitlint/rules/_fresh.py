@@ -31,19 +31,17 @@ freeze that value.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
-import re
 from typing import Iterator, Optional, Sequence
 
 import libcst as cst
 
 from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED, class_methods,
-                                    calling_context, has_decorator)
+from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED, calling_context,
+                                    class_methods, has_decorator, loop_targets)
 from jitlint.rules._jitted import name_loads, positional_params
 from jitlint.rules._stale import state_changed_after_construction
-from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, dotted_name
+from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
 from jitlint.walk import Walker, iter_nodes
 
 TRANSFORMS = frozenset({
@@ -408,7 +406,7 @@ class _Analysis:
             loops = site.frame.loops_in_scope()
             if not loops:
                 return False  # repeated through its caller: the items are not in view
-            items = _loop_targets(loops[0])
+            items = loop_targets(loops[0])
             if not any(isinstance(arg := _argument(site.node, param, positional.index(param)
                                                    if param in positional else None), cst.Name)
                        and arg.value in items and not self._only_traced_operand(node, param, creation)
@@ -729,20 +727,6 @@ def _assigned_name(site: CallSite, position: int) -> Optional[str]:
         element = target.elements[position].value
         return element.value if isinstance(element, cst.Name) else None
     return None
-
-
-def _loop_targets(loop: cst.CSTNode) -> set[str]:
-    """The names a ``for`` loop or a comprehension binds per item."""
-    if isinstance(loop, cst.For):
-        targets = [loop.target]
-    elif isinstance(loop, (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
-        targets, comp = [], loop.for_in
-        while comp is not None:
-            targets.append(comp.target)
-            comp = comp.inner_for_in
-    else:
-        return set()
-    return {node.value for target in targets for node in iter_nodes(target) if isinstance(node, cst.Name)}
 
 
 def _params(function: cst.FunctionDef) -> set[str]:

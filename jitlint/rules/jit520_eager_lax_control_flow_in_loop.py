@@ -187,10 +187,10 @@ def _is_local_function(expr: cst.BaseExpression, local_defs: set[str], scope: Sc
 
 def _deliberate_loop(loops: list, site: CallSite, model: SemanticModel, context: CallingContext) -> bool:
     """A loop that times or clears the cache (the recompiles are what it measures), or a
-    sweep over a literal list of configurations (each is a new program; jit would compile
-    each one too)."""
+    sweep over a literal list of configurations that the call reads (each is a new program;
+    jit would compile each one too)."""
     for loop in loops:
-        if context.sweeps_configurations(loop, site.frame.scope):
+        if context.sweeps_configurations(loop, site.frame.scope, site.node):
             return True
         for node in own_nodes(loop):
             if isinstance(node, cst.Call) and model.qualified_name(node.func, site.frame.scope) in TIMERS:
