@@ -5,11 +5,16 @@ weakly, so an *equal* new object compiles again once the old one is gone).  ``ja
 where X is *created* by the code that runs it (a lambda, a nested ``def``, a ``partial(...)``,
 a bound method, a transformed function, a callable instance) therefore compiles on every run
 of that code.  The finding is "every run of this code compiles"; visible repetition (a loop,
-several callers) only adds evidence.  Code that evidently runs once stays silent:
+several callers) only adds evidence.  How a function runs (traced, repeated, once, unknown)
+is the calling-context analysis's answer (``rules/_context.py``).  Code that evidently runs
+once, or only while traced, stays silent:
 
 * a module's top level and ``if __name__ == "__main__":`` blocks, ``main``-like entry points,
   test files, test functions and fixtures, ``__init__``/``setUp``-style construction, and
-  functions whose only callers in the module run once;
+  functions whose only callers in the module run once; functions traced under a caller's jit
+  or transform (handed to one anywhere in the module, or called only from traced code);
+* a helper called per item of a loop with the item itself, which the jitted callable closes
+  over (``[init(m) for m in models]``): one program per item, every compile needed;
 * jits whose result is kept for reuse: lazy initialisation (``if f is None: f = jax.jit(...)``),
   ``self._f = jax.jit(...)``, memoised factories (``functools.cache``, project ``*cache*`` /
   ``*memo*`` decorators), factories that return the jitted callable;
@@ -400,8 +405,10 @@ class _Analysis:
         repeating = [site for site in self.context.call_sites(function) if self.context.site_repeats(site)]
         if not repeating or not closed_over:
             return False
-        params = function.params
-        positional = [p.name.value for p in (*params.posonly_params, *params.params)]
+        positional = [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
+        if self.model.functions[function].scope.kind == "class" and not has_decorator(function, "staticmethod"):
+            closed_over.discard(positional[0] if positional else "")  # self / cls: the receiver
+            positional = positional[1:]  # obj.method(a, b): a is the second parameter
         for site in repeating:
             loops = site.frame.loops_in_scope()
             if not loops:
@@ -832,8 +839,10 @@ only when it is itself seen to repeat (a `train_epoch` called per epoch), and a 
 only when its result (or a tuple element of it) is called per iteration. The same jit
 written twice in one block is reported at the second. Silent: module top level,
 `if __name__ == "__main__":`, `main`/`train`/`fit`-like entry points, test files and
-tests, `__init__`/`setUp`, functions only called from code that runs once or from jitted
-bodies, memoised factories (`functools.cache`, `*cache*`/`*memo*` decorators), lazy init,
+tests, `__init__`/`setUp`, functions only called from code that runs once or from traced
+code (also functions handed to a jit or transform anywhere in the module, `jax.jit(env.step)`
+included), a helper called per item with the item its jitted callable closes over (one
+program per item: `[init(m) for m in models]`), memoised factories (`functools.cache`, `*cache*`/`*memo*` decorators), lazy init,
 jits stored on objects or returned, `inline=True`, `.lower()`/`.trace()` only."""
 
 

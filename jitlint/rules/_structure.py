@@ -5,7 +5,8 @@ positionally at one call and by keyword at another (directly, or bound by keywor
 ``functools.partial`` / ``jax.tree_util.Partial`` of the jitted function) is two structures, and
 so are dicts with different key sets.  Each structure compiles once more.
 
-Flagged, per parameter of one jitted function (across the calls this module shows):
+Flagged, per parameter of one jitted function (across the calls of one body: a function, or
+the module's top level):
 
 * positional at one call, keyword at another (non-static parameters; a static one is part of
   the key anyway);

@@ -27,13 +27,16 @@ TIMERS = frozenset({"time.time", "time.perf_counter", "time.perf_counter_ns", "t
 class EagerLaxControlFlowInLoop(Rule):
     """
     ## What it does
-    Flags, in a Python loop outside any jitted function, a call that runs lax control flow
+    Flags, in a Python loop outside traced code (a jitted or transformed function, or one
+    whose every caller in the module runs traced, like an environment's `step` used only as
+    `jax.jit(env.step)`), a call that runs lax control flow
     eagerly: the `update` of an optax optimizer with a line search (`optax.lbfgs`,
     `optax.scale_by_zoom_linesearch`, ..., also inside `optax.chain`), or a function of this module that calls
     `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it defines itself (a local
     `def` or a lambda). Only `for`/`while` loops; benchmark loops (timers,
     `jax.clear_caches()`, `while state:`) and sweeps over a literal list of configurations
-    are left alone.
+    that the call reads (written inline, or bound to a name first: `sizes = (64, 128)`, also
+    a `range`) are left alone.
 
     ## Why is this bad?
     Outside jit, each lax control-flow call traces its body and compiles it; JAX reuses the
