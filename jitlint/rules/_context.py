@@ -17,7 +17,8 @@ Every rule that asks "does this code run eagerly, and how often?" asks this one 
   itself repeats, or two eager call sites call it (outside test files), or it is a plain
   class's ``__call__``;
 * **once** (``ONCE``): module level, ``main``/entry points and functions handed to program
-  runners (``absl.app.run``), ``__init__``/``setUp``-style construction, CLI commands and
+  runners (``absl.app.run``), ``__init__``/``setUp``-style construction, ``init``/``setup``/
+  ``build``-named initialisation, CLI commands and
   fixtures (by decorator), tests and everything in test files, memoised functions, and
   functions whose every caller runs once;
 * **unknown** (``UNKNOWN``): no caller in the module (a public function), or a caller whose
@@ -77,11 +78,14 @@ RUN_ONCE_NAMES = frozenset({
     "setup", "setUp", "setUpClass", "setUpModule", "setup_method", "setup_class", "setup_module",
     "setup_function", "tearDown", "tearDownClass",
 })
+# Initialisation and setup functions: once per model, program or object.
+SETUP_NAMES = re.compile(r"^_?(init|initialize|initialise|setup|build)(_|$)")
 TEST_FILE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test|[^/]*_tests|conftest)\.py$")
 ENTRY_POINT_WORDS = re.compile(r"fixture|command|main|group|entrypoint|^cli$|^app$|^run$", re.IGNORECASE)
-# Program runners: the function handed to them is the program's entry point.
+# Program runners: the function handed to them is the program's entry point (a sweep agent
+# runs it once per trial, each with its own configuration: a distinct program each time).
 RUNNERS = frozenset({"absl.app.run", "fire.Fire", "typer.run", "multiprocessing.Process",
-                     "threading.Thread"})
+                     "threading.Thread", "wandb.agent", "ray.tune.run", "ray.tune.Tuner"})
 
 
 def calling_context(ctx: FileContext) -> "CallingContext":
@@ -266,7 +270,8 @@ class CallingContext:
         """An entry point, a constructor, a test, a fixture or CLI command: once per program,
         object or test."""
         name = function.name.value
-        if name in RUN_ONCE_NAMES or name.startswith(("test", "main_")) or name.endswith("_main"):
+        if name in RUN_ONCE_NAMES or name.startswith(("test", "main_")) or name.endswith("_main") \
+                or SETUP_NAMES.match(name):
             return True
         if self._decorated_to_run_once(function):
             return True

@@ -835,14 +835,15 @@ It fires where the code that builds the callable runs more than once: in a loop 
 calls the result, or in a function that calls the result (every call of that function
 compiles, whether or not its callers are in view; a caller seen in a loop is named as
 evidence). A function that builds the jit once and reuses it in its own loop is reported
-only when it is itself seen to repeat (a `train_epoch` called per epoch), and a factory
-only when its result (or a tuple element of it) is called per iteration. The same jit
-written twice in one block is reported at the second. Silent: module top level,
-`if __name__ == "__main__":`, `main`/`train`/`fit`-like entry points, test files and
-tests, `__init__`/`setUp`, functions only called from code that runs once or from traced
-code (also functions handed to a jit or transform anywhere in the module, `jax.jit(env.step)`
-included), a helper called per item with the item its jitted callable closes over (one
-program per item: `[init(m) for m in models]`), memoised factories (`functools.cache`, `*cache*`/`*memo*` decorators), lazy init,
+only when it is itself seen to repeat (a `train_epoch` called per epoch), and a factory only
+when its result (or a tuple element of it) is called per iteration. The same jit written
+twice in one block is reported at the second. Silent: module top level, `if __name__ ==
+"__main__":`, `main`/`train`/`fit`-like entry points, test files and tests,
+`__init__`/`setUp`, `init`/`setup`/`build`-named initialisation functions, functions only
+called from code that runs once or from traced code (also functions handed to a jit or
+transform anywhere in the module, `jax.jit(env.step)` included), a helper called per item
+with the item its jitted callable closes over (one program per item: `[init(m) for m in
+models]`), memoised factories (`functools.cache`, `*cache*`/`*memo*` decorators), lazy init,
 jits stored on objects or returned, `inline=True`, `.lower()`/`.trace()` only."""
 
 
