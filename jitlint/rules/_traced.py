@@ -109,8 +109,11 @@ CONCRETE_PARAMS: dict[str, tuple[tuple[int, str], ...]] = {
     "jax.scipy.special.multigammaln": ((1, "d"),),
     "jax.nn.softmax": _AXIS,
     "jax.nn.log_softmax": _AXIS,
-    **{f"jax.random.{f}": ((1, "shape"),) for f in ("normal", "uniform", "bernoulli",
-                                                      "permutation", "categorical")},
+    # the shape is the second argument of normal/uniform only: bernoulli's is `p`, categorical's
+    # `logits` and permutation's the array to shuffle (measured: all three fine traced)
+    **{f"jax.random.{f}": ((1, "shape"),) for f in ("normal", "uniform")},
+    "jax.random.bernoulli": ((2, "shape"),),
+    "jax.random.categorical": ((3, "shape"),),
 }
 CONCRETE_METHOD_ARGS = frozenset({"reshape"})  # x.reshape(n, -1): every argument is a shape
 MAX_HELPER_DEPTH = 3
@@ -654,8 +657,9 @@ class _UseFinder(Walker):
                     and a.traced(func.value, scope):
                 self._data_sized(node, DataSizedOutput(DATA_SIZED_METHODS[func.attr.value], ()))
             elif qualname in CONCRETE_PARAMS:
-                error = "TypeError" if qualname.rpartition(".")[2] in ("zeros", "ones", "empty", "full",
-                                                                          "reshape", "broadcast_to") \
+                # measured: a traced shape of these raises TypeError (jax.random's too)
+                error = "TypeError" if qualname.startswith("jax.random.") or qualname.rpartition(".")[2] in (
+                    "zeros", "ones", "empty", "full", "reshape", "broadcast_to") \
                     else "ConcretizationTypeError"
                 for index, arg in enumerate(node.args):
                     if arg.star:
