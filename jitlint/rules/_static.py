@@ -13,7 +13,7 @@ are ``ReceiverUse``s (JIT301, JIT402).  Anything not understood stays silent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator, Optional
 
 import libcst as cst
@@ -65,6 +65,7 @@ class StaticUse:
     arg: cst.Arg
     param: str
     position: Optional[int]  # in the signature (self counted); None for a keyword argument
+    traced: bool = False  # the call runs while an outer jit traces (once per trace of it)
 
     @property
     def value(self) -> cst.BaseExpression:
@@ -81,6 +82,15 @@ class StaticUse:
 
 
 def static_uses(ctx: FileContext) -> list[StaticUse]:
+    """The static arguments of calls that run eagerly: traced calls run once per trace of
+    their caller, so what they repeat costs nothing per call."""
+    return ctx.shared("static-uses-eager", lambda c: [u for u in all_static_uses(c) if not u.traced])
+
+
+def all_static_uses(ctx: FileContext) -> list[StaticUse]:
+    """Every static argument, traced calls included: an unhashable one raises there too
+    (measured: a list at a static position of a jit called inside another jit raises
+    ValueError)."""
     return ctx.shared("static-uses", _compute)
 
 
@@ -104,9 +114,10 @@ def _compute(ctx: FileContext) -> list[StaticUse]:
         if found is None:
             continue
         spec, shift = found
-        if not spec.checkable or calling_context(ctx).runs_traced(site.frame):
-            continue  # calls while tracing are inlined into the outer function
-        uses.extend(_map_arguments(site, spec, shift))
+        if not spec.checkable:
+            continue
+        traced = calling_context(ctx).runs_traced(site.frame)
+        uses.extend(replace(use, traced=traced) for use in _map_arguments(site, spec, shift))
     return uses
 
 
