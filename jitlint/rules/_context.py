@@ -56,7 +56,7 @@ TRACING_TRANSFORMS = frozenset({
     "custom_linear_solve", "scan", "fori_loop", "while_loop", "cond", "switch", "map",
     "associative_scan", "checkify", "filter_jit", "filter_pmap", "filter_vmap", "filter_grad",
     "filter_value_and_grad", "filter_checkpoint", "filter_custom_vjp", "filter_custom_jvp",
-    "filter_eval_shape", "filter_make_jaxpr", "while_loop",
+    "filter_eval_shape", "filter_make_jaxpr",
 })
 TRANSFORM_NAMESPACES = ("jax.", "equinox.", "flax.", "haiku.", "chex.", "diffrax.")
 NOT_TRACING = ("jax.tree_util.", "jax.tree.", "jax.debug.", "jax.experimental.io_callback")
