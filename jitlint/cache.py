@@ -9,6 +9,8 @@ Entries are single files written atomically (a temporary file, then ``os.replace
 concurrent jitlint processes sharing a directory never see a half-written entry; an entry that
 cannot be read or unpickled (truncated, corrupt, from another version) counts as a miss and is
 rebuilt.  Unpickling is restricted to jitlint's own result types and plain builtins.
+``ResultCache.shared`` builds an entry once for processes that need it at the same time (the
+flake8 plugin's workers): the first builds it under a lock file, the others wait and read it.
 """
 
 from __future__ import annotations
@@ -21,12 +23,12 @@ import pickle
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from jitlint import __version__
 
 CACHE_DIR_NAME = ".jitlint_cache"
-_FORMAT = "1"  # bump when the pickled types change shape
+_FORMAT = "2"  # bump when the pickled types change shape
 _SAFE_BUILTINS = {"list", "dict", "tuple", "set", "frozenset", "str", "int", "float", "bool",
                   "NoneType", "bytes"}
 
@@ -62,6 +64,11 @@ class _ResultUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"refusing to load {module}.{name} from the cache")
 
 
+def loads(blob: bytes) -> Any:
+    """Unpickle what ResultCache stores (jitlint's result types and plain builtins only)."""
+    return _ResultUnpickler(io.BytesIO(blob)).load()
+
+
 class ResultCache:
     def __init__(self, directory: Path, fingerprint: str) -> None:
         self.directory = directory
@@ -81,10 +88,44 @@ class ResultCache:
 
     def get(self, key: str) -> Optional[Any]:
         try:
-            blob = self._entry(key).read_bytes()
-            return _ResultUnpickler(io.BytesIO(blob)).load()
+            return loads(self._entry(key).read_bytes())
         except Exception:  # missing, truncated, corrupt, foreign: a miss, rebuilt by the caller
             return None
+
+    def shared(self, key: str, build: Callable[[], Optional[Any]]) -> Optional[Any]:
+        """The entry ``key``, built by ``build()`` once for all the processes that ask for it:
+        the first takes a lock (``fcntl.flock`` on a file next to the entry, released by the
+        system if the process dies), builds and stores it; the others wait for the lock, then
+        read the entry.  None when ``build()`` gives None, or when no lock can be taken (no
+        ``fcntl``, a read-only directory): the caller then does without, rather than every
+        process building the same entry."""
+        value = self.get(key)
+        if value is not None:
+            return value
+        try:
+            import fcntl
+
+            self._prepare()
+            entry = self._entry(key)
+            entry.parent.mkdir(exist_ok=True)
+            lock = entry.parent / f".lock-{entry.name}"
+            handle = open(lock, "ab")
+        except (ImportError, OSError):
+            return None
+        with handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            value = self.get(key)  # built while this process waited
+            if value is None:
+                value = build()
+                if value is not None:
+                    self.put(key, value)
+                try:
+                    # A process that opens the file after this finds the entry once it holds
+                    # the lock of its own new file: put() came first.
+                    lock.unlink()
+                except OSError:
+                    pass
+            return value
 
     def put(self, key: str, value: Any) -> None:
         try:

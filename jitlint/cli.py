@@ -13,11 +13,12 @@ from jitlint.cache import CACHE_DIR_NAME, ResultCache
 from jitlint.config import ConfigError, load_settings, with_overrides
 from jitlint.engine import all_diagnostics, iter_python_files, lint_files, lint_in_project
 from jitlint.fixes import _command as fix_command
-from jitlint.output import FORMATS, TEXT_FORMATS, summary_line, write_statistics
+from jitlint.output import (FORMATS, JSON_FORMATS, TEXT_FORMATS, fixable, format_fix_reasons,
+                            summary_line, write_statistics)
 from jitlint.rules import ALL_RULES, find_rule
 from jitlint.runtime import command as confirm_command  # imports no JAX
 
-SUBCOMMANDS = ("check", "rules", "rule", "mcp")
+SUBCOMMANDS = ("check", "rules", "rule", "server", "mcp")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
@@ -57,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
                        dest="extra_jit_functions", help="a jit-like wrapper, e.g. mylib.jit")
     check.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.jitlint] from")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
-    check.add_argument("--statistics", action="store_true", help="count findings per rule")
+    check.add_argument("--statistics", action="store_true",
+                       help="count findings per rule (in a text format: only the counts)")
     check.add_argument("-j", "--jobs", type=int, default=None,
                        help="processes to use (default: the number of CPUs)")
     check.add_argument("--no-prefilter", action="store_true", help=argparse.SUPPRESS)
@@ -71,6 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("rules", help="list every rule")
     rule = sub.add_parser("rule", help="print a rule's documentation")
     rule.add_argument("code", metavar="CODE", help="a code (JIT101) or a name (jit-of-lambda)")
+    sub.add_parser("server", help="run the language server on stdin/stdout (for editors; "
+                                  "needs pip install 'jitlint[server]')")
     mcp = sub.add_parser("mcp", help="serve coding agents over the Model Context Protocol (stdio; "
                                      "pip install 'jitlint[mcp]')")
     mcp.add_argument("roots", nargs="*", metavar="DIR",
@@ -91,6 +95,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _list_rules()
         if args.command == "rule":
             return _show_rule(args.code)
+        if args.command == "server":
+            from jitlint.server import main as serve
+
+            return serve()
         if args.command == "mcp":
             return _serve_mcp(args.roots)
         return _check(args)
@@ -148,7 +156,7 @@ def _check(args: argparse.Namespace) -> int:
         settings = load_settings(args.config, start)
         settings = with_overrides(settings, args.select, args.ignore, args.extend_select,
                                   args.extra_jit_functions, args.extend_exclude,
-                                  args.respect_gitignore, args.force_exclude)
+                                  args.respect_gitignore, args.force_exclude, args.unsafe_fixes)
     except ConfigError as exc:
         return _error(str(exc))
     if paths == ["-"]:
@@ -238,19 +246,30 @@ def _report_problems(results) -> int:
 
 def _print(args: argparse.Namespace, diagnostics, settings, status: int,
            sources: Optional[dict] = None, cache: Optional[ResultCache] = None) -> int:
+    """The findings (only their counts with --statistics in a text format, as ruff), then the
+    summary line, which is never "All checks passed!" when an error (exit 2) occurred."""
     text_format = args.output_format in TEXT_FORMATS
-    if text_format:
-        from jitlint.fixes import fixable
+    offers: dict = {}
+    if (text_format and not args.statistics) or args.output_format in JSON_FORMATS or args.show_fixes:
+        from jitlint.fixes import fix_offers
 
-        fixes = fixable(diagnostics, settings, sources, cache)
-        sys.stdout.write(FORMATS[args.output_format](diagnostics, fixable=fixes))
-        sys.stdout.write(summary_line(diagnostics, fixes))
-        if args.statistics:
-            write_statistics(diagnostics, args.output_format)
+        offers = fix_offers(diagnostics, settings, sources, cache)
+    if text_format and args.statistics:
+        write_statistics(diagnostics, args.output_format)
+    elif text_format:
+        sys.stdout.write(FORMATS[args.output_format](
+            diagnostics, fixable=fixable(offers, settings.unsafe_fixes)))
+    elif args.output_format in JSON_FORMATS:
+        sys.stdout.write(FORMATS[args.output_format](diagnostics, offers=offers))
     else:
         sys.stdout.write(FORMATS[args.output_format](diagnostics))
-        if args.statistics:
-            write_statistics(diagnostics, args.output_format)
+    if args.show_fixes:
+        (sys.stdout if text_format else sys.stderr).write(
+            format_fix_reasons(diagnostics, offers, settings.unsafe_fixes))
+    if text_format and not args.statistics and (diagnostics or status != EXIT_ERROR):
+        sys.stdout.write(summary_line(diagnostics, offers, settings.unsafe_fixes))
+    if args.statistics and not text_format:
+        write_statistics(diagnostics, args.output_format)
     if status == EXIT_ERROR:
         return EXIT_ERROR
     if diagnostics and not args.exit_zero:

@@ -36,6 +36,7 @@ class Settings:
     extra_jit_functions: tuple[str, ...] = ()
     respect_gitignore: bool = True  # skip files git ignores (.gitignore, .git/info/exclude)
     force_exclude: bool = False  # apply exclude to files named explicitly (pre-commit names them)
+    unsafe_fixes: bool = False  # --fix / --diff apply the unsafe fixes too (no effect on findings)
     root: Path = field(default_factory=Path.cwd)  # the directory patterns are relative to
     source: Optional[Path] = None  # the pyproject.toml these came from
 
@@ -92,7 +93,7 @@ def _path_matches(path: str, pattern: str, root: Path) -> bool:
 
 
 KEYS = {"select", "ignore", "extend-select", "extend-ignore", "exclude", "extend-exclude",
-        "per-file-ignores", "extra-jit-functions", "respect-gitignore", "force-exclude"}
+        "per-file-ignores", "extra-jit-functions", "respect-gitignore", "force-exclude", "unsafe-fixes"}
 
 
 def find_pyproject(start: Path) -> Optional[Path]:
@@ -149,6 +150,7 @@ def settings_from_table(table: dict[str, Any], path: Path) -> Settings:
         extra_jit_functions=_strings(table, "extra-jit-functions", path),
         respect_gitignore=_bool(table, "respect-gitignore", path, True),
         force_exclude=_bool(table, "force-exclude", path, False),
+        unsafe_fixes=_bool(table, "unsafe-fixes", path, False),
         root=path.parent.resolve(),
         source=path,
     )
@@ -196,8 +198,8 @@ def _is_code_prefix(code: str) -> bool:
 
 def with_overrides(settings: Settings, select=None, ignore=None, extend_select=None,
                    extra_jit_functions=None, extend_exclude=None, respect_gitignore=None,
-                   force_exclude=None) -> Settings:
-    """CLI options replace (select, respect-gitignore, force-exclude) or extend (ignore,
+                   force_exclude=None, unsafe_fixes=None) -> Settings:
+    """CLI options replace (select, respect-gitignore, force-exclude, unsafe-fixes) or extend (ignore,
     extend-select, extend-exclude) the file's settings.  ``select=[]`` (``--select ""``) is
     refused: it would lint nothing and pass."""
     where = "command line"
@@ -218,4 +220,6 @@ def with_overrides(settings: Settings, select=None, ignore=None, extend_select=N
         changes["respect_gitignore"] = respect_gitignore
     if force_exclude is not None:
         changes["force_exclude"] = force_exclude
+    if unsafe_fixes is not None:
+        changes["unsafe_fixes"] = unsafe_fixes
     return replace(settings, **changes)

@@ -15,10 +15,13 @@ import sys
 from pathlib import Path
 
 from jitlint.fixes import fixable_codes
+from jitlint.output import INFORMATION_URI
 from jitlint.rules import ALL_RULES
 
 RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 REGENERATE = "python -m jitlint.docs"
+# docs/rules.md as the repository shows it; each rule is a section of it (rule_url)
+RULES_URL = f"{INFORMATION_URI}/blob/main/docs/rules.md"
 
 
 def render() -> str:
@@ -62,6 +65,12 @@ def _demote_headings(doc: str) -> list[str]:
 
 def _anchor(code: str, name: str) -> str:
     return f"{code}-{name}".lower()
+
+
+def rule_url(code: str) -> str:
+    """The rule's section of docs/rules.md online (the language server links each finding
+    to it)."""
+    return f"{RULES_URL}#{_anchor(code, ALL_RULES[code].name)}"
 
 
 def main(argv=None) -> int:

@@ -5,6 +5,7 @@ their findings.  It knows nothing of the CLI or of output formats.
 from __future__ import annotations
 
 import ast
+import bisect
 import os
 import sys
 import warnings
@@ -18,7 +19,8 @@ from jitlint.cache import ResultCache
 from jitlint.config import Settings
 from jitlint.gitignore import ignored_below, ignored_files
 from jitlint.jitnames import JIT_WORDS
-from jitlint.notebook import NotebookError, is_notebook, read_notebook
+from jitlint.notebook import NotebookError, is_notebook, read_notebook, split_lines
+from jitlint.reparse import StatementCache
 from jitlint.rule import FileContext, Rule
 from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model
@@ -30,6 +32,19 @@ from jitlint.project import (ModuleScan, ModuleSummary, ProjectIndex, References
 from jitlint.suppression import file_is_suppressed, line_suppresses, unknown_noqa_codes
 
 UNPARSABLE = ALL_RULES["JIT000"]
+
+
+@dataclass(frozen=True)
+class Related:
+    """A place that shows why a finding holds (the loop, the repeated call site); positions as
+    in Diagnostic, ``cell`` in a notebook."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    message: str
+    cell: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -49,9 +64,11 @@ class Diagnostic:
     # and the line in the code cells joined in order (SARIF's line).  None for .py files.
     cell: Optional[int] = None
     absolute_line: Optional[int] = None
+    related: tuple[Related, ...] = ()  # the evidence the rule points at (not in the JSON)
 
     def to_dict(self) -> dict:
         data = asdict(self)
+        del data["related"]
         if self.cell is None:  # the 9 keys of the JSON contract, for a .py file
             del data["cell"], data["absolute_line"]
         return data
@@ -119,7 +136,7 @@ def _excluded_with_parents(raw: str, settings: Settings) -> bool:
 
 # ---------------------------------------------------------------------------- linting
 def lint_file(path: str, settings: Settings, prefilter: bool = True,
-              index: Optional[ProjectIndex] = None) -> FileResult:
+              index: Optional[ProjectIndex] = None, line_noqa: bool = True) -> FileResult:
     """One file, whatever it holds: a file that cannot be analysed is a JIT000, a jitlint bug
     is ``internal_error`` (the CLI exits 2); neither ever stops the other files."""
     try:
@@ -128,15 +145,16 @@ def lint_file(path: str, settings: Settings, prefilter: bool = True,
         result = FileResult(path)
         result.diagnostics.append(_unparsable(path, f"cannot read file: {exc.strerror or exc}"))
         return result
-    return lint_data(data, path, settings, prefilter, index)
+    return lint_data(data, path, settings, prefilter, index, line_noqa)
 
 
 def lint_data(data: bytes, path: str, settings: Settings, prefilter: bool = True,
-              index: Optional[ProjectIndex] = None) -> FileResult:
+              index: Optional[ProjectIndex] = None, line_noqa: bool = True) -> FileResult:
     """A file's bytes (read from disk, or stdin named ``path``), a notebook or Python, isolated."""
     if is_notebook(path):
         return isolated(path, settings, lambda: lint_notebook(data, path, settings, prefilter, index))
-    return isolated(path, settings, lambda: lint_source(data, path, settings, prefilter, index=index))
+    return isolated(path, settings, lambda: lint_source(data, path, settings, prefilter, line_noqa,
+                                                        index))
 
 
 def isolated(path: str, settings: Settings, lint) -> FileResult:
@@ -191,7 +209,7 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
         result.summary = cheap_summary(tree, text, path, scan)
         return result
     try:
-        module = cst.parse_module(text)
+        module = cst.parse_module(text) if _STATEMENTS is None else _STATEMENTS.parse(text, tree)
     except RecursionError:
         if settings.is_enabled(UNPARSABLE.code, path):
             result.diagnostics.append(_unparsable(path, "code nested too deeply for libcst to parse"))
@@ -203,13 +221,26 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
                 path, f"libcst cannot parse this file: {exc.message}", exc.raw_line, exc.raw_column + 1))
         return result
     try:
-        result.diagnostics = _run_rules(module, text, path, settings, rules, line_noqa, index, result)
+        result.diagnostics = _run_rules(module, text, path, settings, rules, line_noqa, index, result,
+                                        tree)
     except RecursionError:
         if settings.is_enabled(UNPARSABLE.code, path):
             result.diagnostics = [_unparsable(path, "code nested too deeply for jitlint to analyse")]
     except Exception as exc:  # a bug in a rule must not stop the other files
         result.internal_error = _describe(exc)
     return result
+
+
+_STATEMENTS: Optional[StatementCache] = None  # see reuse_parsed_statements
+
+
+def reuse_parsed_statements() -> None:
+    """From now on, parse only the top-level statements that changed since this process last
+    linted them (jitlint/reparse.py): for a process that lints the same buffers after each
+    edit (the language server), not for a run over many files."""
+    global _STATEMENTS
+    if _STATEMENTS is None:
+        _STATEMENTS = StatementCache()
 
 
 # ---------------------------------------------------------------------------- notebooks
@@ -279,7 +310,8 @@ def _may_have_findings(text: str, scan: ModuleScan, settings: Settings,
 
 def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
                rules: Sequence[Rule], line_noqa: bool = True, index: Optional[ProjectIndex] = None,
-               result: Optional[FileResult] = None) -> list[Diagnostic]:
+               result: Optional[FileResult] = None, tree: Optional[ast.Module] = None
+               ) -> list[Diagnostic]:
     module_name, is_package = module_name_for(path)
     ctx = FileContext(path, module, build_model(module, module_name), settings.extra_jit_functions,
                       index)
@@ -289,11 +321,9 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
         result.classes_asked = tuple(sorted(ctx.classes_asked))
     if not violations:
         return []
-    # Positions cost a full code-generation pass: only files with findings pay for it (and
-    # only they import libcst's metadata machinery).
-    from libcst.metadata import MetadataWrapper, PositionProvider
-
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    nodes = [node for _, violation in violations
+             for node in (violation.node, *(node for node, _ in violation.related))]
+    positions = _positions(module, ctx.model, nodes, text, tree)
     lines = text.splitlines()
     diagnostics = set()
     for rule, violation in violations:
@@ -301,10 +331,72 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
         line_text = lines[span.start.line - 1] if span.start.line <= len(lines) else ""
         if line_noqa and line_suppresses(line_text, rule.code):
             continue
+        related = tuple(Related(where.start.line, where.start.column + 1, where.end.line,
+                                where.end.column + 1, message)
+                        for node, message in violation.related for where in [positions[node]])
         diagnostics.add(Diagnostic(path, span.start.line, span.start.column + 1, span.end.line,
                                    span.end.column + 1, rule.code, rule.name, violation.message,
-                                   rule.severity))
+                                   rule.severity, related=related))
     return sorted(diagnostics, key=_sort_key)
+
+
+def _positions(module: cst.Module, model, nodes: Sequence[cst.CSTNode], text: str,
+               tree: Optional[ast.Module]):
+    """The libcst CodeRange of each of ``nodes``.
+
+    libcst's PositionProvider generates the code of the whole module (with a visit of every
+    node besides): half the lint of a 1,000-line file with one finding, every time an editor
+    asks (the language server).  Only the top-level statements that hold the nodes are
+    generated here, each shifted to the line where Python's ast starts it; where a statement
+    cannot be matched with certainty (its first line of code differs), the whole module is.
+    Only files with findings get here (and import libcst's metadata machinery)."""
+    from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
+
+    def whole():
+        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+
+    firsts = _first_lines(module, tree) if tree is not None else None
+    body = [model.span(statement) for statement in module.body]
+    if firsts is None or any(span is None for span in body):
+        return whole()
+    starts = [span[0] for span in body]
+    by_statement: dict[int, list[cst.CSTNode]] = {}
+    for node in nodes:
+        span = model.span(node)
+        k = bisect.bisect_right(starts, span[0]) - 1 if span is not None else -1
+        if k < 0 or span[1] > body[k][1]:
+            return whole()
+        by_statement.setdefault(k, []).append(node)
+    lines = split_lines(text)
+    positions = {}
+    for k, found in by_statement.items():
+        statement = module.body[k]
+        part = module.with_changes(header=(), body=(statement,), footer=())
+        decorators = getattr(statement, "decorators", ())
+        first = 1 + len(statement.leading_lines) + (len(decorators[0].leading_lines) if decorators else 0)
+        code = split_lines(part.code)
+        if not (first <= len(code) and firsts[k] <= len(lines) and code[first - 1] == lines[firsts[k] - 1]):
+            return whole()
+        shift = firsts[k] - first
+        part_positions = MetadataWrapper(part, unsafe_skip_copy=True).resolve(PositionProvider)
+        for node in found:
+            span = part_positions[node]
+            positions[node] = CodeRange(CodePosition(span.start.line + shift, span.start.column),
+                                        CodePosition(span.end.line + shift, span.end.column))
+    return positions
+
+
+def _first_lines(module: cst.Module, tree: ast.Module) -> Optional[list[int]]:
+    """The line where each top-level statement of ``module`` starts (its first decorator),
+    from the ast of the same text; None when the two do not pair up."""
+    firsts, i = [], 0
+    for statement in module.body:
+        if i >= len(tree.body):
+            return None
+        node = tree.body[i]
+        firsts.append(min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))]))
+        i += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+    return firsts if i == len(tree.body) else None
 
 
 def _unparsable(path: str, reason: str, line: int = 1, column: int = 1) -> Diagnostic:
@@ -319,12 +411,12 @@ def _sort_key(d: Diagnostic):
 
 # ---------------------------------------------------------------------------- many files
 def _lint_batch(batch: Sequence[str], settings: Settings, prefilter: bool,
-                index: Optional[ProjectIndex] = None) -> list[FileResult]:
+                index: Optional[ProjectIndex] = None, line_noqa: bool = True) -> list[FileResult]:
     results = []
     for path in batch:
         if index is not None:
             index.used, index.left_out = set(), {}
-        result = lint_file(path, settings, prefilter, index)
+        result = lint_file(path, settings, prefilter, index, line_noqa)
         if index is not None:
             result.depends_on = tuple(sorted(index.used))
             result.notes += tuple(_left_out(path, reason) for path, reason in index.left_out.items())
@@ -341,23 +433,25 @@ def _crashed_lint(path: str, reason: str) -> FileResult:
 
 
 def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = None,
-               prefilter: bool = True, cache: Optional[ResultCache] = None) -> list[FileResult]:
+               prefilter: bool = True, cache: Optional[ResultCache] = None,
+               line_noqa: bool = True) -> list[FileResult]:
     """Lint files, across processes when there are enough of them to pay for the workers.
 
     Two phases: every file is linted on its own, which also yields its ModuleSummary; then the
     files that import a jitted function (or a class) from another linted module are linted
     again with the ProjectIndex of those summaries (see jitlint/staticargs.py).  With a cache,
-    only files whose inputs changed are linted (see jitlint/cache.py).
+    only files whose inputs changed are linted (see jitlint/cache.py).  ``line_noqa`` as in
+    lint_source (a cache must hold results of one value only: the flake8 plugin's has its own).
     """
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    linter = _CachedLinter(settings, jobs, prefilter, cache)
+    linter = _CachedLinter(settings, jobs, prefilter, cache, line_noqa)
     results = linter.lint(files, None)
     if not files or not any(r.references.names for r in results):
         return results
     # The index holds every module of the files' projects, not only the files named: a file
     # gets the same findings whether it is named alone (pre-commit, flake8) or found in a tree.
     index = build_index([(path, result.summary) for path, result in zip(files, results)]
-                        + [(path, None) for path in _project_files(files, settings)])
+                        + [(path, None) for path in project_files(files, settings)])
     # Summarise, in processes, the unparsed modules that other files import (their classes
     # and re-exports), then decide in the parent without parsing anything there.
     _summarise_imported(linter, index, results)
@@ -388,8 +482,8 @@ def lint_in_project(data: bytes, path: str, settings: Settings, cache: Optional[
     if result.internal_error or not result.references.names:
         return result
     index = build_index([(path, result.summary)]
-                        + [(module, None) for module in _project_files([path], settings)])
-    linter = _CachedLinter(settings, 1, prefilter, cache)
+                        + [(module, None) for module in project_files([path], settings)])
+    linter = _CachedLinter(settings, 1, prefilter, cache, line_noqa)
     _summarise_imported(linter, index, [result])
     index.lazy = False
     again = _needs_index(result, index)
@@ -432,7 +526,7 @@ def _summarise_imported(linter: "_CachedLinter", index: ProjectIndex, results: S
         index.lazy = lazy
 
 
-def _project_files(files: Sequence[str], settings: Settings) -> list[str]:
+def project_files(files: Sequence[str], settings: Settings) -> list[str]:
     """The Python modules of the projects the files belong to (project.project_root)."""
     # one file per directory is enough: the root depends only on the directories above it
     by_directory = {os.path.dirname(os.path.abspath(path)): path for path in files}
@@ -453,6 +547,12 @@ def _modules_under(root: str, settings: Settings) -> dict[str, str]:
         _MODULES_UNDER[key] = project_modules(
             Path(root), lambda directory: iter_python_files([str(directory)], settings))
     return _MODULES_UNDER[key]
+
+
+def forget_project_layout() -> None:
+    """Walk the projects' directories again on the next lint: a long-running process (the
+    language server) calls it when files may have been created, deleted or saved."""
+    _MODULES_UNDER.clear()
 
 
 def _report_summary_problems(files: Sequence[str], results: list[FileResult],
@@ -478,8 +578,9 @@ class _CachedLinter:
     """
 
     def __init__(self, settings: Settings, jobs: int, prefilter: bool,
-                 cache: Optional[ResultCache]) -> None:
+                 cache: Optional[ResultCache], line_noqa: bool = True) -> None:
         self.settings, self.jobs, self.prefilter, self.cache = settings, jobs, prefilter, cache
+        self.line_noqa = line_noqa
         self.module_keys: dict[str, str] = {}  # module name -> phase-1 key
         self.index: Optional[ProjectIndex] = None
         self.notes: list[str] = []
@@ -488,7 +589,7 @@ class _CachedLinter:
     def lint(self, files: Sequence[str], index: Optional[ProjectIndex]) -> list[FileResult]:
         self.index = index or self.index
         if self.cache is None:
-            return _lint_many(files, self.settings, self.jobs, self.prefilter, index)
+            return _lint_many(files, self.settings, self.jobs, self.prefilter, index, self.line_noqa)
         results: list[Optional[FileResult]] = [None] * len(files)
         keys: list[Optional[str]] = [None] * len(files)
         for i, path in enumerate(files):
@@ -501,7 +602,8 @@ class _CachedLinter:
                 self.module_keys[module_name_for(path)[0]] = key
             results[i] = self._lookup(key, index is not None, path)
         misses = [i for i, result in enumerate(results) if result is None]
-        fresh = _lint_many([files[i] for i in misses], self.settings, self.jobs, self.prefilter, index)
+        fresh = _lint_many([files[i] for i in misses], self.settings, self.jobs, self.prefilter, index,
+                           self.line_noqa)
         for i, result in zip(misses, fresh):
             results[i] = result
             if keys[i] is not None and result.internal_error is None:
@@ -565,8 +667,9 @@ class _CachedLinter:
 
 
 def _lint_many(files: Sequence[str], settings: Settings, jobs: int, prefilter: bool,
-               index: Optional[ProjectIndex]) -> list[FileResult]:
-    return _in_processes(_lint_batch, files, jobs, settings, prefilter, index, crashed=_crashed_lint)
+               index: Optional[ProjectIndex], line_noqa: bool = True) -> list[FileResult]:
+    return _in_processes(_lint_batch, files, jobs, settings, prefilter, index, line_noqa,
+                         crashed=_crashed_lint)
 
 
 def _in_processes(func, items: Sequence, jobs: int, *args, crashed) -> list:

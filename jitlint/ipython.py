@@ -15,11 +15,16 @@ cache-miss explanations); the shapes are those JAX logs when it lowers a computa
 (``Compiling jit(f) with global shapes and types ...``, a DEBUG record it always emits).
 
 Only within one cell: running a cell again re-creates the functions it defines, and their
-compiles then are expected.  Imported only by ``%load_ext jitlint``; never by the linter.
+compiles then are expected.  The cell that loads the extension counts from the moment it
+loads.  ``ipython script.ipy`` (and ``ipython notebook.ipynb``) runs its code silently, and
+IPython then signals no cell events: what compiled from ``%load_ext jitlint`` to the end of
+the run is reported once, as the run ends ("since %load_ext jitlint").  Imported only by
+``%load_ext jitlint``; never by the linter.
 """
 
 from __future__ import annotations
 
+import atexit
 import logging
 import sys
 from collections import defaultdict, deque
@@ -120,12 +125,19 @@ class CompileWatcher:
         self._counts = self._block.__enter__()
 
     def post_run_cell(self, result: Any = None) -> None:
+        self._report_and_stop("in this cell")
+
+    def at_exit(self) -> None:
+        """A silent run (``ipython script.ipy``) gets no cell events: report it at its end."""
+        self._report_and_stop("since %load_ext jitlint")
+
+    def _report_and_stop(self, span: str) -> None:
         counts = self._counts
         shapes = self._shapes
         self._stop()
         if counts is None or shapes is None or self.mode == "off":
             return
-        self.report(counts.events, shapes)
+        self.report(counts.events, shapes, span)
 
     def _stop(self) -> None:
         block, shapes = self._block, self._shapes
@@ -138,7 +150,7 @@ class CompileWatcher:
                 shapes.__exit__()
 
     # -- what is printed
-    def report(self, events: list[CompileEvent], shapes: _ShapeLog) -> None:
+    def report(self, events: list[CompileEvent], shapes: _ShapeLog, span: str = "in this cell") -> None:
         groups: dict[tuple, list[tuple[CompileEvent, Optional[str]]]] = {}
         for event in events:
             signature = shapes.take(event.fun_name)  # in order, so eager ops take theirs too
@@ -149,7 +161,7 @@ class CompileWatcher:
         if self.mode == "on":
             total = sum(len(g) for g in groups.values())
             parts = [f"{self._label(name, where)} x{len(g)}" for (name, where), g in groups.items()]
-            print(f"jitlint: {total} compile{'s' if total != 1 else ''} in this cell: "
+            print(f"jitlint: {total} compile{'s' if total != 1 else ''} {span}: "
                   f"{', '.join(parts)}", file=self._out or sys.stdout)
         for (name, where), group in groups.items():
             by_signature: dict[Optional[str], list[CompileEvent]] = defaultdict(list)
@@ -169,7 +181,7 @@ class CompileWatcher:
                     what = "each compile after the first was for nothing"
                 because = f"; JAX: {reasons[-1]}" if reasons else ""
                 print(f"jitlint: warning: {self._label(name, where)} compiled {len(same)} times "
-                      f"in this cell with the same shapes ({signature}): {what}{because}",
+                      f"{span} with the same shapes ({signature}): {what}{because}",
                       file=self._err or sys.stderr)
 
     def _label(self, name: str, where: Optional[tuple[str, int]]) -> str:
@@ -222,6 +234,9 @@ def load_ipython_extension(ipython: Any) -> None:
     ipython.events.register("post_run_cell", watcher.post_run_cell)
     ipython.register_magic_function(watcher.magic, "line", "jitlint")
     _WATCHERS[id(ipython)] = watcher
+    # This cell's pre_run_cell came before the extension: the rest of the cell counts from now.
+    watcher._start()
+    atexit.register(watcher.at_exit)
 
 
 def unload_ipython_extension(ipython: Any) -> None:
@@ -229,6 +244,7 @@ def unload_ipython_extension(ipython: Any) -> None:
     if watcher is None:
         return
     watcher._stop()
+    atexit.unregister(watcher.at_exit)
     for event, callback in (("pre_run_cell", watcher.pre_run_cell),
                             ("post_run_cell", watcher.post_run_cell)):
         try:

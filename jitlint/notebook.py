@@ -98,18 +98,24 @@ class Notebook:
         return not (diagnostic.cell in self.raising_cells and diagnostic.severity == "error")
 
     def locate(self, diagnostic):
-        """The diagnostic with ``cell``, cell-relative lines and ``absolute_line`` set."""
+        """The diagnostic with ``cell``, cell-relative lines and ``absolute_line`` set (and its
+        related places in their cells' terms)."""
         if not 1 <= diagnostic.line < len(self.line_map):
             return diagnostic
-        cell, line, offset = self.line_map[diagnostic.line]
-        end = diagnostic.end_line if diagnostic.end_line < len(self.line_map) else diagnostic.line
+        return dataclasses.replace(self._in_cell(diagnostic), absolute_line=diagnostic.line,
+                                   related=tuple(map(self._in_cell, diagnostic.related)))
+
+    def _in_cell(self, span):
+        """A span of the joined source (a Diagnostic, an engine.Related) in its cell's terms."""
+        if not 1 <= span.line < len(self.line_map):
+            return span
+        cell, line, offset = self.line_map[span.line]
+        end = span.end_line if span.end_line < len(self.line_map) else span.line
         end_cell, end_line, end_offset = self.line_map[end]
         if end_cell != cell:  # cannot happen for a node; keep the span inside the cell
             end_line, end_offset = line, offset
-        return dataclasses.replace(
-            diagnostic, line=line, column=diagnostic.column + offset, end_line=end_line,
-            end_column=diagnostic.end_column + end_offset, cell=cell,
-            absolute_line=diagnostic.line)
+        return dataclasses.replace(span, line=line, column=span.column + offset, end_line=end_line,
+                                   end_column=span.end_column + end_offset, cell=cell)
 
     def absolute_line(self, cell: int, line: int) -> Optional[int]:
         for absolute, (c, l, _) in enumerate(self.line_map):

@@ -1,6 +1,8 @@
 """Output formats.  ``json`` / ``json-lines`` are a contract other tools parse: keep the keys
 (``JSON_KEYS``) stable.  Every format is a function ``diagnostics -> text``; the CLI offers the
-keys of ``FORMATS`` as ``--output-format`` choices.
+keys of ``FORMATS`` as ``--output-format`` choices.  What the fixes can do for each finding
+(``fixes.FixOffer``, as ``offers``: diagnostic -> offer) shows as ``[*]`` markers and the summary
+in the text formats, and as the ``fix`` key of the JSON formats.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import os
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Collection, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Collection, Mapping, Optional, Sequence
 from urllib.parse import quote
 
 from jitlint import __version__
@@ -18,8 +20,11 @@ from jitlint.engine import Diagnostic
 from jitlint.source import decode_source, read_source
 from jitlint.rules import ALL_RULES
 
+if TYPE_CHECKING:
+    from jitlint.fixes import FixOffer
+
 JSON_KEYS = ("path", "line", "column", "end_line", "end_column", "code", "name", "message",
-             "severity")
+             "severity", "fix")
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -43,18 +48,53 @@ FIX_MARK = " [*]"
 TEXT_FORMATS = ("concise", "full")  # for people: fixable markers and a summary line
 
 
-def summary_line(diagnostics: Sequence[Diagnostic], fixable: Collection[Diagnostic]) -> str:
-    """ruff's closing line, for the text formats."""
+def fixable(offers: Mapping[Diagnostic, "FixOffer"], unsafe_fixes: bool) -> set[Diagnostic]:
+    """The findings ``--fix`` fixes now (unsafe fixes too with ``unsafe_fixes``)."""
+    return {d for d, offer in offers.items() if offer.applies(unsafe_fixes)}
+
+
+def summary_line(diagnostics: Sequence[Diagnostic], offers: Mapping[Diagnostic, "FixOffer"],
+                 unsafe_fixes: bool = False) -> str:
+    """ruff's closing line, for the text formats: how many fixes ``--fix`` applies and how
+    many unsafe ones it leaves hidden."""
     if not diagnostics:
         return "All checks passed!\n"
     n = len(diagnostics)
-    fixes = f" ({len(fixable)} fixable with `jitlint check --fix`)" if fixable else ""
-    return f"Found {n} finding{'s' if n != 1 else ''}{fixes}.\n"
+    fixes = len(fixable(offers, unsafe_fixes))
+    hidden = 0 if unsafe_fixes else sum(offer.applicability == "unsafe" for offer in offers.values())
+    notes = [f"{fixes} fixable with `jitlint check --fix`"] if fixes else []
+    if hidden:
+        notes.append(f"{hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with the "
+                     f"`--unsafe-fixes` option")
+    details = " ({})".format("; ".join(notes)) if notes else ""
+    return f"Found {n} finding{'s' if n != 1 else ''}{details}.\n"
+
+
+def format_fix_reasons(diagnostics: Sequence[Diagnostic], offers: Mapping[Diagnostic, "FixOffer"],
+                       unsafe_fixes: bool = False) -> str:
+    """``--show-fixes``: for each finding (those left after ``--fix``), why it has no fix
+    applied: the fix ``--fix`` would apply, an unsafe fix left hidden, the fixer's reason to
+    refuse, or no fix for its rule."""
+    lines = []
+    for d in diagnostics:
+        offer = offers.get(d)
+        if offer is None:
+            continue
+        if offer.applies(unsafe_fixes):
+            why = f"fix available with `--fix`: {offer.message}"
+        elif offer.applicability == "unsafe":
+            why = f"unsafe fix hidden (`--unsafe-fixes` enables it): {offer.message}"
+            if offer.unsafe_because:
+                why += f"; unsafe because {offer.unsafe_because}"
+        else:
+            why = offer.message
+        lines.append(f"  {location(d)}: {d.code} {why}\n")
+    return f"Not fixed ({len(lines)}):\n{''.join(lines)}" if lines else ""
 
 
 def write_statistics(diagnostics: Sequence[Diagnostic], output_format: str) -> None:
-    """The per-rule counts: after the findings in a text format, on stderr for the
-    machine-readable ones (their stdout must parse)."""
+    """The per-rule counts: instead of the findings in a text format (as ruff), on stderr for
+    the machine-readable ones (their stdout must parse)."""
     stream = sys.stdout if output_format in TEXT_FORMATS else sys.stderr
     stream.write(format_statistics(diagnostics))
 
@@ -139,12 +179,26 @@ def _code_frame(d: Diagnostic, lines: list[str], color: bool) -> str:
 
 
 # ---------------------------------------------------------------------------- json
-def format_json(diagnostics: Sequence[Diagnostic]) -> str:
-    return json.dumps([d.to_dict() for d in diagnostics], indent=2) + "\n"
+def json_object(d: Diagnostic, offers: Optional[Mapping[Diagnostic, "FixOffer"]]) -> dict:
+    """The JSON contract's object for one finding; ``fix`` as ruff's: the applicability and
+    description of its fix, or null."""
+    offer = (offers or {}).get(d)
+    fix = {"applicability": offer.applicability, "message": offer.message} \
+        if offer is not None and offer.applicability is not None else None
+    return {**d.to_dict(), "fix": fix}
 
 
-def format_json_lines(diagnostics: Sequence[Diagnostic]) -> str:
-    return "".join(json.dumps(d.to_dict()) + "\n" for d in diagnostics)
+def format_json(diagnostics: Sequence[Diagnostic],
+                offers: Optional[Mapping[Diagnostic, "FixOffer"]] = None) -> str:
+    return json.dumps([json_object(d, offers) for d in diagnostics], indent=2) + "\n"
+
+
+def format_json_lines(diagnostics: Sequence[Diagnostic],
+                      offers: Optional[Mapping[Diagnostic, "FixOffer"]] = None) -> str:
+    return "".join(json.dumps(json_object(d, offers)) + "\n" for d in diagnostics)
+
+
+JSON_FORMATS = ("json", "json-lines")  # they carry each finding's fix
 
 
 # ---------------------------------------------------------------------------- github

@@ -24,6 +24,9 @@ from jitlint.semantic import SemanticModel
 class Violation:
     node: cst.CSTNode
     message: str
+    # Evidence elsewhere in the file, each a node and what it shows ("the loop that runs it"):
+    # editors show them with the finding (the language server's relatedInformation).
+    related: tuple[tuple[cst.CSTNode, str], ...] = ()
 
 
 class FileContext:

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -152,6 +153,40 @@ def test_concurrent_processes_share_one_cache(tmp_path):
     assert again.stdout in outputs and json.loads(again.stdout)
 
 
+def _build_slowly(log: str):
+    with open(log, "a") as handle:
+        handle.write("built\n")
+    time.sleep(1.0)  # the other processes ask meanwhile
+    return ("value", 42)
+
+
+def _ask_shared(directory: str, log: str):
+    return ResultCache(Path(directory), "shared").shared("k" * 40, lambda: _build_slowly(log))
+
+
+def test_shared_entry_is_built_once_by_processes_asking_together(tmp_path):
+    """ResultCache.shared: the first process builds under the lock, the others wait and read."""
+    import multiprocessing
+
+    log = tmp_path / "builds.log"
+    with multiprocessing.get_context("fork").Pool(3) as pool:
+        values = pool.starmap(_ask_shared, [(str(tmp_path / "cache"), str(log))] * 3)
+    assert values == [("value", 42)] * 3
+    assert log.read_text() == "built\n"
+    assert _ask_shared(str(tmp_path / "cache"), str(log)) == ("value", 42)
+    assert log.read_text() == "built\n", "later, read from the cache"
+    assert not list((tmp_path / "cache").rglob(".lock-*")), "the lock file is removed"
+
+
+def test_shared_entry_without_a_lock_is_not_built(tmp_path):
+    """A cache that cannot be locked (here: its directory is a file) builds nothing: the caller
+    does without rather than every process building the same entry."""
+    (tmp_path / "cache").write_text("not a directory")
+    built = []
+    cache = ResultCache(tmp_path / "cache", "shared")
+    assert cache.shared("k" * 40, lambda: built.append(1) or "value") is None and not built
+
+
 def test_no_cache_writes_nothing(tmp_path, run_cli, monkeypatch):
     (tmp_path / "a.py").write_text(LAMBDA_IN_LOOP)
     monkeypatch.chdir(tmp_path)
@@ -174,7 +209,7 @@ def test_fixable_markers_come_from_the_cache_and_follow_the_file(tmp_path, run_c
     def no_parse(*args):
         raise AssertionError("the fixable markers of an unchanged file are cached")
 
-    monkeypatch.setattr(fixes, "_fixable_in", no_parse)
+    monkeypatch.setattr(fixes, "_offers_in", no_parse)
     assert run_cli("a.py") == cold
     monkeypatch.undo()
     monkeypatch.chdir(tmp_path)

@@ -59,7 +59,8 @@ def test_json_schema_is_stable(tmp_path, run_cli):
     code, out, _ = run_cli(str(f), "--output-format", "json")
     [item] = json.loads(out)
     assert list(item) == ["path", "line", "column", "end_line", "end_column", "code", "name",
-                          "message", "severity"]
+                          "message", "severity", "fix"]
+    assert item["fix"] == {"applicability": "safe", "message": "build `jitted_lambda` once above the loop"}
     assert item["line"] == 6 and item["column"] == 9 and item["end_line"] == 6
     assert item["end_column"] == 9 + len("jax.jit(lambda v: v * 2.0)")
     assert item["code"] == "JIT101" and item["name"] == "jit-of-lambda"
@@ -79,7 +80,17 @@ def test_statistics(tmp_path, run_cli):
     write(tmp_path / "a.py", LAMBDA_IN_LOOP)
     write(tmp_path / "b.py", LAMBDA_IN_LOOP)
     code, out, _ = run_cli(str(tmp_path), "--statistics")
-    assert out.splitlines()[-1] == "2\tJIT101\tjit-of-lambda"
+    assert code == 1
+    assert out == "2\tJIT101\tjit-of-lambda\n", "in a text format, only the table (as ruff)"
+    code, out, _ = run_cli(str(tmp_path), "--statistics", "--output-format", "full")
+    assert out == "2\tJIT101\tjit-of-lambda\n"
+
+
+def test_statistics_with_a_machine_format_keeps_stdout_parsable(tmp_path, run_cli):
+    write(tmp_path / "a.py", LAMBDA_IN_LOOP)
+    code, out, err = run_cli(str(tmp_path), "--statistics", "--output-format", "json")
+    assert [item["code"] for item in json.loads(out)] == ["JIT101"]
+    assert err == "1\tJIT101\tjit-of-lambda\n"
 
 
 @pytest.mark.parametrize("comment, silenced", [
@@ -121,6 +132,39 @@ def test_missing_path_is_an_error_but_others_are_linted(tmp_path, run_cli):
     assert code == 2
     assert "missing.py: no such file or directory" in err
     assert "JIT101" in out
+
+
+@pytest.mark.parametrize("extra", [(), ("--statistics",), ("--show-fixes",), ("--fix",),
+                                   ("--diff",), ("--output-format", "full")])
+def test_no_success_line_when_an_error_occurred(tmp_path, run_cli, extra):
+    """A missing path (exit 2) with nothing found elsewhere must not say all is well."""
+    clean = write(tmp_path / "clean.py", "x = 1\n")
+    code, out, err = run_cli(str(tmp_path / "missing.py"), str(clean), *extra)
+    assert code == 2 and "no such file or directory" in err
+    assert "All checks passed!" not in out + err
+    code, out, err = run_cli(str(tmp_path / "missing.py"), *extra)
+    assert code == 2 and "All checks passed!" not in out + err
+
+
+def test_an_internal_error_is_no_success_either(tmp_path, run_cli, monkeypatch):
+    from jitlint import engine
+
+    clean = write(tmp_path / "clean.py", "import jax\nf = jax.jit(abs)\n")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(engine, "_run_rules", broken)
+    code, out, err = run_cli("--no-cache", "-j1", str(clean))
+    assert code == 2 and "internal error" in err
+    assert "All checks passed!" not in out
+
+
+def test_an_unparsable_file_is_a_finding_not_an_error(tmp_path, run_cli):
+    """JIT000 keeps its meaning: exit 1 with a summary, like any finding."""
+    broken = write(tmp_path / "broken.py", "def f(:\n")
+    code, out, _ = run_cli(str(broken))
+    assert code == 1 and "JIT000" in out and out.endswith("Found 1 finding.\n")
 
 
 def test_config_from_nearest_pyproject(tmp_path, run_cli):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -38,6 +39,29 @@ def test_counts_compiles_per_function_and_site():
     assert "now f32[11] and before f32[7]" in reasons[-1]
 
 
+class Scale:
+    def __init__(self, factor):
+        self.factor = factor
+
+    def apply(self, v):
+        return v * self.factor
+
+
+def test_a_jit_the_user_makes_over_any_callable_is_the_users_compile():
+    x = jnp.ones(3)
+    with count_compiles() as partials:
+        for _ in range(4):
+            jax.jit(functools.partial(jnp.multiply, 2.0))(x)  # JAX's own function, wrapped
+    assert partials.total == 4, partials.describe()
+    line = next(n for n, text in enumerate(open(__file__), 1) if "jnp.multiply, 2.0" in text)
+    assert partials.by_function == {f"multiply (test_compile_counting.py:{line})": 4}
+    assert partials.by_site == {(os.path.realpath(__file__), line): 4}
+    with count_compiles() as methods:
+        for factor in (1.0, 2.0, 3.0):
+            jax.jit(Scale(factor).apply)(x)  # a bound method of a new object each time
+    assert methods.total == 3 and methods.of(Scale.apply) == 3, methods.describe()
+
+
 def test_nothing_counted_after_the_block():
     with count_compiles() as counts:
         pass
@@ -52,6 +76,8 @@ def test_plugin_is_registered_as_a_pytest11_entry_point():
 
 def test_pytest_plugin_fixtures_and_marker(tmp_path):
     (tmp_path / "test_steps.py").write_text(textwrap.dedent("""\
+        import functools
+
         import jax
         import jax.numpy as jnp
         import pytest
@@ -81,12 +107,18 @@ def test_pytest_plugin_fixtures_and_marker(tmp_path):
         def test_marker_limit():
             for n in (7, 8):  # two shapes no other test used
                 step(jnp.ones(n))
+
+        @pytest.mark.max_compiles(1)
+        def test_fresh_partials_of_a_jax_function():
+            for _ in range(3):
+                jax.jit(functools.partial(jnp.multiply, 2.0))(jnp.ones(3))
         """))
     proc = run_pytest(tmp_path, "test_steps.py")
     out = proc.stdout
-    assert "2 failed, 2 passed" in out, out + proc.stderr
+    assert "3 failed, 2 passed" in out, out + proc.stderr
     assert "FAILED test_steps.py::test_lambda_in_loop_recompiles" in out
     assert "FAILED test_steps.py::test_marker_limit" in out
+    assert "FAILED test_steps.py::test_fresh_partials_of_a_jax_function" in out
     assert "jitted functions compiled 3 times, more than the 1 allowed" in out
     assert "re-defined repeatedly" in out  # JAX's reason, per compile
     assert "jitted functions compiled 2 times, more than the 1 allowed" in out

@@ -10,7 +10,8 @@ from jitlint.engine import Diagnostic
 from jitlint.runtime.attribution import (Compile, Recompilation, exception_line, first_line, parse_miss,
                                          recompilations)
 from jitlint.runtime.runner import run_command
-from jitlint.runtime.sites import build_sites
+from jitlint.runtime.sites import build_sites, verdict_kind
+from jitlint.rules import ALL_RULES
 
 NEVER_SEEN = """TRACING CACHE MISS at /p/train.py:27:8 (<module>):
   never seen function:
@@ -187,3 +188,15 @@ def test_jit900_leaves_a_two_value_static_flag_alone_but_not_a_third_value():
     assert found.compiles == 3
     shapes = [_compile(FIRST_FORWARD, 30), _compile(SHAPE_CHANGED, 30)]
     assert len(recompilations([({}, shapes)], [])) == 1  # two shapes (a ragged batch) are reported
+
+
+def test_the_docs_list_every_rule_once_with_its_verdict_kind():
+    text = (Path(__file__).resolve().parent.parent / "docs" / "confirm.md").read_text()
+    section = text.split("### Verdict kind of every rule", 1)[1].split("\n#", 1)[0]
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in section.splitlines() if line.startswith("| JIT")]
+    codes = [row[0] for row in rows]
+    assert sorted(codes) == sorted(ALL_RULES) and len(codes) == len(set(codes))
+    for code, name, kind in rows:
+        assert (name, kind) == (ALL_RULES[code].name, verdict_kind(code)), code
+    assert verdict_kind("JIT805") == "error"  # @jax.jit on a plain class's method raises

@@ -51,6 +51,8 @@ def test_a_stored_partial_is_confirmed_by_the_compiles_of_its_calls(rows):
     ("JIT802", "ConcretizationTypeError", "Abstract tracer value encountered where concrete value"),
     ("JIT803", "TracerArrayConversionError", "The numpy.ndarray conversion method __array__()"),
     ("JIT701", "ValueError", "Jitted function has invalid argnames {'ord'} in static_argnames"),
+    # raised by the method's first call, not on the decorator's line
+    ("JIT805", "TypeError", "Error interpreting argument to <function Scaler.apply"),
 ])
 def test_an_error_the_program_catches_is_raised_caught(rows, code, error, message):
     found = runtime(rows, "caught_errors.py", code)
@@ -80,6 +82,30 @@ def test_a_global_written_in_a_jitted_body_is_written_once(rows):
     assert found["detail"] == ("the body ran 1 time in 3 calls: `calls` = 1 was written when "
                                "traced and still `calls` = 1 after 2 calls that reused the "
                                "compiled program and skipped the write")
+
+
+def test_a_stale_attribute_shows_the_traced_and_the_later_value(rows):
+    found = runtime(rows, "stale_attributes.py", "JIT601")
+    assert (found["verdict"], found["compiles"]) == ("confirmed", None), found
+    assert found["detail"] == ("`self.w` = 1.0 when traced, `self.w` = 0.5 at a later call that "
+                               "reused the compiled program (traced 1 time in 3 calls; 2 of them "
+                               "used the old value)")
+
+
+def test_calls_are_counted_per_evaluation_and_compiles_per_jit_object(rows):
+    path = KINDS / "counted_calls.py"
+    found = {(r["line"], r["code"]): r["runtime"] for r in rows if Path(r["path"]).name == path.name}
+    marks = sorted(expected_findings(path))
+    assert set(found) == set(marks)
+    (listed, _), (summed, _), (made, _), (called, _) = marks
+    for line in (listed, summed):  # a list comprehension and a generator of 4 calls each
+        assert (found[(line, "JIT101")]["verdict"], found[(line, "JIT101")]["detail"]) == (
+            "confirmed", "compiled 4 times in 4 calls")
+    assert found[(made, "JIT101")]["detail"] == "compiled 3 times in 3 calls"
+    # The ragged batch is called on the next line, but each compile was of a new lambda's jit:
+    # those compiles are the JIT101's, and the short batch compiled nothing more.
+    ragged = found[(called, "JIT504")]
+    assert (ragged["verdict"], ragged["detail"]) == ("not reproduced", "no compile at this site in 3 calls")
 
 
 def test_findings_a_short_run_does_not_show_are_not_reproduced_in_their_own_terms(rows):
@@ -133,13 +159,15 @@ def test_a_failed_run_names_the_error_not_jax_traceback_notes(rows):
                                "broadcasting: (3,), (4,).")
 
 
-def test_every_finding_of_the_bundled_examples_is_confirmed():
+def test_every_finding_of_the_bundled_examples_is_confirmed(tmp_path):
+    """As a user runs it: the ``jitlint`` of this environment (CI: an installed wheel), from a
+    directory outside the source tree."""
     pytest.importorskip("jax")
-    proc = jitlint("check", "--confirm", "--output-format", "json", "examples/", cwd=ROOT)
+    proc = jitlint("check", "--confirm", "--output-format", "json", str(ROOT / "examples"),
+                   cwd=tmp_path)
     rows = json.loads(proc.stdout)
-    assert rows, proc.stderr
-    verdicts = {(Path(r["path"]).name, r["code"]): r["runtime"]["verdict"] for r in rows}
-    assert ("train_loop.py", "JIT103") in verdicts
+    verdicts = {(Path(r["path"]).name, r["line"], r["code"]): r["runtime"]["verdict"] for r in rows}
+    assert len(verdicts) == 5 and ("train_loop.py", 45, "JIT103") in verdicts, proc.stderr
     assert set(verdicts.values()) == {"confirmed"}, verdicts
 
 

@@ -140,7 +140,7 @@ def test_fixed_files_parse_lose_their_findings_and_a_second_fix_changes_nothing(
     for path in sorted(project.glob("*.py")):
         data = path.read_bytes()
         ast.parse(data)  # still Python
-        fixed_codes = {code for code, _, _ in results[path.name].applied}
+        fixed_codes = {fix.code for fix in results[path.name].applied}
         left = {d.code for d in lint_source(data, str(path), settings).diagnostics}
         assert not fixed_codes & left, path.name
         if not results[path.name].applied:

@@ -56,7 +56,7 @@ def test_fix_matches_golden_and_is_idempotent(name):
     result = fix(before)
     assert result.applied, "the fix should apply"
     assert result.fixed.decode() == (GOLDEN / name).read_text()
-    fixed_codes = {code for code, _, _ in result.applied}
+    fixed_codes = {fix.code for fix in result.applied}
     assert not fixed_codes & codes(result.fixed), "the fixed findings are gone"
     again = fix(result.fixed)
     assert again.fixed == result.fixed and not again.applied
@@ -142,6 +142,127 @@ def test_cli_diff_changes_nothing_and_fix_writes_once(tmp_path):
     assert again.returncode == 0 and "fixed" not in again.stderr
     assert path.read_text() == after
     assert jitlint(tmp_path, "--diff", "loop.py").stdout == ""
+
+
+# ---------------------------------------------------------------------------- safe and unsafe
+HIDDEN = (ROOT / "tests" / "fix_safety_programs" / "hidden_container_handed_to_print.py").read_text()
+LOOP_VALUE = (FIX_FIXTURES / "unsafe_lambda_reads_loop_value.py").read_text()
+NO_FIXER = textwrap.dedent("""\
+    import jax
+    from functools import partial
+
+
+    @partial(jax.jit, static_argnums=1)
+    def f(x, n):
+        return x * n
+
+
+    for i in range(3):
+        f(1.0, i)
+""")
+HIDDEN_NOTE = "1 hidden fix can be enabled with the `--unsafe-fixes` option"
+
+
+def test_every_fixer_answers_with_an_edit_or_a_reason():
+    """A fixer never returns None: it proposes an Edit (safe or unsafe) or a Refusal saying why."""
+    from jitlint.fixes import _outcomes, Edit, Refusal
+    import libcst as cst
+
+    sources = [p.read_text() for p in [*FIX_FIXTURES.glob("*.py"),
+                                       *(ROOT / "tests" / "fix_safety_programs").glob("*.py")]]
+    answers = []
+    for source in sources:
+        answers.extend(outcome for _, outcome in _outcomes(cst.parse_module(source), "case.py",
+                                                           Settings(root=ROOT), FIXERS))
+    assert answers and all(isinstance(a, (Edit, Refusal)) for a in answers)
+    assert all(a.reason for a in answers if isinstance(a, Refusal))
+    assert {a.applicability for a in answers if isinstance(a, Edit)} == {"safe", "unsafe"}
+
+
+def test_fix_applies_only_safe_fixes_and_counts_the_hidden_ones(tmp_path, run_cli):
+    hidden = tmp_path / "hidden.py"
+    hidden.write_text(HIDDEN)
+    safe = tmp_path / "safe.py"
+    safe.write_text(LAMBDA_LOOP.format(comment=""))
+    code, out, err = run_cli("--no-cache", str(hidden), str(safe))
+    assert code == 1
+    assert out.splitlines()[-1] == f"Found 2 findings (1 fixable with `jitlint check --fix`; {HIDDEN_NOTE})."
+    assert f"{hidden}:7:9: JIT101 jax.jit" in out, "no [*]: --fix does not fix it"
+
+    code, out, err = run_cli("--no-cache", "--fix", str(hidden), str(safe))
+    assert hidden.read_text() == HIDDEN and "jitted_lambda" in safe.read_text()
+    assert code == 1 and "fixed 1 finding" in err
+    assert out.splitlines()[-1] == f"Found 1 finding ({HIDDEN_NOTE})."
+
+    code, out, err = run_cli("--no-cache", "--diff", "--unsafe-fixes", str(hidden))
+    assert code == 1 and "+jitted_lambda = jax.jit(lambda v: v * weights[-1])\n" in out
+    assert hidden.read_text() == HIDDEN
+
+    code, out, err = run_cli("--no-cache", "--fix", "--unsafe-fixes", str(hidden))
+    assert code == 0 and out == "All checks passed!\n"
+    assert "jitted_lambda = jax.jit(lambda v: v * weights[-1])" in hidden.read_text()
+
+
+def test_unsafe_fixes_from_the_config_and_overridden_on_the_command_line(tmp_path, run_cli):
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\nunsafe-fixes = true\n")
+    hidden = tmp_path / "hidden.py"
+    hidden.write_text(HIDDEN)
+    code, out, _ = run_cli("--no-cache", str(hidden))
+    assert "JIT101 [*]" in out and out.endswith("(1 fixable with `jitlint check --fix`).\n")
+    code, out, _ = run_cli("--no-cache", "--fix", "--no-unsafe-fixes", str(hidden))
+    assert hidden.read_text() == HIDDEN and out.endswith(f"({HIDDEN_NOTE}).\n")
+    code, out, _ = run_cli("--no-cache", "--fix", str(hidden))
+    assert code == 0 and "jitted_lambda" in hidden.read_text()
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\nunsafe-fixes = 1\n")
+    code, _, err = run_cli("--no-cache", str(hidden))
+    assert code == 2 and "unsafe-fixes must be true or false" in err
+
+
+@pytest.mark.parametrize("name", [*UNSAFE_CASES, *sorted(
+    p.name for p in (ROOT / "tests" / "fix_safety_programs").glob("unsafe_*.py"))])
+def test_a_hoist_known_to_be_wrong_is_not_offered_even_as_unsafe(name):
+    path = FIX_FIXTURES / name
+    if not path.exists():
+        path = ROOT / "tests" / "fix_safety_programs" / name
+    assert not fix(path.read_bytes(), Settings(root=ROOT, unsafe_fixes=True)).changed
+
+
+def test_show_fixes_says_why_each_finding_is_not_fixed(tmp_path, run_cli):
+    files = {"hidden.py": HIDDEN, "loop_value.py": LOOP_VALUE, "no_fixer.py": NO_FIXER,
+             "safe.py": LAMBDA_LOOP.format(comment="")}
+    for name, source in files.items():
+        (tmp_path / name).write_text(source)
+    code, out, err = run_cli("--no-cache", "--show-fixes", str(tmp_path))
+    reasons = out[out.index("Not fixed (4):\n"):].splitlines()[1:5]
+    assert reasons == [
+        f"  {tmp_path / 'hidden.py'}:7:9: JIT101 unsafe fix hidden (`--unsafe-fixes` enables it): "
+        f"build `jitted_lambda` once above the loop; unsafe because `weights` is handed to "
+        f"`sum()` in the loop, which might change it",
+        f"  {tmp_path / 'loop_value.py'}:9:9: JIT101 refused: it reads the loop value `scale`: "
+        f"passing it as an argument changes the function's signature, which is left to you",
+        f"  {tmp_path / 'no_fixer.py'}:11:12: JIT401 no fix for this rule",
+        f"  {tmp_path / 'safe.py'}:6:9: JIT101 fix available with `--fix`: build `jitted_lambda` "
+        f"once above the loop",
+    ]
+    code, out, err = run_cli("--no-cache", "--show-fixes", "--fix", str(tmp_path))
+    assert f"jitlint: fixed {tmp_path / 'safe.py'}:6: JIT101 build `jitted_lambda` once above the loop" in err
+    assert "Not fixed (3):" in out and "fix available" not in out
+
+
+def test_json_carries_each_findings_fix(tmp_path, run_cli):
+    import json
+
+    for name, source in {"hidden.py": HIDDEN, "loop_value.py": LOOP_VALUE,
+                         "safe.py": LAMBDA_LOOP.format(comment="")}.items():
+        (tmp_path / name).write_text(source)
+    for output_format in ("json", "json-lines"):
+        code, out, _ = run_cli("--no-cache", "--output-format", output_format, str(tmp_path))
+        items = json.loads(out) if output_format == "json" else [json.loads(l) for l in out.splitlines()]
+        assert [item["fix"] for item in items] == [
+            {"applicability": "unsafe", "message": "build `jitted_lambda` once above the loop"},
+            None,
+            {"applicability": "safe", "message": "build `jitted_lambda` once above the loop"},
+        ]
 
 
 # ---------------------------------------------------------------------------- real JAX

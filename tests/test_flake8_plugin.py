@@ -159,6 +159,7 @@ def test_plugin_does_no_work_when_flake8_shows_no_jit_code(argv, lints, tmp_path
     monkeypatch.setattr(plugin.JitChecker, "any_code_selected", True)
     plugin.JitChecker.parse_options(options)
     calls = []
+    monkeypatch.setattr(plugin, "shared_run", lambda *a, **k: calls.append(a))
     monkeypatch.setattr(plugin, "lint_in_project", lambda *a, **k: calls.append(a) or _NoFindings())
     path = _write(tmp_path, "loop.py")
     list(plugin.JitChecker(None, str(path), path.read_text().splitlines(True)).run())
@@ -168,3 +169,81 @@ def test_plugin_does_no_work_when_flake8_shows_no_jit_code(argv, lints, tmp_path
 class _NoFindings:
     internal_error = None
     diagnostics = ()
+
+
+# ---------------------------------------------------------------------------- flake8's workers
+STEPS = textwrap.dedent("""\
+    from functools import partial
+
+    import jax
+
+
+    @partial(jax.jit, static_argnums=1)
+    def scale(x, factor):
+        return x * factor
+""")
+TRAIN = textwrap.dedent("""\
+    import jax
+    import jax.numpy as jnp
+
+    from pkg.steps import scale
+
+    x = jnp.ones(3)
+    for i in range(4):
+        x = scale(x, [1, 2])
+        x = jax.jit(lambda v: v + 1)(x)
+""")
+BUILT = "linted the run's"
+
+
+def _project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[tool.jitlint]\n")
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "steps.py").write_text(STEPS)
+    for n in range(4):  # enough files for flake8 to use both workers
+        (root / "pkg" / f"train{n}.py").write_text(TRAIN)
+    return root
+
+
+def _flake8_process(root: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "flake8", "-j2", "-v", "--select", "JIT",
+                             f"--format={FORMAT}", "."], cwd=root, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _rows_and_builds(proc: subprocess.Popen) -> tuple[list, int]:
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode in (0, 1) and "Traceback" not in err, err
+    rows = sorted((str(Path(path)), int(row), int(col), code)
+                  for path, row, col, code, _ in (line.split("|", 4) for line in out.splitlines()))
+    return rows, err.count(BUILT)
+
+
+def _cli_rows(root: Path) -> list:
+    return sorted((str(Path(d["path"])), d["line"], d["column"], d["code"])
+                  for d in cli_json("--no-cache", ".", cwd=root))
+
+
+def test_workers_and_processes_share_one_lint_of_the_run(tmp_path):
+    """flake8 -j2 in two processes at once: the project is indexed and linted once (flake8 -v
+    logs each build), and the findings are the CLI's, cross-module ones included."""
+    root = _project(tmp_path)
+    expected = _cli_rows(root)
+    assert {code for *_, code in expected} == {"JIT101", "JIT301"}
+    first, second = _flake8_process(root), _flake8_process(root)
+    (rows_1, builds_1), (rows_2, builds_2) = _rows_and_builds(first), _rows_and_builds(second)
+    assert rows_1 == rows_2 == expected
+    assert builds_1 + builds_2 == 1
+    rows, builds = _rows_and_builds(_flake8_process(root))
+    assert rows == expected and builds == 0, "an unchanged tree is read from the cache"
+
+
+def test_an_edited_module_is_seen_by_the_shared_run(tmp_path):
+    root = _project(tmp_path)
+    _rows_and_builds(_flake8_process(root))
+    (root / "pkg" / "steps.py").write_text(STEPS.replace("static_argnums=1", "static_argnums=()"))
+    rows, builds = _rows_and_builds(_flake8_process(root))
+    assert builds == 1 and rows == _cli_rows(root)
+    assert "JIT301" not in {code for *_, code in rows}, "the callee has no static argument now"

@@ -37,7 +37,7 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
                                        HealthCheck.data_too_large])
 SETTINGS = Settings()
 JSON_KEYS = {"path", "line", "column", "end_line", "end_column", "code", "name", "message",
-             "severity"}
+             "severity", "fix"}
 
 
 def parses(text: str) -> bool:

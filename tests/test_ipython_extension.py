@@ -144,3 +144,31 @@ def test_a_notebook_end_to_end_in_a_kernel(tmp_path):
     assert outputs(7) == outputs(8) == ("", "")  # %jitlint off
     out, err = outputs(9)
     assert "3 compiles" in out and "compiled 3 times" in err
+
+
+def test_the_loading_cell_counts_and_command_line_runs_report(tmp_path):
+    """``ipython -c`` is one cell, which loads the extension; ``ipython script.ipy`` runs
+    silently (no cell events): it is reported once, when the run ends.  Both as a user runs
+    them, from a folder outside the source tree, side by side."""
+    import subprocess
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    code = ("%load_ext jitlint\n" + SETUP + "for i in range({n}):\n"
+            "    y = jax.jit(lambda v: v + 1.0)(x)\n")
+    (tmp_path / "steps.ipy").write_text(code.format(n=3))
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    runs = [["-c", code.format(n=4)], ["steps.ipy"]]
+
+    def ipython(args):
+        return subprocess.run([sys.executable, "-m", "IPython", "--no-banner", "--quick", *args],
+                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        command, script = pool.map(ipython, runs)
+    assert "jitlint: 4 compiles in this cell: <lambda> (In [1], line 7) x4" in command.stdout, \
+        command.stdout + command.stderr
+    assert "compiled 4 times in this cell with the same shapes (float32[3])" in command.stderr
+    assert "jitlint: 3 compiles since %load_ext jitlint: <lambda>" in script.stdout, \
+        script.stdout + script.stderr
+    assert "compiled 3 times since %load_ext jitlint with the same shapes" in script.stderr

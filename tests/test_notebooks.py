@@ -18,7 +18,7 @@ from jitlint.output import FORMATS
 
 NOTEBOOKS = sorted((FIXTURES / "notebooks").glob("*.ipynb"))
 JSON_KEYS = {"path", "line", "column", "end_line", "end_column", "code", "name", "message",
-             "severity"}
+             "severity", "fix"}
 
 
 def notebook(*cells: str, language: str = "python", nbformat: int = 4) -> dict:
@@ -187,7 +187,7 @@ def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, cwd=cwd)
 
 
-def test_json_has_cell_and_cell_lines_and_py_files_keep_nine_keys(tmp_path):
+def test_json_has_cell_and_cell_lines_and_py_files_keep_the_contracts_keys(tmp_path):
     write_nb(tmp_path / "nb.ipynb", IMPORTS, "md:# loop", LAMBDA_LOOP)
     (tmp_path / "m.py").write_text(IMPORTS + LAMBDA_LOOP)
     proc = cli("--output-format", "json", ".", cwd=tmp_path)
@@ -196,6 +196,8 @@ def test_json_has_cell_and_cell_lines_and_py_files_keep_nine_keys(tmp_path):
     assert set(py) == JSON_KEYS and py["line"] == 5
     assert set(nb) == JSON_KEYS | {"cell", "absolute_line"}
     assert (nb["cell"], nb["line"], nb["end_line"], nb["column"], nb["absolute_line"]) == (3, 2, 2, 9, 5)
+    assert nb["fix"] == py["fix"] == {"applicability": "safe",
+                                      "message": "build `jitted_lambda` once above the loop"}
     lines = [json.loads(line) for line in cli("--output-format", "json-lines", "nb.ipynb",
                                               cwd=tmp_path).stdout.splitlines()]
     assert lines == [nb]

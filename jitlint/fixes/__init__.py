@@ -1,10 +1,13 @@
-"""Safe automatic fixes: ``jitlint check --fix`` writes them, ``--diff`` shows them.
+"""Automatic fixes: ``jitlint check --fix`` writes them, ``--diff`` shows them.
 
 A fix is a libcst edit of the original tree (``Edit``), so comments and formatting outside
 the rewritten nodes are kept byte for byte.  Each module in this package (not starting with
 ``_``) fixes the rule codes in its ``CODES`` with a function
-``fix(ctx: FileContext, violation: Violation) -> Optional[Edit]`` that returns None whenever
-the fix is not certainly safe; adding a fix is adding one module.
+``fix(ctx: FileContext, violation: Violation) -> Edit | Refusal``; adding a fix is adding one
+module.  As in ruff, a fix is *safe* (``--fix`` applies it) when it certainly keeps what the
+program does, *unsafe* (``Edit.unsafe_because``; applied only with ``--unsafe-fixes``) when it
+is probably right but could change behaviour in a case the fixer cannot rule out, and refused
+(``Refusal``, with the reason ``--show-fixes`` prints) when it is known or likely to be wrong.
 
 How a file is fixed (``fix_source``):
 * the engine lints it first: only findings it reports (after ``# noqa``, per-file ignores and
@@ -32,7 +35,7 @@ import tempfile
 import tokenize
 import warnings
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Optional, Sequence
+from typing import Callable, Iterable, Iterator, NamedTuple, Optional, Sequence, Union
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -46,6 +49,7 @@ from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model
 
 MAX_PASSES = 25
+SAFE, UNSAFE = "safe", "unsafe"  # a fix's applicability, as ruff names them
 
 
 @dataclass(eq=False)
@@ -62,9 +66,46 @@ class Edit:
     remove: set[cst.CSTNode] = field(default_factory=set)
     insert_before: dict[cst.CSTNode, list[cst.BaseStatement]] = field(default_factory=dict)
     description: str = ""
+    unsafe_because: Optional[str] = None  # set for an unsafe fix: what could change
+
+    @property
+    def applicability(self) -> str:
+        return SAFE if self.unsafe_because is None else UNSAFE
 
 
-Fixer = Callable[[FileContext, Violation], Optional[Edit]]
+@dataclass(frozen=True)
+class Refusal:
+    """A fixer's answer when it offers no fix for a finding: why (``--show-fixes``)."""
+
+    reason: str
+
+
+Fixer = Callable[[FileContext, Violation], Union[Edit, Refusal]]
+
+
+@dataclass(frozen=True)
+class FixOffer:
+    """What the fixes can do for one finding: a fix of ``applicability`` "safe" or "unsafe"
+    described by ``message`` (an unsafe one says what could change), or (``applicability``
+    None) no fix, and ``message`` says why."""
+
+    applicability: Optional[str]
+    message: str
+    unsafe_because: Optional[str] = None
+
+    def applies(self, unsafe_fixes: bool) -> bool:
+        return self.applicability == SAFE or (unsafe_fixes and self.applicability == UNSAFE)
+
+
+NO_FIX = FixOffer(None, "no fix for this rule")
+LOST = FixOffer(None, "refused: the fixer did not find the finding again")
+
+
+class AppliedFix(NamedTuple):
+    code: str
+    line: int
+    description: str
+    applicability: str
 
 
 def _discover() -> dict[str, Fixer]:
@@ -92,7 +133,7 @@ class FixResult:
     path: str
     original: bytes
     fixed: bytes
-    applied: list[tuple[str, int, str]] = field(default_factory=list)  # (code, line, description)
+    applied: list[AppliedFix] = field(default_factory=list)
     not_written: Optional[str] = None  # why a changed file was not written back
 
     @property
@@ -120,6 +161,7 @@ def fix_data(data: bytes, path: str, settings: Settings) -> FixResult:
 
 
 def fix_source(data: bytes, path: str, settings: Settings) -> FixResult:
+    """The safe fixes of the file's findings, and the unsafe ones with settings.unsafe_fixes."""
     result = FixResult(path, data, data)
     try:
         text = decode_source(data)
@@ -134,7 +176,7 @@ def fix_source(data: bytes, path: str, settings: Settings) -> FixResult:
         wanted = {(d.code, d.line, d.column) for d in linted.diagnostics if d.code in FIXERS}
         if not wanted:
             break
-        edits = _propose(text, path, settings, wanted)
+        edits = _propose(text, path, settings, wanted, settings.unsafe_fixes)
         if not edits:
             break
         module, applied = edits
@@ -155,30 +197,38 @@ def _finish(result: FixResult, current: bytes) -> FixResult:
     return result
 
 
-def _propose(text: str, path: str, settings: Settings, wanted: set) -> Optional[tuple[cst.Module, list]]:
+def _propose(text: str, path: str, settings: Settings, wanted: set,
+             unsafe: bool) -> Optional[tuple[cst.Module, list[AppliedFix]]]:
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError:
         return None
-    ctx = FileContext(path, module, build_model(module), settings.extra_jit_functions)
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     parents = _parents(module)
     accepted: list[Edit] = []
-    applied: list[tuple[str, int, str]] = []
-    for code in sorted({code for code, _, _ in wanted}):
-        rule = ALL_RULES[code]()
-        for violation in rule.check(ctx):
-            start = positions[violation.node].start
-            if (code, start.line, start.column + 1) not in wanted:
-                continue
-            edit = FIXERS[code](ctx, violation)
-            if edit is None or any(_overlap(edit, other, parents) for other in accepted):
-                continue
-            accepted.append(edit)
-            applied.append((code, start.line, edit.description))
+    applied: list[AppliedFix] = []
+    for (code, line, column), outcome in _outcomes(module, path, settings, {c for c, _, _ in wanted}):
+        if (code, line, column) not in wanted or not isinstance(outcome, Edit) \
+                 or (outcome.unsafe_because is not None and not unsafe):
+            continue
+        if any(_overlap(outcome, other, parents) for other in accepted):
+            continue
+        accepted.append(outcome)
+        applied.append(AppliedFix(code, line, outcome.description, outcome.applicability))
     if not accepted:
         return None
     return module.visit(_Apply(accepted)), applied
+
+
+def _outcomes(module: cst.Module, path: str, settings: Settings,
+              codes: Iterable[str]) -> Iterator[tuple[tuple[str, int, int], Union[Edit, Refusal]]]:
+    """((code, line, column), what its fixer answers) for each finding of ``codes`` in ``module``
+    (the rules' own findings: the caller keeps those the engine reported)."""
+    ctx = FileContext(path, module, build_model(module), settings.extra_jit_functions)
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    for code in sorted(set(codes)):
+        for violation in ALL_RULES[code]().check(ctx):
+            start = positions[violation.node].start
+            yield (code, start.line, start.column + 1), FIXERS[code](ctx, violation)
 
 
 def _overlap(a: Edit, b: Edit, parents: dict) -> bool:
@@ -291,56 +341,91 @@ def _parses(text: str) -> bool:
         return False
 
 
-def fixable(diagnostics: Sequence, settings: Settings, sources: Optional[dict] = None,
-            cache: Optional[ResultCache] = None) -> set:
-    """The diagnostics that ``--fix`` would fix now (for ``[*]`` markers and the summary): their
-    fixer proposes an edit.  Only files with findings of fixable codes are parsed again
-    (``sources``: path -> bytes for a file not on disk, stdin), and with a ``cache`` only
-    when their bytes or those findings changed."""
+def fix_offers(diagnostics: Sequence, settings: Settings, sources: Optional[dict] = None,
+               cache: Optional[ResultCache] = None) -> dict:
+    """Diagnostic -> FixOffer: the fix ``--fix`` (safe) or ``--unsafe-fixes`` would apply now,
+    or why there is none (for ``[*]`` markers, the summary, ``--show-fixes`` and JSON).  Only
+    files with findings of fixable codes are parsed again (``sources``: path -> bytes for a
+    file not on disk, stdin), and with a ``cache`` only when their bytes or those findings
+    changed."""
+    offers = {d: NO_FIX for d in diagnostics if d.code not in FIXERS}
     by_path: dict[str, set] = {}
-    notebooks: set[str] = set()
     for d in diagnostics:
-        if d.code in FIXERS and d.cell is None:
-            by_path.setdefault(d.path, set()).add((d.code, d.line, d.column))
-        elif d.code in FIXERS:
-            notebooks.add(d.path)
-    found = set()
-    for path in notebooks:  # fixed as a whole: the fixes it would apply, by joined-source line
-        from jitlint.fixes._notebook import fix_notebook
-
-        try:
-            applied = fix_notebook(read_source(path), path, settings).applied
-        except Exception:
-            continue
-        found.update((path, code, line) for code, line, _ in applied)
-    marked = {d for d in diagnostics if d.cell is not None and (d.path, d.code, d.absolute_line) in found}
+        if d.code in FIXERS:
+            by_path.setdefault(d.path, set()).add(_where(d))
+    found_in: dict[str, dict] = {}
     for path, wanted in by_path.items():
         try:
             data = (sources or {}).get(path) or read_source(path)
-            key = cache.key(path, data, repr(("fixable", sorted(wanted))).encode()) if cache else None
+            key = cache.key(path, data, repr(("offers", sorted(wanted))).encode()) if cache else None
             entry = cache.get(key) if cache and key else None
-            if not (isinstance(entry, tuple) and len(entry) == 2 and entry[0] == "fixable"):
-                entry = ("fixable", tuple(sorted(_fixable_in(data, path, wanted, settings))))
+            if not (isinstance(entry, tuple) and len(entry) == 2 and entry[0] == "offers"):
+                found = _notebook_offers(data, path, wanted, settings) if _is_notebook(path) \
+                    else _offers_in(data, path, wanted, settings)
+                entry = ("offers", tuple((where, offer.applicability, offer.message, offer.unsafe_because)
+                                         for where, offer in sorted(found.items())))
                 if cache and key:
                     cache.put(key, entry)
-            found.update((path, *where) for where in entry[1])
-        except Exception:  # the marker is a hint: a file that fails here is simply not marked
-            continue
-    return marked | {d for d in diagnostics if d.cell is None and (d.path, d.code, d.line, d.column) in found}
+            found = {where: FixOffer(*offer) for where, *offer in entry[1]}
+        except Exception:  # the offer is a hint: a file that fails here is simply not marked
+            found = {}
+        found_in[path] = found
+    offers.update((d, found_in[d.path].get(_where(d), LOST)) for d in diagnostics if d.code in FIXERS)
+    return offers
 
 
-def _fixable_in(data: bytes, path: str, wanted: set, settings: Settings) -> set:
-    """The (code, line, column) of ``wanted`` whose fixer proposes an edit."""
+def _where(d) -> tuple[str, int, int]:
+    """A finding's key among a file's fix outcomes; notebooks by the line of the joined
+    source (the column inside a dedented cell differs from the joined one)."""
+    return (d.code, d.absolute_line, 0) if d.cell is not None else (d.code, d.line, d.column)
+
+
+def _is_notebook(path: str) -> bool:
+    from jitlint.notebook import is_notebook
+
+    return is_notebook(path)
+
+
+def _offer(outcome: Union[Edit, Refusal]) -> FixOffer:
+    if isinstance(outcome, Refusal):
+        return FixOffer(None, f"refused: {outcome.reason}")
+    return FixOffer(outcome.applicability, outcome.description, outcome.unsafe_because)
+
+
+def _offers_in(data: bytes, path: str, wanted: set, settings: Settings) -> dict:
+    """(code, line, column) of ``wanted`` -> FixOffer, from the fixers on a fresh tree."""
     module = cst.parse_module(decode_source(data))
-    ctx = FileContext(path, module, build_model(module), settings.extra_jit_functions)
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    found = set()
-    for code in sorted({code for code, _, _ in wanted}):
-        for violation in ALL_RULES[code]().check(ctx):
-            start = positions[violation.node].start
-            key = (code, start.line, start.column + 1)
-            if key in wanted and FIXERS[code](ctx, violation) is not None:
-                found.add(key)
+    return {key: _offer(outcome) for key, outcome in _outcomes(module, path, settings,
+                                                               {code for code, _, _ in wanted})
+            if key in wanted}
+
+
+def _notebook_offers(data: bytes, path: str, wanted: set, settings: Settings) -> dict:
+    """A notebook is fixed as a whole (fixes/_notebook.py), its findings matched by the line of
+    the joined source: a fix is offered if fixing the notebook applies it; otherwise the
+    fixer's reason, or that the change would not fit in one plain cell."""
+    from dataclasses import replace
+
+    from jitlint.fixes._notebook import fix_notebook
+    from jitlint.notebook import read_notebook
+
+    applied = {(f.code, f.line) for unsafe in (False, True)
+               for f in fix_notebook(data, path, replace(settings, unsafe_fixes=unsafe)).applied}
+    notebook = read_notebook(data)
+    lines = {(code, line) for code, line, _ in wanted}
+    answers: dict = {}
+    if notebook is not None and notebook.source:
+        module = cst.parse_module(notebook.source)
+        for (code, line, _), outcome in _outcomes(module, path, settings, {c for c, _ in lines}):
+            if (code, line) in lines:
+                answers.setdefault((code, line), _offer(outcome))
+    found = {}
+    for code, line in lines:
+        offer = answers.get((code, line), LOST)
+        if offer.applicability is not None and (code, line) not in applied:
+            offer = FixOffer(None, "refused: the fix would change a notebook cell that is not "
+                                   "plain Python, or several cells")
+        found[(code, line, 0)] = offer
     return found
 
 

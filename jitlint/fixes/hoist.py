@@ -8,25 +8,34 @@ Handled shapes (in a ``for`` / ``while`` loop, at module or function level):
   ``jitted_step = jax.jit(step)`` above the loop, and the name in its place;
 * ``@jax.jit def step`` in the loop -> the decorated ``def`` above the loop.
 
-Only when it is certainly safe: everything the moved code reads (the lambda or def with its
-defaults and decorators, the jit call's other arguments, and what the module functions it calls
-read) is bound outside the loop and cannot change while the loop runs: never rebound or mutated
-in the loop (assignment, augmented assignment, ``del``, item or attribute assignment, method
-call), never written through ``global`` / ``nonlocal`` nor mutated (item, attribute, method
-call) by any function of the module, which the loop may call, and never handed to a call in the
-loop unless it is a number or string; the def's name has no other binding, and the loop is the
-outermost one of its function (or module).  Anything else is left for a human: a hoisted jit
-would bake in the first value of what changes (``tests/test_fix_hoist_safety.py`` runs such
-programs before and after the fix).
+A hoisted jit bakes in the first value of whatever the moved code reads (the lambda or def
+with its defaults and decorators, the jit call's other arguments, and what the module functions
+it calls read), so:
+
+* **safe** when all of it is bound outside the loop and cannot change while the loop runs:
+  never rebound or mutated in the loop (assignment, augmented assignment, ``del``, item or
+  attribute assignment, method call), never written through ``global`` / ``nonlocal`` nor
+  mutated (item, attribute, method call) by any function of the module, and never handed to a
+  call in the loop unless it is a number or string; the def's name has no other binding, and
+  the loop is the outermost one of its function (or module);
+* **unsafe** (``--unsafe-fixes``) when the only doubt is code the loop might reach without
+  jitlint seeing it: a function of the module writes a name the moved code reads but the loop
+  does not call it (by name, directly or through the module's functions), a value is handed to
+  a call of a function jitlint cannot see into, or helpers nest deeper than it follows;
+* **refused** when it is known or likely to change what the program computes: a name read is
+  bound or changed in the loop, or changed by a function the loop calls, or handed in the loop
+  to a function that writes (``tests/test_fix_hoist_safety.py`` runs such programs before and
+  after the fix, unsafe fixes included).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterator, Optional, Union
 
 import libcst as cst
 
-from jitlint.fixes import Edit
+from jitlint.fixes import Edit, Refusal
 from jitlint.rule import FileContext, Violation
 from jitlint.rules._fresh import fresh_jits
 from jitlint.semantic import Binding, Scope, SemanticModel
@@ -35,88 +44,111 @@ CODES = ("JIT101", "JIT102")
 STABLE_KINDS = frozenset({"import", "def", "class"})
 
 
-def fix(ctx: FileContext, violation: Violation) -> Optional[Edit]:
+def fix(ctx: FileContext, violation: Violation) -> Union[Edit, Refusal]:
     fresh = next((f for f in fresh_jits(ctx) if f.app.anchor is violation.node), None)
-    if fresh is None or fresh.repetition != "loop":
-        return None
+    if fresh is None:
+        return Refusal("jitlint does not see this jit being rebuilt")
+    if fresh.repetition == "loop-operand":
+        return Refusal(f"it reads the loop value `{fresh.operand}`: passing it as an argument "
+                       f"changes the function's signature, which is left to you")
+    if fresh.repetition != "loop":
+        return Refusal("it is not rebuilt by a loop of its own function or module: only a jit "
+                       "built in a loop is moved (above it)")
     app = fresh.app
     scope = app.frame.scope
     if scope.kind not in ("module", "function"):
-        return None
+        return Refusal("it is not in a function or at module level")
     loops = app.frame.loops_in_scope()
     if not loops or not isinstance(loops[-1], (cst.For, cst.While)):
-        return None
+        return Refusal("the loop is a comprehension: there is no statement to move it above")
     loop = loops[-1]
     model = ctx.model
 
     if isinstance(app.target, cst.FunctionDef):  # @jax.jit on a def in the loop
         function = app.target
-        if not _movable_def(model, function, scope, loop):
-            return None
-        if not _safe(model, [function], [scope], loop, moved={function}):
-            return None
-        return Edit(regions=(loop,), remove={function}, insert_before={loop: [function]},
-                    description=f"move the jitted `{function.name.value}` above the loop")
+        refusal = _unmovable_def(model, function, scope, loop)
+        if refusal is not None:
+            return refusal
+        return _edit(_safety(model, [function], [scope], loop, moved={function}),
+                     regions=(loop,), remove={function}, insert_before={loop: [function]},
+                     description=f"move the jitted `{function.name.value}` above the loop")
 
     if app.call is None:
-        return None
+        return Refusal("the jit is not a call jitlint can move")
     if isinstance(app.target, cst.Lambda):
-        if not _safe(model, [app.call], [scope], loop, moved=set()):
-            return None
         name = _fresh_name(ctx.module, "jitted_lambda")
-        return _hoist_call(app.call, loop, name, [],
-                           f"build `{name}` once above the loop")
+        return _hoist_call(_safety(model, [app.call], [scope], loop, moved=set()), app.call, loop,
+                           name, [], f"build `{name}` once above the loop")
 
     if isinstance(app.target, cst.Name):
         binding = model.single_binding(app.target.value, scope)
         if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
-            return None
+            return Refusal(f"`{app.target.value}` is not one def jitlint can move")
         function = binding.node
-        if binding.scope is not scope or not _movable_def(model, function, scope, loop):
-            return None
-        if not _safe(model, [function, app.call], [scope, scope], loop, moved={function}):
-            return None
+        refusal = Refusal(f"`{function.name.value}` is not defined in the loop's own scope") \
+            if binding.scope is not scope else _unmovable_def(model, function, scope, loop)
+        if refusal is not None:
+            return refusal
         name = _fresh_name(ctx.module, f"jitted_{function.name.value}")
-        edit = _hoist_call(app.call, loop, name, [function],
+        edit = _hoist_call(_safety(model, [function, app.call], [scope, scope], loop, moved={function}),
+                           app.call, loop, name, [function],
                            f"move `{function.name.value}` and its jit above the loop")
-        edit.remove.add(function)
+        if isinstance(edit, Edit):
+            edit.remove.add(function)
         return edit
-    return None
+    return Refusal("only a jit of a lambda or of a def in the loop is moved")
 
 
-def _hoist_call(call: cst.Call, loop: cst.CSTNode, name: str, before: list,
-                description: str) -> Edit:
+@dataclass(frozen=True)
+class _Doubt:
+    """Why moving the jit may change what the program computes: ``refuse`` when that is known
+    or likely (no fix), else the fix is unsafe."""
+
+    reason: str
+    refuse: bool
+
+
+def _edit(doubt: Optional[_Doubt], **parts) -> Union[Edit, Refusal]:
+    if doubt is not None and doubt.refuse:
+        return Refusal(doubt.reason)
+    return Edit(**parts, unsafe_because=doubt.reason if doubt is not None else None)
+
+
+def _hoist_call(doubt: Optional[_Doubt], call: cst.Call, loop: cst.CSTNode, name: str,
+                before: list, description: str) -> Union[Edit, Refusal]:
     assign = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], call)])
     replacement = cst.Name(name, lpar=call.lpar, rpar=call.rpar)
-    return Edit(regions=(loop,), replace={call: replacement},
-                insert_before={loop: [*before, assign]}, description=description)
+    return _edit(doubt, regions=(loop,), replace={call: replacement},
+                 insert_before={loop: [*before, assign]}, description=description)
 
 
-def _movable_def(model: SemanticModel, function: cst.FunctionDef, scope: Scope,
-                 loop: cst.CSTNode) -> bool:
-    """A def in the loop, in the loop's scope, whose name is bound nowhere else."""
+def _unmovable_def(model: SemanticModel, function: cst.FunctionDef, scope: Scope,
+                   loop: cst.CSTNode) -> Optional[Refusal]:
+    """None for a def in the loop, in the loop's scope, whose name is bound nowhere else."""
+    name = function.name.value
     frame = model.functions.get(function)
     if frame is None or frame.scope is not scope or not frame.is_inside(loop):
-        return False
+        return Refusal(f"`{name}` is not defined in the loop")
     if function.asynchronous is not None:
-        return False
-    bindings = scope.bindings.get(function.name.value, [])
-    return len(bindings) == 1 and bindings[0].node is function
+        return Refusal(f"`{name}` is an async def")
+    bindings = scope.bindings.get(name, [])
+    if not (len(bindings) == 1 and bindings[0].node is function):
+        return Refusal(f"`{name}` is bound more than once in its scope")
+    return None
 
 
 # ---------------------------------------------------------------------------- safety
 MAX_HELPER_DEPTH = 3
 
 
-def _safe(model: SemanticModel, nodes: list, scopes: list, loop: cst.CSTNode,
-          moved: set, writes: Optional["_Writes"] = None) -> bool:
-    """Everything ``nodes`` read (and the module functions they call read) is bound outside
-    ``loop`` and cannot change while it runs: not rebound or mutated in the loop, not written
-    through ``global`` / ``nonlocal`` or mutated (item, attribute, method call) by any function
-    of the module (the loop may call it), and not handed to a call in the loop (the callee may
-    mutate it).  When in doubt: not safe."""
-    writes = writes or _Writes(model, moved)
+def _safety(model: SemanticModel, nodes: list, scopes: list, loop: cst.CSTNode,
+            moved: set) -> Optional[_Doubt]:
+    """None when everything ``nodes`` read (and the module functions they call read) is bound
+    outside ``loop`` and cannot change while it runs (see the module's docstring); else the
+    first reason to refuse, or failing one, the first doubt that makes the fix unsafe."""
+    writes = _Writes(model, moved, loop)
     inner_scopes = {s for node in nodes for s in _scopes_within(model, node)}
+    doubts: list[Optional[_Doubt]] = []
     for node, scope in zip(nodes, scopes):
         for name, read_scope in _reads(model, node, scope):
             bindings = model.lookup(name, read_scope)
@@ -126,97 +158,187 @@ def _safe(model: SemanticModel, nodes: list, scopes: list, loop: cst.CSTNode,
                 if binding.node in moved:
                     continue
                 if binding.frame is None or binding.frame.is_inside(loop):
-                    return False
-            if not _stays_unchanged(model, name, bindings, nodes, loop, moved, writes, depth=0):
-                return False
-    return True
+                    return _Doubt(f"`{name}` is assigned in the loop: a jit built once would keep "
+                                  f"its first value", refuse=True)
+            doubts.append(_stays_unchanged(model, name, bindings, nodes, loop, moved, writes, depth=0))
+            if doubts[-1] is not None and doubts[-1].refuse:
+                break
+    return _worst(doubts)
 
 
 def _stays_unchanged(model: SemanticModel, name: str, bindings: list[Binding], nodes: list,
-                     loop: cst.CSTNode, moved: set, writes: "_Writes", depth: int) -> bool:
-    if name in writes.attribute_roots:
-        return False  # `cfg.scale = ...` / `params["s"] += 1` in some function
+                     loop: cst.CSTNode, moved: set, writes: "_Writes", depth: int) -> Optional[_Doubt]:
+    doubts = [writes.doubt(name, writes.attribute_roots)]  # `cfg.scale = ...` in some function
     if all(b.kind in STABLE_KINDS for b in bindings):
-        return all(_helper_unchanged(model, b, loop, moved, writes, depth) for b in bindings)
-    if _changed_in(loop, name, nodes) or name in writes.redirected or name in writes.mutated:
-        return False
-    return not (_passed_in(loop, name) and not all(_immutable(b) for b in bindings))
+        doubts += [_helper_unchanged(model, b, loop, moved, writes, depth) for b in bindings]
+        return _worst(doubts)
+    if _changed_in(loop, name, nodes):
+        return _Doubt(f"`{name}` changes in the loop: a jit built once would keep its first "
+                      f"value", refuse=True)
+    doubts += [writes.doubt(name, writes.redirected), writes.doubt(name, writes.mutated)]
+    callees = set() if all(_immutable(b) for b in bindings) else _receivers(loop, name)
+    writers = sorted(callee for callee in callees if writes.called_from(callee) & writes.writers)
+    if writers:
+        doubts.append(_Doubt(f"`{name}` is handed to `{writers[0]}()` in the loop, which changes "
+                             f"what it is given or other state", refuse=True))
+    elif callees:
+        doubts.append(_Doubt(f"`{name}` is handed to `{sorted(callees)[0]}()` in the loop, which "
+                             f"might change it", refuse=False))
+    return _worst(doubts)
+
+
+def _worst(doubts: list[Optional[_Doubt]]) -> Optional[_Doubt]:
+    """The first reason to refuse, else the first doubt, else None."""
+    return next((d for d in doubts if d is not None and d.refuse), None) or \
+        next((d for d in doubts if d is not None), None)
 
 
 def _helper_unchanged(model: SemanticModel, binding: Binding, loop: cst.CSTNode, moved: set,
-                      writes: "_Writes", depth: int) -> bool:
+                      writes: "_Writes", depth: int) -> Optional[_Doubt]:
     """A module function the moved code calls reads nothing that can change either."""
     if binding.kind != "def" or binding.node in moved or not isinstance(binding.node, cst.FunctionDef):
-        return True
-    if depth >= MAX_HELPER_DEPTH or binding.node in writes.visiting:
-        return depth < MAX_HELPER_DEPTH
+        return None
+    if binding.node in writes.visiting:
+        return None
+    if depth >= MAX_HELPER_DEPTH:
+        return _Doubt(f"the functions it calls nest deeper than {MAX_HELPER_DEPTH} levels, "
+                      f"which jitlint does not follow", refuse=False)
     writes.visiting.add(binding.node)
     try:
         inner = set(_scopes_within(model, binding.node))
+        doubts = []
         for name, read_scope in _reads(model, binding.node, binding.scope):
             found = model.lookup(name, read_scope)
             if not found or any(b.scope in inner for b in found):
                 continue
-            if not _stays_unchanged(model, name, found, [binding.node], loop, moved, writes, depth + 1):
-                return False
-        return True
+            doubts.append(_stays_unchanged(model, name, found, [binding.node], loop, moved,
+                                           writes, depth + 1))
+            if doubts[-1] is not None and doubts[-1].refuse:
+                break
+        return _worst(doubts)
     finally:
         writes.visiting.discard(binding.node)
 
 
 class _Writes:
-    """Names the module's functions may change, by name (conservative on purpose):
-    ``redirected`` in a ``global`` / ``nonlocal`` statement; ``attribute_roots`` the root of an
-    item or attribute assignment / ``del``; ``mutated`` the receiver of a method call."""
+    """Names the module's functions may change, by name (conservative on purpose), each with
+    the names of the functions that do it: ``redirected`` in a ``global`` / ``nonlocal``
+    statement; ``attribute_roots`` the root of an item or attribute assignment / ``del``;
+    ``mutated`` the receiver of a method call.  ``writers`` are the functions that do any of
+    it; ``calls`` what each function calls, by name; ``in_loop`` what the loop calls, by name,
+    with what those call in turn."""
 
-    def __init__(self, model: SemanticModel, moved: set) -> None:
-        self.redirected: set[str] = set()
-        self.attribute_roots: set[str] = set()
-        self.mutated: set[str] = set()
+    def __init__(self, model: SemanticModel, moved: set, loop: cst.CSTNode) -> None:
+        self.redirected: dict[str, set[str]] = {}
+        self.attribute_roots: dict[str, set[str]] = {}
+        self.mutated: dict[str, set[str]] = {}
+        self.writers: set[str] = set()
+        self.calls: dict[str, set[str]] = {}
         self.visiting: set[cst.CSTNode] = set()
         skip = {id(node) for node in moved}
         writes = self
 
         class _Finder(cst.CSTVisitor):
             def __init__(self) -> None:
-                self.depth = 0  # inside a function or lambda
+                self.functions: list[str] = []  # the enclosing defs (a lambda counts as its def's)
 
             def on_visit(self, node: cst.CSTNode) -> bool:
                 if id(node) in skip:
                     return False
-                if isinstance(node, (cst.FunctionDef, cst.Lambda)):
-                    self.depth += 1
+                if isinstance(node, cst.FunctionDef):
+                    self.functions.append(node.name.value)
+                elif isinstance(node, cst.Lambda):
+                    self.functions.append(self.functions[-1] if self.functions else "<lambda>")
+                if not self.functions:
+                    return True
+                function = self.functions[-1]
                 if isinstance(node, (cst.Global, cst.Nonlocal)):
-                    writes.redirected.update(item.name.value for item in node.names)
+                    for item in node.names:
+                        writes._add(writes.redirected, item.name.value, function)
                 elif isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
                     for target in _targets(node.target):
                         if isinstance(target, (cst.Attribute, cst.Subscript)):
                             root = _root(target)
-                            if root is not None and self.depth:
-                                writes.attribute_roots.add(root)
-                elif self.depth and isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-                    root = _root(node.func.value)
-                    if root is not None:
-                        writes.mutated.add(root)
+                            if root is not None:
+                                writes._add(writes.attribute_roots, root, function)
+                elif isinstance(node, cst.Call):
+                    callee = _callee_name(node)
+                    if callee is not None:
+                        writes.calls.setdefault(function, set()).add(callee)
+                    if isinstance(node.func, cst.Attribute):
+                        root = _root(node.func.value)
+                        if root is not None:
+                            writes._add(writes.mutated, root, function)
                 return True
 
             def on_leave(self, original_node: cst.CSTNode) -> None:
-                if isinstance(original_node, (cst.FunctionDef, cst.Lambda)):
-                    self.depth -= 1
+                if isinstance(original_node, (cst.FunctionDef, cst.Lambda)) \
+                        and id(original_node) not in skip:
+                    self.functions.pop()
 
         model.module.visit(_Finder())
+        in_loop: set[str] = set()
+
+        class _Calls(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                callee = _callee_name(node)
+                if callee is not None:
+                    in_loop.add(callee)
+
+        loop.visit(_Calls())
+        self.in_loop = self._closure(in_loop)
+
+    def _add(self, table: dict[str, set[str]], name: str, function: str) -> None:
+        table.setdefault(name, set()).add(function)
+        self.writers.add(function)
+
+    def _closure(self, names: set[str]) -> set[str]:
+        found, todo = set(names), list(names)
+        while todo:
+            for callee in self.calls.get(todo.pop(), ()):
+                if callee not in found:
+                    found.add(callee)
+                    todo.append(callee)
+        return found
+
+    def called_from(self, function: str) -> set[str]:
+        """``function`` and what it calls, by name, as deep as the module's functions go."""
+        return self._closure({function})
+
+    def doubt(self, name: str, table: dict[str, set[str]]) -> Optional[_Doubt]:
+        """Refused when a function that writes ``name`` is called from the loop; unsafe when
+        one exists that the loop does not call by name (it may reach it some other way)."""
+        writers = table.get(name)
+        if not writers:
+            return None
+        called = sorted(writers & self.in_loop)
+        if called:
+            return _Doubt(f"`{name}` is changed by `{called[0]}()`, which the loop calls: a jit "
+                          f"built once would keep its first value", refuse=True)
+        return _Doubt(f"`{name}` is changed by `{sorted(writers)[0]}()`, which the loop does not "
+                      f"call by name but might reach", refuse=False)
 
 
-def _passed_in(loop: cst.CSTNode, name: str) -> bool:
-    """Is ``name`` (or ``name.attr`` / ``name[i]``) an argument of a call in ``loop``?"""
-    found = False
+def _callee_name(call: cst.Call) -> Optional[str]:
+    """``f(...)`` -> f, ``obj.method(...)`` -> method."""
+    if isinstance(call.func, cst.Name):
+        return call.func.value
+    if isinstance(call.func, cst.Attribute):
+        return call.func.attr.value
+    return None
+
+
+def _receivers(loop: cst.CSTNode, name: str) -> set[str]:
+    """The callees (by name; ``?`` when unnamed) of the calls in ``loop`` that are handed
+    ``name`` (or ``name.attr`` / ``name[i]``) as an argument."""
+    found: set[str] = set()
 
     class _Finder(cst.CSTVisitor):
-        def visit_Arg(self, arg: cst.Arg) -> None:
-            nonlocal found
-            value = arg.value
-            if isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)) and _root(value) == name:
-                found = True
+        def visit_Call(self, call: cst.Call) -> None:
+            for arg in call.args:
+                value = arg.value
+                if isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)) and _root(value) == name:
+                    found.add(_callee_name(call) or "?")
 
     loop.visit(_Finder())
     return found

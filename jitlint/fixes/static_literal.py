@@ -9,11 +9,11 @@ Comments and line breaks inside the brackets are kept.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Union
 
 import libcst as cst
 
-from jitlint.fixes import Edit
+from jitlint.fixes import Edit, Refusal
 from jitlint.rule import FileContext, Violation
 
 CODES = ("JIT301",)
@@ -21,23 +21,25 @@ CONTAINERS = (cst.List, cst.Set, cst.Dict, cst.ListComp, cst.SetComp, cst.DictCo
               cst.GeneratorExp, cst.Tuple)
 
 
-def fix(ctx: FileContext, violation: Violation) -> Optional[Edit]:
+def fix(ctx: FileContext, violation: Violation) -> Union[Edit, Refusal]:
     arg = violation.node
     if not isinstance(arg, cst.Arg) or arg.star:
-        return None
+        return Refusal("only a list or set literal written at the static position is fixed")
     value = arg.value
     if not isinstance(value, (cst.List, cst.Set)) or value.lpar:
-        return None
+        return Refusal("only a list or set literal written at the static position is fixed")
     if any(isinstance(element.value, CONTAINERS) or isinstance(element, cst.StarredElement)
            for element in value.elements):
-        return None
+        return Refusal("an element is a container or a `*` unpacking, which would stay unhashable")
     if isinstance(value, cst.List):
         new = _as_tuple(value)
         description = "list -> tuple"
     else:
         site = next((s for s in ctx.model.calls if any(a is arg for a in s.node.args)), None)
-        if site is None or ctx.model.lookup("frozenset", site.frame.scope):
-            return None  # ``frozenset`` is shadowed here
+        if site is None:
+            return Refusal("the call is not one jitlint can see whole")
+        if ctx.model.lookup("frozenset", site.frame.scope):
+            return Refusal("`frozenset` is not the builtin here")
         new = cst.Call(cst.Name("frozenset"), [cst.Arg(value)])
         description = "set -> frozenset"
     return Edit(regions=(value,), replace={value: new}, description=description)

@@ -86,6 +86,9 @@ KINDS = {
 }
 
 
+MAX_RELATED = 5  # call sites shown as evidence of one finding
+
+
 @dataclass(eq=False)
 class FreshJit:
     app: JitApplication
@@ -98,6 +101,8 @@ class FreshJit:
     function: Optional[cst.FunctionDef] = None  # the function whose every call compiles
     evidence: Optional[str] = None  # why we believe the code repeats, in words
     operand: Optional[str] = None  # loop-operand: the loop value to pass as an argument
+    # where the repetition shows (Violation.related): the loop, or the calls of ``function``
+    related: tuple[tuple[cst.CSTNode, str], ...] = ()
     # bound-method: attributes the method reads that change after construction, in words
     # (``self.w`` (changed by `update`)): jitting it once would freeze them (JIT601)
     changing_state: Optional[str] = None
@@ -203,13 +208,18 @@ class _Analysis:
         kind, creation, callable_node = created
         for loop in app.frame.loops_in_scope():
             if creation.is_inside(loop):
-                return self._in_loop(app, kind, creation, callable_node, loop)
+                found = self._in_loop(app, kind, creation, callable_node, loop)
+                if found is not None:
+                    found.related = ((loop, "the loop that runs it on every iteration"),)
+                return found
         # A helper that runs a lax loop over a body it defines, called eagerly, is JIT520's
         # finding, made where the helper is called in a loop (also in files that never say jit).
         found = None if isinstance(app, EagerLoopApplication) else \
             self._in_function(app, kind, creation, callable_node)
         if found is None:
             found = self._straight_line_repeat(app, kind)
+        elif found.function is not None and found.evidence is not None:
+            found.related = self._evidence_sites(found.function)
         return found
 
     def _in_loop(self, app, kind, creation, callable_node, loop) -> Optional[FreshJit]:
@@ -638,6 +648,14 @@ class _Analysis:
         names = sorted({c.name.value for c in callers if c is not None})
         return f"it is called from `{names[0]}`, which runs repeatedly" if names else "it runs repeatedly"
 
+    def _evidence_sites(self, function: cst.FunctionDef) -> tuple[tuple[cst.CSTNode, str], ...]:
+        """The calls of ``function`` that _evidence speaks of: those in a loop, else all."""
+        sites = self.context.call_sites(function)
+        name = function.name.value
+        in_loops = [site for site in sites if site.frame.loops_in_scope()]
+        return tuple((site.node, f"`{name}` is called here, in a loop" if in_loops
+                      else f"`{name}` is called here") for site in (in_loops or sites)[:MAX_RELATED])
+
     def _evidently_eager(self, frame: Frame) -> bool:
         """Module-level code, or an undecorated function (not a method) whose calling context
         shows it eager: run once or repeated, never traced or unknown."""
@@ -861,7 +879,7 @@ class FreshCallableRule(Rule):
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         for fresh in fresh_jits(ctx):
             if fresh.kind in self.kinds:
-                yield Violation(fresh.app.anchor, fresh.message())
+                yield Violation(fresh.app.anchor, fresh.message(), fresh.related)
 
 
 def _wraps_callable(call: cst.Call) -> bool:

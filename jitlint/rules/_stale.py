@@ -57,6 +57,7 @@ class StaleRead:
 class Event:
     frame: Frame
     order: int
+    node: Optional[cst.CSTNode] = None  # the write itself, where one is shown as evidence
 
 
 def stale_reads(ctx: FileContext) -> list[StaleRead]:
@@ -101,6 +102,7 @@ class MutatedStatic:
     arg: cst.Arg  # the static argument at the first call
     name: str
     callee: str
+    mutation: Optional[cst.CSTNode] = None  # the write between two calls
 
 
 def mutated_static_args(ctx: FileContext) -> list[MutatedStatic]:
@@ -132,7 +134,7 @@ def mutated_static_args(ctx: FileContext) -> list[MutatedStatic]:
             if how != "mutated" or any(_inside(write.frame, j) for j in jitted):
                 continue
             if any(analysis._between_calls(w, calls, ()) for w in analysis._lift(write, ())):
-                found.append(MutatedStatic(uses[0].arg, name, callee))
+                found.append(MutatedStatic(uses[0].arg, name, callee, write.node))
                 break
     return found
 
@@ -365,7 +367,7 @@ class _Analysis:
                         yield "reassigned", Event(binding.frame, self.model.order(binding.node))
         for frame, node in self.item_writes.get(name, ()):
             if self._same(name, frame.scope, bindings):
-                yield "mutated", Event(frame, self.model.order(node))
+                yield "mutated", Event(frame, self.model.order(node), node)
         if all(b.kind == "assign" and b.value is not None and b.frame is not None
                and creates_nnx_object(b.value, b.scope, b.frame, self.model) for b in bindings):
             for site in self._nnx_updates(name):
@@ -376,7 +378,7 @@ class _Analysis:
             return  # obj.update(...) may be pure (optax); only builtin containers are followed
         for site in self.method_calls.get(name, ()):
             if self._same(name, site.frame.scope, bindings):
-                yield "mutated", Event(site.frame, self.model.order(site.node))
+                yield "mutated", Event(site.frame, self.model.order(site.node), site.node)
 
     def _nnx_updates(self, name: str) -> Iterator:
         """Calls that update the NNX object ``name`` in place: ``name.update(...)``

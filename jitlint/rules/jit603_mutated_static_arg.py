@@ -75,4 +75,5 @@ class MutatedStaticArg(Rule):
                 f"`{found.name}` is a static argument of `{found.callee}` and is mutated between "
                 f"calls: jit keeps the object as its cache key, so later calls silently reuse the "
                 f"trace of the old value; pass the changing value as a traced argument or build "
-                f"a new immutable config"))
+                f"a new immutable config"),
+                ((found.mutation, f"`{found.name}` is mutated here"),) if found.mutation else ())

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
+
+from jitlint.runtime.bootstrap import library_of
 
 # JAX's own words (jax._src.interpreters.partial_eval.explain, jax 0.4.3x-0.10):
 #   TRACING CACHE MISS at /p/x.py:27:4 (<module>):
@@ -22,10 +25,6 @@ _HEADER = re.compile(r"TRACING CACHE MISS at (?P<file>.+?):(?P<line>\d+)(?::\d+)
 _NEVER_SEEN = re.compile(r"^\s*(?P<name>.+?) id=\d+(?: defined at (?P<file>.+):(?P<line>\d+))?\s*$")
 _FOR = re.compile(r"^\s*for (?P<name>.+?) defined at (?P<file>.+):(?P<line>\d+)\s*$")
 _WRAPPED = re.compile(r"^[\w.]+\((?P<inner>.*)\)$")  # jit(f), pmap(f)
-
-_LIBRARY_PARTS = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep,
-                  os.sep + "jax" + os.sep, os.sep + "jaxlib" + os.sep)
-
 
 @dataclass(frozen=True)
 class Miss:
@@ -72,23 +71,14 @@ def inner_name(fun_name: Optional[str]) -> str:
     return match["inner"] if match else (fun_name or "")
 
 
-def is_library(path: Optional[str]) -> bool:
-    return path is None or path.startswith("<") or any(part in path for part in _LIBRARY_PARTS)
-
-
-def library_name(path: str) -> str:
-    """``.../site-packages/equinox/_jit.py`` -> ``equinox``."""
-    for part in _LIBRARY_PARTS[:2]:
-        if part in path:
-            return path.split(part, 1)[1].split(os.sep, 1)[0]
-    return "jax"
-
-
 def is_informative(reason: str) -> bool:
     return bool(reason) and reason.strip(" :") != "never seen function"
 
 
 # ---------------------------------------------------------------------------- compiles
+Libraries = Sequence[Sequence]  # the child's ``library_dirs()``: [[directory, name], ...]
+
+
 @dataclass
 class Compile:
     fun_name: str
@@ -97,6 +87,8 @@ class Compile:
     miss: Optional[Miss]  # None: not a user function (an eager jnp op) or not explained
     made: list[tuple[str, int, str]] = field(default_factory=list)  # where the jit was created
     target: Optional[tuple[str, int, str]] = None  # the function the jit wraps (file, line, name)
+    jit: Optional[int] = None  # the number of the jit object that compiled (None: not noted)
+    libraries: Libraries = ()  # where the run's interpreter keeps libraries
 
     @property
     def is_jit(self) -> bool:
@@ -104,16 +96,29 @@ class Compile:
         not one of JAX's eager operations."""
         return self.miss is not None or bool(self.made)
 
+    def library(self, path: Optional[str]) -> Optional[str]:
+        """The library a file belongs to in the run (None: the user's code)."""
+        return "<unknown>" if path is None else library_of(path, self.libraries)
+
     def frame_in(self, path: str) -> Optional[tuple[str, int, str]]:
         return next((f for f in self.stack if f[0] == path), None)
 
     def call_site(self) -> Optional[tuple[str, int, str]]:
         """The innermost frame in the user's own code (not a library, not the stdlib)."""
-        return _own(self.stack)
+        return self._own(self.stack)
 
     def made_at(self) -> Optional[tuple[str, int, str]]:
         """Where the user's code created the jit (itself or through a library's jit)."""
-        return _own(self.made)
+        return self._own(self.made)
+
+    def made_here(self) -> Optional[tuple[str, int, str]]:
+        """Where the user's code called ``jax.jit`` itself (not through a library)."""
+        made = self.made[0] if self.made else None
+        return made if made is not None and self.library(made[0]) is None else None
+
+    def maker(self) -> Optional[str]:
+        """The library whose code made the jit (equinox, flax), if one did."""
+        return self.library(self.made[0][0]) if self.made else None
 
     def definition(self) -> Optional[tuple[str, int]]:
         """The user's function behind the compile: JAX's "defined at" when that is the user's
@@ -121,25 +126,21 @@ class Compile:
         for a library's jit (equinox's filter_jit, flax's nnx.jit), where the user made it."""
         miss = self.miss
         if miss is not None and miss.def_file is not None and miss.def_line is not None \
-                and not is_library(miss.def_file):
+                and self.library(miss.def_file) is None:
             return miss.def_file, miss.def_line
-        if self.target is not None and not is_library(self.target[0]):
+        if self.target is not None and self.library(self.target[0]) is None:
             return self.target[0], self.target[1]
         made = self.made_at()
         return (made[0], made[1]) if made is not None else None
 
-
-def _own(stack: Sequence[tuple[str, int, str]]) -> Optional[tuple[str, int, str]]:
-    return next((f for f in stack if not is_library(f[0]) and not _is_stdlib(f[0])), None)
-
-
-def _is_stdlib(path: str) -> bool:
-    return bool(re.search(r"[\\/]lib[\\/]python3\.\d+[\\/][^\\/]+\.py$", path))
+    def _own(self, stack: Sequence[tuple[str, int, str]]) -> Optional[tuple[str, int, str]]:
+        return next((f for f in stack if self.library(f[0]) is None), None)
 
 
 def compiles_of(report: dict) -> list[Compile]:
     """The report's compile events, each paired with its own cache-miss explanation."""
     cwd = report.get("cwd")
+    libraries = report.get("libraries") or ()
     misses = [parse_miss(text, cwd) for text in report.get("misses", ())]
     result = []
     for event in report.get("compiles", ()):
@@ -151,7 +152,7 @@ def compiles_of(report: dict) -> list[Compile]:
         target = event.get("target")
         result.append(Compile(fun_name, name, stack, _pair(name, candidates), made,
                               (_path(target[0], cwd), int(target[1]), str(target[2]))
-                              if target else None))
+                              if target else None, event.get("jit"), libraries))
     return result
 
 
@@ -193,6 +194,17 @@ class Evidence:
 
     reports: list[dict] = field(default_factory=list)
     compiles: list[list[Compile]] = field(default_factory=list)  # per report
+    # the sites' idents -> {(report index, event index): idents of the sites it belongs to}
+    _owners: dict = field(default_factory=dict)
+
+    def owned(self, sites: Sequence) -> dict:
+        """Which of ``sites`` each compile belongs to (see ``owners``), computed once."""
+        key = tuple(site.ident for site in sites)
+        if key not in self._owners:
+            self._owners[key] = {(r, e): frozenset(site.ident for site in owners(event, sites))
+                                 for r, events in enumerate(self.compiles)
+                                 for e, event in enumerate(events)}
+        return self._owners[key]
 
 
 def _clip(text: str, limit: int = 160) -> str:
@@ -237,6 +249,8 @@ class Measured:
     """What the runs recorded at one site."""
 
     compiles: int = 0
+    # compiles per jit object: (report index, its number in that run; None: not noted)
+    objects: Counter = field(default_factory=Counter)
     calls: Optional[int] = None  # executions of the flagged statement; None when not counted
     misses: list[Miss] = field(default_factory=list)  # JAX's explanations of its compiles
     raised: Optional[dict] = None  # {"type", "message", "caught"}
@@ -249,12 +263,16 @@ class Measured:
         return (informative or self.misses or [None])[-1]
 
 
-def measure(site, evidence: Evidence) -> Measured:
+def measure(site, evidence: Evidence, sites: Sequence = ()) -> Measured:
+    """``sites``: every finding of the run (a jit made on another finding's lines is that
+    finding's, whoever calls it)."""
     found = Measured(calls=0 if site.count is not None else None)
-    for report, events in zip(evidence.reports, evidence.compiles):
-        for event in events:
-            if matches(site, event):
+    owned = evidence.owned(sites or [site])
+    for r, (report, events) in enumerate(zip(evidence.reports, evidence.compiles)):
+        for e, event in enumerate(events):
+            if site.ident in owned[(r, e)]:
                 found.compiles += 1
+                found.objects[(r, event.jit)] += 1
                 if event.miss is not None:
                     found.misses.append(event.miss)
         if found.calls is not None:
@@ -299,27 +317,35 @@ def _merge_stale(before: Optional[dict], record: dict) -> dict:
     return merged
 
 
-def matches(site, event: Compile) -> bool:
-    """A compile belongs to a site when the call that compiled, or the creation of the jit
-    that compiled, is on the site's lines; or JAX says it compiled a function defined where
-    the site's jit wraps a callable created at run time."""
+def owners(event: Compile, sites: Sequence) -> list:
+    """The findings a compile belongs to.  A jit object belongs to the finding on whose lines
+    the user's code made it (``scale = jax.jit(partial(f, 1.0))``, called on the next line),
+    and to no other finding: not to one on the line that calls it (a ragged batch passed to a
+    jit re-made each step is not what recompiled).  Otherwise: the findings on whose lines it
+    was called, or, for a callable created at run time, where JAX says it is defined."""
     if not event.is_jit:
-        return False  # eager jnp ops compile too; they are nobody's finding
+        return []  # eager jnp ops compile too; they are nobody's finding
+    made = event.made_here()
+    if made is not None:
+        here = [site for site in sites if site.path == made[0] and site.first <= made[1] <= site.last]
+        if here:
+            return here
+    return [site for site in sites if _called_or_defined_at(site, event)]
+
+
+def _called_or_defined_at(site, event: Compile) -> bool:
     frame = event.frame_in(site.path)
     if frame is not None and site.first <= frame[1] <= site.last:
-        return True
-    # Made here by a direct jax.jit: a library's jit objects may be shared between functions
-    # (equinox caches them by function name), so theirs are matched by call site only.
-    made = event.made[0] if event.made else None
-    if made is not None and made[0] == site.path and site.first <= made[1] <= site.last:
         return True
     miss = event.miss
     return miss is not None and miss.def_file == site.path and miss.def_line in site.def_lines
 
 
-def verdict(site, evidence: Evidence, failure: Optional[str], stderr: Optional[str]) -> Runtime:
-    """``failure``: why the run meant to reach this site failed (None if it did not)."""
-    found = measure(site, evidence)
+def verdict(site, evidence: Evidence, failure: Optional[str], stderr: Optional[str],
+            sites: Sequence = ()) -> Runtime:
+    """``failure``: why the run meant to reach this site failed (None if it did not);
+    ``sites``: all the findings of the run."""
+    found = measure(site, evidence, sites)
     compiles, calls = found.compiles, found.calls
     miss = found.miss
     reason = miss.reason if miss is not None and is_informative(miss.reason) else None
@@ -331,7 +357,8 @@ def verdict(site, evidence: Evidence, failure: Optional[str], stderr: Optional[s
         return _stale_verdict(site, found, failure, stderr)
     counted = f"compiled {times(compiles, 'compiled')}" + (
         f" in {times(calls, 'call')}" if calls is not None else "")
-    if site.kind == "compile" and compiles >= 2:
+    again = max(found.objects.values(), default=0) >= 2  # one jit object compiled again
+    if site.kind == "compile" and compiles >= 2 and (again or not site.per_object):
         return Runtime("confirmed", compiles, calls, reason, counted)
     if failure is not None:
         return Runtime("run failed", compiles, calls, reason, failure, stderr)
@@ -343,6 +370,9 @@ def verdict(site, evidence: Evidence, failure: Optional[str], stderr: Optional[s
     if compiles == 0:
         return Runtime("not reproduced", 0, calls, None,
                        "no compile at this site" + (f" in {times(calls, 'call')}" if calls else ""))
+    if compiles >= 2:  # a finding about one function compiling again; each was a new one
+        return Runtime("not reproduced", compiles, calls, reason,
+                       f"{counted}, each by a different jit object (none compiled again)")
     return Runtime("not reproduced", compiles, calls, reason, counted)
 
 
@@ -475,7 +505,7 @@ def compile_counts(events: Iterable[Compile]) -> list[CompileCount]:
 
 def recompilations(evidence: Iterable[tuple[dict, list[Compile]]], sites: Sequence) -> list[Recompilation]:
     unexplained = (event for _report, events in evidence for event in events
-                   if not any(matches(site, event) for site in sites))
+                   if not owners(event, sites))
     groups = _by_call_site(unexplained)
     found = []
     for (call_file, call_line, name, def_file, def_line), events in groups.items():
@@ -488,8 +518,7 @@ def recompilations(evidence: Iterable[tuple[dict, list[Compile]]], sites: Sequen
                 reasons.append(event.miss.reason)
         if _intended(len(events), reasons):
             continue
-        made = events[-1].made
-        library = library_name(made[0][0]) if made and is_library(made[0][0]) else None
+        library = events[-1].maker()
         found.append(Recompilation(call_file, call_line, name, def_file, def_line, len(events),
                                    reasons, library))
     return sorted(found, key=lambda r: (r.call_file, r.call_line, r.name))

@@ -129,9 +129,12 @@ def run(args: argparse.Namespace, files: Sequence[str], explicit: Sequence[str],
     confirmation = confirm(diagnostics, files, explicit, settings, options)
     report_failures(confirmation, options.timeout, sys.stderr)
     everything = confirmation.diagnostics(diagnostics)
-    sys.stdout.write(format_output(args.output_format, everything, confirmation, formats))
-    if getattr(args, "statistics", False):
-        from jitlint.output import write_statistics
+    from jitlint.output import TEXT_FORMATS, write_statistics
+
+    statistics = getattr(args, "statistics", False)
+    if not (statistics and args.output_format in TEXT_FORMATS):  # the counts replace them (ruff)
+        sys.stdout.write(format_output(args.output_format, everything, confirmation, formats))
+    if statistics:
         write_statistics(everything, args.output_format)
     if status == 2:
         return 2

@@ -101,7 +101,7 @@ def confirm(diagnostics: Sequence[Diagnostic], files: Sequence[str], explicit: S
                 failures[path] = (failure, run.stderr_tail)
     for site in sites:
         failure, stderr = failures.get(site.path, (None, None))
-        runtime = verdict(site, evidence, failure, stderr)
+        runtime = verdict(site, evidence, failure, stderr, sites)
         if runtime.verdict.startswith("raised") and site.path in owner:
             owner[site.path].explained = True
         if site.path in not_run and not runtime.compiles and not runtime.calls \

@@ -11,7 +11,11 @@ Imports JAX lazily (when the context is entered), so importing this module costs
 A compile is one ``/jax/core/compile/backend_compile_duration`` event (one per executable
 built).  Each is paired with JAX's cache-miss explanation (``jax_explain_cache_misses`` is
 switched on inside the block), which names the jitted function's definition site and the
-reason; compiles without one are eager ``jax.numpy`` operations, counted only in ``all``.
+reason, and with where its jit object was made (the bootstrap's jit-creation hook): a jit made
+by the user's or a library's code over any callable (a partial of ``jnp.multiply`` included,
+which JAX does not explain) is a jitted function's compile; the others are eager
+``jax.numpy`` operations, counted only in ``all``.  Whose code a frame is (the user's, a
+library's) is told as in the bootstrap, by where the interpreter installs packages.
 
 A library's jit (equinox's ``filter_jit``, flax's ``nnx.jit``) compiles a function of the
 library's own that JAX names after yours: such a compile's call site is your line (library
@@ -32,13 +36,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional
 
-from jitlint.runtime.attribution import (Miss, inner_name, is_informative, is_library,
-                                         library_name, parse_miss)
+from jitlint.runtime.attribution import Compile, Miss, inner_name, is_informative, parse_miss
+from jitlint.runtime.bootstrap import compiling_jit, hook_jit_creation, libraries, user_stack
 
 _COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
 _MISS_LOGGER = "jax._src.interpreters.partial_eval"
-_SKIP = (os.sep + "jax" + os.sep, os.sep + "jaxlib" + os.sep, os.sep + "jax_plugins" + os.sep,
-         "<frozen ", os.sep + "contextlib.py", os.path.abspath(__file__))
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,9 @@ class CompileEvent:
     call_site: Optional[tuple[str, int]]  # innermost frame outside JAX: (file, line)
     defined_at: Optional[tuple[str, int]]  # from JAX's explanation; None for eager ops
     reason: Optional[str]  # JAX's explanation of the cache miss
-    explained: bool = False  # JAX explained it: a jitted function, not an eager jnp operation
+    # a jitted function's compile (JAX explained it, or code outside JAX made the jit: the
+    # user's, a library's), not an eager jnp operation
+    explained: bool = False
     library: Optional[str] = None  # the library whose jit compiled it (equinox, flax), if any
 
     @property
@@ -125,39 +129,39 @@ def _code_of(function: Any):
     return None
 
 
-def _call_site(frame) -> Optional[tuple[str, int]]:
-    """The innermost frame of the user's own code: not JAX, not a library that wraps jit."""
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        if not any(part in filename for part in _SKIP) and not is_library(os.path.realpath(filename)):
-            return os.path.realpath(filename), frame.f_lineno
-        frame = frame.f_back
-    return None
+def _event(fun_name: str, miss: Optional[Miss], frame) -> CompileEvent:
+    """What compiled, from the frame of JAX's compile (see the bootstrap: whose jit it is)."""
+    name = inner_name(fun_name)
+    jit, made, target = compiling_jit(frame)
+    real = [(os.path.realpath(f[0]), f[1], f[2]) for f in user_stack(frame)]
+    event = Compile(fun_name, name, real, miss,
+                    [(os.path.realpath(f[0]), f[1], f[2]) for f in made or ()],
+                    (os.path.realpath(target[0]), target[1], target[2]) if target else None,
+                    jit, libraries())
+    call = event.call_site()
+    defined, library = _definition(event) if event.is_jit else (None, None)
+    reason = miss.reason if miss and is_informative(miss.reason) else (
+        "first compile" if event.is_jit else None)
+    return CompileEvent(fun_name, name, (call[0], call[1]) if call else None, defined, reason,
+                        event.is_jit, library)
 
 
-def _jitted_function(frame) -> Optional[Any]:
-    """The function the compiling jit wraps, from the frame of JAX's ``cache_miss``."""
-    while frame is not None:
-        code = frame.f_code
-        if code.co_name == "cache_miss" and code.co_filename.endswith("pjit.py"):
-            return frame.f_locals.get("fun")
-        frame = frame.f_back
-    return None
-
-
-def _definition(miss: Optional[Miss], frame) -> tuple[Optional[tuple[str, int]], Optional[str]]:
-    """(where the user's function is defined, the library whose jit compiled it)."""
-    if miss is not None and miss.def_file and miss.def_line and not is_library(miss.def_file):
+def _definition(event: Compile) -> tuple[Optional[tuple[str, int]], Optional[str]]:
+    """(where the user's function is defined, the library whose jit compiled it): JAX's
+    "defined at", else the function the jit wraps, when either is the user's; else the line
+    where the user called ``jax.jit`` (over a JAX function, a partial of one); else the
+    library that made the jit (equinox's filter_jit)."""
+    miss, target = event.miss, event.target
+    if miss is not None and miss.def_file and miss.def_line and event.library(miss.def_file) is None:
         return (miss.def_file, miss.def_line), None
-    code = _code_of(_jitted_function(frame))
-    if code is not None:
-        path = os.path.realpath(code.co_filename)
-        if not is_library(path):
-            return (path, code.co_firstlineno), None
-        return None, library_name(path)
-    if miss is not None and miss.def_file:
-        return None, library_name(miss.def_file)
-    return None, None
+    if target is not None and event.library(target[0]) is None:
+        return (target[0], target[1]), None
+    made = event.made_here()
+    if made is not None:
+        return (made[0], made[1]), None
+    library = event.maker() or (event.library(target[0]) if target is not None else None) or (
+        event.library(miss.def_file) if miss is not None and miss.def_file else None)
+    return None, library
 
 
 _lock = threading.Lock()
@@ -175,6 +179,7 @@ def count_compiles(cold: bool = False, counts: Optional[CompileCounts] = None) -
 
     if cold:
         jax.clear_caches()
+    hook_jit_creation()  # jits made from now on are known as the user's or a library's
     counts = counts if counts is not None else CompileCounts()
     pending: list[Miss] = []
 
@@ -194,12 +199,7 @@ def count_compiles(cold: bool = False, counts: Optional[CompileCounts] = None) -
             miss = next((m for m in reversed(pending) if m.name == name
                          or (m.name == "<unknown>" and name == "<unnamed function>")), None)
             del pending[:]
-        frame = sys._getframe(1)
-        defined, library = _definition(miss, frame) if miss is not None else (None, None)
-        reason = miss.reason if miss and is_informative(miss.reason) else (
-            "first compile" if miss else None)
-        counts.events.append(CompileEvent(fun_name, name, _call_site(frame), defined, reason,
-                                          miss is not None, library))
+        counts.events.append(_event(fun_name, miss, sys._getframe(1)))
 
     logger = logging.getLogger(_MISS_LOGGER)
     handler = Handler(logging.WARNING)

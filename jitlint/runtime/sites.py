@@ -33,9 +33,22 @@ from jitlint.semantic import build_model
 
 
 # What each rule predicts, and so what confirms it at run time.  Rules not listed predict
-# compiles.  JIT804 (printing a tracer) predicts neither: it gets the "compile" verdicts.
-ERROR_CODES = frozenset({"JIT301", "JIT701", "JIT702", "JIT703", "JIT801", "JIT802", "JIT803"})
+# compiles.  Those in UNCHECKED predict neither compiles nor an exception, nor a value the run
+# watches (a tracer printed once, an update silently dropped): they get the "compile" verdicts,
+# which at best say "not reproduced".  docs/confirm.md lists every rule's kind (a test holds it
+# to verdict_kind).
+ERROR_CODES = frozenset({"JIT301", "JIT701", "JIT702", "JIT703", "JIT801", "JIT802", "JIT803",
+                         "JIT805", "JIT806"})
 STALE_KINDS = {"JIT601": "read", "JIT602": "write"}
+UNCHECKED = frozenset({"JIT603", "JIT610", "JIT620", "JIT804", "JIT820"})
+# Recompilation findings about a function object made anew each time: confirmed by the compiles
+# of all the jit objects made there.  The other recompilation findings say that one jitted
+# function compiles again (a new shape, a new static value): confirmed only when one jit object
+# compiled more than once.
+NEW_OBJECT_CODES = frozenset({"JIT101", "JIT102", "JIT103", "JIT104", "JIT105", "JIT110",
+                              "JIT202"})
+NOT_RUN_CODES = frozenset({"JIT000"})  # an unparsable file is not run
+RUNTIME_ONLY_CODES = frozenset({"JIT900"})  # found by the run itself
 
 
 def kind_of(code: str) -> str:
@@ -43,6 +56,18 @@ def kind_of(code: str) -> str:
     if code in ERROR_CODES:
         return "error"
     return STALE_KINDS.get(code, "compile")
+
+
+def verdict_kind(code: str) -> str:
+    """What a rule's ``--confirm`` verdict is about, in docs/confirm.md's words."""
+    if code in NOT_RUN_CODES:
+        return "not run"
+    if code in RUNTIME_ONLY_CODES:
+        return "runtime-only"
+    if code in UNCHECKED:
+        return "unchecked"
+    return {"compile": "recompilation", "error": "error", "read": "stale read",
+            "write": "trace-time write"}[kind_of(code)]
 
 
 @dataclass(frozen=True)
@@ -56,6 +81,14 @@ class Site:
     count: Optional[tuple[int, int, str, int]]  # statement lines, owner code name, owner line
     kind: str = "compile"  # see kind_of
     names: tuple[str, ...] = ()  # for stale findings: the outer names read or written
+    # a finding inside a comprehension: its (line, byte column, end line, end byte column),
+    # whose evaluations are counted one by one (the statement runs once for all of them)
+    evaluated: Optional[tuple[int, int, int, int]] = None
+
+    @property
+    def per_object(self) -> bool:
+        """Confirmed only by one jit object compiling more than once (see NEW_OBJECT_CODES)."""
+        return self.kind == "compile" and self.diagnostic.code not in NEW_OBJECT_CODES
 
 
 def real(path: str) -> str:
@@ -80,13 +113,15 @@ def build_sites(diagnostics: Sequence[Diagnostic], extra_jit_functions: Sequence
             count = _statement_range(tree, d.line) if tree is not None else None
             kind = kind_of(d.code)
             names = _names_at(tree, d, kind) if tree is not None else ()
+            evaluated = _in_comprehension(tree, text, d) if tree is not None else None
             sites.append(Site(len(sites), d, real(path), d.line, d.end_line, def_lines, count,
-                              kind, names))
+                              kind, names, evaluated))
     return sites
 
 
 def line_specs(sites: Iterable[Site]) -> list[list]:
-    """What the child counts: ``[id, file, first, last, owner, owner_line]`` per site."""
+    """What the child counts: ``[id, file, first, last, owner, owner_line, kind, names,
+    evaluated]`` per site (see bootstrap.py)."""
     specs = []
     for site in sites:
         if site.count is None:
@@ -94,7 +129,7 @@ def line_specs(sites: Iterable[Site]) -> list[list]:
         first, last, owner, owner_line = site.count
         for name in {site.path, os.path.abspath(site.diagnostic.path)}:
             specs.append([site.ident, name, first, last, owner, owner_line, site.kind,
-                          list(site.names)])
+                          list(site.names), list(site.evaluated) if site.evaluated else None])
     return specs
 
 
@@ -102,12 +137,18 @@ def _names_at(tree: ast.Module, d: Diagnostic, kind: str) -> tuple[str, ...]:
     """The outer names a stale-value finding is about: the name read at the finding's position
     (JIT601), the names of its ``global``/``nonlocal`` statement (JIT602)."""
     if kind == "read":
+        # The dotted name the finding spans (``self.w``, ``config.lr``), else the innermost
+        # one starting there, else the plain name.
+        dotted = sorted(((node.end_col_offset or 0) != d.end_column - 1, len(name), name)
+                        for node in ast.walk(tree)
+                        if isinstance(node, ast.Attribute) and node.lineno == d.line
+                        and node.col_offset == d.column - 1
+                        for name in [_dotted(node)] if name is not None)
+        if dotted:
+            return (dotted[0][2],)
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and node.lineno == d.line and node.col_offset == d.column - 1:
                 return (node.id,)
-            if isinstance(node, ast.Attribute) and node.end_lineno == d.line and \
-                    isinstance(node.value, ast.Name) and node.value.col_offset == d.column - 1:
-                return (node.value.id,)
     elif kind == "write":
         # JIT602 points at the global/nonlocal statement or at the traced use of the outer name
         # (read into the result, a tracer stored, a key split): the names are those the
@@ -123,6 +164,36 @@ def _names_at(tree: ast.Module, d: Diagnostic, kind: str) -> tuple[str, ...]:
         on_line = {node.id for node in ast.walk(body) if isinstance(node, ast.Name) and node.lineno == d.line}
         return tuple(name for name in declared if name in on_line) or tuple(declared)
     return ()
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _in_comprehension(tree: ast.Module, text: str, d: Diagnostic) -> Optional[tuple[int, int, int, int]]:
+    """The finding's span in bytes (as code objects' positions are) when it lies inside a
+    comprehension; else None."""
+    lines = text.splitlines()
+    if not 0 < d.line <= len(lines) or not 0 < d.end_line <= len(lines):
+        return None
+    start = (d.line, len(lines[d.line - 1][:d.column - 1].encode()))
+    end = (d.end_line, len(lines[d.end_line - 1][:d.end_column - 1].encode()))
+    for node in ast.walk(tree):
+        if isinstance(node, _COMPREHENSIONS) and \
+                (node.lineno, node.col_offset) < start and \
+                end <= (node.end_lineno or node.lineno, node.end_col_offset or 0):
+            return (*start, *end)
+    return None
+
+
+def _dotted(node: ast.expr) -> Optional[str]:
+    """``self.w`` for an attribute chain on a name; None for anything else (a call, a subscript)."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
 
 
 # ---------------------------------------------------------------------------- definitions
