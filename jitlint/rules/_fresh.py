@@ -56,6 +56,8 @@ TRANSFORMS = frozenset({
     # every step, also for a module-level f)
     "jax.shard_map", "jax._src.shard_map.shard_map", "jax.experimental.shard_map.shard_map",
     "equinox.filter_grad", "equinox.filter_value_and_grad", "equinox.filter_vmap",
+    # measured: jax.jit(checkify.checkify(step)) per step compiles every step
+    "jax.experimental.checkify.checkify",
 })
 # equinox's transforms return Modules that compare equal field by field; equinox's jits take
 # the callable as a static (strongly held, compared by equality) key: one compile.
