@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from functools import cached_property
 import re
-from typing import Iterator, Optional
+from typing import Iterator, NamedTuple, Optional
 
 import libcst as cst
 
@@ -115,7 +115,7 @@ class CallingContext:
         for f in frame:
             if isinstance(f.node, cst.FunctionDef) and self.traced(f.node):
                 return True
-            if isinstance(f.node, cst.Lambda) and f.node in self._handed[1]:
+            if isinstance(f.node, cst.Lambda) and f.node in self._handed.traced_lambdas:
                 return True
         return False
 
@@ -123,7 +123,7 @@ class CallingContext:
         if function in self._traced:
             return self._traced[function]
         self._traced[function] = False  # cycle guard
-        result = function in self._handed[0] or self._framework_call(function)
+        result = function in self._handed.traced_defs or self._framework_call(function)
         if not result:
             sites = self.call_sites(function)
             result = bool(sites) and all(self.runs_traced(site.frame) for site in sites)
@@ -258,7 +258,7 @@ class CallingContext:
             return ONCE
         if sites:
             return ONCE if all(self.site_runs_once(site) for site in sites) else UNKNOWN
-        return ONCE if function in self._handed[2] else UNKNOWN
+        return ONCE if function in self._handed.run_defs else UNKNOWN
 
     def _repeats(self, function: cst.FunctionDef, sites: list[CallSite]) -> bool:
         if function.name.value == "__call__":
@@ -313,9 +313,9 @@ class CallingContext:
 
     # ---------------------------------------------------------------- what is handed to a transform
     @cached_property
-    def _handed(self) -> tuple[set[cst.FunctionDef], set[cst.Lambda], set[cst.FunctionDef]]:
-        """(defs traced by a jit or transform, lambdas handed to one, defs handed to a program
-        runner or another ecosystem function: run once or under a trace)."""
+    def _handed(self) -> "_Handed":
+        """What the module hands to jits, transforms, program runners and other ecosystem
+        functions."""
         traced: set[cst.FunctionDef] = set()
         lambdas: set[cst.Lambda] = set()
         handed_once: set[cst.FunctionDef] = set()
@@ -347,7 +347,7 @@ class CallingContext:
                         lambdas.add(value)
                 else:
                     target.update(self._functions_named(value, scope))
-        return traced, lambdas, handed_once
+        return _Handed(traced, lambdas, handed_once)
 
     def _is_transform(self, expr: cst.BaseExpression, scope: Scope) -> bool:
         if isinstance(expr, cst.Call):  # @partial(jax.jit, ...), @jax.custom_vjp(...)
@@ -382,6 +382,12 @@ class CallingContext:
             candidates = [m for c in self.model.classes if (m := class_methods(c).get(method)) is not None]
             if len(candidates) == 1:  # a method name unique among the module's classes
                 yield candidates[0]
+
+
+class _Handed(NamedTuple):
+    traced_defs: set[cst.FunctionDef]  # jitted or handed to a transform: traced
+    traced_lambdas: set[cst.Lambda]  # lambdas handed to a jit or transform
+    run_defs: set[cst.FunctionDef]  # handed to a program runner or another ecosystem function
 
 
 def loop_targets(loop: cst.CSTNode) -> set[str]:
