@@ -58,3 +58,20 @@ def test_chained_backtracking_line_search_compiles_every_step(reports):
     path = FIXTURES / "eager" / "backtracking_linesearch_chain_eager.py"
     assert control_flow_compiles(reports[path])["jit(while)"] == 5  # 5 eager updates
     assert {code for _, code in expected_findings(path)} == {"JIT520"}
+
+
+def test_env_step_is_quiet_when_only_used_jitted(reports):
+    """`jax.jit(env.step)`: the substep loop is traced once, no lax loop compiles on its own;
+    stepping the same environment eagerly compiles the integrator's scan on every substep."""
+    jitted = reports[FIXTURES / "eager" / "env_step_jitted_ok.py"]
+    eager = reports[FIXTURES / "eager" / "env_step_eager.py"]
+    assert control_flow_compiles(jitted) == Counter()
+    assert Counter(e["fun_name"] for e in jitted["compiles"])["jit(step)"] == 1
+    assert control_flow_compiles(eager)["jit(scan)"] == 15  # 5 steps x 3 substeps
+
+
+def test_literal_sweep_through_a_name_compiles_once_per_size(reports):
+    sweep = control_flow_compiles(reports[FIXTURES / "eager" / "sweep_through_name_ok.py"])
+    repeated = control_flow_compiles(reports[FIXTURES / "eager" / "sweep_through_name_repeated.py"])
+    assert sweep["jit(scan)"] == 3  # three sizes, three programs: each compile is needed
+    assert repeated["jit(scan)"] == 4  # one program, compiled on each of 4 calls

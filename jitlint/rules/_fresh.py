@@ -5,11 +5,16 @@ weakly, so an *equal* new object compiles again once the old one is gone).  ``ja
 where X is *created* by the code that runs it (a lambda, a nested ``def``, a ``partial(...)``,
 a bound method, a transformed function, a callable instance) therefore compiles on every run
 of that code.  The finding is "every run of this code compiles"; visible repetition (a loop,
-several callers) only adds evidence.  Code that evidently runs once stays silent:
+several callers) only adds evidence.  How a function runs (traced, repeated, once, unknown)
+is the calling-context analysis's answer (``rules/_context.py``).  Code that evidently runs
+once, or only while traced, stays silent:
 
 * a module's top level and ``if __name__ == "__main__":`` blocks, ``main``-like entry points,
   test files, test functions and fixtures, ``__init__``/``setUp``-style construction, and
-  functions whose only callers in the module run once;
+  functions whose only callers in the module run once; functions traced under a caller's jit
+  or transform (handed to one anywhere in the module, or called only from traced code);
+* a helper called per item of a loop with the item itself, which the jitted callable closes
+  over (``[init(m) for m in models]``): one program per item, every compile needed;
 * jits whose result is kept for reuse: lazy initialisation (``if f is None: f = jax.jit(...)``),
   ``self._f = jax.jit(...)``, memoised factories (``functools.cache``, project ``*cache*`` /
   ``*memo*`` decorators), factories that return the jitted callable;
@@ -31,20 +36,19 @@ freeze that value.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
-import re
 from typing import Iterator, Optional, Sequence
 
 import libcst as cst
 
 from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED, calling_context,
+                                    class_methods, has_decorator, loop_targets)
 from jitlint.rules._jitted import name_loads, positional_params
 from jitlint.rules._stale import state_changed_after_construction
-from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, dotted_name
+from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
 from jitlint.walk import Walker, iter_nodes
 
-PARTIAL_CONSTRUCTORS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 TRANSFORMS = frozenset({
     "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev", "jax.hessian",
     "jax.checkpoint", "jax.remat", "jax.named_call",
@@ -52,6 +56,8 @@ TRANSFORMS = frozenset({
     # every step, also for a module-level f)
     "jax.shard_map", "jax._src.shard_map.shard_map", "jax.experimental.shard_map.shard_map",
     "equinox.filter_grad", "equinox.filter_value_and_grad", "equinox.filter_vmap",
+    # measured: jax.jit(checkify.checkify(step)) per step compiles every step
+    "jax.experimental.checkify.checkify",
 })
 # equinox's transforms return Modules that compare equal field by field; equinox's jits take
 # the callable as a static (strongly held, compared by equality) key: one compile.
@@ -64,30 +70,10 @@ RETURNS_FRESH_FUNCTION = frozenset({"jax.vjp", "jax.linearize"})
 # nnx.jit builds a new jitted wrapper on every application, whatever it wraps (measured:
 # nnx.jit(module_level_fn)(x) in a 5-step loop compiles 5 times).
 FRESH_WRAPPER_JITS = frozenset({"flax.nnx.jit"})
-MEMOISERS = frozenset({"functools.cache", "functools.lru_cache", "jax._src.util.cache",
-                       "jax._src.util.weakref_lru_cache", "jax._src.util.memoize"})
 CACHE_CLEARERS = frozenset({"jax.clear_caches"})
-MEMO_WORDS = re.compile(r"cache|memo|once", re.IGNORECASE)
-# Decorators that leave a function an ordinary function called as often as its callers call it.
-PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "abc.abstractmethod",
-                              "functools.wraps", "typing.overload", "typing_extensions.override",
-                              "typing.override"})
-# Functions that run once per program, object or test.
-RUN_ONCE_NAMES = frozenset({
-    "main", "_main", "cli", "run_main", "app_main", "train", "fit", "train_and_evaluate",
-    "__init__", "__post_init__", "__new__", "__init_subclass__", "__set_name__", "__enter__",
-    "setup", "setUp", "setUpClass", "setUpModule", "setup_method", "setup_class", "setup_module",
-    "setup_function", "tearDown", "tearDownClass",
-})
-TEST_FILE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test|[^/]*_tests|conftest)\.py$")
 # Timing calls: a loop that measures each variant is a benchmark sweep, one compile each.
 TIMERS = frozenset({"time.time", "time.perf_counter", "time.monotonic", "time.process_time",
                     "timeit.timeit", "timeit.default_timer", "timeit.repeat"})
-ENTRY_POINT_WORDS = re.compile(r"fixture|command|main|group|entrypoint|^cli$|^app$|^run$", re.IGNORECASE)
-# Program runners: the function handed to them is the program's entry point.
-RUNNERS = frozenset({"absl.app.run", "fire.Fire", "typer.run", "multiprocessing.Process",
-                     "threading.Thread"})
-ECOSYSTEM = frozenset({"jax", "equinox", "flax", "haiku", "chex", "optax", "numpyro", "jaxtyping"})
 ARITHMETIC = (cst.BinaryOperation, cst.UnaryOperation)
 
 # kind -> what the message calls the jitted callable
@@ -207,16 +193,12 @@ class _Analysis:
     def __init__(self, ctx: FileContext) -> None:
         self.ctx = ctx
         self.model: SemanticModel = ctx.model
-        self.jitted_defs = self._jitted_defs()
-        self.test_file = bool(TEST_FILE.search(ctx.path.replace("\\", "/")))
-        self._repeated: dict[cst.FunctionDef, bool] = {}
-        self._once: dict[cst.FunctionDef, bool] = {}
-        self._eager: dict[cst.FunctionDef, bool] = {}
+        self.context = calling_context(ctx)
         self._seen_jits: dict[tuple, JitApplication] = {}
 
     # ---------------------------------------------------------------- entry point
     def check(self, app: JitApplication) -> Optional[FreshJit]:
-        if self._inside_jitted_body(app.frame):
+        if self.context.runs_traced(app.frame):
             return None  # runs only while the outer function is traced, then inlined
         if _keyword_is_true(app, "inline"):
             return None  # inline=True: meant to be traced inside another jit
@@ -273,10 +255,12 @@ class _Analysis:
             return None
         function = scope.node
         assert isinstance(function, cst.FunctionDef)
-        if self._is_memoised(function) or self._runs_once(function):
+        if self.context.how(function) in (ONCE, TRACED):
             return None
         if self._configured_per_call(function, callable_node, creation):
             return None  # a few call sites, each a different program: bounded, like a sweep
+        if self._distinct_per_iteration(function, callable_node, creation):
+            return None  # one program per item: every compile is needed
         reuse = self._reuse(app)
         if reuse == "closure":
             return None  # kept alive by a closure that escapes: a factory, built once per product
@@ -408,14 +392,10 @@ class _Analysis:
         different literal shapes (``normalise(jnp.ones(3))``, ``normalise(jnp.ones(7))``)?
         Then, as for a loop over configurations, hoisting the jit saves nothing and the
         compiles are bounded by the call sites."""
-        sites = self._call_sites(function)
-        if len(sites) < 2 or any(self._site_repeats(site) for site in sites):
+        sites = self.context.call_sites(function)
+        if len(sites) < 2 or any(self.context.site_repeats(site) for site in sites):
             return False
-        scope = self.model.scope_of.get(node) or creation.scope
-        function_scope = self.model.scope_of[function]
-        closed_over = {loaded.value for loaded in name_loads(node)
-                       if any(b.kind == "param" and b.scope is function_scope
-                              for b in self.model.lookup(loaded.value, scope))}
+        closed_over = self._closed_over_params(function, node, creation)
         params = function.params
         positional = [p.name.value for p in (*params.posonly_params, *params.params)]
         for param in positional + [p.name.value for p in params.kwonly_params]:
@@ -427,6 +407,39 @@ class _Analysis:
             if None not in shapes and len(set(shapes)) > 1:
                 return True
         return False
+
+    def _distinct_per_iteration(self, function: cst.FunctionDef, node: cst.CSTNode, creation: Frame) -> bool:
+        """Does every repeating call of ``function`` sit in a loop over items and pass the item
+        itself for a parameter the jitted callable closes over other than as a traced operand
+        (``[init(m) for m in models]`` with ``jax.jit(lambda k: model.init(k, x))``)?  Each
+        item is a distinct program, so each compile is needed, as in a sweep."""
+        closed_over = self._closed_over_params(function, node, creation)
+        repeating = [site for site in self.context.call_sites(function) if self.context.site_repeats(site)]
+        if not repeating or not closed_over:
+            return False
+        positional = [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
+        if self.model.functions[function].scope.kind == "class" and not has_decorator(function, "staticmethod"):
+            closed_over.discard(positional[0] if positional else "")  # self / cls: the receiver
+            positional = positional[1:]  # obj.method(a, b): a is the second parameter
+        for site in repeating:
+            loops = site.frame.loops_in_scope()
+            if not loops:
+                return False  # repeated through its caller: the items are not in view
+            items = loop_targets(loops[0])
+            if not any(isinstance(arg := _argument(site.node, param, positional.index(param)
+                                                   if param in positional else None), cst.Name)
+                       and arg.value in items and not self._only_traced_operand(node, param, creation)
+                       for param in closed_over):
+                return False
+        return True
+
+    def _closed_over_params(self, function: cst.FunctionDef, node: cst.CSTNode, creation: Frame) -> set[str]:
+        """Parameters of ``function`` that the callable ``node`` reads."""
+        scope = self.model.scope_of.get(node) or creation.scope
+        function_scope = self.model.scope_of[function]
+        return {loaded.value for loaded in name_loads(node)
+                if any(b.kind == "param" and b.scope is function_scope
+                       for b in self.model.lookup(loaded.value, scope))}
 
     def _literal_shape(self, expr: Optional[cst.BaseExpression], scope: Scope) -> Optional[str]:
         """``jnp.ones((3, 4))`` -> "(3, 4)": the shape of an array built from a literal."""
@@ -481,22 +494,13 @@ class _Analysis:
         """``Model()`` of a class in this module that has ``__call__``.  jax.jit holds the
         callable weakly, so even an equal (hashable) new instance compiles again once the old
         one is gone; jits that key on equality (pmap, equinox's) need identity hashing."""
-        cls = self._class_of(call.func, scope)
+        cls = self.context.class_of(call.func, scope)
         if cls is None or cls.decorators:
             return False  # decorated classes (dataclasses ...) may define equality
-        methods = _methods(cls)
+        methods = class_methods(cls)
         if "__call__" not in methods:
             return False
         return not equality_keyed or ("__eq__" not in methods and "__hash__" not in methods)
-
-    def _class_of(self, expr: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
-        if not isinstance(expr, cst.Name):
-            return None
-        binding = self.model.single_binding(expr.value, scope)
-        if binding is not None and binding.kind == "class":
-            assert isinstance(binding.node, cst.ClassDef)
-            return binding.node
-        return None
 
     def _is_bound_method(self, expr: cst.Attribute, scope: Scope) -> bool:
         """``self.m`` / ``obj.m`` / ``Cls.cm``: each access makes a new method object."""
@@ -504,53 +508,26 @@ class _Analysis:
         base = expr.value
         if not isinstance(base, cst.Name):
             return False
-        cls = self._class_of(base, scope)
+        cls = self.context.class_of(base, scope)
         if cls is not None:  # Cls.m: only classmethods are bound
-            method = _methods(cls).get(attr)
-            return method is not None and _has_decorator(method, "classmethod")
-        cls = self._instance_class(base, scope)
+            method = class_methods(cls).get(attr)
+            return method is not None and has_decorator(method, "classmethod")
+        cls = self.context.instance_class(base, scope)
         if cls is None or attr in _instance_attributes(cls):
             return False  # ``self.f = self.f`` pins one bound method on the instance
-        method = _methods(cls).get(attr)
+        method = class_methods(cls).get(attr)
         if method is None:
             # ``self.update`` that the class neither defines nor assigns: inherited from a base
             # class we cannot see, where a name called like a method is a method.
-            return base.value == "self" and not self._is_plain_class(cls) \
+            return base.value == "self" and not self.context.is_plain_class(cls) \
                 and attr not in _class_attributes(cls) and self._called_as_method(attr)
-        return not _has_decorator(method, "staticmethod") and not _has_decorator(method, "property")
+        return not has_decorator(method, "staticmethod") and not has_decorator(method, "property")
 
     def _called_as_method(self, attr: str) -> bool:
         return any(isinstance(site.node.func, cst.Attribute) and isinstance(site.node.func.value, cst.Name)
                    and site.node.func.value.value in ("self", "super") for site in self.model.calls_named(attr)) \
             or any(isinstance(site.node.func, cst.Attribute) and isinstance(site.node.func.value, cst.Call)
                    for site in self.model.calls_named(attr))
-
-    def _instance_class(self, name: cst.Name, scope: Scope) -> Optional[cst.ClassDef]:
-        """The class of this module that ``name`` is an instance of: ``self`` in a method,
-        or a variable assigned once from ``Cls(...)``."""
-        binding = self.model.single_binding(name.value, scope)
-        if binding is None:
-            return None
-        if binding.kind == "param":
-            return self._class_of_self(binding)
-        if binding.kind == "assign" and isinstance(binding.value, cst.Call):
-            return self._class_of(binding.value.func, binding.scope)
-        return None
-
-    def _class_of_self(self, param: Binding) -> Optional[cst.ClassDef]:
-        """The class whose method has ``param`` as its first parameter (``self``)."""
-        function = param.scope.node
-        if not isinstance(function, cst.FunctionDef) or _has_decorator(function, "staticmethod"):
-            return None
-        params = [*function.params.posonly_params, *function.params.params]
-        if not params or params[0] is not param.node:
-            return None
-        outer = self.model.functions[function]
-        if outer.scope.kind == "class":
-            node = outer.scope.node
-            assert isinstance(node, cst.ClassDef)
-            return node
-        return None
 
     # ---------------------------------------------------------------- how the result is used
     def _result_called(self, app: JitApplication, within) -> bool:
@@ -640,8 +617,8 @@ class _Analysis:
     # ---------------------------------------------------------------- does the code repeat
     def _factory_result_called_per_iteration(self, factory: cst.FunctionDef, position: int) -> Optional[str]:
         """``make(...)(x)`` in a loop, or ``a, f = make(...)`` then ``f(x)`` in the same iteration."""
-        for site in self._call_sites(factory):
-            if not self._site_repeats(site):
+        for site in self.context.call_sites(factory):
+            if not self.context.site_repeats(site):
                 continue
             if position == -1 and site.called_immediately:
                 return f"`{factory.name.value}(...)(...)` runs repeatedly"
@@ -658,12 +635,12 @@ class _Analysis:
     def _evidence(self, function: cst.FunctionDef, repeating_site: bool = False) -> Optional[str]:
         """Visible repetition of ``function`` in this module, in words (None: none seen).
         ``repeating_site``: several plain call sites are not enough, one must repeat."""
-        if not self._is_repeated(function):
+        if self.context.how(function) != REPEATED:
             return None
         if function.name.value == "__call__":
             return "it runs on every call of the object"
-        sites = self._call_sites(function)
-        if repeating_site and not any(self._site_repeats(site) for site in sites):
+        sites = self.context.call_sites(function)
+        if repeating_site and not any(self.context.site_repeats(site) for site in sites):
             return None
         if any(site.frame.loops_in_scope() for site in sites):
             return "it is called in a loop"
@@ -675,158 +652,19 @@ class _Analysis:
 
     def _evidence_sites(self, function: cst.FunctionDef) -> tuple[tuple[cst.CSTNode, str], ...]:
         """The calls of ``function`` that _evidence speaks of: those in a loop, else all."""
-        sites = self._call_sites(function)
+        sites = self.context.call_sites(function)
         name = function.name.value
         in_loops = [site for site in sites if site.frame.loops_in_scope()]
         return tuple((site.node, f"`{name}` is called here, in a loop" if in_loops
                       else f"`{name}` is called here") for site in (in_loops or sites)[:MAX_RELATED])
 
-    def _is_repeated(self, function: cst.FunctionDef) -> bool:
-        """Evidence in this module that ``function`` runs more than once."""
-        if function in self._repeated:
-            return self._repeated[function]
-        self._repeated[function] = False  # cycle guard
-        if function.name.value == "__call__":
-            # A plain class's __call__ runs once per use.  A framework Module's (flax, haiku,
-            # equinox: any base class we cannot see) usually runs under an outer jit trace.
-            result = self._is_plain_class(self.model.functions[function].scope.node)
-        else:
-            sites = self._call_sites(function)
-            result = len(sites) >= 2 or any(self._site_repeats(site) for site in sites)
-        self._repeated[function] = result
-        return result
-
-    def _runs_once(self, function: cst.FunctionDef) -> bool:
-        """Evidently run once (per program, object or test), or only while tracing."""
-        if function in self._once:
-            return self._once[function]
-        self._once[function] = True  # cycle guard: recursion adds no evidence either way
-        result = self._compute_runs_once(function)
-        self._once[function] = result
-        return result
-
-    def _compute_runs_once(self, function: cst.FunctionDef) -> bool:
-        if self.test_file:
-            return True
-        if self._is_repeated(function) and not self._only_traced_callers(function):
+    def _evidently_eager(self, frame: Frame) -> bool:
+        """Module-level code, or an undecorated function (not a method) whose calling context
+        shows it eager: run once or repeated, never traced or unknown."""
+        if any(isinstance(f.node, cst.ClassDef) for f in frame):
             return False
-        name = function.name.value
-        if name in RUN_ONCE_NAMES or name.startswith(("test", "main_")) or name.endswith("_main"):
-            return True
-        if self._decorated_to_run_once(function):
-            return True
-        outer = self.model.functions[function]
-        if outer.scope.kind == "class":
-            cls = outer.scope.node
-            assert isinstance(cls, cst.ClassDef)
-            if cls.name.value.startswith("Test") or any(
-                    dotted_name(base.value).endswith("TestCase") for base in cls.bases):
-                return True
-            if name == "__call__" and not self._is_plain_class(cls):
-                return True  # a framework Module's __call__ runs under the outer jit's trace
-        sites = self._call_sites(function)
-        if sites:
-            return all(self._site_runs_once(site) for site in sites)
-        return self._passed_to_a_transform(function)
-
-    def _only_traced_callers(self, function: cst.FunctionDef) -> bool:
-        sites = self._call_sites(function)
-        return bool(sites) and all(self._inside_jitted_body(site.frame) for site in sites)
-
-    def _site_runs_once(self, site: CallSite) -> bool:
-        if self._inside_jitted_body(site.frame):
-            return True  # traced once per compile of the outer jit, then inlined
-        if site.frame.loops_in_scope():
-            return False
-        caller = site.frame.enclosing_function()
-        if caller is None:
-            return not any(isinstance(f.node, cst.ClassDef) for f in site.frame)  # module level
-        return self._runs_once(caller)
-
-    def _passed_to_a_transform(self, function: cst.FunctionDef) -> bool:
-        """``jax.lax.scan(step, ...)``, ``jax.custom_vjp(f)``: run while tracing (no visible call);
-        ``absl.app.run(experiment)``: the program's entry point."""
-        if self.model.functions[function].scope.kind == "class":
-            return False  # a method is passed as ``self.m``, never as a bare name
-        return any(binding.node is function
-                   for name, scope in self._names_passed_to_transforms.get(function.name.value, ())
-                   for binding in self.model.lookup(name, scope))
-
-    @cached_property
-    def _names_passed_to_transforms(self) -> dict[str, list[tuple[str, Scope]]]:
-        names: dict[str, list[tuple[str, Scope]]] = {}
-        for site in self.model.calls:
-            passed = [arg.value.value for arg in site.node.args if isinstance(arg.value, cst.Name)]
-            if not passed:
-                continue
-            callee = self.model.qualified_name(site.node.func, site.frame.scope) or ""
-            if callee.split(".")[0] in ECOSYSTEM or callee in RUNNERS \
-                    or self.ctx.resolver.resolve(site.node.func, site.frame.scope) is not None:
-                for name in passed:
-                    names.setdefault(name, []).append((name, site.frame.scope))
-        return names
-
-    def _decorated_to_run_once(self, function: cst.FunctionDef) -> bool:
-        """An entry point or fixture (``@click.command``, ``@hydra.main``, ``@pytest.fixture``),
-        or a function handed to a JAX-ecosystem transform (``@jax.custom_vjp``): it runs once,
-        or under a trace.  Other decorators (``@prim.def_impl``, ``@wraps``) keep it a function
-        called as often as its callers call it."""
-        scope = self.model.functions[function].scope
-        for decorator in function.decorators:
-            expr = decorator.decorator
-            if isinstance(expr, cst.Call):
-                callee = self.model.qualified_name(expr.func, scope)
-                expr = expr.args[0].value if callee in PARTIAL_CONSTRUCTORS and expr.args else expr.func
-            qualname = self.model.qualified_name(expr, scope) or dotted_name(expr)
-            if qualname in PLAIN_DECORATORS:
-                continue
-            if ENTRY_POINT_WORDS.search(qualname.rsplit(".", 1)[-1]):
-                return True
-            if qualname.split(".")[0] in ECOSYSTEM:
-                return True
-        return False
-
-    def _is_plain_class(self, cls: cst.CSTNode) -> bool:
-        if not isinstance(cls, cst.ClassDef):
-            return False
-        for base in cls.bases:
-            if isinstance(base.value, cst.Name) and base.value.value == "object":
-                continue
-            local = self._class_of(base.value, self.model.classes[cls].scope)
-            if local is None or not self._is_plain_class(local):
-                return False
-        return True
-
-    def _site_repeats(self, site: CallSite) -> bool:
-        if site.frame.loops_in_scope():
-            return True
-        caller = site.frame.enclosing_function()
-        return caller is not None and self._is_repeated(caller)
-
-    def _call_sites(self, function: cst.FunctionDef) -> list[CallSite]:
-        outer = self.model.functions[function]
-        if outer.scope.kind == "class":  # a method: self.name(...), or obj.name(...) on an instance
-            cls = outer.scope.node
-            return [
-                site for site in self.model.calls_named(function.name.value)
-                if isinstance(site.node.func, cst.Attribute)
-                and isinstance(site.node.func.value, cst.Name)
-                and self._instance_class(site.node.func.value, site.frame.scope) is cls
-            ]
-        binding = next((b for b in outer.scope.bindings.get(function.name.value, ())
-                        if b.node is function), None)
-        return list(self.model.calls_to(binding)) if binding is not None else []
-
-    def _is_memoised(self, function: cst.FunctionDef) -> bool:
-        scope = self.model.functions[function].scope
-        for decorator in function.decorators:
-            expr = decorator.decorator
-            if isinstance(expr, cst.Call):
-                expr = expr.func
-            qualname = self.model.qualified_name(expr, scope) or dotted_name(expr)
-            if qualname in MEMOISERS or MEMO_WORDS.search(qualname.rsplit(".", 1)[-1]):
-                return True
-        return False
+        function = frame.enclosing_function()
+        return function is None or not function.decorators and self.context.how(function) in (ONCE, REPEATED)
 
     # ---------------------------------------------------------------- straight-line repetition
     def _straight_line_repeat(self, app: JitApplication, kind: str) -> Optional[FreshJit]:
@@ -862,37 +700,6 @@ class _Analysis:
                                                 site.frame, (), site.node))
                     break
         return found
-
-    def _evidently_eager(self, frame: Frame) -> bool:
-        """Code at module level, or in functions whose every (visible) caller is eager."""
-        if any(isinstance(f.node, cst.ClassDef) for f in frame):
-            return False
-        function = frame.enclosing_function()
-        if function is None:
-            return True
-        if function in self._eager:
-            return self._eager[function]
-        self._eager[function] = False  # cycle guard
-        sites = self._call_sites(function)
-        result = bool(sites) and not function.decorators and all(
-            not self._inside_jitted_body(site.frame) and self._evidently_eager(site.frame) for site in sites)
-        self._eager[function] = result
-        return result
-
-    # ---------------------------------------------------------------- jitted bodies
-    def _jitted_defs(self) -> set[cst.FunctionDef]:
-        jitted: set[cst.FunctionDef] = set()
-        for app in self.ctx.jit_applications:
-            if isinstance(app.target, cst.FunctionDef):
-                jitted.add(app.target)
-            elif isinstance(app.target, cst.Name):
-                binding = self.model.single_binding(app.target.value, app.frame.scope)
-                if binding is not None and isinstance(binding.node, cst.FunctionDef):
-                    jitted.add(binding.node)
-        return jitted
-
-    def _inside_jitted_body(self, frame: Frame) -> bool:
-        return any(isinstance(f.node, cst.FunctionDef) and f.node in self.jitted_defs for f in frame)
 
 
 def _argument(call: cst.Call, param: str, index: Optional[int]) -> Optional[cst.BaseExpression]:
@@ -992,15 +799,10 @@ def _arithmetic_operand(ancestors: list[cst.CSTNode], params: set[str]) -> bool:
     return holder is None or isinstance(holder, (cst.Lambda, cst.Return, cst.Assign, cst.AnnAssign))
 
 
-def _methods(cls: cst.ClassDef) -> dict[str, cst.FunctionDef]:
-    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
-    return {stmt.name.value: stmt for stmt in body if isinstance(stmt, cst.FunctionDef)}
-
-
 def _instance_attributes(cls: cst.ClassDef) -> set[str]:
     """Attributes that the class's methods assign on ``self`` (they shadow methods)."""
     names: set[str] = set()
-    for method in _methods(cls).values():
+    for method in class_methods(cls).values():
         for node in _walk_statements(method.body):
             if isinstance(node, cst.Assign):
                 for target in node.targets:
@@ -1036,10 +838,6 @@ def _walk_statements(block: cst.CSTNode) -> Iterator[cst.CSTNode]:
     return
 
 
-def _has_decorator(function: cst.FunctionDef, name: str) -> bool:
-    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == name for d in function.decorators)
-
-
 def _keyword_is_true(app: JitApplication, name: str) -> bool:
     return any(arg.keyword is not None and arg.keyword.value == name
                and isinstance(arg.value, cst.Name) and arg.value.value == "True"
@@ -1057,12 +855,15 @@ It fires where the code that builds the callable runs more than once: in a loop 
 calls the result, or in a function that calls the result (every call of that function
 compiles, whether or not its callers are in view; a caller seen in a loop is named as
 evidence). A function that builds the jit once and reuses it in its own loop is reported
-only when it is itself seen to repeat (a `train_epoch` called per epoch), and a factory
-only when its result (or a tuple element of it) is called per iteration. The same jit
-written twice in one block is reported at the second. Silent: module top level,
-`if __name__ == "__main__":`, `main`/`train`/`fit`-like entry points, test files and
-tests, `__init__`/`setUp`, functions only called from code that runs once or from jitted
-bodies, memoised factories (`functools.cache`, `*cache*`/`*memo*` decorators), lazy init,
+only when it is itself seen to repeat (a `train_epoch` called per epoch), and a factory only
+when its result (or a tuple element of it) is called per iteration. The same jit written
+twice in one block is reported at the second. Silent: module top level, `if __name__ ==
+"__main__":`, `main`/`train`/`fit`-like entry points, test files and tests,
+`__init__`/`setUp`, `init`/`setup`/`build`-named initialisation functions, functions only
+called from code that runs once or from traced code (also functions handed to a jit or
+transform anywhere in the module, `jax.jit(env.step)` included), a helper called per item
+with the item its jitted callable closes over (one program per item: `[init(m) for m in
+models]`), memoised factories (`functools.cache`, `*cache*`/`*memo*` decorators), lazy init,
 jits stored on objects or returned, `inline=True`, `.lower()`/`.trace()` only."""
 
 
@@ -1087,28 +888,5 @@ def _wraps_callable(call: cst.Call) -> bool:
     return any(arg.keyword is None and not arg.star for arg in call.args)
 
 
-# Shared with the static-argument rules (JIT2xx/JIT4xx): does code run more than once?
 def _shared_analysis(ctx: FileContext) -> "_Analysis":
     return ctx.shared("fresh-analysis", _Analysis)
-
-
-def inside_jitted_body(ctx: FileContext, frame: Frame) -> bool:
-    """Code in a jitted body runs only while tracing (then it is inlined)."""
-    return _shared_analysis(ctx)._inside_jitted_body(frame)
-
-
-def site_repeats(ctx: FileContext, site: CallSite) -> bool:
-    """Evidence in this module that the call ``site`` runs more than once."""
-    return _shared_analysis(ctx)._site_repeats(site)
-
-
-def function_repeats(ctx: FileContext, function: cst.FunctionDef) -> bool:
-    """Evidence in this module that ``function`` runs more than once (and is not memoised)."""
-    analysis = _shared_analysis(ctx)
-    return not analysis._is_memoised(function) and analysis._is_repeated(function)
-
-
-def function_may_repeat(ctx: FileContext, function: cst.FunctionDef) -> bool:
-    """``function`` is not evidently run once (nor memoised): every call of it counts."""
-    analysis = _shared_analysis(ctx)
-    return not analysis._is_memoised(function) and not analysis._runs_once(function)

@@ -22,7 +22,7 @@ import libcst as cst
 
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
-from jitlint.semantic import SemanticModel
+from jitlint.semantic import SemanticModel, dotted_name
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, spec_of
 from jitlint.walk import Walker, iter_nodes
 
@@ -214,6 +214,37 @@ def _annotated_as_array(param: cst.Param) -> bool:
         last = annotation.value if isinstance(annotation, cst.Name) else annotation.attr.value
         return last in ARRAY_ANNOTATIONS
     return False
+
+
+# Annotations that say "a Python container (or None)": its truth value is concrete, never a tracer.
+CONTAINER_ANNOTATIONS = frozenset({
+    "dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict", "list", "List",
+    "Sequence", "MutableSequence", "tuple", "Tuple", "set", "Set", "frozenset", "FrozenSet", "str",
+    "bytes", "None", "Optional", "Union",
+})
+CONTAINER_LITERALS = (cst.Dict, cst.List, cst.Tuple, cst.Set, cst.SimpleString)
+
+
+def states_container(param: cst.Param) -> bool:
+    """The code states that ``param`` holds a Python container (or None), never a tracer: it
+    is annotated ``dict`` / ``Mapping`` / ``Optional[dict]`` / ``list[...] | None`` ..., or
+    its default is a container literal (``opts={}``)."""
+    if param.default is not None and isinstance(param.default, CONTAINER_LITERALS):
+        return True
+    return param.annotation is not None and _container_annotation(param.annotation.annotation)
+
+
+def _container_annotation(annotation: cst.BaseExpression) -> bool:
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        return _container_annotation(annotation.left) and _container_annotation(annotation.right)
+    if isinstance(annotation, cst.Subscript):
+        head = dotted_name(annotation.value).rsplit(".", 1)[-1]
+        if head in ("Optional", "Union"):  # every member a container
+            return all(isinstance(e.slice, cst.Index) and _container_annotation(e.slice.value)
+                       for e in annotation.slice)
+        return head in CONTAINER_ANNOTATIONS
+    return isinstance(annotation, (cst.Name, cst.Attribute)) and \
+        dotted_name(annotation).rsplit(".", 1)[-1] in CONTAINER_ANNOTATIONS - {"Optional", "Union"}
 
 
 # ------------------------------------------------------------------------------ jitted calls

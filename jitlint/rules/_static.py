@@ -13,7 +13,7 @@ are ``ReceiverUse``s (JIT301, JIT402).  Anything not understood stays silent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator, Optional
 
 import libcst as cst
@@ -21,7 +21,7 @@ import libcst as cst
 from jitlint.jitnames import is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
-from jitlint.rules._fresh import function_may_repeat, function_repeats, inside_jitted_body
+from jitlint.rules._context import REPEATED, UNKNOWN, calling_context
 from jitlint.semantic import Binding, CallSite, Frame, Scope
 from jitlint.staticargs import IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
 from jitlint.values import (
@@ -65,6 +65,7 @@ class StaticUse:
     arg: cst.Arg
     param: str
     position: Optional[int]  # in the signature (self counted); None for a keyword argument
+    traced: bool = False  # the call runs while an outer jit traces (once per trace of it)
 
     @property
     def value(self) -> cst.BaseExpression:
@@ -81,6 +82,15 @@ class StaticUse:
 
 
 def static_uses(ctx: FileContext) -> list[StaticUse]:
+    """The static arguments of calls that run eagerly: traced calls run once per trace of
+    their caller, so what they repeat costs nothing per call."""
+    return ctx.shared("static-uses-eager", lambda c: [u for u in all_static_uses(c) if not u.traced])
+
+
+def all_static_uses(ctx: FileContext) -> list[StaticUse]:
+    """Every static argument, traced calls included: an unhashable one raises there too
+    (measured: a list at a static position of a jit called inside another jit raises
+    ValueError)."""
     return ctx.shared("static-uses", _compute)
 
 
@@ -104,9 +114,10 @@ def _compute(ctx: FileContext) -> list[StaticUse]:
         if found is None:
             continue
         spec, shift = found
-        if not spec.checkable or inside_jitted_body(ctx, site.frame):
-            continue  # calls while tracing are inlined into the outer function
-        uses.extend(_map_arguments(site, spec, shift))
+        if not spec.checkable:
+            continue
+        traced = calling_context(ctx).runs_traced(site.frame)
+        uses.extend(replace(use, traced=traced) for use in _map_arguments(site, spec, shift))
     return uses
 
 
@@ -156,7 +167,7 @@ def _receivers(ctx: FileContext) -> list[ReceiverUse]:
         if not isinstance(cls, cst.ClassDef):
             continue
         spec = callees.methods.get((cls, method))
-        if spec is None or not spec.checkable or inside_jitted_body(ctx, site.frame):
+        if spec is None or not spec.checkable or calling_context(ctx).runs_traced(site.frame):
             continue
         nums, names = spec.effective_static()
         if 0 in nums or (spec.positional and spec.positional[0] in names):
@@ -579,7 +590,8 @@ def _fresh_at(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Opt
         assert isinstance(function, cst.FunctionDef)
         # A jitted function built per call is a new cache key on every call of the function,
         # whether or not its callers are in view (issue 13's repetition model, JIT201).
-        if function_repeats(ctx, function) or kind == "jit" and function_may_repeat(ctx, function):
+        how = calling_context(ctx).how(function)
+        if how == REPEATED or kind == "jit" and how == UNKNOWN:
             return _fresh(kind, label, f"on every call of `{function.name.value}`")
     return None
 

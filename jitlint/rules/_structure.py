@@ -5,7 +5,8 @@ positionally at one call and by keyword at another (directly, or bound by keywor
 ``functools.partial`` / ``jax.tree_util.Partial`` of the jitted function) is two structures, and
 so are dicts with different key sets.  Each structure compiles once more.
 
-Flagged, per parameter of one jitted function (across the calls this module shows):
+Flagged, per parameter of one jitted function (across the calls of one body: a function, or
+the module's top level):
 
 * positional at one call, keyword at another (non-static parameters; a static one is part of
   the key anyway);
@@ -34,7 +35,7 @@ from jitlint.rules._jitted import (
     CALLABLE_JITS, jitted_calls, jitted_def, positional_params, static_names,
 )
 from jitlint.jitnames import JitApplication
-from jitlint.rules._fresh import inside_jitted_body
+from jitlint.rules._context import calling_context
 from jitlint.rules._static import PARTIALS
 from jitlint.semantic import CallSite
 from jitlint.staticargs import spec_of
@@ -65,10 +66,13 @@ def structure_churns(ctx: FileContext) -> list[StructureChurn]:
 
 
 def _analyse(ctx: FileContext) -> list[StructureChurn]:
-    passings: dict[tuple[int, str], list[_Passing]] = {}
+    # Calls are compared only within one body (a function, or the module's top level): calls
+    # in different functions (one test passing by keyword, another positionally) need not
+    # reach the jitted function one after the other.
+    passings: dict[tuple[int, str, int], list[_Passing]] = {}
     names: dict[int, str] = {}
     for app, func, name, call, site, bound in _calls(ctx):
-        if inside_jitted_body(ctx, site.frame):
+        if calling_context(ctx).runs_traced(site.frame):
             continue  # inlined into the outer trace: no compile of its own
         spec = spec_of(app, ctx.model)
         static = static_names(spec) if spec is not None else frozenset()
@@ -83,23 +87,23 @@ def _analyse(ctx: FileContext) -> list[StructureChurn]:
         for index, arg in enumerate(positional):
             if index < len(params) and params[index] not in static:
                 node = call if arg in bound else arg
-                passings.setdefault((id(app), params[index]), []).append(
+                passings.setdefault((id(app), params[index], _body(site)), []).append(
                     _Passing(site, node, "positional", arg in bound, arg.value))
         for arg in keywords:
             name = arg.keyword.value  # type: ignore[union-attr]
             if name in params and name not in static:
                 node = call if arg in bound else arg
-                passings.setdefault((id(app), name), []).append(
+                passings.setdefault((id(app), name, _body(site)), []).append(
                     _Passing(site, node, "keyword", arg in bound, arg.value))
     found = []
     flagged: set[int] = set()  # one finding per call site
-    for (app_id, param), uses in passings.items():
+    for (app_id, param, _), uses in passings.items():
         for use in uses:
             churn = _growing_dict(ctx, use, names[app_id], param)
             if churn is not None and id(use.site) not in flagged:
                 flagged.add(id(use.site))
                 found.append(churn)
-    for (app_id, param), uses in passings.items():
+    for (app_id, param, _), uses in passings.items():
         function = names[app_id]
         first = uses[0]
         for use in uses[1:]:
@@ -128,6 +132,11 @@ def _analyse(ctx: FileContext) -> list[StructureChurn]:
                 flagged.add(id(use.site))
                 break
     return found
+
+
+def _body(site: CallSite) -> int:
+    """The function or lambda whose body holds the call (0: the module's top level)."""
+    return next((id(f.node) for f in site.frame if isinstance(f.node, (cst.FunctionDef, cst.Lambda))), 0)
 
 
 def _growing_dict(ctx: FileContext, use: _Passing, function: str, param: str) -> Optional[StructureChurn]:

@@ -36,7 +36,8 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, DATA_SIZED_METHODS, DATA
                               NUMPY_ARRAY_CONSTRUCTORS, DataSizedOutput)
 from jitlint.rule import FileContext
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
-                                   jitted_lambdas, positional_params, scopes_within)
+                                   jitted_lambdas, positional_params, scopes_within,
+                                   states_container)
 from jitlint.semantic import Binding, Scope, SemanticModel
 from jitlint.walk import Walker
 
@@ -108,8 +109,11 @@ CONCRETE_PARAMS: dict[str, tuple[tuple[int, str], ...]] = {
     "jax.scipy.special.multigammaln": ((1, "d"),),
     "jax.nn.softmax": _AXIS,
     "jax.nn.log_softmax": _AXIS,
-    **{f"jax.random.{f}": ((1, "shape"),) for f in ("normal", "uniform", "bernoulli",
-                                                      "permutation", "categorical")},
+    # the shape is the second argument of normal/uniform only: bernoulli's is `p`, categorical's
+    # `logits` and permutation's the array to shuffle (measured: all three fine traced)
+    **{f"jax.random.{f}": ((1, "shape"),) for f in ("normal", "uniform")},
+    "jax.random.bernoulli": ((2, "shape"),),
+    "jax.random.categorical": ((3, "shape"),),
 }
 CONCRETE_METHOD_ARGS = frozenset({"reshape"})  # x.reshape(n, -1): every argument is a shape
 MAX_HELPER_DEPTH = 3
@@ -445,6 +449,13 @@ class _FunctionAnalysis:
             return func.value
         return None
 
+    def _stated_container(self, expr: cst.BaseExpression, scope: Scope) -> bool:
+        """A name bound to a parameter the code states is a container (``params: dict``,
+        ``opts={}``), also after ``params = params or {}`` rebinds it."""
+        return isinstance(expr, cst.Name) and any(
+            b.kind == "param" and isinstance(b.node, cst.Param) and states_container(b.node)
+            for b in self.model.lookup(expr.value, scope))
+
     def _is_bare_param(self, expr: cst.BaseExpression, scope: Scope) -> Optional[str]:
         """The jitted def's own parameter ``expr`` names (one a caller can mark static)."""
         if self.caller is not None or not isinstance(expr, cst.Name):
@@ -472,13 +483,14 @@ class _FunctionAnalysis:
     def check_truth(self, expr: cst.BaseExpression, scope: Scope, construct: str, fix: str) -> None:
         """``expr`` is converted to bool (an if/while/assert test, an and/or operand, not)."""
         if isinstance(expr, cst.BooleanOperation):
-            self.check_truth(expr.left, scope, construct, fix)
+            if not _container_fallback(expr):
+                self.check_truth(expr.left, scope, construct, fix)
             self.check_truth(expr.right, scope, construct, fix)
             return
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
             self.check_truth(expr.expression, scope, construct, fix)
             return
-        if not self.traced(expr, scope):
+        if not self.traced(expr, scope) or self._stated_container(expr, scope):
             return
         param = self._is_bare_param(expr, scope)
         if param is not None and param not in self.jitted.array_params:
@@ -491,6 +503,16 @@ class _FunctionAnalysis:
             return
         self.report("bool", expr, f"{construct} on `{_src(expr)}`, a traced value in {where}, "
                                   f"raises TracerBoolConversionError; {fix}")
+
+
+def _container_fallback(node: cst.BooleanOperation) -> bool:
+    """``params or {}``: a container fallback says the left operand is a container or None."""
+    right = node.right
+    if not isinstance(node.operator, cst.Or):
+        return False
+    if isinstance(right, cst.Call) and isinstance(right.func, cst.Name) and not right.args:
+        return right.func.value in ("dict", "list", "tuple", "set")
+    return isinstance(right, (cst.Dict, cst.List, cst.Tuple, cst.Set))
 
 
 IF_FIX = "use jnp.where or jax.lax.cond"
@@ -541,8 +563,15 @@ class _UseFinder(Walker):
             self.bool_context.add(id(expr))
             self._mark(expr.expression)
 
-    def visit_If(self, node: cst.If) -> None:
+    def visit_If(self, node: cst.If) -> Optional[bool]:
         self._test(node.test, "Python `if`", IF_FIX)
+        if not self._numpy_guard(node.test):
+            return None
+        # ``if isinstance(x, np.ndarray):``: the branch runs only for NumPy values, never tracers
+        self.walk(node.test)
+        if node.orelse is not None:
+            self.walk(node.orelse)
+        return False
 
     def visit_While(self, node: cst.While) -> None:
         self._test(node.test, "Python `while`", WHILE_FIX)
@@ -550,8 +579,26 @@ class _UseFinder(Walker):
     def visit_Assert(self, node: cst.Assert) -> None:
         self._test(node.test, "`assert`", ASSERT_FIX)
 
-    def visit_IfExp(self, node: cst.IfExp) -> None:
+    def visit_IfExp(self, node: cst.IfExp) -> Optional[bool]:
         self._test(node.test, "a conditional expression", "use jnp.where or jax.lax.select")
+        if not self._numpy_guard(node.test):
+            return None
+        self.walk(node.test)
+        self.walk(node.orelse)
+        return False
+
+    def _numpy_guard(self, test: cst.BaseExpression) -> bool:
+        """``isinstance(x, np.ndarray)`` (``x[0]``, a tuple of NumPy types, or one operand of
+        ``and``): true only for NumPy values."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            return self._numpy_guard(test.left) or self._numpy_guard(test.right)
+        if not (isinstance(test, cst.Call) and self.a._builtin(test.func, self.scope) == "isinstance"
+                and len(test.args) == 2):
+            return False
+        types = test.args[1].value
+        members = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
+        return all((self.a.model.qualified_name(t, self.scope) or "").startswith("numpy.")
+                   for t in members)
 
     def visit_CompIf(self, node: cst.CompIf) -> None:
         self._test(node.test, "a comprehension `if`", "use jnp.where or a mask")
@@ -560,6 +607,8 @@ class _UseFinder(Walker):
         if id(node) in self.bool_context:
             return
         # Outside a test only the left operand's truth value is taken.
+        if _container_fallback(node):
+            return
         op = "and" if isinstance(node.operator, cst.And) else "or"
         self.a.check_truth(node.left, self.scope, f"`{op}`", BOOL_OP_FIX)
 
@@ -608,8 +657,9 @@ class _UseFinder(Walker):
                     and a.traced(func.value, scope):
                 self._data_sized(node, DataSizedOutput(DATA_SIZED_METHODS[func.attr.value], ()))
             elif qualname in CONCRETE_PARAMS:
-                error = "TypeError" if qualname.rpartition(".")[2] in ("zeros", "ones", "empty", "full",
-                                                                          "reshape", "broadcast_to") \
+                # measured: a traced shape of these raises TypeError (jax.random's too)
+                error = "TypeError" if qualname.startswith("jax.random.") or qualname.rpartition(".")[2] in (
+                    "zeros", "ones", "empty", "full", "reshape", "broadcast_to") \
                     else "ConcretizationTypeError"
                 for index, arg in enumerate(node.args):
                     if arg.star:

@@ -6,7 +6,7 @@ class JitOfFreshCallable(FreshCallableRule):
     ## What it does
     Flags jit of a callable built in place on every run: a transformed function
     (`jax.jit(jax.grad(f))`, `jax.vmap`, `jax.value_and_grad`, `jax.shard_map` (also
-    `jax.experimental.shard_map.shard_map`), also held in a variable first:
+    `jax.experimental.shard_map.shard_map`), `checkify.checkify`, also held in a variable first:
     `f = jax.vmap(g); f = jax.jit(f)`), the pullback of `jax.vjp` or the function of
     `jax.linearize`, a new instance of a callable class of this module (`jax.jit(Model())`,
     hashable or not), and any `nnx.jit(...)` applied per run (nnx.jit builds a new jitted
@@ -24,7 +24,9 @@ class JitOfFreshCallable(FreshCallableRule):
     compiles once per point, and `nnx.jit(model)(x)` per step 5 times in 5 steps.
     `jax.jit(jax.shard_map(f, mesh=mesh, in_specs=..., out_specs=...))` per step compiles 5
     times in 5 steps, also for a module-level `f` (on a 1- and a 2-device CPU mesh); built and
-    jitted once it compiles once, and a `shard_map` inside a jitted body is traced with it. The
+    jitted once it compiles once, and a `shard_map` inside a jitted body is traced with it.
+    `jax.jit(checkify.checkify(step))` per step compiles 4 times in 4 steps, once when built
+    before the loop. The
     transformation itself is cheap; jitting the result once is the fix (for a pullback, jit
     `lambda x, v: jax.vjp(f, x)[1](v)` once and pass the point as an argument).
 

@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._static import static_receivers, static_uses, unhashable, unhashable_receiver
+from jitlint.rules._static import all_static_uses, static_receivers, unhashable, unhashable_receiver
 
 
 class UnhashableStaticArg(Rule):
@@ -20,14 +20,16 @@ class UnhashableStaticArg(Rule):
     `equinox.Module` (both hash their fields) given a list, dict, set or array field, the static
     half of `eqx.partition(model, ...)` when a field of `model` is a list, dict or set, and the
     static `self` of a jitted method (`static_argnums=0`) when the class is a non-frozen
-    `@dataclass` or an `equinox.Module` made with an array or container field.
+    `@dataclass` or an `equinox.Module` made with an array or container field. Also inside
+    traced code (a jitted body, or a helper it calls): the call raises while tracing too.
 
     ## Why is this bad?
     Static arguments are hashed to look up the compilation cache. Measured on jax 0.10.2:
     the call raises `ValueError: Non-hashable static arguments are not supported. An error
     occurred while trying to hash an object of type <class 'list'>, [1, 2]. The error was:
     TypeError: unhashable type: 'list'` (same for dict, set, arrays, slices, bytearray,
-    eq=True dataclasses, `__eq__` without `__hash__`, and tuples containing a list).
+    eq=True dataclasses, `__eq__` without `__hash__`, and tuples containing a list), also
+    when the call runs inside another jit's trace.
     A default value of a static parameter is never hashed (measured: no error), so defaults
     are not flagged. Measured the same ValueError for a frozen dataclass with a list field, an
     `equinox.Module` with a dict or list field as the static half of `eqx.partition` (equinox
@@ -75,7 +77,7 @@ class UnhashableStaticArg(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
-        for use in static_uses(ctx):
+        for use in all_static_uses(ctx):
             if use.spec.filtering:
                 continue  # equinox treats containers as pytrees: no hashing of the container
             found = unhashable(ctx, use.value, use.scope)

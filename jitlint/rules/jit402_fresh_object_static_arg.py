@@ -20,7 +20,9 @@ class FreshObjectStaticArg(Rule):
     made alike (the same optax factory, a partial of the same function, the same class with
     the same arguments) reach one static parameter at different calls; and when a jitted
     method with a static `self` is called on a new identity-hashed instance each time
-    (`Head(2.0)(x)` in a loop).
+    (`Head(2.0)(x)` in a loop). Silent where the call runs traced: in a jitted body, or in a
+    function that is handed to a jit or transform, or whose every caller runs traced (a
+    helper of a jitted loss): it is traced once with its caller.
 
     ## Why is this bad?
     Static arguments are compared by hash and equality; these objects are equal only to

@@ -8,7 +8,8 @@ class ArgumentStructureChurn(Rule):
     """
     ## What it does
     Flags a call of a jitted function that passes one of its parameters in a different pytree
-    structure than an earlier call in the same module: positionally at one call and by keyword
+    structure than an earlier call in the same function body (or at module level; calls in
+    different functions, such as two tests, need not reach it one after the other): positionally at one call and by keyword
     at another (also when a `functools.partial` / `jax.tree_util.Partial` of the jitted function
     binds it by keyword), or as dicts whose key sets differ without one containing the other
     (the same record with renamed keys; followed through names), or, in a loop, a dict that

@@ -3,6 +3,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._context import CallingContext, calling_context
 from jitlint.rules._jitted import jitted_functions
 from jitlint.rules._nnx import own_nodes
 from jitlint.semantic import CallSite, Scope, SemanticModel
@@ -26,13 +27,16 @@ TIMERS = frozenset({"time.time", "time.perf_counter", "time.perf_counter_ns", "t
 class EagerLaxControlFlowInLoop(Rule):
     """
     ## What it does
-    Flags, in a Python loop outside any jitted function, a call that runs lax control flow
+    Flags, in a Python loop outside traced code (a jitted or transformed function, or one
+    whose every caller in the module runs traced, like an environment's `step` used only as
+    `jax.jit(env.step)`), a call that runs lax control flow
     eagerly: the `update` of an optax optimizer with a line search (`optax.lbfgs`,
     `optax.scale_by_zoom_linesearch`, ..., also inside `optax.chain`), or a function of this module that calls
     `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it defines itself (a local
     `def` or a lambda). Only `for`/`while` loops; benchmark loops (timers,
     `jax.clear_caches()`, `while state:`) and sweeps over a literal list of configurations
-    are left alone.
+    that the call reads (written inline, or bound to a name first: `sizes = (64, 128)`, also
+    a `range`) are left alone.
 
     ## Why is this bad?
     Outside jit, each lax control-flow call traces its body and compiles it; JAX reuses the
@@ -98,13 +102,14 @@ class EagerLaxControlFlowInLoop(Rule):
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         model = ctx.model
+        context = calling_context(ctx)
         jitted = set(jitted_functions(ctx))
         for site in model.calls:
             loops = [loop for loop in site.frame.loops_in_scope() if isinstance(loop, (cst.For, cst.While))]
-            if not loops or any(frame.node in jitted for frame in site.frame):
-                continue
+            if not loops or context.runs_traced(site.frame):
+                continue  # traced code runs once per trace of its caller's jit
             what = _line_search_update(site, model) or _eager_helper(site, model, jitted)
-            if what is None or _deliberate_loop(loops, site, model):
+            if what is None or _deliberate_loop(loops, site, model, context):
                 continue
             yield Violation(site.node, (
                 f"{what} runs lax control flow outside jit, in a loop: its body is traced and "
@@ -183,12 +188,12 @@ def _is_local_function(expr: cst.BaseExpression, local_defs: set[str], scope: Sc
     return False
 
 
-def _deliberate_loop(loops: list, site: CallSite, model: SemanticModel) -> bool:
+def _deliberate_loop(loops: list, site: CallSite, model: SemanticModel, context: CallingContext) -> bool:
     """A loop that times or clears the cache (the recompiles are what it measures), or a
-    sweep over a literal list of configurations (each is a new program; jit would compile
-    each one too)."""
+    sweep over a literal list of configurations that the call reads (each is a new program;
+    jit would compile each one too)."""
     for loop in loops:
-        if isinstance(loop, cst.For) and isinstance(loop.iter, (cst.List, cst.Tuple, cst.Set)):
+        if context.sweeps_configurations(loop, site.frame.scope, site.node):
             return True
         for node in own_nodes(loop):
             if isinstance(node, cst.Call) and model.qualified_name(node.func, site.frame.scope) in TIMERS:

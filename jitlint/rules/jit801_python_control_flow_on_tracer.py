@@ -10,7 +10,10 @@ class PythonControlFlowOnTracer(Rule):
     Flags Python `if`, `while`, `assert`, conditional expressions, comprehension `if`s and the
     `and` / `or` / `not` operators applied to a traced value inside a jitted function: a
     non-static parameter, or a value computed from one. `.shape`, `.ndim`, `.dtype`, `len()`,
-    `isinstance()`, `is None` tests and static parameters are concrete and stay silent.
+    `isinstance()`, `is None` tests and static parameters are concrete and stay silent, and
+    so are parameters the code states are containers: annotated `dict`, `Mapping`,
+    `Optional[dict]`, `list[...]` ..., given a container default (`opts={}`), or used as
+    `params or {}` (a dict's truth value is a Python bool whatever arrays it holds).
 
     ## Why is this bad?
     Under `jax.jit` the arguments are abstract tracers with no value, so Python cannot decide

@@ -15,7 +15,9 @@ class ConcreteConversionOfTracer(Rule):
     `jnp.sum(x, axis=k)`), also in module functions the jitted body calls with traced arguments,
     and at the call of a jax function jitted as it is (`jax.jit(jax.nn.one_hot)(x, 3)`).
     `int(x.shape[0])`, `float(len(xs))`, sizes from `.shape`, `lax.dynamic_slice`, indexing an
-    array with a tracer and static parameters stay silent. A parameter with a default counts as
+    array with a tracer and static parameters stay silent, and so do arguments of `jax.random`
+    functions that are arrays, not shapes (`permutation`'s `x`, `bernoulli`'s `p`,
+    `categorical`'s `logits`). A parameter with a default counts as
     traced when a call in the module passes it.
 
     ## Why is this bad?
@@ -24,7 +26,8 @@ class ConcreteConversionOfTracer(Rule):
     `ConcretizationTypeError: Abstract tracer value encountered where concrete value is
     expected: traced array with shape float32[]`; `bool(x)` raises `TracerBoolConversionError`.
     `range(n)` and `[0.1, 0.01][i]` raise `TracerIntegerConversionError`; `jnp.zeros((n,))` and
-    `x.reshape(n, -1)` raise `TypeError: Shapes must be 1D sequences of concrete values`;
+    `x.reshape(n, -1)` (and a traced shape of `jax.random.normal`/`uniform`/`bernoulli`) raise
+    `TypeError: Shapes must be 1D sequences of concrete values`;
     `x[:n]` raises `IndexError: Slice entries must be static integers`; `jnp.arange(n)`,
     `jax.nn.one_hot(x, n)`, `jnp.sum(x, axis=k)` and `jax.jit(jax.nn.one_hot)(x, 3)` raise
     `ConcretizationTypeError` (`fixtures/trace_misuse/`, each at the marked line).

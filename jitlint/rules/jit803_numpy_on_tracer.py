@@ -11,7 +11,8 @@ class NumpyOnTracer(Rule):
     (`np.asarray`, `np.array`, ufuncs such as `np.exp`, `np.where`, `np.concatenate`,
     `np.linalg.*` ...) applied to a traced value inside a jitted function, and a NumPy array
     (a name bound to `np.linspace(...)`, `np.array(...)` ...) indexed with a traced value
-    (`TABLE[step]`).
+    (`TABLE[step]`). A NumPy branch behind `isinstance(x, np.ndarray)` (or `x[0]`, or a
+    tuple of NumPy types) is silent: under jit the value is a tracer, so that branch never runs.
 
     ## Why is this bad?
     numpy needs the data, and a tracer has none. Measured on jax 0.10.2 / numpy 2.4 (CPU):

@@ -1,0 +1,173 @@
+"""The calling-context analysis (jitlint/rules/_context.py): how each def of a module runs."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+
+from jitlint.rule import FileContext
+from jitlint.rules._context import ONCE, REPEATED, TRACED, UNKNOWN, calling_context
+from jitlint.semantic import build_model
+
+PROGRAM = """
+import jax
+import jax.numpy as jnp
+from functools import partial
+
+
+def loss(x):
+    return helper(x).sum()
+
+
+def helper(x):
+    return deeper(x) * 2.0
+
+
+def deeper(x):
+    return x + 1.0
+
+
+step = jax.jit(jax.grad(loss))
+
+
+def body(carry, x):
+    return carry + x, None
+
+
+def scanned(xs):
+    return jax.lax.scan(body, 0.0, xs)
+
+
+def branch_a(x):
+    return x
+
+
+def branch_b(x):
+    return -x
+
+
+def pick(i, x):
+    return jax.lax.switch(i, [branch_a, branch_b], x)
+
+
+def batched(x):
+    return x * 2.0
+
+
+vbatched = jax.vmap(batched)
+
+
+class Env:
+    def __init__(self):
+        self.scale = 2.0
+
+    def step(self, state):
+        return integrate(state)
+
+    def reset(self):
+        return jnp.zeros(3)
+
+
+def integrate(state):
+    return state * 0.5
+
+
+class Agent:
+    def __init__(self):
+        self.update_fn = jax.jit(self.update)
+
+    def update(self, params):
+        return params
+
+
+class Other:
+    def act(self, obs):
+        return obs
+
+
+def make_policy(agent):
+    return jax.jit(agent.act)  # `act`: the one method of that name in the module
+
+
+def evaluate(x):
+    return x
+
+
+def train_step(x):
+    return evaluate(x)
+
+
+def run_once():
+    return evaluate(1.0)
+
+
+def public(x):
+    return x
+
+
+def main():
+    env = Env()
+    jitted_step = jax.jit(env.step)
+    state = env.reset()
+    for _ in range(3):
+        state = jitted_step(state)
+        train_step(state)
+
+
+@jax.custom_vjp
+def f(x):
+    return x
+
+
+def f_fwd(x):
+    return x, None
+
+
+def f_bwd(res, g):
+    return (g,)
+
+
+f.defvjp(f_fwd, f_bwd)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.fixture(scope="module")
+def how() -> dict[str, str]:
+    module = cst.parse_module(textwrap.dedent(PROGRAM))
+    ctx = FileContext("train.py", module, build_model(module))
+    context = calling_context(ctx)
+    answers = {}
+    for function, frame in ctx.model.functions.items():
+        owner = frame.scope.node
+        prefix = f"{owner.name.value}." if isinstance(owner, cst.ClassDef) else ""
+        answers[prefix + function.name.value] = context.how(function)
+    return answers
+
+
+@pytest.mark.parametrize("name", ["loss", "helper", "deeper", "body", "branch_a", "branch_b",
+                                  "batched", "Env.step", "integrate", "Agent.update",
+                                  "Other.act", "f", "f_fwd", "f_bwd"])
+def test_traced(name, how):
+    """Handed to a jit or transform (bound methods too), or called only from traced code."""
+    assert how[name] == TRACED
+
+
+def test_repeated_when_called_in_a_loop_or_from_a_repeated_function(how):
+    assert how["train_step"] == REPEATED
+    assert how["evaluate"] == REPEATED  # from train_step (repeated) and run_once
+
+
+@pytest.mark.parametrize("name", ["main", "Env.__init__", "Agent.__init__", "Env.reset"])
+def test_once(name, how):
+    assert how[name] == ONCE
+
+
+@pytest.mark.parametrize("name", ["public", "scanned", "pick", "make_policy", "run_once"])
+def test_unknown_without_callers(name, how):
+    assert how[name] == UNKNOWN
