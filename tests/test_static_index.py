@@ -251,7 +251,7 @@ def test_cli_json_contract_for_cross_module_findings(run_cli):
     assert cross == [{
         "path": str(STATIC / "crossmod_loop_counter.py"), "line": 8, "column": 18, "end_line": 8,
         "end_column": 19, "code": "JIT401", "name": "loop-variable-static-arg",
-        "message": cross[0]["message"], "severity": "warning",
+        "message": cross[0]["message"], "severity": "warning", "fix": None,
     }]
     assert "`k` (position 1) of `shift`" in cross[0]["message"]
     assert "recompiles on every call" in cross[0]["message"]
