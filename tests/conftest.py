@@ -4,11 +4,52 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "fixtures"
+sys.path.insert(0, str(Path(__file__).parent))  # ``from helpers import ...`` in test modules
 
 # Runtime tests run real JAX on the CPU, whatever the machine has.
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
+
+STALE = ("the installed jitlint differs from this checkout: run pip install '.[test]' again, "
+         "or pip install -e '.[test]' for development")
+
+
+def pytest_report_header(config):
+    from helpers import child_copy, imported_copy
+
+    tested, child = imported_copy(), child_copy()
+    lines = [f"jitlint: {tested.package} ({tested.kind})"]
+    if child != tested:
+        lines.append(f"jitlint in child processes: {child.package} ({child.kind})")
+    return lines
+
+
+@pytest.hookimpl(trylast=True)  # after the header, which shows what is imported
+def pytest_sessionstart(session):
+    """Never test stale code silently: each copy the tests run must be this checkout's code."""
+    if hasattr(session.config, "workerinput"):  # an xdist worker: the controller checked
+        return
+    from helpers import child_copy, imported_copy
+
+    for copy in {imported_copy(), child_copy()}:
+        differ = copy.differences()
+        if differ:
+            shown = ", ".join(differ[:5]) + (f" and {len(differ) - 5} more" if len(differ) > 5 else "")
+            pytest.exit(f"{STALE}\n  {copy.package} ({copy.kind}) differs in: {shown}",
+                        returncode=pytest.ExitCode.USAGE_ERROR)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def run_outside_the_checkout(tmp_path_factory):
+    """Tests, and every process they start, run in an empty directory, as a user's would.
+
+    ``python -m jitlint``, ``python -c`` and Jupyter kernels put their working directory first
+    on sys.path: this checkout there would shadow the jitlint under test (the installed wheel
+    in CI). Fixture and example files are data, read from the checkout by absolute path.
+    """
+    before = Path.cwd()
+    os.chdir(tmp_path_factory.mktemp("cwd"))
+    yield
+    os.chdir(before)
 
 
 @pytest.fixture
@@ -22,7 +63,3 @@ def run_cli(capsys):
         return code, out, err
 
     return run
-
-
-def pytest_configure(config):
-    sys.path.insert(0, str(Path(__file__).parent))
