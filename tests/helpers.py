@@ -46,7 +46,7 @@ class JitlintCopy:
     @property
     def kind(self) -> str:
         if self.package == CHECKOUT_PACKAGE:
-            return "this checkout, through an editable install or PYTHONPATH"
+            return "this checkout's source tree"
         return "an installed wheel" if self.installed else "another source tree"
 
     def differences(self) -> list[str]:
