@@ -1,5 +1,6 @@
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,11 @@ sys.path.insert(0, str(Path(__file__).parent))  # ``from helpers import ...`` in
 
 # Runtime tests run real JAX on the CPU, whatever the machine has.
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
+# Nothing is written into the checkout (xdist workers share it): hypothesis would keep its
+# caches in .hypothesis under the directory pytest started in. Set before collection, where
+# test_fuzz's strategies first need them.
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY",
+                      os.path.join(tempfile.gettempdir(), "jitlint-tests-hypothesis"))
 
 STALE = ("the installed jitlint differs from this checkout: run pip install '.[test]' again, "
          "or pip install -e '.[test]' for development")
@@ -46,10 +52,9 @@ def run_outside_the_checkout(tmp_path_factory):
     on sys.path: this checkout there would shadow the jitlint under test (the installed wheel
     in CI). Fixture and example files are data, read from the checkout by absolute path.
     """
-    before = Path.cwd()
-    os.chdir(tmp_path_factory.mktemp("cwd"))
-    yield
-    os.chdir(before)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path_factory.mktemp("cwd"))
+        yield
 
 
 @pytest.fixture
