@@ -1,14 +1,60 @@
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "fixtures"
+sys.path.insert(0, str(Path(__file__).parent))  # ``from helpers import ...`` in test modules
 
 # Runtime tests run real JAX on the CPU, whatever the machine has.
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
+# Nothing is written into the checkout (xdist workers share it): hypothesis would keep its
+# caches in .hypothesis under the directory pytest started in. Set before collection, where
+# test_fuzz's strategies first need them.
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY",
+                      os.path.join(tempfile.gettempdir(), "jitlint-tests-hypothesis"))
+
+STALE = ("the installed jitlint differs from this checkout: run pip install '.[test]' again, "
+         "or pip install -e '.[test]' for development")
+
+
+def pytest_report_header(config):
+    from helpers import child_copy, imported_copy
+
+    tested, child = imported_copy(), child_copy()
+    lines = [f"jitlint: {tested.package} ({tested.kind})"]
+    if child != tested:
+        lines.append(f"jitlint in child processes: {child.package} ({child.kind})")
+    return lines
+
+
+@pytest.hookimpl(trylast=True)  # after the header, which shows what is imported
+def pytest_sessionstart(session):
+    """Never test stale code silently: each copy the tests run must be this checkout's code."""
+    if hasattr(session.config, "workerinput"):  # an xdist worker: the controller checked
+        return
+    from helpers import child_copy, imported_copy
+
+    for copy in {imported_copy(), child_copy()}:
+        differ = copy.differences()
+        if differ:
+            shown = ", ".join(differ[:5]) + (f" and {len(differ) - 5} more" if len(differ) > 5 else "")
+            pytest.exit(f"{STALE}\n  {copy.package} ({copy.kind}) differs in: {shown}",
+                        returncode=pytest.ExitCode.USAGE_ERROR)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def run_outside_the_checkout(tmp_path_factory):
+    """Tests, and every process they start, run in an empty directory, as a user's would.
+
+    ``python -m jitlint``, ``python -c`` and Jupyter kernels put their working directory first
+    on sys.path: this checkout there would shadow the jitlint under test (the installed wheel
+    in CI). Fixture and example files are data, read from the checkout by absolute path.
+    """
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path_factory.mktemp("cwd"))
+        yield
 
 
 @pytest.fixture
@@ -22,7 +68,3 @@ def run_cli(capsys):
         return code, out, err
 
     return run
-
-
-def pytest_configure(config):
-    sys.path.insert(0, str(Path(__file__).parent))

@@ -2,24 +2,96 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
+import site
 import subprocess
 import sys
+import sysconfig
 import tempfile
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
+import jitlint
 from jitlint.config import Settings
 from jitlint.engine import iter_python_files, lint_files
+# the imported copy's bootstrap, as --confirm runs it
+from jitlint.runtime.runner import BOOTSTRAP
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
-BOOTSTRAP = ROOT / "jitlint" / "runtime" / "bootstrap.py"
+CHECKOUT_PACKAGE = ROOT / "jitlint"
 EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>JIT\d{3}(?:\s*,\s*JIT\d{3})*)")
+
+
+@dataclass(frozen=True)
+class JitlintCopy:
+    """A copy of the jitlint package that the tests run: where it lies and what it is."""
+
+    package: Path  # the directory of its __init__.py
+
+    @property
+    def installed(self) -> bool:
+        """Installed into site-packages (a wheel, as ``pip install jitlint`` installs it)."""
+        roots = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
+        roots.update(site.getsitepackages())
+        return any(self.package.is_relative_to(Path(root).resolve()) for root in roots)
+
+    @property
+    def kind(self) -> str:
+        if self.package == CHECKOUT_PACKAGE:
+            return "this checkout's source tree"
+        return "an installed wheel" if self.installed else "another source tree"
+
+    def differences(self) -> list[str]:
+        """The checkout's source files that this copy lacks or holds with other contents."""
+        if self.package == CHECKOUT_PACKAGE:
+            return []
+        differ = []
+        for source in sorted(CHECKOUT_PACKAGE.rglob("*.py")):
+            name = source.relative_to(CHECKOUT_PACKAGE)
+            copy = self.package / name
+            if not copy.is_file() or copy.read_bytes() != source.read_bytes():
+                differ.append(name.as_posix())
+        return differ
+
+
+def imported_copy() -> JitlintCopy:
+    """The jitlint that this test process imported."""
+    return JitlintCopy(Path(jitlint.__file__).resolve().parent)
+
+
+@functools.cache
+def child_copy() -> JitlintCopy:
+    """The jitlint that the processes the tests start import (from a directory outside the
+    checkout, in the tests' environment): where the CLI, flake8 and --confirm runs come from."""
+    with tempfile.TemporaryDirectory() as neutral:
+        proc = subprocess.run([sys.executable, "-c", "import jitlint; print(jitlint.__file__)"],
+                              cwd=neutral, capture_output=True, text=True, check=True, timeout=300)
+    return JitlintCopy(Path(proc.stdout.strip()).resolve().parent)
+
+
+def alive(pid: int, grace: float = 60.0) -> bool:
+    """Is process ``pid`` still running ``grace`` seconds from now (Linux)?  SIGKILL is
+    delivered asynchronously: on a loaded machine a killed process takes a moment to die, and
+    a dead one answers at once."""
+    deadline = time.monotonic() + grace
+    while True:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return False
+        if state in ("Z", "X"):
+            return False
+        if time.monotonic() >= deadline:
+            return True
+        time.sleep(0.05)
 
 
 def expected_findings(path: Path) -> set[tuple[int, str]]:
@@ -80,8 +152,6 @@ def run_all_without_jit(scripts: Iterable[Path]) -> dict[Path, str]:
 
 def run_all_counting_compiles(scripts: Iterable[Path]) -> dict[Path, dict]:
     """``run_counting_compiles`` for many scripts, two at a time (one per core here)."""
-    from concurrent.futures import ThreadPoolExecutor
-
     scripts = list(scripts)
     with ThreadPoolExecutor(max_workers=2) as pool:
         return dict(zip(scripts, pool.map(run_counting_compiles, scripts)))

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -163,8 +164,8 @@ def test_every_finding_of_the_bundled_examples_is_confirmed(tmp_path):
     """As a user runs it: the ``jitlint`` of this environment (CI: an installed wheel), from a
     directory outside the source tree."""
     pytest.importorskip("jax")
-    proc = jitlint("check", "--confirm", "--output-format", "json", str(ROOT / "examples"),
-                   cwd=tmp_path)
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")  # the README's command, as a user runs it
+    proc = jitlint("check", "--confirm", "--output-format", "json", "examples/", cwd=tmp_path)
     rows = json.loads(proc.stdout)
     verdicts = {(Path(r["path"]).name, r["line"], r["code"]): r["runtime"]["verdict"] for r in rows}
     assert len(verdicts) == 5 and ("train_loop.py", 45, "JIT103") in verdicts, proc.stderr
