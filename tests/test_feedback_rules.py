@@ -48,7 +48,8 @@ def test_tutorial_notebook_recompiles_where_marked(tmp_path):
     from test_notebooks import cell_marks
 
     path = FIXTURES / "notebooks" / "tutorial_shapes_and_loops.ipynb"
-    assert {code for _, _, code in cell_marks(path)} == {"JIT510", "JIT520", "JIT620"}
+    # JIT802: the demo cell's jax.jit(lambda v: int(v)) raises, caught on purpose (checked below)
+    assert {code for _, _, code in cell_marks(path)} == {"JIT510", "JIT520", "JIT620", "JIT802"}
     report = run_counting_compiles(notebook_as_script(path, tmp_path))
     assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
     compiles = Counter(e["fun_name"] for e in report["compiles"])

@@ -225,12 +225,16 @@ def _made_by_jit_api(frame):
 
 def _library_import(frame):
     """A library's own jit, made while the library is imported (its module-level ``@jax.jit``
-    functions): not the user's, though the user's ``import`` line is on the stack.  The program
+    functions): not the user's, though the user's ``import`` line is on the stack.  Walking out
+    from the jit, a library's module body met before any of the user's frames is such an
+    import; a user's frame met first made the jit (or called what made it), whatever runs
+    below it (pytest-xdist's workers run every test under execnet's module body).  The program
     being run (``__main__``: a script, ``python -m pytest``) is not an import."""
     while frame is not None:
         code = frame.f_code
-        if code.co_name == "<module>" and frame.f_globals.get("__name__") != "__main__" \
-                and _library(code.co_filename) is not None:
+        if _library(code.co_filename) is None:
+            return False
+        if code.co_name == "<module>" and frame.f_globals.get("__name__") != "__main__":
             return True
         frame = frame.f_back
     return False
