@@ -178,8 +178,7 @@ def _changing_state(ctx: FileContext, app: JitApplication) -> Optional[str]:
             or positional_params(function)[0].name.value != target.value.value:
         return None
     cls = frame.scope.node
-    method = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef)
-                   and s.name.value == target.attr.value), None)
+    method = class_methods(cls).get(target.attr.value)
     if method is None:
         return None
     changed = state_changed_after_construction(ctx, cls, method)

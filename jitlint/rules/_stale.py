@@ -25,6 +25,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.rule import FileContext
+from jitlint.rules._context import class_methods
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
                                    name_loads, positional_params, scopes_within)
 from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates
@@ -160,16 +161,12 @@ def _find_stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:
                 or init_frame.scope.kind != "class":
             continue
         cls = init_frame.scope.node
-        method = _methods(cls).get(target.attr.value)
+        method = class_methods(cls).get(target.attr.value)
         if method is None:
             continue
         for node, where in state_changed_after_construction(ctx, cls, method):
             found.append(StaleRead(node, method, f"self.{node.attr.value}", f"changed by {where} while the jit made once in `__init__` keeps its first trace"))
     return found
-
-
-def _methods(cls: cst.ClassDef) -> dict[str, cst.FunctionDef]:
-    return {s.name.value: s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
 
 
 def state_changed_after_construction(ctx: FileContext, cls: cst.ClassDef,
@@ -178,7 +175,7 @@ def state_changed_after_construction(ctx: FileContext, cls: cst.ClassDef,
     construction, with where: what a jit of the bound method, made once, keeps from its first
     trace (JIT601), and what a per-call jit of it reads fresh each time (JIT104's advice)."""
     def compute(ctx: FileContext) -> list[tuple[cst.Attribute, str]]:
-        methods = _methods(cls)
+        methods = class_methods(cls)
         if method.decorators or not positional_params(method):
             return []
         receiver = positional_params(method)[0].name.value

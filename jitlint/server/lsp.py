@@ -137,14 +137,23 @@ class JitlintServer(LanguageServer):
     # ------------------------------------------------------------------ linting
     def schedule(self, uri: str, delay: float = 0.0) -> None:
         """Lint ``uri`` after ``delay`` seconds, replacing a lint scheduled before."""
+        self.cancel(uri)
+        self.pending[uri] = asyncio.get_running_loop().create_task(self._lint_later(uri, delay))
+
+    def cancel(self, uri: str) -> None:
+        """Drop the lint scheduled for ``uri``, if any."""
         previous = self.pending.pop(uri, None)
         if previous is not None:
             previous.cancel()
-        self.pending[uri] = asyncio.get_running_loop().create_task(self._lint_later(uri, delay))
 
     def schedule_all(self) -> None:
         for uri in self.targets():
             self.schedule(uri)
+
+    async def refresh_project(self) -> None:
+        """A file was saved or changed on disk: read the project again, lint every document."""
+        await self.in_linter(forget_project_layout)
+        self.schedule_all()
 
     async def _lint_later(self, uri: str, delay: float) -> None:
         try:
@@ -398,16 +407,12 @@ def create_server() -> JitlintServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: JitlintServer, params: types.DidSaveTextDocumentParams) -> None:
-        await ls.in_linter(forget_project_layout)
-        ls.schedule_all()
+        await ls.refresh_project()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: JitlintServer, params: types.DidCloseTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        task = ls.pending.pop(uri, None)
-        if task is not None:
-            task.cancel()
-        ls.clear(uri)
+        ls.cancel(params.text_document.uri)
+        ls.clear(params.text_document.uri)
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
     async def notebook_open(ls: JitlintServer, params: types.DidOpenNotebookDocumentParams) -> None:
@@ -420,23 +425,19 @@ def create_server() -> JitlintServer:
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
     async def notebook_save(ls: JitlintServer, params: types.DidSaveNotebookDocumentParams) -> None:
-        await ls.in_linter(forget_project_layout)
-        ls.schedule_all()
+        await ls.refresh_project()
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
     async def notebook_close(ls: JitlintServer,
                              params: types.DidCloseNotebookDocumentParams) -> None:
         uri = params.notebook_document.uri
-        task = ls.pending.pop(uri, None)
-        if task is not None:
-            task.cancel()
+        ls.cancel(uri)
         for cell in ls.cells_published.pop(uri, ()):
             ls.clear(cell)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     async def watched_files(ls: JitlintServer, params: types.DidChangeWatchedFilesParams) -> None:
-        await ls.in_linter(forget_project_layout)
-        ls.schedule_all()
+        await ls.refresh_project()
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
         code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL]))
