@@ -76,8 +76,15 @@ def rule_url(code: str) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m jitlint.docs", description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if docs/rules.md is stale")
-    parser.add_argument("--output", type=Path, default=RULES_MD)
+    parser.add_argument("--output", type=Path, default=None,
+                        help="the file to write or check (default: docs/rules.md of the source "
+                             "checkout; required when jitlint runs from an installed wheel)")
     args = parser.parse_args(argv)
+    if args.output is None:
+        # An installed wheel has no docs/ beside the package: never write into site-packages.
+        if not (RULES_MD.parent.parent / "pyproject.toml").is_file():
+            parser.error("not running from a source checkout; pass --output FILE")
+        args.output = RULES_MD
     text = render()
     if args.check:
         current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""

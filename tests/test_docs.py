@@ -34,6 +34,18 @@ def test_check_mode_tells_how_to_regenerate(tmp_path):
     assert stale.read_text() == render()
 
 
+def test_from_an_installed_wheel_it_refuses_to_write_without_output(tmp_path, monkeypatch, capsys):
+    # An installed package has no pyproject.toml two levels up: the default output would be
+    # inside site-packages.
+    import jitlint.docs
+    target = tmp_path / "site-packages" / "docs" / "rules.md"
+    monkeypatch.setattr(jitlint.docs, "RULES_MD", target)
+    with pytest.raises(SystemExit) as exit_:
+        jitlint.docs.main([])
+    assert exit_.value.code == 2 and "pass --output" in capsys.readouterr().err
+    assert not target.exists()
+
+
 @pytest.mark.parametrize("code", [c for c in ALL_RULES if c != "JIT000"])
 def test_every_rule_documents_every_section(code):
     doc = ALL_RULES[code].doc()
