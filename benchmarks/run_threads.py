@@ -73,8 +73,8 @@ def run_case(python: str, path: Path, timeout: float) -> tuple[str, str]:
     """The case's last stdout line, and the tail of its stderr."""
     env = dict(os.environ, JAX_PLATFORMS="cpu", TF_CPP_MIN_LOG_LEVEL="3")
     try:
-        run = subprocess.run([python, str(path)], capture_output=True, text=True, env=env,
-                             timeout=timeout, cwd=path.parent)
+        run = subprocess.run([python, str(path.resolve())], capture_output=True, text=True,
+                             env=env, timeout=timeout, cwd=path.parent)
     except subprocess.TimeoutExpired:
         return "<timed out>", ""
     out = run.stdout.strip().splitlines()
