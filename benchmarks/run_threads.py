@@ -63,7 +63,8 @@ def header(path: Path) -> dict[str, str]:
 def importable(python: str, packages: set[str]) -> dict[str, bool]:
     probe = ("import importlib.util, json, sys; "
              "print(json.dumps({p: importlib.util.find_spec(p) is not None for p in sys.argv[1:]}))")
-    run = subprocess.run([python, "-c", probe, *sorted(packages)], capture_output=True, text=True)
+    run = subprocess.run([python, "-c", probe, *sorted(packages)], capture_output=True, text=True,
+                         check=False)
     if run.returncode != 0:
         sys.exit(f"{python} cannot run: {run.stderr.strip()[-300:]}")
     return json.loads(run.stdout)
@@ -74,7 +75,7 @@ def run_case(python: str, path: Path, timeout: float) -> tuple[str, str]:
     env = dict(os.environ, JAX_PLATFORMS="cpu", TF_CPP_MIN_LOG_LEVEL="3")
     try:
         run = subprocess.run([python, str(path.resolve())], capture_output=True, text=True,
-                             env=env, timeout=timeout, cwd=path.parent)
+                             env=env, timeout=timeout, cwd=path.parent, check=False)
     except subprocess.TimeoutExpired:
         return "<timed out>", ""
     out = run.stdout.strip().splitlines()

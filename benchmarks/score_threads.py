@@ -48,7 +48,8 @@ def near(line: int, lines) -> bool:
 
 def lint(split: Path) -> list[dict]:
     run = subprocess.run([sys.executable, "-m", "jitlint", "check", "--no-cache", "--exit-zero",
-                          "--output-format", "json", str(split)], capture_output=True, text=True)
+                          "--output-format", "json", str(split)], capture_output=True, text=True,
+                         check=False)
     if run.returncode != 0 or not run.stdout.strip():
         sys.exit(f"jitlint failed (exit {run.returncode}): {run.stderr.strip()[-500:]}")
     return [f for f in json.loads(run.stdout) if f["code"] not in ("JIT000", "JIT900")]
@@ -82,7 +83,8 @@ def score(labels: list[dict], findings: list[dict]):
             if i in used or any(family(m["code"]) == family(f["code"]) and abs(m["line"] - f["line"]) <= 3
                                 for m in matched):
                 continue
-            if any(fits(f["code"], fa) for fa in lab["families"]) and near(f["line"], lab.get("also_lines", [])):
+            also = lab.get("also_lines", [])
+            if any(fits(f["code"], fa) for fa in lab["families"]) and near(f["line"], also):
                 continue
             counts[1] += 1
             table[family(f["code"])][1] += 1
