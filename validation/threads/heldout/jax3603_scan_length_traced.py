@@ -1,0 +1,41 @@
+# source: https://github.com/jax-ml/jax/issues/3603
+# expect: trace-time-error at line 35
+# runtime: ERROR ConcretizationTypeError
+# why: length is a traced argument of the jitted do_stuff, and lax.scan needs a concrete int length, so it raises ConcretizationTypeError.
+
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+import jax
+
+def do_stuff(length):
+    def f(carry,x):
+        return carry, [None]
+
+    jax.lax.scan(f,[1], xs=None, length=length)
+
+try:  # scaffolding
+    jax.jit(do_stuff)(10)
+    _report({"jit(do_stuff)"}, 1)
+except Exception as e:  # scaffolding
+    print(f"ERROR {type(e).__name__}")
