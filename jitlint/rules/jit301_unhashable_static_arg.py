@@ -1,6 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._module_fields import ARRAY, instance_uses
 from jitlint.rules._static import all_static_uses, static_receivers, unhashable, unhashable_receiver
 
 
@@ -94,3 +95,13 @@ class UnhashableStaticArg(Rule):
                 yield Violation(receiver.receiver, (
                     f"`{name}` is jitted with a static `self`, which is {what}; it is unhashable, "
                     f"so the call raises ValueError (non-hashable static argument); {fix}"))
+        for use in instance_uses(ctx):
+            problem = use.problem
+            if problem.kind == ARRAY:
+                yield Violation(use.arg, (
+                    f"`{problem.cls}` instance passed to `{use.callee}` {use.when}, and its static "
+                    f"field `{problem.field}` holds {problem.what}: a static field is part of the "
+                    f"cache key, and comparing two instances' arrays raises ValueError on the "
+                    f"call after the first; drop the static marking of `{problem.field}` (an "
+                    f"array field is traced)"),
+                    related=((problem.value, f"the array stored in `{problem.field}`"),))

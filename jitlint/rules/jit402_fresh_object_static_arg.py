@@ -3,8 +3,9 @@ from typing import Iterator
 import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._module_fields import FRESH, instance_uses
 from jitlint.rules._static import (
-    fresh_receiver, fresh_value, static_receivers, static_uses, twin_objects,
+    Fresh, StaticUse, fresh_receiver, fresh_value, static_receivers, static_uses, twin_objects,
 )
 
 
@@ -44,6 +45,7 @@ class FreshObjectStaticArg(Rule):
     code = "JIT402"
     name = "fresh-object-static-arg"
     summary = "a new lambda, function, partial or identity-hashed object as a static argument recompiles every call"
+    prefilter_words = ("lax", "scan", "fori_loop", "while_loop")
 
     INVALID = [
         """
@@ -80,17 +82,32 @@ class FreshObjectStaticArg(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
+        defaults: dict[cst.Call, list[tuple[StaticUse, Fresh]]] = {}
         for use in static_uses(ctx):
             if use.spec.filtering:
                 continue
             fresh = fresh_value(ctx, use)
-            if fresh is not None and fresh.kind != "jit":
+            if fresh is not None and fresh.default is not None:
+                defaults.setdefault(use.site.node, []).append((use, fresh))
+            elif fresh is not None and fresh.kind != "jit":
                 yield Violation(use.arg, (
                     f"{use.where()} is {fresh.what} {fresh.when}; it is equal only to itself, so "
                     f"`{use.callee}` recompiles on every call; {fresh.fix}"))
+        for call, found in defaults.items():
+            yield _defaults_made_per_call(call, found)
+        for use in instance_uses(ctx):
+            problem = use.problem
+            if problem.kind == FRESH:
+                yield Violation(use.arg, (
+                    f"`{problem.cls}` instance passed to `{use.callee}` {use.when}, and its field "
+                    f"`{problem.field}` holds {problem.what} for each instance; that field is "
+                    f"static there (not an array) and equal only to itself, so `{use.callee}` "
+                    f"recompiles for every new instance; store a long-lived function (define or "
+                    f"jit it once at module level) in `{problem.field}`"),
+                    related=((problem.value, f"the object made for each instance"),))
         for receiver in static_receivers(ctx):
             fresh = fresh_receiver(ctx, receiver)
-            if fresh is not None and fresh.kind == "instance":
+            if fresh is not None and fresh.kind in ("instance", "hashed-instance"):
                 name = f"{receiver.cls.name.value}.{receiver.method}"
                 yield Violation(receiver.receiver, (
                     f"`{name}` is jitted with a static `self`, and called on {fresh.what} "
@@ -101,3 +118,19 @@ class FreshObjectStaticArg(Rule):
                 f"{use.where()} is {fresh.what}, created separately from `{earlier}` passed in "
                 f"an earlier call; it is equal only to itself, so `{use.callee}` compiles again; "
                 f"{fresh.fix}"))
+
+
+def _defaults_made_per_call(call: cst.Call, found: list[tuple[StaticUse, Fresh]]) -> Violation:
+    """One finding for the call: every default it makes is the same mistake with one fix."""
+    use, fresh = found[0]
+    names = ", ".join(f"`{u.param}`" for u, _ in found)
+    what = f"static argument {names} of `{use.callee}` gets" if len(found) == 1 else \
+        f"static arguments {names} of `{use.callee}` get"
+    fix = fresh.fix if len(found) == 1 else (
+        "define each default once at module level and use it when none is given "
+        "(`fn if fn is not None else _default_fn`)")
+    return Violation(call, (
+        f"{what} a default made anew ({fresh.what}) when the caller gives none, {fresh.when}; "
+        f"it is equal only to itself, so `{use.callee}` recompiles on every call; {fix}"),
+        related=tuple((f.made, f"the default for `{u.param}`, made here") for u, f in found
+                      if f.made is not None))
