@@ -658,6 +658,13 @@ def needs_index(references: References, classes_asked: Iterable[str], index: Pro
         # what _static._Callees.lookup follows to the index: checkable module-level functions
         if spec is not None and spec.checkable and not spec.method and call.reaches_static(spec):
             return True
+    if "jax.tree_util.Partial" in references.names:  # it may bind a static argument (JIT203)
+        for name in references.names:
+            if name not in specs:
+                specs[name] = index.function(name)
+            spec = specs[name]
+            if spec is not None and spec.checkable and spec.has_static_arguments:
+                return True
     return any(index.cls(name) is not None for name in classes_asked)
 
 

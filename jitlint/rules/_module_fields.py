@@ -148,10 +148,9 @@ def _problem(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,
     for name, value, where, at in values:
         if name not in fields:
             continue
-        if name in static_fields and isinstance(value, cst.Call):
-            array = array_made_by(ctx.model, value, where)
-            if array is not None:
-                return FieldProblem(ARRAY, cls.name.value, name, array, value)
+        array = _array_value(ctx, value, where) if name in static_fields else None
+        if array is not None:
+            return FieldProblem(ARRAY, cls.name.value, name, array, value)
         if name in static_fields or all_fields_static:
             created = created_object(ctx, value, where, at)
             if created is not None and created[0] in ("jit", "lambda", "def", "partial"):
@@ -159,6 +158,16 @@ def _problem(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,
                         "def": "a nested function created anew",
                         "partial": "a functools.partial created anew"}[created[0]]
                 return FieldProblem(FRESH, cls.name.value, name, what, value)
+    return None
+
+
+def _array_value(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> Optional[str]:
+    """'a jax Array' / 'a NumPy array' when ``expr`` certainly makes one: an array-making call,
+    or arithmetic with one (``jnp.arange(4.0) + seed``)."""
+    if isinstance(expr, cst.Call):
+        return array_made_by(ctx.model, expr, scope)
+    if isinstance(expr, cst.BinaryOperation) and depth < 4:
+        return _array_value(ctx, expr.left, scope, depth + 1) or _array_value(ctx, expr.right, scope, depth + 1)
     return None
 
 

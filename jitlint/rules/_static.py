@@ -30,6 +30,8 @@ from jitlint.values import (
 )
 
 PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
+# Partials that are pytrees: their bound arguments are leaves (traced when passed traced).
+PYTREE_PARTIALS = frozenset({"jax.tree_util.Partial"})
 # optax factories whose result (a GradientTransformation: a tuple of closures, or a schedule
 # function) hashes by identity: two calls with equal settings are two cache keys.
 OPTAX_FACTORIES = frozenset({
@@ -137,6 +139,13 @@ def jitted_callee(ctx: FileContext, site: CallSite) -> Optional[tuple[StaticArgS
     """(spec, how many leading parameters the call skips: 1 for ``self.method(...)``) when
     ``site`` calls a jitted function this file can see, else None."""
     return ctx.shared("static-callees", _Callees).lookup(site)
+
+
+def jitted_reference(ctx: FileContext, expr: cst.BaseExpression, at: CallSite) -> Optional[StaticArgSpec]:
+    """The spec of the jitted function ``expr`` names (not calls), read in the call ``at``:
+    ``Partial(step, n)``."""
+    found = jitted_callee(ctx, CallSite(cst.Call(expr), at.frame, statement=at.statement))
+    return found[0] if found is not None and found[1] == 0 else None
 
 
 def module_info(ctx: FileContext) -> tuple[Optional[str], bool]:
