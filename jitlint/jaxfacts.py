@@ -73,12 +73,12 @@ NUMPY_ARRAY_CONSTRUCTORS = frozenset(f"numpy.{name}" for name in (
 # lax control flow that, called outside jit, traces its function arguments and caches the
 # compiled program keyed on those functions (their hash and ``==``): an equal function object
 # reuses it, any other compiles again (measured: two instances of a class that defines
-# __hash__ but not __eq__ compile twice).  qualname -> the function parameters.
+# __hash__ but not __eq__ compile twice).  qualname -> the function parameters.  Not
+# ``lax.map``: it wraps ``f`` in a new function on every call, so it compiles every time anyway.
 EAGER_LAX_FUNCTION_PARAMS: dict[str, tuple[Param, ...]] = {
     "jax.lax.scan": ((0, "f"),),
     "jax.lax.fori_loop": ((2, "body_fun"),),
     "jax.lax.while_loop": ((0, "cond_fun"), (1, "body_fun")),
-    "jax.lax.map": ((0, "f"),),
     "jax.lax.cond": ((1, "true_fun"), (2, "false_fun")),
 }
 
