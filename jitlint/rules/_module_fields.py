@@ -54,7 +54,7 @@ class InstanceUse:
     callee: str
     problem: FieldProblem
     creation: cst.Call
-    when: str  # "on every iteration", "on every call of `f`", "created separately from ..."
+    when: str  # "on every iteration", "on every call of `f`", "separately from ..."
 
 
 def instance_uses(ctx: FileContext) -> list[InstanceUse]:
@@ -90,7 +90,7 @@ def _instance_uses(ctx: FileContext) -> list[InstanceUse]:
                     when = fresh.when
                 elif first is not creation:
                     earlier = " ".join(cst.Module([]).code_for_node(first).split())
-                    when = f"created separately from the `{earlier}` passed in an earlier call"
+                    when = f"separately from the `{earlier}` passed in an earlier call"
                 else:
                     continue
                 found.append(InstanceUse(site, arg, spec.name, problem, creation, when))

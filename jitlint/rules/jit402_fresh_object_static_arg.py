@@ -21,7 +21,16 @@ class FreshObjectStaticArg(Rule):
     made alike (the same optax factory, a partial of the same function, the same class with
     the same arguments) reach one static parameter at different calls; and when a jitted
     method with a static `self` is called on a new identity-hashed instance each time
-    (`Head(2.0)(x)` in a loop). Silent where the call runs traced: in a jitted body, or in a
+    (`Head(2.0)(x)` in a loop). Also: a default made anew when the caller gives none
+    (`fn or (lambda x: x)`, `fn if fn else ...`, `if fn is None: fn = lambda ...`) in a
+    repeated function, reported once per call; two instances of a class that defines
+    `__hash__` but not `__eq__` (it compares by identity; also through its bases, across
+    modules), also as the body of `lax.scan`/`fori_loop`/`while_loop`/`cond` called outside
+    jit (`jaxfacts.EAGER_LAX_FUNCTION_PARAMS`); and an `equinox.Module` instance whose field
+    holds a jitted function, lambda, nested def or partial made per instance (`self.fn =
+    jax.jit(fn)` in `__init__`), passed where that field is static (any non-array field under
+    `eqx.filter_jit`, a marked static field anywhere) when a second instance can arrive.
+    Silent where the call runs traced: in a jitted body, or in a
     function that is handed to a jit or transform, or whose every caller runs traced (a
     helper of a jitted loss): it is traced once with its caller.
 
@@ -34,7 +43,12 @@ class FreshObjectStaticArg(Rule):
     of the same object compile once. Two `optax.adam(...)` with equal settings compile twice
     (optax 0.2.8); `train()` building `optax.adam` and passing it static compiles once per
     `train()`; two `jtu.Partial(f)` compile twice; `Head(2.0)(x)` with `static_argnums=0` on
-    `__call__` compiles 5 times in 5 calls.
+    `__call__` compiles 5 times in 5 calls. A default lambda made in `train()` and passed
+    static compiles on each of 5 calls (a module-level default: once); two `Scale(2.0)` with
+    `__hash__` but no `__eq__` compile twice, as do two such scan bodies given to an eager
+    `lax.scan` (with `__eq__`: once); a Module storing `jax.jit(activation)` per instance,
+    created in a 5-step loop and passed to `eqx.filter_jit`, compiles 5 times (storing
+    `activation` itself: once).
 
     ## Fix safety
     Create the object once (hoist the lambda or partial out of the loop, define the function at
@@ -99,7 +113,7 @@ class FreshObjectStaticArg(Rule):
             problem = use.problem
             if problem.kind == FRESH:
                 yield Violation(use.arg, (
-                    f"`{problem.cls}` instance passed to `{use.callee}` {use.when}, and its field "
+                    f"a `{problem.cls}` instance made {use.when} is passed to `{use.callee}`, and its field "
                     f"`{problem.field}` holds {problem.what} for each instance; that field is "
                     f"static there (not an array) and equal only to itself, so `{use.callee}` "
                     f"recompiles for every new instance; store a long-lived function (define or "
