@@ -72,7 +72,8 @@ def _instance_uses(ctx: FileContext) -> list[InstanceUse]:
         spec, shift = looked
         if not spec.checkable and not spec.filtering:
             continue
-        static_nums = spec.static_positions(len(site.node.args) + shift, exact=False)
+        positional = sum(1 for a in site.node.args if a.keyword is None and not a.star)
+        static_nums = spec.static_positions(positional + shift, exact=False)
         for index, arg in enumerate(site.node.args):
             if arg.star:
                 break

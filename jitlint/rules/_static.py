@@ -115,8 +115,13 @@ def eager_lax_uses(ctx: FileContext) -> list[StaticUse]:
 def _eager_lax_uses(ctx: FileContext) -> list[StaticUse]:
     uses: list[StaticUse] = []
     specs_by_name: dict[str, StaticArgSpec] = {}
+    last_names = {name.rsplit(".", 1)[-1] for name in EAGER_LAX_FUNCTION_PARAMS}
     for site in ctx.model.calls:
-        qualname = ctx.model.qualified_name(site.node.func, site.frame.scope)
+        func = site.node.func
+        last = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+        if last not in last_names:
+            continue
+        qualname = ctx.model.qualified_name(func, site.frame.scope)
         params = EAGER_LAX_FUNCTION_PARAMS.get(qualname or "")
         if not params or any(a.star for a in site.node.args) \
                 or calling_context(ctx).runs_traced(site.frame):
