@@ -1,7 +1,8 @@
 """Changing and unhashable statics that reach the cache key by other routes (issue 27), measured
 with real JAX on the CPU: default lambdas made per call, classes with __hash__ but no __eq__
 (also as the body of an eager lax.scan), a decorator under eqx.filter_jit, equinox Module
-fields (an array in a static field, a jit wrapper made per instance), and a jax.tree_util.Partial
+fields (an array in a static field, also a flax.struct one; a jit wrapper made per instance),
+attributes and helper results under filter_jit, and a jax.tree_util.Partial
 binding a static argument passed traced.
 
 Every fixture in fixtures/changing_statics declares its outcome: ``# runtime: raises TYPE``
@@ -35,6 +36,7 @@ MESSAGES = {
 def reports() -> dict[Path, dict]:
     pytest.importorskip("jax")
     pytest.importorskip("equinox")
+    pytest.importorskip("flax")
     return run_all_counting_compiles(SCRIPTS)
 
 

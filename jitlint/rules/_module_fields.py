@@ -1,4 +1,5 @@
-"""What an equinox Module instance puts in the cache key of a jitted call (JIT301, JIT402).
+"""What an equinox Module (or flax.struct dataclass) instance puts in the cache key of a jitted
+call (JIT301, JIT402).
 
 A Module is a pytree: its fields marked static (``jaxfacts.STATIC_FIELD_MARKERS``) go into the
 tree structure, which every jit hashes and compares with ``==``; under ``equinox.filter_jit``
@@ -136,7 +137,7 @@ def _class_call(ctx: FileContext, call: cst.Call, scope: Scope) -> bool:
 def _problem(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,
              all_fields_static: bool) -> Optional[FieldProblem]:
     found = field_class(ctx, call.func, scope)
-    if found is None or found[1] != "an equinox.Module":
+    if found is None or found[1] not in ("an equinox.Module", "a flax.struct dataclass"):
         return None
     cls, _, fields = found
     static_fields = _marked_static(ctx, cls)

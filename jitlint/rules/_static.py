@@ -466,8 +466,8 @@ def unhashable_field(ctx: FileContext, call: cst.Call, scope: Scope, depth: int,
 
 
 def field_class(ctx: FileContext, func: cst.BaseExpression, scope: Scope):
-    """(class def, 'a frozen dataclass' | 'an equinox.Module', field names) for a class of this
-    module whose instances hash by their fields."""
+    """(class def, 'a frozen dataclass' | 'an equinox.Module' | 'a flax.struct dataclass', field
+    names) for a class of this module whose instances hash by their fields."""
     if not isinstance(func, cst.Name):
         return None
     binding = value_flow(ctx).single(func, scope)
@@ -482,6 +482,9 @@ def field_class(ctx: FileContext, func: cst.BaseExpression, scope: Scope):
     bases = [ctx.model.qualified_name(a.value, binding.scope) for a in cls.bases]
     if bases == ["equinox.Module"] and not cls.decorators:
         kind = "an equinox.Module"
+    elif (bases == ["flax.struct.PyTreeNode"] and not cls.decorators) or (not bases and [
+            ctx.model.qualified_name(d.decorator, binding.scope) for d in cls.decorators] == ["flax.struct.dataclass"]):
+        kind = "a flax.struct dataclass"  # frozen
     elif not bases and len(cls.decorators) == 1 and _frozen_dataclass(ctx, cls.decorators[0], binding.scope):
         kind = "a frozen dataclass"
     else:

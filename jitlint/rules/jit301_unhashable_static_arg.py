@@ -23,8 +23,9 @@ class UnhashableStaticArg(Rule):
     static `self` of a jitted method (`static_argnums=0`) when the class is a non-frozen
     `@dataclass` or an `equinox.Module` made with an array or container field. Also inside
     traced code (a jitted body, or a helper it calls): the call raises while tracing too.
-    Also an `equinox.Module` whose field marked static (`eqx.field(static=True)`, the markers
-    in `jitlint/jaxfacts.py`) holds an array, passed to any jitted function (a static field is
+    Also an `equinox.Module` or `flax.struct` dataclass whose field marked static
+    (`eqx.field(static=True)`, `struct.field(pytree_node=False)`: the markers in
+    `jitlint/jaxfacts.py`) holds an array, passed to any jitted function (a static field is
     pytree metadata for every jit) where a second instance can arrive: made in a loop or per
     call of a repeated function, or another instance passed to the same function earlier.
 
@@ -42,7 +43,8 @@ class UnhashableStaticArg(Rule):
     `jnp.sum(...)` (jax Arrays are unhashable); a Module with a tuple field is fine. An array
     in a static Module field: the first call works, the call with a second instance raises
     `ValueError: Exception raised while checking equality of metadata fields of pytree`
-    (under `eqx.filter_jit` and `jax.jit` alike); the same instance again is fine.
+    (under `eqx.filter_jit` and `jax.jit` alike, and for a flax.struct dataclass); the same
+    instance again is fine.
 
     ## Fix safety
     Pass a hashable equivalent: a tuple for a list, a frozenset for a set, a tuple of items or a
