@@ -118,7 +118,7 @@ class FreshObjectStaticArg(Rule):
                     f"static there (not an array) and equal only to itself, so `{use.callee}` "
                     f"recompiles for every new instance; store a long-lived function (define or "
                     f"jit it once at module level) in `{problem.field}`"),
-                    related=((problem.value, f"the object made for each instance"),))
+                    related=((problem.value, "the object made for each instance"),))
         for receiver in static_receivers(ctx):
             fresh = fresh_receiver(ctx, receiver)
             if fresh is not None and fresh.kind in ("instance", "hashed-instance"):
