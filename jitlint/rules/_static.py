@@ -654,13 +654,22 @@ def _fresh_at(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Opt
 
 def _fresh_default(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, frame: Frame
                    ) -> Optional[tuple[tuple[str, Frame, Optional[str]], str, cst.CSTNode]]:
-    """(the fresh object, the parameter it stands in for, its expression) when ``expr`` is a caller's value or
-    else a default made here: ``fn if fn else (lambda x: x)``, ``fn or (lambda x: x)``, or
-    ``if fn is None: fn = lambda x: x``.  Only a lambda, a nested def or a partial: the
-    default code is the same every time, only the object is new."""
-    made = origin(value_flow(ctx), expr, scope, frame) if not isinstance(expr, cst.Name) \
-        or value_flow(ctx).single(expr, scope) is not None else None
-    if made is not None:
+    """(the fresh object, the parameter it stands in for, its expression) when ``expr`` is
+    the caller's value or else a default made here: ``fn if fn else (lambda x: x)``,
+    ``fn or (lambda x: x)``, or ``if fn is None: fn = lambda x: x``.  Only a lambda, a nested
+    def or a partial: the default code is the same every time, only the object is new."""
+    flow = value_flow(ctx)
+    if isinstance(expr, cst.Name) and flow.single(expr, scope) is None:
+        # several definitions reach the read: the parameter and a default assigned after it
+        bindings = flow.reaching(expr, scope)
+        given: list = [b for b in bindings if b.kind == "param"]
+        made_here = [(created_object(ctx, v.value, v.binding.scope, v.binding.frame)
+                      if v.value is not None and v.binding.frame is not None else None, v.value)
+                     for v in (assigned(b) for b in bindings if b.kind != "param")]
+    else:
+        made = origin(flow, expr, scope, frame)
+        if made is None:
+            return None
         node, scope, frame = made  # type: ignore[assignment]
         if isinstance(node, cst.IfExp):
             branches = (node.body, node.orelse)
@@ -670,14 +679,6 @@ def _fresh_default(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, fra
             return None
         given = [b for b in branches if _parameter(ctx, b, scope)]
         made_here = [(created_object(ctx, b, scope, frame), b) for b in branches if not _parameter(ctx, b, scope)]
-    elif isinstance(expr, cst.Name):
-        bindings = value_flow(ctx).reaching(expr, scope)
-        given = [b for b in bindings if b.kind == "param"]
-        made_here = [(created_object(ctx, v.value, v.binding.scope, v.binding.frame)
-                      if v.value is not None and v.binding.frame is not None else None, v.value)
-                     for v in (assigned(b) for b in bindings if b.kind != "param")]
-    else:
-        return None
     if len(given) != 1 or len(made_here) != 1:
         return None
     created, node = made_here[0]
