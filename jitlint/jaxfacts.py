@@ -67,3 +67,26 @@ NUMPY_ARRAY_CONSTRUCTORS = frozenset(f"numpy.{name}" for name in (
     "random.rand", "random.randn", "random.randint", "random.normal", "random.uniform",
     "random.permutation", "random.choice",
 ))
+
+
+# ---------------------------------------------------------------------------- changing statics
+# lax control flow that, called outside jit, traces its function arguments and caches the
+# compiled program keyed on those functions (their hash and ``==``): an equal function object
+# reuses it, any other compiles again (measured: two instances of a class that defines
+# __hash__ but not __eq__ compile twice).  qualname -> the function parameters.  Not
+# ``lax.map``: it wraps ``f`` in a new function on every call, so it compiles every time anyway.
+EAGER_LAX_FUNCTION_PARAMS: dict[str, tuple[Param, ...]] = {
+    "jax.lax.scan": ((0, "f"),),
+    "jax.lax.fori_loop": ((2, "body_fun"),),
+    "jax.lax.while_loop": ((0, "cond_fun"), (1, "body_fun")),
+    "jax.lax.cond": ((1, "true_fun"), (2, "false_fun")),
+}
+
+# How a library marks a pytree class's field static (part of the tree structure, which every
+# jit hashes and compares with ``==``): qualname -> (keyword, value) that marks it, or None when
+# the call always does.  An array there cannot be compared (ValueError on the second instance).
+STATIC_FIELD_MARKERS: dict[str, tuple[str, bool] | None] = {
+    "equinox.field": ("static", True),
+    "equinox.static_field": None,
+    "flax.struct.field": ("pytree_node", False),
+}

@@ -24,8 +24,8 @@ from jitlint.jitnames import JIT_WORDS, JitApplication, JitResolver
 from jitlint.notebook import is_notebook
 from jitlint.semantic import Scope, SemanticModel
 from jitlint.source import read_source
-from jitlint.staticargs import (IDENTITY, INHERIT, SPEC_KEYWORDS, UNKNOWN, ClassInfo, StaticArgSpec,
-                                class_info, literal, spec_of)
+from jitlint.staticargs import (HASH_ONLY, IDENTITY, INHERIT, SPEC_KEYWORDS, UNHASHABLE, UNKNOWN, VALUE,
+                                ClassInfo, StaticArgSpec, class_info, literal, spec_of)
 
 
 # ---------------------------------------------------------------------------- module names
@@ -414,22 +414,37 @@ def _finish(info: ClassInfo, base: Optional[cst.BaseExpression], scope: Scope, m
     resolved = resolve_class(base, scope, model, index, module_name, is_package, asked, depth + 1)
     if resolved is None:
         return None
+    if info.verdict == HASH_ONLY:
+        return (info.name, *_hash_only(resolved[1], resolved[2]))
     if info.verdict != INHERIT:
         return info.name, info.verdict, info.why
     return info.name, resolved[1], resolved[2]
 
 
+def _hash_only(base_verdict: str, base_why: str) -> tuple[str, str]:
+    """A class that adds __hash__ to a base: it compares as the base does, and hashes."""
+    if base_verdict == UNHASHABLE:
+        return VALUE, ""  # the base's __eq__ (by value) now comes with a hash
+    if base_verdict == IDENTITY:
+        return IDENTITY, "hash"
+    return base_verdict, base_why
+
+
 def _verdict_from_index(qualname: str, index: ProjectIndex, depth: int) -> Optional[tuple[str, str, str]]:
     first = info = index.cls(qualname)
     verdict = None
+    hash_added = False  # a class on the way defines __hash__ only
     for _ in range(6 - min(depth, 6)):
         if info is None or info.verdict == UNKNOWN:
             return None
-        if verdict is None and info.verdict != INHERIT:
+        if info.verdict == HASH_ONLY:
+            hash_added = hash_added or verdict is None
+        elif verdict is None and info.verdict != INHERIT:
             verdict = (info.verdict, info.why)
         if info.base is None:  # the chain ends in object: every link is known
             assert first is not None
-            return qualname.rsplit(".", 1)[-1], *(verdict or (IDENTITY, ""))
+            final = verdict or (IDENTITY, "")
+            return qualname.rsplit(".", 1)[-1], *(_hash_only(*final) if hash_added else final)
         info = index.cls(info.base)
     return None
 
@@ -643,6 +658,13 @@ def needs_index(references: References, classes_asked: Iterable[str], index: Pro
         # what _static._Callees.lookup follows to the index: checkable module-level functions
         if spec is not None and spec.checkable and not spec.method and call.reaches_static(spec):
             return True
+    if "jax.tree_util.Partial" in references.names:  # it may bind a static argument (JIT203)
+        for name in references.names:
+            if name not in specs:
+                specs[name] = index.function(name)
+            spec = specs[name]
+            if spec is not None and spec.checkable and spec.has_static_arguments:
+                return True
     return any(index.cls(name) is not None for name in classes_asked)
 
 

@@ -28,6 +28,10 @@ SPEC_KEYWORDS = ("static_argnums", "static_argnames", "donate_argnums", "donate_
 
 # Class verdicts: how instances hash.
 UNHASHABLE, VALUE, IDENTITY, UNKNOWN, INHERIT = "unhashable", "value", "identity", "unknown", "inherit"
+# The class defines __hash__ but not __eq__: equality comes from the base (object's is identity,
+# so two instances with equal hashes are still two cache keys), and it is hashable whatever the
+# base says.  Resolved against the base by project.resolve_class.
+HASH_ONLY = "hash-only"
 
 
 # ---------------------------------------------------------------------------- specs
@@ -60,7 +64,12 @@ class StaticArgSpec:
 
     @property
     def checkable(self) -> bool:
-        return self.readable and self.signature_known and (self.filtering or self.jit in ARGNUM_JITS)
+        """Whether call sites can be mapped onto static positions.  Under equinox's filtering
+        every argument of the call is judged by its value, so a decorator under the jit that
+        hides the signature (``@eqx.debug.assert_max_traces``) changes nothing there."""
+        if self.filtering:
+            return self.readable
+        return self.readable and self.signature_known and self.jit in ARGNUM_JITS
 
     @property
     def has_static_arguments(self) -> bool:
@@ -277,12 +286,15 @@ def _scalar(expr: cst.BaseExpression, ints: bool):
 # ---------------------------------------------------------------------------- classes
 @dataclass(frozen=True)
 class ClassInfo:
-    """How instances of a class hash.  verdict: unhashable | value | identity | unknown | inherit."""
+    """How instances of a class hash and compare.  verdict: unhashable | value | identity |
+    unknown | inherit | hash-only."""
 
     name: str
     verdict: str
     base: Optional[str] = None  # for "inherit": the single base's qualified name
-    why: str = ""  # for "unhashable": "dataclass" (eq=True, not frozen) or "eq" (__eq__, no __hash__)
+    # for "unhashable": "dataclass" (eq=True, not frozen) or "eq" (__eq__, no __hash__); for
+    # "identity": "hash" when the class defines __hash__ but compares by identity
+    why: str = ""
 
 
 def class_info(cls: cst.ClassDef, scope: Scope, model: SemanticModel,
@@ -325,7 +337,7 @@ def class_info(cls: cst.ClassDef, scope: Scope, model: SemanticModel,
     if defined.get("__hash__") == "none":
         own, why = UNHASHABLE, "eq"
     elif defined.get("__hash__") in ("def", "value"):
-        own = VALUE
+        own = VALUE if "__eq__" in defined or dataclass_args is not None else HASH_ONLY
     elif dataclass_args is not None and dataclass_args["unsafe_hash"]:
         own = VALUE
     elif dataclass_args is not None and dataclass_args["eq"]:
@@ -334,6 +346,8 @@ def class_info(cls: cst.ClassDef, scope: Scope, model: SemanticModel,
         own, why = UNHASHABLE, "eq"  # __eq__ without __hash__ sets __hash__ = None
     bases = [arg for arg in cls.bases if not (isinstance(arg.value, cst.Name) and arg.value.value == "object")]
     if not bases:
+        if own == HASH_ONLY:
+            return ClassInfo(name, IDENTITY, why="hash")
         return ClassInfo(name, IDENTITY if own == INHERIT else own, why=why)
     # A base may bring a metaclass or __init_subclass__ that changes all this: the whole chain
     # must be resolvable within the linted tree, else the verdict is unknown.

@@ -14,7 +14,8 @@ walk cannot order: they get every binding (the flow-insensitive answer), as do n
 ``global``/``nonlocal``.  On top of that: ``assigned_values`` (the right-hand sides that reach a
 read, through tuple unpacking) and ``Varying``/``varies_per_iteration`` (a scalar that takes a new
 value on every iteration of a loop: a counter, arithmetic of it, a value updated from itself,
-the length of a list that grows in the loop), ``origin`` (where a value is created, through the
+the length of a list that grows in the loop, an attribute set to a number and updated in the loop,
+a value returned by a module function from such a value), ``origin`` (where a value is created, through the
 one definition reaching a read) and ``array_made_by`` (a call that certainly returns a NumPy or
 jax array).
 """
@@ -27,7 +28,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.semantic import LOOP_TYPES, Binding, CallSite, Scope, SemanticModel
-from jitlint.walk import children
+from jitlint.walk import children, iter_nodes
 
 State = dict[str, frozenset]  # name -> the bindings that may reach this point
 _NESTED = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
@@ -380,6 +381,7 @@ class IterationValues:
     def __init__(self, model: SemanticModel, flow: ValueFlow) -> None:
         self.model = model
         self.flow = flow
+        self._numbers: Optional[frozenset[str]] = None
 
     def varying(self, expr: cst.BaseExpression, site: CallSite) -> Optional[Varying]:
         scope = site.frame.scope
@@ -395,6 +397,12 @@ class IterationValues:
             return None
         if isinstance(expr, cst.Name):
             return self._name_varies(expr, scope, loop, depth)
+        if isinstance(expr, cst.Attribute):
+            return self._attribute_varies(expr, scope, loop)
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
+            returned = self._returned_varies(expr, scope, loop, depth)
+            if returned is not None:
+                return returned
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
             return self._varies(expr.expression, scope, loop, depth)
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, ARITHMETIC):
@@ -473,6 +481,95 @@ class IterationValues:
         if not self.invariant(other, scope, loop) or _neutral(other, value.operator):
             return None
         return None, f"`{name}`, updated from itself in the loop"
+
+    def _attribute_varies(self, attr: cst.Attribute, scope: Scope, loop) -> Optional[tuple[None, str]]:
+        """``cfg.lr`` written on every iteration of ``loop`` (not under an ``if`` in it) from
+        itself: ``cfg.lr *= 0.9`` or ``cfg.lr = cfg.lr * 0.9``, with ``cfg`` not rebound there."""
+        if not isinstance(attr.value, cst.Name) or not self.invariant(attr.value, scope, loop) \
+                or attr.attr.value not in self._number_attributes():
+            return None
+        text = _code(attr)
+        assigns = {id(t): small for small in _statements_in(loop) if isinstance(small, cst.Assign)
+                   for t in small.targets}
+        found = None
+        for root, frame, write in self.model.item_writes:
+            if root != attr.value.value or frame.scope is not scope or not frame.is_inside(loop):
+                continue
+            target = write.target
+            if _code(target) != text:
+                continue
+            if any(isinstance(f.node, cst.If) for f in _frames_within(frame, loop)):
+                return None  # ``if plateau: cfg.lr *= 0.5`` changes now and then
+            if isinstance(write, cst.AugAssign):
+                if not isinstance(write.operator, (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign,
+                                                   cst.DivideAssign, cst.PowerAssign)) \
+                        or not self.invariant(write.value, scope, loop):
+                    return None
+                found = found or (None, f"`{text}`, updated in the loop (`{_code(write)}`)")
+                continue
+            statement = assigns.get(id(write))
+            value = statement.value if statement is not None else None
+            if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, ARITHMETIC)
+                    and sum(_code(side) == text for side in (value.left, value.right)) == 1
+                    and all(_code(side) == text or self.invariant(side, scope, loop)
+                            for side in (value.left, value.right))
+                    and not any(_neutral(side, value.operator) for side in (value.left, value.right))):
+                return None
+            found = found or (None, f"`{text}`, updated from itself in the loop")
+        return found
+
+    def _number_attributes(self) -> frozenset[str]:
+        """Attribute names this module sets to a number literal (``self.lr = 0.1``, a class
+        field ``lr: float = 0.1``): an attribute updated in a loop is a Python scalar only then."""
+        if self._numbers is None:
+            names = set()
+            for node in iter_nodes(self.model.module):
+                if isinstance(node, cst.Assign) and _number(node.value):
+                    names.update(t.target.attr.value for t in node.targets
+                                 if isinstance(t.target, cst.Attribute))
+                elif isinstance(node, cst.AnnAssign) and node.value is not None and _number(node.value):
+                    target = node.target
+                    names.add(target.attr.value if isinstance(target, cst.Attribute) else
+                              target.value if isinstance(target, cst.Name) else "")
+            self._numbers = frozenset(names)
+        return self._numbers
+
+    def _returned_varies(self, call: cst.Call, scope: Scope, loop, depth: int
+                         ) -> Optional[tuple[Optional[str], str]]:
+        """``schedule(step)`` where ``schedule`` is a function of this module that returns
+        arithmetic of its parameters (``return base * decay ** t``) and the argument for one of
+        them changes on every iteration while the others do not."""
+        binding = self.flow.single(call.func, scope)  # type: ignore[arg-type]
+        if binding is None or binding.kind != "def" or any(a.star or a.keyword for a in call.args):
+            return None
+        function = binding.node
+        assert isinstance(function, cst.FunctionDef)
+        params = [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
+        body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+        if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) \
+                or not isinstance(body[0].body[0], cst.Return) or body[0].body[0].value is None \
+                or len(call.args) > len(params) or function.decorators:
+            return None
+        returned = body[0].body[0].value
+        if not _arithmetic_of_names(returned):
+            return None
+        arguments = dict(zip(params, (a.value for a in call.args)))
+        found = None
+        function_scope = self.model.functions[function].scope if function in self.model.functions else None
+        for name in names_in(returned):
+            if name.value not in arguments:
+                if name.value in params:
+                    return None  # a default: fine, but not followed
+                continue  # a global of that module: the same every iteration unless rebound
+            inner = self._varies(arguments[name.value], scope, loop, depth + 1)
+            if inner is None:
+                if not self.invariant(arguments[name.value], scope, loop):
+                    return None
+                continue
+            found = found or inner
+        if found is None or function_scope is None:
+            return None
+        return found[0], f"`{_code(call)}`, returned by `{function.name.value}` from {found[1]}"
 
     def invariant(self, expr: cst.BaseExpression, scope: Scope, loop) -> bool:
         """A number or a name (or ``name.attr``) not rebound inside ``loop``."""
@@ -657,6 +754,31 @@ def _is_counter(binding: Binding, loop: cst.CSTNode, model: SemanticModel) -> bo
     if iterable.func.value == "enumerate" and isinstance(target, cst.Tuple) and target.elements:
         first = target.elements[0].value
         return isinstance(first, cst.Name) and first.value == binding.name
+    return False
+
+
+def _frames_within(frame, loop: cst.CSTNode):
+    """The frames from ``frame`` out to (not including) ``loop``."""
+    for f in frame:
+        if f.node is loop:
+            return
+        yield f
+
+
+def _number(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        expr = expr.expression
+    return isinstance(expr, (cst.Integer, cst.Float))
+
+
+def _arithmetic_of_names(expr: cst.BaseExpression) -> bool:
+    """Numbers and names combined by arithmetic: ``base * decay ** t``, ``-t``, ``(t + 1) / 2``."""
+    if isinstance(expr, (cst.Integer, cst.Float, cst.Name)):
+        return True
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        return _arithmetic_of_names(expr.expression)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, ARITHMETIC):
+        return _arithmetic_of_names(expr.left) and _arithmetic_of_names(expr.right)
     return False
 
 

@@ -9,7 +9,7 @@ import inspect
 import pytest
 
 from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS,
-                              NUMPY_ARRAY_CONSTRUCTORS)
+                              EAGER_LAX_FUNCTION_PARAMS, NUMPY_ARRAY_CONSTRUCTORS, STATIC_FIELD_MARKERS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -83,3 +83,90 @@ def test_numpy_array_constructor_exists_and_returns_an_ndarray(qualname):
         assert isinstance(table, np.ndarray)
         with pytest.raises(jax.errors.TracerArrayConversionError):
             jax.jit(lambda i: table[i])(jnp.asarray(1))
+
+
+# ---------------------------------------------------------------------------- changing statics
+class _HashOnly:
+    """Hashes by a constant, compares by identity: what the twins rule warns about."""
+
+    def __init__(self, result):
+        self.result = result
+
+    def __call__(self, *args):
+        return self.result(*args)
+
+    def __hash__(self):
+        return 0
+
+
+def _compiles_of(run) -> int:
+    from jax import monitoring
+
+    events = []
+
+    def listener(event, duration, **kwargs):
+        if event == "/jax/core/compile/backend_compile_duration":
+            events.append(kwargs.get("fun_name"))
+
+    monitoring.register_event_duration_secs_listener(listener)
+    try:
+        run()
+    finally:
+        monitoring.unregister_event_duration_listener(listener)
+    return len(events)
+
+
+_EAGER_CALLS = {  # how to call each entry eagerly with the function arguments given
+    "jax.lax.scan": (lambda f: jax.lax.scan(f, 0, jnp.arange(3)), lambda c, x: (c + x, c)),
+    "jax.lax.fori_loop": (lambda f: jax.lax.fori_loop(0, 3, f, 0), lambda i, c: c + i),
+    "jax.lax.while_loop": (lambda cond, body: jax.lax.while_loop(cond, body, 0),
+                           lambda c: c < 3, lambda c: c + 1),
+    "jax.lax.cond": (lambda t, f: jax.lax.cond(True, t, f, 1), lambda x: x + 1, lambda x: x - 1),
+}
+
+
+@pytest.mark.parametrize("qualname", sorted(EAGER_LAX_FUNCTION_PARAMS))
+def test_eager_lax_function_argument_keys_the_compile_cache_by_equality(qualname):
+    function = _resolve(qualname, jax, "jax.")
+    parameters = list(inspect.signature(function).parameters)
+    for position, keyword in EAGER_LAX_FUNCTION_PARAMS[qualname]:
+        assert parameters[position] == keyword, (qualname, position, keyword)
+    call, *bodies = _EAGER_CALLS[qualname]
+    same = [_HashOnly(body) for body in bodies]
+    assert _compiles_of(lambda: call(*same)) >= 1
+    assert _compiles_of(lambda: call(*same)) == 0  # the same objects: the cached program
+    # new objects with equal hashes but identity equality: compiled again
+    assert _compiles_of(lambda: call(*[_HashOnly(body) for body in bodies])) >= 1
+
+
+@pytest.mark.parametrize("qualname", sorted(STATIC_FIELD_MARKERS))
+def test_static_field_marker_puts_an_array_in_the_metadata(qualname):
+    if qualname.startswith("equinox."):
+        eqx = pytest.importorskip("equinox")
+        marker = _resolve(qualname, eqx, "equinox.")
+        keyword = STATIC_FIELD_MARKERS[qualname]
+
+        class Holder(eqx.Module):
+            table: object = marker(**({keyword[0]: keyword[1]} if keyword else {}))
+    else:
+        struct = pytest.importorskip("flax.struct")
+        marker = _resolve(qualname, struct, "flax.struct.")
+        keyword = STATIC_FIELD_MARKERS[qualname]
+        assert keyword is not None
+
+        @struct.dataclass
+        class Holder:
+            table: object = marker(**{keyword[0]: keyword[1]})
+    with pytest.warns(UserWarning) if qualname.startswith("equinox.") else _no_warning():
+        first, second = Holder(table=jnp.arange(3.0)), Holder(table=jnp.arange(3.0) + 1)
+    assert jax.tree_util.tree_leaves(first) == []  # the array is metadata, not a leaf
+    lookup = jax.jit(lambda holder: 1.0)
+    lookup(first)
+    with pytest.raises(ValueError, match="metadata fields"):
+        lookup(second)
+
+
+def _no_warning():
+    import contextlib
+
+    return contextlib.nullcontext()

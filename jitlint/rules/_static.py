@@ -18,6 +18,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
+from jitlint.jaxfacts import EAGER_LAX_FUNCTION_PARAMS
 from jitlint.jitnames import is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
@@ -25,10 +26,12 @@ from jitlint.rules._context import REPEATED, UNKNOWN, calling_context
 from jitlint.semantic import Binding, CallSite, Frame, Scope
 from jitlint.staticargs import IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
 from jitlint.values import (
-    IterationValues, Varying, array_made_by, origin, reaching_values, value_flow,
+    IterationValues, Varying, array_made_by, assigned, origin, reaching_values, value_flow,
 )
 
 PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
+# Partials that are pytrees: their bound arguments are leaves (traced when passed traced).
+PYTREE_PARTIALS = frozenset({"jax.tree_util.Partial"})
 # optax factories whose result (a GradientTransformation: a tuple of closures, or a schedule
 # function) hashes by identity: two calls with equal settings are two cache keys.
 OPTAX_FACTORIES = frozenset({
@@ -66,6 +69,7 @@ class StaticUse:
     param: str
     position: Optional[int]  # in the signature (self counted); None for a keyword argument
     traced: bool = False  # the call runs while an outer jit traces (once per trace of it)
+    role: str = "static argument"  # or "function argument" of eager lax control flow
 
     @property
     def value(self) -> cst.BaseExpression:
@@ -77,8 +81,8 @@ class StaticUse:
 
     def where(self) -> str:
         if self.position is None:
-            return f"static argument `{self.param}` (keyword) of `{self.callee}`"
-        return f"static argument `{self.param}` (position {self.position}) of `{self.callee}`"
+            return f"{self.role} `{self.param}` (keyword) of `{self.callee}`"
+        return f"{self.role} `{self.param}` (position {self.position}) of `{self.callee}`"
 
 
 def static_uses(ctx: FileContext) -> list[StaticUse]:
@@ -99,6 +103,54 @@ def specs(ctx: FileContext) -> list[tuple[object, StaticArgSpec]]:
     return ctx.shared("static-specs", lambda c: [
         (app, spec) for app in c.jit_applications
         if (spec := spec_of(app, c.model)) is not None])
+
+
+def eager_lax_uses(ctx: FileContext) -> list[StaticUse]:
+    """The function arguments of lax control flow called outside traced code
+    (``jaxfacts.EAGER_LAX_FUNCTION_PARAMS``): there each call looks its compiled program up by
+    those functions, as jax.jit does by a static argument."""
+    return ctx.shared("static-eager-lax", _eager_lax_uses)
+
+
+def _eager_lax_uses(ctx: FileContext) -> list[StaticUse]:
+    uses: list[StaticUse] = []
+    specs_by_name: dict[str, StaticArgSpec] = {}
+    last_names = {name.rsplit(".", 1)[-1] for name in EAGER_LAX_FUNCTION_PARAMS}
+    for site in ctx.model.calls:
+        func = site.node.func
+        last = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+        if last not in last_names:
+            continue
+        qualname = ctx.model.qualified_name(func, site.frame.scope)
+        params = EAGER_LAX_FUNCTION_PARAMS.get(qualname or "")
+        if not params or any(a.star for a in site.node.args) \
+                or calling_context(ctx).runs_traced(site.frame):
+            continue
+        assert qualname is not None
+        spec = specs_by_name.setdefault(qualname, StaticArgSpec(qualname, qualname))
+        callee = qualname.replace("jax.lax.", "lax.")
+        positional = [a for a in site.node.args if a.keyword is None]
+        for position, keyword in params:
+            arg = positional[position] if position < len(positional) else next(
+                (a for a in site.node.args if a.keyword is not None and a.keyword.value == keyword), None)
+            if arg is not None:
+                uses.append(StaticUse(site, callee, spec, arg, keyword,
+                                      position if arg.keyword is None else None,
+                                      role="function argument"))
+    return uses
+
+
+def jitted_callee(ctx: FileContext, site: CallSite) -> Optional[tuple[StaticArgSpec, int]]:
+    """(spec, how many leading parameters the call skips: 1 for ``self.method(...)``) when
+    ``site`` calls a jitted function this file can see, else None."""
+    return ctx.shared("static-callees", _Callees).lookup(site)
+
+
+def jitted_reference(ctx: FileContext, expr: cst.BaseExpression, at: CallSite) -> Optional[StaticArgSpec]:
+    """The spec of the jitted function ``expr`` names (not calls), read in the call ``at``:
+    ``Partial(step, n)``."""
+    found = jitted_callee(ctx, CallSite(cst.Call(expr), at.frame, statement=at.statement))
+    return found[0] if found is not None and found[1] == 0 else None
 
 
 def module_info(ctx: FileContext) -> tuple[Optional[str], bool]:
@@ -400,7 +452,7 @@ def unhashable_field(ctx: FileContext, call: cst.Call, scope: Scope, depth: int,
                      containers_only: bool = False) -> Optional[tuple[str, str]]:
     """``Config([1, 2])`` for a frozen dataclass or an ``equinox.Module`` (both hash their
     fields): the instance is unhashable when a field receives an unhashable value."""
-    found = _field_class(ctx, call.func, scope)
+    found = field_class(ctx, call.func, scope)
     if found is None:
         return None
     cls, kind, fields = found
@@ -413,9 +465,9 @@ def unhashable_field(ctx: FileContext, call: cst.Call, scope: Scope, depth: int,
     return None
 
 
-def _field_class(ctx: FileContext, func: cst.BaseExpression, scope: Scope):
-    """(class def, 'a frozen dataclass' | 'an equinox.Module', field names) for a class of this
-    module whose instances hash by their fields."""
+def field_class(ctx: FileContext, func: cst.BaseExpression, scope: Scope):
+    """(class def, 'a frozen dataclass' | 'an equinox.Module' | 'a flax.struct dataclass', field
+    names) for a class of this module whose instances hash by their fields."""
     if not isinstance(func, cst.Name):
         return None
     binding = value_flow(ctx).single(func, scope)
@@ -430,6 +482,9 @@ def _field_class(ctx: FileContext, func: cst.BaseExpression, scope: Scope):
     bases = [ctx.model.qualified_name(a.value, binding.scope) for a in cls.bases]
     if bases == ["equinox.Module"] and not cls.decorators:
         kind = "an equinox.Module"
+    elif (bases == ["flax.struct.PyTreeNode"] and not cls.decorators) or (not bases and [
+            ctx.model.qualified_name(d.decorator, binding.scope) for d in cls.decorators] == ["flax.struct.dataclass"]):
+        kind = "a flax.struct dataclass"  # frozen
     elif not bases and len(cls.decorators) == 1 and _frozen_dataclass(ctx, cls.decorators[0], binding.scope):
         kind = "a frozen dataclass"
     else:
@@ -550,6 +605,10 @@ class Fresh:
     what: str
     fix: str
     when: str  # "on every iteration" | "on every call of `f`"
+    # A default the code makes when the caller gives no value (``fn or (lambda x: x)``): the
+    # parameter it stands in for, and the expression that makes it.
+    default: Optional[str] = None
+    made: Optional[cst.CSTNode] = None
 
 
 FRESH_TEXT = {
@@ -577,10 +636,68 @@ def fresh_receiver(ctx: FileContext, use: ReceiverUse) -> Optional[Fresh]:
 
 
 def _fresh_at(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Optional[Fresh]:
-    created = _created(ctx, expr, site.frame.scope, site.frame)
+    created = created_object(ctx, expr, site.frame.scope, site.frame)
+    default = None
     if created is None:
-        return None
+        found = _fresh_default(ctx, expr, site.frame.scope, site.frame)
+        if found is None:
+            return None
+        created, default, made = found
     kind, creation, label = created
+    fresh = fresh_when(ctx, kind, label, creation, site)
+    if fresh is None or default is None:
+        return fresh
+    return Fresh(kind, fresh.what, f"define the default once at module level and use it when "
+                 f"none is given (`{default} if {default} is not None else _default_{default.lstrip('_')}`)",
+                 fresh.when, default, made)
+
+
+def _fresh_default(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, frame: Frame
+                   ) -> Optional[tuple[tuple[str, Frame, Optional[str]], str, cst.CSTNode]]:
+    """(the fresh object, the parameter it stands in for, its expression) when ``expr`` is
+    the caller's value or else a default made here: ``fn if fn else (lambda x: x)``,
+    ``fn or (lambda x: x)``, or ``if fn is None: fn = lambda x: x``.  Only a lambda, a nested
+    def or a partial: the default code is the same every time, only the object is new."""
+    flow = value_flow(ctx)
+    if isinstance(expr, cst.Name) and flow.single(expr, scope) is None:
+        # several definitions reach the read: the parameter and a default assigned after it
+        bindings = flow.reaching(expr, scope)
+        given: list = [b for b in bindings if b.kind == "param"]
+        made_here = [(created_object(ctx, v.value, v.binding.scope, v.binding.frame)
+                      if v.value is not None and v.binding.frame is not None else None, v.value)
+                     for v in (assigned(b) for b in bindings if b.kind != "param")]
+    else:
+        made = origin(flow, expr, scope, frame)
+        if made is None:
+            return None
+        node, scope, frame = made  # type: ignore[assignment]
+        if isinstance(node, cst.IfExp):
+            branches = (node.body, node.orelse)
+        elif isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
+            branches = (node.left, node.right)
+        else:
+            return None
+        given = [b for b in branches if _parameter(ctx, b, scope)]
+        made_here = [(created_object(ctx, b, scope, frame), b) for b in branches if not _parameter(ctx, b, scope)]
+    if len(given) != 1 or len(made_here) != 1:
+        return None
+    created, node = made_here[0]
+    if created is None or created[0] not in ("lambda", "def", "partial") or node is None:
+        return None
+    name = given[0].name if isinstance(given[0], Binding) else given[0].value  # type: ignore[union-attr]
+    return created, name, node
+
+
+def _parameter(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> bool:
+    """``expr`` is a parameter of the enclosing function, as the caller passed it."""
+    if not isinstance(expr, cst.Name):
+        return False
+    binding = value_flow(ctx).single(expr, scope)
+    return binding is not None and binding.kind == "param"
+
+
+def fresh_when(ctx: FileContext, kind: str, label: Optional[str], creation: Frame,
+                site: CallSite) -> Optional[Fresh]:
     for loop in site.frame.loops_in_scope():
         if creation.is_inside(loop):
             return _fresh(kind, label, "on every iteration")
@@ -608,14 +725,14 @@ def _twins(ctx: FileContext) -> list[tuple[StaticUse, Fresh, StaticUse]]:
     flow = value_flow(ctx)
     seen: dict[tuple[int, str, str], tuple[StaticUse, cst.CSTNode]] = {}
     found = []
-    for use in static_uses(ctx):
+    for use in (*static_uses(ctx), *eager_lax_uses(ctx)):
         if use.spec.filtering:
             continue
         made = origin(flow, use.value, use.scope, use.site.frame)
         if made is None or not isinstance(made[0], cst.Call):
             continue
-        created = _created(ctx, made[0], made[1], made[2])  # type: ignore[arg-type]
-        if created is None or created[0] not in ("partial", "optax", "instance"):
+        created = created_object(ctx, made[0], made[1], made[2])  # type: ignore[arg-type]
+        if created is None or created[0] not in ("partial", "optax", "instance", "hashed-instance"):
             continue
         call = made[0]
         if created[0] == "optax":
@@ -635,11 +752,17 @@ def _fresh(kind: str, label: Optional[str], when: str) -> Fresh:
         return Fresh(kind, f"a new `{label}()` instance, which hashes by identity",
                      "create it once and reuse it, or make the class a frozen dataclass "
                      "(or give it __eq__ and __hash__)", when)
+    if kind == "hashed-instance":
+        return Fresh(kind, f"a new `{label}()` instance, whose class defines __hash__ but not "
+                     f"__eq__ (equal hashes are not enough: JAX compares cache keys with ==, "
+                     f"which is identity here)",
+                     f"define `{label}.__eq__` consistent with its __hash__, or create one "
+                     f"instance and reuse it", when)
     what, fix = FRESH_TEXT[kind]
     return Fresh(kind, what, fix, when)
 
 
-def _created(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
+def created_object(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
              frame: Frame) -> Optional[tuple[str, Frame, Optional[str]]]:
     """(kind, the frame where the object is created, class name) for a fresh identity-hashed object."""
     made = origin(value_flow(ctx), expr, scope, frame)
@@ -664,7 +787,7 @@ def _created(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
             return "optax", frame, None
         cls = class_verdict(ctx, node.func, scope)
         if cls is not None and cls[1] == IDENTITY:
-            return "instance", frame, cls[0]
+            return ("hashed-instance" if cls[2] == "hash" else "instance"), frame, cls[0]
         return None
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Call):
         if class_verdict(ctx, node.value.func, scope) is not None:

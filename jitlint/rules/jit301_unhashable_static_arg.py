@@ -1,6 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._module_fields import ARRAY, instance_uses
 from jitlint.rules._static import all_static_uses, static_receivers, unhashable, unhashable_receiver
 
 
@@ -22,6 +23,11 @@ class UnhashableStaticArg(Rule):
     static `self` of a jitted method (`static_argnums=0`) when the class is a non-frozen
     `@dataclass` or an `equinox.Module` made with an array or container field. Also inside
     traced code (a jitted body, or a helper it calls): the call raises while tracing too.
+    Also an `equinox.Module` or `flax.struct` dataclass whose field marked static
+    (`eqx.field(static=True)`, `struct.field(pytree_node=False)`: the markers in
+    `jitlint/jaxfacts.py`) holds an array, passed to any jitted function (a static field is
+    pytree metadata for every jit) where a second instance can arrive: made in a loop or per
+    call of a repeated function, or another instance passed to the same function earlier.
 
     ## Why is this bad?
     Static arguments are hashed to look up the compilation cache. Measured on jax 0.10.2:
@@ -34,12 +40,17 @@ class UnhashableStaticArg(Rule):
     are not flagged. Measured the same ValueError for a frozen dataclass with a list field, an
     `equinox.Module` with a dict or list field as the static half of `eqx.partition` (equinox
     0.13.8), a Module with an array field or a non-frozen `@dataclass` as a static `self`, and
-    `jnp.sum(...)` (jax Arrays are unhashable); a Module with a tuple field is fine.
+    `jnp.sum(...)` (jax Arrays are unhashable); a Module with a tuple field is fine. An array
+    in a static Module field: the first call works, the call with a second instance raises
+    `ValueError: Exception raised while checking equality of metadata fields of pytree`
+    (under `eqx.filter_jit` and `jax.jit` alike, and for a flax.struct dataclass); the same
+    instance again is fine.
 
     ## Fix safety
     Pass a hashable equivalent: a tuple for a list, a frozenset for a set, a tuple of items or a
     frozen dataclass for a dict, `@dataclass(frozen=True)` for a config object. The jitted body
     may need small changes if it mutates the value (a static value should not be mutated).
+    For an array in a static Module field, drop the static marking: the array is then traced.
     """
 
     code = "JIT301"
@@ -94,3 +105,13 @@ class UnhashableStaticArg(Rule):
                 yield Violation(receiver.receiver, (
                     f"`{name}` is jitted with a static `self`, which is {what}; it is unhashable, "
                     f"so the call raises ValueError (non-hashable static argument); {fix}"))
+        for use in instance_uses(ctx):
+            problem = use.problem
+            if problem.kind == ARRAY:
+                yield Violation(use.arg, (
+                    f"a `{problem.cls}` instance made {use.when} is passed to `{use.callee}`, and its "
+                    f"static field `{problem.field}` holds {problem.what}: a static field is part of the "
+                    f"cache key, and comparing two instances' arrays raises ValueError on the "
+                    f"call after the first; drop the static marking of `{problem.field}` (an "
+                    f"array field is traced)"),
+                    related=((problem.value, f"the array stored in `{problem.field}`"),))

@@ -11,7 +11,9 @@ class LoopVariableStaticArg(Rule):
     Flags a `range`/`enumerate` loop counter (or arithmetic of it, `float(i)`, `i * 0.1`)
     passed at a static position of a jitted function inside that loop, also through names
     assigned in the loop (`lr = 0.1 * 0.97 ** t`), a value updated from itself on every
-    iteration (`lr *= 0.9`, `lr = lr * decay`), `len(history)` of a list appended to in the
+    iteration (`lr *= 0.9`, `lr = lr * decay`, also an attribute: `cfg.lr *= 0.9`), a value
+    returned by a helper of this module from the counter (`anneal(step)`),
+    `len(history)` of a list appended to in the
     loop, or the loop variable of a sweep over different float literals
     (`for lr in [1e-3, 1e-2, 1e-1]`; ints and strings are often structural and stay silent). Names are followed to the definitions that reach the call, so reusing the counter's
     name elsewhere in the scope changes nothing. The callee may be

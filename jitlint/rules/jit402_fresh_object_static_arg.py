@@ -3,8 +3,9 @@ from typing import Iterator
 import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._module_fields import FRESH, instance_uses
 from jitlint.rules._static import (
-    fresh_receiver, fresh_value, static_receivers, static_uses, twin_objects,
+    Fresh, StaticUse, fresh_receiver, fresh_value, static_receivers, static_uses, twin_objects,
 )
 
 
@@ -20,7 +21,16 @@ class FreshObjectStaticArg(Rule):
     made alike (the same optax factory, a partial of the same function, the same class with
     the same arguments) reach one static parameter at different calls; and when a jitted
     method with a static `self` is called on a new identity-hashed instance each time
-    (`Head(2.0)(x)` in a loop). Silent where the call runs traced: in a jitted body, or in a
+    (`Head(2.0)(x)` in a loop). Also: a default made anew when the caller gives none
+    (`fn or (lambda x: x)`, `fn if fn else ...`, `if fn is None: fn = lambda ...`) in a
+    repeated function, reported once per call; two instances of a class that defines
+    `__hash__` but not `__eq__` (it compares by identity; also through its bases, across
+    modules), also as the body of `lax.scan`/`fori_loop`/`while_loop`/`cond` called outside
+    jit (`jaxfacts.EAGER_LAX_FUNCTION_PARAMS`); and an `equinox.Module` instance whose field
+    holds a jitted function, lambda, nested def or partial made per instance (`self.fn =
+    jax.jit(fn)` in `__init__`), passed where that field is static (any non-array field under
+    `eqx.filter_jit`, a marked static field anywhere) when a second instance can arrive.
+    Silent where the call runs traced: in a jitted body, or in a
     function that is handed to a jit or transform, or whose every caller runs traced (a
     helper of a jitted loss): it is traced once with its caller.
 
@@ -33,7 +43,12 @@ class FreshObjectStaticArg(Rule):
     of the same object compile once. Two `optax.adam(...)` with equal settings compile twice
     (optax 0.2.8); `train()` building `optax.adam` and passing it static compiles once per
     `train()`; two `jtu.Partial(f)` compile twice; `Head(2.0)(x)` with `static_argnums=0` on
-    `__call__` compiles 5 times in 5 calls.
+    `__call__` compiles 5 times in 5 calls. A default lambda made in `train()` and passed
+    static compiles on each of 5 calls (a module-level default: once); two `Scale(2.0)` with
+    `__hash__` but no `__eq__` compile twice, as do two such scan bodies given to an eager
+    `lax.scan` (with `__eq__`: once); a Module storing `jax.jit(activation)` per instance,
+    created in a 5-step loop and passed to `eqx.filter_jit`, compiles 5 times (storing
+    `activation` itself: once).
 
     ## Fix safety
     Create the object once (hoist the lambda or partial out of the loop, define the function at
@@ -44,6 +59,7 @@ class FreshObjectStaticArg(Rule):
     code = "JIT402"
     name = "fresh-object-static-arg"
     summary = "a new lambda, function, partial or identity-hashed object as a static argument recompiles every call"
+    prefilter_words = ("scan", "fori_loop", "while_loop")  # eager lax bodies (lax.cond: with them)
 
     INVALID = [
         """
@@ -80,17 +96,32 @@ class FreshObjectStaticArg(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
+        defaults: dict[cst.Call, list[tuple[StaticUse, Fresh]]] = {}
         for use in static_uses(ctx):
             if use.spec.filtering:
                 continue
             fresh = fresh_value(ctx, use)
-            if fresh is not None and fresh.kind != "jit":
+            if fresh is not None and fresh.default is not None:
+                defaults.setdefault(use.site.node, []).append((use, fresh))
+            elif fresh is not None and fresh.kind != "jit":
                 yield Violation(use.arg, (
                     f"{use.where()} is {fresh.what} {fresh.when}; it is equal only to itself, so "
                     f"`{use.callee}` recompiles on every call; {fresh.fix}"))
+        for call, found in defaults.items():
+            yield _defaults_made_per_call(call, found)
+        for use in instance_uses(ctx):
+            problem = use.problem
+            if problem.kind == FRESH:
+                yield Violation(use.arg, (
+                    f"a `{problem.cls}` instance made {use.when} is passed to `{use.callee}`, and its field "
+                    f"`{problem.field}` holds {problem.what} for each instance; that field is "
+                    f"static there (not an array) and equal only to itself, so `{use.callee}` "
+                    f"recompiles for every new instance; store a long-lived function (define or "
+                    f"jit it once at module level) in `{problem.field}`"),
+                    related=((problem.value, "the object made for each instance"),))
         for receiver in static_receivers(ctx):
             fresh = fresh_receiver(ctx, receiver)
-            if fresh is not None and fresh.kind == "instance":
+            if fresh is not None and fresh.kind in ("instance", "hashed-instance"):
                 name = f"{receiver.cls.name.value}.{receiver.method}"
                 yield Violation(receiver.receiver, (
                     f"`{name}` is jitted with a static `self`, and called on {fresh.what} "
@@ -101,3 +132,19 @@ class FreshObjectStaticArg(Rule):
                 f"{use.where()} is {fresh.what}, created separately from `{earlier}` passed in "
                 f"an earlier call; it is equal only to itself, so `{use.callee}` compiles again; "
                 f"{fresh.fix}"))
+
+
+def _defaults_made_per_call(call: cst.Call, found: list[tuple[StaticUse, Fresh]]) -> Violation:
+    """One finding for the call: every default it makes is the same mistake with one fix."""
+    use, fresh = found[0]
+    names = ", ".join(f"`{u.param}`" for u, _ in found)
+    what = f"static argument {names} of `{use.callee}` gets" if len(found) == 1 else \
+        f"static arguments {names} of `{use.callee}` get"
+    fix = fresh.fix if len(found) == 1 else (
+        "define each default once at module level and use it when none is given "
+        "(`fn if fn is not None else _default_fn`)")
+    return Violation(call, (
+        f"{what} a default made anew ({fresh.what}) when the caller gives none, {fresh.when}; "
+        f"it is equal only to itself, so `{use.callee}` recompiles on every call; {fix}"),
+        related=tuple((f.made, f"the default for `{u.param}`, made here") for u, f in found
+                      if f.made is not None))

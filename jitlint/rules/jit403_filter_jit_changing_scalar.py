@@ -11,14 +11,20 @@ class FilterJitChangingScalar(Rule):
     ## What it does
     Flags a `range`/`enumerate` loop counter (or arithmetic of it) passed to a function wrapped
     in `equinox.filter_jit` inside that loop, and any Python scalar recomputed on every
-    iteration the way JIT401 follows it (`lr = 0.1 * 0.97 ** t`, `lr *= 0.9`).
+    iteration the way JIT401 follows it (`lr = 0.1 * 0.97 ** t`, `lr *= 0.9`): through names,
+    attributes updated in the loop (`cfg.lr *= 0.9`, for an attribute the module sets to a
+    number) and values returned by a helper of this module (`learning_rate(0.1, step)`).
+    Decorators under `eqx.filter_jit` do not hide the call (`@eqx.debug.assert_max_traces`):
+    every argument is judged by its value.
 
     ## Why is this bad?
     `equinox.filter_jit` traces only arrays; every other argument, Python ints and floats
     included, is static and part of the cache key. Measured (equinox 0.13.8, jax 0.10.2, CPU):
     `eqx.filter_jit(f)(x, i)` with a changing Python int compiles on every new value (4 of 5
     calls; one value had been seen before), a changing tuple of floats 5 of 5, a decayed
-    learning rate `0.1 * 0.97 ** t` 10 of 10.
+    learning rate `0.1 * 0.97 ** t` 10 of 10; a rate returned by a schedule helper, an
+    attribute decayed in the loop and a loop counter through a `functools.wraps` decorator,
+    5 of 5 each.
 
     ## Fix safety
     Pass an array: `f(x, jnp.asarray(i))` is traced and compiles once. The body must then not
@@ -67,7 +73,10 @@ class FilterJitChangingScalar(Rule):
                 where = (f"argument `{use.param}` (keyword)" if use.position is None
                          else f"argument `{use.param}` (position {use.position})")
                 source = cst.Module([]).code_for_node(use.value)
+                how = varying.how
+                if how.startswith("the loop counter") and source != varying.counter:
+                    how += " (an expression of it)"
                 yield Violation(use.arg, (
-                    f"{where} of `{use.callee}` is {varying.how}, a Python scalar that "
+                    f"{where} of `{use.callee}` is {how}, a Python scalar that "
                     f"equinox.filter_jit treats as static: it recompiles on every call; "
                     f"pass jnp.asarray({source}) so it is traced"))

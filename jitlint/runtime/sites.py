@@ -37,7 +37,7 @@ from jitlint.semantic import build_model
 # watches (a tracer printed once, an update silently dropped): they get the "compile" verdicts,
 # which at best say "not reproduced".  docs/confirm.md lists every rule's kind (a test holds it
 # to verdict_kind).
-ERROR_CODES = frozenset({"JIT301", "JIT701", "JIT702", "JIT703", "JIT801", "JIT802", "JIT803",
+ERROR_CODES = frozenset({"JIT203", "JIT301", "JIT701", "JIT702", "JIT703", "JIT801", "JIT802", "JIT803",
                          "JIT805", "JIT806"})
 STALE_KINDS = {"JIT601": "read", "JIT602": "write"}
 UNCHECKED = frozenset({"JIT603", "JIT610", "JIT620", "JIT804", "JIT820"})

@@ -1,0 +1,217 @@
+"""What an equinox Module (or flax.struct dataclass) instance puts in the cache key of a jitted
+call (JIT301, JIT402).
+
+A Module is a pytree: its fields marked static (``jaxfacts.STATIC_FIELD_MARKERS``) go into the
+tree structure, which every jit hashes and compares with ``==``; under ``equinox.filter_jit``
+(or at a static position of ``jax.jit``) every field that is not an array does too.  Two
+instances whose static parts differ are two cache keys.  This module finds, for each call of a
+jitted function this file shows, the Module instances that reach an argument (created by
+``Cls(...)``, through names and tuple unpacking; a value the jitted function returned carries
+its input's static part and adds nothing), and the field values each creation puts there:
+
+- an array in a static field: comparing it with another instance's raises ValueError;
+- a fresh identity-hashed object made per instance (``self.fn = jax.jit(fn)``, a lambda, a
+  nested def, a ``functools.partial``) in a field that is static there: every new instance is
+  a new cache key.
+
+It reports a use only where a second instance can arrive: the creation runs again (in a loop
+around the call, or per call of a repeated function), or another creation reaches a later
+call of the same function.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+
+from jitlint.jaxfacts import STATIC_FIELD_MARKERS
+from jitlint.rule import FileContext
+from jitlint.rules._static import created_object, field_class, fields_passed, fresh_when, jitted_callee
+from jitlint.semantic import Binding, CallSite, Frame, Scope
+from jitlint.values import array_made_by, assigned, value_flow
+
+# (problem kind) -> what a field value of that kind is
+ARRAY, FRESH = "array", "fresh"
+
+
+@dataclass(frozen=True)
+class FieldProblem:
+    kind: str  # ARRAY | FRESH
+    cls: str
+    field: str
+    what: str  # "a jax Array" / "a jitted function created anew"
+    value: cst.CSTNode  # the expression that makes the field's value
+
+
+@dataclass(frozen=True)
+class InstanceUse:
+    """A Module instance with a problem field reaching an argument of a jitted call, at a
+    point where another instance can arrive."""
+
+    site: CallSite
+    arg: cst.Arg
+    callee: str
+    problem: FieldProblem
+    creation: cst.Call
+    when: str  # "on every iteration", "on every call of `f`", "separately from ..."
+
+
+def instance_uses(ctx: FileContext) -> list[InstanceUse]:
+    return ctx.shared("module-field-uses", _instance_uses)
+
+
+def _instance_uses(ctx: FileContext) -> list[InstanceUse]:
+    flow = value_flow(ctx)
+    seen: dict[tuple[int, str], cst.Call] = {}  # (spec, class) -> first creation reaching it
+    found: list[InstanceUse] = []
+    for site in ctx.model.calls:
+        looked = jitted_callee(ctx, site)
+        if looked is None:
+            continue
+        spec, shift = looked
+        if not spec.checkable and not spec.filtering:
+            continue
+        positional = sum(1 for a in site.node.args if a.keyword is None and not a.star)
+        static_nums = spec.static_positions(positional + shift, exact=False)
+        for index, arg in enumerate(site.node.args):
+            if arg.star:
+                break
+            static = spec.filtering or (arg.keyword is None and index + shift in static_nums) or (
+                arg.keyword is not None and spec.static_keyword(arg.keyword.value))
+            creations = _creations(ctx, arg.value, site.frame.scope, site, flow)
+            for creation, scope, frame in creations:
+                problem = _problem(ctx, creation, scope, frame, all_fields_static=static)
+                if problem is None:
+                    continue
+                key = (id(spec), problem.cls)
+                first = seen.setdefault(key, creation)
+                fresh = fresh_when(ctx, "instance", problem.cls, frame, site)
+                if fresh is not None:
+                    when = fresh.when
+                elif first is not creation:
+                    earlier = " ".join(cst.Module([]).code_for_node(first).split())
+                    when = f"separately from the `{earlier}` passed in an earlier call"
+                else:
+                    continue
+                found.append(InstanceUse(site, arg, spec.name, problem, creation, when))
+    return found
+
+
+def _creations(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, site: CallSite, flow,
+               depth: int = 0) -> list[tuple[cst.Call, Scope, Frame]]:
+    """The ``Cls(...)`` calls whose instance may be the value of ``expr``; empty when any
+    definition reaching it is something else (a value returned by the jitted function at
+    ``site`` itself is skipped: it carries the static part of what went in)."""
+    if depth > 4:
+        return []
+    if isinstance(expr, cst.Call):
+        return [(expr, scope, site.frame)] if depth == 0 else []
+    if not isinstance(expr, cst.Name):
+        return []
+    found = []
+    for binding in flow.reaching(expr, scope):
+        if binding.frame is None:
+            return []
+        value = assigned(binding).value
+        if isinstance(value, cst.Call) and _class_call(ctx, value, binding.scope):
+            found.append((value, binding.scope, binding.frame))
+        elif isinstance(value, cst.Name):
+            found.extend(_creations(ctx, value, binding.scope, site, flow, depth + 1))
+        elif not _returned_by(binding, site):
+            return []
+    return found
+
+
+def _returned_by(binding: Binding, site: CallSite) -> bool:
+    """``model = step(model, ...)`` / ``loss, model = step(model, ...)`` at the call itself."""
+    node = binding.node
+    return isinstance(node, cst.Assign) and node.value is site.node
+
+
+def _class_call(ctx: FileContext, call: cst.Call, scope: Scope) -> bool:
+    return field_class(ctx, call.func, scope) is not None
+
+
+def _problem(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,
+             all_fields_static: bool) -> Optional[FieldProblem]:
+    found = field_class(ctx, call.func, scope)
+    if found is None or found[1] not in ("an equinox.Module", "a flax.struct dataclass"):
+        return None
+    cls, _, fields = found
+    static_fields = _marked_static(ctx, cls)
+    values: list[tuple[str, cst.BaseExpression, Scope, Frame]] = [
+        (name, value, scope, frame) for name, value in fields_passed(cls, fields, call)]
+    init = _init(cls)
+    if init is not None:
+        init_frame = ctx.model.functions[init]
+        values.extend((name, value, init_frame.scope, init_frame) for name, value in _init_values(init))
+    for name, value, where, at in values:
+        if name not in fields:
+            continue
+        array = _array_value(ctx, value, where) if name in static_fields else None
+        if array is not None:
+            return FieldProblem(ARRAY, cls.name.value, name, array, value)
+        if name in static_fields or all_fields_static:
+            created = created_object(ctx, value, where, at)
+            if created is not None and created[0] in ("jit", "lambda", "def", "partial"):
+                what = {"jit": "a jitted function created anew", "lambda": "a lambda created anew",
+                        "def": "a nested function created anew",
+                        "partial": "a functools.partial created anew"}[created[0]]
+                return FieldProblem(FRESH, cls.name.value, name, what, value)
+    return None
+
+
+def _array_value(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> Optional[str]:
+    """'a jax Array' / 'a NumPy array' when ``expr`` certainly makes one: an array-making call,
+    or arithmetic with one (``jnp.arange(4.0) + seed``)."""
+    if isinstance(expr, cst.Call):
+        return array_made_by(ctx.model, expr, scope)
+    if isinstance(expr, cst.BinaryOperation) and depth < 4:
+        return _array_value(ctx, expr.left, scope, depth + 1) or _array_value(ctx, expr.right, scope, depth + 1)
+    return None
+
+
+def _init(cls: cst.ClassDef) -> Optional[cst.FunctionDef]:
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    return next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+
+
+def _init_values(init: cst.FunctionDef):
+    """(field, expression) for each ``self.field = expression`` directly in ``__init__``."""
+    body = init.body.body if isinstance(init.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target = small.targets[0].target
+                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                        and target.value.value == "self":
+                    yield target.attr.value, small.value
+
+
+def _marked_static(ctx: FileContext, cls: cst.ClassDef) -> set[str]:
+    """Fields declared ``name: T = eqx.field(static=True)`` (``STATIC_FIELD_MARKERS``)."""
+    frame = ctx.model.classes.get(cls)
+    scope = frame.scope if frame is not None else ctx.model.module_scope
+    marked = set()
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
+                    and isinstance(small.value, cst.Call):
+                qualname = ctx.model.qualified_name(small.value.func, scope)
+                if qualname not in STATIC_FIELD_MARKERS:
+                    continue
+                keyword = STATIC_FIELD_MARKERS[qualname]
+                if keyword is None or any(
+                        a.keyword is not None and a.keyword.value == keyword[0]
+                        and isinstance(a.value, cst.Name) and a.value.value == str(keyword[1])
+                        for a in small.value.args):
+                    marked.add(small.target.value)
+    return marked
+
