@@ -67,3 +67,18 @@ NUMPY_ARRAY_CONSTRUCTORS = frozenset(f"numpy.{name}" for name in (
     "random.rand", "random.randn", "random.randint", "random.normal", "random.uniform",
     "random.permutation", "random.choice",
 ))
+
+# Transforms that return a new callable on every application: ``jax.jit(T(f))`` built per
+# step traces and compiles on every step, also for a module-level ``f`` (jit caches on the
+# wrapped object's identity and holds it weakly).  Built once and re-jitted, the same object
+# hits the cache: one compile.  tests/test_jaxfacts.py checks both for every entry.
+FRESH_TRANSFORMS = frozenset({
+    "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev", "jax.hessian",
+    "jax.checkpoint", "jax.remat", "jax.named_call", "jax.custom_vjp", "jax.custom_jvp",
+    "jax.custom_gradient", "jax.shard_map", "jax.experimental.checkify.checkify",
+})
+# The same transforms under other names they are imported by.
+FRESH_TRANSFORM_SPELLINGS = {
+    "jax._src.shard_map.shard_map": "jax.shard_map",
+    "jax.experimental.shard_map.shard_map": "jax.shard_map",
+}

@@ -40,6 +40,7 @@ from typing import Iterator, Optional, Sequence
 
 import libcst as cst
 
+from jitlint.jaxfacts import FRESH_TRANSFORM_SPELLINGS, FRESH_TRANSFORMS
 from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED, calling_context,
@@ -49,19 +50,11 @@ from jitlint.rules._stale import state_changed_after_construction
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
 from jitlint.walk import Walker, iter_nodes
 
-TRANSFORMS = frozenset({
-    "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev", "jax.hessian",
-    "jax.checkpoint", "jax.remat", "jax.named_call",
-    # a new function per call (measured: jax.jit(jax.shard_map(f, ...)) per step compiles
-    # every step, also for a module-level f)
-    "jax.shard_map", "jax._src.shard_map.shard_map", "jax.experimental.shard_map.shard_map",
-    "equinox.filter_grad", "equinox.filter_value_and_grad", "equinox.filter_vmap",
-    # measured: jax.jit(checkify.checkify(step)) per step compiles every step
-    "jax.experimental.checkify.checkify",
-})
 # equinox's transforms return Modules that compare equal field by field; equinox's jits take
 # the callable as a static (strongly held, compared by equality) key: one compile.
 EQUINOX_TRANSFORMS = frozenset({"equinox.filter_grad", "equinox.filter_value_and_grad", "equinox.filter_vmap"})
+# Transforms whose result is a new callable per application (JAX's: jaxfacts.FRESH_TRANSFORMS).
+TRANSFORMS = FRESH_TRANSFORMS | EQUINOX_TRANSFORMS
 # These jits key their cache on the callable's equality and keep it alive, so an equal new
 # bound method or hashable instance hits the cache (measured: pmap(self.f) per call, 1 compile).
 EQUALITY_KEYED_JITS = frozenset({"jax.pmap", "equinox.filter_jit", "equinox.filter_pmap"})
@@ -301,6 +294,7 @@ class _Analysis:
             return "lambda", creation, node
         if isinstance(node, cst.Call):
             callee = self.model.qualified_name(node.func, scope)
+            callee = FRESH_TRANSFORM_SPELLINGS.get(callee or "", callee)
             if callee in PARTIAL_CONSTRUCTORS:
                 return "partial", creation, node
             if callee in TRANSFORMS:
