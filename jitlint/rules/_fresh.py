@@ -47,6 +47,7 @@ from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED
                                     class_methods, has_decorator, loop_targets)
 from jitlint.rules._jitted import name_loads, positional_params
 from jitlint.rules._stale import state_changed_after_construction
+from jitlint.rules._types import ClassRef, member_kind, receiver_class
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
 from jitlint.walk import Walker, iter_nodes
 
@@ -58,6 +59,8 @@ TRANSFORMS = FRESH_TRANSFORMS | EQUINOX_TRANSFORMS
 # These jits key their cache on the callable's equality and keep it alive, so an equal new
 # bound method or hashable instance hits the cache (measured: pmap(self.f) per call, 1 compile).
 EQUALITY_KEYED_JITS = frozenset({"jax.pmap", "equinox.filter_jit", "equinox.filter_pmap"})
+# What an attribute access on an instance builds anew each time (_types.member_kind).
+BOUND_KINDS = frozenset({"method", "classmethod"})
 # ``y, pullback = jax.vjp(f, x)``: the returned function is new on every call.
 RETURNS_FRESH_FUNCTION = frozenset({"jax.vjp", "jax.linearize"})
 # nnx.jit builds a new jitted wrapper on every application, whatever it wraps (measured:
@@ -105,6 +108,9 @@ class FreshJit:
     def _jit_once_fix(self, default: str) -> str:
         if self.changing_state is None:
             return default
+        if self.changing_state == ELSEWHERE:
+            return (f"{default}, unless it reads attributes that change later (jitted once, it "
+                    f"would freeze them: then jit a function that takes them as arguments)")
         return (f"jitting it once would freeze {self.changing_state} at its first trace, so jit "
                 f"a function that takes that state as an argument once and pass it in (or use "
                 f"nnx.jit / eqx.filter_jit)")
@@ -161,24 +167,30 @@ def _analyse(ctx: FileContext) -> list[FreshJit]:
 
 
 def _changing_state(ctx: FileContext, app: JitApplication) -> Optional[str]:
-    """``jax.jit(self.forward)`` in a method of the class that defines ``forward``: the
-    attributes ``forward`` reads that change after construction, in words."""
+    """``jax.jit(self.forward)`` / ``jax.jit(model.forward)``: the attributes ``forward`` reads
+    that change after construction, in words; ``ELSEWHERE`` when the class is another
+    module's (its writes are not in view)."""
     target = app.target
-    function = app.frame.enclosing_function()
-    frame = ctx.model.functions.get(function) if function is not None else None
-    if not isinstance(target, cst.Attribute) or not isinstance(target.value, cst.Name) \
-            or frame is None or frame.scope.kind != "class" or not positional_params(function) \
-            or positional_params(function)[0].name.value != target.value.value:
+    if not isinstance(target, cst.Attribute):
         return None
-    cls = frame.scope.node
-    method = class_methods(cls).get(target.attr.value)
+    receiver = receiver_class(ctx, target.value, app.frame.scope)
+    if receiver is None:
+        return None
+    if receiver.local is None:
+        return ELSEWHERE
+    method = class_methods(receiver.local).get(target.attr.value)
     if method is None:
         return None
-    changed = state_changed_after_construction(ctx, cls, method)
+    changed = state_changed_after_construction(ctx, receiver.local, method)
     if not changed:
         return None
     node, where = changed[0]
-    return f"`{target.value.value}.{node.attr.value}` (changed by {where})"
+    owner = ctx.module.code_for_node(target.value)
+    return f"`{owner}.{node.attr.value}` (changed by {where})"
+
+
+# _changing_state for a class of another module: what its methods change is not in view.
+ELSEWHERE = "elsewhere"
 
 
 class _Analysis:
@@ -496,25 +508,32 @@ class _Analysis:
         return not equality_keyed or ("__eq__" not in methods and "__hash__" not in methods)
 
     def _is_bound_method(self, expr: cst.Attribute, scope: Scope) -> bool:
-        """``self.m`` / ``obj.m`` / ``Cls.cm``: each access makes a new method object."""
+        """``self.m`` / ``obj.m`` / ``Cls.cm`` / ``self.model.m``: each access makes a new
+        method object."""
         attr = expr.attr.value
         base = expr.value
-        if not isinstance(base, cst.Name):
-            return False
-        cls = self.context.class_of(base, scope)
-        if cls is not None:  # Cls.m: only classmethods are bound
-            method = class_methods(cls).get(attr)
-            return method is not None and has_decorator(method, "classmethod")
-        cls = self.context.instance_class(base, scope)
-        if cls is None or attr in _instance_attributes(cls):
-            return False  # ``self.f = self.f`` pins one bound method on the instance
-        method = class_methods(cls).get(attr)
-        if method is None:
-            # ``self.update`` that the class neither defines nor assigns: inherited from a base
-            # class we cannot see, where a name called like a method is a method.
-            return base.value == "self" and not self.context.is_plain_class(cls) \
-                and attr not in _class_attributes(cls) and self._called_as_method(attr)
-        return not has_decorator(method, "staticmethod") and not has_decorator(method, "property")
+        if isinstance(base, cst.Name):
+            cls = self.context.class_of(base, scope)
+            if cls is not None:  # Cls.m: only classmethods are bound
+                method = class_methods(cls).get(attr)
+                return method is not None and has_decorator(method, "classmethod")
+            cls = self.context.instance_class(base, scope)
+            if cls is not None:
+                if attr in _instance_attributes(cls):
+                    return False  # ``self.f = self.f`` pins one bound method on the instance
+                method = class_methods(cls).get(attr)
+                if method is None:
+                    # ``self.update`` that the class neither defines nor assigns: inherited from
+                    # a base class we cannot see, where a name called like a method is a method.
+                    if base.value == "self" and not self.context.is_plain_class(cls) \
+                            and attr not in _class_attributes(cls) and self._called_as_method(attr):
+                        return True
+                    return member_kind(self.ctx, ClassRef(local=cls), attr) in BOUND_KINDS
+                return not has_decorator(method, "staticmethod") and not has_decorator(method, "property")
+        # The class the code states: an annotation, a pytest fixture, ``self.attr = Cls()``,
+        # a class imported from another module or an installed package.
+        receiver = receiver_class(self.ctx, base, scope)
+        return receiver is not None and member_kind(self.ctx, receiver, attr) in BOUND_KINDS
 
     def _called_as_method(self, attr: str) -> bool:
         return any(isinstance(site.node.func, cst.Attribute) and isinstance(site.node.func.value, cst.Name)
