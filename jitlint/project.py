@@ -304,9 +304,8 @@ class ProjectIndex:
                 if summary is not None:
                     yield summary, ".".join(parts[cut:])
                 return
-        if installed:
-            for cut in range(len(parts) - 1, 0, -1):
-                summary = self._installed(".".join(parts[:cut]))
+            if installed:  # the longest installed module first, as for the project's
+                summary = self._installed(module)
                 if summary is not None:
                     yield summary, ".".join(parts[cut:])
                     return

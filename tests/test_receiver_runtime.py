@@ -1,0 +1,124 @@
+"""Issue 24's types for JIT104, measured: every fixture in fixtures/receivers (receivers whose
+class comes from a pytest fixture, an annotation, ``self.attr``, another module of the project,
+a flax linen Module) runs for real under the compile counter, and each jitted function compiles
+as often as the fixture declares (``# runtime: NAME compiles N times``; 1 when not declared).
+Classes of installed packages: ``test_installed_package`` below.  Real JAX on the CPU."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from helpers import (FIXTURES, declared_compiles, expected_findings, run_all_counting_compiles,
+                     run_counting_compiles, user_function_compiles)
+
+from jitlint.config import Settings
+from jitlint.engine import lint_files
+
+RECEIVERS = sorted((FIXTURES / "receivers").glob("*.py"))
+PACKAGE = sorted((FIXTURES / "receivers" / "nets").glob("*.py"))
+
+
+@pytest.fixture(scope="module")
+def reports() -> dict[Path, dict]:
+    pytest.importorskip("jax")
+    pytest.importorskip("flax")
+    return run_all_counting_compiles(RECEIVERS)
+
+
+def test_every_spelling_has_positive_and_negative_fixtures():
+    positives = [p for p in RECEIVERS if expected_findings(p)]
+    negatives = [p for p in RECEIVERS if not expected_findings(p)]
+    assert len(positives) >= 6 and len(negatives) >= 4
+
+
+@pytest.mark.parametrize("path", RECEIVERS, ids=lambda p: p.name)
+def test_fixture_compiles_as_declared(path: Path, reports):
+    report = reports[path]
+    assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
+    compiles = user_function_compiles(report, path, also=PACKAGE)
+    compiles["apply"] = sum(1 for e in report["compiles"] if e["fun_name"] == "jit(apply)")  # linen's
+    compiles = +compiles
+    declared = declared_compiles(path)
+    assert compiles, "the fixture compiled none of its own functions"
+    for name, count in compiles.items():
+        assert count == declared.get(name, 1), (name, dict(compiles))
+    if expected_findings(path):
+        assert max(compiles.values()) >= 5, "a positive fixture must show the recompiles it reports"
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+INSTALLED = {
+    "tinyjaxlib/__init__.py": """
+        from .compile import compiled_jit
+        from .models import Scaler
+    """,
+    "tinyjaxlib/compile.py": '''
+        import jax
+
+
+        def compiled_jit(fn, **options):
+            """A library's jit wrapper: a fresh jax.jit of what it is given."""
+            return jax.jit(fn, **options)
+    ''',
+    "tinyjaxlib/models.py": """
+        class Scaler:
+            def __init__(self, factor):
+                self.factor = factor
+
+            def scale(self, x):
+                return x * self.factor
+
+            @staticmethod
+            def unit(x):
+                return x / 2.0
+    """,
+}
+USER = """
+    import jax
+    import jax.numpy as jnp
+    from tinyjaxlib import Scaler, compiled_jit
+
+
+    def evaluate(batch):
+        return compiled_jit(lambda v: v * 2.0)(batch)
+
+
+    scaler = Scaler(0.5)
+    x = jnp.ones(3)
+    for _ in range(5):
+        x = evaluate(x)
+        x = jax.jit(scaler.scale)(x)
+        x = jax.jit(scaler.unit)(x)
+    print(x)
+"""
+
+
+def test_installed_package(tmp_path, monkeypatch):
+    """A package installed on sys.path (here a directory prepended to it): its jit wrapper
+    and its class's methods are read from its source, without importing it."""
+    site, project = tmp_path / "site", tmp_path / "project"
+    _write(site, INSTALLED)
+    _write(project, {"train.py": USER, "pyproject.toml": "[project]\nname = 'demo'\n"})
+    monkeypatch.syspath_prepend(str(site))
+    [result] = lint_files([str(project / "train.py")], Settings(), jobs=1)
+    found = sorted((d.line, d.code) for d in result.diagnostics)
+    assert found == [(8, "JIT101"), (15, "JIT104")], [d.message for d in result.diagnostics]
+    assert "tinyjaxlib" not in sys.modules and "tinyjaxlib.compile" not in sys.modules
+
+    pytest.importorskip("jax")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]))
+    report = run_counting_compiles(project / "train.py")
+    assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
+    compiles = user_function_compiles(report, project / "train.py", also=site.rglob("*.py"))
+    assert (compiles["<lambda>"], compiles["scale"], compiles["unit"]) == (5, 5, 1), compiles
