@@ -9,7 +9,8 @@ import inspect
 import pytest
 
 from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS,
-                              FRESH_TRANSFORM_SPELLINGS, FRESH_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS)
+                              FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS, FRESH_TRANSFORMS,
+                              NUMPY_ARRAY_CONSTRUCTORS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -167,3 +168,20 @@ def test_fresh_transform_spelling_is_that_transform(spelling):
         obj = getattr(importlib.import_module(module), name)
     # jax.experimental.shard_map.shard_map is a deprecated shim around jax.shard_map
     assert obj.__name__ == _resolve(FRESH_TRANSFORM_SPELLINGS[spelling], jax, "jax.").__name__
+
+
+@pytest.mark.parametrize("qualname", sorted(FRAMEWORK_METHODS))
+def test_framework_method_is_bound_anew_on_every_access(qualname):
+    import importlib
+
+    module, _, name = qualname.rpartition(".")
+    base = getattr(importlib.import_module(module), name)
+
+    class Model(base):  # the simplest subclass a user writes
+        def __call__(self, x):
+            return x
+
+    model = Model()
+    for method in FRAMEWORK_METHODS[qualname]:
+        assert inspect.ismethod(getattr(model, method)), method
+        assert getattr(model, method) is not getattr(model, method), method

@@ -24,18 +24,12 @@ from typing import Optional
 
 import libcst as cst
 
+from jitlint.jaxfacts import FRAMEWORK_METHODS
 from jitlint.rule import FileContext
 from jitlint.rules._context import calling_context, class_methods
 from jitlint.semantic import Binding, Scope
 from jitlint.walk import iter_nodes
 
-# Methods that framework base classes give every subclass, each a bound method per access
-# (measured, jax 0.10.2 / flax 0.12.8: ``jax.jit(model.apply)(params, x)`` per step on a
-# linen Module compiles 5 times in 5 steps; tests/test_jaxfacts.py checks each entry).
-FRAMEWORK_METHODS = {
-    "flax.linen.Module": frozenset({"apply", "init", "init_with_output"}),
-    "flax.linen.module.Module": frozenset({"apply", "init", "init_with_output"}),
-}
 FIXTURE_DECORATORS = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
 OPTIONAL_WRAPPERS = frozenset({"typing.Optional", "Optional"})
 
