@@ -67,6 +67,11 @@ RETURNS_FRESH_FUNCTION = frozenset({"jax.vjp", "jax.linearize"})
 # nnx.jit(module_level_fn)(x) in a 5-step loop compiles 5 times).
 FRESH_WRAPPER_JITS = frozenset({"flax.nnx.jit"})
 CACHE_CLEARERS = frozenset({"jax.clear_caches"})
+# Pytree maps -> the position of the leaf among the mapped function's parameters.
+TREE_MAPS = {"jax.tree.map": 0, "jax.tree_util.tree_map": 0, "jax.tree.map_with_path": 1,
+             "jax.tree_util.tree_map_with_path": 1}
+# What a program can read of an array leaf that is the same for every leaf of one shape.
+SHAPE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size"})
 # Timing calls: a loop that measures each variant is a benchmark sweep, one compile each.
 TIMERS = frozenset({"time.time", "time.perf_counter", "time.monotonic", "time.process_time",
                     "timeit.timeit", "timeit.default_timer", "timeit.repeat"})
@@ -91,6 +96,7 @@ MAX_RELATED = 5  # call sites shown as evidence of one finding
 class FreshJit:
     app: JitApplication
     kind: str  # a key of KINDS
+    # "per-leaf": ``function`` returns it and a pytree map calls ``function`` per leaf;
     # "loop": in a loop body, called there; "loop-operand": the same, reading a loop variable
     # (or a value assigned in the loop) only as a traced operand; "function": every call of ``function`` compiles; "builder":
     # ``function`` builds and reuses it, but itself repeats; "factory": ``function`` returns
@@ -142,6 +148,12 @@ class FreshJit:
                    if self.kind == "bound-method"
                    else "jit a module-level function once and reuse it")
             return f"{jit} of {what} in `{name}` compiles on every call of `{name}`{seen}; {fix}"
+        if self.repetition == "per-leaf":
+            return (f"{jit} of {what} returned by `{name}`, which {self.evidence} calls once per "
+                    f"leaf, compiles once per leaf, also for leaves of the same shape and dtype "
+                    f"(the program reads the leaf only through them); jit one function once, with "
+                    f"the shape as a static argument or the leaf as an argument: one compile per "
+                    f"distinct shape")
         if self.repetition == "builder":
             return (f"{jit} of {what} in `{name}` compiles once per call of `{name}`{seen}; build "
                     f"the jitted function once, at module level or in the caller, and pass it in")
@@ -224,7 +236,7 @@ class _Analysis:
             self._in_function(app, kind, creation, callable_node)
         if found is None:
             found = self._straight_line_repeat(app, kind)
-        elif found.function is not None and found.evidence is not None:
+        elif found.function is not None and found.evidence is not None and not found.related:
             found.related = self._evidence_sites(found.function)
         return found
 
@@ -259,6 +271,11 @@ class _Analysis:
             return None
         function = scope.node
         assert isinstance(function, cst.FunctionDef)
+        mapping = self._mapped_per_leaf(app, function, callable_node, creation)
+        if mapping is not None:
+            mapper = self.model.qualified_name(mapping.node.func, mapping.frame.scope)
+            return FreshJit(app, kind, "per-leaf", function, f"`{mapper}`", related=(
+                (mapping.node, f"maps `{function.name.value}` over a pytree: one jit per leaf"),))
         if self.context.how(function) in (ONCE, TRACED):
             return None
         if self._configured_per_call(function, callable_node, creation):
@@ -437,6 +454,31 @@ class _Analysis:
                        for param in closed_over):
                 return False
         return True
+
+    def _mapped_per_leaf(self, app: JitApplication, function: cst.FunctionDef, node: cst.CSTNode,
+                         creation: Frame) -> Optional[CallSite]:
+        """``jax.tree.map(make_init, specs)`` where ``make_init`` returns a fresh jit whose program
+        reads the leaf only through its shape and dtype (or as a traced operand): leaves of one
+        shape are one program, compiled again for each leaf.  The eager map call, or None."""
+        if self._returned_position(app) != -1 or self.context.traced(function):
+            return None
+        params = positional_params(function)
+        for site in self.model.calls:
+            position = TREE_MAPS.get(self.model.qualified_name(site.node.func, site.frame.scope) or "")
+            if position is None or not site.node.args or position >= len(params) \
+                    or self.context.runs_traced(site.frame):
+                continue
+            mapped = site.node.args[0].value
+            binding = self.model.single_binding(mapped.value, site.frame.scope) \
+                if isinstance(mapped, cst.Name) else None
+            if binding is None or binding.node is not function:
+                continue
+            leaf = params[position].name.value
+            if leaf in self._closed_over_params(function, node, creation) and \
+                    not _reads_only_shape(node, leaf, _params(function) - {leaf}):
+                return None
+            return site
+        return None
 
     def _closed_over_params(self, function: cst.FunctionDef, node: cst.CSTNode, creation: Frame) -> set[str]:
         """Parameters of ``function`` that the callable ``node`` reads."""
@@ -796,6 +838,37 @@ def _operand_only(body: cst.CSTNode, name: str, params: set[str]) -> bool:
 
     _Check().walk(body)
     return bool(verdicts) and all(verdicts)
+
+
+def _reads_only_shape(node: cst.CSTNode, name: str, outer: set[str]) -> bool:
+    """Every read of ``name`` in the callable ``node`` is ``name.shape`` (``dtype``, ``ndim``,
+    ``size``) or an operand of array arithmetic: leaves of one shape and dtype give one
+    program.  ``outer``: the enclosing function's other parameters (not the callable's)."""
+    body = node.body if isinstance(node, (cst.Lambda, cst.FunctionDef)) else node
+    params = _params(node) if isinstance(node, cst.FunctionDef) else \
+        {p.name.value for p in node.params.params} if isinstance(node, cst.Lambda) else set()
+    params -= outer
+    loads = {id(loaded) for loaded in name_loads(body) if loaded.value == name}
+    verdicts: list[bool] = []
+
+    class _Check(Walker):
+        def __init__(self) -> None:
+            self.stack: list[cst.CSTNode] = []
+
+        def on_visit(self, visited: cst.CSTNode) -> bool:
+            if id(visited) in loads:
+                parent = self.stack[-1] if self.stack else None
+                verdicts.append(isinstance(parent, cst.Attribute) and parent.value is visited
+                                and parent.attr.value in SHAPE_ATTRIBUTES
+                                or _arithmetic_operand(self.stack, params))
+            self.stack.append(visited)
+            return True
+
+        def on_leave(self, visited: cst.CSTNode) -> None:
+            self.stack.pop()
+
+    _Check().walk(body)
+    return all(verdicts)
 
 
 def _arithmetic_operand(ancestors: list[cst.CSTNode], params: set[str]) -> bool:
