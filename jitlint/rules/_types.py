@@ -25,6 +25,7 @@ from typing import Optional
 import libcst as cst
 
 from jitlint.jaxfacts import FRAMEWORK_METHODS
+from jitlint.project import absolute, class_members, module_name_for
 from jitlint.rule import FileContext
 from jitlint.rules._context import calling_context, class_methods
 from jitlint.semantic import Binding, Scope
@@ -32,6 +33,7 @@ from jitlint.walk import iter_nodes
 
 FIXTURE_DECORATORS = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
 OPTIONAL_WRAPPERS = frozenset({"typing.Optional", "Optional"})
+OBJECT = frozenset({"object", "builtins.object"})
 
 
 @dataclass(frozen=True)
@@ -89,41 +91,32 @@ def member_kind(ctx: FileContext, cls: ClassRef, name: str, _depth: int = 0) -> 
 
 
 def _local_member_kind(ctx: FileContext, cls: cst.ClassDef, name: str, depth: int) -> Optional[str]:
-    from jitlint.project import absolute, class_members
-
-    module_name = ctx.model.module_name or ""
-    members = class_members(cls, ctx.model, module_name, False)
+    members = class_members(cls, ctx.model, *module_name_for(ctx.path))
     kind = members.member(name)
     if kind is not None:
         return kind
     scope = ctx.model.classes[cls].scope
-    bases = []
-    for arg in cls.bases:
-        local = calling_context(ctx).class_of(arg.value, scope)
-        if local is not None:
-            found = _local_member_kind(ctx, local, name, depth + 1)
-            if found is not None:
-                return found
+    for arg, qualname in zip(cls.bases, members.bases):
+        if qualname in OBJECT:
             continue
-        qualname = ctx.model.qualified_name(arg.value, scope)
-        bases.append(absolute(qualname, module_name, False) if qualname else "?")
-    return _inherited_kind(ctx, tuple(bases), name, depth)
+        local = calling_context(ctx).class_of(arg.value, scope)
+        if local is None:
+            return _inherited_kind(ctx, (qualname,), name, depth)
+        found = _local_member_kind(ctx, local, name, depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
 def _inherited_kind(ctx: FileContext, bases: tuple[str, ...], name: str, depth: int) -> Optional[str]:
     """``name`` from the first base that tells: a framework's known method, or a class the
-    index describes; None as soon as a base before it is unknown (it may define ``name``)."""
+    index describes; None as soon as a base is unknown (it may define ``name``)."""
     for base in bases:
-        if base in ("object", "builtins.object"):
+        if base in OBJECT:
             continue
         if name in FRAMEWORK_METHODS.get(base, ()):
             return "method"
-        if base == "?":
-            return None
-        found = member_kind(ctx, ClassRef(qualname=base), name, depth + 1)
-        if found is None:
-            return None
-        return found
+        return None if base == "?" else member_kind(ctx, ClassRef(qualname=base), name, depth + 1)
     return None
 
 
@@ -136,8 +129,6 @@ def _named_class(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> Op
     qualname = ctx.model.qualified_name(expr, scope)
     if qualname is None or "." not in qualname:
         return None  # a builtin, or a name of this module that is no class
-    from jitlint.project import absolute, module_name_for
-
     return ClassRef(qualname=absolute(qualname, *module_name_for(ctx.path)))
 
 

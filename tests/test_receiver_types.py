@@ -122,3 +122,62 @@ def test_installed_package(tmp_path, monkeypatch):
     assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
     compiles = user_function_compiles(report, project / "train.py", also=site.rglob("*.py"))
     assert (compiles["<lambda>"], compiles["scale"], compiles["unit"]) == (5, 5, 1), compiles
+
+
+UNKNOWN_OR_NO_METHOD = {
+    "lib/__init__.py": "",
+    "lib/models.py": """
+        import torch
+
+
+        class Wrapped(torch.nn.Module):
+            def own(self, x):
+                return x
+
+
+        class Config:
+            scale = 2.0
+
+            @property
+            def factor(self):
+                return self.scale
+    """,
+    "train.py": """
+        import jax
+        import pytest
+
+        from lib.models import Config, Wrapped
+
+
+        @pytest.fixture
+        def table():
+            return {"f": abs}
+
+
+        def run(model: Wrapped, config: Config, options: dict, x):
+            for _ in range(5):
+                x = jax.jit(model.forward)(x)  # inherited from a base nobody can read
+                x = jax.jit(config.factor)(x)  # a property: no method object
+                x = jax.jit(options.get)(x)  # a builtin's method: not a class of the code
+            return x
+
+
+        def test_table(table):
+            for _ in range(5):
+                jax.jit(table.get)
+    """,
+}
+
+
+def test_unknown_bases_properties_and_builtins_stay_silent(tmp_path):
+    """Only what the code states counts: an inherited name behind a base nobody can read may
+    be anything, a property makes no method object, and builtins are no classes of the code."""
+    _write(tmp_path, {**UNKNOWN_OR_NO_METHOD, "pyproject.toml": "[project]\nname = 'demo'\n"})
+    results = lint_files([str(tmp_path / "train.py"), str(tmp_path / "lib" / "models.py")],
+                         Settings(), jobs=1)
+    assert [d.message for r in results for d in r.diagnostics] == []
+    # the own method of the same class, through the same annotation, is found
+    (tmp_path / "train.py").write_text((tmp_path / "train.py").read_text()
+                                       .replace("model.forward", "model.own"))
+    results = lint_files([str(tmp_path / "train.py")], Settings(), jobs=1)
+    assert [(d.line, d.code) for r in results for d in r.diagnostics] == [(15, "JIT104")]
