@@ -738,11 +738,14 @@ def imported_unsummarised(imports: Iterable[Sequence[str]], index: ProjectIndex,
 
 
 def needs_index(references: References, classes_asked: Iterable[str], index: ProjectIndex,
-                specs: Optional[dict[str, Optional[StaticArgSpec]]] = None) -> bool:
+                specs: Optional[dict[str, Optional[StaticArgSpec]]] = None,
+                members_asked: Iterable[str] = ()) -> bool:
     """Whether the index can change a file's findings: it uses a jit wrapper of another linted
-    module, or gives a non-constant value to a static argument of a jitted function of one
-    (rules/_static.py checks the values passed there), or its rules asked how a class of one
-    hashes (``classes_asked``, from its lint without the index).  ``specs`` memoises the
+    module (or of an installed package), or gives a non-constant value to a static argument of
+    a jitted function of one (rules/_static.py checks the values passed there), or its rules
+    asked how a class of one hashes (``classes_asked``, from its lint without the index), or
+    what the methods of a class of one or of an installed package are (``members_asked``:
+    JIT104's receivers).  ``specs`` memoises the
     index's answers across the files of one decision (thousands of calls, few callees)."""
     if any(index.wrapper(name) is not None for name in references.names):
         return True
@@ -754,8 +757,8 @@ def needs_index(references: References, classes_asked: Iterable[str], index: Pro
         # what _static._Callees.lookup follows to the index: checkable module-level functions
         if spec is not None and spec.checkable and not spec.method and call.reaches_static(spec):
             return True
-    return any(index.cls(name) is not None or index.class_members(name) is not None
-               for name in classes_asked)
+    return any(index.cls(name) is not None for name in classes_asked) \
+        or any(index.class_members(name) is not None for name in members_asked)
 
 
 @dataclass(frozen=True)

@@ -78,7 +78,7 @@ def member_kind(ctx: FileContext, cls: ClassRef, name: str, _depth: int = 0) -> 
     if cls.local is not None:
         return _local_member_kind(ctx, cls.local, name, _depth)
     assert cls.qualname is not None
-    ctx.classes_asked.add(cls.qualname)  # the index may describe it (engine: needs_index)
+    ctx.members_asked.add(cls.qualname)  # the index may describe it (engine: needs_index)
     if ctx.index is None:
         return None
     members = ctx.index.class_members(cls.qualname)
