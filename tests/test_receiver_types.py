@@ -181,3 +181,39 @@ def test_unknown_bases_properties_and_builtins_stay_silent(tmp_path):
                                        .replace("model.forward", "model.own"))
     results = lint_files([str(tmp_path / "train.py")], Settings(), jobs=1)
     assert [(d.line, d.code) for r in results for d in r.diagnostics] == [(15, "JIT104")]
+
+
+KNOWN_WRAPPER = """
+    import haliax as hax
+    import jax.numpy as jnp
+
+
+    class Evaluator:
+        def __init__(self, scale):
+            self.scale = scale
+
+        def score(self, batch):
+            return batch * self.scale
+
+        def evaluate(self, batch):
+            return hax.named_jit(lambda b: b * self.scale)(batch)
+
+        def evaluate_method(self, batch):
+            return hax.named_jit(self.score)(batch)
+
+
+    evaluator = Evaluator(2.0)
+    for batch in [jnp.ones(3), jnp.zeros(3)]:
+        evaluator.evaluate(batch)
+        evaluator.evaluate_method(batch)
+"""
+
+
+def test_known_ecosystem_wrapper_without_the_package(tmp_path):
+    """haliax's named_jit is known by name (jitnames.KNOWN_JIT_WRAPPERS), haliax need not be
+    installed: a lambda per evaluation compiles per call; a bound method of one object is
+    equal under its equality-keyed cache (equinox.filter_jit's behaviour), so it is silent."""
+    _write(tmp_path, {"evaluate.py": KNOWN_WRAPPER})
+    [result] = lint_files([str(tmp_path / "evaluate.py")], Settings(), jobs=1)
+    assert [(d.line, d.code) for d in result.diagnostics] == [(14, "JIT101")]
+    assert result.diagnostics[0].message.startswith("haliax.named_jit of a lambda in `evaluate`")
