@@ -82,6 +82,7 @@ class FileResult:
     summary: Optional[ModuleSummary] = None  # what other linted files may import from this one
     references: References = References()  # what it may refer to through imports
     classes_asked: tuple[str, ...] = ()  # other modules' classes whose hashability rules asked
+    members_asked: tuple[str, ...] = ()  # other modules' classes whose methods rules asked
     depends_on: tuple[str, ...] = ()  # other linted modules whose summaries this result used
     notes: tuple[str, ...] = ()  # for stderr: e.g. a module left out of the project index
 
@@ -319,6 +320,7 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
     if result is not None:
         result.summary = summarize(ctx.model, ctx.jit_applications, path, is_package, ctx.resolver)
         result.classes_asked = tuple(sorted(ctx.classes_asked))
+        result.members_asked = tuple(sorted(ctx.members_asked))
     if not violations:
         return []
     nodes = [node for _, violation in violations
@@ -504,7 +506,7 @@ def _summarise_imported(linter: "_CachedLinter", index: ProjectIndex, results: S
     made without parsing anything in this process.  Only the classes a file's rules asked
     about (FileResult.classes_asked) need the full summaries of their modules."""
     everything = [r.references.names for r in results]
-    with_classes = [r.classes_asked for r in results]
+    with_classes = [r.classes_asked + r.members_asked for r in results]
     lazy, index.lazy = index.lazy, False
     try:
         for imports, classes in ((everything, False), (with_classes, True)):
@@ -715,7 +717,7 @@ def _alone(func, item, args: tuple, crashed):
 def _needs_index(result: FileResult, index: ProjectIndex, specs: Optional[dict] = None) -> bool:
     if result.internal_error or any(d.code == UNPARSABLE.code for d in result.diagnostics):
         return False
-    return needs_index(result.references, result.classes_asked, index, specs)
+    return needs_index(result.references, result.classes_asked, index, specs, result.members_asked)
 
 
 MIN_FILES_PER_BATCH = 16

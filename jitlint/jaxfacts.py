@@ -90,3 +90,27 @@ STATIC_FIELD_MARKERS: dict[str, tuple[str, bool] | None] = {
     "equinox.static_field": None,
     "flax.struct.field": ("pytree_node", False),
 }
+
+# Transforms that return a new callable on every application: ``jax.jit(T(f))`` built per
+# step traces and compiles on every step, also for a module-level ``f`` (jit caches on the
+# wrapped object's identity and holds it weakly).  Built once and re-jitted, the same object
+# hits the cache: one compile.  tests/test_jaxfacts.py checks both for every entry.
+FRESH_TRANSFORMS = frozenset({
+    "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev", "jax.hessian",
+    "jax.checkpoint", "jax.remat", "jax.named_call", "jax.custom_vjp", "jax.custom_jvp",
+    "jax.custom_gradient", "jax.shard_map", "jax.experimental.checkify.checkify",
+})
+# The same transforms under other names they are imported by.
+FRESH_TRANSFORM_SPELLINGS = {
+    "jax._src.shard_map.shard_map": "jax.shard_map",
+    "jax.experimental.shard_map.shard_map": "jax.shard_map",
+}
+
+# Methods that framework base classes give every subclass, each a new bound method per access:
+# ``jax.jit(model.apply)`` per step compiles every step (measured, flax 0.12.8: 5 compiles in
+# 5 steps, fixtures/receivers/linen_apply_in_loop.py).  JIT104 reads them on classes whose
+# base it cannot read.  tests/test_jaxfacts.py checks each is a method bound per access.
+FRAMEWORK_METHODS = {
+    "flax.linen.Module": frozenset({"apply", "init", "init_with_output"}),
+    "flax.linen.module.Module": frozenset({"apply", "init", "init_with_output"}),
+}

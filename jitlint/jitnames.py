@@ -36,6 +36,14 @@ JIT_SPELLINGS = {
     "flax.nnx.transforms.compilation.jit": "flax.nnx.jit",
     "flax.nnx.transforms.jit": "flax.nnx.jit",
 }
+# Jit wrappers of JAX libraries whose source shows no ``return jax.jit(fn)`` (a wrapper object,
+# a cache of its own), by what they behave like.  haliax's ``named_jit`` (haliax 1.3,
+# partitioning.py) splits the function and the arguments with ``hashable_partition``, every
+# non-array part static, and calls a jax.jit cached on them: equinox.filter_jit's behaviour.
+KNOWN_JIT_WRAPPERS = {
+    "haliax.named_jit": "equinox.filter_jit",
+    "haliax.partitioning.named_jit": "equinox.filter_jit",
+}
 # Under these every non-array argument is static (equinox's filtering).
 FILTERING_JIT_FUNCTIONS = frozenset({"equinox.filter_jit", "equinox.filter_pmap"})
 PARTIAL_FUNCTIONS = frozenset({"functools.partial"})
@@ -51,10 +59,11 @@ class JitRef:
 
     qualname: str
     keywords: tuple[cst.Arg, ...] = ()
+    via: str = ""  # the wrapper the code calls, when it is a known wrapper of ``qualname``
 
     @property
     def display(self) -> str:
-        return self.qualname.replace("jax.experimental.pjit.pjit", "pjit")
+        return self.via or self.qualname.replace("jax.experimental.pjit.pjit", "pjit")
 
 
 @dataclass(eq=False)
@@ -78,8 +87,9 @@ class JitResolver:
                  index: "Optional[ProjectIndex]" = None, is_package: bool = False) -> None:
         self.model = model
         self.jit_names = JIT_FUNCTIONS | frozenset(extra_jit_functions)
-        # Wrappers defined in other modules of the project (ModuleSummary.wrappers).
-        self.index = index if index is not None and index.wrapper_names() else None
+        # Wrappers defined in other modules of the project (ModuleSummary.wrappers) or in
+        # installed packages (read from their source: ProjectIndex.wrapper).
+        self.index = index
         self.is_package = is_package
 
     def resolve(self, expr: cst.BaseExpression, scope: Scope, _depth: int = 0) -> Optional[JitRef]:
@@ -91,6 +101,8 @@ class JitResolver:
             qualname = JIT_SPELLINGS.get(qualname, qualname) if qualname else qualname
             if qualname in self.jit_names:
                 return JitRef(qualname)
+            if qualname in KNOWN_JIT_WRAPPERS:
+                return JitRef(KNOWN_JIT_WRAPPERS[qualname], via=qualname)
             if qualname is not None and self.index is not None:
                 imported = self._imported_wrapper(qualname, factory=False)
                 if imported is not None:
@@ -111,7 +123,7 @@ class JitResolver:
                 inner = self.resolve(expr.args[0].value, scope, _depth + 1)
                 if inner is not None:
                     keywords = tuple(a for a in expr.args[1:] if a.keyword is not None)
-                    return JitRef(inner.qualname, inner.keywords + keywords)
+                    return JitRef(inner.qualname, inner.keywords + keywords, inner.via)
                 return None
             factory = self._factory(expr.func, scope, _depth)
             if factory is not None:  # ``my_jit(static_argnums=1)``: the project's decorator factory
@@ -121,7 +133,7 @@ class JitResolver:
             inner = self.resolve(expr.func, scope, _depth + 1)
             if inner is not None and _wrapped_callable(expr) is None:
                 keywords = tuple(a for a in expr.args if a.keyword is not None)
-                return JitRef(inner.qualname, inner.keywords + keywords)
+                return JitRef(inner.qualname, inner.keywords + keywords, inner.via)
         return None
 
     def _factory(self, func: cst.BaseExpression, scope: Scope, depth: int) -> Optional[JitRef]:

@@ -26,6 +26,7 @@ from jitlint.semantic import Scope, SemanticModel
 from jitlint.source import read_source
 from jitlint.staticargs import (HASH_ONLY, IDENTITY, INHERIT, SPEC_KEYWORDS, UNHASHABLE, UNKNOWN, VALUE,
                                 ClassInfo, StaticArgSpec, class_info, literal, spec_of)
+from jitlint.walk import iter_nodes
 
 
 # ---------------------------------------------------------------------------- module names
@@ -83,6 +84,26 @@ class JitWrapper:
 
 
 @dataclass(frozen=True)
+class ClassMembers:
+    """What an attribute of a class's instances is, for a module that reads it on an instance
+    (``jax.jit(model.apply)``): its methods by kind, the names it assigns (on ``self``, or in
+    its body) that shadow or are no methods, and its bases (absolute qualified names; a base
+    the module cannot name makes ``bases`` end in "?")."""
+
+    name: str
+    methods: tuple[tuple[str, str], ...] = ()  # (name, "method" | "classmethod" | "staticmethod" | "property")
+    assigned: tuple[str, ...] = ()
+    bases: tuple[str, ...] = ()
+
+    def member(self, name: str) -> Optional[str]:
+        """The kind of method ``name`` is, "attribute" for an assigned name, None when the class
+        itself does not define it."""
+        if name in self.assigned:
+            return "attribute"
+        return next((kind for method, kind in self.methods if method == name), None)
+
+
+@dataclass(frozen=True)
 class ModuleSummary:
     """What one module shows other modules.  Deterministic and picklable."""
 
@@ -96,6 +117,10 @@ class ModuleSummary:
     # The cheap summary of a module that names no jit (summarize_path) names its classes here
     # instead of describing them in ``classes``: ProjectIndex.cls then asks for the full one.
     unparsed_classes: tuple[str, ...] = ()
+    members: tuple[ClassMembers, ...] = ()  # its module-level classes' members (ClassMembers)
+
+    def class_members(self, name: str) -> Optional[ClassMembers]:
+        return next((c for c in self.members if c.name == name), None)
 
     def wrapper(self, name: str) -> Optional[JitWrapper]:
         return next((w for w in self.wrappers if w.name == name), None)
@@ -132,6 +157,8 @@ def summarize(model: SemanticModel, applications: Iterable[JitApplication], path
                if len(bindings) == 1 and bindings[0].kind == "import" and bindings[0].imported
                and name not in functions]
     wrappers = _wrappers(model, resolver or JitResolver(model))
+    members = tuple(class_members(cls, model, module_name, is_package)
+                    for cls, frame in model.classes.items() if frame.scope is module_scope)
     return ModuleSummary(
         module=module_name,
         path=path,
@@ -140,7 +167,52 @@ def summarize(model: SemanticModel, applications: Iterable[JitApplication], path
         aliases=tuple(sorted(aliases)),
         uses_jit=bool(apps),
         wrappers=tuple(wrappers),
+        members=tuple(sorted(members, key=lambda c: c.name)),
     )
+
+
+METHOD_DECORATORS = {"staticmethod": "staticmethod", "classmethod": "classmethod", "property": "property",
+                     "functools.cached_property": "property"}
+
+
+def class_members(cls: cst.ClassDef, model: SemanticModel, module_name: str,
+                  is_package: bool) -> ClassMembers:
+    """The ClassMembers of one class of ``model``."""
+    scope = model.classes[cls].scope
+    methods, assigned = [], set()
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if isinstance(statement, cst.FunctionDef):
+            kind = "method"
+            for decorator in statement.decorators:
+                expr = decorator.decorator
+                name = model.qualified_name(expr, scope) or (expr.value if isinstance(expr, cst.Name) else "")
+                if name in METHOD_DECORATORS:
+                    kind = METHOD_DECORATORS[name]
+                elif isinstance(expr, cst.Attribute) and expr.attr.value in ("setter", "getter", "deleter"):
+                    kind = "property"
+            methods.append((statement.name.value, kind))
+        elif isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
+                    [small.target] if isinstance(small, cst.AnnAssign) else []
+                assigned.update(t.value for t in targets if isinstance(t, cst.Name))
+    for node in iter_nodes(cls.body):  # self.name = ... in its methods
+        if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            assigned.update(t.attr.value for t in targets if isinstance(t, cst.Attribute)
+                            and isinstance(t.value, cst.Name) and t.value.value == "self")
+    bases = []
+    for arg in cls.bases:
+        if arg.keyword is not None or arg.star:
+            bases.append("?")
+            continue
+        qualname = model.qualified_name(arg.value, scope)
+        local = model.single_binding(arg.value.value, scope) if isinstance(arg.value, cst.Name) else None
+        if local is not None and local.kind == "class":
+            qualname = f"{module_name}.{arg.value.value}"
+        bases.append(absolute(qualname, module_name, is_package) if qualname else "?")
+    return ClassMembers(cls.name.value, tuple(sorted(methods)), tuple(sorted(assigned)), tuple(bases))
 
 
 def _wrappers(model: SemanticModel, resolver: JitResolver) -> list[JitWrapper]:
@@ -199,6 +271,7 @@ class ProjectIndex:
     lazy: bool = field(default=True, compare=False)  # summarise unparsed modules on first use
     _names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     _wrapper_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
+    installed_missing: set[str] = field(default_factory=set, compare=False, repr=False)
 
     def module(self, name: str, classes: bool = False) -> Optional[ModuleSummary]:
         """The summary of module ``name``; with ``classes``, one that describes its classes
@@ -215,7 +288,11 @@ class ProjectIndex:
             self.used.add(name)
         return summary
 
-    def _split(self, qualname: str, classes: bool = False) -> Iterator[tuple[ModuleSummary, str]]:
+    def _split(self, qualname: str, classes: bool = False,
+               installed: bool = False) -> Iterator[tuple[ModuleSummary, str]]:
+        """(summary, the rest of the name) for the module of the project ``qualname`` is in;
+        with ``installed``, else for the installed package's module it is in (read from its
+        source, never imported: jitlint/installed.py)."""
         parts = qualname.split(".")
         for cut in range(len(parts) - 1, 0, -1):
             module = ".".join(parts[:cut])
@@ -227,6 +304,29 @@ class ProjectIndex:
                 if summary is not None:
                     yield summary, ".".join(parts[cut:])
                 return
+            if installed:  # the longest installed module first, as for the project's
+                summary = self._installed(module)
+                if summary is not None:
+                    yield summary, ".".join(parts[cut:])
+                    return
+
+    def _installed(self, module: str) -> Optional[ModuleSummary]:
+        """The full summary of an installed module, made on first use (whatever ``lazy`` says:
+        only jit-named wrappers and classes whose methods are jitted are looked up there), and
+        kept with the project's so that a cached result notices the file change."""
+        if module in self.installed_missing:
+            return None
+        from jitlint.installed import module_source
+
+        path = module_source(module)
+        summary = summarise_isolated(path, classes=True)[0] if path is not None else None
+        if summary is None or summary.module != module:
+            self.installed_missing.add(module)
+            return None
+        self.paths[module] = path
+        self.summaries[module] = summary
+        self.used.add(module)
+        return summary
 
     def reexports(self, qualname: str) -> tuple[str, ...]:
         """What an imported name stands for when its module re-exports it (``from .steps
@@ -242,20 +342,31 @@ class ProjectIndex:
     def cls(self, qualname: str) -> Optional[ClassInfo]:
         return self._follow(qualname, ModuleSummary.cls, classes=True)
 
-    def _follow(self, qualname: str, get, depth: int = 0, classes: bool = False):
+    def class_members(self, qualname: str) -> Optional[ClassMembers]:
+        """The members of the class ``qualname`` names, in the project or an installed package."""
+        return self._follow(qualname, ModuleSummary.class_members, classes=True, installed=True)
+
+    def _follow(self, qualname: str, get, depth: int = 0, classes: bool = False, installed: bool = False):
         """``get(summary, name)`` in the module ``qualname`` names, through re-exports."""
-        for summary, rest in self._split(qualname, classes):
+        for summary, rest in self._split(qualname, classes, installed):
             found = get(summary, rest)
             if found is not None:
                 return found
             target = summary.alias(rest)
             if target is not None and depth < 4:
-                return self._follow(target, get, depth + 1, classes)
+                return self._follow(target, get, depth + 1, classes, installed)
         return None
 
     def wrapper(self, qualname: str) -> Optional[JitWrapper]:
-        """The jit wrapper ``qualname`` names in another module, through re-exports."""
-        return self._follow(qualname, ModuleSummary.wrapper) if self.wrapper_names() else None
+        """The jit wrapper ``qualname`` names in another module, through re-exports; in an
+        installed package only when its name says jit (``my_jit``, ``compiled_pjit``)."""
+        if self.wrapper_names():
+            found = self._follow(qualname, ModuleSummary.wrapper)
+            if found is not None:
+                return found
+        if any(word in qualname.rsplit(".", 1)[-1] for word in JIT_WORDS):
+            return self._follow(qualname, ModuleSummary.wrapper, installed=True)
+        return None
 
     def wrapper_names(self) -> tuple[str, ...]:
         """Names of the project's jit wrappers (more prefilter words: a file may use one
@@ -642,11 +753,14 @@ def imported_unsummarised(imports: Iterable[Sequence[str]], index: ProjectIndex,
 
 
 def needs_index(references: References, classes_asked: Iterable[str], index: ProjectIndex,
-                specs: Optional[dict[str, Optional[StaticArgSpec]]] = None) -> bool:
+                specs: Optional[dict[str, Optional[StaticArgSpec]]] = None,
+                members_asked: Iterable[str] = ()) -> bool:
     """Whether the index can change a file's findings: it uses a jit wrapper of another linted
-    module, or gives a non-constant value to a static argument of a jitted function of one
-    (rules/_static.py checks the values passed there), or its rules asked how a class of one
-    hashes (``classes_asked``, from its lint without the index).  ``specs`` memoises the
+    module (or of an installed package), or gives a non-constant value to a static argument of
+    a jitted function of one (rules/_static.py checks the values passed there), or its rules
+    asked how a class of one hashes (``classes_asked``, from its lint without the index), or
+    what the methods of a class of one or of an installed package are (``members_asked``:
+    JIT104's receivers).  ``specs`` memoises the
     index's answers across the files of one decision (thousands of calls, few callees)."""
     if any(index.wrapper(name) is not None for name in references.names):
         return True
@@ -665,7 +779,8 @@ def needs_index(references: References, classes_asked: Iterable[str], index: Pro
             spec = specs[name]
             if spec is not None and spec.checkable and spec.has_static_arguments:
                 return True
-    return any(index.cls(name) is not None for name in classes_asked)
+    return any(index.cls(name) is not None for name in classes_asked) \
+        or any(index.class_members(name) is not None for name in members_asked)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,9 @@ class FileContext:
         self.index = index  # project.ProjectIndex of the other linted modules, or None
         # Classes of other modules whose hashability a rule asked for (the index may know it)
         self.classes_asked: set[str] = set()
+        # Classes of other modules, also of installed packages, whose methods a rule asked about
+        # (JIT104's receivers: project.ClassMembers)
+        self.members_asked: set[str] = set()
         self.resolver = JitResolver(model, extra_jit_functions, index,
                                     module_name_for(path)[1] if index is not None else False)
         self._shared: dict[object, object] = {}

@@ -9,7 +9,8 @@ import inspect
 import pytest
 
 from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS,
-                              EAGER_LAX_FUNCTION_PARAMS, NUMPY_ARRAY_CONSTRUCTORS, STATIC_FIELD_MARKERS)
+                              EAGER_LAX_FUNCTION_PARAMS, FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS,
+                              FRESH_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, STATIC_FIELD_MARKERS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -99,20 +100,51 @@ class _HashOnly:
         return 0
 
 
-def _compiles_of(run) -> int:
+def _fresh_transform_example(qualname: str):
+    """``build()`` applies the transform to one module-level function the way a user would."""
+    transform = _resolve(qualname, jax, "jax.")
+
+    def loss(v):
+        return jnp.sum(jnp.sin(v) ** 2)
+
+    def custom_vjp():
+        f = transform(loss)
+        f.defvjp(lambda v: (loss(v), v), lambda v, g: (2.0 * g * v,))
+        return f
+
+    def custom_jvp():
+        f = transform(loss)
+        f.defjvp(lambda primals, tangents: (loss(primals[0]), jnp.sum(tangents[0])))
+        return f
+
+    P = jax.sharding.PartitionSpec
+    builds = {
+        "jax.custom_vjp": custom_vjp,
+        "jax.custom_jvp": custom_jvp,
+        "jax.custom_gradient": lambda: transform(lambda v: (loss(v), lambda g: (g * v,))),
+        "jax.named_call": lambda: transform(loss, name="loss"),
+        "jax.shard_map": lambda: transform(jnp.sin, mesh=jax.make_mesh((1,), ("i",)),
+                                           in_specs=P(), out_specs=P()),
+        "jax.vmap": lambda: transform(jnp.sin),
+    }
+    return builds.get(qualname, lambda: transform(loss))
+
+
+def _compiles(run) -> int:
+    """Executables JAX builds while ``run()`` runs (its backend-compile events)."""
     from jax import monitoring
 
     events = []
 
-    def listener(event, duration, **kwargs):
+    def listen(event: str, duration: float, **kwargs) -> None:
         if event == "/jax/core/compile/backend_compile_duration":
-            events.append(kwargs.get("fun_name"))
+            events.append(event)
 
-    monitoring.register_event_duration_secs_listener(listener)
+    monitoring.register_event_duration_secs_listener(listen)
     try:
         run()
     finally:
-        monitoring.unregister_event_duration_listener(listener)
+        monitoring.unregister_event_duration_listener(listen)
     return len(events)
 
 
@@ -133,10 +165,10 @@ def test_eager_lax_function_argument_keys_the_compile_cache_by_equality(qualname
         assert parameters[position] == keyword, (qualname, position, keyword)
     call, *bodies = _EAGER_CALLS[qualname]
     same = [_HashOnly(body) for body in bodies]
-    assert _compiles_of(lambda: call(*same)) >= 1
-    assert _compiles_of(lambda: call(*same)) == 0  # the same objects: the cached program
+    assert _compiles(lambda: call(*same)) >= 1
+    assert _compiles(lambda: call(*same)) == 0  # the same objects: the cached program
     # new objects with equal hashes but identity equality: compiled again
-    assert _compiles_of(lambda: call(*[_HashOnly(body) for body in bodies])) >= 1
+    assert _compiles(lambda: call(*[_HashOnly(body) for body in bodies])) >= 1
 
 
 @pytest.mark.parametrize("qualname", sorted(STATIC_FIELD_MARKERS))
@@ -170,3 +202,54 @@ def _no_warning():
     import contextlib
 
     return contextlib.nullcontext()
+
+
+@pytest.mark.parametrize("qualname", sorted(FRESH_TRANSFORMS))
+def test_fresh_transform_jitted_per_step_compiles_every_step_and_once_when_built_once(qualname):
+    """``jax.jit(T(f))`` per step compiles again each step; ``jax.jit`` of the object built
+    once, even re-applied per step, compiles once."""
+    from jax.experimental import checkify  # noqa: F401  (makes jax.experimental.checkify an attribute)
+
+    x = jnp.arange(1.0, 4.0)
+    build = _fresh_transform_example(qualname)
+    jax.block_until_ready(x + 1.0)  # the eager add's own compile, out of the counts
+
+    def per_step():
+        for _ in range(3):
+            jax.block_until_ready(jax.jit(build())(x))
+
+    def built_once():
+        built = build()
+        for _ in range(3):
+            jax.block_until_ready(jax.jit(built)(x))
+
+    assert (_compiles(per_step), _compiles(built_once)) == (3, 1)
+
+@pytest.mark.parametrize("spelling", sorted(FRESH_TRANSFORM_SPELLINGS))
+def test_fresh_transform_spelling_is_that_transform(spelling):
+    import importlib
+    import warnings
+
+    module, _, name = spelling.rpartition(".")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        obj = getattr(importlib.import_module(module), name)
+    # jax.experimental.shard_map.shard_map is a deprecated shim around jax.shard_map
+    assert obj.__name__ == _resolve(FRESH_TRANSFORM_SPELLINGS[spelling], jax, "jax.").__name__
+
+
+@pytest.mark.parametrize("qualname", sorted(FRAMEWORK_METHODS))
+def test_framework_method_is_bound_anew_on_every_access(qualname):
+    import importlib
+
+    module, _, name = qualname.rpartition(".")
+    base = getattr(importlib.import_module(module), name)
+
+    class Model(base):  # the simplest subclass a user writes
+        def __call__(self, x):
+            return x
+
+    model = Model()
+    for method in FRAMEWORK_METHODS[qualname]:
+        assert inspect.ismethod(getattr(model, method)), method
+        assert getattr(model, method) is not getattr(model, method), method

@@ -40,37 +40,38 @@ from typing import Iterator, Optional, Sequence
 
 import libcst as cst
 
+from jitlint.jaxfacts import FRESH_TRANSFORM_SPELLINGS, FRESH_TRANSFORMS
 from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED, calling_context,
                                     class_methods, has_decorator, loop_targets)
 from jitlint.rules._jitted import name_loads, positional_params
 from jitlint.rules._stale import state_changed_after_construction
+from jitlint.rules._types import ClassRef, member_kind, receiver_class
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
 from jitlint.walk import Walker, iter_nodes
 
-TRANSFORMS = frozenset({
-    "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev", "jax.hessian",
-    "jax.checkpoint", "jax.remat", "jax.named_call",
-    # a new function per call (measured: jax.jit(jax.shard_map(f, ...)) per step compiles
-    # every step, also for a module-level f)
-    "jax.shard_map", "jax._src.shard_map.shard_map", "jax.experimental.shard_map.shard_map",
-    "equinox.filter_grad", "equinox.filter_value_and_grad", "equinox.filter_vmap",
-    # measured: jax.jit(checkify.checkify(step)) per step compiles every step
-    "jax.experimental.checkify.checkify",
-})
 # equinox's transforms return Modules that compare equal field by field; equinox's jits take
 # the callable as a static (strongly held, compared by equality) key: one compile.
 EQUINOX_TRANSFORMS = frozenset({"equinox.filter_grad", "equinox.filter_value_and_grad", "equinox.filter_vmap"})
+# Transforms whose result is a new callable per application (JAX's: jaxfacts.FRESH_TRANSFORMS).
+TRANSFORMS = FRESH_TRANSFORMS | EQUINOX_TRANSFORMS
 # These jits key their cache on the callable's equality and keep it alive, so an equal new
 # bound method or hashable instance hits the cache (measured: pmap(self.f) per call, 1 compile).
 EQUALITY_KEYED_JITS = frozenset({"jax.pmap", "equinox.filter_jit", "equinox.filter_pmap"})
+# What an attribute access on an instance builds anew each time (_types.member_kind).
+BOUND_KINDS = frozenset({"method", "classmethod"})
 # ``y, pullback = jax.vjp(f, x)``: the returned function is new on every call.
 RETURNS_FRESH_FUNCTION = frozenset({"jax.vjp", "jax.linearize"})
 # nnx.jit builds a new jitted wrapper on every application, whatever it wraps (measured:
 # nnx.jit(module_level_fn)(x) in a 5-step loop compiles 5 times).
 FRESH_WRAPPER_JITS = frozenset({"flax.nnx.jit"})
 CACHE_CLEARERS = frozenset({"jax.clear_caches"})
+# Pytree maps -> the position of the leaf among the mapped function's parameters.
+TREE_MAPS = {"jax.tree.map": 0, "jax.tree_util.tree_map": 0, "jax.tree.map_with_path": 1,
+             "jax.tree_util.tree_map_with_path": 1}
+# What a program can read of an array leaf that is the same for every leaf of one shape.
+SHAPE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size"})
 # Timing calls: a loop that measures each variant is a benchmark sweep, one compile each.
 TIMERS = frozenset({"time.time", "time.perf_counter", "time.monotonic", "time.process_time",
                     "timeit.timeit", "timeit.default_timer", "timeit.repeat"})
@@ -95,6 +96,7 @@ MAX_RELATED = 5  # call sites shown as evidence of one finding
 class FreshJit:
     app: JitApplication
     kind: str  # a key of KINDS
+    # "per-leaf": ``function`` returns it and a pytree map calls ``function`` per leaf;
     # "loop": in a loop body, called there; "loop-operand": the same, reading a loop variable
     # (or a value assigned in the loop) only as a traced operand; "function": every call of ``function`` compiles; "builder":
     # ``function`` builds and reuses it, but itself repeats; "factory": ``function`` returns
@@ -112,6 +114,9 @@ class FreshJit:
     def _jit_once_fix(self, default: str) -> str:
         if self.changing_state is None:
             return default
+        if self.changing_state == ELSEWHERE:
+            return (f"{default}, unless it reads attributes that change later (jitted once, it "
+                    f"would freeze them: then jit a function that takes them as arguments)")
         return (f"jitting it once would freeze {self.changing_state} at its first trace, so jit "
                 f"a function that takes that state as an argument once and pass it in (or use "
                 f"nnx.jit / eqx.filter_jit)")
@@ -143,6 +148,12 @@ class FreshJit:
                    if self.kind == "bound-method"
                    else "jit a module-level function once and reuse it")
             return f"{jit} of {what} in `{name}` compiles on every call of `{name}`{seen}; {fix}"
+        if self.repetition == "per-leaf":
+            return (f"{jit} of {what} returned by `{name}`, which {self.evidence} calls once per "
+                    f"leaf, compiles once per leaf, also for leaves of the same shape and dtype "
+                    f"(the program reads the leaf only through them); jit one function once, with "
+                    f"the shape as a static argument or the leaf as an argument: one compile per "
+                    f"distinct shape")
         if self.repetition == "builder":
             return (f"{jit} of {what} in `{name}` compiles once per call of `{name}`{seen}; build "
                     f"the jitted function once, at module level or in the caller, and pass it in")
@@ -168,24 +179,30 @@ def _analyse(ctx: FileContext) -> list[FreshJit]:
 
 
 def _changing_state(ctx: FileContext, app: JitApplication) -> Optional[str]:
-    """``jax.jit(self.forward)`` in a method of the class that defines ``forward``: the
-    attributes ``forward`` reads that change after construction, in words."""
+    """``jax.jit(self.forward)`` / ``jax.jit(model.forward)``: the attributes ``forward`` reads
+    that change after construction, in words; ``ELSEWHERE`` when the class is another
+    module's (its writes are not in view)."""
     target = app.target
-    function = app.frame.enclosing_function()
-    frame = ctx.model.functions.get(function) if function is not None else None
-    if not isinstance(target, cst.Attribute) or not isinstance(target.value, cst.Name) \
-            or frame is None or frame.scope.kind != "class" or not positional_params(function) \
-            or positional_params(function)[0].name.value != target.value.value:
+    if not isinstance(target, cst.Attribute):
         return None
-    cls = frame.scope.node
-    method = class_methods(cls).get(target.attr.value)
+    receiver = receiver_class(ctx, target.value, app.frame.scope)
+    if receiver is None:
+        return None
+    if receiver.local is None:
+        return ELSEWHERE
+    method = class_methods(receiver.local).get(target.attr.value)
     if method is None:
         return None
-    changed = state_changed_after_construction(ctx, cls, method)
+    changed = state_changed_after_construction(ctx, receiver.local, method)
     if not changed:
         return None
     node, where = changed[0]
-    return f"`{target.value.value}.{node.attr.value}` (changed by {where})"
+    owner = ctx.module.code_for_node(target.value)
+    return f"`{owner}.{node.attr.value}` (changed by {where})"
+
+
+# _changing_state for a class of another module: what its methods change is not in view.
+ELSEWHERE = "elsewhere"
 
 
 class _Analysis:
@@ -219,7 +236,7 @@ class _Analysis:
             self._in_function(app, kind, creation, callable_node)
         if found is None:
             found = self._straight_line_repeat(app, kind)
-        elif found.function is not None and found.evidence is not None:
+        elif found.function is not None and found.evidence is not None and not found.related:
             found.related = self._evidence_sites(found.function)
         return found
 
@@ -254,6 +271,11 @@ class _Analysis:
             return None
         function = scope.node
         assert isinstance(function, cst.FunctionDef)
+        mapping = self._mapped_per_leaf(app, function, callable_node, creation)
+        if mapping is not None:
+            mapper = self.model.qualified_name(mapping.node.func, mapping.frame.scope)
+            return FreshJit(app, kind, "per-leaf", function, f"`{mapper}`", related=(
+                (mapping.node, f"maps `{function.name.value}` over a pytree: one jit per leaf"),))
         if self.context.how(function) in (ONCE, TRACED):
             return None
         if self._configured_per_call(function, callable_node, creation):
@@ -301,6 +323,7 @@ class _Analysis:
             return "lambda", creation, node
         if isinstance(node, cst.Call):
             callee = self.model.qualified_name(node.func, scope)
+            callee = FRESH_TRANSFORM_SPELLINGS.get(callee or "", callee)
             if callee in PARTIAL_CONSTRUCTORS:
                 return "partial", creation, node
             if callee in TRANSFORMS:
@@ -432,6 +455,31 @@ class _Analysis:
                 return False
         return True
 
+    def _mapped_per_leaf(self, app: JitApplication, function: cst.FunctionDef, node: cst.CSTNode,
+                         creation: Frame) -> Optional[CallSite]:
+        """``jax.tree.map(make_init, specs)`` where ``make_init`` returns a fresh jit whose program
+        reads the leaf only through its shape and dtype (or as a traced operand): leaves of one
+        shape are one program, compiled again for each leaf.  The eager map call, or None."""
+        if self._returned_position(app) != -1 or self.context.traced(function):
+            return None
+        params = positional_params(function)
+        for site in self.model.calls:
+            position = TREE_MAPS.get(self.model.qualified_name(site.node.func, site.frame.scope) or "")
+            if position is None or not site.node.args or position >= len(params) \
+                    or self.context.runs_traced(site.frame):
+                continue
+            mapped = site.node.args[0].value
+            binding = self.model.single_binding(mapped.value, site.frame.scope) \
+                if isinstance(mapped, cst.Name) else None
+            if binding is None or binding.node is not function:
+                continue
+            leaf = params[position].name.value
+            if leaf in self._closed_over_params(function, node, creation) and \
+                    not _reads_only_shape(node, leaf, _params(function) - {leaf}):
+                return None
+            return site
+        return None
+
     def _closed_over_params(self, function: cst.FunctionDef, node: cst.CSTNode, creation: Frame) -> set[str]:
         """Parameters of ``function`` that the callable ``node`` reads."""
         scope = self.model.scope_of.get(node) or creation.scope
@@ -502,25 +550,32 @@ class _Analysis:
         return not equality_keyed or ("__eq__" not in methods and "__hash__" not in methods)
 
     def _is_bound_method(self, expr: cst.Attribute, scope: Scope) -> bool:
-        """``self.m`` / ``obj.m`` / ``Cls.cm``: each access makes a new method object."""
+        """``self.m`` / ``obj.m`` / ``Cls.cm`` / ``self.model.m``: each access makes a new
+        method object."""
         attr = expr.attr.value
         base = expr.value
-        if not isinstance(base, cst.Name):
-            return False
-        cls = self.context.class_of(base, scope)
-        if cls is not None:  # Cls.m: only classmethods are bound
-            method = class_methods(cls).get(attr)
-            return method is not None and has_decorator(method, "classmethod")
-        cls = self.context.instance_class(base, scope)
-        if cls is None or attr in _instance_attributes(cls):
-            return False  # ``self.f = self.f`` pins one bound method on the instance
-        method = class_methods(cls).get(attr)
-        if method is None:
-            # ``self.update`` that the class neither defines nor assigns: inherited from a base
-            # class we cannot see, where a name called like a method is a method.
-            return base.value == "self" and not self.context.is_plain_class(cls) \
-                and attr not in _class_attributes(cls) and self._called_as_method(attr)
-        return not has_decorator(method, "staticmethod") and not has_decorator(method, "property")
+        if isinstance(base, cst.Name):
+            cls = self.context.class_of(base, scope)
+            if cls is not None:  # Cls.m: only classmethods are bound
+                method = class_methods(cls).get(attr)
+                return method is not None and has_decorator(method, "classmethod")
+            cls = self.context.instance_class(base, scope)
+            if cls is not None:
+                if attr in _instance_attributes(cls):
+                    return False  # ``self.f = self.f`` pins one bound method on the instance
+                method = class_methods(cls).get(attr)
+                if method is None:
+                    # ``self.update`` that the class neither defines nor assigns: inherited from
+                    # a base class we cannot see, where a name called like a method is a method.
+                    if base.value == "self" and not self.context.is_plain_class(cls) \
+                            and attr not in _class_attributes(cls) and self._called_as_method(attr):
+                        return True
+                    return member_kind(self.ctx, ClassRef(local=cls), attr) in BOUND_KINDS
+                return not has_decorator(method, "staticmethod") and not has_decorator(method, "property")
+        # The class the code states: an annotation, a pytest fixture, ``self.attr = Cls()``,
+        # a class imported from another module or an installed package.
+        receiver = receiver_class(self.ctx, base, scope)
+        return receiver is not None and member_kind(self.ctx, receiver, attr) in BOUND_KINDS
 
     def _called_as_method(self, attr: str) -> bool:
         return any(isinstance(site.node.func, cst.Attribute) and isinstance(site.node.func.value, cst.Name)
@@ -785,6 +840,37 @@ def _operand_only(body: cst.CSTNode, name: str, params: set[str]) -> bool:
     return bool(verdicts) and all(verdicts)
 
 
+def _reads_only_shape(node: cst.CSTNode, name: str, outer: set[str]) -> bool:
+    """Every read of ``name`` in the callable ``node`` is ``name.shape`` (``dtype``, ``ndim``,
+    ``size``) or an operand of array arithmetic: leaves of one shape and dtype give one
+    program.  ``outer``: the enclosing function's other parameters (not the callable's)."""
+    body = node.body if isinstance(node, (cst.Lambda, cst.FunctionDef)) else node
+    params = _params(node) if isinstance(node, cst.FunctionDef) else \
+        {p.name.value for p in node.params.params} if isinstance(node, cst.Lambda) else set()
+    params -= outer
+    loads = {id(loaded) for loaded in name_loads(body) if loaded.value == name}
+    verdicts: list[bool] = []
+
+    class _Check(Walker):
+        def __init__(self) -> None:
+            self.stack: list[cst.CSTNode] = []
+
+        def on_visit(self, visited: cst.CSTNode) -> bool:
+            if id(visited) in loads:
+                parent = self.stack[-1] if self.stack else None
+                verdicts.append(isinstance(parent, cst.Attribute) and parent.value is visited
+                                and parent.attr.value in SHAPE_ATTRIBUTES
+                                or _arithmetic_operand(self.stack, params))
+            self.stack.append(visited)
+            return True
+
+        def on_leave(self, visited: cst.CSTNode) -> None:
+            self.stack.pop()
+
+    _Check().walk(body)
+    return all(verdicts)
+
+
 def _arithmetic_operand(ancestors: list[cst.CSTNode], params: set[str]) -> bool:
     index = len(ancestors) - 1
     if index < 0 or not isinstance(ancestors[index], ARITHMETIC):
@@ -855,7 +941,10 @@ calls the result, or in a function that calls the result (every call of that fun
 compiles, whether or not its callers are in view; a caller seen in a loop is named as
 evidence). A function that builds the jit once and reuses it in its own loop is reported
 only when it is itself seen to repeat (a `train_epoch` called per epoch), and a factory only
-when its result (or a tuple element of it) is called per iteration. The same jit written
+when its result (or a tuple element of it) is called per iteration, or when a pytree map
+calls it per leaf (`jax.tree.map(make_init, specs)`) and its jit reads the leaf only through
+its shape and dtype (leaves of one shape are one program, compiled again per leaf; measured:
+12 leaves of 2 shapes, 12 compiles; one jit with the shape static, 2). The same jit written
 twice in one block is reported at the second. Silent: module top level, `if __name__ ==
 "__main__":`, `main`/`train`/`fit`-like entry points, test files and tests,
 `__init__`/`setUp`, `init`/`setup`/`build`-named initialisation functions, functions only

@@ -11,12 +11,29 @@ class JitOfBoundMethod(FreshCallableRule):
     (`self.f = self.f`), and `jax.pmap(self.f)` / `eqx.filter_jit(self.f)`, whose caches compare
     bound methods of one object as equal (measured: 1 compile in 5 calls).
 
+    The receiver's class is read where the code states it: `self`, a name assigned from
+    `Cls(...)`, a parameter annotation (`model: Model`, `Optional[Model]`), a pytest fixture of
+    the module that a test takes (its return annotation or the `Cls(...)` it returns),
+    `self.attr` assigned once from `Cls(...)` (or annotated in the class body), and classes of
+    other modules of the project or of installed packages (their source read through the
+    project index, never imported). An inherited name counts when a base that defines it is in
+    view, or is a framework method (`flax.linen.Module.apply`/`init`); a base nobody can read
+    keeps it silent. For a class defined elsewhere the advice warns that jitting once freezes
+    any attribute the method reads that changes later.
+
     ## Why is this bad?
     Every attribute access of a method builds a new bound-method object, and JAX caches compiled
     code per wrapped object. Measured on jax 0.10.2 (CPU): `jax.jit(obj.method)(x)` in a loop,
     `jax.jit(self.method)` inside `__call__` and `jax.jit(Cls.classmethod)` all compile 5 times in
     5 calls; `jm = jax.jit(obj.method)` hoisted (or in `__init__`) compiles once. Written twice in
     a row, `jax.jit(obj.f)(x)` compiles twice (`fixtures/repetition/straight_line_bound_method.py`).
+    Receivers typed by a fixture, an annotation, `self.attr` or an imported class compile 5 times
+    in 5 steps as well (`fixtures/receivers/`), and so does `jax.jit(model.apply)` of a flax linen
+    Module, a flax nnx Module's method, and a method of a `register_pytree_node_class` class:
+    being a pytree does not make the bound method the same object. An equinox Module's bound
+    method is a Module itself: `jax.jit(m.method)` per step compiles 5 times in 5 steps when its
+    fields hash, and raises `TypeError: unhashable type` when a field is an array
+    (`eqx.filter_jit(m.method)` compiles once).
 
     ## Fix safety
     Jitting once in `__init__` is safe when the method reads no attributes that later change.

@@ -6,7 +6,9 @@ class JitOfFreshCallable(FreshCallableRule):
     ## What it does
     Flags jit of a callable built in place on every run: a transformed function
     (`jax.jit(jax.grad(f))`, `jax.vmap`, `jax.value_and_grad`, `jax.shard_map` (also
-    `jax.experimental.shard_map.shard_map`), `checkify.checkify`, also held in a variable first:
+    `jax.experimental.shard_map.shard_map`), `checkify.checkify`, `jax.named_call`,
+    `jax.checkpoint`, and `jax.custom_vjp`/`jax.custom_jvp`/`jax.custom_gradient` objects (the
+    transforms are data: `jitlint/jaxfacts.py` `FRESH_TRANSFORMS`), also held in a variable first:
     `f = jax.vmap(g); f = jax.jit(f)`), the pullback of `jax.vjp` or the function of
     `jax.linearize`, a new instance of a callable class of this module (`jax.jit(Model())`,
     hashable or not), and any `nnx.jit(...)` applied per run (nnx.jit builds a new jitted
@@ -26,7 +28,11 @@ class JitOfFreshCallable(FreshCallableRule):
     times in 5 steps, also for a module-level `f` (on a 1- and a 2-device CPU mesh); built and
     jitted once it compiles once, and a `shard_map` inside a jitted body is traced with it.
     `jax.jit(checkify.checkify(step))` per step compiles 4 times in 4 steps, once when built
-    before the loop. The
+    before the loop. A `jax.custom_vjp(loss)` object (with its `defvjp`) built per step and
+    jitted compiles 5 times in 5 steps, once when built before the loop and re-jitted per step
+    (`fixtures/fresh/custom_vjp_per_step.py`, `ok_custom_vjp_built_once.py`); so do
+    `jax.custom_jvp` objects and `jax.named_call` (5 in 5). `tests/test_jaxfacts.py` checks every
+    transform of the table: 3 compiles in 3 steps built per step, 1 built once. The
     transformation itself is cheap; jitting the result once is the fix (for a pullback, jit
     `lambda x, v: jax.vjp(f, x)[1](v)` once and pass the point as an argument).
 
