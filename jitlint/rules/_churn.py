@@ -28,6 +28,7 @@ from typing import Callable, Iterator, Optional
 import libcst as cst
 
 from jitlint.rule import FileContext
+from jitlint.rules._loaders import ragged_source
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
 from jitlint.semantic import Binding, Scope, SemanticModel
 from jitlint.values import IterationValues, ValueFlow, value_flow
@@ -93,6 +94,8 @@ def _analyse(ctx: FileContext) -> list[Churn]:
                 result, kind = checker.dtype(arg.value), "dtype"
             if result is not None:
                 found.append(Churn(kind, arg.value, jc, _message(jc, kind, arg.value, *result)))
+                if kind == "ragged":
+                    break  # the other arguments of the batch are short at the same call
     flagged = {id(churn.node) for churn in found}
     found.extend(c for c in _weak_type_alternations(ctx, jitted) if id(c.node) not in flagged)
     return found
@@ -442,7 +445,8 @@ class _ArgChecker:
 
     def size_varies(self, expr: cst.BaseExpression, scope: Scope, loop) -> Optional[str]:
         """How a size (not the loop counter) takes a new value on the iterations of ``loop``:
-        the loop's target over a literal list of different ints (``for n in [5, 8, 10]``), or
+        the loop's target over a literal list of at least 3 different ints (``for n in [5, 8,
+        10]``), or
         a value that changes on every iteration (``n = len(history)`` of a growing list,
         ``n += 8``; values.IterationValues).  None: it does not, as far as the code shows."""
         iterations = IterationValues(self.model, self.flow)
@@ -450,7 +454,9 @@ class _ArgChecker:
             values = self._loop_values(name, scope, loop)
             if values is not None:
                 sizes = {int(v.evaluated_value) for v in values if isinstance(v, cst.Integer)}
-                if len(sizes) >= 2 and all(isinstance(v, cst.Integer) for v in values):
+                # Two sizes (a train and an eval shape) are a fixed, visible cost, left alone
+                # as JIT503 leaves two structures; three or more is a sweep that compiles each.
+                if len(sizes) >= 3 and all(isinstance(v, cst.Integer) for v in values):
                     return f"`{name.value}`, taken from a list of {len(sizes)} different sizes"
                 continue
             how = iterations.varies_in(name, scope, loop)
@@ -535,10 +541,18 @@ class _ArgChecker:
                 value = self._value_in_loop(arg, self.scope, loop)
                 if value is not None:
                     expr = value[0]
-            found = self._batch_slice(expr, loop) or self._split_chunk(arg, loop)
+            found = self._batch_slice(expr, loop) or self._loader_batch(expr, loop)
             if found is not None:
                 return found
         return None
+
+    def _loader_batch(self, expr, loop: cst.For) -> Optional[tuple[str, str]]:
+        """``for x, y in loader: f(x)``: a batch the loop takes from a source whose last batch
+        is shorter (_loaders.ragged_source: library loaders, generators, np.array_split)."""
+        if not any(b.node is loop for n in name_loads(expr) for b in self._bindings(n, self.scope)):
+            return None
+        source = ragged_source(self.model, self.flow, loop.iter, self.scope)
+        return (source.what, source.fix) if source is not None else None
 
     def _batch_slice(self, expr, loop: cst.For) -> Optional[tuple[str, str]]:
         """``for s in range(0, len(x), B): f(x[s:s + B])``: the last batch is short unless
@@ -571,21 +585,6 @@ class _ArgChecker:
                 f"len({_src(expr.value)}) is a multiple of `{_src(step)}`",
                 "drop the last partial batch (range(0, len(x) - B + 1, B)) or pad it to B rows "
                 "and mask the padding")
-
-    def _split_chunk(self, arg, loop: cst.For) -> Optional[tuple[str, str]]:
-        """``for chunk in np.array_split(x, k): f(chunk)``: chunk lengths differ by one."""
-        if not isinstance(arg, cst.Name) or not isinstance(loop.target, cst.Name) \
-                or arg.value != loop.target.value or not isinstance(loop.iter, cst.Call):
-            return None
-        bindings = self._bindings(arg, self.scope)
-        if len(bindings) != 1 or bindings[0].node is not loop:
-            return None
-        qualname = self.model.qualified_name(loop.iter.func, self.scope) or ""
-        if qualname not in ("numpy.array_split", "jax.numpy.array_split"):
-            return None
-        return ("a chunk of np.array_split, whose chunks differ in length by one unless the "
-                "length divides evenly", "split into equal chunks (np.split on a length padded "
-                "to a multiple) or pad each chunk to the longest")
 
     # ------------------------------------------------------------------ dtypes
     def dtype(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:
