@@ -317,15 +317,40 @@ class _ArgChecker:
         if isinstance(expr, cst.ListComp) and isinstance(expr.for_in.iter, cst.Name) \
                 and not expr.for_in.ifs and expr.for_in.inner_for_in is None:
             return self._grows(expr.for_in.iter, scope, loop)  # ``[h for h in history]``
+        if isinstance(expr, cst.IfExp) and depth < 2:  # ``idx if short else idx[:, -k:]``
+            return self._shape_in(expr.orelse, scope, loop, depth + 1) \
+                or self._shape_in(expr.body, scope, loop, depth + 1)
         if isinstance(expr, cst.Subscript):
             return self._slice(expr, scope, loop) or self._mask(expr, scope, loop) \
-                or self._index_array(expr, scope, loop, depth)
+                or self._index_array(expr, scope, loop, depth) or self._cropped(expr, scope, loop)
         if isinstance(expr, cst.Call):
             return self._sized(expr, scope, loop) or self._listed(expr, scope, loop) \
                 or self._index_array(expr, scope, loop, depth) or self._counted_sequence(expr, scope, loop)
         if isinstance(expr, cst.BinaryOperation):
             return self._counted_sequence(expr, scope, loop)
         return None
+
+    def _cropped(self, sub: cst.Subscript, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        """``tokens[:, -block_size:]`` of an array grown on every iteration (a generation loop's
+        context window): a new length on every iteration until it reaches the bound."""
+        if not isinstance(sub.value, cst.Name) or self._grows(sub.value, scope, loop) is None:
+            return None
+        bound = None
+        for element in sub.slice:
+            piece = element.slice
+            if not isinstance(piece, cst.Slice) or piece.upper is not None or piece.step is not None:
+                return None
+            lower = piece.lower
+            if isinstance(lower, cst.UnaryOperation) and isinstance(lower.operator, cst.Minus):
+                bound = lower.expression
+            elif lower is not None:
+                return None
+        if bound is None:
+            return None
+        return (f"an array grown on every iteration and cropped to its last `{_src(bound)}` "
+                f"entries, so its length changes on every iteration until it reaches that bound",
+                "preallocate the full length (a fixed window padded from the left) and pass the "
+                "position as an argument, or pad the context to a few bucket lengths")
 
     def _counted_sequence(self, expr, scope: Scope, loop) -> Optional[tuple[str, str]]:
         """``[x] * i``, ``tuple(range(i))``: a list or tuple (a pytree) whose length is the loop

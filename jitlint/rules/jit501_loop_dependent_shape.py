@@ -20,6 +20,9 @@ class LoopDependentShape(Rule):
     three different sizes (`for n in [5, 8, 10]`, also through a name), or a value updated on
     every iteration, counts too, as does an array gathered by such an index (`x[jnp.arange(n)]`,
     jax issue 15761). Two sizes (a train and an eval shape) are a fixed cost and stay silent.
+    A generation loop that feeds the last `k` entries of a sequence it grows
+    (`tokens[:, -block_size:]`, also as one branch of `x if ... else x[:, -k:]`) is flagged:
+    the length changes on every step until it reaches `k`.
     Names are followed to the definitions that reach the call, so reusing the counter's name
     elsewhere changes nothing.
 
@@ -29,7 +32,9 @@ class LoopDependentShape(Rule):
     mask, a growing list pytree, a comprehension over a growing list, a tuple grown with
     `+= (x,)`, a data-sized index array and `(x,) * i` each compile 5 times in 5 calls; an
     index `jnp.arange(n)` for `n` in a list of 5 sizes, and rows gathered by it, compile 5
-    times; the same length with other values compiles once; a
+    times; the same length with other values compiles once; a nanoGPT-style generation loop
+    cropping a growing sequence to its last 8 tokens compiles 5 times in 5 steps from a
+    1-token prompt, a preallocated 8-token window once; a
     fixed window `x[i:i+4]`, a rolling fixed-length tuple (`w[1:] + (x,)`),
     `lax.dynamic_slice` with a fixed size and padding to a bucket compile once.
 
