@@ -199,15 +199,10 @@ class _ArgTypes:
     def _returns_strong(self, func) -> bool:
         """A jitted body whose returned value combines a strongly typed value
         (``x + np.float32(0.)``): the result is strongly typed whatever the input's weak type."""
-        frame = self.model.functions.get(func) if isinstance(func, cst.FunctionDef) else None
-        if isinstance(func, cst.Lambda):
-            returned = [func.body]
-            scope = self.model.scope_of.get(func)
-        else:
-            returned = [r.value for r, f in self.model.returns
-                        if r.value is not None and f.enclosing_function() is func]
-            scope = self.model.scope_of.get(func)
-        if scope is None or not returned or (frame is None and isinstance(func, cst.FunctionDef)):
+        scope = self.model.scope_of.get(func)
+        returned = [func.body] if isinstance(func, cst.Lambda) else [
+            r.value for r, f in self.model.returns if r.value is not None and f.enclosing_function() is func]
+        if scope is None or not returned:
             return False
         return all(any(self._strong(call, scope) for call in _calls_in(value)) for value in returned)
 

@@ -8,10 +8,12 @@ methods that keep the batches (``prefetch``, ``repeat``, ``as_numpy_iterator``, 
 * a library loader of ``jaxfacts.RAGGED_BATCHERS`` called without its drop keyword
   (``DataLoader(ds, batch_size=32)``, ``ds.batch(32)`` on a ``tf.data`` / ``grain`` dataset,
   ``grain.python.Batch(32)`` among a grain DataLoader's operations, ``np.array_split``);
-* a generator function of this module that slices its data up to the end without dropping
-  the remainder: ``for s in range(0, n, B): yield x[s:s + B]`` or ``while start < n: yield
-  x[start:end]`` with no test of the batch's length, or one that drops the short batch only
-  when a flag (``shuffle``) is true and is called with that flag false.
+* a generator function of this module that slices its data up to its length (``len(x)``,
+  ``x.shape[0]``, or a name it assigns from one; a count its caller gives may be a multiple of
+  the batch size) without dropping the remainder: ``for s in range(0, n, B): yield x[s:s + B]``
+  or ``while start < n: yield x[start:end]`` with no test of the batch's length, or one that
+  drops the short batch only when a flag (``shuffle``) is true and is called with that flag
+  false.
 """
 
 from __future__ import annotations
@@ -202,7 +204,7 @@ def _sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[st
     ``for s in range(a, n, B)`` with ``x[s:s + B]``, or ``while s < n`` with ``x[s:e]``."""
     if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) and isinstance(loop.iter, cst.Call) \
             and isinstance(loop.iter.func, cst.Name) and loop.iter.func.value == "range" \
-            and len(loop.iter.args) == 3:
+            and len(loop.iter.args) == 3 and _data_length(loop.iter.args[1].value, generator):
         start, step = loop.target.value, _src(loop.iter.args[2].value)
         for piece in _slices(loop.body):
             if _is_name(piece.lower, start) and isinstance(piece.upper, cst.BinaryOperation) \
@@ -212,7 +214,8 @@ def _sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[st
         return None
     if isinstance(loop, cst.While) and isinstance(loop.test, cst.Comparison) \
             and len(loop.test.comparisons) == 1 and isinstance(loop.test.left, cst.Name) \
-            and isinstance(loop.test.comparisons[0].operator, cst.LessThan):
+            and isinstance(loop.test.comparisons[0].operator, cst.LessThan) \
+            and _data_length(loop.test.comparisons[0].comparator, generator):
         start = loop.test.left.value
         for piece in _slices(loop.body):
             if not _is_name(piece.lower, start) or piece.upper is None:
@@ -227,6 +230,22 @@ def _sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[st
                 return _src(upper.right)
             return ""
     return None
+
+
+def _data_length(expr: cst.BaseExpression, generator: cst.FunctionDef, depth: int = 0) -> bool:
+    """``len(data)`` / ``x.shape[0]``, or a name the generator assigns from one: the length of
+    the data itself.  A count given from outside (``num_samples=16``) may well be a multiple of
+    the batch size: not judged, as JIT504's own ``range(0, len(x), B)`` form requires."""
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "len":
+        return True
+    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Attribute) \
+            and expr.value.attr.value == "shape":
+        return True
+    if isinstance(expr, cst.Name) and depth < 2:
+        values = [n.value for n in _own_nodes(generator) if isinstance(n, cst.Assign)
+                  and len(n.targets) == 1 and _is_name(n.targets[0].target, expr.value)]
+        return len(values) == 1 and _data_length(values[0], generator, depth + 1)
+    return False
 
 
 def _slices(node: cst.CSTNode) -> Iterator[cst.Slice]:

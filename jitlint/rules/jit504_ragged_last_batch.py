@@ -16,8 +16,8 @@ class RaggedLastBatch(Rule):
     its drop keyword (JAX facts `RAGGED_BATCHERS`: torch `DataLoader` without `drop_last=True`,
     `tf.data` `batch`/`padded_batch` and grain `MapDataset.batch`/`IterDataset.batch`/`Batch`
     without `drop_remainder=True`, `np.array_split`), or a generator of the module that slices
-    its data up to the end (`for s in range(0, n, B): yield x[s:s + B]`, `while start < n:
-    yield x[start:end]`) without dropping the remainder, or drops it only when a flag such as
+    its data up to its length (`for s in range(0, len(x), B): yield x[s:s + B]`, `while start <
+    n: yield x[start:end]` with `n = x.shape[0]`) without dropping the remainder, or drops it only when a flag such as
     `shuffle` is true and is called with the flag false.
 
     ## Why is this bad?
