@@ -19,7 +19,8 @@ calls) outside any jitted body, by:
   ``configure(cfg, 3.0)``.
 
 Silent for an object built again before each call (a new object: a new trace), for writes
-before the first call or after the last, and for frozen classes (a write raises).
+before the first call or after the last, for attributes the jitted body does not read (nor a
+method of the class it calls), and for frozen classes (a write raises).
 """
 
 from __future__ import annotations
@@ -97,9 +98,12 @@ def _analyse(ctx: FileContext) -> list[MutatedStatic]:
         bindings = ctx.model.lookup(first.name.value, first.site_frame.scope)
         calls = [Event(p.site_frame, p.order) for p in passings]
         cls = _class_of(ctx, bindings[0])
+        read = _attributes_read(first, cls)
         for attribute, write in _changes(ctx, first.name.value, bindings, cls):
             if any(write.frame.is_inside(j) for j in jitted) or _rebuilt_in_loop(bindings, write):
                 continue
+            if attribute is not None and read is not None and attribute not in read:
+                continue  # the trace never reads it (a counter, a log): nothing goes stale
             if any(analysis._between_calls(w, calls, ()) for w in analysis._lift(write, ())):
                 read = _stale_read(first, attribute)
                 found.append(MutatedStatic(
@@ -244,6 +248,28 @@ def _attributes_written(function: cst.FunctionDef, param: str) -> list[str]:
 
     _Writes().walk(function)
     return written
+
+
+def _attributes_read(passing: _Passing, cls: Optional[cst.ClassDef]) -> Optional[set[str]]:
+    """The attributes of the static object the jitted body reads, directly or in a method of
+    its class it calls (``self.helper()``); None when the body is not in this module."""
+    if passing.function is None or passing.param is None:
+        return None
+    methods = class_methods(cls) if cls is not None else {}
+    read: set[str] = set()
+    pending: list[tuple[cst.CSTNode, str]] = [(passing.function.body, passing.param)]
+    seen: set[str] = set()
+    while pending:
+        body, receiver = pending.pop()
+        for load in _attribute_loads(body, receiver):
+            name = load.attr.value
+            read.add(name)
+            if name in methods and name not in seen:
+                seen.add(name)
+                params = positional_params(methods[name])
+                if params:
+                    pending.append((methods[name].body, params[0].name.value))
+    return read
 
 
 def _rebuilt_in_loop(bindings: list[Binding], write: Event) -> bool:

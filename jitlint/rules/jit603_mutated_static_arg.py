@@ -12,7 +12,9 @@ class MutatedStaticArg(Rule):
     in the loop that calls: an attribute or item write (`cfg.scale = 3.0`, `m.data += 1`),
     `setattr`, a method of its class that writes `self.<attr>` (`t.assign_fn(g)`), or a function
     of the module that writes an attribute of the parameter it is given. The finding is on the
-    jitted body's read of what changed, where the old value is baked in.
+    jitted body's read of what changed, where the old value is baked in; an attribute the body
+    never reads (directly or through a method of the class it calls), such as a call counter,
+    is left alone.
 
     ## Why is this bad?
     jit keys its cache on each static argument's hash and equality, and keeps the object itself
