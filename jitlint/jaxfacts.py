@@ -114,3 +114,44 @@ FRAMEWORK_METHODS = {
     "flax.linen.Module": frozenset({"apply", "init", "init_with_output"}),
     "flax.linen.module.Module": frozenset({"apply", "init", "init_with_output"}),
 }
+
+
+@dataclass(frozen=True)
+class RaggedBatcher:
+    """A data loader (or splitter) whose last batch is shorter than the others when the data's
+    length is not a multiple of the batch size, unless ``drop_keyword`` is passed true; ""
+    means it has no such keyword (``np.array_split``: chunks differ in length by one).  Keys
+    are qualified names; for a method (``ds.batch(32)``) the key is ``<module>.<Class>.<method>``
+    and ``receiver`` the module the dataset must come from (``tf.data.Dataset.range(10)...``)."""
+
+    drop_keyword: str
+    batch_size: Param  # where the batch size (or the number of chunks) is passed
+    docs: str  # the library's documentation of the keyword and its default
+    receiver: str = ""
+    default_batch_size: int = 0  # when it may be omitted (torch: 1, which is never ragged)
+
+
+_TORCH_DOCS = "https://pytorch.org/docs/stable/data.html#torch.utils.data.DataLoader"
+_TF_DOCS = "https://www.tensorflow.org/api_docs/python/tf/data/Dataset#batch"
+_GRAIN_DOCS = "https://google-grain.readthedocs.io/en/latest/grain.dataset.html"
+_GRAIN_OPERATION_DOCS = "https://google-grain.readthedocs.io/en/latest/grain.transforms.html"
+_NUMPY_SPLIT_DOCS = "https://numpy.org/doc/stable/reference/generated/numpy.array_split.html"
+
+# Loaders that yield a short last batch unless asked not to (each tested against the library
+# where it is installed: tests/test_jaxfacts.py).
+RAGGED_BATCHERS: dict[str, RaggedBatcher] = {
+    "torch.utils.data.DataLoader": RaggedBatcher("drop_last", (1, "batch_size"), _TORCH_DOCS,
+                                                 default_batch_size=1),
+    "tensorflow.data.Dataset.batch": RaggedBatcher("drop_remainder", (0, "batch_size"), _TF_DOCS,
+                                                   receiver="tensorflow"),
+    "tensorflow.data.Dataset.padded_batch": RaggedBatcher("drop_remainder", (0, "batch_size"),
+                                                          _TF_DOCS, receiver="tensorflow"),
+    "grain.MapDataset.batch": RaggedBatcher("drop_remainder", (0, "batch_size"), _GRAIN_DOCS,
+                                            receiver="grain"),
+    "grain.IterDataset.batch": RaggedBatcher("drop_remainder", (0, "batch_size"), _GRAIN_DOCS,
+                                             receiver="grain"),
+    "grain.python.Batch": RaggedBatcher("drop_remainder", (0, "batch_size"), _GRAIN_OPERATION_DOCS),
+    "grain.transforms.Batch": RaggedBatcher("drop_remainder", (0, "batch_size"), _GRAIN_OPERATION_DOCS),
+    "numpy.array_split": RaggedBatcher("", (1, "indices_or_sections"), _NUMPY_SPLIT_DOCS),
+    "jax.numpy.array_split": RaggedBatcher("", (1, "indices_or_sections"), _NUMPY_SPLIT_DOCS),
+}

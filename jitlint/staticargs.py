@@ -151,15 +151,16 @@ def _params(spec: StaticArgSpec) -> str:
 
 
 def spec_of(app: JitApplication, model: SemanticModel) -> Optional[StaticArgSpec]:
-    """The spec of one jit application, when its target is a ``def`` this module shows."""
+    """The spec of one jit application, when its target is a ``def`` or a lambda this module
+    shows (``jax.jit(lambda x, n: ..., static_argnums=1)``, or a name bound once to one)."""
     function = target_def(app, model)
     if function is None:
         return None
     jit = app.jit.qualname
     signature_known = True
     method = False
-    frame = model.functions[function]
     if isinstance(app.target, cst.FunctionDef):
+        frame = model.functions[function]
         names = [_decorator_name(d) for d in function.decorators]
         index = next(i for i, d in enumerate(function.decorators) if d is app.anchor)
         if any(names[index + 1:]):  # decorators applied before the jit
@@ -169,7 +170,7 @@ def spec_of(app: JitApplication, model: SemanticModel) -> Optional[StaticArgSpec
         method = frame.scope.kind == "class" and "staticmethod" not in names
         if "classmethod" in names:
             return None
-    elif function.decorators:
+    elif isinstance(function, cst.FunctionDef) and function.decorators:
         signature_known = False
     params = function.params
     positional = tuple(p.name.value for p in (*params.posonly_params, *params.params))
@@ -184,7 +185,8 @@ def spec_of(app: JitApplication, model: SemanticModel) -> Optional[StaticArgSpec
             else:
                 values[keyword] = value
     return StaticArgSpec(
-        name=function.name.value,
+        name=function.name.value if isinstance(function, cst.FunctionDef) else
+        app.target.value if isinstance(app.target, cst.Name) else "<lambda>",
         jit=jit,
         positional=positional,
         posonly=len(params.posonly_params),
@@ -201,13 +203,18 @@ def spec_of(app: JitApplication, model: SemanticModel) -> Optional[StaticArgSpec
     )
 
 
-def target_def(app: JitApplication, model: SemanticModel) -> Optional[cst.FunctionDef]:
-    if isinstance(app.target, cst.FunctionDef):
+def target_def(app: JitApplication, model: SemanticModel) -> Optional[cst.FunctionDef | cst.Lambda]:
+    """The def or lambda a jit application wraps: the decorated def, a lambda written in the
+    call, or what the name given to it is bound to (a def, or one assignment of a lambda)."""
+    if isinstance(app.target, (cst.FunctionDef, cst.Lambda)):
         return app.target
     if isinstance(app.target, cst.Name):
-        for binding in model.bindings_at(app.target, app.frame.scope):
+        bindings = model.bindings_at(app.target, app.frame.scope)
+        for binding in bindings:
             if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
                 return binding.node
+        if len(bindings) == 1 and bindings[0].kind == "assign" and isinstance(bindings[0].value, cst.Lambda):
+            return bindings[0].value
     return None
 
 

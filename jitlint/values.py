@@ -391,6 +391,11 @@ class IterationValues:
                 return Varying(loop, found[0], found[1])
         return None
 
+    def varies_in(self, expr: cst.BaseExpression, scope: Scope, loop) -> Optional[str]:
+        """How ``expr`` changes on every iteration of ``loop`` (for messages), or None."""
+        found = self._varies(expr, scope, loop, 0)
+        return found[1] if found is not None else None
+
     def _varies(self, expr, scope: Scope, loop, depth: int) -> Optional[tuple[Optional[str], str]]:
         """(counter, description) when ``expr`` changes on every iteration of ``loop``."""
         if depth > 4:

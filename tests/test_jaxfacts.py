@@ -10,7 +10,8 @@ import pytest
 
 from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS,
                               EAGER_LAX_FUNCTION_PARAMS, FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS,
-                              FRESH_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, STATIC_FIELD_MARKERS)
+                              FRESH_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, RAGGED_BATCHERS,
+                              STATIC_FIELD_MARKERS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -253,3 +254,48 @@ def test_framework_method_is_bound_anew_on_every_access(qualname):
     for method in FRAMEWORK_METHODS[qualname]:
         assert inspect.ismethod(getattr(model, method)), method
         assert getattr(model, method) is not getattr(model, method), method
+
+
+# ---------------------------------------------------------------------------- ragged batches
+def _batches(qualname: str, size: int, length: int, drop: bool):
+    """The batch lengths ``qualname`` makes from ``length`` rows in batches of ``size`` (for
+    array_split: ``size`` chunks), asked to drop the remainder or not."""
+    fact = RAGGED_BATCHERS[qualname]
+    keywords = {fact.batch_size[1]: size}
+    if drop:
+        keywords[fact.drop_keyword] = True
+    rows = np.ones((length, 2), dtype=np.float32)
+    if qualname in ("numpy.array_split", "jax.numpy.array_split"):
+        module = np if qualname.startswith("numpy.") else jnp
+        return [len(chunk) for chunk in module.array_split(rows, **keywords)]
+    if qualname == "torch.utils.data.DataLoader":
+        torch = pytest.importorskip("torch")
+        return [len(b) for b in torch.utils.data.DataLoader(torch.ones(length, 2), **keywords)]
+    if qualname.startswith("tensorflow."):
+        tf = pytest.importorskip("tensorflow")
+        dataset = tf.data.Dataset.from_tensor_slices(rows)
+        method = getattr(dataset, qualname.rsplit(".", 1)[1])
+        return [len(b) for b in method(**keywords).as_numpy_iterator()]
+    grain = pytest.importorskip("grain")
+    if qualname.endswith(".Batch"):  # an operation of a DataLoader
+        pygrain = pytest.importorskip("grain.python")
+        sampler = pygrain.IndexSampler(num_records=length, shard_options=pygrain.NoSharding(),
+                                       shuffle=False, num_epochs=1, seed=0)
+        operation = _resolve(qualname, grain, "grain.")(**keywords)
+        loader = pygrain.DataLoader(data_source=rows, sampler=sampler, operations=[operation])
+        return [len(b) for b in loader]
+    source = grain.MapDataset.source(rows)
+    if qualname.startswith("grain.IterDataset"):
+        source = source.to_iter_dataset()
+    return [len(b) for b in source.batch(**keywords)]
+
+
+@pytest.mark.parametrize("qualname", sorted(RAGGED_BATCHERS))
+def test_ragged_batcher_makes_a_short_last_batch_unless_asked_not_to(qualname):
+    fact = RAGGED_BATCHERS[qualname]
+    assert fact.docs.startswith("https://")
+    if not fact.drop_keyword:  # array_split: 10 rows in 3 chunks differ by one, no keyword
+        assert _batches(qualname, 3, 10, drop=False) == [4, 3, 3]
+        return
+    assert _batches(qualname, 4, 10, drop=False) == [4, 4, 2]
+    assert _batches(qualname, 4, 10, drop=True) == [4, 4]

@@ -23,14 +23,15 @@ anything built through a call we do not know.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
 from jitlint.rule import FileContext
+from jitlint.rules._loaders import ragged_source
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
 from jitlint.semantic import Binding, Scope, SemanticModel
-from jitlint.values import ValueFlow, value_flow
+from jitlint.values import IterationValues, ValueFlow, value_flow
 from jitlint.walk import Walker, children
 
 Poly = dict[tuple[str, ...], int]
@@ -93,7 +94,117 @@ def _analyse(ctx: FileContext) -> list[Churn]:
                 result, kind = checker.dtype(arg.value), "dtype"
             if result is not None:
                 found.append(Churn(kind, arg.value, jc, _message(jc, kind, arg.value, *result)))
+                if kind == "ragged":
+                    break  # the other arguments of the batch are short at the same call
+    flagged = {id(churn.node) for churn in found}
+    found.extend(c for c in _weak_type_alternations(ctx, jitted) if id(c.node) not in flagged)
     return found
+
+
+# ---------------------------------------------------------------------------- weak types
+def _weak_type_alternations(ctx: FileContext, jitted: set) -> Iterator[Churn]:
+    """Two calls of one jitted callable, in the same block, one after the other, that pass the
+    same argument a Python scalar (weakly typed: int -> weak int32, float -> weak float32) and
+    then a Python scalar of the other kind or a strongly typed array (``np.float32(0.)``, a
+    ``dtype=``, ``.astype``, or the result of a jitted function that returns one): two
+    signatures, two compiles (jax issue 4274).  Calls in a loop are _ArgChecker.dtype's."""
+    model, flow = ctx.model, value_flow(ctx)
+    calls = [jc for jc in jitted_calls(ctx) if not jc.app.jit.qualname.startswith("equinox.")]
+    types = _ArgTypes(model, flow, {jc.call: jc for jc in calls})
+    by_callee: dict[tuple[int, int], list[JittedCall]] = {}
+    for jc in calls:
+        site = model.call_site_of[jc.call]
+        if any(frame.node in jitted for frame in site.frame):
+            continue
+        by_callee.setdefault((id(jc.app), id(site.frame.node)), []).append(jc)
+    for group in by_callee.values():
+        group.sort(key=lambda jc: model.order(jc.call))
+        first_seen: dict[object, tuple[str, str, cst.BaseExpression]] = {}
+        reported: set[object] = set()
+        for jc in group:
+            scope = model.call_site_of[jc.call].frame.scope
+            positional = [a for a in jc.call.args if a.keyword is None]
+            for arg in jc.dynamic_args():
+                key = arg.keyword.value if arg.keyword is not None else positional.index(arg)
+                kind = types.kind(arg.value, scope)
+                if kind is None or key in reported:
+                    continue
+                if key not in first_seen:
+                    first_seen[key] = (*kind, arg.value)
+                    continue
+                before, before_text, before_arg = first_seen[key]
+                if kind[0] == before or "python" not in (kind[0][:6], before[:6]):
+                    continue
+                reported.add(key)
+                scalar = before_arg if before.startswith("python") else arg.value
+                yield Churn("dtype", arg.value, jc, (
+                    f"`{jc.name}` is called with `{_src(arg.value)}`, {kind[1]}, after a call "
+                    f"with `{_src(before_arg)}`, {before_text}, at the same argument: each "
+                    f"(dtype, weak type) is its own signature, so this call compiles "
+                    f"`{jc.name}` a second time; {_weak_fix(before, kind[0], scalar)}"))
+
+
+def _weak_fix(before: str, after: str, scalar: cst.BaseExpression) -> str:
+    if before.startswith("python") and after.startswith("python"):
+        return "pass one Python type at both calls (write 1.0, not 1)"
+    return (f"give `{_src(scalar)}` an explicit dtype where it is made (np.float32(0.0), "
+            f"jnp.asarray(x, jnp.float32)) so every call sees the same strongly typed array")
+
+
+class _ArgTypes:
+    """Which of three kinds an argument certainly is: a Python int, a Python float (both weakly
+    typed), or an array with a strong dtype.  None: unknown (most values)."""
+
+    def __init__(self, model: SemanticModel, flow: ValueFlow, jitted_calls_by_node: dict) -> None:
+        self.model = model
+        self.flow = flow
+        self.calls = jitted_calls_by_node
+
+    def kind(self, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> Optional[tuple[str, str]]:
+        """(kind, description): kind "python int" / "python float" / "strong"."""
+        literal = _literal_kind(expr, self.model, scope)
+        if literal in ("int", "float") and not isinstance(expr, cst.Call):
+            return f"python {literal}", f"a Python {literal} (weakly typed)"
+        if isinstance(expr, cst.Name) and depth < 3:
+            bindings = self.flow.reaching(expr, scope)
+            kinds = {self._bound(b, depth) for b in bindings}
+            if len(kinds) == 1 and None not in kinds:
+                return kinds.pop()
+            return None
+        if isinstance(expr, cst.Call):
+            if self._strong(expr, scope):
+                return "strong", "an array with an explicit dtype (strongly typed)"
+            jc = self.calls.get(expr)
+            if jc is not None and jc.func is not None and self._returns_strong(jc.func):
+                return "strong", f"the result of jitted `{jc.name}` (a strongly typed array)"
+        return None
+
+    def _bound(self, binding: Binding, depth: int) -> Optional[tuple[str, str]]:
+        node = binding.node
+        if binding.kind != "assign" or not isinstance(node, cst.Assign) or len(node.targets) != 1 \
+                or not isinstance(node.targets[0].target, cst.Name) or binding.value is None:
+            return None
+        return self.kind(binding.value, binding.scope, depth + 1)
+
+    def _strong(self, call: cst.Call, scope: Scope) -> bool:
+        """``np.float32(x)``, ``jnp.asarray(x, dtype=...)``, ``x.astype(...)``."""
+        if _dtype_of(call.func, self.model, scope) is not None:
+            return True
+        qualname = self.model.qualified_name(call.func, scope) or ""
+        if qualname.rpartition(".")[0] in ARRAY_MODULES and _dtype_argument(call) is not None:
+            return True
+        return isinstance(call.func, cst.Attribute) and call.func.attr.value == "astype" \
+            and _dtype_argument(call) is not None
+
+    def _returns_strong(self, func) -> bool:
+        """A jitted body whose returned value combines a strongly typed value
+        (``x + np.float32(0.)``): the result is strongly typed whatever the input's weak type."""
+        scope = self.model.scope_of.get(func)
+        returned = [func.body] if isinstance(func, cst.Lambda) else [
+            r.value for r, f in self.model.returns if r.value is not None and f.enclosing_function() is func]
+        if scope is None or not returned:
+            return False
+        return all(any(self._strong(call, scope) for call in _calls_in(value)) for value in returned)
 
 
 def _message(jc: JittedCall, kind: str, arg: cst.BaseExpression, desc: str, fix: str) -> str:
@@ -201,15 +312,40 @@ class _ArgChecker:
         if isinstance(expr, cst.ListComp) and isinstance(expr.for_in.iter, cst.Name) \
                 and not expr.for_in.ifs and expr.for_in.inner_for_in is None:
             return self._grows(expr.for_in.iter, scope, loop)  # ``[h for h in history]``
+        if isinstance(expr, cst.IfExp) and depth < 2:  # ``idx if short else idx[:, -k:]``
+            return self._shape_in(expr.orelse, scope, loop, depth + 1) \
+                or self._shape_in(expr.body, scope, loop, depth + 1)
         if isinstance(expr, cst.Subscript):
             return self._slice(expr, scope, loop) or self._mask(expr, scope, loop) \
-                or self._index_array(expr, scope, loop, depth)
+                or self._index_array(expr, scope, loop, depth) or self._cropped(expr, scope, loop)
         if isinstance(expr, cst.Call):
             return self._sized(expr, scope, loop) or self._listed(expr, scope, loop) \
                 or self._index_array(expr, scope, loop, depth) or self._counted_sequence(expr, scope, loop)
         if isinstance(expr, cst.BinaryOperation):
             return self._counted_sequence(expr, scope, loop)
         return None
+
+    def _cropped(self, sub: cst.Subscript, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        """``tokens[:, -block_size:]`` of an array grown on every iteration (a generation loop's
+        context window): a new length on every iteration until it reaches the bound."""
+        if not isinstance(sub.value, cst.Name) or self._grows(sub.value, scope, loop) is None:
+            return None
+        bound = None
+        for element in sub.slice:
+            piece = element.slice
+            if not isinstance(piece, cst.Slice) or piece.upper is not None or piece.step is not None:
+                return None
+            lower = piece.lower
+            if isinstance(lower, cst.UnaryOperation) and isinstance(lower.operator, cst.Minus):
+                bound = lower.expression
+            elif lower is not None:
+                return None
+        if bound is None:
+            return None
+        return (f"an array grown on every iteration and cropped to its last `{_src(bound)}` "
+                f"entries, so its length changes on every iteration until it reaches that bound",
+                "preallocate the full length (a fixed window padded from the left) and pass the "
+                "position as an argument, or pad the context to a few bucket lengths")
 
     def _counted_sequence(self, expr, scope: Scope, loop) -> Optional[tuple[str, str]]:
         """``[x] * i``, ``tuple(range(i))``: a list or tuple (a pytree) whose length is the loop
@@ -251,6 +387,9 @@ class _ArgChecker:
                     if value is not None and self._index_array(value[0], value[1], loop, depth + 1):
                         return ("indexed by an array whose length depends on the data of each "
                                 "iteration", MASK_FIX)
+                    if value is not None and self._shape_in(value[0], value[1], loop, depth + 1):
+                        return ("indexed by an array whose length changes on every iteration",
+                                SIZED_FIX)
         return None
 
     def _value_in_loop(self, name: cst.Name, scope: Scope, loop):
@@ -273,6 +412,10 @@ class _ArgChecker:
             low_dep = lower is not None and self.mentions_counter(lower, scope, loop)
             high_dep = upper is not None and self.mentions_counter(upper, scope, loop)
             if not (low_dep or high_dep):
+                bound = upper if lower is None else lower if upper is None else None
+                how = self.size_varies(bound, scope, loop) if bound is not None else None
+                if how is not None:
+                    return f"a slice bounded by {how}", WINDOW_FIX
                 continue
             if lower is None or upper is None:
                 return "a slice bounded by the loop counter", WINDOW_FIX
@@ -309,9 +452,36 @@ class _ArgChecker:
                 if len(positional) == 2 and self._varies_with_counter(positional[0], positional[1],
                                                                       scope, loop):
                     return "an array whose length depends on the loop counter", SIZED_FIX
+                return None
+            size = positional[0] if len(positional) == 1 else None
+        if size is None:
             return None
-        if size is not None and self.mentions_counter(size, scope, loop):
+        if self.mentions_counter(size, scope, loop):
             return "an array whose shape depends on the loop counter", SIZED_FIX
+        how = self.size_varies(size, scope, loop)
+        if how is not None:
+            return f"an array whose shape depends on {how}", SIZED_FIX
+        return None
+
+    def size_varies(self, expr: cst.BaseExpression, scope: Scope, loop) -> Optional[str]:
+        """How a size (not the loop counter) takes a new value on the iterations of ``loop``:
+        the loop's target over a literal list of at least 3 different ints (``for n in [5, 8,
+        10]``), or
+        a value that changes on every iteration (``n = len(history)`` of a growing list,
+        ``n += 8``; values.IterationValues).  None: it does not, as far as the code shows."""
+        iterations = IterationValues(self.model, self.flow)
+        for name in name_loads(expr):
+            values = self._loop_values(name, scope, loop)
+            if values is not None:
+                sizes = {int(v.evaluated_value) for v in values if isinstance(v, cst.Integer)}
+                # Two sizes (a train and an eval shape) are a fixed, visible cost, left alone
+                # as JIT503 leaves two structures; three or more is a sweep that compiles each.
+                if len(sizes) >= 3 and all(isinstance(v, cst.Integer) for v in values):
+                    return f"`{name.value}`, taken from a list of {len(sizes)} different sizes"
+                continue
+            how = iterations.varies_in(name, scope, loop)
+            if how is not None:
+                return how
         return None
 
     def _listed(self, call: cst.Call, scope: Scope, loop) -> Optional[tuple[str, str]]:
@@ -391,10 +561,18 @@ class _ArgChecker:
                 value = self._value_in_loop(arg, self.scope, loop)
                 if value is not None:
                     expr = value[0]
-            found = self._batch_slice(expr, loop) or self._split_chunk(arg, loop)
+            found = self._batch_slice(expr, loop) or self._loader_batch(expr, loop)
             if found is not None:
                 return found
         return None
+
+    def _loader_batch(self, expr, loop: cst.For) -> Optional[tuple[str, str]]:
+        """``for x, y in loader: f(x)``: a batch the loop takes from a source whose last batch
+        is shorter (_loaders.ragged_source: library loaders, generators, np.array_split)."""
+        if not any(b.node is loop for n in name_loads(expr) for b in self._bindings(n, self.scope)):
+            return None
+        source = ragged_source(self.model, self.flow, loop.iter, self.scope)
+        return (source.what, source.fix) if source is not None else None
 
     def _batch_slice(self, expr, loop: cst.For) -> Optional[tuple[str, str]]:
         """``for s in range(0, len(x), B): f(x[s:s + B])``: the last batch is short unless
@@ -427,21 +605,6 @@ class _ArgChecker:
                 f"len({_src(expr.value)}) is a multiple of `{_src(step)}`",
                 "drop the last partial batch (range(0, len(x) - B + 1, B)) or pad it to B rows "
                 "and mask the padding")
-
-    def _split_chunk(self, arg, loop: cst.For) -> Optional[tuple[str, str]]:
-        """``for chunk in np.array_split(x, k): f(chunk)``: chunk lengths differ by one."""
-        if not isinstance(arg, cst.Name) or not isinstance(loop.target, cst.Name) \
-                or arg.value != loop.target.value or not isinstance(loop.iter, cst.Call):
-            return None
-        bindings = self._bindings(arg, self.scope)
-        if len(bindings) != 1 or bindings[0].node is not loop:
-            return None
-        qualname = self.model.qualified_name(loop.iter.func, self.scope) or ""
-        if qualname not in ("numpy.array_split", "jax.numpy.array_split"):
-            return None
-        return ("a chunk of np.array_split, whose chunks differ in length by one unless the "
-                "length divides evenly", "split into equal chunks (np.split on a length padded "
-                "to a multiple) or pad each chunk to the longest")
 
     # ------------------------------------------------------------------ dtypes
     def dtype(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:
@@ -487,6 +650,12 @@ class _ArgChecker:
         if node is not loop and not (isinstance(loop, cst.BaseComp) and _comp_fors(loop, node)):
             return None
         target, iterable = node.target, node.iter  # type: ignore[attr-defined]
+        if isinstance(iterable, cst.Name):  # ``sizes = [5, 8, 10]`` ... ``for n in sizes``
+            binding = self.flow.single(iterable, bindings[0].scope)
+            if binding is not None and binding.kind == "assign" and not self._inside(binding, loop) \
+                    and isinstance(binding.node, cst.Assign) and len(binding.node.targets) == 1 \
+                    and isinstance(binding.node.targets[0].target, cst.Name):
+                iterable = binding.value
         if not isinstance(target, cst.Name) or not isinstance(iterable, (cst.List, cst.Tuple)):
             return None
         if any(isinstance(e, cst.StarredElement) for e in iterable.elements):

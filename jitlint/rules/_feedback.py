@@ -195,7 +195,7 @@ def _keepdims_rank(expr, param: str, func: cst.FunctionDef, model: SemanticModel
     sides = [expr.left, expr.right]
     if not any(_mentions(side, param) for side in sides):
         return None
-    reduced = [call for side in sides for call in _keepdims_reductions(side, scope, model)]
+    reduced = [operand for side in sides for operand in _keepdims_operands(side, scope, model, 0)]
     if not reduced:
         return None
     initial = _initial_rank(fed, jc, frame, model)
@@ -203,8 +203,7 @@ def _keepdims_rank(expr, param: str, func: cst.FunctionDef, model: SemanticModel
         return None
     params = [p.name.value for p in positional_params(func)]
     positional = [a for a in jc.call.args if a.keyword is None and not a.star]
-    for call in reduced:
-        operand = call.args[0].value
+    for operand in reduced:
         if isinstance(operand, cst.Name) and operand.value in params:
             index = params.index(operand.value)
             if index < len(positional):
@@ -218,15 +217,49 @@ def _mentions(expr: cst.CSTNode, name: str) -> bool:
     return any(isinstance(n, cst.Name) and n.value == name for n in iter_nodes(expr))
 
 
-def _keepdims_reductions(expr, scope: Scope, model: SemanticModel) -> list[cst.Call]:
-    found = []
+def _keepdims_operands(expr, scope: Scope, model: SemanticModel, depth: int) -> list[cst.BaseExpression]:
+    """What ``expr`` reduces with ``keepdims=True``: ``jnp.mean(x, 0, keepdims=True)`` and
+    ``x.mean(0, keepdims=True)`` -> x; through names assigned once in the function and through
+    a helper def of the module that returns such a reduction of its parameter
+    (``batch_mean(batch)`` -> batch)."""
+    found: list[cst.BaseExpression] = []
+    if depth > 2:
+        return found
     for node in iter_nodes(expr):
-        if isinstance(node, cst.Call) and node.args and any(
-                a.keyword is not None and a.keyword.value == "keepdims"
-                and isinstance(a.value, cst.Name) and a.value.value == "True" for a in node.args):
-            qualname = model.qualified_name(node.func, scope) or ""
-            if qualname.startswith(ARRAY_MODULES):
-                found.append(node)
+        if isinstance(node, cst.Name) and node is not expr:
+            value = _local_value(node, scope, model)
+            if value is not node:
+                found += _keepdims_operands(value, scope, model, depth + 1)
+        if not isinstance(node, cst.Call):
+            continue
+        keeps = any(a.keyword is not None and a.keyword.value == "keepdims"
+                    and isinstance(a.value, cst.Name) and a.value.value == "True" for a in node.args)
+        qualname = model.qualified_name(node.func, scope) or ""
+        if keeps and qualname.startswith(ARRAY_MODULES) and node.args and node.args[0].keyword is None:
+            found.append(node.args[0].value)
+        elif keeps and isinstance(node.func, cst.Attribute) and not qualname:
+            found.append(node.func.value)  # a method of the array: x.mean(0, keepdims=True)
+        elif isinstance(node.func, cst.Name):
+            found += _helper_operands(node, scope, model, depth)
+    return found
+
+
+def _helper_operands(call: cst.Call, scope: Scope, model: SemanticModel, depth: int) -> list[cst.BaseExpression]:
+    """``batch_mean(batch)`` where ``def batch_mean(x): return jnp.mean(x, 0, keepdims=True)``:
+    the arguments given to the parameters the helper reduces with keepdims."""
+    bindings = model.lookup(call.func.value, scope)  # type: ignore[attr-defined]
+    if len(bindings) != 1 or bindings[0].kind != "def" or not isinstance(bindings[0].node, cst.FunctionDef):
+        return []
+    helper = bindings[0].node
+    helper_scope = model.scope_of[helper]
+    params = [p.name.value for p in positional_params(helper)]
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    found: list[cst.BaseExpression] = []
+    for ret in (n for n in own_nodes(helper.body) if isinstance(n, cst.Return) and n.value is not None):
+        for operand in _keepdims_operands(ret.value, helper_scope, model, depth + 1):
+            if isinstance(operand, cst.Name) and operand.value in params \
+                    and params.index(operand.value) < len(positional):
+                found.append(positional[params.index(operand.value)])
     return found
 
 

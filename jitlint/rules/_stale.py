@@ -1,6 +1,6 @@
-"""Analyses for JIT601 (a jitted function reads an outer variable that changes between calls),
-JIT602 (outer state a jitted body writes flows into or out of the trace) and JIT603 (a static
-argument mutated between calls).
+"""Analyses for JIT601 (a jitted function reads an outer variable that changes between calls)
+and JIT602 (outer state a jitted body writes flows into or out of the trace); JIT603 (a static
+argument mutated between calls, _mutated.py) shares the ordering of writes and calls.
 
 jit runs the Python body once per input signature; names read from outside the function (module
 globals, variables of an enclosing function) are baked into the compiled code as constants at
@@ -94,49 +94,6 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
         calls = [e for e in calls_of.get(func, []) if not _inside(e.frame, func)]
         if calls:
             found.extend(analysis.check(entry, calls))
-    return found
-
-
-# ---------------------------------------------------------------------------------- JIT603
-@dataclass(eq=False)
-class MutatedStatic:
-    arg: cst.Arg  # the static argument at the first call
-    name: str
-    callee: str
-    mutation: Optional[cst.CSTNode] = None  # the write between two calls
-
-
-def mutated_static_args(ctx: FileContext) -> list[MutatedStatic]:
-    """An object passed as a static argument and mutated (attribute or item write, method
-    call) between two calls: jit hashes static arguments, so either its hash stays the same and
-    the old trace is reused (stale), or it changes and every call compiles again."""
-    from jitlint.rules._static import static_uses  # JIT2xx-4xx analysis: read-only use
-
-    jitted = set(jitted_functions(ctx))
-    by_callee: dict[tuple[str, tuple[int, ...]], list] = {}
-    for use in static_uses(ctx):
-        if use.spec.filtering or not isinstance(use.value, cst.Name):
-            continue
-        bindings = ctx.model.lookup(use.value.value, use.scope)
-        if not bindings or not all(b.kind == "assign" and isinstance(b.value, cst.Call)
-                                   and not _is_container(b) for b in bindings):
-            continue  # an object built by a call (not a literal, a container or a parameter)
-        key = (use.callee, tuple(id(b) for b in bindings))
-        by_callee.setdefault(key, []).append(use)
-    if not by_callee:
-        return []
-    analysis = _Analysis(ctx.model, jitted)
-    found = []
-    for (callee, _), uses in by_callee.items():
-        name = uses[0].value.value
-        bindings = ctx.model.lookup(name, uses[0].scope)
-        calls = [Event(u.site.frame, ctx.model.order(u.site.node)) for u in uses]
-        for how, write in analysis._writes(name, bindings[0].scope, bindings):
-            if how != "mutated" or any(_inside(write.frame, j) for j in jitted):
-                continue
-            if any(analysis._between_calls(w, calls, ()) for w in analysis._lift(write, ())):
-                found.append(MutatedStatic(uses[0].arg, name, callee, write.node))
-                break
     return found
 
 

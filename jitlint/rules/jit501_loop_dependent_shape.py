@@ -15,14 +15,26 @@ class LoopDependentShape(Rule):
     a boolean-mask index (`x[x > 0]`) of data that changes in the loop, an index array sized by
     each iteration's data (`np.flatnonzero(batch > 0)`, `np.nonzero(...)[0]`, `np.unique(...)`,
     or `x[idx]` indexed by one), or a list/tuple whose length is the loop counter
-    (`(x,) * i`, `tuple(range(i))`: a pytree with a new number of leaves). Names are followed to
-    the definitions that reach the call, so reusing the counter's name elsewhere changes nothing.
+    (`(x,) * i`, `tuple(range(i))`: a pytree with a new number of leaves). Sizes and one-sided
+    slice bounds need not be the counter: the loop's target over a literal list of at least
+    three different sizes (`for n in [5, 8, 10]`, also through a name), or a value updated on
+    every iteration, counts too, as does an array gathered by such an index (`x[jnp.arange(n)]`,
+    jax issue 15761). Two sizes (a train and an eval shape) are a fixed cost and stay silent.
+    A generation loop that feeds the last `k` entries of a sequence it grows
+    (`tokens[:, -block_size:]`, also as one branch of `x if ... else x[:, -k:]`) is flagged:
+    the length changes on every step until it reaches `k`.
+    Names are followed to the definitions that reach the call, so reusing the counter's name
+    elsewhere changes nothing.
 
     ## Why is this bad?
     jit compiles once per distinct input shape. Measured on jax 0.10.2 (CPU), 5 iterations:
     `x[:i]`, `jnp.zeros((i,))`, `jnp.array(growing_list)`, a concatenate-accumulator, a boolean
     mask, a growing list pytree, a comprehension over a growing list, a tuple grown with
-    `+= (x,)`, a data-sized index array and `(x,) * i` each compile 5 times in 5 calls; a
+    `+= (x,)`, a data-sized index array and `(x,) * i` each compile 5 times in 5 calls; an
+    index `jnp.arange(n)` for `n` in a list of 5 sizes, and rows gathered by it, compile 5
+    times; the same length with other values compiles once; a nanoGPT-style generation loop
+    cropping a growing sequence to its last 8 tokens compiles 5 times in 5 steps from a
+    1-token prompt, a preallocated 8-token window once; a
     fixed window `x[i:i+4]`, a rolling fixed-length tuple (`w[1:] + (x,)`),
     `lax.dynamic_slice` with a fixed size and padding to a bucket compile once.
 

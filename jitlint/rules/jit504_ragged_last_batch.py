@@ -10,15 +10,23 @@ class RaggedLastBatch(Rule):
     Flags a jitted function called in a loop over batches whose last batch is shorter than the
     others: `for s in range(0, len(x), B): f(x[s:s + B])` (also `x.shape[0]`, and a batch bound
     to a name in the loop) when the length is not known to be a multiple of `B` and nothing in
-    the loop skips a short batch (an `if` comparing a length or shape with `B`), and
-    `for chunk in np.array_split(x, k): f(chunk)`.
+    the loop skips a short batch (an `if` comparing a length or shape with `B`), and a batch
+    the loop takes (through names, `enumerate`, `zip`, `tqdm` and dataset methods such as
+    `prefetch`) from a source whose last batch is shorter: a library loader called without
+    its drop keyword (JAX facts `RAGGED_BATCHERS`: torch `DataLoader` without `drop_last=True`,
+    `tf.data` `batch`/`padded_batch` and grain `MapDataset.batch`/`IterDataset.batch`/`Batch`
+    without `drop_remainder=True`, `np.array_split`), or a generator of the module that slices
+    its data up to its length (`for s in range(0, len(x), B): yield x[s:s + B]`, `while start <
+    n: yield x[start:end]` with `n = x.shape[0]`) without dropping the remainder, or drops it only when a flag such as
+    `shuffle` is true and is called with the flag false.
 
     ## Why is this bad?
     jit compiles once per input shape, so the short last batch (or the shorter chunks of
     `array_split`) is a second compile, paid again for every batch size and every new jitted
     function. Measured on jax 0.10.2 (CPU): 10 rows in batches of 4 compile twice in 3 calls;
     `np.array_split` of 10 rows into 3 chunks compiles twice; 12 rows in batches of 4 compile
-    once.
+    once; a generator slicing 10 rows in batches of 4 up to the end (diffrax issue 111's
+    loader) compiles twice, its fix (`while end <= n`) once.
 
     ## Fix safety
     Dropping the last partial batch changes which data is seen (fine for training epochs, not

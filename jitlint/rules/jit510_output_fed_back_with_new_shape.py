@@ -10,14 +10,17 @@ class OutputFedBackWithNewShape(Rule):
     Flags `state = step(state, ...)` in a loop when the jitted `step` returns `state` with
     another shape than it received: grown by `jnp.concatenate`/`jnp.append`/`jnp.pad`, given an
     axis by `state[None]`/`jnp.expand_dims`/`jnp.stack`, or given the batch's rank by a
-    `keepdims=True` reduction while the initial value has fewer axes.
+    `keepdims=True` reduction while the initial value has fewer axes (a `jnp` function or an
+    array method such as `batch.std(0, keepdims=True)`, directly, through a name assigned in
+    the body, or through a helper def that returns one).
 
     ## Why is this bad?
     jit compiles once per input shape, and the output becomes the next input. Measured on jax
     0.10.2 (CPU): a generation step that appends one token with `jnp.concatenate` compiles on
     each of 5 iterations; a running mean `0.9 * state + 0.1 * jnp.mean(batch, axis=0,
     keepdims=True)` started from `jnp.zeros(5)` compiles 2 times in 5 steps (the state becomes
-    `(1, 5)`), 1 time with `keepdims` dropped.
+    `(1, 5)`), 1 time with `keepdims` dropped; the same through a helper
+    (`batch_mean(batch)`) or `batch.std(0, keepdims=True)` also compiles 2 times in 5 steps.
 
     ## Fix safety
     Keep the state's shape fixed: preallocate the full length and write with

@@ -1,27 +1,35 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._stale import mutated_static_args
+from jitlint.rules._mutated import mutated_static_args
 
 
 class MutatedStaticArg(Rule):
     """
     ## What it does
-    Flags an object passed as a static argument of a jitted function and mutated (an attribute
-    or item assignment, a mutating method call) between two calls, or in the loop that calls.
+    Flags an object passed as a static argument of a jitted function, or the static `self` of a
+    jitted method (`@partial(jax.jit, static_argnums=0)`), that is changed between two calls or
+    in the loop that calls: an attribute or item write (`cfg.scale = 3.0`, `m.data += 1`),
+    `setattr`, a method of its class that writes `self.<attr>` (`t.assign_fn(g)`), or a function
+    of the module that writes an attribute of the parameter it is given. The finding is on the
+    jitted body's read of what changed, where the old value is baked in; an attribute the body
+    never reads (directly or through a method of the class it calls), such as a call counter,
+    is left alone.
 
     ## Why is this bad?
     jit keys its cache on each static argument's hash and equality, and keeps the object itself
-    as the key. A plain object hashes by identity: after `cfg.scale = 3.0` the next call finds
-    the old trace and silently computes with the old value. Measured on jax 0.10.2 (CPU): a
-    static config with `cfg.scale` changed between two calls compiles once and returns the first
-    result twice; with a `__hash__` / `__eq__` over its fields and `scale` changed in a loop of 3
-    calls, it still compiles once and returns results of the first value (the cache grows by an
-    entry per change, `_cache_size()` 3), because the stored key is the mutated object itself.
+    as the key, so the changed object still finds its first trace. Measured on jax 0.10.2
+    (CPU), one object changed four times between calls: 1 trace and the first setting's result
+    every time, for a plain class (identity hash), a `__hash__` over the changed field with or
+    without a matching `__eq__`, and dataclasses with `eq=False` or `unsafe_hash=True`; a static
+    `self` whose attribute (a value or a function) is reassigned, and a registered pytree passed
+    static with `m.data += 1`, likewise return the old result.
 
     ## Fix safety
-    Pass the changing field as a traced argument, or build a new immutable config (a frozen
-    dataclass, a NamedTuple) for each distinct setting: each then compiles once.
+    Pass the changing value as a traced argument (a function: as a static argument, so a new
+    function is a new trace), pass a registered pytree as a normal argument, or build a new
+    immutable object (a frozen dataclass, a NamedTuple) for each setting: each then compiles
+    once and results follow the setting.
     """
 
     code = "JIT603"
@@ -71,9 +79,28 @@ class MutatedStaticArg(Rule):
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         for found in mutated_static_args(ctx):
-            yield Violation(found.arg, (
-                f"`{found.name}` is a static argument of `{found.callee}` and is mutated between "
-                f"calls: jit keeps the object as its cache key, so later calls silently reuse the "
-                f"trace of the old value; pass the changing value as a traced argument or build "
-                f"a new immutable config"),
-                ((found.mutation, f"`{found.name}` is mutated here"),) if found.mutation else ())
+            name = found.name
+            what = f"`{name}.{found.attribute}`" if found.attribute else f"`{name}`"
+            role = "the static `self`" if found.receiver else "a static argument"
+            if found.pytree_class is not None:
+                fix = (f"`{found.pytree_class}` is a registered pytree: pass `{name}` as a traced "
+                       f"argument (drop it from static_argnums), so its arrays are inputs")
+            elif found.called:
+                fix = (f"`{found.attribute}` is a function: make it a static argument of "
+                       f"`{found.callee}` (a new function is then a new trace) instead of reading "
+                       f"it from `{name}`")
+            elif found.receiver:
+                fix = (f"pass {'`' + found.attribute + '`' if found.attribute else 'what changes'} "
+                       f"to `{found.callee}` as an argument instead of reading it from `self`, or "
+                       f"make the class a pytree and drop static_argnums=0")
+            else:
+                fix = (f"pass {'`' + found.attribute + '`' if found.attribute else 'what changes'} "
+                       f"as a traced argument, or make the object immutable (a frozen dataclass, "
+                       f"a NamedTuple) and build a new one for each setting")
+            yield Violation(found.node, (
+                f"`{name}` is {role} of `{found.callee}` and {what} changes between calls: jit "
+                f"keeps the first trace for that object (jax 0.10.2 reuses it whether the class "
+                f"hashes by identity or by its fields), so later calls silently compute with the "
+                f"old value; {fix}"), (
+                (found.passed, f"`{name}` is passed static here"),
+                (found.mutation, f"{what} changes here")))

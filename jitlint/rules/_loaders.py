@@ -1,0 +1,327 @@
+"""Where a ``for`` loop's batches come from, and whether the last one is shorter (JIT504).
+
+A loop ``for batch in <source>:`` feeds a jitted function batches; jit compiles once per shape,
+so a short last batch is one more compile (per epoch's first pass, per jitted function).  The
+sources recognised, through names, ``enumerate`` / ``zip`` / ``iter`` / ``tqdm`` and dataset
+methods that keep the batches (``prefetch``, ``repeat``, ``as_numpy_iterator``, ...):
+
+* a library loader of ``jaxfacts.RAGGED_BATCHERS`` called without its drop keyword
+  (``DataLoader(ds, batch_size=32)``, ``ds.batch(32)`` on a ``tf.data`` / ``grain`` dataset,
+  ``grain.python.Batch(32)`` among a grain DataLoader's operations, ``np.array_split``);
+* a generator function of this module that slices its data up to its length (``len(x)``,
+  ``x.shape[0]``, or a name it assigns from one; a count its caller gives may be a multiple of
+  the batch size) without dropping the remainder: ``for s in range(0, n, B): yield x[s:s + B]``
+  or ``while start < n: yield x[start:end]`` with no test of the batch's length, or one that
+  drops the short batch only when a flag (``shuffle``) is true and is called with that flag
+  false.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+import libcst as cst
+
+from jitlint.jaxfacts import RAGGED_BATCHERS, RaggedBatcher
+from jitlint.semantic import Scope, SemanticModel
+from jitlint.values import ValueFlow
+from jitlint.walk import children
+
+# Calls whose iteration yields what an argument yields (in order, or with an index).
+PASS_THROUGH = frozenset({
+    "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tensorflow_datasets.as_numpy",
+    "itertools.islice", "grain.python.DataLoader", "grain.DataLoader",
+})
+PASS_THROUGH_BUILTINS = frozenset({"enumerate", "zip", "iter"})
+# Dataset methods that keep the batching of the dataset they are called on.
+DATASET_METHODS = frozenset({
+    "prefetch", "repeat", "as_numpy_iterator", "cache", "map", "take", "skip", "shuffle",
+    "to_iter_dataset", "mp_prefetch", "with_options",
+})
+FALSY = ("False", "None")
+
+
+@dataclass(frozen=True)
+class RaggedSource:
+    what: str  # for the message: where the batch comes from and why its last one is short
+    fix: str
+
+
+def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
+                  depth: int = 0) -> Optional[RaggedSource]:
+    """The batches ``for ... in expr`` yields end with a shorter one (None: not known to)."""
+    if depth > 6:
+        return None
+    if isinstance(expr, cst.Name):
+        binding = flow.single(expr, scope)
+        node = binding.node if binding is not None else None
+        if binding is None or binding.kind != "assign" or binding.value is None \
+                or not isinstance(node, cst.Assign) or len(node.targets) != 1 \
+                or not isinstance(node.targets[0].target, cst.Name):
+            return None
+        return ragged_source(model, flow, binding.value, binding.scope, depth + 1)
+    if isinstance(expr, (cst.List, cst.Tuple)):  # a grain DataLoader's operations=[...]
+        for element in expr.elements:
+            found = ragged_source(model, flow, element.value, scope, depth + 1)
+            if found is not None:
+                return found
+        return None
+    if not isinstance(expr, cst.Call):
+        return None
+    found = _batcher_call(model, flow, expr, scope)
+    if found is not None:
+        return found
+    func = expr.func
+    qualname = model.qualified_name(func, scope)
+    if qualname in PASS_THROUGH or (isinstance(func, cst.Name) and func.value in PASS_THROUGH_BUILTINS
+                                    and not model.lookup(func.value, scope)):
+        for arg in expr.args:
+            found = ragged_source(model, flow, arg.value, scope, depth + 1)
+            if found is not None:
+                return found
+        return None
+    if isinstance(func, cst.Attribute) and func.attr.value in DATASET_METHODS:
+        return ragged_source(model, flow, func.value, scope, depth + 1)
+    return _ragged_generator(model, expr, scope)
+
+
+def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
+                  scope: Scope) -> Optional[RaggedSource]:
+    """A call of a loader of the table without its drop keyword."""
+    func = call.func
+    name = model.qualified_name(func, scope)
+    entry: Optional[RaggedBatcher] = RAGGED_BATCHERS.get(name or "")
+    if entry is not None and entry.receiver:
+        entry = None  # a method's key is not a callable name
+    if entry is None and isinstance(func, cst.Attribute):
+        root = _root_name(model, flow, func.value, scope)
+        for key, candidate in RAGGED_BATCHERS.items():
+            if candidate.receiver and key.endswith("." + func.attr.value) and root is not None \
+                    and root.startswith(candidate.receiver + "."):
+                entry, name = candidate, key
+                break
+    if entry is None or name is None:
+        return None
+    position, keyword = entry.batch_size
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args):
+        return None
+    if entry.drop_keyword:
+        if len(positional) > position + 1:
+            return None  # the drop flag may be passed positionally
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == entry.drop_keyword \
+                    and not (isinstance(arg.value, cst.Name) and arg.value.value in FALSY):
+                return None
+    size = positional[position].value if len(positional) > position else next(
+        (a.value for a in call.args if a.keyword is not None and a.keyword.value == keyword), None)
+    if size is None and entry.default_batch_size <= 1 and entry.drop_keyword:
+        return None  # one item per batch: never short
+    if isinstance(size, cst.Integer) and int(size.evaluated_value) == 1:
+        return None
+    shown = name.replace("tensorflow.", "tf.").replace("numpy.", "np.")
+    if not entry.drop_keyword:
+        return RaggedSource(f"a chunk of `{_src(call)}`, whose chunks differ in length by one unless "
+                            f"the length divides evenly",
+                            "split into equal chunks (np.split on a length padded to a multiple) "
+                            "or pad each chunk to the longest")
+    return RaggedSource(f"a batch of `{_src(call)}` ({shown} without {entry.drop_keyword}=True), "
+                        f"whose last batch is shorter unless the data's length is a multiple of "
+                        f"the batch size",
+                        f"pass {entry.drop_keyword}=True, or pad the last batch to the batch size "
+                        f"and mask the padding")
+
+
+def _root_name(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
+               depth: int = 0) -> Optional[str]:
+    """The qualified name a method chain starts from: ``tf.data.Dataset.range(8).shuffle(4)``
+    -> "tensorflow.data.Dataset.range"; through names bound once."""
+    while depth < 8:
+        depth += 1
+        qualname = model.qualified_name(expr, scope) if isinstance(expr, (cst.Name, cst.Attribute)) else None
+        if qualname is not None:
+            return qualname
+        if isinstance(expr, cst.Call):
+            expr = expr.func
+        elif isinstance(expr, cst.Attribute):
+            expr = expr.value
+        elif isinstance(expr, cst.Name):
+            binding = flow.single(expr, scope)
+            if binding is None or binding.kind != "assign" or binding.value is None:
+                return None
+            expr, scope = binding.value, binding.scope
+        else:
+            return None
+    return None
+
+
+# ---------------------------------------------------------------------------- generators
+def _ragged_generator(model: SemanticModel, call: cst.Call, scope: Scope) -> Optional[RaggedSource]:
+    func = call.func
+    if not isinstance(func, cst.Name):
+        return None
+    bindings = model.lookup(func.value, scope)
+    if len(bindings) != 1 or bindings[0].kind != "def" or not isinstance(bindings[0].node, cst.FunctionDef):
+        return None
+    generator = bindings[0].node
+    if not any(isinstance(node, (cst.Yield)) for node in _own_nodes(generator)):
+        return None
+    for loop in (n for n in _own_nodes(generator) if isinstance(n, (cst.For, cst.While))):
+        size = _sliced_to_end(loop, generator)
+        if size is None:
+            continue
+        guard = _short_batch_guard(loop, size)
+        if guard is None:
+            return RaggedSource(
+                f"a batch of generator `{func.value}`, which slices its data up to the end "
+                f"without dropping the shorter last batch",
+                f"drop the short batch in `{func.value}` (loop while start + batch_size <= n) "
+                f"or pad it to the batch size and mask the padding")
+        flag = _flag_of(guard, loop, generator)
+        if flag is not None and _passes_false(call, generator, flag):
+            return RaggedSource(
+                f"a batch of generator `{func.value}`, which drops the shorter last batch only "
+                f"when `{flag}` is true, and this call passes `{flag}` false",
+                f"drop the short batch whatever `{flag}` is, or pad it to the batch size and "
+                f"mask the padding")
+        return None
+    return None
+
+
+def _own_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:
+    """Every node of the function's body, not of nested functions, classes or lambdas."""
+    stack = list(children(function.body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            stack.extend(children(node))
+
+
+def _sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[str]:
+    """The batch size (its code) when ``loop`` slices batches up to the end of the data:
+    ``for s in range(a, n, B)`` with ``x[s:s + B]``, or ``while s < n`` with ``x[s:e]``."""
+    if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) and isinstance(loop.iter, cst.Call) \
+            and isinstance(loop.iter.func, cst.Name) and loop.iter.func.value == "range" \
+            and len(loop.iter.args) == 3 and _data_length(loop.iter.args[1].value, generator):
+        start, step = loop.target.value, _src(loop.iter.args[2].value)
+        for piece in _slices(loop.body):
+            if _is_name(piece.lower, start) and isinstance(piece.upper, cst.BinaryOperation) \
+                    and isinstance(piece.upper.operator, cst.Add) and _is_name(piece.upper.left, start) \
+                    and _src(piece.upper.right) == step:
+                return step
+        return None
+    if isinstance(loop, cst.While) and isinstance(loop.test, cst.Comparison) \
+            and len(loop.test.comparisons) == 1 and isinstance(loop.test.left, cst.Name) \
+            and isinstance(loop.test.comparisons[0].operator, cst.LessThan) \
+            and _data_length(loop.test.comparisons[0].comparator, generator):
+        start = loop.test.left.value
+        for piece in _slices(loop.body):
+            if not _is_name(piece.lower, start) or piece.upper is None:
+                continue
+            upper = piece.upper
+            if isinstance(upper, cst.Name):  # end = start + batch_size, somewhere in the generator
+                upper = next((n.value for n in _own_nodes(generator) if isinstance(n, cst.Assign)
+                              and len(n.targets) == 1 and _is_name(n.targets[0].target, upper.value)
+                              and isinstance(n.value, cst.BinaryOperation)
+                              and isinstance(n.value.operator, cst.Add)), upper)
+            if isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Add):
+                return _src(upper.right)
+            return ""
+    return None
+
+
+def _data_length(expr: cst.BaseExpression, generator: cst.FunctionDef, depth: int = 0) -> bool:
+    """``len(data)`` / ``x.shape[0]``, or a name the generator assigns from one: the length of
+    the data itself.  A count given from outside (``num_samples=16``) may well be a multiple of
+    the batch size: not judged, as JIT504's own ``range(0, len(x), B)`` form requires."""
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "len":
+        return True
+    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Attribute) \
+            and expr.value.attr.value == "shape":
+        return True
+    if isinstance(expr, cst.Name) and depth < 2:
+        values = [n.value for n in _own_nodes(generator) if isinstance(n, cst.Assign)
+                  and len(n.targets) == 1 and _is_name(n.targets[0].target, expr.value)]
+        return len(values) == 1 and _data_length(values[0], generator, depth + 1)
+    return False
+
+
+def _slices(node: cst.CSTNode) -> Iterator[cst.Slice]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Slice):
+            yield current
+        if not isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            stack.extend(children(current))
+
+
+def _short_batch_guard(loop: cst.CSTNode, size: str) -> Optional[cst.CSTNode]:
+    """An ``if`` in the loop that tests a batch's length (``len(...)`` / ``.shape``) or the
+    end of a batch against the data (drop_last written by hand)."""
+    stack = list(children(loop.body))  # type: ignore[attr-defined]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.If, cst.IfExp)):
+            test = _src(node.test, 400)
+            if ("len(" in test or ".shape" in test or (size and size in test)) and any(
+                    op in test for op in ("<", ">", "!=", "==")):
+                return node
+        if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            stack.extend(children(node))
+    return None
+
+
+def _flag_of(guard: cst.CSTNode, loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[str]:
+    """The generator's parameter the guard depends on: ``if shuffle and len(b) < B`` or the
+    guard nested in ``if shuffle:`` inside the loop."""
+    params = {p.name.value for p in (*generator.params.posonly_params, *generator.params.params,
+                                     *generator.params.kwonly_params)}
+    test = guard.test  # type: ignore[attr-defined]
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        for side in (test.left, test.right):
+            if isinstance(side, cst.Name) and side.value in params:
+                return side.value
+    stack: list[tuple[cst.CSTNode, Optional[str]]] = [(c, None) for c in children(loop.body)]  # type: ignore[attr-defined]
+    while stack:
+        node, flag = stack.pop()
+        if node is guard:
+            return flag
+        if isinstance(node, cst.If) and isinstance(node.test, cst.Name) and node.test.value in params:
+            stack.extend((c, node.test.value) for c in children(node.body))
+            continue
+        stack.extend((c, flag) for c in children(node))
+    return None
+
+
+def _passes_false(call: cst.Call, generator: cst.FunctionDef, flag: str) -> bool:
+    """The call gives ``flag`` a literal False / None, or leaves it at such a default."""
+    params = [*generator.params.posonly_params, *generator.params.params]
+    names = [p.name.value for p in params]
+    value: Optional[cst.BaseExpression] = None
+    given = False
+    for index, arg in enumerate(a for a in call.args if a.keyword is None):
+        if arg.star:
+            return False
+        if index < len(names) and names[index] == flag:
+            value, given = arg.value, True
+    for arg in call.args:
+        if arg.star == "**":
+            return False
+        if arg.keyword is not None and arg.keyword.value == flag:
+            value, given = arg.value, True
+    if not given:
+        param = next((p for p in (*params, *generator.params.kwonly_params) if p.name.value == flag), None)
+        value = param.default if param is not None else None
+    return isinstance(value, cst.Name) and value.value in FALSY
+
+
+def _is_name(expr: Optional[cst.BaseExpression], name: str) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == name
+
+
+def _src(node: cst.CSTNode, limit: int = 60) -> str:
+    text = " ".join(cst.Module([]).code_for_node(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."

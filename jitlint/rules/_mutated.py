@@ -1,0 +1,320 @@
+"""Analysis for JIT603: an object passed as a static argument, or the static ``self`` of a jitted
+method, changed between two calls.
+
+jit keys its cache on the static object and keeps the object itself as the key.  Measured on
+jax 0.10.2 (CPU), five setting changes of one object between calls: one trace, every call
+returns the first setting's result, whether the class hashes by identity, by a ``__hash__``
+over the changed field (with or without a matching ``__eq__``), or is a dataclass with
+``eq=False`` or ``unsafe_hash=True``.  So the stale trace is the rule, not the exception.
+
+Found for an object a call builds (``cfg = Config(2.0)``, ``obj = Model()``; not a literal, a
+container, an array or a parameter) that reaches a static position, or is the receiver of a
+jitted method with ``self`` static, and is changed between two such calls (or in the loop that
+calls) outside any jitted body, by:
+
+* an attribute or item write on it: ``cfg.scale = 3.0``, ``m.data += 1``, ``cfg.sizes[0] = 4``;
+* ``setattr(cfg, "scale", 3.0)``;
+* a method of its class (in this module) that writes an attribute of ``self``: ``t.set_fn(g)``;
+* a function of this module that writes an attribute of the parameter it is passed to:
+  ``configure(cfg, 3.0)``.
+
+Silent for an object built again before each call (a new object: a new trace), for writes
+before the first call or after the last, for attributes the jitted body does not read (nor a
+method of the class it calls), and for frozen classes (a write raises).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+import libcst as cst
+
+from jitlint.rule import FileContext
+from jitlint.rules._context import class_methods
+from jitlint.rules._jitted import FunctionLike, jitted_functions, positional_params
+from jitlint.rules._stale import Event, _Analysis, _attribute_loads, _is_container
+from jitlint.semantic import Binding, Frame, Scope
+from jitlint.staticargs import target_def
+from jitlint.values import array_made_by
+from jitlint.walk import Walker
+
+# Calls that register a class as a pytree (its first argument), and class decorators that do.
+PYTREE_REGISTRATIONS = frozenset({
+    "jax.tree_util.register_pytree_node", "jax.tree_util.register_pytree_with_keys",
+    "jax.tree_util.register_dataclass",
+})
+PYTREE_DECORATORS = frozenset({
+    "jax.tree_util.register_pytree_node_class", "jax.tree_util.register_pytree_with_keys_class",
+    "jax.tree_util.register_dataclass", "flax.struct.dataclass",
+})
+
+
+@dataclass(eq=False)
+class MutatedStatic:
+    node: cst.CSTNode  # the jitted body's read of what changes (else the static argument)
+    name: str  # the object, as the calls name it
+    callee: str
+    attribute: Optional[str]  # the attribute that changes, when known
+    receiver: bool  # the object is the static ``self`` of a jitted method
+    pytree_class: Optional[str]  # its class, when that is a registered pytree
+    called: bool  # the body calls the changed attribute (a function held by the object)
+    passed: cst.CSTNode  # the object at the first call
+    mutation: cst.CSTNode  # the change between two calls
+
+
+@dataclass(eq=False)
+class _Passing:
+    """One call that gives the object to a jitted function at a static position."""
+
+    name: cst.Name
+    site_frame: Frame
+    order: int
+    callee: str
+    function: Optional[FunctionLike]  # the jitted def / lambda, when this module shows it
+    param: Optional[str]  # its parameter that receives the object
+    receiver: bool
+    shown: cst.CSTNode
+
+
+def mutated_static_args(ctx: FileContext) -> list[MutatedStatic]:
+    return ctx.shared("mutated-static-args", _analyse)
+
+
+def _analyse(ctx: FileContext) -> list[MutatedStatic]:
+    groups: dict[tuple[str, tuple[int, ...]], list[_Passing]] = {}
+    for passing in _passings(ctx):
+        bindings = ctx.model.lookup(passing.name.value, passing.site_frame.scope)
+        if not bindings or not all(_built_object(ctx, b) for b in bindings):
+            continue  # an object a call builds: not a literal, container, array or parameter
+        groups.setdefault((passing.callee, tuple(id(b) for b in bindings)), []).append(passing)
+    if not groups:
+        return []
+    jitted = set(jitted_functions(ctx))
+    analysis = _Analysis(ctx.model, jitted)
+    found = []
+    for passings in groups.values():
+        first = min(passings, key=lambda p: p.order)
+        bindings = ctx.model.lookup(first.name.value, first.site_frame.scope)
+        calls = [Event(p.site_frame, p.order) for p in passings]
+        cls = _class_of(ctx, bindings[0])
+        read = _attributes_read(first, cls)
+        for attribute, write in _changes(ctx, first.name.value, bindings, cls):
+            if any(write.frame.is_inside(j) for j in jitted) or _rebuilt_in_loop(bindings, write):
+                continue
+            if attribute is not None and read is not None and attribute not in read:
+                continue  # the trace never reads it (a counter, a log): nothing goes stale
+            if any(analysis._between_calls(w, calls, ()) for w in analysis._lift(write, ())):
+                read = _stale_read(first, attribute)
+                found.append(MutatedStatic(
+                    read, first.name.value, first.callee, attribute, first.receiver,
+                    cls.name.value if cls is not None and _is_pytree(ctx, cls) else None,
+                    _called(first.function, read), first.shown, write.node or first.shown))
+                break
+    return found
+
+
+def _passings(ctx: FileContext) -> Iterator[_Passing]:
+    from jitlint.rules._static import specs, static_receivers, static_uses  # read-only use
+
+    functions = {id(spec): target_def(app, ctx.model) for app, spec in specs(ctx)}
+    order = ctx.model.order
+    for use in static_uses(ctx):
+        if use.spec.filtering or not isinstance(use.value, cst.Name):
+            continue
+        yield _Passing(use.value, use.site.frame, order(use.site.node), use.callee,
+                       functions.get(id(use.spec)), use.param, False, use.arg)
+    for use in static_receivers(ctx):
+        if not isinstance(use.receiver, cst.Name) or use.creation is None:
+            continue
+        method = class_methods(use.cls).get(use.method)
+        params = positional_params(method) if method is not None else []
+        yield _Passing(use.receiver, use.site.frame, order(use.site.node), use.spec.name,
+                       method, params[0].name.value if params else None, True, use.receiver)
+
+
+def _built_object(ctx: FileContext, binding: Binding) -> bool:
+    return binding.kind == "assign" and isinstance(binding.value, cst.Call) \
+        and not _is_container(binding) and array_made_by(ctx.model, binding.value, binding.scope) is None
+
+
+def _class_of(ctx: FileContext, binding: Binding) -> Optional[cst.ClassDef]:
+    """The class of this module whose call built the object."""
+    func = binding.value.func if isinstance(binding.value, cst.Call) else None
+    if not isinstance(func, cst.Name):
+        return None
+    found = ctx.model.lookup(func.value, binding.scope)
+    if len(found) == 1 and found[0].kind == "class" and isinstance(found[0].node, cst.ClassDef):
+        return found[0].node
+    return None
+
+
+def _changes(ctx: FileContext, name: str, bindings: list[Binding],
+             cls: Optional[cst.ClassDef]) -> Iterator[tuple[Optional[str], Event]]:
+    """(the attribute that changes or None, the change) for every change of the object."""
+    model = ctx.model
+
+    def same(scope: Scope) -> bool:
+        found = model.lookup(name, scope)
+        return len(found) == len(bindings) and all(a is b for a, b in zip(found, bindings))
+
+    for written, frame, node in model.item_writes:
+        if written == name and same(frame.scope):
+            yield _first_attribute(_write_target(node), name), Event(frame, model.order(node), node)
+    methods = class_methods(cls) if cls is not None else {}
+    for site in model.calls:
+        func, args, scope = site.node.func, site.node.args, site.frame.scope
+        event = Event(site.frame, model.order(site.node), site.node)
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+                and func.value.value == name and func.attr.value in methods and same(scope):
+            method = methods[func.attr.value]
+            params = positional_params(method)
+            written = _attributes_written(method, params[0].name.value) if params else []
+            if written:
+                yield written[0], event
+            continue
+        if not isinstance(func, cst.Name):
+            continue
+        passed = [i for i, a in enumerate(args) if a.keyword is None and not a.star
+                  and isinstance(a.value, cst.Name) and a.value.value == name]
+        if not passed or not same(scope):
+            continue
+        if func.value == "setattr" and not model.lookup("setattr", scope) and passed == [0]:
+            label = args[1].value if len(args) > 1 else None
+            yield (label.evaluated_value if isinstance(label, cst.SimpleString) else None), event
+            continue
+        target = model.lookup(func.value, scope)
+        if len(target) == 1 and target[0].kind == "def" and isinstance(target[0].node, cst.FunctionDef):
+            params = positional_params(target[0].node)
+            for index in passed:
+                if index < len(params):
+                    written = _attributes_written(target[0].node, params[index].name.value)
+                    if written:
+                        yield written[0], event
+                        break
+
+
+def _write_target(node: cst.CSTNode) -> Optional[cst.BaseExpression]:
+    if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+        return node.target
+    return None
+
+
+def _first_attribute(target: Optional[cst.BaseExpression], name: str) -> Optional[str]:
+    """``cfg.scale`` / ``cfg.sizes[0]`` -> "scale"; ``cfg[0]`` -> None."""
+    attribute = None
+    while isinstance(target, (cst.Attribute, cst.Subscript)):
+        if isinstance(target, cst.Attribute):
+            attribute = target.attr.value
+        target = target.value
+    return attribute if isinstance(target, cst.Name) and target.value == name else None
+
+
+def _attributes_written(function: cst.FunctionDef, param: str) -> list[str]:
+    """The attributes of parameter ``param`` the function's body assigns (``p.x = ...``,
+    ``p.x += ...``, ``p.x[k] = ...``, ``setattr(p, "x", ...)``)."""
+    written: list[str] = []
+
+    def note(target: cst.BaseExpression) -> None:
+        attribute = _first_attribute(target, param)
+        if attribute is not None and attribute not in written:
+            written.append(attribute)
+
+    class _Writes(Walker):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            note(node.target)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            note(node.target)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            if node.value is not None:
+                note(node.target)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            args = node.args
+            if isinstance(node.func, cst.Name) and node.func.value == "setattr" and len(args) >= 2 \
+                    and isinstance(args[0].value, cst.Name) and args[0].value.value == param \
+                    and isinstance(args[1].value, cst.SimpleString):
+                label = args[1].value.evaluated_value
+                if isinstance(label, str) and label not in written:
+                    written.append(label)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is function  # a nested def runs later, or never
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+    _Writes().walk(function)
+    return written
+
+
+def _attributes_read(passing: _Passing, cls: Optional[cst.ClassDef]) -> Optional[set[str]]:
+    """The attributes of the static object the jitted body reads, directly or in a method of
+    its class it calls (``self.helper()``); None when the body is not in this module."""
+    if passing.function is None or passing.param is None:
+        return None
+    methods = class_methods(cls) if cls is not None else {}
+    read: set[str] = set()
+    pending: list[tuple[cst.CSTNode, str]] = [(passing.function.body, passing.param)]
+    seen: set[str] = set()
+    while pending:
+        body, receiver = pending.pop()
+        for load in _attribute_loads(body, receiver):
+            name = load.attr.value
+            read.add(name)
+            if name in methods and name not in seen:
+                seen.add(name)
+                params = positional_params(methods[name])
+                if params:
+                    pending.append((methods[name].body, params[0].name.value))
+    return read
+
+
+def _rebuilt_in_loop(bindings: list[Binding], write: Event) -> bool:
+    """The object is built again in the loop that changes it: a new object, a new trace."""
+    loops = write.frame.loops_in_scope()
+    return any(b.frame is not None and any(b.frame.is_inside(loop) for loop in loops) for b in bindings)
+
+
+def _stale_read(passing: _Passing, attribute: Optional[str]) -> cst.CSTNode:
+    """The jitted body's first read of the changed attribute (of any attribute when it is not
+    known): where the old value is baked in.  The static argument when the body is elsewhere."""
+    if passing.function is None or passing.param is None:
+        return passing.shown
+    reads = _attribute_loads(passing.function.body, passing.param)
+    chosen = [r for r in reads if r.attr.value == attribute] or reads
+    return chosen[0] if chosen else passing.shown
+
+
+def _called(function: Optional[FunctionLike], read: cst.CSTNode) -> bool:
+    """``self.fn(x)``: the read is the function of a call in the jitted body."""
+    if function is None or not isinstance(read, cst.Attribute):
+        return False
+    found = False
+
+    class _Calls(Walker):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            found = found or node.func is read
+
+    _Calls().walk(function)
+    return found
+
+
+def _is_pytree(ctx: FileContext, cls: cst.ClassDef) -> bool:
+    """Registered with ``register_pytree_node(Cls, ...)`` (or a like call) in this module, or
+    decorated with a registering decorator: instances can be passed as traced arguments."""
+    model = ctx.model
+    scope = model.module_scope
+    for decorator in cls.decorators:
+        expr = decorator.decorator
+        if model.qualified_name(expr.func if isinstance(expr, cst.Call) else expr, scope) in PYTREE_DECORATORS:
+            return True
+    for site in model.calls:
+        args = site.node.args
+        if args and isinstance(args[0].value, cst.Name) and args[0].value.value == cls.name.value \
+                and model.qualified_name(site.node.func, site.frame.scope) in PYTREE_REGISTRATIONS:
+            return True
+    return False
