@@ -244,3 +244,49 @@ NUMPY_CONVERTING_FUNCTIONS: dict[str, str] = {
 # every function of these numpy submodules converts its argument
 NUMPY_CONVERTING_SUBMODULES: dict[str, str] = {"numpy.linalg.": "TracerArrayConversionError",
                                                "numpy.fft.": "TracerArrayConversionError"}
+
+
+# --- Library calls that run lax control flow inside ----------------------------------------------
+# Run outside jit, each of these traces the lax loop (or cond) over functions it creates anew, so
+# every eager call compiles again; inside one jitted step they compile once.  Measured by
+# tests/test_jaxfacts.py (jax 0.10.2, optax 0.2.8, CPU): ``compiles_per_call`` compiles on every
+# eager call after the first.
+
+
+@dataclass(frozen=True)
+class LaxLoopCall:
+    """``method`` "": the call itself runs ``runs``; else the method of the object the call
+    builds (``optax.lbfgs().update``; ``__call__``: calling that object)."""
+
+    runs: str
+    compiles_per_call: int
+    method: str = ""
+
+
+LAX_LOOP_LIBRARY_CALLS: dict[str, LaxLoopCall] = {
+    "optax.lbfgs": LaxLoopCall("a zoom line search (lax.while_loop) and lax.scan", 3, "update"),
+    "optax.scale_by_lbfgs": LaxLoopCall("lax.scan", 2, "update"),
+    "optax.scale_by_zoom_linesearch": LaxLoopCall("a zoom line search (lax.while_loop)", 1, "update"),
+    "optax.scale_by_backtracking_linesearch": LaxLoopCall("a backtracking line search (lax.while_loop)",
+                                                          1, "update"),
+    "optax.MultiSteps": LaxLoopCall("lax.cond", 1, "update"),
+    "optax.apply_if_finite": LaxLoopCall("lax.cond", 1, "update"),
+    "optax.contrib.reduce_on_plateau": LaxLoopCall("lax.cond", 1, "update"),
+    # the function it returns: each call picks the stored or a new gradient with lax.cond
+    "optax.value_and_grad_from_state": LaxLoopCall("lax.cond", 1, "__call__"),
+    "jax.scipy.optimize.minimize": LaxLoopCall("lax.while_loop", 1),
+    "jax.scipy.sparse.linalg.cg": LaxLoopCall("lax.while_loop", 1),
+    "jax.scipy.sparse.linalg.gmres": LaxLoopCall("lax.while_loop", 1),
+    "jax.scipy.sparse.linalg.bicgstab": LaxLoopCall("lax.while_loop", 1),
+}
+# optax combinators whose ``update`` runs their members' updates (``optax.chain(sgd, linesearch)``)
+OPTAX_COMBINATORS = frozenset({"optax.chain", "optax.named_chain"})
+
+
+# --- Pytree registrations ------------------------------------------------------------------------
+# Calls that make the class given as their first argument a pytree (``register_pytree_node(C,
+# flatten, unflatten)``): its instances are valid jit arguments, ``self`` of a jitted method too.
+PYTREE_REGISTRATIONS = frozenset(f"jax.tree_util.{name}" for name in (
+    "register_pytree_node", "register_pytree_with_keys", "register_pytree_node_class",
+    "register_dataclass", "register_static",
+))

@@ -5,6 +5,7 @@ findings."""
 from __future__ import annotations
 
 import builtins
+import importlib
 import inspect
 
 import pytest
@@ -13,7 +14,9 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, 
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, NUMPY_ARRAY_CONSTRUCTORS,
                               NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
                               PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
-                              PYTHON_VALUE_SYNTAX, ConcreteParam)
+                              LAX_LOOP_LIBRARY_CALLS, OPTAX_COMBINATORS, PYTREE_REGISTRATIONS,
+                              PYTHON_VALUE_SYNTAX,
+                              ConcreteParam)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -301,3 +304,141 @@ def test_numpy_converting_submodule_raises_on_a_tracer(prefix):
     function = {"numpy.linalg.": np.linalg.norm, "numpy.fft.": np.fft.fft}[prefix]
     with pytest.raises(_error_class(NUMPY_CONVERTING_SUBMODULES[prefix])):
         jax.jit(lambda v: function(v))(jnp.eye(2))
+
+
+# --- library calls that run lax control flow inside ---------------------------------------------
+
+_COMPILES: list[str] = []
+
+
+@pytest.fixture(scope="module")
+def compiles() -> list[str]:
+    """Every backend compile from here on (one listener for the module)."""
+    def listener(event, duration_secs, **kwargs):
+        if event == "/jax/core/compile/backend_compile_duration":
+            _COMPILES.append(kwargs.get("fun_name"))
+    jax.monitoring.register_event_duration_secs_listener(listener)
+    return _COMPILES
+
+
+def _quadratic(x):
+    return jnp.sum((x - 1.0) ** 2)
+
+
+def _optax_step(make):
+    """One eager optimizer step of ``make()`` on a quadratic (value and gradient given)."""
+    optax = pytest.importorskip("optax")
+    transformation = make(optax)
+    box = [jnp.zeros(3), None]
+    box[1] = transformation.init(box[0])
+
+    def step():
+        params, state = box
+        value, grad = jax.value_and_grad(_quadratic)(params)
+        extra = (dict(value=value, grad=grad, value_fn=_quadratic)
+                 if isinstance(transformation, optax.GradientTransformationExtraArgs) else {})
+        updates, state = transformation.update(grad, state, params, **extra)
+        box[:] = [optax.apply_updates(params, updates), state]
+    return step
+
+
+def _value_and_grad_from_state():
+    """A call of the function ``optax.value_and_grad_from_state`` returns, built once."""
+    optax = pytest.importorskip("optax")
+    transformation = optax.chain(optax.sgd(1.0), optax.scale_by_backtracking_linesearch(15, store_grad=True))
+    params = jnp.ones(3)
+    state = transformation.init(params)
+    value_and_grad = optax.value_and_grad_from_state(_quadratic)
+    return lambda: value_and_grad(params, state=state)
+
+
+def _lax_loop_examples():
+    importlib.import_module("jax.scipy.optimize")
+    importlib.import_module("jax.scipy.sparse.linalg")
+    a, b = jnp.eye(3) * 2.0, jnp.ones(3)
+    sgd = lambda optax: optax.sgd(0.1)  # noqa: E731
+    return {
+        "optax.lbfgs": _optax_step(lambda optax: optax.lbfgs()),
+        "optax.scale_by_lbfgs": _optax_step(lambda optax: optax.scale_by_lbfgs()),
+        "optax.scale_by_zoom_linesearch": _optax_step(lambda optax: optax.scale_by_zoom_linesearch(10)),
+        "optax.scale_by_backtracking_linesearch": _optax_step(lambda optax: optax.chain(
+            sgd(optax), optax.scale_by_backtracking_linesearch(10))),
+        "optax.MultiSteps": _optax_step(lambda optax: optax.MultiSteps(sgd(optax), 2)),
+        "optax.apply_if_finite": _optax_step(lambda optax: optax.apply_if_finite(sgd(optax), 3)),
+        "optax.contrib.reduce_on_plateau": _optax_step(lambda optax: optax.chain(
+            sgd(optax), optax.contrib.reduce_on_plateau())),
+        "optax.value_and_grad_from_state": _value_and_grad_from_state(),
+        "jax.scipy.optimize.minimize": lambda: jax.scipy.optimize.minimize(
+            _quadratic, jnp.zeros(3), method="BFGS"),
+        "jax.scipy.sparse.linalg.cg": lambda: jax.scipy.sparse.linalg.cg(a, b),
+        "jax.scipy.sparse.linalg.gmres": lambda: jax.scipy.sparse.linalg.gmres(a, b),
+        "jax.scipy.sparse.linalg.bicgstab": lambda: jax.scipy.sparse.linalg.bicgstab(a, b),
+    }
+
+
+@pytest.mark.parametrize("qualname", sorted(LAX_LOOP_LIBRARY_CALLS))
+def test_lax_loop_library_call_compiles_on_every_eager_call(qualname, compiles):
+    fact = LAX_LOOP_LIBRARY_CALLS[qualname]
+    module, _, name = qualname.rpartition(".")
+    target = getattr(pytest.importorskip(module), name)
+    if fact.method:
+        assert callable(getattr(target, fact.method, None)) or fact.method in inspect.getsource(target)
+    call = _lax_loop_examples()[qualname]
+    call()  # the first call compiles everything else it needs (the value and gradient ...)
+    before = len(compiles)
+    for _ in range(3):
+        call()
+    assert len(compiles) - before == 3 * fact.compiles_per_call, compiles[before:]
+    # jitted once, the same calls compile once in all
+    jitted = jax.jit(lambda: call()) if not fact.method else None
+    if jitted is not None:
+        jitted()
+        before = len(compiles)
+        jitted()
+        assert len(compiles) == before
+
+
+@pytest.mark.parametrize("qualname", sorted(OPTAX_COMBINATORS))
+def test_optax_combinator_exists(qualname):
+    optax = pytest.importorskip("optax")
+    assert callable(getattr(optax, qualname.removeprefix("optax.")))
+
+
+@pytest.mark.parametrize("qualname", sorted(PYTREE_REGISTRATIONS))
+def test_pytree_registration_makes_self_a_valid_jit_argument(qualname):
+    """A plain class whose method is ``@jax.jit``: TypeError on the first call, until the class
+    is registered (measured for each registration call)."""
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Scaled:
+        x: jax.Array
+        mul: float = 2.0
+
+        @jax.jit
+        def calc(self, y):
+            return self.x * y * self.mul
+
+    with pytest.raises(TypeError):
+        Scaled(jnp.ones(2)).calc(3.0)
+    register = _resolve(qualname, jax, "jax.")
+    flatten = lambda obj: ((obj.x,), obj.mul)  # noqa: E731
+    unflatten = lambda mul, children: Scaled(*children, mul)  # noqa: E731
+    arguments = {
+        "jax.tree_util.register_pytree_node": (flatten, unflatten),
+        "jax.tree_util.register_pytree_with_keys": (
+            lambda obj: (((jax.tree_util.GetAttrKey("x"), obj.x),), obj.mul), unflatten),
+        "jax.tree_util.register_pytree_node_class": (),
+        "jax.tree_util.register_dataclass": (["x"], ["mul"]),
+        "jax.tree_util.register_static": (),
+    }[qualname]
+    if qualname == "jax.tree_util.register_pytree_node_class":
+        Scaled.tree_flatten = flatten
+        Scaled.tree_unflatten = classmethod(lambda cls, mul, children: unflatten(mul, children))
+    if qualname == "jax.tree_util.register_static":  # a static pytree: hashable, no array leaves
+        Scaled.__hash__ = lambda self: hash(self.mul)
+        register(Scaled)
+        assert Scaled(1.0).calc(3.0) == 6.0
+        return
+    register(Scaled, *arguments)
+    assert jnp.allclose(Scaled(jnp.ones(2)).calc(3.0), 6.0)
