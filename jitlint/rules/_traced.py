@@ -65,6 +65,7 @@ CONCRETE_FUNCTIONS = frozenset({
 # Builtins whose result is a traced array when their argument is one.
 TRACED_BUILTINS = frozenset({"abs", "sum", "pow", "round"})
 MAX_HELPER_DEPTH = 3
+JITTED_HERE = "jitted here"
 
 
 @dataclass(eq=False)
@@ -73,6 +74,9 @@ class TracerUse:
     node: cst.CSTNode
     function: Optional[cst.FunctionDef]  # None: a jitted library function (no def here)
     message: str
+    # where the function is jitted (Violation.related): a notebook cell tagged
+    # ``raises-exception`` that jits it shows the error on purpose
+    related: tuple[tuple[cst.CSTNode, str], ...] = ()
 
 
 def tracer_uses(ctx: FileContext) -> list[TracerUse]:
@@ -104,7 +108,8 @@ def _jitted_library_calls(ctx: FileContext) -> list[TracerUse]:
             fix = (f"static_argnums=({index},)" if index is not None else f'static_argnames=("{fact.keyword}",)')
             uses.append(TracerUse("convert", arg, None, (
                 f"the `{fact.keyword}` argument of jitted `{qualname}` must be a Python value, but "
-                f"jit traces it: the call raises {fact.error}; pass {fix} to jax.jit")))
+                f"jit traces it: the call raises {fact.error}; pass {fix} to jax.jit"),
+                ((jc.app.anchor, JITTED_HERE),)))
             break
     return uses
 
@@ -425,7 +430,8 @@ class _FunctionAnalysis:
         return found
 
     def report(self, kind: str, node: cst.CSTNode, message: str) -> None:
-        self.uses.setdefault(id(node), TracerUse(kind, node, self.func, message))
+        related = tuple((app.anchor, JITTED_HERE) for app in self.root.jitted.apps)
+        self.uses.setdefault(id(node), TracerUse(kind, node, self.func, message, related))
 
     def check_truth(self, expr: cst.BaseExpression, scope: Scope, construct: str, fix: str) -> None:
         """``expr`` is converted to bool (an if/while/assert test, an and/or operand, not)."""
