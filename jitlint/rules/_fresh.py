@@ -699,7 +699,8 @@ class _Analysis:
     def _use_text(self, use: cst.BaseExpression, call: cst.Call) -> tuple:
         """``use`` as text, from the jit ``call`` out, a Python number passed directly read as
         its type: ``jit(f)(3)`` and ``jit(f)(5)`` run one program (a scalar's value is not part
-        of it), ``jit(f)(jnp.arange(7))`` and ``jit(f)(jnp.arange(8))`` two."""
+        of it), ``jit(f)(jnp.arange(7))`` and ``jit(f)(jnp.arange(8))`` two; ``jit(f).lower(x)``
+        traces what ``jit(f)(x)`` does."""
         code = self.ctx.module.code_for_node
         parts: list = [code(call)]
         node = use
@@ -709,7 +710,8 @@ class _Analysis:
             node = node.func if isinstance(node, cst.Call) else node.value
         for node in reversed(chain):
             if isinstance(node, cst.Attribute):
-                parts.append(node.attr.value)
+                if node.attr.value != "lower":  # ``.lower(x)`` traces as the call ``(x)`` does
+                    parts.append(node.attr.value)
             else:
                 parts.append(tuple(type(arg.value).__name__ if isinstance(arg.value, (cst.Integer, cst.Float))
                                    else code(arg) for arg in node.args))
