@@ -8,6 +8,7 @@ JAX: these are plain names.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
 # (position, keyword) of a parameter; a keyword of "" means positional-only.
 Param = tuple[int, str]
@@ -155,3 +156,225 @@ RAGGED_BATCHERS: dict[str, RaggedBatcher] = {
     "numpy.array_split": RaggedBatcher("", (1, "indices_or_sections"), _NUMPY_SPLIT_DOCS),
     "jax.numpy.array_split": RaggedBatcher("", (1, "indices_or_sections"), _NUMPY_SPLIT_DOCS),
 }
+
+
+# --- Values that must be concrete --------------------------------------------------------------
+# A tracer where JAX needs a Python value (a size, a shape, an axis, a bound) raises while
+# tracing.  ``error`` is the exception JAX 0.10.2 raises there, measured by tests/test_jaxfacts.py
+# with a tracer at that parameter (and the call measured to work with a constant).
+
+
+@dataclass(frozen=True)
+class ConcreteParam:
+    """A parameter that must be a concrete Python value.  ``position`` -1: keyword-only;
+    ``rest``: this position and every later positional argument (``x.reshape(n, -1)``)."""
+
+    position: int
+    keyword: str
+    error: str
+    rest: bool = False
+
+
+def _concrete(error: str, *params: Param, rest: bool = False) -> tuple[ConcreteParam, ...]:
+    return tuple(ConcreteParam(position, keyword, error, rest) for position, keyword in params)
+
+
+_TYPE = "TypeError"
+_CONCRETIZATION = "ConcretizationTypeError"
+_INTEGER = "TracerIntegerConversionError"
+_BOOL = "TracerBoolConversionError"
+_VALUE = "ValueError"
+_SHAPE_0 = _concrete(_TYPE, (0, "shape"))
+_SHAPE_1 = _concrete(_TYPE, (1, "shape"))
+_AXIS_1 = _concrete(_CONCRETIZATION, (1, "axis"))
+
+# qualname -> the parameters of that JAX function that must be concrete.
+CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
+    # array creation: shapes and sizes
+    **{f"jax.numpy.{f}": _SHAPE_0 for f in ("zeros", "ones", "empty", "full")},
+    **{f"jax.numpy.{f}": _concrete(_TYPE, (2, "shape")) for f in ("zeros_like", "ones_like", "empty_like")},
+    "jax.numpy.full_like": _concrete(_TYPE, (3, "shape")),
+    "jax.numpy.arange": _concrete(_CONCRETIZATION, (0, "start"), (1, "stop"), (2, "step")),
+    **{f"jax.numpy.{f}": _concrete(_CONCRETIZATION, (2, "num")) for f in ("linspace", "logspace", "geomspace")},
+    "jax.numpy.eye": _concrete(_TYPE, (0, "N"), (1, "M")),
+    "jax.numpy.identity": _concrete(_TYPE, (0, "n")),
+    "jax.numpy.tri": _concrete(_TYPE, (0, "N"), (1, "M")),
+    **{f"jax.numpy.{f}": _concrete(_CONCRETIZATION, (0, "n")) for f in ("triu_indices", "tril_indices", "diag_indices")},
+    "jax.numpy.indices": _concrete(_CONCRETIZATION, (0, "dimensions")),
+    # reshaping and padding
+    "jax.numpy.reshape": _concrete(_TYPE, (1, "shape")),
+    "jax.numpy.broadcast_to": _concrete(_TYPE, (1, "shape")),
+    "jax.numpy.resize": _concrete(_VALUE, (1, "new_shape")),
+    "jax.numpy.tile": _concrete(_TYPE, (1, "reps")),
+    "jax.numpy.pad": _concrete(_CONCRETIZATION, (1, "pad_width")),  # nested widths too
+    **{f"jax.numpy.{f}": _concrete(_CONCRETIZATION, (1, "indices_or_sections")) for f in ("split", "array_split")},
+    "jax.numpy.histogram": _concrete(_CONCRETIZATION, (1, "bins")),
+    "jax.numpy.polyfit": _concrete(_VALUE, (2, "deg")),
+    "jax.numpy.fft.fft": _concrete(_INTEGER, (1, "n")),
+    "jax.numpy.tril": _concrete(_VALUE, (1, "k")),
+    "jax.numpy.triu": _concrete(_VALUE, (1, "k")),
+    "jax.numpy.diag": _concrete(_INTEGER, (1, "k")),
+    "jax.numpy.rot90": _concrete(_VALUE, (1, "k")),
+    "jax.numpy.round": _concrete(_VALUE, (1, "decimals")),
+    # axes
+    **{f"jax.numpy.{f}": _AXIS_1 for f in ("sum", "mean", "max", "min", "prod", "any", "all", "std",
+                                           "var", "squeeze", "expand_dims", "flip")},
+    # these are jitted with `axis` static: a tracer there is an unhashable static argument
+    **{f"jax.numpy.{f}": _concrete(_VALUE, (1, "axis")) for f in (
+        "cumsum", "cumprod", "sort", "argsort", "median", "nansum", "nanmean")},
+    **{f"jax.numpy.{f}": _concrete(_INTEGER, (1, "axis")) for f in ("concatenate", "stack", "argmax", "argmin")},
+    "jax.numpy.take": _concrete(_INTEGER, (2, "axis")),
+    "jax.numpy.roll": _concrete(_CONCRETIZATION, (2, "axis")),  # the shift may be traced
+    "jax.numpy.moveaxis": _concrete(_CONCRETIZATION, (1, "source"), (2, "destination")),
+    "jax.numpy.swapaxes": _concrete(_VALUE, (1, "axis1"), (2, "axis2")),
+    "jax.numpy.transpose": _concrete(_INTEGER, (1, "axes")),
+    "jax.numpy.quantile": _concrete(_VALUE, (2, "axis")),
+    "jax.numpy.linalg.norm": _concrete(_VALUE, (1, "ord"), (2, "axis")),
+    "jax.numpy.partition": _concrete(_VALUE, (1, "kth")),
+    "jax.numpy.diagonal": _concrete(_VALUE, (1, "offset")),
+    "jax.nn.one_hot": _concrete(_CONCRETIZATION, (1, "num_classes")),
+    "jax.nn.softmax": _AXIS_1,
+    "jax.nn.log_softmax": _concrete(_VALUE, (1, "axis")),
+    "jax.scipy.special.multigammaln": _concrete(_CONCRETIZATION, (1, "d")),
+    "jax.image.resize": _SHAPE_1,
+    # lax: the parameters lax treats as static (jit would need static_argnums for them)
+    "jax.lax.dynamic_slice": _concrete(_TYPE, (2, "slice_sizes")),
+    "jax.lax.dynamic_slice_in_dim": _concrete(_INTEGER, (2, "slice_size")),
+    "jax.lax.slice": _concrete(_TYPE, (1, "start_indices"), (2, "limit_indices")),
+    "jax.lax.slice_in_dim": _concrete(_INTEGER, (1, "start_index"), (2, "limit_index")),
+    "jax.lax.index_in_dim": _concrete(_INTEGER, (1, "index")),
+    "jax.lax.broadcast": _concrete(_BOOL, (1, "sizes")),
+    "jax.lax.broadcast_in_dim": _concrete(_BOOL, (1, "shape")),
+    "jax.lax.reshape": _concrete(_TYPE, (1, "new_sizes")),
+    "jax.lax.iota": _concrete(_TYPE, (1, "size")),
+    "jax.lax.full": _concrete(_TYPE, (0, "shape")),
+    "jax.lax.pad": _concrete(_TYPE, (2, "padding_config")),
+    "jax.lax.top_k": _concrete(_BOOL, (1, "k")),
+    "jax.lax.expand_dims": _concrete(_TYPE, (1, "dimensions")),
+    "jax.lax.squeeze": _concrete(_INTEGER, (1, "dimensions")),
+    "jax.lax.transpose": _concrete(_INTEGER, (1, "permutation")),
+    "jax.lax.rev": _concrete(_TYPE, (1, "dimensions")),
+    "jax.lax.concatenate": _concrete(_TYPE, (1, "dimension")),
+    "jax.lax.cumsum": _concrete(_CONCRETIZATION, (1, "axis")),
+    "jax.lax.sort": _concrete(_INTEGER, (1, "dimension")),
+    "jax.lax.scan": _concrete(_CONCRETIZATION, (3, "length")),
+    "jax.lax.reduce_window": _concrete(_TYPE, (3, "window_dimensions")),
+    # jax.random: the shape (bernoulli's first argument after the key is `p`, categorical's
+    # `logits`, permutation's an array to shuffle: those may be traced)
+    **{f"jax.random.{f}": _SHAPE_1 for f in ("normal", "uniform", "randint", "exponential",
+                                             "gumbel", "laplace", "rademacher")},
+    **{f"jax.random.{f}": _concrete(_TYPE, (2, "shape")) for f in ("bernoulli", "gamma", "poisson", "dirichlet")},
+    **{f"jax.random.{f}": _concrete(_TYPE, (3, "shape")) for f in ("truncated_normal", "beta", "categorical")},
+    "jax.random.split": _concrete(_TYPE, (1, "num")),
+    "jax.random.choice": _concrete(_BOOL, (2, "shape")),
+    "jax.random.orthogonal": _concrete(_CONCRETIZATION, (1, "n")),
+}
+# jax.Array methods: method -> its parameters that must be concrete.
+CONCRETE_METHOD_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
+    "reshape": _concrete(_TYPE, (0, "shape"), rest=True),  # x.reshape(n, -1) or x.reshape((n, -1))
+    "transpose": _concrete(_INTEGER, (0, "axes"), rest=True),
+    **{m: _concrete(_CONCRETIZATION, (0, "axis")) for m in ("sum", "mean", "max", "min", "prod",
+                                                            "any", "all", "std", "var", "squeeze")},
+}
+
+
+def concrete_param(params: tuple[ConcreteParam, ...], position: Optional[int],
+                   keyword: Optional[str]) -> Optional[ConcreteParam]:
+    """The fact about the argument at ``position`` (None: passed by keyword ``keyword``)."""
+    for param in params:
+        if keyword is not None:
+            if param.keyword == keyword:
+                return param
+        elif param.position >= 0 and (position == param.position or (param.rest and position > param.position)):
+            return param
+    return None
+
+
+# --- Python operations that force a concrete value ---------------------------------------------
+# builtin of one argument -> what a tracer there raises (int(x), bool(x), hex(x), ...).
+PYTHON_VALUE_BUILTINS: dict[str, str] = {
+    "int": _CONCRETIZATION, "float": _CONCRETIZATION, "complex": _CONCRETIZATION, "bool": _BOOL,
+    "hex": _INTEGER, "oct": _INTEGER, "bin": _INTEGER, "chr": _INTEGER,
+}
+# builtins every argument of which must be concrete
+PYTHON_BOUND_BUILTINS: dict[str, str] = {"range": _INTEGER}
+# jax.Array methods that return Python values
+PYTHON_VALUE_METHODS: dict[str, str] = {"item": _CONCRETIZATION, "tolist": _CONCRETIZATION}
+# syntax: a truth test (`if`, `while`, `and`, `or`, `not`), a Python slice bound (`x[:n]`), an
+# index into a Python list or tuple
+PYTHON_VALUE_SYNTAX: dict[str, str] = {"truth test": _BOOL, "slice bound": "IndexError",
+                                       "sequence index": _INTEGER}
+
+# numpy functions that convert their argument to a numpy array: on a tracer they raise
+# TracerArrayConversionError (argsort a TypeError).  Not here: np.sum/mean/max/min/reshape/
+# transpose/squeeze/round/searchsorted/..., which call the jax.Array's own method and work.
+NUMPY_CONVERTING_FUNCTIONS: dict[str, str] = {
+    **{f"numpy.{name}": "TracerArrayConversionError" for name in (
+        "array", "asarray", "asanyarray", "ascontiguousarray", "copy", "ravel", "zeros_like",
+        "ones_like", "empty_like", "full_like", "where", "clip", "concatenate", "stack", "vstack",
+        "hstack", "dstack", "column_stack", "allclose", "isclose", "dot", "matmul", "vdot",
+        "inner", "outer", "einsum", "tensordot", "kron", "cross", "sort", "unique", "diff",
+        "tile", "pad", "atleast_1d", "atleast_2d", "atleast_3d", "expand_dims", "interp",
+        "convolve", "histogram", "nan_to_num", "float16", "float32", "float64", "int8", "int16",
+        "int32", "int64", "uint8", "uint32", "bool_", "complex64", "complex128",
+        # ufuncs: none of them accept a tracer
+        "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "square", "abs",
+        "absolute", "fabs", "sign", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2",
+        "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc", "rint",
+        "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "power", "mod",
+        "remainder", "maximum", "minimum", "fmax", "fmin", "isnan", "isinf", "isfinite",
+        "logical_and", "logical_or", "logical_not", "logical_xor", "equal", "not_equal", "less",
+        "less_equal", "greater", "greater_equal", "negative", "reciprocal", "hypot", "logaddexp",
+        "deg2rad", "rad2deg", "degrees", "radians", "heaviside", "signbit", "conj", "conjugate",
+    )},
+    "numpy.argsort": _TYPE,
+}
+# every function of these numpy submodules converts its argument
+NUMPY_CONVERTING_SUBMODULES: dict[str, str] = {"numpy.linalg.": "TracerArrayConversionError",
+                                               "numpy.fft.": "TracerArrayConversionError"}
+
+
+# --- Library calls that run lax control flow inside ----------------------------------------------
+# Run outside jit, each of these traces the lax loop (or cond) over functions it creates anew, so
+# every eager call compiles again; inside one jitted step they compile once.  Measured by
+# tests/test_jaxfacts.py (jax 0.10.2, optax 0.2.8, CPU): ``compiles_per_call`` compiles on every
+# eager call after the first.
+
+
+@dataclass(frozen=True)
+class LaxLoopCall:
+    """``method`` "": the call itself runs ``runs``; else the method of the object the call
+    builds (``optax.lbfgs().update``; ``__call__``: calling that object)."""
+
+    runs: str
+    compiles_per_call: int
+    method: str = ""
+
+
+LAX_LOOP_LIBRARY_CALLS: dict[str, LaxLoopCall] = {
+    "optax.lbfgs": LaxLoopCall("a zoom line search (lax.while_loop) and lax.scan", 3, "update"),
+    "optax.scale_by_lbfgs": LaxLoopCall("lax.scan", 2, "update"),
+    "optax.scale_by_zoom_linesearch": LaxLoopCall("a zoom line search (lax.while_loop)", 1, "update"),
+    "optax.scale_by_backtracking_linesearch": LaxLoopCall("a backtracking line search (lax.while_loop)",
+                                                          1, "update"),
+    "optax.MultiSteps": LaxLoopCall("lax.cond", 1, "update"),
+    "optax.apply_if_finite": LaxLoopCall("lax.cond", 1, "update"),
+    "optax.contrib.reduce_on_plateau": LaxLoopCall("lax.cond", 1, "update"),
+    # the function it returns: each call picks the stored or a new gradient with lax.cond
+    "optax.value_and_grad_from_state": LaxLoopCall("lax.cond", 1, "__call__"),
+    "jax.scipy.optimize.minimize": LaxLoopCall("lax.while_loop", 1),
+    "jax.scipy.sparse.linalg.cg": LaxLoopCall("lax.while_loop", 1),
+    "jax.scipy.sparse.linalg.gmres": LaxLoopCall("lax.while_loop", 1),
+    "jax.scipy.sparse.linalg.bicgstab": LaxLoopCall("lax.while_loop", 1),
+}
+# optax combinators whose ``update`` runs their members' updates (``optax.chain(sgd, linesearch)``)
+OPTAX_COMBINATORS = frozenset({"optax.chain", "optax.named_chain"})
+
+
+# --- Pytree registrations ------------------------------------------------------------------------
+# Calls that make the class given as their first argument a pytree (``register_pytree_node(C,
+# flatten, unflatten)``): its instances are valid jit arguments, ``self`` of a jitted method too.
+PYTREE_REGISTRATIONS = frozenset(f"jax.tree_util.{name}" for name in (
+    "register_pytree_node", "register_pytree_with_keys", "register_pytree_node_class",
+    "register_dataclass", "register_static",
+))

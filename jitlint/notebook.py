@@ -94,8 +94,13 @@ class Notebook:
     raising_cells: set[int] = field(default_factory=set)
 
     def keeps(self, diagnostic) -> bool:
-        """False for a finding of an error that a cell tagged ``raises-exception`` shows."""
-        return not (diagnostic.cell in self.raising_cells and diagnostic.severity == "error")
+        """False for a finding of an error that a cell tagged ``raises-exception`` shows: the
+        finding is in that cell, or its evidence is (``def f`` in one cell, ``jax.jit(f)(x)``
+        in the tagged cell that shows the error)."""
+        if diagnostic.severity != "error":
+            return True
+        return not (diagnostic.cell in self.raising_cells or diagnostic.related and all(
+            related.cell in self.raising_cells for related in diagnostic.related))
 
     def locate(self, diagnostic):
         """The diagnostic with ``cell``, cell-relative lines and ``absolute_line`` set (and its

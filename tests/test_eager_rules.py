@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, expected_findings, run_all_counting_compiles
+from helpers import FIXTURES, declared_compiles, expected_findings, run_all_counting_compiles
 
 EAGER = sorted((FIXTURES / "eager").glob("*.py"))
 
@@ -75,3 +75,15 @@ def test_literal_sweep_through_a_name_compiles_once_per_size(reports):
     repeated = control_flow_compiles(reports[FIXTURES / "eager" / "sweep_through_name_repeated.py"])
     assert sweep["jit(scan)"] == 3  # three sizes, three programs: each compile is needed
     assert repeated["jit(scan)"] == 4  # one program, compiled on each of 4 calls
+
+
+DECLARING = [p for p in EAGER if declared_compiles(p)]
+
+
+@pytest.mark.parametrize("path", DECLARING, ids=lambda p: p.name)
+def test_declared_control_flow_compiles(path: Path, reports):
+    """``# runtime: jit(cond) compiles 6 times``: a library call that runs lax control flow
+    (jaxfacts.LAX_LOOP_LIBRARY_CALLS) compiles on every eager call, once when jitted."""
+    compiles = control_flow_compiles(reports[path])
+    for name, count in declared_compiles(path).items():
+        assert compiles[name] == count, (name, compiles)

@@ -9,7 +9,8 @@ import pytest
 
 from helpers import FIXTURES, expected_findings, run_all_counting_compiles
 
-CASES = {"loss_reads_global_batch.py": 1, "loss_uses_its_batch_ok.py": 5}  # distinct losses in 5
+CASES = {"loss_reads_global_batch.py": 1, "loss_uses_its_batch_ok.py": 5,  # distinct losses in 5
+         "predict_reads_loop_batch.py": 1}
 
 
 @pytest.mark.parametrize("name, distinct", CASES.items())

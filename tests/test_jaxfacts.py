@@ -4,14 +4,20 @@ findings."""
 
 from __future__ import annotations
 
+import builtins
+import importlib
 import inspect
 
 import pytest
 
-from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS,
-                              EAGER_LAX_FUNCTION_PARAMS, FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS,
-                              FRESH_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, RAGGED_BATCHERS,
-                              STATIC_FIELD_MARKERS)
+from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+                              DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS,
+                              FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS, FRESH_TRANSFORMS,
+                              LAX_LOOP_LIBRARY_CALLS, NUMPY_ARRAY_CONSTRUCTORS,
+                              NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
+                              OPTAX_COMBINATORS, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS,
+                              PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
+                              RAGGED_BATCHERS, STATIC_FIELD_MARKERS, ConcreteParam)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -299,3 +305,355 @@ def test_ragged_batcher_makes_a_short_last_batch_unless_asked_not_to(qualname):
         return
     assert _batches(qualname, 4, 10, drop=False) == [4, 4, 2]
     assert _batches(qualname, 4, 10, drop=True) == [4, 4]
+
+
+# --- values that must be concrete ---------------------------------------------------------------
+
+def _error_class(name: str) -> type:
+    return getattr(jax.errors, name, None) or getattr(builtins, name)
+
+
+def _concrete_examples() -> dict[str, tuple[tuple, dict]]:
+    """A call of each function of CONCRETE_PARAMS that works, with every parameter the table
+    names given (positionally where the fact has a position)."""
+    x, m, key = jnp.arange(1.0, 7.0), jnp.ones((2, 3)), jax.random.key(0)
+    shape = ((3,), {})
+    return {
+        **{f"jax.numpy.{f}": shape for f in ("zeros", "ones", "empty")},
+        "jax.numpy.full": (((3,), 1.0), {}),
+        **{f"jax.numpy.{f}": ((x, None, (3,)), {}) for f in ("zeros_like", "ones_like", "empty_like")},
+        "jax.numpy.full_like": ((x, 1.0, None, (3,)), {}),
+        "jax.numpy.arange": ((0, 3, 1), {}),
+        **{f"jax.numpy.{f}": ((1, 2, 3), {}) for f in ("linspace", "logspace", "geomspace")},
+        "jax.numpy.eye": ((3, 2), {}),
+        "jax.numpy.identity": ((3,), {}),
+        "jax.numpy.tri": ((3, 2), {}),
+        **{f"jax.numpy.{f}": ((3,), {}) for f in ("triu_indices", "tril_indices", "diag_indices")},
+        "jax.numpy.indices": (((3,),), {}),
+        "jax.numpy.reshape": ((x, (2, 3)), {}),
+        "jax.numpy.broadcast_to": ((x, (2, 6)), {}),
+        "jax.numpy.resize": ((x, (3,)), {}),
+        "jax.numpy.tile": ((x, 2), {}),
+        "jax.numpy.pad": ((x, ((1, 2),)), {}),
+        "jax.numpy.split": ((x, 2), {}),
+        "jax.numpy.array_split": ((x, 4), {}),
+        "jax.numpy.histogram": ((x, 3), {}),
+        "jax.numpy.polyfit": ((x, x, 2), {}),
+        "jax.numpy.fft.fft": ((x, 4), {}),
+        **{f"jax.numpy.{f}": ((m, 1), {}) for f in ("tril", "triu", "diag", "rot90", "partition")},
+        "jax.numpy.round": ((x, 1), {}),
+        **{f"jax.numpy.{f}": ((m, 0), {}) for f in (
+            "sum", "mean", "max", "min", "prod", "argmax", "argmin", "any", "all", "std", "var",
+            "cumprod", "median", "nansum", "nanmean", "expand_dims", "flip", "cumsum", "sort",
+            "argsort")},
+        "jax.numpy.squeeze": ((m[None], 0), {}),
+        **{f"jax.numpy.{f}": (([m, m], 0), {}) for f in ("concatenate", "stack")},
+        "jax.numpy.take": ((m, 0, 0), {}),
+        "jax.numpy.roll": ((m, 1, 0), {}),
+        "jax.numpy.moveaxis": ((m, 1, 0), {}),
+        "jax.numpy.swapaxes": ((m, 1, 0), {}),
+        "jax.numpy.transpose": ((m, (1, 0)), {}),
+        "jax.numpy.quantile": ((m, 0.5, 0), {}),
+        "jax.numpy.linalg.norm": ((m, 2, (0, 1)), {}),
+        "jax.numpy.diagonal": ((m, 1), {}),
+        "jax.nn.one_hot": ((x, 3), {}),
+        "jax.nn.softmax": ((m, 0), {}),
+        "jax.nn.log_softmax": ((m, 0), {}),
+        "jax.scipy.special.multigammaln": ((x, 2), {}),
+        "jax.image.resize": ((x, (3,), "linear"), {}),
+        "jax.lax.dynamic_slice": ((x, (0,), (2,)), {}),
+        "jax.lax.dynamic_slice_in_dim": ((x, 0, 2), {}),
+        "jax.lax.slice": ((x, (1,), (4,)), {}),
+        "jax.lax.slice_in_dim": ((x, 1, 4), {}),
+        "jax.lax.index_in_dim": ((x, 1), {}),
+        "jax.lax.broadcast": ((x, (2,)), {}),
+        "jax.lax.broadcast_in_dim": ((x, (2, 6), (1,)), {}),
+        "jax.lax.reshape": ((x, (2, 3)), {}),
+        "jax.lax.iota": ((jnp.int32, 3), {}),
+        "jax.lax.full": (((3,), 1.0), {}),
+        "jax.lax.pad": ((x, 0.0, ((1, 0, 0),)), {}),
+        "jax.lax.top_k": ((x, 2), {}),
+        "jax.lax.expand_dims": ((x, (0,)), {}),
+        "jax.lax.squeeze": ((m[None], (0,)), {}),
+        "jax.lax.transpose": ((m, (1, 0)), {}),
+        "jax.lax.rev": ((x, (0,)), {}),
+        "jax.lax.concatenate": (([m, m], 0), {}),
+        "jax.lax.cumsum": ((m, 0), {}),
+        "jax.lax.sort": ((m, 0), {}),
+        "jax.lax.scan": ((lambda c, _: (c, c), 0.0, None, 3), {}),
+        "jax.lax.reduce_window": ((x, 0.0, jax.lax.add, (2,), (1,), "VALID"), {}),
+        **{f"jax.random.{f}": ((key, (3,)), {}) for f in (
+            "normal", "uniform", "exponential", "gumbel", "laplace", "rademacher")},
+        "jax.random.randint": ((key, (3,), 0, 5), {}),
+        **{f"jax.random.{f}": ((key, 0.5, (3,)), {}) for f in ("bernoulli", "gamma", "poisson")},
+        "jax.random.dirichlet": ((key, jnp.ones(2), (3,)), {}),
+        "jax.random.truncated_normal": ((key, -1.0, 1.0, (3,)), {}),
+        "jax.random.beta": ((key, 1.0, 1.0, (3,)), {}),
+        "jax.random.categorical": ((key, m, 0, (3,)), {}),
+        "jax.random.split": ((key, 3), {}),
+        "jax.random.choice": ((key, x, (3,)), {}),
+        "jax.random.orthogonal": ((key, 3), {}),
+    }
+
+
+def _concrete_cases(table) -> list[tuple[str, ConcreteParam]]:
+    return [(name, fact) for name in sorted(table) for fact in table[name]]
+
+
+def _with(args: tuple, kwargs: dict, fact: ConcreteParam, value=None, take=False):
+    """The example's value at ``fact``'s parameter (take) or the call with ``value`` there."""
+    if fact.position >= 0 and fact.position < len(args):
+        if take:
+            return args[fact.position]
+        return args[:fact.position] + (value,) + args[fact.position + 1:], kwargs
+    if take:
+        return kwargs[fact.keyword]
+    return args, {**kwargs, fact.keyword: value}
+
+
+def _check_concrete_fact(call, args: tuple, kwargs: dict, fact: ConcreteParam) -> None:
+    constant = _with(args, kwargs, fact, take=True)
+    jax.block_until_ready(jax.jit(lambda: call(*args, **kwargs))())  # works with a constant
+    with pytest.raises(_error_class(fact.error)) as raised:
+        jax.jit(lambda v: call(*_with(args, kwargs, fact, v)[0], **_with(args, kwargs, fact, v)[1]))(constant)
+    assert type(raised.value).__name__ == fact.error, (fact, raised.value)
+
+
+def test_every_concrete_param_fact_has_an_example():
+    assert set(CONCRETE_PARAMS) == set(_concrete_examples())
+
+
+@pytest.mark.parametrize("qualname,fact", _concrete_cases(CONCRETE_PARAMS),
+                         ids=lambda v: v if isinstance(v, str) else v.keyword)
+def test_concrete_param_raises_with_a_tracer_and_works_with_a_constant(qualname, fact):
+    function = _resolve(qualname, jax, "jax.")
+    parameters = list(inspect.signature(function).parameters)
+    assert fact.keyword in parameters, (qualname, fact.keyword)
+    if fact.position >= 0:
+        assert parameters.index(fact.keyword) == fact.position, (qualname, fact)
+    args, kwargs = _concrete_examples()[qualname]
+    _check_concrete_fact(function, args, kwargs, fact)
+
+
+@pytest.mark.parametrize("method,fact", _concrete_cases(CONCRETE_METHOD_PARAMS),
+                         ids=lambda v: v if isinstance(v, str) else v.keyword)
+def test_concrete_method_param_raises_with_a_tracer_and_works_with_a_constant(method, fact):
+    m = jnp.ones((1, 2, 3) if method == "squeeze" else (2, 3))
+    args = ((3, 2),) if method == "reshape" else (1, 0) if method == "transpose" else (0,)
+    _check_concrete_fact(lambda *a, **k: getattr(m, method)(*a, **k), args, {}, fact)
+    if fact.rest:  # every later positional argument too: m.reshape(3, n)
+        later = ConcreteParam(fact.position + 1, fact.keyword, fact.error)
+        _check_concrete_fact(lambda *a: getattr(m, method)(*a), (3, 2) if method == "reshape" else (1, 0),
+                             {}, later)
+
+
+# --- Python operations that force a concrete value ----------------------------------------------
+
+@pytest.mark.parametrize("builtin", sorted(PYTHON_VALUE_BUILTINS))
+def test_python_value_builtin_raises_on_a_tracer(builtin):
+    function = getattr(builtins, builtin)
+    assert function(65) is not None
+    with pytest.raises(_error_class(PYTHON_VALUE_BUILTINS[builtin])) as raised:
+        jax.jit(lambda v: function(v))(65)
+    assert type(raised.value).__name__ == PYTHON_VALUE_BUILTINS[builtin]
+
+
+@pytest.mark.parametrize("builtin", sorted(PYTHON_BOUND_BUILTINS))
+def test_python_bound_builtin_raises_on_a_tracer(builtin):
+    function = getattr(builtins, builtin)
+    jax.jit(lambda: jnp.asarray(list(function(0, 3))))()
+    with pytest.raises(_error_class(PYTHON_BOUND_BUILTINS[builtin])):
+        jax.jit(lambda v: function(0, v))(3)
+
+
+@pytest.mark.parametrize("method", sorted(PYTHON_VALUE_METHODS))
+def test_python_value_method_raises_on_a_tracer(method):
+    assert getattr(jnp.ones(1), method)() is not None
+    with pytest.raises(_error_class(PYTHON_VALUE_METHODS[method])) as raised:
+        jax.jit(lambda v: getattr(v, method)())(jnp.ones(1))
+    assert type(raised.value).__name__ == PYTHON_VALUE_METHODS[method]
+
+
+SYNTAX_EXAMPLES = {
+    "truth test": lambda v: 1.0 if v > 0 else 0.0,
+    "slice bound": lambda v: jnp.arange(5)[:v],
+    "sequence index": lambda v: [1.0, 2.0, 3.0][v],
+}
+
+
+@pytest.mark.parametrize("operation", sorted(PYTHON_VALUE_SYNTAX))
+def test_python_value_syntax_raises_on_a_tracer(operation):
+    assert set(SYNTAX_EXAMPLES) == set(PYTHON_VALUE_SYNTAX)
+    example = SYNTAX_EXAMPLES[operation]
+    example(1)  # a Python value works
+    with pytest.raises(_error_class(PYTHON_VALUE_SYNTAX[operation])) as raised:
+        jax.jit(example)(1)
+    assert type(raised.value).__name__ == PYTHON_VALUE_SYNTAX[operation]
+
+
+NUMPY_EXAMPLES = {"numpy.tile": lambda v: np.tile(v, 2)}  # a traced `reps` raises another error
+
+
+@pytest.mark.parametrize("qualname", sorted(NUMPY_CONVERTING_FUNCTIONS))
+def test_numpy_converting_function_raises_on_a_tracer(qualname):
+    function = _resolve(qualname, np, "numpy.")
+    error = _error_class(NUMPY_CONVERTING_FUNCTIONS[qualname])
+    x = jnp.arange(1.0, 4.0)
+    if qualname in NUMPY_EXAMPLES:
+        with pytest.raises(error):
+            jax.jit(NUMPY_EXAMPLES[qualname])(x)
+        return
+    # the first arity that numpy accepts: each argument the tracer
+    for count in (1, 2, 3):
+        try:
+            jax.jit(lambda v, n=count: function(*[v] * n))(x)
+        except error:
+            return
+        except (TypeError, ValueError):
+            continue  # wrong arity or argument kind for this function
+    pytest.fail(f"{qualname} did not raise {error.__name__} on a tracer")
+
+
+@pytest.mark.parametrize("prefix", sorted(NUMPY_CONVERTING_SUBMODULES))
+def test_numpy_converting_submodule_raises_on_a_tracer(prefix):
+    function = {"numpy.linalg.": np.linalg.norm, "numpy.fft.": np.fft.fft}[prefix]
+    with pytest.raises(_error_class(NUMPY_CONVERTING_SUBMODULES[prefix])):
+        jax.jit(lambda v: function(v))(jnp.eye(2))
+
+
+# --- library calls that run lax control flow inside ---------------------------------------------
+
+_COMPILES: list[str] = []
+
+
+@pytest.fixture(scope="module")
+def compiles() -> list[str]:
+    """Every backend compile from here on (one listener for the module)."""
+    def listener(event, duration_secs, **kwargs):
+        if event == "/jax/core/compile/backend_compile_duration":
+            _COMPILES.append(kwargs.get("fun_name"))
+    jax.monitoring.register_event_duration_secs_listener(listener)
+    return _COMPILES
+
+
+def _quadratic(x):
+    return jnp.sum((x - 1.0) ** 2)
+
+
+def _optax_step(make):
+    """One eager optimizer step of ``make()`` on a quadratic (value and gradient given)."""
+    optax = pytest.importorskip("optax")
+    transformation = make(optax)
+    box = [jnp.zeros(3), None]
+    box[1] = transformation.init(box[0])
+
+    def step():
+        params, state = box
+        value, grad = jax.value_and_grad(_quadratic)(params)
+        extra = (dict(value=value, grad=grad, value_fn=_quadratic)
+                 if isinstance(transformation, optax.GradientTransformationExtraArgs) else {})
+        updates, state = transformation.update(grad, state, params, **extra)
+        box[:] = [optax.apply_updates(params, updates), state]
+    return step
+
+
+def _value_and_grad_from_state():
+    """A call of the function ``optax.value_and_grad_from_state`` returns, built once."""
+    optax = pytest.importorskip("optax")
+    transformation = optax.chain(optax.sgd(1.0), optax.scale_by_backtracking_linesearch(15, store_grad=True))
+    params = jnp.ones(3)
+    state = transformation.init(params)
+    value_and_grad = optax.value_and_grad_from_state(_quadratic)
+    return lambda: value_and_grad(params, state=state)
+
+
+def _lax_loop_examples():
+    importlib.import_module("jax.scipy.optimize")
+    importlib.import_module("jax.scipy.sparse.linalg")
+    a, b = jnp.eye(3) * 2.0, jnp.ones(3)
+    sgd = lambda optax: optax.sgd(0.1)  # noqa: E731
+    return {
+        "optax.lbfgs": _optax_step(lambda optax: optax.lbfgs()),
+        "optax.scale_by_lbfgs": _optax_step(lambda optax: optax.scale_by_lbfgs()),
+        "optax.scale_by_zoom_linesearch": _optax_step(lambda optax: optax.scale_by_zoom_linesearch(10)),
+        "optax.scale_by_backtracking_linesearch": _optax_step(lambda optax: optax.chain(
+            sgd(optax), optax.scale_by_backtracking_linesearch(10))),
+        "optax.MultiSteps": _optax_step(lambda optax: optax.MultiSteps(sgd(optax), 2)),
+        "optax.apply_if_finite": _optax_step(lambda optax: optax.apply_if_finite(sgd(optax), 3)),
+        "optax.contrib.reduce_on_plateau": _optax_step(lambda optax: optax.chain(
+            sgd(optax), optax.contrib.reduce_on_plateau())),
+        "optax.value_and_grad_from_state": _value_and_grad_from_state(),
+        "jax.scipy.optimize.minimize": lambda: jax.scipy.optimize.minimize(
+            _quadratic, jnp.zeros(3), method="BFGS"),
+        "jax.scipy.sparse.linalg.cg": lambda: jax.scipy.sparse.linalg.cg(a, b),
+        "jax.scipy.sparse.linalg.gmres": lambda: jax.scipy.sparse.linalg.gmres(a, b),
+        "jax.scipy.sparse.linalg.bicgstab": lambda: jax.scipy.sparse.linalg.bicgstab(a, b),
+    }
+
+
+@pytest.mark.parametrize("qualname", sorted(LAX_LOOP_LIBRARY_CALLS))
+def test_lax_loop_library_call_compiles_on_every_eager_call(qualname, compiles):
+    fact = LAX_LOOP_LIBRARY_CALLS[qualname]
+    module, _, name = qualname.rpartition(".")
+    target = getattr(pytest.importorskip(module), name)
+    if fact.method:
+        assert callable(getattr(target, fact.method, None)) or fact.method in inspect.getsource(target)
+    call = _lax_loop_examples()[qualname]
+    call()  # the first call compiles everything else it needs (the value and gradient ...)
+    before = len(compiles)
+    for _ in range(3):
+        call()
+    assert len(compiles) - before == 3 * fact.compiles_per_call, compiles[before:]
+    # jitted once, the same calls compile once in all
+    jitted = jax.jit(lambda: call()) if not fact.method else None
+    if jitted is not None:
+        jitted()
+        before = len(compiles)
+        jitted()
+        assert len(compiles) == before
+
+
+@pytest.mark.parametrize("qualname", sorted(OPTAX_COMBINATORS))
+def test_optax_combinator_exists(qualname):
+    optax = pytest.importorskip("optax")
+    assert callable(getattr(optax, qualname.removeprefix("optax.")))
+
+
+@pytest.mark.parametrize("qualname", sorted(PYTREE_REGISTRATIONS))
+def test_pytree_registration_makes_self_a_valid_jit_argument(qualname):
+    """A plain class whose method is ``@jax.jit``: TypeError on the first call, until the class
+    is registered (measured for each registration call)."""
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Scaled:
+        x: jax.Array
+        mul: float = 2.0
+
+        @jax.jit
+        def calc(self, y):
+            return self.x * y * self.mul
+
+    with pytest.raises(TypeError):
+        Scaled(jnp.ones(2)).calc(3.0)
+    register = _resolve(qualname, jax, "jax.")
+    flatten = lambda obj: ((obj.x,), obj.mul)  # noqa: E731
+    unflatten = lambda mul, children: Scaled(*children, mul)  # noqa: E731
+    arguments = {
+        "jax.tree_util.register_pytree_node": (flatten, unflatten),
+        "jax.tree_util.register_pytree_with_keys": (
+            lambda obj: (((jax.tree_util.GetAttrKey("x"), obj.x),), obj.mul), unflatten),
+        "jax.tree_util.register_pytree_node_class": (),
+        "jax.tree_util.register_dataclass": (["x"], ["mul"]),
+        "jax.tree_util.register_static": (),
+    }[qualname]
+    if qualname == "jax.tree_util.register_pytree_node_class":
+        Scaled.tree_flatten = flatten
+        Scaled.tree_unflatten = classmethod(lambda cls, mul, children: unflatten(mul, children))
+    if qualname == "jax.tree_util.register_static":  # a static pytree: hashable, no array leaves
+        Scaled.__hash__ = lambda self: hash(self.mul)
+        register(Scaled)
+        assert Scaled(1.0).calc(3.0) == 6.0
+        return
+    register(Scaled, *arguments)
+    assert jnp.allclose(Scaled(jnp.ones(2)).calc(3.0), 6.0)

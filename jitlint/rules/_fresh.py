@@ -49,7 +49,7 @@ from jitlint.rules._jitted import name_loads, positional_params
 from jitlint.rules._stale import state_changed_after_construction
 from jitlint.rules._types import ClassRef, member_kind, receiver_class
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
-from jitlint.walk import Walker, iter_nodes
+from jitlint.walk import Walker, children, iter_nodes
 
 # equinox's transforms return Modules that compare equal field by field; equinox's jits take
 # the callable as a static (strongly held, compared by equality) key: one compile.
@@ -137,6 +137,10 @@ class FreshJit:
             return (f"{jit} of {what} that captures the loop value `{self.operand}` compiles on "
                     f"every iteration, though `{self.operand}` is only a traced operand; pass "
                     f"`{self.operand}` as an argument and jit the function once before the loop")
+        if self.repetition == "again" and isinstance(self.app, EagerLoopApplication):
+            return (f"{jit} of {what} repeats an identical call earlier in this block, outside any "
+                    f"jit: the function is a new object each time, so the loop is traced and "
+                    f"compiled again; define it once (a def or a name bound once) and pass that")
         if self.repetition == "again":
             return (f"{jit} of {what} repeats an identical jit earlier in this block; the callable "
                     f"is a new object each time, so this traces (and compiles) again; jit it once "
@@ -169,9 +173,14 @@ def fresh_jits(ctx: FileContext) -> list[FreshJit]:
 def _analyse(ctx: FileContext) -> list[FreshJit]:
     analysis = _shared_analysis(ctx)
     found = []
+    eager_calls_reported = set()  # one finding per eager lax call (its first fresh function)
     for app in [*ctx.jit_applications, *analysis.eager_loop_applications()]:
+        if isinstance(app, EagerLoopApplication) and id(app.call) in eager_calls_reported:
+            continue
         result = analysis.check(app)
         if result is not None:
+            if isinstance(app, EagerLoopApplication):
+                eager_calls_reported.add(id(app.call))
             if result.kind == "bound-method":
                 result.changing_state = _changing_state(ctx, app)
             found.append(result)
@@ -723,20 +732,74 @@ class _Analysis:
     # ---------------------------------------------------------------- straight-line repetition
     def _straight_line_repeat(self, app: JitApplication, kind: str) -> Optional[FreshJit]:
         """The same fresh-callable jit written again in the same block (``jit(obj.f).lower()``
-        twice): the second builds a new callable, so it traces and compiles again."""
+        twice): the second builds a new callable, so it traces and compiles again.  The same
+        means the whole expression that uses it (the call with its arguments: other arguments
+        may be other shapes, a compile either way) with every name in it bound by the same
+        definition (a notebook that redefines ``f`` jits another function).  ``.trace()``
+        alone compiles nothing."""
         if app.call is None or isinstance(app.target, cst.Name) or app.frame.loops_in_scope():
             return None
-        code = self.ctx.module.code_for_node(app.call)
-        key = (app.frame.node, code)
+        use = self._use_expression(app.call)
+        if use is None:
+            return None
+        definitions = tuple(id(b.node) for name in _names_read(use)
+                            for b in self.model.bindings_at(name, app.frame.scope))
+        key = (app.frame.node, self._use_text(use, app.call),
+               self.ctx.module.code_for_node(app.target), definitions)
         if key in self._seen_jits:
             return FreshJit(app, kind, "again")
         self._seen_jits[key] = app
         return None
 
+    def _use_text(self, use: cst.BaseExpression, call: cst.Call) -> tuple:
+        """``use`` as text, from the jit ``call`` out, a Python number passed directly read as
+        its type: ``jit(f)(3)`` and ``jit(f)(5)`` run one program (a scalar's value is not part
+        of it), ``jit(f)(jnp.arange(7))`` and ``jit(f)(jnp.arange(8))`` two; ``jit(f).lower(x)``
+        traces what ``jit(f)(x)`` does."""
+        code = self.ctx.module.code_for_node
+        parts: list = [code(call)]
+        node = use
+        chain = []
+        while node is not call:
+            chain.append(node)
+            node = node.func if isinstance(node, cst.Call) else node.value
+        for node in reversed(chain):
+            if isinstance(node, cst.Attribute):
+                if node.attr.value != "lower":  # ``.lower(x)`` traces as the call ``(x)`` does
+                    parts.append(node.attr.value)
+            else:
+                parts.append(tuple(type(arg.value).__name__ if isinstance(arg.value, (cst.Integer, cst.Float))
+                                   else code(arg) for arg in node.args))
+        return tuple(parts)
+
+    def _use_expression(self, call: cst.Call) -> Optional[cst.BaseExpression]:
+        """``jit(f)(x)`` or ``jit(f).lower(x).compile()`` around the jit ``call``: what runs it
+        (None: it is only traced, ``jit(f).trace(x)``)."""
+        site = self.model.call_site_of.get(call)
+        statement = site.statement if site is not None else None
+        if statement is None:
+            return call
+        parent: dict[int, cst.CSTNode] = {}
+        for node in iter_nodes(statement):
+            for child in children(node):
+                parent[id(child)] = node
+        use: cst.BaseExpression = call
+        while True:
+            above = parent.get(id(use))
+            if isinstance(above, cst.Call) and above.func is use:
+                use = above
+            elif isinstance(above, cst.Attribute) and above.value is use:
+                if above.attr.value == "trace":
+                    return None
+                use = above
+            else:
+                return use
+
     # ---------------------------------------------------------------- eager control flow
     def eager_loop_applications(self) -> list[JitApplication]:
         """``jax.lax.scan(lambda ...)`` and friends outside any jit: each call traces and
-        compiles the loop again when its body is a new function."""
+        compiles the loop again when its body (or a while loop's condition) is a new function.
+        One application per function argument: ``check`` reports the first that is fresh."""
         found = []
         for site in self.model.calls:
             func = site.node.func
@@ -745,14 +808,13 @@ class _Analysis:
                 continue
             qualname = self.model.qualified_name(func, site.frame.scope)
             positions = EAGER_LOOPS.get(qualname or "")
-            if positions is None or not site.frame.loops_in_scope() and site.frame.scope.kind != "function":
+            if positions is None:
                 continue
             args = [a for a in site.node.args if a.keyword is None and not a.star]
             for index in positions:
                 if index < len(args) and isinstance(args[index].value, (cst.Lambda, cst.Name)):
                     found.append(EagerLoopApplication(JitRef(qualname), args[index].value, site.node,
                                                 site.frame, (), site.node))
-                    break
         return found
 
 
@@ -779,10 +841,29 @@ class EagerLoopApplication(JitApplication):
 EAGER_LOOPS = {
     "jax.lax.scan": (0,),
     "jax.lax.fori_loop": (2,),
-    "jax.lax.while_loop": (1, 0),
+    "jax.lax.while_loop": (1, 0),  # the body, then the condition
+    "jax.lax.cond": (1, 2),  # measured: eager lax.cond with new branch lambdas compiles per call
     "jax.lax.map": (0,),
 }
 EAGER_LOOP_NAMES = frozenset(name.rsplit(".", 1)[1] for name in EAGER_LOOPS)
+
+
+def _names_read(expr: cst.CSTNode) -> list[cst.Name]:
+    """The names ``expr`` reads (not attribute names, keywords or a lambda's parameters)."""
+    found, stack = [], [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            found.append(node)
+        elif isinstance(node, cst.Attribute):
+            stack.append(node.value)
+        elif isinstance(node, cst.Arg):
+            stack.append(node.value)
+        elif isinstance(node, cst.Lambda):
+            stack.append(node.body)
+        else:
+            stack.extend(children(node))
+    return found
 
 
 def _enclosing_def(frame: Frame) -> Optional[cst.CSTNode]:

@@ -32,8 +32,11 @@ from typing import Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS,
-                              NUMPY_ARRAY_CONSTRUCTORS, DataSizedOutput)
+from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+                              DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, NUMPY_ARRAY_CONSTRUCTORS,
+                              NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
+                              PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
+                              PYTHON_VALUE_SYNTAX, DataSizedOutput, concrete_param)
 from jitlint.rule import FileContext
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
                                    jitted_lambdas, positional_params, scopes_within,
@@ -61,62 +64,8 @@ CONCRETE_FUNCTIONS = frozenset({
 })
 # Builtins whose result is a traced array when their argument is one.
 TRACED_BUILTINS = frozenset({"abs", "sum", "pow", "round"})
-CONVERSIONS = {"int": "ConcretizationTypeError", "float": "ConcretizationTypeError",
-               "complex": "ConcretizationTypeError", "bool": "TracerBoolConversionError"}
-CONVERTING_METHODS = frozenset({"item", "tolist"})
-# numpy functions measured (numpy 2.4, jax 0.10.2) to raise TracerArrayConversionError on a
-# tracer; np.sum/mean/max/min/reshape/transpose/squeeze/round/... call the array's own method
-# and work, so they are not here.
-NUMPY_CONVERTING = frozenset({
-    "array", "asarray", "asanyarray", "ascontiguousarray", "copy", "ravel", "zeros_like",
-    "ones_like", "empty_like", "full_like", "where", "clip", "concatenate", "stack", "vstack",
-    "hstack", "dstack", "column_stack", "allclose", "isclose", "dot", "matmul", "vdot", "inner",
-    "outer", "einsum", "tensordot", "kron", "cross", "sort", "argsort", "unique", "diff", "tile",
-    "pad", "atleast_1d", "atleast_2d", "atleast_3d", "expand_dims", "interp", "convolve",
-    "histogram", "searchsorted", "nan_to_num", "float16", "float32", "float64", "int8", "int16",
-    "int32", "int64", "uint8", "uint32", "bool_", "complex64", "complex128",
-    # ufuncs: none of them accept a tracer
-    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "square", "abs",
-    "absolute", "fabs", "sign", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2",
-    "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc", "rint",
-    "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "power", "mod",
-    "remainder", "maximum", "minimum", "fmax", "fmin", "isnan", "isinf", "isfinite",
-    "logical_and", "logical_or", "logical_not", "logical_xor", "equal", "not_equal", "less",
-    "less_equal", "greater", "greater_equal", "negative", "reciprocal", "hypot", "logaddexp",
-    "deg2rad", "rad2deg", "degrees", "radians", "heaviside", "signbit", "conj", "conjugate",
-})
-NUMPY_SUBMODULES = ("numpy.linalg.", "numpy.fft.")
-# Parameters of jax functions that must be concrete Python values (shapes, sizes, axes):
-# qualname -> (position, keyword) pairs.  Measured (jax 0.10.2): a tracer there raises
-# TypeError "Shapes must be 1D sequences of concrete values" (zeros, reshape) or
-# ConcretizationTypeError (arange, one_hot's num_classes, sum's axis).
-_SHAPE = ((0, "shape"),)
-_AXIS = ((1, "axis"),)
-CONCRETE_PARAMS: dict[str, tuple[tuple[int, str], ...]] = {
-    **{f"jax.numpy.{f}": _SHAPE for f in ("zeros", "ones", "empty", "full")},
-    "jax.numpy.arange": ((0, "start"), (1, "stop"), (2, "step")),
-    "jax.numpy.linspace": ((2, "num"),),
-    "jax.numpy.eye": ((0, "N"), (1, "M")),
-    "jax.numpy.identity": ((0, "n"),),
-    "jax.numpy.reshape": ((1, "shape"), (1, "newshape")),
-    "jax.numpy.broadcast_to": ((1, "shape"),),
-    "jax.numpy.tile": ((1, "reps"),),
-    "jax.numpy.pad": ((1, "pad_width"),),  # measured: ConcretizationTypeError, nested widths too
-    **{f"jax.numpy.{f}": _AXIS for f in ("sum", "mean", "max", "min", "prod", "argmax", "argmin",
-                                         "any", "all", "std", "var", "cumsum", "cumprod",
-                                         "median", "nansum", "nanmean", "squeeze", "expand_dims")},
-    "jax.nn.one_hot": ((1, "num_classes"),),
-    "jax.scipy.special.multigammaln": ((1, "d"),),
-    "jax.nn.softmax": _AXIS,
-    "jax.nn.log_softmax": _AXIS,
-    # the shape is the second argument of normal/uniform only: bernoulli's is `p`, categorical's
-    # `logits` and permutation's the array to shuffle (measured: all three fine traced)
-    **{f"jax.random.{f}": ((1, "shape"),) for f in ("normal", "uniform")},
-    "jax.random.bernoulli": ((2, "shape"),),
-    "jax.random.categorical": ((3, "shape"),),
-}
-CONCRETE_METHOD_ARGS = frozenset({"reshape"})  # x.reshape(n, -1): every argument is a shape
 MAX_HELPER_DEPTH = 3
+JITTED_HERE = "jitted here"
 
 
 @dataclass(eq=False)
@@ -125,6 +74,9 @@ class TracerUse:
     node: cst.CSTNode
     function: Optional[cst.FunctionDef]  # None: a jitted library function (no def here)
     message: str
+    # where the function is jitted (Violation.related): a notebook cell tagged
+    # ``raises-exception`` that jits it shows the error on purpose
+    related: tuple[tuple[cst.CSTNode, str], ...] = ()
 
 
 def tracer_uses(ctx: FileContext) -> list[TracerUse]:
@@ -149,15 +101,15 @@ def _jitted_library_calls(ctx: FileContext) -> list[TracerUse]:
                 break
             index = position if arg.keyword is None else None
             position += arg.keyword is None
-            keyword = next((k for p, k in CONCRETE_PARAMS[qualname]
-                            if (index is not None and p == index)
-                            or (arg.keyword is not None and arg.keyword.value == k)), None)
-            if keyword is None or id(arg) not in dynamic:
+            fact = concrete_param(CONCRETE_PARAMS[qualname], index,
+                                  arg.keyword.value if arg.keyword is not None else None)
+            if fact is None or id(arg) not in dynamic:
                 continue
-            fix = (f"static_argnums=({index},)" if index is not None else f'static_argnames=("{keyword}",)')
+            fix = (f"static_argnums=({index},)" if index is not None else f'static_argnames=("{fact.keyword}",)')
             uses.append(TracerUse("convert", arg, None, (
-                f"the `{keyword}` argument of jitted `{qualname}` must be a Python value, but jit "
-                f"traces it: the call raises ConcretizationTypeError; pass {fix} to jax.jit")))
+                f"the `{fact.keyword}` argument of jitted `{qualname}` must be a Python value, but "
+                f"jit traces it: the call raises {fact.error}; pass {fix} to jax.jit"),
+                ((jc.app.anchor, JITTED_HERE),)))
             break
     return uses
 
@@ -478,7 +430,8 @@ class _FunctionAnalysis:
         return found
 
     def report(self, kind: str, node: cst.CSTNode, message: str) -> None:
-        self.uses.setdefault(id(node), TracerUse(kind, node, self.func, message))
+        related = tuple((app.anchor, JITTED_HERE) for app in self.root.jitted.apps)
+        self.uses.setdefault(id(node), TracerUse(kind, node, self.func, message, related))
 
     def check_truth(self, expr: cst.BaseExpression, scope: Scope, construct: str, fix: str) -> None:
         """``expr`` is converted to bool (an if/while/assert test, an and/or operand, not)."""
@@ -498,11 +451,11 @@ class _FunctionAnalysis:
         where = self.where
         if param is not None:
             self.report("bool", expr, f"{construct} on `{param}`, a traced (non-static) argument of "
-                                      f"{where}, raises TracerBoolConversionError; "
+                                      f"{where}, raises {PYTHON_VALUE_SYNTAX['truth test']}; "
                                       f"{static_fix(param)}, else {fix}")
             return
         self.report("bool", expr, f"{construct} on `{_src(expr)}`, a traced value in {where}, "
-                                  f"raises TracerBoolConversionError; {fix}")
+                                  f"raises {PYTHON_VALUE_SYNTAX['truth test']}; {fix}")
 
 
 def _container_fallback(node: cst.BooleanOperation) -> bool:
@@ -621,9 +574,9 @@ class _UseFinder(Walker):
         name = a.where
         func = node.func
         builtin = a._builtin(func, scope)
-        if builtin in CONVERSIONS and len(node.args) == 1 and not node.args[0].star \
+        if builtin in PYTHON_VALUE_BUILTINS and len(node.args) == 1 and not node.args[0].star \
                 and a.traced(node.args[0].value, scope):
-            error = CONVERSIONS[builtin]
+            error = PYTHON_VALUE_BUILTINS[builtin]
             param = a._is_bare_param(node.args[0].value, scope)
             if param is not None:
                 a.report("convert", node, f"`{_src(node)}` needs a concrete value but `{param}` is a "
@@ -633,51 +586,52 @@ class _UseFinder(Walker):
                 a.report("convert", node, f"`{_src(node)}` needs a concrete value but its argument is "
                                           f"traced in {name}: it raises {error}; keep it an "
                                           f"array (.astype) and convert the result outside jit")
-        elif isinstance(func, cst.Attribute) and func.attr.value in CONVERTING_METHODS \
+        elif isinstance(func, cst.Attribute) and func.attr.value in PYTHON_VALUE_METHODS \
                 and a.traced(func.value, scope):
             a.report("convert", node, f"`{_src(node)}` needs a concrete value but `{_src(func.value)}` "
-                                      f"is traced in {name}: it raises ConcretizationTypeError; "
+                                      f"is traced in {name}: it raises "
+                                      f"{PYTHON_VALUE_METHODS[func.attr.value]}; "
                                       f"keep it an array and convert the result outside jit")
         elif builtin == "print" and any(_printed_traced(a, arg.value, scope) for arg in node.args):
             a.report("print", node, f"`print` in {name} runs only while tracing: it prints a "
                                     f"tracer once, not the values of each call; use jax.debug.print")
         else:
             qualname = a.model.qualified_name(func, scope)
-            if qualname is not None and _numpy_converts(qualname) \
-                    and any(a.traced(arg.value, scope) for arg in node.args):
+            numpy_error = _numpy_conversion_error(qualname)
+            if numpy_error is not None and any(a.traced(arg.value, scope) for arg in node.args):
                 jnp_name = "jax." + qualname
                 a.report("numpy", node, f"`{qualname}` on a traced value in {name} raises "
-                                        f"TracerArrayConversionError; use `{jnp_name}`")
-            elif builtin == "range":
-                self._concrete_args(node, node.args, "a Python `range` bound",
-                                    "TracerIntegerConversionError", "use jax.lax.fori_loop")
+                                        f"{numpy_error}; use `{jnp_name}`")
+            elif builtin in PYTHON_BOUND_BUILTINS:
+                self._concrete_args(node, node.args, f"a Python `{builtin}` bound",
+                                    PYTHON_BOUND_BUILTINS[builtin], "use jax.lax.fori_loop")
             elif qualname in DATA_SIZED_OUTPUTS:
                 self._data_sized(node, DATA_SIZED_OUTPUTS[qualname])
             elif isinstance(func, cst.Attribute) and func.attr.value in DATA_SIZED_METHODS \
                     and a.traced(func.value, scope):
                 self._data_sized(node, DataSizedOutput(DATA_SIZED_METHODS[func.attr.value], ()))
             elif qualname in CONCRETE_PARAMS:
-                # measured: a traced shape of these raises TypeError (jax.random's too)
-                error = "TypeError" if qualname.startswith("jax.random.") or qualname.rpartition(".")[2] in (
-                    "zeros", "ones", "empty", "full", "reshape", "broadcast_to") \
-                    else "ConcretizationTypeError"
-                for index, arg in enumerate(node.args):
-                    if arg.star:
-                        break
-                    keyword = next((k for p, k in CONCRETE_PARAMS[qualname]
-                                    if (arg.keyword is None and p == index)
-                                    or (arg.keyword is not None and arg.keyword.value == k)), None)
-                    if keyword is not None:
-                        self._concrete_args(node, [arg], f"the `{keyword}` argument of `{qualname}`",
-                                            error, "derive it from a static shape (x.shape[0])")
-            elif isinstance(func, cst.Attribute) and func.attr.value in CONCRETE_METHOD_ARGS \
+                self._concrete_params(node, CONCRETE_PARAMS[qualname], f"`{qualname}`")
+            elif isinstance(func, cst.Attribute) and func.attr.value in CONCRETE_METHOD_PARAMS \
                     and a.traced(func.value, scope):
-                self._concrete_args(node, node.args, "a shape in `.reshape`", "TypeError",
-                                    "derive it from a static shape (x.shape[0])")
+                self._concrete_params(node, CONCRETE_METHOD_PARAMS[func.attr.value],
+                                      f"`.{func.attr.value}`")
             elif isinstance(func, cst.Name) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow(node, scope)
 
-    def _concrete_args(self, node: cst.Call, args, what: str, error: str, fix: str) -> None:
+    def _concrete_params(self, node: cst.Call, facts, where: str) -> None:
+        """Report the first argument of ``node`` that ``facts`` say must be concrete and is traced."""
+        for index, arg in enumerate(node.args):
+            if arg.star:
+                break
+            fact = concrete_param(facts, index if arg.keyword is None else None,
+                                  arg.keyword.value if arg.keyword is not None else None)
+            if fact is not None and self._concrete_args(
+                    node, [arg], f"the `{fact.keyword}` argument of {where}", fact.error,
+                    "derive it from a static shape (x.shape[0])"):
+                return
+
+    def _concrete_args(self, node: cst.Call, args, what: str, error: str, fix: str) -> bool:
         """Report the first argument (or tuple element) that is traced where JAX needs a
         concrete Python value."""
         a, scope = self.a, self.scope
@@ -685,7 +639,8 @@ class _UseFinder(Walker):
             for value in _elements(arg.value):
                 if a.traced(value, scope):
                     self._report_concrete(node, value, what, error, fix)
-                    return
+                    return True
+        return False
 
     def _report_concrete(self, node: cst.CSTNode, value: cst.BaseExpression, what: str,
                          error: str, fix: str) -> None:
@@ -746,13 +701,13 @@ class _UseFinder(Walker):
             if isinstance(index, cst.Slice):
                 for bound in (index.lower, index.upper, index.step):
                     if bound is not None and a.traced(bound, scope):
-                        self._report_concrete(node, bound, "a slice bound", "IndexError",
+                        self._report_concrete(node, bound, "a slice bound", PYTHON_VALUE_SYNTAX["slice bound"],
                                               "use jax.lax.dynamic_slice with a static size")
                         return
             elif isinstance(index, cst.Index) and _is_python_sequence(a.model, node.value, scope) \
                     and a.traced(index.value, scope):
                 self._report_concrete(node, index.value, "an index into a Python list or tuple",
-                                      "TracerIntegerConversionError",
+                                      PYTHON_VALUE_SYNTAX["sequence index"],
                                       "make it an array (jnp.asarray) and index that")
                 return
 
@@ -788,11 +743,14 @@ def _is_numpy_array(model: SemanticModel, expr: cst.BaseExpression, scope: Scope
     return False
 
 
-def _numpy_converts(qualname: str) -> bool:
-    if qualname.startswith(NUMPY_SUBMODULES):
-        return True
-    head, _, last = qualname.rpartition(".")
-    return head == "numpy" and last in NUMPY_CONVERTING
+def _numpy_conversion_error(qualname: Optional[str]) -> Optional[str]:
+    """What a numpy function raises on a tracer (None: it is not one that converts)."""
+    if qualname is None:
+        return None
+    for prefix, error in NUMPY_CONVERTING_SUBMODULES.items():
+        if qualname.startswith(prefix):
+            return error
+    return NUMPY_CONVERTING_FUNCTIONS.get(qualname)
 
 
 def _printed_traced(a: _FunctionAnalysis, expr: cst.BaseExpression, scope: Scope) -> bool:

@@ -2,11 +2,12 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
+from jitlint.jaxfacts import LAX_LOOP_LIBRARY_CALLS, OPTAX_COMBINATORS, LaxLoopCall
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import CallingContext, calling_context
 from jitlint.rules._jitted import jitted_functions
 from jitlint.rules._nnx import own_nodes
-from jitlint.semantic import CallSite, Scope, SemanticModel
+from jitlint.semantic import CallSite, Frame, Scope, SemanticModel
 
 # lax control flow: run eagerly, each call traces its body function and compiles it again
 # unless it is the very same function object as last time.
@@ -14,12 +15,6 @@ LAX_CONTROL_FLOW = {  # qualname -> positions of the function arguments
     "jax.lax.fori_loop": (2,), "jax.lax.while_loop": (0, 1), "jax.lax.scan": (0,),
     "jax.lax.cond": (1, 2), "jax.lax.switch": (1,), "jax.lax.map": (0,),
 }
-# optax transformations whose update runs a line search (lax.while_loop/cond) inside.
-LINE_SEARCH_OPTIMIZERS = frozenset({
-    "optax.lbfgs", "optax.scale_by_zoom_linesearch", "optax.scale_by_backtracking_linesearch",
-    "optax.polyak_sgd",
-})
-CHAINS = frozenset({"optax.chain", "optax.named_chain"})
 TIMERS = frozenset({"time.time", "time.perf_counter", "time.perf_counter_ns", "time.monotonic",
                     "time.process_time", "timeit.timeit", "timeit.repeat", "jax.clear_caches"})
 
@@ -30,8 +25,11 @@ class EagerLaxControlFlowInLoop(Rule):
     Flags, in a Python loop outside traced code (a jitted or transformed function, or one
     whose every caller in the module runs traced, like an environment's `step` used only as
     `jax.jit(env.step)`), a call that runs lax control flow
-    eagerly: the `update` of an optax optimizer with a line search (`optax.lbfgs`,
-    `optax.scale_by_zoom_linesearch`, ..., also inside `optax.chain`), or a function of this module that calls
+    eagerly: a library call that runs lax control flow inside, listed as data in
+    `jitlint/jaxfacts.py` (`LAX_LOOP_LIBRARY_CALLS`: `jax.scipy.optimize.minimize`,
+    `jax.scipy.sparse.linalg.cg`, ..., and the `update` of optax's `lbfgs`, line searches,
+    `MultiSteps`, `apply_if_finite`, `contrib.reduce_on_plateau`, also inside `optax.chain`),
+    or a function of this module that calls
     `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it defines itself (a local
     `def` or a lambda). Only `for`/`while` loops; benchmark loops (timers,
     `jax.clear_caches()`, `while state:`) and sweeps over a literal list of configurations
@@ -43,7 +41,10 @@ class EagerLaxControlFlowInLoop(Rule):
     compiled body only for the very same function object, and a body defined inside the
     function is new on every call. Measured on jax 0.10.2, optax 0.2.8 (CPU): 10 eager
     L-BFGS steps compile 92 times (a `while`, a `cond` and two `scan`s every step); the same
-    steps under one `jax.jit` compile 10 times in all, 2 of them the step. A helper running
+    steps under one `jax.jit` compile 10 times in all, 2 of them the step. After the first
+    call, each eager call compiles again: `lbfgs().update` 3 times, `scale_by_lbfgs` 2, the
+    line searches, `MultiSteps`, `apply_if_finite`, `reduce_on_plateau`, `minimize` and the
+    sparse solvers once (tests/test_jaxfacts.py measures each). A helper running
     `lax.fori_loop` with a local body compiles on each of 5 calls; with a module-level body,
     once.
 
@@ -55,7 +56,8 @@ class EagerLaxControlFlowInLoop(Rule):
     code = "JIT520"
     name = "eager-lax-control-flow-in-loop"
     summary = "lax control flow run outside jit in a loop compiles on every iteration; jit the step"
-    prefilter_words = ("lbfgs", "linesearch", "fori_loop", "while_loop", "scan", "switch")
+    prefilter_words = tuple(sorted({name.rpartition(".")[2]
+                                    for name in (*LAX_CONTROL_FLOW, *LAX_LOOP_LIBRARY_CALLS)}))
 
     INVALID = [
         """
@@ -108,7 +110,7 @@ class EagerLaxControlFlowInLoop(Rule):
             loops = [loop for loop in site.frame.loops_in_scope() if isinstance(loop, (cst.For, cst.While))]
             if not loops or context.runs_traced(site.frame):
                 continue  # traced code runs once per trace of its caller's jit
-            what = _line_search_update(site, model) or _eager_helper(site, model, jitted)
+            what = _library_loop_call(site, model) or _eager_helper(site, model, jitted)
             if what is None or _deliberate_loop(loops, site, model, context):
                 continue
             yield Violation(site.node, (
@@ -116,29 +118,49 @@ class EagerLaxControlFlowInLoop(Rule):
                 f"compiled again on every iteration; jit the step (or the helper) once"))
 
 
-def _line_search_update(site: CallSite, model: SemanticModel) -> Optional[str]:
+def _library_loop_call(site: CallSite, model: SemanticModel) -> Optional[str]:
+    """A library call that runs lax control flow inside (jaxfacts.LAX_LOOP_LIBRARY_CALLS):
+    called itself (``jax.scipy.optimize.minimize(...)``), or the method of an object such a
+    call built (``solver.update`` of ``solver = optax.lbfgs()``, also inside ``optax.chain``)."""
     func = site.node.func
-    if not (isinstance(func, cst.Attribute) and func.attr.value == "update"
-            and isinstance(func.value, cst.Name)):
+    qualname = model.qualified_name(func, site.frame.scope)
+    fact = LAX_LOOP_LIBRARY_CALLS.get(qualname or "")
+    if fact is not None and not fact.method:
+        return f"`{qualname}` (it runs {fact.runs})"
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+        built, method, shown = func.value, func.attr.value, f"{func.value.value}.{func.attr.value}"
+    elif isinstance(func, cst.Name):  # ``value_and_grad(params, state=state)``
+        built, method, shown = func, "__call__", func.value
+    elif isinstance(func, cst.Call):  # ``optax.value_and_grad_from_state(f)(params, ...)``
+        found = _builds_lax_loop(func, site.frame.scope, site.frame, model, "__call__")
+        return None if found is None else f"`{found[0]}(...)(...)` ({found[1].runs})"
+    else:
         return None
-    origin = model.value_origin(func.value, site.frame.scope, site.frame)
+    origin = model.value_origin(built, site.frame.scope, site.frame)
     if origin is None or not isinstance(origin[0], cst.Call):
         return None
-    qualname = _line_search(origin[0], origin[1], model)
-    if qualname is None:
+    found = _builds_lax_loop(origin[0], origin[1], origin[2], model, method)
+    if found is None:
         return None
-    return f"`{func.value.value}.update` ({qualname}, a line search)"
+    builder, fact = found
+    return f"`{shown}` ({builder}: {fact.runs})"
 
 
-def _line_search(call: cst.Call, scope: Scope, model: SemanticModel) -> Optional[str]:
-    """The line-search optimizer ``call`` builds, also inside ``optax.chain(...)``."""
+def _builds_lax_loop(call: cst.Call, scope: Scope, frame: Frame, model: SemanticModel,
+                     method: str) -> Optional[tuple[str, LaxLoopCall]]:
+    """The library call (and its fact) whose ``method`` runs lax control flow, for the object
+    ``call`` builds, also inside ``optax.chain(...)``, written there or bound to a name first
+    (``linesearch = optax.scale_by_backtracking_linesearch(...)``)."""
     qualname = model.qualified_name(call.func, scope)
-    if qualname in LINE_SEARCH_OPTIMIZERS:
-        return qualname
-    if qualname in CHAINS:
+    fact = LAX_LOOP_LIBRARY_CALLS.get(qualname or "")
+    if fact is not None and fact.method == method:
+        return qualname, fact
+    if qualname in OPTAX_COMBINATORS:
         for arg in call.args:
-            if isinstance(arg.value, cst.Call):
-                found = _line_search(arg.value, scope, model)
+            member = (arg.value, scope, frame) if isinstance(arg.value, cst.Call) else \
+                model.value_origin(arg.value, scope, frame)
+            if member is not None and isinstance(member[0], cst.Call):
+                found = _builds_lax_loop(member[0], member[1], member[2], model, method)
                 if found is not None:
                     return found
     return None

@@ -98,8 +98,11 @@ def _roles(name: str) -> set[str]:
 
 
 def _data_global(name: cst.Name, model: SemanticModel, scope) -> Optional[Binding]:
-    """The module-level assignment ``name`` reads (not an import, def, class or parameter)."""
+    """The module-level assignment ``name`` reads (not an import, def, class or parameter); a
+    module-level loop's target too (``for test_batch in test_ds: ...`` in one notebook cell,
+    ``test_batch = next(...)`` in another)."""
     bindings = model.lookup(name.value, scope)
-    if not bindings or any(b.scope is not model.module_scope or b.kind != "assign" for b in bindings):
+    if not bindings or any(b.scope is not model.module_scope or b.kind not in ("assign", "loop-target")
+                           for b in bindings):
         return None
     return bindings[0]

@@ -78,4 +78,4 @@ class PythonControlFlowOnTracer(Rule):
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         for use in tracer_uses(ctx):
             if use.kind == "bool":
-                yield Violation(use.node, use.message)
+                yield Violation(use.node, use.message, related=use.related)

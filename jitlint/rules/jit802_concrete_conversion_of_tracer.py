@@ -84,4 +84,4 @@ class ConcreteConversionOfTracer(Rule):
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         for use in tracer_uses(ctx):
             if use.kind == "convert":
-                yield Violation(use.node, use.message)
+                yield Violation(use.node, use.message, related=use.related)

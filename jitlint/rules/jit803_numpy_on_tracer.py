@@ -61,4 +61,4 @@ class NumpyOnTracer(Rule):
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         for use in tracer_uses(ctx):
             if use.kind == "numpy":
-                yield Violation(use.node, use.message)
+                yield Violation(use.node, use.message, related=use.related)

@@ -2,6 +2,7 @@ from typing import Iterator
 
 import libcst as cst
 
+from jitlint.jaxfacts import PYTREE_REGISTRATIONS
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._jitted import TRACING_JITS, jitted_functions, positional_params, static_names
 from jitlint.staticargs import spec_of
@@ -15,9 +16,10 @@ class JitOnMethod(Rule):
     """
     ## What it does
     Flags `@jax.jit` (or `@partial(jax.jit, ...)` without `self` static) directly on a method
-    of a plain class: no base class, no class decorator, no `tree_flatten`. A pytree class
-    (`equinox.Module`, a `flax.struct` dataclass, `register_pytree_node_class`) is silent:
-    there `self` is a valid jit argument.
+    of a plain class: no base class, no class decorator, no `tree_flatten`, not registered by
+    a call in the module (`jax.tree_util.register_pytree_node(Cls, ...)` and the others of
+    `jaxfacts.PYTREE_REGISTRATIONS`). A pytree class (`equinox.Module`, a `flax.struct`
+    dataclass, `register_pytree_node_class`) is silent: there `self` is a valid jit argument.
 
     ## Why is this bad?
     jit treats every non-static argument as an array, `self` included. Measured on jax 0.10.2
@@ -69,9 +71,14 @@ class JitOnMethod(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
+        registered = None
         for func, entry in jitted_functions(ctx).items():
             frame = ctx.model.functions.get(func)
             if frame is None or frame.scope.kind != "class" or not _plain_class(frame.scope.node):
+                continue
+            if registered is None:
+                registered = _registered_classes(ctx)
+            if frame.scope.node in registered:
                 continue
             if any(_decorator_name(d) in ("staticmethod", "classmethod") for d in func.decorators):
                 continue
@@ -97,6 +104,20 @@ def _plain_class(node: cst.CSTNode) -> bool:
         return False
     return not any(isinstance(s, cst.FunctionDef) and s.name.value in PYTREE_METHODS
                    for s in node.body.body)
+
+
+def _registered_classes(ctx: FileContext) -> set[cst.CSTNode]:
+    """Classes of this module made pytrees by a call: ``register_pytree_node(Cls, ...)``."""
+    found = set()
+    for site in ctx.model.calls:
+        args = site.node.args
+        if not args or not isinstance(args[0].value, cst.Name) or args[0].keyword is not None:
+            continue
+        if ctx.model.qualified_name(site.node.func, site.frame.scope) not in PYTREE_REGISTRATIONS:
+            continue
+        found.update(b.node for b in ctx.model.bindings_at(args[0].value, site.frame.scope)
+                     if isinstance(b.node, cst.ClassDef))
+    return found
 
 
 def _decorator_name(decorator: cst.Decorator) -> str:

@@ -80,4 +80,4 @@ class DataDependentShapeUnderJit(Rule):
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         for use in tracer_uses(ctx):
             if use.kind == "shape":
-                yield Violation(use.node, use.message)
+                yield Violation(use.node, use.message, related=use.related)
