@@ -13,7 +13,6 @@ import sysconfig
 import tempfile
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -135,26 +134,73 @@ def declared_compiles(script: Path) -> dict[str, int]:
     return {m["name"]: int(m["n"]) for m in DECLARED_COMPILES.finditer(script.read_text())}
 
 
-def run_all_without_jit(scripts: Iterable[Path]) -> dict[Path, str]:
-    """Each script's stdout with ``JAX_DISABLE_JIT=1`` (every call runs the Python body), two
-    at a time: what the code computes when nothing is cached."""
-    def run(path: Path) -> str:
-        env = dict(os.environ, JAX_PLATFORMS="cpu", JAX_DISABLE_JIT="1")
-        proc = subprocess.run([sys.executable, str(path)], cwd=path.parent, env=env,
-                              capture_output=True, text=True, timeout=300)
-        assert proc.returncode == 0, proc.stderr[-2000:]
-        return proc.stdout
+FORKED_RUNS = Path(__file__).with_name("forked_runs.py")
 
+
+@dataclass
+class ForkedRun:
+    returncode: int
+    stdout: str
+    stderr: str
+    report: dict | None  # the bootstrap's report (counting runs that wrote one)
+
+
+def run_forked(scripts: Iterable[Path], env: dict, counting: bool) -> dict[Path, ForkedRun]:
+    """Run each script as ``python [BOOTSTRAP] SCRIPT`` in its directory (under the
+    compile-counting bootstrap when ``counting``), two at a time, each in a process forked
+    after one shared import of JAX (see forked_runs.py): the import is most of the cost of a
+    fixture's run."""
     scripts = list(scripts)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(scripts, pool.map(run, scripts)))
+    if not scripts:
+        return {}
+    with tempfile.TemporaryDirectory() as tmp:
+        parts = ("stdout", "stderr", "report") if counting else ("stdout", "stderr")
+        jobs = [{"script": str(script), **{part: str(Path(tmp) / f"{index}.{part}") for part in parts}}
+                for index, script in enumerate(scripts)]
+        Path(tmp, "jobs.json").write_text(json.dumps(jobs))
+        proc = subprocess.run([sys.executable, str(FORKED_RUNS), str(BOOTSTRAP),
+                               str(Path(tmp, "jobs.json"))], env=env, capture_output=True,
+                              text=True, timeout=300 * len(scripts))
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        runs = {}
+        for script, job, code in zip(scripts, jobs, json.loads(proc.stdout)):
+            report = None
+            if counting and Path(job["report"]).exists():
+                report = json.loads(Path(job["report"]).read_text())
+                for event in report["compiles"]:  # the forking process's frame, below the child's
+                    for key in ("stack", "made"):
+                        if event[key] is not None:
+                            event[key] = [f for f in event[key] if f[0] != str(FORKED_RUNS)]
+            runs[script] = ForkedRun(code, Path(job["stdout"]).read_text(),
+                                     Path(job["stderr"]).read_text(), report)
+        return runs
+
+
+def run_all_outputs(scripts: Iterable[Path], **env: str) -> dict[Path, str]:
+    """Each script's stdout, run as ``python SCRIPT`` with JAX on the CPU and ``env`` added to
+    the environment; each must exit with code 0."""
+    outputs = {}
+    for path, run in run_forked(scripts, dict(os.environ, JAX_PLATFORMS="cpu", **env),
+                                counting=False).items():
+        assert run.returncode == 0, run.stderr[-2000:]
+        outputs[path] = run.stdout
+    return outputs
+
+
+def run_all_without_jit(scripts: Iterable[Path]) -> dict[Path, str]:
+    """Each script's stdout with ``JAX_DISABLE_JIT=1`` (every call runs the Python body): what
+    the code computes when nothing is cached."""
+    return run_all_outputs(scripts, JAX_DISABLE_JIT="1")
 
 
 def run_all_counting_compiles(scripts: Iterable[Path]) -> dict[Path, dict]:
-    """``run_counting_compiles`` for many scripts, two at a time (one per core here)."""
-    scripts = list(scripts)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(scripts, pool.map(run_counting_compiles, scripts)))
+    """``run_counting_compiles`` for many scripts."""
+    reports = {}
+    for path, run in run_forked(scripts, dict(os.environ, JAX_PLATFORMS="cpu"), counting=True).items():
+        if run.report is None:
+            raise AssertionError(f"{path} produced no report:\n{run.stderr[-3000:]}")
+        reports[path] = dict(run.report, stderr=run.stderr, stdout=run.stdout)
+    return reports
 
 
 def user_function_compiles(report: dict, script: Path, also: Iterable[Path] = ()) -> Counter:

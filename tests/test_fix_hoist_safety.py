@@ -14,15 +14,11 @@ must be identical.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from helpers import ROOT
+from helpers import ROOT, run_all_outputs
 from jitlint.config import Settings
 from jitlint.engine import lint_source
 from jitlint.fixes import fix_source
@@ -30,14 +26,6 @@ from jitlint.fixes import fix_source
 UNSAFE_FIXES = Settings(root=ROOT, unsafe_fixes=True)
 
 PROGRAMS = sorted((ROOT / "tests" / "fix_safety_programs").glob("*.py"))
-
-
-def _run(path: Path) -> str:
-    env = dict(os.environ, JAX_PLATFORMS="cpu")
-    proc = subprocess.run([sys.executable, str(path)], cwd=path.parent, env=env,
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return proc.stdout
 
 
 def _jit_in_loop_codes(data: bytes) -> set[str]:
@@ -79,10 +67,8 @@ def outputs(tmp_path_factory) -> dict[str, tuple[str, str]]:
         fixed = directory / path.name
         fixed.write_bytes(fix_source(path.read_bytes(), str(path), UNSAFE_FIXES).fixed)
         pairs.append((path, fixed))
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        before = list(pool.map(_run, [p for p, _ in pairs]))
-        after = list(pool.map(_run, [f for _, f in pairs]))
-    return {p.name: (b, a) for (p, _), b, a in zip(pairs, before, after)}
+    ran = run_all_outputs([script for pair in pairs for script in pair])
+    return {path.name: (ran[path], ran[fixed]) for path, fixed in pairs}
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.name)
@@ -94,10 +80,12 @@ def test_fixed_program_prints_the_same(path: Path, outputs):
 def test_an_unsafe_hoist_would_change_the_output(tmp_path):
     """The programs are real traps: hoisting by hand changes what one of them prints."""
     pytest.importorskip("jax")
-    source = (ROOT / "tests" / "fix_safety_programs" / "unsafe_global_via_called_function.py").read_text()
+    original = ROOT / "tests" / "fix_safety_programs" / "unsafe_global_via_called_function.py"
+    source = original.read_text()
     hoisted = source.replace("for step in range(3):\n    x = jax.jit(lambda v: v * SCALE)(x)",
                              "jitted = jax.jit(lambda v: v * SCALE)\nfor step in range(3):\n    x = jitted(x)")
     assert hoisted != source
     path = tmp_path / "hoisted.py"
     path.write_text(hoisted)
-    assert _run(path) != _run(ROOT / "tests" / "fix_safety_programs" / "unsafe_global_via_called_function.py")
+    ran = run_all_outputs([path, original])
+    assert ran[path] != ran[original]

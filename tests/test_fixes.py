@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, ROOT, run_counting_compiles, user_function_compiles
+from helpers import (FIXTURES, ROOT, ForkedRun, run_all_counting_compiles, run_forked,
+                     user_function_compiles)
 from jitlint.config import Settings
 from jitlint.engine import lint_source
 from jitlint.fixes import FIXERS, fix_source
@@ -273,21 +274,32 @@ def _target(name: str) -> str:
             "static_list_to_tuple.py": "reduce"}[name]
 
 
-def _stdout(script: Path) -> str:
-    env = dict(os.environ, JAX_PLATFORMS="cpu")
-    proc = subprocess.run([sys.executable, str(script)], cwd=script.parent, env=env,
-                          capture_output=True, text=True, timeout=300)
-    return proc.stdout if proc.returncode == 0 else f"raised: {proc.stderr.splitlines()[-1]}"
+def _stdout(run: ForkedRun) -> str:
+    return run.stdout if run.returncode == 0 else f"raised: {run.stderr.splitlines()[-1]}"
+
+
+@pytest.fixture(scope="module")
+def fixed_runs(tmp_path_factory) -> tuple[dict[str, tuple[Path, Path, dict, dict]], dict[Path, str]]:
+    """Every case run with real JAX, in one batch: per case (the fixture, its fixed copy, their
+    bootstrap reports), and the ``_stdout`` of both scripts of each case that recompiles."""
+    directory = tmp_path_factory.mktemp("fixed")
+    pairs = {}
+    for name in FIXED_CASES:
+        after_path = directory / name
+        after_path.write_bytes(fix((FIX_FIXTURES / name).read_bytes()).fixed)
+        pairs[name] = (FIX_FIXTURES / name, after_path)
+    reports = run_all_counting_compiles(script for pair in pairs.values() for script in pair)
+    plain = [script for name, pair in pairs.items() if not name.startswith("static_") for script in pair]
+    outputs = {path: _stdout(run) for path, run in
+               run_forked(plain, dict(os.environ, JAX_PLATFORMS="cpu"), counting=False).items()}
+    runs = {name: (before, after, reports[before], reports[after]) for name, (before, after) in pairs.items()}
+    return runs, outputs
 
 
 @pytest.mark.parametrize("name", FIXED_CASES)
-def test_fixed_code_compiles_once_with_real_jax(name, tmp_path):
-    before_path = FIX_FIXTURES / name
-    after_path = tmp_path / name
-    after_path.write_bytes(fix(before_path.read_bytes()).fixed)
-
-    before = run_counting_compiles(before_path)
-    after = run_counting_compiles(after_path)
+def test_fixed_code_compiles_once_with_real_jax(name, fixed_runs):
+    runs, outputs = fixed_runs
+    before_path, after_path, before, after = runs[name]
     target = _target(name)
     assert after["outcome"]["status"] == "ok", after["outcome"]
     assert user_function_compiles(after, after_path)[target] == 1
@@ -295,4 +307,4 @@ def test_fixed_code_compiles_once_with_real_jax(name, tmp_path):
         assert before["outcome"]["status"] == "raised" and before["outcome"]["type"] == "ValueError"
     else:
         assert user_function_compiles(before, before_path)[target] == 5
-        assert _stdout(after_path) == _stdout(before_path)  # same results, 1 compile instead of 5
+        assert outputs[after_path] == outputs[before_path]  # same results, 1 compile instead of 5

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, declared_compiles, expected_findings, run_counting_compiles, user_function_compiles
+from helpers import (FIXTURES, declared_compiles, expected_findings, run_all_counting_compiles,
+                     user_function_compiles)
 
 REAL = sorted((FIXTURES / "real").glob("*.py"))
 
@@ -24,10 +25,15 @@ def _compiles_per_site(report: dict, script: Path) -> Counter:
     return sites
 
 
-@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
-def test_real_world_reproduction(path: Path):
+@pytest.fixture(scope="module")
+def reports() -> dict[Path, dict]:
     pytest.importorskip("jax")
-    report = run_counting_compiles(path)
+    return run_all_counting_compiles(REAL)
+
+
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
+def test_real_world_reproduction(path: Path, reports):
+    report = reports[path]
     assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
     if expected_findings(path):
         # Each scenario calls the flagged code 4-5 times: one site compiles every time.
