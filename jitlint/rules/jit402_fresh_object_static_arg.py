@@ -42,6 +42,7 @@ class FreshObjectStaticArg(Rule):
     """
 
     code = "JIT402"
+    calling_context = True
     name = "fresh-object-static-arg"
     summary = "a new lambda, function, partial or identity-hashed object as a static argument recompiles every call"
 
