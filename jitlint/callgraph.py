@@ -121,10 +121,11 @@ class CallCollector:
             return (caller, loops, "" if caller or cls else node.name)  # type: ignore[attr-defined]
         return (caller, loops + 1, cls)  # a loop
 
-    def module_calls(self, module: str, path: str, bound: dict[str, set[str]],
-                     meanings) -> ModuleCalls:
+    def module_calls(self, module: str, path: str, bound: dict[str, set[str]], meanings,
+                     callees: dict[int, set[str]]) -> ModuleCalls:
         """The records, the callees resolved through ``bound`` (``meanings(expr, bound)``: the
-        dotted names an expression may stand for) or to the module's own defs."""
+        dotted names an expression may stand for; ``callees``: those of each call's function,
+        by the call's id, already resolved by the scan) or to the module's own defs."""
         own = {name for name, _ in self.defs}
         test = is_test_file(path)
         roles = []
@@ -133,8 +134,9 @@ class CallCollector:
             if role is not None:
                 roles.append((name, role))
 
-        def resolve(expr: ast.expr, caller: str) -> set[str]:
-            found = meanings(expr, bound)
+        def resolve(expr: ast.expr, caller: str, found: Optional[set[str]] = None) -> set[str]:
+            if found is None:
+                found = meanings(expr, bound)
             if isinstance(expr, ast.Name) and expr.id in own and expr.id not in bound:
                 found = {f"{module}.{expr.id}"}
             elif isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
@@ -146,15 +148,16 @@ class CallCollector:
 
         records: set[CallRecord] = set()
         for call, (caller, loops, _) in self.calls:
-            callees = resolve(call.func, caller)
-            handed = [arg for arg in call.args if isinstance(arg, (ast.Name, ast.Attribute))]
-            kind = next((k for callee in callees for k in [_hand_off(callee)] if k), None) \
-                if handed else None
+            found = resolve(call.func, caller, callees[id(call)])
+            if not found:
+                continue
+            kind = next((k for callee in found for k in [_hand_off(callee)] if k), None)
             if kind is not None:
-                for arg in handed:
-                    for target in resolve(arg, caller):
-                        records.add(CallRecord(target, caller, loops > 0, call.lineno, kind))
-            for callee in callees:
+                for arg in call.args:
+                    if isinstance(arg, (ast.Name, ast.Attribute)):
+                        for target in resolve(arg, caller):
+                            records.add(CallRecord(target, caller, loops > 0, call.lineno, kind))
+            for callee in found:
                 if not callee.startswith(_LIBRARIES):
                     records.add(CallRecord(callee, caller, loops > 0, call.lineno))
         # one record per (callee, caller, loop, kind): the first line

@@ -586,11 +586,12 @@ def scan_module(tree: ast.Module, module: str, is_package: bool, path: str = "")
     names = imported
     for node in chains:
         names.update(_chain_meanings(node, bound))
-    shapes = {shape for call in calls for shape in _call_shapes(call, bound)}
+    callees = {id(call): _chain_meanings(call.func, bound) for call in calls}
+    shapes = {shape for call in calls for shape in _call_shapes(call, callees[id(call)])}
     return ModuleScan(frozenset(identifiers), References(
         tuple(sorted(names)),
         tuple(sorted(shapes, key=lambda c: (c.callee, c.n_positional, c.varying, c.keywords, c.exact)))),
-        graph.module_calls(module, path, bound, _chain_meanings) if path else None)
+        graph.module_calls(module, path, bound, _chain_meanings, callees) if path else None)
 
 
 # Nodes whose insides run in another frame than they do: defs, classes, loops.
@@ -598,8 +599,7 @@ _FRAMES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Fo
                      ast.While, *_COMPREHENSIONS})
 
 
-def _call_shapes(call: ast.Call, bound: dict[str, set[str]]) -> Iterator[CallShape]:
-    callees = _chain_meanings(call.func, bound)
+def _call_shapes(call: ast.Call, callees: set[str]) -> Iterator[CallShape]:
     if not callees:
         return
     n_positional = 0
