@@ -523,7 +523,7 @@ def lint_in_project(data: bytes, path: str, settings: Settings, cache: Optional[
                                                             line_noqa, index))
 
     result = lint(None)
-    if result.internal_error or not result.references.names:
+    if result.internal_error or not (result.unresolved or result.references.names):
         return result
     index = build_index([(path, result.summary)]
                         + [(module, None) for module in project_files([path], settings)])
@@ -532,6 +532,9 @@ def lint_in_project(data: bytes, path: str, settings: Settings, cache: Optional[
     index.lazy = False
     again = _needs_index(result, index)
     index.lazy = True
+    if result.unresolved:
+        index.callers = _caller_verdicts(result.unresolved, [path], [result], index, linter)
+        again = again or bool(index.callers)
     if again:
         index.used, index.left_out = set(), {}
         result = lint(index)

@@ -125,3 +125,26 @@ def test_cross_module_fixtures_compile_as_declared(name: str, reports):
         assert compiles["<lambda>"] == 5  # the fresh jit reported in xmod_steps.py, once per step
     if name == "run_traced.py":  # the helper's lax.cond bodies are traced with step, no eager compile
         assert compiles["step"] == 1 and not any(e["fun_name"].startswith("jit(cond") for e in report["compiles"])
+
+
+def _copy_project(tmp_path: Path, config: str) -> Path:
+    for source in CALLERS.glob("*.py"):
+        (tmp_path / source.name).write_text(source.read_text())
+    (tmp_path / "pyproject.toml").write_text(f"[tool.jitlint]\n{config}")
+    return tmp_path / HELPERS.name
+
+
+@pytest.mark.parametrize("config, lines", [("", [15]), ('extend-select = ["unknown-callers"]\n', [15, 32])])
+def test_flake8_and_stdin_see_the_callers_and_the_group(tmp_path: Path, config: str, lines: list[int]):
+    """A file linted alone (flake8, stdin) is checked against its project's callers too."""
+    target = _copy_project(tmp_path, config)
+    flake8 = subprocess.run([sys.executable, "-m", "flake8", "--select", "JIT", "--no-show-source",
+                             target.name], cwd=tmp_path, capture_output=True, text=True,
+                            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    found = [int(line.split(":")[1]) for line in flake8.stdout.splitlines()]
+    assert found == lines, flake8.stdout + flake8.stderr
+    stdin = subprocess.run([sys.executable, "-m", "jitlint", "check", "--no-cache", "--exit-zero",
+                            "--output-format", "json", "--stdin-filename", target.name, "-"],
+                           cwd=tmp_path, input=target.read_text(), capture_output=True, text=True,
+                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert [f["line"] for f in json.loads(stdin.stdout)] == lines, stdin.stderr
