@@ -148,3 +148,27 @@ def test_flake8_and_stdin_see_the_callers_and_the_group(tmp_path: Path, config: 
                            cwd=tmp_path, input=target.read_text(), capture_output=True, text=True,
                            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert [f["line"] for f in json.loads(stdin.stdout)] == lines, stdin.stderr
+
+
+def _notebook(*cells: str) -> str:
+    return json.dumps({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [],
+                                  "execution_count": None, "source": cell} for cell in cells],
+                       "metadata": {"language_info": {"name": "python"}}, "nbformat": 4,
+                       "nbformat_minor": 5})
+
+
+def test_a_notebook_cell_is_a_caller(tmp_path: Path):
+    """A notebook's cells call the project's helpers as a module does: a loop in a cell repeats."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (tmp_path / "helpers.py").write_text(
+        "import jax\n\n\ndef evaluate(x):\n    return jax.jit(lambda v: v * 2.0)(x)\n")
+    (tmp_path / "explore.ipynb").write_text(_notebook(
+        "import jax.numpy as jnp\nfrom helpers import evaluate", "for i in range(5):\n    evaluate(jnp.ones(3) * i)"))
+    files = [str(tmp_path / "helpers.py"), str(tmp_path / "explore.ipynb")]
+    [helpers, _] = lint_files(files, Settings(root=tmp_path), jobs=1)
+    [finding] = helpers.diagnostics
+    assert finding.group is None and "called on every iteration at" in finding.message
+    assert "explore.ipynb:" in finding.message
+    (tmp_path / "explore.ipynb").write_text(_notebook(
+        "import jax.numpy as jnp\nfrom helpers import evaluate", "evaluate(jnp.ones(3))"))
+    assert lint_files(files, Settings(root=tmp_path), jobs=1)[0].diagnostics == []
