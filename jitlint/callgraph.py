@@ -86,6 +86,12 @@ class CallRecord:
     loop: bool
     line: int
     kind: str = "call"  # "call"; "traced": handed to a jit or transform; "runner": to absl.app.run ...
+    cell: Optional[int] = None  # in a notebook: the cell, ``line`` counted in it
+
+    def where(self, path: str) -> str:
+        """``train.py:88``, or ``explore.ipynb:cell 3:line 2`` (as the findings are located)."""
+        short = _short(path)
+        return f"{short}:cell {self.cell}:line {self.line}" if self.cell is not None else f"{short}:{self.line}"
 
 
 @dataclass(frozen=True)
@@ -259,7 +265,7 @@ class ProjectCalls:
         return ONCE, hows[0][1]
 
     def _site(self, module: ModuleCalls, record: CallRecord, caller: str) -> Optional[tuple[str, str]]:
-        where = f"{_short(module.path)}:{record.line}"
+        where = record.where(module.path)
         if record.kind == "traced":
             return TRACED, f"handed to a transform at {where}"
         if record.kind == "runner":

@@ -275,6 +275,10 @@ def lint_notebook(data: bytes, path: str, settings: Settings, prefilter: bool = 
                           for cell, lines in notebook.cells.items()
                           for line, code in unknown_noqa_codes("\n".join(lines), ALL_RULES))
     located = [d for d in map(notebook.locate, result.diagnostics) if notebook.keeps(d)]
+    if result.calls is not None:  # the call graph names a notebook's calls by cell too
+        result.calls = replace(result.calls, calls=tuple(
+            replace(record, cell=cell, line=line) if (cell := notebook.cell_of(record.line)) else record
+            for record in result.calls.calls for line in [notebook.line_in_cell(record.line)]))
     if settings.is_enabled(UNPARSABLE.code, path) and not file_is_suppressed(notebook.source):
         for error in notebook.errors:
             located.append(Diagnostic(

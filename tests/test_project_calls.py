@@ -168,7 +168,7 @@ def test_a_notebook_cell_is_a_caller(tmp_path: Path):
     [helpers, _] = lint_files(files, Settings(root=tmp_path), jobs=1)
     [finding] = helpers.diagnostics
     assert finding.group is None and "called on every iteration at" in finding.message
-    assert "explore.ipynb:" in finding.message
+    assert "explore.ipynb:cell 2:line 2" in finding.message
     (tmp_path / "explore.ipynb").write_text(_notebook(
         "import jax.numpy as jnp\nfrom helpers import evaluate", "evaluate(jnp.ones(3))"))
     assert lint_files(files, Settings(root=tmp_path), jobs=1)[0].diagnostics == []
