@@ -10,11 +10,12 @@ from typing import Optional, Sequence
 
 from jitlint import __version__
 from jitlint.cache import CACHE_DIR_NAME, ResultCache
-from jitlint.config import ConfigError, load_settings, with_overrides
+from jitlint.config import ConfigError, load_settings, selector, with_overrides
 from jitlint.engine import all_diagnostics, iter_python_files, lint_files, lint_in_project
 from jitlint.fixes import _command as fix_command
 from jitlint.output import (FORMATS, JSON_FORMATS, TEXT_FORMATS, fixable, format_fix_reasons,
                             summary_line, write_statistics)
+from jitlint.rule import GROUPS
 from jitlint.rules import ALL_RULES, find_rule
 from jitlint.runtime import command as confirm_command  # imports no JAX
 
@@ -23,7 +24,7 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 def _code_list(value: str) -> list[str]:
-    return [c.strip().upper() if c.strip().upper() != "ALL" else "ALL" for c in value.split(",") if c.strip()]
+    return [selector(c) for c in value.split(",") if c.strip()]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -121,6 +122,10 @@ def _list_rules() -> int:
     for code, rule in ALL_RULES.items():
         opt_in = " (opt-in)" if rule.opt_in else ""
         print(f"{code}  {rule.name:<32} {rule.summary}{opt_in}")
+    print("\nOpt-in groups (select them by name, e.g. `--extend-select unknown-callers`):")
+    for group, what in GROUPS.items():
+        codes = ", ".join(code for code, rule in ALL_RULES.items() if rule.calling_context)
+        print(f"{group}  {what} ({codes})")
     return EXIT_CLEAN
 
 

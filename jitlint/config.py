@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
+from jitlint.rule import GROUPS
 from jitlint.rules import ALL_RULES
 
 if sys.version_info >= (3, 11):
@@ -42,13 +43,22 @@ class Settings:
 
     def is_enabled(self, code: str, path: Optional[str] = None, opt_in: bool = False) -> bool:
         """``opt_in``: the rule is off unless selected by a prefix more specific than the
-        default ``JIT`` (or ``ALL``): ``--extend-select JIT804``, ``select = ["JIT8"]``."""
-        prefixes = self.select + self.extend_select
+        default ``JIT`` (or ``ALL``): ``--extend-select JIT804``, ``select = ["JIT8"]``.
+        A group name (``unknown-callers``) selects no rule; a ``select`` of group names only
+        keeps every default rule."""
+        select = tuple(p for p in self.select if p not in GROUPS) or ("JIT",)
+        prefixes = select + tuple(p for p in self.extend_select if p not in GROUPS)
         if opt_in:
             prefixes = tuple(p for p in prefixes if p not in ("ALL", "JIT"))
         selected = _longest_match(code, prefixes)
         ignored = _longest_match(code, self.ignore + self._file_ignores(path))
         return selected > 0 and selected > ignored
+
+    def group_enabled(self, group: str, path: Optional[str] = None) -> bool:
+        """Whether the findings of an opt-in group (rule.GROUPS) are reported: its name is in
+        ``select`` or ``extend-select``, and not in ``ignore`` or this file's ignores."""
+        return group in self.select + self.extend_select \
+            and group not in self.ignore + self._file_ignores(path)
 
     def _file_ignores(self, path: Optional[str]) -> tuple[str, ...]:
         if path is None or not self.per_file_ignores:
@@ -179,14 +189,22 @@ def _codes(table: dict, key: str, path: Path, default: Sequence[str] = ()) -> tu
     return _check_codes(_strings(table, key, path, default), path)
 
 
+def selector(text: str) -> str:
+    """A code, prefix or group as given on the command line: codes in any case (``jit101``),
+    ``ALL``, group names as listed (``unknown-callers``)."""
+    text = text.strip()
+    return text.lower() if text.lower() in GROUPS else text.upper()
+
+
 def _check_codes(codes: tuple[str, ...], where: object) -> tuple[str, ...]:
     """Each code must select at least one rule, as in ruff: a typo (JIT310 for JIT301) is an
     error, not a selection of nothing."""
     for code in codes:
-        if code == "ALL":
+        if code == "ALL" or code in GROUPS:
             continue
         if not _is_code_prefix(code):
-            raise ConfigError(f"{where}: {code!r} is not a rule code or prefix (e.g. JIT1, JIT101)")
+            raise ConfigError(f"{where}: {code!r} is not a rule code or prefix (e.g. JIT1, JIT101) "
+                              f"or group ({', '.join(GROUPS)})")
         if not any(known.startswith(code) for known in ALL_RULES):
             raise ConfigError(f"{where}: unknown rule code {code!r}; `jitlint rules` lists them")
     return codes

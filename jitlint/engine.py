@@ -16,13 +16,15 @@ from typing import Iterable, Iterator, Optional, Sequence
 import libcst as cst
 
 from jitlint.cache import ResultCache
+from jitlint.callgraph import ModuleCalls, ProjectCalls
 from jitlint.config import Settings
 from jitlint.gitignore import ignored_below, ignored_files
 from jitlint.jitnames import JIT_WORDS
 from jitlint.notebook import NotebookError, is_notebook, read_notebook, split_lines
 from jitlint.reparse import StatementCache
-from jitlint.rule import FileContext, Rule
+from jitlint.rule import UNKNOWN_CALLERS, FileContext, Rule, Violation
 from jitlint.rules import ALL_RULES
+from jitlint.rules._context import UnknownContext, calling_context
 from jitlint.semantic import build_model
 from jitlint.source import SourceError, decode_source, read_source
 from jitlint.project import (ModuleScan, ModuleSummary, ProjectIndex, References, SummaryFailure,
@@ -65,10 +67,15 @@ class Diagnostic:
     cell: Optional[int] = None
     absolute_line: Optional[int] = None
     related: tuple[Related, ...] = ()  # the evidence the rule points at (not in the JSON)
+    # The opt-in group the finding belongs to (rule.GROUPS: ``unknown-callers``), None for a
+    # default finding; in the JSON only when set.
+    group: Optional[str] = None
 
     def to_dict(self) -> dict:
         data = asdict(self)
         del data["related"]
+        if self.group is None:
+            del data["group"]
         if self.cell is None:  # the 9 keys of the JSON contract, for a .py file
             del data["cell"], data["absolute_line"]
         return data
@@ -84,6 +91,10 @@ class FileResult:
     classes_asked: tuple[str, ...] = ()  # other modules' classes whose hashability rules asked
     members_asked: tuple[str, ...] = ()  # other modules' classes whose methods rules asked
     depends_on: tuple[str, ...] = ()  # other linted modules whose summaries this result used
+    # Functions (``module.f``, ``module.Class.method``) whose callers in other modules decide
+    # findings of this file: their unknown context put a finding in the group unknown-callers.
+    unresolved: tuple[str, ...] = ()
+    calls: Optional[ModuleCalls] = None  # its calls of project functions, for the call graph
     notes: tuple[str, ...] = ()  # for stderr: e.g. a module left out of the project index
 
 
@@ -203,8 +214,9 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
     rules = [rule() for code, rule in ALL_RULES.items() if settings.is_enabled(code, path, rule.opt_in)]
     # What it refers to in other modules: whether the project index can change its findings
     # (lint_files) is decided from this, also for a file that is not parsed below.
-    scan = scan_module(tree, *module_name_for(path))
+    scan = scan_module(tree, *module_name_for(path), path)
     result.references = scan.references
+    result.calls = scan.calls
     if not rules or (prefilter and not _may_have_findings(text, scan, settings, index, rules)):
         # What it tells the project index, from the ast it has (else summarised again later)
         result.summary = cheap_summary(tree, text, path, scan)
@@ -264,6 +276,10 @@ def lint_notebook(data: bytes, path: str, settings: Settings, prefilter: bool = 
                           for cell, lines in notebook.cells.items()
                           for line, code in unknown_noqa_codes("\n".join(lines), ALL_RULES))
     located = [d for d in map(notebook.locate, result.diagnostics) if notebook.keeps(d)]
+    if result.calls is not None:  # the call graph names a notebook's calls by cell too
+        result.calls = replace(result.calls, calls=tuple(
+            replace(record, cell=cell, line=line) if (cell := notebook.cell_of(record.line)) else record
+            for record in result.calls.calls for line in [notebook.line_in_cell(record.line)]))
     if settings.is_enabled(UNPARSABLE.code, path) and not file_is_suppressed(notebook.source):
         for error in notebook.errors:
             located.append(Diagnostic(
@@ -316,19 +332,24 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
     module_name, is_package = module_name_for(path)
     ctx = FileContext(path, module, build_model(module, module_name), settings.extra_jit_functions,
                       index)
-    violations = [(rule, violation) for rule in rules for violation in rule.check(ctx)]
+    violations = [(rule, violation, _group(ctx, rule, violation)) for rule in rules
+                  for violation in rule.check(ctx)]
     if result is not None:
         result.summary = summarize(ctx.model, ctx.jit_applications, path, is_package, ctx.resolver)
         result.classes_asked = tuple(sorted(ctx.classes_asked))
         result.members_asked = tuple(sorted(ctx.members_asked))
+        result.unresolved = tuple(sorted({q for _, _, unknown in violations if unknown is not None
+                                          for q in unknown.qualnames}))
+    violations = [(rule, violation, unknown) for rule, violation, unknown in violations
+                  if unknown is None or settings.group_enabled(UNKNOWN_CALLERS, path)]
     if not violations:
         return []
-    nodes = [node for _, violation in violations
+    nodes = [node for _, violation, _ in violations
              for node in (violation.node, *(node for node, _ in violation.related))]
     positions = _positions(module, ctx.model, nodes, text, tree)
     lines = text.splitlines()
     diagnostics = set()
-    for rule, violation in violations:
+    for rule, violation, unknown in violations:
         span = positions[violation.node]
         line_text = lines[span.start.line - 1] if span.start.line <= len(lines) else ""
         if line_noqa and line_suppresses(line_text, rule.code):
@@ -336,10 +357,19 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
         related = tuple(Related(where.start.line, where.start.column + 1, where.end.line,
                                 where.end.column + 1, message)
                         for node, message in violation.related for where in [positions[node]])
+        message, group = violation.message, None
+        if unknown is not None:
+            message, group = f"{message} ({UNKNOWN_CALLERS}: {unknown.evidence()})", UNKNOWN_CALLERS
         diagnostics.add(Diagnostic(path, span.start.line, span.start.column + 1, span.end.line,
-                                   span.end.column + 1, rule.code, rule.name, violation.message,
-                                   rule.severity, related=related))
+                                   span.end.column + 1, rule.code, rule.name, message,
+                                   rule.severity, related=related, group=group))
     return sorted(diagnostics, key=_sort_key)
+
+
+def _group(ctx: FileContext, rule: Rule, violation: Violation) -> Optional[UnknownContext]:
+    """What a finding of a rule about eager, repeated code rests on when its function's
+    callers are not seen (then it belongs to the group unknown-callers)."""
+    return calling_context(ctx).unknown_context(violation.node) if rule.calling_context else None
 
 
 def _positions(module: cst.Module, model, nodes: Sequence[cst.CSTNode], text: str,
@@ -448,7 +478,8 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     linter = _CachedLinter(settings, jobs, prefilter, cache, line_noqa)
     results = linter.lint(files, None)
-    if not files or not any(r.references.names for r in results):
+    unresolved = sorted({name for r in results for name in r.unresolved})
+    if not files or not (unresolved or any(r.references.names for r in results)):
         return results
     # The index holds every module of the files' projects, not only the files named: a file
     # gets the same findings whether it is named alone (pre-commit, flake8) or found in a tree.
@@ -461,12 +492,29 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
     specs: dict = {}
     again = [i for i, result in enumerate(results) if _needs_index(result, index, specs)]
     index.lazy = True  # deeper re-export chains: the workers summarise on first use
+    if unresolved:  # findings resting on unknown callers: ask the project's call graph
+        index.callers = _caller_verdicts(unresolved, files, results, index, linter)
+        again = sorted({*again, *(i for i, result in enumerate(results)
+                                  if any(name in index.callers for name in result.unresolved))})
     if again:
         redone = linter.lint([files[i] for i in again], index)
         for i, result in zip(again, redone):
             results[i] = result
     _report_summary_problems(files, results, linter)
     return results
+
+
+def _caller_verdicts(unresolved: Sequence[str], files: Sequence[str], results: Sequence[FileResult],
+                     index: ProjectIndex, linter: "_CachedLinter") -> dict[str, tuple[str, str]]:
+    """How the functions ``unresolved`` run, from their callers across the project (its modules
+    not linted in this run are scanned too, from the cache when it has them): only those the
+    call graph shows."""
+    linted = {os.path.normpath(os.path.abspath(path)) for path in files}
+    others = [path for path in index.paths.values() if os.path.normpath(os.path.abspath(path)) not in linted]
+    modules = [r.calls for r in results if r.calls is not None]
+    modules += [calls for calls in linter.scan_calls(others) if calls is not None]
+    graph = ProjectCalls(modules)
+    return {name: verdict for name in unresolved if (verdict := graph.verdict(name)) is not None}
 
 
 def lint_in_project(data: bytes, path: str, settings: Settings, cache: Optional[ResultCache] = None,
@@ -481,7 +529,7 @@ def lint_in_project(data: bytes, path: str, settings: Settings, cache: Optional[
                                                             line_noqa, index))
 
     result = lint(None)
-    if result.internal_error or not result.references.names:
+    if result.internal_error or not (result.unresolved or result.references.names):
         return result
     index = build_index([(path, result.summary)]
                         + [(module, None) for module in project_files([path], settings)])
@@ -490,6 +538,9 @@ def lint_in_project(data: bytes, path: str, settings: Settings, cache: Optional[
     index.lazy = False
     again = _needs_index(result, index)
     index.lazy = True
+    if result.unresolved:
+        index.callers = _caller_verdicts(result.unresolved, [path], [result], index, linter)
+        again = again or bool(index.callers)
     if again:
         index.used, index.left_out = set(), {}
         result = lint(index)
@@ -599,7 +650,7 @@ class _CachedLinter:
                 data = read_source(path)
             except OSError:
                 continue  # lint_file reports it
-            keys[i] = key = self.cache.key(path, data, b"index" if index else b"")
+            keys[i] = key = self.cache.key(path, data, _index_key(index))
             if index is None:
                 self.module_keys[module_name_for(path)[0]] = key
             results[i] = self._lookup(key, index is not None, path)
@@ -655,6 +706,29 @@ class _CachedLinter:
                 self.cache.put(keys[i], ("summary", summary))
         return summaries
 
+    def scan_calls(self, paths: Sequence[str]) -> list[Optional[ModuleCalls]]:
+        """The call-graph records of modules phase 1 did not lint, from the cache or in
+        processes (None for a file that cannot be read or parsed)."""
+        found: list[Optional[ModuleCalls]] = [None] * len(paths)
+        keys: list[Optional[str]] = [None] * len(paths)
+        if self.cache is not None:
+            for i, path in enumerate(paths):
+                try:
+                    keys[i] = key = self.cache.key(path, read_source(path), b"calls")
+                except OSError:
+                    continue
+                entry = self.cache.get(key)
+                if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == "calls":
+                    found[i] = entry[1]
+        misses = [i for i, calls in enumerate(found) if calls is None]
+        fresh = _in_processes(scan_calls_batch, [paths[i] for i in misses], self.jobs,
+                              crashed=lambda path, reason: None)
+        for i, calls in zip(misses, fresh):
+            found[i] = calls
+            if self.cache is not None and keys[i] is not None and calls is not None:
+                self.cache.put(keys[i], ("calls", calls))
+        return found
+
     def _lookup(self, key: str, with_index: bool, path: str) -> Optional[FileResult]:
         entry = self.cache.get(key) if self.cache is not None else None
         if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], FileResult)):
@@ -666,6 +740,27 @@ class _CachedLinter:
             result.path = path
             result.diagnostics = [replace(d, path=path) for d in result.diagnostics]
         return result
+
+
+def _index_key(index: Optional[ProjectIndex]) -> bytes:
+    """What of the index a phase-2 cache key holds besides the modules it used (checked per
+    entry): the call graph's verdicts, which come from modules no entry names."""
+    if index is None:
+        return b""
+    return b"index" + repr(sorted(index.callers.items())).encode() if index.callers else b"index"
+
+
+def scan_calls_batch(paths: Sequence[str]) -> list[Optional[ModuleCalls]]:
+    found = []
+    for path in paths:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(read_source(path))
+            found.append(scan_module(tree, *module_name_for(path), path).calls)
+        except Exception:  # unreadable, not Python, too deep: its own lint says so
+            found.append(None)
+    return found
 
 
 def _lint_many(files: Sequence[str], settings: Settings, jobs: int, prefilter: bool,

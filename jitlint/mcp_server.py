@@ -70,6 +70,7 @@ class Finding(TypedDict):
     fix: Optional[FixInfo]  # check: the fix on offer, or null (always null from confirm)
     cell: NotRequired[int]  # notebooks: the cell, with line/end_line counted in it
     absolute_line: NotRequired[int]  # notebooks: the line in the code cells joined in order
+    group: NotRequired[str]  # an opt-in group's finding: "unknown-callers" (selected by name)
     fixable: NotRequired[bool]  # check: `fix` fixes it
     runtime: NotRequired[Runtime]  # confirm: the verdict
 

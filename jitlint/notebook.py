@@ -122,6 +122,13 @@ class Notebook:
         return dataclasses.replace(span, line=line, column=span.column + offset, end_line=end_line,
                                    end_column=span.end_column + end_offset, cell=cell)
 
+    def cell_of(self, line: int) -> Optional[int]:
+        """The cell a line of the joined source is in (None out of range)."""
+        return self.line_map[line][0] if 1 <= line < len(self.line_map) else None
+
+    def line_in_cell(self, line: int) -> int:
+        return self.line_map[line][1] if 1 <= line < len(self.line_map) else line
+
     def absolute_line(self, cell: int, line: int) -> Optional[int]:
         for absolute, (c, l, _) in enumerate(self.line_map):
             if c == cell and l == line:

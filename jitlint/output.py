@@ -297,6 +297,8 @@ def format_sarif(diagnostics: Sequence[Diagnostic]) -> str:
             result["locations"][0]["physicalLocation"]["region"].update(
                 startLine=d.absolute_line, endLine=d.absolute_line + d.end_line - d.line)
             result["properties"] = {"cell": d.cell, "cellLine": d.line, "cellEndLine": d.end_line}
+        if d.group is not None:  # an opt-in group's finding (rule.GROUPS)
+            result.setdefault("properties", {})["group"] = d.group
         if d.code in index:
             result["ruleIndex"] = index[d.code]
         results.append(result)

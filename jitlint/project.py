@@ -20,6 +20,7 @@ from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 import libcst as cst
 
+from jitlint.callgraph import CallCollector, ModuleCalls
 from jitlint.jitnames import JIT_WORDS, JitApplication, JitResolver
 from jitlint.notebook import is_notebook
 from jitlint.semantic import Scope, SemanticModel
@@ -269,6 +270,9 @@ class ProjectIndex:
     used: set[str] = field(default_factory=set, compare=False)
     left_out: dict[str, str] = field(default_factory=dict, compare=False)  # path -> why
     lazy: bool = field(default=True, compare=False)  # summarise unparsed modules on first use
+    # How functions whose callers a file's findings rest on run, from the project's call graph
+    # (callgraph.ProjectCalls): qualified name -> (how, evidence); only the ones it shows.
+    callers: dict[str, tuple[str, str]] = field(default_factory=dict, compare=False)
     _names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     _wrapper_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     installed_missing: set[str] = field(default_factory=set, compare=False, repr=False)
@@ -625,6 +629,7 @@ class ModuleScan:
 
     identifiers: frozenset[str]
     references: References
+    calls: Optional[ModuleCalls] = None  # its calls of project functions (callgraph.py)
 
     def names_any(self, words: Sequence[str]) -> bool:
         """Whether an identifier (a name, an attribute or an imported name; not a comment,
@@ -632,16 +637,19 @@ class ModuleScan:
         return any(word in name for name in self.identifiers for word in words)
 
 
-def scan_module(tree: ast.Module, module: str, is_package: bool) -> ModuleScan:
+def scan_module(tree: ast.Module, module: str, is_package: bool, path: str = "") -> ModuleScan:
     """ModuleScan of ``tree``: the names it reads, what it imports, and every ``alias.attr``
-    read of an imported name or of a name assigned from one, with how each is called."""
+    read of an imported name or of a name assigned from one, with how each is called; with
+    ``path``, also its calls of project functions and where they run (callgraph.py)."""
     identifiers: set[str] = set()
     imported: set[str] = set()
     bound: dict[str, set[str]] = {}  # local name -> the dotted names it may stand for
     copies: list[tuple[str, ast.expr]] = []  # ``x = <name or attribute chain>``
     chains: list[ast.expr] = []
     calls: list[ast.Call] = []
-    stack: list[ast.AST] = [tree]
+    graph = CallCollector()
+    frame = ("", 0, "")  # (top-level def or method, loops inside it, class): where calls run
+    stack: list = [tree]
     while stack:
         node = stack.pop()
         kind = type(node)
@@ -649,11 +657,24 @@ def scan_module(tree: ast.Module, module: str, is_package: bool) -> ModuleScan:
             identifiers.add(node.id)  # type: ignore[attr-defined]
             chains.append(node)  # type: ignore[arg-type]
             continue  # its only child is the context
+        if kind is tuple:  # leaving a def, class or loop: the frame around it again
+            frame = node
+            continue
         if kind is ast.Attribute:
             identifiers.add(node.attr)  # type: ignore[attr-defined]
             chains.append(node)  # type: ignore[arg-type]
         elif kind is ast.Call:
             calls.append(node)  # type: ignore[arg-type]
+            graph.calls.append((node, frame))  # type: ignore[arg-type]
+        elif kind in _FRAMES:
+            stack.append(frame)  # the frame to restore once the node is done
+            if kind is ast.For or kind is ast.AsyncFor:
+                # the body runs per item; the iterable once, in the frame around the loop
+                stack.extend((node.target, *node.body, *node.orelse))  # type: ignore[attr-defined]
+                stack.append(graph.enter(node, frame, graph.defs))
+                stack.append(node.iter)  # type: ignore[attr-defined]
+                continue
+            frame = graph.enter(node, frame, graph.defs)
         elif kind is ast.Import:
             for alias in node.names:  # type: ignore[attr-defined]
                 identifiers.update((alias.name, alias.asname or ""))
@@ -691,14 +712,20 @@ def scan_module(tree: ast.Module, module: str, is_package: bool) -> ModuleScan:
     names = imported
     for node in chains:
         names.update(_chain_meanings(node, bound))
-    shapes = {shape for call in calls for shape in _call_shapes(call, bound)}
+    callees = {id(call): _chain_meanings(call.func, bound) for call in calls}
+    shapes = {shape for call in calls for shape in _call_shapes(call, callees[id(call)])}
     return ModuleScan(frozenset(identifiers), References(
         tuple(sorted(names)),
-        tuple(sorted(shapes, key=lambda c: (c.callee, c.n_positional, c.varying, c.keywords, c.exact)))))
+        tuple(sorted(shapes, key=lambda c: (c.callee, c.n_positional, c.varying, c.keywords, c.exact)))),
+        graph.module_calls(module, path, bound, _chain_meanings, callees) if path else None)
 
 
-def _call_shapes(call: ast.Call, bound: dict[str, set[str]]) -> Iterator[CallShape]:
-    callees = _chain_meanings(call.func, bound)
+# Nodes whose insides run in another frame than they do: defs, classes, loops.
+_FRAMES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For, ast.AsyncFor,
+                     ast.While, *_COMPREHENSIONS})
+
+
+def _call_shapes(call: ast.Call, callees: set[str]) -> Iterator[CallShape]:
     if not callees:
         return
     n_positional = 0

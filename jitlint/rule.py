@@ -20,6 +20,16 @@ from jitlint.project import module_name_for
 from jitlint.semantic import SemanticModel
 
 
+# Opt-in groups of findings (as clippy's lint groups, bugbear's B9xx): selected by name with
+# ``--select``/``--extend-select`` or the config's ``extend-select``, alongside the codes.
+UNKNOWN_CALLERS = "unknown-callers"
+GROUPS = {
+    UNKNOWN_CALLERS: "findings in a function whose callers jitlint does not see (a public function "
+                     "nothing in the project calls, or one handed to a library object): whether "
+                     "it runs eagerly, traced or repeatedly is a guess",
+}
+
+
 @dataclass(frozen=True)
 class Violation:
     node: cst.CSTNode
@@ -71,6 +81,9 @@ class Rule:
     # Identifiers whose presence makes a file worth parsing although it names no jit (the
     # engine's prefilter); for rules about code that runs outside jit.
     prefilter_words: ClassVar[Sequence[str]] = ()
+    # Its findings hold only where the code runs eagerly, or repeatedly: one in a function whose
+    # callers are not seen goes to the opt-in group ``unknown-callers`` (rules/_context.py).
+    calling_context: ClassVar[bool] = False
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         raise NotImplementedError
@@ -83,6 +96,15 @@ class Rule:
             parts += [f"Opt-in: not run by default; enable it with `--extend-select {cls.code}` "
                       f"(or `extend-select = [\"{cls.code}\"]` in `[tool.jitlint]`).", ""]
         parts.append(inspect.cleandoc(cls.__doc__ or ""))
+        if cls.calling_context:
+            parts += ["", "## Calling context", "",
+                      f"A finding in a function whose callers jitlint does not see (a public "
+                      f"function nothing in the project calls, or one handed to a library object "
+                      f"such as `optax.GradientTransformation(init_fn, update_fn)`) belongs to the "
+                      f"opt-in group `{UNKNOWN_CALLERS}`: shown only with `--extend-select "
+                      f"{UNKNOWN_CALLERS}` (or `extend-select = [\"{UNKNOWN_CALLERS}\"]` in "
+                      f"`[tool.jitlint]`), its message naming the function whose callers are missing. "
+                      f"Callers in other modules of the project and notebook cells count."]
         if cls.INVALID:
             parts += ["", "## Example", "", "```python", inspect.cleandoc(cls.INVALID[0]), "```"]
         if cls.VALID:

@@ -18,7 +18,7 @@ import tokenize
 from pathlib import Path
 from typing import Optional, Sequence
 
-from jitlint.config import ConfigError, Settings, load_settings, with_overrides
+from jitlint.config import ConfigError, Settings, load_settings, selector, with_overrides
 from jitlint.engine import FileResult, all_diagnostics, iter_python_files, lint_files, \
     lint_in_project
 from jitlint.fixes import FixResult, fix_data, fix_files, fix_offers, fixable_codes
@@ -216,8 +216,8 @@ class Workspace:
 
 # ---------------------------------------------------------------------------- helpers
 def _codes(codes: Optional[Sequence[str]]) -> Optional[list[str]]:
-    """Codes as the CLI reads them: JIT101 in any case, or ALL."""
-    return None if codes is None else [code.strip().upper() for code in codes]
+    """Codes as the CLI reads them: JIT101 in any case, ALL, or a group name."""
+    return None if codes is None else [selector(code) for code in codes]
 
 
 def _options(argv: Optional[list[str]], workdir: Optional[str], timeout: Optional[float],

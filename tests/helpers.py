@@ -104,6 +104,13 @@ def expected_findings(path: Path) -> set[tuple[int, str]]:
     return marks
 
 
+def expected_in_group(path: Path) -> set[tuple[int, str]]:
+    """The marks of findings in the opt-in group unknown-callers: ``# expect: JIT105
+    (unknown-callers)``."""
+    return {(line, code) for line, code in expected_findings(path)
+            if "(unknown-callers)" in path.read_text(encoding="utf-8").splitlines()[line - 1]}
+
+
 def actual_findings(paths: Iterable[Path], settings: Settings | None = None, **kwargs):
     settings = settings or Settings(root=ROOT)
     files = list(iter_python_files([str(p) for p in paths], settings))

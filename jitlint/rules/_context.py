@@ -31,61 +31,27 @@ once to one, or to a ``range``) runs once per distinct program: ``sweeps_configu
 from __future__ import annotations
 
 from functools import cached_property
-import re
 from typing import Iterator, NamedTuple, Optional
 
 import libcst as cst
 
+from jitlint.callgraph import (ECOSYSTEM, ENTRY_POINT_WORDS, MEMO_WORDS, MEMOISERS, NOT_TRACING,
+                               ONCE, REPEATED, RUNNERS, TRACED, UNKNOWN, is_test_file, is_transform,
+                               runs_once_by_name)
+from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
                               dotted_name)
 from jitlint.values import origin, value_flow
 from jitlint.walk import iter_nodes
 
-TRACED = "traced"
-REPEATED = "repeated"
-ONCE = "once"
-UNKNOWN = "unknown"
-
-# Transforms that trace the functions handed to them (by the last part of their name, in
-# JAX's and its ecosystem's namespaces).  ``tree_map`` and friends call eagerly: not here.
-TRACING_TRANSFORMS = frozenset({
-    "jit", "pjit", "pmap", "vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian",
-    "jvp", "vjp", "linearize", "checkpoint", "remat", "named_call", "shard_map", "xmap",
-    "eval_shape", "make_jaxpr", "custom_vjp", "custom_jvp", "custom_root",
-    "custom_linear_solve", "scan", "fori_loop", "while_loop", "cond", "switch", "map",
-    "associative_scan", "checkify", "filter_jit", "filter_pmap", "filter_vmap", "filter_grad",
-    "filter_value_and_grad", "filter_checkpoint", "filter_custom_vjp", "filter_custom_jvp",
-    "filter_eval_shape", "filter_make_jaxpr",
-})
-TRANSFORM_NAMESPACES = ("jax.", "equinox.", "flax.", "haiku.", "chex.", "diffrax.")
-NOT_TRACING = ("jax.tree_util.", "jax.tree.", "jax.debug.", "jax.experimental.io_callback")
 # ``f.defvjp(fwd, bwd)``: the rules of a custom derivative are traced with ``f``.
 DERIVATIVE_RULES = frozenset({"defvjp", "defjvp", "defjvps", "def_fwd", "def_bwd"})
-ECOSYSTEM = frozenset({"jax", "equinox", "flax", "haiku", "chex", "optax", "numpyro", "jaxtyping"})
-MEMOISERS = frozenset({"functools.cache", "functools.lru_cache", "jax._src.util.cache",
-                       "jax._src.util.weakref_lru_cache", "jax._src.util.memoize"})
-MEMO_WORDS = re.compile(r"cache|memo|once", re.IGNORECASE)
 PARTIAL_CONSTRUCTORS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 # Decorators that leave a function an ordinary function called as often as its callers call it.
 PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "abc.abstractmethod",
                               "functools.wraps", "typing.overload", "typing_extensions.override",
                               "typing.override"})
-# Functions that run once per program, object or test.
-RUN_ONCE_NAMES = frozenset({
-    "main", "_main", "cli", "run_main", "app_main", "train", "fit", "train_and_evaluate",
-    "__init__", "__post_init__", "__new__", "__init_subclass__", "__set_name__", "__enter__",
-    "setup", "setUp", "setUpClass", "setUpModule", "setup_method", "setup_class", "setup_module",
-    "setup_function", "tearDown", "tearDownClass",
-})
-# Initialisation and setup functions: once per model, program or object.
-SETUP_NAMES = re.compile(r"^_?(init|initialize|initialise|setup|build)(_|$)")
-TEST_FILE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test|[^/]*_tests|conftest)\.py$")
-ENTRY_POINT_WORDS = re.compile(r"fixture|command|main|group|entrypoint|^cli$|^app$|^run$", re.IGNORECASE)
-# Program runners: the function handed to them is the program's entry point (a sweep agent
-# runs it once per trial, each with its own configuration: a distinct program each time).
-RUNNERS = frozenset({"absl.app.run", "fire.Fire", "typer.run", "multiprocessing.Process",
-                     "threading.Thread", "wandb.agent", "ray.tune.run", "ray.tune.Tuner"})
 
 
 def calling_context(ctx: FileContext) -> "CallingContext":
@@ -96,9 +62,10 @@ class CallingContext:
     def __init__(self, ctx: FileContext) -> None:
         self.ctx = ctx
         self.model: SemanticModel = ctx.model
-        self.test_file = bool(TEST_FILE.search(ctx.path.replace("\\", "/")))
+        self.test_file = is_test_file(ctx.path)
         self._traced: dict[cst.FunctionDef, bool] = {}
         self._how: dict[cst.FunctionDef, str] = {}
+        self._known: dict[cst.FunctionDef, bool] = {}
 
     # ---------------------------------------------------------------- the questions
     def how(self, function: cst.FunctionDef) -> str:
@@ -126,7 +93,11 @@ class CallingContext:
         result = function in self._handed.traced_defs or self._framework_call(function)
         if not result:
             sites = self.call_sites(function)
-            result = bool(sites) and all(self.runs_traced(site.frame) for site in sites)
+            if sites:
+                result = all(self.runs_traced(site.frame) for site in sites)
+            elif function not in self._handed.run_defs and function not in self._handed.library_handoffs:
+                verdict = self._project(function)  # only callers in other modules
+                result = verdict is not None and verdict[0] == TRACED
         self._traced[function] = result
         return result
 
@@ -149,18 +120,114 @@ class CallingContext:
             return not any(isinstance(f.node, cst.ClassDef) for f in site.frame)  # module level
         return self.how(caller) in (ONCE, TRACED)
 
+    # ---------------------------------------------------------------- what a verdict rests on
+    def unknown_context(self, node: cst.CSTNode) -> Optional["UnknownContext"]:
+        """What makes the context of ``node`` unknown, when it lies in a function whose callers
+        jitlint cannot see (neither traced nor reached from code known to run eagerly): a
+        finding there rests on a guess (the opt-in group ``unknown-callers``)."""
+        function = self.function_around(node)
+        if function is None or self.context_known(function):
+            return None
+        roots: dict[cst.FunctionDef, str] = {}
+        self._unknown_roots(function, roots, set())
+        return UnknownContext(tuple(roots.items()), tuple(
+            q for root in roots if (q := self.qualname(root)) is not None))
+
+    def context_known(self, function: cst.FunctionDef) -> bool:
+        """Whether the call graph shows how ``function`` runs: traced, or reached from code that
+        runs eagerly (module level, an entry point, a test, a constructor, a caller known so),
+        in this module or, through the project index, in another."""
+        if function in self._known:
+            return self._known[function]
+        self._known[function] = False  # cycle guard: a recursion shows nothing
+        result = self.traced(function) or self.how(function) == REPEATED or self.memoised(function) \
+            or self.test_file \
+            or self._runs_once_by_role(function) or self._project(function) is not None \
+            or any(self._site_known(frame) for frame in self._handed.run_defs.get(function, ())) \
+            or any(self._site_known(site.frame) for site in self.call_sites(function))
+        self._known[function] = result
+        return result
+
+    def function_around(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
+        """The innermost def whose body holds ``node`` (None at module level or in a class
+        body; a def's decorators run where the def is)."""
+        span = self.model.span(node)
+        if span is None:
+            return None
+        best, best_start = None, -1
+        for function in self.model.functions:
+            outer = self.model.span(function.body)
+            if outer is not None and outer[0] <= span[0] and span[1] <= outer[1] and outer[0] > best_start:
+                best, best_start = function, outer[0]
+        return best
+
+    def qualname(self, function: cst.FunctionDef) -> Optional[str]:
+        """``module.f`` or ``module.Class.method``: how other modules' calls name it (None for
+        a nested def, which only its own module can call)."""
+        outer = self.model.functions[function].scope
+        module = self.model.module_name or module_name_for(self.ctx.path)[0]
+        if outer is self.model.module_scope:
+            return f"{module}.{function.name.value}"
+        if outer.kind == "class" and self.model.classes[outer.node].scope is self.model.module_scope:  # type: ignore[index]
+            return f"{module}.{outer.node.name.value}.{function.name.value}"  # type: ignore[attr-defined]
+        return None
+
+    def project_evidence(self, function: cst.FunctionDef) -> Optional[str]:
+        """Where another module (or this one, seen project-wide) repeats ``function``: "called
+        on every iteration at train.py:88"."""
+        verdict = self._project(function)
+        return verdict[1] if verdict is not None and verdict[0] == REPEATED else None
+
+    def _project(self, function: cst.FunctionDef) -> Optional[tuple[str, str]]:
+        """(how, evidence) of ``function`` from its callers across the project, when they show
+        it (the index's call graph, phase 2); None when unknown or not asked."""
+        index = self.ctx.index
+        verdicts = index.callers if index is not None else None
+        if not verdicts:
+            return None
+        qualname = self.qualname(function)
+        return verdicts.get(qualname) if qualname is not None else None
+
+    def _project_how(self, function: cst.FunctionDef) -> str:
+        verdict = self._project(function)
+        return UNKNOWN if verdict is None else verdict[0]
+
+    def _site_known(self, frame: Frame) -> bool:
+        if self.runs_traced(frame):
+            return True
+        caller = frame.enclosing_function()
+        if caller is None:
+            return True  # module level (or a class body): runs on import
+        return self.context_known(caller)
+
+    def _unknown_roots(self, function: cst.FunctionDef, roots: dict[cst.FunctionDef, str],
+                       seen: set[cst.FunctionDef]) -> None:
+        """The functions, up the local callers of ``function``, whose own callers are not seen:
+        each with why ("nothing in the project calls `f`", "`f` is handed to `optax.X`")."""
+        if function in seen:
+            return
+        seen.add(function)
+        handed = self._handed.library_handoffs.get(function)
+        if handed:
+            roots[function] = f"`{function.name.value}` is handed to `{handed}`, which jitlint cannot follow"
+        sites = [site for site in self.call_sites(function) if not self._site_known(site.frame)]
+        callers = [site.frame.enclosing_function() for site in sites]
+        for caller in callers:
+            if caller is not None:
+                self._unknown_roots(caller, roots, seen)
+        if not sites and not handed:
+            roots[function] = f"nothing in the project calls `{function.name.value}`"
+
     def call_sites(self, function: cst.FunctionDef) -> list[CallSite]:
         """Where the module calls ``function`` (recursive calls from its own body left out:
         they run wherever the function runs)."""
         outer = self.model.functions[function]
-        if outer.scope.kind == "class":  # a method: self.name(...), or obj.name(...) on an instance
+        if outer.scope.kind == "class":
+            # a method: self.name(...), obj.name(...) on an instance, or Cls(...).name(...)
             cls = outer.scope.node
-            sites = [
-                site for site in self.model.calls_named(function.name.value)
-                if isinstance(site.node.func, cst.Attribute)
-                and isinstance(site.node.func.value, cst.Name)
-                and self.instance_class(site.node.func.value, site.frame.scope) is cls
-            ]
+            sites = [site for site in self.model.calls_named(function.name.value)
+                     if isinstance(site.node.func, cst.Attribute)
+                     and self._receiver_class(site.node.func.value, site.frame.scope) is cls]
         else:
             binding = next((b for b in outer.scope.bindings.get(function.name.value, ())
                             if b.node is function), None)
@@ -218,6 +285,13 @@ class CallingContext:
             return self.class_of(binding.value.func, binding.scope)
         return None
 
+    def _receiver_class(self, receiver: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
+        if isinstance(receiver, cst.Name):
+            return self.instance_class(receiver, scope)
+        if isinstance(receiver, cst.Call):  # a method called on the instance just made
+            return self.class_of(receiver.func, scope)
+        return None
+
     def is_plain_class(self, cls: cst.CSTNode) -> bool:
         """A class whose bases are all in view and plain (no framework Module behind it)."""
         if not isinstance(cls, cst.ClassDef):
@@ -257,8 +331,9 @@ class CallingContext:
         if self._runs_once_by_role(function):
             return ONCE
         if sites:
-            return ONCE if all(self.site_runs_once(site) for site in sites) else UNKNOWN
-        return ONCE if function in self._handed.run_defs else UNKNOWN
+            return ONCE if all(self.site_runs_once(site) for site in sites) else self._project_how(function)
+        handed = function in self._handed.run_defs or function in self._handed.library_handoffs
+        return ONCE if handed else self._project_how(function)
 
     def _repeats(self, function: cst.FunctionDef, sites: list[CallSite]) -> bool:
         if function.name.value == "__call__":
@@ -269,9 +344,7 @@ class CallingContext:
     def _runs_once_by_role(self, function: cst.FunctionDef) -> bool:
         """An entry point, a constructor, a test, a fixture or CLI command: once per program,
         object or test."""
-        name = function.name.value
-        if name in RUN_ONCE_NAMES or name.startswith(("test", "main_")) or name.endswith("_main") \
-                or SETUP_NAMES.match(name):
+        if runs_once_by_name(function.name.value):
             return True
         if self._decorated_to_run_once(function):
             return True
@@ -318,7 +391,8 @@ class CallingContext:
         functions."""
         traced: set[cst.FunctionDef] = set()
         lambdas: set[cst.Lambda] = set()
-        handed_once: set[cst.FunctionDef] = set()
+        runs: dict[cst.FunctionDef, list[Frame]] = {}
+        library: dict[cst.FunctionDef, str] = {}
         for app in self.ctx.jit_applications:
             if isinstance(app.target, cst.FunctionDef):
                 traced.add(app.target)
@@ -332,22 +406,25 @@ class CallingContext:
         for site in self.model.calls:
             func = site.node.func
             scope = site.frame.scope
-            if self._is_transform(func, scope):
-                target = traced
-            elif isinstance(func, cst.Attribute) and func.attr.value in DERIVATIVE_RULES:
-                target = traced
-            else:
+            callee = ""
+            if not (self._is_transform(func, scope)
+                    or isinstance(func, cst.Attribute) and func.attr.value in DERIVATIVE_RULES):
                 callee = self.model.qualified_name(func, scope) or ""
                 if not (callee.split(".")[0] in ECOSYSTEM or callee in RUNNERS):
                     continue
-                target = handed_once
             for value in _passed_callables(site.node):
-                if isinstance(value, cst.Lambda):
-                    if target is traced:
+                if not callee:
+                    if isinstance(value, cst.Lambda):
                         lambdas.add(value)
-                else:
-                    target.update(self._functions_named(value, scope))
-        return _Handed(traced, lambdas, handed_once)
+                    else:
+                        traced.update(self._functions_named(value, scope))
+                elif not isinstance(value, cst.Lambda):
+                    for function in self._functions_named(value, scope):
+                        if callee in RUNNERS or callee.startswith(NOT_TRACING):
+                            runs.setdefault(function, []).append(site.frame)  # called there
+                        else:
+                            library.setdefault(function, callee)  # kept in a library object
+        return _Handed(traced, lambdas, runs, library)
 
     def _is_transform(self, expr: cst.BaseExpression, scope: Scope) -> bool:
         if isinstance(expr, cst.Call):  # @partial(jax.jit, ...), @jax.custom_vjp(...)
@@ -359,9 +436,7 @@ class CallingContext:
             return True  # @f.defjvp
         if self.ctx.resolver.resolve(expr, scope) is not None:
             return True
-        qualname = self.model.qualified_name(expr, scope) or ""
-        return qualname.startswith(TRANSFORM_NAMESPACES) and not qualname.startswith(NOT_TRACING) \
-            and qualname.rsplit(".", 1)[-1] in TRACING_TRANSFORMS
+        return is_transform(self.model.qualified_name(expr, scope) or "")
 
     def _functions_named(self, expr: cst.BaseExpression, scope: Scope) -> Iterator[cst.FunctionDef]:
         """The defs of this module that ``expr`` names: ``f``, ``self.step``, ``env.step``."""
@@ -387,7 +462,22 @@ class CallingContext:
 class _Handed(NamedTuple):
     traced_defs: set[cst.FunctionDef]  # jitted or handed to a transform: traced
     traced_lambdas: set[cst.Lambda]  # lambdas handed to a jit or transform
-    run_defs: set[cst.FunctionDef]  # handed to a program runner or another ecosystem function
+    # handed to a program runner (``absl.app.run``) or an eager caller (``tree_map``): where
+    run_defs: dict[cst.FunctionDef, list[Frame]]
+    # handed as a value to another ecosystem function (``optax.GradientTransformation(init,
+    # update)``): kept in a library object, called whenever and however the library does
+    library_handoffs: dict[cst.FunctionDef, str]
+
+
+class UnknownContext(NamedTuple):
+    """Why a finding's context is unknown: the functions whose callers are not seen, each with
+    why, and the project-wide names of those another module could call (the index may know)."""
+
+    roots: tuple[tuple[cst.FunctionDef, str], ...]
+    qualnames: tuple[str, ...]
+
+    def evidence(self) -> str:
+        return "; ".join(why for _, why in self.roots[:2])
 
 
 def loop_targets(loop: cst.CSTNode) -> set[str]:

@@ -703,6 +703,9 @@ class _Analysis:
         if function.name.value == "__call__":
             return "it runs on every call of the object"
         sites = self.context.call_sites(function)
+        elsewhere = self.context.project_evidence(function)
+        if elsewhere is not None and not sites:
+            return elsewhere  # "called on every iteration at train.py:88"
         if repeating_site and not any(self.context.site_repeats(site) for site in sites):
             return None
         if any(site.frame.loops_in_scope() for site in sites):

@@ -33,6 +33,7 @@ class JitOfLambda(FreshCallableRule):
     """
 
     code = "JIT101"
+    calling_context = True
     name = "jit-of-lambda"
     summary = "jit of a lambda created on every iteration or call recompiles every time"
     kinds = ("lambda",)

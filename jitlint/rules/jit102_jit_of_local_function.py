@@ -25,6 +25,7 @@ class JitOfLocalFunction(FreshCallableRule):
     """
 
     code = "JIT102"
+    calling_context = True
     name = "jit-of-local-function"
     summary = "jit of a function defined in the enclosing body recompiles on every run of that body"
     kinds = ("local-def",)

@@ -19,6 +19,7 @@ class JitOfFreshPartial(FreshCallableRule):
     """
 
     code = "JIT103"
+    calling_context = True
     name = "jit-of-fresh-partial"
     summary = "jit of a partial built on every iteration or call recompiles every time"
     kinds = ("partial",)

@@ -45,6 +45,7 @@ class JitOfBoundMethod(FreshCallableRule):
     """
 
     code = "JIT104"
+    calling_context = True
     name = "jit-of-bound-method"
     summary = "jit of a bound method re-created on every access recompiles every time"
     kinds = ("bound-method",)

@@ -41,6 +41,7 @@ class JitOfFreshCallable(FreshCallableRule):
     """
 
     code = "JIT105"
+    calling_context = True
     name = "jit-of-fresh-callable"
     summary = "jit of a transformed function or new callable instance recompiles every time"
     kinds = ("transformed", "nnx-wrapper")

@@ -25,6 +25,7 @@ class FreshJitAsStaticArg(Rule):
     """
 
     code = "JIT201"
+    calling_context = True
     name = "fresh-jit-as-static-arg"
     summary = "a jitted function created per call, passed as a static argument, recompiles the callee every call"
 

@@ -21,6 +21,7 @@ class JitOfJit(FreshCallableRule):
     """
 
     code = "JIT202"
+    calling_context = True
     name = "jit-of-jit"
     summary = "jit of a jit-wrapped function created on every iteration or call recompiles every time"
     kinds = ("jit-of-jit",)

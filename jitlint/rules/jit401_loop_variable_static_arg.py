@@ -38,6 +38,7 @@ class LoopVariableStaticArg(Rule):
     """
 
     code = "JIT401"
+    calling_context = True
     name = "loop-variable-static-arg"
     summary = "a loop counter at a static argument position recompiles on every iteration"
 

@@ -57,6 +57,7 @@ class FreshObjectStaticArg(Rule):
     """
 
     code = "JIT402"
+    calling_context = True
     name = "fresh-object-static-arg"
     summary = "a new lambda, function, partial or identity-hashed object as a static argument recompiles every call"
     prefilter_words = ("scan", "fori_loop", "while_loop")  # eager lax bodies (lax.cond: with them)

@@ -32,6 +32,7 @@ class FilterJitChangingScalar(Rule):
     """
 
     code = "JIT403"
+    calling_context = True
     name = "filter-jit-changing-scalar"
     summary = "a changing Python scalar passed to equinox.filter_jit is static and recompiles every call"
 

@@ -45,6 +45,7 @@ class LoopDependentShape(Rule):
     """
 
     code = "JIT501"
+    calling_context = True
     name = "loop-dependent-shape"
     summary = "jitted function called in a loop with an argument whose shape changes every iteration"
 

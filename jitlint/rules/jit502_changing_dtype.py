@@ -32,6 +32,7 @@ class ChangingDtype(Rule):
     """
 
     code = "JIT502"
+    calling_context = True
     name = "changing-dtype"
     summary = "jitted function called in a loop with an argument whose dtype or weak type changes"
 

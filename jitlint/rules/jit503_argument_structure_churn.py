@@ -48,6 +48,7 @@ class ArgumentStructureChurn(Rule):
     """
 
     code = "JIT503"
+    calling_context = True
     name = "argument-structure-churn"
     summary = "a jitted function called with one argument in two pytree structures compiles once per structure"
 

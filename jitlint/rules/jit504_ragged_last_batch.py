@@ -35,6 +35,7 @@ class RaggedLastBatch(Rule):
     """
 
     code = "JIT504"
+    calling_context = True
     name = "ragged-last-batch"
     summary = "a jitted function fed batches whose last one is shorter compiles again for it"
 

@@ -30,6 +30,7 @@ class OutputFedBackWithNewShape(Rule):
     """
 
     code = "JIT510"
+    calling_context = True
     name = "output-fed-back-with-new-shape"
     summary = "jitted function's output fed back as its input with another shape recompiles"
 

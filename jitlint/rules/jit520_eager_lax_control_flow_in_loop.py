@@ -54,6 +54,7 @@ class EagerLaxControlFlowInLoop(Rule):
     """
 
     code = "JIT520"
+    calling_context = True
     name = "eager-lax-control-flow-in-loop"
     summary = "lax control flow run outside jit in a loop compiles on every iteration; jit the step"
     prefilter_words = tuple(sorted({name.rpartition(".")[2]
