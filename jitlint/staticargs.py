@@ -23,6 +23,12 @@ from jitlint.walk import iter_nodes
 
 # jit-likes whose keywords are jax.jit's static_argnums / static_argnames / donate_*.
 ARGNUM_JITS = frozenset({"jax.jit", "jax.experimental.pjit.pjit"})
+# jit-likes that name the same keywords otherwise, and infer no argnames from argnums: pmap's
+# ``static_broadcasted_argnums`` are hashed into its cache key as jit's static_argnums are
+# (measured: an unhashable one raises the same ValueError), and keyword arguments are mapped.
+RENAMED_SPEC_KEYWORDS = {
+    "jax.pmap": {"static_broadcasted_argnums": "static_argnums", "donate_argnums": "donate_argnums"},
+}
 DATACLASS = frozenset({"dataclasses.dataclass"})
 SPEC_KEYWORDS = ("static_argnums", "static_argnames", "donate_argnums", "donate_argnames")
 
@@ -69,7 +75,8 @@ class StaticArgSpec:
         hides the signature (``@eqx.debug.assert_max_traces``) changes nothing there."""
         if self.filtering:
             return self.readable
-        return self.readable and self.signature_known and self.jit in ARGNUM_JITS
+        return self.readable and self.signature_known and (
+            self.jit in ARGNUM_JITS or self.jit in RENAMED_SPEC_KEYWORDS)
 
     @property
     def has_static_arguments(self) -> bool:
@@ -175,9 +182,14 @@ def spec_of(app: JitApplication, model: SemanticModel) -> Optional[StaticArgSpec
     params = function.params
     positional = tuple(p.name.value for p in (*params.posonly_params, *params.params))
     values: dict[str, object] = {}
+    renamed = RENAMED_SPEC_KEYWORDS.get(jit)
+    if renamed is not None:
+        values.update(static_argnames=(), donate_argnames=())  # nothing is inferred by name
     readable = True
     for arg in app.keywords:
         keyword = arg.keyword.value if arg.keyword is not None else ""
+        if renamed is not None:
+            keyword = renamed.get(keyword, "")
         if keyword in SPEC_KEYWORDS:
             value = literal(arg.value, app.frame.scope, model, ints=keyword.endswith("nums"))
             if value is None:

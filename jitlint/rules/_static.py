@@ -485,8 +485,9 @@ def field_class(ctx: FileContext, func: cst.BaseExpression, scope: Scope):
     elif (bases == ["flax.struct.PyTreeNode"] and not cls.decorators) or (not bases and [
             ctx.model.qualified_name(d.decorator, binding.scope) for d in cls.decorators] == ["flax.struct.dataclass"]):
         kind = "a flax.struct dataclass"  # frozen
-    elif not bases and len(cls.decorators) == 1 and _frozen_dataclass(ctx, cls.decorators[0], binding.scope):
-        kind = "a frozen dataclass"
+    elif not bases and len(cls.decorators) == 1 and \
+            (hashing := _field_hashing_dataclass(ctx, cls.decorators[0], binding.scope)) is not None:
+        kind = hashing
     else:
         return None
     fields = []
@@ -501,14 +502,24 @@ def field_class(ctx: FileContext, func: cst.BaseExpression, scope: Scope):
     return cls, kind, fields
 
 
-def _frozen_dataclass(ctx: FileContext, decorator: cst.Decorator, scope: Scope) -> bool:
+def _field_hashing_dataclass(ctx: FileContext, decorator: cst.Decorator, scope: Scope) -> Optional[str]:
+    """How the dataclass is described when its generated __hash__ hashes the fields:
+    ``frozen=True`` (with the default eq), or ``unsafe_hash=True``."""
     expr = decorator.decorator
     if not isinstance(expr, cst.Call) or ctx.model.qualified_name(expr.func, scope) != "dataclasses.dataclass":
-        return False
+        return None
     flags = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
-    frozen = flags.get("frozen")
-    return isinstance(frozen, cst.Name) and frozen.value == "True" and "eq" not in flags \
-        and "unsafe_hash" not in flags
+    if len(flags) != len(expr.args):
+        return None
+
+    def true(flag: str) -> bool:
+        value = flags.get(flag)
+        return isinstance(value, cst.Name) and value.value == "True"
+    if true("unsafe_hash"):
+        return "an unsafe_hash dataclass"
+    if true("frozen") and "eq" not in flags and "unsafe_hash" not in flags:
+        return "a frozen dataclass"
+    return None
 
 
 def fields_passed(cls: cst.ClassDef, fields: list[str], call: cst.Call) -> Iterator[tuple[str, cst.BaseExpression]]:
@@ -625,6 +636,14 @@ FRESH_TEXT = {
 }
 
 
+# What equinox's filtering jits keep static by identity.  Most fresh objects are skipped there
+# (a ``jtu.Partial`` or a Module is a pytree, so its arrays are traced), but an optax
+# transformation is a NamedTuple of fresh ``init``/``update`` closures: non-array leaves, so
+# static, and equal only to themselves (measured, equinox 0.13.8 / optax 0.2.8: a second
+# ``optax.adam(1e-3)`` compiles ``eqx.filter_jit`` again, fixtures/static_args/).
+FILTERED_STATIC_KINDS = frozenset({"optax"})
+
+
 def fresh_value(ctx: FileContext, use: StaticUse) -> Optional[Fresh]:
     """The static value is a new object each time the call runs, hashed by identity."""
     return _fresh_at(ctx, use.value, use.site)
@@ -726,13 +745,13 @@ def _twins(ctx: FileContext) -> list[tuple[StaticUse, Fresh, StaticUse]]:
     seen: dict[tuple[int, str, str], tuple[StaticUse, cst.CSTNode]] = {}
     found = []
     for use in (*static_uses(ctx), *eager_lax_uses(ctx)):
-        if use.spec.filtering:
-            continue
         made = origin(flow, use.value, use.scope, use.site.frame)
         if made is None or not isinstance(made[0], cst.Call):
             continue
         created = created_object(ctx, made[0], made[1], made[2])  # type: ignore[arg-type]
         if created is None or created[0] not in ("partial", "optax", "instance", "hashed-instance"):
+            continue
+        if use.spec.filtering and created[0] not in FILTERED_STATIC_KINDS:
             continue
         call = made[0]
         if created[0] == "optax":

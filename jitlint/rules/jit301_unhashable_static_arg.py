@@ -9,7 +9,8 @@ class UnhashableStaticArg(Rule):
     """
     ## What it does
     Flags an unhashable value passed at a static position (`static_argnums` /
-    `static_argnames`, resolved against the signature as `jax.jit` does) of a jitted function
+    `static_argnames`, resolved against the signature as `jax.jit` does; `jax.pmap`'s
+    `static_broadcasted_argnums`, positional only) of a jitted function
     defined in this module or imported from another linted module: list, dict and set literals
     and comprehensions, `list(...)`/`dict(...)`/`set(...)`, `bytearray(...)`, `slice(...)`,
     `np.array`/`jnp.array`/`jnp.zeros`-style arrays, tuples containing any of these, instances of
@@ -17,7 +18,7 @@ class UnhashableStaticArg(Rule):
     `__eq__` without `__hash__` (classes resolved within the linted tree), and a variable when
     every definition reaching the read is one of these (flow-sensitive: `x = [0]` twice is
     still a list; `x = tuple(x)` before the call is fine). Also any `jax.numpy` / `jax.random`
-    result (a jax Array: `jnp.sum(x > 0)`), an instance of a frozen dataclass or an
+    result (a jax Array: `jnp.sum(x > 0)`), an instance of a frozen or `unsafe_hash=True` dataclass or an
     `equinox.Module` (both hash their fields) given a list, dict, set or array field, the static
     half of `eqx.partition(model, ...)` when a field of `model` is a list, dict or set, and the
     static `self` of a jitted method (`static_argnums=0`) when the class is a non-frozen
@@ -40,7 +41,9 @@ class UnhashableStaticArg(Rule):
     are not flagged. Measured the same ValueError for a frozen dataclass with a list field, an
     `equinox.Module` with a dict or list field as the static half of `eqx.partition` (equinox
     0.13.8), a Module with an array field or a non-frozen `@dataclass` as a static `self`, and
-    `jnp.sum(...)` (jax Arrays are unhashable); a Module with a tuple field is fine. An array
+    `jnp.sum(...)` (jax Arrays are unhashable); a Module with a tuple field is fine. `jax.pmap`
+    raises the same ValueError for an `unsafe_hash=True` dataclass holding an array at a
+    `static_broadcasted_argnums` position (a tuple field is fine). An array
     in a static Module field: the first call works, the call with a second instance raises
     `ValueError: Exception raised while checking equality of metadata fields of pytree`
     (under `eqx.filter_jit` and `jax.jit` alike, and for a flax.struct dataclass); the same

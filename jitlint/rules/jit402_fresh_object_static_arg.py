@@ -5,7 +5,8 @@ import libcst as cst
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._module_fields import FRESH, instance_uses
 from jitlint.rules._static import (
-    Fresh, StaticUse, fresh_receiver, fresh_value, static_receivers, static_uses, twin_objects,
+    FILTERED_STATIC_KINDS, Fresh, StaticUse, fresh_receiver, fresh_value, static_receivers, static_uses,
+    twin_objects,
 )
 
 
@@ -30,6 +31,8 @@ class FreshObjectStaticArg(Rule):
     holds a jitted function, lambda, nested def or partial made per instance (`self.fn =
     jax.jit(fn)` in `__init__`), passed where that field is static (any non-array field under
     `eqx.filter_jit`, a marked static field anywhere) when a second instance can arrive.
+    Under `eqx.filter_jit` every non-array argument is static: there an optax transformation
+    made anew (per call, or twins) is flagged too (other fresh objects are left alone there).
     Silent where the call runs traced: in a jitted body, or in a
     function that is handed to a jit or transform, or whose every caller runs traced (a
     helper of a jitted loss): it is traced once with its caller.
@@ -48,7 +51,9 @@ class FreshObjectStaticArg(Rule):
     `__hash__` but no `__eq__` compile twice, as do two such scan bodies given to an eager
     `lax.scan` (with `__eq__`: once); a Module storing `jax.jit(activation)` per instance,
     created in a 5-step loop and passed to `eqx.filter_jit`, compiles 5 times (storing
-    `activation` itself: once).
+    `activation` itself: once). Under `eqx.filter_jit` (equinox 0.13.8): a new `optax.adam`
+    per `train()` compiles once per `train()` (4 in 4), two alike compile twice, one reused
+    compiles once.
 
     ## Fix safety
     Create the object once (hoist the lambda or partial out of the loop, define the function at
@@ -99,9 +104,9 @@ class FreshObjectStaticArg(Rule):
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         defaults: dict[cst.Call, list[tuple[StaticUse, Fresh]]] = {}
         for use in static_uses(ctx):
-            if use.spec.filtering:
-                continue
             fresh = fresh_value(ctx, use)
+            if use.spec.filtering and (fresh is None or fresh.kind not in FILTERED_STATIC_KINDS):
+                continue
             if fresh is not None and fresh.default is not None:
                 defaults.setdefault(use.site.node, []).append((use, fresh))
             elif fresh is not None and fresh.kind != "jit":
