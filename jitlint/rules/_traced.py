@@ -7,7 +7,9 @@ functions, lambdas and comprehensions inside it).  The jitted def's traced param
 next to ``n = x`` leaves ``n`` concrete: precision first).  An expression is traced when it is
 built from traced values by arithmetic, comparison, indexing, array attributes (``.T``,
 ``.at``), a jax.Array method (``.sum()``, ``.astype()``), or a ``jax.numpy`` / ``jax.lax`` /
-``jax.nn`` / ``jax.scipy`` / ``jax.random`` function of traced arguments.  Concrete whatever
+``jax.nn`` / ``jax.scipy`` / ``jax.random`` function whatever its arguments (jit stages every
+one out: ``jnp.array([0, 1])`` in a jitted body is a tracer), or a numpy function that calls
+the array's own method (``np.sum(x)``).  Concrete whatever
 their input: ``.shape``, ``.ndim``, ``.dtype``, ``.size``, ``len()``, ``isinstance()``, ``is`` /
 ``in`` comparisons,
 ``jnp.shape()`` and friends, containers (tuples, lists, dicts), results of user functions,
@@ -34,8 +36,8 @@ import libcst as cst
 
 from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, NUMPY_ARRAY_CONSTRUCTORS,
-                              NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
-                              PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
+                              NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
+                              NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, DataSizedOutput, concrete_param)
 from jitlint.rule import FileContext
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
@@ -55,13 +57,22 @@ ARRAY_METHODS = frozenset({
     "diagonal", "ptp", "nonzero", "searchsorted", "choose", "compress",
     "set", "add", "multiply", "divide", "power", "get", "apply",  # x.at[i].<op>(v)
 })
+# Functions of these namespaces are staged out under jit whatever their arguments
+# (omnistaging): ``jnp.array([0, 1])`` or ``jnp.log2(8)`` in a jitted body is a tracer.
 ARRAY_NAMESPACES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
+# ... except these, which return Python values, dtypes, shapes or functions.
 CONCRETE_FUNCTIONS = frozenset({
     "jax.numpy.shape", "jax.numpy.ndim", "jax.numpy.size", "jax.numpy.result_type",
     "jax.numpy.dtype", "jax.numpy.iinfo", "jax.numpy.finfo", "jax.numpy.issubdtype",
     "jax.numpy.isdtype", "jax.numpy.can_cast", "jax.numpy.promote_types", "jax.numpy.isscalar",
-    "jax.numpy.iscomplexobj", "jax.numpy.isrealobj",
+    "jax.numpy.iscomplexobj", "jax.numpy.isrealobj", "jax.numpy.broadcast_shapes",
+    "jax.lax.broadcast_shapes", "jax.numpy.vectorize", "jax.numpy.frompyfunc",
+    "jax.numpy.printoptions", "jax.numpy.get_printoptions", "jax.lax.padtype_to_pads",
+    "jax.lax.conv_dimension_numbers", "jax.lax.axis_size",
 })
+CONCRETE_NAMESPACES = ("jax.nn.initializers.",)  # initializers: functions
+# Traced only with a traced argument: ``lax.psum(1, "i")`` is the axis size, a Python int.
+ARGUMENT_TRACED_FUNCTIONS = frozenset({"jax.lax.psum"})
 # Builtins whose result is a traced array when their argument is one.
 TRACED_BUILTINS = frozenset({"abs", "sum", "pow", "round"})
 MAX_HELPER_DEPTH = 3
@@ -117,10 +128,9 @@ def _jitted_library_calls(ctx: FileContext) -> list[TracerUse]:
 def _analyse(ctx: FileContext) -> list[TracerUse]:
     uses: dict[int, TracerUse] = {}
     for jitted in (*jitted_functions(ctx).values(), *jitted_lambdas(ctx).values()):
-        analysis = traced_values(ctx, jitted)
-        if analysis.jitted.traced_params:
-            for use in analysis.run():
-                uses.setdefault(id(use.node), use)
+        # also without traced parameters: jax.numpy calls in the body are traced
+        for use in traced_values(ctx, jitted).run():
+            uses.setdefault(id(use.node), use)
     return list(uses.values())
 
 
@@ -150,10 +160,16 @@ def needs_python_value(ctx: FileContext, name: str, param: str) -> Optional[bool
                                                                  *entries[0].func.params.kwonly_params)}:
         return None
     entry = entries[0]
-    probe = JittedFunction(entry.func, entry.apps, {param}, {param})
-    analysis = _FunctionAnalysis(ctx.model, probe, set(jitted_functions(ctx)))
-    analysis.solve()
-    return any(use.kind != "print" for use in analysis.run())
+
+    def uses(traced: set[str]) -> dict[int, str]:
+        analysis = _FunctionAnalysis(ctx.model, JittedFunction(entry.func, entry.apps, traced, traced),
+                                     set(jitted_functions(ctx)))
+        analysis.solve()
+        return {id(use.node): use.kind for use in analysis.run()}
+
+    # only the uses the parameter causes (jax.numpy values in the body are traced anyway)
+    without = uses(set())
+    return any(kind != "print" and node not in without for node, kind in uses({param}).items())
 
 
 def _defaulted_params_passed(ctx: FileContext, jitted: JittedFunction) -> set[str]:
@@ -357,11 +373,17 @@ class _FunctionAnalysis:
         if builtin is not None:
             return builtin in TRACED_BUILTINS and self._any_arg_traced(call, scope)
         qualname = self.model.qualified_name(func, scope)
-        if qualname is None or qualname in CONCRETE_FUNCTIONS:
+        if qualname in NUMPY_ARRAY_METHOD_FUNCTIONS:
+            # np.sum(x) is x.sum(): traced when the array is
+            return bool(call.args) and not call.args[0].star and call.args[0].keyword is None \
+                and self.traced(call.args[0].value, scope)
+        if qualname is None or qualname in CONCRETE_FUNCTIONS or qualname.startswith(CONCRETE_NAMESPACES) \
+                or not qualname.startswith(ARRAY_NAMESPACES):
             return False
-        if qualname.startswith(ARRAY_NAMESPACES):
+        if qualname in ARGUMENT_TRACED_FUNCTIONS:
             return self._any_arg_traced(call, scope)
-        return False
+        # a class (jax.lax.Precision, jax.random.PRNGKey) is not followed: precision first
+        return not qualname.rpartition(".")[2][:1].isupper()
 
     def _any_arg_traced(self, call: cst.Call, scope: Scope) -> bool:
         return any(self.traced(arg.value, scope) for arg in call.args)
@@ -628,7 +650,7 @@ class _UseFinder(Walker):
                                   arg.keyword.value if arg.keyword is not None else None)
             if fact is not None and self._concrete_args(
                     node, [arg], f"the `{fact.keyword}` argument of {where}", fact.error,
-                    "derive it from a static shape (x.shape[0])"):
+                    "derive it from a static shape (x.shape[0]) with Python or numpy, not jax.numpy"):
                 return
 
     def _concrete_args(self, node: cst.Call, args, what: str, error: str, fix: str) -> bool:
