@@ -44,6 +44,7 @@ from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jit
                                    jitted_lambdas, positional_params, scopes_within,
                                    states_container)
 from jitlint.semantic import Binding, Scope, SemanticModel
+from jitlint.values import value_flow
 from jitlint.walk import Walker
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
@@ -73,6 +74,12 @@ CONCRETE_FUNCTIONS = frozenset({
 CONCRETE_NAMESPACES = ("jax.nn.initializers.",)  # initializers: functions
 # Traced only with a traced argument: ``lax.psum(1, "i")`` is the axis size, a Python int.
 ARGUMENT_TRACED_FUNCTIONS = frozenset({"jax.lax.psum"})
+# Pytree dataclasses: a field not marked static is a leaf, traced when the instance is.
+PYTREE_DATACLASS_DECORATORS = frozenset({"flax.struct.dataclass", "chex.dataclass",
+                                         "jax.tree_util.register_dataclass",
+                                         "jax_dataclasses.pytree_dataclass"})
+PYTREE_DATACLASS_BASES = frozenset({"flax.struct.PyTreeNode", "equinox.Module"})
+ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "chex.Array", "jaxtyping.Array"})
 # Builtins whose result is a traced array when their argument is one.
 TRACED_BUILTINS = frozenset({"abs", "sum", "pow", "round"})
 MAX_HELPER_DEPTH = 3
@@ -146,7 +153,7 @@ def traced_values(ctx: FileContext, jitted: JittedFunction) -> "_FunctionAnalysi
                                          jitted.array_params | passed)
         else:
             jitted_copy = jitted
-        analysis = _FunctionAnalysis(ctx.model, jitted_copy, set(jitted_functions(ctx)))
+        analysis = _FunctionAnalysis(ctx, jitted_copy, set(jitted_functions(ctx)))
         analysis.solve()
         return analysis
     return ctx.shared(("traced-values", id(jitted.func)), compute)
@@ -162,7 +169,7 @@ def needs_python_value(ctx: FileContext, name: str, param: str) -> Optional[bool
     entry = entries[0]
 
     def uses(traced: set[str]) -> dict[int, str]:
-        analysis = _FunctionAnalysis(ctx.model, JittedFunction(entry.func, entry.apps, traced, traced),
+        analysis = _FunctionAnalysis(ctx, JittedFunction(entry.func, entry.apps, traced, traced),
                                      set(jitted_functions(ctx)))
         analysis.solve()
         return {id(use.node): use.kind for use in analysis.run()}
@@ -197,6 +204,30 @@ def _defaulted_params_passed(ctx: FileContext, jitted: JittedFunction) -> set[st
     return passed
 
 
+def _pytree_array_fields(ctx: FileContext) -> frozenset[str]:
+    """Names of the fields annotated as arrays (``x: jax.Array``, no static marker) in this
+    module's pytree dataclasses, that no class of the module declares in another way."""
+    model = ctx.model
+    arrays: set[str] = set()
+    others: set[str] = set()
+    for cls, frame in model.classes.items():
+        scope = frame.scope
+        decorators = {model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call)
+                                           else d.decorator, scope) for d in cls.decorators}
+        bases = {model.qualified_name(base.value, scope) for base in cls.bases}
+        pytree = bool(decorators & PYTREE_DATACLASS_DECORATORS or bases & PYTREE_DATACLASS_BASES)
+        body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+        for statement in body:
+            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    array = pytree and small.value is None \
+                        and model.qualified_name(small.annotation.annotation, scope) in ARRAY_ANNOTATIONS
+                    (arrays if array else others).add(small.target.value)
+                elif isinstance(small, cst.Assign):
+                    others.update(t.target.value for t in small.targets if isinstance(t.target, cst.Name))
+    return frozenset(arrays - others)
+
+
 def _name(func) -> str:
     return func.name.value if isinstance(func, cst.FunctionDef) else "<lambda>"
 
@@ -210,9 +241,12 @@ class _FunctionAnalysis:
     """The traced values of a jitted def, or of a module function it calls with traced
     arguments (``caller`` set: its parameters that receive them are the traced ones)."""
 
-    def __init__(self, model: SemanticModel, jitted: JittedFunction, jitted_defs: set,
+    def __init__(self, ctx: FileContext, jitted: JittedFunction, jitted_defs: set,
                  caller: Optional["_FunctionAnalysis"] = None, depth: int = 0) -> None:
-        self.model = model
+        self.ctx = ctx
+        self.model = model = ctx.model
+        self.flow = value_flow(ctx)
+        self.array_fields = ctx.shared("pytree-array-fields", _pytree_array_fields)
         self.jitted = jitted
         self.func = jitted.func
         self.jitted_defs = jitted_defs
@@ -262,7 +296,7 @@ class _FunctionAnalysis:
         key = (id(helper), frozenset(traced))
         if not traced or key in self.followed:
             return
-        analysis = _FunctionAnalysis(self.model, JittedFunction(helper, [], traced, set(traced)),
+        analysis = _FunctionAnalysis(self.ctx, JittedFunction(helper, [], traced, set(traced)),
                                      self.jitted_defs, self, self.depth + 1)
         self.followed[key] = analysis
         analysis.solve()
@@ -329,18 +363,21 @@ class _FunctionAnalysis:
             return binds_name(target, name) and self.traced(value, scope)
         return False
 
-    def name_traced(self, name: str, scope: Scope) -> bool:
-        bindings = self.model.lookup(name, scope)
+    def name_traced(self, name: cst.Name, scope: Scope) -> bool:
+        """Every binding that reaches this read is traced (``state = step(state)`` further down
+        does not make ``range(state.n)`` at the top concrete)."""
+        bindings = self.flow.reaching(name, scope)
         return bool(bindings) and all(id(b.scope) in self.scope_ids and id(b) in self.traced_bindings
                                       for b in bindings)
 
     def traced(self, expr: cst.BaseExpression, scope: Scope) -> bool:
         if isinstance(expr, cst.Name):
-            return self.name_traced(expr.value, scope)
+            return self.name_traced(expr, scope)
         if isinstance(expr, cst.Attribute):
             # Other attributes may be static fields of a custom pytree (flax.struct fields
-            # with pytree_node=False): not followed.
-            return expr.attr.value in ARRAY_ATTRIBUTES and self.traced(expr.value, scope)
+            # with pytree_node=False): only the array fields of this module's pytrees.
+            return (expr.attr.value in ARRAY_ATTRIBUTES or expr.attr.value in self.array_fields) \
+                and self.traced(expr.value, scope)
         if isinstance(expr, cst.Subscript):
             return self.traced(expr.value, scope)
         if isinstance(expr, cst.BinaryOperation):
