@@ -1,10 +1,11 @@
 """Shared analysis for JIT8xx: Python operations that need a concrete value, applied to traced
 values inside a jitted function.
 
-Which names are traced: a small flow-insensitive forward dataflow over the jitted def (and the
-functions, lambdas and comprehensions inside it).  The jitted def's traced parameters (see
-``_jitted``) are traced; a name is traced when *every* binding of it is (so ``n = x.shape[0]``
-next to ``n = x`` leaves ``n`` concrete: precision first).  An expression is traced when it is
+Which names are traced: a small forward dataflow over the jitted def (and the functions,
+lambdas and comprehensions inside it).  The jitted def's traced parameters (see ``_jitted``) are
+traced; a read of a name is traced when *every* binding of it that reaches the read
+(``values.ValueFlow``) is (so where both ``n = x.shape[0]`` and ``n = x`` may reach, ``n`` is
+concrete: precision first).  An expression is traced when it is
 built from traced values by arithmetic, comparison, indexing, array attributes (``.T``,
 ``.at``), a jax.Array method (``.sum()``, ``.astype()``), or a ``jax.numpy`` / ``jax.lax`` /
 ``jax.nn`` / ``jax.scipy`` / ``jax.random`` function whatever its arguments (jit stages every
@@ -13,7 +14,8 @@ the array's own method (``np.sum(x)``).  Concrete whatever
 their input: ``.shape``, ``.ndim``, ``.dtype``, ``.size``, ``len()``, ``isinstance()``, ``is`` /
 ``in`` comparisons,
 ``jnp.shape()`` and friends, containers (tuples, lists, dicts), results of user functions,
-other attributes (maybe static fields of a custom pytree), names from outside the jitted
+other attributes (maybe static fields of a custom pytree; the array-annotated fields of this
+module's pytree dataclasses are traced), names from outside the jitted
 function, static parameters, and parameters with defaults unless a call in the module passes
 them.  Module functions the body calls with traced arguments are analysed in turn (up to
 ``MAX_HELPER_DEPTH``), with the parameters receiving them traced.
@@ -79,6 +81,11 @@ PYTREE_DATACLASS_DECORATORS = frozenset({"flax.struct.dataclass", "chex.dataclas
                                          "jax.tree_util.register_dataclass",
                                          "jax_dataclasses.pytree_dataclass"})
 PYTREE_DATACLASS_BASES = frozenset({"flax.struct.PyTreeNode", "equinox.Module"})
+# Their unflatten calls __init__, so jit runs ``__post_init__`` on traced leaves (measured for
+# flax.struct, jax_dataclasses and register_dataclass; equinox and chex are not assumed to).
+REINITIALISED_PYTREES = frozenset({"flax.struct.dataclass", "flax.struct.PyTreeNode",
+                                   "jax_dataclasses.pytree_dataclass",
+                                   "jax.tree_util.register_dataclass"})
 ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "chex.Array", "jaxtyping.Array"})
 # Builtins whose result is a traced array when their argument is one.
 TRACED_BUILTINS = frozenset({"abs", "sum", "pow", "round"})
@@ -138,7 +145,27 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
         # also without traced parameters: jax.numpy calls in the body are traced
         for use in traced_values(ctx, jitted).run():
             uses.setdefault(id(use.node), use)
+    if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
+        for use in _post_init_uses(ctx):
+            uses.setdefault(id(use.node), use)
     return list(uses.values())
+
+
+def _post_init_uses(ctx: FileContext) -> list[TracerUse]:
+    """jit rebuilds a pytree dataclass from its traced leaves, which runs ``__post_init__`` again
+    with its array fields traced (flax.struct, jax_dataclasses, register_dataclass: measured)."""
+    uses = []
+    for cls in _pytree_dataclasses(ctx, REINITIALISED_PYTREES):
+        body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+        for method in body:
+            if isinstance(method, cst.FunctionDef) and method.name.value == "__post_init__" \
+                    and positional_params(method):
+                self_name = positional_params(method)[0].name.value
+                analysis = _FunctionAnalysis(ctx, JittedFunction(method, [], {self_name}, set()),
+                                             set(jitted_functions(ctx)), rebuilt=cls.name.value)
+                analysis.solve()
+                uses.extend(analysis.run())
+    return uses
 
 
 def traced_values(ctx: FileContext, jitted: JittedFunction) -> "_FunctionAnalysis":
@@ -210,12 +237,10 @@ def _pytree_array_fields(ctx: FileContext) -> frozenset[str]:
     model = ctx.model
     arrays: set[str] = set()
     others: set[str] = set()
+    pytrees = set(_pytree_dataclasses(ctx))
     for cls, frame in model.classes.items():
         scope = frame.scope
-        decorators = {model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call)
-                                           else d.decorator, scope) for d in cls.decorators}
-        bases = {model.qualified_name(base.value, scope) for base in cls.bases}
-        pytree = bool(decorators & PYTREE_DATACLASS_DECORATORS or bases & PYTREE_DATACLASS_BASES)
+        pytree = cls in pytrees
         body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
         for statement in body:
             for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
@@ -226,6 +251,20 @@ def _pytree_array_fields(ctx: FileContext) -> frozenset[str]:
                 elif isinstance(small, cst.Assign):
                     others.update(t.target.value for t in small.targets if isinstance(t.target, cst.Name))
     return frozenset(arrays - others)
+
+
+def _pytree_dataclasses(ctx: FileContext, kinds: frozenset = PYTREE_DATACLASS_DECORATORS
+                        | PYTREE_DATACLASS_BASES) -> list[cst.ClassDef]:
+    """This module's classes decorated with, or based on, one of ``kinds``."""
+    model = ctx.model
+    found = []
+    for cls, frame in model.classes.items():
+        decorators = {model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call)
+                                           else d.decorator, frame.scope) for d in cls.decorators}
+        bases = {model.qualified_name(base.value, frame.scope) for base in cls.bases}
+        if (decorators | bases) & kinds and not bases - kinds:
+            found.append(cls)
+    return found
 
 
 def _name(func) -> str:
@@ -242,8 +281,10 @@ class _FunctionAnalysis:
     arguments (``caller`` set: its parameters that receive them are the traced ones)."""
 
     def __init__(self, ctx: FileContext, jitted: JittedFunction, jitted_defs: set,
-                 caller: Optional["_FunctionAnalysis"] = None, depth: int = 0) -> None:
+                 caller: Optional["_FunctionAnalysis"] = None, depth: int = 0,
+                 rebuilt: str = "") -> None:
         self.ctx = ctx
+        self.rebuilt = rebuilt  # the pytree class whose __post_init__ this is
         self.model = model = ctx.model
         self.flow = value_flow(ctx)
         self.array_fields = ctx.shared("pytree-array-fields", _pytree_array_fields)
@@ -265,6 +306,8 @@ class _FunctionAnalysis:
     @property
     def where(self) -> str:
         """How messages name the function: ``jitted `f` `` or ``helper `h` (called ... `f`)``."""
+        if self.rebuilt:
+            return f"`{self.rebuilt}.__post_init__` (jit rebuilds `{self.rebuilt}` from its traced leaves)"
         if self.caller is None:
             return f"jitted `{_name(self.func)}`"
         return f"`{_name(self.func)}` (called with traced arguments from jitted `{_name(self.root.func)}`)"
