@@ -329,6 +329,13 @@ NUMPY_CONVERTING_FUNCTIONS: dict[str, str] = {
     )},
     "numpy.argsort": _TYPE,
 }
+# numpy functions that, given a tracer, call the jax.Array's own method (``np.sum(x)`` is
+# ``x.sum()``): they work under jit and return a tracer.
+NUMPY_ARRAY_METHOD_FUNCTIONS = frozenset(f"numpy.{name}" for name in (
+    "sum", "mean", "max", "min", "amax", "amin", "prod", "any", "all", "std", "var", "reshape",
+    "transpose", "squeeze", "round", "around", "argmax", "argmin", "cumsum", "cumprod", "repeat",
+    "swapaxes",
+))
 # every function of these numpy submodules converts its argument
 NUMPY_CONVERTING_SUBMODULES: dict[str, str] = {"numpy.linalg.": "TracerArrayConversionError",
                                                "numpy.fft.": "TracerArrayConversionError"}

@@ -14,7 +14,7 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, 
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS,
                               FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS, FRESH_TRANSFORMS,
                               LAX_LOOP_LIBRARY_CALLS, NUMPY_ARRAY_CONSTRUCTORS,
-                              NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
+                              NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
                               OPTAX_COMBINATORS, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
                               RAGGED_BATCHERS, STATIC_FIELD_MARKERS, ConcreteParam)
@@ -512,6 +512,22 @@ def test_numpy_converting_function_raises_on_a_tracer(qualname):
         except (TypeError, ValueError):
             continue  # wrong arity or argument kind for this function
     pytest.fail(f"{qualname} did not raise {error.__name__} on a tracer")
+
+
+NUMPY_METHOD_ARGUMENTS = {"numpy.reshape": (-1,), "numpy.repeat": (2,), "numpy.swapaxes": (0, 1)}
+
+
+@pytest.mark.parametrize("qualname", sorted(NUMPY_ARRAY_METHOD_FUNCTIONS))
+def test_numpy_array_method_function_returns_a_tracer_under_jit(qualname):
+    function = _resolve(qualname, np, "numpy.")
+    results = []
+
+    def example(v):
+        results.append(function(v, *NUMPY_METHOD_ARGUMENTS.get(qualname, ())))
+        return v
+
+    jax.jit(example)(jnp.ones((2, 2)))
+    assert isinstance(results[0], jax.core.Tracer)
 
 
 @pytest.mark.parametrize("prefix", sorted(NUMPY_CONVERTING_SUBMODULES))

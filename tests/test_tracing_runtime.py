@@ -27,7 +27,8 @@ ALL = TRACE_ERRORS + SHAPE_CHURN + STALE_VALUES
 # The error each rule's positives raise (exception class name, as the bootstrap reports it).
 RAISES = {
     "JIT801": {"TracerBoolConversionError"},
-    "JIT802": {"ConcretizationTypeError", "TracerBoolConversionError", "TypeError"},
+    "JIT802": {"ConcretizationTypeError", "TracerBoolConversionError", "TracerIntegerConversionError",
+               "TypeError"},
     "JIT803": {"TracerArrayConversionError"},
 }
 TRACER = re.compile(r"JitTracer\(|Traced<")  # a tracer's repr (jax 0.10: JitTracer(float32[3]))

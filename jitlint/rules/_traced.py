@@ -1,17 +1,21 @@
 """Shared analysis for JIT8xx: Python operations that need a concrete value, applied to traced
 values inside a jitted function.
 
-Which names are traced: a small flow-insensitive forward dataflow over the jitted def (and the
-functions, lambdas and comprehensions inside it).  The jitted def's traced parameters (see
-``_jitted``) are traced; a name is traced when *every* binding of it is (so ``n = x.shape[0]``
-next to ``n = x`` leaves ``n`` concrete: precision first).  An expression is traced when it is
+Which names are traced: a small forward dataflow over the jitted def (and the functions,
+lambdas and comprehensions inside it).  The jitted def's traced parameters (see ``_jitted``) are
+traced; a read of a name is traced when *every* binding of it that reaches the read
+(``values.ValueFlow``) is (so where both ``n = x.shape[0]`` and ``n = x`` may reach, ``n`` is
+concrete: precision first).  An expression is traced when it is
 built from traced values by arithmetic, comparison, indexing, array attributes (``.T``,
 ``.at``), a jax.Array method (``.sum()``, ``.astype()``), or a ``jax.numpy`` / ``jax.lax`` /
-``jax.nn`` / ``jax.scipy`` / ``jax.random`` function of traced arguments.  Concrete whatever
+``jax.nn`` / ``jax.scipy`` / ``jax.random`` function whatever its arguments (jit stages every
+one out: ``jnp.array([0, 1])`` in a jitted body is a tracer), or a numpy function that calls
+the array's own method (``np.sum(x)``).  Concrete whatever
 their input: ``.shape``, ``.ndim``, ``.dtype``, ``.size``, ``len()``, ``isinstance()``, ``is`` /
 ``in`` comparisons,
 ``jnp.shape()`` and friends, containers (tuples, lists, dicts), results of user functions,
-other attributes (maybe static fields of a custom pytree), names from outside the jitted
+other attributes (maybe static fields of a custom pytree; the array-annotated fields of this
+module's pytree dataclasses are traced), names from outside the jitted
 function, static parameters, and parameters with defaults unless a call in the module passes
 them.  Module functions the body calls with traced arguments are analysed in turn (up to
 ``MAX_HELPER_DEPTH``), with the parameters receiving them traced.
@@ -34,14 +38,15 @@ import libcst as cst
 
 from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, NUMPY_ARRAY_CONSTRUCTORS,
-                              NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
-                              PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
+                              NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
+                              NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, DataSizedOutput, concrete_param)
 from jitlint.rule import FileContext
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
                                    jitted_lambdas, positional_params, scopes_within,
                                    states_container)
 from jitlint.semantic import Binding, Scope, SemanticModel
+from jitlint.values import value_flow
 from jitlint.walk import Walker
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
@@ -55,13 +60,33 @@ ARRAY_METHODS = frozenset({
     "diagonal", "ptp", "nonzero", "searchsorted", "choose", "compress",
     "set", "add", "multiply", "divide", "power", "get", "apply",  # x.at[i].<op>(v)
 })
+# Functions of these namespaces are staged out under jit whatever their arguments
+# (omnistaging): ``jnp.array([0, 1])`` or ``jnp.log2(8)`` in a jitted body is a tracer.
 ARRAY_NAMESPACES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
+# ... except these, which return Python values, dtypes, shapes or functions.
 CONCRETE_FUNCTIONS = frozenset({
     "jax.numpy.shape", "jax.numpy.ndim", "jax.numpy.size", "jax.numpy.result_type",
     "jax.numpy.dtype", "jax.numpy.iinfo", "jax.numpy.finfo", "jax.numpy.issubdtype",
     "jax.numpy.isdtype", "jax.numpy.can_cast", "jax.numpy.promote_types", "jax.numpy.isscalar",
-    "jax.numpy.iscomplexobj", "jax.numpy.isrealobj",
+    "jax.numpy.iscomplexobj", "jax.numpy.isrealobj", "jax.numpy.broadcast_shapes",
+    "jax.lax.broadcast_shapes", "jax.numpy.vectorize", "jax.numpy.frompyfunc",
+    "jax.numpy.printoptions", "jax.numpy.get_printoptions", "jax.lax.padtype_to_pads",
+    "jax.lax.conv_dimension_numbers", "jax.lax.axis_size",
 })
+CONCRETE_NAMESPACES = ("jax.nn.initializers.",)  # initializers: functions
+# Traced only with a traced argument: ``lax.psum(1, "i")`` is the axis size, a Python int.
+ARGUMENT_TRACED_FUNCTIONS = frozenset({"jax.lax.psum"})
+# Pytree dataclasses: a field not marked static is a leaf, traced when the instance is.
+PYTREE_DATACLASS_DECORATORS = frozenset({"flax.struct.dataclass", "chex.dataclass",
+                                         "jax.tree_util.register_dataclass",
+                                         "jax_dataclasses.pytree_dataclass"})
+PYTREE_DATACLASS_BASES = frozenset({"flax.struct.PyTreeNode", "equinox.Module"})
+# Their unflatten calls __init__, so jit runs ``__post_init__`` on traced leaves (measured for
+# flax.struct, jax_dataclasses and register_dataclass; equinox and chex are not assumed to).
+REINITIALISED_PYTREES = frozenset({"flax.struct.dataclass", "flax.struct.PyTreeNode",
+                                   "jax_dataclasses.pytree_dataclass",
+                                   "jax.tree_util.register_dataclass"})
+ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "chex.Array", "jaxtyping.Array"})
 # Builtins whose result is a traced array when their argument is one.
 TRACED_BUILTINS = frozenset({"abs", "sum", "pow", "round"})
 MAX_HELPER_DEPTH = 3
@@ -117,11 +142,30 @@ def _jitted_library_calls(ctx: FileContext) -> list[TracerUse]:
 def _analyse(ctx: FileContext) -> list[TracerUse]:
     uses: dict[int, TracerUse] = {}
     for jitted in (*jitted_functions(ctx).values(), *jitted_lambdas(ctx).values()):
-        analysis = traced_values(ctx, jitted)
-        if analysis.jitted.traced_params:
-            for use in analysis.run():
-                uses.setdefault(id(use.node), use)
+        # also without traced parameters: jax.numpy calls in the body are traced
+        for use in traced_values(ctx, jitted).run():
+            uses.setdefault(id(use.node), use)
+    if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
+        for use in _post_init_uses(ctx):
+            uses.setdefault(id(use.node), use)
     return list(uses.values())
+
+
+def _post_init_uses(ctx: FileContext) -> list[TracerUse]:
+    """jit rebuilds a pytree dataclass from its traced leaves, which runs ``__post_init__`` again
+    with its array fields traced (flax.struct, jax_dataclasses, register_dataclass: measured)."""
+    uses = []
+    for cls in _pytree_dataclasses(ctx, REINITIALISED_PYTREES):
+        body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+        for method in body:
+            if isinstance(method, cst.FunctionDef) and method.name.value == "__post_init__" \
+                    and positional_params(method):
+                self_name = positional_params(method)[0].name.value
+                analysis = _FunctionAnalysis(ctx, JittedFunction(method, [], {self_name}, set()),
+                                             set(jitted_functions(ctx)), rebuilt=cls.name.value)
+                analysis.solve()
+                uses.extend(analysis.run())
+    return uses
 
 
 def traced_values(ctx: FileContext, jitted: JittedFunction) -> "_FunctionAnalysis":
@@ -136,7 +180,7 @@ def traced_values(ctx: FileContext, jitted: JittedFunction) -> "_FunctionAnalysi
                                          jitted.array_params | passed)
         else:
             jitted_copy = jitted
-        analysis = _FunctionAnalysis(ctx.model, jitted_copy, set(jitted_functions(ctx)))
+        analysis = _FunctionAnalysis(ctx, jitted_copy, set(jitted_functions(ctx)))
         analysis.solve()
         return analysis
     return ctx.shared(("traced-values", id(jitted.func)), compute)
@@ -150,10 +194,16 @@ def needs_python_value(ctx: FileContext, name: str, param: str) -> Optional[bool
                                                                  *entries[0].func.params.kwonly_params)}:
         return None
     entry = entries[0]
-    probe = JittedFunction(entry.func, entry.apps, {param}, {param})
-    analysis = _FunctionAnalysis(ctx.model, probe, set(jitted_functions(ctx)))
-    analysis.solve()
-    return any(use.kind != "print" for use in analysis.run())
+
+    def uses(traced: set[str]) -> dict[int, str]:
+        analysis = _FunctionAnalysis(ctx, JittedFunction(entry.func, entry.apps, traced, traced),
+                                     set(jitted_functions(ctx)))
+        analysis.solve()
+        return {id(use.node): use.kind for use in analysis.run()}
+
+    # only the uses the parameter causes (jax.numpy values in the body are traced anyway)
+    without = uses(set())
+    return any(kind != "print" and node not in without for node, kind in uses({param}).items())
 
 
 def _defaulted_params_passed(ctx: FileContext, jitted: JittedFunction) -> set[str]:
@@ -181,6 +231,42 @@ def _defaulted_params_passed(ctx: FileContext, jitted: JittedFunction) -> set[st
     return passed
 
 
+def _pytree_array_fields(ctx: FileContext) -> frozenset[str]:
+    """Names of the fields annotated as arrays (``x: jax.Array``, no static marker) in this
+    module's pytree dataclasses, that no class of the module declares in another way."""
+    model = ctx.model
+    arrays: set[str] = set()
+    others: set[str] = set()
+    pytrees = set(_pytree_dataclasses(ctx))
+    for cls, frame in model.classes.items():
+        scope = frame.scope
+        pytree = cls in pytrees
+        body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+        for statement in body:
+            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    array = pytree and small.value is None \
+                        and model.qualified_name(small.annotation.annotation, scope) in ARRAY_ANNOTATIONS
+                    (arrays if array else others).add(small.target.value)
+                elif isinstance(small, cst.Assign):
+                    others.update(t.target.value for t in small.targets if isinstance(t.target, cst.Name))
+    return frozenset(arrays - others)
+
+
+def _pytree_dataclasses(ctx: FileContext, kinds: frozenset = PYTREE_DATACLASS_DECORATORS
+                        | PYTREE_DATACLASS_BASES) -> list[cst.ClassDef]:
+    """This module's classes decorated with, or based on, one of ``kinds``."""
+    model = ctx.model
+    found = []
+    for cls, frame in model.classes.items():
+        decorators = {model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call)
+                                           else d.decorator, frame.scope) for d in cls.decorators}
+        bases = {model.qualified_name(base.value, frame.scope) for base in cls.bases}
+        if (decorators | bases) & kinds and not bases - kinds:
+            found.append(cls)
+    return found
+
+
 def _name(func) -> str:
     return func.name.value if isinstance(func, cst.FunctionDef) else "<lambda>"
 
@@ -194,9 +280,14 @@ class _FunctionAnalysis:
     """The traced values of a jitted def, or of a module function it calls with traced
     arguments (``caller`` set: its parameters that receive them are the traced ones)."""
 
-    def __init__(self, model: SemanticModel, jitted: JittedFunction, jitted_defs: set,
-                 caller: Optional["_FunctionAnalysis"] = None, depth: int = 0) -> None:
-        self.model = model
+    def __init__(self, ctx: FileContext, jitted: JittedFunction, jitted_defs: set,
+                 caller: Optional["_FunctionAnalysis"] = None, depth: int = 0,
+                 rebuilt: str = "") -> None:
+        self.ctx = ctx
+        self.rebuilt = rebuilt  # the pytree class whose __post_init__ this is
+        self.model = model = ctx.model
+        self.flow = value_flow(ctx)
+        self.array_fields = ctx.shared("pytree-array-fields", _pytree_array_fields)
         self.jitted = jitted
         self.func = jitted.func
         self.jitted_defs = jitted_defs
@@ -215,6 +306,8 @@ class _FunctionAnalysis:
     @property
     def where(self) -> str:
         """How messages name the function: ``jitted `f` `` or ``helper `h` (called ... `f`)``."""
+        if self.rebuilt:
+            return f"`{self.rebuilt}.__post_init__` (jit rebuilds `{self.rebuilt}` from its traced leaves)"
         if self.caller is None:
             return f"jitted `{_name(self.func)}`"
         return f"`{_name(self.func)}` (called with traced arguments from jitted `{_name(self.root.func)}`)"
@@ -246,7 +339,7 @@ class _FunctionAnalysis:
         key = (id(helper), frozenset(traced))
         if not traced or key in self.followed:
             return
-        analysis = _FunctionAnalysis(self.model, JittedFunction(helper, [], traced, set(traced)),
+        analysis = _FunctionAnalysis(self.ctx, JittedFunction(helper, [], traced, set(traced)),
                                      self.jitted_defs, self, self.depth + 1)
         self.followed[key] = analysis
         analysis.solve()
@@ -313,18 +406,21 @@ class _FunctionAnalysis:
             return binds_name(target, name) and self.traced(value, scope)
         return False
 
-    def name_traced(self, name: str, scope: Scope) -> bool:
-        bindings = self.model.lookup(name, scope)
+    def name_traced(self, name: cst.Name, scope: Scope) -> bool:
+        """Every binding that reaches this read is traced (``state = step(state)`` further down
+        does not make ``range(state.n)`` at the top concrete)."""
+        bindings = self.flow.reaching(name, scope)
         return bool(bindings) and all(id(b.scope) in self.scope_ids and id(b) in self.traced_bindings
                                       for b in bindings)
 
     def traced(self, expr: cst.BaseExpression, scope: Scope) -> bool:
         if isinstance(expr, cst.Name):
-            return self.name_traced(expr.value, scope)
+            return self.name_traced(expr, scope)
         if isinstance(expr, cst.Attribute):
             # Other attributes may be static fields of a custom pytree (flax.struct fields
-            # with pytree_node=False): not followed.
-            return expr.attr.value in ARRAY_ATTRIBUTES and self.traced(expr.value, scope)
+            # with pytree_node=False): only the array fields of this module's pytrees.
+            return (expr.attr.value in ARRAY_ATTRIBUTES or expr.attr.value in self.array_fields) \
+                and self.traced(expr.value, scope)
         if isinstance(expr, cst.Subscript):
             return self.traced(expr.value, scope)
         if isinstance(expr, cst.BinaryOperation):
@@ -357,11 +453,17 @@ class _FunctionAnalysis:
         if builtin is not None:
             return builtin in TRACED_BUILTINS and self._any_arg_traced(call, scope)
         qualname = self.model.qualified_name(func, scope)
-        if qualname is None or qualname in CONCRETE_FUNCTIONS:
+        if qualname in NUMPY_ARRAY_METHOD_FUNCTIONS:
+            # np.sum(x) is x.sum(): traced when the array is
+            return bool(call.args) and not call.args[0].star and call.args[0].keyword is None \
+                and self.traced(call.args[0].value, scope)
+        if qualname is None or qualname in CONCRETE_FUNCTIONS or qualname.startswith(CONCRETE_NAMESPACES) \
+                or not qualname.startswith(ARRAY_NAMESPACES):
             return False
-        if qualname.startswith(ARRAY_NAMESPACES):
+        if qualname in ARGUMENT_TRACED_FUNCTIONS:
             return self._any_arg_traced(call, scope)
-        return False
+        # a class (jax.lax.Precision, jax.random.PRNGKey) is not followed: precision first
+        return not qualname.rpartition(".")[2][:1].isupper()
 
     def _any_arg_traced(self, call: cst.Call, scope: Scope) -> bool:
         return any(self.traced(arg.value, scope) for arg in call.args)
@@ -628,7 +730,7 @@ class _UseFinder(Walker):
                                   arg.keyword.value if arg.keyword is not None else None)
             if fact is not None and self._concrete_args(
                     node, [arg], f"the `{fact.keyword}` argument of {where}", fact.error,
-                    "derive it from a static shape (x.shape[0])"):
+                    "derive it from a static shape (x.shape[0]) with Python or numpy, not jax.numpy"):
                 return
 
     def _concrete_args(self, node: cst.Call, args, what: str, error: str, fix: str) -> bool:
