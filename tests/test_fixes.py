@@ -82,6 +82,10 @@ def test_def_reading_a_loop_local_is_not_moved():
                     return v + offset
                 y = jax.jit(f)(x)
             return y
+
+
+        if __name__ == "__main__":
+            print(run([jax.numpy.ones(3)] * 4))
     """)
     assert "JIT102" in codes(source.encode())
     assert not fix(source).changed
