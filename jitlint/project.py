@@ -636,6 +636,11 @@ class ModuleScan:
         string or docstring) contains one of ``words``."""
         return any(word in name for name in self.identifiers for word in words)
 
+    def names_exactly(self, words: Sequence[str]) -> bool:
+        """Whether one of ``words`` is itself an identifier (``lax.cond``, ``from jax.lax import
+        cond``), not only part of one (``second``, ``condition``)."""
+        return not self.identifiers.isdisjoint(words)
+
 
 def scan_module(tree: ast.Module, module: str, is_package: bool, path: str = "") -> ModuleScan:
     """ModuleScan of ``tree``: the names it reads, what it imports, and every ``alias.attr``
