@@ -51,6 +51,20 @@ PARTIAL_FUNCTIONS = frozenset({"functools.partial"})
 # Words that must occur in a file's text for any jit to be resolvable in it; used by the
 # prefilter.  ``jit`` covers jit, pjit, filter_jit; ``pmap`` covers pmap and filter_pmap.
 JIT_WORDS = ("jit", "pmap")
+# Packages whose every jit-like function is named above: their other names with a jit word
+# (``jax.disable_jit``, ``jax._src.pjit.pjit_p``, ``jax.core.jit_p``) are not jit.
+PACKAGES_LISTED = frozenset({"jax", "flax", "equinox"})
+
+
+def may_name_jit(qualname: str) -> bool:
+    """Whether a dotted name a module reaches through its imports may be jit-like: one of the
+    listed functions, or any name of another package with a jit word in its last part (a
+    wrapper of the project's or of an installed package, known only with the project index)."""
+    if JIT_SPELLINGS.get(qualname, qualname) in JIT_FUNCTIONS or qualname in KNOWN_JIT_WRAPPERS:
+        return True
+    package, _, _ = qualname.partition(".")
+    last = qualname.rpartition(".")[2]
+    return package not in PACKAGES_LISTED and any(word in last for word in JIT_WORDS)
 
 
 @dataclass(frozen=True)

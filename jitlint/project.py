@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Iterator, Optional, Sequence
 import libcst as cst
 
 from jitlint.callgraph import CallCollector, ModuleCalls
-from jitlint.jitnames import JIT_WORDS, JitApplication, JitResolver
+from jitlint.jitnames import JIT_WORDS, JitApplication, JitResolver, may_name_jit
 from jitlint.notebook import is_notebook
 from jitlint.semantic import Scope, SemanticModel
 from jitlint.source import read_source
@@ -421,12 +421,12 @@ def summarize_path(path: str, classes: bool = False) -> Optional[ModuleSummary]:
 
 def cheap_summary(tree: ast.Module, text: str, path: str,
                   scan: Optional[ModuleScan] = None) -> Optional[ModuleSummary]:
-    """The summary of a module that names no jit, from its ``ast`` (None if it names one):
-    no jitted functions or wrappers, its re-exports, its classes by name only.  ``scan`` is
-    the tree's ModuleScan when the caller has it."""
+    """The summary of a module that reaches no jit, from its ``ast`` (None if it may reach
+    one: ModuleScan.reaches_jit): no jitted functions or wrappers, its re-exports, its classes
+    by name only.  ``scan`` is the tree's ModuleScan when the caller has it."""
     name, is_package = module_name_for(path)
     if any(word in text for word in JIT_WORDS) and \
-            (scan or scan_module(tree, name, is_package)).names_any(JIT_WORDS):
+            (scan or scan_module(tree, name, is_package)).reaches_jit():
         return None
     aliases, class_names = module_imports(tree, name, is_package)
     return ModuleSummary(module=name, path=path, aliases=aliases, unparsed_classes=class_names)
@@ -636,10 +636,13 @@ class ModuleScan:
         string or docstring) contains one of ``words``."""
         return any(word in name for name in self.identifiers for word in words)
 
-    def names_exactly(self, words: Sequence[str]) -> bool:
-        """Whether one of ``words`` is itself an identifier (``lax.cond``, ``from jax.lax import
-        cond``), not only part of one (``second``, ``condition``)."""
-        return not self.identifiers.isdisjoint(words)
+    def reaches_jit(self) -> bool:
+        """Whether a name it reaches through its imports may be jit-like (jitnames)."""
+        return any(map(may_name_jit, self.references.names))
+
+    def reaches_any(self, qualnames: Iterable[str]) -> bool:
+        """Whether it reaches one of ``qualnames`` through its imports."""
+        return not set(self.references.names).isdisjoint(qualnames)
 
 
 def scan_module(tree: ast.Module, module: str, is_package: bool, path: str = "") -> ModuleScan:

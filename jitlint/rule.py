@@ -78,10 +78,10 @@ class Rule:
     opt_in: ClassVar[bool] = False
     VALID: ClassVar[Sequence[str]] = ()
     INVALID: ClassVar[Sequence[str]] = ()
-    # Identifiers whose presence makes a file worth parsing although it names no jit (the
-    # engine's prefilter); for rules about code that runs outside jit.  Each is a whole
-    # identifier (an API name such as ``cond``), never matched inside a longer one.
-    prefilter_words: ClassVar[Sequence[str]] = ()
+    # Qualified names (``jax.lax.cond``) whose use, reached through the file's imports, makes
+    # it worth parsing although it reaches no jit (the engine's prefilter); for rules about
+    # code that runs outside jit.
+    prefilter_names: ClassVar[frozenset[str]] = frozenset()
     # Its findings hold only where the code runs eagerly, or repeatedly: one in a function whose
     # callers are not seen goes to the opt-in group ``unknown-callers`` (rules/_context.py).
     calling_context: ClassVar[bool] = False

@@ -65,7 +65,8 @@ class FreshObjectStaticArg(Rule):
     calling_context = True
     name = "fresh-object-static-arg"
     summary = "a new lambda, function, partial or identity-hashed object as a static argument recompiles every call"
-    prefilter_words = ("scan", "fori_loop", "while_loop")  # eager lax bodies (lax.cond: with them)
+    # eager lax bodies (lax.cond: with them)
+    prefilter_names = frozenset({"jax.lax.scan", "jax.lax.fori_loop", "jax.lax.while_loop"})
 
     INVALID = [
         """

@@ -57,11 +57,7 @@ class EagerLaxControlFlowInLoop(Rule):
     calling_context = True
     name = "eager-lax-control-flow-in-loop"
     summary = "lax control flow run outside jit in a loop compiles on every iteration; jit the step"
-    # `map` is left out: the builtin would send most files to libcst (an eager `lax.map` in
-    # a loop is still reported in a file that names jit or another word here).
-    prefilter_words = tuple(sorted({name.rpartition(".")[2]
-                                    for name in (*LAX_CONTROL_FLOW, *LAX_LOOP_LIBRARY_CALLS)}
-                                   - {"map"}))
+    prefilter_names = frozenset({*LAX_CONTROL_FLOW, *LAX_LOOP_LIBRARY_CALLS})
 
     INVALID = [
         """
