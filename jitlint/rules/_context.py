@@ -140,7 +140,9 @@ class CallingContext:
         if function in self._known:
             return self._known[function]
         self._known[function] = False  # cycle guard: a recursion shows nothing
-        result = self.traced(function) or self.how(function) == REPEATED or self.memoised(function) \
+        # REPEATED alone is no evidence: "called in a loop" inside a function whose own callers
+        # are unknown says how often it would run if eager, not that it runs eagerly.
+        result = self.traced(function) or self._repeats_by_role(function) or self.memoised(function) \
             or self.test_file \
             or self._runs_once_by_role(function) or self._project(function) is not None \
             or any(self._site_known(frame) for frame in self._handed.run_defs.get(function, ())) \
@@ -337,9 +339,14 @@ class CallingContext:
 
     def _repeats(self, function: cst.FunctionDef, sites: list[CallSite]) -> bool:
         if function.name.value == "__call__":
-            return self.is_plain_class(self.model.functions[function].scope.node)
+            return self._repeats_by_role(function)
         eager = [site for site in sites if not self.runs_traced(site.frame)]
         return len(eager) >= 2 or any(self.site_repeats(site) for site in eager)
+
+    def _repeats_by_role(self, function: cst.FunctionDef) -> bool:
+        """A plain class's ``__call__``: its objects are called like functions, again and again."""
+        return function.name.value == "__call__" and \
+            self.is_plain_class(self.model.functions[function].scope.node)
 
     def _runs_once_by_role(self, function: cst.FunctionDef) -> bool:
         """An entry point, a constructor, a test, a fixture or CLI command: once per program,
