@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import libcst as cst
+import pytest
 
 import jitlint
 
@@ -487,3 +488,39 @@ def test_cheap_summary_imports_are_the_semantic_models(tmp_path):
         cheap, classes = module_imports(ast.parse(text), name, is_package)
         assert tuple(a for a in cheap if a[0] not in functions) == full.aliases, path
         assert set(classes) == {c.name for c in full.classes}, path
+
+
+# ---------------------------------------------------------------------------- the prefilter
+@pytest.mark.parametrize("qualname, may_be_jit", [
+    ("jax.jit", True), ("jax._src.pjit.jit", True), ("equinox.filter_jit", True),
+    ("flax.nnx.jit", True), ("haliax.named_jit", True),
+    ("mylib.train.smart_jit", True),  # a wrapper of the project's or an installed package's
+    ("jax.disable_jit", False), ("jax._src.pjit.pjit_p", False), ("jax.core.jit_p", False),
+    ("flax.linen.transforms.jit_fn", False), ("numpy.sum", False),
+])
+def test_which_names_may_be_jit(qualname, may_be_jit):
+    from jitlint.jitnames import may_name_jit
+
+    assert may_name_jit(qualname) is may_be_jit
+
+
+@pytest.mark.parametrize("source, parsed", [
+    # JAX's own modules name jit words without using jit: nothing a rule could report
+    ("from jax._src import pjit\nP = pjit.pjit_p\n", False),
+    ("import jax\nwith jax.disable_jit():\n    pass\n", False),
+    ("def jitted_names():\n    second = 2  # cond, scan\n    return second\n", False),
+    # a jit, a wrapper from elsewhere, an eager lax loop: worth parsing
+    ("from jax import jit\nf = jit(abs)\n", True),
+    ("from .utils import fast_jit\n\n@fast_jit\ndef f(x):\n    return x\n", True),
+    ("from jax import lax\nfor i in range(3):\n    lax.fori_loop(0, i, lambda j, c: c, 0)\n", True),
+    ("import optax\nsolver = optax.lbfgs()\n", True),
+])
+def test_the_prefilter_parses_files_that_may_have_findings(source, parsed, monkeypatch):
+    from jitlint import engine
+
+    seen = []
+    real = engine._may_have_findings
+    monkeypatch.setattr(engine, "_may_have_findings",
+                        lambda *args, **kwargs: seen.append(real(*args, **kwargs)) or seen[-1])
+    lint_source(source.encode(), "pkg/mod.py", Settings())
+    assert seen == [parsed]
