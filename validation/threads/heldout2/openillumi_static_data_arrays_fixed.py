@@ -1,0 +1,40 @@
+# source: https://openillumi.com/en/en-jax-jit-static-argnums-array-fix
+# expect: none
+# runtime: COMPILES 1 CALLS 1
+# why: the answer's fix, a plain @jax.jit with x and y as ordinary (traced) arguments, compiles once and runs.
+
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+import numpy as np
+import jax
+import jax.numpy as jnp
+
+x = np.linspace(0.0, 1.0, 50)  # scaffolding
+y = 2.0 * x + 1.0  # scaffolding
+
+@jax.jit
+def loss(r, x, y):
+    return jnp.mean((y - (r[0] * x + r[1])) ** 2)  # scaffolding: MSE of a line fit
+
+loss(jnp.array([1.0, 0.0]), x, y)
+_report({"jit(loss)"}, 1)  # scaffolding
