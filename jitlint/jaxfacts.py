@@ -385,3 +385,43 @@ PYTREE_REGISTRATIONS = frozenset(f"jax.tree_util.{name}" for name in (
     "register_pytree_node", "register_pytree_with_keys", "register_pytree_node_class",
     "register_dataclass", "register_static",
 ))
+
+
+# --- Values jit cannot take at a traced position -------------------------------------------------
+# jax.jit abstracts every non-static argument to an array: a leaf that is not an array, a Python
+# scalar or None (a str, a class object, a function, a plain object) raises TypeError "Error
+# interpreting argument to <f> as an abstract array" at the call.  Library constructors whose
+# result is a pytree holding such a leaf: qualname -> the leaf (tests/test_jaxfacts.py: jax.jit
+# raises, eqx.filter_jit, which keeps non-array leaves static, does not).
+NON_ARRAY_LEAF_OBJECTS: dict[str, str] = {
+    "equinox.nn.Lambda": "its `fn` field, a Python function, is a pytree leaf",
+    "equinox.nn.MLP": "its `activation` and `final_activation` fields, functions, are pytree leaves",
+}
+
+# --- Objects that hash by their arrays -----------------------------------------------------------
+# An equinox Module hashes its fields, weight arrays included, and a jax Array is unhashable: such
+# an object raises TypeError (unhashable type: ArrayImpl) wherever JAX hashes it, as the function
+# given to jax.jit or as a branch of lax.switch / lax.cond.  Library constructors of such objects
+# (each checked by tests/test_jaxfacts.py: ``hash(obj)`` raises TypeError).
+ARRAY_HASHING_OBJECTS = frozenset(f"equinox.nn.{name}" for name in (
+    "Linear", "MLP", "MultiheadAttention", "Conv1d", "Conv2d", "Conv3d", "Embedding", "GRUCell",
+    "LSTMCell",
+))
+# Library base classes whose subclasses hash by their fields (arrays included).
+FIELD_HASHING_BASES = frozenset({"equinox.Module"})
+# lax functions that hash their function arguments to cache the traced branches, eagerly and
+# under jit alike (measured: an equinox Linear as a branch raises TypeError both ways).
+# qualname -> (position, keyword, a sequence of functions?) of those parameters.
+HASHED_FUNCTION_PARAMS: dict[str, tuple[tuple[int, str, bool], ...]] = {
+    "jax.lax.switch": ((1, "branches", True),),
+    "jax.lax.cond": ((1, "true_fun", False), (2, "false_fun", False)),
+}
+
+# --- Transforms that keep the signature ----------------------------------------------------------
+# They wrap with functools.wraps, so inspect.signature (which jax.jit reads to map static_argnums
+# to names) sees the wrapped function's parameters: ``@partial(jax.jit, static_argnums=1)`` over
+# ``@jax.grad`` counts in the original signature (tests/test_jaxfacts.py).
+SIGNATURE_PRESERVING_TRANSFORMS = frozenset({
+    "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jacfwd",
+    "jax.jacrev", "jax.hessian",
+})
