@@ -24,7 +24,7 @@ from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
 from jitlint.rules._context import REPEATED, UNKNOWN, calling_context
 from jitlint.semantic import Binding, CallSite, Frame, Scope
-from jitlint.staticargs import IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
+from jitlint.staticargs import ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
 from jitlint.values import (
     IterationValues, Varying, array_made_by, assigned, origin, reaching_values, value_flow,
 )
@@ -96,6 +96,31 @@ def all_static_uses(ctx: FileContext) -> list[StaticUse]:
     (measured: a list at a static position of a jit called inside another jit raises
     ValueError)."""
     return ctx.shared("static-uses", _compute)
+
+
+def traced_uses(ctx: FileContext) -> list[StaticUse]:
+    """Every argument that ``jax.jit`` (or pjit) traces, of calls of a jitted function this file
+    can see (defined here, a method with ``self.name(...)``, or imported from a linted module):
+    the positions no static_argnums / static_argnames names, keywords no static_argnames names.
+    Calls with ``*args`` are followed up to the star only, and not at all when the spec counts
+    static positions from the end."""
+    return ctx.shared("traced-uses", _compute_traced)
+
+
+def _compute_traced(ctx: FileContext) -> list[StaticUse]:
+    callees = ctx.shared("static-callees", _Callees)
+    uses: list[StaticUse] = []
+    for site in ctx.model.calls:
+        found = callees.lookup(site)
+        if found is None:
+            continue
+        spec, shift = found
+        if spec.filtering or spec.jit not in ARGNUM_JITS or not spec.checkable:
+            continue
+        if any(a.star for a in site.node.args) and any(n < 0 for n in spec.effective_static()[0]):
+            continue
+        uses.extend(_map_arguments(site, spec, shift, traced=True))
+    return uses
 
 
 def specs(ctx: FileContext) -> list[tuple[object, StaticArgSpec]]:
@@ -235,7 +260,8 @@ def _enclosing_class(ctx: FileContext, scope: Scope) -> Optional[cst.ClassDef]:
     return outer.node if outer.kind == "class" else None  # type: ignore[return-value]
 
 
-def _map_arguments(site: CallSite, spec: StaticArgSpec, shift: int) -> list[StaticUse]:
+def _map_arguments(site: CallSite, spec: StaticArgSpec, shift: int, traced: bool = False) -> list[StaticUse]:
+    """The call's arguments at static positions (``traced``: at the other positions)."""
     args = site.node.args
     positional = []
     for arg in args:
@@ -249,13 +275,15 @@ def _map_arguments(site: CallSite, spec: StaticArgSpec, shift: int) -> list[Stat
     for index, arg in enumerate(positional):
         position = index + shift
         param = spec.param_at(position)
-        if spec.filtering or position in static_nums:
+        if (spec.filtering or position in static_nums) != traced:
             if param is None and not spec.varargs:
                 continue  # too many arguments: a TypeError of its own
-            uses.append(StaticUse(site, spec.name, spec, arg, param or f"*{position}", position))
+            uses.append(StaticUse(site, spec.name, spec, arg, param or f"*{position}", position,
+                                  role="traced argument" if traced else "static argument"))
     for arg in args:
-        if arg.keyword is not None and spec.static_keyword(arg.keyword.value):
-            uses.append(StaticUse(site, spec.name, spec, arg, arg.keyword.value, None))
+        if arg.keyword is not None and not arg.star and spec.static_keyword(arg.keyword.value) != traced:
+            uses.append(StaticUse(site, spec.name, spec, arg, arg.keyword.value, None,
+                                  role="traced argument" if traced else "static argument"))
     return uses
 
 
