@@ -42,6 +42,7 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, 
                               NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, DataSizedOutput, concrete_param)
 from jitlint.rule import FileContext
+from jitlint.rules._arguments import STRINGS
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
                                    jitted_lambdas, positional_params, scopes_within,
                                    states_container)
@@ -433,6 +434,8 @@ class _FunctionAnalysis:
         if isinstance(expr, cst.Comparison):
             if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons):
                 return False
+            if any(isinstance(side, STRINGS) for side in (expr.left, *(c.comparator for c in expr.comparisons))):
+                return False  # ``mode == "add"``: the code expects a str (JIT807 if it is passed traced)
             return self.traced(expr.left, scope) or any(self.traced(c.comparator, scope)
                                                         for c in expr.comparisons)
         if isinstance(expr, cst.BooleanOperation):
