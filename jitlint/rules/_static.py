@@ -484,13 +484,33 @@ def unhashable_field(ctx: FileContext, call: cst.Call, scope: Scope, depth: int,
     if found is None:
         return None
     cls, kind, fields = found
-    for field_name, value in fields_passed(cls, fields, call):
-        inner = unhashable(ctx, value, scope, depth + 1)
+    for field_name, value, value_scope in (*((f, v, scope) for f, v in fields_passed(cls, fields, call)),
+                                           *_fields_made_in_init(ctx, cls, fields)):
+        inner = unhashable(ctx, value, value_scope, depth + 1)
         if inner is not None and (not containers_only or inner[0] in CONTAINERS):
             return (f"an instance of {kind} `{cls.name.value}` whose field `{field_name}` is "
                     f"{inner[0]} (hashing the instance hashes its fields)",
                     f"store a hashable value in `{field_name}` ({inner[1]})")
     return None
+
+
+def _fields_made_in_init(ctx: FileContext, cls: cst.ClassDef, fields: list[str]
+                         ) -> Iterator[tuple[str, cst.BaseExpression, Scope]]:
+    """(field, value, scope) for each ``self.field = <display or array call>`` directly in
+    ``__init__``: the same for every instance, whatever the arguments (``self.layers = [...]``)."""
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    init = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    init_scope = ctx.model.scope_of.get(init) if init is not None else None
+    if init is None or init_scope is None or not isinstance(init.body, cst.IndentedBlock):
+        return
+    for statement in init.body.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                    and isinstance(small.value, (*LITERALS, cst.Call)):
+                target = small.targets[0].target
+                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                        and target.value.value == "self" and target.attr.value in fields:
+                    yield target.attr.value, small.value, init_scope
 
 
 def field_class(ctx: FileContext, func: cst.BaseExpression, scope: Scope):
