@@ -259,43 +259,77 @@ def _local_class(ctx: FileContext, name: cst.Name, scope: Scope) -> Optional[tup
 def _field_value(ctx: FileContext, found: tuple[cst.ClassDef, Scope], attr: str,
                  depth: int) -> Optional[NonJaxValue]:
     """``obj.attr`` of an instance of a class of this module: its class-body annotation says
-    ``str``, or every ``self.attr = v`` in its methods assigns such a value (none elsewhere)."""
+    ``str``, or every ``self.attr = v`` in its methods assigns such a value."""
     cls, _ = found
+    annotation = class_annotation(cls, attr)
+    if annotation is not None:
+        if isinstance(annotation, cst.Name) and annotation.value == "str":
+            return NonJaxValue(STR, f"a str (field `{cls.name.value}.{attr}: str`)")
+        return None
+    assignments = field_assignments(ctx, cls, attr)
+    found_value = None
+    for value, scope in assignments or ():
+        inner = non_jax_value(ctx, value, scope, depth + 1)
+        if inner is None:
+            return None
+        found_value = found_value or inner
+    if found_value is None:
+        return None
+    return NonJaxValue(found_value.kind, f"{found_value.what} (stored in `self.{attr}`)", found_value.name)
+
+
+def class_annotation(cls: cst.ClassDef, attr: str) -> Optional[cst.BaseExpression]:
+    """The annotation of a field declared without a value in the class body (``mode: str``)."""
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     for statement in body:
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
             if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
-                    and small.target.value == attr:
-                annotation = small.annotation.annotation
-                if isinstance(annotation, cst.Name) and annotation.value == "str" and small.value is None:
-                    return NonJaxValue(STR, f"a str (field `{cls.name.value}.{attr}: str`)")
-                return None
+                    and small.target.value == attr and small.value is None:
+                return small.annotation.annotation
+    return None
+
+
+def field_assignments(ctx: FileContext, cls: cst.ClassDef, attr: str
+                      ) -> Optional[list[tuple[cst.BaseExpression, Scope]]]:
+    """(value, scope) of every ``self.attr = value`` in the methods of ``cls``; None when the
+    attribute is also written otherwise (``self.attr += 1``, outside the class, a class-level
+    value) and so not known from these."""
     if _written_elsewhere(ctx, cls, attr):
         return None
-    found_value = None
-    for method in body:
-        if not isinstance(method, cst.FunctionDef):
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    found: list[tuple[cst.BaseExpression, Scope]] = []
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine) and any(
+                isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None
+                and any(isinstance(t, cst.Name) and t.value == attr
+                        for t in ([small.target] if isinstance(small, cst.AnnAssign)
+                                  else [t.target for t in small.targets]))
+                for small in statement.body):
+            return None
+        if not isinstance(statement, cst.FunctionDef):
             continue
-        params = [*method.params.posonly_params, *method.params.params]
-        method_scope = ctx.model.scope_of.get(method)
+        params = [*statement.params.posonly_params, *statement.params.params]
+        method_scope = ctx.model.scope_of.get(statement)
         if not params or method_scope is None:
             continue
         own = params[0].name.value
-        for node in _own_nodes(method.body):
-            targets = node.targets if isinstance(node, cst.Assign) else \
-                [node] if isinstance(node, (cst.AnnAssign, cst.AugAssign)) else ()
+        for node in _own_nodes(statement.body):
+            if isinstance(node, cst.Assign):
+                targets, value = [t.target for t in node.targets], node.value
+            elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+                targets, value = [node.target], node.value if isinstance(node, cst.AnnAssign) else None
+            else:
+                continue
             for target in targets:
-                t = target.target
-                if isinstance(t, cst.Attribute) and t.attr.value == attr and isinstance(t.value, cst.Name) \
-                        and t.value.value == own:
-                    value = getattr(node, "value", None) if not isinstance(node, cst.AugAssign) else None
-                    inner = non_jax_value(ctx, value, method_scope, depth + 1) if value is not None else None
-                    if inner is None:
+                if isinstance(target, cst.Attribute) and target.attr.value == attr \
+                        and isinstance(target.value, cst.Name) and target.value.value == own:
+                    if value is None:
                         return None
-                    found_value = found_value or inner
-    if found_value is None:
-        return None
-    return NonJaxValue(found_value.kind, f"{found_value.what} (stored in `self.{attr}`)", found_value.name)
+                    found.append((value, method_scope))
+                elif isinstance(target, (cst.Tuple, cst.List)) and any(
+                        isinstance(e.value, cst.Attribute) and e.value.attr.value == attr for e in target.elements):
+                    return None  # ``self.a, self.b = ...``: not followed
+    return found
 
 
 def _written_elsewhere(ctx: FileContext, cls: cst.ClassDef, attr: str) -> bool:

@@ -18,10 +18,11 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import EAGER_LAX_FUNCTION_PARAMS
+from jitlint.jaxfacts import ARRAY_HASHING_OBJECTS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS
 from jitlint.jitnames import is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
+from jitlint.rules._arguments import field_assignments, instance_class
 from jitlint.rules._context import REPEATED, UNKNOWN, calling_context
 from jitlint.semantic import Binding, CallSite, Frame, Scope
 from jitlint.staticargs import ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
@@ -887,3 +888,96 @@ def _spec_problems(ctx: FileContext) -> list[tuple[str, cst.CSTNode, str]]:
                          and a.keyword.value == keyword and not is_foreign(a)), app.anchor)
             problems.append((keyword, node, message))
     return problems
+
+
+# ---------------------------------------------------------------------------- objects hashing arrays
+def array_hashing_object(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
+                         depth: int = 0) -> Optional[str]:
+    """What ``expr`` is when it certainly is an object whose hash covers arrays, so that
+    hashing it raises TypeError: a library layer of ``jaxfacts.ARRAY_HASHING_OBJECTS``
+    (``eqx.nn.Linear(...)``), or an instance of this module's equinox.Module / frozen
+    dataclass made with an array or container field.  Followed through names and ``self.attr``
+    fields assigned in the class's methods."""
+    if depth > 4:
+        return None
+    if isinstance(expr, cst.Call):
+        qualname = ctx.model.qualified_name(expr.func, scope)
+        if qualname in ARRAY_HASHING_OBJECTS:
+            short = qualname.replace("equinox.", "eqx.")
+            return f"an `{short}`, an equinox Module whose hash covers its weight arrays"
+        found = field_class(ctx, expr.func, scope)
+        if found is not None and found[1] == "an equinox.Module":
+            inner = unhashable_field(ctx, expr, scope, depth)
+            return inner[0] if inner is not None else None
+        return None
+    values: list[tuple[cst.BaseExpression, Scope]] = []
+    if isinstance(expr, cst.Name):
+        for value in reaching_values(value_flow(ctx), expr, scope):
+            if value.value is None:
+                return None
+            values.append((value.value, value.binding.scope))
+    elif isinstance(expr, cst.Attribute):
+        owner = instance_class(ctx, expr.value, scope, depth + 1)
+        assignments = field_assignments(ctx, owner[0], expr.attr.value) if owner is not None else None
+        values = assignments or []
+    found_what = None
+    for value, value_scope in values:
+        what = array_hashing_object(ctx, value, value_scope, depth + 1)
+        if what is None:
+            return None
+        found_what = found_what or what
+    return found_what
+
+
+def array_hashing_elements(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
+                           depth: int = 0) -> Optional[str]:
+    """The same for an element of a sequence: ``[eqx.nn.Linear(...) for k in keys]``, a list
+    display holding one, or a name or ``self.attr`` bound to those."""
+    if depth > 4:
+        return None
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        for element in expr.elements:
+            if isinstance(element, cst.StarredElement):
+                return None
+            what = array_hashing_object(ctx, element.value, scope, depth + 1)
+            if what is not None:
+                return what
+        return None
+    if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+        return array_hashing_object(ctx, expr.elt, ctx.model.scope_of.get(expr, scope), depth + 1)
+    values: list[tuple[cst.BaseExpression, Scope]] = []
+    if isinstance(expr, cst.Name):
+        values = [(v.value, v.binding.scope) for v in reaching_values(value_flow(ctx), expr, scope)
+                  if v.value is not None]
+    elif isinstance(expr, cst.Attribute):
+        owner = instance_class(ctx, expr.value, scope, depth + 1)
+        values = (field_assignments(ctx, owner[0], expr.attr.value) or []) if owner is not None else []
+    found_what = None
+    for value, value_scope in values:
+        what = array_hashing_elements(ctx, value, value_scope, depth + 1)
+        if what is None:
+            return None
+        found_what = found_what or what
+    return found_what
+
+
+def hashed_function_arguments(ctx: FileContext) -> Iterator[tuple[cst.Arg, str, str, bool, Scope]]:
+    """(argument, callee, parameter, a sequence?, scope of the call) for each argument of a lax function that hashes
+    its function arguments (``jaxfacts.HASHED_FUNCTION_PARAMS``), eager or traced."""
+    last_names = {name.rsplit(".", 1)[-1] for name in HASHED_FUNCTION_PARAMS}
+    for site in ctx.model.calls:
+        func = site.node.func
+        last = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+        if last not in last_names:
+            continue
+        qualname = ctx.model.qualified_name(func, site.frame.scope)
+        params = HASHED_FUNCTION_PARAMS.get(qualname or "")
+        if not params or any(a.star for a in site.node.args):
+            continue
+        positional = [a for a in site.node.args if a.keyword is None]
+        for position, keyword, sequence in params:
+            arg = positional[position] if position < len(positional) else next(
+                (a for a in site.node.args if a.keyword is not None and a.keyword.value == keyword), None)
+            if arg is not None:
+                yield (arg, qualname.replace("jax.lax.", "lax."), keyword,  # type: ignore[union-attr]
+                       sequence, site.frame.scope)
