@@ -425,3 +425,13 @@ SIGNATURE_PRESERVING_TRANSFORMS = frozenset({
     "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jacfwd",
     "jax.jacrev", "jax.hessian",
 })
+
+# Class decorators and bases that make a class's instances pytrees whose fields are leaves unless
+# marked static (STATIC_FIELD_MARKERS): an array field is traced under jit, a ``str`` field makes
+# the instance an invalid jit argument (TypeError; tests/test_jaxfacts.py checks both).
+PYTREE_CLASS_DECORATORS = frozenset({"flax.struct.dataclass", "chex.dataclass",
+                                     "jax.tree_util.register_dataclass",
+                                     "jax_dataclasses.pytree_dataclass"})
+PYTREE_CLASS_BASES = frozenset({"flax.struct.PyTreeNode", "equinox.Module"})
+# NamedTuple classes are pytrees too (every field a leaf).
+NAMED_TUPLE_BASES = frozenset({"typing.NamedTuple"})

@@ -14,7 +14,8 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, C
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS,
                               FIELD_HASHING_BASES, FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS,
                               FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS,
-                              NON_ARRAY_LEAF_OBJECTS, SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS,
+                              NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, PYTREE_CLASS_BASES,
+                              PYTREE_CLASS_DECORATORS, SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
                               OPTAX_COMBINATORS, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
@@ -756,3 +757,38 @@ def test_signature_preserving_transform_keeps_the_parameters(qualname):
         return jnp.sum(params * x)
 
     assert list(inspect.signature(transform(loss)).parameters) == ["params", "static", "x"]
+
+
+def _pytree_class(qualname: str, decorator: bool):
+    """A class made a pytree by ``qualname`` with an array field ``x`` and a str field ``name``."""
+    import dataclasses
+    import typing
+
+    module, _, attr = qualname.rpartition(".")
+    make = getattr(importlib.import_module(module) if module != "typing" else typing, attr) \
+        if not qualname.startswith("jax.") else _resolve(qualname, jax, "jax.")
+    namespace = {"__annotations__": {"x": jax.Array, "name": str}}
+    if decorator:
+        cls = type("Holder", (), namespace)
+        if qualname == "jax.tree_util.register_dataclass":
+            return make(dataclasses.dataclass(cls))
+        return make(cls)
+    if qualname == "typing.NamedTuple":
+        return typing.NamedTuple("Holder", [("x", jax.Array), ("name", str)])
+    return type("Holder", (make,), namespace)
+
+
+@pytest.mark.parametrize("qualname, decorator", [
+    *((q, True) for q in sorted(PYTREE_CLASS_DECORATORS)),
+    *((q, False) for q in sorted(PYTREE_CLASS_BASES | NAMED_TUPLE_BASES))])
+def test_pytree_class_traces_its_fields_and_a_str_field_raises(qualname, decorator):
+    top = qualname.split(".")[0]
+    if top != "jax" and top != "typing":
+        pytest.importorskip(top)
+    cls = _pytree_class(qualname, decorator)
+    seen = []
+    jax.jit(lambda h: seen.append(isinstance(h.x, jax.core.Tracer)))(
+        jax.tree_util.tree_map(lambda v: v, cls(x=jnp.ones(2), name=None)))
+    assert seen == [True]
+    with pytest.raises(TypeError, match="as an abstract array"):
+        jax.jit(lambda h: h.x)(cls(x=jnp.ones(2), name="a"))

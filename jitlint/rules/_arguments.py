@@ -27,7 +27,8 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import NON_ARRAY_LEAF_OBJECTS, PYTREE_REGISTRATIONS
+from jitlint.jaxfacts import (NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, PYTREE_CLASS_BASES,
+                              PYTREE_CLASS_DECORATORS, PYTREE_REGISTRATIONS)
 from jitlint.rule import FileContext
 from jitlint.semantic import Binding, Scope
 from jitlint.values import assigned, value_flow
@@ -41,14 +42,14 @@ PYTREE_METHODS = frozenset({"tree_flatten", "tree_unflatten", "tree_flatten_with
 MAX_DEPTH = 4
 
 # kinds of values
-STR, CLASS, FUNCTION, OBJECT, LIBRARY = "str", "class", "function", "object", "library"
+STR, CLASS, FUNCTION, OBJECT, LIBRARY, FIELD = "str", "class", "function", "object", "library", "field"
 
 
 @dataclass(frozen=True)
 class NonJaxValue:
-    kind: str  # str | class | function | object | library
+    kind: str  # str | class | function | object | library | field
     what: str  # for messages: "a str ('add')", "the class `A`", ...
-    name: str = ""  # the class (object, class) or library object it is
+    name: str = ""  # the class (object, class), library object or str field (field) it is
 
 
 def non_jax_value(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
@@ -109,6 +110,11 @@ def _call_value(ctx: FileContext, call: cst.Call, scope: Scope, depth: int) -> O
             if plain_class(ctx, cls, binding.scope):
                 return NonJaxValue(OBJECT, f"an instance of `{cls.name.value}`, a plain class (not a "
                                            f"pytree)", cls.name.value)
+            field = _str_leaf(ctx, cls, binding.scope)
+            if field is not None:
+                return NonJaxValue(FIELD, f"an instance of `{cls.name.value}`, a pytree whose field "
+                                          f"`{field}` is a str (a leaf: every field not marked static "
+                                          f"is one)", field)
             return None
         if binding is not None and binding.kind == "def" and not binding.node.decorators:  # type: ignore[union-attr]
             return _returned_value(ctx, binding, depth)
@@ -357,6 +363,27 @@ def plain_class(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> bool:
     if any(isinstance(s, cst.FunctionDef) and s.name.value in PYTREE_METHODS for s in body):
         return False
     return cls not in registered_classes(ctx)
+
+
+def _str_leaf(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> Optional[str]:
+    """A field annotated ``str`` (no static marker) of a pytree class of this module: a flax.struct
+    or chex dataclass, an equinox Module, a NamedTuple (``jaxfacts.PYTREE_CLASS_*``)."""
+    model = ctx.model
+    decorators = {model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator,
+                                       scope) for d in cls.decorators}
+    bases = {model.qualified_name(b.value, scope) for b in cls.bases}
+    kinds = PYTREE_CLASS_DECORATORS | PYTREE_CLASS_BASES | NAMED_TUPLE_BASES
+    if not (decorators | bases) & kinds or bases - kinds or decorators - kinds - {"dataclasses.dataclass"}:
+        return None
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for statement in body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
+                    and isinstance(small.annotation.annotation, cst.Name) \
+                    and small.annotation.annotation.value == "str" and not model.lookup("str", scope) \
+                    and (small.value is None or isinstance(small.value, STRINGS)):
+                return small.target.value
+    return None
 
 
 def registered_classes(ctx: FileContext) -> set[cst.CSTNode]:

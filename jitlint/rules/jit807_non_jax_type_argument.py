@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._arguments import CLASS, FUNCTION, LIBRARY, OBJECT, STR, non_jax_value
+from jitlint.rules._arguments import CLASS, FIELD, FUNCTION, LIBRARY, OBJECT, STR, non_jax_value
 from jitlint.rules._static import StaticUse, traced_uses
 
 
@@ -13,7 +13,10 @@ class NonJaxTypeArgument(Rule):
     included), a function (a `def`, a lambda, a `functools.partial`, another jitted function),
     an instance of a plain class of this module (no base, not registered as a pytree; `self`
     in its methods included), a library object holding such a leaf (`eqx.nn.Lambda`,
-    `eqx.nn.MLP`: `jitlint/jaxfacts.py`), or a tuple, list or dict holding one of these.
+    `eqx.nn.MLP`: `jitlint/jaxfacts.py`), an instance of this module's pytree class (a
+    flax.struct or chex dataclass, an equinox Module, a NamedTuple: `jaxfacts.PYTREE_CLASS_*`)
+    with a field annotated `str` and not marked static, or a tuple, list or dict holding one of
+    these.
     Values are followed through names (every definition that reaches the call must be one),
     parameters annotated `str`, attributes of this module's classes, conditional expressions,
     the returns of this module's functions, and to jitted functions in other linted modules.
@@ -24,7 +27,8 @@ class NonJaxTypeArgument(Rule):
     ## Why is this bad?
     jit abstracts every non-static argument to an array. Measured on jax 0.10.2 (CPU): a str,
     a class, a function, a `functools.partial`, a jitted function, a plain object (a
-    non-registered `@dataclass` too), `eqx.nn.Lambda` and `eqx.nn.MLP` (equinox 0.13.8) each
+    non-registered `@dataclass` too), `eqx.nn.Lambda` and `eqx.nn.MLP` (equinox 0.13.8), and
+    a flax.struct / chex dataclass, equinox Module or NamedTuple holding a str field each
     raise `TypeError: Error interpreting argument to <function f> as an abstract array. The
     problematic value is of type <class 'str'>` on the call, before anything is traced
     (`fixtures/argument_types/`).
@@ -33,7 +37,8 @@ class NonJaxTypeArgument(Rule):
     Mark the parameter static (`static_argnames=("op",)`): each distinct value then compiles
     once, and it must be hashable. For a plain object, register its class as a pytree
     (`jax.tree_util.register_dataclass`) or pass its arrays; for an equinox model, use
-    `eqx.filter_jit`.
+    `eqx.filter_jit`; mark a str field of a pytree static (`eqx.field(static=True)`,
+    `flax.struct.field(pytree_node=False)`).
     """
 
     code = "JIT807"
@@ -89,6 +94,9 @@ def _fix(use: StaticUse, kind: str, name: str) -> str:
     if kind == OBJECT:
         return (f"register `{name}` as a pytree (jax.tree_util.register_dataclass, or "
                 f"register_pytree_node_class) or pass its arrays")
+    if kind == FIELD:
+        return (f"mark the field `{name}` static (eqx.field(static=True), "
+                f"flax.struct.field(pytree_node=False)), or use eqx.filter_jit for an equinox Module")
     assert kind == LIBRARY
     return ("use eqx.filter_jit, which keeps non-array leaves static (or eqx.partition the model "
             "and pass its array half)")
