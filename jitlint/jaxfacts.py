@@ -398,6 +398,15 @@ NON_ARRAY_LEAF_OBJECTS: dict[str, str] = {
     "equinox.nn.MLP": "its `activation` and `final_activation` fields, functions, are pytree leaves",
 }
 
+# dtypes are type objects (``jnp.float32``, ``np.float32``) or ``np.dtype`` instances: at a traced
+# position of jax.jit each raises the same TypeError (pass them static).
+DTYPE_OBJECTS = frozenset({
+    *(f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in (
+        "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
+        "uint32", "uint64", "bool_", "complex64", "complex128")),
+    "jax.numpy.bfloat16", "jax.numpy.dtype", "numpy.dtype",
+})
+
 # --- Objects that hash by their arrays -----------------------------------------------------------
 # An equinox Module hashes its fields, weight arrays included, and a jax Array is unhashable: such
 # an object raises TypeError (unhashable type: ArrayImpl) wherever JAX hashes it, as the function

@@ -10,7 +10,7 @@ import inspect
 
 import pytest
 
-from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS,
                               FIELD_HASHING_BASES, FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS,
                               FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS,
@@ -792,3 +792,14 @@ def test_pytree_class_traces_its_fields_and_a_str_field_raises(qualname, decorat
     assert seen == [True]
     with pytest.raises(TypeError, match="as an abstract array"):
         jax.jit(lambda h: h.x)(cls(x=jnp.ones(2), name="a"))
+
+
+@pytest.mark.parametrize("qualname", sorted(DTYPE_OBJECTS))
+def test_dtype_object_raises_at_a_traced_position_of_jax_jit(qualname):
+    root, prefix = (jnp, "jax.numpy.") if qualname.startswith("jax.numpy.") else (np, "numpy.")
+    dtype = _resolve(qualname, root, prefix)
+    if qualname.endswith(".dtype"):
+        dtype = dtype("float32")  # called: a dtype instance
+    with pytest.raises(TypeError, match="as an abstract array"):
+        jax.jit(lambda x, d: x)(1.0, dtype)
+    assert jax.jit(lambda x, d: x, static_argnums=1)(1.0, dtype) == 1.0

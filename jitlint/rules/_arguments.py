@@ -27,7 +27,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, PYTREE_CLASS_BASES,
+from jitlint.jaxfacts import (DTYPE_OBJECTS, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, PYTREE_CLASS_BASES,
                               PYTREE_CLASS_DECORATORS, PYTREE_REGISTRATIONS)
 from jitlint.rule import FileContext
 from jitlint.semantic import Binding, Scope
@@ -73,6 +73,8 @@ def non_jax_value(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         return _call_value(ctx, expr, scope, depth)
     if isinstance(expr, cst.Name):
         return _name_value(ctx, expr, scope, depth)
+    if isinstance(expr, cst.Attribute) and ctx.model.qualified_name(expr, scope) in DTYPE_OBJECTS:
+        return NonJaxValue(CLASS, f"the dtype `{_src(expr)}` (a type object)")
     if isinstance(expr, cst.Attribute):
         cls = instance_class(ctx, expr.value, scope, depth + 1)
         return _field_value(ctx, cls, expr.attr.value, depth) if cls is not None else None
@@ -99,6 +101,8 @@ def _call_value(ctx: FileContext, call: cst.Call, scope: Scope, depth: int) -> O
     qualname = model.qualified_name(func, scope)
     if qualname == "functools.partial":
         return NonJaxValue(FUNCTION, "a functools.partial")
+    if qualname in DTYPE_OBJECTS and qualname.endswith(".dtype"):  # ``jnp.float32(1.0)`` is an array
+        return NonJaxValue(CLASS, f"the dtype object `{_src(call)}`")
     if qualname in NON_ARRAY_LEAF_OBJECTS:
         short = qualname.replace("equinox.", "eqx.")
         return NonJaxValue(LIBRARY, f"an `{short}`: {NON_ARRAY_LEAF_OBJECTS[qualname]}", short)
@@ -181,6 +185,14 @@ def _binding_value(ctx: FileContext, binding: Binding, depth: int) -> Optional[N
         return NonJaxValue(CLASS, f"the class `{node.name.value}` (a type object)", node.name.value)
     if binding.kind == "param":
         return _param_value(ctx, binding)
+    if binding.kind == "loop-target" and isinstance(node, cst.For) and isinstance(node.target, cst.Name) \
+            and isinstance(node.iter, (cst.List, cst.Tuple, cst.Set)) and node.iter.elements:
+        # ``for split in ("train", "eval")``: every element must be one
+        values = [non_jax_value(ctx, e.value, binding.scope, depth + 1)
+                  if not isinstance(e, cst.StarredElement) else None for e in node.iter.elements]
+        if all(values):
+            return NonJaxValue(values[0].kind, f"{values[0].what}, taken from `{_src(node.iter)}`",  # type: ignore[union-attr]
+                               values[0].name)  # type: ignore[union-attr]
     if binding.kind == "assign":
         value = assigned(binding).value
         if value is not None:
@@ -196,7 +208,8 @@ def _param_value(ctx: FileContext, binding: Binding) -> Optional[NonJaxValue]:
     if param.annotation is not None:
         annotation = param.annotation.annotation
         if isinstance(annotation, cst.Name) and annotation.value == "str" \
-                and not ctx.model.lookup("str", binding.scope):
+                and not ctx.model.lookup("str", binding.scope) \
+                and (param.default is None or isinstance(param.default, STRINGS)):  # ``= None``: maybe None
             return NonJaxValue(STR, f"a str (`{param.name.value}: str`)")
         return None
     function = binding.scope.node
