@@ -30,8 +30,9 @@ import libcst as cst
 from jitlint.jaxfacts import (DTYPE_OBJECTS, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, PYTREE_CLASS_BASES,
                               PYTREE_CLASS_DECORATORS, PYTREE_REGISTRATIONS)
 from jitlint.rule import FileContext
-from jitlint.semantic import Binding, Scope
+from jitlint.semantic import Binding, CallSite, Scope
 from jitlint.values import assigned, value_flow
+from jitlint.walk import iter_nodes
 
 STRINGS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
 STRING_BUILTINS = frozenset({"str", "repr", "ascii", "format", "chr", "hex", "oct", "bin"})
@@ -427,3 +428,18 @@ def _src(node: cst.CSTNode, limit: int = 40) -> str:
     text = " ".join(cst.Module([]).code_for_node(node).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
+
+
+def narrowed_to_str(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Optional[NonJaxValue]:
+    """``if isinstance(mode, str): f(x, mode)``: the call runs only when the name is a str."""
+    if not isinstance(expr, cst.Name):
+        return None
+    for test_if in site.frame.ifs_in_scope():
+        test = test_if.test
+        if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance" \
+                and not ctx.model.lookup("isinstance", site.frame.scope) and len(test.args) == 2 \
+                and isinstance(test.args[0].value, cst.Name) and test.args[0].value.value == expr.value \
+                and isinstance(test.args[1].value, cst.Name) and test.args[1].value.value == "str" \
+                and any(node is site.node for node in iter_nodes(test_if.body)):
+            return NonJaxValue(STR, f"a str (inside `if {_src(test)}:`)")
+    return None

@@ -1,7 +1,8 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._arguments import CLASS, FIELD, FUNCTION, LIBRARY, OBJECT, STR, non_jax_value
+from jitlint.rules._arguments import (CLASS, FIELD, FUNCTION, LIBRARY, OBJECT, STR, narrowed_to_str,
+                                      non_jax_value)
 from jitlint.rules._static import StaticUse, traced_uses
 
 
@@ -17,7 +18,8 @@ class NonJaxTypeArgument(Rule):
     flax.struct or chex dataclass, an equinox Module, a NamedTuple: `jaxfacts.PYTREE_CLASS_*`)
     with a field annotated `str` and not marked static, or a tuple, list or dict holding one of
     these.
-    Values are followed through names (every definition that reaches the call must be one),
+    Values are followed through names (every definition that reaches the call must be one, or
+    the call sits under `if isinstance(name, str):`),
     parameters annotated `str`, attributes of this module's classes, conditional expressions,
     the returns of this module's functions, and to jitted functions in other linted modules.
     Python scalars, None, arrays and pytrees (NamedTuples, registered dataclasses, flax and
@@ -73,7 +75,7 @@ class NonJaxTypeArgument(Rule):
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         for use in traced_uses(ctx):
-            found = non_jax_value(ctx, use.value, use.scope)
+            found = non_jax_value(ctx, use.value, use.scope) or narrowed_to_str(ctx, use.value, use.site)
             if found is None:
                 continue
             yield Violation(use.arg, (
