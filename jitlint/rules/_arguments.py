@@ -161,12 +161,17 @@ def _own_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 
 
 def _name_value(ctx: FileContext, name: cst.Name, scope: Scope, depth: int) -> Optional[NonJaxValue]:
-    bindings = value_flow(ctx).reaching(name, scope)
-    if not bindings:
+    # Every binding the scope rules allow first: the reaching-definitions analysis (a walk of
+    # the whole scope) only when some, not all, of them are such a value.
+    bindings = ctx.model.lookup(name.value, scope)
+    values = {id(b): _binding_value(ctx, b, depth) for b in bindings}
+    if not any(values.values()):
         return None
+    if not all(values.values()):
+        bindings = value_flow(ctx).reaching(name, scope)
     found = None
     for binding in bindings:
-        value = _binding_value(ctx, binding, depth)
+        value = values.get(id(binding))
         if value is None:
             return None
         found = found or value

@@ -108,14 +108,17 @@ def traced_uses(ctx: FileContext) -> list[StaticUse]:
     return ctx.shared("traced-uses", _compute_traced)
 
 
+def _jitted_call_sites(ctx: FileContext) -> list[tuple[CallSite, StaticArgSpec, int]]:
+    """(site, spec, shift) for every call of a jitted function this file can see."""
+    def compute(ctx: FileContext) -> list[tuple[CallSite, StaticArgSpec, int]]:
+        callees = ctx.shared("static-callees", _Callees)
+        return [(site, *found) for site in ctx.model.calls if (found := callees.lookup(site)) is not None]
+    return ctx.shared("jitted-call-sites", compute)
+
+
 def _compute_traced(ctx: FileContext) -> list[StaticUse]:
-    callees = ctx.shared("static-callees", _Callees)
     uses: list[StaticUse] = []
-    for site in ctx.model.calls:
-        found = callees.lookup(site)
-        if found is None:
-            continue
-        spec, shift = found
+    for site, spec, shift in _jitted_call_sites(ctx):
         if spec.filtering or spec.jit not in ARGNUM_JITS or not spec.checkable:
             continue
         if any(a.star for a in site.node.args) and any(n < 0 for n in spec.effective_static()[0]):
@@ -185,13 +188,8 @@ def module_info(ctx: FileContext) -> tuple[Optional[str], bool]:
 
 
 def _compute(ctx: FileContext) -> list[StaticUse]:
-    callees = ctx.shared("static-callees", _Callees)
     uses: list[StaticUse] = []
-    for site in ctx.model.calls:
-        found = callees.lookup(site)
-        if found is None:
-            continue
-        spec, shift = found
+    for site, spec, shift in _jitted_call_sites(ctx):
         if not spec.checkable:
             continue
         traced = calling_context(ctx).runs_traced(site.frame)
@@ -454,6 +452,10 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         array = array_made_by(ctx.model, expr, scope)
         if array is not None:
             return array, ARRAY_FIX
+        layer = array_hashing_object(ctx, expr, scope, depth + 1)
+        if layer is not None and ctx.model.qualified_name(func, scope) in ARRAY_HASHING_OBJECTS:
+            return layer, ("use eqx.filter_jit (it traces the arrays, keeps the rest static), or "
+                           "eqx.partition it and pass the array half traced")
         cls = class_verdict(ctx, func, scope)
         if cls is not None and cls[1] == UNHASHABLE:
             if cls[2] == "dataclass":
