@@ -40,7 +40,8 @@ class UnhashableStaticArg(Rule):
     arguments: the callable given to `jax.jit` and the branches of `lax.switch` / `lax.cond`
     (`jaxfacts.HASHED_FUNCTION_PARAMS`, eager or traced) when they are equinox Modules whose
     hash covers arrays (the layers of `jaxfacts.ARRAY_HASHING_OBJECTS`, or this module's
-    Module made with an array or container field), through names and `self.attr` fields.
+    Module made with an array or container field), through names and `self.attr` fields; and
+    such a library layer at a static position.
 
     ## Why is this bad?
     Static arguments are hashed to look up the compilation cache. Measured on jax 0.10.2:
