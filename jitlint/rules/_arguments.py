@@ -40,6 +40,8 @@ STRING_METHODS = frozenset({"format", "join", "upper", "lower", "strip", "replac
 # Methods that make a class a pytree (register_pytree_node_class): then `self` is a valid
 # argument and jit flattens it.
 PYTREE_METHODS = frozenset({"tree_flatten", "tree_unflatten", "tree_flatten_with_keys"})
+# Methods that let an object stand for an array: not followed (JAX may convert it).
+ARRAY_PROTOCOL = frozenset({"__jax_array__", "__array__"})
 MAX_DEPTH = 4
 
 # kinds of values
@@ -379,7 +381,7 @@ def plain_class(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> bool:
                 != "dataclasses.dataclass":
             return False
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
-    if any(isinstance(s, cst.FunctionDef) and s.name.value in PYTREE_METHODS for s in body):
+    if any(isinstance(s, cst.FunctionDef) and s.name.value in PYTREE_METHODS | ARRAY_PROTOCOL for s in body):
         return False
     return cls not in registered_classes(ctx)
 
