@@ -385,3 +385,62 @@ PYTREE_REGISTRATIONS = frozenset(f"jax.tree_util.{name}" for name in (
     "register_pytree_node", "register_pytree_with_keys", "register_pytree_node_class",
     "register_dataclass", "register_static",
 ))
+
+
+# --- Values jit cannot take at a traced position -------------------------------------------------
+# jax.jit abstracts every non-static argument to an array: a leaf that is not an array, a Python
+# scalar or None (a str, a class object, a function, a plain object) raises TypeError "Error
+# interpreting argument to <f> as an abstract array" at the call.  Library constructors whose
+# result is a pytree holding such a leaf: qualname -> the leaf (tests/test_jaxfacts.py: jax.jit
+# raises, eqx.filter_jit, which keeps non-array leaves static, does not).
+NON_ARRAY_LEAF_OBJECTS: dict[str, str] = {
+    "equinox.nn.Lambda": "its `fn` field, a Python function, is a pytree leaf",
+    "equinox.nn.MLP": "its `activation` and `final_activation` fields, functions, are pytree leaves",
+}
+
+# dtypes are type objects (``jnp.float32``, ``np.float32``) or ``np.dtype`` instances: at a traced
+# position of jax.jit each raises the same TypeError (pass them static).
+DTYPE_OBJECTS = frozenset({
+    *(f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in (
+        "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
+        "uint32", "uint64", "bool_", "complex64", "complex128")),
+    "jax.numpy.bfloat16", "jax.numpy.dtype", "numpy.dtype",
+})
+
+# --- Objects that hash by their arrays -----------------------------------------------------------
+# An equinox Module hashes its fields, weight arrays included, and a jax Array is unhashable: such
+# an object raises TypeError (unhashable type: ArrayImpl) wherever JAX hashes it, as the function
+# given to jax.jit or as a branch of lax.switch / lax.cond.  Library constructors of such objects
+# (each checked by tests/test_jaxfacts.py: ``hash(obj)`` raises TypeError).
+ARRAY_HASHING_OBJECTS = frozenset(f"equinox.nn.{name}" for name in (
+    "Linear", "MLP", "MultiheadAttention", "Conv1d", "Conv2d", "Conv3d", "Embedding", "GRUCell",
+    "LSTMCell",
+))
+# Library base classes whose subclasses hash by their fields (arrays included).
+FIELD_HASHING_BASES = frozenset({"equinox.Module"})
+# lax functions that hash their function arguments to cache the traced branches, eagerly and
+# under jit alike (measured: an equinox Linear as a branch raises TypeError both ways).
+# qualname -> (position, keyword, a sequence of functions?) of those parameters.
+HASHED_FUNCTION_PARAMS: dict[str, tuple[tuple[int, str, bool], ...]] = {
+    "jax.lax.switch": ((1, "branches", True),),
+    "jax.lax.cond": ((1, "true_fun", False), (2, "false_fun", False)),
+}
+
+# --- Transforms that keep the signature ----------------------------------------------------------
+# They wrap with functools.wraps, so inspect.signature (which jax.jit reads to map static_argnums
+# to names) sees the wrapped function's parameters: ``@partial(jax.jit, static_argnums=1)`` over
+# ``@jax.grad`` counts in the original signature (tests/test_jaxfacts.py).
+SIGNATURE_PRESERVING_TRANSFORMS = frozenset({
+    "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jacfwd",
+    "jax.jacrev", "jax.hessian",
+})
+
+# Class decorators and bases that make a class's instances pytrees whose fields are leaves unless
+# marked static (STATIC_FIELD_MARKERS): an array field is traced under jit, a ``str`` field makes
+# the instance an invalid jit argument (TypeError; tests/test_jaxfacts.py checks both).
+PYTREE_CLASS_DECORATORS = frozenset({"flax.struct.dataclass", "chex.dataclass",
+                                     "jax.tree_util.register_dataclass",
+                                     "jax_dataclasses.pytree_dataclass"})
+PYTREE_CLASS_BASES = frozenset({"flax.struct.PyTreeNode", "equinox.Module"})
+# NamedTuple classes are pytrees too (every field a leaf).
+NAMED_TUPLE_BASES = frozenset({"typing.NamedTuple"})

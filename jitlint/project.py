@@ -25,7 +25,7 @@ from jitlint.jitnames import JIT_WORDS, JitApplication, JitResolver, may_name_ji
 from jitlint.notebook import is_notebook
 from jitlint.semantic import Scope, SemanticModel
 from jitlint.source import read_source
-from jitlint.staticargs import (HASH_ONLY, IDENTITY, INHERIT, SPEC_KEYWORDS, UNHASHABLE, UNKNOWN, VALUE,
+from jitlint.staticargs import (ARGNUM_JITS, HASH_ONLY, IDENTITY, INHERIT, SPEC_KEYWORDS, UNHASHABLE, UNKNOWN, VALUE,
                                 ClassInfo, StaticArgSpec, class_info, literal, spec_of)
 from jitlint.walk import iter_nodes
 
@@ -381,11 +381,11 @@ class ProjectIndex:
         return self._wrapper_names
 
     def function_names(self) -> tuple[str, ...]:
-        """Names of the jitted functions with static arguments the index knows (the prefilter's
-        extra words): calls of the others have nothing for a rule to check."""
+        """Names of the jitted functions the index knows with static arguments, or jax.jit's
+        traced ones (the prefilter's extra words: JIT807 checks what a call gives there)."""
         if self._names is None:
             names = {f.name for summary in self.summaries.values() for f in summary.functions
-                     if f.spec.has_static_arguments}
+                     if f.spec.has_static_arguments or f.spec.jit in ARGNUM_JITS}
             self._names = tuple(sorted(names))
         return self._names
 
@@ -603,12 +603,23 @@ class CallShape:
     exact: bool  # no ``*args``: a negative static_argnum resolves
     varying: tuple[int, ...]  # those positions given something else than a constant literal
     keywords: tuple[str, ...]  # keywords given something else than a constant literal
+    # positions and keywords given a string literal: not a valid JAX type where jit traces
+    # (JIT807), so the call matters at the traced positions too
+    strings: tuple[int | str, ...] = ()
 
     def reaches_static(self, spec: StaticArgSpec) -> bool:
         """Whether the call gives a non-constant value to a static argument of ``spec``."""
         static = spec.static_positions(self.n_positional, self.exact)
         return any(spec.filtering or position in static for position in self.varying) \
             or any(spec.static_keyword(keyword) for keyword in self.keywords)
+
+    def reaches_traced_string(self, spec: StaticArgSpec) -> bool:
+        """Whether the call gives a string literal to an argument ``spec`` traces."""
+        if spec.filtering or spec.jit not in ARGNUM_JITS or not self.strings:
+            return False
+        static = spec.static_positions(self.n_positional, self.exact)
+        return any(at not in static if isinstance(at, int) else not spec.static_keyword(at)
+                   for at in self.strings)
 
 
 @dataclass(frozen=True)
@@ -744,8 +755,14 @@ def _call_shapes(call: ast.Call, callees: set[str]) -> Iterator[CallShape]:
     exact = not any(isinstance(arg, ast.Starred) for arg in call.args)
     varying = tuple(i for i, arg in enumerate(call.args[:n_positional]) if not _constant(arg))
     keywords = tuple(sorted({k.arg for k in call.keywords if k.arg is not None and not _constant(k.value)}))
+    strings = (*(i for i, arg in enumerate(call.args[:n_positional]) if _string(arg)),
+               *sorted(k.arg for k in call.keywords if k.arg is not None and _string(k.value)))
     for callee in callees:
-        yield CallShape(callee, n_positional, exact, varying, keywords)
+        yield CallShape(callee, n_positional, exact, varying, keywords, strings)
+
+
+def _string(node: ast.expr) -> bool:
+    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
 
 
 def _constant(node: ast.expr) -> bool:
@@ -805,7 +822,8 @@ def needs_index(references: References, classes_asked: Iterable[str], index: Pro
             specs[call.callee] = index.function(call.callee)
         spec = specs[call.callee]
         # what _static._Callees.lookup follows to the index: checkable module-level functions
-        if spec is not None and spec.checkable and not spec.method and call.reaches_static(spec):
+        if spec is not None and spec.checkable and not spec.method and (
+                call.reaches_static(spec) or call.reaches_traced_string(spec)):
             return True
     if "jax.tree_util.Partial" in references.names:  # it may bind a static argument (JIT203)
         for name in references.names:

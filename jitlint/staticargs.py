@@ -17,6 +17,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
+from jitlint.jaxfacts import SIGNATURE_PRESERVING_TRANSFORMS
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.semantic import Scope, SemanticModel
 from jitlint.walk import iter_nodes
@@ -170,8 +171,9 @@ def spec_of(app: JitApplication, model: SemanticModel) -> Optional[StaticArgSpec
         frame = model.functions[function]
         names = [_decorator_name(d) for d in function.decorators]
         index = next(i for i, d in enumerate(function.decorators) if d is app.anchor)
-        if any(names[index + 1:]):  # decorators applied before the jit
-            signature_known = False
+        if any(model.qualified_name(d.decorator, frame.scope) not in SIGNATURE_PRESERVING_TRANSFORMS
+               for d in function.decorators[index + 1:]):
+            signature_known = False  # decorators applied before the jit (jax.grad keeps it)
         if any(name not in ("staticmethod",) for name in names[:index]):
             signature_known = False  # wrapped again after the jit: calls do not reach it directly
         method = frame.scope.kind == "class" and "staticmethod" not in names

@@ -10,10 +10,12 @@ import inspect
 
 import pytest
 
-from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS,
-                              FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS, FRESH_TRANSFORMS,
-                              LAX_LOOP_LIBRARY_CALLS, NUMPY_ARRAY_CONSTRUCTORS,
+                              FIELD_HASHING_BASES, FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS,
+                              FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS,
+                              NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, PYTREE_CLASS_BASES,
+                              PYTREE_CLASS_DECORATORS, SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
                               OPTAX_COMBINATORS, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
@@ -673,3 +675,131 @@ def test_pytree_registration_makes_self_a_valid_jit_argument(qualname):
         return
     register(Scaled, *arguments)
     assert jnp.allclose(Scaled(jnp.ones(2)).calc(3.0), 6.0)
+
+
+# ---------------------------------------------------------------------------- argument types
+_EQUINOX_ARGUMENTS = {  # how each library object of the tables is built for the checks
+    "equinox.nn.Linear": lambda nn, key: nn.Linear(2, 2, key=key),
+    "equinox.nn.MLP": lambda nn, key: nn.MLP(2, 2, 4, 1, key=key),
+    "equinox.nn.MultiheadAttention": lambda nn, key: nn.MultiheadAttention(2, 4, key=key),
+    "equinox.nn.Conv1d": lambda nn, key: nn.Conv1d(1, 1, 3, key=key),
+    "equinox.nn.Conv2d": lambda nn, key: nn.Conv2d(1, 1, 3, key=key),
+    "equinox.nn.Conv3d": lambda nn, key: nn.Conv3d(1, 1, 3, key=key),
+    "equinox.nn.Embedding": lambda nn, key: nn.Embedding(3, 2, key=key),
+    "equinox.nn.GRUCell": lambda nn, key: nn.GRUCell(2, 2, key=key),
+    "equinox.nn.LSTMCell": lambda nn, key: nn.LSTMCell(2, 2, key=key),
+    "equinox.nn.Lambda": lambda nn, key: nn.Lambda(lambda x: x),
+}
+
+
+def _equinox_object(qualname: str):
+    eqx = pytest.importorskip("equinox")
+    return _EQUINOX_ARGUMENTS[qualname](eqx.nn, jax.random.PRNGKey(0))
+
+
+@pytest.mark.parametrize("qualname", sorted(NON_ARRAY_LEAF_OBJECTS))
+def test_non_array_leaf_object_raises_at_a_traced_position_of_jax_jit(qualname):
+    eqx = pytest.importorskip("equinox")
+    obj = _equinox_object(qualname)
+    with pytest.raises(TypeError, match="as an abstract array"):
+        jax.jit(lambda m: 0)(obj)
+    assert eqx.filter_jit(lambda m: 0)(obj) == 0  # the fix the message names
+
+
+@pytest.mark.parametrize("qualname", sorted(ARRAY_HASHING_OBJECTS))
+def test_array_hashing_object_is_unhashable(qualname):
+    obj = _equinox_object(qualname)
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(obj)
+
+
+def test_field_hashing_base_hashes_its_array_fields():
+    for qualname in FIELD_HASHING_BASES:
+        eqx = pytest.importorskip("equinox")
+        base = _resolve(qualname, eqx, "equinox.")
+
+        class Holder(base):
+            weight: jax.Array
+
+        with pytest.raises(TypeError, match="unhashable"):
+            hash(Holder(jnp.ones(2)))
+        with pytest.raises(TypeError, match="unhashable"):
+            hash(Holder([1.0]))  # a list field too
+
+
+@pytest.mark.parametrize("qualname", sorted(HASHED_FUNCTION_PARAMS))
+def test_hashed_function_param_raises_for_an_unhashable_function(qualname):
+    """An unhashable callable (an equinox Linear) at each parameter raises TypeError, eagerly
+    and under jit; a hashable one works."""
+    function = _resolve(qualname, jax, "jax.")
+    parameters = list(inspect.signature(function).parameters)
+    layer = _equinox_object("equinox.nn.Linear")
+    x = jnp.ones(2)
+    for position, keyword, sequence in HASHED_FUNCTION_PARAMS[qualname]:
+        assert parameters[position] == keyword, (qualname, position, keyword)
+        for good in (lambda v: v, layer):
+            args = [jnp.int32(0), lambda v: v, lambda v: v, x] if not sequence else [jnp.int32(0), None, x]
+            args[position] = [good, good] if sequence else good
+            if good is layer:
+                with pytest.raises(TypeError, match="unhashable"):
+                    function(*args)
+                with pytest.raises(TypeError, match="unhashable"):
+                    jax.jit(lambda i, v: function(i, *args[1:-1], v))(0, x)
+            else:
+                function(*args)
+
+
+@pytest.mark.parametrize("qualname", sorted(SIGNATURE_PRESERVING_TRANSFORMS))
+def test_signature_preserving_transform_keeps_the_parameters(qualname):
+    transform = _resolve(qualname, jax, "jax.")
+
+    def loss(params, static, x):
+        return jnp.sum(params * x)
+
+    assert list(inspect.signature(transform(loss)).parameters) == ["params", "static", "x"]
+
+
+def _pytree_class(qualname: str, decorator: bool):
+    """A class made a pytree by ``qualname`` with an array field ``x`` and a str field ``name``."""
+    import dataclasses
+    import typing
+
+    module, _, attr = qualname.rpartition(".")
+    make = getattr(importlib.import_module(module) if module != "typing" else typing, attr) \
+        if not qualname.startswith("jax.") else _resolve(qualname, jax, "jax.")
+    namespace = {"__annotations__": {"x": jax.Array, "name": str}}
+    if decorator:
+        cls = type("Holder", (), namespace)
+        if qualname == "jax.tree_util.register_dataclass":
+            return make(dataclasses.dataclass(cls))
+        return make(cls)
+    if qualname == "typing.NamedTuple":
+        return typing.NamedTuple("Holder", [("x", jax.Array), ("name", str)])
+    return type("Holder", (make,), namespace)
+
+
+@pytest.mark.parametrize("qualname, decorator", [
+    *((q, True) for q in sorted(PYTREE_CLASS_DECORATORS)),
+    *((q, False) for q in sorted(PYTREE_CLASS_BASES | NAMED_TUPLE_BASES))])
+def test_pytree_class_traces_its_fields_and_a_str_field_raises(qualname, decorator):
+    top = qualname.split(".")[0]
+    if top != "jax" and top != "typing":
+        pytest.importorskip(top)
+    cls = _pytree_class(qualname, decorator)
+    seen = []
+    jax.jit(lambda h: seen.append(isinstance(h.x, jax.core.Tracer)))(
+        jax.tree_util.tree_map(lambda v: v, cls(x=jnp.ones(2), name=None)))
+    assert seen == [True]
+    with pytest.raises(TypeError, match="as an abstract array"):
+        jax.jit(lambda h: h.x)(cls(x=jnp.ones(2), name="a"))
+
+
+@pytest.mark.parametrize("qualname", sorted(DTYPE_OBJECTS))
+def test_dtype_object_raises_at_a_traced_position_of_jax_jit(qualname):
+    root, prefix = (jnp, "jax.numpy.") if qualname.startswith("jax.numpy.") else (np, "numpy.")
+    dtype = _resolve(qualname, root, prefix)
+    if qualname.endswith(".dtype"):
+        dtype = dtype("float32")  # called: a dtype instance
+    with pytest.raises(TypeError, match="as an abstract array"):
+        jax.jit(lambda x, d: x)(1.0, dtype)
+    assert jax.jit(lambda x, d: x, static_argnums=1)(1.0, dtype) == 1.0

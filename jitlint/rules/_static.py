@@ -18,13 +18,14 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import EAGER_LAX_FUNCTION_PARAMS
+from jitlint.jaxfacts import ARRAY_HASHING_OBJECTS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS
 from jitlint.jitnames import is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
+from jitlint.rules._arguments import field_assignments, instance_class
 from jitlint.rules._context import REPEATED, UNKNOWN, calling_context
 from jitlint.semantic import Binding, CallSite, Frame, Scope
-from jitlint.staticargs import IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
+from jitlint.staticargs import ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
 from jitlint.values import (
     IterationValues, Varying, array_made_by, assigned, origin, reaching_values, value_flow,
 )
@@ -98,6 +99,34 @@ def all_static_uses(ctx: FileContext) -> list[StaticUse]:
     return ctx.shared("static-uses", _compute)
 
 
+def traced_uses(ctx: FileContext) -> list[StaticUse]:
+    """Every argument that ``jax.jit`` (or pjit) traces, of calls of a jitted function this file
+    can see (defined here, a method with ``self.name(...)``, or imported from a linted module):
+    the positions no static_argnums / static_argnames names, keywords no static_argnames names.
+    Calls with ``*args`` are followed up to the star only, and not at all when the spec counts
+    static positions from the end."""
+    return ctx.shared("traced-uses", _compute_traced)
+
+
+def _jitted_call_sites(ctx: FileContext) -> list[tuple[CallSite, StaticArgSpec, int]]:
+    """(site, spec, shift) for every call of a jitted function this file can see."""
+    def compute(ctx: FileContext) -> list[tuple[CallSite, StaticArgSpec, int]]:
+        callees = ctx.shared("static-callees", _Callees)
+        return [(site, *found) for site in ctx.model.calls if (found := callees.lookup(site)) is not None]
+    return ctx.shared("jitted-call-sites", compute)
+
+
+def _compute_traced(ctx: FileContext) -> list[StaticUse]:
+    uses: list[StaticUse] = []
+    for site, spec, shift in _jitted_call_sites(ctx):
+        if spec.filtering or spec.jit not in ARGNUM_JITS or not spec.checkable:
+            continue
+        if any(a.star for a in site.node.args) and any(n < 0 for n in spec.effective_static()[0]):
+            continue
+        uses.extend(_map_arguments(site, spec, shift, traced=True))
+    return uses
+
+
 def specs(ctx: FileContext) -> list[tuple[object, StaticArgSpec]]:
     """(jit application, spec) for every application whose target this file shows."""
     return ctx.shared("static-specs", lambda c: [
@@ -159,13 +188,8 @@ def module_info(ctx: FileContext) -> tuple[Optional[str], bool]:
 
 
 def _compute(ctx: FileContext) -> list[StaticUse]:
-    callees = ctx.shared("static-callees", _Callees)
     uses: list[StaticUse] = []
-    for site in ctx.model.calls:
-        found = callees.lookup(site)
-        if found is None:
-            continue
-        spec, shift = found
+    for site, spec, shift in _jitted_call_sites(ctx):
         if not spec.checkable:
             continue
         traced = calling_context(ctx).runs_traced(site.frame)
@@ -235,7 +259,8 @@ def _enclosing_class(ctx: FileContext, scope: Scope) -> Optional[cst.ClassDef]:
     return outer.node if outer.kind == "class" else None  # type: ignore[return-value]
 
 
-def _map_arguments(site: CallSite, spec: StaticArgSpec, shift: int) -> list[StaticUse]:
+def _map_arguments(site: CallSite, spec: StaticArgSpec, shift: int, traced: bool = False) -> list[StaticUse]:
+    """The call's arguments at static positions (``traced``: at the other positions)."""
     args = site.node.args
     positional = []
     for arg in args:
@@ -249,13 +274,15 @@ def _map_arguments(site: CallSite, spec: StaticArgSpec, shift: int) -> list[Stat
     for index, arg in enumerate(positional):
         position = index + shift
         param = spec.param_at(position)
-        if spec.filtering or position in static_nums:
+        if (spec.filtering or position in static_nums) != traced:
             if param is None and not spec.varargs:
                 continue  # too many arguments: a TypeError of its own
-            uses.append(StaticUse(site, spec.name, spec, arg, param or f"*{position}", position))
+            uses.append(StaticUse(site, spec.name, spec, arg, param or f"*{position}", position,
+                                  role="traced argument" if traced else "static argument"))
     for arg in args:
-        if arg.keyword is not None and spec.static_keyword(arg.keyword.value):
-            uses.append(StaticUse(site, spec.name, spec, arg, arg.keyword.value, None))
+        if arg.keyword is not None and not arg.star and spec.static_keyword(arg.keyword.value) != traced:
+            uses.append(StaticUse(site, spec.name, spec, arg, arg.keyword.value, None,
+                                  role="traced argument" if traced else "static argument"))
     return uses
 
 
@@ -425,6 +452,10 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         array = array_made_by(ctx.model, expr, scope)
         if array is not None:
             return array, ARRAY_FIX
+        layer = array_hashing_object(ctx, expr, scope, depth + 1)
+        if layer is not None and ctx.model.qualified_name(func, scope) in ARRAY_HASHING_OBJECTS:
+            return layer, ("use eqx.filter_jit (it traces the arrays, keeps the rest static), or "
+                           "eqx.partition it and pass the array half traced")
         cls = class_verdict(ctx, func, scope)
         if cls is not None and cls[1] == UNHASHABLE:
             if cls[2] == "dataclass":
@@ -456,13 +487,33 @@ def unhashable_field(ctx: FileContext, call: cst.Call, scope: Scope, depth: int,
     if found is None:
         return None
     cls, kind, fields = found
-    for field_name, value in fields_passed(cls, fields, call):
-        inner = unhashable(ctx, value, scope, depth + 1)
+    for field_name, value, value_scope in (*((f, v, scope) for f, v in fields_passed(cls, fields, call)),
+                                           *_fields_made_in_init(ctx, cls, fields)):
+        inner = unhashable(ctx, value, value_scope, depth + 1)
         if inner is not None and (not containers_only or inner[0] in CONTAINERS):
             return (f"an instance of {kind} `{cls.name.value}` whose field `{field_name}` is "
                     f"{inner[0]} (hashing the instance hashes its fields)",
                     f"store a hashable value in `{field_name}` ({inner[1]})")
     return None
+
+
+def _fields_made_in_init(ctx: FileContext, cls: cst.ClassDef, fields: list[str]
+                         ) -> Iterator[tuple[str, cst.BaseExpression, Scope]]:
+    """(field, value, scope) for each ``self.field = <display or array call>`` directly in
+    ``__init__``: the same for every instance, whatever the arguments (``self.layers = [...]``)."""
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    init = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    init_scope = ctx.model.scope_of.get(init) if init is not None else None
+    if init is None or init_scope is None or not isinstance(init.body, cst.IndentedBlock):
+        return
+    for statement in init.body.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                    and isinstance(small.value, (*LITERALS, cst.Call)):
+                target = small.targets[0].target
+                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                        and target.value.value == "self" and target.attr.value in fields:
+                    yield target.attr.value, small.value, init_scope
 
 
 def field_class(ctx: FileContext, func: cst.BaseExpression, scope: Scope):
@@ -839,3 +890,96 @@ def _spec_problems(ctx: FileContext) -> list[tuple[str, cst.CSTNode, str]]:
                          and a.keyword.value == keyword and not is_foreign(a)), app.anchor)
             problems.append((keyword, node, message))
     return problems
+
+
+# ---------------------------------------------------------------------------- objects hashing arrays
+def array_hashing_object(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
+                         depth: int = 0) -> Optional[str]:
+    """What ``expr`` is when it certainly is an object whose hash covers arrays, so that
+    hashing it raises TypeError: a library layer of ``jaxfacts.ARRAY_HASHING_OBJECTS``
+    (``eqx.nn.Linear(...)``), or an instance of this module's equinox.Module / frozen
+    dataclass made with an array or container field.  Followed through names and ``self.attr``
+    fields assigned in the class's methods."""
+    if depth > 4:
+        return None
+    if isinstance(expr, cst.Call):
+        qualname = ctx.model.qualified_name(expr.func, scope)
+        if qualname in ARRAY_HASHING_OBJECTS:
+            short = qualname.replace("equinox.", "eqx.")
+            return f"an `{short}`, an equinox Module whose hash covers its weight arrays"
+        found = field_class(ctx, expr.func, scope)
+        if found is not None and found[1] == "an equinox.Module":
+            inner = unhashable_field(ctx, expr, scope, depth)
+            return inner[0] if inner is not None else None
+        return None
+    values: list[tuple[cst.BaseExpression, Scope]] = []
+    if isinstance(expr, cst.Name):
+        for value in reaching_values(value_flow(ctx), expr, scope):
+            if value.value is None:
+                return None
+            values.append((value.value, value.binding.scope))
+    elif isinstance(expr, cst.Attribute):
+        owner = instance_class(ctx, expr.value, scope, depth + 1)
+        assignments = field_assignments(ctx, owner[0], expr.attr.value) if owner is not None else None
+        values = assignments or []
+    found_what = None
+    for value, value_scope in values:
+        what = array_hashing_object(ctx, value, value_scope, depth + 1)
+        if what is None:
+            return None
+        found_what = found_what or what
+    return found_what
+
+
+def array_hashing_elements(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
+                           depth: int = 0) -> Optional[str]:
+    """The same for an element of a sequence: ``[eqx.nn.Linear(...) for k in keys]``, a list
+    display holding one, or a name or ``self.attr`` bound to those."""
+    if depth > 4:
+        return None
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        for element in expr.elements:
+            if isinstance(element, cst.StarredElement):
+                return None
+            what = array_hashing_object(ctx, element.value, scope, depth + 1)
+            if what is not None:
+                return what
+        return None
+    if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+        return array_hashing_object(ctx, expr.elt, ctx.model.scope_of.get(expr, scope), depth + 1)
+    values: list[tuple[cst.BaseExpression, Scope]] = []
+    if isinstance(expr, cst.Name):
+        values = [(v.value, v.binding.scope) for v in reaching_values(value_flow(ctx), expr, scope)
+                  if v.value is not None]
+    elif isinstance(expr, cst.Attribute):
+        owner = instance_class(ctx, expr.value, scope, depth + 1)
+        values = (field_assignments(ctx, owner[0], expr.attr.value) or []) if owner is not None else []
+    found_what = None
+    for value, value_scope in values:
+        what = array_hashing_elements(ctx, value, value_scope, depth + 1)
+        if what is None:
+            return None
+        found_what = found_what or what
+    return found_what
+
+
+def hashed_function_arguments(ctx: FileContext) -> Iterator[tuple[cst.Arg, str, str, bool, Scope]]:
+    """(argument, callee, parameter, a sequence?, scope of the call) for each argument of a lax function that hashes
+    its function arguments (``jaxfacts.HASHED_FUNCTION_PARAMS``), eager or traced."""
+    last_names = {name.rsplit(".", 1)[-1] for name in HASHED_FUNCTION_PARAMS}
+    for site in ctx.model.calls:
+        func = site.node.func
+        last = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+        if last not in last_names:
+            continue
+        qualname = ctx.model.qualified_name(func, site.frame.scope)
+        params = HASHED_FUNCTION_PARAMS.get(qualname or "")
+        if not params or any(a.star for a in site.node.args):
+            continue
+        positional = [a for a in site.node.args if a.keyword is None]
+        for position, keyword, sequence in params:
+            arg = positional[position] if position < len(positional) else next(
+                (a for a in site.node.args if a.keyword is not None and a.keyword.value == keyword), None)
+            if arg is not None:
+                yield (arg, qualname.replace("jax.lax.", "lax."), keyword,  # type: ignore[union-attr]
+                       sequence, site.frame.scope)

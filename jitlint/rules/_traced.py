@@ -40,8 +40,10 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, 
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, NUMPY_ARRAY_CONSTRUCTORS,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
                               NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
-                              PYTHON_VALUE_SYNTAX, DataSizedOutput, concrete_param)
+                              PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
+                              DataSizedOutput, concrete_param)
 from jitlint.rule import FileContext
+from jitlint.rules._arguments import STRINGS
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
                                    jitted_lambdas, positional_params, scopes_within,
                                    states_container)
@@ -77,10 +79,8 @@ CONCRETE_NAMESPACES = ("jax.nn.initializers.",)  # initializers: functions
 # Traced only with a traced argument: ``lax.psum(1, "i")`` is the axis size, a Python int.
 ARGUMENT_TRACED_FUNCTIONS = frozenset({"jax.lax.psum"})
 # Pytree dataclasses: a field not marked static is a leaf, traced when the instance is.
-PYTREE_DATACLASS_DECORATORS = frozenset({"flax.struct.dataclass", "chex.dataclass",
-                                         "jax.tree_util.register_dataclass",
-                                         "jax_dataclasses.pytree_dataclass"})
-PYTREE_DATACLASS_BASES = frozenset({"flax.struct.PyTreeNode", "equinox.Module"})
+PYTREE_DATACLASS_DECORATORS = PYTREE_CLASS_DECORATORS
+PYTREE_DATACLASS_BASES = PYTREE_CLASS_BASES
 # Their unflatten calls __init__, so jit runs ``__post_init__`` on traced leaves (measured for
 # flax.struct, jax_dataclasses and register_dataclass; equinox and chex are not assumed to).
 REINITIALISED_PYTREES = frozenset({"flax.struct.dataclass", "flax.struct.PyTreeNode",
@@ -433,6 +433,8 @@ class _FunctionAnalysis:
         if isinstance(expr, cst.Comparison):
             if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons):
                 return False
+            if any(isinstance(side, STRINGS) for side in (expr.left, *(c.comparator for c in expr.comparisons))):
+                return False  # ``mode == "add"``: the code expects a str (JIT807 if it is passed traced)
             return self.traced(expr.left, scope) or any(self.traced(c.comparator, scope)
                                                         for c in expr.comparisons)
         if isinstance(expr, cst.BooleanOperation):

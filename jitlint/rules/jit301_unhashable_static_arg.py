@@ -1,8 +1,13 @@
 from typing import Iterator
 
+import libcst as cst
+
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._module_fields import ARRAY, instance_uses
-from jitlint.rules._static import all_static_uses, static_receivers, unhashable, unhashable_receiver
+from jitlint.rules._static import (all_static_uses, array_hashing_elements, array_hashing_object,
+                                   hashed_function_arguments, static_receivers, unhashable,
+                                   unhashable_receiver)
+from jitlint.staticargs import ARGNUM_JITS
 
 
 class UnhashableStaticArg(Rule):
@@ -29,6 +34,14 @@ class UnhashableStaticArg(Rule):
     `jitlint/jaxfacts.py`) holds an array, passed to any jitted function (a static field is
     pytree metadata for every jit) where a second instance can arrive: made in a loop or per
     call of a repeated function, or another instance passed to the same function earlier.
+    Fields built in `__init__` count (`self.layers = [...]`), and `jax.grad`-style transforms
+    under the jit keep the signature the static positions refer to
+    (`jaxfacts.SIGNATURE_PRESERVING_TRANSFORMS`). Also objects JAX hashes that are not static
+    arguments: the callable given to `jax.jit` and the branches of `lax.switch` / `lax.cond`
+    (`jaxfacts.HASHED_FUNCTION_PARAMS`, eager or traced) when they are equinox Modules whose
+    hash covers arrays (the layers of `jaxfacts.ARRAY_HASHING_OBJECTS`, or this module's
+    Module made with an array or container field), through names and `self.attr` fields; and
+    such a library layer at a static position.
 
     ## Why is this bad?
     Static arguments are hashed to look up the compilation cache. Measured on jax 0.10.2:
@@ -47,7 +60,10 @@ class UnhashableStaticArg(Rule):
     in a static Module field: the first call works, the call with a second instance raises
     `ValueError: Exception raised while checking equality of metadata fields of pytree`
     (under `eqx.filter_jit` and `jax.jit` alike, and for a flax.struct dataclass); the same
-    instance again is fine.
+    instance again is fine. `jax.jit(eqx.nn.Linear(...))` raises `TypeError: unhashable type:
+    'jaxlib._jax.ArrayImpl'` on the first call (equinox 0.13.8), and so does `lax.switch(i,
+    [linear, ...], x)` or `lax.cond(p, module, f, x)`, eagerly and inside jit
+    (`fixtures/argument_types/`).
 
     ## Fix safety
     Pass a hashable equivalent: a tuple for a list, a frozenset for a set, a tuple of items or a
@@ -118,3 +134,34 @@ class UnhashableStaticArg(Rule):
                     f"call after the first; drop the static marking of `{problem.field}` (an "
                     f"array field is traced)"),
                     related=((problem.value, f"the array stored in `{problem.field}`"),))
+        yield from _hashed_objects(ctx)
+
+
+def _hashed_objects(ctx: FileContext) -> Iterator[Violation]:
+    """Objects JAX hashes that are not static arguments: the callable given to jax.jit, the
+    branches of lax.switch / lax.cond."""
+    for app in ctx.jit_applications:
+        target = app.target
+        if app.jit.qualname not in ARGNUM_JITS or app.call is None \
+                or not isinstance(target, (cst.Name, cst.Attribute, cst.Call)):
+            continue
+        what = array_hashing_object(ctx, target, app.frame.scope)
+        if what is not None:
+            yield Violation(app.call, (
+                f"jax.jit keys its cache on the function it wraps, and `{_code(target)}` is {what}: "
+                f"the first call raises TypeError (unhashable type); use eqx.filter_jit, or jit a "
+                f"function that takes the module as an argument"))
+    for arg, callee, param, sequence, scope in hashed_function_arguments(ctx):
+        what = (array_hashing_elements if sequence else array_hashing_object)(ctx, arg.value, scope)
+        if what is not None:
+            held = f"holds {what}" if sequence else f"is {what}"
+            yield Violation(arg, (
+                f"`{callee}` hashes `{param}` to cache the traced functions, and `{_code(arg.value)}` "
+                f"{held}: the call raises TypeError (unhashable type), eagerly and under jit; "
+                f"give it functions that take the module's arrays as operands (or close over "
+                f"them: `lambda x, m=m: m(x)`), not the modules"))
+
+
+def _code(node: cst.CSTNode) -> str:
+    text = " ".join(cst.Module([]).code_for_node(node).split())
+    return text if len(text) <= 40 else text[:37] + "..."

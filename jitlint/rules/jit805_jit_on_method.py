@@ -2,14 +2,10 @@ from typing import Iterator
 
 import libcst as cst
 
-from jitlint.jaxfacts import PYTREE_REGISTRATIONS
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._arguments import PYTREE_METHODS, registered_classes
 from jitlint.rules._jitted import TRACING_JITS, jitted_functions, positional_params, static_names
-from jitlint.staticargs import spec_of
-
-# Methods that make a class a pytree (register_pytree_node_class): then `self` is a valid
-# argument and jit flattens it.
-PYTREE_METHODS = frozenset({"tree_flatten", "tree_unflatten"})
+from jitlint.staticargs import literal, spec_of
 
 
 class JitOnMethod(Rule):
@@ -20,12 +16,15 @@ class JitOnMethod(Rule):
     a call in the module (`jax.tree_util.register_pytree_node(Cls, ...)` and the others of
     `jaxfacts.PYTREE_REGISTRATIONS`). A pytree class (`equinox.Module`, a `flax.struct`
     dataclass, `register_pytree_node_class`) is silent: there `self` is a valid jit argument.
+    Also `@jax.jit` directly under `@classmethod` unless `static_argnums` names position 0 (or
+    `static_argnames` the first parameter): every call passes the class object first.
 
     ## Why is this bad?
     jit treats every non-static argument as an array, `self` included. Measured on jax 0.10.2
     (CPU): calling a `@jax.jit` method of a plain object raises `TypeError: Error interpreting
     argument to <function M.f> as an abstract array. The problematic value is of type <class
-    'M'>` on the first call.
+    'M'>` on the first call. Under `@classmethod` the same TypeError names `<class 'type'>`
+    (jax issue 15727; `fixtures/argument_types/classmethod_over_jit.py`).
 
     ## Fix safety
     `@partial(jax.jit, static_argnums=0)` makes `self` static: it must then be hashable, and
@@ -71,13 +70,14 @@ class JitOnMethod(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
+        yield from _classmethods(ctx)
         registered = None
         for func, entry in jitted_functions(ctx).items():
             frame = ctx.model.functions.get(func)
             if frame is None or frame.scope.kind != "class" or not _plain_class(frame.scope.node):
                 continue
             if registered is None:
-                registered = _registered_classes(ctx)
+                registered = registered_classes(ctx)
             if frame.scope.node in registered:
                 continue
             if any(_decorator_name(d) in ("staticmethod", "classmethod") for d in func.decorators):
@@ -106,18 +106,45 @@ def _plain_class(node: cst.CSTNode) -> bool:
                    for s in node.body.body)
 
 
-def _registered_classes(ctx: FileContext) -> set[cst.CSTNode]:
-    """Classes of this module made pytrees by a call: ``register_pytree_node(Cls, ...)``."""
-    found = set()
-    for site in ctx.model.calls:
-        args = site.node.args
-        if not args or not isinstance(args[0].value, cst.Name) or args[0].keyword is not None:
+def _classmethods(ctx: FileContext) -> Iterator[Violation]:
+    """``@classmethod`` over ``@jax.jit``: every call passes the class object first, at a
+    traced position unless static_argnums names position 0."""
+    for app in ctx.jit_applications:
+        func = app.target
+        if not isinstance(func, cst.FunctionDef) or app.jit.qualname not in TRACING_JITS \
+                or app.anchor not in func.decorators:
             continue
-        if ctx.model.qualified_name(site.node.func, site.frame.scope) not in PYTREE_REGISTRATIONS:
+        frame = ctx.model.functions.get(func)
+        names = [_decorator_name(d) for d in func.decorators]
+        index = func.decorators.index(app.anchor)
+        if frame is None or frame.scope.kind != "class" or "classmethod" not in names[:index] \
+                or any(names[index + 1:]):
             continue
-        found.update(b.node for b in ctx.model.bindings_at(args[0].value, site.frame.scope)
-                     if isinstance(b.node, cst.ClassDef))
-    return found
+        params = positional_params(func)
+        first = params[0].name.value if params else None
+        static_nums: tuple = ()
+        static_names_: tuple = ()
+        readable = True
+        for arg in app.keywords:
+            keyword = arg.keyword.value if arg.keyword is not None else ""
+            if keyword in ("static_argnums", "static_argnames"):
+                value = literal(arg.value, app.frame.scope, ctx.model, ints=keyword.endswith("nums"))
+                if value is None:
+                    readable = False
+                elif keyword == "static_argnums":
+                    static_nums = value if isinstance(value, tuple) else (value,)
+                else:
+                    static_names_ = value if isinstance(value, tuple) else (value,)
+            elif arg.keyword is None:
+                readable = False  # **options
+        if not readable or 0 in static_nums or (first is not None and first in static_names_):
+            continue
+        lands = f"`{first}`" if first is not None else "`*args`"
+        yield Violation(app.anchor, (
+            f"jit under @classmethod on `{func.name.value}` traces the class object, passed first "
+            f"(into {lands}): the first call raises TypeError (a type is not a valid JAX type); "
+            f"make it static (static_argnums=0, with the other static arguments) or jit a "
+            f"staticmethod or module function"))
 
 
 def _decorator_name(decorator: cst.Decorator) -> str:

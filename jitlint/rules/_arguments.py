@@ -1,0 +1,452 @@
+"""What a value given to a jitted function is, when it certainly is not something jit can trace.
+
+``jax.jit`` abstracts every non-static argument to an array: each pytree leaf must be an array,
+a Python scalar or None.  ``non_jax_value`` says when an expression certainly evaluates to
+something else (JIT807):
+
+* a ``str``: a literal, an f-string, ``str(...)``/``repr(...)``, ``"...".format(...)``, a
+  parameter annotated ``str``, a field annotated ``str``;
+* a class object: a class of this module, ``cls`` of a classmethod;
+* a function: a ``def`` (jitted or not), a lambda, a ``functools.partial`` (a
+  ``jax.tree_util.Partial`` is a pytree: fine);
+* an instance of a plain class of this module (no base, at most ``@dataclasses.dataclass``, not
+  registered as a pytree), ``self`` in its methods included;
+* a library object that holds such a leaf (``jaxfacts.NON_ARRAY_LEAF_OBJECTS``: ``eqx.nn.Lambda``);
+* a tuple, list or dict holding one of these.
+
+Values are followed through names (every definition that reaches the read must be one),
+attributes of instances of this module's classes (every ``self.attr = ...`` in the class, or the
+class's annotation), conditional expressions and the returns of this module's functions.
+Anything not understood stays silent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+import libcst as cst
+
+from jitlint.jaxfacts import (DTYPE_OBJECTS, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, PYTREE_CLASS_BASES,
+                              PYTREE_CLASS_DECORATORS, PYTREE_REGISTRATIONS)
+from jitlint.rule import FileContext
+from jitlint.semantic import Binding, CallSite, Scope
+from jitlint.values import assigned, value_flow
+from jitlint.walk import iter_nodes
+
+STRINGS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+STRING_BUILTINS = frozenset({"str", "repr", "ascii", "format", "chr", "hex", "oct", "bin"})
+STRING_METHODS = frozenset({"format", "join", "upper", "lower", "strip", "replace", "title"})
+# Methods that make a class a pytree (register_pytree_node_class): then `self` is a valid
+# argument and jit flattens it.
+PYTREE_METHODS = frozenset({"tree_flatten", "tree_unflatten", "tree_flatten_with_keys"})
+# Methods that let an object stand for an array: not followed (JAX may convert it).
+ARRAY_PROTOCOL = frozenset({"__jax_array__", "__array__"})
+MAX_DEPTH = 4
+
+# kinds of values
+STR, CLASS, FUNCTION, OBJECT, LIBRARY, FIELD = "str", "class", "function", "object", "library", "field"
+
+
+@dataclass(frozen=True)
+class NonJaxValue:
+    kind: str  # str | class | function | object | library | field
+    what: str  # for messages: "a str ('add')", "the class `A`", ...
+    name: str = ""  # the class (object, class), library object or str field (field) it is
+
+
+def non_jax_value(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
+                  depth: int = 0) -> Optional[NonJaxValue]:
+    """What ``expr`` is when it certainly evaluates to a value jit cannot trace, else None."""
+    if depth > MAX_DEPTH:
+        return None
+    if isinstance(expr, STRINGS):
+        return NonJaxValue(STR, f"a str ({_src(expr)})")
+    if isinstance(expr, cst.Lambda):
+        return NonJaxValue(FUNCTION, "a lambda")
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        return _container(ctx, [e for e in expr.elements], "tuple" if isinstance(expr, cst.Tuple) else "list",
+                          scope, depth)
+    if isinstance(expr, cst.Dict):
+        return _container(ctx, expr.elements, "dict", scope, depth)
+    if isinstance(expr, cst.IfExp):
+        body = non_jax_value(ctx, expr.body, scope, depth + 1)
+        return body if body is not None and non_jax_value(ctx, expr.orelse, scope, depth + 1) else None
+    if isinstance(expr, cst.Call):
+        return _call_value(ctx, expr, scope, depth)
+    if isinstance(expr, cst.Name):
+        return _name_value(ctx, expr, scope, depth)
+    if isinstance(expr, cst.Attribute) and ctx.model.qualified_name(expr, scope) in DTYPE_OBJECTS:
+        return NonJaxValue(CLASS, f"the dtype `{_src(expr)}` (a type object)")
+    if isinstance(expr, cst.Attribute):
+        cls = instance_class(ctx, expr.value, scope, depth + 1)
+        return _field_value(ctx, cls, expr.attr.value, depth) if cls is not None else None
+    return None
+
+
+def _container(ctx: FileContext, elements, kind: str, scope: Scope, depth: int) -> Optional[NonJaxValue]:
+    for element in elements:
+        if isinstance(element, (cst.StarredElement, cst.StarredDictElement)):
+            return None
+        inner = non_jax_value(ctx, element.value, scope, depth + 1)
+        if inner is not None:
+            return NonJaxValue(inner.kind, f"a {kind} holding {inner.what}", inner.name)
+    return None
+
+
+def _call_value(ctx: FileContext, call: cst.Call, scope: Scope, depth: int) -> Optional[NonJaxValue]:
+    func = call.func
+    model = ctx.model
+    if isinstance(func, cst.Name) and func.value in STRING_BUILTINS and not model.lookup(func.value, scope):
+        return NonJaxValue(STR, f"a str (`{_src(call)}`)")
+    if isinstance(func, cst.Attribute) and isinstance(func.value, STRINGS) and func.attr.value in STRING_METHODS:
+        return NonJaxValue(STR, f"a str (`{_src(call)}`)")
+    qualname = model.qualified_name(func, scope)
+    if qualname == "functools.partial":
+        return NonJaxValue(FUNCTION, "a functools.partial")
+    if qualname in DTYPE_OBJECTS and qualname.endswith(".dtype"):  # ``jnp.float32(1.0)`` is an array
+        return NonJaxValue(CLASS, f"the dtype object `{_src(call)}`")
+    if qualname in NON_ARRAY_LEAF_OBJECTS:
+        short = qualname.replace("equinox.", "eqx.")
+        return NonJaxValue(LIBRARY, f"an `{short}`: {NON_ARRAY_LEAF_OBJECTS[qualname]}", short)
+    if isinstance(func, cst.Name):
+        binding = value_flow(ctx).single(func, scope)
+        if binding is not None and binding.kind == "class":
+            cls = binding.node
+            assert isinstance(cls, cst.ClassDef)
+            if plain_class(ctx, cls, binding.scope):
+                return NonJaxValue(OBJECT, f"an instance of `{cls.name.value}`, a plain class (not a "
+                                           f"pytree)", cls.name.value)
+            field = _str_leaf(ctx, cls, binding.scope)
+            if field is not None:
+                return NonJaxValue(FIELD, f"an instance of `{cls.name.value}`, a pytree whose field "
+                                          f"`{field}` is a str (a leaf: every field not marked static "
+                                          f"is one)", field)
+            return None
+        if binding is not None and binding.kind == "def" and not binding.node.decorators:  # type: ignore[union-attr]
+            return _returned_value(ctx, binding, depth)
+    return None
+
+
+def _returned_value(ctx: FileContext, binding: Binding, depth: int) -> Optional[NonJaxValue]:
+    """``mode()`` where every ``return`` of this module's def ``mode`` gives such a value."""
+    function = binding.node
+    assert isinstance(function, cst.FunctionDef)
+    frame = ctx.model.functions.get(function)
+    inner_scope = ctx.model.scope_of.get(function)
+    if frame is None or inner_scope is None:
+        return None
+    found = None
+    for node in _own_nodes(function.body):
+        if isinstance(node, cst.Return):
+            if node.value is None:
+                return None
+            value = non_jax_value(ctx, node.value, inner_scope, depth + 1)
+            if value is None:
+                return None
+            found = found or value
+        elif isinstance(node, (cst.Yield, cst.Await)):
+            return None
+    if found is None:
+        return None
+    return NonJaxValue(found.kind, f"{found.what}, returned by `{function.name.value}()`", found.name)
+
+
+def _own_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The nodes of a function body, not those of functions, lambdas or classes inside it."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if not isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) or current is node:
+            stack.extend(current.children)
+
+
+def _name_value(ctx: FileContext, name: cst.Name, scope: Scope, depth: int) -> Optional[NonJaxValue]:
+    # Every binding the scope rules allow first: the reaching-definitions analysis (a walk of
+    # the whole scope) only when some, not all, of them are such a value.
+    bindings = ctx.model.lookup(name.value, scope)
+    values = {id(b): _binding_value(ctx, b, depth) for b in bindings}
+    if not any(values.values()):
+        return None
+    if not all(values.values()):
+        bindings = value_flow(ctx).reaching(name, scope)
+    found = None
+    for binding in bindings:
+        value = values.get(id(binding))
+        if value is None:
+            return None
+        found = found or value
+    return found
+
+
+def _binding_value(ctx: FileContext, binding: Binding, depth: int) -> Optional[NonJaxValue]:
+    node = binding.node
+    if binding.kind == "def":
+        assert isinstance(node, cst.FunctionDef)
+        jitted = any(ctx.resolver.resolve(d.decorator, binding.scope) is not None for d in node.decorators)
+        if node.decorators and not jitted:
+            return None  # a decorator may return anything
+        return NonJaxValue(FUNCTION, f"the {'jitted ' if jitted else ''}function `{node.name.value}`")
+    if binding.kind == "class":
+        assert isinstance(node, cst.ClassDef)
+        return NonJaxValue(CLASS, f"the class `{node.name.value}` (a type object)", node.name.value)
+    if binding.kind == "param":
+        return _param_value(ctx, binding)
+    if binding.kind == "loop-target" and isinstance(node, cst.For) and isinstance(node.target, cst.Name) \
+            and isinstance(node.iter, (cst.List, cst.Tuple, cst.Set)) and node.iter.elements:
+        # ``for split in ("train", "eval")``: every element must be one
+        values = [non_jax_value(ctx, e.value, binding.scope, depth + 1)
+                  if not isinstance(e, cst.StarredElement) else None for e in node.iter.elements]
+        if all(values):
+            return NonJaxValue(values[0].kind, f"{values[0].what}, taken from `{_src(node.iter)}`",  # type: ignore[union-attr]
+                               values[0].name)  # type: ignore[union-attr]
+    if binding.kind == "assign":
+        value = assigned(binding).value
+        if value is not None:
+            return non_jax_value(ctx, value, binding.scope, depth + 1)
+    return None
+
+
+def _param_value(ctx: FileContext, binding: Binding) -> Optional[NonJaxValue]:
+    """A parameter annotated ``str``, ``cls`` of a classmethod, ``self`` of a plain class."""
+    param = binding.node
+    if not isinstance(param, cst.Param):
+        return None
+    if param.annotation is not None:
+        annotation = param.annotation.annotation
+        if isinstance(annotation, cst.Name) and annotation.value == "str" \
+                and not ctx.model.lookup("str", binding.scope) \
+                and (param.default is None or isinstance(param.default, STRINGS)):  # ``= None``: maybe None
+            return NonJaxValue(STR, f"a str (`{param.name.value}: str`)")
+        return None
+    function = binding.scope.node
+    if not isinstance(function, cst.FunctionDef):
+        return None
+    params = [*function.params.posonly_params, *function.params.params]
+    frame = ctx.model.functions.get(function)
+    if not params or params[0] is not param or frame is None or frame.scope.kind != "class":
+        return None
+    decorators = {d.decorator.value for d in function.decorators if isinstance(d.decorator, cst.Name)}
+    cls = frame.scope.node
+    assert isinstance(cls, cst.ClassDef)
+    if "staticmethod" in decorators:
+        return None
+    if "classmethod" in decorators:
+        return NonJaxValue(CLASS, f"the class `{cls.name.value}` (`{param.name.value}` of a classmethod)",
+                           cls.name.value)
+    if plain_class(ctx, cls, frame.scope.parent or frame.scope) and not _subclassed(ctx, cls):
+        return NonJaxValue(OBJECT, f"`{param.name.value}`, an instance of `{cls.name.value}`, a plain "
+                                   f"class (not a pytree)", cls.name.value)
+    return None
+
+
+# ---------------------------------------------------------------------------- instances
+def instance_class(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
+                   depth: int) -> Optional[tuple[cst.ClassDef, Scope]]:
+    """(class, the scope it is defined in) when ``expr`` is an instance of a class of this
+    module: ``self`` in its methods, a parameter annotated with it, a name bound to ``C(...)``."""
+    if depth > MAX_DEPTH or not isinstance(expr, cst.Name):
+        return None
+    binding = value_flow(ctx).single(expr, scope)
+    if binding is None:
+        return None
+    if binding.kind == "assign":
+        value = assigned(binding).value
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+            return _local_class(ctx, value.func, binding.scope)
+        return None
+    if binding.kind != "param" or not isinstance(binding.node, cst.Param):
+        return None
+    param = binding.node
+    if param.annotation is not None:
+        annotation = param.annotation.annotation
+        return _local_class(ctx, annotation, binding.scope) if isinstance(annotation, cst.Name) else None
+    function = binding.scope.node
+    frame = ctx.model.functions.get(function) if isinstance(function, cst.FunctionDef) else None
+    if frame is None or frame.scope.kind != "class":
+        return None
+    params = [*function.params.posonly_params, *function.params.params]  # type: ignore[union-attr]
+    if not params or params[0] is not param or any(
+            isinstance(d.decorator, cst.Name) and d.decorator.value in ("staticmethod", "classmethod")
+            for d in function.decorators):  # type: ignore[union-attr]
+        return None
+    cls = frame.scope.node
+    assert isinstance(cls, cst.ClassDef)
+    return cls, frame.scope.parent or frame.scope
+
+
+def _local_class(ctx: FileContext, name: cst.Name, scope: Scope) -> Optional[tuple[cst.ClassDef, Scope]]:
+    binding = value_flow(ctx).single(name, scope)
+    if binding is None or binding.kind != "class":
+        return None
+    return binding.node, binding.scope  # type: ignore[return-value]
+
+
+def _field_value(ctx: FileContext, found: tuple[cst.ClassDef, Scope], attr: str,
+                 depth: int) -> Optional[NonJaxValue]:
+    """``obj.attr`` of an instance of a class of this module: its class-body annotation says
+    ``str``, or every ``self.attr = v`` in its methods assigns such a value."""
+    cls, _ = found
+    annotation = class_annotation(cls, attr)
+    if annotation is not None:
+        if isinstance(annotation, cst.Name) and annotation.value == "str":
+            return NonJaxValue(STR, f"a str (field `{cls.name.value}.{attr}: str`)")
+        return None
+    assignments = field_assignments(ctx, cls, attr)
+    found_value = None
+    for value, scope in assignments or ():
+        inner = non_jax_value(ctx, value, scope, depth + 1)
+        if inner is None:
+            return None
+        found_value = found_value or inner
+    if found_value is None:
+        return None
+    return NonJaxValue(found_value.kind, f"{found_value.what} (stored in `self.{attr}`)", found_value.name)
+
+
+def class_annotation(cls: cst.ClassDef, attr: str) -> Optional[cst.BaseExpression]:
+    """The annotation of a field declared without a value in the class body (``mode: str``)."""
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for statement in body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
+                    and small.target.value == attr and small.value is None:
+                return small.annotation.annotation
+    return None
+
+
+def field_assignments(ctx: FileContext, cls: cst.ClassDef, attr: str
+                      ) -> Optional[list[tuple[cst.BaseExpression, Scope]]]:
+    """(value, scope) of every ``self.attr = value`` in the methods of ``cls``; None when the
+    attribute is also written otherwise (``self.attr += 1``, outside the class, a class-level
+    value) and so not known from these."""
+    if _written_elsewhere(ctx, cls, attr):
+        return None
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    found: list[tuple[cst.BaseExpression, Scope]] = []
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine) and any(
+                isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None
+                and any(isinstance(t, cst.Name) and t.value == attr
+                        for t in ([small.target] if isinstance(small, cst.AnnAssign)
+                                  else [t.target for t in small.targets]))
+                for small in statement.body):
+            return None
+        if not isinstance(statement, cst.FunctionDef):
+            continue
+        params = [*statement.params.posonly_params, *statement.params.params]
+        method_scope = ctx.model.scope_of.get(statement)
+        if not params or method_scope is None:
+            continue
+        own = params[0].name.value
+        for node in _own_nodes(statement.body):
+            if isinstance(node, cst.Assign):
+                targets, value = [t.target for t in node.targets], node.value
+            elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+                targets, value = [node.target], node.value if isinstance(node, cst.AnnAssign) else None
+            else:
+                continue
+            for target in targets:
+                if isinstance(target, cst.Attribute) and target.attr.value == attr \
+                        and isinstance(target.value, cst.Name) and target.value.value == own:
+                    if value is None:
+                        return None
+                    found.append((value, method_scope))
+                elif isinstance(target, (cst.Tuple, cst.List)) and any(
+                        isinstance(e.value, cst.Attribute) and e.value.attr.value == attr for e in target.elements):
+                    return None  # ``self.a, self.b = ...``: not followed
+    return found
+
+
+def _written_elsewhere(ctx: FileContext, cls: cst.ClassDef, attr: str) -> bool:
+    """``obj.attr = ...`` outside the class's own methods (or ``setattr``): not followed."""
+    for root, frame, write in ctx.model.item_writes:
+        target = getattr(write, "target", None)
+        if isinstance(target, cst.Attribute) and target.attr.value == attr:
+            if not any(f.node is cls for f in frame):
+                return True
+    return False
+
+
+# ---------------------------------------------------------------------------- plain classes
+def plain_class(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> bool:
+    """A class whose instances are not pytrees: no base (but ``object``), no decorator but
+    ``dataclasses.dataclass``, no ``tree_flatten``, not registered by a call in this module."""
+    if cls.keywords or any(not (isinstance(b.value, cst.Name) and b.value.value == "object") for b in cls.bases):
+        return False
+    for decorator in cls.decorators:
+        expr = decorator.decorator
+        if ctx.model.qualified_name(expr.func if isinstance(expr, cst.Call) else expr, scope) \
+                != "dataclasses.dataclass":
+            return False
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    if any(isinstance(s, cst.FunctionDef) and s.name.value in PYTREE_METHODS | ARRAY_PROTOCOL for s in body):
+        return False
+    return cls not in registered_classes(ctx)
+
+
+def _str_leaf(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> Optional[str]:
+    """A field annotated ``str`` (no static marker) of a pytree class of this module: a flax.struct
+    or chex dataclass, an equinox Module, a NamedTuple (``jaxfacts.PYTREE_CLASS_*``)."""
+    model = ctx.model
+    decorators = {model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator,
+                                       scope) for d in cls.decorators}
+    bases = {model.qualified_name(b.value, scope) for b in cls.bases}
+    kinds = PYTREE_CLASS_DECORATORS | PYTREE_CLASS_BASES | NAMED_TUPLE_BASES
+    if not (decorators | bases) & kinds or bases - kinds or decorators - kinds - {"dataclasses.dataclass"}:
+        return None
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for statement in body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
+                    and isinstance(small.annotation.annotation, cst.Name) \
+                    and small.annotation.annotation.value == "str" and not model.lookup("str", scope) \
+                    and (small.value is None or isinstance(small.value, STRINGS)):
+                return small.target.value
+    return None
+
+
+def registered_classes(ctx: FileContext) -> set[cst.CSTNode]:
+    """Classes of this module made pytrees by a call: ``register_pytree_node(Cls, ...)``."""
+    return ctx.shared("pytree-registered-classes", _registered)
+
+
+def _registered(ctx: FileContext) -> set[cst.CSTNode]:
+    found = set()
+    for site in ctx.model.calls:
+        args = site.node.args
+        if not args or not isinstance(args[0].value, cst.Name) or args[0].keyword is not None:
+            continue
+        if ctx.model.qualified_name(site.node.func, site.frame.scope) not in PYTREE_REGISTRATIONS:
+            continue
+        found.update(b.node for b in ctx.model.bindings_at(args[0].value, site.frame.scope)
+                     if isinstance(b.node, cst.ClassDef))
+    return found
+
+
+def _subclassed(ctx: FileContext, cls: cst.ClassDef) -> bool:
+    """A class of this module names ``cls`` as a base: ``self`` may be an instance of it."""
+    return any(isinstance(b.value, cst.Name) and b.value.value == cls.name.value
+               for other in ctx.model.classes for b in other.bases)
+
+
+def _src(node: cst.CSTNode, limit: int = 40) -> str:
+    text = " ".join(cst.Module([]).code_for_node(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+
+def narrowed_to_str(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Optional[NonJaxValue]:
+    """``if isinstance(mode, str): f(x, mode)``: the call runs only when the name is a str."""
+    if not isinstance(expr, cst.Name):
+        return None
+    for test_if in site.frame.ifs_in_scope():
+        test = test_if.test
+        if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance" \
+                and not ctx.model.lookup("isinstance", site.frame.scope) and len(test.args) == 2 \
+                and isinstance(test.args[0].value, cst.Name) and test.args[0].value.value == expr.value \
+                and isinstance(test.args[1].value, cst.Name) and test.args[1].value.value == "str" \
+                and any(node is site.node for node in iter_nodes(test_if.body)):
+            return NonJaxValue(STR, f"a str (inside `if {_src(test)}:`)")
+    return None

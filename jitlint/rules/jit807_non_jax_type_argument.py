@@ -1,0 +1,105 @@
+from typing import Iterator
+
+from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._arguments import (CLASS, FIELD, FUNCTION, LIBRARY, OBJECT, STR, narrowed_to_str,
+                                      non_jax_value)
+from jitlint.rules._static import StaticUse, traced_uses
+
+
+class NonJaxTypeArgument(Rule):
+    """
+    ## What it does
+    Flags a value that is not a valid JAX type passed at a traced (non-static) position of a
+    function jitted with `jax.jit` (or pjit): a `str`, a class object (`cls` of a classmethod
+    included), a function (a `def`, a lambda, a `functools.partial`, another jitted function),
+    an instance of a plain class of this module (no base, not registered as a pytree; `self`
+    in its methods included), a library object holding such a leaf (`eqx.nn.Lambda`,
+    `eqx.nn.MLP`: `jitlint/jaxfacts.py`), an instance of this module's pytree class (a
+    flax.struct or chex dataclass, an equinox Module, a NamedTuple: `jaxfacts.PYTREE_CLASS_*`)
+    with a field annotated `str` and not marked static, or a tuple, list or dict holding one of
+    these.
+    Values are followed through names (every definition that reaches the call must be one, or
+    the call sits under `if isinstance(name, str):`),
+    parameters annotated `str`, attributes of this module's classes, conditional expressions,
+    the returns of this module's functions, and to jitted functions in other linted modules.
+    Python scalars, None, arrays and pytrees (NamedTuples, registered dataclasses, flax and
+    equinox modules of arrays, `jax.tree_util.Partial`) are valid and stay silent, and so does
+    `eqx.filter_jit`, which keeps non-array leaves static.
+
+    ## Why is this bad?
+    jit abstracts every non-static argument to an array. Measured on jax 0.10.2 (CPU): a str,
+    a class, a function, a `functools.partial`, a jitted function, a plain object (a
+    non-registered `@dataclass` too), `eqx.nn.Lambda` and `eqx.nn.MLP` (equinox 0.13.8), and
+    a flax.struct / chex dataclass, equinox Module or NamedTuple holding a str field each
+    raise `TypeError: Error interpreting argument to <function f> as an abstract array. The
+    problematic value is of type <class 'str'>` on the call, before anything is traced
+    (`fixtures/argument_types/`).
+
+    ## Fix safety
+    Mark the parameter static (`static_argnames=("op",)`): each distinct value then compiles
+    once, and it must be hashable. For a plain object, register its class as a pytree
+    (`jax.tree_util.register_dataclass`) or pass its arrays; for an equinox model, use
+    `eqx.filter_jit`; mark a str field of a pytree static (`eqx.field(static=True)`,
+    `flax.struct.field(pytree_node=False)`).
+    """
+
+    code = "JIT807"
+    name = "non-jax-type-argument"
+    summary = "a str, class, function or plain object at a traced position of a jitted function raises TypeError"
+    severity = "error"
+
+    INVALID = [
+        """
+        import jax
+
+        @jax.jit
+        def combine(x, y, op):
+            return x + y if op == "add" else x * y
+
+        combine(1.0, 2.0, "add")
+        """,
+    ]
+    VALID = [
+        """
+        from functools import partial
+
+        import jax
+
+        @partial(jax.jit, static_argnames=("op",))
+        def combine(x, y, op):
+            return x + y if op == "add" else x * y
+
+        combine(1.0, 2.0, "add")
+        """,
+    ]
+
+    def check(self, ctx: FileContext) -> Iterator[Violation]:
+        for use in traced_uses(ctx):
+            found = non_jax_value(ctx, use.value, use.scope) or narrowed_to_str(ctx, use.value, use.site)
+            if found is None:
+                continue
+            yield Violation(use.arg, (
+                f"{use.where()} is {found.what}, not a valid JAX type: jit traces every non-static "
+                f"argument as an array, so the call raises TypeError; {_fix(use, found.kind, found.name)}"))
+
+
+def _fix(use: StaticUse, kind: str, name: str) -> str:
+    static = f"static_argnums={use.position}" if use.param.startswith("*") \
+        else f'static_argnames=("{use.param}",)'
+    if kind == STR:
+        return f"mark it static ({static}): each distinct string then compiles once"
+    if kind == CLASS:
+        return f"mark it static ({static}; a class hashes by identity), or do not pass it"
+    if kind == FUNCTION:
+        return (f"mark it static ({static}) or close over it in the jitted function; a "
+                f"jax.tree_util.Partial is a pytree and may be passed traced")
+    if kind == OBJECT:
+        return (f"register `{name}` as a pytree (jax.tree_util.register_dataclass, or "
+                f"register_pytree_node_class) or pass its arrays")
+    if kind == FIELD:
+        return (f"mark the field `{name}` static (eqx.field(static=True), "
+                f"flax.struct.field(pytree_node=False)), or use eqx.filter_jit for an equinox Module")
+    assert kind == LIBRARY
+    return ("use eqx.filter_jit, which keeps non-array leaves static (or eqx.partition the model "
+            "and pass its array half)")
+
