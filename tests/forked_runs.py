@@ -12,7 +12,8 @@ CPU-seconds, more than most fixtures take to run, and the teardown of every modu
 which in a forked child costs about 0.3 CPU-seconds: it touches, and so copies page by page,
 the memory the child shares with this process (so does a garbage collection: the objects made
 before the fork are frozen out of the children's collections).  Two children run at a time
-(one per core of the machines the suite is sized for).  At the end this prints the children's exit codes, as a JSON list in the jobs' order.
+(one per core of the machines the suite is sized for).  At the end this prints the children's
+exit codes, as a JSON list in the jobs' order.
 
 JAX reads its environment variables (``JAX_PLATFORMS``, ``JAX_DISABLE_JIT``) when imported:
 this process gets the children's environment.  Forking after ``import jax`` is safe because
