@@ -29,6 +29,17 @@ def pytest_report_header(config):
     return lines
 
 
+def pytest_xdist_auto_num_workers(config):
+    """``-n logical`` (pyproject's addopts): one pytest-xdist worker per core, plus one.  Some
+    tests wait with a core idle (a --confirm run killed at its timeout, a language-server
+    exchange, pre-commit's install): the extra worker keeps both cores of a 2-core machine busy
+    meanwhile.  PYTEST_XDIST_AUTO_NUM_WORKERS still sets the number."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 1
+
+
 @pytest.hookimpl(trylast=True)  # after the header, which shows what is imported
 def pytest_sessionstart(session):
     """Never test stale code silently: each copy the tests run must be this checkout's code."""

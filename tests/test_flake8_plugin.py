@@ -100,20 +100,34 @@ def test_per_file_ignores_from_a_flake8_config(tmp_path):
     assert [r[0] for r in flake8(".", cwd=tmp_path)] == ["other.py"]
 
 
-@pytest.mark.parametrize("comment, shown", [
+NOQA_COMMENTS = [
     ("  # noqa", False),
     ("  # noqa: JIT101", False),
     ("  # noqa:JIT1", False),
     ("  # noqa: E501", True),
     ("  # noqa: JIT102", True),
-])
-def test_noqa_is_applied_by_flake8(tmp_path, comment, shown):
-    _write(tmp_path, "loop.py", comment)
-    rows = flake8("--isolated", "--select", "JIT", "loop.py", cwd=tmp_path)
-    assert bool(rows) == shown
+]
+
+
+@pytest.fixture(scope="module")
+def noqa_runs(tmp_path_factory) -> dict[str, tuple[list[str], list[str]]]:
+    """Per comment: the codes flake8 shows on a file with that comment, and with
+    --disable-noqa (one flake8 run each over a file per comment)."""
+    directory = tmp_path_factory.mktemp("noqa")
+    names = {comment: _write(directory, f"loop{n}.py", comment).name
+             for n, (comment, _) in enumerate(NOQA_COMMENTS)}
+    shown, disabled = (flake8("--isolated", "--select", "JIT", *extra, *names.values(), cwd=directory)
+                       for extra in ((), ("--disable-noqa",)))
+    return {comment: ([r[3] for r in shown if r[0] == name], [r[3] for r in disabled if r[0] == name])
+            for comment, name in names.items()}
+
+
+@pytest.mark.parametrize("comment, shown", NOQA_COMMENTS)
+def test_noqa_is_applied_by_flake8(noqa_runs, comment, shown):
+    codes, codes_without_noqa = noqa_runs[comment]
+    assert bool(codes) == shown
     # flake8's --disable-noqa shows it again: the plugin does not suppress on its own.
-    rows = flake8("--isolated", "--select", "JIT", "--disable-noqa", "loop.py", cwd=tmp_path)
-    assert [r[3] for r in rows] == ["JIT101"]
+    assert codes_without_noqa == ["JIT101"]
 
 
 def test_extra_jit_functions_option_and_pyproject(tmp_path):

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, declared_compiles, expected_findings, run_all_counting_compiles, user_function_compiles
+from helpers import (FIXTURES, declared_compiles, expected_findings, run_all_counting_compiles,
+                     run_all_outputs, user_function_compiles)
 
 FRESH = sorted((FIXTURES / "fresh").glob("*.py"))
 
@@ -37,10 +38,6 @@ def test_bound_method_advice_never_says_jit_once_when_that_freezes_state(tmp_pat
     attributes `forward` reads at the first trace. Where the class changes them later, the
     advice is a jitted function of the state; measured: the jit-once variant prints the first
     weights' result, the advised fix (ok_pure_function_of_state.py) the updated one."""
-    import os
-    import subprocess
-    import sys
-
     from jitlint.config import Settings
     from jitlint.engine import lint_file
 
@@ -56,9 +53,8 @@ def test_bound_method_advice_never_says_jit_once_when_that_freezes_state(tmp_pat
     jitted_once.write_text(path.read_text()
                            .replace("        self.w = w\n", "        self.w = w\n        self._fwd = jax.jit(self.forward)\n")
                            .replace("return jax.jit(self.forward)(x)", "return self._fwd(x)"))
-    env = dict(os.environ, JAX_PLATFORMS="cpu")
-    outputs = [subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
-                              text=True, timeout=600, cwd=tmp_path).stdout.split()
-               for script in (jitted_once, FIXTURES / "fresh" / "ok_pure_function_of_state.py")]
+    scripts = (jitted_once, FIXTURES / "fresh" / "ok_pure_function_of_state.py")
+    ran = run_all_outputs(scripts)
+    outputs = [ran[script].split() for script in scripts]
     assert outputs[0] == ["3.0"], outputs  # the first weights, frozen at the first trace
     assert outputs[1] != outputs[0] and float(outputs[1][0]) < 3.0, outputs

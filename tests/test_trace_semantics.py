@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import (FIXTURES, actual_findings, declared_compiles, expected_findings,
-                     run_all_counting_compiles, run_all_without_jit, user_function_compiles)
+from helpers import (FIXTURES, ForkedRun, actual_findings, declared_compiles, expected_findings,
+                     run_all_counting_compiles, run_all_without_jit, run_forked,
+                     user_function_compiles)
 from jitlint.config import Settings
 from jitlint.engine import lint_source
 
@@ -117,24 +116,35 @@ def test_opt_in_rule_is_not_enabled_by_all_or_the_whole_prefix():
 
 
 # ---------------------------------------------------------------------------- JIT401 advice
-@pytest.mark.parametrize("name, error", [
-    ("static_loop_bound_per_iteration.py", "TracerIntegerConversionError"),
-    ("static_pad_width_per_iteration.py", "ConcretizationTypeError"),
-])
-def test_static_advice_never_says_drop_when_the_body_needs_a_python_value(tmp_path, name, error):
+# Fixtures whose body needs the static argument as a Python value, and the error that dropping
+# it from static_argnums raises (measured).
+NEEDS_STATIC = {"static_loop_bound_per_iteration.py": "TracerIntegerConversionError",
+                "static_pad_width_per_iteration.py": "ConcretizationTypeError"}
+
+
+@pytest.fixture(scope="module")
+def dropped_runs(tmp_path_factory) -> dict[str, ForkedRun]:
+    """Each NEEDS_STATIC fixture run with its argument dropped from static_argnums."""
+    pytest.importorskip("jax")
+    directory = tmp_path_factory.mktemp("dropped")
+    scripts = {name: directory / name for name in NEEDS_STATIC}
+    for name, dropped in scripts.items():
+        dropped.write_text((FIXTURES / "trace_misuse" / name).read_text()
+                           .replace("@partial(jax.jit, static_argnums=1)", "@jax.jit"))
+    runs = run_forked(scripts.values(), dict(os.environ, JAX_PLATFORMS="cpu"), counting=False)
+    return {name: runs[dropped] for name, dropped in scripts.items()}
+
+
+@pytest.mark.parametrize("name, error", NEEDS_STATIC.items())
+def test_static_advice_never_says_drop_when_the_body_needs_a_python_value(request, name, error):
     """JIT401's advice follows the body: where the static argument is a loop bound or a pad
     width, dropping it from static_argnums raises (measured), so the message must not advise it."""
     path = FIXTURES / "trace_misuse" / name
     [result] = actual_findings([path])
     [finding] = [d for d in result.diagnostics if d.code == "JIT401"]
     assert "drop it" not in finding.message and "must stay static" in finding.message
-    pytest.importorskip("jax")
-    dropped = tmp_path / "dropped.py"
-    dropped.write_text(path.read_text().replace("@partial(jax.jit, static_argnums=1)", "@jax.jit"))
-    env = dict(os.environ, JAX_PLATFORMS="cpu")
-    proc = subprocess.run([sys.executable, str(dropped)], env=env, capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode != 0 and error in proc.stderr
+    run = request.getfixturevalue("dropped_runs")[name]
+    assert run.returncode != 0 and error in run.stderr
 
 
 def test_static_advice_says_drop_when_the_body_takes_a_tracer():
