@@ -37,11 +37,13 @@ from typing import Optional
 import libcst as cst
 
 from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
-                              DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, NUMPY_ARRAY_CONSTRUCTORS,
+                              DATA_SIZED_METHODS, DIFFERENTIATED_VALUE_CONVERSIONS, DATA_SIZED_OUTPUTS, NUMPY_ARRAY_CONSTRUCTORS,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
                               NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
-                              PYTHON_VALUE_SYNTAX, DataSizedOutput, concrete_param)
+                              PYTHON_VALUE_SYNTAX, TRACING_CALLS, DataSizedOutput, Param,
+                              TracingCall, concrete_param)
 from jitlint.rule import FileContext
+from jitlint.rules._context import calling_context
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
                                    jitted_lambdas, positional_params, scopes_within,
                                    states_container)
@@ -90,6 +92,9 @@ ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "chex.Array", "
 # Builtins whose result is a traced array when their argument is one.
 TRACED_BUILTINS = frozenset({"abs", "sum", "pow", "round"})
 MAX_HELPER_DEPTH = 3
+# The JIT8xx rules' prefilter words: a file that names no jit may still trace code through these.
+TRACING_CALL_NAMES = frozenset(TRACING_CALLS)
+_TRACING_CALL_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in TRACING_CALLS)
 JITTED_HERE = "jitted here"
 
 
@@ -102,6 +107,7 @@ class TracerUse:
     # where the function is jitted (Violation.related): a notebook cell tagged
     # ``raises-exception`` that jits it shows the error on purpose
     related: tuple[tuple[cst.CSTNode, str], ...] = ()
+    operation: str = ""  # the builtin or method of a ``convert`` (``float``, ``item``)
 
 
 def tracer_uses(ctx: FileContext) -> list[TracerUse]:
@@ -145,10 +151,107 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
         # also without traced parameters: jax.numpy calls in the body are traced
         for use in traced_values(ctx, jitted).run():
             uses.setdefault(id(use.node), use)
+    for use in _traced_by_calls(ctx):
+        uses.setdefault(id(use.node), use)
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
         for use in _post_init_uses(ctx):
             uses.setdefault(id(use.node), use)
     return list(uses.values())
+
+
+def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
+    """The functions (defs and lambdas of this module, not jitted themselves) handed to a call
+    that traces them (``jaxfacts.TRACING_CALLS``: ``jax.vmap(f)``, ``lax.scan(f, ...)``,
+    ``jax.grad(f)``), analysed with the parameters that get tracers traced.  Under a
+    differentiating transform that no jit encloses the tracers carry values: only the NumPy
+    conversions raise there."""
+    model = ctx.model
+    jitted = set(jitted_functions(ctx)) | set(jitted_lambdas(ctx))
+    uses: list[TracerUse] = []
+    for site in model.calls:
+        call, scope = site.node, site.frame.scope
+        func = call.func
+        if (func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute)
+                else None) not in _TRACING_CALL_LAST_NAMES:
+            continue  # cheap test first: most calls are not these
+        qualname = model.qualified_name(func, scope)
+        fact = TRACING_CALLS.get(qualname) if qualname is not None else None
+        if fact is None:
+            continue
+        for param in fact.functions:
+            func = _function_value(model, _argument(call, param), scope)
+            if func is None or func in jitted or (isinstance(func, cst.FunctionDef) and func.decorators):
+                continue
+            traced = _handed_params(call, fact, func)
+            if not traced:
+                continue
+            analysis = _FunctionAnalysis(ctx, JittedFunction(func, [], traced, set(traced)),
+                                         set(jitted_functions(ctx)), traced_by=qualname)
+            analysis.solve()
+            found = analysis.run()
+            if not (fact.abstract or calling_context(ctx).runs_traced(site.frame)):
+                found = [use for use in found if use.kind == "numpy"
+                         or use.operation in DIFFERENTIATED_VALUE_CONVERSIONS]
+            uses.extend(found)
+    return uses
+
+
+def _argument(call: cst.Call, param: Param) -> Optional[cst.BaseExpression]:
+    """The value ``call`` passes for ``param`` (None: left out, or behind ``*args``)."""
+    position, keyword = param
+    index = 0
+    for arg in call.args:
+        if arg.star:
+            return None
+        if arg.keyword is not None:
+            if arg.keyword.value == keyword:
+                return arg.value
+        elif index == position:
+            return arg.value
+        else:
+            index += 1
+    return None
+
+
+def _function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], scope: Scope):
+    """The def or lambda of this module ``expr`` is (a lambda, or a name bound once to one)."""
+    if isinstance(expr, cst.Lambda):
+        return expr
+    if isinstance(expr, cst.Name):
+        binding = model.single_binding(expr.value, scope)
+        if binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
+            return binding.node
+        if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Lambda):
+            return binding.value
+    return None
+
+
+def _handed_params(call: cst.Call, fact: TracingCall, func) -> set[str]:
+    """The parameters of ``func`` that ``call`` (a TRACING_CALLS call) gives tracers."""
+    params = [p for p in positional_params(func) if p.default is None]
+    chosen = set(range(len(params)))
+    if fact.in_axes is not None:
+        axes = _argument(call, fact.in_axes)
+        if isinstance(axes, (cst.Tuple, cst.List)):
+            chosen = {i for i, e in enumerate(axes.elements)
+                      if not (isinstance(e.value, cst.Name) and e.value.value == "None")}
+        elif axes is not None and not isinstance(axes, cst.Integer):
+            return set()  # not a literal: which are mapped is unknown
+    if fact.argnums is not None:
+        argnums = _argument(call, fact.argnums)
+        if argnums is None:
+            chosen = {0}
+        elif isinstance(argnums, cst.Integer):
+            chosen = {int(argnums.value)}
+        elif isinstance(argnums, cst.Tuple) and all(isinstance(e.value, cst.Integer) for e in argnums.elements):
+            chosen = {int(e.value.value) for e in argnums.elements}
+        else:
+            return set()
+    for argument, index in fact.optional_inputs:
+        value = _argument(call, argument)
+        if value is None or (isinstance(value, cst.Name) and value.value == "None"):
+            chosen.discard(index)
+    return {params[i].name.value for i in chosen if i < len(params)}
 
 
 def _post_init_uses(ctx: FileContext) -> list[TracerUse]:
@@ -282,9 +385,10 @@ class _FunctionAnalysis:
 
     def __init__(self, ctx: FileContext, jitted: JittedFunction, jitted_defs: set,
                  caller: Optional["_FunctionAnalysis"] = None, depth: int = 0,
-                 rebuilt: str = "") -> None:
+                 rebuilt: str = "", traced_by: str = "") -> None:
         self.ctx = ctx
         self.rebuilt = rebuilt  # the pytree class whose __post_init__ this is
+        self.traced_by = traced_by  # the call that traces it (``jax.vmap``), when not a jit
         self.model = model = ctx.model
         self.flow = value_flow(ctx)
         self.array_fields = ctx.shared("pytree-array-fields", _pytree_array_fields)
@@ -309,6 +413,8 @@ class _FunctionAnalysis:
         if self.rebuilt:
             return f"`{self.rebuilt}.__post_init__` (jit rebuilds `{self.rebuilt}` from its traced leaves)"
         if self.caller is None:
+            if self.traced_by:
+                return f"`{_name(self.func)}` (traced by `{self.traced_by}`)"
             return f"jitted `{_name(self.func)}`"
         return f"`{_name(self.func)}` (called with traced arguments from jitted `{_name(self.root.func)}`)"
 
@@ -512,7 +618,7 @@ class _FunctionAnalysis:
 
     def _is_bare_param(self, expr: cst.BaseExpression, scope: Scope) -> Optional[str]:
         """The jitted def's own parameter ``expr`` names (one a caller can mark static)."""
-        if self.caller is not None or not isinstance(expr, cst.Name):
+        if self.caller is not None or self.root.traced_by or not isinstance(expr, cst.Name):
             return None
         bindings = self.model.lookup(expr.value, scope)
         if len(bindings) == 1 and id(bindings[0]) in self.param_bindings:
@@ -531,9 +637,9 @@ class _FunctionAnalysis:
             found.extend(helper.run())
         return found
 
-    def report(self, kind: str, node: cst.CSTNode, message: str) -> None:
+    def report(self, kind: str, node: cst.CSTNode, message: str, operation: str = "") -> None:
         related = tuple((app.anchor, JITTED_HERE) for app in self.root.jitted.apps)
-        self.uses.setdefault(id(node), TracerUse(kind, node, self.func, message, related))
+        self.uses.setdefault(id(node), TracerUse(kind, node, self.func, message, related, operation))
 
     def check_truth(self, expr: cst.BaseExpression, scope: Scope, construct: str, fix: str) -> None:
         """``expr`` is converted to bool (an if/while/assert test, an and/or operand, not)."""
@@ -683,17 +789,20 @@ class _UseFinder(Walker):
             if param is not None:
                 a.report("convert", node, f"`{_src(node)}` needs a concrete value but `{param}` is a "
                                           f"traced (non-static) argument of {name}: it raises "
-                                          f"{error}; {static_fix(param)}")
+                                          f"{error}; {static_fix(param)}", builtin)
             else:
                 a.report("convert", node, f"`{_src(node)}` needs a concrete value but its argument is "
                                           f"traced in {name}: it raises {error}; keep it an "
-                                          f"array (.astype) and convert the result outside jit")
+                                          f"array (.astype) and convert the result outside jit", builtin)
+        elif isinstance(func, cst.Attribute) and _is_update_ref(func.value):
+            return  # x.at[i].min(v), .get(): an indexed update, none of the array's own methods
         elif isinstance(func, cst.Attribute) and func.attr.value in PYTHON_VALUE_METHODS \
                 and a.traced(func.value, scope):
             a.report("convert", node, f"`{_src(node)}` needs a concrete value but `{_src(func.value)}` "
                                       f"is traced in {name}: it raises "
                                       f"{PYTHON_VALUE_METHODS[func.attr.value]}; "
-                                      f"keep it an array and convert the result outside jit")
+                                      f"keep it an array and convert the result outside jit",
+                      func.attr.value)
         elif builtin == "print" and any(_printed_traced(a, arg.value, scope) for arg in node.args):
             a.report("print", node, f"`print` in {name} runs only while tracing: it prints a "
                                     f"tracer once, not the values of each call; use jax.debug.print")
@@ -812,6 +921,12 @@ class _UseFinder(Walker):
                                       PYTHON_VALUE_SYNTAX["sequence index"],
                                       "make it an array (jnp.asarray) and index that")
                 return
+
+
+def _is_update_ref(expr: cst.BaseExpression) -> bool:
+    """``x.at[i]``: its methods (``set``, ``min``, ``get`` ...) are indexed updates."""
+    return isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Attribute) \
+        and expr.value.attr.value == "at"
 
 
 def _elements(expr: cst.BaseExpression) -> list[cst.BaseExpression]:

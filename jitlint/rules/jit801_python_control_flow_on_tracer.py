@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import tracer_uses
+from jitlint.rules._traced import TRACING_CALL_NAMES, tracer_uses
 
 
 class PythonControlFlowOnTracer(Rule):
@@ -32,6 +32,7 @@ class PythonControlFlowOnTracer(Rule):
     code = "JIT801"
     name = "python-control-flow-on-tracer"
     summary = "Python control flow on a traced value raises TracerBoolConversionError under jit"
+    prefilter_names = TRACING_CALL_NAMES  # code that vmap, lax.scan or grad trace outside jit
     severity = "error"
 
     INVALID = [

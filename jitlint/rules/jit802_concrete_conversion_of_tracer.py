@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import tracer_uses
+from jitlint.rules._traced import TRACING_CALL_NAMES, tracer_uses
 
 
 class ConcreteConversionOfTracer(Rule):
@@ -41,6 +41,7 @@ class ConcreteConversionOfTracer(Rule):
     code = "JIT802"
     name = "concrete-conversion-of-tracer"
     summary = "int()/float()/.item(), a shape, bound or axis from a traced value raises under jit"
+    prefilter_names = TRACING_CALL_NAMES  # code that vmap, lax.scan or grad trace outside jit
     severity = "error"
 
     INVALID = [

@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import tracer_uses
+from jitlint.rules._traced import TRACING_CALL_NAMES, tracer_uses
 
 
 class NumpyOnTracer(Rule):
@@ -32,6 +32,7 @@ class NumpyOnTracer(Rule):
     code = "JIT803"
     name = "numpy-on-tracer"
     summary = "numpy function applied to a traced value raises TracerArrayConversionError"
+    prefilter_names = TRACING_CALL_NAMES  # code that vmap, lax.scan or grad trace outside jit
     severity = "error"
 
     INVALID = [

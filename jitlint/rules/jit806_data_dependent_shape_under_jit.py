@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import tracer_uses
+from jitlint.rules._traced import TRACING_CALL_NAMES, tracer_uses
 
 
 class DataDependentShapeUnderJit(Rule):
@@ -38,6 +38,7 @@ class DataDependentShapeUnderJit(Rule):
     code = "JIT806"
     name = "data-dependent-shape-under-jit"
     summary = "boolean mask or nonzero/unique/where(cond) without size= under jit raises at trace time"
+    prefilter_names = TRACING_CALL_NAMES  # code that vmap, lax.scan or grad trace outside jit
     severity = "error"
 
     INVALID = [
