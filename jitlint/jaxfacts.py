@@ -340,6 +340,9 @@ PYTHON_VALUE_BUILTINS: dict[str, str] = {
 }
 # builtins every argument of which must be concrete
 PYTHON_BOUND_BUILTINS: dict[str, str] = {"range": _INTEGER}
+# builtins that compare their arguments with Python's ``<`` and take its truth value:
+# ``max(loss, 0.0)`` on a tracer (two or more arguments, or one list or tuple display of them)
+PYTHON_COMPARING_BUILTINS: dict[str, str] = {"max": _BOOL, "min": _BOOL, "sorted": _BOOL}
 # jax.Array methods that return Python values
 PYTHON_VALUE_METHODS: dict[str, str] = {"item": _CONCRETIZATION, "tolist": _CONCRETIZATION}
 # syntax: a truth test (`if`, `while`, `and`, `or`, `not`), a Python slice bound (`x[:n]`), an

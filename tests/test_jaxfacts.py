@@ -15,7 +15,8 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, 
                               FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS, FRESH_TRANSFORMS,
                               LAX_LOOP_LIBRARY_CALLS, NUMPY_ARRAY_CONSTRUCTORS,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
-                              OPTAX_COMBINATORS, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS,
+                              OPTAX_COMBINATORS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
+                              PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
                               RAGGED_BATCHERS, STATIC_FIELD_MARKERS, TRACING_CALLS, ConcreteParam,
                               DIFFERENTIATED_VALUE_CONVERSIONS)
@@ -465,6 +466,18 @@ def test_python_bound_builtin_raises_on_a_tracer(builtin):
     jax.jit(lambda: jnp.asarray(list(function(0, 3))))()
     with pytest.raises(_error_class(PYTHON_BOUND_BUILTINS[builtin])):
         jax.jit(lambda v: function(0, v))(3)
+
+
+@pytest.mark.parametrize("builtin", sorted(PYTHON_COMPARING_BUILTINS))
+def test_python_comparing_builtin_raises_on_tracers(builtin):
+    function = getattr(builtins, builtin)
+    assert function([2.0, 1.0]) is not None
+    error = _error_class(PYTHON_COMPARING_BUILTINS[builtin])
+    with pytest.raises(error):
+        jax.jit(lambda v: jnp.asarray(function([v, 1.0])))(2.0)
+    if builtin != "sorted":  # max(a, b): several arguments
+        with pytest.raises(error):
+            jax.jit(lambda v: function(v, 1.0))(2.0)
 
 
 @pytest.mark.parametrize("method", sorted(PYTHON_VALUE_METHODS))

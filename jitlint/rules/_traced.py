@@ -39,7 +39,8 @@ import libcst as cst
 from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DIFFERENTIATED_VALUE_CONVERSIONS, DATA_SIZED_OUTPUTS, NUMPY_ARRAY_CONSTRUCTORS,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
-                              NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
+                              NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
+                              PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, TRACING_CALLS, DataSizedOutput, Param,
                               TracingCall, concrete_param)
 from jitlint.rule import FileContext
@@ -813,6 +814,8 @@ class _UseFinder(Walker):
                 jnp_name = "jax." + qualname
                 a.report("numpy", node, f"`{qualname}` on a traced value in {name} raises "
                                         f"{numpy_error}; use `{jnp_name}`")
+            elif builtin in PYTHON_COMPARING_BUILTINS:
+                self._compared(node, builtin)
             elif builtin in PYTHON_BOUND_BUILTINS:
                 self._concrete_args(node, node.args, f"a Python `{builtin}` bound",
                                     PYTHON_BOUND_BUILTINS[builtin], "use jax.lax.fori_loop")
@@ -829,6 +832,24 @@ class _UseFinder(Walker):
                                       f"`.{func.attr.value}`")
             elif isinstance(func, cst.Name) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow(node, scope)
+
+    def _compared(self, node: cst.Call, builtin: str) -> None:
+        """``max(loss, 0.0)``: Python compares the values, which takes a tracer's truth value."""
+        a, scope = self.a, self.scope
+        args = [arg for arg in node.args if arg.keyword is None]
+        if any(arg.star for arg in args):
+            return
+        if len(args) == 1 and isinstance(args[0].value, (cst.List, cst.Tuple)):
+            values = [e.value for e in args[0].value.elements]
+            if any(isinstance(e, cst.StarredElement) for e in args[0].value.elements):
+                return
+        else:
+            values = [arg.value for arg in args]
+        if len(values) < 2 or not any(a.traced(value, scope) for value in values):
+            return
+        fix = f"use jnp.{'maximum' if builtin == 'max' else 'minimum' if builtin == 'min' else 'sort'}"
+        a.report("bool", node, f"`{_src(node)}` compares traced values with Python's `<` in "
+                               f"{a.where}: it raises {PYTHON_COMPARING_BUILTINS[builtin]}; {fix}")
 
     def _concrete_params(self, node: cst.Call, facts, where: str) -> None:
         """Report the first argument of ``node`` that ``facts`` say must be concrete and is traced."""
