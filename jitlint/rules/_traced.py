@@ -45,10 +45,11 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, 
                               TracingCall, concrete_param)
 from jitlint.rule import FileContext
 from jitlint.rules._context import calling_context
-from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
-                                   jitted_lambdas, positional_params, scopes_within,
-                                   states_container)
+from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
+                                   jitted_functions, jitted_lambdas, positional_params,
+                                   scopes_within, states_container)
 from jitlint.semantic import Binding, Scope, SemanticModel
+from jitlint.staticargs import SPEC_KEYWORDS
 from jitlint.values import value_flow
 from jitlint.walk import Walker
 
@@ -152,7 +153,7 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
         # also without traced parameters: jax.numpy calls in the body are traced
         for use in traced_values(ctx, jitted).run():
             uses.setdefault(id(use.node), use)
-    for use in _traced_by_calls(ctx):
+    for use in _traced_by_calls(ctx) + _jitted_partials(ctx):
         uses.setdefault(id(use.node), use)
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
         for use in _post_init_uses(ctx):
@@ -194,6 +195,34 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
                 found = [use for use in found if use.kind == "numpy"
                          or use.operation in DIFFERENTIATED_VALUE_CONVERSIONS]
             uses.extend(found)
+    return uses
+
+
+def _jitted_partials(ctx: FileContext) -> list[TracerUse]:
+    """``jax.jit(functools.partial(f, scale=2.0))``: the parameters of ``f`` the partial leaves
+    open (and that have no default) are traced; those it binds are constants of the trace."""
+    model = ctx.model
+    uses: list[TracerUse] = []
+    for app in ctx.jit_applications:
+        target = app.target
+        if not (isinstance(target, cst.Call) and app.jit.qualname in TRACING_JITS
+                and model.qualified_name(target.func, app.frame.scope) == "functools.partial"
+                and target.args and not any(arg.star for arg in target.args)
+                and not any(k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS)
+                            for k in app.keywords)):
+            continue
+        func = _function_value(model, target.args[0].value, app.frame.scope)
+        if not isinstance(func, cst.FunctionDef) or func.decorators:
+            continue
+        bound = sum(1 for arg in target.args[1:] if arg.keyword is None)
+        keywords = {arg.keyword.value for arg in target.args if arg.keyword is not None}
+        traced = {p.name.value for p in (*positional_params(func)[bound:], *func.params.kwonly_params)
+                  if p.default is None and p.name.value not in keywords}
+        if traced:
+            analysis = _FunctionAnalysis(ctx, JittedFunction(func, [app], traced, set(traced)),
+                                         set(jitted_functions(ctx)))
+            analysis.solve()
+            uses.extend(analysis.run())
     return uses
 
 
