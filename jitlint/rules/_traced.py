@@ -630,9 +630,24 @@ class _FunctionAnalysis:
             if not bindings or any(id(b) in seen for b in bindings):
                 return False  # m = m & (x > 0): decided by the other bindings
             seen = seen | {id(b) for b in bindings}
+            if len(bindings) == 1 and id(bindings[0]) in self.param_bindings:
+                return self._passed_boolean(bindings[0].name)
             return all(b.kind == "assign" and b.value is not None
                        and self.boolean_traced(b.value, b.scope, seen) for b in bindings)
         return False
+
+    def _passed_boolean(self, param: str) -> bool:
+        """Every call of this jitted def in the module passes a boolean array as ``param``
+        (``masked_mean(x, x > 0)``, ``f(x, jnp.array([True, False]))``), and there is one."""
+        if self.caller is not None or self.root.traced_by:
+            return False
+        params = [p.name.value for p in positional_params(self.func)]
+        position = params.index(param) if param in params else -1
+        calls = {id(call.call) for call in jitted_calls(self.ctx) if call.func is self.func}
+        sites = [site for site in self.model.calls if id(site.node) in calls]
+        return bool(sites) and all(
+            _boolean_array(self.model, _argument(site.node, (position, param)), site.frame.scope)
+            for site in sites)
 
     def _builtin(self, func: cst.BaseExpression, scope: Scope) -> Optional[str]:
         if isinstance(func, cst.Name) and not self.model.lookup(func.value, scope):
@@ -971,6 +986,42 @@ class _UseFinder(Walker):
                                       PYTHON_VALUE_SYNTAX["sequence index"],
                                       "make it an array (jnp.asarray) and index that")
                 return
+
+
+def _boolean_array(model: SemanticModel, expr: Optional[cst.BaseExpression], scope: Scope,
+                   depth: int = 0) -> bool:
+    """An eager expression that certainly makes a boolean array: a comparison, ``~``/``&``/``|``
+    of such, a jax.numpy (or numpy) predicate, ``.astype(bool)``, an array of True/False
+    literals, or a name bound once to one."""
+    if expr is None or depth > 3:
+        return False
+    if isinstance(expr, cst.Comparison):
+        return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons)
+    if isinstance(expr, cst.UnaryOperation):
+        return isinstance(expr.operator, cst.BitInvert) and _boolean_array(model, expr.expression, scope, depth + 1)
+    if isinstance(expr, cst.BinaryOperation):
+        return isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and (
+            _boolean_array(model, expr.left, scope, depth + 1) and _boolean_array(model, expr.right, scope, depth + 1))
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "astype" and len(expr.args) == 1:
+            dtype = expr.args[0].value
+            return (isinstance(dtype, cst.Name) and dtype.value == "bool") \
+                or model.qualified_name(dtype, scope) in ("jax.numpy.bool_", "numpy.bool_")
+        qualname = model.qualified_name(func, scope) or ""
+        if qualname in BOOLEAN_RESULT_FUNCTIONS or "jax." + qualname in BOOLEAN_RESULT_FUNCTIONS:
+            return True
+        if qualname in ("jax.numpy.array", "jax.numpy.asarray", "numpy.array", "numpy.asarray") \
+                and len(expr.args) == 1 and isinstance(expr.args[0].value, cst.List):
+            elements = expr.args[0].value.elements
+            return bool(elements) and all(isinstance(e.value, cst.Name) and e.value.value in ("True", "False")
+                                          for e in elements)
+        return False
+    if isinstance(expr, cst.Name):
+        binding = model.single_binding(expr.value, scope)
+        return binding is not None and binding.kind == "assign" and binding.value is not None \
+            and _boolean_array(model, binding.value, binding.scope, depth + 1)
+    return False
 
 
 def _is_update_ref(expr: cst.BaseExpression) -> bool:
