@@ -44,7 +44,7 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, 
                               PYTHON_VALUE_SYNTAX, TRACING_CALLS, DataSizedOutput, Param,
                               TracingCall, concrete_param)
 from jitlint.rule import FileContext
-from jitlint.rules._context import calling_context
+from jitlint.rules._context import calling_context, class_methods
 from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, positional_params,
                                    scopes_within, states_container)
@@ -91,6 +91,11 @@ REINITIALISED_PYTREES = frozenset({"flax.struct.dataclass", "flax.struct.PyTreeN
                                    "jax_dataclasses.pytree_dataclass",
                                    "jax.tree_util.register_dataclass"})
 ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "chex.Array", "jaxtyping.Array"})
+# Layers of these libraries, built and called at once (``nn.Dense(4)(x)``), return arrays:
+# traced when an argument is.
+LAYER_NAMESPACES = ("flax.linen.", "flax.nnx.", "equinox.nn.", "haiku.")
+# Base classes of modules whose ``apply(variables, *args)`` runs ``__call__(*args)``.
+APPLIED_MODULE_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 # Builtins whose result is a traced array when their argument is one.
 TRACED_BUILTINS = frozenset({"abs", "sum", "pow", "round"})
 MAX_HELPER_DEPTH = 3
@@ -153,7 +158,7 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
         # also without traced parameters: jax.numpy calls in the body are traced
         for use in traced_values(ctx, jitted).run():
             uses.setdefault(id(use.node), use)
-    for use in _traced_by_calls(ctx) + _jitted_partials(ctx):
+    for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_module_applies(ctx):
         uses.setdefault(id(use.node), use)
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
         for use in _post_init_uses(ctx):
@@ -221,6 +226,42 @@ def _jitted_partials(ctx: FileContext) -> list[TracerUse]:
         if traced:
             analysis = _FunctionAnalysis(ctx, JittedFunction(func, [app], traced, set(traced)),
                                          set(jitted_functions(ctx)))
+            analysis.solve()
+            uses.extend(analysis.run())
+    return uses
+
+
+def _applied_module_call(ctx: FileContext, expr: cst.BaseExpression, scope: Scope):
+    """``model.apply`` where ``model`` is an instance of a flax.linen Module of this module: that
+    class's ``__call__`` (``apply(variables, *args)`` calls it with ``args``)."""
+    if not (isinstance(expr, cst.Attribute) and expr.attr.value == "apply" and isinstance(expr.value, cst.Name)):
+        return None
+    cls = calling_context(ctx).instance_class(expr.value, scope)
+    if cls is None:
+        return None
+    frame_scope = ctx.model.classes[cls].scope
+    if not any(ctx.model.qualified_name(base.value, frame_scope) in APPLIED_MODULE_BASES for base in cls.bases):
+        return None
+    method = class_methods(cls).get("__call__")
+    return method if method is not None and positional_params(method) else None
+
+
+def _jitted_module_applies(ctx: FileContext) -> list[TracerUse]:
+    """``jax.jit(model.apply)``: jit traces every argument of ``model.__call__``."""
+    uses: list[TracerUse] = []
+    for app in ctx.jit_applications:
+        if app.jit.qualname not in TRACING_JITS or any(
+                k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS) for k in app.keywords):
+            continue
+        method = _applied_module_call(ctx, app.target, app.frame.scope)
+        if method is None:
+            continue
+        traced = {p.name.value for p in (*positional_params(method)[1:], *method.params.kwonly_params)
+                  if p.default is None}
+        if traced:
+            analysis = _FunctionAnalysis(ctx, JittedFunction(method, [app], traced, set(traced)),
+                                         set(jitted_functions(ctx)),
+                                         traced_by=f"{app.jit.qualname}({_src(app.target)})")
             analysis.solve()
             uses.extend(analysis.run())
     return uses
@@ -460,7 +501,19 @@ class _FunctionAnalysis:
         if helper.decorators or helper in self.jitted_defs or helper is self.func \
                 or id(binding.scope) in self.scope_ids or binding.scope.kind == "class":
             return
-        params = positional_params(helper)
+        self._follow_into(helper, call, scope, positional_params(helper))
+
+    def follow_apply(self, call: cst.Call, scope: Scope) -> None:
+        """``model.apply(variables, x)`` of a flax.linen Module of this module: its ``__call__``
+        with ``x`` and the rest (``self`` is the module, static)."""
+        method = _applied_module_call(self.ctx, call.func, scope)
+        if self.depth < MAX_HELPER_DEPTH and method is not None and method is not self.func:
+            self._follow_into(method, call, scope, [None, *positional_params(method)[1:]])
+
+    def _follow_into(self, helper: cst.FunctionDef, call: cst.Call, scope: Scope, params: list) -> None:
+        """Analyse ``helper`` with the parameters (``params``, in the order of the call's
+        positional arguments; None: an argument that binds none) that receive traced arguments
+        traced."""
         traced: set[str] = set()
         for index, arg in enumerate(call.args):
             if arg.star:
@@ -469,9 +522,9 @@ class _FunctionAnalysis:
                 continue
             if arg.keyword is not None:
                 traced.add(arg.keyword.value)
-            elif index < len(params):
+            elif index < len(params) and params[index] is not None:
                 traced.add(params[index].name.value)
-        traced &= {p.name.value for p in (*params, *helper.params.kwonly_params)}
+        traced &= {p.name.value for p in (*params, *helper.params.kwonly_params) if p is not None}
         key = (id(helper), frozenset(traced))
         if not traced or key in self.followed:
             return
@@ -583,6 +636,8 @@ class _FunctionAnalysis:
 
     def _call_traced(self, call: cst.Call, scope: Scope) -> bool:
         func = call.func
+        if isinstance(func, cst.Call) and (self.model.qualified_name(func.func, scope) or "").startswith(LAYER_NAMESPACES):
+            return self._any_arg_traced(call, scope)  # nn.Dense(4)(x)
         if isinstance(func, cst.Attribute) and self.traced(func.value, scope):
             return func.attr.value in ARRAY_METHODS  # a method of a traced array
         builtin = self._builtin(func, scope)
@@ -876,6 +931,9 @@ class _UseFinder(Walker):
                                       f"`.{func.attr.value}`")
             elif isinstance(func, cst.Name) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow(node, scope)
+            elif isinstance(func, cst.Attribute) and func.attr.value == "apply" \
+                    and any(a.traced(arg.value, scope) for arg in node.args[1:]):
+                a.follow_apply(node, scope)
 
     def _compared(self, node: cst.Call, builtin: str) -> None:
         """``max(loss, 0.0)``: Python compares the values, which takes a tracer's truth value."""
