@@ -32,7 +32,7 @@ class PythonControlFlowOnTracer(Rule):
     code = "JIT801"
     name = "python-control-flow-on-tracer"
     summary = "Python control flow on a traced value raises TracerBoolConversionError under jit"
-    prefilter_names = TRACING_CALL_NAMES  # code that vmap, lax.scan or grad trace outside jit
+    prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
     severity = "error"
 
     INVALID = [

@@ -41,7 +41,7 @@ class ConcreteConversionOfTracer(Rule):
     code = "JIT802"
     name = "concrete-conversion-of-tracer"
     summary = "int()/float()/.item(), a shape, bound or axis from a traced value raises under jit"
-    prefilter_names = TRACING_CALL_NAMES  # code that vmap, lax.scan or grad trace outside jit
+    prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
     severity = "error"
 
     INVALID = [

@@ -32,7 +32,7 @@ class NumpyOnTracer(Rule):
     code = "JIT803"
     name = "numpy-on-tracer"
     summary = "numpy function applied to a traced value raises TracerArrayConversionError"
-    prefilter_names = TRACING_CALL_NAMES  # code that vmap, lax.scan or grad trace outside jit
+    prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
     severity = "error"
 
     INVALID = [

@@ -29,7 +29,7 @@ class PrintOfTracer(Rule):
     code = "JIT804"
     name = "print-of-tracer"
     summary = "print of a traced value prints a tracer once at trace time; use jax.debug.print"
-    prefilter_names = TRACING_CALL_NAMES  # code that vmap, lax.scan or grad trace outside jit
+    prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
     opt_in = True
 
     INVALID = [

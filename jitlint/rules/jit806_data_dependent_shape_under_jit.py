@@ -38,7 +38,7 @@ class DataDependentShapeUnderJit(Rule):
     code = "JIT806"
     name = "data-dependent-shape-under-jit"
     summary = "boolean mask or nonzero/unique/where(cond) without size= under jit raises at trace time"
-    prefilter_names = TRACING_CALL_NAMES  # code that vmap, lax.scan or grad trace outside jit
+    prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
     severity = "error"
 
     INVALID = [
