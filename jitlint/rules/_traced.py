@@ -20,6 +20,12 @@ function, static parameters, and parameters with defaults unless a call in the m
 them.  Module functions the body calls with traced arguments are analysed in turn (up to
 ``MAX_HELPER_DEPTH``), with the parameters receiving them traced.
 
+Besides jitted defs, the analysis starts from the functions a ``jaxfacts.TRACING_CALLS`` call
+traces (``jax.vmap(f)``, ``lax.scan(f, ...)``, ``jax.grad(f)``; under ``jax.grad`` alone the
+tracers carry values, so only conversions that raise there count), the parameters that
+``jax.jit(functools.partial(f, ...))`` leaves open, and a flax.linen Module's ``__call__``
+under ``jax.jit(model.apply)`` (followed from ``model.apply(...)`` in traced code too).
+
 Findings (kinds): ``bool`` Python control flow / ``and`` / ``or`` / ``not`` on a traced value
 (JIT801), ``convert`` int()/float()/bool()/complex()/.item()/.tolist(), a traced shape, bound,
 slice bound, list index or size/axis argument, also at the call of a jitted jax function

@@ -14,6 +14,12 @@ class PythonControlFlowOnTracer(Rule):
     so are parameters the code states are containers: annotated `dict`, `Mapping`,
     `Optional[dict]`, `list[...]` ..., given a container default (`opts={}`), or used as
     `params or {}` (a dict's truth value is a Python bool whatever arrays it holds).
+    `max(a, b)`, `min(...)` and `sorted(...)` of traced values compare them with `<` and count too.
+    Traced code also means the functions handed to `jax.vmap` and to `lax.scan` / `fori_loop` /
+    `while_loop` / `cond` / `map` (jitted or not), the open parameters of
+    `jax.jit(functools.partial(f, ...))`, and a flax.linen Module's `__call__` under
+    `jax.jit(model.apply)` or `model.apply(...)` in traced code (`jaxfacts.TRACING_CALLS`).
+    Under `jax.grad` alone the tracers carry their values, and these work.
 
     ## Why is this bad?
     Under `jax.jit` the arguments are abstract tracers with no value, so Python cannot decide

@@ -19,6 +19,11 @@ class ConcreteConversionOfTracer(Rule):
     functions that are arrays, not shapes (`permutation`'s `x`, `bernoulli`'s `p`,
     `categorical`'s `logits`). A parameter with a default counts as
     traced when a call in the module passes it.
+    Traced code also means the functions handed to `jax.vmap` and to `lax.scan` / `fori_loop` /
+    `while_loop` / `cond` / `map` (jitted or not), the open parameters of
+    `jax.jit(functools.partial(f, ...))`, and a flax.linen Module's `__call__` under
+    `jax.jit(model.apply)` or `model.apply(...)` in traced code (`jaxfacts.TRACING_CALLS`).
+    Under `jax.grad` alone only `float()`, `complex()` and `.tolist()` of a differentiated value raise.
 
     ## Why is this bad?
     These need the concrete value, which a tracer does not have. Measured on jax 0.10.2 (CPU):

@@ -13,6 +13,11 @@ class NumpyOnTracer(Rule):
     (a name bound to `np.linspace(...)`, `np.array(...)` ...) indexed with a traced value
     (`TABLE[step]`). A NumPy branch behind `isinstance(x, np.ndarray)` (or `x[0]`, or a
     tuple of NumPy types) is silent: under jit the value is a tracer, so that branch never runs.
+    Traced code also means the functions handed to `jax.vmap` and to `lax.scan` / `fori_loop` /
+    `while_loop` / `cond` / `map` (jitted or not), the open parameters of
+    `jax.jit(functools.partial(f, ...))`, and a flax.linen Module's `__call__` under
+    `jax.jit(model.apply)` or `model.apply(...)` in traced code (`jaxfacts.TRACING_CALLS`).
+    `jax.grad`'s differentiated arguments count too, with or without jit.
 
     ## Why is this bad?
     numpy needs the data, and a tracer has none. Measured on jax 0.10.2 / numpy 2.4 (CPU):

@@ -18,6 +18,10 @@ class DataDependentShapeUnderJit(Rule):
     (`jitlint/jaxfacts.py`, each entry checked against the installed JAX by the tests).
     The same calls on static values, with the size keyword, or the three-argument
     `jnp.where(cond, x, y)` stay silent.
+    A parameter used as an index is a boolean mask when every call of the jitted function in
+    the module passes one (`f(x, x > 0)`). Traced code also means the functions handed to
+    `jax.vmap` and `lax.scan` / `fori_loop` / `while_loop` / `cond` / `map`, jitted or not
+    (`jaxfacts.TRACING_CALLS`).
 
     ## Why is this bad?
     XLA compiles programs with static shapes; a shape that depends on the data cannot be
