@@ -49,6 +49,7 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, 
                               PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, TRACING_CALLS, DataSizedOutput, Param,
                               TracingCall, concrete_param)
+from jitlint.jitnames import FILTERING_JIT_FUNCTIONS
 from jitlint.rule import FileContext
 from jitlint.rules._context import calling_context, class_methods
 from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
@@ -56,7 +57,7 @@ from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jit
                                    scopes_within, states_container)
 from jitlint.semantic import Binding, Scope, SemanticModel
 from jitlint.staticargs import SPEC_KEYWORDS
-from jitlint.values import value_flow
+from jitlint.values import array_made_by, value_flow
 from jitlint.walk import Walker
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
@@ -167,7 +168,8 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
         # also without traced parameters: jax.numpy calls in the body are traced
         for use in traced_values(ctx, jitted).run():
             uses.setdefault(id(use.node), use)
-    for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_module_applies(ctx):
+    for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_module_applies(ctx) \
+            + _filter_jitted(ctx):
         uses.setdefault(id(use.node), use)
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
         for use in _post_init_uses(ctx):
@@ -238,6 +240,58 @@ def _jitted_partials(ctx: FileContext) -> list[TracerUse]:
             analysis.solve()
             uses.extend(analysis.run())
     return uses
+
+
+def _filter_jitted(ctx: FileContext) -> list[TracerUse]:
+    """``equinox.filter_jit`` traces the arrays among the arguments and keeps the rest static:
+    a parameter is traced when every call of the def in the module passes an array
+    (``jnp.ones(3)``, a name bound once to one) or an instance of a pytree class of this module
+    (an ``eqx.Module``: its array fields are traced, and calling it runs its ``__call__``)."""
+    model = ctx.model
+    pytrees = set(_pytree_dataclasses(ctx))
+    uses: list[TracerUse] = []
+    for func, jitted in jitted_functions(ctx).items():
+        if not jitted.apps or any(app.jit.qualname not in FILTERING_JIT_FUNCTIONS for app in jitted.apps):
+            continue
+        params = [p.name.value for p in positional_params(func)]
+        calls = {id(call.call) for call in jitted_calls(ctx) if call.func is func}
+        sites = [site for site in model.calls if id(site.node) in calls]
+        traced: set[str] = set()
+        classes: dict[str, cst.ClassDef] = {}
+        for index, param in enumerate(params):
+            kinds = {_array_or_pytree(model, _argument(site.node, (index, param)), site.frame.scope, pytrees)
+                     for site in sites}
+            if sites and None not in kinds and len(kinds) == 1:
+                traced.add(param)
+                kind = kinds.pop()
+                if isinstance(kind, cst.ClassDef):
+                    classes[param] = kind
+        if traced:
+            analysis = _FunctionAnalysis(ctx, JittedFunction(func, jitted.apps, traced, set(traced)),
+                                         set(jitted_functions(ctx)), param_classes=classes)
+            analysis.solve()
+            uses.extend(analysis.run())
+    return uses
+
+
+def _array_or_pytree(model: SemanticModel, expr: Optional[cst.BaseExpression], scope: Scope,
+                     pytrees: set, depth: int = 0):
+    """"array" when ``expr`` certainly makes an array, the class when it makes an instance of
+    one of ``pytrees``, else None."""
+    if isinstance(expr, cst.Name) and depth < 3:
+        binding = model.single_binding(expr.value, scope)
+        if binding is not None and binding.kind == "assign" and binding.value is not None:
+            return _array_or_pytree(model, binding.value, binding.scope, pytrees, depth + 1)
+        return None
+    if not isinstance(expr, cst.Call):
+        return None
+    if array_made_by(model, expr, scope) is not None:
+        return "array"
+    if isinstance(expr.func, cst.Name):
+        binding = model.single_binding(expr.func.value, scope)
+        if binding is not None and binding.kind == "class" and binding.node in pytrees:
+            return binding.node
+    return None
 
 
 def _applied_module_call(ctx: FileContext, expr: cst.BaseExpression, scope: Scope):
@@ -465,10 +519,13 @@ class _FunctionAnalysis:
 
     def __init__(self, ctx: FileContext, jitted: JittedFunction, jitted_defs: set,
                  caller: Optional["_FunctionAnalysis"] = None, depth: int = 0,
-                 rebuilt: str = "", traced_by: str = "") -> None:
+                 rebuilt: str = "", traced_by: str = "",
+                 param_classes: Optional[dict[str, cst.ClassDef]] = None) -> None:
         self.ctx = ctx
         self.rebuilt = rebuilt  # the pytree class whose __post_init__ this is
         self.traced_by = traced_by  # the call that traces it (``jax.vmap``), when not a jit
+        # traced parameters that are instances of these pytree classes (equinox Modules)
+        self.param_classes = param_classes or {}
         self.model = model = ctx.model
         self.flow = value_flow(ctx)
         self.array_fields = ctx.shared("pytree-array-fields", _pytree_array_fields)
@@ -519,7 +576,24 @@ class _FunctionAnalysis:
         if self.depth < MAX_HELPER_DEPTH and method is not None and method is not self.func:
             self._follow_into(method, call, scope, [None, *positional_params(method)[1:]])
 
-    def _follow_into(self, helper: cst.FunctionDef, call: cst.Call, scope: Scope, params: list) -> None:
+    def called_module(self, func: cst.Name, scope: Scope) -> Optional[cst.FunctionDef]:
+        """``model(x)`` where ``model`` is a traced parameter holding a pytree Module of this
+        module: that class's ``__call__``."""
+        bindings = self.model.lookup(func.value, scope)
+        if len(bindings) != 1 or self.param_bindings.get(id(bindings[0])) not in self.param_classes:
+            return None
+        method = class_methods(self.param_classes[bindings[0].name]).get("__call__")
+        return method if method is not None and positional_params(method) else None
+
+    def follow_module_call(self, call: cst.Call, scope: Scope, method: cst.FunctionDef) -> None:
+        """Analyse the Module's ``__call__`` with ``self`` traced (its array fields are) and the
+        parameters receiving traced arguments."""
+        if self.depth < MAX_HELPER_DEPTH and method is not self.func:
+            self._follow_into(method, call, scope, positional_params(method)[1:],
+                              also=positional_params(method)[0].name.value)
+
+    def _follow_into(self, helper: cst.FunctionDef, call: cst.Call, scope: Scope, params: list,
+                     also: str = "") -> None:
         """Analyse ``helper`` with the parameters (``params``, in the order of the call's
         positional arguments; None: an argument that binds none) that receive traced arguments
         traced."""
@@ -534,6 +608,8 @@ class _FunctionAnalysis:
             elif index < len(params) and params[index] is not None:
                 traced.add(params[index].name.value)
         traced &= {p.name.value for p in (*params, *helper.params.kwonly_params) if p is not None}
+        if also:
+            traced.add(also)
         key = (id(helper), frozenset(traced))
         if not traced or key in self.followed:
             return
@@ -938,6 +1014,8 @@ class _UseFinder(Walker):
                     and a.traced(func.value, scope):
                 self._concrete_params(node, CONCRETE_METHOD_PARAMS[func.attr.value],
                                       f"`.{func.attr.value}`")
+            elif isinstance(func, cst.Name) and a.called_module(func, scope) is not None:
+                a.follow_module_call(node, scope, a.called_module(func, scope))
             elif isinstance(func, cst.Name) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow(node, scope)
             elif isinstance(func, cst.Attribute) and func.attr.value == "apply" \
