@@ -24,7 +24,9 @@ Besides jitted defs, the analysis starts from the functions a ``jaxfacts.TRACING
 traces (``jax.vmap(f)``, ``lax.scan(f, ...)``, ``jax.grad(f)``; under ``jax.grad`` alone the
 tracers carry values, so only conversions that raise there count), the parameters that
 ``jax.jit(functools.partial(f, ...))`` leaves open, and a flax.linen Module's ``__call__``
-under ``jax.jit(model.apply)`` (followed from ``model.apply(...)`` in traced code too).
+under ``jax.jit(model.apply)`` (followed from ``model.apply(...)`` in traced code too).  Under
+``equinox.filter_jit`` the parameters every call passes an array or a pytree Module of this
+module are traced, and ``model(x)`` is followed into the Module's ``__call__``.
 
 Findings (kinds): ``bool`` Python control flow / ``and`` / ``or`` / ``not`` on a traced value
 (JIT801), ``convert`` int()/float()/bool()/complex()/.item()/.tolist(), a traced shape, bound,

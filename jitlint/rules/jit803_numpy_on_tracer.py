@@ -16,7 +16,8 @@ class NumpyOnTracer(Rule):
     Traced code also means the functions handed to `jax.vmap` and to `lax.scan` / `fori_loop` /
     `while_loop` / `cond` / `map` (jitted or not), the open parameters of
     `jax.jit(functools.partial(f, ...))`, and a flax.linen Module's `__call__` under
-    `jax.jit(model.apply)` or `model.apply(...)` in traced code (`jaxfacts.TRACING_CALLS`).
+    `jax.jit(model.apply)` or `model.apply(...)` in traced code, and an equinox Module's
+    `__call__` called in an `eqx.filter_jit` function (`jaxfacts.TRACING_CALLS`).
     `jax.grad`'s differentiated arguments count too, with or without jit.
 
     ## Why is this bad?
