@@ -290,6 +290,48 @@ def concrete_param(params: tuple[ConcreteParam, ...], position: Optional[int],
     return None
 
 
+# --- Calls that trace the functions given to them ---------------------------------------------
+# Outside jit too, these run (or return a function that runs) the functions at ``functions`` on
+# tracers: ``jax.vmap(f)(xs)`` at module level traces ``f``, so a Python ``if`` on its argument
+# raises as it would under jit.  Measured by tests/test_jaxfacts.py, called eagerly.
+
+
+@dataclass(frozen=True)
+class TracingCall:
+    """``abstract``: the tracers have no value (``bool()``, ``int()``, shapes from them raise);
+    else they carry it (``jax.grad``: only a conversion to a NumPy array raises, unless an outer
+    jit traces the call).  ``wraps``: the call returns the transformed function, whose call
+    passes the arguments (``jax.vmap(f)(xs)``); else the call itself runs the function with every
+    parameter traced, except the parameter ``optional_inputs`` ties to an argument of the call
+    that is left out or None (``lax.scan(f, init, None, length=n)``: ``f``'s ``x`` is None).
+    Of a wrapped function, the parameters that get tracers: those ``in_axes`` does not map to
+    None (all when it is left out), or those ``argnums`` names (the first when left out)."""
+
+    functions: tuple[Param, ...]
+    abstract: bool = True
+    wraps: bool = False
+    optional_inputs: tuple[tuple[Param, int], ...] = ()
+    in_axes: Optional[Param] = None
+    argnums: Optional[Param] = None
+
+
+_DIFFERENTIATE = TracingCall(((0, "fun"),), abstract=False, wraps=True, argnums=(1, "argnums"))
+# Conversions that raise also on a tracer that carries its value (``jax.grad``'s): a value being
+# differentiated may not leave the trace as a Python float (``bool``, ``int`` and ``.item()``
+# work there), nor as a NumPy array (every NUMPY_CONVERTING_FUNCTIONS entry).
+DIFFERENTIATED_VALUE_CONVERSIONS = frozenset({"float", "complex", "tolist"})
+TRACING_CALLS: dict[str, TracingCall] = {
+    "jax.vmap": TracingCall(((0, "fun"),), wraps=True, in_axes=(1, "in_axes")),
+    "jax.lax.scan": TracingCall(((0, "f"),), optional_inputs=(((2, "xs"), 1),)),
+    "jax.lax.fori_loop": TracingCall(((2, "body_fun"),)),
+    "jax.lax.while_loop": TracingCall(((0, "cond_fun"), (1, "body_fun"))),
+    "jax.lax.cond": TracingCall(((1, "true_fun"), (2, "false_fun"))),
+    "jax.lax.map": TracingCall(((0, "f"),)),
+    **{f"jax.{name}": _DIFFERENTIATE for name in ("grad", "value_and_grad", "jacfwd", "jacrev",
+                                                  "hessian")},
+}
+
+
 # --- Python operations that force a concrete value ---------------------------------------------
 # builtin of one argument -> what a tracer there raises (int(x), bool(x), hex(x), ...).
 PYTHON_VALUE_BUILTINS: dict[str, str] = {
@@ -298,6 +340,9 @@ PYTHON_VALUE_BUILTINS: dict[str, str] = {
 }
 # builtins every argument of which must be concrete
 PYTHON_BOUND_BUILTINS: dict[str, str] = {"range": _INTEGER}
+# builtins that compare their arguments with Python's ``<`` and take its truth value:
+# ``max(loss, 0.0)`` on a tracer (two or more arguments, or one list or tuple display of them)
+PYTHON_COMPARING_BUILTINS: dict[str, str] = {"max": _BOOL, "min": _BOOL, "sorted": _BOOL}
 # jax.Array methods that return Python values
 PYTHON_VALUE_METHODS: dict[str, str] = {"item": _CONCRETIZATION, "tolist": _CONCRETIZATION}
 # syntax: a truth test (`if`, `while`, `and`, `or`, `not`), a Python slice bound (`x[:n]`), an

@@ -17,9 +17,11 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, D
                               NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, PYTREE_CLASS_BASES,
                               PYTREE_CLASS_DECORATORS, SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
-                              OPTAX_COMBINATORS, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS,
+                              OPTAX_COMBINATORS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
+                              PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
-                              RAGGED_BATCHERS, STATIC_FIELD_MARKERS, ConcreteParam)
+                              RAGGED_BATCHERS, STATIC_FIELD_MARKERS, TRACING_CALLS, ConcreteParam,
+                              DIFFERENTIATED_VALUE_CONVERSIONS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -468,6 +470,18 @@ def test_python_bound_builtin_raises_on_a_tracer(builtin):
         jax.jit(lambda v: function(0, v))(3)
 
 
+@pytest.mark.parametrize("builtin", sorted(PYTHON_COMPARING_BUILTINS))
+def test_python_comparing_builtin_raises_on_tracers(builtin):
+    function = getattr(builtins, builtin)
+    assert function([2.0, 1.0]) is not None
+    error = _error_class(PYTHON_COMPARING_BUILTINS[builtin])
+    with pytest.raises(error):
+        jax.jit(lambda v: jnp.asarray(function([v, 1.0])))(2.0)
+    if builtin != "sorted":  # max(a, b): several arguments
+        with pytest.raises(error):
+            jax.jit(lambda v: function(v, 1.0))(2.0)
+
+
 @pytest.mark.parametrize("method", sorted(PYTHON_VALUE_METHODS))
 def test_python_value_method_raises_on_a_tracer(method):
     assert getattr(jnp.ones(1), method)() is not None
@@ -491,6 +505,86 @@ def test_python_value_syntax_raises_on_a_tracer(operation):
     with pytest.raises(_error_class(PYTHON_VALUE_SYNTAX[operation])) as raised:
         jax.jit(example)(1)
     assert type(raised.value).__name__ == PYTHON_VALUE_SYNTAX[operation]
+
+
+# --- Calls that trace the functions given to them -----------------------------------------------
+# Each example calls the entry eagerly; ``wrap[k]`` wraps the function at its k-th function slot.
+_XS = jnp.arange(3.0)
+TRACING_CALL_EXAMPLES = {
+    "jax.vmap": lambda wrap: jax.vmap(wrap[0](lambda a: a))(_XS),
+    "jax.lax.scan": lambda wrap: jax.lax.scan(wrap[0](lambda c, a: (c + a, a)), 0.0, _XS),
+    "jax.lax.fori_loop": lambda wrap: jax.lax.fori_loop(0, 2, wrap[0](lambda i, v: v + i), 0.0),
+    "jax.lax.while_loop": lambda wrap: jax.lax.while_loop(wrap[0](lambda v: v < 2), wrap[1](lambda v: v + 1), 0.0),
+    "jax.lax.cond": lambda wrap: jax.lax.cond(True, wrap[0](lambda v: v + 1), wrap[1](lambda v: v - 1), 1.0),
+    "jax.lax.map": lambda wrap: jax.lax.map(wrap[0](lambda a: a * 2), _XS),
+    "jax.grad": lambda wrap: jax.grad(wrap[0](lambda a, b: a * b))(1.0, 2.0),
+    "jax.value_and_grad": lambda wrap: jax.value_and_grad(wrap[0](lambda a, b: a * b))(1.0, 2.0),
+    "jax.jacfwd": lambda wrap: jax.jacfwd(wrap[0](lambda a, b: a * b))(_XS, 2.0),
+    "jax.jacrev": lambda wrap: jax.jacrev(wrap[0](lambda a, b: a * b))(_XS, 2.0),
+    "jax.hessian": lambda wrap: jax.hessian(wrap[0](lambda a, b: (a ** 2).sum() * b))(_XS, 2.0),
+}
+
+
+def _checking(check, slot_params):
+    """Wrappers per function slot: the function at a slot checks its parameters listed there."""
+    def wrapper(slot):
+        def wrap(function):
+            def checked(*args):
+                for index in slot_params.get(slot, ()):
+                    check(args[index])
+                return function(*args)
+            return checked
+        return wrap
+    return [wrapper(slot) for slot in range(2)]
+
+
+def _traced_slots(qualname):
+    """{slot: the parameters the fact says get tracers} for the example's functions."""
+    fact = TRACING_CALLS[qualname]
+    arity = {"jax.lax.scan": 2, "jax.lax.fori_loop": 2}.get(qualname, 1)
+    params = [0] if fact.argnums is not None else list(range(arity))  # argnums left out: the first
+    return {slot: params for slot in range(len(fact.functions))}
+
+
+@pytest.mark.parametrize("qualname", sorted(TRACING_CALLS))
+def test_tracing_call_gives_its_functions_tracers(qualname):
+    assert set(TRACING_CALL_EXAMPLES) == set(TRACING_CALLS)
+    fact, example = TRACING_CALLS[qualname], TRACING_CALL_EXAMPLES[qualname]
+    slots = _traced_slots(qualname)
+    example(_checking(lambda v: None, slots))  # runs as written
+    for slot, params in slots.items():
+        for param in params:
+            one = {slot: [param]}
+            with pytest.raises(jax.errors.TracerArrayConversionError):
+                example(_checking(np.asarray, one))  # a tracer, under every entry
+            truth = _checking(lambda v: bool(jnp.sum(v) > 0), one)
+            if fact.abstract:  # no value: a Python truth test raises
+                with pytest.raises(jax.errors.TracerBoolConversionError):
+                    example(truth)
+            else:  # the tracer carries its value
+                example(truth)
+    if fact.argnums is not None:  # the parameters argnums leaves out get the values passed
+        example(_checking(np.asarray, {0: [1]}))
+
+
+@pytest.mark.parametrize("operation", sorted({*PYTHON_VALUE_BUILTINS, *PYTHON_VALUE_METHODS} - {"hex", "oct", "bin", "chr"}))
+def test_differentiated_value_conversion_raises_under_grad_and_no_other_does(operation):
+    function = getattr(builtins, operation, None) or (lambda v: getattr(v, operation)())
+    differentiate = jax.grad(lambda w: (function(w), w * 2.0)[1])
+    if operation in DIFFERENTIATED_VALUE_CONVERSIONS:
+        with pytest.raises(jax.errors.ConcretizationTypeError):
+            differentiate(1.5)
+    else:  # grad's tracer carries its value
+        differentiate(1.5)
+
+
+def test_tracing_call_optional_input_left_out_gives_none():
+    for qualname, fact in TRACING_CALLS.items():
+        for _, index in fact.optional_inputs:
+            assert qualname == "jax.lax.scan" and index == 1
+            seen = []
+            jax.lax.scan(lambda c, a: (seen.append(a), (c, None))[1], 0.0, None, length=2)
+            assert seen == [None]
 
 
 NUMPY_EXAMPLES = {"numpy.tile": lambda v: np.tile(v, 2)}  # a traced `reps` raises another error

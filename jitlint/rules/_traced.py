@@ -20,6 +20,14 @@ function, static parameters, and parameters with defaults unless a call in the m
 them.  Module functions the body calls with traced arguments are analysed in turn (up to
 ``MAX_HELPER_DEPTH``), with the parameters receiving them traced.
 
+Besides jitted defs, the analysis starts from the functions a ``jaxfacts.TRACING_CALLS`` call
+traces (``jax.vmap(f)``, ``lax.scan(f, ...)``, ``jax.grad(f)``; under ``jax.grad`` alone the
+tracers carry values, so only conversions that raise there count), the parameters that
+``jax.jit(functools.partial(f, ...))`` leaves open, and a flax.linen Module's ``__call__``
+under ``jax.jit(model.apply)`` (followed from ``model.apply(...)`` in traced code too).  Under
+``equinox.filter_jit`` the parameters every call passes an array or a pytree Module of this
+module are traced, and ``model(x)`` is followed into the Module's ``__call__``.
+
 Findings (kinds): ``bool`` Python control flow / ``and`` / ``or`` / ``not`` on a traced value
 (JIT801), ``convert`` int()/float()/bool()/complex()/.item()/.tolist(), a traced shape, bound,
 slice bound, list index or size/axis argument, also at the call of a jitted jax function
@@ -37,18 +45,22 @@ from typing import Optional
 import libcst as cst
 
 from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
-                              DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, NUMPY_ARRAY_CONSTRUCTORS,
+                              DATA_SIZED_METHODS, DIFFERENTIATED_VALUE_CONVERSIONS, DATA_SIZED_OUTPUTS, NUMPY_ARRAY_CONSTRUCTORS,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
-                              NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
+                              NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
+                              PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
-                              DataSizedOutput, concrete_param)
+                              TRACING_CALLS, DataSizedOutput, Param, TracingCall, concrete_param)
+from jitlint.jitnames import FILTERING_JIT_FUNCTIONS
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import STRINGS
-from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
-                                   jitted_lambdas, positional_params, scopes_within,
-                                   states_container)
+from jitlint.rules._context import calling_context, class_methods
+from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
+                                   jitted_functions, jitted_lambdas, positional_params,
+                                   scopes_within, states_container)
 from jitlint.semantic import Binding, Scope, SemanticModel
-from jitlint.values import value_flow
+from jitlint.staticargs import SPEC_KEYWORDS
+from jitlint.values import array_made_by, value_flow
 from jitlint.walk import Walker
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
@@ -87,9 +99,20 @@ REINITIALISED_PYTREES = frozenset({"flax.struct.dataclass", "flax.struct.PyTreeN
                                    "jax_dataclasses.pytree_dataclass",
                                    "jax.tree_util.register_dataclass"})
 ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "chex.Array", "jaxtyping.Array"})
+# Layers of these libraries, built and called at once (``nn.Dense(4)(x)``), return arrays:
+# traced when an argument is.
+LAYER_NAMESPACES = ("flax.linen.", "flax.nnx.", "equinox.nn.", "haiku.")
+# Base classes of modules whose ``apply(variables, *args)`` runs ``__call__(*args)``.
+APPLIED_MODULE_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 # Builtins whose result is a traced array when their argument is one.
 TRACED_BUILTINS = frozenset({"abs", "sum", "pow", "round"})
 MAX_HELPER_DEPTH = 3
+# The JIT8xx rules' prefilter words: a file that names no jit may still trace code through these.
+# Only the lax ones (JIT520 parses those files anyway): adding jax.vmap and jax.grad parsed 74
+# more files of the JAX corpus and cost 9% of a cold run; in a file that also names jit (or a
+# lax loop) the functions they trace are analysed all the same.
+TRACING_CALL_NAMES = frozenset(name for name in TRACING_CALLS if name.startswith("jax.lax."))
+_TRACING_CALL_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in TRACING_CALLS)
 JITTED_HERE = "jitted here"
 
 
@@ -102,6 +125,7 @@ class TracerUse:
     # where the function is jitted (Violation.related): a notebook cell tagged
     # ``raises-exception`` that jits it shows the error on purpose
     related: tuple[tuple[cst.CSTNode, str], ...] = ()
+    operation: str = ""  # the builtin or method of a ``convert`` (``float``, ``item``)
 
 
 def tracer_uses(ctx: FileContext) -> list[TracerUse]:
@@ -145,10 +169,224 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
         # also without traced parameters: jax.numpy calls in the body are traced
         for use in traced_values(ctx, jitted).run():
             uses.setdefault(id(use.node), use)
+    for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_module_applies(ctx) \
+            + _filter_jitted(ctx):
+        uses.setdefault(id(use.node), use)
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
         for use in _post_init_uses(ctx):
             uses.setdefault(id(use.node), use)
     return list(uses.values())
+
+
+def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
+    """The functions (defs and lambdas of this module, not jitted themselves) handed to a call
+    that traces them (``jaxfacts.TRACING_CALLS``: ``jax.vmap(f)``, ``lax.scan(f, ...)``,
+    ``jax.grad(f)``), analysed with the parameters that get tracers traced.  Under a
+    differentiating transform that no jit encloses the tracers carry values: only the NumPy
+    conversions raise there."""
+    model = ctx.model
+    jitted = set(jitted_functions(ctx)) | set(jitted_lambdas(ctx))
+    uses: list[TracerUse] = []
+    for site in model.calls:
+        call, scope = site.node, site.frame.scope
+        func = call.func
+        if (func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute)
+                else None) not in _TRACING_CALL_LAST_NAMES:
+            continue  # cheap test first: most calls are not these
+        qualname = model.qualified_name(func, scope)
+        fact = TRACING_CALLS.get(qualname) if qualname is not None else None
+        if fact is None:
+            continue
+        for param in fact.functions:
+            func = _function_value(model, _argument(call, param), scope)
+            if func is None or func in jitted or (isinstance(func, cst.FunctionDef) and func.decorators):
+                continue
+            traced = _handed_params(call, fact, func)
+            if not traced:
+                continue
+            analysis = _FunctionAnalysis(ctx, JittedFunction(func, [], traced, set(traced)),
+                                         set(jitted_functions(ctx)), traced_by=qualname)
+            analysis.solve()
+            found = analysis.run()
+            if not (fact.abstract or calling_context(ctx).runs_traced(site.frame)):
+                found = [use for use in found if use.kind == "numpy"
+                         or use.operation in DIFFERENTIATED_VALUE_CONVERSIONS]
+            uses.extend(found)
+    return uses
+
+
+def _jitted_partials(ctx: FileContext) -> list[TracerUse]:
+    """``jax.jit(functools.partial(f, scale=2.0))``: the parameters of ``f`` the partial leaves
+    open (and that have no default) are traced; those it binds are constants of the trace."""
+    model = ctx.model
+    uses: list[TracerUse] = []
+    for app in ctx.jit_applications:
+        target = app.target
+        if not (isinstance(target, cst.Call) and app.jit.qualname in TRACING_JITS
+                and model.qualified_name(target.func, app.frame.scope) == "functools.partial"
+                and target.args and not any(arg.star for arg in target.args)
+                and not any(k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS)
+                            for k in app.keywords)):
+            continue
+        func = _function_value(model, target.args[0].value, app.frame.scope)
+        if not isinstance(func, cst.FunctionDef) or func.decorators:
+            continue
+        bound = sum(1 for arg in target.args[1:] if arg.keyword is None)
+        keywords = {arg.keyword.value for arg in target.args if arg.keyword is not None}
+        traced = {p.name.value for p in (*positional_params(func)[bound:], *func.params.kwonly_params)
+                  if p.default is None and p.name.value not in keywords}
+        if traced:
+            analysis = _FunctionAnalysis(ctx, JittedFunction(func, [app], traced, set(traced)),
+                                         set(jitted_functions(ctx)))
+            analysis.solve()
+            uses.extend(analysis.run())
+    return uses
+
+
+def _filter_jitted(ctx: FileContext) -> list[TracerUse]:
+    """``equinox.filter_jit`` traces the arrays among the arguments and keeps the rest static:
+    a parameter is traced when every call of the def in the module passes an array
+    (``jnp.ones(3)``, a name bound once to one) or an instance of a pytree class of this module
+    (an ``eqx.Module``: its array fields are traced, and calling it runs its ``__call__``)."""
+    model = ctx.model
+    pytrees = set(_pytree_dataclasses(ctx))
+    uses: list[TracerUse] = []
+    for func, jitted in jitted_functions(ctx).items():
+        if not jitted.apps or any(app.jit.qualname not in FILTERING_JIT_FUNCTIONS for app in jitted.apps):
+            continue
+        params = [p.name.value for p in positional_params(func)]
+        calls = {id(call.call) for call in jitted_calls(ctx) if call.func is func}
+        sites = [site for site in model.calls if id(site.node) in calls]
+        traced: set[str] = set()
+        classes: dict[str, cst.ClassDef] = {}
+        for index, param in enumerate(params):
+            kinds = {_array_or_pytree(model, _argument(site.node, (index, param)), site.frame.scope, pytrees)
+                     for site in sites}
+            if sites and None not in kinds and len(kinds) == 1:
+                traced.add(param)
+                kind = kinds.pop()
+                if isinstance(kind, cst.ClassDef):
+                    classes[param] = kind
+        if traced:
+            analysis = _FunctionAnalysis(ctx, JittedFunction(func, jitted.apps, traced, set(traced)),
+                                         set(jitted_functions(ctx)), param_classes=classes)
+            analysis.solve()
+            uses.extend(analysis.run())
+    return uses
+
+
+def _array_or_pytree(model: SemanticModel, expr: Optional[cst.BaseExpression], scope: Scope,
+                     pytrees: set, depth: int = 0):
+    """"array" when ``expr`` certainly makes an array, the class when it makes an instance of
+    one of ``pytrees``, else None."""
+    if isinstance(expr, cst.Name) and depth < 3:
+        binding = model.single_binding(expr.value, scope)
+        if binding is not None and binding.kind == "assign" and binding.value is not None:
+            return _array_or_pytree(model, binding.value, binding.scope, pytrees, depth + 1)
+        return None
+    if not isinstance(expr, cst.Call):
+        return None
+    if array_made_by(model, expr, scope) is not None:
+        return "array"
+    if isinstance(expr.func, cst.Name):
+        binding = model.single_binding(expr.func.value, scope)
+        if binding is not None and binding.kind == "class" and binding.node in pytrees:
+            return binding.node
+    return None
+
+
+def _applied_module_call(ctx: FileContext, expr: cst.BaseExpression, scope: Scope):
+    """``model.apply`` where ``model`` is an instance of a flax.linen Module of this module: that
+    class's ``__call__`` (``apply(variables, *args)`` calls it with ``args``)."""
+    if not (isinstance(expr, cst.Attribute) and expr.attr.value == "apply" and isinstance(expr.value, cst.Name)):
+        return None
+    cls = calling_context(ctx).instance_class(expr.value, scope)
+    if cls is None:
+        return None
+    frame_scope = ctx.model.classes[cls].scope
+    if not any(ctx.model.qualified_name(base.value, frame_scope) in APPLIED_MODULE_BASES for base in cls.bases):
+        return None
+    method = class_methods(cls).get("__call__")
+    return method if method is not None and positional_params(method) else None
+
+
+def _jitted_module_applies(ctx: FileContext) -> list[TracerUse]:
+    """``jax.jit(model.apply)``: jit traces every argument of ``model.__call__``."""
+    uses: list[TracerUse] = []
+    for app in ctx.jit_applications:
+        if app.jit.qualname not in TRACING_JITS or any(
+                k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS) for k in app.keywords):
+            continue
+        method = _applied_module_call(ctx, app.target, app.frame.scope)
+        if method is None:
+            continue
+        traced = {p.name.value for p in (*positional_params(method)[1:], *method.params.kwonly_params)
+                  if p.default is None}
+        if traced:
+            analysis = _FunctionAnalysis(ctx, JittedFunction(method, [app], traced, set(traced)),
+                                         set(jitted_functions(ctx)),
+                                         traced_by=f"{app.jit.qualname}({_src(app.target)})")
+            analysis.solve()
+            uses.extend(analysis.run())
+    return uses
+
+
+def _argument(call: cst.Call, param: Param) -> Optional[cst.BaseExpression]:
+    """The value ``call`` passes for ``param`` (None: left out, or behind ``*args``)."""
+    position, keyword = param
+    index = 0
+    for arg in call.args:
+        if arg.star:
+            return None
+        if arg.keyword is not None:
+            if arg.keyword.value == keyword:
+                return arg.value
+        elif index == position:
+            return arg.value
+        else:
+            index += 1
+    return None
+
+
+def _function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], scope: Scope):
+    """The def or lambda of this module ``expr`` is (a lambda, or a name bound once to one)."""
+    if isinstance(expr, cst.Lambda):
+        return expr
+    if isinstance(expr, cst.Name):
+        binding = model.single_binding(expr.value, scope)
+        if binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
+            return binding.node
+        if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Lambda):
+            return binding.value
+    return None
+
+
+def _handed_params(call: cst.Call, fact: TracingCall, func) -> set[str]:
+    """The parameters of ``func`` that ``call`` (a TRACING_CALLS call) gives tracers."""
+    params = [p for p in positional_params(func) if p.default is None]
+    chosen = set(range(len(params)))
+    if fact.in_axes is not None:
+        axes = _argument(call, fact.in_axes)
+        if isinstance(axes, (cst.Tuple, cst.List)):
+            chosen = {i for i, e in enumerate(axes.elements)
+                      if not (isinstance(e.value, cst.Name) and e.value.value == "None")}
+        elif axes is not None and not isinstance(axes, cst.Integer):
+            return set()  # not a literal: which are mapped is unknown
+    if fact.argnums is not None:
+        argnums = _argument(call, fact.argnums)
+        if argnums is None:
+            chosen = {0}
+        elif isinstance(argnums, cst.Integer):
+            chosen = {int(argnums.value)}
+        elif isinstance(argnums, cst.Tuple) and all(isinstance(e.value, cst.Integer) for e in argnums.elements):
+            chosen = {int(e.value.value) for e in argnums.elements}
+        else:
+            return set()
+    for argument, index in fact.optional_inputs:
+        value = _argument(call, argument)
+        if value is None or (isinstance(value, cst.Name) and value.value == "None"):
+            chosen.discard(index)
+    return {params[i].name.value for i in chosen if i < len(params)}
 
 
 def _post_init_uses(ctx: FileContext) -> list[TracerUse]:
@@ -282,9 +520,13 @@ class _FunctionAnalysis:
 
     def __init__(self, ctx: FileContext, jitted: JittedFunction, jitted_defs: set,
                  caller: Optional["_FunctionAnalysis"] = None, depth: int = 0,
-                 rebuilt: str = "") -> None:
+                 rebuilt: str = "", traced_by: str = "",
+                 param_classes: Optional[dict[str, cst.ClassDef]] = None) -> None:
         self.ctx = ctx
         self.rebuilt = rebuilt  # the pytree class whose __post_init__ this is
+        self.traced_by = traced_by  # the call that traces it (``jax.vmap``), when not a jit
+        # traced parameters that are instances of these pytree classes (equinox Modules)
+        self.param_classes = param_classes or {}
         self.model = model = ctx.model
         self.flow = value_flow(ctx)
         self.array_fields = ctx.shared("pytree-array-fields", _pytree_array_fields)
@@ -309,6 +551,8 @@ class _FunctionAnalysis:
         if self.rebuilt:
             return f"`{self.rebuilt}.__post_init__` (jit rebuilds `{self.rebuilt}` from its traced leaves)"
         if self.caller is None:
+            if self.traced_by:
+                return f"`{_name(self.func)}` (traced by `{self.traced_by}`)"
             return f"jitted `{_name(self.func)}`"
         return f"`{_name(self.func)}` (called with traced arguments from jitted `{_name(self.root.func)}`)"
 
@@ -324,7 +568,36 @@ class _FunctionAnalysis:
         if helper.decorators or helper in self.jitted_defs or helper is self.func \
                 or id(binding.scope) in self.scope_ids or binding.scope.kind == "class":
             return
-        params = positional_params(helper)
+        self._follow_into(helper, call, scope, positional_params(helper))
+
+    def follow_apply(self, call: cst.Call, scope: Scope) -> None:
+        """``model.apply(variables, x)`` of a flax.linen Module of this module: its ``__call__``
+        with ``x`` and the rest (``self`` is the module, static)."""
+        method = _applied_module_call(self.ctx, call.func, scope)
+        if self.depth < MAX_HELPER_DEPTH and method is not None and method is not self.func:
+            self._follow_into(method, call, scope, [None, *positional_params(method)[1:]])
+
+    def called_module(self, func: cst.Name, scope: Scope) -> Optional[cst.FunctionDef]:
+        """``model(x)`` where ``model`` is a traced parameter holding a pytree Module of this
+        module: that class's ``__call__``."""
+        bindings = self.model.lookup(func.value, scope)
+        if len(bindings) != 1 or self.param_bindings.get(id(bindings[0])) not in self.param_classes:
+            return None
+        method = class_methods(self.param_classes[bindings[0].name]).get("__call__")
+        return method if method is not None and positional_params(method) else None
+
+    def follow_module_call(self, call: cst.Call, scope: Scope, method: cst.FunctionDef) -> None:
+        """Analyse the Module's ``__call__`` with ``self`` traced (its array fields are) and the
+        parameters receiving traced arguments."""
+        if self.depth < MAX_HELPER_DEPTH and method is not self.func:
+            self._follow_into(method, call, scope, positional_params(method)[1:],
+                              also=positional_params(method)[0].name.value)
+
+    def _follow_into(self, helper: cst.FunctionDef, call: cst.Call, scope: Scope, params: list,
+                     also: str = "") -> None:
+        """Analyse ``helper`` with the parameters (``params``, in the order of the call's
+        positional arguments; None: an argument that binds none) that receive traced arguments
+        traced."""
         traced: set[str] = set()
         for index, arg in enumerate(call.args):
             if arg.star:
@@ -333,9 +606,11 @@ class _FunctionAnalysis:
                 continue
             if arg.keyword is not None:
                 traced.add(arg.keyword.value)
-            elif index < len(params):
+            elif index < len(params) and params[index] is not None:
                 traced.add(params[index].name.value)
-        traced &= {p.name.value for p in (*params, *helper.params.kwonly_params)}
+        traced &= {p.name.value for p in (*params, *helper.params.kwonly_params) if p is not None}
+        if also:
+            traced.add(also)
         key = (id(helper), frozenset(traced))
         if not traced or key in self.followed:
             return
@@ -449,6 +724,8 @@ class _FunctionAnalysis:
 
     def _call_traced(self, call: cst.Call, scope: Scope) -> bool:
         func = call.func
+        if isinstance(func, cst.Call) and (self.model.qualified_name(func.func, scope) or "").startswith(LAYER_NAMESPACES):
+            return self._any_arg_traced(call, scope)  # nn.Dense(4)(x)
         if isinstance(func, cst.Attribute) and self.traced(func.value, scope):
             return func.attr.value in ARRAY_METHODS  # a method of a traced array
         builtin = self._builtin(func, scope)
@@ -496,9 +773,24 @@ class _FunctionAnalysis:
             if not bindings or any(id(b) in seen for b in bindings):
                 return False  # m = m & (x > 0): decided by the other bindings
             seen = seen | {id(b) for b in bindings}
+            if len(bindings) == 1 and id(bindings[0]) in self.param_bindings:
+                return self._passed_boolean(bindings[0].name)
             return all(b.kind == "assign" and b.value is not None
                        and self.boolean_traced(b.value, b.scope, seen) for b in bindings)
         return False
+
+    def _passed_boolean(self, param: str) -> bool:
+        """Every call of this jitted def in the module passes a boolean array as ``param``
+        (``masked_mean(x, x > 0)``, ``f(x, jnp.array([True, False]))``), and there is one."""
+        if self.caller is not None or self.root.traced_by:
+            return False
+        params = [p.name.value for p in positional_params(self.func)]
+        position = params.index(param) if param in params else -1
+        calls = {id(call.call) for call in jitted_calls(self.ctx) if call.func is self.func}
+        sites = [site for site in self.model.calls if id(site.node) in calls]
+        return bool(sites) and all(
+            _boolean_array(self.model, _argument(site.node, (position, param)), site.frame.scope)
+            for site in sites)
 
     def _builtin(self, func: cst.BaseExpression, scope: Scope) -> Optional[str]:
         if isinstance(func, cst.Name) and not self.model.lookup(func.value, scope):
@@ -514,7 +806,7 @@ class _FunctionAnalysis:
 
     def _is_bare_param(self, expr: cst.BaseExpression, scope: Scope) -> Optional[str]:
         """The jitted def's own parameter ``expr`` names (one a caller can mark static)."""
-        if self.caller is not None or not isinstance(expr, cst.Name):
+        if self.caller is not None or self.root.traced_by or not isinstance(expr, cst.Name):
             return None
         bindings = self.model.lookup(expr.value, scope)
         if len(bindings) == 1 and id(bindings[0]) in self.param_bindings:
@@ -533,9 +825,9 @@ class _FunctionAnalysis:
             found.extend(helper.run())
         return found
 
-    def report(self, kind: str, node: cst.CSTNode, message: str) -> None:
+    def report(self, kind: str, node: cst.CSTNode, message: str, operation: str = "") -> None:
         related = tuple((app.anchor, JITTED_HERE) for app in self.root.jitted.apps)
-        self.uses.setdefault(id(node), TracerUse(kind, node, self.func, message, related))
+        self.uses.setdefault(id(node), TracerUse(kind, node, self.func, message, related, operation))
 
     def check_truth(self, expr: cst.BaseExpression, scope: Scope, construct: str, fix: str) -> None:
         """``expr`` is converted to bool (an if/while/assert test, an and/or operand, not)."""
@@ -685,17 +977,20 @@ class _UseFinder(Walker):
             if param is not None:
                 a.report("convert", node, f"`{_src(node)}` needs a concrete value but `{param}` is a "
                                           f"traced (non-static) argument of {name}: it raises "
-                                          f"{error}; {static_fix(param)}")
+                                          f"{error}; {static_fix(param)}", builtin)
             else:
                 a.report("convert", node, f"`{_src(node)}` needs a concrete value but its argument is "
                                           f"traced in {name}: it raises {error}; keep it an "
-                                          f"array (.astype) and convert the result outside jit")
+                                          f"array (.astype) and convert the result outside jit", builtin)
+        elif isinstance(func, cst.Attribute) and _is_update_ref(func.value):
+            return  # x.at[i].min(v), .get(): an indexed update, none of the array's own methods
         elif isinstance(func, cst.Attribute) and func.attr.value in PYTHON_VALUE_METHODS \
                 and a.traced(func.value, scope):
             a.report("convert", node, f"`{_src(node)}` needs a concrete value but `{_src(func.value)}` "
                                       f"is traced in {name}: it raises "
                                       f"{PYTHON_VALUE_METHODS[func.attr.value]}; "
-                                      f"keep it an array and convert the result outside jit")
+                                      f"keep it an array and convert the result outside jit",
+                      func.attr.value)
         elif builtin == "print" and any(_printed_traced(a, arg.value, scope) for arg in node.args):
             a.report("print", node, f"`print` in {name} runs only while tracing: it prints a "
                                     f"tracer once, not the values of each call; use jax.debug.print")
@@ -706,6 +1001,8 @@ class _UseFinder(Walker):
                 jnp_name = "jax." + qualname
                 a.report("numpy", node, f"`{qualname}` on a traced value in {name} raises "
                                         f"{numpy_error}; use `{jnp_name}`")
+            elif builtin in PYTHON_COMPARING_BUILTINS:
+                self._compared(node, builtin)
             elif builtin in PYTHON_BOUND_BUILTINS:
                 self._concrete_args(node, node.args, f"a Python `{builtin}` bound",
                                     PYTHON_BOUND_BUILTINS[builtin], "use jax.lax.fori_loop")
@@ -720,8 +1017,31 @@ class _UseFinder(Walker):
                     and a.traced(func.value, scope):
                 self._concrete_params(node, CONCRETE_METHOD_PARAMS[func.attr.value],
                                       f"`.{func.attr.value}`")
+            elif isinstance(func, cst.Name) and a.called_module(func, scope) is not None:
+                a.follow_module_call(node, scope, a.called_module(func, scope))
             elif isinstance(func, cst.Name) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow(node, scope)
+            elif isinstance(func, cst.Attribute) and func.attr.value == "apply" \
+                    and any(a.traced(arg.value, scope) for arg in node.args[1:]):
+                a.follow_apply(node, scope)
+
+    def _compared(self, node: cst.Call, builtin: str) -> None:
+        """``max(loss, 0.0)``: Python compares the values, which takes a tracer's truth value."""
+        a, scope = self.a, self.scope
+        args = [arg for arg in node.args if arg.keyword is None]
+        if any(arg.star for arg in args):
+            return
+        if len(args) == 1 and isinstance(args[0].value, (cst.List, cst.Tuple)):
+            values = [e.value for e in args[0].value.elements]
+            if any(isinstance(e, cst.StarredElement) for e in args[0].value.elements):
+                return
+        else:
+            values = [arg.value for arg in args]
+        if len(values) < 2 or not any(a.traced(value, scope) for value in values):
+            return
+        fix = f"use jnp.{'maximum' if builtin == 'max' else 'minimum' if builtin == 'min' else 'sort'}"
+        a.report("bool", node, f"`{_src(node)}` compares traced values with Python's `<` in "
+                               f"{a.where}: it raises {PYTHON_COMPARING_BUILTINS[builtin]}; {fix}")
 
     def _concrete_params(self, node: cst.Call, facts, where: str) -> None:
         """Report the first argument of ``node`` that ``facts`` say must be concrete and is traced."""
@@ -814,6 +1134,48 @@ class _UseFinder(Walker):
                                       PYTHON_VALUE_SYNTAX["sequence index"],
                                       "make it an array (jnp.asarray) and index that")
                 return
+
+
+def _boolean_array(model: SemanticModel, expr: Optional[cst.BaseExpression], scope: Scope,
+                   depth: int = 0) -> bool:
+    """An eager expression that certainly makes a boolean array: a comparison, ``~``/``&``/``|``
+    of such, a jax.numpy (or numpy) predicate, ``.astype(bool)``, an array of True/False
+    literals, or a name bound once to one."""
+    if expr is None or depth > 3:
+        return False
+    if isinstance(expr, cst.Comparison):
+        return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons)
+    if isinstance(expr, cst.UnaryOperation):
+        return isinstance(expr.operator, cst.BitInvert) and _boolean_array(model, expr.expression, scope, depth + 1)
+    if isinstance(expr, cst.BinaryOperation):
+        return isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and (
+            _boolean_array(model, expr.left, scope, depth + 1) and _boolean_array(model, expr.right, scope, depth + 1))
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "astype" and len(expr.args) == 1:
+            dtype = expr.args[0].value
+            return (isinstance(dtype, cst.Name) and dtype.value == "bool") \
+                or model.qualified_name(dtype, scope) in ("jax.numpy.bool_", "numpy.bool_")
+        qualname = model.qualified_name(func, scope) or ""
+        if qualname in BOOLEAN_RESULT_FUNCTIONS or "jax." + qualname in BOOLEAN_RESULT_FUNCTIONS:
+            return True
+        if qualname in ("jax.numpy.array", "jax.numpy.asarray", "numpy.array", "numpy.asarray") \
+                and len(expr.args) == 1 and isinstance(expr.args[0].value, cst.List):
+            elements = expr.args[0].value.elements
+            return bool(elements) and all(isinstance(e.value, cst.Name) and e.value.value in ("True", "False")
+                                          for e in elements)
+        return False
+    if isinstance(expr, cst.Name):
+        binding = model.single_binding(expr.value, scope)
+        return binding is not None and binding.kind == "assign" and binding.value is not None \
+            and _boolean_array(model, binding.value, binding.scope, depth + 1)
+    return False
+
+
+def _is_update_ref(expr: cst.BaseExpression) -> bool:
+    """``x.at[i]``: its methods (``set``, ``min``, ``get`` ...) are indexed updates."""
+    return isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Attribute) \
+        and expr.value.attr.value == "at"
 
 
 def _elements(expr: cst.BaseExpression) -> list[cst.BaseExpression]:

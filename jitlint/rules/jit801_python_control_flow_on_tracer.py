@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import tracer_uses
+from jitlint.rules._traced import TRACING_CALL_NAMES, tracer_uses
 
 
 class PythonControlFlowOnTracer(Rule):
@@ -14,6 +14,13 @@ class PythonControlFlowOnTracer(Rule):
     so are parameters the code states are containers: annotated `dict`, `Mapping`,
     `Optional[dict]`, `list[...]` ..., given a container default (`opts={}`), or used as
     `params or {}` (a dict's truth value is a Python bool whatever arrays it holds).
+    `max(a, b)`, `min(...)` and `sorted(...)` of traced values compare them with `<` and count too.
+    Traced code also means the functions handed to `jax.vmap` and to `lax.scan` / `fori_loop` /
+    `while_loop` / `cond` / `map` (jitted or not), the open parameters of
+    `jax.jit(functools.partial(f, ...))`, and a flax.linen Module's `__call__` under
+    `jax.jit(model.apply)` or `model.apply(...)` in traced code, and an equinox Module's
+    `__call__` called in an `eqx.filter_jit` function (`jaxfacts.TRACING_CALLS`).
+    Under `jax.grad` alone the tracers carry their values, and these work.
 
     ## Why is this bad?
     Under `jax.jit` the arguments are abstract tracers with no value, so Python cannot decide
@@ -32,6 +39,7 @@ class PythonControlFlowOnTracer(Rule):
     code = "JIT801"
     name = "python-control-flow-on-tracer"
     summary = "Python control flow on a traced value raises TracerBoolConversionError under jit"
+    prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
     severity = "error"
 
     INVALID = [

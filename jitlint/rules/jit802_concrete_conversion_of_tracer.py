@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import tracer_uses
+from jitlint.rules._traced import TRACING_CALL_NAMES, tracer_uses
 
 
 class ConcreteConversionOfTracer(Rule):
@@ -19,6 +19,12 @@ class ConcreteConversionOfTracer(Rule):
     functions that are arrays, not shapes (`permutation`'s `x`, `bernoulli`'s `p`,
     `categorical`'s `logits`). A parameter with a default counts as
     traced when a call in the module passes it.
+    Traced code also means the functions handed to `jax.vmap` and to `lax.scan` / `fori_loop` /
+    `while_loop` / `cond` / `map` (jitted or not), the open parameters of
+    `jax.jit(functools.partial(f, ...))`, and a flax.linen Module's `__call__` under
+    `jax.jit(model.apply)` or `model.apply(...)` in traced code, and an equinox Module's
+    `__call__` called in an `eqx.filter_jit` function (`jaxfacts.TRACING_CALLS`).
+    Under `jax.grad` alone only `float()`, `complex()` and `.tolist()` of a differentiated value raise.
 
     ## Why is this bad?
     These need the concrete value, which a tracer does not have. Measured on jax 0.10.2 (CPU):
@@ -41,6 +47,7 @@ class ConcreteConversionOfTracer(Rule):
     code = "JIT802"
     name = "concrete-conversion-of-tracer"
     summary = "int()/float()/.item(), a shape, bound or axis from a traced value raises under jit"
+    prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
     severity = "error"
 
     INVALID = [

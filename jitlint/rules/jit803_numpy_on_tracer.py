@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import tracer_uses
+from jitlint.rules._traced import TRACING_CALL_NAMES, tracer_uses
 
 
 class NumpyOnTracer(Rule):
@@ -13,6 +13,12 @@ class NumpyOnTracer(Rule):
     (a name bound to `np.linspace(...)`, `np.array(...)` ...) indexed with a traced value
     (`TABLE[step]`). A NumPy branch behind `isinstance(x, np.ndarray)` (or `x[0]`, or a
     tuple of NumPy types) is silent: under jit the value is a tracer, so that branch never runs.
+    Traced code also means the functions handed to `jax.vmap` and to `lax.scan` / `fori_loop` /
+    `while_loop` / `cond` / `map` (jitted or not), the open parameters of
+    `jax.jit(functools.partial(f, ...))`, and a flax.linen Module's `__call__` under
+    `jax.jit(model.apply)` or `model.apply(...)` in traced code, and an equinox Module's
+    `__call__` called in an `eqx.filter_jit` function (`jaxfacts.TRACING_CALLS`).
+    `jax.grad`'s differentiated arguments count too, with or without jit.
 
     ## Why is this bad?
     numpy needs the data, and a tracer has none. Measured on jax 0.10.2 / numpy 2.4 (CPU):
@@ -32,6 +38,7 @@ class NumpyOnTracer(Rule):
     code = "JIT803"
     name = "numpy-on-tracer"
     summary = "numpy function applied to a traced value raises TracerArrayConversionError"
+    prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
     severity = "error"
 
     INVALID = [

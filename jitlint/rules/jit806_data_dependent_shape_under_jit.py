@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import tracer_uses
+from jitlint.rules._traced import TRACING_CALL_NAMES, tracer_uses
 
 
 class DataDependentShapeUnderJit(Rule):
@@ -18,6 +18,10 @@ class DataDependentShapeUnderJit(Rule):
     (`jitlint/jaxfacts.py`, each entry checked against the installed JAX by the tests).
     The same calls on static values, with the size keyword, or the three-argument
     `jnp.where(cond, x, y)` stay silent.
+    A parameter used as an index is a boolean mask when every call of the jitted function in
+    the module passes one (`f(x, x > 0)`). Traced code also means the functions handed to
+    `jax.vmap` and `lax.scan` / `fori_loop` / `while_loop` / `cond` / `map`, jitted or not
+    (`jaxfacts.TRACING_CALLS`).
 
     ## Why is this bad?
     XLA compiles programs with static shapes; a shape that depends on the data cannot be
@@ -38,6 +42,7 @@ class DataDependentShapeUnderJit(Rule):
     code = "JIT806"
     name = "data-dependent-shape-under-jit"
     summary = "boolean mask or nonzero/unique/where(cond) without size= under jit raises at trace time"
+    prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
     severity = "error"
 
     INVALID = [

@@ -1,0 +1,13 @@
+# source: https://docs.jax.dev/en/latest/errors.html#jax.errors.ConcretizationTypeError
+# expect: JIT802 at line 10
+# runtime: ERROR ConcretizationTypeError
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def func(x, axis):
+    return x.min(axis)
+
+
+print(func(jnp.arange(4), 0))

@@ -1,0 +1,15 @@
+# source: https://docs.jax.dev/en/latest/errors.html#jax.errors.TracerArrayConversionError
+# expect: JIT803 at line 11
+# runtime: ERROR TracerArrayConversionError
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+@jax.jit
+def to_host(x):
+    y = np.asarray(x)
+    return y.mean()
+
+
+print(to_host(jnp.arange(4.0)))
