@@ -344,7 +344,7 @@ NUMPY_CONVERTING_SUBMODULES: dict[str, str] = {"numpy.linalg.": "TracerArrayConv
 # --- Library calls that run lax control flow inside ----------------------------------------------
 # Run outside jit, each of these traces the lax loop (or cond) over functions it creates anew, so
 # every eager call compiles again; inside one jitted step they compile once.  Measured by
-# tests/test_jaxfacts.py (jax 0.10.2, optax 0.2.8, CPU): ``compiles_per_call`` compiles on every
+# tests/test_jaxfacts.py (jax 0.10.2, optax 0.2.8, blackjax 1.7.1, CPU): ``compiles_per_call`` compiles on every
 # eager call after the first.
 
 
@@ -373,6 +373,23 @@ LAX_LOOP_LIBRARY_CALLS: dict[str, LaxLoopCall] = {
     "jax.scipy.sparse.linalg.cg": LaxLoopCall("lax.while_loop", 1),
     "jax.scipy.sparse.linalg.gmres": LaxLoopCall("lax.while_loop", 1),
     "jax.scipy.sparse.linalg.bicgstab": LaxLoopCall("lax.while_loop", 1),
+    # blackjax 1.7.1: a sampling algorithm's ``step`` (and the kernel ``build_kernel()``
+    # returns) builds its integrator and proposal closures on every call
+    "blackjax.nuts": LaxLoopCall("NUTS's trajectory building (lax.while_loop)", 1, "step"),
+    "blackjax.nuts.build_kernel": LaxLoopCall("NUTS's trajectory building (lax.while_loop)", 1,
+                                              "__call__"),
+    "blackjax.mcmc.nuts.build_kernel": LaxLoopCall("NUTS's trajectory building (lax.while_loop)",
+                                                   1, "__call__"),
+    "blackjax.hmc": LaxLoopCall("the leapfrog steps (lax.scan) and the acceptance (lax.cond)", 2,
+                                "step"),
+    "blackjax.hmc.build_kernel": LaxLoopCall(
+        "the leapfrog steps (lax.scan) and the acceptance (lax.cond)", 2, "__call__"),
+    "blackjax.mcmc.hmc.build_kernel": LaxLoopCall(
+        "the leapfrog steps (lax.scan) and the acceptance (lax.cond)", 2, "__call__"),
+    "blackjax.mala": LaxLoopCall("the Metropolis-Hastings acceptance (lax.cond)", 1, "step"),
+    "blackjax.rmh": LaxLoopCall("the Metropolis-Hastings acceptance (lax.cond)", 1, "step"),
+    "blackjax.additive_step_random_walk": LaxLoopCall(
+        "the Metropolis-Hastings acceptance (lax.cond)", 1, "step"),
 }
 # optax combinators whose ``update`` runs their members' updates (``optax.chain(sgd, linesearch)``)
 OPTAX_COMBINATORS = frozenset({"optax.chain", "optax.named_chain"})

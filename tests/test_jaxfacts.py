@@ -583,6 +583,34 @@ def _value_and_grad_from_state():
     return lambda: value_and_grad(params, state=state)
 
 
+def _blackjax_step(algorithm: str):
+    """One eager step of a blackjax sampling algorithm (``alg.step``, or the kernel of
+    ``build_kernel()`` for a qualname ending in it), each on a new key, built at the first call."""
+    box: list = []
+
+    def step():
+        if not box:
+            blackjax = pytest.importorskip("blackjax")
+            name, _, built = algorithm.removeprefix("blackjax.").removeprefix("mcmc.").partition(".")
+            api = getattr(blackjax, name)
+            arguments = {"nuts": (0.1, jnp.ones(2)), "hmc": (0.1, jnp.ones(2), 5), "mala": (0.1,),
+                         "rmh": (blackjax.mcmc.random_walk.normal(0.1),),
+                         "additive_step_random_walk": (blackjax.mcmc.random_walk.normal(0.1),)}[name]
+            if built:  # the kernel build_kernel() returns, given the density and parameters
+                kernel = getattr(api, built)()
+                advance = lambda key, state: kernel(key, state, _gaussian_logdensity, *arguments)  # noqa: E731
+            else:
+                advance = api(_gaussian_logdensity, *arguments).step
+            box[:] = [advance, api.init(jnp.ones(2), _gaussian_logdensity), 0]
+        advance, state, count = box
+        box[1:] = [advance(jax.random.key(count), state)[0], count + 1]
+    return step
+
+
+def _gaussian_logdensity(x):
+    return -0.5 * jnp.sum(x ** 2)
+
+
 def _lax_loop_examples():
     importlib.import_module("jax.scipy.optimize")
     importlib.import_module("jax.scipy.sparse.linalg")
@@ -604,16 +632,21 @@ def _lax_loop_examples():
         "jax.scipy.sparse.linalg.cg": lambda: jax.scipy.sparse.linalg.cg(a, b),
         "jax.scipy.sparse.linalg.gmres": lambda: jax.scipy.sparse.linalg.gmres(a, b),
         "jax.scipy.sparse.linalg.bicgstab": lambda: jax.scipy.sparse.linalg.bicgstab(a, b),
+        **{name: _blackjax_step(name) for name in LAX_LOOP_LIBRARY_CALLS if name.startswith("blackjax.")},
     }
 
 
 @pytest.mark.parametrize("qualname", sorted(LAX_LOOP_LIBRARY_CALLS))
 def test_lax_loop_library_call_compiles_on_every_eager_call(qualname, compiles):
     fact = LAX_LOOP_LIBRARY_CALLS[qualname]
-    module, _, name = qualname.rpartition(".")
-    target = getattr(pytest.importorskip(module), name)
+    package, _, path = qualname.partition(".")
+    target = _resolve(path, pytest.importorskip(package), "")
+    if qualname.startswith("blackjax.mcmc."):
+        importlib.import_module(qualname.rpartition(".")[0])
     if fact.method:
-        assert callable(getattr(target, fact.method, None)) or fact.method in inspect.getsource(target)
+        # (blackjax's algorithms are API objects, not functions: the example calls their ``step``)
+        assert callable(getattr(target, fact.method, None)) or fact.method in inspect.getsource(target) \
+            if inspect.isroutine(target) or inspect.isclass(target) else qualname.startswith("blackjax.")
     call = _lax_loop_examples()[qualname]
     call()  # the first call compiles everything else it needs (the value and gradient ...)
     before = len(compiles)
