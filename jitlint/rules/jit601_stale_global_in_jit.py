@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._stale import NNX_UPDATED, stale_attribute_reads, stale_reads
+from jitlint.rules._stale import NNX_UPDATED, stale_attribute_reads, stale_instance_method_reads, stale_reads
 
 
 class StaleGlobalInJit(Rule):
@@ -70,11 +70,13 @@ class StaleGlobalInJit(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
-        for stale in [*stale_reads(ctx), *stale_attribute_reads(ctx)]:
+        for stale in [*stale_reads(ctx), *stale_attribute_reads(ctx), *stale_instance_method_reads(ctx)]:
             if stale.how == NNX_UPDATED:
                 continue  # JIT610 says it in NNX terms
             function = stale.function.name.value
-            if stale.function_value:
+            if stale.fix:
+                fix = stale.fix
+            elif stale.function_value:
                 fix = (f"jit caches the trace per wrapped function, so re-wrapping `{function}` with "
                        f"jax.jit does not help; pass `{stale.name}` as a static argument "
                        f"(static_argnums) or jit a new wrapper")
@@ -84,4 +86,4 @@ class StaleGlobalInJit(Rule):
             yield Violation(stale.node, (
                 f"jitted `{function}` reads `{stale.name}`, which is {when}: "
                 f"jit bakes the value in at the first trace, so later calls silently use the old "
-                f"one; {fix}"))
+                f"one; {fix}"), related=stale.related)
