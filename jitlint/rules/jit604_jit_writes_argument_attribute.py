@@ -5,7 +5,7 @@ import libcst as cst
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._jitted import TRACING_JITS, jitted_functions, positional_params, static_names
 from jitlint.rules._mutated import is_pytree_class
-from jitlint.rules._nnx import own_nodes
+from jitlint.rules._nnx import nnx_params, own_nodes
 from jitlint.staticargs import spec_of
 
 
@@ -14,8 +14,8 @@ class JitWritesArgumentAttribute(Rule):
     ## What it does
     Flags, in a function traced by `jax.jit` (or `pjit`), an assignment to an attribute of a
     traced argument (`state.t = ...`, `self.x += ...` in a jitted method of a registered
-    pytree class, `cache.items[k] = ...`) when the function does not return that argument.
-    `nnx.jit` is not flagged: it carries its modules' updates out.
+    pytree class) when the function does not return that argument. `nnx.jit` is not flagged
+    (it carries its modules' updates out), nor Flax NNX objects under `jax.jit` (JIT820).
 
     ## Why is this bad?
     jit flattens a pytree argument to its leaves and the traced function gets an object rebuilt
@@ -83,7 +83,7 @@ class JitWritesArgumentAttribute(Rule):
             if not isinstance(func, cst.FunctionDef) or not entry.apps \
                     or any(app.jit.qualname not in TRACING_JITS for app in entry.apps):
                 continue
-            params = set(entry.traced_params)
+            params = set(entry.traced_params) - nnx_params(func, ctx.model)
             receiver = _traced_pytree_receiver(ctx, func, entry)
             if receiver is not None:
                 params.add(receiver)
@@ -127,18 +127,13 @@ def _traced_pytree_receiver(ctx: FileContext, func: cst.FunctionDef, entry) -> O
 
 
 def _attribute_targets(func: cst.FunctionDef) -> Iterator[cst.Attribute]:
-    """``p.attr`` assigned (``p.attr = ...``, ``p.attr += ...``, ``p.attr[k] = ...``), p a name."""
+    """``p.attr`` assigned (``p.attr = ...``, ``p.attr += ...``), p a name.  Not ``p.attr[k] =``
+    nor ``p.var.value =``: the in-place updates of NNX Variables, JIT820's."""
     for node in own_nodes(func.body):
-        if isinstance(node, cst.AssignTarget):
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign)):
             target = node.target
-        elif isinstance(node, cst.AugAssign):
-            target = node.target
-        else:
-            continue
-        while isinstance(target, cst.Subscript):
-            target = target.value
-        if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
-            yield target
+            if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+                yield target
 
 
 def _returned_names(func: cst.FunctionDef) -> set[str]:
