@@ -92,6 +92,11 @@ STATIC_FIELD_MARKERS: dict[str, tuple[str, bool] | None] = {
     "flax.struct.field": ("pytree_node", False),
 }
 
+# Pytree dataclasses whose every field is a leaf unless marked static (STATIC_FIELD_MARKERS):
+# under jax.jit a field annotated ``int`` is a tracer too, so ``lax.scan(length=c.n)`` raises
+# (chex#104).  chex.dataclass has no static marker at all.  Measured by tests/test_jaxfacts.py.
+LEAF_FIELD_DATACLASSES = frozenset({"chex.dataclass", "flax.struct.dataclass", "flax.struct.PyTreeNode"})
+
 # Transforms that return a new callable on every application: ``jax.jit(T(f))`` built per
 # step traces and compiles on every step, also for a module-level ``f`` (jit caches on the
 # wrapped object's identity and holds it weakly).  Built once and re-jitted, the same object

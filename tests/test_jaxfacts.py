@@ -13,7 +13,7 @@ import pytest
 from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS,
                               FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS, FRESH_TRANSFORMS,
-                              LAX_LOOP_LIBRARY_CALLS, NUMPY_ARRAY_CONSTRUCTORS,
+                              LAX_LOOP_LIBRARY_CALLS, LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
                               OPTAX_COMBINATORS, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
@@ -706,3 +706,45 @@ def test_pytree_registration_makes_self_a_valid_jit_argument(qualname):
         return
     register(Scaled, *arguments)
     assert jnp.allclose(Scaled(jnp.ones(2)).calc(3.0), 6.0)
+
+
+def _leaf_field_class(qualname: str):
+    """A class made by ``qualname`` with an int field ``n`` (no static marker) and ``k`` marked
+    static where the library can (chex cannot)."""
+    if qualname == "chex.dataclass":
+        chex = pytest.importorskip("chex")
+
+        @chex.dataclass
+        class Counted:
+            n: int
+        return Counted, None
+    struct = pytest.importorskip("flax.struct")
+    if qualname == "flax.struct.dataclass":
+        @struct.dataclass
+        class Counted:
+            n: int
+            k: int = struct.field(pytree_node=False, default=3)
+    else:
+        class Counted(struct.PyTreeNode):
+            n: int
+            k: int = struct.field(pytree_node=False, default=3)
+    return Counted, "k"
+
+
+@pytest.mark.parametrize("qualname", sorted(LEAF_FIELD_DATACLASSES))
+def test_leaf_field_dataclass_traces_an_int_field(qualname):
+    """Every unmarked field is a leaf: under jax.jit an int field is a tracer, and a concrete
+    parameter given it raises (chex#104); a field marked static stays a Python int."""
+    cls, static = _leaf_field_class(qualname)
+    seen = {}
+
+    def body(c):
+        seen.update({name: getattr(c, name) for name in ("n", static) if name})
+        return c.n + 1
+
+    jax.jit(body)(cls(n=4))
+    assert isinstance(seen["n"], jax.core.Tracer)
+    if static:
+        assert seen[static] == 3
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jax.jit(lambda c: jax.lax.scan(lambda carry, _: (carry + 1, None), 0, None, length=c.n))(cls(n=4))

@@ -37,10 +37,12 @@ from typing import Optional
 import libcst as cst
 
 from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
-                              DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, NUMPY_ARRAY_CONSTRUCTORS,
-                              NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
-                              NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
-                              PYTHON_VALUE_SYNTAX, DataSizedOutput, concrete_param)
+                              DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, LEAF_FIELD_DATACLASSES,
+                              NUMPY_ARRAY_CONSTRUCTORS, NUMPY_ARRAY_METHOD_FUNCTIONS,
+                              NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
+                              PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
+                              PYTHON_VALUE_SYNTAX, STATIC_FIELD_MARKERS, DataSizedOutput,
+                              concrete_param)
 from jitlint.rule import FileContext
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
                                    jitted_lambdas, positional_params, scopes_within,
@@ -267,6 +269,42 @@ def _pytree_dataclasses(ctx: FileContext, kinds: frozenset = PYTREE_DATACLASS_DE
     return found
 
 
+def _leaf_fields(ctx: FileContext) -> dict[cst.ClassDef, frozenset[str]]:
+    """This module's pytree dataclasses that make every field a leaf (jaxfacts
+    LEAF_FIELD_DATACLASSES), each with its annotated fields not marked static: traced, whatever
+    their annotation, in an instance jit traces."""
+    model = ctx.model
+    found: dict[cst.ClassDef, frozenset[str]] = {}
+    for cls in _pytree_dataclasses(ctx, LEAF_FIELD_DATACLASSES):
+        scope = model.classes[cls].scope
+        fields = set()
+        body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+        for statement in body:
+            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
+                        and not _marked_static(small.value, scope, model):
+                    fields.add(small.target.value)
+        found[cls] = frozenset(fields)
+    return found
+
+
+def _marked_static(value: Optional[cst.BaseExpression], scope: Scope, model: SemanticModel) -> bool:
+    """``field(pytree_node=False)``, ``eqx.field(static=True)``: a field kept out of the leaves
+    (or a call of anything else: not known to be a leaf)."""
+    if not isinstance(value, cst.Call):
+        return False
+    qualname = model.qualified_name(value.func, scope)
+    if qualname not in STATIC_FIELD_MARKERS:
+        return True
+    marker = STATIC_FIELD_MARKERS[qualname]
+    if marker is None:
+        return True
+    keyword, marked = marker
+    return any(arg.keyword is not None and arg.keyword.value == keyword
+               and isinstance(arg.value, cst.Name) and arg.value.value == str(marked)
+               for arg in value.args)
+
+
 def _name(func) -> str:
     return func.name.value if isinstance(func, cst.FunctionDef) else "<lambda>"
 
@@ -298,6 +336,8 @@ class _FunctionAnalysis:
         self.param_bindings: dict[int, str] = {}
         self.uses: dict[int, TracerUse] = {}
         self.followed: dict[tuple, "_FunctionAnalysis"] = {}
+        # parameter -> class -> the call arguments passing an instance (none: its annotation)
+        self._param_classes: Optional[dict[str, dict[cst.ClassDef, list[cst.Arg]]]] = None
 
     @property
     def root(self) -> "_FunctionAnalysis":
@@ -419,8 +459,8 @@ class _FunctionAnalysis:
         if isinstance(expr, cst.Attribute):
             # Other attributes may be static fields of a custom pytree (flax.struct fields
             # with pytree_node=False): only the array fields of this module's pytrees.
-            return (expr.attr.value in ARRAY_ATTRIBUTES or expr.attr.value in self.array_fields) \
-                and self.traced(expr.value, scope)
+            return ((expr.attr.value in ARRAY_ATTRIBUTES or expr.attr.value in self.array_fields)
+                    and self.traced(expr.value, scope)) or self.leaf_field_class(expr, scope) is not None
         if isinstance(expr, cst.Subscript):
             return self.traced(expr.value, scope)
         if isinstance(expr, cst.BinaryOperation):
@@ -464,6 +504,60 @@ class _FunctionAnalysis:
             return self._any_arg_traced(call, scope)
         # a class (jax.lax.Precision, jax.random.PRNGKey) is not followed: precision first
         return not qualname.rpartition(".")[2][:1].isupper()
+
+    def leaf_field_class(self, expr: cst.Attribute, scope: Scope) -> Optional[tuple[str, list[cst.Arg]]]:
+        """``c.n`` of a traced parameter ``c`` that an instance of a class of this module is
+        passed to (at a call of the jitted def, or by annotation), whose ``n`` is a leaf
+        (LEAF_FIELD_DATACLASSES): that class's name, with the call arguments that pass one
+        (empty: the annotation says so)."""
+        param = self._is_bare_param(expr.value, scope)
+        if param is None:
+            return None
+        leaves = self.ctx.shared("pytree-leaf-fields", _leaf_fields)
+        if not leaves:
+            return None
+        for cls, passed in self.param_classes().get(param, {}).items():
+            if expr.attr.value in leaves.get(cls, ()):
+                return cls.name.value, passed
+        return None
+
+    def param_classes(self) -> dict[str, dict[cst.ClassDef, list[cst.Arg]]]:
+        """Parameter of the jitted def -> classes of this module it receives instances of: by
+        its annotation, or at the def's jitted calls in this module (``do_scan(D(...))``)."""
+        if self._param_classes is not None:
+            return self._param_classes
+        found: dict[str, dict[cst.ClassDef, list[cst.Arg]]] = {}
+        model, func = self.model, self.func
+        params = positional_params(func)
+        for param in (*params, *func.params.kwonly_params):
+            annotation = param.annotation.annotation if param.annotation is not None else None
+            cls = self._class_named(annotation, model.scope_of[func]) if annotation is not None else None
+            if cls is not None:
+                found.setdefault(param.name.value, {})[cls] = []
+        for jc in jitted_calls(self.ctx):
+            if jc.func is not func:
+                continue
+            site = model.call_site_of[jc.call]
+            for index, arg in enumerate(jc.call.args):
+                if arg.star:
+                    break
+                name = arg.keyword.value if arg.keyword is not None else \
+                    params[index].name.value if index < len(params) else None
+                origin = model.value_origin(arg.value, site.frame.scope, site.frame)
+                if name is not None and origin is not None and isinstance(origin[0], cst.Call):
+                    cls = self._class_named(origin[0].func, origin[1])
+                    if cls is not None:
+                        found.setdefault(name, {}).setdefault(cls, []).append(arg)
+        self._param_classes = found
+        return found
+
+    def _class_named(self, expr: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
+        if not isinstance(expr, cst.Name):
+            return None
+        binding = self.model.single_binding(expr.value, scope)
+        if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef):
+            return None
+        return binding.node
 
     def _any_arg_traced(self, call: cst.Call, scope: Scope) -> bool:
         return any(self.traced(arg.value, scope) for arg in call.args)
@@ -531,8 +625,9 @@ class _FunctionAnalysis:
             found.extend(helper.run())
         return found
 
-    def report(self, kind: str, node: cst.CSTNode, message: str) -> None:
-        related = tuple((app.anchor, JITTED_HERE) for app in self.root.jitted.apps)
+    def report(self, kind: str, node: cst.CSTNode, message: str,
+               evidence: tuple[tuple[cst.CSTNode, str], ...] = ()) -> None:
+        related = evidence + tuple((app.anchor, JITTED_HERE) for app in self.root.jitted.apps)
         self.uses.setdefault(id(node), TracerUse(kind, node, self.func, message, related))
 
     def check_truth(self, expr: cst.BaseExpression, scope: Scope, construct: str, fix: str) -> None:
@@ -748,9 +843,26 @@ class _UseFinder(Walker):
                          error: str, fix: str) -> None:
         a = self.a
         param = a._is_bare_param(value, self.scope)
-        advice = static_fix(param) + f", else {fix}" if param is not None else fix
-        a.report("convert", node, f"{what} needs a concrete value but `{_src(value)}` is traced "
-                                  f"in {a.where}: it raises {error}; {advice}")
+        leaf = a.leaf_field_class(value, self.scope) if isinstance(value, cst.Attribute) else None
+        if leaf is None:
+            advice = static_fix(param) + f", else {fix}" if param is not None else fix
+            a.report("convert", node, f"{what} needs a concrete value but `{_src(value)}` is traced "
+                                      f"in {a.where}: it raises {error}; {advice}")
+            return
+        cls, passed = leaf
+        advice = (f"`{value.attr.value}` is a pytree leaf of `{cls}`, traced like its arrays: declare "
+                  f"the field static (`flax.struct.field(pytree_node=False)`, "
+                  f"`eqx.field(static=True)`) or pass it as a static argument of its own")
+        if not passed:
+            a.report("convert", node, f"{what} needs a concrete value but `{_src(value)}` is traced "
+                                      f"in {a.where}: it raises {error}; {advice}")
+            return
+        # Shown where a `cls` instance is passed: another class (a static field) may work
+        # with the same body (chex#104: the flax.struct twin with the field static does).
+        for arg in passed:
+            a.report("convert", arg, f"passing a `{cls}` to {a.where}: there {what} is "
+                                     f"`{_src(value)}`, which needs a concrete value but is traced: "
+                                     f"it raises {error}; {advice}", ((node, "the use"),))
 
     def _data_sized(self, node: cst.Call, fact: DataSizedOutput) -> None:
         """``jnp.nonzero(x)``: an output sized by traced data, without the size keyword."""
