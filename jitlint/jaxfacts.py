@@ -396,6 +396,18 @@ LAX_LOOP_LIBRARY_CALLS: dict[str, LaxLoopCall] = {
     "blackjax.additive_step_random_walk": LaxLoopCall(
         "the Metropolis-Hastings acceptance (lax.cond)", 1, "step"),
 }
+# optax optimizers whose learning rate may be a schedule (a function of the step count): their
+# ``update`` calls it with the count kept in the optimizer state, a traced array whenever the
+# update runs under jit (netket#908: ``np.cos`` of it raises TracerArrayConversionError).
+# qualname -> where the schedule is passed.  tests/test_jaxfacts.py checks each call is traced.
+SCHEDULE_PARAMS: dict[str, Param] = {
+    **{f"optax.{name}": (0, "learning_rate") for name in (
+        "sgd", "adam", "adamw", "rmsprop", "adagrad", "lamb", "lion", "adabelief", "nadam",
+        "radam", "novograd", "adamax", "fromage", "yogi", "noisy_sgd", "adafactor", "lars",
+        "amsgrad", "adan", "sign_sgd")},
+    "optax.scale_by_schedule": (0, "step_size_fn"),
+}
+
 # optax combinators whose ``update`` runs their members' updates (``optax.chain(sgd, linesearch)``)
 OPTAX_COMBINATORS = frozenset({"optax.chain", "optax.named_chain"})
 

@@ -17,7 +17,7 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, 
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
                               OPTAX_COMBINATORS, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
-                              RAGGED_BATCHERS, STATIC_FIELD_MARKERS, ConcreteParam)
+                              RAGGED_BATCHERS, SCHEDULE_PARAMS, STATIC_FIELD_MARKERS, ConcreteParam)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -748,3 +748,26 @@ def test_leaf_field_dataclass_traces_an_int_field(qualname):
         assert seen[static] == 3
     with pytest.raises(jax.errors.ConcretizationTypeError):
         jax.jit(lambda c: jax.lax.scan(lambda carry, _: (carry + 1, None), 0, None, length=c.n))(cls(n=4))
+
+
+@pytest.mark.parametrize("qualname", sorted(SCHEDULE_PARAMS))
+def test_schedule_is_called_with_a_traced_count_under_jit(qualname):
+    """The optimizer's jitted ``update`` calls the schedule with a tracer (so numpy on it
+    raises), passed at the position and by the keyword the table names."""
+    optax = pytest.importorskip("optax")
+    position, keyword = SCHEDULE_PARAMS[qualname]
+    function = getattr(optax, qualname.removeprefix("optax."))
+    assert list(inspect.signature(function).parameters)[position] == keyword
+    counts = []
+
+    def schedule(count):
+        counts.append(count)
+        return 0.1
+
+    optimizer = function(**{keyword: schedule})
+    params = jnp.ones(3)
+    jax.jit(optimizer.update)(jnp.ones(3), optimizer.init(params), params)
+    assert counts and all(isinstance(count, jax.core.Tracer) for count in counts)
+    with pytest.raises(jax.errors.TracerArrayConversionError):
+        optimizer = function(**{keyword: lambda count: 0.1 * np.cos(count)})
+        jax.jit(optimizer.update)(jnp.ones(3), optimizer.init(params), params)

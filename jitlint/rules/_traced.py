@@ -41,7 +41,7 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, 
                               NUMPY_ARRAY_CONSTRUCTORS, NUMPY_ARRAY_METHOD_FUNCTIONS,
                               NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
                               PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
-                              PYTHON_VALUE_SYNTAX, STATIC_FIELD_MARKERS, DataSizedOutput,
+                              PYTHON_VALUE_SYNTAX, SCHEDULE_PARAMS, STATIC_FIELD_MARKERS, DataSizedOutput,
                               concrete_param)
 from jitlint.rule import FileContext
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
@@ -150,7 +150,89 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
         for use in _post_init_uses(ctx):
             uses.setdefault(id(use.node), use)
+    if ctx.jit_applications:
+        for use in _schedule_uses(ctx):
+            uses.setdefault(id(use.node), use)
     return list(uses.values())
+
+
+def _schedule_uses(ctx: FileContext) -> list[TracerUse]:
+    """A def passed as an optimizer's schedule (jaxfacts.SCHEDULE_PARAMS: ``optax.sgd(lr_fn)``)
+    runs with a traced step count when the optimizer's update runs traced: a method of the
+    object holding it is jitted (``jax.jit(op.update)``) or called in traced code, or the
+    object is passed to a jitted function (a TrainState)."""
+    model = ctx.model
+    uses: list[TracerUse] = []
+    for site in model.calls:
+        qualname = model.qualified_name(site.node.func, site.frame.scope)
+        where = SCHEDULE_PARAMS.get(qualname or "")
+        schedule = _schedule_def(site, where, model) if where is not None else None
+        if schedule is None or not _update_runs_traced(ctx, site):
+            continue
+        count = positional_params(schedule)[0].name.value
+        analysis = _FunctionAnalysis(ctx, JittedFunction(schedule, [], {count}, set()),
+                                     set(jitted_functions(ctx)), schedule_of=qualname)
+        analysis.solve()
+        uses.extend(analysis.run())
+    return uses
+
+
+def _schedule_def(site, where: tuple[int, str], model: SemanticModel) -> Optional[cst.FunctionDef]:
+    position, keyword = where
+    positional = [a for a in site.node.args if a.keyword is None and not a.star]
+    chosen = [a for a in site.node.args if a.keyword is not None and a.keyword.value == keyword]
+    arg = chosen[0] if chosen else positional[position] if position < len(positional) else None
+    if arg is None or not isinstance(arg.value, cst.Name):
+        return None
+    binding = model.single_binding(arg.value.value, site.frame.scope)
+    if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef) \
+            or binding.node.decorators or not positional_params(binding.node):
+        return None
+    return binding.node
+
+
+def _update_runs_traced(ctx: FileContext, site) -> bool:
+    """The object built around ``site``'s optimizer (``op = optax.sgd(...)``, also inside
+    ``optax.chain(...)``, ``nnx.Optimizer(model, ...)``, ``TrainState.create(tx=...)``) has a
+    method jitted or called in traced code, or is passed to a jitted function."""
+    from jitlint.rules._context import calling_context  # _context reads nothing of this module
+
+    model = ctx.model
+    line = site.statement
+    statement = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+    if not isinstance(statement, cst.Assign) or len(statement.targets) != 1 \
+            or not isinstance(statement.targets[0].target, cst.Name) \
+            or not _argument_of_calls(statement.value, site.node):
+        return False
+    holder = model.single_binding(statement.targets[0].target.value, site.frame.scope)
+    if holder is None:
+        return False
+
+    def holds(expr: cst.BaseExpression, scope: Scope) -> bool:
+        return isinstance(expr, cst.Name) and expr.value == holder.name \
+            and model.lookup(holder.name, scope) == [holder]
+
+    for app in ctx.jit_applications:
+        if isinstance(app.target, cst.Attribute) and holds(app.target.value, app.frame.scope):
+            return True
+    for jc in jitted_calls(ctx):
+        scope = model.call_site_of[jc.call].frame.scope
+        if any(holds(arg.value, scope) for arg in jc.call.args):
+            return True
+    context = calling_context(ctx)
+    for call in model.calls:
+        func = call.node.func
+        if isinstance(func, cst.Attribute) and holds(func.value, call.frame.scope) \
+                and context.runs_traced(call.frame):
+            return True
+    return False
+
+
+def _argument_of_calls(expr: cst.BaseExpression, call: cst.Call) -> bool:
+    """``expr`` is ``call``, or a call with ``call`` among its arguments (at any depth)."""
+    if expr is call:
+        return True
+    return isinstance(expr, cst.Call) and any(_argument_of_calls(arg.value, call) for arg in expr.args)
 
 
 def _post_init_uses(ctx: FileContext) -> list[TracerUse]:
@@ -320,9 +402,10 @@ class _FunctionAnalysis:
 
     def __init__(self, ctx: FileContext, jitted: JittedFunction, jitted_defs: set,
                  caller: Optional["_FunctionAnalysis"] = None, depth: int = 0,
-                 rebuilt: str = "") -> None:
+                 rebuilt: str = "", schedule_of: str = "") -> None:
         self.ctx = ctx
         self.rebuilt = rebuilt  # the pytree class whose __post_init__ this is
+        self.schedule_of = schedule_of  # the optimizer this def is the schedule of
         self.model = model = ctx.model
         self.flow = value_flow(ctx)
         self.array_fields = ctx.shared("pytree-array-fields", _pytree_array_fields)
@@ -348,6 +431,9 @@ class _FunctionAnalysis:
         """How messages name the function: ``jitted `f` `` or ``helper `h` (called ... `f`)``."""
         if self.rebuilt:
             return f"`{self.rebuilt}.__post_init__` (jit rebuilds `{self.rebuilt}` from its traced leaves)"
+        if self.schedule_of:
+            return (f"schedule `{_name(self.func)}` (`{self.schedule_of}`'s update, run under jit, "
+                    f"calls it with the traced step count)")
         if self.caller is None:
             return f"jitted `{_name(self.func)}`"
         return f"`{_name(self.func)}` (called with traced arguments from jitted `{_name(self.root.func)}`)"
