@@ -156,6 +156,9 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
     return list(uses.values())
 
 
+SCHEDULE_LEAF_NAMES = frozenset(name.rpartition(".")[2] for name in SCHEDULE_PARAMS)
+
+
 def _schedule_uses(ctx: FileContext) -> list[TracerUse]:
     """A def passed as an optimizer's schedule (jaxfacts.SCHEDULE_PARAMS: ``optax.sgd(lr_fn)``)
     runs with a traced step count when the optimizer's update runs traced: a method of the
@@ -163,7 +166,7 @@ def _schedule_uses(ctx: FileContext) -> list[TracerUse]:
     object is passed to a jitted function (a TrainState)."""
     model = ctx.model
     uses: list[TracerUse] = []
-    for site in model.calls:
+    for site in [site for leaf in SCHEDULE_LEAF_NAMES for site in model.calls_named(leaf)]:
         qualname = model.qualified_name(site.node.func, site.frame.scope)
         where = SCHEDULE_PARAMS.get(qualname or "")
         schedule = _schedule_def(site, where, model) if where is not None else None
