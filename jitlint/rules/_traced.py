@@ -47,6 +47,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
                                    jitted_lambdas, positional_params, scopes_within,
                                    states_container)
+from jitlint.rules._nnx import own_nodes
 from jitlint.semantic import Binding, Scope, SemanticModel
 from jitlint.values import value_flow
 from jitlint.walk import Walker
@@ -424,6 +425,9 @@ class _FunctionAnalysis:
         self.followed: dict[tuple, "_FunctionAnalysis"] = {}
         # parameter -> class -> the call arguments passing an instance (none: its annotation)
         self._param_classes: Optional[dict[str, dict[cst.ClassDef, list[cst.Arg]]]] = None
+        # (helper, its traced parameters) -> its analysis, for the tracedness of what it returns
+        # (kept apart from ``followed``: asked during ``solve``, before the state is final)
+        self._returns: dict[tuple, "_FunctionAnalysis"] = {}
 
     @property
     def root(self) -> "_FunctionAnalysis":
@@ -581,6 +585,8 @@ class _FunctionAnalysis:
         builtin = self._builtin(func, scope)
         if builtin is not None:
             return builtin in TRACED_BUILTINS and self._any_arg_traced(call, scope)
+        if self._helper_returns_traced(call, scope):
+            return True
         qualname = self.model.qualified_name(func, scope)
         if qualname in NUMPY_ARRAY_METHOD_FUNCTIONS:
             # np.sum(x) is x.sum(): traced when the array is
@@ -647,6 +653,59 @@ class _FunctionAnalysis:
         if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef):
             return None
         return binding.node
+
+    def _helper_returns_traced(self, call: cst.Call, scope: Scope) -> bool:
+        """A call of a function of this module (a def, a lambda bound to a name, or one kept in
+        a ``types.SimpleNamespace`` of helpers) with traced arguments that returns a traced
+        value (``npad = index_update(npad, i, n)`` returning ``x.at[i].set(n)``)."""
+        if self.depth >= MAX_HELPER_DEPTH:
+            return False
+        helper = self._callee(call.func, scope)
+        if helper is None or helper is self.func or helper in self.jitted_defs:
+            return False
+        params = positional_params(helper)
+        traced = {params[index].name.value if arg.keyword is None else arg.keyword.value
+                  for index, arg in enumerate(call.args)
+                  if not arg.star and (arg.keyword is not None or index < len(params))
+                  and self.traced(arg.value, scope)}
+        if not traced or any(arg.star for arg in call.args):
+            return False
+        key = (id(helper), frozenset(traced))
+        analysis = self._returns.get(key)
+        if analysis is None:
+            analysis = _FunctionAnalysis(self.ctx, JittedFunction(helper, [], traced, set(traced)),
+                                         self.jitted_defs, self, self.depth + 1)
+            self._returns[key] = analysis
+            analysis.solve()
+        inner = self.model.scope_of[helper]
+        if isinstance(helper, cst.Lambda):
+            return analysis.traced(helper.body, inner)
+        return any(isinstance(node, cst.Return) and node.value is not None
+                   and analysis.traced(node.value, inner) for node in own_nodes(helper.body))
+
+    def _callee(self, func: cst.BaseExpression, scope: Scope):
+        """The undecorated def or lambda of this module that ``func`` names, if known."""
+        model = self.model
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            holder = model.single_binding(func.value.value, scope)
+            value = holder.value if holder is not None and holder.kind == "assign" else None
+            if not isinstance(value, cst.Call) \
+                    or model.qualified_name(value.func, holder.scope) != "types.SimpleNamespace":
+                return None
+            member = next((arg.value for arg in value.args if arg.keyword is not None
+                           and arg.keyword.value == func.attr.value), None)
+            return member if isinstance(member, cst.Lambda) else \
+                self._callee(member, holder.scope) if isinstance(member, cst.Name) else None
+        if not isinstance(func, cst.Name):
+            return None
+        binding = model.single_binding(func.value, scope)
+        if binding is None or binding.scope.kind == "class" or id(binding.scope) in self.scope_ids:
+            return None
+        if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef) and not binding.node.decorators:
+            return binding.node
+        if binding.kind == "assign" and isinstance(binding.value, cst.Lambda):
+            return binding.value
+        return None
 
     def _any_arg_traced(self, call: cst.Call, scope: Scope) -> bool:
         return any(self.traced(arg.value, scope) for arg in call.args)
