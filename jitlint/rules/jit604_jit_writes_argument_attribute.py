@@ -83,6 +83,9 @@ class JitWritesArgumentAttribute(Rule):
             if not isinstance(func, cst.FunctionDef) or not entry.apps \
                     or any(app.jit.qualname not in TRACING_JITS for app in entry.apps):
                 continue
+            targets = list(_attribute_targets(func))
+            if not targets:
+                continue
             params = set(entry.traced_params) - nnx_params(func, ctx.model)
             receiver = _traced_pytree_receiver(ctx, func, entry)
             if receiver is not None:
@@ -92,7 +95,7 @@ class JitWritesArgumentAttribute(Rule):
             returned = _returned_names(func)
             bindings = ctx.model.scope_of[func].bindings
             reported: set[str] = set()
-            for target in _attribute_targets(func):
+            for target in targets:
                 owner = target.value.value
                 if owner not in params or owner in returned or owner in reported \
                         or len(bindings.get(owner, ())) != 1:
