@@ -92,6 +92,11 @@ STATIC_FIELD_MARKERS: dict[str, tuple[str, bool] | None] = {
     "flax.struct.field": ("pytree_node", False),
 }
 
+# Pytree dataclasses whose every field is a leaf unless marked static (STATIC_FIELD_MARKERS):
+# under jax.jit a field annotated ``int`` is a tracer too, so ``lax.scan(length=c.n)`` raises
+# (chex#104).  chex.dataclass has no static marker at all.  Measured by tests/test_jaxfacts.py.
+LEAF_FIELD_DATACLASSES = frozenset({"chex.dataclass", "flax.struct.dataclass", "flax.struct.PyTreeNode"})
+
 # Transforms that return a new callable on every application: ``jax.jit(T(f))`` built per
 # step traces and compiles on every step, also for a module-level ``f`` (jit caches on the
 # wrapped object's identity and holds it weakly).  Built once and re-jitted, the same object
@@ -389,7 +394,7 @@ NUMPY_CONVERTING_SUBMODULES: dict[str, str] = {"numpy.linalg.": "TracerArrayConv
 # --- Library calls that run lax control flow inside ----------------------------------------------
 # Run outside jit, each of these traces the lax loop (or cond) over functions it creates anew, so
 # every eager call compiles again; inside one jitted step they compile once.  Measured by
-# tests/test_jaxfacts.py (jax 0.10.2, optax 0.2.8, CPU): ``compiles_per_call`` compiles on every
+# tests/test_jaxfacts.py (jax 0.10.2, optax 0.2.8, blackjax 1.7.1, CPU): ``compiles_per_call`` compiles on every
 # eager call after the first.
 
 
@@ -418,7 +423,36 @@ LAX_LOOP_LIBRARY_CALLS: dict[str, LaxLoopCall] = {
     "jax.scipy.sparse.linalg.cg": LaxLoopCall("lax.while_loop", 1),
     "jax.scipy.sparse.linalg.gmres": LaxLoopCall("lax.while_loop", 1),
     "jax.scipy.sparse.linalg.bicgstab": LaxLoopCall("lax.while_loop", 1),
+    # blackjax 1.7.1: a sampling algorithm's ``step`` (and the kernel ``build_kernel()``
+    # returns) builds its integrator and proposal closures on every call
+    "blackjax.nuts": LaxLoopCall("NUTS's trajectory building (lax.while_loop)", 1, "step"),
+    "blackjax.nuts.build_kernel": LaxLoopCall("NUTS's trajectory building (lax.while_loop)", 1,
+                                              "__call__"),
+    "blackjax.mcmc.nuts.build_kernel": LaxLoopCall("NUTS's trajectory building (lax.while_loop)",
+                                                   1, "__call__"),
+    "blackjax.hmc": LaxLoopCall("the leapfrog steps (lax.scan) and the acceptance (lax.cond)", 2,
+                                "step"),
+    "blackjax.hmc.build_kernel": LaxLoopCall(
+        "the leapfrog steps (lax.scan) and the acceptance (lax.cond)", 2, "__call__"),
+    "blackjax.mcmc.hmc.build_kernel": LaxLoopCall(
+        "the leapfrog steps (lax.scan) and the acceptance (lax.cond)", 2, "__call__"),
+    "blackjax.mala": LaxLoopCall("the Metropolis-Hastings acceptance (lax.cond)", 1, "step"),
+    "blackjax.rmh": LaxLoopCall("the Metropolis-Hastings acceptance (lax.cond)", 1, "step"),
+    "blackjax.additive_step_random_walk": LaxLoopCall(
+        "the Metropolis-Hastings acceptance (lax.cond)", 1, "step"),
 }
+# optax optimizers whose learning rate may be a schedule (a function of the step count): their
+# ``update`` calls it with the count kept in the optimizer state, a traced array whenever the
+# update runs under jit (netket#908: ``np.cos`` of it raises TracerArrayConversionError).
+# qualname -> where the schedule is passed.  tests/test_jaxfacts.py checks each call is traced.
+SCHEDULE_PARAMS: dict[str, Param] = {
+    **{f"optax.{name}": (0, "learning_rate") for name in (
+        "sgd", "adam", "adamw", "rmsprop", "adagrad", "lamb", "lion", "adabelief", "nadam",
+        "radam", "novograd", "adamax", "fromage", "yogi", "noisy_sgd", "adafactor", "lars",
+        "amsgrad", "adan", "sign_sgd")},
+    "optax.scale_by_schedule": (0, "step_size_fn"),
+}
+
 # optax combinators whose ``update`` runs their members' updates (``optax.chain(sgd, linesearch)``)
 OPTAX_COMBINATORS = frozenset({"optax.chain", "optax.named_chain"})
 

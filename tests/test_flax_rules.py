@@ -105,3 +105,16 @@ def test_linen_notebook_compiles_on_every_apply(tmp_path):
     assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
     # 3 lifted Dense layers compile at init and again on each of the 3 applies.
     assert Counter(e["fun_name"] for e in report["compiles"])["jit(core_fn)"] == 3 * 4
+
+
+@pytest.mark.parametrize("name, printed", [
+    ("nnx_jit_of_module_instance_updates_self.py", "TraceContextError"),  # flax#3997
+    ("nnx_jit_updates_global_counter.py", "TraceContextError"),
+    ("nnx_jit_module_passed_updates_ok.py", "count 3"),
+])
+def test_jit610_updating_a_closed_over_module_inside_nnx_jit_raises(reports, name, printed):
+    path = FLAX / name
+    report = reports[path]
+    assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
+    assert report["stdout"].strip().splitlines()[-1] == printed
+    assert any(code == "JIT610" for _, code in expected_findings(path)) == (printed != "count 3")

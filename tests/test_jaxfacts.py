@@ -14,14 +14,15 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, D
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS,
                               FIELD_HASHING_BASES, FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS,
                               FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS,
-                              NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, PYTREE_CLASS_BASES,
-                              PYTREE_CLASS_DECORATORS, SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS,
+                              LEAF_FIELD_DATACLASSES, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS,
+                              PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
+                              SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
                               OPTAX_COMBINATORS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
-                              RAGGED_BATCHERS, STATIC_FIELD_MARKERS, TRACING_CALLS, ConcreteParam,
-                              DIFFERENTIATED_VALUE_CONVERSIONS)
+                              RAGGED_BATCHERS, SCHEDULE_PARAMS, STATIC_FIELD_MARKERS, TRACING_CALLS,
+                              ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -679,6 +680,34 @@ def _value_and_grad_from_state():
     return lambda: value_and_grad(params, state=state)
 
 
+def _blackjax_step(algorithm: str):
+    """One eager step of a blackjax sampling algorithm (``alg.step``, or the kernel of
+    ``build_kernel()`` for a qualname ending in it), each on a new key, built at the first call."""
+    box: list = []
+
+    def step():
+        if not box:
+            blackjax = pytest.importorskip("blackjax")
+            name, _, built = algorithm.removeprefix("blackjax.").removeprefix("mcmc.").partition(".")
+            api = getattr(blackjax, name)
+            arguments = {"nuts": (0.1, jnp.ones(2)), "hmc": (0.1, jnp.ones(2), 5), "mala": (0.1,),
+                         "rmh": (blackjax.mcmc.random_walk.normal(0.1),),
+                         "additive_step_random_walk": (blackjax.mcmc.random_walk.normal(0.1),)}[name]
+            if built:  # the kernel build_kernel() returns, given the density and parameters
+                kernel = getattr(api, built)()
+                advance = lambda key, state: kernel(key, state, _gaussian_logdensity, *arguments)  # noqa: E731
+            else:
+                advance = api(_gaussian_logdensity, *arguments).step
+            box[:] = [advance, api.init(jnp.ones(2), _gaussian_logdensity), 0]
+        advance, state, count = box
+        box[1:] = [advance(jax.random.key(count), state)[0], count + 1]
+    return step
+
+
+def _gaussian_logdensity(x):
+    return -0.5 * jnp.sum(x ** 2)
+
+
 def _lax_loop_examples():
     importlib.import_module("jax.scipy.optimize")
     importlib.import_module("jax.scipy.sparse.linalg")
@@ -700,16 +729,21 @@ def _lax_loop_examples():
         "jax.scipy.sparse.linalg.cg": lambda: jax.scipy.sparse.linalg.cg(a, b),
         "jax.scipy.sparse.linalg.gmres": lambda: jax.scipy.sparse.linalg.gmres(a, b),
         "jax.scipy.sparse.linalg.bicgstab": lambda: jax.scipy.sparse.linalg.bicgstab(a, b),
+        **{name: _blackjax_step(name) for name in LAX_LOOP_LIBRARY_CALLS if name.startswith("blackjax.")},
     }
 
 
 @pytest.mark.parametrize("qualname", sorted(LAX_LOOP_LIBRARY_CALLS))
 def test_lax_loop_library_call_compiles_on_every_eager_call(qualname, compiles):
     fact = LAX_LOOP_LIBRARY_CALLS[qualname]
-    module, _, name = qualname.rpartition(".")
-    target = getattr(pytest.importorskip(module), name)
+    package, _, path = qualname.partition(".")
+    target = _resolve(path, pytest.importorskip(package), "")
+    if qualname.startswith("blackjax.mcmc."):
+        importlib.import_module(qualname.rpartition(".")[0])
     if fact.method:
-        assert callable(getattr(target, fact.method, None)) or fact.method in inspect.getsource(target)
+        # (blackjax's algorithms are API objects, not functions: the example calls their ``step``)
+        assert callable(getattr(target, fact.method, None)) or fact.method in inspect.getsource(target) \
+            if inspect.isroutine(target) or inspect.isclass(target) else qualname.startswith("blackjax.")
     call = _lax_loop_examples()[qualname]
     call()  # the first call compiles everything else it needs (the value and gradient ...)
     before = len(compiles)
@@ -897,3 +931,66 @@ def test_dtype_object_raises_at_a_traced_position_of_jax_jit(qualname):
     with pytest.raises(TypeError, match="as an abstract array"):
         jax.jit(lambda x, d: x)(1.0, dtype)
     assert jax.jit(lambda x, d: x, static_argnums=1)(1.0, dtype) == 1.0
+def _leaf_field_class(qualname: str):
+    """A class made by ``qualname`` with an int field ``n`` (no static marker) and ``k`` marked
+    static where the library can (chex cannot)."""
+    if qualname == "chex.dataclass":
+        chex = pytest.importorskip("chex")
+
+        @chex.dataclass
+        class Counted:
+            n: int
+        return Counted, None
+    struct = pytest.importorskip("flax.struct")
+    if qualname == "flax.struct.dataclass":
+        @struct.dataclass
+        class Counted:
+            n: int
+            k: int = struct.field(pytree_node=False, default=3)
+    else:
+        class Counted(struct.PyTreeNode):
+            n: int
+            k: int = struct.field(pytree_node=False, default=3)
+    return Counted, "k"
+
+
+@pytest.mark.parametrize("qualname", sorted(LEAF_FIELD_DATACLASSES))
+def test_leaf_field_dataclass_traces_an_int_field(qualname):
+    """Every unmarked field is a leaf: under jax.jit an int field is a tracer, and a concrete
+    parameter given it raises (chex#104); a field marked static stays a Python int."""
+    cls, static = _leaf_field_class(qualname)
+    seen = {}
+
+    def body(c):
+        seen.update({name: getattr(c, name) for name in ("n", static) if name})
+        return c.n + 1
+
+    jax.jit(body)(cls(n=4))
+    assert isinstance(seen["n"], jax.core.Tracer)
+    if static:
+        assert seen[static] == 3
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jax.jit(lambda c: jax.lax.scan(lambda carry, _: (carry + 1, None), 0, None, length=c.n))(cls(n=4))
+
+
+@pytest.mark.parametrize("qualname", sorted(SCHEDULE_PARAMS))
+def test_schedule_is_called_with_a_traced_count_under_jit(qualname):
+    """The optimizer's jitted ``update`` calls the schedule with a tracer (so numpy on it
+    raises), passed at the position and by the keyword the table names."""
+    optax = pytest.importorskip("optax")
+    position, keyword = SCHEDULE_PARAMS[qualname]
+    function = getattr(optax, qualname.removeprefix("optax."))
+    assert list(inspect.signature(function).parameters)[position] == keyword
+    counts = []
+
+    def schedule(count):
+        counts.append(count)
+        return 0.1
+
+    optimizer = function(**{keyword: schedule})
+    params = jnp.ones(3)
+    jax.jit(optimizer.update)(jnp.ones(3), optimizer.init(params), params)
+    assert counts and all(isinstance(count, jax.core.Tracer) for count in counts)
+    with pytest.raises(jax.errors.TracerArrayConversionError):
+        optimizer = function(**{keyword: lambda count: 0.1 * np.cos(count)})
+        jax.jit(optimizer.update)(jnp.ones(3), optimizer.init(params), params)

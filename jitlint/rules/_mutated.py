@@ -108,7 +108,7 @@ def _analyse(ctx: FileContext) -> list[MutatedStatic]:
                 read = _stale_read(first, attribute)
                 found.append(MutatedStatic(
                     read, first.name.value, first.callee, attribute, first.receiver,
-                    cls.name.value if cls is not None and _is_pytree(ctx, cls) else None,
+                    cls.name.value if cls is not None and is_pytree_class(ctx, cls) else None,
                     _called(first.function, read), first.shown, write.node or first.shown))
                 break
     return found
@@ -303,7 +303,7 @@ def _called(function: Optional[FunctionLike], read: cst.CSTNode) -> bool:
     return found
 
 
-def _is_pytree(ctx: FileContext, cls: cst.ClassDef) -> bool:
+def is_pytree_class(ctx: FileContext, cls: cst.ClassDef) -> bool:
     """Registered with ``register_pytree_node(Cls, ...)`` (or a like call) in this module, or
     decorated with a registering decorator: instances can be passed as traced arguments."""
     model = ctx.model

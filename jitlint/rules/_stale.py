@@ -52,6 +52,8 @@ class StaleRead:
     how: str  # "reassigned" | "mutated" (between calls) | a phrase saying where it changes |
     #           NNX_UPDATED (an NNX object updated in place: JIT610 says it)
     function_value: bool = False  # every binding is a lambda: the stale value is a function
+    fix: str = ""  # the fix, where it is not "pass it as an argument"
+    related: tuple[tuple[cst.CSTNode, str], ...] = ()  # evidence shown with the finding
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,6 +126,126 @@ def _find_stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:
         for node, where in state_changed_after_construction(ctx, cls, method):
             found.append(StaleRead(node, method, f"self.{node.attr.value}", f"changed by {where} while the jit made once in `__init__` keeps its first trace"))
     return found
+
+
+def stale_instance_method_reads(ctx: FileContext) -> list[StaleRead]:
+    """``jitted_calc = jax.jit(c.calc)`` made once, ``c`` an instance of a class of this module:
+    the bound method's body reads ``self.P`` at the first trace; flagged when ``P`` changes on
+    ``c`` (``c.P = ...``, ``c.P[k] = ...``, or a call of a method of ``c`` that assigns
+    ``self.P``) between two calls of ``jitted_calc`` or in a loop with one."""
+    return ctx.shared("stale-instance-method-reads", _find_stale_instance_method_reads)
+
+
+def _find_stale_instance_method_reads(ctx: FileContext) -> list[StaleRead]:
+    model = ctx.model
+    found: list[StaleRead] = []
+    analysis: Optional[_Analysis] = None
+    for app in ctx.jit_applications:
+        target, scope = app.target, app.frame.scope
+        if app.jit.qualname in SKIPPED_JITS or app.call is None or not isinstance(target, cst.Attribute) \
+                or not isinstance(target.value, cst.Name) or target.value.value == "self":
+            continue
+        statement = model.parent_statement.get(app.call)
+        if not isinstance(statement, cst.Assign) or len(statement.targets) != 1 \
+                or not isinstance(statement.targets[0].target, cst.Name):
+            continue
+        jitted = model.single_binding(statement.targets[0].target.value, scope)
+        instance = model.single_binding(target.value.value, scope)
+        cls = _instantiated_class(instance, model)
+        method = class_methods(cls).get(target.attr.value) if cls is not None else None
+        if jitted is None or method is None or method.decorators or not positional_params(method):
+            continue
+        receiver = positional_params(method)[0].name.value
+        reads: dict[str, cst.Attribute] = {}
+        for node in _attribute_loads(method.body, receiver):
+            reads.setdefault(node.attr.value, node)
+        writes = _instance_writes(ctx, instance, cls, set(reads))
+        if not writes:
+            continue
+        if analysis is None:
+            analysis = _Analysis(model, set())
+        stops = (instance.scope.node,) if instance.scope.kind == "function" else ()
+        calls = [Event(site.frame, model.order(site.node)) for site in model.calls_to(jitted)]
+        for attr, event, shown in writes:
+            if attr not in reads or not analysis._between_calls(event, calls, stops):
+                continue
+            read = reads.pop(attr)
+            found.append(StaleRead(
+                event.node, method, f"{receiver}.{attr}",  # shown at the write: the user's code
+                f"changed here by {shown} between calls of `{jitted.name}`, the jit of the bound "
+                f"method made once",
+                related=((read, "the read, baked in at the first trace"),),
+                fix=(f"jit a function that takes `{attr}` as an argument (a static one, if Python "
+                     f"branches on it) instead of the bound method; jitting `{target.value.value}."
+                     f"{target.attr.value}` again does not help (jit's cache takes an equal bound "
+                     f"method for the same function)")))
+    return found
+
+
+def _instantiated_class(instance: Optional[Binding], model: SemanticModel) -> Optional[cst.ClassDef]:
+    """The class of this module that ``instance`` (``c = C(...)``) is an instance of."""
+    if instance is None or instance.kind != "assign" or not isinstance(instance.value, cst.Call) \
+            or not isinstance(instance.value.func, cst.Name):
+        return None
+    binding = model.single_binding(instance.value.func.value, instance.scope)
+    if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef):
+        return None
+    return binding.node
+
+
+def _instance_writes(ctx: FileContext, instance: Binding, cls: cst.ClassDef,
+                     attrs: set[str]) -> list[tuple[str, Event, str]]:
+    """(attribute, the write, how it is shown) for the writes of ``attrs`` on ``instance``:
+    through its attribute (``c.P = ...``, ``c.P[k] += ...``) or a call of one of its methods
+    that assigns ``self.P``."""
+    model = ctx.model
+    name = instance.name
+    found: list[tuple[str, Event, str]] = []
+    for root, frame, write in model.item_writes:
+        if root != name or model.lookup(name, frame.scope) != [instance]:
+            continue
+        target = write.target if isinstance(write, (cst.AssignTarget, cst.AugAssign)) else None
+        while isinstance(target, (cst.Subscript, cst.Attribute)) and not (
+                isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)):
+            target = target.value
+        if isinstance(target, cst.Attribute) and target.attr.value in attrs:
+            found.append((target.attr.value, Event(frame, model.order(write), write),
+                          f"`{name}.{target.attr.value} = ...`"))
+    methods = class_methods(cls)
+    for site in model.calls:
+        func = site.node.func
+        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name) \
+                or func.value.value != name or func.attr.value not in methods \
+                or model.lookup(name, site.frame.scope) != [instance]:
+            continue
+        method = methods[func.attr.value]
+        params = positional_params(method)
+        if not params:
+            continue
+        for attr in _self_assigned(method, params[0].name.value) & attrs:
+            found.append((attr, Event(site.frame, model.order(site.node), site.node),
+                          f"`{name}.{func.attr.value}()`"))
+    return found
+
+
+def _self_assigned(method: cst.FunctionDef, receiver: str) -> set[str]:
+    """The attributes ``method`` assigns on its receiver (``self.P = ...``, ``self.P += ...``)."""
+    assigned: set[str] = set()
+
+    def note(target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                and target.value.value == receiver:
+            assigned.add(target.attr.value)
+
+    class _Assigned(Walker):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            note(node.target)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            note(node.target)
+
+    _Assigned().walk(method.body)
+    return assigned
 
 
 def state_changed_after_construction(ctx: FileContext, cls: cst.ClassDef,

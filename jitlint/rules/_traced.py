@@ -45,12 +45,14 @@ from typing import Optional
 import libcst as cst
 
 from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
-                              DATA_SIZED_METHODS, DIFFERENTIATED_VALUE_CONVERSIONS, DATA_SIZED_OUTPUTS, NUMPY_ARRAY_CONSTRUCTORS,
+                              DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
+                              LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
                               NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
-                              TRACING_CALLS, DataSizedOutput, Param, TracingCall, concrete_param)
+                              SCHEDULE_PARAMS, STATIC_FIELD_MARKERS, TRACING_CALLS, DataSizedOutput,
+                              Param, TracingCall, concrete_param)
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import STRINGS
@@ -58,6 +60,7 @@ from jitlint.rules._context import calling_context, class_methods
 from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, positional_params,
                                    scopes_within, states_container)
+from jitlint.rules._nnx import own_nodes
 from jitlint.semantic import Binding, Scope, SemanticModel
 from jitlint.staticargs import SPEC_KEYWORDS
 from jitlint.values import array_made_by, value_flow
@@ -174,6 +177,9 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
         uses.setdefault(id(use.node), use)
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
         for use in _post_init_uses(ctx):
+            uses.setdefault(id(use.node), use)
+    if ctx.jit_applications:
+        for use in _schedule_uses(ctx):
             uses.setdefault(id(use.node), use)
     return list(uses.values())
 
@@ -389,6 +395,86 @@ def _handed_params(call: cst.Call, fact: TracingCall, func) -> set[str]:
     return {params[i].name.value for i in chosen if i < len(params)}
 
 
+SCHEDULE_LEAF_NAMES = frozenset(name.rpartition(".")[2] for name in SCHEDULE_PARAMS)
+
+
+def _schedule_uses(ctx: FileContext) -> list[TracerUse]:
+    """A def passed as an optimizer's schedule (jaxfacts.SCHEDULE_PARAMS: ``optax.sgd(lr_fn)``)
+    runs with a traced step count when the optimizer's update runs traced: a method of the
+    object holding it is jitted (``jax.jit(op.update)``) or called in traced code, or the
+    object is passed to a jitted function (a TrainState)."""
+    model = ctx.model
+    uses: list[TracerUse] = []
+    for site in [site for leaf in SCHEDULE_LEAF_NAMES for site in model.calls_named(leaf)]:
+        qualname = model.qualified_name(site.node.func, site.frame.scope)
+        where = SCHEDULE_PARAMS.get(qualname or "")
+        schedule = _schedule_def(site, where, model) if where is not None else None
+        if schedule is None or not _update_runs_traced(ctx, site):
+            continue
+        count = positional_params(schedule)[0].name.value
+        analysis = _FunctionAnalysis(ctx, JittedFunction(schedule, [], {count}, set()),
+                                     set(jitted_functions(ctx)), schedule_of=qualname)
+        analysis.solve()
+        uses.extend(analysis.run())
+    return uses
+
+
+def _schedule_def(site, where: tuple[int, str], model: SemanticModel) -> Optional[cst.FunctionDef]:
+    position, keyword = where
+    positional = [a for a in site.node.args if a.keyword is None and not a.star]
+    chosen = [a for a in site.node.args if a.keyword is not None and a.keyword.value == keyword]
+    arg = chosen[0] if chosen else positional[position] if position < len(positional) else None
+    if arg is None or not isinstance(arg.value, cst.Name):
+        return None
+    binding = model.single_binding(arg.value.value, site.frame.scope)
+    if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef) \
+            or binding.node.decorators or not positional_params(binding.node):
+        return None
+    return binding.node
+
+
+def _update_runs_traced(ctx: FileContext, site) -> bool:
+    """The object built around ``site``'s optimizer (``op = optax.sgd(...)``, also inside
+    ``optax.chain(...)``, ``nnx.Optimizer(model, ...)``, ``TrainState.create(tx=...)``) has a
+    method jitted or called in traced code, or is passed to a jitted function."""
+    model = ctx.model
+    line = site.statement
+    statement = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+    if not isinstance(statement, cst.Assign) or len(statement.targets) != 1 \
+            or not isinstance(statement.targets[0].target, cst.Name) \
+            or not _argument_of_calls(statement.value, site.node):
+        return False
+    holder = model.single_binding(statement.targets[0].target.value, site.frame.scope)
+    if holder is None:
+        return False
+
+    def holds(expr: cst.BaseExpression, scope: Scope) -> bool:
+        return isinstance(expr, cst.Name) and expr.value == holder.name \
+            and model.lookup(holder.name, scope) == [holder]
+
+    for app in ctx.jit_applications:
+        if isinstance(app.target, cst.Attribute) and holds(app.target.value, app.frame.scope):
+            return True
+    for jc in jitted_calls(ctx):
+        scope = model.call_site_of[jc.call].frame.scope
+        if any(holds(arg.value, scope) for arg in jc.call.args):
+            return True
+    context = calling_context(ctx)
+    for call in model.calls:
+        func = call.node.func
+        if isinstance(func, cst.Attribute) and holds(func.value, call.frame.scope) \
+                and context.runs_traced(call.frame):
+            return True
+    return False
+
+
+def _argument_of_calls(expr: cst.BaseExpression, call: cst.Call) -> bool:
+    """``expr`` is ``call``, or a call with ``call`` among its arguments (at any depth)."""
+    if expr is call:
+        return True
+    return isinstance(expr, cst.Call) and any(_argument_of_calls(arg.value, call) for arg in expr.args)
+
+
 def _post_init_uses(ctx: FileContext) -> list[TracerUse]:
     """jit rebuilds a pytree dataclass from its traced leaves, which runs ``__post_init__`` again
     with its array fields traced (flax.struct, jax_dataclasses, register_dataclass: measured)."""
@@ -505,6 +591,42 @@ def _pytree_dataclasses(ctx: FileContext, kinds: frozenset = PYTREE_DATACLASS_DE
     return found
 
 
+def _leaf_fields(ctx: FileContext) -> dict[cst.ClassDef, frozenset[str]]:
+    """This module's pytree dataclasses that make every field a leaf (jaxfacts
+    LEAF_FIELD_DATACLASSES), each with its annotated fields not marked static: traced, whatever
+    their annotation, in an instance jit traces."""
+    model = ctx.model
+    found: dict[cst.ClassDef, frozenset[str]] = {}
+    for cls in _pytree_dataclasses(ctx, LEAF_FIELD_DATACLASSES):
+        scope = model.classes[cls].scope
+        fields = set()
+        body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+        for statement in body:
+            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
+                        and not _marked_static(small.value, scope, model):
+                    fields.add(small.target.value)
+        found[cls] = frozenset(fields)
+    return found
+
+
+def _marked_static(value: Optional[cst.BaseExpression], scope: Scope, model: SemanticModel) -> bool:
+    """``field(pytree_node=False)``, ``eqx.field(static=True)``: a field kept out of the leaves
+    (or a call of anything else: not known to be a leaf)."""
+    if not isinstance(value, cst.Call):
+        return False
+    qualname = model.qualified_name(value.func, scope)
+    if qualname not in STATIC_FIELD_MARKERS:
+        return True
+    marker = STATIC_FIELD_MARKERS[qualname]
+    if marker is None:
+        return True
+    keyword, marked = marker
+    return any(arg.keyword is not None and arg.keyword.value == keyword
+               and isinstance(arg.value, cst.Name) and arg.value.value == str(marked)
+               for arg in value.args)
+
+
 def _name(func) -> str:
     return func.name.value if isinstance(func, cst.FunctionDef) else "<lambda>"
 
@@ -521,12 +643,14 @@ class _FunctionAnalysis:
     def __init__(self, ctx: FileContext, jitted: JittedFunction, jitted_defs: set,
                  caller: Optional["_FunctionAnalysis"] = None, depth: int = 0,
                  rebuilt: str = "", traced_by: str = "",
-                 param_classes: Optional[dict[str, cst.ClassDef]] = None) -> None:
+                 param_classes: Optional[dict[str, cst.ClassDef]] = None,
+                 schedule_of: str = "") -> None:
         self.ctx = ctx
         self.rebuilt = rebuilt  # the pytree class whose __post_init__ this is
         self.traced_by = traced_by  # the call that traces it (``jax.vmap``), when not a jit
         # traced parameters that are instances of these pytree classes (equinox Modules)
         self.param_classes = param_classes or {}
+        self.schedule_of = schedule_of  # the optimizer this def is the schedule of
         self.model = model = ctx.model
         self.flow = value_flow(ctx)
         self.array_fields = ctx.shared("pytree-array-fields", _pytree_array_fields)
@@ -540,6 +664,11 @@ class _FunctionAnalysis:
         self.param_bindings: dict[int, str] = {}
         self.uses: dict[int, TracerUse] = {}
         self.followed: dict[tuple, "_FunctionAnalysis"] = {}
+        # parameter -> class -> the call arguments passing an instance (none: its annotation)
+        self._param_classes: Optional[dict[str, dict[cst.ClassDef, list[cst.Arg]]]] = None
+        # (helper, its traced parameters) -> its analysis, for the tracedness of what it returns
+        # (kept apart from ``followed``: asked during ``solve``, before the state is final)
+        self._returns: dict[tuple, "_FunctionAnalysis"] = {}
 
     @property
     def root(self) -> "_FunctionAnalysis":
@@ -550,6 +679,9 @@ class _FunctionAnalysis:
         """How messages name the function: ``jitted `f` `` or ``helper `h` (called ... `f`)``."""
         if self.rebuilt:
             return f"`{self.rebuilt}.__post_init__` (jit rebuilds `{self.rebuilt}` from its traced leaves)"
+        if self.schedule_of:
+            return (f"schedule `{_name(self.func)}` (`{self.schedule_of}`'s update, run under jit, "
+                    f"calls it with the traced step count)")
         if self.caller is None:
             if self.traced_by:
                 return f"`{_name(self.func)}` (traced by `{self.traced_by}`)"
@@ -694,8 +826,8 @@ class _FunctionAnalysis:
         if isinstance(expr, cst.Attribute):
             # Other attributes may be static fields of a custom pytree (flax.struct fields
             # with pytree_node=False): only the array fields of this module's pytrees.
-            return (expr.attr.value in ARRAY_ATTRIBUTES or expr.attr.value in self.array_fields) \
-                and self.traced(expr.value, scope)
+            return ((expr.attr.value in ARRAY_ATTRIBUTES or expr.attr.value in self.array_fields)
+                    and self.traced(expr.value, scope)) or self.leaf_field_class(expr, scope) is not None
         if isinstance(expr, cst.Subscript):
             return self.traced(expr.value, scope)
         if isinstance(expr, cst.BinaryOperation):
@@ -731,6 +863,8 @@ class _FunctionAnalysis:
         builtin = self._builtin(func, scope)
         if builtin is not None:
             return builtin in TRACED_BUILTINS and self._any_arg_traced(call, scope)
+        if self._helper_returns_traced(call, scope):
+            return True
         qualname = self.model.qualified_name(func, scope)
         if qualname in NUMPY_ARRAY_METHOD_FUNCTIONS:
             # np.sum(x) is x.sum(): traced when the array is
@@ -743,6 +877,113 @@ class _FunctionAnalysis:
             return self._any_arg_traced(call, scope)
         # a class (jax.lax.Precision, jax.random.PRNGKey) is not followed: precision first
         return not qualname.rpartition(".")[2][:1].isupper()
+
+    def leaf_field_class(self, expr: cst.Attribute, scope: Scope) -> Optional[tuple[str, list[cst.Arg]]]:
+        """``c.n`` of a traced parameter ``c`` that an instance of a class of this module is
+        passed to (at a call of the jitted def, or by annotation), whose ``n`` is a leaf
+        (LEAF_FIELD_DATACLASSES): that class's name, with the call arguments that pass one
+        (empty: the annotation says so)."""
+        param = self._is_bare_param(expr.value, scope)
+        if param is None:
+            return None
+        leaves = self.ctx.shared("pytree-leaf-fields", _leaf_fields)
+        if not leaves:
+            return None
+        for cls, passed in self.param_classes().get(param, {}).items():
+            if expr.attr.value in leaves.get(cls, ()):
+                return cls.name.value, passed
+        return None
+
+    def param_classes(self) -> dict[str, dict[cst.ClassDef, list[cst.Arg]]]:
+        """Parameter of the jitted def -> classes of this module it receives instances of: by
+        its annotation, or at the def's jitted calls in this module (``do_scan(D(...))``)."""
+        if self._param_classes is not None:
+            return self._param_classes
+        found: dict[str, dict[cst.ClassDef, list[cst.Arg]]] = {}
+        model, func = self.model, self.func
+        params = positional_params(func)
+        for param in (*params, *func.params.kwonly_params):
+            annotation = param.annotation.annotation if param.annotation is not None else None
+            cls = self._class_named(annotation, model.scope_of[func]) if annotation is not None else None
+            if cls is not None:
+                found.setdefault(param.name.value, {})[cls] = []
+        for jc in jitted_calls(self.ctx):
+            if jc.func is not func:
+                continue
+            site = model.call_site_of[jc.call]
+            for index, arg in enumerate(jc.call.args):
+                if arg.star:
+                    break
+                name = arg.keyword.value if arg.keyword is not None else \
+                    params[index].name.value if index < len(params) else None
+                origin = model.value_origin(arg.value, site.frame.scope, site.frame)
+                if name is not None and origin is not None and isinstance(origin[0], cst.Call):
+                    cls = self._class_named(origin[0].func, origin[1])
+                    if cls is not None:
+                        found.setdefault(name, {}).setdefault(cls, []).append(arg)
+        self._param_classes = found
+        return found
+
+    def _class_named(self, expr: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
+        if not isinstance(expr, cst.Name):
+            return None
+        binding = self.model.single_binding(expr.value, scope)
+        if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef):
+            return None
+        return binding.node
+
+    def _helper_returns_traced(self, call: cst.Call, scope: Scope) -> bool:
+        """A call of a function of this module (a def, a lambda bound to a name, or one kept in
+        a ``types.SimpleNamespace`` of helpers) with traced arguments that returns a traced
+        value (``npad = index_update(npad, i, n)`` returning ``x.at[i].set(n)``)."""
+        if self.depth >= MAX_HELPER_DEPTH:
+            return False
+        helper = self._callee(call.func, scope)
+        if helper is None or helper is self.func or helper in self.jitted_defs:
+            return False
+        params = positional_params(helper)
+        traced = {params[index].name.value if arg.keyword is None else arg.keyword.value
+                  for index, arg in enumerate(call.args)
+                  if not arg.star and (arg.keyword is not None or index < len(params))
+                  and self.traced(arg.value, scope)}
+        if not traced or any(arg.star for arg in call.args):
+            return False
+        key = (id(helper), frozenset(traced))
+        analysis = self._returns.get(key)
+        if analysis is None:
+            analysis = _FunctionAnalysis(self.ctx, JittedFunction(helper, [], traced, set(traced)),
+                                         self.jitted_defs, self, self.depth + 1)
+            self._returns[key] = analysis
+            analysis.solve()
+        inner = self.model.scope_of[helper]
+        if isinstance(helper, cst.Lambda):
+            return analysis.traced(helper.body, inner)
+        return any(isinstance(node, cst.Return) and node.value is not None
+                   and analysis.traced(node.value, inner) for node in own_nodes(helper.body))
+
+    def _callee(self, func: cst.BaseExpression, scope: Scope):
+        """The undecorated def or lambda of this module that ``func`` names, if known."""
+        model = self.model
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            holder = model.single_binding(func.value.value, scope)
+            value = holder.value if holder is not None and holder.kind == "assign" else None
+            if not isinstance(value, cst.Call) \
+                    or model.qualified_name(value.func, holder.scope) != "types.SimpleNamespace":
+                return None
+            member = next((arg.value for arg in value.args if arg.keyword is not None
+                           and arg.keyword.value == func.attr.value), None)
+            return member if isinstance(member, cst.Lambda) else \
+                self._callee(member, holder.scope) if isinstance(member, cst.Name) else None
+        if not isinstance(func, cst.Name):
+            return None
+        binding = model.single_binding(func.value, scope)
+        if binding is None or binding.scope.kind == "class" or id(binding.scope) in self.scope_ids:
+            return None
+        if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef) and not binding.node.decorators:
+            return binding.node
+        if binding.kind == "assign" and isinstance(binding.value, cst.Lambda):
+            return binding.value
+        return None
 
     def _any_arg_traced(self, call: cst.Call, scope: Scope) -> bool:
         return any(self.traced(arg.value, scope) for arg in call.args)
@@ -825,8 +1066,9 @@ class _FunctionAnalysis:
             found.extend(helper.run())
         return found
 
-    def report(self, kind: str, node: cst.CSTNode, message: str, operation: str = "") -> None:
-        related = tuple((app.anchor, JITTED_HERE) for app in self.root.jitted.apps)
+    def report(self, kind: str, node: cst.CSTNode, message: str, operation: str = "",
+               evidence: tuple[tuple[cst.CSTNode, str], ...] = ()) -> None:
+        related = evidence + tuple((app.anchor, JITTED_HERE) for app in self.root.jitted.apps)
         self.uses.setdefault(id(node), TracerUse(kind, node, self.func, message, related, operation))
 
     def check_truth(self, expr: cst.BaseExpression, scope: Scope, construct: str, fix: str) -> None:
@@ -1070,9 +1312,26 @@ class _UseFinder(Walker):
                          error: str, fix: str) -> None:
         a = self.a
         param = a._is_bare_param(value, self.scope)
-        advice = static_fix(param) + f", else {fix}" if param is not None else fix
-        a.report("convert", node, f"{what} needs a concrete value but `{_src(value)}` is traced "
-                                  f"in {a.where}: it raises {error}; {advice}")
+        leaf = a.leaf_field_class(value, self.scope) if isinstance(value, cst.Attribute) else None
+        if leaf is None:
+            advice = static_fix(param) + f", else {fix}" if param is not None else fix
+            a.report("convert", node, f"{what} needs a concrete value but `{_src(value)}` is traced "
+                                      f"in {a.where}: it raises {error}; {advice}")
+            return
+        cls, passed = leaf
+        advice = (f"`{value.attr.value}` is a pytree leaf of `{cls}`, traced like its arrays: declare "
+                  f"the field static (`flax.struct.field(pytree_node=False)`, "
+                  f"`eqx.field(static=True)`) or pass it as a static argument of its own")
+        if not passed:
+            a.report("convert", node, f"{what} needs a concrete value but `{_src(value)}` is traced "
+                                      f"in {a.where}: it raises {error}; {advice}")
+            return
+        # Shown where a `cls` instance is passed: another class (a static field) may work
+        # with the same body (chex#104: the flax.struct twin with the field static does).
+        for arg in passed:
+            a.report("convert", arg, f"passing a `{cls}` to {a.where}: there {what} is "
+                                     f"`{_src(value)}`, which needs a concrete value but is traced: "
+                                     f"it raises {error}; {advice}", ((node, "the use"),))
 
     def _data_sized(self, node: cst.Call, fact: DataSizedOutput) -> None:
         """``jnp.nonzero(x)``: an output sized by traced data, without the size keyword."""

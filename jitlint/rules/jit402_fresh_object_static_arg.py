@@ -1,8 +1,11 @@
-from typing import Iterator
+from typing import Iterator, Optional
 
 import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._context import calling_context
+from jitlint.rules._jitted import jitted_functions
+from jitlint.rules._nnx import NNX_JIT, creates_nnx_object
 from jitlint.rules._module_fields import FRESH, instance_uses
 from jitlint.rules._static import (
     FILTERED_STATIC_KINDS, Fresh, StaticUse, fresh_receiver, fresh_value, static_receivers, static_uses,
@@ -30,7 +33,10 @@ class FreshObjectStaticArg(Rule):
     jit (`jaxfacts.EAGER_LAX_FUNCTION_PARAMS`); and an `equinox.Module` instance whose field
     holds a jitted function, lambda, nested def or partial made per instance (`self.fn =
     jax.jit(fn)` in `__init__`), passed where that field is static (any non-array field under
-    `eqx.filter_jit`, a marked static field anywhere) when a second instance can arrive.
+    `eqx.filter_jit`, a marked static field anywhere) when a second instance can arrive. And
+    an NNX object built in a loop around an optax transformation made in that loop
+    (`nnx.Optimizer(model, optax.adam(lr))` each epoch) and passed to an `nnx.jit` function
+    called there: the transformation is part of the object's static graph definition.
     Under `eqx.filter_jit` every non-array argument is static: there an optax transformation
     made anew (per call, or twins) is flagged too (other fresh objects are left alone there).
     Silent where the call runs traced: in a jitted body, or in a
@@ -53,7 +59,9 @@ class FreshObjectStaticArg(Rule):
     created in a 5-step loop and passed to `eqx.filter_jit`, compiles 5 times (storing
     `activation` itself: once). Under `eqx.filter_jit` (equinox 0.13.8): a new `optax.adam`
     per `train()` compiles once per `train()` (4 in 4), two alike compile twice, one reused
-    compiles once.
+    compiles once. flax 0.12.8: an `nnx.jit` epoch step given a new `nnx.Optimizer` around a
+    new `optax.adam` every epoch compiles 3 times in 3 epochs (flax#5548); with one `adam`
+    made before the loop, once, even with a new model and optimizer every epoch.
 
     ## Fix safety
     Create the object once (hoist the lambda or partial out of the loop, define the function at
@@ -133,12 +141,68 @@ class FreshObjectStaticArg(Rule):
                 yield Violation(receiver.receiver, (
                     f"`{name}` is jitted with a static `self`, and called on {fresh.what} "
                     f"{fresh.when}: `{name}` recompiles on every call; {fresh.fix}"))
+        yield from _optimizers_with_fresh_transformations(ctx)
         for use, fresh, first in twin_objects(ctx):
             earlier = " ".join(cst.Module([]).code_for_node(first.value).split())
             yield Violation(use.arg, (
                 f"{use.where()} is {fresh.what}, created separately from `{earlier}` passed in "
                 f"an earlier call; it is equal only to itself, so `{use.callee}` compiles again; "
                 f"{fresh.fix}"))
+
+
+def _optimizers_with_fresh_transformations(ctx: FileContext) -> Iterator[Violation]:
+    """An NNX object built in a loop around an optax transformation made in that loop
+    (``nnx.Optimizer(model, optax.adam(1e-3))`` each epoch), passed to an ``nnx.jit`` function
+    called in the loop: the transformation sits in the object's static graph definition and
+    hashes by identity (flax#5548)."""
+    model = ctx.model
+    context = calling_context(ctx)
+    for func, entry in jitted_functions(ctx).items():
+        if not isinstance(func, cst.FunctionDef) or not any(app.jit.qualname == NNX_JIT for app in entry.apps):
+            continue
+        binding = next((b for b in model.functions[func].scope.bindings.get(func.name.value, ())
+                        if b.node is func), None)
+        for site in model.calls_to(binding) if binding is not None else ():
+            loops = site.frame.loops_in_scope()
+            if not loops or context.runs_traced(site.frame):
+                continue
+            for arg in site.node.args:
+                made = _fresh_transformation_inside(arg.value, site, loops, model)
+                if made is None:
+                    continue
+                shown = " ".join(cst.Module([]).code_for_node(made).split())
+                yield Violation(site.node, (
+                    f"`{_src_name(arg.value)}` passed to nnx.jit `{func.name.value}` is an NNX object built "
+                    f"in this loop around `{shown}`, a new optax transformation each time: its "
+                    f"functions hash by identity in the object's static graph, so "
+                    f"`{func.name.value}` recompiles on every iteration; create the transformation "
+                    f"once before the loop (or reuse the optimizer)"),
+                    related=((made, "the transformation made on every iteration"),))
+                break
+
+
+def _fresh_transformation_inside(value: cst.BaseExpression, site, loops: list,
+                                 model) -> Optional[cst.Call]:
+    """The ``optax.*(...)`` call made in one of ``loops`` that the NNX object ``value`` is
+    built around."""
+    if not creates_nnx_object(value, site.frame.scope, site.frame, model):
+        return None
+    origin = model.value_origin(value, site.frame.scope, site.frame)
+    if origin is None or not isinstance(origin[0], cst.Call):
+        return None
+    spans = [model.span(loop) for loop in loops]
+    for arg in origin[0].args:
+        inner = model.value_origin(arg.value, origin[1], origin[2])
+        if inner is None or not isinstance(inner[0], cst.Call):
+            continue
+        qualname = model.qualified_name(inner[0].func, inner[1]) or ""
+        if qualname.startswith("optax.") and any(start < model.order(inner[0]) < end for start, end in spans):
+            return inner[0]
+    return None
+
+
+def _src_name(expr: cst.BaseExpression) -> str:
+    return " ".join(cst.Module([]).code_for_node(expr).split())
 
 
 def _defaults_made_per_call(call: cst.Call, found: list[tuple[StaticUse, Fresh]]) -> Violation:

@@ -28,7 +28,9 @@ class EagerLaxControlFlowInLoop(Rule):
     eagerly: a library call that runs lax control flow inside, listed as data in
     `jitlint/jaxfacts.py` (`LAX_LOOP_LIBRARY_CALLS`: `jax.scipy.optimize.minimize`,
     `jax.scipy.sparse.linalg.cg`, ..., and the `update` of optax's `lbfgs`, line searches,
-    `MultiSteps`, `apply_if_finite`, `contrib.reduce_on_plateau`, also inside `optax.chain`),
+    `MultiSteps`, `apply_if_finite`, `contrib.reduce_on_plateau`, also inside `optax.chain`;
+    the `step` of blackjax's `nuts`, `hmc`, `mala`, `rmh`, and the kernels their
+    `build_kernel()` returns),
     or a function of this module that calls
     `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it defines itself (a local
     `def` or a lambda). Only `for`/`while` loops; benchmark loops (timers,
@@ -44,7 +46,8 @@ class EagerLaxControlFlowInLoop(Rule):
     steps under one `jax.jit` compile 10 times in all, 2 of them the step. After the first
     call, each eager call compiles again: `lbfgs().update` 3 times, `scale_by_lbfgs` 2, the
     line searches, `MultiSteps`, `apply_if_finite`, `reduce_on_plateau`, `minimize` and the
-    sparse solvers once (tests/test_jaxfacts.py measures each). A helper running
+    sparse solvers once; blackjax 1.7.1's `nuts.step` once (its `while`), `hmc.step` twice
+    (a `scan` and a `cond`), `mala`/`rmh` once (tests/test_jaxfacts.py measures each). A helper running
     `lax.fori_loop` with a local body compiles on each of 5 calls; with a module-level body,
     once.
 

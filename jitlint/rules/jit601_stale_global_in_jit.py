@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._stale import NNX_UPDATED, stale_attribute_reads, stale_reads
+from jitlint.rules._stale import NNX_UPDATED, stale_attribute_reads, stale_instance_method_reads, stale_reads
 
 
 class StaleGlobalInJit(Rule):
@@ -13,7 +13,10 @@ class StaleGlobalInJit(Rule):
     transformation (`jax.jit(jax.grad(loss))`), a name bound again to the same jit
     (`f_jit = jax.jit(f)` after rebinding a function `f` reads), and a bound method jitted once
     in `__init__` (`self._fwd = jax.jit(self._forward)`) whose body reads `self.params` that
-    another method or an assignment to the instance changes. Constants bound once, imports,
+    another method or an assignment to the instance changes, and a bound method of an
+    instance jitted once into a name (`jitted_calc = jax.jit(c.calc)`) when `c.P = ...` or a
+    method of `c` that assigns `self.P` runs between two calls of that name (shown at the
+    write). Constants bound once, imports,
     functions and classes are not flagged, nor are writes that all happen before the first call.
 
     ## Why is this bad?
@@ -24,8 +27,10 @@ class StaleGlobalInJit(Rule):
     1 time in 5 calls and returns results computed with the first value every time. The same
     holds for the gradient of a closure over a reassigned local, a rebound global function
     re-wrapped with `jax.jit` (the cache is keyed on the wrapped function: no retrace), and
-    `self.weights` changed after `jax.jit(self._forward)` (the run-time tests of
-    `fixtures/stale_values/` print both results next to the ones without jit).
+    `self.weights` changed after `jax.jit(self._forward)`, and `c.mul = False` after
+    `jitted_calc = jax.jit(c.calc)`: jitting `c.calc` again returns the stale value too (jit's
+    cache takes the equal bound method for the same function). The run-time tests of
+    `fixtures/stale_values/` print both results next to the ones without jit.
 
     ## Fix safety
     Passing the value as an argument is safe and keeps one compile as long as its shape and
@@ -70,11 +75,13 @@ class StaleGlobalInJit(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
-        for stale in [*stale_reads(ctx), *stale_attribute_reads(ctx)]:
+        for stale in [*stale_reads(ctx), *stale_attribute_reads(ctx), *stale_instance_method_reads(ctx)]:
             if stale.how == NNX_UPDATED:
                 continue  # JIT610 says it in NNX terms
             function = stale.function.name.value
-            if stale.function_value:
+            if stale.fix:
+                fix = stale.fix
+            elif stale.function_value:
                 fix = (f"jit caches the trace per wrapped function, so re-wrapping `{function}` with "
                        f"jax.jit does not help; pass `{stale.name}` as a static argument "
                        f"(static_argnums) or jit a new wrapper")
@@ -84,4 +91,4 @@ class StaleGlobalInJit(Rule):
             yield Violation(stale.node, (
                 f"jitted `{function}` reads `{stale.name}`, which is {when}: "
                 f"jit bakes the value in at the first trace, so later calls silently use the old "
-                f"one; {fix}"))
+                f"one; {fix}"), related=stale.related)

@@ -1,6 +1,11 @@
-from typing import Iterator
+from typing import Iterator, Optional
+
+import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._context import class_methods
+from jitlint.rules._jitted import jitted_functions
+from jitlint.rules._nnx import NNX_JIT, closed_over_updates, creates_nnx_object, in_place_updates
 from jitlint.rules._stale import NNX_UPDATED, stale_reads
 
 
@@ -10,7 +15,10 @@ class JitClosesOverNnxModule(Rule):
     Flags a jitted function (`nnx.jit` or `jax.jit`) that reads a global (or enclosing
     function's) Flax NNX module or optimizer instead of taking it as an argument, when the
     program updates that object between calls: trains it with `optimizer.update(model, grads)`,
-    passes it to an `nnx.jit` train step, `nnx.update`s it, or assigns its variables.
+    passes it to an `nnx.jit` train step, `nnx.update`s it, or assigns its variables. Also an
+    `nnx.jit` function that updates such an outer object itself (`counter.count.value += 1`,
+    `optimizer.update(model, grads)` on a global), and `nnx.jit(counter)` of a module instance
+    whose `__call__` updates `self`.
 
     ## Why is this bad?
     A module read from outside is not an input of the trace: its weights are baked into the
@@ -18,7 +26,10 @@ class JitClosesOverNnxModule(Rule):
     `@nnx.jit def predict(x): return model(x)` called before 20 training steps returns, after
     them, exactly its first output (0.0710) while `model(x)` gives 3.7e-09; `@jax.jit` behaves
     the same. It also embeds every weight in the program, which makes compiling slow for
-    large models.
+    large models. Updating the closed-over object inside the trace raises at the first call
+    (flax 0.12.8): `nnx.jit(counter)()` with `self.count.value += 1` in `__call__`
+    (flax#3997) and `@nnx.jit def step(): counter.count.value += 1` raise TraceContextError;
+    `optimizer.update(model, grads)` on a global optimizer and model raises ValueError.
 
     ## Fix safety
     Take the module as an argument (`def predict(model, x)` under `nnx.jit`; for `jax.jit`
@@ -80,6 +91,7 @@ class JitClosesOverNnxModule(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
+        yield from _updates_inside(ctx)
         for stale in stale_reads(ctx):
             if stale.how != NNX_UPDATED:
                 continue
@@ -88,3 +100,57 @@ class JitClosesOverNnxModule(Rule):
                 f"jitted `{function}` reads the NNX object `{stale.name}`, which is updated in "
                 f"place between its calls: its weights are baked in at the first trace, so later "
                 f"calls silently use the old ones; pass `{stale.name}` as an argument"))
+
+
+def _updates_inside(ctx: FileContext) -> Iterator[Violation]:
+    """``nnx.jit`` of a function that updates in place an NNX object it reads from outside
+    (``counter.count.value += 1``, ``optimizer.update(model, grads)`` with either global), and
+    ``nnx.jit(counter)`` of a module instance whose ``__call__`` updates ``self``: the object
+    is closed over, not an input, and NNX refuses the write (flax 0.12.8: TraceContextError, or
+    ValueError for an optimizer).  jax.jit's form is JIT820's."""
+    for func, entry in jitted_functions(ctx).items():
+        apps = [app for app in entry.apps if app.jit.qualname == NNX_JIT]
+        if not apps or not isinstance(func, cst.FunctionDef):
+            continue
+        for name, node in closed_over_updates(func, ctx.model).items():
+            yield Violation(node, (
+                f"`{func.name.value}`, under nnx.jit, updates the NNX object `{name}` it reads from "
+                f"outside: `{name}` is closed over, not an input of the trace, so NNX raises at "
+                f"the first call (TraceContextError, or ValueError for an optimizer's update); "
+                f"pass `{name}` as an argument"),
+                related=((apps[0].anchor, "the nnx.jit"),))
+    shown: set[int] = set()
+    for app in ctx.jit_applications:
+        if app.jit.qualname != NNX_JIT or app.call is None or not isinstance(app.target, cst.Name):
+            continue
+        updated = _instance_call_updates(ctx, app.target, app.frame)
+        if updated is not None and id(updated) not in shown:
+            shown.add(id(updated))  # shown at the update, once however often it is jitted
+            name = app.target.value
+            yield Violation(updated, (
+                f"nnx.jit(`{name}`) jits this `__call__` with `{name}` closed over, not passed, "
+                f"and it updates `{name}` in place: NNX raises TraceContextError at the first "
+                f"call; jit a function of the module (`nnx.jit(lambda m: m())({name})`, or "
+                f"`@nnx.jit def step(model): ...`)"),
+                related=((app.call, "the nnx.jit of the instance"),))
+
+
+def _instance_call_updates(ctx: FileContext, target: cst.Name, frame) -> Optional[cst.CSTNode]:
+    """The in-place update of ``self`` in ``__call__`` of the NNX module class (of this module)
+    that ``target`` is an instance of."""
+    model = ctx.model
+    if not creates_nnx_object(target, frame.scope, frame, model):
+        return None
+    origin = model.value_origin(target, frame.scope, frame)
+    call = origin[0] if origin is not None else None
+    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name):
+        return None
+    binding = model.single_binding(call.func.value, origin[1])
+    if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef):
+        return None
+    method = class_methods(binding.node).get("__call__")
+    params = method.params.params if method is not None else ()
+    if not params:
+        return None
+    receiver = params[0].name.value
+    return in_place_updates(method, model, frozenset({receiver})).get(receiver)

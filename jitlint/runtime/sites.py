@@ -40,7 +40,7 @@ from jitlint.semantic import build_model
 ERROR_CODES = frozenset({"JIT203", "JIT301", "JIT701", "JIT702", "JIT703", "JIT801", "JIT802", "JIT803",
                          "JIT805", "JIT806", "JIT807"})
 STALE_KINDS = {"JIT601": "read", "JIT602": "write"}
-UNCHECKED = frozenset({"JIT603", "JIT610", "JIT620", "JIT804", "JIT820"})
+UNCHECKED = frozenset({"JIT603", "JIT604", "JIT610", "JIT620", "JIT804", "JIT820"})
 # Recompilation findings about a function object made anew each time: confirmed by the compiles
 # of all the jit objects made there.  The other recompilation findings say that one jitted
 # function compiles again (a new shape, a new static value): confirmed only when one jit object
