@@ -275,7 +275,7 @@ def _filter_jitted(ctx: FileContext) -> list[TracerUse]:
                     classes[param] = kind
         if traced:
             analysis = _FunctionAnalysis(ctx, JittedFunction(func, jitted.apps, traced, set(traced)),
-                                         set(jitted_functions(ctx)), param_classes=classes)
+                                         set(jitted_functions(ctx)), module_params=classes)
             analysis.solve()
             uses.extend(analysis.run())
     return uses
@@ -643,13 +643,13 @@ class _FunctionAnalysis:
     def __init__(self, ctx: FileContext, jitted: JittedFunction, jitted_defs: set,
                  caller: Optional["_FunctionAnalysis"] = None, depth: int = 0,
                  rebuilt: str = "", traced_by: str = "",
-                 param_classes: Optional[dict[str, cst.ClassDef]] = None,
+                 module_params: Optional[dict[str, cst.ClassDef]] = None,
                  schedule_of: str = "") -> None:
         self.ctx = ctx
         self.rebuilt = rebuilt  # the pytree class whose __post_init__ this is
         self.traced_by = traced_by  # the call that traces it (``jax.vmap``), when not a jit
         # traced parameters that are instances of these pytree classes (equinox Modules)
-        self.param_classes = param_classes or {}
+        self.module_params = module_params or {}
         self.schedule_of = schedule_of  # the optimizer this def is the schedule of
         self.model = model = ctx.model
         self.flow = value_flow(ctx)
@@ -713,9 +713,9 @@ class _FunctionAnalysis:
         """``model(x)`` where ``model`` is a traced parameter holding a pytree Module of this
         module: that class's ``__call__``."""
         bindings = self.model.lookup(func.value, scope)
-        if len(bindings) != 1 or self.param_bindings.get(id(bindings[0])) not in self.param_classes:
+        if len(bindings) != 1 or self.param_bindings.get(id(bindings[0])) not in self.module_params:
             return None
-        method = class_methods(self.param_classes[bindings[0].name]).get("__call__")
+        method = class_methods(self.module_params[bindings[0].name]).get("__call__")
         return method if method is not None and positional_params(method) else None
 
     def follow_module_call(self, call: cst.Call, scope: Scope, method: cst.FunctionDef) -> None:
