@@ -34,7 +34,10 @@ DATA = np.array([1, 0, 2])  # ints: valid for every entry (bincount, repeat coun
 def _resolve(qualname: str, root, prefix: str):
     obj = root
     for part in qualname.removeprefix(prefix).split("."):
-        obj = getattr(obj, part)
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:  # a submodule its package does not import (jax.scipy.optimize)
+            obj = importlib.import_module(f"{obj.__name__}.{part}")
     return obj
 
 
