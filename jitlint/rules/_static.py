@@ -141,27 +141,39 @@ def eager_lax_uses(ctx: FileContext) -> list[StaticUse]:
     return ctx.shared("static-eager-lax", _eager_lax_uses)
 
 
-def _eager_lax_uses(ctx: FileContext) -> list[StaticUse]:
-    uses: list[StaticUse] = []
-    specs_by_name: dict[str, StaticArgSpec] = {}
-    last_names = {name.rsplit(".", 1)[-1] for name in EAGER_LAX_FUNCTION_PARAMS}
+def _calls_in_table(ctx: FileContext, table: dict) -> Iterator[tuple[CallSite, str, object]]:
+    """(call site, qualified name, the table's entry) for each call, without ``*args``, of a
+    function ``table`` (a jaxfacts table keyed by qualified name) has an entry for."""
+    last_names = {name.rsplit(".", 1)[-1] for name in table}
     for site in ctx.model.calls:
         func = site.node.func
         last = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
         if last not in last_names:
             continue
         qualname = ctx.model.qualified_name(func, site.frame.scope)
-        params = EAGER_LAX_FUNCTION_PARAMS.get(qualname or "")
-        if not params or any(a.star for a in site.node.args) \
-                or calling_context(ctx).runs_traced(site.frame):
+        entry = table.get(qualname or "")
+        if entry and qualname is not None and not any(a.star for a in site.node.args):
+            yield site, qualname, entry
+
+
+def _argument_at(call: cst.Call, position: int, keyword: str) -> Optional[cst.Arg]:
+    """The argument ``call`` gives a parameter: positionally at ``position``, or by keyword."""
+    positional = [a for a in call.args if a.keyword is None]
+    if position < len(positional):
+        return positional[position]
+    return next((a for a in call.args if a.keyword is not None and a.keyword.value == keyword), None)
+
+
+def _eager_lax_uses(ctx: FileContext) -> list[StaticUse]:
+    uses: list[StaticUse] = []
+    specs_by_name: dict[str, StaticArgSpec] = {}
+    for site, qualname, params in _calls_in_table(ctx, EAGER_LAX_FUNCTION_PARAMS):
+        if calling_context(ctx).runs_traced(site.frame):
             continue
-        assert qualname is not None
         spec = specs_by_name.setdefault(qualname, StaticArgSpec(qualname, qualname))
         callee = qualname.replace("jax.lax.", "lax.")
-        positional = [a for a in site.node.args if a.keyword is None]
         for position, keyword in params:
-            arg = positional[position] if position < len(positional) else next(
-                (a for a in site.node.args if a.keyword is not None and a.keyword.value == keyword), None)
+            arg = _argument_at(site.node, position, keyword)
             if arg is not None:
                 uses.append(StaticUse(site, callee, spec, arg, keyword,
                                       position if arg.keyword is None else None,
@@ -966,20 +978,9 @@ def array_hashing_elements(ctx: FileContext, expr: cst.BaseExpression, scope: Sc
 def hashed_function_arguments(ctx: FileContext) -> Iterator[tuple[cst.Arg, str, str, bool, Scope]]:
     """(argument, callee, parameter, a sequence?, scope of the call) for each argument of a lax function that hashes
     its function arguments (``jaxfacts.HASHED_FUNCTION_PARAMS``), eager or traced."""
-    last_names = {name.rsplit(".", 1)[-1] for name in HASHED_FUNCTION_PARAMS}
-    for site in ctx.model.calls:
-        func = site.node.func
-        last = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
-        if last not in last_names:
-            continue
-        qualname = ctx.model.qualified_name(func, site.frame.scope)
-        params = HASHED_FUNCTION_PARAMS.get(qualname or "")
-        if not params or any(a.star for a in site.node.args):
-            continue
-        positional = [a for a in site.node.args if a.keyword is None]
+    for site, qualname, params in _calls_in_table(ctx, HASHED_FUNCTION_PARAMS):
         for position, keyword, sequence in params:
-            arg = positional[position] if position < len(positional) else next(
-                (a for a in site.node.args if a.keyword is not None and a.keyword.value == keyword), None)
+            arg = _argument_at(site.node, position, keyword)
             if arg is not None:
                 yield (arg, qualname.replace("jax.lax.", "lax."), keyword,  # type: ignore[union-attr]
                        sequence, site.frame.scope)
