@@ -934,13 +934,8 @@ def array_hashing_object(ctx: FileContext, expr: cst.BaseExpression, scope: Scop
         owner = instance_class(ctx, expr.value, scope, depth + 1)
         assignments = field_assignments(ctx, owner[0], expr.attr.value) if owner is not None else None
         values = assignments or []
-    found_what = None
-    for value, value_scope in values:
-        what = array_hashing_object(ctx, value, value_scope, depth + 1)
-        if what is None:
-            return None
-        found_what = found_what or what
-    return found_what
+    return _every_value_says(values, lambda value, value_scope: array_hashing_object(
+        ctx, value, value_scope, depth + 1))
 
 
 def array_hashing_elements(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
@@ -966,13 +961,20 @@ def array_hashing_elements(ctx: FileContext, expr: cst.BaseExpression, scope: Sc
     elif isinstance(expr, cst.Attribute):
         owner = instance_class(ctx, expr.value, scope, depth + 1)
         values = (field_assignments(ctx, owner[0], expr.attr.value) or []) if owner is not None else []
-    found_what = None
+    return _every_value_says(values, lambda value, value_scope: array_hashing_elements(
+        ctx, value, value_scope, depth + 1))
+
+
+def _every_value_says(values: list[tuple[cst.BaseExpression, Scope]], judge) -> Optional[str]:
+    """What ``judge`` says of the first of ``values`` when it says something of every one (a
+    name is such an object only if every value reaching it is); None otherwise or if none."""
+    found = None
     for value, value_scope in values:
-        what = array_hashing_elements(ctx, value, value_scope, depth + 1)
+        what = judge(value, value_scope)
         if what is None:
             return None
-        found_what = found_what or what
-    return found_what
+        found = found or what
+    return found
 
 
 def hashed_function_arguments(ctx: FileContext) -> Iterator[tuple[cst.Arg, str, str, bool, Scope]]:
