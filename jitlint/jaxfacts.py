@@ -498,10 +498,11 @@ class NonJaxResult:
     element: str = ""
 
 
-_DEVICE_FIX = "pass it as a static argument (a Device or Sharding hashes), or place the data with " \
+# ``fix``: what to do besides marking it static
+_DEVICE_FIX = "a Device or Sharding hashes, so each one compiles once; or place the data with " \
               "jax.device_put before the call instead of passing the device"
-_OPTIMIZER_FIX = "mark it static or close over it in the jitted function; pass its state (an " \
-                 "array pytree) traced"
+_OPTIMIZER_FIX = "a NamedTuple of functions hashes, so it compiles once; or close over it in the " \
+                 "jitted function and pass only its state (an array pytree) traced"
 NON_JAX_RESULTS: dict[str, NonJaxResult] = {
     **{f"jax.{name}": NonJaxResult("a list of `jax.Device` objects", _DEVICE_FIX, "a `jax.Device`")
        for name in ("devices", "local_devices")},
@@ -542,7 +543,8 @@ NON_JAX_ENUM_BASES = frozenset({"enum.Enum", "enum.Flag", "enum.StrEnum"})
 # --- Python operations that hash a value --------------------------------------------------------
 # A tracer is unhashable (jax 0.10.2; 0.4.29 briefly let hash() through, jax#21824): each of these
 # raises TypeError "unhashable type: 'DynamicJaxprTracer'" on a traced value under jit.
-_UNHASHABLE = "TypeError (unhashable type: 'DynamicJaxprTracer')"
+# (under vmap: 'BatchTracer')
+_UNHASHABLE = "TypeError (unhashable type: a tracer)"
 # builtins -> what they hash: ``hash(x)``; ``set(xs)`` and ``frozenset(xs)`` hash each element
 HASHING_BUILTINS: dict[str, str] = {"hash": "its argument", "set": "each element",
                                     "frozenset": "each element"}

@@ -1,8 +1,9 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._arguments import (CLASS, FIELD, FUNCTION, LIBRARY, OBJECT, STR, narrowed_to_str,
-                                      non_jax_value)
+from jitlint.jaxfacts import NON_JAX_RESULTS
+from jitlint.rules._arguments import (ARRAY, CLASS, ENUM, FIELD, FUNCTION, LEAF, LIBRARY, OBJECT, RESULT, STR,
+                                      narrowed_to_str, non_jax_value)
 from jitlint.rules._static import StaticUse, traced_uses
 
 
@@ -99,6 +100,16 @@ def _fix(use: StaticUse, kind: str, name: str) -> str:
     if kind == FIELD:
         return (f"mark the field `{name}` static (eqx.field(static=True), "
                 f"flax.struct.field(pytree_node=False)), or use eqx.filter_jit for an equinox Module")
+    if kind == ARRAY:
+        return ("jax has no string or object dtype: drop that entry before the call (or keep it "
+                "beside the batch), or encode it as numbers (ids, one-hot) outside jit")
+    if kind == RESULT:
+        return f"mark it static ({static}): {NON_JAX_RESULTS[name].fix}"
+    if kind == ENUM:
+        return f"mark it static ({static}): an enum member hashes, so each member compiles once"
+    if kind == LEAF:
+        return (f"mark it static ({static}) or close over it in the jitted function, or mark the "
+                f"field static in `{name}` (a NamedTuple has no static fields)")
     assert kind == LIBRARY
     return ("use eqx.filter_jit, which keeps non-array leaves static (or eqx.partition the model "
             "and pass its array half)")
