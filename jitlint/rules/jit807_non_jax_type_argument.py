@@ -17,8 +17,15 @@ class NonJaxTypeArgument(Rule):
     in its methods included), a library object holding such a leaf (`eqx.nn.Lambda`,
     `eqx.nn.MLP`: `jitlint/jaxfacts.py`), an instance of this module's pytree class (a
     flax.struct or chex dataclass, an equinox Module, a NamedTuple: `jaxfacts.PYTREE_CLASS_*`)
-    with a field annotated `str` and not marked static, or a tuple, list or dict holding one of
-    these.
+    with a field annotated `str` and not marked static, a NumPy array of strings, bytes or
+    objects (`np.array(["a", "b"])`, `np.asarray(labels)` of a list of str, `dtype=object`,
+    `dtype="U5"`, `.astype(str)`), a `jax.Device` (`jax.devices()[0]`, `jax.local_devices()`), a
+    Sharding, Mesh or PartitionSpec, an optax or `jax.example_libraries` optimizer (a NamedTuple
+    of functions: `jaxfacts.NON_JAX_RESULTS`), a member of an `enum.Enum` class of this module,
+    an instance of this module's NamedTuple or pytree dataclass built with one of these for a
+    leaf field (`Optimizer(*optimizers.adam(1e-3))`), or a tuple, list or dict holding one of
+    these (a dataset batch `{"image": ..., "id": np.array([b"..."])}`; silent when the module
+    deletes or changes an entry of the dict, `del batch["id"]`).
     Values are followed through names (every definition that reaches the call must be one, or
     the call sits under `if isinstance(name, str):`),
     parameters annotated `str`, attributes of this module's classes, conditional expressions,
@@ -31,10 +38,14 @@ class NonJaxTypeArgument(Rule):
     jit abstracts every non-static argument to an array. Measured on jax 0.10.2 (CPU): a str,
     a class, a function, a `functools.partial`, a jitted function, a plain object (a
     non-registered `@dataclass` too), `eqx.nn.Lambda` and `eqx.nn.MLP` (equinox 0.13.8), and
-    a flax.struct / chex dataclass, equinox Module or NamedTuple holding a str field each
-    raise `TypeError: Error interpreting argument to <function f> as an abstract array. The
-    problematic value is of type <class 'str'>` on the call, before anything is traced
-    (`fixtures/argument_types/`).
+    a flax.struct / chex dataclass, equinox Module or NamedTuple holding a str field, a NumPy
+    array of dtype str, bytes or object (jax#5228; a batch dict holding one, flax#1492), a
+    `jax.Device` (jax#4416), a Sharding, Mesh or PartitionSpec, an `optax.adam(...)` or
+    `optimizers.adam(...)` optimizer and a NamedTuple of its functions (jax#953), and an
+    `enum.Enum` member each raise `TypeError: Error interpreting argument to <function f> as an
+    abstract array. The problematic value is of type <class 'str'>` on the call, before anything
+    is traced (`fixtures/argument_types/`). An `IntEnum` member and `np.array(["1", "2"],
+    dtype=float)` are valid.
 
     ## Fix safety
     Mark the parameter static (`static_argnames=("op",)`): each distinct value then compiles
@@ -46,7 +57,8 @@ class NonJaxTypeArgument(Rule):
 
     code = "JIT807"
     name = "non-jax-type-argument"
-    summary = "a str, class, function or plain object at a traced position of a jitted function raises TypeError"
+    summary = ("a str, class, function, plain object, Device, optimizer or string array at a traced "
+               "position of a jitted function raises TypeError")
     severity = "error"
 
     INVALID = [
