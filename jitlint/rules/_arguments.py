@@ -170,6 +170,9 @@ def _call_value(ctx: FileContext, call: cst.Call, scope: Scope, depth: int) -> O
         if binding is not None and binding.kind == "class":
             cls = binding.node
             assert isinstance(cls, cst.ClassDef)
+            if enum_class(ctx, cls, binding.scope):  # ``Mode("train")`` looks a member up
+                return NonJaxValue(ENUM, f"`{_src(call)}`, a member of the enum `{cls.name.value}`",
+                                   cls.name.value)
             if plain_class(ctx, cls, binding.scope):
                 return NonJaxValue(OBJECT, f"an instance of `{cls.name.value}`, a plain class (not a "
                                            f"pytree)", cls.name.value)

@@ -1153,8 +1153,28 @@ class _UseFinder(Walker):
     def _leave(self, node) -> None:
         self.scopes.pop()
 
-    visit_FunctionDef = visit_Lambda = visit_ListComp = visit_SetComp = _enter
-    visit_GeneratorExp = visit_DictComp = _enter
+    visit_FunctionDef = visit_Lambda = visit_ListComp = visit_GeneratorExp = _enter
+
+    def _iterates_param(self, node) -> bool:
+        """A comprehension over a bare parameter, which may be a dict: its keys are str."""
+        clause = node.for_in
+        while clause is not None:
+            if isinstance(clause.iter, cst.Name) and any(
+                    b.kind == "param" for b in self.a.model.lookup(clause.iter.value, self.scopes[-2])):
+                return True
+            clause = clause.inner_for_in
+        return False
+
+    def visit_SetComp(self, node: cst.SetComp) -> None:
+        self._enter(node)
+        if self.a.traced(node.elt, self.scope) and not self._iterates_param(node):
+            self._report_hash(node, f"the set comprehension `{_src(node)}` hashes its elements",
+                              _hash_fix("set"), "set element")
+
+    def visit_DictComp(self, node: cst.DictComp) -> None:
+        self._enter(node)
+        if self.a.traced(node.key, self.scope) and not self._iterates_param(node):
+            self._report_hash(node, f"the dict comprehension `{_src(node)}` hashes its keys", _hash_fix("dict"))
     leave_FunctionDef = leave_Lambda = leave_ListComp = leave_SetComp = _leave
     leave_GeneratorExp = leave_DictComp = _leave
 
