@@ -521,6 +521,18 @@ NON_JAX_RESULTS: dict[str, NonJaxResult] = {
                                    "adafactor", "chain", "clip", "clip_by_global_norm", "scale")},
 }
 
+# Library functions code passes around as values (activations, elementwise maps): a function is
+# no valid JAX type either, as an argument at a traced position or as an output (tests/test_jaxfacts.py).
+_ACTIVATIONS = ("relu", "gelu", "silu", "swish", "sigmoid", "softplus", "elu", "leaky_relu", "softmax",
+                "log_softmax", "celu", "selu", "glu", "hard_tanh", "relu6", "tanh", "log_sigmoid",
+                "hard_sigmoid", "hard_swish", "soft_sign")
+LIBRARY_FUNCTIONS = frozenset({
+    *(f"jax.nn.{name}" for name in (*_ACTIVATIONS, "mish")),
+    *(f"flax.linen.{name}" for name in _ACTIVATIONS),
+    *(f"jax.numpy.{name}" for name in ("tanh", "sin", "cos", "exp", "log", "abs", "sqrt", "square",
+                                       "sinh", "cosh", "arctan", "log1p", "expm1")),
+})
+
 # dtypes that make a NumPy array jax has no type for: strings, bytes, Python objects.  An array
 # of one (``np.array(["a"])``, ``np.zeros(3, dtype="U5")``, ``x.astype(object)``) at a traced
 # position of jax.jit raises the TypeError above (tests/test_jaxfacts.py, each spelling).

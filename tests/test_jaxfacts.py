@@ -14,7 +14,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, D
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS,
                               FIELD_HASHING_BASES, FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
-                              NON_JAX_ENUM_BASES, NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS,
+                              LIBRARY_FUNCTIONS, NON_JAX_ENUM_BASES, NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS,
                               NON_NUMERIC_DTYPE_CODES, NON_NUMERIC_DTYPE_NAMES,
                               NUMPY_DTYPED_CONSTRUCTORS, NUMPY_INFERRING_CONSTRUCTORS,
                               FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS,
@@ -1138,3 +1138,14 @@ def test_hashing_syntax_raises_on_a_tracer():
         _hashed_under_jit(example)
     _hashed_under_jit(lambda x: x[0] in {1.0, 2.0})
     _hashed_under_jit(lambda x: {1.0: 2}.get(x[0], 0))
+
+
+@pytest.mark.parametrize("qualname", sorted(LIBRARY_FUNCTIONS))
+def test_library_function_is_no_valid_argument_nor_output(qualname):
+    root = pytest.importorskip("flax.linen") if qualname.startswith("flax.linen.") else jax
+    function = _resolve(qualname, root, "flax.linen." if qualname.startswith("flax.linen.") else "jax.")
+    assert callable(function)
+    with pytest.raises(TypeError, match=_ARGUMENT_ERROR):
+        jax.jit(lambda f: 0)(function)
+    with pytest.raises(TypeError, match=_RETURN_ERROR):
+        jax.jit(lambda: function)()

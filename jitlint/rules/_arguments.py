@@ -8,7 +8,8 @@ something else (JIT807):
   parameter annotated ``str``, a field annotated ``str``;
 * a class object: a class of this module, ``cls`` of a classmethod;
 * a function: a ``def`` (jitted or not), a lambda, a ``functools.partial`` (a
-  ``jax.tree_util.Partial`` is a pytree: fine);
+  ``jax.tree_util.Partial`` is a pytree: fine), a library function (``jax.nn.relu``:
+  ``jaxfacts.LIBRARY_FUNCTIONS``);
 * an instance of a plain class of this module (no base, at most ``@dataclasses.dataclass``, not
   registered as a pytree), ``self`` in its methods included;
 * a library object that holds such a leaf (``jaxfacts.NON_ARRAY_LEAF_OBJECTS``: ``eqx.nn.Lambda``),
@@ -38,7 +39,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (DTYPE_OBJECTS, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, NON_JAX_ENUM_BASES,
+from jitlint.jaxfacts import (DTYPE_OBJECTS, LIBRARY_FUNCTIONS, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, NON_JAX_ENUM_BASES,
                               NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS, NON_NUMERIC_DTYPE_CODES,
                               NON_NUMERIC_DTYPE_NAMES, NUMPY_DTYPED_CONSTRUCTORS,
                               NUMPY_INFERRING_CONSTRUCTORS, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
@@ -96,6 +97,8 @@ def non_jax_value(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         return body if body is not None and non_jax_value(ctx, expr.orelse, scope, depth + 1) else None
     if isinstance(expr, cst.Call):
         return _call_value(ctx, expr, scope, depth)
+    if isinstance(expr, (cst.Name, cst.Attribute)) and ctx.model.qualified_name(expr, scope) in LIBRARY_FUNCTIONS:
+        return NonJaxValue(FUNCTION, f"the function `{_src(expr)}`")
     if isinstance(expr, cst.Name):
         return _name_value(ctx, expr, scope, depth)
     if isinstance(expr, cst.Attribute) and ctx.model.qualified_name(expr, scope) in DTYPE_OBJECTS:

@@ -12,7 +12,8 @@ class NonJaxTypeArgument(Rule):
     ## What it does
     Flags a value that is not a valid JAX type passed at a traced (non-static) position of a
     function jitted with `jax.jit` (or pjit): a `str`, a class object (`cls` of a classmethod
-    included), a function (a `def`, a lambda, a `functools.partial`, another jitted function),
+    included), a function (a `def`, a lambda, a `functools.partial`, another jitted function,
+    an activation of `jax.nn` / `flax.linen` or an elementwise `jax.numpy` function),
     an instance of a plain class of this module (no base, not registered as a pytree; `self`
     in its methods included), a library object holding such a leaf (`eqx.nn.Lambda`,
     `eqx.nn.MLP`: `jitlint/jaxfacts.py`), an instance of this module's pytree class (a
@@ -42,7 +43,8 @@ class NonJaxTypeArgument(Rule):
     array of dtype str, bytes or object (jax#5228; a batch dict holding one, flax#1492), a
     `jax.Device` (jax#4416), a Sharding, Mesh or PartitionSpec, an `optax.adam(...)` or
     `optimizers.adam(...)` optimizer and a NamedTuple of its functions (jax#953), and an
-    `enum.Enum` member each raise `TypeError: Error interpreting argument to <function f> as an
+    `enum.Enum` member, and a library function (`jax.nn.relu`, a `custom_jvp`; `jnp.tanh`) each
+    raise `TypeError: Error interpreting argument to <function f> as an
     abstract array. The problematic value is of type <class 'str'>` on the call, before anything
     is traced (`fixtures/argument_types/`). An `IntEnum` member and `np.array(["1", "2"],
     dtype=float)` are valid.
