@@ -1318,7 +1318,8 @@ class _UseFinder(Walker):
         first = args[0].value if args and args[0].keyword is None else None
         if builtin in HASHING_BUILTINS and first is not None and self._hashed_traced(first, builtin != "hash"):
             self._report_hash(node, f"`{builtin}` hashes {HASHING_BUILTINS[builtin]}", _hash_fix(builtin))
-        elif first is not None and builtin is None and a.model.qualified_name(func, scope) in HASHING_FUNCTIONS \
+        elif first is not None and builtin is None and _last_name(func) in _HASHING_LAST_NAMES \
+                and self._library_name(func) in HASHING_FUNCTIONS \
                 and self._hashed_traced(first, True):
             self._report_hash(node, f"`{_src(func)}` hashes each element", _hash_fix("set"))
         elif isinstance(func, cst.Attribute) and func.attr.value == "get" and first is not None \
@@ -1331,6 +1332,14 @@ class _UseFinder(Walker):
         else:
             return False
         return True
+
+    def _library_name(self, func: cst.BaseExpression) -> Optional[str]:
+        """The qualified name of ``func``; ``dict.fromkeys`` for a method of an unshadowed builtin."""
+        qualname = self.a.model.qualified_name(func, self.scope)
+        if qualname is None and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+                and self.a._builtin(func.value, self.scope) is not None:
+            return f"{func.value.value}.{func.attr.value}"
+        return qualname
 
     def _hashed_traced(self, expr: cst.BaseExpression, elements: bool) -> bool:
         """``expr`` is traced; for ``set(xs)`` (``elements``) also iterated into tracers: a list
@@ -1561,6 +1570,13 @@ def _elements(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
     if isinstance(expr, (cst.Tuple, cst.List)):
         return [part for e in expr.elements for part in _elements(e.value)]
     return [expr]
+
+
+_HASHING_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in HASHING_FUNCTIONS)
+
+
+def _last_name(func: cst.BaseExpression) -> Optional[str]:
+    return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
 
 
 def _hash_fix(kind: str) -> str:
