@@ -486,6 +486,89 @@ DTYPE_OBJECTS = frozenset({
     "jax.numpy.bfloat16", "jax.numpy.dtype", "numpy.dtype",
 })
 
+# Library calls whose result is not a valid JAX type (measured on jax 0.10.2: jax.jit raises
+# TypeError "Error interpreting argument to <f> as an abstract array" when it is passed at a
+# traced position, and "... returned a value of type <T>, which is not a valid JAX type" when a
+# jitted function returns it).  qualname -> what it returns, how to pass it instead, and what
+# its items are when each is such a value too (``jax.devices()[0]``: a Device).
+@dataclass(frozen=True)
+class NonJaxResult:
+    what: str
+    fix: str
+    element: str = ""
+
+
+# ``fix``: what to do besides marking it static
+_DEVICE_FIX = "a Device or Sharding hashes, so each one compiles once; or place the data with " \
+              "jax.device_put before the call instead of passing the device"
+_OPTIMIZER_FIX = "a NamedTuple of functions hashes, so it compiles once; or close over it in the " \
+                 "jitted function and pass only its state (an array pytree) traced"
+NON_JAX_RESULTS: dict[str, NonJaxResult] = {
+    **{f"jax.{name}": NonJaxResult("a list of `jax.Device` objects", _DEVICE_FIX, "a `jax.Device`")
+       for name in ("devices", "local_devices")},
+    **{f"jax.sharding.{name}": NonJaxResult(f"a `{name}`", _DEVICE_FIX) for name in (
+        "NamedSharding", "SingleDeviceSharding", "Mesh", "PartitionSpec")},
+    "jax.make_mesh": NonJaxResult("a `Mesh`", _DEVICE_FIX),
+    # NamedTuples of functions
+    **{f"jax.example_libraries.optimizers.{name}": NonJaxResult(
+        "an `Optimizer` (a NamedTuple of the functions init, update, get_params)", _OPTIMIZER_FIX,
+        "a function") for name in ("sgd", "momentum", "nesterov", "adagrad", "rmsprop", "adam",
+                                   "adamax", "sm3")},
+    **{f"optax.{name}": NonJaxResult(
+        "a `GradientTransformation` (a NamedTuple of the functions init and update)", _OPTIMIZER_FIX,
+        "a function") for name in ("sgd", "adam", "adamw", "rmsprop", "adagrad", "lamb", "lion",
+                                   "adabelief", "nadam", "radam", "novograd", "adamax", "yogi",
+                                   "adafactor", "chain", "clip", "clip_by_global_norm", "scale")},
+}
+
+# Library functions code passes around as values (activations, elementwise maps): a function is
+# no valid JAX type either, as an argument at a traced position or as an output (tests/test_jaxfacts.py).
+_ACTIVATIONS = ("relu", "gelu", "silu", "swish", "sigmoid", "softplus", "elu", "leaky_relu", "softmax",
+                "log_softmax", "celu", "selu", "glu", "hard_tanh", "relu6", "tanh", "log_sigmoid",
+                "hard_sigmoid", "hard_swish", "soft_sign")
+LIBRARY_FUNCTIONS = frozenset({
+    *(f"jax.nn.{name}" for name in (*_ACTIVATIONS, "mish")),
+    *(f"flax.linen.{name}" for name in _ACTIVATIONS),
+    *(f"jax.numpy.{name}" for name in ("tanh", "sin", "cos", "exp", "log", "abs", "sqrt", "square",
+                                       "sinh", "cosh", "arctan", "log1p", "expm1")),
+})
+
+# dtypes that make a NumPy array jax has no type for: strings, bytes, Python objects.  An array
+# of one (``np.array(["a"])``, ``np.zeros(3, dtype="U5")``, ``x.astype(object)``) at a traced
+# position of jax.jit raises the TypeError above (tests/test_jaxfacts.py, each spelling).
+# Builtins and numpy names that are such dtypes; dtype strings: NON_NUMERIC_DTYPE_CODES.
+NON_NUMERIC_DTYPE_BUILTINS = frozenset({"str", "bytes", "object"})
+NON_NUMERIC_DTYPE_NAMES = frozenset({"numpy.str_", "numpy.bytes_", "numpy.object_"})
+# ``"U5"``, ``"<U3"``, ``"S5"``, ``"O"``, ``"str"``, ``"object"``, ``"bytes"``
+NON_NUMERIC_DTYPE_CODES = r"[<>|=]?(?:[USO]\d*|str|object|bytes)"
+# numpy calls whose ``dtype`` keyword makes the array's type; ``array``/``asarray`` infer it
+# from their data when none is given (a str element makes a str array).
+NUMPY_DTYPED_CONSTRUCTORS = frozenset(f"numpy.{name}" for name in (
+    "array", "asarray", "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like",
+    "full_like", "fromiter", "loadtxt", "genfromtxt"))
+NUMPY_INFERRING_CONSTRUCTORS = frozenset({"numpy.array", "numpy.asarray"})
+
+# Enum classes whose members are not valid JAX types (an ``IntEnum`` member is an int: valid).
+NON_JAX_ENUM_BASES = frozenset({"enum.Enum", "enum.Flag", "enum.StrEnum"})
+
+
+# --- Python operations that hash a value --------------------------------------------------------
+# A tracer is unhashable (jax 0.10.2; 0.4.29 briefly let hash() through, jax#21824): each of these
+# raises TypeError "unhashable type: 'DynamicJaxprTracer'" on a traced value under jit.
+# (under vmap: 'BatchTracer')
+_UNHASHABLE = "TypeError (unhashable type: a tracer)"
+# builtins -> what they hash: ``hash(x)``; ``set(xs)`` and ``frozenset(xs)`` hash each element
+HASHING_BUILTINS: dict[str, str] = {"hash": "its argument", "set": "each element",
+                                    "frozenset": "each element"}
+# library functions that hash each element of their first argument
+HASHING_FUNCTIONS = frozenset({"collections.Counter", "dict.fromkeys"})
+# decorators whose function hashes its arguments to look the result up (a cache)
+HASHING_DECORATORS = frozenset({"functools.lru_cache", "functools.cache"})
+# syntax that hashes: ``{x}``, ``{x: v}``, ``x in {...}`` (a set or dict), ``table[x]`` and
+# ``table.get(x)`` of a dict
+HASHING_SYNTAX: dict[str, str] = {"set element": _UNHASHABLE, "dict key": _UNHASHABLE,
+                                  "set or dict membership": _UNHASHABLE, "dict lookup": _UNHASHABLE}
+
 # --- Objects that hash by their arrays -----------------------------------------------------------
 # An equinox Module hashes its fields, weight arrays included, and a jax Array is unhashable: such
 # an object raises TypeError (unhashable type: ArrayImpl) wherever JAX hashes it, as the function

@@ -1,6 +1,8 @@
-"""JIT807 / JIT805 (and the hashed equinox objects of JIT301) measured with real JAX on the CPU.
+"""Values jit cannot take, return or hash, measured with real JAX on the CPU: JIT807 / JIT805 (and
+the hashed equinox objects of JIT301) in fixtures/argument_types, JIT808 in fixtures/output_values,
+JIT809 in fixtures/hashed_tracers.
 
-Every fixture in fixtures/argument_types declares what it does: ``# runtime: raises NAME`` with
+Every fixture there declares what it does: ``# runtime: raises NAME`` with
 ``# runtime message: TEXT`` (a part of JAX's message: which type it could not take) for a
 positive; a negative runs without error.
 """
@@ -14,7 +16,8 @@ import pytest
 
 from helpers import FIXTURES, expected_findings, run_all_counting_compiles
 
-SCRIPTS = sorted((FIXTURES / "argument_types").glob("*.py"))  # steps/: the imported package
+SCRIPTS = sorted(path for family in ("argument_types", "output_values", "hashed_tracers")
+                 for path in (FIXTURES / family).glob("*.py"))  # argument_types/steps/: an imported package
 RAISES = re.compile(r"^# runtime: raises (?P<name>\w+)$", re.M)
 MESSAGE = re.compile(r"^# runtime message: (?P<text>.+)$", re.M)
 

@@ -13,6 +13,10 @@ import pytest
 from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS,
                               FIELD_HASHING_BASES, FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS,
+                              HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
+                              LIBRARY_FUNCTIONS, NON_JAX_ENUM_BASES, NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS,
+                              NON_NUMERIC_DTYPE_CODES, NON_NUMERIC_DTYPE_NAMES,
+                              NUMPY_DTYPED_CONSTRUCTORS, NUMPY_INFERRING_CONSTRUCTORS,
                               FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS,
                               LEAF_FIELD_DATACLASSES, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS,
                               PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
@@ -997,3 +1001,151 @@ def test_schedule_is_called_with_a_traced_count_under_jit(qualname):
     with pytest.raises(jax.errors.TracerArrayConversionError):
         optimizer = function(**{keyword: lambda count: 0.1 * np.cos(count)})
         jax.jit(optimizer.update)(jnp.ones(3), optimizer.init(params), params)
+
+
+# ---------------------------------------------------------------------------- values jit cannot take, return or hash
+_ARGUMENT_ERROR = "as an abstract array"
+_RETURN_ERROR = "which is not a valid JAX type"
+
+
+def _non_jax_result(qualname: str):
+    """The value a NON_JAX_RESULTS call makes, built as user code builds it."""
+    device = jax.devices()[0]
+    mesh = jax.make_mesh((1,), ("x",))
+    examples = {
+        "jax.sharding.NamedSharding": lambda f: f(mesh, jax.sharding.PartitionSpec()),
+        "jax.sharding.SingleDeviceSharding": lambda f: f(device),
+        "jax.sharding.Mesh": lambda f: f(np.array(jax.devices()), ("x",)),
+        "jax.sharding.PartitionSpec": lambda f: f("x"),
+        "jax.make_mesh": lambda f: f((1,), ("x",)),
+        "jax.devices": lambda f: f(),
+        "jax.local_devices": lambda f: f(),
+    }
+    if qualname.startswith("optax."):
+        optax = pytest.importorskip("optax")
+        function = _resolve(qualname, optax, "optax.")
+        if qualname == "optax.chain":
+            return function(optax.sgd(0.1))
+        return function(1.0)
+    if qualname.startswith("jax.example_libraries.optimizers."):
+        optimizers = importlib.import_module("jax.example_libraries.optimizers")
+        function = _resolve(qualname, optimizers, "jax.example_libraries.optimizers.")
+        return function(*(1e-3,) * _required_positional(function))  # step size (and mass)
+    return examples[qualname](_resolve(qualname, jax, "jax."))
+
+
+@pytest.mark.parametrize("qualname", sorted(NON_JAX_RESULTS))
+def test_non_jax_result_raises_as_a_traced_argument_and_as_a_jitted_output(qualname):
+    value = _non_jax_result(qualname)
+    with pytest.raises(TypeError, match=_ARGUMENT_ERROR):
+        jax.jit(lambda v: 0)(value)
+    with pytest.raises(TypeError, match=_RETURN_ERROR):
+        jax.jit(lambda: value)()
+    if NON_JAX_RESULTS[qualname].element:  # its items are such values too
+        with pytest.raises(TypeError, match=_ARGUMENT_ERROR):
+            jax.jit(lambda v: 0)(value[0])
+    assert jax.jit(lambda x, v: x, static_argnums=1)(1.0, value if not isinstance(value, list)
+                                                     else tuple(value)) == 1.0  # static: fine
+
+
+def _non_numeric_dtypes() -> list:
+    import builtins as python
+    return [*(getattr(python, name) for name in sorted(NON_NUMERIC_DTYPE_BUILTINS)),
+            *(_resolve(name, np, "numpy.") for name in sorted(NON_NUMERIC_DTYPE_NAMES)),
+            "U5", "<U3", "S5", "O", "str", "object", "bytes"]
+
+
+@pytest.mark.parametrize("dtype", _non_numeric_dtypes(), ids=str)
+def test_non_numeric_dtype_array_raises_as_a_traced_argument(dtype):
+    import re
+    if isinstance(dtype, str):
+        assert re.fullmatch(NON_NUMERIC_DTYPE_CODES, dtype)
+    for constructor in sorted(NUMPY_DTYPED_CONSTRUCTORS - {"numpy.fromiter", "numpy.loadtxt",
+                                                           "numpy.genfromtxt"}):
+        function = _resolve(constructor, np, "numpy.")
+        data = [1, 2] if constructor in NUMPY_INFERRING_CONSTRUCTORS else \
+            np.zeros(2) if constructor.endswith("_like") else 2
+        args = (data, 0) if constructor.endswith("full") or constructor.endswith("full_like") else (data,)
+        array = function(*args, dtype=dtype)
+        with pytest.raises(TypeError, match=_ARGUMENT_ERROR):
+            jax.jit(lambda v: 0)(array)
+    with pytest.raises(TypeError, match=_ARGUMENT_ERROR):
+        jax.jit(lambda v: 0)(np.array([1, 2]).astype(dtype))
+    for numeric in ("float32", "int32", "<f4", "bool"):
+        assert not re.fullmatch(NON_NUMERIC_DTYPE_CODES, numeric)
+
+
+def test_numpy_inferring_constructor_makes_a_str_array_from_one_str_element():
+    for constructor in NUMPY_INFERRING_CONSTRUCTORS:
+        function = _resolve(constructor, np, "numpy.")
+        for data in (["a", "b"], [b"a"], ["a", 1.0]):
+            with pytest.raises(TypeError, match=_ARGUMENT_ERROR):
+                jax.jit(lambda v: 0)(function(data))
+        jax.jit(lambda v: v)(function(["1", "2"], dtype=float))  # the dtype decides
+
+
+def test_non_jax_enum_member_raises_as_argument_and_output_and_int_enum_does_not():
+    import enum
+    for qualname in NON_JAX_ENUM_BASES:
+        base = getattr(enum, qualname.removeprefix("enum."))
+        member = base("Mode", {"A": "a" if qualname == "enum.StrEnum" else 1}).A
+        with pytest.raises(TypeError, match=_ARGUMENT_ERROR):
+            jax.jit(lambda v: 0)(member)
+        with pytest.raises(TypeError, match=_RETURN_ERROR):
+            jax.jit(lambda: member)()
+    assert jax.jit(lambda v: v)(enum.IntEnum("Mode", {"A": 1}).A) == 1
+
+
+def _hashed_under_jit(operation):
+    with pytest.raises(TypeError, match="unhashable type: 'DynamicJaxprTracer'"):
+        jax.jit(operation)(jnp.ones(2))
+
+
+@pytest.mark.parametrize("builtin", sorted(HASHING_BUILTINS))
+def test_hashing_builtin_raises_on_a_tracer(builtin):
+    function = getattr(builtins, builtin)
+    argument = (lambda x: x[0]) if builtin == "hash" else (lambda x: x)
+    function(argument(np.ones(2)))  # a NumPy value hashes
+    _hashed_under_jit(lambda x: function(argument(x)))
+
+
+@pytest.mark.parametrize("qualname", sorted(HASHING_FUNCTIONS))
+def test_hashing_function_raises_on_a_tracer(qualname):
+    module, _, name = qualname.rpartition(".")
+    function = getattr(builtins.__dict__.get(module) or importlib.import_module(module), name)
+    function(np.ones(2))
+    _hashed_under_jit(lambda x: function(x))
+
+
+@pytest.mark.parametrize("qualname", sorted(HASHING_DECORATORS))
+def test_hashing_decorator_raises_on_a_tracer_argument(qualname):
+    decorator = _resolve(qualname, importlib.import_module("functools"), "functools.")
+
+    @decorator
+    def double(v):
+        return v * 2
+
+    assert double(2) == 4
+    _hashed_under_jit(lambda x: double(x))
+
+
+def test_hashing_syntax_raises_on_a_tracer():
+    examples = {"set element": lambda x: {x[0]}, "dict key": lambda x: {x[0]: 1},
+                "set or dict membership": lambda x: x[0] in {1.0: 2}, "dict lookup": lambda x: {1.0: 2}[x[0]]}
+    assert set(examples) == set(HASHING_SYNTAX)
+    for name, example in examples.items():
+        example(np.ones(2))
+        _hashed_under_jit(example)
+    _hashed_under_jit(lambda x: x[0] in {1.0, 2.0})
+    _hashed_under_jit(lambda x: {1.0: 2}.get(x[0], 0))
+
+
+@pytest.mark.parametrize("qualname", sorted(LIBRARY_FUNCTIONS))
+def test_library_function_is_no_valid_argument_nor_output(qualname):
+    root = pytest.importorskip("flax.linen") if qualname.startswith("flax.linen.") else jax
+    function = _resolve(qualname, root, "flax.linen." if qualname.startswith("flax.linen.") else "jax.")
+    assert callable(function)
+    with pytest.raises(TypeError, match=_ARGUMENT_ERROR):
+        jax.jit(lambda f: 0)(function)
+    with pytest.raises(TypeError, match=_RETURN_ERROR):
+        jax.jit(lambda: function)()

@@ -8,11 +8,22 @@ something else (JIT807):
   parameter annotated ``str``, a field annotated ``str``;
 * a class object: a class of this module, ``cls`` of a classmethod;
 * a function: a ``def`` (jitted or not), a lambda, a ``functools.partial`` (a
-  ``jax.tree_util.Partial`` is a pytree: fine);
+  ``jax.tree_util.Partial`` is a pytree: fine), a library function (``jax.nn.relu``:
+  ``jaxfacts.LIBRARY_FUNCTIONS``);
 * an instance of a plain class of this module (no base, at most ``@dataclasses.dataclass``, not
   registered as a pytree), ``self`` in its methods included;
-* a library object that holds such a leaf (``jaxfacts.NON_ARRAY_LEAF_OBJECTS``: ``eqx.nn.Lambda``);
-* a tuple, list or dict holding one of these.
+* a library object that holds such a leaf (``jaxfacts.NON_ARRAY_LEAF_OBJECTS``: ``eqx.nn.Lambda``),
+  or a library call's result jax has no type for (``jaxfacts.NON_JAX_RESULTS``: ``jax.devices()``
+  and its items, shardings, meshes, optax and ``jax.example_libraries`` optimizers, which are
+  NamedTuples of functions);
+* a NumPy array of strings, bytes or objects: ``np.array(["a"])`` (data holding such a value),
+  a non-numeric ``dtype=`` (``str``, ``object``, ``"U5"``: ``jaxfacts.NON_NUMERIC_DTYPE_*``),
+  ``.astype(str)``;
+* a member of an ``enum.Enum`` class of this module (an ``IntEnum`` member is an int: valid);
+* an instance of a pytree class of this module (a NamedTuple, a pytree dataclass) built with
+  such a value for a field that is a leaf (``Optimizer(*optimizers.adam(1e-3))``);
+* a tuple, list or dict holding one of these (a dict or list the module never changes in
+  place: ``del batch["id"]`` before the call removes the offending entry).
 
 Values are followed through names (every definition that reaches the read must be one),
 attributes of instances of this module's classes (every ``self.attr = ...`` in the class, or the
@@ -22,13 +33,17 @@ Anything not understood stays silent.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (DTYPE_OBJECTS, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, PYTREE_CLASS_BASES,
-                              PYTREE_CLASS_DECORATORS, PYTREE_REGISTRATIONS)
+from jitlint.jaxfacts import (DTYPE_OBJECTS, LIBRARY_FUNCTIONS, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, NON_JAX_ENUM_BASES,
+                              NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS, NON_NUMERIC_DTYPE_CODES,
+                              NON_NUMERIC_DTYPE_NAMES, NUMPY_DTYPED_CONSTRUCTORS,
+                              NUMPY_INFERRING_CONSTRUCTORS, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
+                              PYTREE_REGISTRATIONS)
 from jitlint.rule import FileContext
 from jitlint.semantic import Binding, CallSite, Scope
 from jitlint.values import assigned, value_flow
@@ -43,16 +58,23 @@ PYTREE_METHODS = frozenset({"tree_flatten", "tree_unflatten", "tree_flatten_with
 # Methods that let an object stand for an array: not followed (JAX may convert it).
 ARRAY_PROTOCOL = frozenset({"__jax_array__", "__array__"})
 MAX_DEPTH = 4
+# methods that change a dict or list in place: its display no longer says what it holds
+MUTATING_METHODS = ("pop", "popitem", "clear", "update", "remove", "setdefault", "__delitem__")
+_NON_NUMERIC_DTYPE_CODE = re.compile(NON_NUMERIC_DTYPE_CODES)
 
 # kinds of values
 STR, CLASS, FUNCTION, OBJECT, LIBRARY, FIELD = "str", "class", "function", "object", "library", "field"
+ARRAY, RESULT, ENUM, LEAF = "array", "result", "enum", "leaf"
 
 
 @dataclass(frozen=True)
 class NonJaxValue:
-    kind: str  # str | class | function | object | library | field
+    kind: str  # str | class | function | object | library | field | array | result | enum | leaf
     what: str  # for messages: "a str ('add')", "the class `A`", ...
-    name: str = ""  # the class (object, class), library object or str field (field) it is
+    # the class (object, class, enum), library object, str field (field), library call (result)
+    # or pytree class (leaf) it is
+    name: str = ""
+    element: str = ""  # result: what its items are, when each is such a value too
 
 
 def non_jax_value(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
@@ -61,7 +83,8 @@ def non_jax_value(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
     if depth > MAX_DEPTH:
         return None
     if isinstance(expr, STRINGS):
-        return NonJaxValue(STR, f"a str ({_src(expr)})")
+        kind = "bytes" if isinstance(expr, cst.SimpleString) and "b" in expr.prefix.lower() else "str"
+        return NonJaxValue(STR, f"a {kind} ({_src(expr)})")
     if isinstance(expr, cst.Lambda):
         return NonJaxValue(FUNCTION, "a lambda")
     if isinstance(expr, (cst.Tuple, cst.List)):
@@ -74,14 +97,44 @@ def non_jax_value(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         return body if body is not None and non_jax_value(ctx, expr.orelse, scope, depth + 1) else None
     if isinstance(expr, cst.Call):
         return _call_value(ctx, expr, scope, depth)
+    if isinstance(expr, (cst.Name, cst.Attribute)) and ctx.model.qualified_name(expr, scope) in LIBRARY_FUNCTIONS:
+        return NonJaxValue(FUNCTION, f"the function `{_src(expr)}`")
     if isinstance(expr, cst.Name):
         return _name_value(ctx, expr, scope, depth)
     if isinstance(expr, cst.Attribute) and ctx.model.qualified_name(expr, scope) in DTYPE_OBJECTS:
         return NonJaxValue(CLASS, f"the dtype `{_src(expr)}` (a type object)")
     if isinstance(expr, cst.Attribute):
+        member = _enum_member(ctx, expr, scope)
+        if member is not None:
+            return member
         cls = instance_class(ctx, expr.value, scope, depth + 1)
         return _field_value(ctx, cls, expr.attr.value, depth) if cls is not None else None
+    if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
+        # ``jax.devices()[0]``: an item of a library result whose items are such values
+        whole = non_jax_value(ctx, expr.value, scope, depth + 1)
+        if whole is not None and whole.element:
+            return NonJaxValue(whole.kind, f"{whole.element} (an item of {whole.what})", whole.name)
     return None
+
+
+def _enum_member(ctx: FileContext, expr: cst.Attribute, scope: Scope) -> Optional[NonJaxValue]:
+    """``Mode.TRAIN`` where ``Mode`` is an ``enum.Enum`` class of this module (not an int enum)."""
+    if not isinstance(expr.value, cst.Name):
+        return None
+    binding = value_flow(ctx).single(expr.value, scope)
+    if binding is None or binding.kind != "class" or not enum_class(ctx, binding.node, binding.scope):
+        return None
+    return NonJaxValue(ENUM, f"`{_src(expr)}`, a member of the enum `{expr.value.value}`", expr.value.value)
+
+
+def enum_class(ctx: FileContext, cls: cst.CSTNode, scope: Scope) -> bool:
+    """A class based on ``enum.Enum`` / ``Flag`` / ``StrEnum`` and not on ``int``: its members are
+    not valid JAX types (``jaxfacts.NON_JAX_ENUM_BASES``)."""
+    if not isinstance(cls, cst.ClassDef):
+        return False
+    bases = {ctx.model.qualified_name(b.value, scope) or (b.value.value if isinstance(b.value, cst.Name) else "")
+             for b in cls.bases}
+    return bool(bases & NON_JAX_ENUM_BASES) and "int" not in bases
 
 
 def _container(ctx: FileContext, elements, kind: str, scope: Scope, depth: int) -> Optional[NonJaxValue]:
@@ -109,11 +162,20 @@ def _call_value(ctx: FileContext, call: cst.Call, scope: Scope, depth: int) -> O
     if qualname in NON_ARRAY_LEAF_OBJECTS:
         short = qualname.replace("equinox.", "eqx.")
         return NonJaxValue(LIBRARY, f"an `{short}`: {NON_ARRAY_LEAF_OBJECTS[qualname]}", short)
+    if qualname in NON_JAX_RESULTS:
+        fact = NON_JAX_RESULTS[qualname]
+        return NonJaxValue(RESULT, f"{fact.what}, made by `{_src(call.func)}`", qualname, fact.element)
+    array = _non_numeric_array(ctx, call, qualname, scope, depth)
+    if array is not None:
+        return array
     if isinstance(func, cst.Name):
         binding = value_flow(ctx).single(func, scope)
         if binding is not None and binding.kind == "class":
             cls = binding.node
             assert isinstance(cls, cst.ClassDef)
+            if enum_class(ctx, cls, binding.scope):  # ``Mode("train")`` looks a member up
+                return NonJaxValue(ENUM, f"`{_src(call)}`, a member of the enum `{cls.name.value}`",
+                                   cls.name.value)
             if plain_class(ctx, cls, binding.scope):
                 return NonJaxValue(OBJECT, f"an instance of `{cls.name.value}`, a plain class (not a "
                                            f"pytree)", cls.name.value)
@@ -122,10 +184,106 @@ def _call_value(ctx: FileContext, call: cst.Call, scope: Scope, depth: int) -> O
                 return NonJaxValue(FIELD, f"an instance of `{cls.name.value}`, a pytree whose field "
                                           f"`{field}` is a str (a leaf: every field not marked static "
                                           f"is one)", field)
-            return None
+            return _leaf_argument(ctx, cls, call, scope, binding.scope, depth)
         if binding is not None and binding.kind == "def" and not binding.node.decorators:  # type: ignore[union-attr]
             return _returned_value(ctx, binding, depth)
     return None
+
+
+def _non_numeric_array(ctx: FileContext, call: cst.Call, qualname: Optional[str], scope: Scope,
+                       depth: int) -> Optional[NonJaxValue]:
+    """A NumPy array of strings, bytes or objects: a non-numeric ``dtype=``, ``.astype(str)``, or
+    ``np.array(data)`` without a dtype where the data holds a str (or a function, an object)."""
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "astype":
+        dtype = call.args[0].value if call.args and call.args[0].keyword is None else None
+        return _string_dtype_array(ctx, call, dtype, scope)
+    if qualname not in NUMPY_DTYPED_CONSTRUCTORS or any(arg.star for arg in call.args):
+        return None
+    dtype = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "dtype"), None)
+    if dtype is not None:
+        return _string_dtype_array(ctx, call, dtype, scope)
+    if qualname not in NUMPY_INFERRING_CONSTRUCTORS or not call.args or call.args[0].keyword is not None \
+            or len([arg for arg in call.args if arg.keyword is None]) > 1:
+        return None
+    data = non_jax_value(ctx, call.args[0].value, scope, depth + 1)
+    if data is None or data.kind == RESULT:
+        return None
+    items = "strings" if data.kind == STR else "Python objects"
+    return NonJaxValue(ARRAY, f"a NumPy array of {items} (`{_src(call)}`: its data holds "
+                              f"{data.what.removeprefix('a list holding ').removeprefix('a tuple holding ')})")
+
+
+def _string_dtype_array(ctx: FileContext, call: cst.Call, dtype: Optional[cst.BaseExpression],
+                        scope: Scope) -> Optional[NonJaxValue]:
+    if dtype is None:
+        return None
+    if isinstance(dtype, cst.SimpleString):
+        named = isinstance(dtype.evaluated_value, str) and _NON_NUMERIC_DTYPE_CODE.fullmatch(dtype.evaluated_value)
+    elif isinstance(dtype, cst.Name) and dtype.value in NON_NUMERIC_DTYPE_BUILTINS:
+        named = not ctx.model.lookup(dtype.value, scope)
+    else:
+        named = ctx.model.qualified_name(dtype, scope) in NON_NUMERIC_DTYPE_NAMES
+    if not named:
+        return None
+    return NonJaxValue(ARRAY, f"a NumPy array of dtype {_src(dtype)} (`{_src(call)}`)")
+
+
+def _leaf_argument(ctx: FileContext, cls: cst.ClassDef, call: cst.Call, scope: Scope, class_scope: Scope,
+                   depth: int) -> Optional[NonJaxValue]:
+    """``Optimizer(*optimizers.adam(1e-3))``: an instance of a pytree class of this module (a
+    NamedTuple or pytree dataclass without its own ``__init__``) built with a value jit cannot
+    take for a field that is a leaf (declared with no value, or a value that is no field marker)."""
+    if not _pytree_class(ctx, cls, class_scope) or "__init__" in _methods(cls):
+        return None
+    fields = _leaf_fields(ctx, cls, class_scope)
+    names = list(fields)
+    for index, arg in enumerate(call.args):
+        if arg.star == "*" and index == 0 and all(fields.values()):
+            whole = non_jax_value(ctx, arg.value, scope, depth + 1)
+            if whole is not None and whole.element:
+                return NonJaxValue(LEAF, f"an instance of `{cls.name.value}`, a pytree whose fields are "
+                                         f"the items of {whole.what}: each is {whole.element}, a leaf",
+                                   cls.name.value)
+        if arg.star:
+            return None
+        field = arg.keyword.value if arg.keyword is not None else names[index] if index < len(names) else None
+        if field is None or not fields.get(field):
+            continue
+        inner = non_jax_value(ctx, arg.value, scope, depth + 1)
+        if inner is not None and inner.kind != LEAF:
+            return NonJaxValue(LEAF, f"an instance of `{cls.name.value}`, a pytree whose field "
+                                     f"`{field}` holds {inner.what} (a leaf: every field not marked "
+                                     f"static is one)", cls.name.value)
+    return None
+
+
+def _pytree_class(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> bool:
+    """A NamedTuple or pytree dataclass of this module (``jaxfacts.PYTREE_CLASS_*``)."""
+    model = ctx.model
+    decorators = {model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator,
+                                       scope) for d in cls.decorators}
+    bases = {model.qualified_name(b.value, scope) for b in cls.bases}
+    kinds = PYTREE_CLASS_DECORATORS | PYTREE_CLASS_BASES | NAMED_TUPLE_BASES
+    return bool((decorators | bases) & kinds) and not bases - kinds \
+        and not decorators - kinds - {"dataclasses.dataclass"}
+
+
+def _methods(cls: cst.ClassDef) -> set[str]:
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    return {s.name.value for s in body if isinstance(s, cst.FunctionDef)}
+
+
+def _leaf_fields(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> dict[str, bool]:
+    """The annotated fields of a pytree class in order -> whether each is certainly a leaf (no
+    value, or a plain default; a ``field(...)`` call may mark it static)."""
+    fields: dict[str, bool] = {}
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for statement in body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                fields[small.target.value] = not isinstance(small.value, cst.Call)
+    return fields
 
 
 def _returned_value(ctx: FileContext, binding: Binding, depth: int) -> Optional[NonJaxValue]:
@@ -203,9 +361,21 @@ def _binding_value(ctx: FileContext, binding: Binding, depth: int) -> Optional[N
                                values[0].name)  # type: ignore[union-attr]
     if binding.kind == "assign":
         value = assigned(binding).value
+        if isinstance(value, (cst.Dict, cst.List)) and changed_in_place(ctx, binding.name):
+            return None  # ``del batch["id"]`` may remove what the display holds
         if value is not None:
             return non_jax_value(ctx, value, binding.scope, depth + 1)
     return None
+
+
+def changed_in_place(ctx: FileContext, name: str) -> bool:
+    """An item of ``name`` is assigned or deleted, or a mutating method is called on it, anywhere
+    in the module."""
+    if any(root == name for root, _, _ in ctx.model.item_writes):
+        return True
+    return any(isinstance(site.node.func, cst.Attribute) and isinstance(site.node.func.value, cst.Name)
+               and site.node.func.value.value == name
+               for method in MUTATING_METHODS for site in ctx.model.calls_named(method))
 
 
 def _param_value(ctx: FileContext, binding: Binding) -> Optional[NonJaxValue]:
@@ -287,11 +457,16 @@ def _field_value(ctx: FileContext, found: tuple[cst.ClassDef, Scope], attr: str,
                  depth: int) -> Optional[NonJaxValue]:
     """``obj.attr`` of an instance of a class of this module: its class-body annotation says
     ``str``, or every ``self.attr = v`` in its methods assigns such a value."""
-    cls, _ = found
+    cls, scope = found
     annotation = class_annotation(cls, attr)
     if annotation is not None:
         if isinstance(annotation, cst.Name) and annotation.value == "str":
             return NonJaxValue(STR, f"a str (field `{cls.name.value}.{attr}: str`)")
+        if isinstance(annotation, cst.Name):
+            binding = ctx.model.single_binding(annotation.value, scope)
+            if binding is not None and enum_class(ctx, binding.node, binding.scope):
+                return NonJaxValue(ENUM, f"a member of the enum `{annotation.value}` (field "
+                                         f"`{cls.name.value}.{attr}: {annotation.value}`)", annotation.value)
         return None
     assignments = field_assignments(ctx, cls, attr)
     found_value = None
@@ -306,12 +481,13 @@ def _field_value(ctx: FileContext, found: tuple[cst.ClassDef, Scope], attr: str,
 
 
 def class_annotation(cls: cst.ClassDef, attr: str) -> Optional[cst.BaseExpression]:
-    """The annotation of a field declared without a value in the class body (``mode: str``)."""
+    """The annotation of a field declared without a value in the class body (``mode: str``), or
+    with a dataclass field spec (``mode: Mode = dataclasses.field(metadata=dict(static=True))``)."""
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     for statement in body:
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
             if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
-                    and small.target.value == attr and small.value is None:
+                    and small.target.value == attr and (small.value is None or isinstance(small.value, cst.Call)):
                 return small.annotation.annotation
     return None
 
@@ -390,11 +566,7 @@ def _str_leaf(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> Optional[str
     """A field annotated ``str`` (no static marker) of a pytree class of this module: a flax.struct
     or chex dataclass, an equinox Module, a NamedTuple (``jaxfacts.PYTREE_CLASS_*``)."""
     model = ctx.model
-    decorators = {model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator,
-                                       scope) for d in cls.decorators}
-    bases = {model.qualified_name(b.value, scope) for b in cls.bases}
-    kinds = PYTREE_CLASS_DECORATORS | PYTREE_CLASS_BASES | NAMED_TUPLE_BASES
-    if not (decorators | bases) & kinds or bases - kinds or decorators - kinds - {"dataclasses.dataclass"}:
+    if not _pytree_class(ctx, cls, scope):
         return None
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     for statement in body:

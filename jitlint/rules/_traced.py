@@ -34,7 +34,9 @@ slice bound, list index or size/axis argument, also at the call of a jitted jax 
 (JIT802), ``numpy`` a
 numpy function that converts its argument or a NumPy array indexed by a traced value (JIT803),
 ``print`` of a traced value (JIT804), ``shape`` a boolean-mask index or a function whose output
-size depends on traced data without its ``size=`` (JIT806).
+size depends on traced data without its ``size=`` (JIT806), ``hash`` a traced value hashed:
+``hash(x)``, ``set(xs)``, a set element or dict key, ``in`` a set or dict, a dict lookup, a call
+of an ``lru_cache`` function, ``jax.jit(hash)`` (JIT809).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ import libcst as cst
 
 from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
+                              HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
                               NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
@@ -132,7 +135,24 @@ class TracerUse:
 
 
 def tracer_uses(ctx: FileContext) -> list[TracerUse]:
-    return ctx.shared("tracer-uses", lambda c: _analyse(c) + _jitted_library_calls(c))
+    return ctx.shared("tracer-uses", lambda c: _analyse(c) + _jitted_library_calls(c) + _jitted_hashing(c))
+
+
+def _jitted_hashing(ctx: FileContext) -> list[TracerUse]:
+    """``jax.jit(hash)(x)``: a builtin that hashes its argument, jitted as it is, gets a tracer."""
+    uses = []
+    for jc in jitted_calls(ctx):
+        target = jc.app.target
+        if jc.func is not None or not isinstance(target, cst.Name) or target.value not in HASHING_BUILTINS \
+                or ctx.model.lookup(target.value, jc.app.frame.scope):
+            continue
+        arg = next(iter(jc.dynamic_args()), None)
+        if arg is not None:
+            uses.append(TracerUse("hash", arg, None, (
+                f"jitted `{target.value}` hashes {HASHING_BUILTINS[target.value]}, but jit passes it a "
+                f"tracer, which is unhashable: the call raises {HASHING_SYNTAX['dict key']}; call "
+                f"`{target.value}` outside jit (or on a static argument)"), ((jc.app.anchor, JITTED_HERE),)))
+    return uses
 
 
 def _jitted_library_calls(ctx: FileContext) -> list[TracerUse]:
@@ -1133,8 +1153,28 @@ class _UseFinder(Walker):
     def _leave(self, node) -> None:
         self.scopes.pop()
 
-    visit_FunctionDef = visit_Lambda = visit_ListComp = visit_SetComp = _enter
-    visit_GeneratorExp = visit_DictComp = _enter
+    visit_FunctionDef = visit_Lambda = visit_ListComp = visit_GeneratorExp = _enter
+
+    def _iterates_param(self, node) -> bool:
+        """A comprehension over a bare parameter, which may be a dict: its keys are str."""
+        clause = node.for_in
+        while clause is not None:
+            if isinstance(clause.iter, cst.Name) and any(
+                    b.kind == "param" for b in self.a.model.lookup(clause.iter.value, self.scopes[-2])):
+                return True
+            clause = clause.inner_for_in
+        return False
+
+    def visit_SetComp(self, node: cst.SetComp) -> None:
+        self._enter(node)
+        if self.a.traced(node.elt, self.scope) and not self._iterates_param(node):
+            self._report_hash(node, f"the set comprehension `{_src(node)}` hashes its elements",
+                              _hash_fix("set"), "set element")
+
+    def visit_DictComp(self, node: cst.DictComp) -> None:
+        self._enter(node)
+        if self.a.traced(node.key, self.scope) and not self._iterates_param(node):
+            self._report_hash(node, f"the dict comprehension `{_src(node)}` hashes its keys", _hash_fix("dict"))
     leave_FunctionDef = leave_Lambda = leave_ListComp = leave_SetComp = _leave
     leave_GeneratorExp = leave_DictComp = _leave
 
@@ -1233,6 +1273,8 @@ class _UseFinder(Walker):
                                       f"{PYTHON_VALUE_METHODS[func.attr.value]}; "
                                       f"keep it an array and convert the result outside jit",
                       func.attr.value)
+        elif self._hashes_traced(node, builtin):
+            return
         elif builtin == "print" and any(_printed_traced(a, arg.value, scope) for arg in node.args):
             a.report("print", node, f"`print` in {name} runs only while tracing: it prints a "
                                     f"tracer once, not the values of each call; use jax.debug.print")
@@ -1266,6 +1308,86 @@ class _UseFinder(Walker):
             elif isinstance(func, cst.Attribute) and func.attr.value == "apply" \
                     and any(a.traced(arg.value, scope) for arg in node.args[1:]):
                 a.follow_apply(node, scope)
+
+    # ------------------------------------------------------------------ hashing (JIT809)
+    def _hashes_traced(self, node: cst.Call, builtin: Optional[str]) -> bool:
+        """``hash(x)``, ``set(xs)``, ``Counter(xs)``, ``table.get(x)``, ``cached(x)`` (an
+        ``lru_cache`` function) with a traced value: reported, True."""
+        a, scope, func = self.a, self.scope, node.func
+        args = [arg for arg in node.args if not arg.star]
+        first = args[0].value if args and args[0].keyword is None else None
+        if builtin in HASHING_BUILTINS and first is not None and self._hashed_traced(first, builtin != "hash"):
+            self._report_hash(node, f"`{builtin}` hashes {HASHING_BUILTINS[builtin]}", _hash_fix(builtin))
+        elif first is not None and builtin is None and _last_name(func) in _HASHING_LAST_NAMES \
+                and self._library_name(func) in HASHING_FUNCTIONS \
+                and self._hashed_traced(first, True):
+            self._report_hash(node, f"`{_src(func)}` hashes each element", _hash_fix("set"))
+        elif isinstance(func, cst.Attribute) and func.attr.value == "get" and first is not None \
+                and _python_mapping(a.model, func.value, scope) and a.traced(first, scope):
+            self._report_hash(node, "a dict lookup hashes the key", _hash_fix("dict"))
+        elif isinstance(func, cst.Name) and args and self._cached(func, scope) is not None \
+                and any(a.traced(arg.value, scope) for arg in args):
+            self._report_hash(node, f"`{func.value}` is wrapped in `{self._cached(func, scope)}`, which "
+                                    f"hashes its arguments to look the result up", _hash_fix("cache"))
+        else:
+            return False
+        return True
+
+    def _library_name(self, func: cst.BaseExpression) -> Optional[str]:
+        """The qualified name of ``func``; ``dict.fromkeys`` for a method of an unshadowed builtin."""
+        qualname = self.a.model.qualified_name(func, self.scope)
+        if qualname is None and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+                and self.a._builtin(func.value, self.scope) is not None:
+            return f"{func.value.value}.{func.attr.value}"
+        return qualname
+
+    def _hashed_traced(self, expr: cst.BaseExpression, elements: bool) -> bool:
+        """``expr`` is traced; for ``set(xs)`` (``elements``) also iterated into tracers: a list
+        or tuple display holding one, or a computed traced array (not a bare parameter, which may
+        be a dict of arrays whose keys are str)."""
+        a, scope = self.a, self.scope
+        if not elements:
+            return a.traced(expr, scope)
+        if isinstance(expr, (cst.List, cst.Tuple)):
+            return any(not isinstance(e, cst.StarredElement) and a.traced(e.value, scope) for e in expr.elements)
+        if isinstance(expr, cst.Name) and any(b.kind == "param" for b in a.model.lookup(expr.value, scope)):
+            return False
+        return a.traced(expr, scope)
+
+    def _cached(self, func: cst.Name, scope: Scope) -> Optional[str]:
+        """The caching decorator (``functools.lru_cache``) of the def ``func`` names, if any."""
+        binding = self.a.model.single_binding(func.value, scope)
+        if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
+            return None
+        for decorator in binding.node.decorators:
+            expr = decorator.decorator
+            qualname = self.a.model.qualified_name(expr.func if isinstance(expr, cst.Call) else expr, binding.scope)
+            if qualname in HASHING_DECORATORS:
+                return qualname
+        return None
+
+    def _report_hash(self, node: cst.CSTNode, what: str, fix: str, syntax: str = "dict key") -> None:
+        self.a.report("hash", node, f"{what} in {self.a.where}, but a traced value is unhashable: it "
+                                    f"raises {HASHING_SYNTAX[syntax]}; {fix}")
+
+    def visit_Set(self, node: cst.Set) -> None:
+        if any(not isinstance(e, cst.StarredElement) and self.a.traced(e.value, self.scope) for e in node.elements):
+            self._report_hash(node, f"the set `{_src(node)}` hashes its elements", _hash_fix("set"), "set element")
+
+    def visit_Dict(self, node: cst.Dict) -> None:
+        if any(isinstance(e, cst.DictElement) and self.a.traced(e.key, self.scope) for e in node.elements):
+            self._report_hash(node, f"the dict `{_src(node)}` hashes its keys", _hash_fix("dict"))
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        left, scope = node.left, self.scope
+        for comparison in node.comparisons:
+            if isinstance(comparison.operator, (cst.In, cst.NotIn)) and self.a.traced(left, scope) \
+                    and (_python_mapping(self.a.model, comparison.comparator, scope)
+                         or _python_set(self.a.model, comparison.comparator, scope)):
+                self._report_hash(node, f"`{_src(node)}` hashes `{_src(left)}` to look it up",
+                                  _hash_fix("set"), "set or dict membership")
+                return
+            left = comparison.comparator
 
     def _compared(self, node: cst.Call, builtin: str) -> None:
         """``max(loss, 0.0)``: Python compares the values, which takes a tracer's truth value."""
@@ -1362,6 +1484,11 @@ class _UseFinder(Walker):
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         a, scope = self.a, self.scope
+        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+                and _python_mapping(a.model, node.value, scope) and a.traced(node.slice[0].slice.value, scope):
+            self._report_hash(node, f"`{_src(node)}` looks a traced key up in a dict, which hashes it",
+                              _hash_fix("dict"), "dict lookup")
+            return
         for element in node.slice:
             index = element.slice
             if isinstance(index, cst.Index) and _is_numpy_array(a.model, node.value, scope) \
@@ -1443,6 +1570,48 @@ def _elements(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
     if isinstance(expr, (cst.Tuple, cst.List)):
         return [part for e in expr.elements for part in _elements(e.value)]
     return [expr]
+
+
+_HASHING_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in HASHING_FUNCTIONS)
+
+
+def _last_name(func: cst.BaseExpression) -> Optional[str]:
+    return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+
+
+def _hash_fix(kind: str) -> str:
+    return {
+        "hash": "hash a static value (mark the parameter static), or compute it outside jit",
+        "set": "keep it an array: jnp.unique(x, size=n) for the distinct values, jnp.isin for membership",
+        "dict": ("make the table an array indexed by position (jnp.asarray of its values) or compare "
+                 "with jnp.where / jax.lax.switch"),
+        "cache": "call it outside jit or only with static values, or drop the cache (jit caches the trace)",
+    }.get(kind, "compute it outside jit, or on a static value")
+
+
+def _python_mapping(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bool:
+    """A dict display or comprehension, ``dict(...)``, or a name every binding of which is one."""
+    return _display_of(model, expr, scope, (cst.Dict, cst.DictComp), "dict")
+
+
+def _python_set(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bool:
+    """A set display or comprehension, ``set(...)`` / ``frozenset(...)``, or a name bound to one."""
+    return _display_of(model, expr, scope, (cst.Set, cst.SetComp), "set") \
+        or _display_of(model, expr, scope, (), "frozenset")
+
+
+def _display_of(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, displays: tuple,
+                builtin: str, depth: int = 0) -> bool:
+    if isinstance(expr, displays):
+        return True
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == builtin:
+        return not model.lookup(builtin, scope)
+    if isinstance(expr, cst.Name) and depth < 2:
+        bindings = model.lookup(expr.value, scope)
+        return bool(bindings) and all(b.kind == "assign" and b.value is not None
+                                      and _display_of(model, b.value, b.scope, displays, builtin, depth + 1)
+                                      for b in bindings)
+    return False
 
 
 def _is_python_sequence(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bool:

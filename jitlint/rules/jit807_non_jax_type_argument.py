@@ -1,8 +1,9 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._arguments import (CLASS, FIELD, FUNCTION, LIBRARY, OBJECT, STR, narrowed_to_str,
-                                      non_jax_value)
+from jitlint.jaxfacts import NON_JAX_RESULTS
+from jitlint.rules._arguments import (ARRAY, CLASS, ENUM, FIELD, FUNCTION, LEAF, LIBRARY, OBJECT, RESULT, STR,
+                                      narrowed_to_str, non_jax_value)
 from jitlint.rules._static import StaticUse, traced_uses
 
 
@@ -11,13 +12,21 @@ class NonJaxTypeArgument(Rule):
     ## What it does
     Flags a value that is not a valid JAX type passed at a traced (non-static) position of a
     function jitted with `jax.jit` (or pjit): a `str`, a class object (`cls` of a classmethod
-    included), a function (a `def`, a lambda, a `functools.partial`, another jitted function),
+    included), a function (a `def`, a lambda, a `functools.partial`, another jitted function,
+    an activation of `jax.nn` / `flax.linen` or an elementwise `jax.numpy` function),
     an instance of a plain class of this module (no base, not registered as a pytree; `self`
     in its methods included), a library object holding such a leaf (`eqx.nn.Lambda`,
     `eqx.nn.MLP`: `jitlint/jaxfacts.py`), an instance of this module's pytree class (a
     flax.struct or chex dataclass, an equinox Module, a NamedTuple: `jaxfacts.PYTREE_CLASS_*`)
-    with a field annotated `str` and not marked static, or a tuple, list or dict holding one of
-    these.
+    with a field annotated `str` and not marked static, a NumPy array of strings, bytes or
+    objects (`np.array(["a", "b"])`, `np.asarray(labels)` of a list of str, `dtype=object`,
+    `dtype="U5"`, `.astype(str)`), a `jax.Device` (`jax.devices()[0]`, `jax.local_devices()`), a
+    Sharding, Mesh or PartitionSpec, an optax or `jax.example_libraries` optimizer (a NamedTuple
+    of functions: `jaxfacts.NON_JAX_RESULTS`), a member of an `enum.Enum` class of this module,
+    an instance of this module's NamedTuple or pytree dataclass built with one of these for a
+    leaf field (`Optimizer(*optimizers.adam(1e-3))`), or a tuple, list or dict holding one of
+    these (a dataset batch `{"image": ..., "id": np.array([b"..."])}`; silent when the module
+    deletes or changes an entry of the dict, `del batch["id"]`).
     Values are followed through names (every definition that reaches the call must be one, or
     the call sits under `if isinstance(name, str):`),
     parameters annotated `str`, attributes of this module's classes, conditional expressions,
@@ -30,10 +39,15 @@ class NonJaxTypeArgument(Rule):
     jit abstracts every non-static argument to an array. Measured on jax 0.10.2 (CPU): a str,
     a class, a function, a `functools.partial`, a jitted function, a plain object (a
     non-registered `@dataclass` too), `eqx.nn.Lambda` and `eqx.nn.MLP` (equinox 0.13.8), and
-    a flax.struct / chex dataclass, equinox Module or NamedTuple holding a str field each
-    raise `TypeError: Error interpreting argument to <function f> as an abstract array. The
-    problematic value is of type <class 'str'>` on the call, before anything is traced
-    (`fixtures/argument_types/`).
+    a flax.struct / chex dataclass, equinox Module or NamedTuple holding a str field, a NumPy
+    array of dtype str, bytes or object (jax#5228; a batch dict holding one, flax#1492), a
+    `jax.Device` (jax#4416), a Sharding, Mesh or PartitionSpec, an `optax.adam(...)` or
+    `optimizers.adam(...)` optimizer and a NamedTuple of its functions (jax#953), and an
+    `enum.Enum` member, and a library function (`jax.nn.relu`, a `custom_jvp`; `jnp.tanh`) each
+    raise `TypeError: Error interpreting argument to <function f> as an
+    abstract array. The problematic value is of type <class 'str'>` on the call, before anything
+    is traced (`fixtures/argument_types/`). An `IntEnum` member and `np.array(["1", "2"],
+    dtype=float)` are valid.
 
     ## Fix safety
     Mark the parameter static (`static_argnames=("op",)`): each distinct value then compiles
@@ -45,7 +59,8 @@ class NonJaxTypeArgument(Rule):
 
     code = "JIT807"
     name = "non-jax-type-argument"
-    summary = "a str, class, function or plain object at a traced position of a jitted function raises TypeError"
+    summary = ("a str, class, function, plain object, Device, optimizer or string array at a traced "
+               "position of a jitted function raises TypeError")
     severity = "error"
 
     INVALID = [
@@ -99,6 +114,16 @@ def _fix(use: StaticUse, kind: str, name: str) -> str:
     if kind == FIELD:
         return (f"mark the field `{name}` static (eqx.field(static=True), "
                 f"flax.struct.field(pytree_node=False)), or use eqx.filter_jit for an equinox Module")
+    if kind == ARRAY:
+        return ("jax has no string or object dtype: drop that entry before the call (or keep it "
+                "beside the batch), or encode it as numbers (ids, one-hot) outside jit")
+    if kind == RESULT:
+        return f"mark it static ({static}): {NON_JAX_RESULTS[name].fix}"
+    if kind == ENUM:
+        return f"mark it static ({static}): an enum member hashes, so each member compiles once"
+    if kind == LEAF:
+        return (f"mark it static ({static}) or close over it in the jitted function, or mark the "
+                f"field static in `{name}` (a NamedTuple has no static fields)")
     assert kind == LIBRARY
     return ("use eqx.filter_jit, which keeps non-array leaves static (or eqx.partition the model "
             "and pass its array half)")
