@@ -9,6 +9,12 @@ sys.path.insert(0, str(Path(__file__).parent))  # ``from helpers import ...`` in
 
 # Runtime tests run real JAX on the CPU, whatever the machine has.
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
+# The tests count compiles, read errors and compare outputs of small programs: none of that
+# depends on how hard XLA optimises the code it compiles, and LLVM's passes are most of the
+# compile time of a small program (-12% CPU on the runtime fixture tests; the children inherit
+# it). A user's own XLA_FLAGS win.
+os.environ.setdefault("XLA_FLAGS",
+                      "--xla_backend_optimization_level=0 --xla_llvm_disable_expensive_passes=true")
 # Nothing is written into the checkout (xdist workers share it): hypothesis would keep its
 # caches in .hypothesis under the directory pytest started in. Set before collection, where
 # test_fuzz's strategies first need them.
