@@ -111,10 +111,12 @@ APPLIED_MODULE_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module
 TRACED_BUILTINS = frozenset({"abs", "sum", "pow", "round"})
 MAX_HELPER_DEPTH = 3
 # The JIT8xx rules' prefilter words: a file that names no jit may still trace code through these.
-# Only the lax ones (JIT520 parses those files anyway): adding jax.vmap and jax.grad parsed 74
-# more files of the JAX corpus and cost 9% of a cold run; in a file that also names jit (or a
-# lax loop) the functions they trace are analysed all the same.
-TRACING_CALL_NAMES = frozenset(name for name in TRACING_CALLS if name.startswith("jax.lax."))
+# The lax ones (JIT520 parses those files anyway) and the libraries' (numpyro's NUTS, ...: rare
+# words); not JAX's own transforms: adding jax.vmap and jax.grad parsed 74 more files of the JAX
+# corpus and cost 9% of a cold run; in a file that also names jit (or a lax loop) the functions
+# they trace are analysed all the same.
+TRACING_CALL_NAMES = frozenset(name for name in TRACING_CALLS
+                               if name.startswith("jax.lax.") or not name.startswith("jax."))
 _TRACING_CALL_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in TRACING_CALLS)
 JITTED_HERE = "jitted here"
 
@@ -208,13 +210,14 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
             if func is None or func in jitted or (isinstance(func, cst.FunctionDef) and func.decorators):
                 continue
             traced = _handed_params(call, fact, func)
-            if not traced:
-                continue
+            if not traced and fact.given != ():
+                continue  # () : the library traces the body, with the arguments as passed
+            staged = fact.abstract or calling_context(ctx).runs_traced(site.frame)
             analysis = _FunctionAnalysis(ctx, JittedFunction(func, [], traced, set(traced)),
-                                         set(jitted_functions(ctx)), traced_by=qualname)
+                                         set(jitted_functions(ctx)), traced_by=qualname, staged=staged)
             analysis.solve()
             found = analysis.run()
-            if not (fact.abstract or calling_context(ctx).runs_traced(site.frame)):
+            if not staged:
                 found = [use for use in found if use.kind == "numpy"
                          or use.operation in DIFFERENTIATED_VALUE_CONVERSIONS]
             uses.extend(found)
@@ -370,7 +373,7 @@ def _function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], sc
 def _handed_params(call: cst.Call, fact: TracingCall, func) -> set[str]:
     """The parameters of ``func`` that ``call`` (a TRACING_CALLS call) gives tracers."""
     params = [p for p in positional_params(func) if p.default is None]
-    chosen = set(range(len(params)))
+    chosen = set(range(len(params))) if fact.given is None else set(fact.given)
     if fact.in_axes is not None:
         axes = _argument(call, fact.in_axes)
         if isinstance(axes, (cst.Tuple, cst.List)):
@@ -644,8 +647,11 @@ class _FunctionAnalysis:
                  caller: Optional["_FunctionAnalysis"] = None, depth: int = 0,
                  rebuilt: str = "", traced_by: str = "",
                  module_params: Optional[dict[str, cst.ClassDef]] = None,
-                 schedule_of: str = "") -> None:
+                 schedule_of: str = "", staged: bool = True) -> None:
         self.ctx = ctx
+        # a staging trace (jit, vmap, a lax loop; not jax.grad alone): every jax.numpy call is
+        # staged out, on constants too (``jnp.unique(np_array)`` raises under jit)
+        self.staged = staged if caller is None else caller.staged
         self.rebuilt = rebuilt  # the pytree class whose __post_init__ this is
         self.traced_by = traced_by  # the call that traces it (``jax.vmap``), when not a jit
         # traced parameters that are instances of these pytree classes (equinox Modules)
@@ -701,6 +707,20 @@ class _FunctionAnalysis:
                 or id(binding.scope) in self.scope_ids or binding.scope.kind == "class":
             return
         self._follow_into(helper, call, scope, positional_params(helper))
+
+    def follow_transformed(self, call: cst.Call, scope: Scope) -> None:
+        """``jax.value_and_grad(loss)(params, batch, training)`` in traced code: the transform's
+        function runs in this trace, its parameters receiving the traced arguments traced (and
+        nested: ``jax.vmap(jax.grad(f))(xs)``'s ``f``)."""
+        inner = call.func
+        while isinstance(inner, cst.Call):
+            qualname = self.model.qualified_name(inner.func, scope)
+            fact = TRACING_CALLS.get(qualname) if qualname is not None else None
+            if fact is None or not fact.wraps:
+                return
+            inner = _argument(inner, fact.functions[0])
+        if isinstance(inner, cst.Name):
+            self.follow(cst.Call(inner, call.args), scope)
 
     def follow_apply(self, call: cst.Call, scope: Scope) -> None:
         """``model.apply(variables, x)`` of a flax.linen Module of this module: its ``__call__``
@@ -1057,7 +1077,7 @@ class _FunctionAnalysis:
     # ------------------------------------------------------------------ findings
     def run(self) -> list[TracerUse]:
         """The findings, with those in the module functions it calls; ``solve`` first."""
-        if not self.traced_bindings:
+        if not (self.traced_bindings or self.staged):
             return []
         if not self.uses:
             _UseFinder(self, self.model.scope_of[self.func]).walk(self.func.body)
@@ -1263,6 +1283,8 @@ class _UseFinder(Walker):
                 a.follow_module_call(node, scope, a.called_module(func, scope))
             elif isinstance(func, cst.Name) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow(node, scope)
+            elif isinstance(func, cst.Call) and any(a.traced(arg.value, scope) for arg in node.args):
+                a.follow_transformed(node, scope)
             elif isinstance(func, cst.Attribute) and func.attr.value == "apply" \
                     and any(a.traced(arg.value, scope) for arg in node.args[1:]):
                 a.follow_apply(node, scope)
@@ -1350,15 +1372,19 @@ class _UseFinder(Walker):
                            for position, keyword in fact.data_params)]
         else:  # a method: the array it is called on is the data
             data = [cst.Arg(node.func.value)]
-        if not any(a.traced(arg.value, scope) for arg in data):
+        traced = any(a.traced(arg.value, scope) for arg in data)
+        # a jax.numpy function is staged out on a constant too (measured: jnp.unique(np.array(...))
+        # under jit raises); an array method of a constant is NumPy's own
+        if not (traced or (a.staged and fact.data_params and data)):
             return
         fix = f"pass {fact.size_keyword}= (an upper bound; with fill_value= for the padding) for a " \
               f"fixed-size result"
         if fact.max_positional is not None:
             fix = "use the three-argument form jnp.where(cond, x, y), or " + fix
-        a.report("shape", node, f"`{_src(node)}` in {a.where}: its output's shape depends on the "
-                                f"values of a traced array, so tracing raises ConcretizationTypeError; "
-                                f"{fix}")
+        why = "the values of a traced array" if traced else \
+            "the values of its input, which the trace stages out even when it is a constant"
+        a.report("shape", node, f"`{_src(node)}` in {a.where}: its output's shape depends on "
+                                f"{why}, so tracing raises ConcretizationTypeError; {fix}")
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         a, scope = self.a, self.scope
