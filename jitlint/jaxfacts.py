@@ -25,6 +25,8 @@ class DataSizedOutput:
     # Only the form with at most this many positional arguments is data-sized
     # (``jnp.where(cond)``; ``jnp.where(cond, x, y)`` is elementwise and fine).
     max_positional: int | None = None
+    # it raises on a constant too (a NumPy array): jit stages its input out first
+    on_constants: bool = True
 
 
 _FIRST = ((0, ""),)
@@ -47,7 +49,7 @@ DATA_SIZED_OUTPUTS: dict[str, DataSizedOutput] = {
     "jax.numpy.compress": DataSizedOutput("size", ((0, "condition"),)),
     "jax.numpy.extract": DataSizedOutput("size", ((0, "condition"),)),
     "jax.numpy.bincount": DataSizedOutput("length", ((0, "x"),)),
-    "jax.numpy.repeat": DataSizedOutput("total_repeat_length", ((1, "repeats"),)),
+    "jax.numpy.repeat": DataSizedOutput("total_repeat_length", ((1, "repeats"),), on_constants=False),
 }
 # jax.Array methods of the same kind: method name -> its size keyword.
 DATA_SIZED_METHODS: dict[str, str] = {"nonzero": "size"}

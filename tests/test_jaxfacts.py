@@ -48,6 +48,23 @@ def _required_positional(function) -> int:
 
 
 @pytest.mark.parametrize("qualname", sorted(DATA_SIZED_OUTPUTS))
+def test_data_sized_output_on_a_constant_under_jit(qualname):
+    """``on_constants``: a NumPy array constant at the data parameters raises under jit too."""
+    fact = DATA_SIZED_OUTPUTS[qualname]
+    function = _resolve(qualname, jnp, "jax.numpy.")
+    args = [DATA] * max(_required_positional(function), fact.max_positional or 1,
+                        *(position + 1 for position, _ in fact.data_params))
+    if fact.max_positional is not None:
+        args = args[:fact.max_positional]
+    staged = lambda: function(*args)  # noqa: E731
+    if fact.on_constants:
+        with pytest.raises(jax.errors.ConcretizationTypeError):
+            jax.jit(staged)()
+    else:
+        jax.jit(staged)()
+
+
+@pytest.mark.parametrize("qualname", sorted(DATA_SIZED_OUTPUTS))
 def test_data_sized_output_raises_under_jit_without_its_size_keyword(qualname):
     fact = DATA_SIZED_OUTPUTS[qualname]
     function = _resolve(qualname, jnp, "jax.numpy.")

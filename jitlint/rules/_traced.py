@@ -729,13 +729,17 @@ class _FunctionAnalysis:
         if self.depth < MAX_HELPER_DEPTH and method is not None and method is not self.func:
             self._follow_into(method, call, scope, [None, *positional_params(method)[1:]])
 
-    def called_module(self, func: cst.Name, scope: Scope) -> Optional[cst.FunctionDef]:
-        """``model(x)`` where ``model`` is a traced parameter holding a pytree Module of this
-        module: that class's ``__call__``."""
-        bindings = self.model.lookup(func.value, scope)
+    def called_module(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
+        """``model(x)`` (or ``model.score(x)``) where ``model`` is a traced parameter holding a
+        pytree Module of this module: that class's ``__call__`` (or ``score``)."""
+        name, method_name = (func, "__call__") if isinstance(func, cst.Name) else \
+            (func.value, func.attr.value) if isinstance(func, cst.Attribute) else (None, "")
+        if not isinstance(name, cst.Name) or not self.module_params:
+            return None
+        bindings = self.model.lookup(name.value, scope)
         if len(bindings) != 1 or self.param_bindings.get(id(bindings[0])) not in self.module_params:
             return None
-        method = class_methods(self.module_params[bindings[0].name]).get("__call__")
+        method = class_methods(self.module_params[bindings[0].name]).get(method_name)
         return method if method is not None and positional_params(method) else None
 
     def follow_module_call(self, call: cst.Call, scope: Scope, method: cst.FunctionDef) -> None:
@@ -1279,7 +1283,7 @@ class _UseFinder(Walker):
                     and a.traced(func.value, scope):
                 self._concrete_params(node, CONCRETE_METHOD_PARAMS[func.attr.value],
                                       f"`.{func.attr.value}`")
-            elif isinstance(func, cst.Name) and a.called_module(func, scope) is not None:
+            elif a.called_module(func, scope) is not None:
                 a.follow_module_call(node, scope, a.called_module(func, scope))
             elif isinstance(func, cst.Name) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow(node, scope)
@@ -1375,7 +1379,8 @@ class _UseFinder(Walker):
         traced = any(a.traced(arg.value, scope) for arg in data)
         # a jax.numpy function is staged out on a constant too (measured: jnp.unique(np.array(...))
         # under jit raises); an array method of a constant is NumPy's own
-        if not (traced or (a.staged and fact.data_params and data)):
+        if not (traced or (a.staged and fact.on_constants and fact.data_params
+                           and any(not isinstance(arg.value, (cst.Integer, cst.Float)) for arg in data))):
             return
         fix = f"pass {fact.size_keyword}= (an upper bound; with fill_value= for the padding) for a " \
               f"fixed-size result"
