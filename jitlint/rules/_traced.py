@@ -117,6 +117,9 @@ MAX_HELPER_DEPTH = 3
 # they trace are analysed all the same.
 TRACING_CALL_NAMES = frozenset(name for name in TRACING_CALLS
                                if name.startswith("jax.lax.") or not name.startswith("jax."))
+# ... and JAX's own transforms, which make a file worth parsing when the function handed to one
+# does a Python-value operation (project.transformed_function_forces)
+TRACING_TRANSFORM_NAMES = frozenset(TRACING_CALLS) - TRACING_CALL_NAMES
 _TRACING_CALL_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in TRACING_CALLS)
 JITTED_HERE = "jitted here"
 
