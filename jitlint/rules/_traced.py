@@ -26,7 +26,13 @@ tracers carry values, so only conversions that raise there count), the parameter
 ``jax.jit(functools.partial(f, ...))`` leaves open, and a flax.linen Module's ``__call__``
 under ``jax.jit(model.apply)`` (followed from ``model.apply(...)`` in traced code too).  Under
 ``equinox.filter_jit`` the parameters every call passes an array or a pytree Module of this
-module are traced, and ``model(x)`` is followed into the Module's ``__call__``.
+module are traced, and ``model(x)`` (or ``model.method(x)``) is followed into the Module's
+method; under ``nnx.jit`` every parameter is traced and an ``nnx.Module`` of this module is
+followed the same way (``self.linear(x)``, a layer built in ``__init__`` / ``setup``, is an
+array).  A transform called in traced code (``jax.value_and_grad(loss)(params, flag)``) is
+followed into its function.  A library call that traces its functions when it runs
+(``TRACING_CALLS`` with ``given``: numpyro's NUTS / SVI models) starts the analysis as jit
+does, with only the ``given`` parameters traced.
 
 Findings (kinds): ``bool`` Python control flow / ``and`` / ``or`` / ``not`` on a traced value
 (JIT801), ``convert`` int()/float()/bool()/complex()/.item()/.tolist(), a traced shape, bound,
@@ -60,7 +66,7 @@ from jitlint.rules._context import calling_context, class_methods
 from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, positional_params,
                                    scopes_within, states_container)
-from jitlint.rules._nnx import own_nodes
+from jitlint.rules._nnx import NNX_JIT, own_nodes
 from jitlint.semantic import Binding, Scope, SemanticModel
 from jitlint.staticargs import SPEC_KEYWORDS
 from jitlint.values import array_made_by, value_flow
@@ -105,6 +111,7 @@ ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "chex.Array", "
 # Layers of these libraries, built and called at once (``nn.Dense(4)(x)``), return arrays:
 # traced when an argument is.
 LAYER_NAMESPACES = ("flax.linen.", "flax.nnx.", "equinox.nn.", "haiku.")
+NNX_MODULE_BASES = frozenset({"flax.nnx.Module"})
 # Base classes of modules whose ``apply(variables, *args)`` runs ``__call__(*args)``.
 APPLIED_MODULE_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 # Builtins whose result is a traced array when their argument is one.
@@ -178,7 +185,7 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
         for use in traced_values(ctx, jitted).run():
             uses.setdefault(id(use.node), use)
     for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_module_applies(ctx) \
-            + _filter_jitted(ctx):
+            + _filter_jitted(ctx) + _nnx_jitted(ctx):
         uses.setdefault(id(use.node), use)
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
         for use in _post_init_uses(ctx):
@@ -285,6 +292,56 @@ def _filter_jitted(ctx: FileContext) -> list[TracerUse]:
             analysis.solve()
             uses.extend(analysis.run())
     return uses
+
+
+def _nnx_jitted(ctx: FileContext) -> list[TracerUse]:
+    """``nnx.jit`` traces every argument as jax.jit does (measured: a Python int arrives a
+    tracer) and a Module's Variables; its plain Python attributes stay static.  A parameter
+    every call in the module passes an instance of an ``nnx.Module`` of this module is
+    followed into ``__call__`` (``model(x)``) and its other methods, with ``self`` traced."""
+    model = ctx.model
+    uses: list[TracerUse] = []
+    for func, jitted in jitted_functions(ctx).items():
+        if not jitted.apps or any(app.jit.qualname != NNX_JIT or any(
+                k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS) for k in app.keywords)
+                for app in jitted.apps) or not isinstance(func, cst.FunctionDef):
+            continue
+        params = [p.name.value for p in positional_params(func) if p.default is None]
+        sites = [site for site in model.calls_named(func.name.value)
+                 if isinstance(site.node.func, cst.Name)
+                 and getattr(model.single_binding(func.name.value, site.frame.scope), "node", None) is func]
+        classes: dict[str, cst.ClassDef] = {}
+        for index, param in enumerate(params):
+            found = {_nnx_module_class(ctx, _argument(site.node, (index, param)), site.frame.scope) for site in sites}
+            if sites and len(found) == 1 and None not in found:
+                classes[param] = found.pop()
+        if params:
+            analysis = _FunctionAnalysis(ctx, JittedFunction(func, jitted.apps, set(params), set(params)),
+                                         set(jitted_functions(ctx)), module_params=classes)
+            analysis.solve()
+            uses.extend(analysis.run())
+    return uses
+
+
+def _nnx_module_class(ctx: FileContext, expr: Optional[cst.BaseExpression], scope: Scope,
+                      depth: int = 0) -> Optional[cst.ClassDef]:
+    """The ``nnx.Module`` subclass of this module whose instance ``expr`` makes (a call of the
+    class, or a name bound once to one)."""
+    model = ctx.model
+    if isinstance(expr, cst.Name) and depth < 3:
+        binding = model.single_binding(expr.value, scope)
+        if binding is not None and binding.kind == "assign" and binding.value is not None:
+            return _nnx_module_class(ctx, binding.value, binding.scope, depth + 1)
+        return None
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name)):
+        return None
+    binding = model.single_binding(expr.func.value, scope)
+    if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef):
+        return None
+    cls = binding.node
+    class_scope = model.classes[cls].scope
+    return cls if any(model.qualified_name(base.value, class_scope) in NNX_MODULE_BASES
+                      for base in cls.bases) else None
 
 
 def _array_or_pytree(model: SemanticModel, expr: Optional[cst.BaseExpression], scope: Scope,
@@ -885,6 +942,8 @@ class _FunctionAnalysis:
         func = call.func
         if isinstance(func, cst.Call) and (self.model.qualified_name(func.func, scope) or "").startswith(LAYER_NAMESPACES):
             return self._any_arg_traced(call, scope)  # nn.Dense(4)(x)
+        if isinstance(func, cst.Attribute) and self._layer_attribute(func, scope):
+            return self._any_arg_traced(call, scope)  # self.linear(x): a layer built in __init__
         if isinstance(func, cst.Attribute) and self.traced(func.value, scope):
             return func.attr.value in ARRAY_METHODS  # a method of a traced array
         builtin = self._builtin(func, scope)
@@ -904,6 +963,37 @@ class _FunctionAnalysis:
             return self._any_arg_traced(call, scope)
         # a class (jax.lax.Precision, jax.random.PRNGKey) is not followed: precision first
         return not qualname.rpartition(".")[2][:1].isupper()
+
+    def _layer_attribute(self, func: cst.Attribute, scope: Scope) -> bool:
+        """``self.linear`` in a method of a class whose ``__init__`` (or linen ``setup``) sets
+        ``self.linear = nnx.Linear(...)``: a library layer (LAYER_NAMESPACES), which returns
+        arrays."""
+        if not isinstance(func.value, cst.Name):
+            return False
+        bindings = self.model.lookup(func.value.value, scope)
+        if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].scope.parent is None \
+                or bindings[0].scope.parent.kind != "class":
+            return False
+        method = bindings[0].scope.node
+        if not (isinstance(method, cst.FunctionDef) and positional_params(method)
+                and positional_params(method)[0].name.value == func.value.value):
+            return False
+        cls = bindings[0].scope.parent.node
+        class_scope = bindings[0].scope.parent
+        for name in ("__init__", "setup"):
+            init = class_methods(cls).get(name) if isinstance(cls, cst.ClassDef) else None
+            if init is None or not positional_params(init):
+                continue
+            me = positional_params(init)[0].name.value
+            for node in own_nodes(init.body):
+                if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call) and any(
+                        isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
+                        and t.target.value.value == me and t.target.attr.value == func.attr.value
+                        for t in node.targets):
+                    qualname = self.model.qualified_name(node.value.func, class_scope) or ""
+                    if qualname.startswith(LAYER_NAMESPACES):
+                        return True
+        return False
 
     def leaf_field_class(self, expr: cst.Attribute, scope: Scope) -> Optional[tuple[str, list[cst.Arg]]]:
         """``c.n`` of a traced parameter ``c`` that an instance of a class of this module is

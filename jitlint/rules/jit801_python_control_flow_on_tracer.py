@@ -19,7 +19,9 @@ class PythonControlFlowOnTracer(Rule):
     `while_loop` / `cond` / `map` (jitted or not), the open parameters of
     `jax.jit(functools.partial(f, ...))`, and a flax.linen Module's `__call__` under
     `jax.jit(model.apply)` or `model.apply(...)` in traced code, and an equinox Module's
-    `__call__` (or another method) called in an `eqx.filter_jit` function, the function of a
+    `__call__` (or another method) called in an `eqx.filter_jit` function, an `nnx.Module`'s
+    `__call__` called in an `nnx.jit` function (its layers, `self.linear(x)`, return arrays;
+    its plain Python attributes stay static), the function of a
     transform called in traced code (`jax.value_and_grad(loss)(params, flag)` follows `flag`
     into `loss`, and from there through `model.apply`), and the functions a library traces
     when it runs them (numpyro models, blackjax log densities, jaxopt objectives, diffrax
