@@ -30,7 +30,7 @@ from jitlint.source import SourceError, decode_source, read_source
 from jitlint.project import (ModuleScan, ModuleSummary, ProjectIndex, References, SummaryFailure,
                              build_index, cheap_summary, imported_unsummarised, module_name_for,
                              needs_index, project_modules, project_root, scan_module,
-                             summarise_batch, summarize)
+                             summarise_batch, summarize, transformed_function_forces)
 from jitlint.suppression import file_is_suppressed, line_suppresses, unknown_noqa_codes
 
 UNPARSABLE = ALL_RULES["JIT000"]
@@ -217,7 +217,7 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
     scan = scan_module(tree, *module_name_for(path), path)
     result.references = scan.references
     result.calls = scan.calls
-    if not rules or (prefilter and not _may_have_findings(text, scan, settings, index, rules)):
+    if not rules or (prefilter and not _may_have_findings(text, scan, settings, index, rules, tree)):
         # What it tells the project index, from the ast it has (else summarised again later)
         result.summary = cheap_summary(tree, text, path, scan)
         return result
@@ -309,7 +309,8 @@ def _check_syntax(text: str, path: str) -> ast.Module:
 
 
 def _may_have_findings(text: str, scan: ModuleScan, settings: Settings,
-                       index: Optional[ProjectIndex] = None, rules: Sequence[Rule] = ()) -> bool:
+                       index: Optional[ProjectIndex] = None, rules: Sequence[Rule] = (),
+                       tree: Optional[ast.Module] = None) -> bool:
     """Every rule is about jit: a file that reaches no jit-like function through its imports
     has nothing to report (nor a jitted function of another linted module, which it may call
     without saying jit).  A rule about code that runs outside jit names the API functions it
@@ -328,8 +329,11 @@ def _may_have_findings(text: str, scan: ModuleScan, settings: Settings,
     if any(word in text for word in JIT_WORDS) and scan.reaches_jit():
         return True
     api_names = {name for rule in rules for name in rule.prefilter_names}
-    return (any(name.rpartition(".")[2] in text for name in api_names)
-            and scan.reaches_any(api_names))
+    if any(name.rpartition(".")[2] in text for name in api_names) and scan.reaches_any(api_names):
+        return True
+    transforms = {name for rule in rules for name in rule.prefilter_transforms}
+    return tree is not None and scan.reaches_any(transforms) and transformed_function_forces(
+        tree, frozenset(name.rpartition(".")[2] for name in transforms))
 
 
 def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,

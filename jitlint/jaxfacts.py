@@ -25,6 +25,8 @@ class DataSizedOutput:
     # Only the form with at most this many positional arguments is data-sized
     # (``jnp.where(cond)``; ``jnp.where(cond, x, y)`` is elementwise and fine).
     max_positional: int | None = None
+    # it raises on a constant too (a NumPy array): jit stages its input out first
+    on_constants: bool = True
 
 
 _FIRST = ((0, ""),)
@@ -47,7 +49,7 @@ DATA_SIZED_OUTPUTS: dict[str, DataSizedOutput] = {
     "jax.numpy.compress": DataSizedOutput("size", ((0, "condition"),)),
     "jax.numpy.extract": DataSizedOutput("size", ((0, "condition"),)),
     "jax.numpy.bincount": DataSizedOutput("length", ((0, "x"),)),
-    "jax.numpy.repeat": DataSizedOutput("total_repeat_length", ((1, "repeats"),)),
+    "jax.numpy.repeat": DataSizedOutput("total_repeat_length", ((1, "repeats"),), on_constants=False),
 }
 # jax.Array methods of the same kind: method name -> its size keyword.
 DATA_SIZED_METHODS: dict[str, str] = {"nonzero": "size"}
@@ -310,7 +312,11 @@ class TracingCall:
     parameter traced, except the parameter ``optional_inputs`` ties to an argument of the call
     that is left out or None (``lax.scan(f, init, None, length=n)``: ``f``'s ``x`` is None).
     Of a wrapped function, the parameters that get tracers: those ``in_axes`` does not map to
-    None (all when it is left out), or those ``argnums`` names (the first when left out)."""
+    None (all when it is left out), or those ``argnums`` names (the first when left out).
+    ``given``: the positions of the parameters that get tracers when not all do (a library
+    that runs the function later, under its own jit: ``()`` for a numpyro model, whose
+    arguments stay the caller's values while its body is traced; ``(0,)`` for a log density
+    whose other parameters the library does not fill)."""
 
     functions: tuple[Param, ...]
     abstract: bool = True
@@ -318,9 +324,16 @@ class TracingCall:
     optional_inputs: tuple[tuple[Param, int], ...] = ()
     in_axes: Optional[Param] = None
     argnums: Optional[Param] = None
+    given: Optional[tuple[int, ...]] = None
 
 
 _DIFFERENTIATE = TracingCall(((0, "fun"),), abstract=False, wraps=True, argnums=(1, "argnums"))
+# forward- and reverse-mode transforms that run the function at once on tracers carrying values
+# (``jax.jvp(f, (a, b), ...)``: the primals tuple holds every positional argument)
+_EVALUATE_DIFFERENTIATED = TracingCall(((0, "fun"),), abstract=False)
+# numpyro's inference objects run the model (and guide) under their own jit (MCMC.run, SVI.run,
+# Predictive's call): the body is traced, the arguments stay as passed (jit_model_args=False)
+_PROBABILISTIC_MODEL = TracingCall(((0, "model"),), given=())
 # Conversions that raise also on a tracer that carries its value (``jax.grad``'s): a value being
 # differentiated may not leave the trace as a Python float (``bool``, ``int`` and ``.item()``
 # work there), nor as a NumPy array (every NUMPY_CONVERTING_FUNCTIONS entry).
@@ -334,6 +347,20 @@ TRACING_CALLS: dict[str, TracingCall] = {
     "jax.lax.map": TracingCall(((0, "f"),)),
     **{f"jax.{name}": _DIFFERENTIATE for name in ("grad", "value_and_grad", "jacfwd", "jacrev",
                                                   "hessian")},
+    **{f"jax.{name}": _EVALUATE_DIFFERENTIATED for name in ("linearize", "vjp", "jvp")},
+    **{f"jax.{name}": TracingCall(((0, "fun"),), wraps=True) for name in ("checkpoint", "remat",
+                                                                           "make_jaxpr")},
+    "jax.pmap": TracingCall(((0, "fun"),), wraps=True, in_axes=(1, "in_axes")),
+    "jax.eval_shape": TracingCall(((0, "fun"),)),
+    "jax.lax.custom_root": TracingCall(((0, "f"),)),
+    "jax.lax.custom_linear_solve": TracingCall(((0, "matvec"),)),
+    "jax.scipy.optimize.minimize": TracingCall(((0, "fun"),)),
+    # libraries that trace a function they are given when their run, step or solve runs
+    **{f"numpyro.infer.{name}": _PROBABILISTIC_MODEL for name in ("NUTS", "HMC", "Predictive")},
+    "numpyro.infer.SVI": TracingCall(((0, "model"), (1, "guide")), given=()),
+    **{f"blackjax.{name}": TracingCall(((0, "logdensity_fn"),), given=(0,)) for name in ("nuts", "hmc")},
+    **{f"jaxopt.{name}": TracingCall(((0, "fun"),)) for name in ("LBFGS", "BFGS")},
+    "diffrax.ODETerm": TracingCall(((0, "vector_field"),), given=(0, 1)),
 }
 
 

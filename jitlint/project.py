@@ -890,3 +890,67 @@ def project_modules(root: Path, python_files: Callable[[Path], Iterable[str]]) -
         if len(found) > MAX_PROJECT_FILES:
             return {}
     return found
+
+
+# Python operations that need a concrete value (jaxfacts: PYTHON_VALUE_SYNTAX / _BUILTINS /
+# _METHODS, NumPy calls, data-sized outputs), as ast nodes applied to a parameter: what makes a
+# function handed to a transform worth a full parse.
+_TRUTH_TESTS = (ast.If, ast.While, ast.IfExp, ast.Assert)
+_FORCING_CALLS = frozenset({"int", "float", "bool", "complex", "range", "item", "tolist"})
+_DATA_SIZED = frozenset({"nonzero", "argwhere", "flatnonzero", "unique"})
+_NUMPY_ALIASES = frozenset({"np", "numpy", "onp"})
+_CONCRETE_TESTS = frozenset({"isinstance", "callable", "hasattr", "len"})
+
+
+def transformed_function_forces(tree: ast.Module, transforms: frozenset[str]) -> bool:
+    """Whether a call named like one of ``transforms`` (last names: ``vmap``, ``grad``) is
+    handed a def of this file or a lambda (its first argument) that applies to one of its
+    parameters a Python truth test, a conversion (``int(x)``, ``x.item()``), a bound
+    (``range``), a NumPy call (``np.``) or a data-sized ``jnp`` function: the prefilter's
+    question for a file that reaches a transform but names no jit (the analysis decides)."""
+    defs: Optional[dict] = None
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if name not in transforms:
+            continue
+        handed = node.args[0]
+        if isinstance(handed, ast.Name):
+            if defs is None:
+                defs = {d.name: d for d in ast.walk(tree) if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            handed = defs.get(handed.id)
+        if isinstance(handed, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
+            params = {a.arg for a in (*handed.args.posonlyargs, *handed.args.args)}
+            if params and any(_forces(inner, params) for inner in ast.walk(handed)):
+                return True
+    return False
+
+
+def _mentions(node: Optional[ast.AST], params: set[str]) -> bool:
+    return node is not None and any(isinstance(n, ast.Name) and n.id in params for n in ast.walk(node))
+
+
+def _forces(node: ast.AST, params: set[str]) -> bool:
+    if isinstance(node, _TRUTH_TESTS):
+        test = node.test
+        if isinstance(test, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn))
+                                                 for op in test.ops):
+            return False
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id in _CONCRETE_TESTS:
+            return False
+        return _mentions(test, params)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return _mentions(node.operand, params)
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    if isinstance(func, ast.Name):
+        return func.id in _FORCING_CALLS and any(_mentions(arg, params) for arg in node.args)
+    if not isinstance(func, ast.Attribute):
+        return False
+    if func.attr in ("item", "tolist"):
+        return _mentions(func.value, params)
+    numpy = isinstance(func.value, ast.Name) and func.value.id in _NUMPY_ALIASES
+    return (numpy or func.attr in _DATA_SIZED) and any(_mentions(arg, params) for arg in node.args)

@@ -82,6 +82,10 @@ class Rule:
     # it worth parsing although it reaches no jit (the engine's prefilter); for rules about
     # code that runs outside jit.
     prefilter_names: ClassVar[frozenset[str]] = frozenset()
+    # Transforms (``jax.vmap``) that make a file worth parsing only when the function handed to
+    # one, a def of the file or a lambda, does a Python-value operation (project.py:
+    # transformed_function_forces): for rules about what such a trace raises.
+    prefilter_transforms: ClassVar[frozenset[str]] = frozenset()
     # Its findings hold only where the code runs eagerly, or repeatedly: one in a function whose
     # callers are not seen goes to the opt-in group ``unknown-callers`` (rules/_context.py).
     calling_context: ClassVar[bool] = False

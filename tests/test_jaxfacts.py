@@ -52,6 +52,23 @@ def _required_positional(function) -> int:
 
 
 @pytest.mark.parametrize("qualname", sorted(DATA_SIZED_OUTPUTS))
+def test_data_sized_output_on_a_constant_under_jit(qualname):
+    """``on_constants``: a NumPy array constant at the data parameters raises under jit too."""
+    fact = DATA_SIZED_OUTPUTS[qualname]
+    function = _resolve(qualname, jnp, "jax.numpy.")
+    args = [DATA] * max(_required_positional(function), fact.max_positional or 1,
+                        *(position + 1 for position, _ in fact.data_params))
+    if fact.max_positional is not None:
+        args = args[:fact.max_positional]
+    staged = lambda: function(*args)  # noqa: E731
+    if fact.on_constants:
+        with pytest.raises(jax.errors.ConcretizationTypeError):
+            jax.jit(staged)()
+    else:
+        jax.jit(staged)()
+
+
+@pytest.mark.parametrize("qualname", sorted(DATA_SIZED_OUTPUTS))
 def test_data_sized_output_raises_under_jit_without_its_size_keyword(qualname):
     fact = DATA_SIZED_OUTPUTS[qualname]
     function = _resolve(qualname, jnp, "jax.numpy.")
@@ -530,7 +547,76 @@ TRACING_CALL_EXAMPLES = {
     "jax.jacfwd": lambda wrap: jax.jacfwd(wrap[0](lambda a, b: a * b))(_XS, 2.0),
     "jax.jacrev": lambda wrap: jax.jacrev(wrap[0](lambda a, b: a * b))(_XS, 2.0),
     "jax.hessian": lambda wrap: jax.hessian(wrap[0](lambda a, b: (a ** 2).sum() * b))(_XS, 2.0),
+    "jax.linearize": lambda wrap: jax.linearize(wrap[0](lambda a, b: a * b), 1.0, 2.0),
+    "jax.vjp": lambda wrap: jax.vjp(wrap[0](lambda a, b: a * b), 1.0, 2.0),
+    "jax.jvp": lambda wrap: jax.jvp(wrap[0](lambda a, b: a * b), (1.0, 2.0), (1.0, 1.0)),
+    "jax.checkpoint": lambda wrap: jax.checkpoint(wrap[0](lambda a, b: a * b))(1.0, 2.0),
+    "jax.remat": lambda wrap: jax.remat(wrap[0](lambda a, b: a * b))(1.0, 2.0),
+    "jax.make_jaxpr": lambda wrap: jax.make_jaxpr(wrap[0](lambda a, b: a * b))(1.0, 2.0),
+    "jax.pmap": lambda wrap: jax.pmap(wrap[0](lambda a, b: a * b))(jnp.ones(1), jnp.ones(1)),
+    "jax.eval_shape": lambda wrap: jax.eval_shape(wrap[0](lambda a, b: a * b), 1.0, 2.0),
+    "jax.lax.custom_root": lambda wrap: jax.lax.custom_root(
+        wrap[0](lambda x: x - 1.0), 0.0, lambda f, x0: x0 + 1.0, lambda g, y: y),
+    "jax.lax.custom_linear_solve": lambda wrap: jax.lax.custom_linear_solve(
+        wrap[0](lambda x: 2.0 * x), 1.0, lambda matvec, b: b / 2.0),
+    "jax.scipy.optimize.minimize": lambda wrap: importlib.import_module("jax.scipy.optimize").minimize(
+        wrap[0](lambda x: jnp.sum((x - 1.0) ** 2)), _XS, method="BFGS"),
+    "numpyro.infer.NUTS": lambda wrap: _mcmc("NUTS", wrap[0](_numpyro_model)),
+    "numpyro.infer.HMC": lambda wrap: _mcmc("HMC", wrap[0](_numpyro_model)),
+    "numpyro.infer.SVI": lambda wrap: _svi(wrap[0](_numpyro_model), wrap[1](_numpyro_guide)),
+    "numpyro.infer.Predictive": lambda wrap: importlib.import_module("numpyro.infer").Predictive(
+        wrap[0](_numpyro_model), num_samples=2)(jax.random.key(0), np.array([0.5, 1.5])),
+    "blackjax.nuts": lambda wrap: _blackjax_sample("nuts", wrap[0](lambda x: -jnp.sum(x ** 2))),
+    "blackjax.hmc": lambda wrap: _blackjax_sample("hmc", wrap[0](lambda x: -jnp.sum(x ** 2))),
+    **{f"jaxopt.{name}": (lambda name: lambda wrap: getattr(importlib.import_module("jaxopt"), name)(
+        wrap[0](lambda x, k: jnp.sum((x - k) ** 2)), maxiter=2).run(_XS, 1.0))(name)
+       for name in ("LBFGS", "BFGS")},
+    "diffrax.ODETerm": lambda wrap: _diffrax_solve(wrap[0](lambda t, y, args: -y * args)),
 }
+# the number of parameters of each example's functions, where not 1
+_EXAMPLE_ARITY = {"jax.lax.scan": 2, "jax.lax.fori_loop": 2, "jaxopt.LBFGS": 2, "jaxopt.BFGS": 2,
+                  "diffrax.ODETerm": 3,
+                  **{f"jax.{name}": 2 for name in ("linearize", "vjp", "jvp", "checkpoint", "remat",
+                                                   "make_jaxpr", "pmap", "eval_shape")}}
+
+
+def _numpyro_model(x):
+    numpyro = importlib.import_module("numpyro")
+    loc = numpyro.sample("loc", importlib.import_module("numpyro.distributions").Normal(0.0, 1.0))
+    numpyro.sample("obs", importlib.import_module("numpyro.distributions").Normal(loc, 1.0), obs=x)
+
+
+def _numpyro_guide(x):
+    numpyro = importlib.import_module("numpyro")
+    mean = numpyro.param("mean", 0.0)
+    numpyro.sample("loc", importlib.import_module("numpyro.distributions").Normal(mean, 1.0))
+
+
+def _mcmc(kernel, model):
+    infer = importlib.import_module("numpyro.infer")
+    mcmc = infer.MCMC(getattr(infer, kernel)(model), num_warmup=2, num_samples=2, progress_bar=False)
+    mcmc.run(jax.random.key(0), np.array([0.5, 1.5]))
+
+
+def _svi(model, guide):
+    numpyro = importlib.import_module("numpyro")
+    infer = importlib.import_module("numpyro.infer")
+    svi = infer.SVI(model, guide, numpyro.optim.Adam(0.1), infer.Trace_ELBO())
+    svi.run(jax.random.key(0), 2, np.array([0.5, 1.5]), progress_bar=False)
+
+
+def _blackjax_sample(kernel, logdensity):
+    sampler = getattr(importlib.import_module("blackjax"), kernel)(
+        logdensity, 0.1, jnp.ones(3), **({"num_integration_steps": 2} if kernel == "hmc" else {}))
+    sampler.step(jax.random.key(0), sampler.init(_XS))
+
+
+def _diffrax_solve(vector_field):
+    diffrax = importlib.import_module("diffrax")
+    diffrax.diffeqsolve(diffrax.ODETerm(vector_field), diffrax.Tsit5(), 0.0, 1.0, 0.5, _XS, args=2.0)
+
+
+BODY = "body"  # in a slot's list: check a jax.numpy value made in the function's body
 
 
 def _checking(check, slot_params):
@@ -539,7 +625,7 @@ def _checking(check, slot_params):
         def wrap(function):
             def checked(*args):
                 for index in slot_params.get(slot, ()):
-                    check(args[index])
+                    check(jnp.ones(1) + 1.0 if index == BODY else args[index])
                 return function(*args)
             return checked
         return wrap
@@ -549,9 +635,20 @@ def _checking(check, slot_params):
 def _traced_slots(qualname):
     """{slot: the parameters the fact says get tracers} for the example's functions."""
     fact = TRACING_CALLS[qualname]
-    arity = {"jax.lax.scan": 2, "jax.lax.fori_loop": 2}.get(qualname, 1)
+    arity = _EXAMPLE_ARITY.get(qualname, 1)
     params = [0] if fact.argnums is not None else list(range(arity))  # argnums left out: the first
+    if fact.given is not None:
+        params = [*fact.given] or [BODY]  # none given: the body is traced all the same
     return {slot: params for slot in range(len(fact.functions))}
+
+
+def _untraced_params(qualname):
+    """{slot: the parameters that get the values passed} where the fact names which do not."""
+    fact = TRACING_CALLS[qualname]
+    if fact.given is None:
+        return {}
+    left = [i for i in range(_EXAMPLE_ARITY.get(qualname, 1)) if i not in fact.given]
+    return {slot: left for slot in range(len(fact.functions))} if left else {}
 
 
 @pytest.mark.parametrize("qualname", sorted(TRACING_CALLS))
@@ -573,6 +670,8 @@ def test_tracing_call_gives_its_functions_tracers(qualname):
                 example(truth)
     if fact.argnums is not None:  # the parameters argnums leaves out get the values passed
         example(_checking(np.asarray, {0: [1]}))
+    if _untraced_params(qualname):  # those ``given`` leaves out too
+        example(_checking(np.asarray, _untraced_params(qualname)))
 
 
 @pytest.mark.parametrize("operation", sorted({*PYTHON_VALUE_BUILTINS, *PYTHON_VALUE_METHODS} - {"hex", "oct", "bin", "chr"}))

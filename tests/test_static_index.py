@@ -514,6 +514,15 @@ def test_which_names_may_be_jit(qualname, may_be_jit):
     ("from .utils import fast_jit\n\n@fast_jit\ndef f(x):\n    return x\n", True),
     ("from jax import lax\nfor i in range(3):\n    lax.fori_loop(0, i, lambda j, c: c, 0)\n", True),
     ("import optax\nsolver = optax.lbfgs()\n", True),
+    # a transform without jit: parsed when the function it is handed forces a parameter's value
+    ("import jax\ndef relu(x):\n    if x > 0:\n        return x\n    return 0.0\nf = jax.vmap(relu)\n", True),
+    ("import jax\nf = jax.vmap(lambda x: int(x))\n", True),
+    ("import jax\nimport numpy as np\ndef loss(w):\n    return np.sum(w)\ng = jax.grad(loss)\n", True),
+    ("import jax\ndef scale(x, flag=None):\n    if flag is None:\n        return x\n    return 2 * x\n"
+     "f = jax.vmap(scale)\n", False),
+    ("import jax\nimport jax.numpy as jnp\nf = jax.vmap(jnp.dot)\n", False),
+    # a library that traces the function it is given (jaxfacts.TRACING_CALLS): its name
+    ("from numpyro.infer import NUTS\ndef model(x):\n    pass\nkernel = NUTS(model)\n", True),
 ])
 def test_the_prefilter_parses_files_that_may_have_findings(source, parsed, monkeypatch):
     from jitlint import engine

@@ -18,7 +18,8 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import ARRAY_HASHING_OBJECTS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS
+from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
+                              TRACING_CALLS, TracingCall)
 from jitlint.jitnames import is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
@@ -986,3 +987,91 @@ def hashed_function_arguments(ctx: FileContext) -> Iterator[tuple[cst.Arg, str, 
             if arg is not None:
                 yield (arg, qualname.replace("jax.lax.", "lax."), keyword,  # type: ignore[union-attr]
                        sequence, site.frame.scope)
+
+
+@dataclass(frozen=True)
+class TransformedStaticUse:
+    """``jax.vmap(functools.partial(step, a, b))(xs)``: a transform hands its tracers to the
+    jitted ``spec`` at a static ``position`` (after the arguments a partial binds first)."""
+
+    arg: cst.Arg  # the argument of the transformed call that becomes the tracer
+    spec: StaticArgSpec
+    position: int
+    transform: str  # the transform's qualified name (``jax.vmap``)
+    bound: int  # positional arguments a functools.partial binds before it
+
+
+def transformed_static_uses(ctx: FileContext) -> list[TransformedStaticUse]:
+    return ctx.shared("transformed-static-uses", _transformed_static_uses)
+
+
+def _transformed_static_uses(ctx: FileContext) -> list[TransformedStaticUse]:
+    """Calls ``T(f)(args)`` where ``T`` wraps its function (``jaxfacts.TRACING_CALLS``: vmap,
+    pmap, grad) and ``f`` is a jitted function of this file or a ``functools.partial`` of one:
+    the arguments that get tracers, mapped through the partial's bound positionals onto the
+    jitted function's static positions."""
+    model = ctx.model
+    uses: list[TransformedStaticUse] = []
+    for site in model.calls:
+        inner = site.node.func
+        if not isinstance(inner, cst.Call) or not inner.args:
+            continue
+        transform = model.qualified_name(inner.func, site.frame.scope)
+        fact = TRACING_CALLS.get(transform) if transform is not None else None
+        if fact is None or not fact.wraps:
+            continue
+        target = _argument_at(inner, *fact.functions[0])
+        if target is None:
+            continue
+        bound = 0
+        function = target.value
+        if isinstance(function, cst.Call) \
+                and model.qualified_name(function.func, site.frame.scope) == "functools.partial":
+            if not function.args or any(arg.star or arg.keyword is not None for arg in function.args):
+                continue  # keywords or *args bound: which positions stay open is not read here
+            bound = len(function.args) - 1
+            function = function.args[0].value
+        spec = jitted_reference(ctx, function, site)
+        if spec is None or spec.filtering or not spec.checkable:
+            continue
+        args = site.node.args
+        if any(arg.star or arg.keyword is not None for arg in args):
+            continue
+        handed = _handed_positions(model, fact, inner, len(args), site.frame.scope)
+        if handed is None:
+            continue
+        static = spec.static_positions(bound + len(args), exact=True)
+        uses.extend(TransformedStaticUse(args[index], spec, bound + index, transform, bound)
+                    for index in sorted(handed) if bound + index in static)
+    return uses
+
+
+def _handed_positions(model, fact: TracingCall, call: cst.Call, count: int, scope: Scope
+                      ) -> Optional[set[int]]:
+    """Which of ``count`` positional arguments of the transformed function get tracers:
+    those ``in_axes`` does not map to None, or those ``argnums`` names (None: not known)."""
+    def literal(param) -> Optional[cst.BaseExpression]:
+        arg = _argument_at(call, *param)
+        value = arg.value if arg is not None else None
+        if isinstance(value, cst.Name) and value.value != "None":  # ``axis = 0`` above
+            binding = model.single_binding(value.value, scope)
+            value = binding.value if binding is not None and binding.kind == "assign" else cst.Ellipsis()
+        return value
+
+    chosen = set(range(count))
+    if fact.in_axes is not None:
+        axes = literal(fact.in_axes)
+        if isinstance(axes, (cst.Tuple, cst.List)):
+            chosen = {i for i, e in enumerate(axes.elements)
+                      if not (isinstance(e.value, cst.Name) and e.value.value == "None")}
+        elif axes is not None and not isinstance(axes, cst.Integer):
+            return None
+    if fact.argnums is not None:
+        argnums = literal(fact.argnums)
+        if argnums is None:
+            chosen = {0}
+        elif isinstance(argnums, cst.Integer):
+            chosen = {int(argnums.value)}
+        else:
+            return None
+    return chosen & set(range(count))

@@ -26,7 +26,13 @@ tracers carry values, so only conversions that raise there count), the parameter
 ``jax.jit(functools.partial(f, ...))`` leaves open, and a flax.linen Module's ``__call__``
 under ``jax.jit(model.apply)`` (followed from ``model.apply(...)`` in traced code too).  Under
 ``equinox.filter_jit`` the parameters every call passes an array or a pytree Module of this
-module are traced, and ``model(x)`` is followed into the Module's ``__call__``.
+module are traced, and ``model(x)`` (or ``model.method(x)``) is followed into the Module's
+method; under ``nnx.jit`` every parameter is traced and an ``nnx.Module`` of this module is
+followed the same way (``self.linear(x)``, a layer built in ``__init__`` / ``setup``, is an
+array).  A transform called in traced code (``jax.value_and_grad(loss)(params, flag)``) is
+followed into its function.  A library call that traces its functions when it runs
+(``TRACING_CALLS`` with ``given``: numpyro's NUTS / SVI models) starts the analysis as jit
+does, with only the ``given`` parameters traced.
 
 Findings (kinds): ``bool`` Python control flow / ``and`` / ``or`` / ``not`` on a traced value
 (JIT801), ``convert`` int()/float()/bool()/complex()/.item()/.tolist(), a traced shape, bound,
@@ -63,7 +69,7 @@ from jitlint.rules._context import calling_context, class_methods
 from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, positional_params,
                                    scopes_within, states_container)
-from jitlint.rules._nnx import own_nodes
+from jitlint.rules._nnx import NNX_JIT, own_nodes
 from jitlint.semantic import Binding, Scope, SemanticModel
 from jitlint.staticargs import SPEC_KEYWORDS
 from jitlint.values import array_made_by, value_flow
@@ -108,16 +114,22 @@ ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "chex.Array", "
 # Layers of these libraries, built and called at once (``nn.Dense(4)(x)``), return arrays:
 # traced when an argument is.
 LAYER_NAMESPACES = ("flax.linen.", "flax.nnx.", "equinox.nn.", "haiku.")
+NNX_MODULE_BASES = frozenset({"flax.nnx.Module"})
 # Base classes of modules whose ``apply(variables, *args)`` runs ``__call__(*args)``.
 APPLIED_MODULE_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 # Builtins whose result is a traced array when their argument is one.
 TRACED_BUILTINS = frozenset({"abs", "sum", "pow", "round"})
 MAX_HELPER_DEPTH = 3
 # The JIT8xx rules' prefilter words: a file that names no jit may still trace code through these.
-# Only the lax ones (JIT520 parses those files anyway): adding jax.vmap and jax.grad parsed 74
-# more files of the JAX corpus and cost 9% of a cold run; in a file that also names jit (or a
-# lax loop) the functions they trace are analysed all the same.
-TRACING_CALL_NAMES = frozenset(name for name in TRACING_CALLS if name.startswith("jax.lax."))
+# The lax ones (JIT520 parses those files anyway) and the libraries' (numpyro's NUTS, ...: rare
+# words); not JAX's own transforms: adding jax.vmap and jax.grad parsed 74 more files of the JAX
+# corpus and cost 9% of a cold run; in a file that also names jit (or a lax loop) the functions
+# they trace are analysed all the same.
+TRACING_CALL_NAMES = frozenset(name for name in TRACING_CALLS
+                               if name.startswith("jax.lax.") or not name.startswith("jax."))
+# ... and JAX's own transforms, which make a file worth parsing when the function handed to one
+# does a Python-value operation (project.transformed_function_forces)
+TRACING_TRANSFORM_NAMES = frozenset(TRACING_CALLS) - TRACING_CALL_NAMES
 _TRACING_CALL_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in TRACING_CALLS)
 JITTED_HERE = "jitted here"
 
@@ -193,7 +205,7 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
         for use in traced_values(ctx, jitted).run():
             uses.setdefault(id(use.node), use)
     for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_module_applies(ctx) \
-            + _filter_jitted(ctx):
+            + _filter_jitted(ctx) + _nnx_jitted(ctx):
         uses.setdefault(id(use.node), use)
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
         for use in _post_init_uses(ctx):
@@ -228,13 +240,14 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
             if func is None or func in jitted or (isinstance(func, cst.FunctionDef) and func.decorators):
                 continue
             traced = _handed_params(call, fact, func)
-            if not traced:
-                continue
+            if not traced and fact.given != ():
+                continue  # () : the library traces the body, with the arguments as passed
+            staged = fact.abstract or calling_context(ctx).runs_traced(site.frame)
             analysis = _FunctionAnalysis(ctx, JittedFunction(func, [], traced, set(traced)),
-                                         set(jitted_functions(ctx)), traced_by=qualname)
+                                         set(jitted_functions(ctx)), traced_by=qualname, staged=staged)
             analysis.solve()
             found = analysis.run()
-            if not (fact.abstract or calling_context(ctx).runs_traced(site.frame)):
+            if not staged:
                 found = [use for use in found if use.kind == "numpy"
                          or use.operation in DIFFERENTIATED_VALUE_CONVERSIONS]
             uses.extend(found)
@@ -299,6 +312,56 @@ def _filter_jitted(ctx: FileContext) -> list[TracerUse]:
             analysis.solve()
             uses.extend(analysis.run())
     return uses
+
+
+def _nnx_jitted(ctx: FileContext) -> list[TracerUse]:
+    """``nnx.jit`` traces every argument as jax.jit does (measured: a Python int arrives a
+    tracer) and a Module's Variables; its plain Python attributes stay static.  A parameter
+    every call in the module passes an instance of an ``nnx.Module`` of this module is
+    followed into ``__call__`` (``model(x)``) and its other methods, with ``self`` traced."""
+    model = ctx.model
+    uses: list[TracerUse] = []
+    for func, jitted in jitted_functions(ctx).items():
+        if not jitted.apps or any(app.jit.qualname != NNX_JIT or any(
+                k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS) for k in app.keywords)
+                for app in jitted.apps) or not isinstance(func, cst.FunctionDef):
+            continue
+        params = [p.name.value for p in positional_params(func) if p.default is None]
+        sites = [site for site in model.calls_named(func.name.value)
+                 if isinstance(site.node.func, cst.Name)
+                 and getattr(model.single_binding(func.name.value, site.frame.scope), "node", None) is func]
+        classes: dict[str, cst.ClassDef] = {}
+        for index, param in enumerate(params):
+            found = {_nnx_module_class(ctx, _argument(site.node, (index, param)), site.frame.scope) for site in sites}
+            if sites and len(found) == 1 and None not in found:
+                classes[param] = found.pop()
+        if params:
+            analysis = _FunctionAnalysis(ctx, JittedFunction(func, jitted.apps, set(params), set(params)),
+                                         set(jitted_functions(ctx)), module_params=classes)
+            analysis.solve()
+            uses.extend(analysis.run())
+    return uses
+
+
+def _nnx_module_class(ctx: FileContext, expr: Optional[cst.BaseExpression], scope: Scope,
+                      depth: int = 0) -> Optional[cst.ClassDef]:
+    """The ``nnx.Module`` subclass of this module whose instance ``expr`` makes (a call of the
+    class, or a name bound once to one)."""
+    model = ctx.model
+    if isinstance(expr, cst.Name) and depth < 3:
+        binding = model.single_binding(expr.value, scope)
+        if binding is not None and binding.kind == "assign" and binding.value is not None:
+            return _nnx_module_class(ctx, binding.value, binding.scope, depth + 1)
+        return None
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name)):
+        return None
+    binding = model.single_binding(expr.func.value, scope)
+    if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef):
+        return None
+    cls = binding.node
+    class_scope = model.classes[cls].scope
+    return cls if any(model.qualified_name(base.value, class_scope) in NNX_MODULE_BASES
+                      for base in cls.bases) else None
 
 
 def _array_or_pytree(model: SemanticModel, expr: Optional[cst.BaseExpression], scope: Scope,
@@ -390,7 +453,7 @@ def _function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], sc
 def _handed_params(call: cst.Call, fact: TracingCall, func) -> set[str]:
     """The parameters of ``func`` that ``call`` (a TRACING_CALLS call) gives tracers."""
     params = [p for p in positional_params(func) if p.default is None]
-    chosen = set(range(len(params)))
+    chosen = set(range(len(params))) if fact.given is None else set(fact.given)
     if fact.in_axes is not None:
         axes = _argument(call, fact.in_axes)
         if isinstance(axes, (cst.Tuple, cst.List)):
@@ -664,8 +727,11 @@ class _FunctionAnalysis:
                  caller: Optional["_FunctionAnalysis"] = None, depth: int = 0,
                  rebuilt: str = "", traced_by: str = "",
                  module_params: Optional[dict[str, cst.ClassDef]] = None,
-                 schedule_of: str = "") -> None:
+                 schedule_of: str = "", staged: bool = True) -> None:
         self.ctx = ctx
+        # a staging trace (jit, vmap, a lax loop; not jax.grad alone): every jax.numpy call is
+        # staged out, on constants too (``jnp.unique(np_array)`` raises under jit)
+        self.staged = staged if caller is None else caller.staged
         self.rebuilt = rebuilt  # the pytree class whose __post_init__ this is
         self.traced_by = traced_by  # the call that traces it (``jax.vmap``), when not a jit
         # traced parameters that are instances of these pytree classes (equinox Modules)
@@ -722,6 +788,20 @@ class _FunctionAnalysis:
             return
         self._follow_into(helper, call, scope, positional_params(helper))
 
+    def follow_transformed(self, call: cst.Call, scope: Scope) -> None:
+        """``jax.value_and_grad(loss)(params, batch, training)`` in traced code: the transform's
+        function runs in this trace, its parameters receiving the traced arguments traced (and
+        nested: ``jax.vmap(jax.grad(f))(xs)``'s ``f``)."""
+        inner = call.func
+        while isinstance(inner, cst.Call):
+            qualname = self.model.qualified_name(inner.func, scope)
+            fact = TRACING_CALLS.get(qualname) if qualname is not None else None
+            if fact is None or not fact.wraps:
+                return
+            inner = _argument(inner, fact.functions[0])
+        if isinstance(inner, cst.Name):
+            self.follow(cst.Call(inner, call.args), scope)
+
     def follow_apply(self, call: cst.Call, scope: Scope) -> None:
         """``model.apply(variables, x)`` of a flax.linen Module of this module: its ``__call__``
         with ``x`` and the rest (``self`` is the module, static)."""
@@ -729,13 +809,17 @@ class _FunctionAnalysis:
         if self.depth < MAX_HELPER_DEPTH and method is not None and method is not self.func:
             self._follow_into(method, call, scope, [None, *positional_params(method)[1:]])
 
-    def called_module(self, func: cst.Name, scope: Scope) -> Optional[cst.FunctionDef]:
-        """``model(x)`` where ``model`` is a traced parameter holding a pytree Module of this
-        module: that class's ``__call__``."""
-        bindings = self.model.lookup(func.value, scope)
+    def called_module(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
+        """``model(x)`` (or ``model.score(x)``) where ``model`` is a traced parameter holding a
+        pytree Module of this module: that class's ``__call__`` (or ``score``)."""
+        name, method_name = (func, "__call__") if isinstance(func, cst.Name) else \
+            (func.value, func.attr.value) if isinstance(func, cst.Attribute) else (None, "")
+        if not isinstance(name, cst.Name) or not self.module_params:
+            return None
+        bindings = self.model.lookup(name.value, scope)
         if len(bindings) != 1 or self.param_bindings.get(id(bindings[0])) not in self.module_params:
             return None
-        method = class_methods(self.module_params[bindings[0].name]).get("__call__")
+        method = class_methods(self.module_params[bindings[0].name]).get(method_name)
         return method if method is not None and positional_params(method) else None
 
     def follow_module_call(self, call: cst.Call, scope: Scope, method: cst.FunctionDef) -> None:
@@ -878,6 +962,8 @@ class _FunctionAnalysis:
         func = call.func
         if isinstance(func, cst.Call) and (self.model.qualified_name(func.func, scope) or "").startswith(LAYER_NAMESPACES):
             return self._any_arg_traced(call, scope)  # nn.Dense(4)(x)
+        if isinstance(func, cst.Attribute) and self._layer_attribute(func, scope):
+            return self._any_arg_traced(call, scope)  # self.linear(x): a layer built in __init__
         if isinstance(func, cst.Attribute) and self.traced(func.value, scope):
             return func.attr.value in ARRAY_METHODS  # a method of a traced array
         builtin = self._builtin(func, scope)
@@ -897,6 +983,37 @@ class _FunctionAnalysis:
             return self._any_arg_traced(call, scope)
         # a class (jax.lax.Precision, jax.random.PRNGKey) is not followed: precision first
         return not qualname.rpartition(".")[2][:1].isupper()
+
+    def _layer_attribute(self, func: cst.Attribute, scope: Scope) -> bool:
+        """``self.linear`` in a method of a class whose ``__init__`` (or linen ``setup``) sets
+        ``self.linear = nnx.Linear(...)``: a library layer (LAYER_NAMESPACES), which returns
+        arrays."""
+        if not isinstance(func.value, cst.Name):
+            return False
+        bindings = self.model.lookup(func.value.value, scope)
+        if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].scope.parent is None \
+                or bindings[0].scope.parent.kind != "class":
+            return False
+        method = bindings[0].scope.node
+        if not (isinstance(method, cst.FunctionDef) and positional_params(method)
+                and positional_params(method)[0].name.value == func.value.value):
+            return False
+        cls = bindings[0].scope.parent.node
+        class_scope = bindings[0].scope.parent
+        for name in ("__init__", "setup"):
+            init = class_methods(cls).get(name) if isinstance(cls, cst.ClassDef) else None
+            if init is None or not positional_params(init):
+                continue
+            me = positional_params(init)[0].name.value
+            for node in own_nodes(init.body):
+                if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call) and any(
+                        isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
+                        and t.target.value.value == me and t.target.attr.value == func.attr.value
+                        for t in node.targets):
+                    qualname = self.model.qualified_name(node.value.func, class_scope) or ""
+                    if qualname.startswith(LAYER_NAMESPACES):
+                        return True
+        return False
 
     def leaf_field_class(self, expr: cst.Attribute, scope: Scope) -> Optional[tuple[str, list[cst.Arg]]]:
         """``c.n`` of a traced parameter ``c`` that an instance of a class of this module is
@@ -1077,7 +1194,7 @@ class _FunctionAnalysis:
     # ------------------------------------------------------------------ findings
     def run(self) -> list[TracerUse]:
         """The findings, with those in the module functions it calls; ``solve`` first."""
-        if not self.traced_bindings:
+        if not (self.traced_bindings or self.staged):
             return []
         if not self.uses:
             _UseFinder(self, self.model.scope_of[self.func]).walk(self.func.body)
@@ -1301,10 +1418,12 @@ class _UseFinder(Walker):
                     and a.traced(func.value, scope):
                 self._concrete_params(node, CONCRETE_METHOD_PARAMS[func.attr.value],
                                       f"`.{func.attr.value}`")
-            elif isinstance(func, cst.Name) and a.called_module(func, scope) is not None:
+            elif a.called_module(func, scope) is not None:
                 a.follow_module_call(node, scope, a.called_module(func, scope))
             elif isinstance(func, cst.Name) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow(node, scope)
+            elif isinstance(func, cst.Call) and any(a.traced(arg.value, scope) for arg in node.args):
+                a.follow_transformed(node, scope)
             elif isinstance(func, cst.Attribute) and func.attr.value == "apply" \
                     and any(a.traced(arg.value, scope) for arg in node.args[1:]):
                 a.follow_apply(node, scope)
@@ -1472,15 +1591,20 @@ class _UseFinder(Walker):
                            for position, keyword in fact.data_params)]
         else:  # a method: the array it is called on is the data
             data = [cst.Arg(node.func.value)]
-        if not any(a.traced(arg.value, scope) for arg in data):
+        traced = any(a.traced(arg.value, scope) for arg in data)
+        # a jax.numpy function is staged out on a constant too (measured: jnp.unique(np.array(...))
+        # under jit raises); an array method of a constant is NumPy's own
+        if not (traced or (a.staged and fact.on_constants and fact.data_params
+                           and any(not isinstance(arg.value, (cst.Integer, cst.Float)) for arg in data))):
             return
         fix = f"pass {fact.size_keyword}= (an upper bound; with fill_value= for the padding) for a " \
               f"fixed-size result"
         if fact.max_positional is not None:
             fix = "use the three-argument form jnp.where(cond, x, y), or " + fix
-        a.report("shape", node, f"`{_src(node)}` in {a.where}: its output's shape depends on the "
-                                f"values of a traced array, so tracing raises ConcretizationTypeError; "
-                                f"{fix}")
+        why = "the values of a traced array" if traced else \
+            "the values of its input, which the trace stages out even when it is a constant"
+        a.report("shape", node, f"`{_src(node)}` in {a.where}: its output's shape depends on "
+                                f"{why}, so tracing raises ConcretizationTypeError; {fix}")
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         a, scope = self.a, self.scope

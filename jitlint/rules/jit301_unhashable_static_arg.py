@@ -5,8 +5,8 @@ import libcst as cst
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._module_fields import ARRAY, instance_uses
 from jitlint.rules._static import (all_static_uses, array_hashing_elements, array_hashing_object,
-                                   hashed_function_arguments, static_receivers, unhashable,
-                                   unhashable_receiver)
+                                   hashed_function_arguments, static_receivers,
+                                   transformed_static_uses, unhashable, unhashable_receiver)
 from jitlint.staticargs import ARGNUM_JITS
 
 
@@ -41,7 +41,9 @@ class UnhashableStaticArg(Rule):
     (`jaxfacts.HASHED_FUNCTION_PARAMS`, eager or traced) when they are equinox Modules whose
     hash covers arrays (the layers of `jaxfacts.ARRAY_HASHING_OBJECTS`, or this module's
     Module made with an array or container field), through names and `self.attr` fields; and
-    such a library layer at a static position.
+    such a library layer at a static position. Also a transform's tracer landing on a static
+    position: `jax.vmap(functools.partial(f, a, b))(xs)` maps `xs` onto `f`'s third parameter
+    (`jax.vmap` / `jax.pmap` by `in_axes`, `jax.grad` by `argnums`: `jaxfacts.TRACING_CALLS`).
 
     ## Why is this bad?
     Static arguments are hashed to look up the compilation cache. Measured on jax 0.10.2:
@@ -63,7 +65,9 @@ class UnhashableStaticArg(Rule):
     instance again is fine. `jax.jit(eqx.nn.Linear(...))` raises `TypeError: unhashable type:
     'jaxlib._jax.ArrayImpl'` on the first call (equinox 0.13.8), and so does `lax.switch(i,
     [linear, ...], x)` or `lax.cond(p, module, f, x)`, eagerly and inside jit
-    (`fixtures/argument_types/`).
+    (`fixtures/argument_types/`). A vmap, pmap or grad tracer at a static position raises
+    the same ValueError (`... BatchTracer ... unhashable`), through a positional
+    `functools.partial` too; bound by keyword the static value stays outside the map and works.
 
     ## Fix safety
     Pass a hashable equivalent: a tuple for a list, a frozenset for a set, a tuple of items or a
@@ -134,6 +138,16 @@ class UnhashableStaticArg(Rule):
                     f"call after the first; drop the static marking of `{problem.field}` (an "
                     f"array field is traced)"),
                     related=((problem.value, f"the array stored in `{problem.field}`"),))
+        for use in transformed_static_uses(ctx):
+            param = use.spec.param_at(use.position) or f"*{use.position}"
+            bound = (f" after the {use.bound} argument{'s' if use.bound > 1 else ''} the "
+                     f"`functools.partial` binds") if use.bound else ""
+            yield Violation(use.arg, (
+                f"`{use.transform}` passes this argument as a tracer to parameter `{param}` of "
+                f"jitted `{use.spec.name}`{bound}, which is static: a tracer is unhashable, so the "
+                f"call raises ValueError (non-hashable static argument); bind the static value by "
+                f"keyword (`functools.partial({use.spec.name}, {param}=...)`) or call it from a "
+                f"lambda that passes the mapped value at a traced position"))
         yield from _hashed_objects(ctx)
 
 

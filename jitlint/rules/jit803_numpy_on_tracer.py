@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import TRACING_CALL_NAMES, tracer_uses
+from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_TRANSFORM_NAMES, tracer_uses
 
 
 class NumpyOnTracer(Rule):
@@ -17,7 +17,13 @@ class NumpyOnTracer(Rule):
     `while_loop` / `cond` / `map` (jitted or not), the open parameters of
     `jax.jit(functools.partial(f, ...))`, and a flax.linen Module's `__call__` under
     `jax.jit(model.apply)` or `model.apply(...)` in traced code, and an equinox Module's
-    `__call__` called in an `eqx.filter_jit` function (`jaxfacts.TRACING_CALLS`).
+    `__call__` (or another method) called in an `eqx.filter_jit` function, an `nnx.Module`'s
+    `__call__` called in an `nnx.jit` function (its layers, `self.linear(x)`, return arrays;
+    its plain Python attributes stay static), the function of a
+    transform called in traced code (`jax.value_and_grad(loss)(params, flag)` follows `flag`
+    into `loss`, and from there through `model.apply`), and the functions a library traces
+    when it runs them (numpyro models, blackjax log densities, jaxopt objectives, diffrax
+    vector fields: `jaxfacts.TRACING_CALLS`).
     `jax.grad`'s differentiated arguments count too, with or without jit.
 
     ## Why is this bad?
@@ -39,6 +45,7 @@ class NumpyOnTracer(Rule):
     name = "numpy-on-tracer"
     summary = "numpy function applied to a traced value raises TracerArrayConversionError"
     prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
+    prefilter_transforms = TRACING_TRANSFORM_NAMES  # jax.vmap(f) where f does a Python-value operation
     severity = "error"
 
     INVALID = [

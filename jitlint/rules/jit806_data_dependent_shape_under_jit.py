@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import TRACING_CALL_NAMES, tracer_uses
+from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_TRANSFORM_NAMES, tracer_uses
 
 
 class DataDependentShapeUnderJit(Rule):
@@ -16,11 +16,15 @@ class DataDependentShapeUnderJit(Rule):
     `x.nonzero()` called without the keyword that fixes the output size (`size=`, `length=`,
     `total_repeat_length=`). Which functions and keywords count is data
     (`jitlint/jaxfacts.py`, each entry checked against the installed JAX by the tests).
-    The same calls on static values, with the size keyword, or the three-argument
-    `jnp.where(cond, x, y)` stay silent.
+    The same calls with the size keyword, on a Python number, or the three-argument
+    `jnp.where(cond, x, y)` stay silent; on a NumPy constant they count (jit stages the input
+    out first: `jnp.unique(np_array)` raises too; `jnp.repeat` with constant repeats works).
     A parameter used as an index is a boolean mask when every call of the jitted function in
     the module passes one (`f(x, x > 0)`). Traced code also means the functions handed to
-    `jax.vmap` and `lax.scan` / `fori_loop` / `while_loop` / `cond` / `map`, jitted or not
+    `jax.vmap` and `lax.scan` / `fori_loop` / `while_loop` / `cond` / `map`, jitted or not,
+    and the functions a library traces when it runs them: numpyro models and guides under
+    `NUTS` / `HMC` / `SVI` / `Predictive` (their arguments stay as passed, their body is
+    traced), blackjax log densities, jaxopt objectives, diffrax vector fields
     (`jaxfacts.TRACING_CALLS`).
 
     ## Why is this bad?
@@ -43,6 +47,7 @@ class DataDependentShapeUnderJit(Rule):
     name = "data-dependent-shape-under-jit"
     summary = "boolean mask or nonzero/unique/where(cond) without size= under jit raises at trace time"
     prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
+    prefilter_transforms = TRACING_TRANSFORM_NAMES  # jax.vmap(f) where f does a Python-value operation
     severity = "error"
 
     INVALID = [
