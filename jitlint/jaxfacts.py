@@ -528,6 +528,24 @@ class NonJaxResult:
 # ``fix``: what to do besides marking it static
 _DEVICE_FIX = "a Device or Sharding hashes, so each one compiles once; or place the data with " \
               "jax.device_put before the call instead of passing the device"
+# optax factories whose result is a GradientTransformation, a NamedTuple of the closures init and
+# update: it hashes by identity (two calls with equal settings are two cache keys of a static
+# argument) and jax has no type for it (at a traced position, or as a jitted function's output).
+OPTAX_TRANSFORMATIONS = frozenset(f"optax.{name}" for name in (
+    "adam", "adamw", "sgd", "rmsprop", "adagrad", "adafactor", "adadelta", "adamax", "adamaxw",
+    "adabelief", "amsgrad", "lamb", "lars", "lion", "nadam", "nadamw", "radam", "yogi", "novograd",
+    "fromage", "noisy_sgd", "sm3", "sign_sgd", "polyak_sgd", "optimistic_gradient_descent",
+    "chain", "clip", "clip_by_global_norm", "clip_by_block_rms", "scale", "scale_by_adam",
+    "scale_by_schedule", "scale_by_learning_rate", "add_decayed_weights", "multi_transform",
+    "masked", "zero_nans", "contrib.muon",
+))
+# optax schedule factories: their result is a function, which hashes by identity too.
+OPTAX_SCHEDULES = frozenset(f"optax.{name}" for name in (
+    "exponential_decay", "cosine_decay_schedule", "linear_schedule", "warmup_cosine_decay_schedule",
+    "piecewise_constant_schedule", "constant_schedule", "join_schedules", "polynomial_schedule",
+    "cosine_onecycle_schedule",
+))
+
 _OPTIMIZER_FIX = "a NamedTuple of functions hashes, so it compiles once; or close over it in the " \
                  "jitted function and pass only its state (an array pytree) traced"
 NON_JAX_RESULTS: dict[str, NonJaxResult] = {
@@ -541,11 +559,8 @@ NON_JAX_RESULTS: dict[str, NonJaxResult] = {
         "an `Optimizer` (a NamedTuple of the functions init, update, get_params)", _OPTIMIZER_FIX,
         "a function") for name in ("sgd", "momentum", "nesterov", "adagrad", "rmsprop", "adam",
                                    "adamax", "sm3")},
-    **{f"optax.{name}": NonJaxResult(
-        "a `GradientTransformation` (a NamedTuple of the functions init and update)", _OPTIMIZER_FIX,
-        "a function") for name in ("sgd", "adam", "adamw", "rmsprop", "adagrad", "lamb", "lion",
-                                   "adabelief", "nadam", "radam", "novograd", "adamax", "yogi",
-                                   "adafactor", "chain", "clip", "clip_by_global_norm", "scale")},
+    **{name: NonJaxResult("a `GradientTransformation` (a NamedTuple of the functions init and update)",
+                          _OPTIMIZER_FIX, "a function") for name in OPTAX_TRANSFORMATIONS},
 }
 
 # Library functions code passes around as values (activations, elementwise maps): a function is

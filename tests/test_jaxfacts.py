@@ -22,7 +22,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, D
                               PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
-                              OPTAX_COMBINATORS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
+                              OPTAX_COMBINATORS, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
                               RAGGED_BATCHERS, SCHEDULE_PARAMS, STATIC_FIELD_MARKERS, TRACING_CALLS,
@@ -1107,6 +1107,37 @@ _ARGUMENT_ERROR = "as an abstract array"
 _RETURN_ERROR = "which is not a valid JAX type"
 
 
+def _optax_made(qualname: str):
+    """What an OPTAX_TRANSFORMATIONS or OPTAX_SCHEDULES factory makes, called as user code calls it."""
+    optax = pytest.importorskip("optax")
+    arguments = {
+        "optax.chain": lambda: (optax.sgd(0.1),),
+        "optax.multi_transform": lambda: ({"a": optax.sgd(0.1)}, "a"),
+        "optax.masked": lambda: (optax.sgd(0.1), True),
+        "optax.zero_nans": lambda: (),
+        "optax.exponential_decay": lambda: (1.0, 10, 0.5),
+        "optax.cosine_decay_schedule": lambda: (1.0, 10),
+        "optax.linear_schedule": lambda: (1.0, 0.0, 10),
+        "optax.warmup_cosine_decay_schedule": lambda: (0.0, 1.0, 5, 10),
+        "optax.join_schedules": lambda: ([optax.constant_schedule(1.0)] * 2, [5]),
+        "optax.polynomial_schedule": lambda: (1.0, 0.0, 1, 10),
+        "optax.cosine_onecycle_schedule": lambda: (10, 1.0),
+    }.get(qualname, lambda: (1.0,))
+    return _resolve(qualname, optax, "optax.")(*arguments())
+
+
+@pytest.mark.parametrize("qualname", sorted(OPTAX_TRANSFORMATIONS | OPTAX_SCHEDULES))
+def test_optax_factory_result_hashes_by_identity(qualname):
+    """Two calls with equal settings make two different static cache keys (JIT402)."""
+    optax = pytest.importorskip("optax")
+    first, second = _optax_made(qualname), _optax_made(qualname)
+    if qualname in OPTAX_TRANSFORMATIONS:
+        assert isinstance(first, optax.GradientTransformation)
+    else:
+        assert callable(first) and not isinstance(first, tuple)
+    assert first != second
+
+
 def _non_jax_result(qualname: str):
     """The value a NON_JAX_RESULTS call makes, built as user code builds it."""
     device = jax.devices()[0]
@@ -1121,11 +1152,7 @@ def _non_jax_result(qualname: str):
         "jax.local_devices": lambda f: f(),
     }
     if qualname.startswith("optax."):
-        optax = pytest.importorskip("optax")
-        function = _resolve(qualname, optax, "optax.")
-        if qualname == "optax.chain":
-            return function(optax.sgd(0.1))
-        return function(1.0)
+        return _optax_made(qualname)
     if qualname.startswith("jax.example_libraries.optimizers."):
         optimizers = importlib.import_module("jax.example_libraries.optimizers")
         function = _resolve(qualname, optimizers, "jax.example_libraries.optimizers.")

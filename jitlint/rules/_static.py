@@ -19,7 +19,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
-                              TRACING_CALLS, TracingCall)
+                              OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, TRACING_CALLS, TracingCall)
 from jitlint.jitnames import is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
@@ -34,18 +34,6 @@ from jitlint.values import (
 PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 # Partials that are pytrees: their bound arguments are leaves (traced when passed traced).
 PYTREE_PARTIALS = frozenset({"jax.tree_util.Partial"})
-# optax factories whose result (a GradientTransformation: a tuple of closures, or a schedule
-# function) hashes by identity: two calls with equal settings are two cache keys.
-OPTAX_FACTORIES = frozenset({
-    "adam", "adamw", "sgd", "rmsprop", "adagrad", "adafactor", "adadelta", "adamax", "adamaxw",
-    "adabelief", "amsgrad", "lamb", "lars", "lion", "nadam", "nadamw", "radam", "yogi", "novograd",
-    "fromage", "noisy_sgd", "sm3", "sign_sgd", "polyak_sgd", "optimistic_gradient_descent",
-    "chain", "clip", "clip_by_global_norm", "clip_by_block_rms", "scale", "scale_by_adam",
-    "scale_by_schedule", "scale_by_learning_rate", "add_decayed_weights", "multi_transform",
-    "masked", "zero_nans", "exponential_decay", "cosine_decay_schedule", "linear_schedule",
-    "warmup_cosine_decay_schedule", "piecewise_constant_schedule", "constant_schedule",
-    "join_schedules", "polynomial_schedule", "cosine_onecycle_schedule", "contrib.muon",
-})
 # builtin name -> (what it makes, the fix)
 UNHASHABLE_BUILTINS = {
     "list": ("a list", "pass a tuple"),
@@ -866,7 +854,7 @@ def created_object(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         qualname = ctx.model.qualified_name(node.func, scope) or ""
         if qualname in PARTIALS:
             return "partial", frame, None
-        if qualname.startswith("optax.") and qualname[len("optax."):] in OPTAX_FACTORIES:
+        if qualname in OPTAX_TRANSFORMATIONS or qualname in OPTAX_SCHEDULES:
             return "optax", frame, None
         cls = class_verdict(ctx, node.func, scope)
         if cls is not None and cls[1] == IDENTITY:
