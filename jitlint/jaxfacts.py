@@ -73,17 +73,26 @@ NUMPY_ARRAY_CONSTRUCTORS = frozenset(f"numpy.{name}" for name in (
 
 
 # ---------------------------------------------------------------------------- changing statics
-# lax control flow that, called outside jit, traces its function arguments and caches the
-# compiled program keyed on those functions (their hash and ``==``): an equal function object
-# reuses it, any other compiles again (measured: two instances of a class that defines
-# __hash__ but not __eq__ compile twice).  qualname -> the function parameters.  Not
-# ``lax.map``: it wraps ``f`` in a new function on every call, so it compiles every time anyway.
-EAGER_LAX_FUNCTION_PARAMS: dict[str, tuple[Param, ...]] = {
+# lax control flow: qualname -> its function parameters (position, name). Called outside jit,
+# each call traces those functions and compiles a program (JIT520 in a Python loop; JIT101-style
+# fresh lambdas there compile on every call). A while loop lists its body first: a finding names
+# the body when both functions are fresh. ``switch`` takes its branches as one sequence.
+LAX_CONTROL_FLOW_FUNCTION_PARAMS: dict[str, tuple[Param, ...]] = {
     "jax.lax.scan": ((0, "f"),),
     "jax.lax.fori_loop": ((2, "body_fun"),),
-    "jax.lax.while_loop": ((0, "cond_fun"), (1, "body_fun")),
+    "jax.lax.while_loop": ((1, "body_fun"), (0, "cond_fun")),
     "jax.lax.cond": ((1, "true_fun"), (2, "false_fun")),
+    "jax.lax.switch": ((1, "branches"),),
+    "jax.lax.map": ((0, "f"),),
 }
+# Those that cache the compiled program keyed on their function arguments (their hash and
+# ``==``): an equal function object reuses it, any other compiles again (measured: two instances
+# of a class that defines __hash__ but not __eq__ compile twice). Not ``lax.map``: it wraps ``f``
+# in a new function on every call, so it compiles every time anyway; not ``switch``, whose
+# branches come as a sequence.
+EAGER_LAX_FUNCTION_PARAMS: dict[str, tuple[Param, ...]] = {
+    name: params for name, params in LAX_CONTROL_FLOW_FUNCTION_PARAMS.items()
+    if name not in ("jax.lax.map", "jax.lax.switch")}
 
 # How a library marks a pytree class's field static (part of the tree structure, which every
 # jit hashes and compares with ``==``): qualname -> (keyword, value) that marks it, or None when

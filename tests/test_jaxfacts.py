@@ -11,7 +11,7 @@ import inspect
 import pytest
 
 from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
-                              DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS,
+                              DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS,
                               FIELD_HASHING_BASES, FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LIBRARY_FUNCTIONS, NON_JAX_ENUM_BASES, NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS,
@@ -193,12 +193,15 @@ _EAGER_CALLS = {  # how to call each entry eagerly with the function arguments g
 }
 
 
+@pytest.mark.parametrize("qualname", sorted(LAX_CONTROL_FLOW_FUNCTION_PARAMS))
+def test_lax_control_flow_function_parameters_are_named_as_jax_names_them(qualname):
+    parameters = list(inspect.signature(_resolve(qualname, jax, "jax.")).parameters)
+    for position, keyword in LAX_CONTROL_FLOW_FUNCTION_PARAMS[qualname]:
+        assert parameters[position] == keyword, (qualname, position, keyword)
+
+
 @pytest.mark.parametrize("qualname", sorted(EAGER_LAX_FUNCTION_PARAMS))
 def test_eager_lax_function_argument_keys_the_compile_cache_by_equality(qualname):
-    function = _resolve(qualname, jax, "jax.")
-    parameters = list(inspect.signature(function).parameters)
-    for position, keyword in EAGER_LAX_FUNCTION_PARAMS[qualname]:
-        assert parameters[position] == keyword, (qualname, position, keyword)
     call, *bodies = _EAGER_CALLS[qualname]
     same = [_HashOnly(body) for body in bodies]
     assert _compiles(lambda: call(*same)) >= 1

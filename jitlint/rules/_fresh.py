@@ -40,7 +40,7 @@ from typing import Iterator, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import FRESH_TRANSFORM_SPELLINGS, FRESH_TRANSFORMS
+from jitlint.jaxfacts import FRESH_TRANSFORM_SPELLINGS, FRESH_TRANSFORMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS
 from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED, calling_context,
@@ -840,14 +840,10 @@ class EagerLoopApplication(JitApplication):
     """``jax.lax.scan(body, ...)`` run eagerly: the call itself traces and compiles ``body``."""
 
 
-# jax.lax loops -> positions of their function arguments (the first fresh one is reported)
-EAGER_LOOPS = {
-    "jax.lax.scan": (0,),
-    "jax.lax.fori_loop": (2,),
-    "jax.lax.while_loop": (1, 0),  # the body, then the condition
-    "jax.lax.cond": (1, 2),  # measured: eager lax.cond with new branch lambdas compiles per call
-    "jax.lax.map": (0,),
-}
+# jax.lax loops -> positions of their function arguments (the first fresh one is reported); not
+# switch, whose branches come as one sequence
+EAGER_LOOPS = {name: tuple(position for position, _ in params)
+               for name, params in LAX_CONTROL_FLOW_FUNCTION_PARAMS.items() if name != "jax.lax.switch"}
 EAGER_LOOP_NAMES = frozenset(name.rsplit(".", 1)[1] for name in EAGER_LOOPS)
 
 

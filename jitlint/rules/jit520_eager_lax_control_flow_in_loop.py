@@ -2,19 +2,14 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import LAX_LOOP_LIBRARY_CALLS, OPTAX_COMBINATORS, LaxLoopCall
+from jitlint.jaxfacts import (LAX_CONTROL_FLOW_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS, OPTAX_COMBINATORS,
+                              LaxLoopCall)
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import CallingContext, calling_context
 from jitlint.rules._jitted import jitted_functions
 from jitlint.rules._nnx import own_nodes
 from jitlint.semantic import CallSite, Frame, Scope, SemanticModel
 
-# lax control flow: run eagerly, each call traces its body function and compiles it again
-# unless it is the very same function object as last time.
-LAX_CONTROL_FLOW = {  # qualname -> positions of the function arguments
-    "jax.lax.fori_loop": (2,), "jax.lax.while_loop": (0, 1), "jax.lax.scan": (0,),
-    "jax.lax.cond": (1, 2), "jax.lax.switch": (1,), "jax.lax.map": (0,),
-}
 TIMERS = frozenset({"time.time", "time.perf_counter", "time.perf_counter_ns", "time.monotonic",
                     "time.process_time", "timeit.timeit", "timeit.repeat", "jax.clear_caches"})
 
@@ -60,7 +55,7 @@ class EagerLaxControlFlowInLoop(Rule):
     calling_context = True
     name = "eager-lax-control-flow-in-loop"
     summary = "lax control flow run outside jit in a loop compiles on every iteration; jit the step"
-    prefilter_names = frozenset({*LAX_CONTROL_FLOW, *LAX_LOOP_LIBRARY_CALLS})
+    prefilter_names = frozenset({*LAX_CONTROL_FLOW_FUNCTION_PARAMS, *LAX_LOOP_LIBRARY_CALLS})
 
     INVALID = [
         """
@@ -194,10 +189,10 @@ def _control_flow_with_local_body(helper: cst.FunctionDef, model: SemanticModel)
         if not isinstance(node, cst.Call):
             continue
         qualname = model.qualified_name(node.func, scope)
-        if qualname not in LAX_CONTROL_FLOW:
+        if qualname not in LAX_CONTROL_FLOW_FUNCTION_PARAMS:
             continue
         positional = [a.value for a in node.args if a.keyword is None and not a.star]
-        for index in LAX_CONTROL_FLOW[qualname]:
+        for index, _ in LAX_CONTROL_FLOW_FUNCTION_PARAMS[qualname]:
             if index < len(positional) and _is_local_function(positional[index], local_defs, scope, model):
                 return qualname.replace("jax.lax.", "lax.")
     return None
