@@ -21,7 +21,8 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, D
                               OPTAX_COMBINATORS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
-                              RAGGED_BATCHERS, SCHEDULE_PARAMS, STATIC_FIELD_MARKERS, TRACING_CALLS,
+                              RAGGED_BATCHERS, SCHEDULE_PARAMS, SHAPED_CONSTRUCTORS, STATIC_FIELD_MARKERS,
+                              TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS)
 
 jax = pytest.importorskip("jax")
@@ -997,3 +998,15 @@ def test_schedule_is_called_with_a_traced_count_under_jit(qualname):
     with pytest.raises(jax.errors.TracerArrayConversionError):
         optimizer = function(**{keyword: lambda count: 0.1 * np.cos(count)})
         jax.jit(optimizer.update)(jnp.ones(3), optimizer.init(params), params)
+
+
+@pytest.mark.parametrize("module", [np, jnp], ids=["numpy", "jax.numpy"])
+@pytest.mark.parametrize("name", sorted(SHAPED_CONSTRUCTORS))
+def test_shaped_constructor_makes_as_many_rows_as_its_first_argument_says(module, name):
+    make = getattr(module, name)
+    if name == "arange":
+        assert len(make(10)) == 10
+        return
+    extra = (0.5,) if name == "full" else ()
+    assert make((10, 2), *extra).shape[0] == 10
+    assert len(make(10, *extra)) == 10

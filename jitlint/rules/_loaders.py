@@ -23,7 +23,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import RAGGED_BATCHERS, RaggedBatcher
+from jitlint.jaxfacts import RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, RaggedBatcher
 from jitlint.semantic import Scope, SemanticModel
 from jitlint.values import ValueFlow, assigned
 from jitlint.walk import children
@@ -135,10 +135,6 @@ def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
                         f"the batch size",
                         f"pass {entry.drop_keyword}=True, or pad the last batch to the batch size "
                         f"and mask the padding")
-
-
-# Array constructors whose first argument is the shape (or, for arange, the length).
-SHAPED_CONSTRUCTORS = frozenset({"ones", "zeros", "empty", "full", "arange"})
 
 
 def _known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression,

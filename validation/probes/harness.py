@@ -14,17 +14,18 @@ probe does under JAX::
 Several ``# expect:`` lines are alternatives (the finding may sit at the helper in another file
 or at its call).  A probe's expected finding is found when jitlint reports a code of the same
 family (``family``) within one line of one of the expected lines (several such findings, say two rules on one
-line, count as one); every other finding (any code, in any probe,
-negatives included) is false.  JIT000 and JIT900 are not findings.
+line, count as one); every other finding (any code, in any probe, negatives included) is
+false.  JIT000 and JIT900 are not findings.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
 import runpy
-import subprocess
 import sys
 import traceback
 from dataclasses import dataclass
@@ -111,13 +112,17 @@ def probes(here: Path) -> list[Probe]:
 
 
 def lint(paths: list[Path]) -> list[dict]:
-    """jitlint's findings (JSON objects) on the given paths, from a fresh process."""
-    run = subprocess.run([sys.executable, "-m", "jitlint", "check", "--no-cache", "--exit-zero",
-                          "--output-format", "json", *map(str, paths)],
-                         capture_output=True, text=True, check=False)
-    if run.returncode != 0:
-        sys.exit(f"jitlint failed: {run.stderr[-500:]}")
-    return [f for f in json.loads(run.stdout) if f["code"] not in NOT_FINDINGS]
+    """jitlint's findings (JSON objects) on the given paths: its command line, run in this
+    process (one process for the whole set: a test runs it in seconds)."""
+    from jitlint.cli import main as jitlint_main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = jitlint_main(["check", "--no-cache", "--exit-zero", "--jobs", "1", "--output-format", "json",
+                             *map(str, paths)])
+    if code != 0:
+        raise RuntimeError(f"jitlint failed ({code}): {out.getvalue()[-500:]}")
+    return [f for f in json.loads(out.getvalue()) if f["code"] not in NOT_FINDINGS]
 
 
 @dataclass
