@@ -154,6 +154,11 @@ _GRAIN_DOCS = "https://google-grain.readthedocs.io/en/latest/grain.dataset.html"
 _GRAIN_OPERATION_DOCS = "https://google-grain.readthedocs.io/en/latest/grain.transforms.html"
 _NUMPY_SPLIT_DOCS = "https://numpy.org/doc/stable/reference/generated/numpy.array_split.html"
 
+# Array constructors whose first argument is the shape (arange: with one argument, the length),
+# so a literal there tells the array's length (``np.ones((10, 2))``: 10 rows); for numpy and
+# jax.numpy alike.
+SHAPED_CONSTRUCTORS = frozenset({"ones", "zeros", "empty", "full", "arange"})
+
 # Loaders that yield a short last batch unless asked not to (each tested against the library
 # where it is installed: tests/test_jaxfacts.py).
 RAGGED_BATCHERS: dict[str, RaggedBatcher] = {

@@ -382,14 +382,21 @@ class IterationValues:
         self.model = model
         self.flow = flow
         self._numbers: Optional[frozenset[str]] = None
+        self._objects = True  # see varying
 
-    def varying(self, expr: cst.BaseExpression, site: CallSite) -> Optional[Varying]:
+    def varying(self, expr: cst.BaseExpression, site: CallSite, objects: bool = True) -> Optional[Varying]:
+        """``objects``: also an instance of a module class built from a varying value (hashed
+        whole at a static position; not a scalar where only scalars are static)."""
         scope = site.frame.scope
-        for loop in site.frame.loops_in_scope():
-            found = self._varies(expr, scope, loop, 0)
-            if found is not None:
-                return Varying(loop, found[0], found[1])
-        return None
+        self._objects = objects
+        try:
+            for loop in site.frame.loops_in_scope():
+                found = self._varies(expr, scope, loop, 0)
+                if found is not None:
+                    return Varying(loop, found[0], found[1])
+            return None
+        finally:
+            self._objects = True
 
     def varies_in(self, expr: cst.BaseExpression, scope: Scope, loop) -> Optional[str]:
         """How ``expr`` changes on every iteration of ``loop`` (for messages), or None."""
@@ -405,7 +412,8 @@ class IterationValues:
         if isinstance(expr, cst.Attribute):
             return self._attribute_varies(expr, scope, loop)
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
-            returned = self._returned_varies(expr, scope, loop, depth)
+            returned = self._returned_varies(expr, scope, loop, depth) or \
+                self._constructed_varies(expr, scope, loop, depth)
             if returned is not None:
                 return returned
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
@@ -514,6 +522,13 @@ class IterationValues:
                 continue
             statement = assigns.get(id(write))
             value = statement.value if statement is not None else None
+            if value is not None and all(_code(n) != attr.value.value for n in names_in(value)):
+                # ``schedule.degree = step + 1``: set from a value new on every iteration
+                inner = self._varies(value, scope, loop, 1)
+                if inner is None:
+                    return None
+                found = found or (None, f"`{text}`, set in the loop from {inner[1]}")
+                continue
             if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, ARITHMETIC)
                     and sum(_code(side) == text for side in (value.left, value.right)) == 1
                     and all(_code(side) == text or self.invariant(side, scope, loop)
@@ -575,6 +590,28 @@ class IterationValues:
         if found is None or function_scope is None:
             return None
         return found[0], f"`{_code(call)}`, returned by `{function.name.value}` from {found[1]}"
+
+    def _constructed_varies(self, call: cst.Call, scope: Scope, loop, depth: int
+                            ) -> Optional[tuple[Optional[str], str]]:
+        """``Options(degree=step + 1)``: an instance of a class of this module (a config
+        dataclass, a NamedTuple) built with an argument that changes on every iteration, the
+        others loop-invariant; hashed by its fields, or by identity, it is new every time."""
+        if not self._objects:
+            return None
+        binding = self.flow.single(call.func, scope)  # type: ignore[arg-type]
+        if binding is None or binding.kind != "class" or any(a.star for a in call.args):
+            return None
+        found = None
+        for arg in call.args:
+            inner = self._varies(arg.value, scope, loop, depth + 1)
+            if inner is None:
+                if not self.invariant(arg.value, scope, loop):
+                    return None
+                continue
+            found = found or inner
+        if found is None:
+            return None
+        return found[0], f"`{_code(call)}`, built from {found[1]}"
 
     def invariant(self, expr: cst.BaseExpression, scope: Scope, loop) -> bool:
         """A number or a name (or ``name.attr``) not rebound inside ``loop``."""
@@ -821,6 +858,58 @@ def origin(flow: ValueFlow, expr: cst.BaseExpression, scope: Scope, frame,
     if value is not None:
         return origin(flow, value, binding.scope, binding.frame, depth + 1)
     return None
+
+
+# ---------------------------------------------------------------------------- what a call returns
+@dataclass(frozen=True)
+class Returned:
+    """One value a call of a function of this module returns: the ``return`` expression, in
+    the function's scope and the frame of the ``return``."""
+
+    function: cst.FunctionDef
+    value: cst.BaseExpression
+    scope: Scope
+    frame: object
+
+
+def returned_values(model: SemanticModel, flow: ValueFlow, call: cst.Call, scope: Scope) -> list[Returned]:
+    """What ``call`` may return when it calls, by name, a plain function of this module (one
+    definition reaches the name; no decorator, not a generator): the value of each of its
+    ``return`` statements.  Empty when unknown, or when some path returns nothing (or falls
+    off the end: a body that does not end in ``return``/``raise``)."""
+    if not isinstance(call.func, cst.Name):
+        return []
+    binding = flow.single(call.func, scope)
+    if binding is None or binding.kind != "def":
+        return []
+    function = binding.node
+    if not isinstance(function, cst.FunctionDef) or function.decorators or function.asynchronous:
+        return []
+    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+    last = body[-1] if body else None
+    if not (isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise))):
+        return []
+    inner = model.scope_of.get(function)
+    found = []
+    for statement, frame in model.returns:
+        if frame.enclosing_function() is not function:
+            continue
+        if statement.value is None or inner is None:
+            return []
+        found.append(Returned(function, statement.value, inner, frame))
+    if any(isinstance(node, (cst.Yield, cst.Await)) for node in _own_nodes(function)):
+        return []  # a generator (or coroutine) returns an iterator, not these values
+    return found
+
+
+def _own_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:
+    """The nodes of a def's body, nested defs, lambdas and classes left out."""
+    stack = list(children(function.body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _NESTED):
+            stack.extend(children(node))
 
 
 # ---------------------------------------------------------------------------- what a call makes

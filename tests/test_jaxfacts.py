@@ -25,7 +25,8 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, D
                               OPTAX_COMBINATORS, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
-                              RAGGED_BATCHERS, SCHEDULE_PARAMS, STATIC_FIELD_MARKERS, TRACING_CALLS,
+                              RAGGED_BATCHERS, SCHEDULE_PARAMS, SHAPED_CONSTRUCTORS, STATIC_FIELD_MARKERS,
+                              TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS)
 
 jax = pytest.importorskip("jax")
@@ -1278,3 +1279,14 @@ def test_library_function_is_no_valid_argument_nor_output(qualname):
         jax.jit(lambda f: 0)(function)
     with pytest.raises(TypeError, match=_RETURN_ERROR):
         jax.jit(lambda: function)()
+
+@pytest.mark.parametrize("module", [np, jnp], ids=["numpy", "jax.numpy"])
+@pytest.mark.parametrize("name", sorted(SHAPED_CONSTRUCTORS))
+def test_shaped_constructor_makes_as_many_rows_as_its_first_argument_says(module, name):
+    make = getattr(module, name)
+    if name == "arange":
+        assert len(make(10)) == 10
+        return
+    extra = (0.5,) if name == "full" else ()
+    assert make((10, 2), *extra).shape[0] == 10
+    assert len(make(10, *extra)) == 10

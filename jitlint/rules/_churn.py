@@ -31,7 +31,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._loaders import ragged_source
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
 from jitlint.semantic import Binding, Scope, SemanticModel
-from jitlint.values import IterationValues, ValueFlow, value_flow
+from jitlint.values import IterationValues, ValueFlow, returned_values, value_flow
 from jitlint.walk import Walker, children
 
 Poly = dict[tuple[str, ...], int]
@@ -58,6 +58,17 @@ SIZED_FIX = ("allocate one maximum size and mask the tail, pad to a few bucket s
 GROW_FIX = ("preallocate a fixed-size array and fill it with .at[i].set(...), or pad to a few "
             "bucket sizes")
 MASK_FIX = ("keep the shape fixed: jnp.where(mask, x, 0), or pass the mask as a second argument")
+
+
+class _Substitute(cst.CSTTransformer):
+    """A returned expression with the caller's arguments in place of the parameters' names."""
+
+    def __init__(self, passed: dict[str, cst.BaseExpression]) -> None:
+        super().__init__()
+        self.passed = passed
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        return self.passed.get(original.value, updated)
 
 
 @dataclass(eq=False)
@@ -320,10 +331,30 @@ class _ArgChecker:
                 or self._index_array(expr, scope, loop, depth) or self._cropped(expr, scope, loop)
         if isinstance(expr, cst.Call):
             return self._sized(expr, scope, loop) or self._listed(expr, scope, loop) \
-                or self._index_array(expr, scope, loop, depth) or self._counted_sequence(expr, scope, loop)
+                or self._index_array(expr, scope, loop, depth) or self._counted_sequence(expr, scope, loop) \
+                or self._returned_sized(expr, scope, loop)
         if isinstance(expr, cst.BinaryOperation):
             return self._counted_sequence(expr, scope, loop)
         return None
+
+    def _returned_sized(self, call: cst.Call, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        """``make_batch(rows)``: a module function whose every ``return`` builds an array sized
+        by one of its parameters (``jnp.ones((rows, 2))``), given the loop counter there: the
+        returned call read with the arguments in place of the parameters."""
+        found = None
+        for returned in returned_values(self.model, self.flow, call, scope):
+            if not isinstance(returned.value, cst.Call) or any(a.star for a in call.args):
+                return None
+            params = [p.name.value for p in (*returned.function.params.posonly_params,
+                                             *returned.function.params.params)]
+            passed = {name: arg.value for name, arg in zip(params, call.args) if arg.keyword is None}
+            passed.update({arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None})
+            inlined = returned.value.visit(_Substitute(passed))
+            sized = self._sized(inlined, scope, loop) if isinstance(inlined, cst.Call) else None
+            if sized is None:
+                return None
+            found = found or (f"{sized[0]} (returned by `{returned.function.name.value}`)", sized[1])
+        return found
 
     def _cropped(self, sub: cst.Subscript, scope: Scope, loop) -> Optional[tuple[str, str]]:
         """``tokens[:, -block_size:]`` of an array grown on every iteration (a generation loop's

@@ -48,7 +48,8 @@ from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED
 from jitlint.rules._jitted import name_loads, positional_params
 from jitlint.rules._stale import state_changed_after_construction
 from jitlint.rules._types import ClassRef, member_kind, receiver_class
-from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
+from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, dotted_name
+from jitlint.values import returned_values, value_flow
 from jitlint.walk import Walker, children, iter_nodes
 
 # equinox's transforms return Modules that compare equal field by field; equinox's jits take
@@ -343,10 +344,24 @@ class _Analysis:
                 return "jit-of-jit", creation, node  # jax.jit(jax.jit(f)): the inner wrapper is new
             if self._is_fresh_callable_instance(node, scope, equality_keyed):
                 return "transformed", creation, node
-            return None
+            return self._returned_function(node, scope, creation)
         if isinstance(node, cst.Attribute) and not equality_keyed and self._is_bound_method(node, scope):
             return "bound-method", creation, node
         return None
+
+    def _returned_function(self, call: cst.Call, scope: Scope,
+                           creation: Frame) -> Optional[tuple[str, Frame, cst.CSTNode]]:
+        """``make_body(0.9)``: a module function whose every ``return`` gives a def or lambda
+        it creates: each call makes a new function, where the call runs."""
+        found = None
+        for returned in returned_values(self.model, value_flow(self.ctx), call, scope):
+            made = self.model.value_origin(returned.value, returned.scope, returned.frame)  # type: ignore[arg-type]
+            if made is None or not isinstance(made[0], (cst.FunctionDef, cst.Lambda)) \
+                    or not any(f.node is returned.function for f in made[2]):
+                return None
+            found = found or ("local-def" if isinstance(made[0], cst.FunctionDef) else "lambda", creation, call)
+        return found
+
 
     def _unpacked_or_rebound(self, expr: cst.BaseExpression, scope: Scope,
                              app: JitApplication) -> Optional[tuple[str, Frame, cst.CSTNode]]:
@@ -799,6 +814,17 @@ class _Analysis:
                 return use
 
     # ---------------------------------------------------------------- eager control flow
+    def _names_eager_loop(self, name: cst.Name, scope: Scope) -> bool:
+        """A lax loop under another name: ``loop = lax.fori_loop``, ``from jax.lax import scan
+        as run`` (one binding)."""
+        bindings = self.model.lookup(name.value, scope)
+        if len(bindings) != 1:
+            return False
+        binding = bindings[0]
+        leaf = binding.imported if binding.kind == "import" else (
+            dotted_name(binding.value) if binding.kind == "assign" and binding.value is not None else "")
+        return bool(leaf) and leaf.rsplit(".", 1)[-1] in EAGER_LOOP_NAMES
+
     def eager_loop_applications(self) -> list[JitApplication]:
         """``jax.lax.scan(lambda ...)`` and friends outside any jit: each call traces and
         compiles the loop again when its body (or a while loop's condition) is a new function.
@@ -807,7 +833,8 @@ class _Analysis:
         for site in self.model.calls:
             func = site.node.func
             if not (isinstance(func, cst.Attribute) and func.attr.value in EAGER_LOOP_NAMES
-                    or isinstance(func, cst.Name) and func.value in EAGER_LOOP_NAMES):
+                    or isinstance(func, cst.Name) and (func.value in EAGER_LOOP_NAMES
+                                                       or self._names_eager_loop(func, site.frame.scope))):
                 continue
             qualname = self.model.qualified_name(func, site.frame.scope)
             positions = EAGER_LOOPS.get(qualname or "")
@@ -815,7 +842,7 @@ class _Analysis:
                 continue
             args = [a for a in site.node.args if a.keyword is None and not a.star]
             for index in positions:
-                if index < len(args) and isinstance(args[index].value, (cst.Lambda, cst.Name)):
+                if index < len(args) and isinstance(args[index].value, (cst.Lambda, cst.Name, cst.Call)):
                     found.append(EagerLoopApplication(JitRef(qualname), args[index].value, site.node,
                                                 site.frame, (), site.node))
         return found

@@ -23,9 +23,9 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import RAGGED_BATCHERS, RaggedBatcher
+from jitlint.jaxfacts import RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, RaggedBatcher
 from jitlint.semantic import Scope, SemanticModel
-from jitlint.values import ValueFlow
+from jitlint.values import ValueFlow, assigned
 from jitlint.walk import children
 
 # Calls whose iteration yields what an argument yields (in order, or with an index).
@@ -120,6 +120,10 @@ def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
         return None  # one item per batch: never short
     if isinstance(size, cst.Integer) and int(size.evaluated_value) == 1:
         return None
+    if isinstance(size, cst.Integer) and position > 0 and positional:
+        length = _known_length(model, flow, positional[0].value, scope)
+        if length is not None and length % int(size.evaluated_value) == 0:
+            return None  # ``np.array_split(np.ones((10, 2)), 2)``: every chunk is as long
     shown = name.replace("tensorflow.", "tf.").replace("numpy.", "np.")
     if not entry.drop_keyword:
         return RaggedSource(f"a chunk of `{_src(call)}`, whose chunks differ in length by one unless "
@@ -131,6 +135,29 @@ def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
                         f"the batch size",
                         f"pass {entry.drop_keyword}=True, or pad the last batch to the batch size "
                         f"and mask the padding")
+
+
+def _known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression,
+                  scope: Scope) -> Optional[int]:
+    """The length of an array made by ``np.ones((10, 2))`` / ``np.arange(10)`` with literal
+    sizes, written there or bound once to a name."""
+    if isinstance(expr, cst.Name):
+        binding = flow.single(expr, scope)
+        value = assigned(binding).value if binding is not None else None
+        if value is None:
+            return None
+        expr, scope = value, binding.scope  # type: ignore[union-attr]
+    if not isinstance(expr, cst.Call) or not expr.args or expr.args[0].keyword is not None:
+        return None
+    qualname = model.qualified_name(expr.func, scope) or ""
+    module, _, last = qualname.rpartition(".")
+    if module not in ("numpy", "jax.numpy") or last not in SHAPED_CONSTRUCTORS \
+            or (last == "arange" and len(expr.args) != 1):
+        return None
+    shape = expr.args[0].value
+    if isinstance(shape, cst.Tuple) and shape.elements:
+        shape = shape.elements[0].value
+    return int(shape.evaluated_value) if isinstance(shape, cst.Integer) else None
 
 
 def _root_name(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,

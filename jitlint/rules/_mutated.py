@@ -158,9 +158,12 @@ def _changes(ctx: FileContext, name: str, bindings: list[Binding],
         found = model.lookup(name, scope)
         return len(found) == len(bindings) and all(a is b for a, b in zip(found, bindings))
 
+    aliases = _aliases(ctx, name, bindings)
     for written, frame, node in model.item_writes:
         if written == name and same(frame.scope):
             yield _first_attribute(_write_target(node), name), Event(frame, model.order(node), node)
+        elif written in aliases and model.lookup(written, frame.scope) == [aliases[written]]:
+            yield _first_attribute(_write_target(node), written), Event(frame, model.order(node), node)
     methods = class_methods(cls) if cls is not None else {}
     for site in model.calls:
         func, args, scope = site.node.func, site.node.args, site.frame.scope
@@ -192,6 +195,23 @@ def _changes(ctx: FileContext, name: str, bindings: list[Binding],
                     if written:
                         yield written[0], event
                         break
+
+
+def _aliases(ctx: FileContext, name: str, bindings: list[Binding]) -> dict[str, Binding]:
+    """Other names bound once to the same object (``current = config``): a write through one
+    changes the object too."""
+    model = ctx.model
+    found: dict[str, Binding] = {}
+    scopes = {id(s): s for s in (model.module_scope, *model.scope_of.values())}.values()
+    for scope in scopes:
+        for alias, bound in scope.bindings.items():
+            if alias == name or len(bound) != 1 or bound[0].kind != "assign":
+                continue
+            value = bound[0].value
+            if isinstance(value, cst.Name) and value.value == name \
+                    and model.lookup(name, scope) == bindings:
+                found[alias] = bound[0]
+    return found
 
 
 def _write_target(node: cst.CSTNode) -> Optional[cst.BaseExpression]:

@@ -378,10 +378,30 @@ class _Analysis:
             self.item_writes.setdefault(written, []).append((frame, node))
 
     def check(self, entry: JittedFunction, calls: list[Event]) -> Iterator[StaleRead]:
-        func = entry.func
+        seen: set[str] = set()
+        for body in (entry.func, *self._helpers(entry.func)):
+            yield from self._check_body(entry, body, calls, seen)
+
+    def _helpers(self, func: cst.FunctionDef) -> list[cst.FunctionDef]:
+        """The module's plain functions the jitted body calls by name: they run inside its
+        trace, so what they read from outside is baked in as well."""
+        found: list[cst.FunctionDef] = []
+        module = self.model.module_scope
+        for site in self.model.calls:
+            callee = site.node.func
+            if not isinstance(callee, cst.Name) or not site.frame.is_inside(func):
+                continue
+            bindings = self.model.lookup(callee.value, site.frame.scope)
+            helper = bindings[0].node if len(bindings) == 1 and bindings[0].kind == "def" else None
+            if isinstance(helper, cst.FunctionDef) and bindings[0].scope is module \
+                    and not helper.decorators and helper not in self.jitted and helper not in found:
+                found.append(helper)
+        return found
+
+    def _check_body(self, entry: JittedFunction, func: cst.FunctionDef, calls: list[Event],
+                    seen: set[str]) -> Iterator[StaleRead]:
         own = scopes_within(self.model, func)
         func_scope = self.model.scope_of[func]
-        seen: set[str] = set()
         for name, scope in _loads_with_scopes(self.model, func):
             redirected = name.value in func_scope.global_names or name.value in func_scope.nonlocal_names
             if name.value in seen or (redirected and name.value in func_scope.bindings):
@@ -404,7 +424,7 @@ class _Analysis:
                 if all(b.kind == "assign" and b.value is not None and b.frame is not None
                        and creates_nnx_object(b.value, b.scope, b.frame, self.model) for b in bindings):
                     how = NNX_UPDATED
-                yield StaleRead(name, func, name.value, how, lambdas)
+                yield StaleRead(name, entry.func, name.value, how, lambdas)
 
     def _computational_read(self, func: cst.FunctionDef, name: str,
                             bindings: list[Binding]) -> Optional[cst.Name]:
@@ -574,7 +594,11 @@ def _same_recipe(bindings: list[Binding]) -> bool:
     """Every binding runs the very same call with no arguments but literals
     (``num_train, idx = train_init()`` before the loop and again in each epoch): the value is
     recomputed, not changed, as far as the code shows; a write that differs
-    (``scale = scale * 0.5``, ``lr = schedule(step)``) is what goes stale."""
+    (``scale = scale * 0.5``, ``lr = schedule(step)``) is what goes stale.
+    One binding that runs once is no recipe: what changes it is a write through it
+    (``config.scale = 3.0``), checked as such."""
+    if len(bindings) < 2 and not any(b.frame is not None and b.frame.loops_in_scope() for b in bindings):
+        return False
     texts = set()
     for binding in bindings:
         value = binding.node.value if isinstance(binding.node, cst.Assign) else None

@@ -28,7 +28,8 @@ from jitlint.rules._context import REPEATED, UNKNOWN, calling_context
 from jitlint.semantic import Binding, CallSite, Frame, Scope
 from jitlint.staticargs import ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
 from jitlint.values import (
-    IterationValues, Varying, array_made_by, assigned, origin, reaching_values, value_flow,
+    IterationValues, Varying, array_made_by, assigned, origin, reaching_values, returned_values,
+    value_flow,
 )
 
 PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
@@ -464,7 +465,9 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
                         f"__hash__ to None)", "make the dataclass frozen (@dataclass(frozen=True))")
             return (f"an instance of `{cls[0]}`, which defines __eq__ without __hash__",
                     f"define `{cls[0]}.__hash__` consistent with __eq__")
-        return unhashable_field(ctx, expr, scope, depth)
+        return unhashable_field(ctx, expr, scope, depth) or _returned_unhashable(ctx, expr, scope, depth)
+    if isinstance(expr, cst.Attribute):
+        return _attribute_unhashable(ctx, expr, scope, depth)
     if isinstance(expr, cst.Name):
         found = None
         values = reaching_values(value_flow(ctx), expr, scope)
@@ -478,6 +481,53 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
             found = found or inner
         return found
     return None
+
+
+def _attribute_unhashable(ctx: FileContext, attr: cst.Attribute, scope: Scope,
+                          depth: int) -> Optional[tuple[str, str]]:
+    """``cfg.reps`` where ``cfg = Config()`` (one definition reaches it), a class of this module
+    whose ``__init__`` sets ``self.reps`` to an unhashable value, and nothing else in the module
+    writes ``.reps`` of an object."""
+    if not isinstance(attr.value, cst.Name):
+        return None
+    made = reaching_values(value_flow(ctx), attr.value, scope)
+    if len(made) != 1 or not isinstance(made[0].value, cst.Call) \
+            or not isinstance(made[0].value.func, cst.Name):
+        return None
+    binding = value_flow(ctx).single(made[0].value.func, made[0].binding.scope)
+    if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef):
+        return None
+    name = attr.attr.value
+    values = list(_fields_made_in_init(ctx, binding.node, [name]))
+    if len(values) != 1 or _attribute_written_elsewhere(ctx, name):
+        return None
+    inner = unhashable(ctx, values[0][1], values[0][2], depth + 1)
+    if inner is None:
+        return None
+    return f"{inner[0]} (set in `{binding.node.name.value}.__init__`)", inner[1]
+
+
+def _attribute_written_elsewhere(ctx: FileContext, name: str) -> bool:
+    """Whether some write outside an ``__init__`` targets ``<something>.name``."""
+    for _, frame, node in ctx.model.item_writes:
+        target = node.target if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) else None
+        function = frame.enclosing_function()
+        if isinstance(target, cst.Attribute) and target.attr.value == name \
+                and (function is None or function.name.value != "__init__"):
+            return True
+    return False
+
+
+def _returned_unhashable(ctx: FileContext, call: cst.Call, scope: Scope, depth: int) -> Optional[tuple[str, str]]:
+    """``layout(2)`` where every ``return`` of the module's function ``layout`` gives an
+    unhashable value."""
+    found = None
+    for returned in returned_values(ctx.model, value_flow(ctx), call, scope):
+        inner = unhashable(ctx, returned.value, returned.scope, depth + 1)
+        if inner is None:
+            return None
+        found = found or (f"{inner[0]} (returned by `{returned.function.name.value}`)", inner[1])
+    return found
 
 
 def unhashable_field(ctx: FileContext, call: cst.Call, scope: Scope, depth: int,
@@ -834,8 +884,10 @@ def _fresh(kind: str, label: Optional[str], when: str) -> Fresh:
 
 
 def created_object(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
-             frame: Frame) -> Optional[tuple[str, Frame, Optional[str]]]:
-    """(kind, the frame where the object is created, class name) for a fresh identity-hashed object."""
+                   frame: Frame, depth: int = 0) -> Optional[tuple[str, Frame, Optional[str]]]:
+    """(kind, the frame where the object is created, class name) for a fresh identity-hashed
+    object.  A call of a module function that returns one it creates (``make_activation(0.1)``
+    returning its inner ``def``) creates it where the call runs."""
     made = origin(value_flow(ctx), expr, scope, frame)
     if made is None:
         return None
@@ -859,22 +911,38 @@ def created_object(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         cls = class_verdict(ctx, node.func, scope)
         if cls is not None and cls[1] == IDENTITY:
             return ("hashed-instance" if cls[2] == "hash" else "instance"), frame, cls[0]
-        return None
+        return _returned_object(ctx, node, scope, frame, depth)
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Call):
         if class_verdict(ctx, node.value.func, scope) is not None:
             return "bound-method", frame, None
     return None
 
 
+def _returned_object(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,
+                     depth: int) -> Optional[tuple[str, Frame, Optional[str]]]:
+    """Every ``return`` of the called module function gives an object created in that call."""
+    if depth > 2:
+        return None
+    found = None
+    for returned in returned_values(ctx.model, value_flow(ctx), call, scope):
+        inner = created_object(ctx, returned.value, returned.scope, returned.frame, depth + 1)  # type: ignore[arg-type]
+        if inner is None or not any(f.node is returned.function for f in inner[1]):
+            return None  # made before the call (a module-level def): the same object each time
+        found = found or (inner[0], frame, inner[2])
+    return found
+
+
 # ---------------------------------------------------------------------------- changing scalars
-def changing_scalar(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Optional[Varying]:
+def changing_scalar(ctx: FileContext, expr: cst.BaseExpression, site: CallSite,
+                    objects: bool = True) -> Optional[Varying]:
     """A Python scalar that takes a new value on every iteration of a loop around ``site``: a
     ``range``/``enumerate`` counter, arithmetic of it with constants or loop-invariant names
     (``0.1 * 0.97 ** t``, through names assigned in the loop), a value updated from itself
     (``lr = lr * 0.9``, ``step += 1``), ``len`` of a list that grows in the loop.  Values that take
-    few values (``i % 2``, ``i > 0``, ``min(i, 3)``) are not followed."""
+    few values (``i % 2``, ``i > 0``, ``min(i, 3)``) are not followed.  ``objects``: also an
+    instance of a module class built from such a value (``Options(degree=step)``)."""
     values = ctx.shared("iteration-values", lambda c: IterationValues(c.model, value_flow(c)))
-    return values.varying(expr, site)
+    return values.varying(expr, site, objects)
 
 
 # ---------------------------------------------------------------------------- bad specs

@@ -69,7 +69,7 @@ class FilterJitChangingScalar(Rule):
         for use in static_uses(ctx):
             if not use.spec.filtering:
                 continue
-            varying = changing_scalar(ctx, use.value, use.site)
+            varying = changing_scalar(ctx, use.value, use.site, objects=False)  # only scalars are static
             if varying is not None:
                 where = (f"argument `{use.param}` (keyword)" if use.position is None
                          else f"argument `{use.param}` (position {use.position})")

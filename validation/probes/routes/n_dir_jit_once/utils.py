@@ -1,0 +1,5 @@
+import jax
+
+
+def compiled(fn):
+    return jax.jit(fn)

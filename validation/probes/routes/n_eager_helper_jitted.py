@@ -1,0 +1,15 @@
+# source: https://docs.jax.dev/en/latest/control-flow.html (lax loops outside jit compile their body each call)
+# expect: none
+# runtime: COMPILES 1 CALLS 3
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+@jax.jit
+def halve_until_small(x):
+    return lax.while_loop(lambda v: v.sum() > 1.0, lambda v: v / 2, x)
+
+
+for start in (4.0, 8.0, 16.0):
+    print(halve_until_small(jnp.full(2, start)))

@@ -1,0 +1,16 @@
+# source: https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html (pure functions: globals are read once, at trace time)
+# expect: none
+# runtime: COMPILES 1 CALLS 3
+import jax
+import jax.numpy as jnp
+
+SCALE = 2.0
+
+
+@jax.jit
+def apply(x):
+    return x * SCALE
+
+
+for _ in range(3):
+    print(apply(jnp.ones(2)))

@@ -1,0 +1,17 @@
+# source: https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html (pure functions: globals are read once, at trace time)
+# expect: none
+# runtime: COMPILES 1 CALLS 3
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(params, lr):
+    return params - lr * params
+
+
+params = jnp.ones(2)
+for epoch in range(3):
+    lr = 0.1 / (epoch + 1)
+    params = step(params, lr)
+    print(params)

@@ -1,0 +1,2 @@
+def positives(x):
+    return x[x > 0]

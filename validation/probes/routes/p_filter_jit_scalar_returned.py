@@ -1,0 +1,21 @@
+# source: https://docs.kidger.site/equinox/api/transformations/ (filter_jit: Python scalars are static)
+# expect: JIT403 at line 20
+# runtime: COMPILES 3 CALLS 3
+import equinox as eqx
+import jax.numpy as jnp
+
+
+@eqx.filter_jit
+def sgd(params, grads, lr):
+    return params - lr * grads
+
+
+def schedule(step):
+    return 0.1 / (1 + step)
+
+
+params = jnp.ones(3)
+for step in range(3):
+    lr = schedule(step)
+    params = sgd(params, params, lr)
+print(params)

@@ -1,0 +1,10 @@
+# source: https://docs.jax.dev/en/latest/jit-compilation.html (caching: don't create temporary functions in loops)
+# expect: JIT101 at line 9
+# runtime: COMPILES 3 CALLS 3
+import jax
+import jax.numpy as jnp
+
+x = jnp.ones(3)
+for _ in range(3):
+    x = jax.jit(lambda v: v * 2)(x)
+print(x)

@@ -1,0 +1,18 @@
+# source: https://docs.jax.dev/en/latest/jit-compilation.html (caching: a new shape or dtype compiles again)
+# expect: JIT501 at line 18
+# runtime: COMPILES 3 CALLS 3
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def total(x):
+    return x.sum()
+
+
+def make_batch(rows):
+    return jnp.ones((rows, 2))
+
+
+for rows in range(1, 4):
+    print(total(make_batch(rows)))

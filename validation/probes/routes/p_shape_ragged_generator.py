@@ -1,0 +1,20 @@
+# source: https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html (dynamic shapes)
+# expect: JIT504 at line 20
+# runtime: COMPILES 2 CALLS 3
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+@jax.jit
+def total(x):
+    return x.sum()
+
+
+def batches(data, size):
+    for start in range(0, len(data), size):
+        yield data[start:start + size]
+
+
+for batch in batches(np.ones((10, 2)), 4):
+    print(total(batch))

@@ -1,0 +1,22 @@
+# source: https://docs.jax.dev/en/latest/faq.html (jit and caching: a new function object each call)
+# expect: JIT402 at line 21
+# runtime: COMPILES 3 CALLS 3
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def apply(x, fn):
+    return fn(x)
+
+
+def scale(v, factor):
+    return v * factor
+
+
+x = jnp.ones(3)
+for _ in range(3):
+    x = apply(x, functools.partial(scale, factor=2.0))
+print(x)

@@ -1,0 +1,25 @@
+# source: https://docs.jax.dev/en/latest/jit-compilation.html (marking arguments as static: each new value compiles again)
+# expect: JIT401 at line 24
+# runtime: COMPILES 3 CALLS 3
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def power(x, n):
+    return x ** n
+
+
+class Schedule:
+    def __init__(self):
+        self.degree = 1
+
+
+schedule = Schedule()
+x = jnp.full(3, 1.01)
+for step in range(3):
+    schedule.degree = step + 1
+    x = power(x, schedule.degree)
+print(x)

@@ -1,0 +1,18 @@
+# source: https://docs.jax.dev/en/latest/jit-compilation.html (marking arguments as static: each new value compiles again)
+# expect: JIT401 at line 17
+# runtime: COMPILES 3 CALLS 3
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def power(x, n):
+    return x ** n
+
+
+x = jnp.full(3, 1.01)
+for n in range(3):
+    x = power(x, n)
+print(x)
