@@ -9,6 +9,7 @@ import bisect
 import gc
 import os
 import sys
+import threading
 import warnings
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
@@ -475,14 +476,28 @@ def _lint_batch(batch: Sequence[str], settings: Settings, prefilter: bool,
 FILE_GC_THRESHOLD = (50_000, 1000, 1000)
 
 
+_COLLECTOR_LOCK = threading.Lock()  # threads that lint (`jitlint mcp`) share one collector
+_collector_users = 0
+_collector_thresholds = gc.get_threshold()
+
+
 @contextmanager
 def fewer_collections() -> Iterator[None]:
-    before = gc.get_threshold()
-    gc.set_threshold(*FILE_GC_THRESHOLD)
+    """FILE_GC_THRESHOLD while the block runs; the thresholds from before when the last
+    thread linting leaves its block."""
+    global _collector_users, _collector_thresholds
+    with _COLLECTOR_LOCK:
+        if _collector_users == 0:
+            _collector_thresholds = gc.get_threshold()
+            gc.set_threshold(*FILE_GC_THRESHOLD)
+        _collector_users += 1
     try:
         yield
     finally:
-        gc.set_threshold(*before)
+        with _COLLECTOR_LOCK:
+            _collector_users -= 1
+            if _collector_users == 0:
+                gc.set_threshold(*_collector_thresholds)
 
 
 def _left_out(path: str, reason: str) -> str:
@@ -852,7 +867,6 @@ def _process_context():
     when jitlint's API is called from a test suite; a server's workers, ``jitlint mcp``):
     then use forkserver."""
     import multiprocessing
-    import threading
 
     if sys.platform != "linux" or "jax" in sys.modules or threading.active_count() > 1:
         context = multiprocessing.get_context("spawn" if sys.platform == "win32" else "forkserver")
