@@ -470,7 +470,7 @@ def _lint_batch(batch: Sequence[str], settings: Settings, prefilter: bool,
 # The garbage collector's thresholds while one file of a run is linted.  The parsers and the
 # analyses allocate millions of objects that live as long as their file and form few cycles;
 # Python's default (a young collection every 700 allocations, each survivor traversed again
-# as it is promoted) cost about a sixth of a cold run's CPU (docs/performance.md).  Cycles
+# as it is promoted) cost about a tenth of a cold run's CPU (docs/performance.md).  Cycles
 # are still collected: the young generation every 50,000 allocations, the older ones once
 # the defaults are back, after the file.
 FILE_GC_THRESHOLD = (50_000, 1000, 1000)
