@@ -716,7 +716,7 @@ def scan_module(tree: ast.Module, module: str, is_package: bool, path: str = "")
             if isinstance(value, (ast.Name, ast.Attribute)):
                 targets = node.targets if kind is ast.Assign else [node.target]  # type: ignore[attr-defined]
                 copies.extend((t.id, value) for t in targets if isinstance(t, ast.Name))
-        stack.extend(ast.iter_child_nodes(node))
+        _push_children(stack, node)
     identifiers.discard("")
     for _ in range(8):  # ``la = jnp.linalg; norm = la.norm``: copies of copies, as deep as
         # SemanticModel.qualified_name follows them
@@ -737,6 +737,17 @@ def scan_module(tree: ast.Module, module: str, is_package: bool, path: str = "")
         tuple(sorted(names)),
         tuple(sorted(shapes, key=lambda c: (c.callee, c.n_positional, c.varying, c.keywords, c.exact)))),
         graph.module_calls(module, path, bound, _chain_meanings, callees) if path else None)
+
+
+def _push_children(stack: list, node: ast.AST) -> None:
+    """``stack.extend(ast.iter_child_nodes(node))``, in the same order, without its two
+    generators per node (the scan meets every node of every file of a run)."""
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            stack.append(value)
+        elif type(value) is list:
+            stack.extend([item for item in value if isinstance(item, ast.AST)])
 
 
 # Nodes whose insides run in another frame than they do: defs, classes, loops.

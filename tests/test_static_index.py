@@ -169,6 +169,48 @@ def test_processes_give_the_same_findings():
     assert serial == parallel
 
 
+def test_a_run_lints_each_file_with_fewer_collections_then_restores_the_collector(monkeypatch):
+    import gc
+
+    from jitlint import engine
+
+    thresholds = []
+    real = engine.lint_file
+    monkeypatch.setattr(engine, "lint_file",
+                        lambda *args, **kwargs: thresholds.append(gc.get_threshold()) or real(*args, **kwargs))
+    settings = Settings(select=CROSS)
+    files = list(iter_python_files([str(STATIC)], settings))[:3]
+    before = gc.get_threshold()
+    results = lint_files(files, settings, jobs=1)
+    assert len(thresholds) >= len(files) and set(thresholds) == {engine.FILE_GC_THRESHOLD}
+    assert gc.get_threshold() == before
+    assert [r.internal_error for r in results] == [None] * len(files)
+
+
+def test_threads_linting_at_once_give_the_collector_back_when_the_last_one_ends():
+    import gc
+    import threading
+
+    from jitlint.engine import FILE_GC_THRESHOLD, fewer_collections
+
+    before = gc.get_threshold()
+    inside, leave = threading.Event(), threading.Event()
+
+    def lint_in_a_thread():
+        with fewer_collections():
+            inside.set()
+            leave.wait(60)
+
+    other = threading.Thread(target=lint_in_a_thread)
+    with fewer_collections():
+        other.start()
+        assert inside.wait(60)
+    assert gc.get_threshold() == FILE_GC_THRESHOLD  # the other thread is still linting
+    leave.set()
+    other.join(60)
+    assert gc.get_threshold() == before
+
+
 def test_import_forms_and_class_hashability_across_modules(tmp_path):
     root = _tree(tmp_path, {
         "pkg/__init__.py": "",
