@@ -1,7 +1,10 @@
-from typing import Iterator
+from typing import Iterator, Optional
+
+import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._static import changing_scalar, static_uses
+from jitlint.rules._arguments import instance_class
+from jitlint.rules._static import changing_scalar, class_verdict, fresh_value, static_uses
 from jitlint.rules._traced import needs_python_value
 
 
@@ -91,6 +94,9 @@ class LoopVariableStaticArg(Rule):
         for use in static_uses(ctx):
             if use.spec.filtering:
                 continue
+            fresh = fresh_value(ctx, use)
+            if fresh is not None and fresh.kind != "jit":
+                continue  # a new object equal only to itself: JIT402's finding, and its fix
             varying = changing_scalar(ctx, use.value, use.site)
             if varying is None:
                 continue
@@ -102,9 +108,25 @@ class LoopVariableStaticArg(Rule):
                     f"iteration: `{use.callee}` recompiles on every call; "
                     f"{_advice(ctx, use.callee, use.param)}"))
             else:
+                cls = _object_class(ctx, use)
+                advice = (f"keep `{cls}` static for the settings that stay the same and pass the "
+                          f"changing value as a traced argument of its own (or make `{cls}` a "
+                          f"pytree whose field holding it is a leaf)" if cls is not None
+                          else _advice(ctx, use.callee, use.param))
                 yield Violation(use.arg, (
                     f"{use.where()} is {varying.how}, a new value on every iteration: "
-                    f"`{use.callee}` recompiles on every call; {_advice(ctx, use.callee, use.param)}"))
+                    f"`{use.callee}` recompiles on every call; {advice}"))
+
+
+def _object_class(ctx: FileContext, use) -> Optional[str]:
+    """The class when the static value is an instance of a project class (a config object): it
+    cannot simply be passed traced, a plain object being no valid JAX type."""
+    scope = use.site.frame.scope
+    if isinstance(use.value, cst.Call):
+        verdict = class_verdict(ctx, use.value.func, scope)
+        return verdict[0] if verdict is not None else None
+    found = instance_class(ctx, use.value, scope, 0)
+    return found[0].name.value if found is not None else None
 
 
 def _advice(ctx: FileContext, callee: str, param: str) -> str:
