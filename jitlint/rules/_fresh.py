@@ -47,8 +47,11 @@ from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED
                                     class_methods, has_decorator, loop_targets)
 from jitlint.rules._jitted import name_loads, positional_params
 from jitlint.rules._stale import state_changed_after_construction
+from jitlint.rules._static import class_verdict
 from jitlint.rules._types import ClassRef, member_kind, receiver_class
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, dotted_name
+from jitlint.staticargs import IDENTITY, UNHASHABLE
+from jitlint.staticargs import UNKNOWN as UNKNOWN_CLASS
 from jitlint.values import returned_values, value_flow
 from jitlint.walk import Walker, children, iter_nodes
 
@@ -566,11 +569,18 @@ class _Analysis:
         callable weakly, so even an equal (hashable) new instance compiles again once the old
         one is gone; jits that key on equality (pmap, equinox's) need identity hashing."""
         cls = self.context.class_of(call.func, scope)
-        if cls is None or cls.decorators:
-            return False  # decorated classes (dataclasses ...) may define equality
+        if cls is None:
+            return False
         methods = class_methods(cls)
         if "__call__" not in methods:
             return False
+        if cls.decorators:
+            # A dataclass hashes as its arguments say (eq=False: by identity); an unhashable
+            # one is another error, an unknown decorator may make anything of it.
+            verdict = class_verdict(self.ctx, call.func, scope)
+            if verdict is None or verdict[1] in (UNHASHABLE, UNKNOWN_CLASS):
+                return False
+            return not equality_keyed or verdict[1] == IDENTITY
         return not equality_keyed or ("__eq__" not in methods and "__hash__" not in methods)
 
     def _is_bound_method(self, expr: cst.Attribute, scope: Scope) -> bool:
