@@ -364,6 +364,29 @@ TRACING_CALLS: dict[str, TracingCall] = {
 }
 
 
+# --- Library calls whose result is traced inside a traced function ----------------------------
+# Not jax.numpy, yet what they return in a traced body is a tracer (a numpyro sample site under
+# NUTS / SVI / Predictive: ``if s > 0``, ``int(s)``, ``np.exp(s)`` raise).  Measured by
+# tests/test_jaxfacts.py in a NUTS model.
+
+
+@dataclass(frozen=True)
+class TracedResult:
+    """``passes``: the call returns this argument (traced when it is: ``numpyro.deterministic``);
+    ``observed``: given, the call returns that argument instead (``obs=``: the data, often a
+    NumPy array, stays concrete)."""
+
+    passes: Optional[Param] = None
+    observed: Optional[Param] = None
+
+
+TRACED_RESULT_CALLS: dict[str, TracedResult] = {
+    "numpyro.sample": TracedResult(observed=(2, "obs")),
+    "numpyro.deterministic": TracedResult(passes=(1, "value")),
+    # measured and left out: ``numpyro.param`` is its concrete initial value under NUTS (only
+    # SVI, which optimises it, passes a tracer)
+}
+
 # --- Python operations that force a concrete value ---------------------------------------------
 # builtin of one argument -> what a tracer there raises (int(x), bool(x), hex(x), ...).
 PYTHON_VALUE_BUILTINS: dict[str, str] = {

@@ -9,8 +9,9 @@ concrete: precision first).  An expression is traced when it is
 built from traced values by arithmetic, comparison, indexing, array attributes (``.T``,
 ``.at``), a jax.Array method (``.sum()``, ``.astype()``), or a ``jax.numpy`` / ``jax.lax`` /
 ``jax.nn`` / ``jax.scipy`` / ``jax.random`` function whatever its arguments (jit stages every
-one out: ``jnp.array([0, 1])`` in a jitted body is a tracer), or a numpy function that calls
-the array's own method (``np.sum(x)``).  Concrete whatever
+one out: ``jnp.array([0, 1])`` in a jitted body is a tracer), a numpy function that calls
+the array's own method (``np.sum(x)``), or a library call whose result is a tracer in a traced
+body (``jaxfacts.TRACED_RESULT_CALLS``: a numpyro sample site).  Concrete whatever
 their input: ``.shape``, ``.ndim``, ``.dtype``, ``.size``, ``len()``, ``isinstance()``, ``is`` /
 ``in`` comparisons,
 ``jnp.shape()`` and friends, containers (tuples, lists, dicts), results of user functions,
@@ -60,7 +61,8 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, 
                               NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
-                              SCHEDULE_PARAMS, STATIC_FIELD_MARKERS, TRACING_CALLS, DataSizedOutput,
+                              SCHEDULE_PARAMS, STATIC_FIELD_MARKERS, TRACED_RESULT_CALLS, TRACING_CALLS,
+                              DataSizedOutput,
                               Param, TracingCall, concrete_param)
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS
 from jitlint.rule import FileContext
@@ -972,6 +974,11 @@ class _FunctionAnalysis:
         if self._helper_returns_traced(call, scope):
             return True
         qualname = self.model.qualified_name(func, scope)
+        result = TRACED_RESULT_CALLS.get(qualname) if qualname is not None else None
+        if result is not None:  # numpyro.sample: a tracer unless it returns an argument
+            observed = _argument(call, result.observed) if result.observed is not None else None
+            passed = _argument(call, result.passes) if result.passes is not None else observed
+            return self.traced(passed, scope) if passed is not None else result.passes is None
         if qualname in NUMPY_ARRAY_METHOD_FUNCTIONS:
             # np.sum(x) is x.sum(): traced when the array is
             return bool(call.args) and not call.args[0].star and call.args[0].keyword is None \
