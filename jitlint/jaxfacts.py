@@ -180,10 +180,11 @@ class ConcreteParam:
     keyword: str
     error: str
     rest: bool = False
+    flag: bool = False  # a Python bool the library branches on (``if deterministic:``)
 
 
-def _concrete(error: str, *params: Param, rest: bool = False) -> tuple[ConcreteParam, ...]:
-    return tuple(ConcreteParam(position, keyword, error, rest) for position, keyword in params)
+def _concrete(error: str, *params: Param, rest: bool = False, flag: bool = False) -> tuple[ConcreteParam, ...]:
+    return tuple(ConcreteParam(position, keyword, error, rest, flag) for position, keyword in params)
 
 
 _TYPE = "TypeError"
@@ -275,6 +276,13 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "jax.random.split": _concrete(_TYPE, (1, "num")),
     "jax.random.choice": _concrete(_BOOL, (2, "shape")),
     "jax.random.orthogonal": _concrete(_CONCRETIZATION, (1, "n")),
+    # flax layers branch on these flags in Python, at construction or at the call (the error
+    # is raised inside flax; the user's last frame is the layer's call).  ``Q.__call__``: the
+    # call of an instance (``nn.Dropout(0.1)(x, deterministic=d)``), positions after ``self``
+    "flax.linen.Dropout": _concrete(_BOOL, (2, "deterministic"), flag=True),
+    "flax.linen.Dropout.__call__": _concrete(_BOOL, (1, "deterministic"), flag=True),
+    "flax.linen.BatchNorm": _concrete(_BOOL, (0, "use_running_average"), flag=True),
+    "flax.linen.BatchNorm.__call__": _concrete(_BOOL, (1, "use_running_average"), flag=True),
 }
 # jax.Array methods: method -> its parameters that must be concrete.
 CONCRETE_METHOD_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {

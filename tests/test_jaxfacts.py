@@ -449,11 +449,49 @@ def _check_concrete_fact(call, args: tuple, kwargs: dict, fact: ConcreteParam) -
     assert type(raised.value).__name__ == fact.error, (fact, raised.value)
 
 
+def _library_concrete_calls() -> dict[str, tuple[object, tuple, dict]]:
+    """The CONCRETE_PARAMS entries of other libraries than JAX: a call that runs the entry with
+    the given arguments (building and applying a flax layer), and arguments that work."""
+    nn = pytest.importorskip("flax.linen")
+    x, rngs = jnp.ones((2, 3)), {"dropout": jax.random.key(1)}
+    stats = nn.BatchNorm(use_running_average=False).init(jax.random.key(0), x)
+
+    def batch_norm(*args, **kwargs):
+        return nn.BatchNorm(*args, **kwargs).apply(stats, x, mutable=["batch_stats"])[0]
+
+    return {
+        "flax.linen.Dropout": (lambda *a, **k: nn.Dropout(*a, **k).apply({}, x, rngs=rngs), (0.1, (), True), {}),
+        "flax.linen.Dropout.__call__": (lambda *a, **k: nn.Dropout(0.1).apply({}, *a, rngs=rngs, **k),
+                                        (x, True), {}),
+        "flax.linen.BatchNorm": (batch_norm, (True,), {}),
+        "flax.linen.BatchNorm.__call__": (
+            lambda *a, **k: nn.BatchNorm().apply(stats, *a, mutable=["batch_stats"], **k)[0], (x, True), {}),
+    }
+
+
+_LIBRARY_CONCRETE_PARAMS = {name: facts for name, facts in CONCRETE_PARAMS.items() if not name.startswith("jax.")}
+
+
 def test_every_concrete_param_fact_has_an_example():
-    assert set(CONCRETE_PARAMS) == set(_concrete_examples())
+    assert set(CONCRETE_PARAMS) - set(_LIBRARY_CONCRETE_PARAMS) == set(_concrete_examples())
+    assert set(_LIBRARY_CONCRETE_PARAMS) == set(_library_concrete_calls())
 
 
-@pytest.mark.parametrize("qualname,fact", _concrete_cases(CONCRETE_PARAMS),
+@pytest.mark.parametrize("qualname,fact", _concrete_cases(_LIBRARY_CONCRETE_PARAMS),
+                         ids=lambda v: v if isinstance(v, str) else v.keyword)
+def test_library_concrete_param_raises_with_a_tracer_and_works_with_a_constant(qualname, fact):
+    top = qualname.split(".")[0]
+    function = _resolve(qualname, pytest.importorskip(top), f"{top}.")
+    parameters = list(inspect.signature(function).parameters)
+    if qualname.endswith(".__call__"):
+        parameters = parameters[1:]  # self
+    assert parameters.index(fact.keyword) == fact.position, (qualname, fact)
+    call, args, kwargs = _library_concrete_calls()[qualname]
+    _check_concrete_fact(call, args, kwargs, fact)
+
+
+@pytest.mark.parametrize("qualname,fact", _concrete_cases({name: facts for name, facts in CONCRETE_PARAMS.items()
+                                                            if name not in _LIBRARY_CONCRETE_PARAMS}),
                          ids=lambda v: v if isinstance(v, str) else v.keyword)
 def test_concrete_param_raises_with_a_tracer_and_works_with_a_constant(qualname, fact):
     function = _resolve(qualname, jax, "jax.")

@@ -1421,6 +1421,10 @@ class _UseFinder(Walker):
                 self._data_sized(node, DataSizedOutput(DATA_SIZED_METHODS[func.attr.value], ()))
             elif qualname in CONCRETE_PARAMS:
                 self._concrete_params(node, CONCRETE_PARAMS[qualname], f"`{qualname}`")
+            elif isinstance(func, cst.Call) and f"{a.model.qualified_name(func.func, scope)}.__call__" \
+                    in CONCRETE_PARAMS:  # nn.Dropout(0.1)(x, deterministic=d)
+                built = a.model.qualified_name(func.func, scope)
+                self._concrete_params(node, CONCRETE_PARAMS[f"{built}.__call__"], f"a `{built}` call")
             elif isinstance(func, cst.Attribute) and func.attr.value in CONCRETE_METHOD_PARAMS \
                     and a.traced(func.value, scope):
                 self._concrete_params(node, CONCRETE_METHOD_PARAMS[func.attr.value],
@@ -1540,9 +1544,10 @@ class _UseFinder(Walker):
                 break
             fact = concrete_param(facts, index if arg.keyword is None else None,
                                   arg.keyword.value if arg.keyword is not None else None)
+            fix = "pass a Python bool: a static argument, or branch outside the traced code" if fact \
+                and fact.flag else "derive it from a static shape (x.shape[0]) with Python or numpy, not jax.numpy"
             if fact is not None and self._concrete_args(
-                    node, [arg], f"the `{fact.keyword}` argument of {where}", fact.error,
-                    "derive it from a static shape (x.shape[0]) with Python or numpy, not jax.numpy"):
+                    node, [arg], f"the `{fact.keyword}` argument of {where}", fact.error, fix):
                 return
 
     def _concrete_args(self, node: cst.Call, args, what: str, error: str, fix: str) -> bool:
