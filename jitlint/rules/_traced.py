@@ -25,7 +25,8 @@ Besides jitted defs, the analysis starts from the functions a ``jaxfacts.TRACING
 traces (``jax.vmap(f)``, ``lax.scan(f, ...)``, ``jax.grad(f)``; under ``jax.grad`` alone the
 tracers carry values, so only conversions that raise there count), the parameters that
 ``jax.jit(functools.partial(f, ...))`` leaves open, and a flax.linen Module's ``__call__``
-under ``jax.jit(model.apply)`` (followed from ``model.apply(...)`` in traced code too).  Under
+under ``jax.jit(model.apply)`` (followed from ``model.apply(...)`` in traced code too; a
+Module built there, ``Net(training=t).apply(...)``, has the fields given traced values traced).  Under
 ``equinox.filter_jit`` the parameters every call passes an array or a pytree Module of this
 module are traced, and ``model(x)`` (or ``model.method(x)``) is followed into the Module's
 method; under ``nnx.jit`` every parameter is traced and an ``nnx.Module`` of this module is
@@ -387,11 +388,14 @@ def _array_or_pytree(model: SemanticModel, expr: Optional[cst.BaseExpression], s
 
 
 def _applied_module_call(ctx: FileContext, expr: cst.BaseExpression, scope: Scope):
-    """``model.apply`` where ``model`` is an instance of a flax.linen Module of this module: that
-    class's ``__call__`` (``apply(variables, *args)`` calls it with ``args``)."""
-    if not (isinstance(expr, cst.Attribute) and expr.attr.value == "apply" and isinstance(expr.value, cst.Name)):
+    """``model.apply`` where ``model`` is an instance of a flax.linen Module of this module (or
+    ``Net(...).apply``, one built there): that class's ``__call__`` (``apply(variables, *args)``
+    calls it with ``args``)."""
+    if not (isinstance(expr, cst.Attribute) and expr.attr.value == "apply"):
         return None
-    cls = calling_context(ctx).instance_class(expr.value, scope)
+    receiver = expr.value
+    cls = calling_context(ctx).instance_class(receiver, scope) if isinstance(receiver, cst.Name) else \
+        calling_context(ctx).class_of(receiver.func, scope) if isinstance(receiver, cst.Call) else None
     if cls is None:
         return None
     frame_scope = ctx.model.classes[cls].scope
@@ -729,8 +733,11 @@ class _FunctionAnalysis:
                  caller: Optional["_FunctionAnalysis"] = None, depth: int = 0,
                  rebuilt: str = "", traced_by: str = "",
                  module_params: Optional[dict[str, cst.ClassDef]] = None,
-                 schedule_of: str = "", staged: bool = True) -> None:
+                 schedule_of: str = "", staged: bool = True,
+                 traced_fields: frozenset[str] = frozenset()) -> None:
         self.ctx = ctx
+        # fields of ``self`` built from traced values (``Net(training=t).apply(...)``'s __call__)
+        self.traced_fields = traced_fields
         # a staging trace (jit, vmap, a lax loop; not jax.grad alone): every jax.numpy call is
         # staged out, on constants too (``jnp.unique(np_array)`` raises under jit)
         self.staged = staged if caller is None else caller.staged
@@ -809,7 +816,33 @@ class _FunctionAnalysis:
         with ``x`` and the rest (``self`` is the module, static)."""
         method = _applied_module_call(self.ctx, call.func, scope)
         if self.depth < MAX_HELPER_DEPTH and method is not None and method is not self.func:
-            self._follow_into(method, call, scope, [None, *positional_params(method)[1:]])
+            self._follow_into(method, call, scope, [None, *positional_params(method)[1:]],
+                              fields=self.built_fields(call.func.value, scope))
+
+    def built_fields(self, receiver: cst.BaseExpression, scope: Scope) -> frozenset[str]:
+        """The fields a Module of this module gets traced values for where it is built:
+        ``Net(training=t)`` (here, or bound once to the name ``receiver``), by keyword or in the
+        order of the class's annotated fields."""
+        built = receiver
+        if isinstance(receiver, cst.Name):
+            binding = self.model.single_binding(receiver.value, scope)
+            built = binding.value if binding is not None and binding.kind == "assign" else None
+            scope = binding.scope if binding is not None else scope
+        if not isinstance(built, cst.Call):
+            return frozenset()
+        cls = calling_context(self.ctx).class_of(built.func, scope)
+        if not isinstance(cls, cst.ClassDef):
+            return frozenset()
+        fields = [small.target.value for line in cls.body.body if isinstance(line, cst.SimpleStatementLine)
+                  for small in line.body if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)]
+        traced = set()
+        for index, arg in enumerate(built.args):
+            if arg.star:
+                break
+            name = arg.keyword.value if arg.keyword is not None else fields[index] if index < len(fields) else None
+            if name is not None and self.traced(arg.value, scope):
+                traced.add(name)
+        return frozenset(traced)
 
     def called_module(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
         """``model(x)`` (or ``model.score(x)``) where ``model`` is a traced parameter holding a
@@ -832,7 +865,7 @@ class _FunctionAnalysis:
                               also=positional_params(method)[0].name.value)
 
     def _follow_into(self, helper: cst.FunctionDef, call: cst.Call, scope: Scope, params: list,
-                     also: str = "") -> None:
+                     also: str = "", fields: frozenset[str] = frozenset()) -> None:
         """Analyse ``helper`` with the parameters (``params``, in the order of the call's
         positional arguments; None: an argument that binds none) that receive traced arguments
         traced."""
@@ -849,11 +882,11 @@ class _FunctionAnalysis:
         traced &= {p.name.value for p in (*params, *helper.params.kwonly_params) if p is not None}
         if also:
             traced.add(also)
-        key = (id(helper), frozenset(traced))
-        if not traced or key in self.followed:
+        key = (id(helper), frozenset(traced), fields)
+        if not (traced or fields) or key in self.followed:
             return
         analysis = _FunctionAnalysis(self.ctx, JittedFunction(helper, [], traced, set(traced)),
-                                     self.jitted_defs, self, self.depth + 1)
+                                     self.jitted_defs, self, self.depth + 1, traced_fields=fields)
         self.followed[key] = analysis
         analysis.solve()
 
@@ -933,7 +966,8 @@ class _FunctionAnalysis:
             # Other attributes may be static fields of a custom pytree (flax.struct fields
             # with pytree_node=False): only the array fields of this module's pytrees.
             return ((expr.attr.value in ARRAY_ATTRIBUTES or expr.attr.value in self.array_fields)
-                    and self.traced(expr.value, scope)) or self.leaf_field_class(expr, scope) is not None
+                    and self.traced(expr.value, scope)) or self.leaf_field_class(expr, scope) is not None \
+                or (expr.attr.value in self.traced_fields and self._is_self(expr.value, scope))
         if isinstance(expr, cst.Subscript):
             return self.traced(expr.value, scope)
         if isinstance(expr, cst.BinaryOperation):
@@ -1189,6 +1223,14 @@ class _FunctionAnalysis:
             b.kind == "param" and isinstance(b.node, cst.Param) and states_container(b.node)
             for b in self.model.lookup(expr.value, scope))
 
+    def _is_self(self, expr: cst.BaseExpression, scope: Scope) -> bool:
+        """``expr`` names this method's first parameter."""
+        if not isinstance(expr, cst.Name) or not positional_params(self.func):
+            return False
+        bindings = self.model.lookup(expr.value, scope)
+        return len(bindings) == 1 and bindings[0].kind == "param" and bindings[0].scope.node is self.func \
+            and bindings[0].name == positional_params(self.func)[0].name.value
+
     def _is_bare_param(self, expr: cst.BaseExpression, scope: Scope) -> Optional[str]:
         """The jitted def's own parameter ``expr`` names (one a caller can mark static)."""
         if self.caller is not None or self.root.traced_by or not isinstance(expr, cst.Name):
@@ -1436,7 +1478,8 @@ class _UseFinder(Walker):
             elif isinstance(func, cst.Call) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow_transformed(node, scope)
             elif isinstance(func, cst.Attribute) and func.attr.value == "apply" \
-                    and any(a.traced(arg.value, scope) for arg in node.args[1:]):
+                    and (any(a.traced(arg.value, scope) for arg in node.args[1:])
+                         or a.built_fields(func.value, scope)):
                 a.follow_apply(node, scope)
 
     # ------------------------------------------------------------------ hashing (JIT809)
