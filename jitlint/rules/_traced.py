@@ -998,7 +998,7 @@ class _FunctionAnalysis:
         func = call.func
         if isinstance(func, cst.Call) and (self.model.qualified_name(func.func, scope) or "").startswith(LAYER_NAMESPACES):
             return self._any_arg_traced(call, scope)  # nn.Dense(4)(x)
-        if isinstance(func, cst.Attribute) and self._layer_attribute(func, scope):
+        if isinstance(func, cst.Attribute) and self.layer_attribute(func, scope) is not None:
             return self._any_arg_traced(call, scope)  # self.linear(x): a layer built in __init__
         if isinstance(func, cst.Attribute) and self.traced(func.value, scope):
             return func.attr.value in ARRAY_METHODS  # a method of a traced array
@@ -1025,20 +1025,20 @@ class _FunctionAnalysis:
         # a class (jax.lax.Precision, jax.random.PRNGKey) is not followed: precision first
         return not qualname.rpartition(".")[2][:1].isupper()
 
-    def _layer_attribute(self, func: cst.Attribute, scope: Scope) -> bool:
+    def layer_attribute(self, func: cst.Attribute, scope: Scope) -> Optional[str]:
         """``self.linear`` in a method of a class whose ``__init__`` (or linen ``setup``) sets
-        ``self.linear = nnx.Linear(...)``: a library layer (LAYER_NAMESPACES), which returns
-        arrays."""
+        ``self.linear = nnx.Linear(...)``: the qualified name of that library layer
+        (LAYER_NAMESPACES), which returns arrays."""
         if not isinstance(func.value, cst.Name):
-            return False
+            return None
         bindings = self.model.lookup(func.value.value, scope)
         if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].scope.parent is None \
                 or bindings[0].scope.parent.kind != "class":
-            return False
+            return None
         method = bindings[0].scope.node
         if not (isinstance(method, cst.FunctionDef) and positional_params(method)
                 and positional_params(method)[0].name.value == func.value.value):
-            return False
+            return None
         cls = bindings[0].scope.parent.node
         class_scope = bindings[0].scope.parent
         for name in ("__init__", "setup"):
@@ -1053,8 +1053,8 @@ class _FunctionAnalysis:
                         for t in node.targets):
                     qualname = self.model.qualified_name(node.value.func, class_scope) or ""
                     if qualname.startswith(LAYER_NAMESPACES):
-                        return True
-        return False
+                        return qualname
+        return None
 
     def leaf_field_class(self, expr: cst.Attribute, scope: Scope) -> Optional[tuple[str, list[cst.Arg]]]:
         """``c.n`` of a traced parameter ``c`` that an instance of a class of this module is
@@ -1463,9 +1463,9 @@ class _UseFinder(Walker):
                 self._data_sized(node, DataSizedOutput(DATA_SIZED_METHODS[func.attr.value], ()))
             elif qualname in CONCRETE_PARAMS:
                 self._concrete_params(node, CONCRETE_PARAMS[qualname], f"`{qualname}`")
-            elif isinstance(func, cst.Call) and f"{a.model.qualified_name(func.func, scope)}.__call__" \
-                    in CONCRETE_PARAMS:  # nn.Dropout(0.1)(x, deterministic=d)
-                built = a.model.qualified_name(func.func, scope)
+            elif f"{self._layer_called(func)}.__call__" in CONCRETE_PARAMS:
+                # nn.Dropout(0.1)(x, deterministic=d), or self.dropout(x, ...) built in setup
+                built = self._layer_called(func)
                 self._concrete_params(node, CONCRETE_PARAMS[f"{built}.__call__"], f"a `{built}` call")
             elif isinstance(func, cst.Attribute) and func.attr.value in CONCRETE_METHOD_PARAMS \
                     and a.traced(func.value, scope):
@@ -1481,6 +1481,12 @@ class _UseFinder(Walker):
                     and (any(a.traced(arg.value, scope) for arg in node.args[1:])
                          or a.built_fields(func.value, scope)):
                 a.follow_apply(node, scope)
+
+    def _layer_called(self, func: cst.BaseExpression) -> Optional[str]:
+        """The library layer an instance call calls: built right there, or stored on ``self``."""
+        if isinstance(func, cst.Call):
+            return self.a.model.qualified_name(func.func, self.scope)
+        return self.a.layer_attribute(func, self.scope) if isinstance(func, cst.Attribute) else None
 
     # ------------------------------------------------------------------ hashing (JIT809)
     def _hashes_traced(self, node: cst.Call, builtin: Optional[str]) -> bool:
