@@ -194,10 +194,11 @@ class ConcreteParam:
     keyword: str
     error: str
     rest: bool = False
+    flag: bool = False  # a Python bool the library branches on (``if deterministic:``)
 
 
-def _concrete(error: str, *params: Param, rest: bool = False) -> tuple[ConcreteParam, ...]:
-    return tuple(ConcreteParam(position, keyword, error, rest) for position, keyword in params)
+def _concrete(error: str, *params: Param, rest: bool = False, flag: bool = False) -> tuple[ConcreteParam, ...]:
+    return tuple(ConcreteParam(position, keyword, error, rest, flag) for position, keyword in params)
 
 
 _TYPE = "TypeError"
@@ -289,6 +290,13 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "jax.random.split": _concrete(_TYPE, (1, "num")),
     "jax.random.choice": _concrete(_BOOL, (2, "shape")),
     "jax.random.orthogonal": _concrete(_CONCRETIZATION, (1, "n")),
+    # flax layers branch on these flags in Python, at construction or at the call (the error
+    # is raised inside flax; the user's last frame is the layer's call).  ``Q.__call__``: the
+    # call of an instance (``nn.Dropout(0.1)(x, deterministic=d)``), positions after ``self``
+    "flax.linen.Dropout": _concrete(_BOOL, (2, "deterministic"), flag=True),
+    "flax.linen.Dropout.__call__": _concrete(_BOOL, (1, "deterministic"), flag=True),
+    "flax.linen.BatchNorm": _concrete(_BOOL, (0, "use_running_average"), flag=True),
+    "flax.linen.BatchNorm.__call__": _concrete(_BOOL, (1, "use_running_average"), flag=True),
 }
 # jax.Array methods: method -> its parameters that must be concrete.
 CONCRETE_METHOD_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
@@ -377,6 +385,29 @@ TRACING_CALLS: dict[str, TracingCall] = {
     "diffrax.ODETerm": TracingCall(((0, "vector_field"),), given=(0, 1)),
 }
 
+
+# --- Library calls whose result is traced inside a traced function ----------------------------
+# Not jax.numpy, yet what they return in a traced body is a tracer (a numpyro sample site under
+# NUTS / SVI / Predictive: ``if s > 0``, ``int(s)``, ``np.exp(s)`` raise).  Measured by
+# tests/test_jaxfacts.py in a NUTS model.
+
+
+@dataclass(frozen=True)
+class TracedResult:
+    """``passes``: the call returns this argument (traced when it is: ``numpyro.deterministic``);
+    ``observed``: given, the call returns that argument instead (``obs=``: the data, often a
+    NumPy array, stays concrete)."""
+
+    passes: Optional[Param] = None
+    observed: Optional[Param] = None
+
+
+TRACED_RESULT_CALLS: dict[str, TracedResult] = {
+    "numpyro.sample": TracedResult(observed=(2, "obs")),
+    "numpyro.deterministic": TracedResult(passes=(1, "value")),
+    # measured and left out: ``numpyro.param`` is its concrete initial value under NUTS (only
+    # SVI, which optimises it, passes a tracer)
+}
 
 # --- Python operations that force a concrete value ---------------------------------------------
 # builtin of one argument -> what a tracer there raises (int(x), bool(x), hex(x), ...).

@@ -26,6 +26,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, D
                               PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
                               RAGGED_BATCHERS, SCHEDULE_PARAMS, SHAPED_CONSTRUCTORS, STATIC_FIELD_MARKERS,
+                              TRACED_RESULT_CALLS,
                               TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS)
 
@@ -452,11 +453,49 @@ def _check_concrete_fact(call, args: tuple, kwargs: dict, fact: ConcreteParam) -
     assert type(raised.value).__name__ == fact.error, (fact, raised.value)
 
 
+def _library_concrete_calls() -> dict[str, tuple[object, tuple, dict]]:
+    """The CONCRETE_PARAMS entries of other libraries than JAX: a call that runs the entry with
+    the given arguments (building and applying a flax layer), and arguments that work."""
+    nn = pytest.importorskip("flax.linen")
+    x, rngs = jnp.ones((2, 3)), {"dropout": jax.random.key(1)}
+    stats = nn.BatchNorm(use_running_average=False).init(jax.random.key(0), x)
+
+    def batch_norm(*args, **kwargs):
+        return nn.BatchNorm(*args, **kwargs).apply(stats, x, mutable=["batch_stats"])[0]
+
+    return {
+        "flax.linen.Dropout": (lambda *a, **k: nn.Dropout(*a, **k).apply({}, x, rngs=rngs), (0.1, (), True), {}),
+        "flax.linen.Dropout.__call__": (lambda *a, **k: nn.Dropout(0.1).apply({}, *a, rngs=rngs, **k),
+                                        (x, True), {}),
+        "flax.linen.BatchNorm": (batch_norm, (True,), {}),
+        "flax.linen.BatchNorm.__call__": (
+            lambda *a, **k: nn.BatchNorm().apply(stats, *a, mutable=["batch_stats"], **k)[0], (x, True), {}),
+    }
+
+
+_LIBRARY_CONCRETE_PARAMS = {name: facts for name, facts in CONCRETE_PARAMS.items() if not name.startswith("jax.")}
+
+
 def test_every_concrete_param_fact_has_an_example():
-    assert set(CONCRETE_PARAMS) == set(_concrete_examples())
+    assert set(CONCRETE_PARAMS) - set(_LIBRARY_CONCRETE_PARAMS) == set(_concrete_examples())
+    assert set(_LIBRARY_CONCRETE_PARAMS) == set(_library_concrete_calls())
 
 
-@pytest.mark.parametrize("qualname,fact", _concrete_cases(CONCRETE_PARAMS),
+@pytest.mark.parametrize("qualname,fact", _concrete_cases(_LIBRARY_CONCRETE_PARAMS),
+                         ids=lambda v: v if isinstance(v, str) else v.keyword)
+def test_library_concrete_param_raises_with_a_tracer_and_works_with_a_constant(qualname, fact):
+    top = qualname.split(".")[0]
+    function = _resolve(qualname, pytest.importorskip(top), f"{top}.")
+    parameters = list(inspect.signature(function).parameters)
+    if qualname.endswith(".__call__"):
+        parameters = parameters[1:]  # self
+    assert parameters.index(fact.keyword) == fact.position, (qualname, fact)
+    call, args, kwargs = _library_concrete_calls()[qualname]
+    _check_concrete_fact(call, args, kwargs, fact)
+
+
+@pytest.mark.parametrize("qualname,fact", _concrete_cases({name: facts for name, facts in CONCRETE_PARAMS.items()
+                                                            if name not in _LIBRARY_CONCRETE_PARAMS}),
                          ids=lambda v: v if isinstance(v, str) else v.keyword)
 def test_concrete_param_raises_with_a_tracer_and_works_with_a_constant(qualname, fact):
     function = _resolve(qualname, jax, "jax.")
@@ -696,6 +735,56 @@ def test_tracing_call_optional_input_left_out_gives_none():
             seen = []
             jax.lax.scan(lambda c, a: (seen.append(a), (c, None))[1], 0.0, None, length=2)
             assert seen == [None]
+
+
+# a call of each TRACED_RESULT_CALLS entry in a numpyro model: the parameters it may pass through
+TRACED_RESULT_EXAMPLES = {
+    "numpyro.sample": lambda numpyro, dist, **given: numpyro.sample("s", dist.Normal(0.0, 1.0), **given),
+    "numpyro.deterministic": lambda numpyro, dist, **given: numpyro.deterministic(
+        "d", given.get("value", numpyro.sample("s", dist.Normal(0.0, 1.0)))),
+}
+
+
+def _results_in_nuts_model(qualname, **given) -> list:
+    """What the call returns each time NUTS runs the model that makes it."""
+    numpyro = pytest.importorskip("numpyro")
+    dist, infer = importlib.import_module("numpyro.distributions"), importlib.import_module("numpyro.infer")
+    seen = []
+
+    def model():
+        seen.append(TRACED_RESULT_EXAMPLES[qualname](numpyro, dist, **given))
+        numpyro.sample("loc", dist.Normal(0.0, 1.0))  # a latent site for NUTS to move
+
+    infer.MCMC(infer.NUTS(model), num_warmup=2, num_samples=2, progress_bar=False).run(jax.random.key(0))
+    return seen
+
+
+@pytest.mark.parametrize("qualname", sorted(TRACED_RESULT_CALLS))
+def test_traced_result_call_returns_a_tracer_in_a_traced_model(qualname):
+    assert set(TRACED_RESULT_EXAMPLES) == set(TRACED_RESULT_CALLS)
+    results = _results_in_nuts_model(qualname)  # NUTS runs the model eagerly too, first
+    assert any(isinstance(r, jax.core.Tracer) for r in results), results
+    fact = TRACED_RESULT_CALLS[qualname]
+    for param in (fact.passes, fact.observed):
+        if param is not None:  # a NumPy value there comes back as it is, concrete
+            function = _resolve(qualname, importlib.import_module("numpyro"), "numpyro.")
+            assert list(inspect.signature(function).parameters).index(param[1]) == param[0]
+            data = np.array([0.5, 1.5])
+            assert all(r is data for r in _results_in_nuts_model(qualname, **{param[1]: data}))
+
+
+def test_numpyro_param_is_concrete_under_nuts_so_it_is_no_traced_result_call():
+    numpyro = pytest.importorskip("numpyro")
+    assert "numpyro.param" not in TRACED_RESULT_CALLS
+    dist, infer = importlib.import_module("numpyro.distributions"), importlib.import_module("numpyro.infer")
+    seen = []
+
+    def model():
+        seen.append(numpyro.param("p", 1.0))
+        numpyro.sample("loc", dist.Normal(0.0, 1.0))
+
+    infer.MCMC(infer.NUTS(model), num_warmup=2, num_samples=2, progress_bar=False).run(jax.random.key(0))
+    assert seen and not any(isinstance(p, jax.core.Tracer) for p in seen), seen
 
 
 NUMPY_EXAMPLES = {"numpy.tile": lambda v: np.tile(v, 2)}  # a traced `reps` raises another error

@@ -9,8 +9,9 @@ concrete: precision first).  An expression is traced when it is
 built from traced values by arithmetic, comparison, indexing, array attributes (``.T``,
 ``.at``), a jax.Array method (``.sum()``, ``.astype()``), or a ``jax.numpy`` / ``jax.lax`` /
 ``jax.nn`` / ``jax.scipy`` / ``jax.random`` function whatever its arguments (jit stages every
-one out: ``jnp.array([0, 1])`` in a jitted body is a tracer), or a numpy function that calls
-the array's own method (``np.sum(x)``).  Concrete whatever
+one out: ``jnp.array([0, 1])`` in a jitted body is a tracer), a numpy function that calls
+the array's own method (``np.sum(x)``), or a library call whose result is a tracer in a traced
+body (``jaxfacts.TRACED_RESULT_CALLS``: a numpyro sample site).  Concrete whatever
 their input: ``.shape``, ``.ndim``, ``.dtype``, ``.size``, ``len()``, ``isinstance()``, ``is`` /
 ``in`` comparisons,
 ``jnp.shape()`` and friends, containers (tuples, lists, dicts), results of user functions,
@@ -24,7 +25,8 @@ Besides jitted defs, the analysis starts from the functions a ``jaxfacts.TRACING
 traces (``jax.vmap(f)``, ``lax.scan(f, ...)``, ``jax.grad(f)``; under ``jax.grad`` alone the
 tracers carry values, so only conversions that raise there count), the parameters that
 ``jax.jit(functools.partial(f, ...))`` leaves open, and a flax.linen Module's ``__call__``
-under ``jax.jit(model.apply)`` (followed from ``model.apply(...)`` in traced code too).  Under
+under ``jax.jit(model.apply)`` (followed from ``model.apply(...)`` in traced code too; a
+Module built there, ``Net(training=t).apply(...)``, has the fields given traced values traced).  Under
 ``equinox.filter_jit`` the parameters every call passes an array or a pytree Module of this
 module are traced, and ``model(x)`` (or ``model.method(x)``) is followed into the Module's
 method; under ``nnx.jit`` every parameter is traced and an ``nnx.Module`` of this module is
@@ -60,7 +62,8 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, 
                               NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
-                              SCHEDULE_PARAMS, STATIC_FIELD_MARKERS, TRACING_CALLS, DataSizedOutput,
+                              SCHEDULE_PARAMS, STATIC_FIELD_MARKERS, TRACED_RESULT_CALLS, TRACING_CALLS,
+                              DataSizedOutput,
                               Param, TracingCall, concrete_param)
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS
 from jitlint.rule import FileContext
@@ -385,11 +388,14 @@ def _array_or_pytree(model: SemanticModel, expr: Optional[cst.BaseExpression], s
 
 
 def _applied_module_call(ctx: FileContext, expr: cst.BaseExpression, scope: Scope):
-    """``model.apply`` where ``model`` is an instance of a flax.linen Module of this module: that
-    class's ``__call__`` (``apply(variables, *args)`` calls it with ``args``)."""
-    if not (isinstance(expr, cst.Attribute) and expr.attr.value == "apply" and isinstance(expr.value, cst.Name)):
+    """``model.apply`` where ``model`` is an instance of a flax.linen Module of this module (or
+    ``Net(...).apply``, one built there): that class's ``__call__`` (``apply(variables, *args)``
+    calls it with ``args``)."""
+    if not (isinstance(expr, cst.Attribute) and expr.attr.value == "apply"):
         return None
-    cls = calling_context(ctx).instance_class(expr.value, scope)
+    receiver = expr.value
+    cls = calling_context(ctx).instance_class(receiver, scope) if isinstance(receiver, cst.Name) else \
+        calling_context(ctx).class_of(receiver.func, scope) if isinstance(receiver, cst.Call) else None
     if cls is None:
         return None
     frame_scope = ctx.model.classes[cls].scope
@@ -727,8 +733,11 @@ class _FunctionAnalysis:
                  caller: Optional["_FunctionAnalysis"] = None, depth: int = 0,
                  rebuilt: str = "", traced_by: str = "",
                  module_params: Optional[dict[str, cst.ClassDef]] = None,
-                 schedule_of: str = "", staged: bool = True) -> None:
+                 schedule_of: str = "", staged: bool = True,
+                 traced_fields: frozenset[str] = frozenset()) -> None:
         self.ctx = ctx
+        # fields of ``self`` built from traced values (``Net(training=t).apply(...)``'s __call__)
+        self.traced_fields = traced_fields
         # a staging trace (jit, vmap, a lax loop; not jax.grad alone): every jax.numpy call is
         # staged out, on constants too (``jnp.unique(np_array)`` raises under jit)
         self.staged = staged if caller is None else caller.staged
@@ -807,7 +816,33 @@ class _FunctionAnalysis:
         with ``x`` and the rest (``self`` is the module, static)."""
         method = _applied_module_call(self.ctx, call.func, scope)
         if self.depth < MAX_HELPER_DEPTH and method is not None and method is not self.func:
-            self._follow_into(method, call, scope, [None, *positional_params(method)[1:]])
+            self._follow_into(method, call, scope, [None, *positional_params(method)[1:]],
+                              fields=self.built_fields(call.func.value, scope))
+
+    def built_fields(self, receiver: cst.BaseExpression, scope: Scope) -> frozenset[str]:
+        """The fields a Module of this module gets traced values for where it is built:
+        ``Net(training=t)`` (here, or bound once to the name ``receiver``), by keyword or in the
+        order of the class's annotated fields."""
+        built = receiver
+        if isinstance(receiver, cst.Name):
+            binding = self.model.single_binding(receiver.value, scope)
+            built = binding.value if binding is not None and binding.kind == "assign" else None
+            scope = binding.scope if binding is not None else scope
+        if not isinstance(built, cst.Call):
+            return frozenset()
+        cls = calling_context(self.ctx).class_of(built.func, scope)
+        if not isinstance(cls, cst.ClassDef):
+            return frozenset()
+        fields = [small.target.value for line in cls.body.body if isinstance(line, cst.SimpleStatementLine)
+                  for small in line.body if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)]
+        traced = set()
+        for index, arg in enumerate(built.args):
+            if arg.star:
+                break
+            name = arg.keyword.value if arg.keyword is not None else fields[index] if index < len(fields) else None
+            if name is not None and self.traced(arg.value, scope):
+                traced.add(name)
+        return frozenset(traced)
 
     def called_module(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
         """``model(x)`` (or ``model.score(x)``) where ``model`` is a traced parameter holding a
@@ -830,7 +865,7 @@ class _FunctionAnalysis:
                               also=positional_params(method)[0].name.value)
 
     def _follow_into(self, helper: cst.FunctionDef, call: cst.Call, scope: Scope, params: list,
-                     also: str = "") -> None:
+                     also: str = "", fields: frozenset[str] = frozenset()) -> None:
         """Analyse ``helper`` with the parameters (``params``, in the order of the call's
         positional arguments; None: an argument that binds none) that receive traced arguments
         traced."""
@@ -847,11 +882,11 @@ class _FunctionAnalysis:
         traced &= {p.name.value for p in (*params, *helper.params.kwonly_params) if p is not None}
         if also:
             traced.add(also)
-        key = (id(helper), frozenset(traced))
-        if not traced or key in self.followed:
+        key = (id(helper), frozenset(traced), fields)
+        if not (traced or fields) or key in self.followed:
             return
         analysis = _FunctionAnalysis(self.ctx, JittedFunction(helper, [], traced, set(traced)),
-                                     self.jitted_defs, self, self.depth + 1)
+                                     self.jitted_defs, self, self.depth + 1, traced_fields=fields)
         self.followed[key] = analysis
         analysis.solve()
 
@@ -931,7 +966,8 @@ class _FunctionAnalysis:
             # Other attributes may be static fields of a custom pytree (flax.struct fields
             # with pytree_node=False): only the array fields of this module's pytrees.
             return ((expr.attr.value in ARRAY_ATTRIBUTES or expr.attr.value in self.array_fields)
-                    and self.traced(expr.value, scope)) or self.leaf_field_class(expr, scope) is not None
+                    and self.traced(expr.value, scope)) or self.leaf_field_class(expr, scope) is not None \
+                or (expr.attr.value in self.traced_fields and self._is_self(expr.value, scope))
         if isinstance(expr, cst.Subscript):
             return self.traced(expr.value, scope)
         if isinstance(expr, cst.BinaryOperation):
@@ -962,7 +998,7 @@ class _FunctionAnalysis:
         func = call.func
         if isinstance(func, cst.Call) and (self.model.qualified_name(func.func, scope) or "").startswith(LAYER_NAMESPACES):
             return self._any_arg_traced(call, scope)  # nn.Dense(4)(x)
-        if isinstance(func, cst.Attribute) and self._layer_attribute(func, scope):
+        if isinstance(func, cst.Attribute) and self.layer_attribute(func, scope) is not None:
             return self._any_arg_traced(call, scope)  # self.linear(x): a layer built in __init__
         if isinstance(func, cst.Attribute) and self.traced(func.value, scope):
             return func.attr.value in ARRAY_METHODS  # a method of a traced array
@@ -972,6 +1008,11 @@ class _FunctionAnalysis:
         if self._helper_returns_traced(call, scope):
             return True
         qualname = self.model.qualified_name(func, scope)
+        result = TRACED_RESULT_CALLS.get(qualname) if qualname is not None else None
+        if result is not None:  # numpyro.sample: a tracer unless it returns an argument
+            observed = _argument(call, result.observed) if result.observed is not None else None
+            passed = _argument(call, result.passes) if result.passes is not None else observed
+            return self.traced(passed, scope) if passed is not None else result.passes is None
         if qualname in NUMPY_ARRAY_METHOD_FUNCTIONS:
             # np.sum(x) is x.sum(): traced when the array is
             return bool(call.args) and not call.args[0].star and call.args[0].keyword is None \
@@ -984,20 +1025,20 @@ class _FunctionAnalysis:
         # a class (jax.lax.Precision, jax.random.PRNGKey) is not followed: precision first
         return not qualname.rpartition(".")[2][:1].isupper()
 
-    def _layer_attribute(self, func: cst.Attribute, scope: Scope) -> bool:
+    def layer_attribute(self, func: cst.Attribute, scope: Scope) -> Optional[str]:
         """``self.linear`` in a method of a class whose ``__init__`` (or linen ``setup``) sets
-        ``self.linear = nnx.Linear(...)``: a library layer (LAYER_NAMESPACES), which returns
-        arrays."""
+        ``self.linear = nnx.Linear(...)``: the qualified name of that library layer
+        (LAYER_NAMESPACES), which returns arrays."""
         if not isinstance(func.value, cst.Name):
-            return False
+            return None
         bindings = self.model.lookup(func.value.value, scope)
         if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].scope.parent is None \
                 or bindings[0].scope.parent.kind != "class":
-            return False
+            return None
         method = bindings[0].scope.node
         if not (isinstance(method, cst.FunctionDef) and positional_params(method)
                 and positional_params(method)[0].name.value == func.value.value):
-            return False
+            return None
         cls = bindings[0].scope.parent.node
         class_scope = bindings[0].scope.parent
         for name in ("__init__", "setup"):
@@ -1012,8 +1053,8 @@ class _FunctionAnalysis:
                         for t in node.targets):
                     qualname = self.model.qualified_name(node.value.func, class_scope) or ""
                     if qualname.startswith(LAYER_NAMESPACES):
-                        return True
-        return False
+                        return qualname
+        return None
 
     def leaf_field_class(self, expr: cst.Attribute, scope: Scope) -> Optional[tuple[str, list[cst.Arg]]]:
         """``c.n`` of a traced parameter ``c`` that an instance of a class of this module is
@@ -1181,6 +1222,14 @@ class _FunctionAnalysis:
         return isinstance(expr, cst.Name) and any(
             b.kind == "param" and isinstance(b.node, cst.Param) and states_container(b.node)
             for b in self.model.lookup(expr.value, scope))
+
+    def _is_self(self, expr: cst.BaseExpression, scope: Scope) -> bool:
+        """``expr`` names this method's first parameter."""
+        if not isinstance(expr, cst.Name) or not positional_params(self.func):
+            return False
+        bindings = self.model.lookup(expr.value, scope)
+        return len(bindings) == 1 and bindings[0].kind == "param" and bindings[0].scope.node is self.func \
+            and bindings[0].name == positional_params(self.func)[0].name.value
 
     def _is_bare_param(self, expr: cst.BaseExpression, scope: Scope) -> Optional[str]:
         """The jitted def's own parameter ``expr`` names (one a caller can mark static)."""
@@ -1414,6 +1463,10 @@ class _UseFinder(Walker):
                 self._data_sized(node, DataSizedOutput(DATA_SIZED_METHODS[func.attr.value], ()))
             elif qualname in CONCRETE_PARAMS:
                 self._concrete_params(node, CONCRETE_PARAMS[qualname], f"`{qualname}`")
+            elif f"{self._layer_called(func)}.__call__" in CONCRETE_PARAMS:
+                # nn.Dropout(0.1)(x, deterministic=d), or self.dropout(x, ...) built in setup
+                built = self._layer_called(func)
+                self._concrete_params(node, CONCRETE_PARAMS[f"{built}.__call__"], f"a `{built}` call")
             elif isinstance(func, cst.Attribute) and func.attr.value in CONCRETE_METHOD_PARAMS \
                     and a.traced(func.value, scope):
                 self._concrete_params(node, CONCRETE_METHOD_PARAMS[func.attr.value],
@@ -1425,8 +1478,15 @@ class _UseFinder(Walker):
             elif isinstance(func, cst.Call) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow_transformed(node, scope)
             elif isinstance(func, cst.Attribute) and func.attr.value == "apply" \
-                    and any(a.traced(arg.value, scope) for arg in node.args[1:]):
+                    and (any(a.traced(arg.value, scope) for arg in node.args[1:])
+                         or a.built_fields(func.value, scope)):
                 a.follow_apply(node, scope)
+
+    def _layer_called(self, func: cst.BaseExpression) -> Optional[str]:
+        """The library layer an instance call calls: built right there, or stored on ``self``."""
+        if isinstance(func, cst.Call):
+            return self.a.model.qualified_name(func.func, self.scope)
+        return self.a.layer_attribute(func, self.scope) if isinstance(func, cst.Attribute) else None
 
     # ------------------------------------------------------------------ hashing (JIT809)
     def _hashes_traced(self, node: cst.Call, builtin: Optional[str]) -> bool:
@@ -1533,9 +1593,10 @@ class _UseFinder(Walker):
                 break
             fact = concrete_param(facts, index if arg.keyword is None else None,
                                   arg.keyword.value if arg.keyword is not None else None)
+            fix = "pass a Python bool: a static argument, or branch outside the traced code" if fact \
+                and fact.flag else "derive it from a static shape (x.shape[0]) with Python or numpy, not jax.numpy"
             if fact is not None and self._concrete_args(
-                    node, [arg], f"the `{fact.keyword}` argument of {where}", fact.error,
-                    "derive it from a static shape (x.shape[0]) with Python or numpy, not jax.numpy"):
+                    node, [arg], f"the `{fact.keyword}` argument of {where}", fact.error, fix):
                 return
 
     def _concrete_args(self, node: cst.Call, args, what: str, error: str, fix: str) -> bool:

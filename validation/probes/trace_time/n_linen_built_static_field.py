@@ -1,0 +1,26 @@
+# source: https://flax.readthedocs.io/en/latest/api_reference/flax.linen/module.html (the field static)
+# expect: none
+# runtime: ok
+import functools
+
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+
+
+class Net(nn.Module):
+    train: bool = False
+
+    @nn.compact
+    def __call__(self, x):
+        x = nn.Dense(4)(x)
+        return x * 0.5 if self.train else x
+
+
+@functools.partial(jax.jit, static_argnums=2)
+def step(params, x, train):
+    return Net(train=train).apply(params, x)
+
+
+params = Net().init(jax.random.key(0), jnp.ones((2, 3)))
+print(step(params, jnp.ones((2, 3)), True))
