@@ -811,25 +811,34 @@ def scan_calls_batch(paths: Sequence[str]) -> list[Optional[ModuleCalls]]:
     return found
 
 
+MIN_FILES_PER_BATCH = 16
+
+
 def _lint_many(files: Sequence[str], settings: Settings, jobs: int, prefilter: bool,
                index: Optional[ProjectIndex], line_noqa: bool = True) -> list[FileResult]:
+    # Linted again with the index, files are few but each is parsed and analysed whole (the
+    # prefilter let them through the first time): a batch per worker, not batches of 16
+    # files that would leave them all to one process (the corpus: 13 files, 3 CPU-s).
+    per_batch = len(files) // jobs if index is not None and jobs > 1 else MIN_FILES_PER_BATCH
     return _in_processes(_lint_batch, files, jobs, settings, prefilter, index, line_noqa,
-                         crashed=_crashed_lint)
+                         crashed=_crashed_lint, per_batch=max(per_batch, 1))
 
 
-def _in_processes(func, items: Sequence, jobs: int, *args, crashed) -> list:
-    """``func(batch, *args)`` over batches of ``items``, in processes when there are enough
-    items to pay for the workers; results in the order of ``items``.
+def _in_processes(func, items: Sequence, jobs: int, *args, crashed,
+                  per_batch: int = MIN_FILES_PER_BATCH) -> list:
+    """``func(batch, *args)`` over batches of ``per_batch`` items, in processes when there are
+    at least two batches (enough items to pay for the workers); results in the order of
+    ``items``.
 
     ``func`` isolates each item itself; what it cannot catch (a worker killed by a signal, out
     of memory, a result that cannot be sent back) fails the whole batch.  Such a batch is run
     again one item per process, so one bad file costs only its own result: ``crashed(item,
     reason)``."""
-    if jobs <= 1 or len(items) < 2 * MIN_FILES_PER_BATCH:
+    if jobs <= 1 or len(items) < 2 * per_batch:
         return func(items, *args) if items else []
     from concurrent.futures import ProcessPoolExecutor  # one file (pre-commit) never pays for it
 
-    batches = [items[i:i + MIN_FILES_PER_BATCH] for i in range(0, len(items), MIN_FILES_PER_BATCH)]
+    batches = [items[i:i + per_batch] for i in range(0, len(items), per_batch)]
     done: list[Optional[list]] = [None] * len(batches)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=_process_context()) as pool:
         futures = [pool.submit(func, batch, *args) for batch in batches]
@@ -862,8 +871,6 @@ def _needs_index(result: FileResult, index: ProjectIndex, specs: Optional[dict] 
         return False
     return needs_index(result.references, result.classes_asked, index, specs, result.members_asked)
 
-
-MIN_FILES_PER_BATCH = 16
 
 
 def _process_context():
