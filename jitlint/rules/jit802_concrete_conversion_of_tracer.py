@@ -19,17 +19,9 @@ class ConcreteConversionOfTracer(Rule):
     functions that are arrays, not shapes (`permutation`'s `x`, `bernoulli`'s `p`,
     `categorical`'s `logits`). A parameter with a default counts as
     traced when a call in the module passes it.
-    Traced code also means the functions handed to `jax.vmap` and to `lax.scan` / `fori_loop` /
-    `while_loop` / `cond` / `map` (jitted or not), the open parameters of
-    `jax.jit(functools.partial(f, ...))`, and a flax.linen Module's `__call__` under
-    `jax.jit(model.apply)` or `model.apply(...)` in traced code, and an equinox Module's
-    `__call__` (or another method) called in an `eqx.filter_jit` function, an `nnx.Module`'s
-    `__call__` called in an `nnx.jit` function (its layers, `self.linear(x)`, return arrays;
-    its plain Python attributes stay static), the function of a
-    transform called in traced code (`jax.value_and_grad(loss)(params, flag)` follows `flag`
-    into `loss`, and from there through `model.apply`), and the functions a library traces
-    when it runs them (numpyro models, blackjax log densities, jaxopt objectives, diffrax
-    vector fields: `jaxfacts.TRACING_CALLS`).
+    Traced code is all the code JIT801 lists (`jitlint rule JIT801`): jitted functions, and the
+    functions that vmap, the lax loops, `model.apply`, equinox and nnx methods, transforms
+    called in traced code and the libraries of `jaxfacts.TRACING_CALLS` trace.
     Under `jax.grad` alone only `float()`, `complex()` and `.tolist()` of a differentiated value raise.
 
     ## Why is this bad?

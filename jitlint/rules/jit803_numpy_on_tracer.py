@@ -13,17 +13,9 @@ class NumpyOnTracer(Rule):
     (a name bound to `np.linspace(...)`, `np.array(...)` ...) indexed with a traced value
     (`TABLE[step]`). A NumPy branch behind `isinstance(x, np.ndarray)` (or `x[0]`, or a
     tuple of NumPy types) is silent: under jit the value is a tracer, so that branch never runs.
-    Traced code also means the functions handed to `jax.vmap` and to `lax.scan` / `fori_loop` /
-    `while_loop` / `cond` / `map` (jitted or not), the open parameters of
-    `jax.jit(functools.partial(f, ...))`, and a flax.linen Module's `__call__` under
-    `jax.jit(model.apply)` or `model.apply(...)` in traced code, and an equinox Module's
-    `__call__` (or another method) called in an `eqx.filter_jit` function, an `nnx.Module`'s
-    `__call__` called in an `nnx.jit` function (its layers, `self.linear(x)`, return arrays;
-    its plain Python attributes stay static), the function of a
-    transform called in traced code (`jax.value_and_grad(loss)(params, flag)` follows `flag`
-    into `loss`, and from there through `model.apply`), and the functions a library traces
-    when it runs them (numpyro models, blackjax log densities, jaxopt objectives, diffrax
-    vector fields: `jaxfacts.TRACING_CALLS`).
+    Traced code is all the code JIT801 lists (`jitlint rule JIT801`): jitted functions, and the
+    functions that vmap, the lax loops, `model.apply`, equinox and nnx methods, transforms
+    called in traced code and the libraries of `jaxfacts.TRACING_CALLS` trace.
     `jax.grad`'s differentiated arguments count too, with or without jit.
 
     ## Why is this bad?
