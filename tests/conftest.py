@@ -21,6 +21,17 @@ os.environ.setdefault("XLA_FLAGS",
 os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY",
                       os.path.join(tempfile.gettempdir(), "jitlint-tests-hypothesis"))
 
+# pytest rewrites the asserts of every module of a distribution that has a pytest plugin
+# (jitlint, hypothesis, anyio, pytest-lsp ...) as it is imported: it parses and compiles them
+# from source, in each xdist worker, and with PYTHONDONTWRITEBYTECODE (set on CI machines) it
+# cannot keep what it compiled. None of them is test code: they are imported from the .pyc
+# files pip compiled (about 3 CPU-s less per worker). Test modules and conftest are still
+# rewritten; pytest has no public switch for this, so the hook's list is read defensively.
+for _finder in sys.meta_path:
+    if type(_finder).__name__ == "AssertionRewritingHook" and hasattr(_finder, "_must_rewrite"):
+        _finder._must_rewrite.clear()
+        _finder._marked_for_rewrite_cache.clear()
+
 STALE = ("the installed jitlint differs from this checkout: run pip install '.[test]' again, "
          "or pip install -e '.[test]' for development")
 
