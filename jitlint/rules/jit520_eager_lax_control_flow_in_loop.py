@@ -5,7 +5,7 @@ import libcst as cst
 from jitlint.jaxfacts import (LAX_CONTROL_FLOW_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS, OPTAX_COMBINATORS,
                               LaxLoopCall)
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._context import CallingContext, calling_context
+from jitlint.rules._context import PLAIN_DECORATORS, CallingContext, calling_context
 from jitlint.rules._jitted import jitted_functions
 from jitlint.rules._nnx import own_nodes
 from jitlint.semantic import CallSite, Frame, Scope, SemanticModel
@@ -108,7 +108,7 @@ class EagerLaxControlFlowInLoop(Rule):
             loops = [loop for loop in site.frame.loops_in_scope() if isinstance(loop, (cst.For, cst.While))]
             if not loops or context.runs_traced(site.frame):
                 continue  # traced code runs once per trace of its caller's jit
-            what = _library_loop_call(site, model) or _eager_helper(site, model, jitted)
+            what = _library_loop_call(site, model) or _eager_helper(site, model, jitted, context)
             if what is None or _deliberate_loop(loops, site, model, context):
                 continue
             yield Violation(site.node, (
@@ -164,22 +164,50 @@ def _builds_lax_loop(call: cst.Call, scope: Scope, frame: Frame, model: Semantic
     return None
 
 
-def _eager_helper(site: CallSite, model: SemanticModel, jitted: set) -> Optional[str]:
-    func = site.node.func
-    if not isinstance(func, cst.Name):
-        return None
-    bindings = model.bindings_at(func, site.frame.scope)
-    if len(bindings) != 1 or bindings[0].kind != "def":
-        return None
-    helper = bindings[0].node
-    if not isinstance(helper, cst.FunctionDef) or helper in jitted or helper.decorators:
-        return None
-    if site.frame.is_inside(helper):
+def _eager_helper(site: CallSite, model: SemanticModel, jitted: set, context: CallingContext) -> Optional[str]:
+    """A function or method of this module (``helper(x)``, ``obj.run(x)``, ``self.run(x)``)
+    that runs lax control flow with a body it defines itself, directly or through one more
+    such call of its own (``step`` calling ``rollout``)."""
+    helper = context.callee(site.node, site.frame.scope)
+    if helper is None or site.frame.is_inside(helper):
         return None  # a recursive call (an interpreter): it runs wherever its caller does
-    control = _control_flow_with_local_body(helper, model)
-    if control is None:
+    found = _fresh_control_flow(helper, model, jitted, context, 0)
+    if found is None:
         return None
-    return f"`{helper.name.value}` (its `{control}` with a body defined inside it)"
+    inner, control = found
+    through = f"through `{inner.name.value}`, " if inner is not helper else ""
+    shown = cst.Module([]).code_for_node(site.node.func)
+    return f"`{shown}` ({through}its `{control}` with a body defined inside it)"
+
+
+def _fresh_control_flow(helper: cst.FunctionDef, model: SemanticModel, jitted: set,
+                        context: CallingContext, depth: int) -> Optional[tuple[cst.FunctionDef, str]]:
+    """(the def whose lax call gets a fresh body, the lax call) for an eager ``helper``."""
+    if helper in jitted or context.traced(helper) or not _plain(helper, model):
+        return None
+    control = _control_flow_with_local_body(helper, model)
+    if control is not None:
+        return helper, control
+    if depth >= 1:
+        return None
+    scope = model.scope_of[helper]
+    for node in own_nodes(helper.body):
+        site = model.call_site_of.get(node) if isinstance(node, cst.Call) else None
+        if site is not None and not any(isinstance(loop, (cst.For, cst.While))
+                                        for loop in site.frame.loops_in_scope()):
+            # (a call in a loop of the helper is flagged there)
+            inner = context.callee(node, scope)
+            if inner is not None and inner is not helper:
+                found = _fresh_control_flow(inner, model, jitted, context, depth + 1)
+                if found is not None:
+                    return found
+    return None
+
+
+def _plain(function: cst.FunctionDef, model: SemanticModel) -> bool:
+    """No decorator that could jit or cache it (``@staticmethod``, ``@property`` are plain)."""
+    scope = model.functions[function].scope
+    return all(model.qualified_name(d.decorator, scope) in PLAIN_DECORATORS for d in function.decorators)
 
 
 def _control_flow_with_local_body(helper: cst.FunctionDef, model: SemanticModel) -> Optional[str]:
