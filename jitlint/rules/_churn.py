@@ -9,7 +9,11 @@ comprehension (outside any jitted body):
   array sized by it (``jnp.zeros((i,))``, ``jnp.arange(i)``, ``jnp.linspace(0, 1, i)``,
   ``jax.random.normal(key, (i,))``); a list that grows in the loop (``append`` / ``+=``), passed
   as is or through ``jnp.array`` / ``jnp.stack``; an array grown by ``jnp.concatenate([acc, x])``;
-  a boolean-mask index ``x[x > t]`` of data that changes in the loop.
+  a boolean-mask index ``x[x > t]`` of data that changes in the loop; sizes and slice bounds
+  from a value carried around the loop (``size -= 1``, ``n - k``, ``size // 2``:
+  values.IterationValues follows it back to where it starts, values.carried); an array sliced
+  from itself on every iteration (``m = m[:-1]``, ``x = x[1:, 1:]``); a value stored in an
+  attribute in the loop (``cfg.window = x[:i]``) followed to the call that reads it.
 * dtype: the loop variable of a literal list mixing Python int / float / bool values or listing
   several dtypes (used as ``dtype=`` / ``.astype``); a name that starts as a Python int and is
   made a float in the loop (``lr = 1`` ... ``lr = lr / 2``); ``1 if ... else 0.5``.

@@ -20,6 +20,9 @@ the module's top level):
   loops ask for it.  Bounded differences (a train and an eval call, a literal warm-up
   ``range(n)`` with n <= 3) stay silent: each structure compiles once, by design.
 
+* in a loop, an argument that is None on some iterations and an array on the others
+  (``None if step == 0 else m``; ``prev = None`` before the loop, ``prev = out`` in it).
+
 The first structure seen is the reference; each later call with another structure is flagged.
 """
 

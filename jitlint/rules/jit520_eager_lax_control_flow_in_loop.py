@@ -26,12 +26,15 @@ class EagerLaxControlFlowInLoop(Rule):
     `MultiSteps`, `apply_if_finite`, `contrib.reduce_on_plateau`, also inside `optax.chain`;
     the `step` of blackjax's `nuts`, `hmc`, `mala`, `rmh`, and the kernels their
     `build_kernel()` returns),
-    or a function of this module that calls
+    or a function or method of this module (`helper(x)`, `obj.run(x)`, `self.run(x)` on an
+    instance of a class of the module) that calls
     `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it defines itself (a local
-    `def` or a lambda). Only `for`/`while` loops; benchmark loops (timers,
+    `def` or a lambda), itself or through one call of its own (`step` calling `settle`).
+    Only `for`/`while` loops; benchmark loops (timers,
     `jax.clear_caches()`, `while state:`) and sweeps over a literal list of configurations
     that the call reads (written inline, or bound to a name first: `sizes = (64, 128)`, also
-    a `range`) are left alone.
+    a `range`) are left alone; a list item read only as array data (`jnp.full(2, start)`:
+    not a shape, size or axis there, `jaxfacts.CONCRETE_PARAMS`) is no configuration.
 
     ## Why is this bad?
     Outside jit, each lax control-flow call traces its body and compiles it; JAX reuses the
@@ -44,7 +47,10 @@ class EagerLaxControlFlowInLoop(Rule):
     sparse solvers once; blackjax 1.7.1's `nuts.step` once (its `while`), `hmc.step` twice
     (a `scan` and a `cond`), `mala`/`rmh` once (tests/test_jaxfacts.py measures each). A helper running
     `lax.fori_loop` with a local body compiles on each of 5 calls; with a module-level body,
-    once.
+    once. A method scanning a lambda compiles the scan on each of 4 calls, a helper's
+    `while_loop` over 3 start values 3 times, and one call deeper 4 times in 4 steps; a scan
+    body defined once at module level compiles once, a helper called only from a jitted
+    function never eagerly.
 
     ## Fix safety
     Jit the step (`@jax.jit def step(params, state): ...` returning the new params and state),
