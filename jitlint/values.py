@@ -483,7 +483,7 @@ class IterationValues:
             if value.augmented is not None:
                 op = value.augmented.operator
                 if not isinstance(op, (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign,
-                                       cst.DivideAssign, cst.PowerAssign)) \
+                                       cst.DivideAssign, cst.PowerAssign, cst.FloorDivideAssign)) \
                         or not self.invariant(value.augmented.value, binding.scope, loop) \
                         or not outside:
                     return None
@@ -537,7 +537,7 @@ class IterationValues:
                 return None  # ``if plateau: cfg.lr *= 0.5`` changes now and then
             if isinstance(write, cst.AugAssign):
                 if not isinstance(write.operator, (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign,
-                                                   cst.DivideAssign, cst.PowerAssign)) \
+                                                   cst.DivideAssign, cst.PowerAssign, cst.FloorDivideAssign)) \
                         or not self.invariant(write.value, scope, loop):
                     return None
                 found = found or (None, f"`{text}`, updated in the loop (`{_code(write)}`)")

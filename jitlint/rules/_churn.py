@@ -48,6 +48,8 @@ TO_ARRAY = frozenset({"array", "asarray", "stack", "concatenate", "vstack", "hst
 CONCATENATORS = frozenset({"concatenate", "append", "vstack", "hstack", "column_stack",
                            "row_stack", "stack"})
 ARRAY_MODULES = ("jax.numpy", "numpy")
+ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power, cst.Modulo,
+              cst.MatrixMultiply)
 GROW_METHODS = frozenset({"append", "extend", "insert"})
 DATA_SIZED = frozenset({"nonzero", "flatnonzero", "argwhere", "unique", "where"})
 SHRINK_METHODS = frozenset({"pop", "remove", "clear", "popleft"})
@@ -62,8 +64,9 @@ SIZED_FIX = ("allocate one maximum size and mask the tail, pad to a few bucket s
              "the loop into lax.fori_loop / lax.scan")
 GROW_FIX = ("preallocate a fixed-size array and fill it with .at[i].set(...), or pad to a few "
             "bucket sizes")
-SHRINK_FIX = ("keep one shape: mask the entries you drop (or pad back to the full size) instead "
-              "of slicing them off, or move the loop into lax.fori_loop / lax.while_loop")
+SHRINK_FIX = ("keep one shape: allocate the full size once and mask the entries that are dropped "
+              "or not yet used, instead of slicing or padding the array itself, or move the loop "
+              "into lax.fori_loop / lax.while_loop")
 MASK_FIX = ("keep the shape fixed: jnp.where(mask, x, 0), or pass the mask as a second argument")
 
 
@@ -330,7 +333,15 @@ class _ArgChecker:
             return None
         if isinstance(expr, cst.Attribute) and depth < 2:  # ``state.window = x[:i]`` ... ``f(state.window)``
             written = self.iterations.attribute_value(expr, scope, loop)
-            return self._shape_in(written, scope, loop, depth + 1) if written is not None else None
+            if written is None:
+                return None
+            own = _src(expr, 200)
+            if self._concatenates_itself(written, own, scope):
+                return "an array grown by concatenation on every iteration", GROW_FIX
+            if self._resizes_itself(written, own, scope, loop):
+                return (f"an array resized from itself on every iteration (`{_src(expr)} = "
+                        f"{_src(written, 30)}`)", SHRINK_FIX)
+            return self._shape_in(written, scope, loop, depth + 1)
         if isinstance(expr, cst.ListComp) and isinstance(expr.for_in.iter, cst.Name) \
                 and not expr.for_in.ifs and expr.for_in.inner_for_in is None:
             return self._grows(expr.for_in.iter, scope, loop)  # ``[h for h in history]``
@@ -345,7 +356,12 @@ class _ArgChecker:
                 or self._index_array(expr, scope, loop, depth) or self._counted_sequence(expr, scope, loop) \
                 or self._returned_sized(expr, scope, loop)
         if isinstance(expr, cst.BinaryOperation):
-            return self._counted_sequence(expr, scope, loop)
+            found = self._counted_sequence(expr, scope, loop)
+            if found is None and isinstance(expr.operator, ARITHMETIC) and depth < 2:
+                # ``jnp.ones(n) * 2.0``: elementwise arithmetic keeps the operand's shape
+                found = self._shape_in(expr.left, scope, loop, depth + 1) \
+                    or self._shape_in(expr.right, scope, loop, depth + 1)
+            return found
         return None
 
     def _returned_sized(self, call: cst.Call, scope: Scope, loop) -> Optional[tuple[str, str]]:
@@ -563,8 +579,8 @@ class _ArgChecker:
         if not outside:
             return None
         if inside and all(self._sliced_from_itself(b, name.value, loop) for b in inside):
-            return ("an array sliced from itself on every iteration (`" + _src(inside[0].node, 30)
-                    + "`), so it is smaller on every iteration", SHRINK_FIX)
+            return (f"an array resized from itself on every iteration (`{_src(inside[0].node, 40)}`)",
+                    SHRINK_FIX)
         if all(_is_list_value(b) for b in outside):
             growth = _list_growth(loop, name.value, bindings, self.model)
             if growth and all(_is_list_extension(b) for b in inside):
@@ -575,33 +591,51 @@ class _ArgChecker:
         return None
 
     def _sliced_from_itself(self, binding: Binding, name: str, loop) -> bool:
-        """``m = m[:-1]``, ``x = x[1:]``, ``m = m[1:, 1:]``, ``x = x[::2]``, ``x = x[:len(x) - 1]``,
-        or ``x = x[:n]`` with ``n`` changing on every iteration, run on every iteration: a
-        smaller array each time.  ``x = x[:n]`` with a fixed ``n`` shrinks once, then keeps
-        its shape; a slice under an ``if`` runs now and then: both left alone."""
-        value = binding.value
+        """``m = m[:-1]`` run on every iteration (not under an ``if`` in the loop: that runs
+        now and then): see _resizes_itself."""
         if binding.kind != "assign" or not isinstance(binding.node, cst.Assign) \
-                or len(binding.node.targets) != 1 or not isinstance(value, cst.Subscript) \
-                or not isinstance(value.value, cst.Name) or value.value.value != name \
+                or len(binding.node.targets) != 1 or binding.value is None \
                 or conditional_within(binding, loop):
+            return False
+        return self._resizes_itself(binding.value, name, binding.scope, loop)
+
+    def _resizes_itself(self, value: cst.BaseExpression, own: str, scope: Scope, loop) -> bool:
+        """``value``, assigned to ``own`` (a name or ``self.buf``), is ``own`` made smaller or
+        larger: ``x[1:]``, ``x[:-1]``, ``x[1:, 1:]``, ``x[::2]``, ``x[:len(x) - 1]``, ``x[:n]``
+        with ``n`` changing on every iteration, ``jnp.delete(x, 0)``, ``jnp.pad(x, (0, 1))``.
+        ``x[:n]`` with a fixed ``n`` shrinks once, then keeps its shape: left alone."""
+        if isinstance(value, cst.Call) and value.args and not value.args[0].keyword \
+                and _src(value.args[0].value, 200) == own:
+            qualname = self.model.qualified_name(value.func, scope) or ""
+            module, _, function = qualname.rpartition(".")
+            if module not in ARRAY_MODULES or len(value.args) < 2:
+                return False
+            if function == "delete":
+                return True
+            return function == "pad" and any(
+                _int_literal(n) != 0 for n in _walk(value.args[1].value) if isinstance(n, (cst.Integer, cst.Name)))
+        if not isinstance(value, cst.Subscript) or _src(value.value, 200) != own:
             return False
         for element in value.slice:
             piece = element.slice
             if not isinstance(piece, cst.Slice):
                 return False  # ``x = x[0]`` drops an axis; ``x[idx]``: not followed
-            if _positive(piece.lower) or _negative(piece.upper) or _length_minus(piece.upper, name) \
+            if _positive(piece.lower) or _negative(piece.upper) or _length_minus(piece.upper, own) \
                     or (_int_literal(piece.step) or 1) > 1:
                 return True
-            if self._one_bound_varies(piece.lower, piece.upper, binding.scope, loop) is not None:
+            if self._one_bound_varies(piece.lower, piece.upper, scope, loop) is not None:
                 return True
         return False
 
     def _is_concatenation(self, binding: Binding, name: str) -> bool:
-        value = binding.value
-        if binding.kind != "assign" or not isinstance(value, cst.Call) \
-                or not isinstance(binding.node, cst.Assign):
+        if binding.kind != "assign" or not isinstance(binding.node, cst.Assign) or binding.value is None:
             return False
-        qualname = self.model.qualified_name(value.func, binding.scope) or ""
+        return self._concatenates_itself(binding.value, name, binding.scope)
+
+    def _concatenates_itself(self, value: cst.BaseExpression, own: str, scope: Scope) -> bool:
+        if not isinstance(value, cst.Call):
+            return False
+        qualname = self.model.qualified_name(value.func, scope) or ""
         module, _, function = qualname.rpartition(".")
         if module not in ARRAY_MODULES or function not in CONCATENATORS or not value.args:
             return False
@@ -609,7 +643,7 @@ class _ArgChecker:
         # The whole accumulator goes in: concatenate([acc, x]) / append(acc, x); not a rolling
         # buffer such as concatenate([acc[1:], x]).
         items = [e.value for e in first.elements] if isinstance(first, (cst.List, cst.Tuple)) else [first]
-        return any(isinstance(item, cst.Name) and item.value == name for item in items)
+        return any(_src(item, 200) == own for item in items if isinstance(item, (cst.Name, cst.Attribute)))
 
     # ------------------------------------------------------------------ ragged batches
     def ragged(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:

@@ -5,7 +5,7 @@ import libcst as cst
 from jitlint.jaxfacts import (LAX_CONTROL_FLOW_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS, OPTAX_COMBINATORS,
                               LaxLoopCall)
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._context import PLAIN_DECORATORS, CallingContext, calling_context
+from jitlint.rules._context import PARTIAL_CONSTRUCTORS, PLAIN_DECORATORS, CallingContext, calling_context
 from jitlint.rules._jitted import jitted_functions
 from jitlint.rules._nnx import own_nodes
 from jitlint.semantic import CallSite, Frame, Scope, SemanticModel
@@ -28,8 +28,9 @@ class EagerLaxControlFlowInLoop(Rule):
     `build_kernel()` returns),
     or a function or method of this module (`helper(x)`, `obj.run(x)`, `self.run(x)` on an
     instance of a class of the module) that calls
-    `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it defines itself (a local
-    `def` or a lambda), itself or through one call of its own (`step` calling `settle`).
+    `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it makes itself (a local
+    `def`, a lambda or a `functools.partial`, passed directly, through a local name or by
+    keyword), itself or through one call of its own (`step` calling `settle`).
     Only `for`/`while` loops; benchmark loops (timers,
     `jax.clear_caches()`, `while state:`) and sweeps over a literal list of configurations
     that the call reads (written inline, or bound to a name first: `sizes = (64, 128)`, also
@@ -48,7 +49,8 @@ class EagerLaxControlFlowInLoop(Rule):
     (a `scan` and a `cond`), `mala`/`rmh` once (tests/test_jaxfacts.py measures each). A helper running
     `lax.fori_loop` with a local body compiles on each of 5 calls; with a module-level body,
     once. A method scanning a lambda compiles the scan on each of 4 calls, a helper's
-    `while_loop` over 3 start values 3 times, and one call deeper 4 times in 4 steps; a scan
+    `while_loop` over 3 start values 3 times, one call deeper 4 times in 4 steps, a fresh
+    `functools.partial` body 4 times in 4 calls; a scan
     body defined once at module level compiles once, a helper called only from a jitted
     function never eagerly.
 
@@ -218,7 +220,6 @@ def _plain(function: cst.FunctionDef, model: SemanticModel) -> bool:
 
 def _control_flow_with_local_body(helper: cst.FunctionDef, model: SemanticModel) -> Optional[str]:
     scope = model.scope_of[helper]
-    local_defs = {n.name.value for n in own_nodes(helper.body) if isinstance(n, cst.FunctionDef)}
     for node in own_nodes(helper.body):
         if not isinstance(node, cst.Call):
             continue
@@ -226,19 +227,28 @@ def _control_flow_with_local_body(helper: cst.FunctionDef, model: SemanticModel)
         if qualname not in LAX_CONTROL_FLOW_FUNCTION_PARAMS:
             continue
         positional = [a.value for a in node.args if a.keyword is None and not a.star]
-        for index, _ in LAX_CONTROL_FLOW_FUNCTION_PARAMS[qualname]:
-            if index < len(positional) and _is_local_function(positional[index], local_defs, scope, model):
+        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        for index, keyword in LAX_CONTROL_FLOW_FUNCTION_PARAMS[qualname]:
+            function = positional[index] if index < len(positional) else keywords.get(keyword)
+            if function is not None and _is_fresh_function(function, scope, model):
                 return qualname.replace("jax.lax.", "lax.")
     return None
 
 
-def _is_local_function(expr: cst.BaseExpression, local_defs: set[str], scope: Scope,
-                       model: SemanticModel) -> bool:
+def _is_fresh_function(expr: cst.BaseExpression, scope: Scope, model: SemanticModel, depth: int = 0) -> bool:
+    """A function object made anew on every call of the helper: a lambda, a
+    ``functools.partial(...)``, or a name bound in the helper itself to a local ``def`` or to
+    one of those (``body = partial(step, dt=dt)``)."""
     if isinstance(expr, cst.Lambda):
         return True
-    if isinstance(expr, cst.Name) and expr.value in local_defs:
+    if isinstance(expr, cst.Call):
+        return model.qualified_name(expr.func, scope) in PARTIAL_CONSTRUCTORS
+    if isinstance(expr, cst.Name) and depth == 0:
         bindings = model.lookup(expr.value, scope)
-        return bool(bindings) and all(b.scope is scope for b in bindings)
+        return bool(bindings) and all(
+            b.scope is scope and (b.kind == "def" or (
+                b.kind == "assign" and b.value is not None and _is_fresh_function(b.value, scope, model, 1)))
+            for b in bindings)
     return False
 
 
