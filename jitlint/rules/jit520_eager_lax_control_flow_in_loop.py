@@ -35,7 +35,9 @@ class EagerLaxControlFlowInLoop(Rule):
     `jax.clear_caches()`, `while state:`) and sweeps over a literal list of configurations
     that the call reads (written inline, or bound to a name first: `sizes = (64, 128)`, also
     a `range`) are left alone; a list item read only as array data (`jnp.full(2, start)`:
-    not a shape, size or axis there, `jaxfacts.CONCRETE_PARAMS`) is no configuration.
+    not a shape, size or axis there, `jaxfacts.CONCRETE_PARAMS`) is no configuration. A
+    helper that calls back the function holding the loop (a program interpreter whose `scan`
+    rule interprets the body again) runs wherever its caller runs: left alone.
 
     ## Why is this bad?
     Outside jit, each lax control-flow call traces its body and compiles it; JAX reuses the
@@ -177,7 +179,7 @@ def _eager_helper(site: CallSite, model: SemanticModel, jitted: set, context: Ca
     that runs lax control flow with a body it defines itself, directly or through one more
     such call of its own (``step`` calling ``rollout``)."""
     helper = context.callee(site.node, site.frame.scope)
-    if helper is None or site.frame.is_inside(helper):
+    if helper is None or site.frame.is_inside(helper) or _calls_back(helper, site, model, context):
         return None  # a recursive call (an interpreter): it runs wherever its caller does
     found = _fresh_control_flow(helper, model, jitted, context, 0)
     if found is None:
@@ -186,6 +188,17 @@ def _eager_helper(site: CallSite, model: SemanticModel, jitted: set, context: Ca
     through = f"through `{inner.name.value}`, " if inner is not helper else ""
     shown = cst.Module([]).code_for_node(site.node.func)
     return f"`{shown}` ({through}its `{control}` with a body defined inside it)"
+
+
+def _calls_back(helper: cst.FunctionDef, site: CallSite, model: SemanticModel, context: CallingContext) -> bool:
+    """``helper`` (or a body it defines) calls the function that holds ``site``: mutual
+    recursion, as in a jaxpr interpreter whose ``scan`` rule interprets the body again; it
+    runs wherever, and as often as, its caller does."""
+    around = context.function_around(site.node)
+    if around is None:
+        return False
+    return any(inner.frame.is_inside(helper) and context.callee(inner.node, inner.frame.scope) is around
+               for inner in model.calls)
 
 
 def _fresh_control_flow(helper: cst.FunctionDef, model: SemanticModel, jitted: set,
