@@ -354,6 +354,26 @@ def _unpack(target: cst.BaseExpression, value: cst.BaseExpression, name: str) ->
     return None
 
 
+def carried(flow: ValueFlow, bindings: list[Binding], name: str) -> list[Binding]:
+    """The definitions reaching a read, plus those that reach the reads of ``name`` in its own
+    updates (``n -= 1``, ``m = m[:-1]``, ``acc = concatenate([acc, x])``): the value carried
+    around a loop, back to where it starts.  A read after ``n -= 1`` in the same iteration is
+    reached only by the update; the update's own read of ``n`` is reached by ``n = 10`` too."""
+    found = list(bindings)
+    for binding in found:  # grows while iterating: a worklist
+        node = binding.node
+        reads: list[cst.Name] = []
+        if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+            reads = [node.target]
+        elif isinstance(node, cst.Assign):
+            reads = [n for n in names_in(node.value) if n.value == name]
+        for read in reads:
+            for more in flow.reaching(read, binding.scope):
+                if more not in found:
+                    found.append(more)
+    return found
+
+
 def reaching_values(flow: ValueFlow, name: cst.Name, scope: Scope) -> list[Assigned]:
     """What each definition reaching this read of ``name`` assigns (empty: none known)."""
     return [assigned(b) for b in flow.reaching(name, scope)]
@@ -452,8 +472,10 @@ class IterationValues:
             return name.value, f"the loop counter `{name.value}`"
         if len(bindings) == 1 and _float_sweep(bindings[0], loop):
             return None, f"`{name.value}`, taken from a list of different floats (a sweep)"
-        outside = [b for b in bindings if b not in inside]
-        if any(_conditional_within(b, loop) for b in inside):
+        # the start value before the loop reaches the update's own read, if not this one
+        outside = [b for b in carried(self.flow, bindings, name.value) if b not in inside
+                   and not (b.frame is not None and b.frame.is_inside(loop))]
+        if any(conditional_within(b, loop) for b in inside):
             return None  # ``if plateau: lr *= 0.5`` changes now and then, not every iteration
         found = None
         for binding in inside:
@@ -461,7 +483,7 @@ class IterationValues:
             if value.augmented is not None:
                 op = value.augmented.operator
                 if not isinstance(op, (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign,
-                                       cst.DivideAssign, cst.PowerAssign)) \
+                                       cst.DivideAssign, cst.PowerAssign, cst.FloorDivideAssign)) \
                         or not self.invariant(value.augmented.value, binding.scope, loop) \
                         or not outside:
                     return None
@@ -515,7 +537,7 @@ class IterationValues:
                 return None  # ``if plateau: cfg.lr *= 0.5`` changes now and then
             if isinstance(write, cst.AugAssign):
                 if not isinstance(write.operator, (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign,
-                                                   cst.DivideAssign, cst.PowerAssign)) \
+                                                   cst.DivideAssign, cst.PowerAssign, cst.FloorDivideAssign)) \
                         or not self.invariant(write.value, scope, loop):
                     return None
                 found = found or (None, f"`{text}`, updated in the loop (`{_code(write)}`)")
@@ -537,6 +559,26 @@ class IterationValues:
                 return None
             found = found or (None, f"`{text}`, updated from itself in the loop")
         return found
+
+    def attribute_value(self, attr: cst.Attribute, scope: Scope, loop) -> Optional[cst.BaseExpression]:
+        """The one value written to ``cfg.x`` on every iteration of ``loop`` (``cfg.x = v``,
+        not under an ``if`` in it; ``cfg`` not rebound there), or None."""
+        if not isinstance(attr.value, cst.Name) or not self.invariant(attr.value, scope, loop):
+            return None
+        text = _code(attr)
+        assigns = {id(t): small for small in _statements_in(loop) if isinstance(small, cst.Assign)
+                   for t in small.targets}
+        found = []
+        for root, frame, write in self.model.item_writes:
+            if root != attr.value.value or frame.scope is not scope or not frame.is_inside(loop) \
+                    or _code(write.target) != text:
+                continue
+            statement = assigns.get(id(write))
+            if statement is None or len(statement.targets) != 1 \
+                    or any(isinstance(f.node, cst.If) for f in _frames_within(frame, loop)):
+                return None
+            found.append(statement.value)
+        return found[0] if len(found) == 1 else None
 
     def _number_attributes(self) -> frozenset[str]:
         """Attribute names this module sets to a number literal (``self.lr = 0.1``, a class
@@ -731,7 +773,7 @@ class IterationValues:
             for b in self.flow.reaching(key, scope))
 
 
-def _conditional_within(binding: Binding, loop: cst.CSTNode) -> bool:
+def conditional_within(binding: Binding, loop: cst.CSTNode) -> bool:
     """The binding sits under an ``if`` inside ``loop``: it runs on some iterations only."""
     if binding.frame is None:
         return False

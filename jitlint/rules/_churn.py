@@ -9,7 +9,11 @@ comprehension (outside any jitted body):
   array sized by it (``jnp.zeros((i,))``, ``jnp.arange(i)``, ``jnp.linspace(0, 1, i)``,
   ``jax.random.normal(key, (i,))``); a list that grows in the loop (``append`` / ``+=``), passed
   as is or through ``jnp.array`` / ``jnp.stack``; an array grown by ``jnp.concatenate([acc, x])``;
-  a boolean-mask index ``x[x > t]`` of data that changes in the loop.
+  a boolean-mask index ``x[x > t]`` of data that changes in the loop; sizes and slice bounds
+  from a value carried around the loop (``size -= 1``, ``n - k``, ``size // 2``:
+  values.IterationValues follows it back to where it starts, values.carried); an array sliced
+  from itself on every iteration (``m = m[:-1]``, ``x = x[1:, 1:]``); a value stored in an
+  attribute in the loop (``cfg.window = x[:i]``) followed to the call that reads it.
 * dtype: the loop variable of a literal list mixing Python int / float / bool values or listing
   several dtypes (used as ``dtype=`` / ``.astype``); a name that starts as a Python int and is
   made a float in the loop (``lr = 1`` ... ``lr = lr / 2``); ``1 if ... else 0.5``.
@@ -31,7 +35,8 @@ from jitlint.rule import FileContext
 from jitlint.rules._loaders import ragged_source
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
 from jitlint.semantic import Binding, Scope, SemanticModel
-from jitlint.values import IterationValues, ValueFlow, returned_values, value_flow
+from jitlint.values import (IterationValues, ValueFlow, carried, conditional_within, returned_values,
+                            value_flow)
 from jitlint.walk import Walker, children
 
 Poly = dict[tuple[str, ...], int]
@@ -43,6 +48,8 @@ TO_ARRAY = frozenset({"array", "asarray", "stack", "concatenate", "vstack", "hst
 CONCATENATORS = frozenset({"concatenate", "append", "vstack", "hstack", "column_stack",
                            "row_stack", "stack"})
 ARRAY_MODULES = ("jax.numpy", "numpy")
+ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power, cst.Modulo,
+              cst.MatrixMultiply)
 GROW_METHODS = frozenset({"append", "extend", "insert"})
 DATA_SIZED = frozenset({"nonzero", "flatnonzero", "argwhere", "unique", "where"})
 SHRINK_METHODS = frozenset({"pop", "remove", "clear", "popleft"})
@@ -57,6 +64,9 @@ SIZED_FIX = ("allocate one maximum size and mask the tail, pad to a few bucket s
              "the loop into lax.fori_loop / lax.scan")
 GROW_FIX = ("preallocate a fixed-size array and fill it with .at[i].set(...), or pad to a few "
             "bucket sizes")
+SHRINK_FIX = ("keep one shape: allocate the full size once and mask the entries that are dropped "
+              "or not yet used, instead of slicing or padding the array itself, or move the loop "
+              "into lax.fori_loop / lax.while_loop")
 MASK_FIX = ("keep the shape fixed: jnp.where(mask, x, 0), or pass the mask as a second argument")
 
 
@@ -244,6 +254,7 @@ class _ArgChecker:
         self.jitted_results = jitted_results  # calls of jitted callables: their results are arrays
         self.scope = scope
         self.loops = loops  # innermost first
+        self.iterations = IterationValues(model, flow)
 
     # ------------------------------------------------------------------ loop facts
     def _inside(self, binding: Binding, loop: cst.CSTNode) -> bool:
@@ -320,6 +331,17 @@ class _ArgChecker:
             if value is not None and depth < 2:
                 return self._shape_in(value[0], value[1], loop, depth + 1)
             return None
+        if isinstance(expr, cst.Attribute) and depth < 2:  # ``state.window = x[:i]`` ... ``f(state.window)``
+            written = self.iterations.attribute_value(expr, scope, loop)
+            if written is None:
+                return None
+            own = _src(expr, 200)
+            if self._concatenates_itself(written, own, scope):
+                return "an array grown by concatenation on every iteration", GROW_FIX
+            if self._resizes_itself(written, own, scope, loop):
+                return (f"an array resized from itself on every iteration (`{_src(expr)} = "
+                        f"{_src(written, 30)}`)", SHRINK_FIX)
+            return self._shape_in(written, scope, loop, depth + 1)
         if isinstance(expr, cst.ListComp) and isinstance(expr.for_in.iter, cst.Name) \
                 and not expr.for_in.ifs and expr.for_in.inner_for_in is None:
             return self._grows(expr.for_in.iter, scope, loop)  # ``[h for h in history]``
@@ -334,7 +356,12 @@ class _ArgChecker:
                 or self._index_array(expr, scope, loop, depth) or self._counted_sequence(expr, scope, loop) \
                 or self._returned_sized(expr, scope, loop)
         if isinstance(expr, cst.BinaryOperation):
-            return self._counted_sequence(expr, scope, loop)
+            found = self._counted_sequence(expr, scope, loop)
+            if found is None and isinstance(expr.operator, ARITHMETIC) and depth < 2:
+                # ``jnp.ones(n) * 2.0``: elementwise arithmetic keeps the operand's shape
+                found = self._shape_in(expr.left, scope, loop, depth + 1) \
+                    or self._shape_in(expr.right, scope, loop, depth + 1)
+            return found
         return None
 
     def _returned_sized(self, call: cst.Call, scope: Scope, loop) -> Optional[tuple[str, str]]:
@@ -443,8 +470,7 @@ class _ArgChecker:
             low_dep = lower is not None and self.mentions_counter(lower, scope, loop)
             high_dep = upper is not None and self.mentions_counter(upper, scope, loop)
             if not (low_dep or high_dep):
-                bound = upper if lower is None else lower if upper is None else None
-                how = self.size_varies(bound, scope, loop) if bound is not None else None
+                how = self._one_bound_varies(lower, upper, scope, loop)
                 if how is not None:
                     return f"a slice bounded by {how}", WINDOW_FIX
                 continue
@@ -453,6 +479,18 @@ class _ArgChecker:
             if self._varies_with_counter(lower, upper, scope, loop):
                 return "a slice whose length depends on the loop counter", WINDOW_FIX
         return None
+
+    def _one_bound_varies(self, lower, upper, scope: Scope, loop) -> Optional[str]:
+        """How one bound of ``x[lower:upper]`` takes a new value on every iteration while the
+        other (if any) stays put: ``x[:n - k]`` with ``k += 1``, ``x[start:n]`` with ``start``
+        carried.  Both moving (``x[s:s + 4]`` with ``s += 4``) may keep the width: None."""
+        bounds = [b for b in (lower, upper) if b is not None]
+        moving = [how for b in bounds if (how := self.size_varies(b, scope, loop)) is not None]
+        if len(moving) != 1:
+            return None
+        if len(bounds) == 2 and not any(self.iterations.invariant(b, scope, loop) for b in bounds):
+            return None
+        return moving[0]
 
     def _mask(self, sub: cst.Subscript, scope: Scope, loop) -> Optional[tuple[str, str]]:
         for element in sub.slice:
@@ -533,13 +571,16 @@ class _ArgChecker:
 
     def _grows(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:
         """A list that grows, or an array concatenated onto itself, on every iteration."""
-        bindings = self._carried(self._bindings(name, scope), name.value)
+        bindings = carried(self.flow, self._bindings(name, scope), name.value)
         outside = [b for b in bindings if not self._inside(b, loop)]
         inside = [b for b in bindings if self._inside(b, loop)]
         if inside and all(self._is_concatenation(b, name.value) for b in inside):
             return "an array grown by concatenation on every iteration", GROW_FIX
         if not outside:
             return None
+        if inside and all(self._sliced_from_itself(b, name.value, loop) for b in inside):
+            return (f"an array resized from itself on every iteration (`{_src(inside[0].node, 40)}`)",
+                    SHRINK_FIX)
         if all(_is_list_value(b) for b in outside):
             growth = _list_growth(loop, name.value, bindings, self.model)
             if growth and all(_is_list_extension(b) for b in inside):
@@ -549,30 +590,52 @@ class _ArgChecker:
             return None
         return None
 
-    def _carried(self, bindings: list[Binding], name: str) -> list[Binding]:
-        """The definitions reaching a read, plus those that reach the reads of ``name`` in its
-        own updates (``xs += [x]``, ``acc = concatenate([acc, x])``): the value carried around
-        the loop, back to where it starts."""
-        found = list(bindings)
-        for binding in found:  # grows while iterating: a worklist
-            node = binding.node
-            reads: list[cst.Name] = []
-            if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
-                reads = [node.target]
-            elif isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
-                reads = [n for n in name_loads(node.value) if n.value == name]
-            for read in reads:
-                for more in self.flow.reaching(read, binding.scope):
-                    if more not in found:
-                        found.append(more)
-        return found
+    def _sliced_from_itself(self, binding: Binding, name: str, loop) -> bool:
+        """``m = m[:-1]`` run on every iteration (not under an ``if`` in the loop: that runs
+        now and then): see _resizes_itself."""
+        if binding.kind != "assign" or not isinstance(binding.node, cst.Assign) \
+                or len(binding.node.targets) != 1 or binding.value is None \
+                or conditional_within(binding, loop):
+            return False
+        return self._resizes_itself(binding.value, name, binding.scope, loop)
+
+    def _resizes_itself(self, value: cst.BaseExpression, own: str, scope: Scope, loop) -> bool:
+        """``value``, assigned to ``own`` (a name or ``self.buf``), is ``own`` made smaller or
+        larger: ``x[1:]``, ``x[:-1]``, ``x[1:, 1:]``, ``x[::2]``, ``x[:len(x) - 1]``, ``x[:n]``
+        with ``n`` changing on every iteration, ``jnp.delete(x, 0)``, ``jnp.pad(x, (0, 1))``.
+        ``x[:n]`` with a fixed ``n`` shrinks once, then keeps its shape: left alone."""
+        if isinstance(value, cst.Call) and value.args and not value.args[0].keyword \
+                and _src(value.args[0].value, 200) == own:
+            qualname = self.model.qualified_name(value.func, scope) or ""
+            module, _, function = qualname.rpartition(".")
+            if module not in ARRAY_MODULES or len(value.args) < 2:
+                return False
+            if function == "delete":
+                return True
+            return function == "pad" and any(
+                _int_literal(n) != 0 for n in _walk(value.args[1].value) if isinstance(n, (cst.Integer, cst.Name)))
+        if not isinstance(value, cst.Subscript) or _src(value.value, 200) != own:
+            return False
+        for element in value.slice:
+            piece = element.slice
+            if not isinstance(piece, cst.Slice):
+                return False  # ``x = x[0]`` drops an axis; ``x[idx]``: not followed
+            if _positive(piece.lower) or _negative(piece.upper) or _length_minus(piece.upper, own) \
+                    or (_int_literal(piece.step) or 1) > 1:
+                return True
+            if self._one_bound_varies(piece.lower, piece.upper, scope, loop) is not None:
+                return True
+        return False
 
     def _is_concatenation(self, binding: Binding, name: str) -> bool:
-        value = binding.value
-        if binding.kind != "assign" or not isinstance(value, cst.Call) \
-                or not isinstance(binding.node, cst.Assign):
+        if binding.kind != "assign" or not isinstance(binding.node, cst.Assign) or binding.value is None:
             return False
-        qualname = self.model.qualified_name(value.func, binding.scope) or ""
+        return self._concatenates_itself(binding.value, name, binding.scope)
+
+    def _concatenates_itself(self, value: cst.BaseExpression, own: str, scope: Scope) -> bool:
+        if not isinstance(value, cst.Call):
+            return False
+        qualname = self.model.qualified_name(value.func, scope) or ""
         module, _, function = qualname.rpartition(".")
         if module not in ARRAY_MODULES or function not in CONCATENATORS or not value.args:
             return False
@@ -580,7 +643,7 @@ class _ArgChecker:
         # The whole accumulator goes in: concatenate([acc, x]) / append(acc, x); not a rolling
         # buffer such as concatenate([acc[1:], x]).
         items = [e.value for e in first.elements] if isinstance(first, (cst.List, cst.Tuple)) else [first]
-        return any(isinstance(item, cst.Name) and item.value == name for item in items)
+        return any(_src(item, 200) == own for item in items if isinstance(item, (cst.Name, cst.Attribute)))
 
     # ------------------------------------------------------------------ ragged batches
     def ragged(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:
@@ -665,6 +728,9 @@ class _ArgChecker:
             if value is not None and depth < 2:
                 return self._dtype_in(value[0], value[1], loop, depth + 1)
             return None
+        if isinstance(expr, cst.Attribute) and depth < 2:  # ``cfg.scale = s`` ... ``f(x, cfg.scale)``
+            written = self.iterations.attribute_value(expr, scope, loop)
+            return self._dtype_in(written, scope, loop, depth + 1) if written is not None else None
         for node in _calls_in(expr):
             dtype_arg = _dtype_argument(node)
             if isinstance(dtype_arg, cst.Name) and self._dtype_loop(dtype_arg, scope, loop):
@@ -1046,6 +1112,32 @@ def _walk(node: cst.CSTNode):
         current = stack.pop()
         yield current
         stack.extend(children(current))
+
+
+def _int_literal(expr: Optional[cst.BaseExpression]) -> Optional[int]:
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        inner = _int_literal(expr.expression)
+        return -inner if inner is not None else None
+    return int(expr.evaluated_value) if isinstance(expr, cst.Integer) else None
+
+
+def _positive(expr: Optional[cst.BaseExpression]) -> bool:
+    value = _int_literal(expr)
+    return value is not None and value > 0
+
+
+def _negative(expr: Optional[cst.BaseExpression]) -> bool:
+    value = _int_literal(expr)
+    return value is not None and value < 0
+
+
+def _length_minus(expr: Optional[cst.BaseExpression], name: str) -> bool:
+    """``len(x) - 1`` / ``x.shape[0] - k`` of ``x`` itself."""
+    if not (isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Subtract)):
+        return False
+    left = _src(expr.left, 200)
+    return left in (f"len({name})", f"{name}.shape[0]") and not _negative(expr.right) \
+        and _int_literal(expr.right) != 0
 
 
 def _is_float_literal(expr: Optional[cst.BaseExpression]) -> bool:

@@ -38,12 +38,13 @@ import libcst as cst
 from jitlint.callgraph import (ECOSYSTEM, ENTRY_POINT_WORDS, MEMO_WORDS, MEMOISERS, NOT_TRACING,
                                ONCE, REPEATED, RUNNERS, TRACED, UNKNOWN, is_test_file, is_transform,
                                runs_once_by_name)
+from jitlint.jaxfacts import CONCRETE_PARAMS, concrete_param
 from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
                               dotted_name)
 from jitlint.values import origin, value_flow
-from jitlint.walk import iter_nodes
+from jitlint.walk import children, iter_nodes
 
 # ``f.defvjp(fwd, bwd)``: the rules of a custom derivative are traced with ``f``.
 DERIVATIVE_RULES = frozenset({"defvjp", "defjvp", "defjvps", "def_fwd", "def_bwd"})
@@ -239,9 +240,9 @@ class CallingContext:
     def sweeps_configurations(self, loop: cst.CSTNode, scope: Scope, user: cst.CSTNode) -> bool:
         """``for n in (64, 128): run(n)`` / ``sizes = [...]; for n in sizes: run(n)``: a loop
         over a literal list (or a range bound to a name) whose item ``user`` reads runs once per
-        distinct program."""
-        if not isinstance(loop, cst.For) or not any(
-                isinstance(node, cst.Name) and node.value in loop_targets(loop) for node in iter_nodes(user)):
+        distinct program.  An item read only as array data (``jnp.full(2, start)``,
+        ``jnp.asarray(lr)``: not a shape, size or axis there) is one program with new values."""
+        if not isinstance(loop, cst.For) or not self._reads_as_configuration(user, loop_targets(loop), scope):
             return False
         iterable = loop.iter
         if isinstance(iterable, cst.Name):  # the one definition reaching the loop
@@ -252,6 +253,28 @@ class CallingContext:
             if isinstance(iterable, cst.Call) and self.model.qualified_name(iterable.func, made[1]) == "range":
                 return True
         return isinstance(iterable, (cst.List, cst.Tuple, cst.Set))
+
+    def _reads_as_configuration(self, expr: cst.CSTNode, targets: set[str], scope: Scope) -> bool:
+        """``expr`` reads one of ``targets`` other than as the data of a NumPy / jax.numpy call
+        (jaxfacts.CONCRETE_PARAMS tells which of its parameters are shapes, sizes, axes)."""
+        if isinstance(expr, cst.Name):
+            return expr.value in targets
+        if isinstance(expr, (cst.Attribute, cst.Arg)):  # not ``cfg.n`` / ``f(n=...)``'s names
+            return self._reads_as_configuration(expr.value, targets, scope)
+        if isinstance(expr, cst.Call):
+            qualname = self.model.qualified_name(expr.func, scope) or ""
+            if qualname.startswith(("jax.numpy.", "numpy.")) and not any(a.star for a in expr.args):
+                facts = CONCRETE_PARAMS.get("jax.numpy." + qualname.split("numpy.", 1)[1], ())
+                position = 0
+                for arg in expr.args:
+                    index = position if arg.keyword is None else None
+                    position += arg.keyword is None
+                    keyword = arg.keyword.value if arg.keyword is not None else None
+                    if concrete_param(facts, index, keyword) is not None or keyword == "dtype":
+                        if self._reads_as_configuration(arg.value, targets, scope):
+                            return True
+                return False
+        return any(self._reads_as_configuration(child, targets, scope) for child in children(expr))
 
     def memoised(self, function: cst.FunctionDef) -> bool:
         scope = self.model.functions[function].scope
@@ -433,6 +456,11 @@ class CallingContext:
                             library.setdefault(function, callee)  # kept in a library object
         return _Handed(traced, lambdas, runs, library)
 
+    def callee(self, call: cst.Call, scope: Scope) -> Optional[cst.FunctionDef]:
+        """The def of this module that ``call`` runs: ``f(x)`` (the one def ``f`` names),
+        ``obj.method(x)`` / ``self.method(x)`` on an instance of a class of this module."""
+        return next(self._functions_named(call.func, scope, guess=False), None)
+
     def _is_transform(self, expr: cst.BaseExpression, scope: Scope) -> bool:
         if isinstance(expr, cst.Call):  # @partial(jax.jit, ...), @jax.custom_vjp(...)
             callee = self.model.qualified_name(expr.func, scope)
@@ -445,8 +473,11 @@ class CallingContext:
             return True
         return is_transform(self.model.qualified_name(expr, scope) or "")
 
-    def _functions_named(self, expr: cst.BaseExpression, scope: Scope) -> Iterator[cst.FunctionDef]:
-        """The defs of this module that ``expr`` names: ``f``, ``self.step``, ``env.step``."""
+    def _functions_named(self, expr: cst.BaseExpression, scope: Scope, guess: bool = True
+                         ) -> Iterator[cst.FunctionDef]:
+        """The defs of this module that ``expr`` names: ``f``, ``self.step``, ``env.step``.
+        ``guess``: also the one method of that name among the module's classes when the
+        receiver's class is not known."""
         if isinstance(expr, cst.Name):
             binding = self.model.single_binding(expr.value, scope)
             if binding is not None and isinstance(binding.node, cst.FunctionDef):
@@ -462,7 +493,7 @@ class CallingContext:
                     yield found
                 return
             candidates = [m for c in self.model.classes if (m := class_methods(c).get(method)) is not None]
-            if len(candidates) == 1:  # a method name unique among the module's classes
+            if guess and len(candidates) == 1:  # a method name unique among the module's classes
                 yield candidates[0]
 
 

@@ -23,6 +23,7 @@ import libcst as cst
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
 from jitlint.semantic import SemanticModel, dotted_name
+from jitlint.values import value_flow
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, spec_of
 from jitlint.walk import Walker, iter_nodes
 
@@ -260,6 +261,7 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
         if isinstance(app.target, cst.FunctionDef) and jitted_def(app, model) is not None:
             by_def.setdefault(app.target, []).append(app)
     found = []
+    flow = value_flow(ctx)
     for site in model.calls:
         func = site.node.func
         app: Optional[JitApplication] = None
@@ -268,7 +270,8 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
             app = by_call[func]
         elif isinstance(func, cst.Name):
             binding = model.single_binding(func.value, site.frame.scope) \
-                or _rewrapped(model.lookup(func.value, site.frame.scope), by_call, model)
+                or _rewrapped(model.lookup(func.value, site.frame.scope), by_call, model) \
+                or flow.single(func, site.frame.scope)  # ``g = None`` ... ``g = jax.jit(f)``; ``g(x)``
             if binding is None:
                 continue
             name = func.value

@@ -20,6 +20,9 @@ the module's top level):
   loops ask for it.  Bounded differences (a train and an eval call, a literal warm-up
   ``range(n)`` with n <= 3) stay silent: each structure compiles once, by design.
 
+* in a loop, an argument that is None on some iterations and an array on the others
+  (``None if step == 0 else m``; ``prev = None`` before the loop, ``prev = out`` in it).
+
 The first structure seen is the reference; each later call with another structure is flagged.
 """
 
@@ -39,7 +42,7 @@ from jitlint.rules._context import calling_context
 from jitlint.rules._static import PARTIALS
 from jitlint.semantic import CallSite
 from jitlint.staticargs import spec_of
-from jitlint.values import IterationValues, origin, value_flow
+from jitlint.values import IterationValues, assigned, carried, conditional_within, names_in, origin, value_flow
 
 MODE = {"positional": "positionally", "keyword": "by keyword"}
 
@@ -99,7 +102,7 @@ def _analyse(ctx: FileContext) -> list[StructureChurn]:
     flagged: set[int] = set()  # one finding per call site
     for (app_id, param, _), uses in passings.items():
         for use in uses:
-            churn = _growing_dict(ctx, use, names[app_id], param)
+            churn = _growing_dict(ctx, use, names[app_id], param) or _none_or_value(ctx, use, names[app_id], param)
             if churn is not None and id(use.site) not in flagged:
                 flagged.add(id(use.site))
                 found.append(churn)
@@ -157,6 +160,63 @@ def _growing_dict(ctx: FileContext, use: _Passing, function: str, param: str) ->
                 f"compiles again on every iteration; create every key "
                 f"before the loop, keep a fixed set of keys, or stack the values into one array"))
     return None
+
+
+def _none_or_value(ctx: FileContext, use: _Passing, function: str, param: str) -> Optional[StructureChurn]:
+    """In a loop, an argument that is None on some iterations and a value on the others:
+    ``None if step == 0 else mask`` (a test that changes in the loop), or a name that starts as
+    None before the loop and is set to a value in it (``prev = None`` ... ``prev = out``).
+    None is an empty pytree, an array a leaf: two structures, two compiles."""
+    if use.via_partial:
+        return None
+    flow = value_flow(ctx)
+    scope = use.site.frame.scope
+    for loop in use.site.frame.loops_in_scope():
+        how = _alternates_with_none(flow, use.value, scope, loop, 0)
+        if how is not None:
+            return StructureChurn(use.node, function, param, (
+                f"`{function}` is called in a loop with `{_code(use.value)}`"
+                f"{'' if _code(use.value) == param else f' for `{param}`'}, {how}: "
+                f"None is an empty pytree and an array a leaf, two structures, so `{function}` "
+                f"compiles twice; pass an array every time (a neutral one: jnp.ones(...) for a "
+                f"mask, zeros for a state) or call two functions, one without the argument"))
+    return None
+
+
+def _alternates_with_none(flow, expr: cst.BaseExpression, scope, loop, depth: int) -> Optional[str]:
+    if isinstance(expr, cst.IfExp):
+        branches = [_is_none(expr.body), _is_none(expr.orelse)]
+        if sum(branches) == 1 and any(
+                b.frame is not None and b.frame.is_inside(loop) or b.node is loop
+                for n in names_in(expr.test) for b in flow.reaching(n, scope)):
+            return "None on some iterations and a value on the others"
+        return None
+    if not isinstance(expr, cst.Name) or depth > 2:
+        return None
+    reaching = flow.reaching(expr, scope)
+    if len(reaching) == 1 and reaching[0].frame is not None and reaching[0].frame.is_inside(loop):
+        value = assigned(reaching[0]).value  # ``mask = None if ... else ...`` in the loop
+        if value is not None and not _is_none(value):
+            return _alternates_with_none(flow, value, reaching[0].scope, loop, depth + 1)
+    values = [(b, assigned(b).value) for b in carried(flow, reaching, expr.value)]
+    if any(v is None or isinstance(v, cst.IfExp) for _, v in values):
+        return None  # not a plain value everywhere: not followed
+    before = [v for b, v in values if not (b.frame is not None and b.frame.is_inside(loop))]
+    inside = [(b, v) for b, v in values if b.frame is not None and b.frame.is_inside(loop)]
+    if before and inside and all(_is_none(v) for v in before) \
+            and not any(_is_none(v) for _, v in inside) \
+            and not any(conditional_within(b, loop) for b, _ in inside):
+        return f"None before the loop and `{_code(inside[0][1])}` after the first iteration"
+    return None
+
+
+def _is_none(expr: Optional[cst.BaseExpression]) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "None"
+
+
+def _code(node: cst.CSTNode) -> str:
+    text = " ".join(cst.Module([]).code_for_node(node).split())
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _dict_keys(ctx: FileContext, use: _Passing) -> Optional[frozenset[str]]:

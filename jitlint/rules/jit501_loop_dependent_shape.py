@@ -18,8 +18,15 @@ class LoopDependentShape(Rule):
     (`(x,) * i`, `tuple(range(i))`: a pytree with a new number of leaves). Sizes and one-sided
     slice bounds need not be the counter: the loop's target over a literal list of at least
     three different sizes (`for n in [5, 8, 10]`, also through a name), or a value updated on
-    every iteration, counts too, as does an array gathered by such an index (`x[jnp.arange(n)]`,
-    jax issue 15761). Two sizes (a train and an eval shape) are a fixed cost and stay silent.
+    every iteration (`size -= 1`, `k += 1` read as `n - k`, `size = size // 2`: followed around
+    the loop from where it starts), counts too, as does an array gathered by such an index
+    (`x[jnp.arange(n)]`, jax issue 15761), a two-sided slice with one such bound
+    (`x[start:n]`), and an array carried around the loop and resized from itself on every
+    iteration (`m = m[1:, 1:]`, `x = x[:-1]`, `x = x[::2]`, `jnp.delete(x, 0)`,
+    `jnp.pad(x, (0, 1))`, jax issue 7930), also as an attribute (`self.m = self.m[1:, 1:]`,
+    `self.hist = jnp.vstack([self.hist, row])`). A value stored in an attribute in the loop
+    (`state.window = x[:i]`) is followed to the call that reads it, and elementwise arithmetic
+    (`jnp.ones(n) * 2.0`) keeps its operand's shape. Two sizes (a train and an eval shape) are a fixed cost and stay silent.
     A generation loop that feeds the last `k` entries of a sequence it grows
     (`tokens[:, -block_size:]`, also as one branch of `x if ... else x[:, -k:]`) is flagged:
     the length changes on every step until it reaches `k`.
@@ -34,7 +41,10 @@ class LoopDependentShape(Rule):
     index `jnp.arange(n)` for `n` in a list of 5 sizes, and rows gathered by it, compile 5
     times; the same length with other values compiles once; a nanoGPT-style generation loop
     cropping a growing sequence to its last 8 tokens compiles 5 times in 5 steps from a
-    1-token prompt, a preallocated 8-token window once; a
+    1-token prompt, a preallocated 8-token window once; a matrix one row and column smaller
+    per iteration (`size -= 1`), `x[:n - k]`, `m = m[1:, 1:]`, `x = x[:-1]`, a halved bound, the attribute
+    spellings, `jnp.delete`, `jnp.pad` and `n //= 2` each compile 5 times in 5 calls; `m = m * 0.5`, `x = x[:4]` and a window whose two bounds
+    move together (`x[s:s + 4]`, `s += 4`) once; a
     fixed window `x[i:i+4]`, a rolling fixed-length tuple (`w[1:] + (x,)`),
     `lax.dynamic_slice` with a fixed size and padding to a bucket compile once.
 

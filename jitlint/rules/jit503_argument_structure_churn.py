@@ -15,7 +15,10 @@ class ArgumentStructureChurn(Rule):
     (the same record with renamed keys; followed through names), or, in a loop, a dict that
     gains a key on every iteration (`d[f"layer{i}"] = w`, `d.update({k: v})` or
     `d = {**d, k: v}` with a key made from the loop counter or the loop's own target) and is
-    passed to a jitted call in that loop: unbounded churn.
+    passed to a jitted call in that loop: unbounded churn. Also, in a loop, an argument that is
+    None on some iterations and an array on the others: `None if step == 0 else mask` (a test
+    that changes in the loop), or a name set to None before the loop and to a value in it
+    (`prev = None` ... `prev = out`).
 
     ## Why is this bad?
     `jax.jit` keys its cache on the tree structure of `(args, kwargs)`, so each structure is
@@ -25,7 +28,9 @@ class ArgumentStructureChurn(Rule):
     `f({"b": 1.0})` compiles twice. Passing the parameter the same way (or one key set) compiles
     once. A dict that gains a key per iteration compiles on every iteration: 5 compiles in 5
     iterations for `d[f"layer{i}"] = w`, 4 in 4 for `d.update({f"k{i}": v})` and for
-    `d = {**d, f"k{i}": v}`.
+    `d = {**d, f"k{i}": v}`. None on the first iteration and a mask after it compiles twice in
+    3 calls, a `prev = None` state twice in 4; None or a mask chosen by a flag fixed for the
+    loop, or a neutral mask (`jnp.ones`) on the first iteration, once.
 
     Bounded structure differences are left alone on purpose: a dict that only adds keys
     between two calls (`{"params": p}` for eval, `{"params": p, "batch_stats": s}` for train),

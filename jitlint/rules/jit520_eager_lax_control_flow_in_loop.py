@@ -5,7 +5,7 @@ import libcst as cst
 from jitlint.jaxfacts import (LAX_CONTROL_FLOW_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS, OPTAX_COMBINATORS,
                               LaxLoopCall)
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._context import CallingContext, calling_context
+from jitlint.rules._context import PARTIAL_CONSTRUCTORS, PLAIN_DECORATORS, CallingContext, calling_context
 from jitlint.rules._jitted import jitted_functions
 from jitlint.rules._nnx import own_nodes
 from jitlint.semantic import CallSite, Frame, Scope, SemanticModel
@@ -26,12 +26,18 @@ class EagerLaxControlFlowInLoop(Rule):
     `MultiSteps`, `apply_if_finite`, `contrib.reduce_on_plateau`, also inside `optax.chain`;
     the `step` of blackjax's `nuts`, `hmc`, `mala`, `rmh`, and the kernels their
     `build_kernel()` returns),
-    or a function of this module that calls
-    `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it defines itself (a local
-    `def` or a lambda). Only `for`/`while` loops; benchmark loops (timers,
+    or a function or method of this module (`helper(x)`, `obj.run(x)`, `self.run(x)` on an
+    instance of a class of the module) that calls
+    `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it makes itself (a local
+    `def`, a lambda or a `functools.partial`, passed directly, through a local name or by
+    keyword), itself or through one call of its own (`step` calling `settle`).
+    Only `for`/`while` loops; benchmark loops (timers,
     `jax.clear_caches()`, `while state:`) and sweeps over a literal list of configurations
     that the call reads (written inline, or bound to a name first: `sizes = (64, 128)`, also
-    a `range`) are left alone.
+    a `range`) are left alone; a list item read only as array data (`jnp.full(2, start)`:
+    not a shape, size or axis there, `jaxfacts.CONCRETE_PARAMS`) is no configuration. A
+    helper that calls back the function holding the loop (a program interpreter whose `scan`
+    rule interprets the body again) runs wherever its caller runs: left alone.
 
     ## Why is this bad?
     Outside jit, each lax control-flow call traces its body and compiles it; JAX reuses the
@@ -44,7 +50,11 @@ class EagerLaxControlFlowInLoop(Rule):
     sparse solvers once; blackjax 1.7.1's `nuts.step` once (its `while`), `hmc.step` twice
     (a `scan` and a `cond`), `mala`/`rmh` once (tests/test_jaxfacts.py measures each). A helper running
     `lax.fori_loop` with a local body compiles on each of 5 calls; with a module-level body,
-    once.
+    once. A method scanning a lambda compiles the scan on each of 4 calls, a helper's
+    `while_loop` over 3 start values 3 times, one call deeper 4 times in 4 steps, a fresh
+    `functools.partial` body 4 times in 4 calls; a scan
+    body defined once at module level compiles once, a helper called only from a jitted
+    function never eagerly.
 
     ## Fix safety
     Jit the step (`@jax.jit def step(params, state): ...` returning the new params and state),
@@ -108,7 +118,7 @@ class EagerLaxControlFlowInLoop(Rule):
             loops = [loop for loop in site.frame.loops_in_scope() if isinstance(loop, (cst.For, cst.While))]
             if not loops or context.runs_traced(site.frame):
                 continue  # traced code runs once per trace of its caller's jit
-            what = _library_loop_call(site, model) or _eager_helper(site, model, jitted)
+            what = _library_loop_call(site, model) or _eager_helper(site, model, jitted, context)
             if what is None or _deliberate_loop(loops, site, model, context):
                 continue
             yield Violation(site.node, (
@@ -164,27 +174,65 @@ def _builds_lax_loop(call: cst.Call, scope: Scope, frame: Frame, model: Semantic
     return None
 
 
-def _eager_helper(site: CallSite, model: SemanticModel, jitted: set) -> Optional[str]:
-    func = site.node.func
-    if not isinstance(func, cst.Name):
-        return None
-    bindings = model.bindings_at(func, site.frame.scope)
-    if len(bindings) != 1 or bindings[0].kind != "def":
-        return None
-    helper = bindings[0].node
-    if not isinstance(helper, cst.FunctionDef) or helper in jitted or helper.decorators:
-        return None
-    if site.frame.is_inside(helper):
+def _eager_helper(site: CallSite, model: SemanticModel, jitted: set, context: CallingContext) -> Optional[str]:
+    """A function or method of this module (``helper(x)``, ``obj.run(x)``, ``self.run(x)``)
+    that runs lax control flow with a body it defines itself, directly or through one more
+    such call of its own (``step`` calling ``rollout``)."""
+    helper = context.callee(site.node, site.frame.scope)
+    if helper is None or site.frame.is_inside(helper) or _calls_back(helper, site, model, context):
         return None  # a recursive call (an interpreter): it runs wherever its caller does
-    control = _control_flow_with_local_body(helper, model)
-    if control is None:
+    found = _fresh_control_flow(helper, model, jitted, context, 0)
+    if found is None:
         return None
-    return f"`{helper.name.value}` (its `{control}` with a body defined inside it)"
+    inner, control = found
+    through = f"through `{inner.name.value}`, " if inner is not helper else ""
+    shown = cst.Module([]).code_for_node(site.node.func)
+    return f"`{shown}` ({through}its `{control}` with a body defined inside it)"
+
+
+def _calls_back(helper: cst.FunctionDef, site: CallSite, model: SemanticModel, context: CallingContext) -> bool:
+    """``helper`` (or a body it defines) calls the function that holds ``site``: mutual
+    recursion, as in a jaxpr interpreter whose ``scan`` rule interprets the body again; it
+    runs wherever, and as often as, its caller does."""
+    around = context.function_around(site.node)
+    if around is None:
+        return False
+    return any(inner.frame.is_inside(helper) and context.callee(inner.node, inner.frame.scope) is around
+               for inner in model.calls)
+
+
+def _fresh_control_flow(helper: cst.FunctionDef, model: SemanticModel, jitted: set,
+                        context: CallingContext, depth: int) -> Optional[tuple[cst.FunctionDef, str]]:
+    """(the def whose lax call gets a fresh body, the lax call) for an eager ``helper``."""
+    if helper in jitted or context.traced(helper) or not _plain(helper, model):
+        return None
+    control = _control_flow_with_local_body(helper, model)
+    if control is not None:
+        return helper, control
+    if depth >= 1:
+        return None
+    scope = model.scope_of[helper]
+    for node in own_nodes(helper.body):
+        site = model.call_site_of.get(node) if isinstance(node, cst.Call) else None
+        if site is not None and not any(isinstance(loop, (cst.For, cst.While))
+                                        for loop in site.frame.loops_in_scope()):
+            # (a call in a loop of the helper is flagged there)
+            inner = context.callee(node, scope)
+            if inner is not None and inner is not helper:
+                found = _fresh_control_flow(inner, model, jitted, context, depth + 1)
+                if found is not None:
+                    return found
+    return None
+
+
+def _plain(function: cst.FunctionDef, model: SemanticModel) -> bool:
+    """No decorator that could jit or cache it (``@staticmethod``, ``@property`` are plain)."""
+    scope = model.functions[function].scope
+    return all(model.qualified_name(d.decorator, scope) in PLAIN_DECORATORS for d in function.decorators)
 
 
 def _control_flow_with_local_body(helper: cst.FunctionDef, model: SemanticModel) -> Optional[str]:
     scope = model.scope_of[helper]
-    local_defs = {n.name.value for n in own_nodes(helper.body) if isinstance(n, cst.FunctionDef)}
     for node in own_nodes(helper.body):
         if not isinstance(node, cst.Call):
             continue
@@ -192,19 +240,28 @@ def _control_flow_with_local_body(helper: cst.FunctionDef, model: SemanticModel)
         if qualname not in LAX_CONTROL_FLOW_FUNCTION_PARAMS:
             continue
         positional = [a.value for a in node.args if a.keyword is None and not a.star]
-        for index, _ in LAX_CONTROL_FLOW_FUNCTION_PARAMS[qualname]:
-            if index < len(positional) and _is_local_function(positional[index], local_defs, scope, model):
+        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        for index, keyword in LAX_CONTROL_FLOW_FUNCTION_PARAMS[qualname]:
+            function = positional[index] if index < len(positional) else keywords.get(keyword)
+            if function is not None and _is_fresh_function(function, scope, model):
                 return qualname.replace("jax.lax.", "lax.")
     return None
 
 
-def _is_local_function(expr: cst.BaseExpression, local_defs: set[str], scope: Scope,
-                       model: SemanticModel) -> bool:
+def _is_fresh_function(expr: cst.BaseExpression, scope: Scope, model: SemanticModel, depth: int = 0) -> bool:
+    """A function object made anew on every call of the helper: a lambda, a
+    ``functools.partial(...)``, or a name bound in the helper itself to a local ``def`` or to
+    one of those (``body = partial(step, dt=dt)``)."""
     if isinstance(expr, cst.Lambda):
         return True
-    if isinstance(expr, cst.Name) and expr.value in local_defs:
+    if isinstance(expr, cst.Call):
+        return model.qualified_name(expr.func, scope) in PARTIAL_CONSTRUCTORS
+    if isinstance(expr, cst.Name) and depth == 0:
         bindings = model.lookup(expr.value, scope)
-        return bool(bindings) and all(b.scope is scope for b in bindings)
+        return bool(bindings) and all(
+            b.scope is scope and (b.kind == "def" or (
+                b.kind == "assign" and b.value is not None and _is_fresh_function(b.value, scope, model, 1)))
+            for b in bindings)
     return False
 
 
