@@ -98,7 +98,7 @@ def traced_uses(ctx: FileContext) -> list[StaticUse]:
     return ctx.shared("traced-uses", _compute_traced)
 
 
-def _jitted_call_sites(ctx: FileContext) -> list[tuple[CallSite, StaticArgSpec, int]]:
+def jitted_call_sites(ctx: FileContext) -> list[tuple[CallSite, StaticArgSpec, int]]:
     """(site, spec, shift) for every call of a jitted function this file can see."""
     def compute(ctx: FileContext) -> list[tuple[CallSite, StaticArgSpec, int]]:
         callees = ctx.shared("static-callees", _Callees)
@@ -108,12 +108,12 @@ def _jitted_call_sites(ctx: FileContext) -> list[tuple[CallSite, StaticArgSpec, 
 
 def _compute_traced(ctx: FileContext) -> list[StaticUse]:
     uses: list[StaticUse] = []
-    for site, spec, shift in _jitted_call_sites(ctx):
+    for site, spec, shift in jitted_call_sites(ctx):
         if spec.filtering or spec.jit not in ARGNUM_JITS or not spec.checkable:
             continue
         if any(a.star for a in site.node.args) and any(n < 0 for n in spec.effective_static()[0]):
             continue
-        uses.extend(_map_arguments(site, spec, shift, traced=True))
+        uses.extend(map_arguments(site, spec, shift, traced=True))
     return uses
 
 
@@ -191,11 +191,11 @@ def module_info(ctx: FileContext) -> tuple[Optional[str], bool]:
 
 def _compute(ctx: FileContext) -> list[StaticUse]:
     uses: list[StaticUse] = []
-    for site, spec, shift in _jitted_call_sites(ctx):
+    for site, spec, shift in jitted_call_sites(ctx):
         if not spec.checkable:
             continue
         traced = calling_context(ctx).runs_traced(site.frame)
-        uses.extend(replace(use, traced=traced) for use in _map_arguments(site, spec, shift))
+        uses.extend(replace(use, traced=traced) for use in map_arguments(site, spec, shift))
     return uses
 
 
@@ -261,7 +261,7 @@ def _enclosing_class(ctx: FileContext, scope: Scope) -> Optional[cst.ClassDef]:
     return outer.node if outer.kind == "class" else None  # type: ignore[return-value]
 
 
-def _map_arguments(site: CallSite, spec: StaticArgSpec, shift: int, traced: bool = False) -> list[StaticUse]:
+def map_arguments(site: CallSite, spec: StaticArgSpec, shift: int, traced: bool = False) -> list[StaticUse]:
     """The call's arguments at static positions (``traced``: at the other positions)."""
     args = site.node.args
     positional = []

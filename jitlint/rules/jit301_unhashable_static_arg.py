@@ -4,6 +4,7 @@ import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._module_fields import ARRAY, instance_uses
+from jitlint.rules._traced import tracer_uses
 from jitlint.rules._static import (all_static_uses, array_hashing_elements, array_hashing_object,
                                    hashed_function_arguments, static_receivers,
                                    transformed_static_uses, unhashable, unhashable_receiver)
@@ -148,6 +149,9 @@ class UnhashableStaticArg(Rule):
                 f"call raises ValueError (non-hashable static argument); bind the static value by "
                 f"keyword (`functools.partial({use.spec.name}, {param}=...)`) or call it from a "
                 f"lambda that passes the mapped value at a traced position"))
+        for tracer in tracer_uses(ctx):
+            if tracer.kind == "static":
+                yield Violation(tracer.node, tracer.message, related=tracer.related)
         yield from _hashed_objects(ctx)
 
 
