@@ -26,7 +26,10 @@ JAX_MESSAGES = {
                "Shapes must be 1D sequences of concrete values of integer type, got (JitTracer"),
     "JIT301": "Non-hashable static arguments are not supported",
     "JIT701": "Jitted function has invalid argnames",
-    "JIT702": "Jitted function has static_argnums=",
+    "JIT702": ("Jitted function has static_argnums=",
+               "the `static_argnums` argument to `jax.checkpoint` / `jax.remat` can only take"),
+    "JIT704": "Attempted boolean conversion of traced array",
+    "JIT801": "Attempted boolean conversion of traced array",
     "JIT703": "Jitted function has donate_argnums=",
 }
 

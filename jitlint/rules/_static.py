@@ -24,6 +24,7 @@ from jitlint.jitnames import is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import field_assignments, instance_class
+from jitlint.rules._lifted import lifted_specs
 from jitlint.rules._context import REPEATED, UNKNOWN, calling_context
 from jitlint.semantic import Binding, CallSite, Frame, Scope
 from jitlint.staticargs import ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
@@ -958,6 +959,14 @@ def _spec_problems(ctx: FileContext) -> list[tuple[str, cst.CSTNode, str]]:
             node = next((a for a in reversed(app.keywords) if a.keyword is not None
                          and a.keyword.value == keyword and not is_foreign(a)), app.anchor)
             problems.append((keyword, node, message))
+    for lifted in lifted_specs(ctx):
+        count = len(lifted.params)
+        bad = [n for n in lifted.nums if n >= count or -n > count]
+        if bad and lifted.fact.out_of_range is not None:
+            problems.append(("static_argnums", lifted.keyword, (
+                f"{lifted.named()}, but `{lifted.owner}` takes {count} positional argument"
+                f"{'s' if count != 1 else ''} ({', '.join(lifted.params)}): position {bad[0]} does "
+                f"not exist, so calling it raises {lifted.fact.out_of_range}; use an index below {count}")))
     return problems
 
 

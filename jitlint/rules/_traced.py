@@ -72,6 +72,7 @@ from jitlint.rules._context import calling_context, class_methods
 from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, positional_params,
                                    scopes_within, states_container)
+from jitlint.rules._lifted import static_positions as lifted_static_positions
 from jitlint.rules._nnx import NNX_JIT, own_nodes
 from jitlint.rules._static import jitted_call_sites, jitted_callee, map_arguments
 from jitlint.semantic import Binding, Scope, SemanticModel
@@ -225,6 +226,25 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
     return list(uses.values())
 
 
+def python_value_uses(ctx: FileContext, func: cst.FunctionDef, traced: set[str], by: str
+                      ) -> dict[str, TracerUse]:
+    """Parameter -> the first use of it as a Python value (a truth test, a conversion, a
+    shape) when ``func`` is traced with the ``traced`` parameters traced by ``by``."""
+    analysis = _FunctionAnalysis(ctx, JittedFunction(func, [], set(traced), set(traced)),
+                                 set(jitted_functions(ctx)), traced_by=by)
+    analysis.solve()
+    found: dict[str, TracerUse] = {}
+    for use in analysis.run():
+        if use.function is not func or use.kind not in ("bool", "convert", "shape"):
+            continue
+        scope = ctx.model.scope_of[func]
+        for node in iter_nodes(use.node):
+            if isinstance(node, cst.Name) and node.value in traced and node.value not in found \
+                    and any(b.kind == "param" and b.scope is scope for b in ctx.model.lookup(node.value, scope)):
+                found[node.value] = use
+    return found
+
+
 def _calls_jitted(ctx: FileContext, func: cst.FunctionDef) -> bool:
     """Does ``func`` (a def of this module) call a jitted function this file can see?"""
     def compute(ctx: FileContext) -> dict[int, bool]:
@@ -299,7 +319,10 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
             func = _function_value(model, _argument(call, param), scope)
             if func is None or func in jitted or (isinstance(func, cst.FunctionDef) and func.decorators):
                 continue
-            traced = _handed_params(call, fact, func)
+            static = lifted_static_positions(model, call, scope)
+            if static is None:
+                continue  # a static_argnums we cannot read: which are traced is unknown
+            traced = _handed_params(call, fact, func, static)
             if not traced and fact.given != ():
                 continue  # () : the library traces the body, with the arguments as passed
             staged = fact.abstract or calling_context(ctx).runs_traced(site.frame)
@@ -513,10 +536,13 @@ def _function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], sc
     return None
 
 
-def _handed_params(call: cst.Call, fact: TracingCall, func) -> set[str]:
-    """The parameters of ``func`` that ``call`` (a TRACING_CALLS call) gives tracers."""
+def _handed_params(call: cst.Call, fact: TracingCall, func, static: frozenset[int] = frozenset()
+                   ) -> set[str]:
+    """The parameters of ``func`` that ``call`` (a TRACING_CALLS call) gives tracers: not those
+    at the ``static`` positions (``jax.checkpoint(f, static_argnums=1)``)."""
     params = [p for p in positional_params(func) if p.default is None]
     chosen = set(range(len(params))) if fact.given is None else set(fact.given)
+    chosen -= static
     if fact.in_axes is not None:
         axes = _argument(call, fact.in_axes)
         if isinstance(axes, (cst.Tuple, cst.List)):
