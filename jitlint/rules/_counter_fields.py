@@ -67,11 +67,11 @@ def _scalar_fields(ctx: FileContext) -> dict[str, list[tuple[cst.ClassDef, str, 
                         and isinstance(small.annotation.annotation, cst.Name) \
                         and small.annotation.annotation.value in SCALAR_ANNOTATIONS:
                     found.setdefault(small.target.value, []).append(
-                        (cls, small.annotation.annotation.value, _marked_static(ctx, small.value, scope)))
+                        (cls, small.annotation.annotation.value, marked_static(ctx, small.value, scope)))
     return found
 
 
-def _marked_static(ctx: FileContext, value: Optional[cst.BaseExpression], scope) -> bool:
+def marked_static(ctx: FileContext, value: Optional[cst.BaseExpression], scope) -> bool:
     if not isinstance(value, cst.Call):
         return False
     qualname = ctx.model.qualified_name(value.func, scope)

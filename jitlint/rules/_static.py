@@ -300,16 +300,21 @@ class _Callees:
         self.by_call: dict[cst.Call, StaticArgSpec] = {}
         self.by_binding: dict[Binding, tuple[StaticArgSpec, Optional[cst.FunctionDef]]] = {}
         self.methods: dict[tuple[cst.ClassDef, str], StaticArgSpec] = {}
+        # jitted staticmethods, called as ``Cls.name(...)`` or ``instance.name(...)``
+        self.static_methods: dict[tuple[cst.ClassDef, str], StaticArgSpec] = {}
         for app, spec in specs(ctx):
             if app.call is not None:
                 self.by_call[app.call] = spec
             if isinstance(app.target, cst.FunctionDef):
                 frame = self.model.functions[app.target]
                 if frame.scope.kind == "class":
+                    cls = frame.scope.node
+                    assert isinstance(cls, cst.ClassDef)
                     if spec.method:
-                        cls = frame.scope.node
-                        assert isinstance(cls, cst.ClassDef)
                         self.methods[(cls, app.target.name.value)] = spec
+                    elif any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+                             for d in app.target.decorators):
+                        self.static_methods[(cls, app.target.name.value)] = spec
                     continue
                 binding = _binding_of(frame.scope, app.target.name.value, app.target)
                 if binding is not None:
@@ -351,6 +356,10 @@ class _Callees:
             method = self._method(func, scope)
             if method is not None:
                 return method, 1
+            if self.static_methods:
+                static = self._static_method(func, site)
+                if static is not None:
+                    return static, 0
         if self.index is None:
             return None
         qualname = self.model.qualified_name(func, scope)
@@ -380,6 +389,25 @@ class _Callees:
         cls = outer.scope.node
         assert isinstance(cls, cst.ClassDef)
         return self.methods.get((cls, func.attr.value))
+
+    def _static_method(self, func: cst.Attribute, site: CallSite) -> Optional[StaticArgSpec]:
+        """``Cls.name(...)`` or ``obj.name(...)`` (``obj`` made by ``Cls(...)``) of a jitted
+        staticmethod ``name`` of this module's class ``Cls``."""
+        flow = value_flow(self.ctx)
+        receiver = func.value
+        assert isinstance(receiver, cst.Name)
+        binding = flow.single(receiver, site.frame.scope)
+        cls = None
+        if binding is not None and binding.kind == "class":
+            cls = binding.node
+        else:
+            made = origin(flow, receiver, site.frame.scope, site.frame)
+            if made is not None and isinstance(made[0], cst.Call) and isinstance(made[0].func, cst.Name):
+                maker = flow.single(made[0].func, made[1])
+                cls = maker.node if maker is not None and maker.kind == "class" else None
+        if not isinstance(cls, cst.ClassDef):
+            return None
+        return self.static_methods.get((cls, func.attr.value))
 
     def _after(self, site: CallSite, binding: Binding) -> bool:
         """A module-level call runs after the rebinding; calls in functions run later anyway."""
