@@ -29,7 +29,8 @@ from jitlint.rules._context import REPEATED, UNKNOWN, calling_context
 from jitlint.semantic import Binding, CallSite, Frame, Scope
 from jitlint.staticargs import ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
 from jitlint.values import (
-    IterationValues, Varying, array_made_by, assigned, origin, reaching_values, returned_values,
+    IterationValues, Varying, array_made_by, assigned, function_returns, origin, reaching_values,
+    returned_values,
     value_flow,
 )
 
@@ -944,7 +945,36 @@ def created_object(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Call):
         if class_verdict(ctx, node.value.func, scope) is not None:
             return "bound-method", frame, None
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and depth <= 2:
+        prop = _own_property(ctx, node, scope)
+        if prop is not None:  # ``self.activation``: a @property that builds its value per access
+            found = None
+            for returned in function_returns(ctx.model, prop):
+                inner = created_object(ctx, returned.value, returned.scope, returned.frame, depth + 1)  # type: ignore[arg-type]
+                if inner is None or not any(f.node is prop for f in inner[1]):
+                    return None
+                found = found or (inner[0], frame, inner[2])
+            return found
     return None
+
+
+def _own_property(ctx: FileContext, attr: cst.Attribute, scope: Scope) -> Optional[cst.FunctionDef]:
+    """The ``@property`` def ``attr`` reads: ``self.name`` in a method of the class defining it."""
+    binding = ctx.model.single_binding(attr.value.value, scope)  # type: ignore[union-attr]
+    if binding is None or binding.kind != "param" or not isinstance(binding.scope.node, cst.FunctionDef):
+        return None
+    method = binding.scope.node
+    params = [*method.params.posonly_params, *method.params.params]
+    outer = ctx.model.functions.get(method)
+    if not params or params[0] is not binding.node or outer is None or outer.scope.kind != "class":
+        return None
+    cls = outer.scope.node
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()  # type: ignore[union-attr]
+    prop = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == attr.attr.value), None)
+    if prop is None or [d.decorator.value for d in prop.decorators if isinstance(d.decorator, cst.Name)] != ["property"] \
+            or len(prop.decorators) != 1:
+        return None
+    return prop
 
 
 def _returned_object(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,

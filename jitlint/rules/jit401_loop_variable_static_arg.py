@@ -22,7 +22,8 @@ class LoopVariableStaticArg(Rule):
     (`for lr in [1e-3, 1e-2, 1e-1]`; ints and strings are often structural and stay silent). Names are followed to the definitions that reach the call, so reusing the counter's
     name elsewhere in the scope changes nothing. The callee may be
     defined in this module or imported from another linted module. Values that take few
-    values stay silent: `i % 2`, `i > 0`, a bool flag toggling between train and eval (two
+    values stay silent: `i % 2`, `i > 0` (but `i % k` over a `range(n)` loop with `n <= k`
+    takes a new value every iteration, also inside a helper: `step % 3 + 1`), a bool flag toggling between train and eval (two
     compiles, by design). Also a pytree field marked static (`struct.field(pytree_node=False)`,
     `eqx.field(static=True)`, `field(metadata={"static": True})`) that the code steps from itself
     (`Sampler(key=k, draws=s.draws + 1)`) while a loop feeds the jitted function's result back
