@@ -137,6 +137,9 @@ TRACING_CALL_NAMES = frozenset(name for name in TRACING_CALLS
 TRACING_TRANSFORM_NAMES = frozenset(TRACING_CALLS) - TRACING_CALL_NAMES
 _TRACING_CALL_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in TRACING_CALLS)
 JITTED_HERE = "jitted here"
+# jits whose outputs are tracers when called inside another jit's trace, static inputs or not
+# (measured; eqx.filter_jit hands non-array outputs back as they are)
+NESTED_TRACING_JITS = TRACING_JITS | {NNX_JIT}
 
 
 @dataclass(eq=False)
@@ -253,7 +256,7 @@ def _calls_jitted(ctx: FileContext, func: cst.FunctionDef) -> bool:
     if id(func) not in memo:
         within = scopes_within(ctx.model, func)
         memo[id(func)] = any(id(site.frame.scope) in within for site, spec, _ in jitted_call_sites(ctx)
-                             if not spec.filtering and spec.jit in TRACING_JITS)
+                             if not spec.filtering and spec.jit in NESTED_TRACING_JITS)
     return memo[id(func)]
 
 
@@ -1259,14 +1262,14 @@ class _FunctionAnalysis:
         return any(self.traced(arg.value, scope) for arg in call.args)
 
     def nested_jit_spec(self, call: cst.Call) -> Optional[StaticArgSpec]:
-        """The spec of the jitted function (``jax.jit`` and its kin, not a filtering jit, which
-        hands non-array outputs back as they are) that ``call`` calls, when this code runs
+        """The spec of the jitted function (``jax.jit`` and its kin, ``nnx.jit``; not
+        ``eqx.filter_jit``, which hands non-array outputs back as they are: measured) that ``call`` calls, when this code runs
         under a jit's trace (not only ``jax.vmap`` or ``jax.grad``): that call returns tracers."""
         if self.root.traced_by or self.root.rebuilt or self.root.schedule_of:
             return None
         site = self.model.call_site_of.get(call)
         found = jitted_callee(self.ctx, site) if site is not None else None
-        if found is None or found[0].filtering or found[0].jit not in TRACING_JITS:
+        if found is None or found[0].filtering or found[0].jit not in NESTED_TRACING_JITS:
             return None
         return found[0]
 

@@ -9,8 +9,9 @@ class NestedJitResultUsedAsPythonValue(Rule):
     ## What it does
     Flags a Python-value operation (a shape or size, `float()` / `int()`, an `if`, a `range`
     bound: the ones JIT801-JIT806 know) inside a jitted function on the result of a call of
-    another jitted function (`jax.jit` and its kin; through a name, a method, or a plain helper
-    in between), when that operation is fine on the same function's unjitted result: the value
+    another jitted function (`jax.jit` and its kin, `nnx.jit`; through a name, a method, or a
+    plain helper in between; not `eqx.filter_jit`, which returns non-array outputs as they
+    are), when that operation is fine on the same function's unjitted result: the value
     is traced only because the inner function is jitted.
 
     ## Why is this bad?
@@ -18,7 +19,8 @@ class NestedJitResultUsedAsPythonValue(Rule):
     tracers whatever its arguments, static ones included (jax#35090, jax#14666). Measured on jax
     0.10.2 (CPU): `jnp.arange(add1(k))` with `add1` jitted with `static_argnums=0` and `k` static in
     the outer jit raises `ConcretizationTypeError` on the first call, and so does `float(jit_f(N))`;
-    with the plain `add1` / `f` both work (`fixtures/nested_jit/`).
+    with the plain `add1` / `f` both work; an `nnx.jit` inner function raises the same, an
+    `eqx.filter_jit` one returning `i + 1` works (`fixtures/static/`).
 
     ## Fix safety
     Call the plain function inside jit (keep an unjitted version: `def add1(i)` and
