@@ -74,8 +74,8 @@ from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jit
                                    scopes_within, states_container)
 from jitlint.rules._lifted import static_positions as lifted_static_positions
 from jitlint.rules._nnx import NNX_JIT, own_nodes
-from jitlint.rules._static import jitted_call_sites, jitted_callee, map_arguments
-from jitlint.semantic import Binding, Scope, SemanticModel
+from jitlint.rules._static import jitted_call_sites, jitted_callee, jitted_reference, map_arguments
+from jitlint.semantic import Binding, CallSite, Scope, SemanticModel
 from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec
 from jitlint.values import array_made_by, value_flow
 from jitlint.walk import Walker, iter_nodes
@@ -1606,10 +1606,23 @@ class _UseFinder(Walker):
         """A jitted function called here with a traced value at one of its static positions:
         the inner jit hashes the tracer (JIT301's ``static`` use)."""
         a, scope = self.a, self.scope
-        if a.nested_jit_spec(node) is None:
+        site = a.model.call_site_of.get(node)
+        if site is None:
             return
-        site = a.model.call_site_of[node]
-        spec, shift = jitted_callee(a.ctx, site)  # type: ignore[misc]
+        if a.nested_jit_spec(node) is not None:
+            spec, shift = jitted_callee(a.ctx, site)  # type: ignore[misc]
+        elif node.args and node.args[0].keyword is None and not node.args[0].star \
+                and a.model.qualified_name(node.func, scope) == "functools.partial" \
+                and not a.root.traced_by:
+            # ``functools.partial(window, n=k)``: the call of the partial hashes ``k``
+            bound = jitted_reference(a.ctx, node.args[0].value, site)
+            if bound is None or bound.filtering or bound.jit not in NESTED_TRACING_JITS:
+                return
+            spec, shift = bound, 0
+            site = CallSite(cst.Call(node.args[0].value, list(node.args[1:])), site.frame,
+                            statement=site.statement)
+        else:
+            return
         if not spec.checkable:
             return
         for use in map_arguments(site, spec, shift):

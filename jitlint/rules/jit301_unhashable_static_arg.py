@@ -69,6 +69,10 @@ class UnhashableStaticArg(Rule):
     (`fixtures/argument_types/`). A vmap, pmap or grad tracer at a static position raises
     the same ValueError (`... BatchTracer ... unhashable`), through a positional
     `functools.partial` too; bound by keyword the static value stays outside the map and works.
+    A traced value of an outer jit (a non-static parameter, or computed from one, also in a
+    helper it calls) at a static position of a jitted function called there, directly or
+    bound by a `functools.partial` made there (pcax#3), raises the same ValueError while the
+    outer jit traces; an outer static forwarded there is fine (`fixtures/static/`).
 
     ## Fix safety
     Pass a hashable equivalent: a tuple for a list, a frozenset for a set, a tuple of items or a
