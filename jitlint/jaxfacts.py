@@ -693,3 +693,27 @@ PYTREE_CLASS_DECORATORS = frozenset({"flax.struct.dataclass", "chex.dataclass",
 PYTREE_CLASS_BASES = frozenset({"flax.struct.PyTreeNode", "equinox.Module"})
 # NamedTuple classes are pytrees too (every field a leaf).
 NAMED_TUPLE_BASES = frozenset({"typing.NamedTuple"})
+
+# --- Transforms with a static_argnums of their own (besides jax.jit's) --------------------------
+# The positions count the wrapped function's positional parameters; ``self_counted``: applied to
+# a flax.linen Module class (``nn.remat(MLP, static_argnums=(2,))``), the Module (``self`` of
+# its ``__call__``) is argument 0.  ``out_of_range``: the error a position past the parameters
+# raises when the wrapped function is called (None: the transform ignores it).  Measured on
+# jax 0.10.2 / flax 0.12 (tests/test_jaxfacts.py): ``nn.remat(MLP, static_argnums=(1,))`` over
+# ``__call__(self, x, train)`` makes ``x`` static and leaves ``train`` traced (flax#3946).
+@dataclass(frozen=True)
+class StaticSpecTransform:
+    fun: Param  # the function (or Module class) transformed
+    keyword: str = "static_argnums"
+    self_counted: bool = False
+    out_of_range: Optional[str] = "ValueError"
+
+
+STATIC_SPEC_TRANSFORMS: dict[str, StaticSpecTransform] = {
+    "jax.checkpoint": StaticSpecTransform((0, "fun")),
+    "jax.remat": StaticSpecTransform((0, "fun")),
+    "flax.nnx.remat": StaticSpecTransform((0, "f")),
+    "flax.linen.remat": StaticSpecTransform((0, "target"), self_counted=True),
+    "flax.linen.checkpoint": StaticSpecTransform((0, "target"), self_counted=True),
+    "flax.linen.jit": StaticSpecTransform((0, "target"), self_counted=True, out_of_range=None),
+}

@@ -438,6 +438,8 @@ class IterationValues:
                 return returned
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
             return self._varies(expr.expression, scope, loop, depth)
+        if isinstance(expr, cst.BinaryOperation) and _distinct_modulo(expr, trip_count(loop)):
+            return self._varies(expr.left, scope, loop, depth + 1)
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, ARITHMETIC):
             left = self._varies(expr.left, scope, loop, depth + 1)
             right = self._varies(expr.right, scope, loop, depth + 1)
@@ -613,7 +615,7 @@ class IterationValues:
                 or len(call.args) > len(params) or function.decorators:
             return None
         returned = body[0].body[0].value
-        if not _arithmetic_of_names(returned):
+        if not _arithmetic_of_names(returned, trip_count(loop)):
             return None
         arguments = dict(zip(params, (a.value for a in call.args)))
         found = None
@@ -855,15 +857,38 @@ def _number(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, (cst.Integer, cst.Float))
 
 
-def _arithmetic_of_names(expr: cst.BaseExpression) -> bool:
-    """Numbers and names combined by arithmetic: ``base * decay ** t``, ``-t``, ``(t + 1) / 2``."""
+def _arithmetic_of_names(expr: cst.BaseExpression, trips: Optional[int] = None) -> bool:
+    """Numbers and names combined by arithmetic: ``base * decay ** t``, ``-t``, ``(t + 1) / 2``;
+    ``t % k`` too when the loop runs at most ``trips`` <= ``k`` times (every value new)."""
     if isinstance(expr, (cst.Integer, cst.Float, cst.Name)):
         return True
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
-        return _arithmetic_of_names(expr.expression)
+        return _arithmetic_of_names(expr.expression, trips)
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, ARITHMETIC):
-        return _arithmetic_of_names(expr.left) and _arithmetic_of_names(expr.right)
+        return _arithmetic_of_names(expr.left, trips) and _arithmetic_of_names(expr.right, trips)
+    if isinstance(expr, cst.BinaryOperation) and _distinct_modulo(expr, trips):
+        return _arithmetic_of_names(expr.left, trips)
     return False
+
+
+def _distinct_modulo(expr: cst.BinaryOperation, trips: Optional[int]) -> bool:
+    """``x % k`` with a literal ``k`` no smaller than the loop's literal trip count: as many
+    distinct values as iterations."""
+    return isinstance(expr.operator, cst.Modulo) and isinstance(expr.right, cst.Integer) \
+        and trips is not None and 0 < trips <= int(expr.right.evaluated_value)
+
+
+def trip_count(loop) -> Optional[int]:
+    """How often ``for ... in range(<literals>)`` runs; None for any other loop."""
+    if not isinstance(loop, cst.For) or not isinstance(loop.iter, cst.Call) \
+            or not isinstance(loop.iter.func, cst.Name) or loop.iter.func.value != "range":
+        return None
+    args = [a.value for a in loop.iter.args]
+    if not args or len(args) > 2 or not all(isinstance(a, cst.Integer) for a in args) \
+            or any(a.keyword or a.star for a in loop.iter.args):
+        return None
+    bounds = [int(a.evaluated_value) for a in args]  # type: ignore[union-attr]
+    return max(0, bounds[-1] - (bounds[0] if len(bounds) == 2 else 0))
 
 
 def names_in(expr: cst.CSTNode) -> Iterator[cst.Name]:
@@ -925,7 +950,14 @@ def returned_values(model: SemanticModel, flow: ValueFlow, call: cst.Call, scope
     if binding is None or binding.kind != "def":
         return []
     function = binding.node
-    if not isinstance(function, cst.FunctionDef) or function.decorators or function.asynchronous:
+    if not isinstance(function, cst.FunctionDef) or function.decorators:
+        return []
+    return function_returns(model, function)
+
+
+def function_returns(model: SemanticModel, function: cst.FunctionDef) -> list[Returned]:
+    """The value of each ``return`` statement of ``function`` (empty as for returned_values)."""
+    if function.asynchronous:
         return []
     body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
     last = body[-1] if body else None

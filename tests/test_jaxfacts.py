@@ -25,7 +25,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, D
                               OPTAX_COMBINATORS, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
-                              RAGGED_BATCHERS, SCHEDULE_PARAMS, SHAPED_CONSTRUCTORS, STATIC_FIELD_MARKERS,
+                              RAGGED_BATCHERS, SCHEDULE_PARAMS, SHAPED_CONSTRUCTORS, STATIC_FIELD_MARKERS, STATIC_SPEC_TRANSFORMS,
                               TRACED_RESULT_CALLS,
                               TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS)
@@ -1379,3 +1379,46 @@ def test_shaped_constructor_makes_as_many_rows_as_its_first_argument_says(module
     extra = (0.5,) if name == "full" else ()
     assert make((10, 2), *extra).shape[0] == 10
     assert len(make(10, *extra)) == 10
+
+
+@pytest.mark.parametrize("qualname", sorted(STATIC_SPEC_TRANSFORMS))
+def test_static_spec_transform_counts_positions_as_recorded(qualname):
+    """The transform takes its function and static_argnums under the recorded names; the flag
+    at the recorded position (self counted for a linen Module class) is static, the one before
+    it is traced; a position past the parameters raises the recorded error (or is ignored)."""
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    fact = STATIC_SPEC_TRANSFORMS[qualname]
+    root = pytest.importorskip(qualname.rpartition(".")[0])
+    transform = getattr(root, qualname.rpartition(".")[2])
+    params = inspect.signature(transform).parameters
+    assert fact.keyword in params and fact.fun[1] in params
+    assert list(params).index(fact.fun[1]) == fact.fun[0]
+    x = jnp.ones((2, 3))
+    if fact.self_counted:
+        nn = pytest.importorskip("flax.linen")
+
+        class Net(nn.Module):
+            @nn.compact
+            def __call__(self, x, train):
+                return nn.Dense(2)(x) if train else x
+
+        def run(nums):
+            return transform(Net, **{fact.keyword: nums})().init(jax.random.PRNGKey(0), x, True)
+    else:
+        def layer(x, train):
+            return jnp.tanh(x) if train else x
+
+        def run(nums):
+            return transform(layer, **{fact.keyword: nums})(x, True)
+    flag = 2 if fact.self_counted else 1
+    run((flag,))
+    # the flag traced (nn.jit hashes its statics first: the array at the position before it)
+    with pytest.raises((jax.errors.TracerBoolConversionError, ValueError)):
+        run((flag - 1,))
+    if fact.out_of_range is None:
+        with pytest.raises(jax.errors.TracerBoolConversionError):
+            run((flag + 1,))  # ignored: the flag stays traced
+    else:
+        with pytest.raises(getattr(__import__("builtins"), fact.out_of_range), match="static_argnums"):
+            run((flag + 1,))

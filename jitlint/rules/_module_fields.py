@@ -31,6 +31,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._static import created_object, field_class, fields_passed, fresh_when, jitted_callee
 from jitlint.semantic import Binding, CallSite, Frame, Scope
 from jitlint.values import array_made_by, assigned, value_flow
+from jitlint.walk import iter_nodes
 
 # (problem kind) -> what a field value of that kind is
 ARRAY, FRESH = "array", "fresh"
@@ -100,7 +101,7 @@ def _instance_uses(ctx: FileContext) -> list[InstanceUse]:
 
 
 def _creations(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, site: CallSite, flow,
-               depth: int = 0) -> list[tuple[cst.Call, Scope, Frame]]:
+               depth: int = 0, made=None) -> list[tuple[cst.Call, Scope, Frame]]:
     """The ``Cls(...)`` calls whose instance may be the value of ``expr``; empty when any
     definition reaching it is something else (a value returned by the jitted function at
     ``site`` itself is skipped: it carries the static part of what went in)."""
@@ -115,10 +116,10 @@ def _creations(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, site: C
         if binding.frame is None:
             return []
         value = assigned(binding).value
-        if isinstance(value, cst.Call) and _class_call(ctx, value, binding.scope):
+        if isinstance(value, cst.Call) and (made or _class_call)(ctx, value, binding.scope):
             found.append((value, binding.scope, binding.frame))
         elif isinstance(value, cst.Name):
-            found.extend(_creations(ctx, value, binding.scope, site, flow, depth + 1))
+            found.extend(_creations(ctx, value, binding.scope, site, flow, depth + 1, made))
         elif not _returned_by(binding, site):
             return []
     return found
@@ -215,3 +216,109 @@ def _marked_static(ctx: FileContext, cls: cst.ClassDef) -> set[str]:
                     marked.add(small.target.value)
     return marked
 
+
+
+@dataclass(frozen=True)
+class DifferingStatic:
+    """A pytree instance whose field marked static holds another constant than an instance
+    passed to the same jitted function before, which never reads that field."""
+
+    site: CallSite
+    arg: cst.Arg
+    callee: str
+    cls: str
+    field: str
+    value: cst.BaseExpression
+    earlier: cst.BaseExpression
+
+
+def differing_statics(ctx: FileContext) -> list[DifferingStatic]:
+    return ctx.shared("differing-static-fields", _differing_statics)
+
+
+def _constant(expr: Optional[cst.BaseExpression]) -> Optional[object]:
+    if isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString)):
+        return expr.evaluated_value
+    if isinstance(expr, cst.Name) and expr.value in ("True", "False", "None"):
+        return expr.value
+    return None
+
+
+def _static_fields(ctx: FileContext, cls: cst.ClassDef) -> dict[str, Optional[cst.BaseExpression]]:
+    """Field -> its default (None: none given), for the annotated fields marked static, in order;
+    every annotated field as the first entry of the result's companion ``_field_order``."""
+    from jitlint.rules._counter_fields import marked_static  # the markers jit keys on
+    scope = ctx.model.classes[cls].scope
+    found: dict[str, Optional[cst.BaseExpression]] = {}
+    for statement in cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ():
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
+                    and marked_static(ctx, small.value, scope):
+                default = next((a.value for a in small.value.args if a.keyword is not None  # type: ignore[union-attr]
+                                and a.keyword.value == "default"), None)
+                found[small.target.value] = default
+    return found
+
+
+def _field_order(cls: cst.ClassDef) -> list[str]:
+    return [small.target.value for statement in (cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ())
+            for small in (statement.body if isinstance(statement, cst.SimpleStatementLine) else ())
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)]
+
+
+def _reads_field(func: cst.FunctionDef, field: str) -> bool:
+    return any(isinstance(node, cst.Attribute) and node.attr.value == field for node in iter_nodes(func)) \
+        or any(isinstance(node, cst.Name) and node.value in ("getattr", "vars", "asdict", "astuple")
+               for node in iter_nodes(func))
+
+
+def _differing_statics(ctx: FileContext) -> list[DifferingStatic]:
+    from jitlint.rules._jitted import jitted_functions
+    from jitlint.rules._traced import _pytree_dataclasses
+    pytrees = set(_pytree_dataclasses(ctx))
+    if not pytrees:
+        return []
+    defs: dict[str, list[cst.FunctionDef]] = {}
+    for func in jitted_functions(ctx):
+        if isinstance(func, cst.FunctionDef):
+            defs.setdefault(func.name.value, []).append(func)
+    flow = value_flow(ctx)
+
+    def made(ctx: FileContext, call: cst.Call, scope: Scope) -> bool:
+        binding = flow.single(call.func, scope) if isinstance(call.func, cst.Name) else None
+        return binding is not None and binding.node in pytrees
+    seen: dict[tuple[int, int, str], tuple[object, cst.BaseExpression]] = {}
+    reported: set = set()
+    found: list[DifferingStatic] = []
+    for site in ctx.model.calls:
+        looked = jitted_callee(ctx, site)
+        if looked is None:
+            continue
+        spec = looked[0]
+        bodies = defs.get(spec.name, [])
+        if len(bodies) != 1:
+            continue
+        for arg in site.node.args:
+            if arg.star:
+                break
+            for creation, scope, _ in _creations(ctx, arg.value, site.frame.scope, site, flow, made=made):
+                binding = flow.single(creation.func, scope) if isinstance(creation.func, cst.Name) else None
+                cls = binding.node if binding is not None and binding.kind == "class" else None
+                if cls not in pytrees:
+                    continue
+                statics = _static_fields(ctx, cls)
+                if not statics:
+                    continue
+                passed = dict(fields_passed(cls, _field_order(cls), creation))
+                for field, default in statics.items():
+                    value = passed.get(field, default)
+                    constant = _constant(value)
+                    if constant is None or _reads_field(bodies[0], field):
+                        continue
+                    key = (id(spec), id(cls), field)
+                    first = seen.setdefault(key, (constant, value))
+                    if first[0] != constant and (key, constant) not in reported:
+                        reported.add((key, constant))
+                        found.append(DifferingStatic(site, arg, spec.name, cls.name.value, field,
+                                                     value, first[1]))  # type: ignore[arg-type]
+    return found

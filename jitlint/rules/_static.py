@@ -24,11 +24,13 @@ from jitlint.jitnames import is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import field_assignments, instance_class
+from jitlint.rules._lifted import lifted_specs
 from jitlint.rules._context import REPEATED, UNKNOWN, calling_context
 from jitlint.semantic import Binding, CallSite, Frame, Scope
 from jitlint.staticargs import ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
 from jitlint.values import (
-    IterationValues, Varying, array_made_by, assigned, origin, reaching_values, returned_values,
+    IterationValues, Varying, array_made_by, assigned, function_returns, origin, reaching_values,
+    returned_values,
     value_flow,
 )
 
@@ -98,7 +100,7 @@ def traced_uses(ctx: FileContext) -> list[StaticUse]:
     return ctx.shared("traced-uses", _compute_traced)
 
 
-def _jitted_call_sites(ctx: FileContext) -> list[tuple[CallSite, StaticArgSpec, int]]:
+def jitted_call_sites(ctx: FileContext) -> list[tuple[CallSite, StaticArgSpec, int]]:
     """(site, spec, shift) for every call of a jitted function this file can see."""
     def compute(ctx: FileContext) -> list[tuple[CallSite, StaticArgSpec, int]]:
         callees = ctx.shared("static-callees", _Callees)
@@ -108,12 +110,12 @@ def _jitted_call_sites(ctx: FileContext) -> list[tuple[CallSite, StaticArgSpec, 
 
 def _compute_traced(ctx: FileContext) -> list[StaticUse]:
     uses: list[StaticUse] = []
-    for site, spec, shift in _jitted_call_sites(ctx):
+    for site, spec, shift in jitted_call_sites(ctx):
         if spec.filtering or spec.jit not in ARGNUM_JITS or not spec.checkable:
             continue
         if any(a.star for a in site.node.args) and any(n < 0 for n in spec.effective_static()[0]):
             continue
-        uses.extend(_map_arguments(site, spec, shift, traced=True))
+        uses.extend(map_arguments(site, spec, shift, traced=True))
     return uses
 
 
@@ -191,11 +193,11 @@ def module_info(ctx: FileContext) -> tuple[Optional[str], bool]:
 
 def _compute(ctx: FileContext) -> list[StaticUse]:
     uses: list[StaticUse] = []
-    for site, spec, shift in _jitted_call_sites(ctx):
+    for site, spec, shift in jitted_call_sites(ctx):
         if not spec.checkable:
             continue
         traced = calling_context(ctx).runs_traced(site.frame)
-        uses.extend(replace(use, traced=traced) for use in _map_arguments(site, spec, shift))
+        uses.extend(replace(use, traced=traced) for use in map_arguments(site, spec, shift))
     return uses
 
 
@@ -261,7 +263,7 @@ def _enclosing_class(ctx: FileContext, scope: Scope) -> Optional[cst.ClassDef]:
     return outer.node if outer.kind == "class" else None  # type: ignore[return-value]
 
 
-def _map_arguments(site: CallSite, spec: StaticArgSpec, shift: int, traced: bool = False) -> list[StaticUse]:
+def map_arguments(site: CallSite, spec: StaticArgSpec, shift: int, traced: bool = False) -> list[StaticUse]:
     """The call's arguments at static positions (``traced``: at the other positions)."""
     args = site.node.args
     positional = []
@@ -299,16 +301,21 @@ class _Callees:
         self.by_call: dict[cst.Call, StaticArgSpec] = {}
         self.by_binding: dict[Binding, tuple[StaticArgSpec, Optional[cst.FunctionDef]]] = {}
         self.methods: dict[tuple[cst.ClassDef, str], StaticArgSpec] = {}
+        # jitted staticmethods, called as ``Cls.name(...)`` or ``instance.name(...)``
+        self.static_methods: dict[tuple[cst.ClassDef, str], StaticArgSpec] = {}
         for app, spec in specs(ctx):
             if app.call is not None:
                 self.by_call[app.call] = spec
             if isinstance(app.target, cst.FunctionDef):
                 frame = self.model.functions[app.target]
                 if frame.scope.kind == "class":
+                    cls = frame.scope.node
+                    assert isinstance(cls, cst.ClassDef)
                     if spec.method:
-                        cls = frame.scope.node
-                        assert isinstance(cls, cst.ClassDef)
                         self.methods[(cls, app.target.name.value)] = spec
+                    elif any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+                             for d in app.target.decorators):
+                        self.static_methods[(cls, app.target.name.value)] = spec
                     continue
                 binding = _binding_of(frame.scope, app.target.name.value, app.target)
                 if binding is not None:
@@ -350,6 +357,10 @@ class _Callees:
             method = self._method(func, scope)
             if method is not None:
                 return method, 1
+            if self.static_methods:
+                static = self._static_method(func, site)
+                if static is not None:
+                    return static, 0
         if self.index is None:
             return None
         qualname = self.model.qualified_name(func, scope)
@@ -379,6 +390,25 @@ class _Callees:
         cls = outer.scope.node
         assert isinstance(cls, cst.ClassDef)
         return self.methods.get((cls, func.attr.value))
+
+    def _static_method(self, func: cst.Attribute, site: CallSite) -> Optional[StaticArgSpec]:
+        """``Cls.name(...)`` or ``obj.name(...)`` (``obj`` made by ``Cls(...)``) of a jitted
+        staticmethod ``name`` of this module's class ``Cls``."""
+        flow = value_flow(self.ctx)
+        receiver = func.value
+        assert isinstance(receiver, cst.Name)
+        binding = flow.single(receiver, site.frame.scope)
+        cls = None
+        if binding is not None and binding.kind == "class":
+            cls = binding.node
+        else:
+            made = origin(flow, receiver, site.frame.scope, site.frame)
+            if made is not None and isinstance(made[0], cst.Call) and isinstance(made[0].func, cst.Name):
+                maker = flow.single(made[0].func, made[1])
+                cls = maker.node if maker is not None and maker.kind == "class" else None
+        if not isinstance(cls, cst.ClassDef):
+            return None
+        return self.static_methods.get((cls, func.attr.value))
 
     def _after(self, site: CallSite, binding: Binding) -> bool:
         """A module-level call runs after the rebinding; calls in functions run later anyway."""
@@ -915,7 +945,36 @@ def created_object(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Call):
         if class_verdict(ctx, node.value.func, scope) is not None:
             return "bound-method", frame, None
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and depth <= 2:
+        prop = _own_property(ctx, node, scope)
+        if prop is not None:  # ``self.activation``: a @property that builds its value per access
+            found = None
+            for returned in function_returns(ctx.model, prop):
+                inner = created_object(ctx, returned.value, returned.scope, returned.frame, depth + 1)  # type: ignore[arg-type]
+                if inner is None or not any(f.node is prop for f in inner[1]):
+                    return None
+                found = found or (inner[0], frame, inner[2])
+            return found
     return None
+
+
+def _own_property(ctx: FileContext, attr: cst.Attribute, scope: Scope) -> Optional[cst.FunctionDef]:
+    """The ``@property`` def ``attr`` reads: ``self.name`` in a method of the class defining it."""
+    binding = ctx.model.single_binding(attr.value.value, scope)  # type: ignore[union-attr]
+    if binding is None or binding.kind != "param" or not isinstance(binding.scope.node, cst.FunctionDef):
+        return None
+    method = binding.scope.node
+    params = [*method.params.posonly_params, *method.params.params]
+    outer = ctx.model.functions.get(method)
+    if not params or params[0] is not binding.node or outer is None or outer.scope.kind != "class":
+        return None
+    cls = outer.scope.node
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()  # type: ignore[union-attr]
+    prop = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == attr.attr.value), None)
+    if prop is None or [d.decorator.value for d in prop.decorators if isinstance(d.decorator, cst.Name)] != ["property"] \
+            or len(prop.decorators) != 1:
+        return None
+    return prop
 
 
 def _returned_object(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,
@@ -958,6 +1017,14 @@ def _spec_problems(ctx: FileContext) -> list[tuple[str, cst.CSTNode, str]]:
             node = next((a for a in reversed(app.keywords) if a.keyword is not None
                          and a.keyword.value == keyword and not is_foreign(a)), app.anchor)
             problems.append((keyword, node, message))
+    for lifted in lifted_specs(ctx):
+        count = len(lifted.params)
+        bad = [n for n in lifted.nums if n >= count or -n > count]
+        if bad and lifted.fact.out_of_range is not None:
+            problems.append(("static_argnums", lifted.keyword, (
+                f"{lifted.named()}, but `{lifted.owner}` takes {count} positional argument"
+                f"{'s' if count != 1 else ''} ({', '.join(lifted.params)}): position {bad[0]} does "
+                f"not exist, so calling it raises {lifted.fact.out_of_range}; use an index below {count}")))
     return problems
 
 

@@ -72,11 +72,13 @@ from jitlint.rules._context import calling_context, class_methods
 from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, positional_params,
                                    scopes_within, states_container)
+from jitlint.rules._lifted import static_positions as lifted_static_positions
 from jitlint.rules._nnx import NNX_JIT, own_nodes
-from jitlint.semantic import Binding, Scope, SemanticModel
-from jitlint.staticargs import SPEC_KEYWORDS
+from jitlint.rules._static import jitted_call_sites, jitted_callee, jitted_reference, map_arguments
+from jitlint.semantic import Binding, CallSite, Scope, SemanticModel
+from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec
 from jitlint.values import array_made_by, value_flow
-from jitlint.walk import Walker
+from jitlint.walk import Walker, iter_nodes
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
                                  "weak_type", "itemsize", "nbytes", "device"})
@@ -135,6 +137,9 @@ TRACING_CALL_NAMES = frozenset(name for name in TRACING_CALLS
 TRACING_TRANSFORM_NAMES = frozenset(TRACING_CALLS) - TRACING_CALL_NAMES
 _TRACING_CALL_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in TRACING_CALLS)
 JITTED_HERE = "jitted here"
+# jits whose outputs are tracers when called inside another jit's trace, static inputs or not
+# (measured; eqx.filter_jit hands non-array outputs back as they are)
+NESTED_TRACING_JITS = TRACING_JITS | {NNX_JIT}
 
 
 @dataclass(eq=False)
@@ -205,8 +210,13 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
     uses: dict[int, TracerUse] = {}
     for jitted in (*jitted_functions(ctx).values(), *jitted_lambdas(ctx).values()):
         # also without traced parameters: jax.numpy calls in the body are traced
-        for use in traced_values(ctx, jitted).run():
+        analysis = traced_values(ctx, jitted)
+        found = analysis.run()
+        for use in found:
             uses.setdefault(id(use.node), use)
+        if isinstance(jitted.func, cst.FunctionDef) and analysis.staged and _calls_jitted_within(ctx, analysis):
+            for use in _nested_jit_uses(ctx, analysis, {id(use.node) for use in found}):
+                uses.setdefault(id(use.node), use)
     for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_module_applies(ctx) \
             + _filter_jitted(ctx) + _nnx_jitted(ctx):
         uses.setdefault(id(use.node), use)
@@ -217,6 +227,76 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
         for use in _schedule_uses(ctx):
             uses.setdefault(id(use.node), use)
     return list(uses.values())
+
+
+def python_value_uses(ctx: FileContext, func: cst.FunctionDef, traced: set[str], by: str
+                      ) -> dict[str, TracerUse]:
+    """Parameter -> the first use of it as a Python value (a truth test, a conversion, a
+    shape) when ``func`` is traced with the ``traced`` parameters traced by ``by``."""
+    analysis = _FunctionAnalysis(ctx, JittedFunction(func, [], set(traced), set(traced)),
+                                 set(jitted_functions(ctx)), traced_by=by)
+    analysis.solve()
+    found: dict[str, TracerUse] = {}
+    for use in analysis.run():
+        if use.function is not func or use.kind not in ("bool", "convert", "shape"):
+            continue
+        scope = ctx.model.scope_of[func]
+        for node in iter_nodes(use.node):
+            if isinstance(node, cst.Name) and node.value in traced and node.value not in found \
+                    and any(b.kind == "param" and b.scope is scope for b in ctx.model.lookup(node.value, scope)):
+                found[node.value] = use
+    return found
+
+
+def _calls_jitted(ctx: FileContext, func: cst.FunctionDef) -> bool:
+    """Does ``func`` (a def of this module) call a jitted function this file can see?"""
+    def compute(ctx: FileContext) -> dict[int, bool]:
+        return {}
+    memo = ctx.shared("calls-jitted", compute)
+    if id(func) not in memo:
+        within = scopes_within(ctx.model, func)
+        memo[id(func)] = any(id(site.frame.scope) in within for site, spec, _ in jitted_call_sites(ctx)
+                             if not spec.filtering and spec.jit in NESTED_TRACING_JITS)
+    return memo[id(func)]
+
+
+def _calls_jitted_within(ctx: FileContext, analysis: "_FunctionAnalysis") -> bool:
+    """The jitted def, or a module function its analysis followed, calls a jitted function."""
+    pending = [analysis]
+    while pending:
+        current = pending.pop()
+        if isinstance(current.func, cst.FunctionDef) and _calls_jitted(ctx, current.func):
+            return True
+        pending.extend(current.followed.values())
+    return False
+
+
+def _nested_jit_uses(ctx: FileContext, analysis: "_FunctionAnalysis", found: dict[int, TracerUse]
+                     ) -> list[TracerUse]:
+    """The uses that raise only because a jitted function called inside the jitted def returns
+    tracers (``jnp.arange(add1(k))`` with jitted ``add1``, static ``k``): a second pass with
+    those calls traced; what it finds that the first did not (``found``) is kind ``nested``."""
+    root = analysis.jitted
+    second = _FunctionAnalysis(ctx, root, analysis.jitted_defs, module_params=analysis.module_params,
+                               staged=analysis.staged, traced_fields=analysis.traced_fields,
+                               jit_outputs=True)
+    second.solve()
+    uses = []
+    for use in second.run():
+        if id(use.node) in found or use.kind in ("nested", "static") or not second.nested_calls:
+            continue
+        inner = next((call for call in second.nested_calls
+                      if any(node is call for node in iter_nodes(use.node))), second.nested_calls[0])
+        spec = second.nested_jit_spec(inner)
+        callee = spec.name if spec is not None else _src(inner.func)
+        uses.append(TracerUse("nested", use.node, use.function, (
+            f"`{_src(inner)}` calls jitted `{callee}` inside {analysis.where}: under the outer jit "
+            f"a jitted function returns tracers, even for static arguments, so "
+            f"{use.message.split('; ')[0]}; "
+            f"call the function `{callee}` wraps without jit here (keep an unjitted version, or "
+            f"compute the value outside)"), ((inner, "the jitted call whose result is traced"),
+                                              *use.related), use.operation))
+    return uses
 
 
 def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
@@ -242,7 +322,10 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
             func = _function_value(model, _argument(call, param), scope)
             if func is None or func in jitted or (isinstance(func, cst.FunctionDef) and func.decorators):
                 continue
-            traced = _handed_params(call, fact, func)
+            static = lifted_static_positions(model, call, scope)
+            if static is None:
+                continue  # a static_argnums we cannot read: which are traced is unknown
+            traced = _handed_params(call, fact, func, static)
             if not traced and fact.given != ():
                 continue  # () : the library traces the body, with the arguments as passed
             staged = fact.abstract or calling_context(ctx).runs_traced(site.frame)
@@ -456,10 +539,13 @@ def _function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], sc
     return None
 
 
-def _handed_params(call: cst.Call, fact: TracingCall, func) -> set[str]:
-    """The parameters of ``func`` that ``call`` (a TRACING_CALLS call) gives tracers."""
+def _handed_params(call: cst.Call, fact: TracingCall, func, static: frozenset[int] = frozenset()
+                   ) -> set[str]:
+    """The parameters of ``func`` that ``call`` (a TRACING_CALLS call) gives tracers: not those
+    at the ``static`` positions (``jax.checkpoint(f, static_argnums=1)``)."""
     params = [p for p in positional_params(func) if p.default is None]
     chosen = set(range(len(params))) if fact.given is None else set(fact.given)
+    chosen -= static
     if fact.in_axes is not None:
         axes = _argument(call, fact.in_axes)
         if isinstance(axes, (cst.Tuple, cst.List)):
@@ -734,8 +820,12 @@ class _FunctionAnalysis:
                  rebuilt: str = "", traced_by: str = "",
                  module_params: Optional[dict[str, cst.ClassDef]] = None,
                  schedule_of: str = "", staged: bool = True,
-                 traced_fields: frozenset[str] = frozenset()) -> None:
+                 traced_fields: frozenset[str] = frozenset(), jit_outputs: bool = False) -> None:
         self.ctx = ctx
+        # the second pass of ``_nested_jit_uses``: a call of a jitted function returns tracers
+        # (under an outer jit it does whatever its arguments, static ones too)
+        self.jit_outputs = jit_outputs if caller is None else caller.jit_outputs
+        self.nested_calls: list[cst.Call] = []  # (root) the jitted calls that pass judged traced
         # fields of ``self`` built from traced values (``Net(training=t).apply(...)``'s __call__)
         self.traced_fields = traced_fields
         # a staging trace (jit, vmap, a lax loop; not jax.grad alone): every jax.numpy call is
@@ -783,9 +873,10 @@ class _FunctionAnalysis:
             return f"jitted `{_name(self.func)}`"
         return f"`{_name(self.func)}` (called with traced arguments from jitted `{_name(self.root.func)}`)"
 
-    def follow(self, call: cst.Call, scope: Scope) -> None:
+    def follow(self, call: cst.Call, scope: Scope, force: bool = False) -> None:
         """A call of a module function with traced arguments: analyse that function with the
-        parameters receiving them traced (positional and keyword; not through *args)."""
+        parameters receiving them traced (positional and keyword; not through *args); ``force``:
+        also with none (it calls a jitted function)."""
         if self.depth >= MAX_HELPER_DEPTH or not isinstance(call.func, cst.Name):
             return
         binding = self.model.single_binding(call.func.value, scope)
@@ -795,7 +886,7 @@ class _FunctionAnalysis:
         if helper.decorators or helper in self.jitted_defs or helper is self.func \
                 or id(binding.scope) in self.scope_ids or binding.scope.kind == "class":
             return
-        self._follow_into(helper, call, scope, positional_params(helper))
+        self._follow_into(helper, call, scope, positional_params(helper), force=force)
 
     def follow_transformed(self, call: cst.Call, scope: Scope) -> None:
         """``jax.value_and_grad(loss)(params, batch, training)`` in traced code: the transform's
@@ -865,7 +956,7 @@ class _FunctionAnalysis:
                               also=positional_params(method)[0].name.value)
 
     def _follow_into(self, helper: cst.FunctionDef, call: cst.Call, scope: Scope, params: list,
-                     also: str = "", fields: frozenset[str] = frozenset()) -> None:
+                     also: str = "", fields: frozenset[str] = frozenset(), force: bool = False) -> None:
         """Analyse ``helper`` with the parameters (``params``, in the order of the call's
         positional arguments; None: an argument that binds none) that receive traced arguments
         traced."""
@@ -883,7 +974,7 @@ class _FunctionAnalysis:
         if also:
             traced.add(also)
         key = (id(helper), frozenset(traced), fields)
-        if not (traced or fields) or key in self.followed:
+        if not (traced or fields or force) or key in self.followed:
             return
         analysis = _FunctionAnalysis(self.ctx, JittedFunction(helper, [], traced, set(traced)),
                                      self.jitted_defs, self, self.depth + 1, traced_fields=fields)
@@ -996,6 +1087,10 @@ class _FunctionAnalysis:
 
     def _call_traced(self, call: cst.Call, scope: Scope) -> bool:
         func = call.func
+        if self.jit_outputs and self.nested_jit_spec(call) is not None:
+            if not any(seen is call for seen in self.root.nested_calls):
+                self.root.nested_calls.append(call)
+            return True
         if isinstance(func, cst.Call) and (self.model.qualified_name(func.func, scope) or "").startswith(LAYER_NAMESPACES):
             return self._any_arg_traced(call, scope)  # nn.Dense(4)(x)
         if isinstance(func, cst.Attribute) and self.layer_attribute(func, scope) is not None:
@@ -1165,6 +1260,28 @@ class _FunctionAnalysis:
 
     def _any_arg_traced(self, call: cst.Call, scope: Scope) -> bool:
         return any(self.traced(arg.value, scope) for arg in call.args)
+
+    def nested_jit_spec(self, call: cst.Call) -> Optional[StaticArgSpec]:
+        """The spec of the jitted function (``jax.jit`` and its kin, ``nnx.jit``; not
+        ``eqx.filter_jit``, which hands non-array outputs back as they are: measured) that ``call`` calls, when this code runs
+        under a jit's trace (not only ``jax.vmap`` or ``jax.grad``): that call returns tracers."""
+        if self.root.traced_by or self.root.rebuilt or self.root.schedule_of:
+            return None
+        site = self.model.call_site_of.get(call)
+        found = jitted_callee(self.ctx, site) if site is not None else None
+        if found is None or found[0].filtering or found[0].jit not in NESTED_TRACING_JITS:
+            return None
+        return found[0]
+
+    def reaches_nested_jit(self, call: cst.Call, scope: Scope) -> bool:
+        """``call`` calls a module function (a plain def) that calls a jitted function: followed
+        with no traced argument too, since what the inner jit returns is traced."""
+        if not isinstance(call.func, cst.Name) or self.depth >= MAX_HELPER_DEPTH:
+            return False
+        binding = self.model.single_binding(call.func.value, scope)
+        if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
+            return False
+        return _calls_jitted(self.ctx, binding.node)
 
     def boolean_traced(self, expr: cst.BaseExpression, scope: Scope, seen: frozenset = frozenset()) -> bool:
         """A traced boolean array: a comparison of traced values, ``~``, ``&``, ``|``, ``^`` of
@@ -1417,6 +1534,7 @@ class _UseFinder(Walker):
         a, scope = self.a, self.scope
         name = a.where
         func = node.func
+        self._traced_static_args(node)
         builtin = a._builtin(func, scope)
         if builtin in PYTHON_VALUE_BUILTINS and len(node.args) == 1 and not node.args[0].star \
                 and a.traced(node.args[0].value, scope):
@@ -1475,12 +1593,51 @@ class _UseFinder(Walker):
                 a.follow_module_call(node, scope, a.called_module(func, scope))
             elif isinstance(func, cst.Name) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow(node, scope)
+            elif a.reaches_nested_jit(node, scope):
+                a.follow(node, scope, force=True)
             elif isinstance(func, cst.Call) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow_transformed(node, scope)
             elif isinstance(func, cst.Attribute) and func.attr.value == "apply" \
                     and (any(a.traced(arg.value, scope) for arg in node.args[1:])
                          or a.built_fields(func.value, scope)):
                 a.follow_apply(node, scope)
+
+    def _traced_static_args(self, node: cst.Call) -> None:
+        """A jitted function called here with a traced value at one of its static positions:
+        the inner jit hashes the tracer (JIT301's ``static`` use)."""
+        a, scope = self.a, self.scope
+        site = a.model.call_site_of.get(node)
+        if site is None:
+            return
+        if a.nested_jit_spec(node) is not None:
+            spec, shift = jitted_callee(a.ctx, site)  # type: ignore[misc]
+        elif node.args and node.args[0].keyword is None and not node.args[0].star \
+                and a.model.qualified_name(node.func, scope) == "functools.partial" \
+                and not a.root.traced_by:
+            # ``functools.partial(window, n=k)``: the call of the partial hashes ``k``
+            bound = jitted_reference(a.ctx, node.args[0].value, site)
+            if bound is None or bound.filtering or bound.jit not in NESTED_TRACING_JITS:
+                return
+            spec, shift = bound, 0
+            site = CallSite(cst.Call(node.args[0].value, list(node.args[1:])), site.frame,
+                            statement=site.statement)
+        else:
+            return
+        if not spec.checkable:
+            return
+        for use in map_arguments(site, spec, shift):
+            if not a.traced(use.value, scope):
+                continue
+            param = a._is_bare_param(use.value, scope)
+            what = (f"`{param}`, a traced (non-static) argument of {a.where}," if param is not None
+                    else f"`{_src(use.value)}`, traced in {a.where},")
+            fix = (f"mark `{param}` static where it comes in too ({static_fix(param).split('(', 1)[1][:-1]})"
+                   if param is not None and a.caller is None else
+                   "pass a Python value here (one the outer jit keeps static)")
+            a.report("static", use.arg, (
+                f"{what} reaches {use.where()}: jitted `{spec.name}` hashes its static arguments, "
+                f"and a tracer is unhashable, so the call raises ValueError (non-hashable static "
+                f"argument) while the outer jit traces; {fix}"))
 
     def _layer_called(self, func: cst.BaseExpression) -> Optional[str]:
         """The library layer an instance call calls: built right there, or stored on ``self``."""

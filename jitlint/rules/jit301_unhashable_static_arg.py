@@ -4,6 +4,7 @@ import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._module_fields import ARRAY, instance_uses
+from jitlint.rules._traced import tracer_uses
 from jitlint.rules._static import (all_static_uses, array_hashing_elements, array_hashing_object,
                                    hashed_function_arguments, static_receivers,
                                    transformed_static_uses, unhashable, unhashable_receiver)
@@ -68,6 +69,10 @@ class UnhashableStaticArg(Rule):
     (`fixtures/argument_types/`). A vmap, pmap or grad tracer at a static position raises
     the same ValueError (`... BatchTracer ... unhashable`), through a positional
     `functools.partial` too; bound by keyword the static value stays outside the map and works.
+    A traced value of an outer jit (a non-static parameter, or computed from one, also in a
+    helper it calls) at a static position of a jitted function called there, directly or
+    bound by a `functools.partial` made there (pcax#3), raises the same ValueError while the
+    outer jit traces; an outer static forwarded there is fine (`fixtures/static/`).
 
     ## Fix safety
     Pass a hashable equivalent: a tuple for a list, a frozenset for a set, a tuple of items or a
@@ -148,6 +153,9 @@ class UnhashableStaticArg(Rule):
                 f"call raises ValueError (non-hashable static argument); bind the static value by "
                 f"keyword (`functools.partial({use.spec.name}, {param}=...)`) or call it from a "
                 f"lambda that passes the mapped value at a traced position"))
+        for tracer in tracer_uses(ctx):
+            if tracer.kind == "static":
+                yield Violation(tracer.node, tracer.message, related=tracer.related)
         yield from _hashed_objects(ctx)
 
 

@@ -4,6 +4,7 @@ import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._arguments import instance_class
+from jitlint.rules._counter_fields import counter_uses, describe
 from jitlint.rules._static import changing_scalar, class_verdict, fresh_value, static_uses
 from jitlint.rules._traced import needs_python_value
 
@@ -21,15 +22,21 @@ class LoopVariableStaticArg(Rule):
     (`for lr in [1e-3, 1e-2, 1e-1]`; ints and strings are often structural and stay silent). Names are followed to the definitions that reach the call, so reusing the counter's
     name elsewhere in the scope changes nothing. The callee may be
     defined in this module or imported from another linted module. Values that take few
-    values stay silent: `i % 2`, `i > 0`, a bool flag toggling between train and eval (two
-    compiles, by design).
+    values stay silent: `i % 2`, `i > 0` (but `i % k` over a `range(n)` loop with `n <= k`
+    takes a new value every iteration, also inside a helper: `step % 3 + 1`), a bool flag toggling between train and eval (two
+    compiles, by design). Also a pytree field marked static (`struct.field(pytree_node=False)`,
+    `eqx.field(static=True)`, `field(metadata={"static": True})`) that the code steps from itself
+    (`Sampler(key=k, draws=s.draws + 1)`) while a loop feeds the jitted function's result back
+    into it (`jitlint/rules/_counter_fields.py`).
 
     ## Why is this bad?
     Each distinct static value is a new cache key, so every iteration compiles again.
     Measured on jax 0.10.2 (CPU): a loop index passed as a static argument compiles 5 times
     in 5 calls; a changing float passed through `static_argnames` compiles 5 times in 5
     calls; `lr = 0.1 * 0.97 ** t` passed by `static_argnames` compiles 10 times in 10 steps;
-    `lr *= 0.9` 5 times in 5; a static value alternating between 0 and 1 compiles twice.
+    `lr *= 0.9` 5 times in 5; a static value alternating between 0 and 1 compiles twice. A
+    static `draws` field stepped per call, 5 times in 5 under jax.jit; the same field not
+    marked static is a traced leaf there, once (`fixtures/changing_statics/`).
 
     ## Fix safety
     Pass the value as an ordinary (traced) argument: drop it from `static_argnums` /
@@ -116,6 +123,15 @@ class LoopVariableStaticArg(Rule):
                 yield Violation(use.arg, (
                     f"{use.where()} is {varying.how}, a new value on every iteration: "
                     f"`{use.callee}` recompiles on every call; {advice}"))
+        for counter in counter_uses(ctx):
+            if not counter.filtering:
+                field = counter.counter.field
+                yield Violation(counter.arg, (
+                    f"{describe(counter)}, and `{field}` is marked static: a static field is part "
+                    f"of the cache key of every jit, so `{counter.callee}` recompiles on every "
+                    f"call; drop the static marking (a Python `{counter.counter.annotation}` leaf "
+                    f"is traced under jax.jit), or keep the changing value out of the pytree"),
+                    related=((counter.counter.update, f"`{field}` stepped from itself"),))
 
 
 def _object_class(ctx: FileContext, use) -> Optional[str]:

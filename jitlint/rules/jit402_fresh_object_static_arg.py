@@ -20,7 +20,9 @@ class FreshObjectStaticArg(Rule):
     jitted function: a lambda, a nested `def`, a `functools.partial(...)`, a bound method of a
     new object, or a new instance of a class (resolved within the linted tree) without
     `__eq__`, which hashes by identity, an optax transformation or schedule (`optax.adam(lr)`:
-    a tuple of closures), a `jax.tree_util.Partial`. It fires when the call repeats: in a loop
+    a tuple of closures), a `jax.tree_util.Partial`; also one a `@property` of the class builds
+    on every access (`self.activation` returning a lambda; a `functools.cached_property` builds
+    it once and stays silent). It fires when the call repeats: in a loop
     that creates the object, or in a function that is called repeatedly; when two such objects
     made alike (the same optax factory, a partial of the same function, the same class with
     the same arguments) reach one static parameter at different calls; and when a jitted

@@ -3,6 +3,7 @@ from typing import Iterator
 import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._counter_fields import counter_uses, describe
 from jitlint.rules._static import changing_scalar, static_uses
 
 
@@ -15,7 +16,11 @@ class FilterJitChangingScalar(Rule):
     attributes updated in the loop (`cfg.lr *= 0.9`, for an attribute the module sets to a
     number) and values returned by a helper of this module (`learning_rate(0.1, step)`).
     Decorators under `eqx.filter_jit` do not hide the call (`@eqx.debug.assert_max_traces`):
-    every argument is judged by its value.
+    every argument is judged by its value. Also a Python `int` / `float` field of a pytree (an
+    `equinox.Module`, a `flax.struct` dataclass) that the code steps from itself
+    (`self.replace(step=self.step + 1)`, `dataclasses.replace(s, step=s.step + 1)`, in the
+    jitted body or a method it calls on its parameter), when a loop feeds the jitted function's
+    result back into it (`state = train_step(state, x)`; `jitlint/rules/_counter_fields.py`).
 
     ## Why is this bad?
     `equinox.filter_jit` traces only arrays; every other argument, Python ints and floats
@@ -24,7 +29,8 @@ class FilterJitChangingScalar(Rule):
     calls; one value had been seen before), a changing tuple of floats 5 of 5, a decayed
     learning rate `0.1 * 0.97 ** t` 10 of 10; a rate returned by a schedule helper, an
     attribute decayed in the loop and a loop counter through a `functools.wraps` decorator,
-    5 of 5 each.
+    5 of 5 each. A TrainState whose `step: int` is stepped per call (equinox#792), 5 of 5; the
+    same field annotated and built as an array, once (`fixtures/changing_statics/`).
 
     ## Fix safety
     Pass an array: `f(x, jnp.asarray(i))` is traced and compiles once. The body must then not
@@ -81,3 +87,11 @@ class FilterJitChangingScalar(Rule):
                     f"{where} of `{use.callee}` is {how}, a Python scalar that "
                     f"equinox.filter_jit treats as static: it recompiles on every call; "
                     f"pass jnp.asarray({source}) so it is traced"))
+        for counter in counter_uses(ctx):
+            if counter.filtering:
+                field = counter.counter.field
+                yield Violation(counter.arg, (
+                    f"{describe(counter)}: equinox.filter_jit makes every non-array leaf static, so "
+                    f"each call sees a new `{field}` and recompiles; hold `{field}` as an array "
+                    f"(`jnp.asarray(0)`, annotated `jax.Array`) so it is traced"),
+                    related=((counter.counter.update, f"`{field}` stepped from itself"),))
