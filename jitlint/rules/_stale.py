@@ -90,6 +90,9 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
                             if b.node is func), None)
             for site in ctx.model.calls_to(binding) if binding is not None else ():
                 calls_of.setdefault(func, []).append(Event(site.frame, order(site.node)))
+    for func, entry in jitted.items():
+        for site in _factory_calls(ctx, func, entry):
+            calls_of.setdefault(func, []).append(Event(site.frame, order(site.node)))
     analysis = _Analysis(ctx.model, set(jitted))
     found = []
     for func, entry in jitted.items():
@@ -97,6 +100,36 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
         if calls:
             found.extend(analysis.check(entry, calls))
     return found
+
+
+def _factory_calls(ctx: FileContext, func: cst.FunctionDef, entry: JittedFunction) -> Iterator:
+    """``step = make_step()`` bound once, outside a loop, where ``make_step`` returns the
+    jitted def (``return step``, ``return jax.jit(step)``): the calls of ``step`` call one jit,
+    made once, whose first trace keeps what ``func`` read then."""
+    model = ctx.model
+    frame = model.functions.get(func)
+    factory = frame.enclosing_function() if frame is not None else None
+    outer = model.functions.get(factory) if factory is not None else None
+    if factory is None or outer is None or outer.scope.kind == "class" or factory.decorators:
+        return
+    inner = model.scope_of[factory]
+    made = {id(app.call) for app in entry.apps if app.call is not None}
+    returns = [statement.value for statement, at in model.returns if at.enclosing_function() is factory]
+    if not returns or not all(
+            id(value) in made or (isinstance(value, cst.Name) and value.value == func.name.value
+                                  and [b.node for b in model.lookup(value.value, inner)] == [func])
+            for value in returns):
+        return
+    own = next((b for b in outer.scope.bindings.get(factory.name.value, ()) if b.node is factory), None)
+    for site in model.calls_to(own) if own is not None else ():
+        statement = model.parent_statement.get(site.node)
+        if not isinstance(statement, cst.Assign) or statement.value is not site.node \
+                or len(statement.targets) != 1 or not isinstance(statement.targets[0].target, cst.Name) \
+                or site.frame.loops_in_scope():
+            continue
+        bound = model.lookup(statement.targets[0].target.value, site.frame.scope)
+        if len(bound) == 1 and bound[0].node is statement:
+            yield from model.calls_to(bound[0])
 
 
 def stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:

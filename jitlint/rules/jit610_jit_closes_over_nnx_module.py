@@ -17,8 +17,8 @@ class JitClosesOverNnxModule(Rule):
     program updates that object between calls: trains it with `optimizer.update(model, grads)`,
     passes it to an `nnx.jit` train step, `nnx.update`s it, or assigns its variables. Also an
     `nnx.jit` function that updates such an outer object itself (`counter.count.value += 1`,
-    `optimizer.update(model, grads)` on a global), and `nnx.jit(counter)` of a module instance
-    whose `__call__` updates `self`.
+    `optimizer.update(model, grads)` on a global, or on `self.optimizer` from a function defined
+    in a method), and `nnx.jit(counter)` of a module instance whose `__call__` updates `self`.
 
     ## Why is this bad?
     A module read from outside is not an input of the trace: its weights are baked into the
@@ -112,12 +112,22 @@ def _updates_inside(ctx: FileContext) -> Iterator[Violation]:
         apps = [app for app in entry.apps if app.jit.qualname == NNX_JIT]
         if not apps or not isinstance(func, cst.FunctionDef):
             continue
-        for name, node in closed_over_updates(func, ctx.model).items():
+        by_update: dict[int, list[str]] = {}
+        updates = closed_over_updates(func, ctx.model)
+        for name, node in updates.items():
+            by_update.setdefault(id(node), []).append(name)
+        for name, node in updates.items():
+            names = by_update.pop(id(node), None)
+            if names is None:
+                continue  # one finding per update, naming every object it updates
+            them = " and ".join(f"`{n}`" for n in names)
             yield Violation(node, (
-                f"`{func.name.value}`, under nnx.jit, updates the NNX object `{name}` it reads from "
-                f"outside: `{name}` is closed over, not an input of the trace, so NNX raises at "
-                f"the first call (TraceContextError, or ValueError for an optimizer's update); "
-                f"pass `{name}` as an argument"),
+                f"`{func.name.value}`, under nnx.jit, updates the NNX object{'s' if len(names) > 1 else ''} "
+                f"{them} it reads from outside: {'they are' if len(names) > 1 else 'it is'} closed "
+                f"over, not {'inputs' if len(names) > 1 else 'an input'} of the trace, so NNX "
+                f"raises at the first call "
+                f"(TraceContextError, or ValueError for an optimizer's update); pass "
+                f"{them} as {'arguments' if len(names) > 1 else 'an argument'}"),
                 related=((apps[0].anchor, "the nnx.jit"),))
     shown: set[int] = set()
     for app in ctx.jit_applications:
