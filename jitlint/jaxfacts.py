@@ -693,3 +693,28 @@ PYTREE_CLASS_DECORATORS = frozenset({"flax.struct.dataclass", "chex.dataclass",
 PYTREE_CLASS_BASES = frozenset({"flax.struct.PyTreeNode", "equinox.Module"})
 # NamedTuple classes are pytrees too (every field a leaf).
 NAMED_TUPLE_BASES = frozenset({"typing.NamedTuple"})
+
+# --- Random draws from a state kept in Python ----------------------------------------------------
+# Each call draws from a generator the library keeps in Python and advances as a side effect
+# (NumPy's and the standard library's global generators).  Inside jit the draw runs once, at
+# trace time, and its number is baked into the compiled code: every call returns the same
+# "random" value (tests/test_jaxfacts.py: two calls of the jitted draw agree, two eager draws
+# differ).  qualname -> the arguments of an example call (the test's).
+HOST_RANDOM_DRAWS: dict[str, tuple] = {
+    **{f"numpy.random.{name}": () for name in ("rand", "randn", "random", "normal", "uniform",
+                                               "standard_normal", "exponential")},
+    "numpy.random.randint": (1 << 30,),
+    "numpy.random.choice": (1 << 30,),
+    "numpy.random.permutation": (100,),
+    **{f"random.{name}": () for name in ("random",)},
+    "random.uniform": (0.0, 1.0),
+    "random.gauss": (0.0, 1.0),
+    "random.normalvariate": (0.0, 1.0),
+    "random.randint": (0, 1 << 30),
+}
+# Dispatchers whose first argument names the function to call: qualname -> the prefix of the
+# names that are random draws from a state kept in Python.  ``autoray.do("random.normal",
+# like="jax")`` splits autoray's global jax key in Python (autoray#27): under jit the draw is
+# baked in as above, and the key split at trace time is left in autoray's global state, so the
+# next eager draw raises UnexpectedTracerError (autoray 0.11.0, measured by the test).
+DISPATCHED_RANDOM_DRAWS: dict[str, str] = {"autoray.do": "random."}

@@ -49,12 +49,12 @@ def test_jit820_updates_under_jax_jit_are_lost(reports, name, flagged, steps, di
     assert distinct_losses == distinct
 
 
-def test_jit820_updating_a_global_nnx_object_under_jax_jit_raises(reports):
+def test_jit610_updating_a_global_nnx_object_under_jax_jit_raises(reports):
     path = FLAX / "jax_jit_updates_global_optimizer.py"
     report = reports[path]
     assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
     assert "ValueError Cannot extract graph node from different trace level" in report["stdout"]
-    assert expected_findings(path) == {(16, "JIT820")}
+    assert expected_findings(path) == {(16, "JIT610")}
 
 
 @pytest.mark.parametrize("name, printed", [

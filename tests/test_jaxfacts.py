@@ -28,7 +28,8 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, D
                               RAGGED_BATCHERS, SCHEDULE_PARAMS, SHAPED_CONSTRUCTORS, STATIC_FIELD_MARKERS,
                               TRACED_RESULT_CALLS,
                               TRACING_CALLS,
-                              ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS)
+                              ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
+                              HOST_RANDOM_DRAWS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -1379,3 +1380,24 @@ def test_shaped_constructor_makes_as_many_rows_as_its_first_argument_says(module
     extra = (0.5,) if name == "full" else ()
     assert make((10, 2), *extra).shape[0] == 10
     assert len(make(10, *extra)) == 10
+
+
+@pytest.mark.parametrize("qualname", sorted(HOST_RANDOM_DRAWS))
+def test_host_random_draw_is_baked_in_under_jit(qualname):
+    module, name = qualname.rsplit(".", 1)
+    draw = getattr(importlib.import_module(module), name)
+    args = HOST_RANDOM_DRAWS[qualname]
+    jitted = jax.jit(lambda: jnp.asarray(draw(*args)))
+    assert np.array_equal(jitted(), jitted())  # drawn once, at trace time
+    assert not np.array_equal(draw(*args), draw(*args))  # eagerly each draw advances the state
+
+
+def test_dispatched_random_draw_is_baked_in_and_leaks_its_key():
+    autoray = pytest.importorskip("autoray")
+    [(qualname, prefix)] = DISPATCHED_RANDOM_DRAWS.items()
+    assert qualname == "autoray.do" and prefix == "random."
+    sampler = jax.jit(lambda: autoray.do("random.normal", like="jax"))
+    assert float(sampler()) == float(sampler())
+    # the key split at trace time stays in autoray's global state: the next eager draw fails
+    with pytest.raises(jax.errors.UnexpectedTracerError):
+        autoray.do("random.normal", like="jax")

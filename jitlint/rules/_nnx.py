@@ -24,6 +24,8 @@ LINEN = "flax.linen."
 NNX_GRADS = frozenset({"flax.nnx.grad", "flax.nnx.value_and_grad"})
 NNX_UPDATE = "flax.nnx.update"
 NNX_JIT = "flax.nnx.jit"
+# Plain JAX jits: they flatten an NNX object to arrays and rebuild a copy inside.
+PLAIN_JITS = frozenset({"jax.jit", "jax.experimental.pjit.pjit"})
 
 
 def is_nnx_class(expr: cst.BaseExpression, scope: Scope, model: SemanticModel) -> bool:

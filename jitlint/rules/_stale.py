@@ -24,6 +24,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
+from jitlint.jaxfacts import DISPATCHED_RANDOM_DRAWS, HOST_RANDOM_DRAWS
 from jitlint.rule import FileContext
 from jitlint.rules._context import class_methods
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
@@ -54,6 +55,7 @@ class StaleRead:
     function_value: bool = False  # every binding is a lambda: the stale value is a function
     fix: str = ""  # the fix, where it is not "pass it as an argument"
     related: tuple[tuple[cst.CSTNode, str], ...] = ()  # evidence shown with the finding
+    described: bool = False  # ``name`` is a description (a library's hidden state), not code
 
 
 @dataclass(frozen=True, eq=False)
@@ -130,6 +132,60 @@ def _factory_calls(ctx: FileContext, func: cst.FunctionDef, entry: JittedFunctio
         bound = model.lookup(statement.targets[0].target.value, site.frame.scope)
         if len(bound) == 1 and bound[0].node is statement:
             yield from model.calls_to(bound[0])
+
+
+def host_random_draws(ctx: FileContext) -> list[StaleRead]:
+    """``np.random.normal()``, ``random.random()``, ``autoray.do("random.normal", ...)`` in a
+    jitted body (or a function of this module it calls): a draw from a generator kept in
+    Python (jaxfacts.HOST_RANDOM_DRAWS), run once at trace time and baked in.  Not a draw
+    given a traced parameter (that one fails to trace: JIT803's)."""
+    return ctx.shared("host-random-draws", _find_host_random_draws)
+
+
+def _find_host_random_draws(ctx: FileContext) -> list[StaleRead]:
+    model = ctx.model
+    jitted = {f: j for f, j in jitted_functions(ctx).items()
+              if not any(app.jit.qualname in SKIPPED_JITS for app in j.apps)}
+    if not jitted:
+        return []
+    analysis = _Analysis(model, set(jitted))
+    found = []
+    for func in jitted:
+        for body in (func, *analysis._helpers(func)):
+            params = {p.name.value for p in (*positional_params(body), *body.params.kwonly_params)}
+            for site in model.calls:
+                if not site.frame.is_inside(body):
+                    continue
+                drawn = _random_draw(site.node, site.frame.scope, model)
+                if drawn is None or any(isinstance(n, cst.Name) and n.value in params
+                                        for a in site.node.args for n in name_loads(a)):
+                    continue
+                source = "autoray's global jax key" if drawn.startswith("autoray.") else \
+                    f"the global generator of `{drawn.rsplit('.', 1)[0]}`"
+                shown = cst.Module([]).code_for_node(site.node.func)
+                found.append(StaleRead(
+                    site.node, func, source, f"advanced by each draw, but `{shown}(...)` runs at "
+                    f"trace time only", described=True, fix=(
+                        "every call returns the same \"random\" numbers; draw with jax.random "
+                        "from a key passed as an argument and split for each call")))
+                break
+            else:
+                continue
+            break
+    return found
+
+
+def _random_draw(call: cst.Call, scope: Scope, model: SemanticModel) -> Optional[str]:
+    """The qualname of a draw from a generator kept in Python, or None."""
+    qualname = model.qualified_name(call.func, scope)
+    if qualname in HOST_RANDOM_DRAWS:
+        return qualname
+    prefix = DISPATCHED_RANDOM_DRAWS.get(qualname or "")
+    first = call.args[0].value if call.args and call.args[0].keyword is None else None
+    if prefix is not None and isinstance(first, cst.SimpleString) \
+            and str(first.evaluated_value).startswith(prefix):
+        return qualname
+    return None
 
 
 def stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:

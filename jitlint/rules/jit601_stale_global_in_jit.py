@@ -1,7 +1,8 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._stale import NNX_UPDATED, stale_attribute_reads, stale_instance_method_reads, stale_reads
+from jitlint.rules._stale import (NNX_UPDATED, host_random_draws, stale_attribute_reads,
+                                  stale_instance_method_reads, stale_reads)
 
 
 class StaleGlobalInJit(Rule):
@@ -75,7 +76,8 @@ class StaleGlobalInJit(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
-        for stale in [*stale_reads(ctx), *stale_attribute_reads(ctx), *stale_instance_method_reads(ctx)]:
+        for stale in [*stale_reads(ctx), *stale_attribute_reads(ctx), *stale_instance_method_reads(ctx),
+                      *host_random_draws(ctx)]:
             if stale.how == NNX_UPDATED:
                 continue  # JIT610 says it in NNX terms
             function = stale.function.name.value
@@ -89,6 +91,7 @@ class StaleGlobalInJit(Rule):
                 fix = f"pass `{stale.name}` as an argument"
             when = f"{stale.how} between its calls" if stale.how in ("reassigned", "mutated") else stale.how
             yield Violation(stale.node, (
-                f"jitted `{function}` reads `{stale.name}`, which is {when}: "
+                f"jitted `{function}` reads {stale.name if stale.described else f'`{stale.name}`'}, "
+                f"which is {when}: "
                 f"jit bakes the value in at the first trace, so later calls silently use the old "
                 f"one; {fix}"), related=stale.related)

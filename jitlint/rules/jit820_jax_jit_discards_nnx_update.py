@@ -4,10 +4,7 @@ import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._jitted import jitted_calls, jitted_functions, positional_params
-from jitlint.rules._nnx import NNX, closed_over_updates, creates_nnx_object, in_place_updates, returned_names
-
-# Plain JAX transforms: they flatten an NNX object to arrays and rebuild a copy inside.
-PLAIN_JITS = frozenset({"jax.jit", "jax.experimental.pjit.pjit"})
+from jitlint.rules._nnx import NNX, PLAIN_JITS, creates_nnx_object, in_place_updates, returned_names
 
 
 class JaxJitDiscardsNnxUpdate(Rule):
@@ -15,9 +12,8 @@ class JaxJitDiscardsNnxUpdate(Rule):
     ## What it does
     Flags `jax.jit` (or pjit) around a function that updates a Flax NNX object passed to it
     in place — `optimizer.update(model, grads)`, `nnx.update(model, state)`,
-    `model.count.value += 1` — without returning it, and one that updates such an object it
-    reads from outside: a global, or `self.optimizer` in a function defined in a method
-    (flax#4695). Files in Flax's Hijax mode
+    `model.count.value += 1` — without returning it. An object read from outside (a global,
+    `self.optimizer`) and updated is JIT610's: that raises instead. Files in Flax's Hijax mode
     (`nnx.var_defaults(hijax=True)`), where jax.jit carries such updates out, are skipped.
     The parameter is known to hold an NNX
     object when it is annotated so, differentiated with `nnx.grad`/`nnx.value_and_grad`, or
@@ -31,11 +27,7 @@ class JaxJitDiscardsNnxUpdate(Rule):
     weights unchanged: training silently does nothing. The same step under `@nnx.jit` lowers
     the loss every call and counts 3 steps. A step that returns the model but not the
     optimizer keeps training, but with Adam's state reset on every call (the loss oscillates
-    0.11, 0.04, 0.11, 0.04 instead of falling). Updating a global `optimizer` from inside a
-    `jax.jit` function raises `ValueError: Cannot extract graph node from different trace
-    level`; from a `jax.jit` closure built in `__init__` that runs
-    `self.optimizer.update(self.model, grads)`, the same ValueError, and `TraceContextError` for
-    a closure of a method that writes `self.counter.count.value`.
+    0.11, 0.04, 0.11, 0.04 instead of falling).
 
     ## Fix safety
     Replace `jax.jit` by `nnx.jit` (same arguments; it propagates the updates back), or keep
@@ -85,16 +77,6 @@ class JaxJitDiscardsNnxUpdate(Rule):
             if not apps:
                 continue
             jit = apps[0].jit.display
-            closed_over = closed_over_updates(func, ctx.model)
-            if closed_over:
-                first = min(closed_over.values(), key=ctx.model.order)
-                yield Violation(first, (
-                    f"{jit} of `{func.name.value}`, which updates the NNX {_objects(list(closed_over))} "
-                    f"it reads from outside: NNX raises at the first call (ValueError: the object "
-                    f"belongs to another trace level; TraceContextError for a Variable written); "
-                    f"pass it as an argument and use nnx.jit"),
-                    related=((apps[0].anchor, f"the {jit}"),))
-                continue
             updated = in_place_updates(func, ctx.model, frozenset(from_callers.get(func, ())))
             kept = returned_names(func, ctx.model)
             lost = [name for name in updated if name not in kept]
