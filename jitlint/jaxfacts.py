@@ -718,3 +718,13 @@ HOST_RANDOM_DRAWS: dict[str, tuple] = {
 # baked in as above, and the key split at trace time is left in autoray's global state, so the
 # next eager draw raises UnexpectedTracerError (autoray 0.11.0, measured by the test).
 DISPATCHED_RANDOM_DRAWS: dict[str, str] = {"autoray.do": "random."}
+
+# --- State objects that an update consumes -------------------------------------------------------
+# class -> its method that returns the updated object and marks the old one consumed by writing to
+# it (equinox: ``self._state = _sentinel``), so that a later use of the old one raises (ValueError
+# "Attempted to use old state").  Under jit the write lands on the traced copy and is dropped: the
+# old object stays usable and reusing it silently loses the update (equinox#1071; the test checks
+# both behaviours).
+CONSUMING_METHODS: dict[str, str] = {"equinox.nn.State": "set"}
+# ``maker(Cls)(...)`` returns a tuple holding an instance of Cls (at this index) and its state.
+STATE_MAKERS: dict[str, int] = {"equinox.nn.make_with_state": 0}

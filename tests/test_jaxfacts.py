@@ -29,7 +29,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, D
                               TRACED_RESULT_CALLS,
                               TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
-                              HOST_RANDOM_DRAWS)
+                              HOST_RANDOM_DRAWS, CONSUMING_METHODS, STATE_MAKERS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -1401,3 +1401,28 @@ def test_dispatched_random_draw_is_baked_in_and_leaks_its_key():
     # the key split at trace time stays in autoray's global state: the next eager draw fails
     with pytest.raises(jax.errors.UnexpectedTracerError):
         autoray.do("random.normal", like="jax")
+
+
+def test_consuming_method_marks_the_old_state_and_jit_loses_the_mark():
+    eqx = pytest.importorskip("equinox")
+    assert CONSUMING_METHODS == {"equinox.nn.State": "set"} and STATE_MAKERS == {"equinox.nn.make_with_state": 0}
+
+    class Counter(eqx.Module):
+        index: eqx.nn.StateIndex
+
+        def __init__(self):
+            self.index = eqx.nn.StateIndex(jnp.array(0.0))
+
+    def step(counter, state):
+        value = state.get(counter.index)
+        return value, getattr(state, CONSUMING_METHODS["equinox.nn.State"])(counter.index, value + 1)
+
+    made = eqx.nn.make_with_state(Counter)()
+    counter, state = made[STATE_MAKERS["equinox.nn.make_with_state"]], made[1]
+    assert isinstance(counter, Counter) and isinstance(state, eqx.nn.State)
+    step(counter, state)
+    with pytest.raises(ValueError, match="old state"):
+        step(counter, state)  # eagerly, the old state is marked consumed
+    counter, state = eqx.nn.make_with_state(Counter)()
+    jitted = jax.jit(step)
+    assert float(jitted(counter, state)[0]) == float(jitted(counter, state)[0]) == 0.0  # silently reused

@@ -154,11 +154,10 @@ def _find_host_random_draws(ctx: FileContext) -> list[StaleRead]:
         for body in (func, *analysis._helpers(func)):
             params = {p.name.value for p in (*positional_params(body), *body.params.kwonly_params)}
             for site in model.calls:
-                if not site.frame.is_inside(body):
-                    continue
+                if not site.frame.is_inside(body) or _nested_function(site.frame, body):
+                    continue  # a nested def may run at call time (a host callback)
                 drawn = _random_draw(site.node, site.frame.scope, model)
-                if drawn is None or any(isinstance(n, cst.Name) and n.value in params
-                                        for a in site.node.args for n in name_loads(a)):
+                if drawn is None or any(_reads_value_of(a.value, params) for a in site.node.args):
                     continue
                 source = "autoray's global jax key" if drawn.startswith("autoray.") else \
                     f"the global generator of `{drawn.rsplit('.', 1)[0]}`"
@@ -173,6 +172,32 @@ def _find_host_random_draws(ctx: FileContext) -> list[StaleRead]:
                 continue
             break
     return found
+
+
+def _reads_value_of(expr: cst.BaseExpression, params: set[str]) -> bool:
+    """``expr`` reads the value of one of ``params``, not only its static ``.shape`` /
+    ``.ndim`` / ``.dtype`` / ``.size``."""
+    stack: list[cst.CSTNode] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Attribute):
+            if not (node.attr.value in ("shape", "ndim", "dtype", "size") and isinstance(node.value, cst.Name)):
+                stack.append(node.value)
+            continue
+        if isinstance(node, cst.Name) and node.value in params:
+            return True
+        stack.extend(node.children)
+    return False
+
+
+def _nested_function(frame: Frame, body: cst.FunctionDef) -> bool:
+    """A def or lambda lies between ``frame``'s point and ``body``."""
+    for f in frame:
+        if f.node is body:
+            return False
+        if isinstance(f.node, (cst.FunctionDef, cst.Lambda)):
+            return True
+    return False
 
 
 def _random_draw(call: cst.Call, scope: Scope, model: SemanticModel) -> Optional[str]:

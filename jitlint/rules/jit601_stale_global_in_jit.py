@@ -17,7 +17,10 @@ class StaleGlobalInJit(Rule):
     another method or an assignment to the instance changes, and a bound method of an
     instance jitted once into a name (`jitted_calc = jax.jit(c.calc)`) when `c.P = ...` or a
     method of `c` that assigns `self.P` runs between two calls of that name (shown at the
-    write). Constants bound once, imports,
+    write), and a jitted def a factory returns (`step = make_step()`, bound once) whose calls
+    have the write between them. Also a draw from a random generator kept in Python
+    (`np.random.normal()`, `random.random()`, `autoray.do("random.normal", ...)`) in a jitted
+    body or a function of this module it calls. Constants bound once, imports,
     functions and classes are not flagged, nor are writes that all happen before the first call.
 
     ## Why is this bad?
@@ -30,7 +33,11 @@ class StaleGlobalInJit(Rule):
     re-wrapped with `jax.jit` (the cache is keyed on the wrapped function: no retrace), and
     `self.weights` changed after `jax.jit(self._forward)`, and `c.mul = False` after
     `jitted_calc = jax.jit(c.calc)`: jitting `c.calc` again returns the stale value too (jit's
-    cache takes the equal bound method for the same function). The run-time tests of
+    cache takes the equal bound method for the same function). A Python-side random draw is the
+    same: `np.random.normal()` in a jitted function returns 1.7641 on every call (without jit,
+    1.7641 then 0.4002), and autoray's `do("random.normal", like="jax")` repeats its number and
+    leaves the key split at trace time in autoray's global state, so its next eager draw raises
+    UnexpectedTracerError (autoray 0.11.0, autoray#27). The run-time tests of
     `fixtures/stale_values/` print both results next to the ones without jit.
 
     ## Fix safety
