@@ -728,3 +728,14 @@ DISPATCHED_RANDOM_DRAWS: dict[str, str] = {"autoray.do": "random."}
 CONSUMING_METHODS: dict[str, str] = {"equinox.nn.State": "set"}
 # ``maker(Cls)(...)`` returns a tuple holding an instance of Cls (at this index) and its state.
 STATE_MAKERS: dict[str, int] = {"equinox.nn.make_with_state": 0}
+
+# --- Configuration flags that jit's cache key leaves out -----------------------------------------
+# flag -> the functions whose traced result it changes.  jit compiles under the flag's value at
+# the first call and keeps that program when ``jax.config.update(flag, ...)`` changes it later:
+# the next call of the same jitted function silently returns the old mode's result until
+# ``jax.clear_caches()`` (jax#40609, open; jax 0.10.2, measured by tests/test_jaxfacts.py).
+CACHE_KEY_MISSING_FLAGS: dict[str, frozenset[str]] = {
+    "jax_high_dynamic_range_gumbel": frozenset({"jax.random.gumbel", "jax.random.categorical"}),
+}
+CONFIG_UPDATES = frozenset({"jax.config.update"})
+CACHE_CLEARS = frozenset({"jax.clear_caches"})

@@ -29,7 +29,8 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, D
                               TRACED_RESULT_CALLS,
                               TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
-                              HOST_RANDOM_DRAWS, CONSUMING_METHODS, STATE_MAKERS)
+                              HOST_RANDOM_DRAWS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
+                              CONFIG_UPDATES, CACHE_CLEARS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -1426,3 +1427,25 @@ def test_consuming_method_marks_the_old_state_and_jit_loses_the_mark():
     counter, state = eqx.nn.make_with_state(Counter)()
     jitted = jax.jit(step)
     assert float(jitted(counter, state)[0]) == float(jitted(counter, state)[0]) == 0.0  # silently reused
+
+
+@pytest.mark.parametrize("flag", sorted(CACHE_KEY_MISSING_FLAGS))
+def test_cache_key_missing_flag_keeps_the_old_program_until_caches_are_cleared(flag):
+    assert CONFIG_UPDATES == {"jax.config.update"} and CACHE_CLEARS == {"jax.clear_caches"}
+    before = getattr(jax.config, flag)
+    key = jax.random.key(0)
+    draws = {"jax.random.gumbel": lambda k: jax.random.gumbel(k, (16,)),
+             "jax.random.categorical": lambda k: jax.random.categorical(k, jnp.zeros(50), shape=(64,))}
+    try:
+        for qualname in sorted(CACHE_KEY_MISSING_FLAGS[flag]):
+            jax.config.update(flag, False)
+            jax.clear_caches()
+            jitted = jax.jit(draws[qualname])
+            low = np.asarray(jitted(key))
+            jax.config.update(flag, True)
+            assert np.array_equal(jitted(key), low)  # the cached program: the old mode
+            jax.clear_caches()
+            assert not np.array_equal(jitted(key), low)  # compiled again under the new value
+    finally:
+        jax.config.update(flag, before)
+        jax.clear_caches()

@@ -24,11 +24,13 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import DISPATCHED_RANDOM_DRAWS, HOST_RANDOM_DRAWS
+from jitlint.jaxfacts import (CACHE_CLEARS, CACHE_KEY_MISSING_FLAGS, CONFIG_UPDATES, DISPATCHED_RANDOM_DRAWS,
+                              HOST_RANDOM_DRAWS)
 from jitlint.rule import FileContext
 from jitlint.rules._context import class_methods
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
                                    name_loads, positional_params, scopes_within)
+from jitlint.walk import iter_nodes
 from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel
 from jitlint.walk import Walker, children
@@ -210,6 +212,72 @@ def _random_draw(call: cst.Call, scope: Scope, model: SemanticModel) -> Optional
     if prefix is not None and isinstance(first, cst.SimpleString) \
             and str(first.evaluated_value).startswith(prefix):
         return qualname
+    return None
+
+
+@dataclass(eq=False)
+class StaleFlag:
+    update: cst.Call  # ``jax.config.update(flag, ...)`` between two calls
+    flag: str
+    callee: str  # the jitted function, as its calls name it
+    stale: cst.Call  # the next call, which reuses the program compiled under the old value
+
+
+def stale_config_flags(ctx: FileContext) -> list[StaleFlag]:
+    """``jax.config.update(flag, ...)`` of a flag jit's cache key leaves out
+    (jaxfacts.CACHE_KEY_MISSING_FLAGS) between two calls of a jitted function whose body calls
+    a function the flag changes, in one body, with no ``jax.clear_caches()`` in between."""
+    return ctx.shared("stale-config-flags", _find_stale_config_flags)
+
+
+def _find_stale_config_flags(ctx: FileContext) -> list[StaleFlag]:
+    model = ctx.model
+    updates, clears = [], []
+    for site in model.calls:
+        qualname = model.qualified_name(site.node.func, site.frame.scope)
+        if qualname in CACHE_CLEARS:
+            clears.append(site)
+        elif qualname in CONFIG_UPDATES and site.node.args:
+            flag = _string_value(site.node.args[0].value, site, model)
+            if flag in CACHE_KEY_MISSING_FLAGS:
+                updates.append((site, flag))
+    if not updates:
+        return []
+    found = []
+    calls_by_app: dict[int, list] = {}
+    for jc in jitted_calls(ctx):
+        calls_by_app.setdefault(id(jc.app), []).append(jc)
+    for group in calls_by_app.values():
+        func = group[0].func
+        if func is None:
+            continue
+        body = func.body
+        used = {model.qualified_name(node.func, model.scope_of.get(func) or model.module_scope)
+                for node in iter_nodes(body) if isinstance(node, cst.Call)}
+        for update, flag in updates:
+            if not used & CACHE_KEY_MISSING_FLAGS[flag]:
+                continue
+            at = model.order(update.node)
+            same = [jc for jc in group if model.call_site_of[jc.call].frame.scope is update.frame.scope]
+            before = [jc for jc in same if model.order(jc.call) < at]
+            after = sorted((jc for jc in same if model.order(jc.call) > at), key=lambda jc: model.order(jc.call))
+            if not before or not after:
+                continue
+            nxt = model.order(after[0].call)
+            if any(c.frame.scope is update.frame.scope and at < model.order(c.node) < nxt for c in clears):
+                continue
+            found.append(StaleFlag(update.node, flag, after[0].name, after[0].call))
+    return found
+
+
+def _string_value(expr: cst.BaseExpression, site, model: SemanticModel) -> Optional[str]:
+    """A string literal, or a name bound once to one (``FLAG = "jax_..."``)."""
+    if isinstance(expr, cst.Name):
+        binding = model.single_binding(expr.value, site.frame.scope)
+        expr = binding.value if binding is not None and binding.kind == "assign" else None
+    if isinstance(expr, cst.SimpleString):
+        value = expr.evaluated_value
+        return value if isinstance(value, str) else None
     return None
 
 
