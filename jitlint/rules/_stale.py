@@ -151,8 +151,14 @@ def _find_host_random_draws(ctx: FileContext) -> list[StaleRead]:
     if not jitted:
         return []
     analysis = _Analysis(model, set(jitted))
+    calls: dict[cst.FunctionDef, list] = {}
+    for jc in jitted_calls(ctx):
+        calls.setdefault(jc.func, []).append(model.call_site_of[jc.call])
     found = []
     for func in jitted:
+        shown = calls.get(func, [])
+        if len(shown) == 1 and shown[0].frame.scope is model.module_scope and not shown[0].frame.loops_in_scope():
+            continue  # called once, by the script: the one draw is all it asks for
         for body in (func, *analysis._helpers(func)):
             params = {p.name.value for p in (*positional_params(body), *body.params.kwonly_params)}
             for site in model.calls:
