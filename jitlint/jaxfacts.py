@@ -717,3 +717,49 @@ STATIC_SPEC_TRANSFORMS: dict[str, StaticSpecTransform] = {
     "flax.linen.checkpoint": StaticSpecTransform((0, "target"), self_counted=True),
     "flax.linen.jit": StaticSpecTransform((0, "target"), self_counted=True, out_of_range=None),
 }
+
+# --- Random draws from a state kept in Python ----------------------------------------------------
+# Each call draws from a generator the library keeps in Python and advances as a side effect
+# (NumPy's and the standard library's global generators).  Inside jit the draw runs once, at
+# trace time, and its number is baked into the compiled code: every call returns the same
+# "random" value (tests/test_jaxfacts.py: two calls of the jitted draw agree, two eager draws
+# differ).  qualname -> the arguments of an example call (the test's).
+HOST_RANDOM_DRAWS: dict[str, tuple] = {
+    **{f"numpy.random.{name}": () for name in ("rand", "randn", "random", "normal", "uniform",
+                                               "standard_normal", "exponential")},
+    "numpy.random.randint": (1 << 30,),
+    "numpy.random.choice": (1 << 30,),
+    "numpy.random.permutation": (100,),
+    **{f"random.{name}": () for name in ("random",)},
+    "random.uniform": (0.0, 1.0),
+    "random.gauss": (0.0, 1.0),
+    "random.normalvariate": (0.0, 1.0),
+    "random.randint": (0, 1 << 30),
+}
+# Dispatchers whose first argument names the function to call: qualname -> the prefix of the
+# names that are random draws from a state kept in Python.  ``autoray.do("random.normal",
+# like="jax")`` splits autoray's global jax key in Python (autoray#27): under jit the draw is
+# baked in as above, and the key split at trace time is left in autoray's global state, so the
+# next eager draw raises UnexpectedTracerError (autoray 0.11.0, measured by the test).
+DISPATCHED_RANDOM_DRAWS: dict[str, str] = {"autoray.do": "random."}
+
+# --- State objects that an update consumes -------------------------------------------------------
+# class -> its method that returns the updated object and marks the old one consumed by writing to
+# it (equinox: ``self._state = _sentinel``), so that a later use of the old one raises (ValueError
+# "Attempted to use old state").  Under jit the write lands on the traced copy and is dropped: the
+# old object stays usable and reusing it silently loses the update (equinox#1071; the test checks
+# both behaviours).
+CONSUMING_METHODS: dict[str, str] = {"equinox.nn.State": "set"}
+# ``maker(Cls)(...)`` returns a tuple holding an instance of Cls (at this index) and its state.
+STATE_MAKERS: dict[str, int] = {"equinox.nn.make_with_state": 0}
+
+# --- Configuration flags that jit's cache key leaves out -----------------------------------------
+# flag -> the functions whose traced result it changes.  jit compiles under the flag's value at
+# the first call and keeps that program when ``jax.config.update(flag, ...)`` changes it later:
+# the next call of the same jitted function silently returns the old mode's result until
+# ``jax.clear_caches()`` (jax#40609, open; jax 0.10.2, measured by tests/test_jaxfacts.py).
+CACHE_KEY_MISSING_FLAGS: dict[str, frozenset[str]] = {
+    "jax_high_dynamic_range_gumbel": frozenset({"jax.random.gumbel", "jax.random.categorical"}),
+}
+CONFIG_UPDATES = frozenset({"jax.config.update"})
+CACHE_CLEARS = frozenset({"jax.clear_caches"})

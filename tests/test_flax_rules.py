@@ -49,12 +49,28 @@ def test_jit820_updates_under_jax_jit_are_lost(reports, name, flagged, steps, di
     assert distinct_losses == distinct
 
 
-def test_jit820_updating_a_global_nnx_object_under_jax_jit_raises(reports):
+def test_jit610_updating_a_global_nnx_object_under_jax_jit_raises(reports):
     path = FLAX / "jax_jit_updates_global_optimizer.py"
     report = reports[path]
     assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
     assert "ValueError Cannot extract graph node from different trace level" in report["stdout"]
-    assert expected_findings(path) == {(13, "JIT820")}
+    assert expected_findings(path) == {(16, "JIT610")}
+
+
+@pytest.mark.parametrize("name, printed", [
+    # flax#4695: NNX objects reached through `self` from a function defined in a method
+    ("jax_jit_closure_in_init_updates_self_optimizer.py", "ValueError"),
+    ("jax_jit_closure_in_method_updates_self_counter.py", "TraceContextError"),
+    ("nnx_jit_closure_in_method_updates_self_model.py", "ValueError"),
+    ("nnx_jit_method_passes_self_objects_ok.py", "steps: 3"),
+    ("jax_jit_method_split_merge_ok.py", "steps: 3"),
+])
+def test_nnx_objects_closed_over_through_self_raise(reports, name, printed):
+    path = FLAX / name
+    report = reports[path]
+    assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
+    assert report["stdout"].strip().splitlines()[-1] == printed
+    assert bool(expected_findings(path)) == (not printed.startswith("steps"))
 
 
 @pytest.mark.parametrize("name, flagged", [

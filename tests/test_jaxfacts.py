@@ -28,7 +28,9 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, D
                               RAGGED_BATCHERS, SCHEDULE_PARAMS, SHAPED_CONSTRUCTORS, STATIC_FIELD_MARKERS, STATIC_SPEC_TRANSFORMS,
                               TRACED_RESULT_CALLS,
                               TRACING_CALLS,
-                              ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS)
+                              ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
+                              HOST_RANDOM_DRAWS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
+                              CONFIG_UPDATES, CACHE_CLEARS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -1422,3 +1424,70 @@ def test_static_spec_transform_counts_positions_as_recorded(qualname):
     else:
         with pytest.raises(getattr(__import__("builtins"), fact.out_of_range), match="static_argnums"):
             run((flag + 1,))
+
+@pytest.mark.parametrize("qualname", sorted(HOST_RANDOM_DRAWS))
+def test_host_random_draw_is_baked_in_under_jit(qualname):
+    module, name = qualname.rsplit(".", 1)
+    draw = getattr(importlib.import_module(module), name)
+    args = HOST_RANDOM_DRAWS[qualname]
+    jitted = jax.jit(lambda: jnp.asarray(draw(*args)))
+    assert np.array_equal(jitted(), jitted())  # drawn once, at trace time
+    assert not np.array_equal(draw(*args), draw(*args))  # eagerly each draw advances the state
+
+
+def test_dispatched_random_draw_is_baked_in_and_leaks_its_key():
+    autoray = pytest.importorskip("autoray")
+    [(qualname, prefix)] = DISPATCHED_RANDOM_DRAWS.items()
+    assert qualname == "autoray.do" and prefix == "random."
+    sampler = jax.jit(lambda: autoray.do("random.normal", like="jax"))
+    assert float(sampler()) == float(sampler())
+    # the key split at trace time stays in autoray's global state: the next eager draw fails
+    with pytest.raises(jax.errors.UnexpectedTracerError):
+        autoray.do("random.normal", like="jax")
+
+
+def test_consuming_method_marks_the_old_state_and_jit_loses_the_mark():
+    eqx = pytest.importorskip("equinox")
+    assert CONSUMING_METHODS == {"equinox.nn.State": "set"} and STATE_MAKERS == {"equinox.nn.make_with_state": 0}
+
+    class Counter(eqx.Module):
+        index: eqx.nn.StateIndex
+
+        def __init__(self):
+            self.index = eqx.nn.StateIndex(jnp.array(0.0))
+
+    def step(counter, state):
+        value = state.get(counter.index)
+        return value, getattr(state, CONSUMING_METHODS["equinox.nn.State"])(counter.index, value + 1)
+
+    made = eqx.nn.make_with_state(Counter)()
+    counter, state = made[STATE_MAKERS["equinox.nn.make_with_state"]], made[1]
+    assert isinstance(counter, Counter) and isinstance(state, eqx.nn.State)
+    step(counter, state)
+    with pytest.raises(ValueError, match="old state"):
+        step(counter, state)  # eagerly, the old state is marked consumed
+    counter, state = eqx.nn.make_with_state(Counter)()
+    jitted = jax.jit(step)
+    assert float(jitted(counter, state)[0]) == float(jitted(counter, state)[0]) == 0.0  # silently reused
+
+
+@pytest.mark.parametrize("flag", sorted(CACHE_KEY_MISSING_FLAGS))
+def test_cache_key_missing_flag_keeps_the_old_program_until_caches_are_cleared(flag):
+    assert CONFIG_UPDATES == {"jax.config.update"} and CACHE_CLEARS == {"jax.clear_caches"}
+    before = getattr(jax.config, flag)
+    key = jax.random.key(0)
+    draws = {"jax.random.gumbel": lambda k: jax.random.gumbel(k, (16,)),
+             "jax.random.categorical": lambda k: jax.random.categorical(k, jnp.zeros(50), shape=(64,))}
+    try:
+        for qualname in sorted(CACHE_KEY_MISSING_FLAGS[flag]):
+            jax.config.update(flag, False)
+            jax.clear_caches()
+            jitted = jax.jit(draws[qualname])
+            low = np.asarray(jitted(key))
+            jax.config.update(flag, True)
+            assert np.array_equal(jitted(key), low)  # the cached program: the old mode
+            jax.clear_caches()
+            assert not np.array_equal(jitted(key), low)  # compiled again under the new value
+    finally:
+        jax.config.update(flag, before)
+        jax.clear_caches()

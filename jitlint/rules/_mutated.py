@@ -7,8 +7,9 @@ returns the first setting's result, whether the class hashes by identity, by a `
 over the changed field (with or without a matching ``__eq__``), or is a dataclass with
 ``eq=False`` or ``unsafe_hash=True``.  So the stale trace is the rule, not the exception.
 
-Found for an object a call builds (``cfg = Config(2.0)``, ``obj = Model()``; not a literal, a
-container, an array or a parameter) that reaches a static position, or is the receiver of a
+Found for an object a call builds (``cfg = Config(2.0)``, ``obj = Model()``, or a parameter
+every caller passes such a call: ``train(x, Config(1.0))``; not a literal, a container or an
+array) that reaches a static position, or is the receiver of a
 jitted method with ``self`` static, and is changed between two such calls (or in the loop that
 calls) outside any jitted body, by:
 
@@ -86,7 +87,7 @@ def _analyse(ctx: FileContext) -> list[MutatedStatic]:
     for passing in _passings(ctx):
         bindings = ctx.model.lookup(passing.name.value, passing.site_frame.scope)
         if not bindings or not all(_built_object(ctx, b) for b in bindings):
-            continue  # an object a call builds: not a literal, container, array or parameter
+            continue  # an object a call builds: not a literal, container or array
         groups.setdefault((passing.callee, tuple(id(b) for b in bindings)), []).append(passing)
     if not groups:
         return []
@@ -134,16 +135,62 @@ def _passings(ctx: FileContext) -> Iterator[_Passing]:
 
 
 def _built_object(ctx: FileContext, binding: Binding) -> bool:
-    return binding.kind == "assign" and isinstance(binding.value, cst.Call) \
-        and not _is_container(binding) and array_made_by(ctx.model, binding.value, binding.scope) is None
+    return _creation(ctx, binding) is not None
+
+
+def _creation(ctx: FileContext, binding: Binding) -> Optional[tuple[cst.Call, Scope]]:
+    """The call that builds the object ``binding`` holds (``cfg = Config(2.0)``), with its
+    scope: for a parameter of a plain function (``def train(x, config)``), the argument every
+    call of the function (``train(x, Config(1.0))``, at least one) passes it, when each builds
+    an object with the same callee.  None for a literal, a container, an array, or unknown."""
+    if binding.kind == "assign":
+        if isinstance(binding.value, cst.Call) and not _is_container(binding) \
+                and array_made_by(ctx.model, binding.value, binding.scope) is None:
+            return binding.value, binding.scope
+        return None
+    function = binding.scope.node
+    if binding.kind != "param" or binding.scope.kind != "function" or not isinstance(function, cst.FunctionDef) \
+            or function.decorators or len(binding.scope.bindings.get(binding.name, ())) != 1:
+        return None
+    params = positional_params(function)
+    index = next((i for i, p in enumerate(params) if p.name.value == binding.name), None)
+    outer = ctx.model.functions.get(function)
+    own = next((b for b in outer.scope.bindings.get(function.name.value, ()) if b.node is function), None) \
+        if outer is not None else None
+    if index is None or own is None:
+        return None
+    built: list[tuple[cst.Call, Scope]] = []
+    for site in ctx.model.calls_to(own):
+        args = site.node.args
+        if any(a.star for a in args):
+            return None
+        value = next((a.value for a in args if a.keyword is not None and a.keyword.value == binding.name), None)
+        positional = [a.value for a in args if a.keyword is None]
+        if value is None and index < len(positional):
+            value = positional[index]
+        if isinstance(value, cst.Name):
+            passed = ctx.model.bindings_at(value, site.frame.scope)
+            found = _creation(ctx, passed[0]) if len(passed) == 1 and passed[0].kind == "assign" else None
+        elif isinstance(value, cst.Call) and array_made_by(ctx.model, value, site.frame.scope) is None \
+                and not (isinstance(value.func, cst.Name) and value.func.value in ("list", "dict", "set")):
+            found = value, site.frame.scope
+        else:
+            found = None
+        if found is None:
+            return None
+        built.append(found)
+    if not built or len({cst.Module([]).code_for_node(call.func) for call, _ in built}) != 1:
+        return None
+    return built[0]
 
 
 def _class_of(ctx: FileContext, binding: Binding) -> Optional[cst.ClassDef]:
     """The class of this module whose call built the object."""
-    func = binding.value.func if isinstance(binding.value, cst.Call) else None
+    creation = _creation(ctx, binding)
+    func = creation[0].func if creation is not None else None
     if not isinstance(func, cst.Name):
         return None
-    found = ctx.model.lookup(func.value, binding.scope)
+    found = ctx.model.lookup(func.value, creation[1])
     if len(found) == 1 and found[0].kind == "class" and isinstance(found[0].node, cst.ClassDef):
         return found[0].node
     return None

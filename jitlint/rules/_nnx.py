@@ -16,7 +16,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.semantic import Frame, Scope, SemanticModel
+from jitlint.semantic import Frame, Scope, SemanticModel, dotted_name
 from jitlint.walk import children
 
 NNX = "flax.nnx."
@@ -24,6 +24,8 @@ LINEN = "flax.linen."
 NNX_GRADS = frozenset({"flax.nnx.grad", "flax.nnx.value_and_grad"})
 NNX_UPDATE = "flax.nnx.update"
 NNX_JIT = "flax.nnx.jit"
+# Plain JAX jits: they flatten an NNX object to arrays and rebuild a copy inside.
+PLAIN_JITS = frozenset({"jax.jit", "jax.experimental.pjit.pjit"})
 
 
 def is_nnx_class(expr: cst.BaseExpression, scope: Scope, model: SemanticModel) -> bool:
@@ -110,7 +112,8 @@ def in_place_updates(func: cst.FunctionDef, model: SemanticModel,
 
 def closed_over_updates(func: cst.FunctionDef, model: SemanticModel) -> dict[str, cst.CSTNode]:
     """NNX objects ``func`` reads from outside (globals, enclosing functions: every binding
-    creates one) and updates in place, as ``in_place_updates`` finds them."""
+    creates one; attributes of the receiver of an enclosing method, ``self.optimizer``, see
+    ``receiver_nnx_attributes``) and updates in place, as ``in_place_updates`` finds them."""
     scope = model.scope_of[func]
     outer = set()
     for node in own_nodes(func.body):
@@ -121,44 +124,104 @@ def closed_over_updates(func: cst.FunctionDef, model: SemanticModel) -> dict[str
                                 and creates_nnx_object(b.value, b.scope, b.frame, model)
                                 for b in bindings):
                 outer.add(node.value)
+    outer |= receiver_nnx_attributes(func, model)
     return _updates(func, model, outer, outer) if outer else {}
+
+
+def receiver_nnx_attributes(func: cst.FunctionDef, model: SemanticModel) -> set[str]:
+    """``self.optimizer`` / ``self.model`` (as text) read in ``func``, a def nested in a method
+    whose receiver it closes over, when the attribute holds an NNX object: some method of the
+    class assigns it one it creates (``self.optimizer = nnx.Optimizer(...)``), or ``func``
+    differentiates it with ``nnx.grad``/``nnx.value_and_grad``.  Such an object is closed over
+    through ``self``, not passed to the jit."""
+    frame = model.functions.get(func)
+    method = cls = None
+    for f in frame if frame is not None else ():
+        if isinstance(f.node, cst.FunctionDef) and f.node in model.functions \
+                and model.functions[f.node].scope.kind == "class":
+            method, cls = f.node, model.functions[f.node].scope.node
+            break
+    params = [*method.params.posonly_params, *method.params.params] if method is not None else []
+    if not params or not isinstance(cls, cst.ClassDef) or any(
+            isinstance(d.decorator, cst.Name) and d.decorator.value in ("staticmethod", "classmethod")
+            for d in method.decorators):
+        return set()
+    receiver = params[0].name.value
+    scope = model.scope_of[func]
+    if [b.node for b in model.lookup(receiver, scope)] != [params[0]]:
+        return set()  # rebound on the way: not the method's receiver
+    read = {dotted_name(node) for node in own_nodes(func.body)
+            if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)
+            and node.value.value == receiver}
+    if not read:
+        return set()
+    known = set()
+    for node in own_nodes(func.body):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Call) and node.args \
+                and model.qualified_name(node.func.func, scope) in NNX_GRADS \
+                and dotted_name(node.args[0].value) in read:
+            known.add(dotted_name(node.args[0].value))
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for other in body:
+        if not isinstance(other, cst.FunctionDef) or other not in model.scope_of:
+            continue
+        own = [*other.params.posonly_params, *other.params.params]
+        if not own:
+            continue
+        mine, where = own[0].name.value, model.functions[other]
+        for node in own_nodes(other.body):
+            if isinstance(node, cst.Assign) and len(node.targets) == 1:
+                target = node.targets[0].target
+                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                        and target.value.value == mine and f"{receiver}.{target.attr.value}" in read \
+                        and creates_nnx_object(node.value, model.scope_of[other], where, model):
+                    known.add(f"{receiver}.{target.attr.value}")
+    return known
 
 
 def _updates(func: cst.FunctionDef, model: SemanticModel, candidates: set[str],
              known: set[str]) -> dict[str, cst.CSTNode]:
+    """Names (or receiver attributes, ``self.optimizer``) updated in place, each with the
+    first update in the source."""
     scope = model.scope_of[func]
     updated: dict[str, cst.CSTNode] = {}
-    for node in own_nodes(func.body):
+    nodes = sorted(own_nodes(func.body), key=model.order)
+    for node in nodes:
         if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
             call = node.value
+            receiver = dotted_name(call.func.value) if isinstance(call.func, cst.Attribute) else ""
             if isinstance(call.func, cst.Attribute) and call.func.attr.value == "update" \
-                    and isinstance(call.func.value, cst.Name) and call.func.value.value in candidates:
+                    and receiver in candidates:
                 # ``optimizer.update(model, grads)``: the result is dropped, so it works in place.
-                names = [a.value.value for a in call.args if isinstance(a.value, cst.Name)
-                         and a.value.value in candidates]
-                receiver = call.func.value.value
+                names = [dotted_name(a.value) for a in call.args if dotted_name(a.value) in candidates]
                 if receiver in known or any(n in known for n in names):
                     for name in (receiver, *[n for n in names if n in known]):
                         updated.setdefault(name, call)
             elif model.qualified_name(call.func, scope) == NNX_UPDATE and call.args:
-                first = call.args[0].value
-                if isinstance(first, cst.Name) and first.value in candidates:
-                    updated.setdefault(first.value, call)
+                first = dotted_name(call.args[0].value)
+                if first in candidates:
+                    updated.setdefault(first, call)
         elif isinstance(node, (cst.AssignTarget, cst.AugAssign)):
-            root = _attribute_root(node.target)
-            if root is not None and root in known:
+            root = _updated_object(node.target, known)
+            if root is not None:
                 updated.setdefault(root, node)
     return updated
 
 
-def _attribute_root(target: cst.BaseExpression) -> Optional[str]:
-    """``model.count.value`` / ``model.w[...]`` -> "model" (an attribute or item of it)."""
+def _updated_object(target: cst.BaseExpression, known: set[str]) -> Optional[str]:
+    """``model.count.value`` / ``model.w[...]`` / ``self.model.w[...]`` -> the object of
+    ``known`` it writes into (an attribute or item of it, not the name itself)."""
     if not isinstance(target, (cst.Attribute, cst.Subscript)):
         return None
-    root = target
-    while isinstance(root, (cst.Attribute, cst.Subscript)):
-        root = root.value
-    return root.value if isinstance(root, cst.Name) else None
+    found = None
+    current = target.value
+    while isinstance(current, (cst.Attribute, cst.Subscript, cst.Name)):
+        if dotted_name(current) in known:
+            found = dotted_name(current)
+        if isinstance(current, cst.Name):
+            break
+        current = current.value
+    return found
 
 
 def returned_names(func: cst.FunctionDef, model: SemanticModel) -> set[str]:

@@ -24,10 +24,13 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
+from jitlint.jaxfacts import (CACHE_CLEARS, CACHE_KEY_MISSING_FLAGS, CONFIG_UPDATES, DISPATCHED_RANDOM_DRAWS,
+                              HOST_RANDOM_DRAWS)
 from jitlint.rule import FileContext
 from jitlint.rules._context import class_methods
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
                                    name_loads, positional_params, scopes_within)
+from jitlint.walk import iter_nodes
 from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel
 from jitlint.walk import Walker, children
@@ -54,6 +57,7 @@ class StaleRead:
     function_value: bool = False  # every binding is a lambda: the stale value is a function
     fix: str = ""  # the fix, where it is not "pass it as an argument"
     related: tuple[tuple[cst.CSTNode, str], ...] = ()  # evidence shown with the finding
+    described: bool = False  # ``name`` is a description (a library's hidden state), not code
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,6 +94,9 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
                             if b.node is func), None)
             for site in ctx.model.calls_to(binding) if binding is not None else ():
                 calls_of.setdefault(func, []).append(Event(site.frame, order(site.node)))
+    for func, entry in jitted.items():
+        for site in _factory_calls(ctx, func, entry):
+            calls_of.setdefault(func, []).append(Event(site.frame, order(site.node)))
     analysis = _Analysis(ctx.model, set(jitted))
     found = []
     for func, entry in jitted.items():
@@ -97,6 +104,187 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
         if calls:
             found.extend(analysis.check(entry, calls))
     return found
+
+
+def _factory_calls(ctx: FileContext, func: cst.FunctionDef, entry: JittedFunction) -> Iterator:
+    """``step = make_step()`` bound once, outside a loop, where ``make_step`` returns the
+    jitted def (``return step``, ``return jax.jit(step)``): the calls of ``step`` call one jit,
+    made once, whose first trace keeps what ``func`` read then."""
+    model = ctx.model
+    frame = model.functions.get(func)
+    factory = frame.enclosing_function() if frame is not None else None
+    outer = model.functions.get(factory) if factory is not None else None
+    if factory is None or outer is None or outer.scope.kind == "class" or factory.decorators:
+        return
+    inner = model.scope_of[factory]
+    made = {id(app.call) for app in entry.apps if app.call is not None}
+    returns = [statement.value for statement, at in model.returns if at.enclosing_function() is factory]
+    if not returns or not all(
+            id(value) in made or (isinstance(value, cst.Name) and value.value == func.name.value
+                                  and [b.node for b in model.lookup(value.value, inner)] == [func])
+            for value in returns):
+        return
+    own = next((b for b in outer.scope.bindings.get(factory.name.value, ()) if b.node is factory), None)
+    for site in model.calls_to(own) if own is not None else ():
+        statement = model.parent_statement.get(site.node)
+        if not isinstance(statement, cst.Assign) or statement.value is not site.node \
+                or len(statement.targets) != 1 or not isinstance(statement.targets[0].target, cst.Name) \
+                or site.frame.loops_in_scope():
+            continue
+        bound = model.lookup(statement.targets[0].target.value, site.frame.scope)
+        if len(bound) == 1 and bound[0].node is statement:
+            yield from model.calls_to(bound[0])
+
+
+def host_random_draws(ctx: FileContext) -> list[StaleRead]:
+    """``np.random.normal()``, ``random.random()``, ``autoray.do("random.normal", ...)`` in a
+    jitted body (or a function of this module it calls): a draw from a generator kept in
+    Python (jaxfacts.HOST_RANDOM_DRAWS), run once at trace time and baked in.  Not a draw
+    given a traced parameter (that one fails to trace: JIT803's)."""
+    return ctx.shared("host-random-draws", _find_host_random_draws)
+
+
+def _find_host_random_draws(ctx: FileContext) -> list[StaleRead]:
+    model = ctx.model
+    jitted = {f: j for f, j in jitted_functions(ctx).items()
+              if not any(app.jit.qualname in SKIPPED_JITS for app in j.apps)}
+    if not jitted:
+        return []
+    analysis = _Analysis(model, set(jitted))
+    calls: dict[cst.FunctionDef, list] = {}
+    for jc in jitted_calls(ctx):
+        calls.setdefault(jc.func, []).append(model.call_site_of[jc.call])
+    found = []
+    for func in jitted:
+        shown = calls.get(func, [])
+        if len(shown) == 1 and shown[0].frame.scope is model.module_scope and not shown[0].frame.loops_in_scope():
+            continue  # called once, by the script: the one draw is all it asks for
+        for body in (func, *analysis._helpers(func)):
+            params = {p.name.value for p in (*positional_params(body), *body.params.kwonly_params)}
+            for site in model.calls:
+                if not site.frame.is_inside(body) or _nested_function(site.frame, body):
+                    continue  # a nested def may run at call time (a host callback)
+                drawn = _random_draw(site.node, site.frame.scope, model)
+                if drawn is None or any(_reads_value_of(a.value, params) for a in site.node.args):
+                    continue
+                source = "autoray's global jax key" if drawn.startswith("autoray.") else \
+                    f"the global generator of `{drawn.rsplit('.', 1)[0]}`"
+                shown = cst.Module([]).code_for_node(site.node.func)
+                found.append(StaleRead(
+                    site.node, func, source, f"advanced by each draw, but `{shown}(...)` runs at "
+                    f"trace time only", described=True, fix=(
+                        "every call returns the same \"random\" numbers; draw with jax.random "
+                        "from a key passed as an argument and split for each call")))
+                break
+            else:
+                continue
+            break
+    return found
+
+
+def _reads_value_of(expr: cst.BaseExpression, params: set[str]) -> bool:
+    """``expr`` reads the value of one of ``params``, not only its static ``.shape`` /
+    ``.ndim`` / ``.dtype`` / ``.size``."""
+    stack: list[cst.CSTNode] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Attribute):
+            if not (node.attr.value in ("shape", "ndim", "dtype", "size") and isinstance(node.value, cst.Name)):
+                stack.append(node.value)
+            continue
+        if isinstance(node, cst.Name) and node.value in params:
+            return True
+        stack.extend(node.children)
+    return False
+
+
+def _nested_function(frame: Frame, body: cst.FunctionDef) -> bool:
+    """A def or lambda lies between ``frame``'s point and ``body``."""
+    for f in frame:
+        if f.node is body:
+            return False
+        if isinstance(f.node, (cst.FunctionDef, cst.Lambda)):
+            return True
+    return False
+
+
+def _random_draw(call: cst.Call, scope: Scope, model: SemanticModel) -> Optional[str]:
+    """The qualname of a draw from a generator kept in Python, or None."""
+    qualname = model.qualified_name(call.func, scope)
+    if qualname in HOST_RANDOM_DRAWS:
+        return qualname
+    prefix = DISPATCHED_RANDOM_DRAWS.get(qualname or "")
+    first = call.args[0].value if call.args and call.args[0].keyword is None else None
+    if prefix is not None and isinstance(first, cst.SimpleString) \
+            and str(first.evaluated_value).startswith(prefix):
+        return qualname
+    return None
+
+
+@dataclass(eq=False)
+class StaleFlag:
+    update: cst.Call  # ``jax.config.update(flag, ...)`` between two calls
+    flag: str
+    callee: str  # the jitted function, as its calls name it
+    stale: cst.Call  # the next call, which reuses the program compiled under the old value
+
+
+def stale_config_flags(ctx: FileContext) -> list[StaleFlag]:
+    """``jax.config.update(flag, ...)`` of a flag jit's cache key leaves out
+    (jaxfacts.CACHE_KEY_MISSING_FLAGS) between two calls of a jitted function whose body calls
+    a function the flag changes, in one body, with no ``jax.clear_caches()`` in between."""
+    return ctx.shared("stale-config-flags", _find_stale_config_flags)
+
+
+def _find_stale_config_flags(ctx: FileContext) -> list[StaleFlag]:
+    model = ctx.model
+    updates, clears = [], []
+    for site in model.calls:
+        qualname = model.qualified_name(site.node.func, site.frame.scope)
+        if qualname in CACHE_CLEARS:
+            clears.append(site)
+        elif qualname in CONFIG_UPDATES and site.node.args:
+            flag = _string_value(site.node.args[0].value, site, model)
+            if flag in CACHE_KEY_MISSING_FLAGS:
+                updates.append((site, flag))
+    if not updates:
+        return []
+    found = []
+    calls_by_app: dict[int, list] = {}
+    for jc in jitted_calls(ctx):
+        calls_by_app.setdefault(id(jc.app), []).append(jc)
+    for group in calls_by_app.values():
+        func = group[0].func
+        if func is None:
+            continue
+        body = func.body
+        used = {model.qualified_name(node.func, model.scope_of.get(func) or model.module_scope)
+                for node in iter_nodes(body) if isinstance(node, cst.Call)}
+        for update, flag in updates:
+            if not used & CACHE_KEY_MISSING_FLAGS[flag]:
+                continue
+            at = model.order(update.node)
+            same = [jc for jc in group if model.call_site_of[jc.call].frame.scope is update.frame.scope]
+            before = [jc for jc in same if model.order(jc.call) < at]
+            after = sorted((jc for jc in same if model.order(jc.call) > at), key=lambda jc: model.order(jc.call))
+            if not before or not after:
+                continue
+            nxt = model.order(after[0].call)
+            if any(c.frame.scope is update.frame.scope and at < model.order(c.node) < nxt for c in clears):
+                continue
+            found.append(StaleFlag(update.node, flag, after[0].name, after[0].call))
+    return found
+
+
+def _string_value(expr: cst.BaseExpression, site, model: SemanticModel) -> Optional[str]:
+    """A string literal, or a name bound once to one (``FLAG = "jax_..."``)."""
+    if isinstance(expr, cst.Name):
+        binding = model.single_binding(expr.value, site.frame.scope)
+        expr = binding.value if binding is not None and binding.kind == "assign" else None
+    if isinstance(expr, cst.SimpleString):
+        value = expr.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
 
 
 def stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:

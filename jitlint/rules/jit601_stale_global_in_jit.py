@@ -1,7 +1,8 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._stale import NNX_UPDATED, stale_attribute_reads, stale_instance_method_reads, stale_reads
+from jitlint.rules._stale import (NNX_UPDATED, host_random_draws, stale_attribute_reads, stale_config_flags,
+                                  stale_instance_method_reads, stale_reads)
 
 
 class StaleGlobalInJit(Rule):
@@ -16,7 +17,13 @@ class StaleGlobalInJit(Rule):
     another method or an assignment to the instance changes, and a bound method of an
     instance jitted once into a name (`jitted_calc = jax.jit(c.calc)`) when `c.P = ...` or a
     method of `c` that assigns `self.P` runs between two calls of that name (shown at the
-    write). Constants bound once, imports,
+    write), and a jitted def a factory returns (`step = make_step()`, bound once) whose calls
+    have the write between them. Also a draw from a random generator kept in Python
+    (`np.random.normal()`, `random.random()`, `autoray.do("random.normal", ...)`) in a jitted
+    body or a function of this module it calls, and `jax.config.update(flag, ...)` of a flag
+    that jit's cache key leaves out (`jax_high_dynamic_range_gumbel`, for a function drawing
+    with `jax.random.gumbel`/`categorical`) between two calls, with no `jax.clear_caches()`
+    between (shown at the update). Constants bound once, imports,
     functions and classes are not flagged, nor are writes that all happen before the first call.
 
     ## Why is this bad?
@@ -29,7 +36,14 @@ class StaleGlobalInJit(Rule):
     re-wrapped with `jax.jit` (the cache is keyed on the wrapped function: no retrace), and
     `self.weights` changed after `jax.jit(self._forward)`, and `c.mul = False` after
     `jitted_calc = jax.jit(c.calc)`: jitting `c.calc` again returns the stale value too (jit's
-    cache takes the equal bound method for the same function). The run-time tests of
+    cache takes the equal bound method for the same function). A Python-side random draw is the
+    same: `np.random.normal()` in a jitted function returns 1.7641 on every call (without jit,
+    1.7641 then 0.4002), and autoray's `do("random.normal", like="jax")` repeats its number and
+    leaves the key split at trace time in autoray's global state, so its next eager draw raises
+    UnexpectedTracerError (autoray 0.11.0, autoray#27). After
+    `config.update("jax_high_dynamic_range_gumbel", True)` a jitted `categorical` draw returns
+    exactly the samples of the old mode (without jit they change), until `jax.clear_caches()`
+    (jax#40609, a JAX gap). The run-time tests of
     `fixtures/stale_values/` print both results next to the ones without jit.
 
     ## Fix safety
@@ -75,7 +89,8 @@ class StaleGlobalInJit(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
-        for stale in [*stale_reads(ctx), *stale_attribute_reads(ctx), *stale_instance_method_reads(ctx)]:
+        for stale in [*stale_reads(ctx), *stale_attribute_reads(ctx), *stale_instance_method_reads(ctx),
+                      *host_random_draws(ctx)]:
             if stale.how == NNX_UPDATED:
                 continue  # JIT610 says it in NNX terms
             function = stale.function.name.value
@@ -89,6 +104,14 @@ class StaleGlobalInJit(Rule):
                 fix = f"pass `{stale.name}` as an argument"
             when = f"{stale.how} between its calls" if stale.how in ("reassigned", "mutated") else stale.how
             yield Violation(stale.node, (
-                f"jitted `{function}` reads `{stale.name}`, which is {when}: "
+                f"jitted `{function}` reads {stale.name if stale.described else f'`{stale.name}`'}, "
+                f"which is {when}: "
                 f"jit bakes the value in at the first trace, so later calls silently use the old "
                 f"one; {fix}"), related=stale.related)
+        for stale in stale_config_flags(ctx):
+            yield Violation(stale.update, (
+                f"`{stale.flag}` changes here between calls of jitted `{stale.callee}`, but jit's "
+                f"cache key leaves this flag out: the next call reuses the program compiled under "
+                f"the old value and silently returns the old mode's results (jax#40609); call "
+                f"jax.clear_caches() after the change, or set the flag before the first call"),
+                related=((stale.stale, "the call that reuses the old program"),))

@@ -3,6 +3,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._consumed import consumed_state_reuses
 from jitlint.rules._jitted import TRACING_JITS, jitted_functions, positional_params, static_names
 from jitlint.rules._mutated import is_pytree_class
 from jitlint.rules._nnx import nnx_params, own_nodes
@@ -24,7 +25,11 @@ class JitWritesArgumentAttribute(Rule):
     (CPU), jax#15817: `a.set_subsystem(idx, a2)`, a `@jax.jit` method of a registered pytree
     doing `self.x = self.x.at[index].set(sub.x)`, leaves `a.x` as it was (without jit it is
     updated); a jitted `advance(state, dt)` assigning `state.t` likewise
-    (`fixtures/stale_values/` prints both results).
+    (`fixtures/stale_values/` prints both results). Also flagged: `state.set(...)` of an
+    `eqx.nn.State` argument, which marks the old state consumed by writing to it, when the
+    caller passes the old state again (equinox#1071): without jit the reuse raises ValueError
+    ("Attempted to use old state"); under `jax.jit` the mark is lost and two calls with the old
+    state return the same value (equinox 0.13.8).
 
     ## Fix safety
     Return the new value (or a new object: `dataclasses.replace(state, t=...)`) and assign it
@@ -79,6 +84,7 @@ class JitWritesArgumentAttribute(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
+        yield from _consumed_state_reused(ctx)
         for func, entry in jitted_functions(ctx).items():
             if not isinstance(func, cst.FunctionDef) or not entry.apps \
                     or any(app.jit.qualname not in TRACING_JITS for app in entry.apps):
@@ -107,6 +113,20 @@ class JitWritesArgumentAttribute(Rule):
                     f"`{owner}` is {what}: jit passes a copy rebuilt from its leaves, so the "
                     f"caller's object is unchanged after the call (the write is lost); return the "
                     f"new value (or a new object) and assign it at the call site"))
+
+
+def _consumed_state_reused(ctx: FileContext) -> Iterator[Violation]:
+    for reuse in consumed_state_reuses(ctx):
+        cls = reuse.cls
+        where = "on the next iteration of the loop" if reuse.again is reuse.first else "again later"
+        yield Violation(reuse.update, (
+            f"`{reuse.param}.{reuse.method}` in jitted `{reuse.function.name.value}` marks the old "
+            f"{cls} consumed only on the traced copy, and the caller passes the old "
+            f"`{reuse.name}` {where}: that call silently starts from the old state and the "
+            f"update is lost (without jit, {cls} raises on the reuse); take the returned state "
+            f"(`..., {reuse.name} = ...`) and pass that"),
+            related=((reuse.first, "the call that consumes it"),
+                     *(((reuse.again, "the old state passed again"),) if reuse.again is not reuse.first else ())))
 
 
 def _traced_pytree_receiver(ctx: FileContext, func: cst.FunctionDef, entry) -> Optional[str]:

@@ -5,7 +5,7 @@ import libcst as cst
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import class_methods
 from jitlint.rules._jitted import jitted_functions
-from jitlint.rules._nnx import NNX_JIT, closed_over_updates, creates_nnx_object, in_place_updates
+from jitlint.rules._nnx import NNX_JIT, PLAIN_JITS, closed_over_updates, creates_nnx_object, in_place_updates
 from jitlint.rules._stale import NNX_UPDATED, stale_reads
 
 
@@ -15,10 +15,10 @@ class JitClosesOverNnxModule(Rule):
     Flags a jitted function (`nnx.jit` or `jax.jit`) that reads a global (or enclosing
     function's) Flax NNX module or optimizer instead of taking it as an argument, when the
     program updates that object between calls: trains it with `optimizer.update(model, grads)`,
-    passes it to an `nnx.jit` train step, `nnx.update`s it, or assigns its variables. Also an
-    `nnx.jit` function that updates such an outer object itself (`counter.count.value += 1`,
-    `optimizer.update(model, grads)` on a global), and `nnx.jit(counter)` of a module instance
-    whose `__call__` updates `self`.
+    passes it to an `nnx.jit` train step, `nnx.update`s it, or assigns its variables. Also a
+    jitted function (`nnx.jit` or `jax.jit`) that updates such an outer object itself (`counter.count.value += 1`,
+    `optimizer.update(model, grads)` on a global, or on `self.optimizer` from a function defined
+    in a method), and `nnx.jit(counter)` of a module instance whose `__call__` updates `self`.
 
     ## Why is this bad?
     A module read from outside is not an input of the trace: its weights are baked into the
@@ -29,7 +29,11 @@ class JitClosesOverNnxModule(Rule):
     large models. Updating the closed-over object inside the trace raises at the first call
     (flax 0.12.8): `nnx.jit(counter)()` with `self.count.value += 1` in `__call__`
     (flax#3997) and `@nnx.jit def step(): counter.count.value += 1` raise TraceContextError;
-    `optimizer.update(model, grads)` on a global optimizer and model raises ValueError.
+    `optimizer.update(model, grads)` on a global optimizer and model raises ValueError, under
+    `jax.jit` too (`Cannot extract graph node from different trace level`), and so does a
+    `jax.jit` closure built in `__init__` that runs `self.optimizer.update(self.model, grads)`
+    (flax#4695); a `jax.jit` closure of a method writing `self.counter.count.value` raises
+    TraceContextError.
 
     ## Fix safety
     Take the module as an argument (`def predict(model, x)` under `nnx.jit`; for `jax.jit`
@@ -107,18 +111,30 @@ def _updates_inside(ctx: FileContext) -> Iterator[Violation]:
     (``counter.count.value += 1``, ``optimizer.update(model, grads)`` with either global), and
     ``nnx.jit(counter)`` of a module instance whose ``__call__`` updates ``self``: the object
     is closed over, not an input, and NNX refuses the write (flax 0.12.8: TraceContextError, or
-    ValueError for an optimizer).  jax.jit's form is JIT820's."""
+    ValueError for an optimizer), under nnx.jit and jax.jit alike."""
     for func, entry in jitted_functions(ctx).items():
-        apps = [app for app in entry.apps if app.jit.qualname == NNX_JIT]
+        apps = [app for app in entry.apps if app.jit.qualname == NNX_JIT or app.jit.qualname in PLAIN_JITS]
         if not apps or not isinstance(func, cst.FunctionDef):
             continue
-        for name, node in closed_over_updates(func, ctx.model).items():
+        jit = "nnx.jit" if apps[0].jit.qualname == NNX_JIT else apps[0].jit.display
+        by_update: dict[int, list[str]] = {}
+        updates = closed_over_updates(func, ctx.model)
+        for name, node in updates.items():
+            by_update.setdefault(id(node), []).append(name)
+        for name, node in updates.items():
+            names = by_update.pop(id(node), None)
+            if names is None:
+                continue  # one finding per update, naming every object it updates
+            them = " and ".join(f"`{n}`" for n in names)
             yield Violation(node, (
-                f"`{func.name.value}`, under nnx.jit, updates the NNX object `{name}` it reads from "
-                f"outside: `{name}` is closed over, not an input of the trace, so NNX raises at "
-                f"the first call (TraceContextError, or ValueError for an optimizer's update); "
-                f"pass `{name}` as an argument"),
-                related=((apps[0].anchor, "the nnx.jit"),))
+                f"`{func.name.value}`, under {jit}, updates the NNX object{'s' if len(names) > 1 else ''} "
+                f"{them} it reads from outside: {'they are' if len(names) > 1 else 'it is'} closed "
+                f"over, not {'inputs' if len(names) > 1 else 'an input'} of the trace, so NNX "
+                f"raises at the first call "
+                f"(TraceContextError, or ValueError for an optimizer's update); pass "
+                f"{them} as {'arguments' if len(names) > 1 else 'an argument'}"
+                f"{'' if apps[0].jit.qualname == NNX_JIT else ' and use nnx.jit'}"),
+                related=((apps[0].anchor, f"the {jit}"),))
     shown: set[int] = set()
     for app in ctx.jit_applications:
         if app.jit.qualname != NNX_JIT or app.call is None or not isinstance(app.target, cst.Name):

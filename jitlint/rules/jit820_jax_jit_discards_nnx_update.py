@@ -4,10 +4,7 @@ import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._jitted import jitted_calls, jitted_functions, positional_params
-from jitlint.rules._nnx import NNX, closed_over_updates, creates_nnx_object, in_place_updates, returned_names
-
-# Plain JAX transforms: they flatten an NNX object to arrays and rebuild a copy inside.
-PLAIN_JITS = frozenset({"jax.jit", "jax.experimental.pjit.pjit"})
+from jitlint.rules._nnx import NNX, PLAIN_JITS, creates_nnx_object, in_place_updates, returned_names
 
 
 class JaxJitDiscardsNnxUpdate(Rule):
@@ -15,7 +12,8 @@ class JaxJitDiscardsNnxUpdate(Rule):
     ## What it does
     Flags `jax.jit` (or pjit) around a function that updates a Flax NNX object passed to it
     in place — `optimizer.update(model, grads)`, `nnx.update(model, state)`,
-    `model.count.value += 1` — without returning it. Files in Flax's Hijax mode
+    `model.count.value += 1` — without returning it. An object read from outside (a global,
+    `self.optimizer`) and updated is JIT610's: that raises instead. Files in Flax's Hijax mode
     (`nnx.var_defaults(hijax=True)`), where jax.jit carries such updates out, are skipped.
     The parameter is known to hold an NNX
     object when it is annotated so, differentiated with `nnx.grad`/`nnx.value_and_grad`, or
@@ -29,9 +27,7 @@ class JaxJitDiscardsNnxUpdate(Rule):
     weights unchanged: training silently does nothing. The same step under `@nnx.jit` lowers
     the loss every call and counts 3 steps. A step that returns the model but not the
     optimizer keeps training, but with Adam's state reset on every call (the loss oscillates
-    0.11, 0.04, 0.11, 0.04 instead of falling). Updating a global `optimizer` from inside a
-    `jax.jit` function raises `ValueError: Cannot extract graph node from different trace
-    level`.
+    0.11, 0.04, 0.11, 0.04 instead of falling).
 
     ## Fix safety
     Replace `jax.jit` by `nnx.jit` (same arguments; it propagates the updates back), or keep
@@ -81,13 +77,6 @@ class JaxJitDiscardsNnxUpdate(Rule):
             if not apps:
                 continue
             jit = apps[0].jit.display
-            closed_over = list(closed_over_updates(func, ctx.model))
-            if closed_over:
-                yield Violation(apps[0].anchor, (
-                    f"{jit} of `{func.name.value}`, which updates the NNX {_objects(closed_over)} "
-                    f"it reads from outside: raises ValueError (the object belongs to another "
-                    f"trace level); pass it as an argument and use nnx.jit"))
-                continue
             updated = in_place_updates(func, ctx.model, frozenset(from_callers.get(func, ())))
             kept = returned_names(func, ctx.model)
             lost = [name for name in updated if name not in kept]
