@@ -27,6 +27,8 @@ class DataSizedOutput:
     max_positional: int | None = None
     # it raises on a constant too (a NumPy array): jit stages its input out first
     on_constants: bool = True
+    # the size may be passed positionally at this position too (``segment_sum(x, ids, 3)``)
+    size_position: int | None = None
 
 
 _FIRST = ((0, ""),)
@@ -50,6 +52,9 @@ DATA_SIZED_OUTPUTS: dict[str, DataSizedOutput] = {
     "jax.numpy.extract": DataSizedOutput("size", ((0, "condition"),)),
     "jax.numpy.bincount": DataSizedOutput("length", ((0, "x"),)),
     "jax.numpy.repeat": DataSizedOutput("total_repeat_length", ((1, "repeats"),), on_constants=False),
+    # without num_segments the count is max(segment_ids) + 1, read from the traced ids
+    **{f"jax.ops.{name}": DataSizedOutput("num_segments", ((1, "segment_ids"),), size_position=2)
+       for name in ("segment_sum", "segment_max", "segment_min", "segment_prod")},
 }
 # jax.Array methods of the same kind: method name -> its size keyword.
 DATA_SIZED_METHODS: dict[str, str] = {"nonzero": "size"}
@@ -297,6 +302,9 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "flax.linen.Dropout.__call__": _concrete(_BOOL, (1, "deterministic"), flag=True),
     "flax.linen.BatchNorm": _concrete(_BOOL, (0, "use_running_average"), flag=True),
     "flax.linen.BatchNorm.__call__": _concrete(_BOOL, (1, "use_running_average"), flag=True),
+    # equinox reads the filter spec's leaves as Python bools (or callables) to split a pytree:
+    # a traced mask raises ValueError (equinox#1036)
+    **{f"equinox.{name}": _concrete(_VALUE, (1, "filter_spec")) for name in ("partition", "filter")},
 }
 # jax.Array methods: method -> its parameters that must be concrete.
 CONCRETE_METHOD_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {

@@ -57,7 +57,7 @@ def _required_positional(function) -> int:
 def test_data_sized_output_on_a_constant_under_jit(qualname):
     """``on_constants``: a NumPy array constant at the data parameters raises under jit too."""
     fact = DATA_SIZED_OUTPUTS[qualname]
-    function = _resolve(qualname, jnp, "jax.numpy.")
+    function = _resolve(qualname, jax, "jax.")
     args = [DATA] * max(_required_positional(function), fact.max_positional or 1,
                         *(position + 1 for position, _ in fact.data_params))
     if fact.max_positional is not None:
@@ -73,7 +73,7 @@ def test_data_sized_output_on_a_constant_under_jit(qualname):
 @pytest.mark.parametrize("qualname", sorted(DATA_SIZED_OUTPUTS))
 def test_data_sized_output_raises_under_jit_without_its_size_keyword(qualname):
     fact = DATA_SIZED_OUTPUTS[qualname]
-    function = _resolve(qualname, jnp, "jax.numpy.")
+    function = _resolve(qualname, jax, "jax.")
     count = _required_positional(function)
     if fact.max_positional is not None:
         assert count <= fact.max_positional
@@ -88,6 +88,9 @@ def test_data_sized_output_raises_under_jit_without_its_size_keyword(qualname):
     # With the size keyword (an upper bound), the same call traces and runs.
     sized = jax.jit(lambda *a: function(*a, **{fact.size_keyword: 3}))(*args)
     jax.block_until_ready(sized)
+    if fact.size_position is not None:  # the size passed positionally works too
+        assert list(inspect.signature(function).parameters).index(fact.size_keyword) == fact.size_position
+        jax.block_until_ready(jax.jit(lambda *a: function(*a, *[3] * (fact.size_position + 1 - len(a))))(*args))
 
 
 @pytest.mark.parametrize("method", sorted(DATA_SIZED_METHODS))
@@ -470,6 +473,8 @@ def _library_concrete_calls() -> dict[str, tuple[object, tuple, dict]]:
         "flax.linen.BatchNorm": (batch_norm, (True,), {}),
         "flax.linen.BatchNorm.__call__": (
             lambda *a, **k: nn.BatchNorm().apply(stats, *a, mutable=["batch_stats"], **k)[0], (x, True), {}),
+        **{f"equinox.{name}": (getattr(pytest.importorskip("equinox"), name),
+                               (((1.0, 2.0), 3.0), ((True, False), False)), {}) for name in ("partition", "filter")},
     }
 
 

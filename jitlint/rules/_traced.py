@@ -179,6 +179,10 @@ def _jitted_library_calls(ctx: FileContext) -> list[TracerUse]:
         if jc.func is not None or not isinstance(target, (cst.Name, cst.Attribute)):
             continue
         qualname = ctx.model.qualified_name(target, jc.app.frame.scope)
+        if qualname in DATA_SIZED_OUTPUTS:
+            use = _jitted_data_sized(jc, qualname, DATA_SIZED_OUTPUTS[qualname])
+            uses.extend([use] if use is not None else [])
+            continue
         if qualname not in CONCRETE_PARAMS:
             continue
         dynamic = {id(arg) for arg in jc.dynamic_args()}
@@ -199,6 +203,31 @@ def _jitted_library_calls(ctx: FileContext) -> list[TracerUse]:
                 ((jc.app.anchor, JITTED_HERE),)))
             break
     return uses
+
+
+def _jitted_data_sized(jc, qualname: str, fact: DataSizedOutput) -> Optional[TracerUse]:
+    """``jax.jit(jax.ops.segment_sum)(x, ids)``: a data-sized function jitted as it is and called
+    without its size (by keyword or at its position), with a traced argument at a data
+    parameter."""
+    args = jc.call.args
+    if any(arg.star for arg in args):
+        return None
+    positional = [arg for arg in args if arg.keyword is None]
+    if any(arg.keyword is not None and arg.keyword.value == fact.size_keyword for arg in args) \
+            or (fact.size_position is not None and len(positional) > fact.size_position) \
+            or (fact.max_positional is not None and len(positional) > fact.max_positional):
+        return None
+    dynamic = {id(arg) for arg in jc.dynamic_args()}
+    data = [arg for arg in args if id(arg) in dynamic and any(
+        (arg.keyword is None and positional.index(arg) == position)
+        or (arg.keyword is not None and arg.keyword.value == keyword) for position, keyword in fact.data_params)]
+    if not data:
+        return None
+    return TracerUse("shape", jc.call, None, (
+        f"jitted `{qualname}` is called without `{fact.size_keyword}=`: its output's shape then "
+        f"depends on the values of `{_src(data[0].value)}`, which jit traces, so tracing raises "
+        f"ConcretizationTypeError; pass {fact.size_keyword}= (a static upper bound, via "
+        f"functools.partial or static_argnames)"), ((jc.app.anchor, JITTED_HERE),))
 
 
 def _analyse(ctx: FileContext) -> list[TracerUse]:
@@ -1643,7 +1672,8 @@ class _UseFinder(Walker):
                                               for arg in args):
             return  # sized, or *args/**kwargs we cannot see into
         positional = [arg for arg in args if arg.keyword is None]
-        if fact.max_positional is not None and len(positional) > fact.max_positional:
+        if (fact.max_positional is not None and len(positional) > fact.max_positional) \
+                or (fact.size_position is not None and len(positional) > fact.size_position):
             return
         if fact.data_params:
             data = [arg for arg in args
@@ -1658,8 +1688,8 @@ class _UseFinder(Walker):
         if not (traced or (a.staged and fact.on_constants and fact.data_params
                            and any(not isinstance(arg.value, (cst.Integer, cst.Float)) for arg in data))):
             return
-        fix = f"pass {fact.size_keyword}= (an upper bound; with fill_value= for the padding) for a " \
-              f"fixed-size result"
+        padding = "; with fill_value= for the padding" if fact.size_keyword == "size" else ""
+        fix = f"pass {fact.size_keyword}= (an upper bound{padding}) for a fixed-size result"
         if fact.max_positional is not None:
             fix = "use the three-argument form jnp.where(cond, x, y), or " + fix
         why = "the values of a traced array" if traced else \
