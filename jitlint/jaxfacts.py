@@ -391,6 +391,10 @@ TRACING_CALLS: dict[str, TracingCall] = {
     **{f"blackjax.{name}": TracingCall(((0, "logdensity_fn"),), given=(0,)) for name in ("nuts", "hmc")},
     **{f"jaxopt.{name}": TracingCall(((0, "fun"),)) for name in ("LBFGS", "BFGS")},
     "diffrax.ODETerm": TracingCall(((0, "vector_field"),), given=(0, 1)),
+    # ``self.param(name, init_fn, *shape_args)`` in a linen Module: ``apply`` checks the stored
+    # parameter's shape with ``jax.eval_shape(lambda: init_fn(key, *args))``, so the
+    # initializer runs traced, its key traced and the arguments as passed (flax#1077)
+    "flax.linen.Module.param": TracingCall(((1, "init_fn"),), given=(0,)),
 }
 
 

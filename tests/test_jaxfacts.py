@@ -620,10 +620,11 @@ TRACING_CALL_EXAMPLES = {
         wrap[0](lambda x, k: jnp.sum((x - k) ** 2)), maxiter=2).run(_XS, 1.0))(name)
        for name in ("LBFGS", "BFGS")},
     "diffrax.ODETerm": lambda wrap: _diffrax_solve(wrap[0](lambda t, y, args: -y * args)),
+    "flax.linen.Module.param": lambda wrap: _linen_param(wrap[0](lambda key, shape: jnp.ones(shape))),
 }
 # the number of parameters of each example's functions, where not 1
 _EXAMPLE_ARITY = {"jax.lax.scan": 2, "jax.lax.fori_loop": 2, "jaxopt.LBFGS": 2, "jaxopt.BFGS": 2,
-                  "diffrax.ODETerm": 3,
+                  "diffrax.ODETerm": 3, "flax.linen.Module.param": 2,
                   **{f"jax.{name}": 2 for name in ("linearize", "vjp", "jvp", "checkpoint", "remat",
                                                    "make_jaxpr", "pmap", "eval_shape")}}
 
@@ -662,6 +663,23 @@ def _blackjax_sample(kernel, logdensity):
 def _diffrax_solve(vector_field):
     diffrax = importlib.import_module("diffrax")
     diffrax.diffeqsolve(diffrax.ODETerm(vector_field), diffrax.Tsit5(), 0.0, 1.0, 0.5, _XS, args=2.0)
+
+
+def _linen_param(init):
+    """A linen Module whose parameter ``init`` makes: init runs it eagerly, apply traces it."""
+    nn = importlib.import_module("flax.linen")
+
+    class Scaled(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            # a typed key (apply's) as its integer data, which the checks can sum: traced when it is
+            return x * self.param("w", lambda key, shape: init(
+                jax.random.key_data(key) if jnp.issubdtype(key.dtype, jax.dtypes.prng_key) else key, shape), (3,))
+
+    module = Scaled()
+    with jax.disable_jit():  # init as it runs outside jit: the initializer gets the key's values
+        variables = module.init(jax.random.PRNGKey(0), jnp.ones(3))
+    module.apply(variables, jnp.ones(3))
 
 
 BODY = "body"  # in a slot's list: check a jax.numpy value made in the function's body

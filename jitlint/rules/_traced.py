@@ -72,7 +72,7 @@ from jitlint.rules._context import calling_context, class_methods
 from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, positional_params,
                                    scopes_within, states_container)
-from jitlint.rules._nnx import NNX_JIT, own_nodes
+from jitlint.rules._nnx import NNX_JIT, linen_self_method, own_nodes
 from jitlint.semantic import Binding, Scope, SemanticModel
 from jitlint.staticargs import SPEC_KEYWORDS
 from jitlint.values import array_made_by, value_flow
@@ -128,8 +128,12 @@ MAX_HELPER_DEPTH = 3
 # words); not JAX's own transforms: adding jax.vmap and jax.grad parsed 74 more files of the JAX
 # corpus and cost 9% of a cold run; in a file that also names jit (or a lax loop) the functions
 # they trace are analysed all the same.
-TRACING_CALL_NAMES = frozenset(name for name in TRACING_CALLS
-                               if name.startswith("jax.lax.") or not name.startswith("jax."))
+# Library methods that trace a function they are given (``self.param(name, init_fn)``): a
+# class's method, named after the class (``flax.linen.Module.param``) -> the function's position.
+TRACING_METHODS = {name: fact.functions[0][0] for name, fact in TRACING_CALLS.items()
+                   if name.split(".")[-2][:1].isupper()}
+TRACING_CALL_NAMES = frozenset(name for name in TRACING_CALLS if name not in TRACING_METHODS
+                               and (name.startswith("jax.lax.") or not name.startswith("jax.")))
 # ... and JAX's own transforms, which make a file worth parsing when the function handed to one
 # does a Python-value operation (project.transformed_function_forces)
 TRACING_TRANSFORM_NAMES = frozenset(TRACING_CALLS) - TRACING_CALL_NAMES
@@ -263,7 +267,7 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
         if (func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute)
                 else None) not in _TRACING_CALL_LAST_NAMES:
             continue  # cheap test first: most calls are not these
-        qualname = model.qualified_name(func, scope)
+        qualname = model.qualified_name(func, scope) or linen_self_method(func, scope, model)
         fact = TRACING_CALLS.get(qualname) if qualname is not None else None
         if fact is None:
             continue

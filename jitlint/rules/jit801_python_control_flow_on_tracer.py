@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_TRANSFORM_NAMES, tracer_uses
+from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_METHODS, TRACING_TRANSFORM_NAMES, tracer_uses
 
 
 class PythonControlFlowOnTracer(Rule):
@@ -46,6 +46,7 @@ class PythonControlFlowOnTracer(Rule):
     name = "python-control-flow-on-tracer"
     summary = "Python control flow on a traced value raises TracerBoolConversionError under jit"
     prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
+    prefilter_methods = TRACING_METHODS  # self.param(name, init_fn): flax traces init_fn in apply
     prefilter_transforms = TRACING_TRANSFORM_NAMES  # jax.vmap(f) where f does a Python-value operation
     severity = "error"
 
