@@ -476,8 +476,9 @@ def _argument(call: cst.Call, param: Param) -> Optional[cst.BaseExpression]:
     return None
 
 
-def _function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], scope: Scope):
-    """The def or lambda of this module ``expr`` is (a lambda, or a name bound once to one)."""
+def _function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], scope: Scope, depth: int = 0):
+    """The def or lambda of this module ``expr`` is (a lambda, or a name bound once to one, or
+    to another such name: ``callback = body``)."""
     if isinstance(expr, cst.Lambda):
         return expr
     if isinstance(expr, cst.Name):
@@ -486,6 +487,8 @@ def _function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], sc
             return binding.node
         if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Lambda):
             return binding.value
+        if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Name) and depth < 3:
+            return _function_value(model, binding.value, binding.scope, depth + 1)
     return None
 
 
@@ -1002,7 +1005,9 @@ class _FunctionAnalysis:
                     and self.traced(expr.value, scope)) or self.leaf_field_class(expr, scope) is not None \
                 or (expr.attr.value in self.traced_fields and self._is_self(expr.value, scope))
         if isinstance(expr, cst.Subscript):
-            return self.traced(expr.value, scope)
+            # a jax Array made outside the function, indexed by a traced value, is a tracer too
+            return self.traced(expr.value, scope) or (self._jax_array(expr.value, scope) and any(
+                isinstance(e.slice, cst.Index) and self.traced(e.slice.value, scope) for e in expr.slice))
         if isinstance(expr, cst.BinaryOperation):
             if isinstance(expr.operator, cst.Modulo) \
                     and isinstance(expr.left, (cst.SimpleString, cst.FormattedString)):
@@ -1026,6 +1031,16 @@ class _FunctionAnalysis:
         if isinstance(expr, cst.Call):
             return self._call_traced(expr, scope)
         return False
+
+    def _jax_array(self, expr: cst.BaseExpression, scope: Scope) -> bool:
+        """``table`` bound once (here or in an enclosing scope: a module constant) to a
+        ``jax.numpy`` or ``jax.random`` call that makes an array."""
+        if isinstance(expr, cst.Name):
+            binding = self.model.single_binding(expr.value, scope)
+            if binding is None or binding.kind != "assign" or not isinstance(binding.value, cst.Call):
+                return False
+            expr, scope = binding.value, binding.scope
+        return isinstance(expr, cst.Call) and array_made_by(self.model, expr, scope) == "a jax Array"
 
     def _call_traced(self, call: cst.Call, scope: Scope) -> bool:
         func = call.func
