@@ -240,8 +240,8 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
         # also without traced parameters: jax.numpy calls in the body are traced
         for use in traced_values(ctx, jitted).run():
             uses.setdefault(id(use.node), use)
-    for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_module_applies(ctx) \
-            + _filter_jitted(ctx) + _nnx_jitted(ctx):
+    for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_factory_results(ctx) \
+            + _jitted_module_applies(ctx) + _filter_jitted(ctx) + _nnx_jitted(ctx):
         uses.setdefault(id(use.node), use)
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
         for use in _post_init_uses(ctx):
@@ -316,6 +316,45 @@ def _jitted_partials(ctx: FileContext) -> list[TracerUse]:
             analysis.solve()
             uses.extend(analysis.run())
     return uses
+
+
+def _jitted_factory_results(ctx: FileContext) -> list[TracerUse]:
+    """``jax.jit(make_loss(1.0))``: the def (or lambda) a module function builds and returns,
+    jitted, with its parameters that have no default traced; what it closes over from the
+    factory stays concrete."""
+    model = ctx.model
+    uses: list[TracerUse] = []
+    for app in ctx.jit_applications:
+        target = app.target
+        if not (isinstance(target, cst.Call) and isinstance(target.func, cst.Name) and app.jit.qualname in TRACING_JITS
+                and not any(k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS)
+                            for k in app.keywords)):
+            continue
+        factory = _function_value(model, target.func, app.frame.scope)
+        if not isinstance(factory, cst.FunctionDef) or factory.decorators:
+            continue
+        for func in _returned_functions(model, factory):
+            traced = {p.name.value for p in (*positional_params(func), *func.params.kwonly_params)
+                      if p.default is None}
+            if traced:
+                analysis = _FunctionAnalysis(ctx, JittedFunction(func, [app], traced, set(traced)),
+                                             set(jitted_functions(ctx)))
+                analysis.solve()
+                uses.extend(analysis.run())
+    return uses
+
+
+def _returned_functions(model: SemanticModel, factory: cst.FunctionDef) -> list:
+    """The defs and lambdas of ``factory``'s own body that it returns (``return loss``)."""
+    scope = model.scope_of[factory]
+    found = []
+    for node in own_nodes(factory):
+        if isinstance(node, cst.Return) and node.value is not None:
+            func = _function_value(model, node.value, scope)
+            if func is not None and (isinstance(func, cst.Lambda) or not func.decorators) \
+                    and model.scope_of[func].parent is scope and func not in found:
+                found.append(func)
+    return found
 
 
 def _filter_jitted(ctx: FileContext) -> list[TracerUse]:
@@ -879,6 +918,35 @@ class _FunctionAnalysis:
             if name is not None and self.traced(arg.value, scope):
                 traced.add(name)
         return frozenset(traced)
+
+    def follow_field_function(self, call: cst.Call, scope: Scope) -> None:
+        """``pipeline.transform(x)`` where ``pipeline`` is bound once to an instance of a class
+        of this module built with a def of this module for the field ``transform``
+        (``Pipeline(clip)``, by keyword or in the order of the annotated fields): that def, with
+        the parameters receiving traced arguments traced."""
+        func = call.func
+        if self.depth >= MAX_HELPER_DEPTH or not isinstance(func, cst.Attribute) \
+                or not isinstance(func.value, cst.Name):
+            return
+        binding = self.model.single_binding(func.value.value, scope)
+        built = binding.value if binding is not None and binding.kind == "assign" else None
+        if not isinstance(built, cst.Call):
+            return
+        cls = calling_context(self.ctx).class_of(built.func, binding.scope)
+        if not isinstance(cls, cst.ClassDef) or func.attr.value in class_methods(cls):
+            return
+        fields = [small.target.value for line in cls.body.body if isinstance(line, cst.SimpleStatementLine)
+                  for small in line.body if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)]
+        for index, arg in enumerate(built.args):
+            if arg.star:
+                return
+            name = arg.keyword.value if arg.keyword is not None else fields[index] if index < len(fields) else None
+            if name == func.attr.value:
+                helper = _function_value(self.model, arg.value, binding.scope)
+                if isinstance(helper, cst.FunctionDef) and not helper.decorators \
+                        and helper not in self.jitted_defs and helper is not self.func:
+                    self._follow_into(helper, call, scope, positional_params(helper))
+                return
 
     def called_module(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
         """``model(x)`` (or ``model.score(x)``) where ``model`` is a traced parameter holding a
@@ -1529,6 +1597,9 @@ class _UseFinder(Walker):
                     and (any(a.traced(arg.value, scope) for arg in node.args[1:])
                          or a.built_fields(func.value, scope)):
                 a.follow_apply(node, scope)
+            elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+                    and any(a.traced(arg.value, scope) for arg in node.args):
+                a.follow_field_function(node, scope)
 
     def _layer_called(self, func: cst.BaseExpression) -> Optional[str]:
         """The library layer an instance call calls: built right there, or stored on ``self``."""
