@@ -200,10 +200,12 @@ class ConcreteParam:
     error: str
     rest: bool = False
     flag: bool = False  # a Python bool the library branches on (``if deterministic:``)
+    fix: str = ""  # the advice, where not the default (derive a size from a static shape)
 
 
-def _concrete(error: str, *params: Param, rest: bool = False, flag: bool = False) -> tuple[ConcreteParam, ...]:
-    return tuple(ConcreteParam(position, keyword, error, rest, flag) for position, keyword in params)
+def _concrete(error: str, *params: Param, rest: bool = False, flag: bool = False,
+              fix: str = "") -> tuple[ConcreteParam, ...]:
+    return tuple(ConcreteParam(position, keyword, error, rest, flag, fix) for position, keyword in params)
 
 
 _TYPE = "TypeError"
@@ -304,7 +306,9 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "flax.linen.BatchNorm.__call__": _concrete(_BOOL, (1, "use_running_average"), flag=True),
     # equinox reads the filter spec's leaves as Python bools (or callables) to split a pytree:
     # a traced mask raises ValueError (equinox#1036)
-    **{f"equinox.{name}": _concrete(_VALUE, (1, "filter_spec")) for name in ("partition", "filter")},
+    **{f"equinox.{name}": _concrete(_VALUE, (1, "filter_spec"), fix=(
+        "build the mask inside the function, or keep it static (equinox.filter_jit keeps "
+        "Python bools static)")) for name in ("partition", "filter")},
 }
 # jax.Array methods: method -> its parameters that must be concrete.
 CONCRETE_METHOD_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {

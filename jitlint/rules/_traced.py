@@ -1712,8 +1712,9 @@ class _UseFinder(Walker):
                 break
             fact = concrete_param(facts, index if arg.keyword is None else None,
                                   arg.keyword.value if arg.keyword is not None else None)
-            fix = "pass a Python bool: a static argument, or branch outside the traced code" if fact \
-                and fact.flag else "derive it from a static shape (x.shape[0]) with Python or numpy, not jax.numpy"
+            fix = fact.fix if fact and fact.fix else \
+                "pass a Python bool: a static argument, or branch outside the traced code" if fact and fact.flag \
+                else "derive it from a static shape (x.shape[0]) with Python or numpy, not jax.numpy"
             if fact is not None and self._concrete_args(
                     node, [arg], f"the `{fact.keyword}` argument of {where}", fact.error, fix):
                 return
