@@ -241,7 +241,8 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
         for use in traced_values(ctx, jitted).run():
             uses.setdefault(id(use.node), use)
     for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_factory_results(ctx) \
-            + _jitted_module_applies(ctx) + _filter_jitted(ctx) + _nnx_jitted(ctx):
+            + _jitted_module_applies(ctx) + _filter_jitted(ctx) + _nnx_jitted(ctx) \
+            + _recursion_through_traced_branches(ctx):
         uses.setdefault(id(use.node), use)
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
         for use in _post_init_uses(ctx):
@@ -316,6 +317,48 @@ def _jitted_partials(ctx: FileContext) -> list[TracerUse]:
             analysis.solve()
             uses.extend(analysis.run())
     return uses
+
+
+def _recursion_through_traced_branches(ctx: FileContext) -> list[TracerUse]:
+    """``@jax.jit def rec(x): return lax.cond(len(x) > 1, step, stop, x)`` where ``step`` calls
+    ``rec``: cond traces both branches whatever the predicate, so each trace of ``rec`` traces
+    ``rec`` again and the recursion never stops (jax#13796), unless ``rec`` itself branches in
+    Python first (any ``if``, conditional expression or loop in its body: precision first)."""
+    model = ctx.model
+    uses: list[TracerUse] = []
+    for func in jitted_functions(ctx):
+        if not isinstance(func, cst.FunctionDef) or any(
+                isinstance(node, (cst.If, cst.IfExp, cst.While, cst.For, cst.Match)) for node in own_nodes(func)):
+            continue
+        scope = model.scope_of[func]
+        for node in own_nodes(func):
+            if not isinstance(node, cst.Call) or _last_name(node.func) != "cond":
+                continue
+            qualname = model.qualified_name(node.func, scope)
+            fact = TRACING_CALLS.get(qualname) if qualname == "jax.lax.cond" else None
+            if fact is None:
+                continue
+            for param in fact.functions:
+                branch = _function_value(model, _argument(node, param), scope)
+                if branch is not None and branch is not func and _calls_def(model, branch, func):
+                    uses.append(TracerUse("bool", node, func, (
+                        f"recursion through `lax.cond` never stops: cond traces both branches whatever "
+                        f"the predicate, so `{_name(branch)}` calls jitted `{func.name.value}` again at "
+                        f"every trace (it ends in an IndexError or RecursionError); stop the recursion "
+                        f"with a Python condition on a static value (`len(x)`, `x.shape`)")))
+                    break
+    return uses
+
+
+def _calls_def(model: SemanticModel, caller, callee: cst.FunctionDef) -> bool:
+    """``caller``'s own body calls ``callee`` by its name."""
+    scope = model.scope_of[caller]
+    for node in own_nodes(caller):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == callee.name.value:
+            binding = model.single_binding(node.func.value, scope)
+            if binding is not None and binding.node is callee:
+                return True
+    return False
 
 
 def _jitted_factory_results(ctx: FileContext) -> list[TracerUse]:
