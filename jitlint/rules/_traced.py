@@ -1617,6 +1617,8 @@ class _UseFinder(Walker):
                                     PYTHON_BOUND_BUILTINS[builtin], "use jax.lax.fori_loop")
             elif qualname in DATA_SIZED_OUTPUTS:
                 self._data_sized(node, DATA_SIZED_OUTPUTS[qualname])
+                if qualname in CONCRETE_PARAMS:  # jnp.bincount's minlength too
+                    self._concrete_params(node, CONCRETE_PARAMS[qualname], f"`{qualname}`")
             elif isinstance(func, cst.Attribute) and func.attr.value in DATA_SIZED_METHODS \
                     and a.traced(func.value, scope):
                 self._data_sized(node, DataSizedOutput(DATA_SIZED_METHODS[func.attr.value], ()))
