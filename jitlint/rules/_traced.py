@@ -1049,12 +1049,15 @@ class _FunctionAnalysis:
         """Greatest fixed point: assume every computed binding traced, drop those whose value is
         not, until stable (so ``x = x / 2`` next to a traced parameter ``x`` stays traced)."""
         own_scope = self.model.scope_of[self.func]
+        handed = self._handed_nested_params()
         candidates = []
         for binding in self._bindings():
             if binding.kind == "param":
                 if binding.scope is own_scope and binding.name in self.jitted.traced_params:
                     self.traced_bindings.add(id(binding))
                     self.param_bindings[id(binding)] = binding.name
+                elif binding.name in handed.get(id(binding.scope), ()):
+                    self.traced_bindings.add(id(binding))  # a lax body's counter or carry
             elif binding.kind in ("assign", "other", "loop-target"):
                 self.traced_bindings.add(id(binding))
                 candidates.append(binding)
@@ -1065,6 +1068,25 @@ class _FunctionAnalysis:
                 if id(binding) in self.traced_bindings and not self.binding_traced(binding):
                     self.traced_bindings.discard(id(binding))
                     changed = True
+
+    def _handed_nested_params(self) -> dict[int, set[str]]:
+        """Functions nested in this one and handed to a ``TRACING_CALLS`` call here (the body of
+        a ``lax.fori_loop`` in a jitted def): scope -> the parameters that call gives tracers,
+        so the body's ``v.reshape(shapes[i])`` sees both ``v`` and the closed-over ``shapes``
+        traced."""
+        handed: dict[int, set[str]] = {}
+        model = self.model
+        for site in model.calls:
+            call, scope = site.node, site.frame.scope
+            if id(scope) not in self.scope_ids or _last_name(call.func) not in _TRACING_CALL_LAST_NAMES:
+                continue
+            qualname = model.qualified_name(call.func, scope)
+            fact = TRACING_CALLS.get(qualname) if qualname is not None else None
+            for param in fact.functions if fact is not None else ():
+                func = _function_value(model, _argument(call, param), scope)
+                if func is not None and func is not self.func and id(model.scope_of[func]) in self.scope_ids:
+                    handed.setdefault(id(model.scope_of[func]), set()).update(_handed_params(call, fact, func))
+        return handed
 
     def binding_traced(self, binding: Binding) -> bool:
         node = binding.node
