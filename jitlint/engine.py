@@ -33,7 +33,8 @@ from jitlint.source import SourceError, decode_source, read_source
 from jitlint.project import (ModuleScan, ModuleSummary, ProjectIndex, References, SummaryFailure,
                              build_index, cheap_summary, imported_unsummarised, module_name_for,
                              needs_index, project_modules, project_root, scan_module,
-                             summarise_batch, summarize, transformed_function_forces)
+                             summarise_batch, summarize, transformed_function_forces,
+                             hands_own_function)
 from jitlint.suppression import file_is_suppressed, line_suppresses, unknown_noqa_codes
 
 UNPARSABLE = ALL_RULES["JIT000"]
@@ -333,6 +334,10 @@ def _may_have_findings(text: str, scan: ModuleScan, settings: Settings,
         return True
     api_names = {name for rule in rules for name in rule.prefilter_names}
     if any(name.rpartition(".")[2] in text for name in api_names) and scan.reaches_any(api_names):
+        return True
+    methods = {name: position for rule in rules for name, position in rule.prefilter_methods.items()}
+    if tree is not None and methods and scan.reaches_any({name.rpartition(".")[0] for name in methods}) \
+            and hands_own_function(tree, {name.rpartition(".")[2]: position for name, position in methods.items()}):
         return True
     transforms = {name for rule in rules for name in rule.prefilter_transforms}
     return tree is not None and scan.reaches_any(transforms) and transformed_function_forces(

@@ -27,6 +27,8 @@ class DataSizedOutput:
     max_positional: int | None = None
     # it raises on a constant too (a NumPy array): jit stages its input out first
     on_constants: bool = True
+    # the size may be passed positionally at this position too (``segment_sum(x, ids, 3)``)
+    size_position: int | None = None
 
 
 _FIRST = ((0, ""),)
@@ -50,6 +52,9 @@ DATA_SIZED_OUTPUTS: dict[str, DataSizedOutput] = {
     "jax.numpy.extract": DataSizedOutput("size", ((0, "condition"),)),
     "jax.numpy.bincount": DataSizedOutput("length", ((0, "x"),)),
     "jax.numpy.repeat": DataSizedOutput("total_repeat_length", ((1, "repeats"),), on_constants=False),
+    # without num_segments the count is max(segment_ids) + 1, read from the traced ids
+    **{f"jax.ops.{name}": DataSizedOutput("num_segments", ((1, "segment_ids"),), size_position=2)
+       for name in ("segment_sum", "segment_max", "segment_min", "segment_prod")},
 }
 # jax.Array methods of the same kind: method name -> its size keyword.
 DATA_SIZED_METHODS: dict[str, str] = {"nonzero": "size"}
@@ -195,10 +200,12 @@ class ConcreteParam:
     error: str
     rest: bool = False
     flag: bool = False  # a Python bool the library branches on (``if deterministic:``)
+    fix: str = ""  # the advice, where not the default (derive a size from a static shape)
 
 
-def _concrete(error: str, *params: Param, rest: bool = False, flag: bool = False) -> tuple[ConcreteParam, ...]:
-    return tuple(ConcreteParam(position, keyword, error, rest, flag) for position, keyword in params)
+def _concrete(error: str, *params: Param, rest: bool = False, flag: bool = False,
+              fix: str = "") -> tuple[ConcreteParam, ...]:
+    return tuple(ConcreteParam(position, keyword, error, rest, flag, fix) for position, keyword in params)
 
 
 _TYPE = "TypeError"
@@ -231,6 +238,12 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "jax.numpy.pad": _concrete(_CONCRETIZATION, (1, "pad_width")),  # nested widths too
     **{f"jax.numpy.{f}": _concrete(_CONCRETIZATION, (1, "indices_or_sections")) for f in ("split", "array_split")},
     "jax.numpy.histogram": _concrete(_CONCRETIZATION, (1, "bins")),
+    "jax.numpy.histogram_bin_edges": _concrete(_CONCRETIZATION, (1, "bins")),
+    "jax.numpy.bincount": _concrete(_CONCRETIZATION, (2, "minlength")),
+    "jax.numpy.vander": _concrete(_VALUE, (1, "N")),
+    "jax.numpy.diagflat": _concrete(_TYPE, (1, "k")),
+    "jax.numpy.linalg.matrix_power": _concrete(_VALUE, (1, "n")),
+    **{f"jax.numpy.fft.{f}": _concrete(_INTEGER, (1, "n")) for f in ("ifft", "rfft", "irfft")},
     "jax.numpy.polyfit": _concrete(_VALUE, (2, "deg")),
     "jax.numpy.fft.fft": _concrete(_INTEGER, (1, "n")),
     "jax.numpy.tril": _concrete(_VALUE, (1, "k")),
@@ -253,6 +266,9 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "jax.numpy.quantile": _concrete(_VALUE, (2, "axis")),
     "jax.numpy.linalg.norm": _concrete(_VALUE, (1, "ord"), (2, "axis")),
     "jax.numpy.partition": _concrete(_VALUE, (1, "kth")),
+    "jax.numpy.argpartition": _concrete(_VALUE, (1, "kth")),
+    "jax.numpy.take_along_axis": _concrete(_VALUE, (2, "axis")),
+    "jax.numpy.cumulative_sum": _concrete(_INTEGER, (-1, "axis")),
     "jax.numpy.diagonal": _concrete(_VALUE, (1, "offset")),
     "jax.nn.one_hot": _concrete(_CONCRETIZATION, (1, "num_classes")),
     "jax.nn.softmax": _AXIS_1,
@@ -297,6 +313,11 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "flax.linen.Dropout.__call__": _concrete(_BOOL, (1, "deterministic"), flag=True),
     "flax.linen.BatchNorm": _concrete(_BOOL, (0, "use_running_average"), flag=True),
     "flax.linen.BatchNorm.__call__": _concrete(_BOOL, (1, "use_running_average"), flag=True),
+    # equinox reads the filter spec's leaves as Python bools (or callables) to split a pytree:
+    # a traced mask raises ValueError (equinox#1036)
+    **{f"equinox.{name}": _concrete(_VALUE, (1, "filter_spec"), fix=(
+        "build the mask inside the function, or keep it static (equinox.filter_jit keeps "
+        "Python bools static)")) for name in ("partition", "filter")},
 }
 # jax.Array methods: method -> its parameters that must be concrete.
 CONCRETE_METHOD_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
@@ -383,6 +404,10 @@ TRACING_CALLS: dict[str, TracingCall] = {
     **{f"blackjax.{name}": TracingCall(((0, "logdensity_fn"),), given=(0,)) for name in ("nuts", "hmc")},
     **{f"jaxopt.{name}": TracingCall(((0, "fun"),)) for name in ("LBFGS", "BFGS")},
     "diffrax.ODETerm": TracingCall(((0, "vector_field"),), given=(0, 1)),
+    # ``self.param(name, init_fn, *shape_args)`` in a linen Module: ``apply`` checks the stored
+    # parameter's shape with ``jax.eval_shape(lambda: init_fn(key, *args))``, so the
+    # initializer runs traced, its key traced and the arguments as passed (flax#1077)
+    "flax.linen.Module.param": TracingCall(((1, "init_fn"),), given=(0,)),
 }
 
 

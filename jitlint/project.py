@@ -939,6 +939,29 @@ def transformed_function_forces(tree: ast.Module, transforms: frozenset[str]) ->
     return False
 
 
+def hands_own_function(tree: ast.Module, calls: dict[str, int]) -> bool:
+    """Whether a call named like a key of ``calls`` (``param``) is handed, at the position the
+    value names, a lambda or the name of a def of this file (``self.param("w", my_init, s)``)."""
+    defs: Optional[set[str]] = None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        position = calls.get(name)
+        if position is None or position >= len(node.args):
+            continue
+        handed = node.args[position]
+        if isinstance(handed, ast.Lambda):
+            return True
+        if isinstance(handed, ast.Name):
+            if defs is None:
+                defs = {d.name for d in ast.walk(tree) if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            if handed.id in defs:
+                return True
+    return False
+
+
 def _mentions(node: Optional[ast.AST], params: set[str]) -> bool:
     return node is not None and any(isinstance(n, ast.Name) and n.id in params for n in ast.walk(node))
 

@@ -86,6 +86,10 @@ class Rule:
     # one, a def of the file or a lambda, does a Python-value operation (project.py:
     # transformed_function_forces): for rules about what such a trace raises.
     prefilter_transforms: ClassVar[frozenset[str]] = frozenset()
+    # Library methods (``flax.linen.Module.param``) -> the position of the function argument they
+    # trace: a file that reaches the class and hands a def of its own (or a lambda) to a call
+    # named like the method there is worth parsing (project.py: hands_own_function).
+    prefilter_methods: ClassVar[dict[str, int]] = {}
     # Its findings hold only where the code runs eagerly, or repeatedly: one in a function whose
     # callers are not seen goes to the opt-in group ``unknown-callers`` (rules/_context.py).
     calling_context: ClassVar[bool] = False

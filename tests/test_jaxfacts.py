@@ -59,7 +59,7 @@ def _required_positional(function) -> int:
 def test_data_sized_output_on_a_constant_under_jit(qualname):
     """``on_constants``: a NumPy array constant at the data parameters raises under jit too."""
     fact = DATA_SIZED_OUTPUTS[qualname]
-    function = _resolve(qualname, jnp, "jax.numpy.")
+    function = _resolve(qualname, jax, "jax.")
     args = [DATA] * max(_required_positional(function), fact.max_positional or 1,
                         *(position + 1 for position, _ in fact.data_params))
     if fact.max_positional is not None:
@@ -75,7 +75,7 @@ def test_data_sized_output_on_a_constant_under_jit(qualname):
 @pytest.mark.parametrize("qualname", sorted(DATA_SIZED_OUTPUTS))
 def test_data_sized_output_raises_under_jit_without_its_size_keyword(qualname):
     fact = DATA_SIZED_OUTPUTS[qualname]
-    function = _resolve(qualname, jnp, "jax.numpy.")
+    function = _resolve(qualname, jax, "jax.")
     count = _required_positional(function)
     if fact.max_positional is not None:
         assert count <= fact.max_positional
@@ -90,6 +90,9 @@ def test_data_sized_output_raises_under_jit_without_its_size_keyword(qualname):
     # With the size keyword (an upper bound), the same call traces and runs.
     sized = jax.jit(lambda *a: function(*a, **{fact.size_keyword: 3}))(*args)
     jax.block_until_ready(sized)
+    if fact.size_position is not None:  # the size passed positionally works too
+        assert list(inspect.signature(function).parameters).index(fact.size_keyword) == fact.size_position
+        jax.block_until_ready(jax.jit(lambda *a: function(*a, *[3] * (fact.size_position + 1 - len(a))))(*args))
 
 
 @pytest.mark.parametrize("method", sorted(DATA_SIZED_METHODS))
@@ -374,6 +377,15 @@ def _concrete_examples() -> dict[str, tuple[tuple, dict]]:
         "jax.numpy.split": ((x, 2), {}),
         "jax.numpy.array_split": ((x, 4), {}),
         "jax.numpy.histogram": ((x, 3), {}),
+        "jax.numpy.histogram_bin_edges": ((x, 3), {}),
+        "jax.numpy.bincount": ((jnp.array([0, 1]), None, 2), {"length": 5}),
+        "jax.numpy.vander": ((x, 3), {}),
+        "jax.numpy.diagflat": ((x, 1), {}),
+        "jax.numpy.linalg.matrix_power": ((jnp.eye(2), 2), {}),
+        **{f"jax.numpy.fft.{f}": ((x, 4), {}) for f in ("ifft", "rfft", "irfft")},
+        "jax.numpy.argpartition": ((x, 2), {}),
+        "jax.numpy.take_along_axis": ((m, jnp.zeros((1, 3), int), 0), {}),
+        "jax.numpy.cumulative_sum": ((x,), {"axis": 0}),
         "jax.numpy.polyfit": ((x, x, 2), {}),
         "jax.numpy.fft.fft": ((x, 4), {}),
         **{f"jax.numpy.{f}": ((m, 1), {}) for f in ("tril", "triu", "diag", "rot90", "partition")},
@@ -472,6 +484,8 @@ def _library_concrete_calls() -> dict[str, tuple[object, tuple, dict]]:
         "flax.linen.BatchNorm": (batch_norm, (True,), {}),
         "flax.linen.BatchNorm.__call__": (
             lambda *a, **k: nn.BatchNorm().apply(stats, *a, mutable=["batch_stats"], **k)[0], (x, True), {}),
+        **{f"equinox.{name}": (getattr(pytest.importorskip("equinox"), name),
+                               (((1.0, 2.0), 3.0), ((True, False), False)), {}) for name in ("partition", "filter")},
     }
 
 
@@ -617,10 +631,11 @@ TRACING_CALL_EXAMPLES = {
         wrap[0](lambda x, k: jnp.sum((x - k) ** 2)), maxiter=2).run(_XS, 1.0))(name)
        for name in ("LBFGS", "BFGS")},
     "diffrax.ODETerm": lambda wrap: _diffrax_solve(wrap[0](lambda t, y, args: -y * args)),
+    "flax.linen.Module.param": lambda wrap: _linen_param(wrap[0](lambda key, shape: jnp.ones(shape))),
 }
 # the number of parameters of each example's functions, where not 1
 _EXAMPLE_ARITY = {"jax.lax.scan": 2, "jax.lax.fori_loop": 2, "jaxopt.LBFGS": 2, "jaxopt.BFGS": 2,
-                  "diffrax.ODETerm": 3,
+                  "diffrax.ODETerm": 3, "flax.linen.Module.param": 2,
                   **{f"jax.{name}": 2 for name in ("linearize", "vjp", "jvp", "checkpoint", "remat",
                                                    "make_jaxpr", "pmap", "eval_shape")}}
 
@@ -659,6 +674,23 @@ def _blackjax_sample(kernel, logdensity):
 def _diffrax_solve(vector_field):
     diffrax = importlib.import_module("diffrax")
     diffrax.diffeqsolve(diffrax.ODETerm(vector_field), diffrax.Tsit5(), 0.0, 1.0, 0.5, _XS, args=2.0)
+
+
+def _linen_param(init):
+    """A linen Module whose parameter ``init`` makes: init runs it eagerly, apply traces it."""
+    nn = importlib.import_module("flax.linen")
+
+    class Scaled(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            # a typed key (apply's) as its integer data, which the checks can sum: traced when it is
+            return x * self.param("w", lambda key, shape: init(
+                jax.random.key_data(key) if jnp.issubdtype(key.dtype, jax.dtypes.prng_key) else key, shape), (3,))
+
+    module = Scaled()
+    with jax.disable_jit():  # init as it runs outside jit: the initializer gets the key's values
+        variables = module.init(jax.random.PRNGKey(0), jnp.ones(3))
+    module.apply(variables, jnp.ones(3))
 
 
 BODY = "body"  # in a slot's list: check a jax.numpy value made in the function's body

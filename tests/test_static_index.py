@@ -565,6 +565,12 @@ def test_which_names_may_be_jit(qualname, may_be_jit):
     ("import jax\nimport jax.numpy as jnp\nf = jax.vmap(jnp.dot)\n", False),
     # a library that traces the function it is given (jaxfacts.TRACING_CALLS): its name
     ("from numpyro.infer import NUTS\ndef model(x):\n    pass\nkernel = NUTS(model)\n", True),
+    # a library method that traces a def of the file (flax's self.param runs the initializer
+    # under apply's eval_shape); a library initializer handed to it is no reason to parse
+    ("import flax.linen as nn\ndef init(key, shape):\n    return key\nclass M(nn.Module):\n"
+     "    def __call__(self, x):\n        return self.param('w', init, (3,))\n", True),
+    ("import flax.linen as nn\nclass M(nn.Module):\n"
+     "    def __call__(self, x):\n        return self.param('w', nn.initializers.ones, (3,))\n", False),
 ])
 def test_the_prefilter_parses_files_that_may_have_findings(source, parsed, monkeypatch):
     from jitlint import engine

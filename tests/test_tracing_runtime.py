@@ -28,7 +28,7 @@ ALL = TRACE_ERRORS + SHAPE_CHURN + STALE_VALUES
 RAISES = {
     "JIT801": {"TracerBoolConversionError"},
     "JIT802": {"ConcretizationTypeError", "TracerBoolConversionError", "TracerIntegerConversionError",
-               "TypeError"},
+               "TypeError", "ValueError"},
     "JIT803": {"TracerArrayConversionError"},
 }
 TRACER = re.compile(r"JitTracer\(|Traced<")  # a tracer's repr (jax 0.10: JitTracer(float32[3]))

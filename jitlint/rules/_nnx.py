@@ -39,6 +39,32 @@ def is_linen_module_class(expr: cst.BaseExpression, scope: Scope, model: Semanti
     return _is_class_from(expr, scope, model, LINEN)
 
 
+def linen_self_method(func: cst.BaseExpression, scope: Scope, model: SemanticModel) -> Optional[str]:
+    """``self.param`` in a method of a flax.linen Module of this module that does not define
+    ``param`` itself: ``"flax.linen.Module.param"`` (the library method it calls)."""
+    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+        return None
+    bindings = model.lookup(func.value.value, scope)
+    if len(bindings) != 1 or bindings[0].kind != "param":
+        return None
+    method, owner = bindings[0].scope.node, bindings[0].scope.parent
+    if not isinstance(method, cst.FunctionDef) or owner is None or owner.kind != "class" \
+            or not isinstance(owner.node, cst.ClassDef) or owner.parent is None:
+        return None
+    params = [*method.params.posonly_params, *method.params.params]
+    if not params or params[0].name.value != func.value.value or method.decorators and any(
+            isinstance(d.decorator, cst.Name) and d.decorator.value in ("staticmethod", "classmethod")
+            for d in method.decorators):
+        return None
+    cls = owner.node
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    if any(isinstance(stmt, cst.FunctionDef) and stmt.name.value == func.attr.value for stmt in body):
+        return None
+    if any(is_linen_module_class(base.value, owner.parent, model) for base in cls.bases):
+        return f"flax.linen.Module.{func.attr.value}"
+    return None
+
+
 def _is_class_from(expr: cst.BaseExpression, scope: Scope, model: SemanticModel, package: str,
                    _depth: int = 0) -> bool:
     if _depth > 4:

@@ -73,7 +73,7 @@ from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jit
                                    jitted_functions, jitted_lambdas, positional_params,
                                    scopes_within, states_container)
 from jitlint.rules._lifted import static_positions as lifted_static_positions
-from jitlint.rules._nnx import NNX_JIT, own_nodes
+from jitlint.rules._nnx import NNX_JIT, linen_self_method, own_nodes
 from jitlint.rules._static import jitted_call_sites, jitted_callee, jitted_reference, map_arguments
 from jitlint.semantic import Binding, CallSite, Scope, SemanticModel
 from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec
@@ -130,8 +130,12 @@ MAX_HELPER_DEPTH = 3
 # words); not JAX's own transforms: adding jax.vmap and jax.grad parsed 74 more files of the JAX
 # corpus and cost 9% of a cold run; in a file that also names jit (or a lax loop) the functions
 # they trace are analysed all the same.
-TRACING_CALL_NAMES = frozenset(name for name in TRACING_CALLS
-                               if name.startswith("jax.lax.") or not name.startswith("jax."))
+# Library methods that trace a function they are given (``self.param(name, init_fn)``): a
+# class's method, named after the class (``flax.linen.Module.param``) -> the function's position.
+TRACING_METHODS = {name: fact.functions[0][0] for name, fact in TRACING_CALLS.items()
+                   if name.split(".")[-2][:1].isupper()}
+TRACING_CALL_NAMES = frozenset(name for name in TRACING_CALLS if name not in TRACING_METHODS
+                               and (name.startswith("jax.lax.") or not name.startswith("jax.")))
 # ... and JAX's own transforms, which make a file worth parsing when the function handed to one
 # does a Python-value operation (project.transformed_function_forces)
 TRACING_TRANSFORM_NAMES = frozenset(TRACING_CALLS) - TRACING_CALL_NAMES
@@ -184,6 +188,10 @@ def _jitted_library_calls(ctx: FileContext) -> list[TracerUse]:
         if jc.func is not None or not isinstance(target, (cst.Name, cst.Attribute)):
             continue
         qualname = ctx.model.qualified_name(target, jc.app.frame.scope)
+        if qualname in DATA_SIZED_OUTPUTS:
+            use = _jitted_data_sized(jc, qualname, DATA_SIZED_OUTPUTS[qualname])
+            uses.extend([use] if use is not None else [])
+            continue
         if qualname not in CONCRETE_PARAMS:
             continue
         dynamic = {id(arg) for arg in jc.dynamic_args()}
@@ -206,6 +214,31 @@ def _jitted_library_calls(ctx: FileContext) -> list[TracerUse]:
     return uses
 
 
+def _jitted_data_sized(jc, qualname: str, fact: DataSizedOutput) -> Optional[TracerUse]:
+    """``jax.jit(jax.ops.segment_sum)(x, ids)``: a data-sized function jitted as it is and called
+    without its size (by keyword or at its position), with a traced argument at a data
+    parameter."""
+    args = jc.call.args
+    if any(arg.star for arg in args):
+        return None
+    positional = [arg for arg in args if arg.keyword is None]
+    if any(arg.keyword is not None and arg.keyword.value == fact.size_keyword for arg in args) \
+            or (fact.size_position is not None and len(positional) > fact.size_position) \
+            or (fact.max_positional is not None and len(positional) > fact.max_positional):
+        return None
+    dynamic = {id(arg) for arg in jc.dynamic_args()}
+    data = [arg for arg in args if id(arg) in dynamic and any(
+        (arg.keyword is None and positional.index(arg) == position)
+        or (arg.keyword is not None and arg.keyword.value == keyword) for position, keyword in fact.data_params)]
+    if not data:
+        return None
+    return TracerUse("shape", jc.call, None, (
+        f"jitted `{qualname}` is called without `{fact.size_keyword}=`: its output's shape then "
+        f"depends on the values of `{_src(data[0].value)}`, which jit traces, so tracing raises "
+        f"ConcretizationTypeError; pass {fact.size_keyword}= (a static upper bound, via "
+        f"functools.partial or static_argnames)"), ((jc.app.anchor, JITTED_HERE),))
+
+
 def _analyse(ctx: FileContext) -> list[TracerUse]:
     uses: dict[int, TracerUse] = {}
     for jitted in (*jitted_functions(ctx).values(), *jitted_lambdas(ctx).values()):
@@ -217,8 +250,9 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
         if isinstance(jitted.func, cst.FunctionDef) and analysis.staged and _calls_jitted_within(ctx, analysis):
             for use in _nested_jit_uses(ctx, analysis, {id(use.node) for use in found}):
                 uses.setdefault(id(use.node), use)
-    for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_module_applies(ctx) \
-            + _filter_jitted(ctx) + _nnx_jitted(ctx):
+    for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_factory_results(ctx) \
+            + _jitted_module_applies(ctx) + _filter_jitted(ctx) + _nnx_jitted(ctx) \
+            + _recursion_through_traced_branches(ctx):
         uses.setdefault(id(use.node), use)
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
         for use in _post_init_uses(ctx):
@@ -314,7 +348,7 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
         if (func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute)
                 else None) not in _TRACING_CALL_LAST_NAMES:
             continue  # cheap test first: most calls are not these
-        qualname = model.qualified_name(func, scope)
+        qualname = model.qualified_name(func, scope) or linen_self_method(func, scope, model)
         fact = TRACING_CALLS.get(qualname) if qualname is not None else None
         if fact is None:
             continue
@@ -366,6 +400,87 @@ def _jitted_partials(ctx: FileContext) -> list[TracerUse]:
             analysis.solve()
             uses.extend(analysis.run())
     return uses
+
+
+def _recursion_through_traced_branches(ctx: FileContext) -> list[TracerUse]:
+    """``@jax.jit def rec(x): return lax.cond(len(x) > 1, step, stop, x)`` where ``step`` calls
+    ``rec``: cond traces both branches whatever the predicate, so each trace of ``rec`` traces
+    ``rec`` again and the recursion never stops (jax#13796), unless ``rec`` itself branches in
+    Python first (any ``if``, conditional expression or loop in its body: precision first)."""
+    model = ctx.model
+    uses: list[TracerUse] = []
+    for func in jitted_functions(ctx):
+        if not isinstance(func, cst.FunctionDef) or any(
+                isinstance(node, (cst.If, cst.IfExp, cst.While, cst.For, cst.Match)) for node in own_nodes(func)):
+            continue
+        scope = model.scope_of[func]
+        for node in own_nodes(func):
+            if not isinstance(node, cst.Call) or _last_name(node.func) != "cond":
+                continue
+            qualname = model.qualified_name(node.func, scope)
+            fact = TRACING_CALLS.get(qualname) if qualname == "jax.lax.cond" else None
+            if fact is None:
+                continue
+            for param in fact.functions:
+                branch = _function_value(model, _argument(node, param), scope)
+                if branch is not None and branch is not func and _calls_def(model, branch, func):
+                    uses.append(TracerUse("bool", node, func, (
+                        f"recursion through `lax.cond` never stops: cond traces both branches whatever "
+                        f"the predicate, so `{_name(branch)}` calls jitted `{func.name.value}` again at "
+                        f"every trace (it ends in an IndexError or RecursionError); stop the recursion "
+                        f"with a Python condition on a static value (`len(x)`, `x.shape`)")))
+                    break
+    return uses
+
+
+def _calls_def(model: SemanticModel, caller, callee: cst.FunctionDef) -> bool:
+    """``caller``'s own body calls ``callee`` by its name."""
+    scope = model.scope_of[caller]
+    for node in own_nodes(caller):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == callee.name.value:
+            binding = model.single_binding(node.func.value, scope)
+            if binding is not None and binding.node is callee:
+                return True
+    return False
+
+
+def _jitted_factory_results(ctx: FileContext) -> list[TracerUse]:
+    """``jax.jit(make_loss(1.0))``: the def (or lambda) a module function builds and returns,
+    jitted, with its parameters that have no default traced; what it closes over from the
+    factory stays concrete."""
+    model = ctx.model
+    uses: list[TracerUse] = []
+    for app in ctx.jit_applications:
+        target = app.target
+        if not (isinstance(target, cst.Call) and isinstance(target.func, cst.Name) and app.jit.qualname in TRACING_JITS
+                and not any(k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS)
+                            for k in app.keywords)):
+            continue
+        factory = _function_value(model, target.func, app.frame.scope)
+        if not isinstance(factory, cst.FunctionDef) or factory.decorators:
+            continue
+        for func in _returned_functions(model, factory):
+            traced = {p.name.value for p in (*positional_params(func), *func.params.kwonly_params)
+                      if p.default is None}
+            if traced:
+                analysis = _FunctionAnalysis(ctx, JittedFunction(func, [app], traced, set(traced)),
+                                             set(jitted_functions(ctx)))
+                analysis.solve()
+                uses.extend(analysis.run())
+    return uses
+
+
+def _returned_functions(model: SemanticModel, factory: cst.FunctionDef) -> list:
+    """The defs and lambdas of ``factory``'s own body that it returns (``return loss``)."""
+    scope = model.scope_of[factory]
+    found = []
+    for node in own_nodes(factory):
+        if isinstance(node, cst.Return) and node.value is not None:
+            func = _function_value(model, node.value, scope)
+            if func is not None and (isinstance(func, cst.Lambda) or not func.decorators) \
+                    and model.scope_of[func].parent is scope and func not in found:
+                found.append(func)
+    return found
 
 
 def _filter_jitted(ctx: FileContext) -> list[TracerUse]:
@@ -526,8 +641,9 @@ def _argument(call: cst.Call, param: Param) -> Optional[cst.BaseExpression]:
     return None
 
 
-def _function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], scope: Scope):
-    """The def or lambda of this module ``expr`` is (a lambda, or a name bound once to one)."""
+def _function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], scope: Scope, depth: int = 0):
+    """The def or lambda of this module ``expr`` is (a lambda, or a name bound once to one, or
+    to another such name: ``callback = body``)."""
     if isinstance(expr, cst.Lambda):
         return expr
     if isinstance(expr, cst.Name):
@@ -536,6 +652,8 @@ def _function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], sc
             return binding.node
         if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Lambda):
             return binding.value
+        if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Name) and depth < 3:
+            return _function_value(model, binding.value, binding.scope, depth + 1)
     return None
 
 
@@ -935,6 +1053,35 @@ class _FunctionAnalysis:
                 traced.add(name)
         return frozenset(traced)
 
+    def follow_field_function(self, call: cst.Call, scope: Scope) -> None:
+        """``pipeline.transform(x)`` where ``pipeline`` is bound once to an instance of a class
+        of this module built with a def of this module for the field ``transform``
+        (``Pipeline(clip)``, by keyword or in the order of the annotated fields): that def, with
+        the parameters receiving traced arguments traced."""
+        func = call.func
+        if self.depth >= MAX_HELPER_DEPTH or not isinstance(func, cst.Attribute) \
+                or not isinstance(func.value, cst.Name):
+            return
+        binding = self.model.single_binding(func.value.value, scope)
+        built = binding.value if binding is not None and binding.kind == "assign" else None
+        if not isinstance(built, cst.Call):
+            return
+        cls = calling_context(self.ctx).class_of(built.func, binding.scope)
+        if not isinstance(cls, cst.ClassDef) or func.attr.value in class_methods(cls):
+            return
+        fields = [small.target.value for line in cls.body.body if isinstance(line, cst.SimpleStatementLine)
+                  for small in line.body if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)]
+        for index, arg in enumerate(built.args):
+            if arg.star:
+                return
+            name = arg.keyword.value if arg.keyword is not None else fields[index] if index < len(fields) else None
+            if name == func.attr.value:
+                helper = _function_value(self.model, arg.value, binding.scope)
+                if isinstance(helper, cst.FunctionDef) and not helper.decorators \
+                        and helper not in self.jitted_defs and helper is not self.func:
+                    self._follow_into(helper, call, scope, positional_params(helper))
+                return
+
     def called_module(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
         """``model(x)`` (or ``model.score(x)``) where ``model`` is a traced parameter holding a
         pytree Module of this module: that class's ``__call__`` (or ``score``)."""
@@ -993,12 +1140,15 @@ class _FunctionAnalysis:
         """Greatest fixed point: assume every computed binding traced, drop those whose value is
         not, until stable (so ``x = x / 2`` next to a traced parameter ``x`` stays traced)."""
         own_scope = self.model.scope_of[self.func]
+        handed = self._handed_nested_params()
         candidates = []
         for binding in self._bindings():
             if binding.kind == "param":
                 if binding.scope is own_scope and binding.name in self.jitted.traced_params:
                     self.traced_bindings.add(id(binding))
                     self.param_bindings[id(binding)] = binding.name
+                elif binding.name in handed.get(id(binding.scope), ()):
+                    self.traced_bindings.add(id(binding))  # a lax body's counter or carry
             elif binding.kind in ("assign", "other", "loop-target"):
                 self.traced_bindings.add(id(binding))
                 candidates.append(binding)
@@ -1009,6 +1159,25 @@ class _FunctionAnalysis:
                 if id(binding) in self.traced_bindings and not self.binding_traced(binding):
                     self.traced_bindings.discard(id(binding))
                     changed = True
+
+    def _handed_nested_params(self) -> dict[int, set[str]]:
+        """Functions nested in this one and handed to a ``TRACING_CALLS`` call here (the body of
+        a ``lax.fori_loop`` in a jitted def): scope -> the parameters that call gives tracers,
+        so the body's ``v.reshape(shapes[i])`` sees both ``v`` and the closed-over ``shapes``
+        traced."""
+        handed: dict[int, set[str]] = {}
+        model = self.model
+        for site in model.calls:
+            call, scope = site.node, site.frame.scope
+            if id(scope) not in self.scope_ids or _last_name(call.func) not in _TRACING_CALL_LAST_NAMES:
+                continue
+            qualname = model.qualified_name(call.func, scope)
+            fact = TRACING_CALLS.get(qualname) if qualname is not None else None
+            for param in fact.functions if fact is not None else ():
+                func = _function_value(model, _argument(call, param), scope)
+                if func is not None and func is not self.func and id(model.scope_of[func]) in self.scope_ids:
+                    handed.setdefault(id(model.scope_of[func]), set()).update(_handed_params(call, fact, func))
+        return handed
 
     def binding_traced(self, binding: Binding) -> bool:
         node = binding.node
@@ -1060,7 +1229,9 @@ class _FunctionAnalysis:
                     and self.traced(expr.value, scope)) or self.leaf_field_class(expr, scope) is not None \
                 or (expr.attr.value in self.traced_fields and self._is_self(expr.value, scope))
         if isinstance(expr, cst.Subscript):
-            return self.traced(expr.value, scope)
+            # a jax Array made outside the function, indexed by a traced value, is a tracer too
+            return self.traced(expr.value, scope) or (self._jax_array(expr.value, scope) and any(
+                isinstance(e.slice, cst.Index) and self.traced(e.slice.value, scope) for e in expr.slice))
         if isinstance(expr, cst.BinaryOperation):
             if isinstance(expr.operator, cst.Modulo) \
                     and isinstance(expr.left, (cst.SimpleString, cst.FormattedString)):
@@ -1084,6 +1255,16 @@ class _FunctionAnalysis:
         if isinstance(expr, cst.Call):
             return self._call_traced(expr, scope)
         return False
+
+    def _jax_array(self, expr: cst.BaseExpression, scope: Scope) -> bool:
+        """``table`` bound once (here or in an enclosing scope: a module constant) to a
+        ``jax.numpy`` or ``jax.random`` call that makes an array."""
+        if isinstance(expr, cst.Name):
+            binding = self.model.single_binding(expr.value, scope)
+            if binding is None or binding.kind != "assign" or not isinstance(binding.value, cst.Call):
+                return False
+            expr, scope = binding.value, binding.scope
+        return isinstance(expr, cst.Call) and array_made_by(self.model, expr, scope) == "a jax Array"
 
     def _call_traced(self, call: cst.Call, scope: Scope) -> bool:
         func = call.func
@@ -1576,6 +1757,8 @@ class _UseFinder(Walker):
                                     PYTHON_BOUND_BUILTINS[builtin], "use jax.lax.fori_loop")
             elif qualname in DATA_SIZED_OUTPUTS:
                 self._data_sized(node, DATA_SIZED_OUTPUTS[qualname])
+                if qualname in CONCRETE_PARAMS:  # jnp.bincount's minlength too
+                    self._concrete_params(node, CONCRETE_PARAMS[qualname], f"`{qualname}`")
             elif isinstance(func, cst.Attribute) and func.attr.value in DATA_SIZED_METHODS \
                     and a.traced(func.value, scope):
                 self._data_sized(node, DataSizedOutput(DATA_SIZED_METHODS[func.attr.value], ()))
@@ -1601,6 +1784,9 @@ class _UseFinder(Walker):
                     and (any(a.traced(arg.value, scope) for arg in node.args[1:])
                          or a.built_fields(func.value, scope)):
                 a.follow_apply(node, scope)
+            elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+                    and any(a.traced(arg.value, scope) for arg in node.args):
+                a.follow_field_function(node, scope)
 
     def _traced_static_args(self, node: cst.Call) -> None:
         """A jitted function called here with a traced value at one of its static positions:
@@ -1750,8 +1936,9 @@ class _UseFinder(Walker):
                 break
             fact = concrete_param(facts, index if arg.keyword is None else None,
                                   arg.keyword.value if arg.keyword is not None else None)
-            fix = "pass a Python bool: a static argument, or branch outside the traced code" if fact \
-                and fact.flag else "derive it from a static shape (x.shape[0]) with Python or numpy, not jax.numpy"
+            fix = fact.fix if fact and fact.fix else \
+                "pass a Python bool: a static argument, or branch outside the traced code" if fact and fact.flag \
+                else "derive it from a static shape (x.shape[0]) with Python or numpy, not jax.numpy"
             if fact is not None and self._concrete_args(
                     node, [arg], f"the `{fact.keyword}` argument of {where}", fact.error, fix):
                 return
@@ -1800,7 +1987,8 @@ class _UseFinder(Walker):
                                               for arg in args):
             return  # sized, or *args/**kwargs we cannot see into
         positional = [arg for arg in args if arg.keyword is None]
-        if fact.max_positional is not None and len(positional) > fact.max_positional:
+        if (fact.max_positional is not None and len(positional) > fact.max_positional) \
+                or (fact.size_position is not None and len(positional) > fact.size_position):
             return
         if fact.data_params:
             data = [arg for arg in args
@@ -1815,8 +2003,8 @@ class _UseFinder(Walker):
         if not (traced or (a.staged and fact.on_constants and fact.data_params
                            and any(not isinstance(arg.value, (cst.Integer, cst.Float)) for arg in data))):
             return
-        fix = f"pass {fact.size_keyword}= (an upper bound; with fill_value= for the padding) for a " \
-              f"fixed-size result"
+        padding = "; with fill_value= for the padding" if fact.size_keyword == "size" else ""
+        fix = f"pass {fact.size_keyword}= (an upper bound{padding}) for a fixed-size result"
         if fact.max_positional is not None:
             fix = "use the three-argument form jnp.where(cond, x, y), or " + fix
         why = "the values of a traced array" if traced else \

@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_TRANSFORM_NAMES, tracer_uses
+from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_METHODS, TRACING_TRANSFORM_NAMES, tracer_uses
 
 
 class PythonControlFlowOnTracer(Rule):
@@ -27,6 +27,9 @@ class PythonControlFlowOnTracer(Rule):
     when it runs them (numpyro models, blackjax log densities, jaxopt objectives, diffrax
     vector fields: `jaxfacts.TRACING_CALLS`).
     Under `jax.grad` alone the tracers carry their values, and these work.
+    Also a jitted function that recurses through a `lax.cond` branch with no Python condition
+    of its own: cond traces both branches whatever the predicate, so the recursion never stops
+    at trace time (measured: IndexError once the slice is empty, or RecursionError).
 
     ## Why is this bad?
     Under `jax.jit` the arguments are abstract tracers with no value, so Python cannot decide
@@ -46,6 +49,7 @@ class PythonControlFlowOnTracer(Rule):
     name = "python-control-flow-on-tracer"
     summary = "Python control flow on a traced value raises TracerBoolConversionError under jit"
     prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
+    prefilter_methods = TRACING_METHODS  # self.param(name, init_fn): flax traces init_fn in apply
     prefilter_transforms = TRACING_TRANSFORM_NAMES  # jax.vmap(f) where f does a Python-value operation
     severity = "error"
 
@@ -67,8 +71,26 @@ class PythonControlFlowOnTracer(Rule):
         def step(x, training):
             return x * 0.5 if training else x
         """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def halve(x):
+            return descend(x / 2.0)
+
+        @jax.jit
+        def descend(x):
+            return jax.lax.cond(x.sum() > 1.0, halve, jnp.zeros_like, x)
+        """,
     ]
     VALID = [
+        """
+        import jax
+
+        @jax.jit
+        def total(x):
+            return x[0] + total(x[1:]) if len(x) > 1 else x[0]
+        """,
         """
         import jax
         import jax.numpy as jnp

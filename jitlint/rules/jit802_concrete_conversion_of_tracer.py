@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_TRANSFORM_NAMES, tracer_uses
+from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_METHODS, TRACING_TRANSFORM_NAMES, tracer_uses
 
 
 class ConcreteConversionOfTracer(Rule):
@@ -46,6 +46,7 @@ class ConcreteConversionOfTracer(Rule):
     name = "concrete-conversion-of-tracer"
     summary = "int()/float()/.item(), a shape, bound or axis from a traced value raises under jit"
     prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
+    prefilter_methods = TRACING_METHODS  # self.param(name, init_fn): flax traces init_fn in apply
     prefilter_transforms = TRACING_TRANSFORM_NAMES  # jax.vmap(f) where f does a Python-value operation
     severity = "error"
 

@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_TRANSFORM_NAMES, tracer_uses
+from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_METHODS, TRACING_TRANSFORM_NAMES, tracer_uses
 
 
 class NumpyOnTracer(Rule):
@@ -37,6 +37,7 @@ class NumpyOnTracer(Rule):
     name = "numpy-on-tracer"
     summary = "numpy function applied to a traced value raises TracerArrayConversionError"
     prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
+    prefilter_methods = TRACING_METHODS  # self.param(name, init_fn): flax traces init_fn in apply
     prefilter_transforms = TRACING_TRANSFORM_NAMES  # jax.vmap(f) where f does a Python-value operation
     severity = "error"
 

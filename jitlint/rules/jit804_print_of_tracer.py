@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import TRACING_CALL_NAMES, tracer_uses
+from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_METHODS, tracer_uses
 
 
 class PrintOfTracer(Rule):
@@ -30,6 +30,7 @@ class PrintOfTracer(Rule):
     name = "print-of-tracer"
     summary = "print of a traced value prints a tracer once at trace time; use jax.debug.print"
     prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
+    prefilter_methods = TRACING_METHODS  # self.param(name, init_fn): flax traces init_fn in apply
     opt_in = True
 
     INVALID = [

@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_TRANSFORM_NAMES, tracer_uses
+from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_METHODS, TRACING_TRANSFORM_NAMES, tracer_uses
 
 
 class DataDependentShapeUnderJit(Rule):
@@ -47,6 +47,7 @@ class DataDependentShapeUnderJit(Rule):
     name = "data-dependent-shape-under-jit"
     summary = "boolean mask or nonzero/unique/where(cond) without size= under jit raises at trace time"
     prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
+    prefilter_methods = TRACING_METHODS  # self.param(name, init_fn): flax traces init_fn in apply
     prefilter_transforms = TRACING_TRANSFORM_NAMES  # jax.vmap(f) where f does a Python-value operation
     severity = "error"
 
