@@ -418,6 +418,8 @@ class IterationValues:
                 return returned
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
             return self._varies(expr.expression, scope, loop, depth)
+        if isinstance(expr, cst.IfExp):
+            return self._choice_varies(expr, scope, loop, depth)
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, ARITHMETIC):
             left = self._varies(expr.left, scope, loop, depth + 1)
             right = self._varies(expr.right, scope, loop, depth + 1)
@@ -440,6 +442,23 @@ class IterationValues:
                 return self._varies(inner, scope, loop, depth + 1)
         return None
 
+    def _choice_varies(self, expr: cst.IfExp, scope: Scope, loop, depth: int):
+        """``n = step + 1 if step > 0 else 1``: a conditional expression.  With a test that
+        does not change in the loop the same branch is taken every time, so both must vary;
+        with a test that changes, one varying branch (the other loop-invariant) is enough."""
+        body = self._varies(expr.body, scope, loop, depth + 1)
+        orelse = self._varies(expr.orelse, scope, loop, depth + 1)
+        if body and orelse:
+            return body
+        test_varies = any(self._varies(n, scope, loop, depth + 1) for n in names_in(expr.test))
+        if not test_varies:
+            return None
+        if body and self.invariant(expr.orelse, scope, loop):
+            return body
+        if orelse and self.invariant(expr.body, scope, loop):
+            return orelse
+        return None
+
     def _name_varies(self, name: cst.Name, scope: Scope, loop, depth: int):
         bindings = self.flow.reaching(name, scope)
         if not bindings:
@@ -450,7 +469,7 @@ class IterationValues:
             return None
         if len(bindings) == 1 and _is_counter(bindings[0], loop, self.model):
             return name.value, f"the loop counter `{name.value}`"
-        if len(bindings) == 1 and _float_sweep(bindings[0], loop):
+        if len(bindings) == 1 and _float_sweep(bindings[0], loop, self.flow):
             return None, f"`{name.value}`, taken from a list of different floats (a sweep)"
         outside = [b for b in bindings if b not in inside]
         if any(_conditional_within(b, loop) for b in inside):
@@ -764,22 +783,85 @@ def _in_comp(loop: cst.CSTNode, node: cst.CSTNode) -> bool:
     return False
 
 
-def _float_sweep(binding: Binding, loop: cst.CSTNode) -> bool:
-    """``for lr in [1e-3, 3e-3, 1e-2]``: a different Python float on every iteration.  Ints and
-    strings are left alone: they are often structural (a layer count, a mode) and must be static."""
-    node = binding.node
-    if binding.kind != "loop-target" or node is not loop or not isinstance(node, cst.For) \
-            or not isinstance(node.target, cst.Name) or not isinstance(node.iter, (cst.List, cst.Tuple)):
+def _float_sweep(binding: Binding, loop: cst.CSTNode, flow: ValueFlow) -> bool:
+    """``for lr in [1e-3, 3e-3, 1e-2]`` (or ``for i, lr in enumerate(...)``, ``zip``; see
+    ``loop_elements``): a different Python float on every iteration.  Ints and strings are left
+    alone: they are often structural (a layer count, a mode) and must be static."""
+    if binding.node is not loop or not isinstance(loop, cst.For):
+        return False
+    elements = loop_elements(binding, flow)
+    if elements is None:
         return False
     values = []
-    for element in node.iter.elements:
-        value = element.value
+    for element in elements:
+        value = element
         if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
             value = value.expression
-        if isinstance(element, cst.StarredElement) or not isinstance(value, cst.Float):
+        if not isinstance(value, cst.Float):
             return False
-        values.append(cst.Module([]).code_for_node(element.value))
+        values.append(cst.Module([]).code_for_node(element))
     return len(values) >= 2 and len(set(values)) == len(values)
+
+
+def loop_elements(binding: Binding, flow: ValueFlow) -> Optional[list[cst.BaseExpression]]:
+    """The literal values a loop target takes, one per iteration, however the loop spells its
+    iteration: ``for n in [5, 8, 10]``, ``for i, n in enumerate([5, 8, 10])``, ``for a, b in
+    zip([...], [...])``, ``for a, b in [(1, 2.0), (3, 4.0)]``, the list bound to a local name
+    before the loop (``sizes = [5, 8, 10]`` ... ``for n in sizes``).  None: not a loop over a
+    literal sequence (or ``binding`` is no loop target)."""
+    node = binding.node
+    if binding.kind != "loop-target" or not isinstance(node, (cst.For, cst.CompFor)):
+        return None
+    return _target_elements(node.target, node.iter, binding.name, binding.scope, flow, 0)
+
+
+def _literal_sequence(expr: cst.BaseExpression, scope: Scope, flow: ValueFlow
+                      ) -> Optional[list[cst.BaseExpression]]:
+    if isinstance(expr, cst.Name):  # ``sizes = [5, 8, 10]`` before the loop
+        binding = flow.single(expr, scope)
+        if binding is not None and binding.kind == "assign" and isinstance(binding.node, cst.Assign) \
+                and len(binding.node.targets) == 1 and isinstance(binding.node.targets[0].target, cst.Name):
+            expr = binding.value  # type: ignore[assignment]
+    if isinstance(expr, (cst.List, cst.Tuple)) \
+            and not any(isinstance(e, cst.StarredElement) for e in expr.elements):
+        return [e.value for e in expr.elements]
+    return None
+
+
+def _target_elements(target: cst.BaseExpression, iterable: cst.BaseExpression, name: str, scope: Scope,
+                     flow: ValueFlow, depth: int) -> Optional[list[cst.BaseExpression]]:
+    if depth > 3:
+        return None
+    if isinstance(target, cst.Name):
+        return _literal_sequence(iterable, scope, flow) if target.value == name else None
+    if not isinstance(target, (cst.Tuple, cst.List)) \
+            or any(isinstance(e, cst.StarredElement) for e in target.elements):
+        return None
+    parts = [e.value for e in target.elements]
+    if isinstance(iterable, cst.Call):
+        func = iterable.func
+        if not isinstance(func, cst.Name) or flow.model.lookup(func.value, scope) \
+                or any(a.keyword or a.star for a in iterable.args):
+            return None
+        if func.value == "enumerate" and len(parts) == 2 and len(iterable.args) == 1:
+            return _target_elements(parts[1], iterable.args[0].value, name, scope, flow, depth + 1)
+        if func.value == "zip" and len(parts) == len(iterable.args):
+            for part, arg in zip(parts, iterable.args):
+                found = _target_elements(part, arg.value, name, scope, flow, depth + 1)
+                if found is not None:
+                    return found
+        return None
+    rows = _literal_sequence(iterable, scope, flow)
+    if rows is None:
+        return None
+    found: list[cst.BaseExpression] = []
+    for row in rows:  # ``for a, b in [(1, 2.0), (3, 4.0)]``
+        if not isinstance(row, (cst.Tuple, cst.List)) or len(row.elements) != len(parts):
+            return None
+        for part, item in zip(parts, row.elements):
+            if isinstance(part, cst.Name) and part.value == name:
+                found.append(item.value)
+    return found if len(found) == len(rows) else None
 
 
 def _is_counter(binding: Binding, loop: cst.CSTNode, model: SemanticModel) -> bool:

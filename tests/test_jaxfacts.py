@@ -25,7 +25,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, D
                               OPTAX_COMBINATORS, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
-                              RAGGED_BATCHERS, SCHEDULE_PARAMS, SHAPED_CONSTRUCTORS, STATIC_FIELD_MARKERS,
+                              RAGGED_BATCHERS, SCHEDULE_PARAMS, SHAPE_KEEPING_CONVERSIONS, SHAPED_CONSTRUCTORS, STATIC_FIELD_MARKERS,
                               TRACED_RESULT_CALLS,
                               TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS)
@@ -1379,3 +1379,11 @@ def test_shaped_constructor_makes_as_many_rows_as_its_first_argument_says(module
     extra = (0.5,) if name == "full" else ()
     assert make((10, 2), *extra).shape[0] == 10
     assert len(make(10, *extra)) == 10
+
+
+@pytest.mark.parametrize("qualname", sorted(SHAPE_KEEPING_CONVERSIONS))
+def test_shape_keeping_conversion_returns_its_arguments_shape(qualname):
+    module, _, name = qualname.rpartition(".")
+    convert = getattr(importlib.import_module(module), name)
+    for array in (np.arange(7.0).reshape(7, 1), jnp.ones((3, 2))):
+        assert convert(array).shape == array.shape

@@ -24,6 +24,7 @@ from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
 from jitlint.semantic import SemanticModel, dotted_name
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, spec_of
+from jitlint.values import value_flow
 from jitlint.walk import Walker, iter_nodes
 
 # jit kinds whose non-static arguments are traced as arrays (JIT8xx); filtering jits make every
@@ -254,6 +255,7 @@ def jitted_calls(ctx: FileContext) -> list[JittedCall]:
 
 def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
     model = ctx.model
+    flow = value_flow(ctx)
     by_call = {app.call: app for app in ctx.jit_applications if app.call is not None}
     by_def = {}
     for app in ctx.jit_applications:
@@ -268,7 +270,8 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
             app = by_call[func]
         elif isinstance(func, cst.Name):
             binding = model.single_binding(func.value, site.frame.scope) \
-                or _rewrapped(model.lookup(func.value, site.frame.scope), by_call, model)
+                or _rewrapped(model.lookup(func.value, site.frame.scope), by_call, model) \
+                or _rewrapping_reached(func, site.frame.scope, by_call, flow, model)
             if binding is None:
                 continue
             name = func.value
@@ -284,6 +287,16 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
         static_args, static_keywords = _call_statics(site.node, app, wrapped, model)
         found.append(JittedCall(site.node, app, wrapped, name, static_args, static_keywords))
     return found
+
+
+def _rewrapping_reached(func: cst.Name, scope, by_call: dict, flow, model: SemanticModel):
+    """``f = jax.jit(f)`` after ``def f`` (the name bound twice): at a call the rebinding
+    reaches, the jitted binding."""
+    binding = flow.single(func, scope)
+    if binding is None or binding.kind != "assign" or binding.value not in by_call:
+        return None
+    app = by_call[binding.value]
+    return binding if _rebound_def(app, model) is not None else None
 
 
 def _rewrapped(bindings: list, by_call: dict, model: SemanticModel):
