@@ -313,6 +313,35 @@ def value_flow(ctx) -> ValueFlow:
     return ctx.shared("value-flow", lambda c: ValueFlow(c.model))
 
 
+def unpacked_keywords(expr: cst.BaseExpression, scope: Scope, model: SemanticModel
+                      ) -> Optional[list[tuple[str, cst.BaseExpression]]]:
+    """The keyword arguments ``**expr`` passes, when the code shows them: a dict literal with
+    string keys (``**{"shape": [2, 3]}``), ``dict(shape=...)``, or a local name bound once to
+    one and never written through (``options = {...}`` ... ``f(x, **options)``).  None: not
+    known."""
+    if isinstance(expr, cst.Name):
+        bindings = model.lookup(expr.value, scope)
+        if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].node, cst.Assign) \
+                or len(bindings[0].node.targets) != 1 or not isinstance(bindings[0].node.targets[0].target, cst.Name) \
+                or any(root == expr.value for root, _, _ in model.item_writes) \
+                or any(isinstance(site.node.func, cst.Attribute) and _code(site.node.func.value) == expr.value
+                       for site in model.calls):
+            return None  # rebound, or written (``options["lr"] = ...``, ``options.update(...)``)
+        expr = bindings[0].value  # type: ignore[assignment]
+        scope = bindings[0].scope
+    if isinstance(expr, cst.Dict):
+        found = []
+        for element in expr.elements:
+            if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
+                return None
+            found.append((element.key.evaluated_value, element.value))
+        return found
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "dict" \
+            and not model.lookup("dict", scope) and all(a.keyword is not None and not a.star for a in expr.args):
+        return [(a.keyword.value, a.value) for a in expr.args]  # type: ignore[union-attr]
+    return None
+
+
 # ---------------------------------------------------------------------------- what reaches
 @dataclass(frozen=True)
 class Assigned:

@@ -25,11 +25,11 @@ from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import field_assignments, instance_class
 from jitlint.rules._context import REPEATED, UNKNOWN, calling_context
-from jitlint.semantic import Binding, CallSite, Frame, Scope
+from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
 from jitlint.staticargs import ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
 from jitlint.values import (
     IterationValues, Varying, array_made_by, assigned, origin, reaching_values, returned_values,
-    value_flow,
+    unpacked_keywords, value_flow,
 )
 
 PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
@@ -61,10 +61,11 @@ class StaticUse:
     position: Optional[int]  # in the signature (self counted); None for a keyword argument
     traced: bool = False  # the call runs while an outer jit traces (once per trace of it)
     role: str = "static argument"  # or "function argument" of eager lax control flow
+    given: Optional[cst.BaseExpression] = None  # the value ``**options`` passes for the keyword
 
     @property
     def value(self) -> cst.BaseExpression:
-        return self.arg.value
+        return self.given if self.given is not None else self.arg.value
 
     @property
     def scope(self) -> Scope:
@@ -113,7 +114,7 @@ def _compute_traced(ctx: FileContext) -> list[StaticUse]:
             continue
         if any(a.star for a in site.node.args) and any(n < 0 for n in spec.effective_static()[0]):
             continue
-        uses.extend(_map_arguments(site, spec, shift, traced=True))
+        uses.extend(_map_arguments(ctx.model, site, spec, shift, traced=True))
     return uses
 
 
@@ -195,7 +196,7 @@ def _compute(ctx: FileContext) -> list[StaticUse]:
         if not spec.checkable:
             continue
         traced = calling_context(ctx).runs_traced(site.frame)
-        uses.extend(replace(use, traced=traced) for use in _map_arguments(site, spec, shift))
+        uses.extend(replace(use, traced=traced) for use in _map_arguments(ctx.model, site, spec, shift))
     return uses
 
 
@@ -261,7 +262,8 @@ def _enclosing_class(ctx: FileContext, scope: Scope) -> Optional[cst.ClassDef]:
     return outer.node if outer.kind == "class" else None  # type: ignore[return-value]
 
 
-def _map_arguments(site: CallSite, spec: StaticArgSpec, shift: int, traced: bool = False) -> list[StaticUse]:
+def _map_arguments(model: SemanticModel, site: CallSite, spec: StaticArgSpec, shift: int,
+                   traced: bool = False) -> list[StaticUse]:
     """The call's arguments at static positions (``traced``: at the other positions)."""
     args = site.node.args
     positional = []
@@ -285,6 +287,11 @@ def _map_arguments(site: CallSite, spec: StaticArgSpec, shift: int, traced: bool
         if arg.keyword is not None and not arg.star and spec.static_keyword(arg.keyword.value) != traced:
             uses.append(StaticUse(site, spec.name, spec, arg, arg.keyword.value, None,
                                   role="traced argument" if traced else "static argument"))
+        elif arg.star == "**":  # ``f(x, **{"shape": [2, 3]})``, ``f(x, **options)``
+            for keyword, value in unpacked_keywords(arg.value, site.frame.scope, model) or ():
+                if spec.static_keyword(keyword) != traced:
+                    uses.append(StaticUse(site, spec.name, spec, arg, keyword, None, given=value,
+                                          role="traced argument" if traced else "static argument"))
     return uses
 
 
