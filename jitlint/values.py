@@ -342,6 +342,57 @@ def unpacked_keywords(expr: cst.BaseExpression, scope: Scope, model: SemanticMod
     return None
 
 
+def fields_made_in_init(model: SemanticModel, cls: cst.ClassDef, fields: list[str]
+                        ) -> Iterator[tuple[str, cst.BaseExpression, Scope]]:
+    """(field, value, scope) for each ``self.field = <display or call>`` directly in
+    ``__init__``: the same for every instance, whatever the arguments (``self.layers = [...]``,
+    ``self.table = np.arange(10)``)."""
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    init = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    init_scope = model.scope_of.get(init) if init is not None else None
+    if init is None or init_scope is None or not isinstance(init.body, cst.IndentedBlock):
+        return
+    displays = (cst.List, cst.ListComp, cst.Dict, cst.DictComp, cst.Set, cst.SetComp, cst.Call)
+    for statement in init.body.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.value, displays):
+                target = small.targets[0].target
+                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                        and target.value.value == "self" and target.attr.value in fields:
+                    yield target.attr.value, small.value, init_scope
+
+
+def attribute_written_elsewhere(model: SemanticModel, name: str) -> bool:
+    """Whether some write outside an ``__init__`` targets ``<something>.name``."""
+    for _, frame, node in model.item_writes:
+        target = node.target if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) else None
+        function = frame.enclosing_function()
+        if isinstance(target, cst.Attribute) and target.attr.value == name \
+                and (function is None or function.name.value != "__init__"):
+            return True
+    return False
+
+
+def self_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope
+                         ) -> Optional[tuple[cst.BaseExpression, Scope]]:
+    """``self.table`` read in a method: the one value its class's ``__init__`` gives it
+    (``fields_made_in_init``), when nothing else in the module writes ``.table``."""
+    if not isinstance(attr.value, cst.Name) or not isinstance(scope.node, cst.FunctionDef):
+        return None
+    method = scope.node
+    params = [*method.params.posonly_params, *method.params.params]
+    if not params or params[0].name.value != attr.value.value or attr.value.value != "self" \
+            or method not in model.functions:
+        return None
+    owner = model.functions[method].scope
+    if owner.kind != "class" or not isinstance(owner.node, cst.ClassDef):
+        return None
+    values = list(fields_made_in_init(model, owner.node, [attr.attr.value]))
+    if len(values) != 1 or attribute_written_elsewhere(model, attr.attr.value):
+        return None
+    return values[0][1], values[0][2]
+
+
 # ---------------------------------------------------------------------------- what reaches
 @dataclass(frozen=True)
 class Assigned:

@@ -75,7 +75,7 @@ from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jit
 from jitlint.rules._nnx import NNX_JIT, own_nodes
 from jitlint.semantic import Binding, Scope, SemanticModel
 from jitlint.staticargs import SPEC_KEYWORDS
-from jitlint.values import array_made_by, value_flow
+from jitlint.values import array_made_by, self_attribute_value, value_flow
 from jitlint.walk import Walker
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
@@ -786,7 +786,14 @@ class _FunctionAnalysis:
     def follow(self, call: cst.Call, scope: Scope) -> None:
         """A call of a module function with traced arguments: analyse that function with the
         parameters receiving them traced (positional and keyword; not through *args)."""
-        if self.depth >= MAX_HELPER_DEPTH or not isinstance(call.func, cst.Name):
+        if self.depth >= MAX_HELPER_DEPTH:
+            return
+        method = self.instance_method(call.func, scope)
+        if method is not None:  # ``lookup(i)`` / ``lookup.get(i)``: the method, ``self`` static
+            if method is not self.func and not method.decorators and method not in self.jitted_defs:
+                self._follow_into(method, call, scope, positional_params(method)[1:])
+            return
+        if not isinstance(call.func, cst.Name):
             return
         binding = self.model.single_binding(call.func.value, scope)
         if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
@@ -796,6 +803,24 @@ class _FunctionAnalysis:
                 or id(binding.scope) in self.scope_ids or binding.scope.kind == "class":
             return
         self._follow_into(helper, call, scope, positional_params(helper))
+
+    def instance_method(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
+        """``lookup(i)`` / ``lookup.get(i)`` where ``lookup`` is bound once to an instance of a
+        class of this module (``lookup = Lookup()``): its ``__call__`` / ``get``, a plain
+        method (first parameter ``self``)."""
+        name, method_name = (func, "__call__") if isinstance(func, cst.Name) else \
+            (func.value, func.attr.value) if isinstance(func, cst.Attribute) else (None, "")
+        if not isinstance(name, cst.Name):
+            return None
+        binding = self.model.single_binding(name.value, scope)
+        if binding is None or binding.kind != "assign" or not isinstance(binding.value, cst.Call):
+            return None
+        cls = calling_context(self.ctx).class_of(binding.value.func, binding.scope)
+        method = class_methods(cls).get(method_name) if cls is not None else None
+        params = positional_params(method) if method is not None else []
+        if not params or params[0].name.value != "self":
+            return None
+        return method
 
     def follow_transformed(self, call: cst.Call, scope: Scope) -> None:
         """``jax.value_and_grad(loss)(params, batch, training)`` in traced code: the transform's
@@ -1475,6 +1500,10 @@ class _UseFinder(Walker):
                 a.follow_module_call(node, scope, a.called_module(func, scope))
             elif isinstance(func, cst.Name) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow(node, scope)
+            elif isinstance(func, cst.Attribute) and func.attr.value != "apply" \
+                    and any(a.traced(arg.value, scope) for arg in node.args) \
+                    and a.instance_method(func, scope) is not None:
+                a.follow(node, scope)  # ``lookup.get(i)`` of an instance of this module's class
             elif isinstance(func, cst.Call) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow_transformed(node, scope)
             elif isinstance(func, cst.Attribute) and func.attr.value == "apply" \
@@ -1812,13 +1841,17 @@ def _is_python_sequence(model: SemanticModel, expr: cst.BaseExpression, scope: S
 
 
 def _is_numpy_array(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bool:
-    """A numpy constructor call (``np.zeros(3)``), or a name every binding of which is one."""
+    """A numpy constructor call (``np.zeros(3)``), a name every binding of which is one, or
+    ``self.x`` that ``__init__`` sets to one."""
     if isinstance(expr, cst.Call):
         return model.qualified_name(expr.func, scope) in NUMPY_ARRAY_CONSTRUCTORS
     if isinstance(expr, cst.Name):
         bindings = model.lookup(expr.value, scope)
         return bool(bindings) and all(b.kind == "assign" and isinstance(b.value, cst.Call)
                                       and _is_numpy_array(model, b.value, b.scope) for b in bindings)
+    if isinstance(expr, cst.Attribute):  # ``self.table``, set once in ``__init__``
+        made = self_attribute_value(model, expr, scope)
+        return made is not None and isinstance(made[0], cst.Call) and _is_numpy_array(model, *made)
     return False
 
 
