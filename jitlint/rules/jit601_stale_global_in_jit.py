@@ -78,7 +78,7 @@ class StaleGlobalInJit(Rule):
         for stale in [*stale_reads(ctx), *stale_attribute_reads(ctx), *stale_instance_method_reads(ctx)]:
             if stale.how == NNX_UPDATED:
                 continue  # JIT610 says it in NNX terms
-            function = stale.function.name.value
+            function = stale.function_name
             if stale.fix:
                 fix = stale.fix
             elif stale.function_value:
