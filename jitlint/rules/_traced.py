@@ -1500,10 +1500,11 @@ class _UseFinder(Walker):
                 a.follow_module_call(node, scope, a.called_module(func, scope))
             elif isinstance(func, cst.Name) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow(node, scope)
-            elif isinstance(func, cst.Attribute) and func.attr.value != "apply" \
-                    and any(a.traced(arg.value, scope) for arg in node.args) \
+            elif isinstance(func, cst.Attribute) and any(a.traced(arg.value, scope) for arg in node.args) \
                     and a.instance_method(func, scope) is not None:
-                a.follow(node, scope)  # ``lookup.get(i)`` of an instance of this module's class
+                # ``lookup.get(i)``: a method the class of this module defines itself (a flax
+                # Module's inherited ``apply`` is not one: below)
+                a.follow(node, scope)
             elif isinstance(func, cst.Call) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow_transformed(node, scope)
             elif isinstance(func, cst.Attribute) and func.attr.value == "apply" \
