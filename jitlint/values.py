@@ -500,6 +500,8 @@ class IterationValues:
             return self._varies(expr.expression, scope, loop, depth)
         if isinstance(expr, cst.IfExp):
             return self._choice_varies(expr, scope, loop, depth)
+        if isinstance(expr, cst.NamedExpr):  # ``f(x, n := step + 1)``
+            return self._varies(expr.value, scope, loop, depth)
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, ARITHMETIC):
             left = self._varies(expr.left, scope, loop, depth + 1)
             right = self._varies(expr.right, scope, loop, depth + 1)
@@ -552,6 +554,10 @@ class IterationValues:
         if len(bindings) == 1 and _float_sweep(bindings[0], loop, self.flow):
             return None, f"`{name.value}`, taken from a list of different floats (a sweep)"
         outside = [b for b in bindings if b not in inside]
+        if not outside:
+            # ``lr *= 0.9`` (or ``lr = lr * 0.9``) before the read in the loop body: only the
+            # update reaches the read; the value it updates may come from before the loop
+            outside = self._carried_into(name.value, inside, loop)
         if any(_conditional_within(b, loop) for b in inside):
             return None  # ``if plateau: lr *= 0.5`` changes now and then, not every iteration
         found = None
@@ -578,6 +584,23 @@ class IterationValues:
             if counter is not None and not how.startswith("`"):
                 how = f"`{name.value}`, computed from the loop counter `{counter}`"
             found = found or (counter, how)
+        return found
+
+    def _carried_into(self, name: str, inside: list[Binding], loop) -> list[Binding]:
+        """The definitions from before ``loop`` that the loop's own updates of ``name`` read
+        (``i += 1``, ``lr = lr * 0.9``): none when the loop resets it first (``i = 0``)."""
+        reads: list[tuple[cst.Name, Scope]] = []
+        for binding in inside:
+            if isinstance(binding.node, cst.AugAssign) and isinstance(binding.node.target, cst.Name):
+                reads.append((binding.node.target, binding.scope))
+            elif binding.kind == "assign" and binding.value is not None:
+                reads.extend((n, binding.scope) for n in names_in(binding.value) if n.value == name)
+        found: list[Binding] = []
+        for read, scope in reads:
+            for binding in self.flow.reaching(read, scope):
+                if binding not in inside and binding not in found \
+                        and not (binding.frame is not None and binding.frame.is_inside(loop)):
+                    found.append(binding)
         return found
 
     def _self_update(self, value, name: str, scope: Scope, loop, outside) -> Optional[tuple[None, str]]:

@@ -201,3 +201,13 @@ def test_a_conditional_expression_varies_when_its_taken_branch_does():
 def test_a_conditional_expression_with_a_fixed_test_or_fixed_branches_does_not_vary():
     assert _varies("for step in range(4):\n    use(step + 1 if flag else 2)\n") is None
     assert _varies("for step in range(4):\n    use(1 if step == 0 else 2)\n") is None
+
+
+def test_an_update_before_the_read_carries_the_value_from_before_the_loop():
+    assert _varies("lr = 0.1\nfor _ in range(3):\n    lr *= 0.5\n    use(lr)\n") is not None
+    assert _varies("i = 0\nwhile i < 3:\n    i += 1\n    use(i)\n") is not None
+    assert _varies("for step in range(3):\n    use(n := step + 1)\n") is not None
+
+
+def test_an_update_of_a_value_reset_in_the_loop_does_not_vary():
+    assert _varies("lr = 0.1\nfor _ in range(3):\n    lr = 0.1\n    lr *= 0.5\n    use(lr)\n") is None
