@@ -207,7 +207,8 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
         # also without traced parameters: jax.numpy calls in the body are traced
         for use in traced_values(ctx, jitted).run():
             uses.setdefault(id(use.node), use)
-    for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_module_applies(ctx) \
+    for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_bound_methods(ctx) \
+            + _jitted_module_applies(ctx) \
             + _filter_jitted(ctx) + _nnx_jitted(ctx):
         uses.setdefault(id(use.node), use)
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
@@ -279,6 +280,32 @@ def _jitted_partials(ctx: FileContext) -> list[TracerUse]:
                   if p.default is None and p.name.value not in keywords}
         if traced:
             analysis = _FunctionAnalysis(ctx, JittedFunction(func, [app], traced, set(traced)),
+                                         set(jitted_functions(ctx)))
+            analysis.solve()
+            uses.extend(analysis.run())
+    return uses
+
+
+def _jitted_bound_methods(ctx: FileContext) -> list[TracerUse]:
+    """``jax.jit(model.loss)`` where ``model`` is bound once to an instance of a class of this
+    module (``model = Model()``; or ``self.loss`` in a method): the method's parameters after
+    ``self`` (without defaults) are traced, ``self`` is a constant of the trace."""
+    uses: list[TracerUse] = []
+    for app in ctx.jit_applications:
+        target = app.target
+        if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+                and app.jit.qualname in TRACING_JITS
+                and not any(k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS)
+                            for k in app.keywords)):
+            continue
+        cls = calling_context(ctx).instance_class(target.value, app.frame.scope)
+        method = class_methods(cls).get(target.attr.value) if cls is not None else None
+        params = positional_params(method) if method is not None else []
+        if method is None or method.decorators or not params or params[0].name.value != "self":
+            continue
+        traced = {p.name.value for p in (*params[1:], *method.params.kwonly_params) if p.default is None}
+        if traced:
+            analysis = _FunctionAnalysis(ctx, JittedFunction(method, [app], traced, set(traced)),
                                          set(jitted_functions(ctx)))
             analysis.solve()
             uses.extend(analysis.run())
