@@ -296,6 +296,8 @@ def _rewrapping_reached(func: cst.Name, scope, by_call: dict, flow, model: Seman
     if binding is None or binding.kind != "assign" or binding.value not in by_call:
         return None
     app = by_call[binding.value]
+    if not isinstance(app.target, cst.Name) or app.target.value != func.value:
+        return None
     return binding if _rebound_def(app, model) is not None else None
 
 
