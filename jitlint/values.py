@@ -972,10 +972,26 @@ def _is_counter(binding: Binding, loop: cst.CSTNode, model: SemanticModel) -> bo
     node = binding.node
     if binding.kind != "loop-target" or not (node is loop or _in_comp(loop, node)):
         return False
-    iterable, target = node.iter, node.target  # type: ignore[attr-defined]
+    return counts(binding, model)
+
+
+def counts(binding: Binding, model: SemanticModel) -> bool:
+    """The loop target ``binding`` is its loop's int counter: ``for i in range(...)``, ``for i,
+    x in enumerate(...)``, or a ``range`` bound once to a name (``steps = range(1, 4)`` ...
+    ``for i in steps``)."""
+    node = binding.node
+    if not isinstance(node, (cst.For, cst.CompFor)):
+        return False
+    iterable, target = node.iter, node.target
+    if isinstance(iterable, cst.Name):
+        bound = model.lookup(iterable.value, binding.scope)
+        if len(bound) == 1 and bound[0].kind == "assign" and isinstance(bound[0].value, cst.Call) \
+                and isinstance(bound[0].value.func, cst.Name) and bound[0].value.func.value == "range" \
+                and isinstance(bound[0].node, cst.Assign) and len(bound[0].node.targets) == 1:
+            iterable = bound[0].value
     if not isinstance(iterable, cst.Call) or not isinstance(iterable.func, cst.Name) \
             or model.lookup(iterable.func.value, binding.scope):
-        return False
+        return False  # a user's own range/enumerate
     if iterable.func.value == "range":
         return isinstance(target, cst.Name) and target.value == binding.name
     if iterable.func.value == "enumerate" and isinstance(target, cst.Tuple) and target.elements:

@@ -211,3 +211,8 @@ def test_an_update_before_the_read_carries_the_value_from_before_the_loop():
 
 def test_an_update_of_a_value_reset_in_the_loop_does_not_vary():
     assert _varies("lr = 0.1\nfor _ in range(3):\n    lr = 0.1\n    lr *= 0.5\n    use(lr)\n") is None
+
+
+def test_a_range_bound_to_a_name_before_the_loop_counts():
+    assert _varies("steps = range(1, 4)\nfor n in steps:\n    use(n)\n") is not None
+    assert _varies("steps = make()\nfor n in steps:\n    use(n)\n") is None

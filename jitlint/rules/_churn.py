@@ -32,7 +32,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._loaders import ragged_source
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
 from jitlint.semantic import Binding, Scope, SemanticModel
-from jitlint.values import IterationValues, ValueFlow, loop_elements, returned_values, value_flow
+from jitlint.values import IterationValues, ValueFlow, counts, loop_elements, returned_values, value_flow
 from jitlint.walk import Walker, children
 
 Poly = dict[tuple[str, ...], int]
@@ -735,22 +735,9 @@ class _ArgChecker:
 
 # ---------------------------------------------------------------------------- helpers
 def _counts(binding: Binding, model: SemanticModel) -> bool:
-    """``for i in range(...)`` / ``for i, x in enumerate(...)``: i is an int counter."""
-    node = binding.node
-    if not isinstance(node, (cst.For, cst.CompFor)):
-        return False
-    iterable, target = node.iter, node.target
-    if not isinstance(iterable, cst.Call) or not isinstance(iterable.func, cst.Name):
-        return False
-    func = iterable.func.value
-    if model.lookup(func, binding.scope):
-        return False  # a user's own range/enumerate
-    if func == "range":
-        return isinstance(target, cst.Name) and target.value == binding.name
-    if func == "enumerate" and isinstance(target, cst.Tuple) and target.elements:
-        first = target.elements[0].value
-        return isinstance(first, cst.Name) and first.value == binding.name
-    return False
+    """``for i in range(...)`` / ``for i, x in enumerate(...)``: i is an int counter
+    (values.counts)."""
+    return counts(binding, model)
 
 
 def _comp_fors(comp: cst.BaseComp, node: cst.CSTNode) -> bool:
