@@ -164,6 +164,11 @@ _NUMPY_SPLIT_DOCS = "https://numpy.org/doc/stable/reference/generated/numpy.arra
 # jax.numpy alike.
 SHAPED_CONSTRUCTORS = frozenset({"ones", "zeros", "empty", "full", "arange"})
 
+# Conversions that return an array of their (array) argument's shape: ``jnp.asarray(np.arange(n))``
+# is as long as ``np.arange(n)``, so a shape that changes inside changes outside.
+SHAPE_KEEPING_CONVERSIONS = frozenset({"jax.numpy.asarray", "jax.numpy.array", "numpy.asarray",
+                                       "numpy.array", "jax.device_put"})
+
 # Loaders that yield a short last batch unless asked not to (each tested against the library
 # where it is installed: tests/test_jaxfacts.py).
 RAGGED_BATCHERS: dict[str, RaggedBatcher] = {

@@ -313,6 +313,86 @@ def value_flow(ctx) -> ValueFlow:
     return ctx.shared("value-flow", lambda c: ValueFlow(c.model))
 
 
+def unpacked_keywords(expr: cst.BaseExpression, scope: Scope, model: SemanticModel
+                      ) -> Optional[list[tuple[str, cst.BaseExpression]]]:
+    """The keyword arguments ``**expr`` passes, when the code shows them: a dict literal with
+    string keys (``**{"shape": [2, 3]}``), ``dict(shape=...)``, or a local name bound once to
+    one and never written through (``options = {...}`` ... ``f(x, **options)``).  None: not
+    known."""
+    if isinstance(expr, cst.Name):
+        bindings = model.lookup(expr.value, scope)
+        if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].node, cst.Assign) \
+                or len(bindings[0].node.targets) != 1 or not isinstance(bindings[0].node.targets[0].target, cst.Name) \
+                or any(root == expr.value for root, _, _ in model.item_writes) \
+                or any(isinstance(site.node.func, cst.Attribute) and _code(site.node.func.value) == expr.value
+                       for site in model.calls):
+            return None  # rebound, or written (``options["lr"] = ...``, ``options.update(...)``)
+        expr = bindings[0].value  # type: ignore[assignment]
+        scope = bindings[0].scope
+    if isinstance(expr, cst.Dict):
+        found = []
+        for element in expr.elements:
+            if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
+                return None
+            found.append((element.key.evaluated_value, element.value))
+        return found
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "dict" \
+            and not model.lookup("dict", scope) and all(a.keyword is not None and not a.star for a in expr.args):
+        return [(a.keyword.value, a.value) for a in expr.args]  # type: ignore[union-attr]
+    return None
+
+
+def fields_made_in_init(model: SemanticModel, cls: cst.ClassDef, fields: list[str]
+                        ) -> Iterator[tuple[str, cst.BaseExpression, Scope]]:
+    """(field, value, scope) for each ``self.field = <display or call>`` directly in
+    ``__init__``: the same for every instance, whatever the arguments (``self.layers = [...]``,
+    ``self.table = np.arange(10)``)."""
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    init = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    init_scope = model.scope_of.get(init) if init is not None else None
+    if init is None or init_scope is None or not isinstance(init.body, cst.IndentedBlock):
+        return
+    displays = (cst.List, cst.ListComp, cst.Dict, cst.DictComp, cst.Set, cst.SetComp, cst.Call)
+    for statement in init.body.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.value, displays):
+                target = small.targets[0].target
+                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                        and target.value.value == "self" and target.attr.value in fields:
+                    yield target.attr.value, small.value, init_scope
+
+
+def attribute_written_elsewhere(model: SemanticModel, name: str) -> bool:
+    """Whether some write outside an ``__init__`` targets ``<something>.name``."""
+    for _, frame, node in model.item_writes:
+        target = node.target if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) else None
+        function = frame.enclosing_function()
+        if isinstance(target, cst.Attribute) and target.attr.value == name \
+                and (function is None or function.name.value != "__init__"):
+            return True
+    return False
+
+
+def self_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope
+                         ) -> Optional[tuple[cst.BaseExpression, Scope]]:
+    """``self.table`` read in a method: the one value its class's ``__init__`` gives it
+    (``fields_made_in_init``), when nothing else in the module writes ``.table``."""
+    if not isinstance(attr.value, cst.Name) or not isinstance(scope.node, cst.FunctionDef):
+        return None
+    method = scope.node
+    params = [*method.params.posonly_params, *method.params.params]
+    if not params or params[0].name.value != attr.value.value or attr.value.value != "self" \
+            or method not in model.functions:
+        return None
+    owner = model.functions[method].scope
+    if owner.kind != "class" or not isinstance(owner.node, cst.ClassDef):
+        return None
+    values = list(fields_made_in_init(model, owner.node, [attr.attr.value]))
+    if len(values) != 1 or attribute_written_elsewhere(model, attr.attr.value):
+        return None
+    return values[0][1], values[0][2]
+
+
 # ---------------------------------------------------------------------------- what reaches
 @dataclass(frozen=True)
 class Assigned:
@@ -440,6 +520,10 @@ class IterationValues:
             return self._varies(expr.expression, scope, loop, depth)
         if isinstance(expr, cst.BinaryOperation) and _distinct_modulo(expr, trip_count(loop)):
             return self._varies(expr.left, scope, loop, depth + 1)
+        if isinstance(expr, cst.IfExp):
+            return self._choice_varies(expr, scope, loop, depth)
+        if isinstance(expr, cst.NamedExpr):  # ``f(x, n := step + 1)``
+            return self._varies(expr.value, scope, loop, depth)
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, ARITHMETIC):
             left = self._varies(expr.left, scope, loop, depth + 1)
             right = self._varies(expr.right, scope, loop, depth + 1)
@@ -462,6 +546,23 @@ class IterationValues:
                 return self._varies(inner, scope, loop, depth + 1)
         return None
 
+    def _choice_varies(self, expr: cst.IfExp, scope: Scope, loop, depth: int):
+        """``n = step + 1 if step > 0 else 1``: a conditional expression.  With a test that
+        does not change in the loop the same branch is taken every time, so both must vary;
+        with a test that changes, one varying branch (the other loop-invariant) is enough."""
+        body = self._varies(expr.body, scope, loop, depth + 1)
+        orelse = self._varies(expr.orelse, scope, loop, depth + 1)
+        if body and orelse:
+            return body
+        test_varies = any(self._varies(n, scope, loop, depth + 1) for n in names_in(expr.test))
+        if not test_varies:
+            return None
+        if body and self.invariant(expr.orelse, scope, loop):
+            return body
+        if orelse and self.invariant(expr.body, scope, loop):
+            return orelse
+        return None
+
     def _name_varies(self, name: cst.Name, scope: Scope, loop, depth: int):
         bindings = self.flow.reaching(name, scope)
         if not bindings:
@@ -472,9 +573,10 @@ class IterationValues:
             return None
         if len(bindings) == 1 and _is_counter(bindings[0], loop, self.model):
             return name.value, f"the loop counter `{name.value}`"
-        if len(bindings) == 1 and _float_sweep(bindings[0], loop):
+        if len(bindings) == 1 and _float_sweep(bindings[0], loop, self.flow):
             return None, f"`{name.value}`, taken from a list of different floats (a sweep)"
         # the start value before the loop reaches the update's own read, if not this one
+        # (``lr *= 0.9`` before the read in the loop body; a reset ``i = 0`` in the loop first: none)
         outside = [b for b in carried(self.flow, bindings, name.value) if b not in inside
                    and not (b.frame is not None and b.frame.is_inside(loop))]
         if any(conditional_within(b, loop) for b in inside):
@@ -808,22 +910,85 @@ def _in_comp(loop: cst.CSTNode, node: cst.CSTNode) -> bool:
     return False
 
 
-def _float_sweep(binding: Binding, loop: cst.CSTNode) -> bool:
-    """``for lr in [1e-3, 3e-3, 1e-2]``: a different Python float on every iteration.  Ints and
-    strings are left alone: they are often structural (a layer count, a mode) and must be static."""
-    node = binding.node
-    if binding.kind != "loop-target" or node is not loop or not isinstance(node, cst.For) \
-            or not isinstance(node.target, cst.Name) or not isinstance(node.iter, (cst.List, cst.Tuple)):
+def _float_sweep(binding: Binding, loop: cst.CSTNode, flow: ValueFlow) -> bool:
+    """``for lr in [1e-3, 3e-3, 1e-2]`` (or ``for i, lr in enumerate(...)``, ``zip``; see
+    ``loop_elements``): a different Python float on every iteration.  Ints and strings are left
+    alone: they are often structural (a layer count, a mode) and must be static."""
+    if binding.node is not loop or not isinstance(loop, cst.For):
+        return False
+    elements = loop_elements(binding, flow)
+    if elements is None:
         return False
     values = []
-    for element in node.iter.elements:
-        value = element.value
+    for element in elements:
+        value = element
         if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
             value = value.expression
-        if isinstance(element, cst.StarredElement) or not isinstance(value, cst.Float):
+        if not isinstance(value, cst.Float):
             return False
-        values.append(cst.Module([]).code_for_node(element.value))
+        values.append(cst.Module([]).code_for_node(element))
     return len(values) >= 2 and len(set(values)) == len(values)
+
+
+def loop_elements(binding: Binding, flow: ValueFlow) -> Optional[list[cst.BaseExpression]]:
+    """The literal values a loop target takes, one per iteration, however the loop spells its
+    iteration: ``for n in [5, 8, 10]``, ``for i, n in enumerate([5, 8, 10])``, ``for a, b in
+    zip([...], [...])``, ``for a, b in [(1, 2.0), (3, 4.0)]``, the list bound to a local name
+    before the loop (``sizes = [5, 8, 10]`` ... ``for n in sizes``).  None: not a loop over a
+    literal sequence (or ``binding`` is no loop target)."""
+    node = binding.node
+    if binding.kind != "loop-target" or not isinstance(node, (cst.For, cst.CompFor)):
+        return None
+    return _target_elements(node.target, node.iter, binding.name, binding.scope, flow, 0)
+
+
+def _literal_sequence(expr: cst.BaseExpression, scope: Scope, flow: ValueFlow
+                      ) -> Optional[list[cst.BaseExpression]]:
+    if isinstance(expr, cst.Name):  # ``sizes = [5, 8, 10]`` before the loop
+        binding = flow.single(expr, scope)
+        if binding is not None and binding.kind == "assign" and isinstance(binding.node, cst.Assign) \
+                and len(binding.node.targets) == 1 and isinstance(binding.node.targets[0].target, cst.Name):
+            expr = binding.value  # type: ignore[assignment]
+    if isinstance(expr, (cst.List, cst.Tuple)) \
+            and not any(isinstance(e, cst.StarredElement) for e in expr.elements):
+        return [e.value for e in expr.elements]
+    return None
+
+
+def _target_elements(target: cst.BaseExpression, iterable: cst.BaseExpression, name: str, scope: Scope,
+                     flow: ValueFlow, depth: int) -> Optional[list[cst.BaseExpression]]:
+    if depth > 3:
+        return None
+    if isinstance(target, cst.Name):
+        return _literal_sequence(iterable, scope, flow) if target.value == name else None
+    if not isinstance(target, (cst.Tuple, cst.List)) \
+            or any(isinstance(e, cst.StarredElement) for e in target.elements):
+        return None
+    parts = [e.value for e in target.elements]
+    if isinstance(iterable, cst.Call):
+        func = iterable.func
+        if not isinstance(func, cst.Name) or flow.model.lookup(func.value, scope) \
+                or any(a.keyword or a.star for a in iterable.args):
+            return None
+        if func.value == "enumerate" and len(parts) == 2 and len(iterable.args) == 1:
+            return _target_elements(parts[1], iterable.args[0].value, name, scope, flow, depth + 1)
+        if func.value == "zip" and len(parts) == len(iterable.args):
+            for part, arg in zip(parts, iterable.args):
+                found = _target_elements(part, arg.value, name, scope, flow, depth + 1)
+                if found is not None:
+                    return found
+        return None
+    rows = _literal_sequence(iterable, scope, flow)
+    if rows is None:
+        return None
+    found: list[cst.BaseExpression] = []
+    for row in rows:  # ``for a, b in [(1, 2.0), (3, 4.0)]``
+        if not isinstance(row, (cst.Tuple, cst.List)) or len(row.elements) != len(parts):
+            return None
+        for part, item in zip(parts, row.elements):
+            if isinstance(part, cst.Name) and part.value == name:
+                found.append(item.value)
+    return found if len(found) == len(rows) else None
 
 
 def _is_counter(binding: Binding, loop: cst.CSTNode, model: SemanticModel) -> bool:
@@ -831,10 +996,26 @@ def _is_counter(binding: Binding, loop: cst.CSTNode, model: SemanticModel) -> bo
     node = binding.node
     if binding.kind != "loop-target" or not (node is loop or _in_comp(loop, node)):
         return False
-    iterable, target = node.iter, node.target  # type: ignore[attr-defined]
+    return counts(binding, model)
+
+
+def counts(binding: Binding, model: SemanticModel) -> bool:
+    """The loop target ``binding`` is its loop's int counter: ``for i in range(...)``, ``for i,
+    x in enumerate(...)``, or a ``range`` bound once to a name (``steps = range(1, 4)`` ...
+    ``for i in steps``)."""
+    node = binding.node
+    if not isinstance(node, (cst.For, cst.CompFor)):
+        return False
+    iterable, target = node.iter, node.target
+    if isinstance(iterable, cst.Name):
+        bound = model.lookup(iterable.value, binding.scope)
+        if len(bound) == 1 and bound[0].kind == "assign" and isinstance(bound[0].value, cst.Call) \
+                and isinstance(bound[0].value.func, cst.Name) and bound[0].value.func.value == "range" \
+                and isinstance(bound[0].node, cst.Assign) and len(bound[0].node.targets) == 1:
+            iterable = bound[0].value
     if not isinstance(iterable, cst.Call) or not isinstance(iterable.func, cst.Name) \
             or model.lookup(iterable.func.value, binding.scope):
-        return False
+        return False  # a user's own range/enumerate
     if iterable.func.value == "range":
         return isinstance(target, cst.Name) and target.value == binding.name
     if iterable.func.value == "enumerate" and isinstance(target, cst.Tuple) and target.elements:

@@ -130,3 +130,23 @@ def test_a_bug_in_a_rule_is_exit_2_and_the_other_files_are_linted(tmp_path, run_
     assert f"jitlint: internal error on {tmp_path / 'trigger.py'}: KeyError: \"a rule's bug\" " \
            "at test_hostile_inputs.py:" in err and "(please report it)" in err
     assert "other.py:6:9: JIT101" in out and "Traceback" not in err
+
+
+def test_a_name_bound_to_the_jits_of_other_callables_never_crashes():
+    # ``reset_fn = jax.pmap(...)`` in one branch, ``jax.jit(jax.vmap(...))`` in the other, each
+    # called there (brax's ppo train.py): a rebinding that is not ``f = jax.jit(f)``.
+    source = textwrap.dedent("""\
+        import jax
+
+        def reset(state):
+            return state
+
+        if flag:
+            reset_fn = jax.pmap(jax.vmap(reset))
+            state = reset_fn(state)
+        else:
+            reset_fn = jax.jit(jax.vmap(reset))
+            state = reset_fn(state)
+    """)
+    result = lint_source(source.encode(), "rebound.py", Settings())
+    assert result.internal_error is None

@@ -25,7 +25,8 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, D
                               OPTAX_COMBINATORS, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
-                              RAGGED_BATCHERS, SCHEDULE_PARAMS, SHAPED_CONSTRUCTORS, STATIC_FIELD_MARKERS, STATIC_SPEC_TRANSFORMS,
+                              RAGGED_BATCHERS, SCHEDULE_PARAMS, SHAPE_KEEPING_CONVERSIONS, SHAPED_CONSTRUCTORS,
+                              STATIC_FIELD_MARKERS, STATIC_SPEC_TRANSFORMS,
                               TRACED_RESULT_CALLS,
                               TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
@@ -1523,3 +1524,11 @@ def test_cache_key_missing_flag_keeps_the_old_program_until_caches_are_cleared(f
     finally:
         jax.config.update(flag, before)
         jax.clear_caches()
+
+
+@pytest.mark.parametrize("qualname", sorted(SHAPE_KEEPING_CONVERSIONS))
+def test_shape_keeping_conversion_returns_its_arguments_shape(qualname):
+    module, _, name = qualname.rpartition(".")
+    convert = getattr(importlib.import_module(module), name)
+    for array in (np.arange(7.0).reshape(7, 1), jnp.ones((3, 2))):
+        assert convert(array).shape == array.shape

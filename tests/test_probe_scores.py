@@ -22,6 +22,7 @@ def _harness():
 @pytest.mark.parametrize("probe_set, recall, precision", [
     ("routes", 0.85, 1.00),
     ("trace_time", 0.92, 1.00),
+    ("respell", 1.00, 1.00),
 ])
 def test_probe_set_scores_at_least(probe_set, recall, precision):
     result = _harness().score(PROBES / probe_set)

@@ -122,3 +122,97 @@ def test_a_dict_with_fixed_repeating_or_bounded_keys_does_not_gain_keys():
         assert _gains_keys(f"d = {{}}\nfor i in range(n):\n{body}    use(d)\n") is None, body
     assert _gains_keys("d = {}\nfor i in range(3):\n    d[i] = 1\n    use(d)\n") is None  # warm-up
     assert _gains_keys("d = {}\nfor i in ('a', 'b'):\n    d[i] = 1\n    use(d)\n") is None
+
+
+def _loop_elements(source: str) -> object:
+    """``values.loop_elements`` of the loop target that ``use(...)`` reads, as source."""
+    from jitlint.values import loop_elements
+
+    module = cst.parse_module(textwrap.dedent(source))
+    model = build_model(module)
+    flow = ValueFlow(model)
+    [site] = [s for s in model.calls if isinstance(s.node.func, cst.Name) and s.node.func.value == "use"]
+    [binding] = flow.reaching(site.node.args[0].value, site.frame.scope)
+    found = loop_elements(binding, flow)
+    return None if found is None else [module.code_for_node(e) for e in found]
+
+
+def test_the_values_a_loop_target_takes_however_the_loop_is_spelt():
+    for loop in ("for n in [5, 8, 10]:", "for i, n in enumerate((5, 8, 10)):",
+                 "for n, m in zip([5, 8, 10], [1, 1, 1]):", "for m, n in zip(ms, [5, 8, 10]):",
+                 "for label, n in [('a', 5), ('b', 8), ('c', 10)]:",
+                 "for i, (n, m) in enumerate(zip([5, 8, 10], ms)):"):
+        assert _loop_elements(f"{loop}\n    use(n)\n") == ["5", "8", "10"], loop
+    assert _loop_elements("sizes = [5, 8, 10]\nfor i, n in enumerate(sizes):\n    use(n)\n") == ["5", "8", "10"]
+
+
+def test_no_values_for_a_loop_over_unknown_or_starred_data():
+    for loop in ("for n in sizes:", "for i, n in enumerate(sizes):", "for n in [*a, 3]:",
+                 "for n, m in zip([5, 8, 10]):", "for i, n in my_enumerate([5, 8]):",
+                 "for n, m in [(1, 2), 3]:", "for i, n in enumerate([5, 8], start=1):"):
+        assert _loop_elements(f"{loop}\n    use(n)\n") is None, loop
+    assert _loop_elements("def my_enumerate(x):\n    return x\nfor i, n in enumerate([5, 8]):\n    use(i)\n") is None
+
+
+def _unpacked(source: str) -> object:
+    """``values.unpacked_keywords`` of the ``**`` argument of ``use(...)``, as source."""
+    from jitlint.values import unpacked_keywords
+
+    module = cst.parse_module(textwrap.dedent(source))
+    model = build_model(module)
+    [site] = [s for s in model.calls if isinstance(s.node.func, cst.Name) and s.node.func.value == "use"]
+    [star] = [a for a in site.node.args if a.star == "**"]
+    found = unpacked_keywords(star.value, site.frame.scope, model)
+    return None if found is None else [(k, module.code_for_node(v)) for k, v in found]
+
+
+def test_the_keywords_a_double_star_argument_passes():
+    assert _unpacked("use(x, **{'shape': [2, 3]})\n") == [("shape", "[2, 3]")]
+    assert _unpacked("use(x, **dict(shape=[2, 3], n=1))\n") == [("shape", "[2, 3]"), ("n", "1")]
+    assert _unpacked("opts = {'shape': [2, 3]}\nuse(x, **opts)\n") == [("shape", "[2, 3]")]
+
+
+def test_no_keywords_known_for_a_written_rebound_or_computed_dict():
+    for source in ("opts = {'shape': [2]}\nopts['shape'] = (2,)\nuse(x, **opts)\n",
+                   "opts = {'shape': [2]}\nopts.update(shape=(2,))\nuse(x, **opts)\n",
+                   "opts = {'shape': [2]}\nopts = {}\nuse(x, **opts)\n",
+                   "use(x, **{key: [2]})\n", "use(x, **{'a': 1, **rest})\n", "use(x, **make())\n",
+                   "def dict(**k):\n    return k\nuse(x, **dict(shape=[2]))\n"):
+        assert _unpacked(source) is None, source
+
+
+def _varies(source: str) -> object:
+    """``IterationValues.varies_in`` for the first argument of ``use(...)``, in its innermost loop."""
+    from jitlint.values import IterationValues
+
+    module = cst.parse_module(textwrap.dedent(source))
+    model = build_model(module)
+    [site] = [s for s in model.calls if isinstance(s.node.func, cst.Name) and s.node.func.value == "use"]
+    values = IterationValues(model, ValueFlow(model))
+    return values.varies_in(site.node.args[0].value, site.frame.scope, site.frame.loops_in_scope()[0])
+
+
+def test_a_conditional_expression_varies_when_its_taken_branch_does():
+    assert _varies("for step in range(4):\n    use(step + 1 if step > 0 else 1)\n") is not None
+    assert _varies("for step in range(4):\n    n = 1 if step == 0 else step * 2\n    use(n)\n") is not None
+    assert _varies("for step in range(4):\n    use(step if flag else step + 1)\n") is not None
+
+
+def test_a_conditional_expression_with_a_fixed_test_or_fixed_branches_does_not_vary():
+    assert _varies("for step in range(4):\n    use(step + 1 if flag else 2)\n") is None
+    assert _varies("for step in range(4):\n    use(1 if step == 0 else 2)\n") is None
+
+
+def test_an_update_before_the_read_carries_the_value_from_before_the_loop():
+    assert _varies("lr = 0.1\nfor _ in range(3):\n    lr *= 0.5\n    use(lr)\n") is not None
+    assert _varies("i = 0\nwhile i < 3:\n    i += 1\n    use(i)\n") is not None
+    assert _varies("for step in range(3):\n    use(n := step + 1)\n") is not None
+
+
+def test_an_update_of_a_value_reset_in_the_loop_does_not_vary():
+    assert _varies("lr = 0.1\nfor _ in range(3):\n    lr = 0.1\n    lr *= 0.5\n    use(lr)\n") is None
+
+
+def test_a_range_bound_to_a_name_before_the_loop_counts():
+    assert _varies("steps = range(1, 4)\nfor n in steps:\n    use(n)\n") is not None
+    assert _varies("steps = make()\nfor n in steps:\n    use(n)\n") is None

@@ -31,12 +31,13 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
+from jitlint.jaxfacts import SHAPE_KEEPING_CONVERSIONS
 from jitlint.rule import FileContext
 from jitlint.rules._loaders import ragged_source
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
 from jitlint.semantic import Binding, Scope, SemanticModel
-from jitlint.values import (IterationValues, ValueFlow, carried, conditional_within, returned_values,
-                            value_flow)
+from jitlint.values import (IterationValues, ValueFlow, carried, conditional_within, counts, loop_elements,
+                            returned_values, value_flow)
 from jitlint.walk import Walker, children
 
 Poly = dict[tuple[str, ...], int]
@@ -351,6 +352,12 @@ class _ArgChecker:
         if isinstance(expr, cst.Subscript):
             return self._slice(expr, scope, loop) or self._mask(expr, scope, loop) \
                 or self._index_array(expr, scope, loop, depth) or self._cropped(expr, scope, loop)
+        if isinstance(expr, cst.Call) and depth < 2 and len(expr.args) >= 1 and expr.args[0].keyword is None \
+                and not expr.args[0].star and isinstance(expr.args[0].value, (cst.Call, cst.Name, cst.Subscript)) \
+                and self.model.qualified_name(expr.func, scope) in SHAPE_KEEPING_CONVERSIONS:
+            inner = self._shape_in(expr.args[0].value, scope, loop, depth + 1)  # ``jnp.asarray(np.arange(n))``
+            if inner is not None:
+                return inner
         if isinstance(expr, cst.Call):
             return self._sized(expr, scope, loop) or self._listed(expr, scope, loop) \
                 or self._index_array(expr, scope, loop, depth) or self._counted_sequence(expr, scope, loop) \
@@ -739,25 +746,15 @@ class _ArgChecker:
         return None
 
     def _loop_values(self, name: cst.Name, scope: Scope, loop) -> Optional[list[cst.BaseExpression]]:
-        """The elements of ``for name in [a, b, ...]`` when ``loop`` is that loop."""
+        """The elements of ``for name in [a, b, ...]`` (``enumerate``, ``zip``, a list bound
+        before the loop: values.loop_elements) when ``loop`` is that loop."""
         bindings = self._bindings(name, scope)
         if len(bindings) != 1 or bindings[0].kind != "loop-target":
             return None
         node = bindings[0].node
         if node is not loop and not (isinstance(loop, cst.BaseComp) and _comp_fors(loop, node)):
             return None
-        target, iterable = node.target, node.iter  # type: ignore[attr-defined]
-        if isinstance(iterable, cst.Name):  # ``sizes = [5, 8, 10]`` ... ``for n in sizes``
-            binding = self.flow.single(iterable, bindings[0].scope)
-            if binding is not None and binding.kind == "assign" and not self._inside(binding, loop) \
-                    and isinstance(binding.node, cst.Assign) and len(binding.node.targets) == 1 \
-                    and isinstance(binding.node.targets[0].target, cst.Name):
-                iterable = binding.value
-        if not isinstance(target, cst.Name) or not isinstance(iterable, (cst.List, cst.Tuple)):
-            return None
-        if any(isinstance(e, cst.StarredElement) for e in iterable.elements):
-            return None
-        return [e.value for e in iterable.elements]
+        return loop_elements(bindings[0], self.flow)
 
     def _mixed_loop_values(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:
         values = self._loop_values(name, scope, loop)
@@ -804,22 +801,9 @@ class _ArgChecker:
 
 # ---------------------------------------------------------------------------- helpers
 def _counts(binding: Binding, model: SemanticModel) -> bool:
-    """``for i in range(...)`` / ``for i, x in enumerate(...)``: i is an int counter."""
-    node = binding.node
-    if not isinstance(node, (cst.For, cst.CompFor)):
-        return False
-    iterable, target = node.iter, node.target
-    if not isinstance(iterable, cst.Call) or not isinstance(iterable.func, cst.Name):
-        return False
-    func = iterable.func.value
-    if model.lookup(func, binding.scope):
-        return False  # a user's own range/enumerate
-    if func == "range":
-        return isinstance(target, cst.Name) and target.value == binding.name
-    if func == "enumerate" and isinstance(target, cst.Tuple) and target.elements:
-        first = target.elements[0].value
-        return isinstance(first, cst.Name) and first.value == binding.name
-    return False
+    """``for i in range(...)`` / ``for i, x in enumerate(...)``: i is an int counter
+    (values.counts)."""
+    return counts(binding, model)
 
 
 def _comp_fors(comp: cst.BaseComp, node: cst.CSTNode) -> bool:

@@ -271,8 +271,7 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
         elif isinstance(func, cst.Name):
             binding = model.single_binding(func.value, site.frame.scope) \
                 or _rewrapped(model.lookup(func.value, site.frame.scope), by_call, model) \
-                or flow.single(func, site.frame.scope) \
-                or _rebound_jit(ctx, func, site.frame.scope, by_call)  # ``g = None`` ... ``g = jax.jit(f)``; ``g(x)``
+                or flow.single(func, site.frame.scope)  # ``f = jax.jit(f)``; ``g = None`` ... ``g = jax.jit(f)``
             if binding is None:
                 continue
             name = func.value
@@ -288,15 +287,6 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
         static_args, static_keywords = _call_statics(site.node, app, wrapped, model)
         found.append(JittedCall(site.node, app, wrapped, name, static_args, static_keywords))
     return found
-
-
-def _rebound_jit(ctx: FileContext, name: cst.Name, scope, by_call: dict):
-    """``f = jax.jit(f)`` after ``def f``: the one binding that reaches the call, when it is
-    that jit."""
-    reaching = value_flow(ctx).reaching(name, scope)
-    if len(reaching) == 1 and reaching[0].kind == "assign" and reaching[0].value in by_call:
-        return reaching[0]
-    return None
 
 
 def _rewrapped(bindings: list, by_call: dict, model: SemanticModel):

@@ -28,7 +28,7 @@ from jitlint.jaxfacts import (CACHE_CLEARS, CACHE_KEY_MISSING_FLAGS, CONFIG_UPDA
                               HOST_RANDOM_DRAWS)
 from jitlint.rule import FileContext
 from jitlint.rules._context import class_methods
-from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions,
+from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions, jitted_lambdas,
                                    name_loads, positional_params, scopes_within)
 from jitlint.walk import iter_nodes
 from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates
@@ -58,6 +58,12 @@ class StaleRead:
     fix: str = ""  # the fix, where it is not "pass it as an argument"
     related: tuple[tuple[cst.CSTNode, str], ...] = ()  # evidence shown with the finding
     described: bool = False  # ``name`` is a description (a library's hidden state), not code
+    label: str = ""  # a lambda's name (``loss = lambda v: ...``)
+
+    @property
+    def function_name(self) -> str:
+        """How messages name the jitted function: a def's name, the name a lambda is bound to."""
+        return self.label or getattr(getattr(self.function, "name", None), "value", "<lambda>")
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,6 +80,9 @@ def stale_reads(ctx: FileContext) -> list[StaleRead]:
 def _analyse(ctx: FileContext) -> list[StaleRead]:
     jitted = {f: j for f, j in jitted_functions(ctx).items()
               if not any(app.jit.qualname in SKIPPED_JITS for app in j.apps)}
+    for func, entry in jitted_lambdas(ctx).items():  # ``jax.jit(lambda ...)``, ``g = lambda ...; jax.jit(g)``
+        if not any(app.jit.qualname in SKIPPED_JITS for app in entry.apps):
+            jitted.setdefault(func, entry)
     transformed = _transformed_defs(ctx)
     for func, app in transformed.items():
         jitted.setdefault(func, JittedFunction(func)).apps.append(app)
@@ -82,13 +91,16 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
     order = ctx.model.order
     calls_of: dict[cst.FunctionDef, list[Event]] = {}
     by_app = {id(app): func for func, app in transformed.items()}
+    by_app.update({id(app): func for func, entry in jitted.items() if isinstance(func, cst.Lambda)
+                   for app in entry.apps})
     for jc in jitted_calls(ctx):
-        func = jc.func if isinstance(jc.func, cst.FunctionDef) else by_app.get(id(jc.app))
+        func = jc.func if isinstance(jc.func, (cst.FunctionDef, cst.Lambda)) else by_app.get(id(jc.app))
         if func in jitted:
             site = ctx.model.call_site_of[jc.call]
             calls_of.setdefault(func, []).append(Event(site.frame, order(jc.call)))
     for func, entry in jitted.items():
-        if any(app.jit.qualname == NNX_JIT for app in entry.apps) and func not in calls_of:
+        if any(app.jit.qualname == NNX_JIT for app in entry.apps) and func not in calls_of \
+                and isinstance(func, cst.FunctionDef):
             # jitted_calls follows jax.jit/pjit/equinox only: the direct calls of an nnx.jit def
             binding = next((b for b in ctx.model.functions[func].scope.bindings.get(func.name.value, ())
                             if b.node is func), None)
@@ -516,9 +528,9 @@ def _attribute_writes(ctx: FileContext, cls: cst.ClassDef, methods: dict) -> dic
     return writes
 
 
-def _transformed_defs(ctx: FileContext) -> dict[cst.FunctionDef, object]:
-    """``jax.jit(jax.grad(loss))``: the def a jit traces through jax transformations (grad,
-    vmap, ...), with that jit application."""
+def _transformed_defs(ctx: FileContext) -> dict[cst.CSTNode, object]:
+    """``jax.jit(jax.grad(loss))``: the def (or the lambda bound once to the name) a jit traces
+    through jax transformations (grad, vmap, ...), with that jit application."""
     found = {}
     for app in ctx.jit_applications:
         if app.jit.qualname in SKIPPED_JITS:
@@ -534,6 +546,8 @@ def _transformed_defs(ctx: FileContext) -> dict[cst.FunctionDef, object]:
         if binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef) \
                 and not binding.node.decorators:
             found.setdefault(binding.node, app)
+        elif binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Lambda):
+            found.setdefault(binding.value, app)  # ``loss = lambda v: ...``; ``jax.jit(jax.grad(loss))``
     return found
 
 
@@ -612,7 +626,7 @@ class _Analysis:
                 if all(b.kind == "assign" and b.value is not None and b.frame is not None
                        and creates_nnx_object(b.value, b.scope, b.frame, self.model) for b in bindings):
                     how = NNX_UPDATED
-                yield StaleRead(name, entry.func, name.value, how, lambdas)
+                yield StaleRead(name, entry.func, name.value, how, lambdas, label=_label(self.model, entry.func))
 
     def _computational_read(self, func: cst.FunctionDef, name: str,
                             bindings: list[Binding]) -> Optional[cst.Name]:
@@ -776,6 +790,17 @@ class _Analysis:
         for site in self.model.calls_to(binding):
             events.extend(self._lift(Event(site.frame, self.model.order(site.node)), stops, depth + 1))
         return events
+
+
+def _label(model: SemanticModel, func: cst.CSTNode) -> str:
+    """The name a jitted lambda is bound to (``loss = lambda v: ...``); "" for a def."""
+    if not isinstance(func, cst.Lambda):
+        return ""
+    statement = model.parent_statement.get(func)
+    if isinstance(statement, cst.Assign) and statement.value is func and len(statement.targets) == 1 \
+            and isinstance(statement.targets[0].target, cst.Name):
+        return statement.targets[0].target.value
+    return "<lambda>"
 
 
 def _same_recipe(bindings: list[Binding]) -> bool:

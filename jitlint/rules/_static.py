@@ -26,12 +26,11 @@ from jitlint.rule import FileContext
 from jitlint.rules._arguments import field_assignments, instance_class
 from jitlint.rules._lifted import lifted_specs
 from jitlint.rules._context import REPEATED, UNKNOWN, calling_context
-from jitlint.semantic import Binding, CallSite, Frame, Scope
+from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
 from jitlint.staticargs import ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
 from jitlint.values import (
     IterationValues, Varying, array_made_by, assigned, function_returns, origin, reaching_values,
-    returned_values,
-    value_flow,
+    returned_values, attribute_written_elsewhere, fields_made_in_init, unpacked_keywords, value_flow,
 )
 
 PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
@@ -63,10 +62,11 @@ class StaticUse:
     position: Optional[int]  # in the signature (self counted); None for a keyword argument
     traced: bool = False  # the call runs while an outer jit traces (once per trace of it)
     role: str = "static argument"  # or "function argument" of eager lax control flow
+    given: Optional[cst.BaseExpression] = None  # the value ``**options`` passes for the keyword
 
     @property
     def value(self) -> cst.BaseExpression:
-        return self.arg.value
+        return self.given if self.given is not None else self.arg.value
 
     @property
     def scope(self) -> Scope:
@@ -115,7 +115,7 @@ def _compute_traced(ctx: FileContext) -> list[StaticUse]:
             continue
         if any(a.star for a in site.node.args) and any(n < 0 for n in spec.effective_static()[0]):
             continue
-        uses.extend(map_arguments(site, spec, shift, traced=True))
+        uses.extend(map_arguments(site, spec, shift, traced=True, model=ctx.model))
     return uses
 
 
@@ -197,7 +197,7 @@ def _compute(ctx: FileContext) -> list[StaticUse]:
         if not spec.checkable:
             continue
         traced = calling_context(ctx).runs_traced(site.frame)
-        uses.extend(replace(use, traced=traced) for use in map_arguments(site, spec, shift))
+        uses.extend(replace(use, traced=traced) for use in map_arguments(site, spec, shift, model=ctx.model))
     return uses
 
 
@@ -263,8 +263,10 @@ def _enclosing_class(ctx: FileContext, scope: Scope) -> Optional[cst.ClassDef]:
     return outer.node if outer.kind == "class" else None  # type: ignore[return-value]
 
 
-def map_arguments(site: CallSite, spec: StaticArgSpec, shift: int, traced: bool = False) -> list[StaticUse]:
-    """The call's arguments at static positions (``traced``: at the other positions)."""
+def map_arguments(site: CallSite, spec: StaticArgSpec, shift: int, traced: bool = False,
+                  model: Optional[SemanticModel] = None) -> list[StaticUse]:
+    """The call's arguments at static positions (``traced``: at the other positions); with the
+    file's ``model``, also the keywords a ``**`` unpacks (values.unpacked_keywords)."""
     args = site.node.args
     positional = []
     for arg in args:
@@ -287,6 +289,11 @@ def map_arguments(site: CallSite, spec: StaticArgSpec, shift: int, traced: bool 
         if arg.keyword is not None and not arg.star and spec.static_keyword(arg.keyword.value) != traced:
             uses.append(StaticUse(site, spec.name, spec, arg, arg.keyword.value, None,
                                   role="traced argument" if traced else "static argument"))
+        elif arg.star == "**" and model is not None:  # ``f(x, **{"shape": [2, 3]})``, ``f(x, **options)``
+            for keyword, value in unpacked_keywords(arg.value, site.frame.scope, model) or ():
+                if spec.static_keyword(keyword) != traced:
+                    uses.append(StaticUse(site, spec.name, spec, arg, keyword, None, given=value,
+                                          role="traced argument" if traced else "static argument"))
     return uses
 
 
@@ -528,24 +535,13 @@ def _attribute_unhashable(ctx: FileContext, attr: cst.Attribute, scope: Scope,
     if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef):
         return None
     name = attr.attr.value
-    values = list(_fields_made_in_init(ctx, binding.node, [name]))
-    if len(values) != 1 or _attribute_written_elsewhere(ctx, name):
+    values = list(fields_made_in_init(ctx.model, binding.node, [name]))
+    if len(values) != 1 or attribute_written_elsewhere(ctx.model, name):
         return None
     inner = unhashable(ctx, values[0][1], values[0][2], depth + 1)
     if inner is None:
         return None
     return f"{inner[0]} (set in `{binding.node.name.value}.__init__`)", inner[1]
-
-
-def _attribute_written_elsewhere(ctx: FileContext, name: str) -> bool:
-    """Whether some write outside an ``__init__`` targets ``<something>.name``."""
-    for _, frame, node in ctx.model.item_writes:
-        target = node.target if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) else None
-        function = frame.enclosing_function()
-        if isinstance(target, cst.Attribute) and target.attr.value == name \
-                and (function is None or function.name.value != "__init__"):
-            return True
-    return False
 
 
 def _returned_unhashable(ctx: FileContext, call: cst.Call, scope: Scope, depth: int) -> Optional[tuple[str, str]]:
@@ -569,32 +565,13 @@ def unhashable_field(ctx: FileContext, call: cst.Call, scope: Scope, depth: int,
         return None
     cls, kind, fields = found
     for field_name, value, value_scope in (*((f, v, scope) for f, v in fields_passed(cls, fields, call)),
-                                           *_fields_made_in_init(ctx, cls, fields)):
+                                           *fields_made_in_init(ctx.model, cls, fields)):
         inner = unhashable(ctx, value, value_scope, depth + 1)
         if inner is not None and (not containers_only or inner[0] in CONTAINERS):
             return (f"an instance of {kind} `{cls.name.value}` whose field `{field_name}` is "
                     f"{inner[0]} (hashing the instance hashes its fields)",
                     f"store a hashable value in `{field_name}` ({inner[1]})")
     return None
-
-
-def _fields_made_in_init(ctx: FileContext, cls: cst.ClassDef, fields: list[str]
-                         ) -> Iterator[tuple[str, cst.BaseExpression, Scope]]:
-    """(field, value, scope) for each ``self.field = <display or array call>`` directly in
-    ``__init__``: the same for every instance, whatever the arguments (``self.layers = [...]``)."""
-    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
-    init = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
-    init_scope = ctx.model.scope_of.get(init) if init is not None else None
-    if init is None or init_scope is None or not isinstance(init.body, cst.IndentedBlock):
-        return
-    for statement in init.body.body:
-        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
-            if isinstance(small, cst.Assign) and len(small.targets) == 1 \
-                    and isinstance(small.value, (*LITERALS, cst.Call)):
-                target = small.targets[0].target
-                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
-                        and target.value.value == "self" and target.attr.value in fields:
-                    yield target.attr.value, small.value, init_scope
 
 
 def field_class(ctx: FileContext, func: cst.BaseExpression, scope: Scope):

@@ -77,7 +77,7 @@ from jitlint.rules._nnx import NNX_JIT, linen_self_method, own_nodes
 from jitlint.rules._static import jitted_call_sites, jitted_callee, jitted_reference, map_arguments
 from jitlint.semantic import Binding, CallSite, Scope, SemanticModel
 from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec
-from jitlint.values import array_made_by, value_flow
+from jitlint.values import array_made_by, self_attribute_value, value_flow
 from jitlint.walk import Walker, iter_nodes
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
@@ -251,8 +251,8 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
             for use in _nested_jit_uses(ctx, analysis, {id(use.node) for use in found}):
                 uses.setdefault(id(use.node), use)
     for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_factory_results(ctx) \
-            + _jitted_module_applies(ctx) + _filter_jitted(ctx) + _nnx_jitted(ctx) \
-            + _recursion_through_traced_branches(ctx):
+            + _jitted_bound_methods(ctx) + _jitted_module_applies(ctx) + _filter_jitted(ctx) \
+            + _nnx_jitted(ctx) + _recursion_through_traced_branches(ctx):
         uses.setdefault(id(use.node), use)
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
         for use in _post_init_uses(ctx):
@@ -481,6 +481,32 @@ def _returned_functions(model: SemanticModel, factory: cst.FunctionDef) -> list:
                     and model.scope_of[func].parent is scope and func not in found:
                 found.append(func)
     return found
+
+
+def _jitted_bound_methods(ctx: FileContext) -> list[TracerUse]:
+    """``jax.jit(model.loss)`` where ``model`` is bound once to an instance of a class of this
+    module (``model = Model()``; or ``self.loss`` in a method): the method's parameters after
+    ``self`` (without defaults) are traced, ``self`` is a constant of the trace."""
+    uses: list[TracerUse] = []
+    for app in ctx.jit_applications:
+        target = app.target
+        if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+                and app.jit.qualname in TRACING_JITS
+                and not any(k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS)
+                            for k in app.keywords)):
+            continue
+        cls = calling_context(ctx).instance_class(target.value, app.frame.scope)
+        method = class_methods(cls).get(target.attr.value) if cls is not None else None
+        params = positional_params(method) if method is not None else []
+        if method is None or method.decorators or not params or params[0].name.value != "self":
+            continue
+        traced = {p.name.value for p in (*params[1:], *method.params.kwonly_params) if p.default is None}
+        if traced:
+            analysis = _FunctionAnalysis(ctx, JittedFunction(method, [app], traced, set(traced)),
+                                         set(jitted_functions(ctx)))
+            analysis.solve()
+            uses.extend(analysis.run())
+    return uses
 
 
 def _filter_jitted(ctx: FileContext) -> list[TracerUse]:
@@ -995,7 +1021,14 @@ class _FunctionAnalysis:
         """A call of a module function with traced arguments: analyse that function with the
         parameters receiving them traced (positional and keyword; not through *args); ``force``:
         also with none (it calls a jitted function)."""
-        if self.depth >= MAX_HELPER_DEPTH or not isinstance(call.func, cst.Name):
+        if self.depth >= MAX_HELPER_DEPTH:
+            return
+        method = self.instance_method(call.func, scope)
+        if method is not None:  # ``lookup(i)`` / ``lookup.get(i)``: the method, ``self`` static
+            if method is not self.func and not method.decorators and method not in self.jitted_defs:
+                self._follow_into(method, call, scope, positional_params(method)[1:], force=force)
+            return
+        if not isinstance(call.func, cst.Name):
             return
         binding = self.model.single_binding(call.func.value, scope)
         if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
@@ -1005,6 +1038,24 @@ class _FunctionAnalysis:
                 or id(binding.scope) in self.scope_ids or binding.scope.kind == "class":
             return
         self._follow_into(helper, call, scope, positional_params(helper), force=force)
+
+    def instance_method(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
+        """``lookup(i)`` / ``lookup.get(i)`` where ``lookup`` is bound once to an instance of a
+        class of this module (``lookup = Lookup()``): its ``__call__`` / ``get``, a plain
+        method (first parameter ``self``)."""
+        name, method_name = (func, "__call__") if isinstance(func, cst.Name) else \
+            (func.value, func.attr.value) if isinstance(func, cst.Attribute) else (None, "")
+        if not isinstance(name, cst.Name):
+            return None
+        binding = self.model.single_binding(name.value, scope)
+        if binding is None or binding.kind != "assign" or not isinstance(binding.value, cst.Call):
+            return None
+        cls = calling_context(self.ctx).class_of(binding.value.func, binding.scope)
+        method = class_methods(cls).get(method_name) if cls is not None else None
+        params = positional_params(method) if method is not None else []
+        if not params or params[0].name.value != "self":
+            return None
+        return method
 
     def follow_transformed(self, call: cst.Call, scope: Scope) -> None:
         """``jax.value_and_grad(loss)(params, batch, training)`` in traced code: the transform's
@@ -1778,6 +1829,11 @@ class _UseFinder(Walker):
                 a.follow(node, scope)
             elif a.reaches_nested_jit(node, scope):
                 a.follow(node, scope, force=True)
+            elif isinstance(func, cst.Attribute) and any(a.traced(arg.value, scope) for arg in node.args) \
+                    and a.instance_method(func, scope) is not None:
+                # ``lookup.get(i)``: a method the class of this module defines itself (a flax
+                # Module's inherited ``apply`` is not one: below)
+                a.follow(node, scope)
             elif isinstance(func, cst.Call) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow_transformed(node, scope)
             elif isinstance(func, cst.Attribute) and func.attr.value == "apply" \
@@ -1811,7 +1867,7 @@ class _UseFinder(Walker):
             return
         if not spec.checkable:
             return
-        for use in map_arguments(site, spec, shift):
+        for use in map_arguments(site, spec, shift, model=a.model):
             if not a.traced(use.value, scope):
                 continue
             param = a._is_bare_param(use.value, scope)
@@ -2157,13 +2213,17 @@ def _is_python_sequence(model: SemanticModel, expr: cst.BaseExpression, scope: S
 
 
 def _is_numpy_array(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bool:
-    """A numpy constructor call (``np.zeros(3)``), or a name every binding of which is one."""
+    """A numpy constructor call (``np.zeros(3)``), a name every binding of which is one, or
+    ``self.x`` that ``__init__`` sets to one."""
     if isinstance(expr, cst.Call):
         return model.qualified_name(expr.func, scope) in NUMPY_ARRAY_CONSTRUCTORS
     if isinstance(expr, cst.Name):
         bindings = model.lookup(expr.value, scope)
         return bool(bindings) and all(b.kind == "assign" and isinstance(b.value, cst.Call)
                                       and _is_numpy_array(model, b.value, b.scope) for b in bindings)
+    if isinstance(expr, cst.Attribute):  # ``self.table``, set once in ``__init__``
+        made = self_attribute_value(model, expr, scope)
+        return made is not None and isinstance(made[0], cst.Call) and _is_numpy_array(model, *made)
     return False
 
 

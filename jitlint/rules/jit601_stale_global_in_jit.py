@@ -93,7 +93,7 @@ class StaleGlobalInJit(Rule):
                       *host_random_draws(ctx)]:
             if stale.how == NNX_UPDATED:
                 continue  # JIT610 says it in NNX terms
-            function = stale.function.name.value
+            function = stale.function_name
             if stale.fix:
                 fix = stale.fix
             elif stale.function_value:

@@ -99,7 +99,7 @@ class JitClosesOverNnxModule(Rule):
         for stale in stale_reads(ctx):
             if stale.how != NNX_UPDATED:
                 continue
-            function = stale.function.name.value
+            function = stale.function_name
             yield Violation(stale.node, (
                 f"jitted `{function}` reads the NNX object `{stale.name}`, which is updated in "
                 f"place between its calls: its weights are baked in at the first trace, so later "
