@@ -273,6 +273,10 @@ class ProjectIndex:
     # How functions whose callers a file's findings rest on run, from the project's call graph
     # (callgraph.ProjectCalls): qualified name -> (how, evidence); only the ones it shows.
     callers: dict[str, tuple[str, str]] = field(default_factory=dict, compare=False)
+    # Module-level functions that traced code of other modules calls with traced arguments
+    # (their FileResult.traced_calls joined, engine.traced_calls): qualified name where the
+    # def is -> (traced positions, traced keywords, the caller in words)
+    traced: dict[str, tuple[tuple[int, ...], tuple[str, ...], str]] = field(default_factory=dict, compare=False)
     _names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     _wrapper_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     installed_missing: set[str] = field(default_factory=set, compare=False, repr=False)
@@ -337,6 +341,22 @@ class ProjectIndex:
         import shift`` in ``pkg/__init__.py``: ``pkg.shift`` -> ``pkg.steps.shift``)."""
         return tuple(target for summary, rest in self._split(qualname)
                      if (target := summary.alias(rest)) is not None)
+
+    def definition(self, qualname: str, _depth: int = 0) -> Optional[str]:
+        """Where the module-level name ``qualname`` is defined in the project, through
+        re-exports (``pkg.relu`` -> ``pkg.ops.relu``); None outside the project or for an
+        attribute of a module-level name (a method)."""
+        for summary, rest in self._split(qualname):
+            target = summary.alias(rest)
+            if target is not None:
+                return self.definition(target, _depth + 1) if _depth < 4 else None
+            return f"{summary.module}.{rest}" if "." not in rest else None
+        return None
+
+    def traced_in(self, module: str) -> bool:
+        """Whether traced code of another module calls a function of ``module`` with traced
+        arguments (``traced``)."""
+        return any(name.rpartition(".")[0] == module for name in self.traced)
 
     def function(self, qualname: str) -> Optional[StaticArgSpec]:
         if not self.function_names():

@@ -1,0 +1,125 @@
+"""Facts that cross modules through the project index (issue 27): a jitted function of one
+module calls a helper of another with traced arguments, so the helper's body runs on tracers
+(its own module's lint analyses it, phase 2).  Static: each case is a tiny project in
+tmp_path, written in the spellings real code uses (a from-import, ``import ops; ops.f``, a
+relative import in a package, a package ``__init__`` re-export), with look-alikes that must
+stay silent."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from jitlint.cache import ResultCache
+from jitlint.config import Settings
+from jitlint.engine import all_diagnostics, iter_python_files, lint_files
+
+
+def _project(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return root
+
+
+def _findings(root: Path, cache_dir=None) -> set[tuple[str, int, str]]:
+    settings = Settings(root=root)
+    files = list(iter_python_files([str(root)], settings))
+    cache = ResultCache(cache_dir, settings.fingerprint()) if cache_dir else None
+    return {(Path(d.path).relative_to(root).as_posix(), d.line, d.code)
+            for d in all_diagnostics(lint_files(files, settings, jobs=1, cache=cache))}
+
+
+RELU_IF = """\
+    def relu(x):
+        if x > 0:
+            return x
+        return 0.0 * x
+"""
+
+RELU_WHERE = """\
+    import jax.numpy as jnp
+
+
+    def relu(x):
+        return jnp.where(x > 0, x, 0.0)
+"""
+
+POSITIVES = """\
+    def positives(x, threshold=0.0):
+        return x[x > threshold]
+"""
+
+
+def _main(imports: str, call: str) -> str:
+    return f"""\
+        import jax
+        import jax.numpy as jnp
+        {imports}
+
+
+        @jax.jit
+        def layer(x):
+            return {call}
+
+
+        print(layer(jnp.ones(3)))
+    """
+
+
+TRACED_HELPERS = [
+    # from-import
+    ({"ops.py": RELU_IF, "main.py": _main("from ops import relu", "relu(x.sum())")}, ("ops.py", 2, "JIT801")),
+    # module import, attribute call
+    ({"ops.py": POSITIVES, "main.py": _main("import ops", "ops.positives(x).sum()")}, ("ops.py", 2, "JIT806")),
+    # module import under another name, keyword argument
+    ({"ops.py": RELU_IF, "main.py": _main("import ops as o", "o.relu(x=x.sum())")}, ("ops.py", 2, "JIT801")),
+    # relative import inside a package
+    ({"pkg/__init__.py": "", "pkg/ops.py": RELU_IF,
+      "pkg/model.py": _main("from .ops import relu", "relu(x.sum())")}, ("pkg/ops.py", 2, "JIT801")),
+    # the package re-exports the helper
+    ({"pkg/__init__.py": "from .ops import positives\n", "pkg/ops.py": POSITIVES,
+      "main.py": _main("import pkg", "pkg.positives(x).sum()")}, ("pkg/ops.py", 2, "JIT806")),
+]
+
+
+@pytest.mark.parametrize("files, finding", TRACED_HELPERS)
+def test_a_helper_of_another_module_runs_on_the_tracers_it_is_given(tmp_path, files, finding):
+    root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", **files})
+    assert _findings(root) == {finding}
+
+
+SILENT = [
+    # jnp.where: no Python-value operation on the tracer
+    {"ops.py": RELU_WHERE, "main.py": _main("from ops import relu", "relu(x.sum())")},
+    # only a constant reaches the parameter the helper tests
+    {"ops.py": RELU_IF, "main.py": _main("from ops import relu", "x * relu(2.0)")},
+    # the traced argument goes to another parameter: the threshold stays a Python value
+    {"ops.py": "def scaled(x, n):\n    if n > 1:\n        return x * n\n    return x\n",
+     "main.py": _main("from ops import scaled", "scaled(x, 3)")},
+    # called eagerly, outside any jit
+    {"ops.py": RELU_IF, "main.py": "import jax.numpy as jnp\nfrom ops import relu\nprint(relu(jnp.ones(3).sum()))\n"},
+]
+
+
+@pytest.mark.parametrize("files", SILENT)
+def test_look_alikes_stay_silent(tmp_path, files):
+    root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", **files})
+    assert _findings(root) == set()
+
+
+def test_the_cached_helper_follows_its_callers(tmp_path):
+    """The helper's finding rests on another module's bytes: a cached result must notice the
+    caller stop passing a tracer (and start again)."""
+    root = _project(tmp_path / "p", {"pyproject.toml": "[project]\nname = 'p'\n", "ops.py": RELU_IF,
+                                     "main.py": _main("from ops import relu", "relu(x.sum())")})
+    cache = tmp_path / "cache"
+    assert _findings(root, cache) == {("ops.py", 2, "JIT801")}
+    main = root / "main.py"
+    main.write_text(textwrap.dedent(_main("from ops import relu", "x * relu(2.0)")))
+    assert _findings(root, cache) == set()
+    main.write_text(textwrap.dedent(_main("from ops import relu", "relu(x.sum())")))
+    assert _findings(root, cache) == {("ops.py", 2, "JIT801")}
