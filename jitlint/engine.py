@@ -32,7 +32,7 @@ from jitlint.semantic import build_model
 from jitlint.source import SourceError, decode_source, read_source
 from jitlint.project import (ModuleScan, ModuleSummary, ProjectIndex, References, SummaryFailure,
                              build_index, cheap_summary, imported_unsummarised, module_name_for,
-                             needs_index, project_modules, project_root, scan_module,
+                             needs_index, project_modules, project_root, scan_module, with_lax_helpers,
                              summarise_batch, summarize, transformed_function_forces)
 from jitlint.suppression import file_is_suppressed, line_suppresses, unknown_noqa_codes
 
@@ -329,7 +329,7 @@ def _may_have_findings(text: str, scan: ModuleScan, settings: Settings,
     """
     words = tuple(name.rsplit(".", 1)[-1] for name in settings.extra_jit_functions)
     if index is not None:
-        words += index.function_names() + index.wrapper_names()
+        words += index.function_names() + index.wrapper_names() + index.lax_helper_names()
         if index.traced and path and index.traced_in(module_name_for(path)[0]):
             return True  # traced code of another module calls its functions (phase 2)
     if any(word in text for word in words) and scan.names_any(words):
@@ -354,7 +354,8 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
     violations = [(rule, violation, _group(ctx, rule, violation)) for rule in rules
                   for violation in rule.check(ctx)]
     if result is not None:
-        result.summary = summarize(ctx.model, ctx.jit_applications, path, is_package, ctx.resolver)
+        result.summary = with_lax_helpers(summarize(ctx.model, ctx.jit_applications, path, is_package,
+                                                    ctx.resolver), tree, text)
         result.classes_asked = tuple(sorted(ctx.classes_asked))
         result.members_asked = tuple(sorted(ctx.members_asked))
         result.traced_calls = tuple(sorted((name, tuple(sorted(positions)), tuple(sorted(keywords)), caller)

@@ -21,6 +21,7 @@ from typing import Callable, Iterable, Iterator, Optional, Sequence
 import libcst as cst
 
 from jitlint.callgraph import CallCollector, ModuleCalls
+from jitlint.jaxfacts import LAX_CONTROL_FLOW_FUNCTION_PARAMS
 from jitlint.jitnames import JIT_WORDS, JitApplication, JitResolver, may_name_jit
 from jitlint.notebook import is_notebook
 from jitlint.semantic import Scope, SemanticModel
@@ -119,6 +120,12 @@ class ModuleSummary:
     # instead of describing them in ``classes``: ProjectIndex.cls then asks for the full one.
     unparsed_classes: tuple[str, ...] = ()
     members: tuple[ClassMembers, ...] = ()  # its module-level classes' members (ClassMembers)
+    # Its module-level plain defs that run lax control flow with a body they define inside
+    # (a lambda, a local def): (name, the lax function, ``lax.fori_loop``); eager_lax_helpers
+    lax_helpers: tuple[tuple[str, str], ...] = ()
+
+    def lax_helper(self, name: str) -> Optional[str]:
+        return next((control for helper, control in self.lax_helpers if helper == name), None)
 
     def class_members(self, name: str) -> Optional[ClassMembers]:
         return next((c for c in self.members if c.name == name), None)
@@ -279,6 +286,7 @@ class ProjectIndex:
     traced: dict[str, tuple[tuple[int, ...], tuple[str, ...], str]] = field(default_factory=dict, compare=False)
     _names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     _wrapper_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
+    _lax_helper_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     installed_missing: set[str] = field(default_factory=set, compare=False, repr=False)
 
     def module(self, name: str, classes: bool = False) -> Optional[ModuleSummary]:
@@ -392,6 +400,20 @@ class ProjectIndex:
             return self._follow(qualname, ModuleSummary.wrapper, installed=True)
         return None
 
+    def lax_helper(self, qualname: str) -> Optional[str]:
+        """The lax function the project's def ``qualname`` runs with a body of its own
+        (ModuleSummary.lax_helpers), through re-exports."""
+        if not self.lax_helper_names():
+            return None
+        return self._follow(qualname, ModuleSummary.lax_helper)
+
+    def lax_helper_names(self) -> tuple[str, ...]:
+        """Names of the project's lax helpers (more prefilter words, as wrapper_names)."""
+        if self._lax_helper_names is None:
+            self._lax_helper_names = tuple(sorted({name for summary in self.summaries.values()
+                                                   if summary is not None for name, _ in summary.lax_helpers}))
+        return self._lax_helper_names
+
     def wrapper_names(self) -> tuple[str, ...]:
         """Names of the project's jit wrappers (more prefilter words: a file may use one
         without saying jit)."""
@@ -436,7 +458,14 @@ def summarize_path(path: str, classes: bool = False) -> Optional[ModuleSummary]:
     except Exception:  # too deep for libcst's parser, or syntax it does not know yet
         return None
     model = build_model(module, name)
-    return summarize(model, JitResolver(model).applications(), path, is_package)
+    summary = summarize(model, JitResolver(model).applications(), path, is_package)
+    return with_lax_helpers(summary, tree, data.decode("latin-1"))
+
+
+def with_lax_helpers(summary: ModuleSummary, tree: Optional[ast.Module], text: str) -> ModuleSummary:
+    """``summary`` with its lax_helpers read from the module's ``ast``."""
+    helpers = eager_lax_helpers(tree, text, summary.aliases) if tree is not None else ()
+    return replace(summary, lax_helpers=helpers) if helpers else summary
 
 
 def cheap_summary(tree: ast.Module, text: str, path: str,
@@ -449,7 +478,67 @@ def cheap_summary(tree: ast.Module, text: str, path: str,
             (scan or scan_module(tree, name, is_package)).reaches_jit():
         return None
     aliases, class_names = module_imports(tree, name, is_package)
-    return ModuleSummary(module=name, path=path, aliases=aliases, unparsed_classes=class_names)
+    return ModuleSummary(module=name, path=path, aliases=aliases, unparsed_classes=class_names,
+                         lax_helpers=eager_lax_helpers(tree, text, aliases))
+
+
+_LAX_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in LAX_CONTROL_FLOW_FUNCTION_PARAMS)
+
+
+def eager_lax_helpers(tree: ast.Module, text: str,
+                      aliases: Sequence[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """ModuleSummary.lax_helpers from Python's ``ast``: the module-level undecorated defs that
+    call ``lax.fori_loop``/``while_loop``/``scan``/``cond``/``switch``/``map``
+    (jaxfacts.LAX_CONTROL_FLOW_FUNCTION_PARAMS, the name resolved through the module's imports
+    ``aliases``) with a lambda or a def of their own body as the traced function: each call
+    of one traces and compiles that body again (JIT520 asks it of a call in another module's
+    loop).  A text test first: most modules name none of them."""
+    if not any(name in text for name in _LAX_LAST_NAMES):
+        return ()
+    imported = dict(aliases)
+    found = []
+    for statement in tree.body:
+        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) or statement.decorator_list:
+            continue
+        own: list[ast.AST] = []  # its own nodes: not those of nested defs, lambdas or classes
+        local_defs: set[str] = set()
+        pending: list[ast.AST] = list(statement.body)
+        while pending:
+            node = pending.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                local_defs.add(node.name)
+                continue
+            if isinstance(node, (ast.Lambda, ast.ClassDef)):
+                continue
+            own.append(node)
+            pending.extend(ast.iter_child_nodes(node))
+        for node in own:
+            if not isinstance(node, ast.Call):
+                continue
+            dotted = _dotted_name(node.func)
+            head, _, tail = dotted.partition(".")
+            qualname = imported.get(head, "") + (f".{tail}" if tail else "") if head in imported else ""
+            params = LAX_CONTROL_FLOW_FUNCTION_PARAMS.get(qualname)
+            if params is None:
+                continue
+            positional = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
+            if any(index < len(positional) and (isinstance(positional[index], ast.Lambda) or (
+                    isinstance(positional[index], ast.Name) and positional[index].id in local_defs))
+                   for index, _ in params):
+                found.append((statement.name, qualname.replace("jax.lax.", "lax.")))
+                break
+    return tuple(sorted(set(found)))
+
+
+def _dotted_name(expr: ast.expr) -> str:
+    parts = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return ""
+    parts.append(expr.id)
+    return ".".join(reversed(parts))
 
 
 def lacks(summary: Optional[ModuleSummary], classes: bool) -> bool:
@@ -847,6 +936,8 @@ def needs_index(references: References, classes_asked: Iterable[str], index: Pro
     index's answers across the files of one decision (thousands of calls, few callees)."""
     if any(index.wrapper(name) is not None for name in references.names):
         return True
+    if index.lax_helper_names() and any(index.lax_helper(call.callee) is not None for call in references.calls):
+        return True  # it may call another module's lax helper in a loop (JIT520)
     specs = {} if specs is None else specs
     for call in references.calls:
         if call.callee not in specs:

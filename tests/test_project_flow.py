@@ -123,3 +123,69 @@ def test_the_cached_helper_follows_its_callers(tmp_path):
     assert _findings(root, cache) == set()
     main.write_text(textwrap.dedent(_main("from ops import relu", "relu(x.sum())")))
     assert _findings(root, cache) == {("ops.py", 2, "JIT801")}
+
+
+SIMULATE = """\
+    import jax.numpy as jnp
+    from jax import lax
+
+
+    def simulate(state, steps):
+        return lax.fori_loop(0, steps, lambda i, s: s + 0.1 * jnp.sin(s), state)
+"""
+
+SIMULATE_LOCAL_DEF = """\
+    import jax
+
+
+    def simulate(state, steps):
+        def body(i, s):
+            return s * 0.5
+
+        return jax.lax.fori_loop(0, steps, body, state)
+"""
+
+SIMULATE_MODULE_BODY = """\
+    from jax import lax
+
+
+    def body(i, s):
+        return s * 0.5
+
+
+    def simulate(state, steps):
+        return lax.fori_loop(0, steps, body, state)
+"""
+
+
+def _loop(imports: str, call: str, loop: bool = True) -> str:
+    body = f"for _ in range(3):\n    state = {call}\n" if loop else f"state = {call}\n"
+    return f"import jax.numpy as jnp\n{imports}\n\nstate = jnp.ones(2)\n{body}print(state)\n"
+
+
+EAGER_HELPERS = [
+    ({"dynamics.py": SIMULATE, "main.py": _loop("from dynamics import simulate", "simulate(state, 5)")}, 6),
+    ({"dynamics.py": SIMULATE_LOCAL_DEF, "main.py": _loop("import dynamics", "dynamics.simulate(state, 5)")}, 6),
+    ({"sim/__init__.py": "from .dynamics import simulate\n", "sim/dynamics.py": SIMULATE,
+      "main.py": _loop("import sim", "sim.simulate(state, 5)")}, 6),
+    ({"sim/__init__.py": "", "sim/dynamics.py": SIMULATE,
+      "sim/run.py": _loop("from .dynamics import simulate", "simulate(state, 5)")}, 6),
+]
+
+
+@pytest.mark.parametrize("files, line", EAGER_HELPERS)
+def test_another_modules_lax_helper_called_in_a_loop(tmp_path, files, line):
+    root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", **files})
+    caller = next(name for name in files if name.endswith(("main.py", "run.py")))
+    assert _findings(root) == {(caller, line, "JIT520")}
+
+
+@pytest.mark.parametrize("files", [
+    # its body is a module-level def: compiled once, reused on every call
+    {"dynamics.py": SIMULATE_MODULE_BODY, "main.py": _loop("from dynamics import simulate", "simulate(state, 5)")},
+    # called once
+    {"dynamics.py": SIMULATE, "main.py": _loop("from dynamics import simulate", "simulate(state, 5)", loop=False)},
+])
+def test_lax_helper_look_alikes_stay_silent(tmp_path, files):
+    root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", **files})
+    assert _findings(root) == set()

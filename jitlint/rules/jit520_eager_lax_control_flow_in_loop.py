@@ -4,6 +4,7 @@ import libcst as cst
 
 from jitlint.jaxfacts import (LAX_CONTROL_FLOW_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS, OPTAX_COMBINATORS,
                               LaxLoopCall)
+from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import CallingContext, calling_context
 from jitlint.rules._jitted import jitted_functions
@@ -108,7 +109,8 @@ class EagerLaxControlFlowInLoop(Rule):
             loops = [loop for loop in site.frame.loops_in_scope() if isinstance(loop, (cst.For, cst.While))]
             if not loops or context.runs_traced(site.frame):
                 continue  # traced code runs once per trace of its caller's jit
-            what = _library_loop_call(site, model) or _eager_helper(site, model, jitted)
+            what = _library_loop_call(site, model) or _eager_helper(site, model, jitted) \
+                or _project_helper(site, ctx)
             if what is None or _deliberate_loop(loops, site, model, context):
                 continue
             yield Violation(site.node, (
@@ -180,6 +182,28 @@ def _eager_helper(site: CallSite, model: SemanticModel, jitted: set) -> Optional
     if control is None:
         return None
     return f"`{helper.name.value}` (its `{control}` with a body defined inside it)"
+
+
+def _project_helper(site: CallSite, ctx: FileContext) -> Optional[str]:
+    """A call of another module's def that runs lax control flow with a body of its own
+    (project.ModuleSummary.lax_helpers, through the project index)."""
+    func = site.node.func
+    if ctx.index is None or not isinstance(func, (cst.Name, cst.Attribute)) or not ctx.index.lax_helper_names():
+        return None
+    root = func
+    while isinstance(root, cst.Attribute):
+        root = root.value
+    binding = ctx.model.single_binding(root.value, site.frame.scope) if isinstance(root, cst.Name) else None
+    qualname = ctx.model.qualified_name(func, site.frame.scope) if binding is not None \
+        and binding.kind == "import" else None
+    if qualname is None:
+        return None
+    module, is_package = module_name_for(ctx.path)
+    qualname = absolute(qualname, ctx.model.module_name or module, is_package)
+    control = ctx.index.lax_helper(qualname)
+    if control is None:
+        return None
+    return f"`{qualname}` (its `{control}` with a body defined inside it)"
 
 
 def _control_flow_with_local_body(helper: cst.FunctionDef, model: SemanticModel) -> Optional[str]:
