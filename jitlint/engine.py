@@ -32,7 +32,7 @@ from jitlint.semantic import build_model
 from jitlint.source import SourceError, decode_source, read_source
 from jitlint.project import (ModuleScan, ModuleSummary, ProjectIndex, References, SummaryFailure,
                              build_index, cheap_summary, imported_unsummarised, module_name_for,
-                             needs_index, project_modules, project_root, scan_module, with_lax_helpers,
+                             needs_index, project_modules, project_root, scan_module, with_ast_facts,
                              summarise_batch, summarize, transformed_function_forces)
 from jitlint.suppression import file_is_suppressed, line_suppresses, unknown_noqa_codes
 
@@ -354,7 +354,7 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
     violations = [(rule, violation, _group(ctx, rule, violation)) for rule in rules
                   for violation in rule.check(ctx)]
     if result is not None:
-        result.summary = with_lax_helpers(summarize(ctx.model, ctx.jit_applications, path, is_package,
+        result.summary = with_ast_facts(summarize(ctx.model, ctx.jit_applications, path, is_package,
                                                     ctx.resolver), tree, text)
         result.classes_asked = tuple(sorted(ctx.classes_asked))
         result.members_asked = tuple(sorted(ctx.members_asked))

@@ -124,8 +124,15 @@ class ModuleSummary:
     # (a lambda, a local def): (name, the lax function, ``lax.fori_loop``); eager_lax_helpers
     lax_helpers: tuple[tuple[str, str], ...] = ()
 
+    # Its module-level names bound once, to a list, dict or set (a display or comprehension):
+    # (name, "list" | "dict" | "set"); module_values
+    values: tuple[tuple[str, str], ...] = ()
+
     def lax_helper(self, name: str) -> Optional[str]:
         return next((control for helper, control in self.lax_helpers if helper == name), None)
+
+    def value(self, name: str) -> Optional[str]:
+        return next((kind for bound, kind in self.values if bound == name), None)
 
     def class_members(self, name: str) -> Optional[ClassMembers]:
         return next((c for c in self.members if c.name == name), None)
@@ -407,6 +414,11 @@ class ProjectIndex:
             return None
         return self._follow(qualname, ModuleSummary.lax_helper)
 
+    def value(self, qualname: str) -> Optional[str]:
+        """What the module-level name ``qualname`` of the project is bound to, when it is a
+        list, dict or set (ModuleSummary.values), through re-exports."""
+        return self._follow(qualname, ModuleSummary.value)
+
     def lax_helper_names(self) -> tuple[str, ...]:
         """Names of the project's lax helpers (more prefilter words, as wrapper_names)."""
         if self._lax_helper_names is None:
@@ -459,13 +471,16 @@ def summarize_path(path: str, classes: bool = False) -> Optional[ModuleSummary]:
         return None
     model = build_model(module, name)
     summary = summarize(model, JitResolver(model).applications(), path, is_package)
-    return with_lax_helpers(summary, tree, data.decode("latin-1"))
+    return with_ast_facts(summary, tree, data.decode("latin-1"))
 
 
-def with_lax_helpers(summary: ModuleSummary, tree: Optional[ast.Module], text: str) -> ModuleSummary:
-    """``summary`` with its lax_helpers read from the module's ``ast``."""
-    helpers = eager_lax_helpers(tree, text, summary.aliases) if tree is not None else ()
-    return replace(summary, lax_helpers=helpers) if helpers else summary
+def with_ast_facts(summary: ModuleSummary, tree: Optional[ast.Module], text: str) -> ModuleSummary:
+    """``summary`` with what is read from the module's ``ast``: its lax_helpers and values."""
+    if tree is None:
+        return summary
+    helpers = eager_lax_helpers(tree, text, summary.aliases)
+    values = module_values(tree, text)
+    return replace(summary, lax_helpers=helpers, values=values) if helpers or values else summary
 
 
 def cheap_summary(tree: ast.Module, text: str, path: str,
@@ -477,9 +492,37 @@ def cheap_summary(tree: ast.Module, text: str, path: str,
     if any(word in text for word in JIT_WORDS) and \
             (scan or scan_module(tree, name, is_package)).reaches_jit():
         return None
-    aliases, class_names = module_imports(tree, name, is_package)
+    bound, class_names = _module_bindings(tree)
+    aliases = _aliases(bound, name, is_package)
     return ModuleSummary(module=name, path=path, aliases=aliases, unparsed_classes=class_names,
-                         lax_helpers=eager_lax_helpers(tree, text, aliases))
+                         lax_helpers=eager_lax_helpers(tree, text, aliases),
+                         values=module_values(tree, text, bound))
+
+
+_VALUE_KINDS = {ast.List: "list", ast.ListComp: "list", ast.Dict: "dict", ast.DictComp: "dict",
+                ast.Set: "set", ast.SetComp: "set"}
+
+
+def module_values(tree: ast.Module, text: str,
+                  bound: Optional[dict[str, list[Optional[str]]]] = None) -> tuple[tuple[str, str], ...]:
+    """ModuleSummary.values from Python's ``ast``: the module-level names (not dunders) that
+    one statement of the module body binds, and nothing else in the module scope rebinds, to a
+    list, dict or set: what another module that imports one passes is unhashable (JIT301).
+    ``bound``: the module scope's bindings (_module_bindings) when the caller has them."""
+    if "= [" not in text and "= {" not in text:  # the cheap text test first
+        return ()
+    candidates = {}
+    for statement in tree.body:
+        target = statement.targets[0] if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+            else statement.target if isinstance(statement, ast.AnnAssign) and statement.value is not None else None
+        if isinstance(target, ast.Name) and not target.id.startswith("__") \
+                and type(statement.value) in _VALUE_KINDS:  # type: ignore[union-attr]
+            candidates[target.id] = _VALUE_KINDS[type(statement.value)]  # type: ignore[union-attr]
+    if not candidates:
+        return ()
+    if bound is None:
+        bound = _module_bindings(tree)[0]
+    return tuple(sorted((name, kind) for name, kind in candidates.items() if len(bound.get(name, ())) == 1))
 
 
 _LAX_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in LAX_CONTROL_FLOW_FUNCTION_PARAMS)
@@ -554,6 +597,19 @@ def module_imports(tree: ast.Module, module_name: str,
     """``ModuleSummary.aliases`` from Python's ``ast``, exactly as ``summarize`` reads them
     from the semantic model (the module-scope names bound once, by an import), and the names
     of the module-scope classes.  Tested against summarize on real modules."""
+    bound, class_names = _module_bindings(tree)
+    return _aliases(bound, module_name, is_package), class_names
+
+
+def _aliases(bound: dict[str, list[Optional[str]]], module_name: str,
+             is_package: bool) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((name, absolute(imported[0], module_name, is_package))
+                        for name, imported in bound.items() if len(imported) == 1 and imported[0]))
+
+
+def _module_bindings(tree: ast.Module) -> tuple[dict[str, list[Optional[str]]], tuple[str, ...]]:
+    """Each name the module scope binds -> what each of its bindings imports (None: not an
+    import), and the names of the module-scope classes."""
     bound: dict[str, list[Optional[str]]] = {}  # name -> what each binding imports (None: not)
     class_names: set[str] = set()
     pending: list[ast.AST] = list(tree.body)
@@ -597,9 +653,7 @@ def module_imports(tree: ast.Module, module_name: str,
             elif isinstance(node, ast.MatchMapping) and node.rest:
                 bound.setdefault(node.rest, []).append(None)
             pending.extend(ast.iter_child_nodes(node))
-    aliases = sorted((name, absolute(imported[0], module_name, is_package))
-                     for name, imported in bound.items() if len(imported) == 1 and imported[0])
-    return tuple(aliases), tuple(sorted(class_names))
+    return bound, tuple(sorted(class_names))
 
 
 # ---------------------------------------------------------------------------- classes across modules

@@ -189,3 +189,49 @@ def test_another_modules_lax_helper_called_in_a_loop(tmp_path, files, line):
 def test_lax_helper_look_alikes_stay_silent(tmp_path, files):
     root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", **files})
     assert _findings(root) == set()
+
+
+TILE = """\
+    import functools
+
+    import jax
+    import jax.numpy as jnp
+
+
+    @functools.partial(jax.jit, static_argnums=1)
+    def tile(x, reps):
+        return jnp.tile(x, reps)
+"""
+
+
+def _tile_call(imports: str, reps: str) -> str:
+    return f"import jax.numpy as jnp\n{imports}\n\nprint(tile(jnp.ones((2, 2)), {reps}))\n"
+
+
+UNHASHABLE_VALUES = [
+    ({"config.py": "KERNEL = [2, 2]\n", "ops.py": TILE,
+      "main.py": _tile_call("from config import KERNEL\nfrom ops import tile", "KERNEL")}, "main.py"),
+    ({"config.py": "KERNEL = {'rows': 2}\n", "ops.py": TILE,
+      "main.py": _tile_call("import config\nfrom ops import tile", "config.KERNEL")}, "main.py"),
+    ({"pkg/__init__.py": "from .config import KERNEL\n", "pkg/config.py": "KERNEL = [2, 2]\n", "ops.py": TILE,
+      "main.py": _tile_call("from pkg import KERNEL\nfrom ops import tile", "KERNEL")}, "main.py"),
+    ({"pkg/__init__.py": "", "pkg/config.py": "KERNEL = [n for n in (2, 2)]\n", "pkg/ops.py": TILE,
+      "pkg/main.py": _tile_call("from .config import KERNEL\nfrom .ops import tile", "KERNEL")}, "pkg/main.py"),
+]
+
+
+@pytest.mark.parametrize("files, caller", UNHASHABLE_VALUES)
+def test_an_imported_unhashable_value_at_a_static_position(tmp_path, files, caller):
+    root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", **files})
+    assert _findings(root) == {(caller, 5, "JIT301")}
+
+
+@pytest.mark.parametrize("config", [
+    "KERNEL = (2, 2)\n",  # a tuple hashes
+    "KERNEL = [2, 2]\nKERNEL = tuple(KERNEL)\n",  # bound twice: the value at import is not the literal
+    "import os\nif os.environ.get('X'):\n    KERNEL = (2, 2)\nelse:\n    KERNEL = [2, 2]\n",
+])
+def test_imported_hashable_look_alikes_stay_silent(tmp_path, config):
+    root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", "config.py": config, "ops.py": TILE,
+                               "main.py": _tile_call("from config import KERNEL\nfrom ops import tile", "KERNEL")})
+    assert _findings(root) == set()
