@@ -27,7 +27,8 @@ class EagerLaxControlFlowInLoop(Rule):
     `MultiSteps`, `apply_if_finite`, `contrib.reduce_on_plateau`, also inside `optax.chain`;
     the `step` of blackjax's `nuts`, `hmc`, `mala`, `rmh`, and the kernels their
     `build_kernel()` returns),
-    or a function of this module that calls
+    or a function of this module (or, through the project index, of another module of the
+    project) that calls
     `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it defines itself (a local
     `def` or a lambda). Only `for`/`while` loops; benchmark loops (timers,
     `jax.clear_caches()`, `while state:`) and sweeps over a literal list of configurations
