@@ -556,12 +556,27 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
         index.callers = _caller_verdicts(unresolved, files, results, index, linter)
         again = sorted({*again, *(i for i, result in enumerate(results)
                                   if any(name in index.callers for name in result.unresolved))})
-    if again:
+    for _ in range(TRACED_HOPS):
+        if not again:
+            break
         redone = linter.lint([files[i] for i in again], index)
         for i, result in zip(again, redone):
             results[i] = result
+        # A helper analysed with traced parameters may pass the tracers on to a third module
+        # (train.py's jitted step -> model.py's loss -> layers.py): lint that one again too.
+        before = index.traced
+        index.lazy = False
+        after = traced_calls(results, index)
+        index.lazy = True
+        changed = {name.rpartition(".")[0] for name in set(before) ^ set(after)
+                   | {name for name in after if before.get(name) != after[name]}}
+        index.traced = after
+        again = [i for i, path in enumerate(files) if module_name_for(path)[0] in changed]
     _report_summary_problems(files, results, linter)
     return results
+
+
+TRACED_HOPS = 3  # phase-2 rounds: tracers followed through up to 3 modules after the jitted one
 
 
 def traced_calls(results: Sequence[FileResult], index: ProjectIndex

@@ -235,3 +235,15 @@ def test_imported_hashable_look_alikes_stay_silent(tmp_path, config):
     root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", "config.py": config, "ops.py": TILE,
                                "main.py": _tile_call("from config import KERNEL\nfrom ops import tile", "KERNEL")})
     assert _findings(root) == set()
+
+
+def test_tracers_passed_on_through_a_third_module(tmp_path):
+    """train.py's jitted step -> model.py's loss -> layers.py's activation: each hop is a
+    module linted again with the parameters that receive tracers traced."""
+    root = _project(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'p'\n",
+        "layers.py": RELU_IF,
+        "model.py": "from layers import relu\n\n\ndef loss(params, x):\n    return relu((params * x).sum())\n",
+        "train.py": _main("from model import loss", "loss(x, 2.0)"),
+    })
+    assert _findings(root) == {("layers.py", 2, "JIT801")}
