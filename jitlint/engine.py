@@ -355,7 +355,7 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
                   for violation in rule.check(ctx)]
     if result is not None:
         result.summary = with_ast_facts(summarize(ctx.model, ctx.jit_applications, path, is_package,
-                                                    ctx.resolver), tree, text)
+                                                  ctx.resolver), tree, text, module)
         result.classes_asked = tuple(sorted(ctx.classes_asked))
         result.members_asked = tuple(sorted(ctx.members_asked))
         result.traced_calls = tuple(sorted((name, tuple(sorted(positions)), tuple(sorted(keywords)), caller)

@@ -20,6 +20,7 @@ from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 import libcst as cst
 
+from jitlint.batches import ragged_loop
 from jitlint.callgraph import CallCollector, ModuleCalls
 from jitlint.jaxfacts import LAX_CONTROL_FLOW_FUNCTION_PARAMS
 from jitlint.jitnames import JIT_WORDS, JitApplication, JitResolver, may_name_jit
@@ -127,12 +128,24 @@ class ModuleSummary:
     # Its module-level names bound once, to a list, dict or set (a display or comprehension):
     # (name, "list" | "dict" | "set"); module_values
     values: tuple[tuple[str, str], ...] = ()
+    # Its module-level generators (undecorated defs that yield) whose batches end with a
+    # shorter one whatever they are passed (batches.ragged_loop, no guard: JIT504); the cheap
+    # summary names its generators in ``unparsed_generators`` instead (ProjectIndex then asks
+    # for the full one, as for ``unparsed_classes``)
+    ragged_generators: tuple[str, ...] = ()
+    unparsed_generators: tuple[str, ...] = ()
 
     def lax_helper(self, name: str) -> Optional[str]:
         return next((control for helper, control in self.lax_helpers if helper == name), None)
 
     def value(self, name: str) -> Optional[str]:
         return next((kind for bound, kind in self.values if bound == name), None)
+
+    def ragged(self, name: str) -> Optional[bool]:
+        return True if name in self.ragged_generators else None
+
+    def generator(self, name: str) -> Optional[bool]:
+        return True if name in self.ragged_generators or name in self.unparsed_generators else None
 
     def class_members(self, name: str) -> Optional[ClassMembers]:
         return next((c for c in self.members if c.name == name), None)
@@ -294,6 +307,7 @@ class ProjectIndex:
     _names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     _wrapper_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     _lax_helper_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
+    _generator_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     installed_missing: set[str] = field(default_factory=set, compare=False, repr=False)
 
     def module(self, name: str, classes: bool = False) -> Optional[ModuleSummary]:
@@ -322,7 +336,8 @@ class ProjectIndex:
             if module in self.paths or module in self.summaries:
                 rest = ".".join(parts[cut:])
                 summary = self.module(module)
-                if classes and summary is not None and rest in summary.unparsed_classes:
+                if classes and summary is not None and (rest in summary.unparsed_classes
+                                                        or rest in summary.unparsed_generators):
                     summary = self.module(module, classes=True)
                 if summary is not None:
                     yield summary, ".".join(parts[cut:])
@@ -414,6 +429,24 @@ class ProjectIndex:
             return None
         return self._follow(qualname, ModuleSummary.lax_helper)
 
+    def ragged_generator(self, qualname: str) -> bool:
+        """Whether ``qualname`` is a generator of the project whose batches end with a shorter
+        one (ModuleSummary.ragged_generators; its module parsed on first use)."""
+        return bool(self.generator_names()) and self._follow(qualname, ModuleSummary.ragged, classes=True) is not None
+
+    def may_be_ragged(self, qualname: str) -> bool:
+        """Whether ``qualname`` is a generator of the project, without parsing anything (the
+        decision which files need the index)."""
+        return bool(self.generator_names()) and qualname.rpartition(".")[2] in self.generator_names() \
+            and self._follow(qualname, ModuleSummary.generator) is not None
+
+    def generator_names(self) -> tuple[str, ...]:
+        if self._generator_names is None:
+            self._generator_names = tuple(sorted({name for summary in self.summaries.values() if summary is not None
+                                                  for name in (*summary.ragged_generators,
+                                                               *summary.unparsed_generators)}))
+        return self._generator_names
+
     def value(self, qualname: str) -> Optional[str]:
         """What the module-level name ``qualname`` of the project is bound to, when it is a
         list, dict or set (ModuleSummary.values), through re-exports."""
@@ -462,7 +495,7 @@ def summarize_path(path: str, classes: bool = False) -> Optional[ModuleSummary]:
         return None
     # latin-1 maps every byte to one character: enough for the text test of ASCII words
     cheap = cheap_summary(tree, data.decode("latin-1"), path)
-    if cheap is not None and not (classes and cheap.unparsed_classes):
+    if cheap is not None and not (classes and (cheap.unparsed_classes or cheap.unparsed_generators)):
         return cheap
     name, is_package = module_name_for(path)
     try:
@@ -471,16 +504,27 @@ def summarize_path(path: str, classes: bool = False) -> Optional[ModuleSummary]:
         return None
     model = build_model(module, name)
     summary = summarize(model, JitResolver(model).applications(), path, is_package)
-    return with_ast_facts(summary, tree, data.decode("latin-1"))
+    return with_ast_facts(summary, tree, data.decode("latin-1"), module)
 
 
-def with_ast_facts(summary: ModuleSummary, tree: Optional[ast.Module], text: str) -> ModuleSummary:
-    """``summary`` with what is read from the module's ``ast``: its lax_helpers and values."""
+def with_ast_facts(summary: ModuleSummary, tree: Optional[ast.Module], text: str,
+                   module: Optional[cst.Module] = None) -> ModuleSummary:
+    """``summary`` with what is read from the module's ``ast``: its lax_helpers and values;
+    with its libcst ``module``, its ragged generators (the defs the ``ast`` shows yield)."""
     if tree is None:
         return summary
     helpers = eager_lax_helpers(tree, text, summary.aliases)
     values = module_values(tree, text)
-    return replace(summary, lax_helpers=helpers, values=values) if helpers or values else summary
+    ragged: tuple[str, ...] = ()
+    generators = _generators(tree, text) if module is not None else {}
+    if generators:
+        ragged = tuple(sorted(
+            statement.name.value for statement in module.body  # type: ignore[union-attr]
+            if isinstance(statement, cst.FunctionDef) and statement.name.value in generators
+            and (found := ragged_loop(statement)) is not None and found[2] is None))
+    if not (helpers or values or ragged):
+        return summary
+    return replace(summary, lax_helpers=helpers, values=values, ragged_generators=ragged)
 
 
 def cheap_summary(tree: ast.Module, text: str, path: str,
@@ -496,7 +540,27 @@ def cheap_summary(tree: ast.Module, text: str, path: str,
     aliases = _aliases(bound, name, is_package)
     return ModuleSummary(module=name, path=path, aliases=aliases, unparsed_classes=class_names,
                          lax_helpers=eager_lax_helpers(tree, text, aliases),
-                         values=module_values(tree, text, bound))
+                         values=module_values(tree, text, bound),
+                         unparsed_generators=tuple(sorted(_generators(tree, text))))
+
+
+def _generators(tree: ast.Module, text: str) -> dict[str, ast.AST]:
+    """The module-level undecorated defs whose own body yields, by name."""
+    if "yield" not in text:
+        return {}
+    found = {}
+    for statement in tree.body:
+        if not isinstance(statement, ast.FunctionDef) or statement.decorator_list:
+            continue
+        pending: list[ast.AST] = list(statement.body)
+        while pending:
+            node = pending.pop()
+            if isinstance(node, (ast.Yield, ast.YieldFrom)):
+                found[statement.name] = statement
+                break
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                pending.extend(ast.iter_child_nodes(node))
+    return found
 
 
 _VALUE_KINDS = {ast.List: "list", ast.ListComp: "list", ast.Dict: "dict", ast.DictComp: "dict",
@@ -585,8 +649,8 @@ def _dotted_name(expr: ast.expr) -> str:
 
 
 def lacks(summary: Optional[ModuleSummary], classes: bool) -> bool:
-    """Whether ``summary`` is missing, or cheap where its classes are asked for."""
-    return summary is None or (classes and bool(summary.unparsed_classes))
+    """Whether ``summary`` is missing, or cheap where its classes (or generators) are asked for."""
+    return summary is None or (classes and bool(summary.unparsed_classes or summary.unparsed_generators))
 
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
@@ -992,6 +1056,8 @@ def needs_index(references: References, classes_asked: Iterable[str], index: Pro
         return True
     if index.lax_helper_names() and any(index.lax_helper(call.callee) is not None for call in references.calls):
         return True  # it may call another module's lax helper in a loop (JIT520)
+    if index.generator_names() and any(index.may_be_ragged(call.callee) for call in references.calls):
+        return True  # it may loop over another module's generator's batches (JIT504)
     specs = {} if specs is None else specs
     for call in references.calls:
         if call.callee not in specs:

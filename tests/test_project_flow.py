@@ -247,3 +247,43 @@ def test_tracers_passed_on_through_a_third_module(tmp_path):
         "train.py": _main("from model import loss", "loss(x, 2.0)"),
     })
     assert _findings(root) == {("layers.py", 2, "JIT801")}
+
+
+BATCHES = """\
+    import numpy as np
+
+
+    def batches(size):
+        data = np.ones((10, 2))
+        for start in range(0, len(data), size):
+            yield data[start:start + size]
+"""
+
+BATCHES_DROPPED = BATCHES.replace("range(0, len(data), size)", "range(0, len(data) - size + 1, size)")
+
+
+def _epoch(imports: str, source: str) -> str:
+    return (f"import jax\n{imports}\n\n\n@jax.jit\ndef total(x):\n    return x.sum()\n\n\n"
+            f"for batch in {source}:\n    print(total(batch))\n")
+
+
+RAGGED = [
+    ({"data.py": BATCHES, "main.py": _epoch("from data import batches", "batches(4)")}, "main.py"),
+    ({"data.py": BATCHES, "main.py": _epoch("import data", "data.batches(4)")}, "main.py"),
+    ({"pipeline/__init__.py": "from .data import batches\n", "pipeline/data.py": BATCHES,
+      "main.py": _epoch("import pipeline", "pipeline.batches(4)")}, "main.py"),
+    ({"pipeline/__init__.py": "", "pipeline/data.py": BATCHES,
+      "pipeline/train.py": _epoch("from .data import batches", "enumerate(batches(4))")}, "pipeline/train.py"),
+]
+
+
+@pytest.mark.parametrize("files, caller", RAGGED)
+def test_another_modules_generator_ends_with_a_short_batch(tmp_path, files, caller):
+    root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", **files})
+    assert {(path, code) for path, _, code in _findings(root)} == {(caller, "JIT504")}
+
+
+def test_another_modules_generator_that_drops_the_remainder_is_silent(tmp_path):
+    root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", "data.py": BATCHES_DROPPED,
+                               "main.py": _epoch("from data import batches", "batches(4)")})
+    assert _findings(root) == set()
