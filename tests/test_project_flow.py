@@ -287,3 +287,13 @@ def test_another_modules_generator_that_drops_the_remainder_is_silent(tmp_path):
     root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", "data.py": BATCHES_DROPPED,
                                "main.py": _epoch("from data import batches", "batches(4)")})
     assert _findings(root) == set()
+
+
+def test_a_helper_called_under_grad_alone_is_not_analysed_traced(tmp_path):
+    """jax.grad without jit traces with values: ``if x > 0`` works on its tracers."""
+    root = _project(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'p'\n", "ops.py": RELU_IF,
+        "main.py": "import jax\nfrom ops import relu\n\n\ndef loss(x):\n    return relu(x) * 2.0\n\n\n"
+                   "print(jax.grad(loss)(1.0))\n",
+    })
+    assert _findings(root) == set()
