@@ -21,11 +21,11 @@ from typing import Callable, Iterable, Iterator, Optional, Sequence
 import libcst as cst
 
 from jitlint.batches import ragged_loop
-from jitlint.callgraph import CallCollector, ModuleCalls
+from jitlint.callgraph import LIBRARIES, CallCollector, ModuleCalls
 from jitlint.jaxfacts import LAX_CONTROL_FLOW_FUNCTION_PARAMS
 from jitlint.jitnames import JIT_WORDS, JitApplication, JitResolver, may_name_jit
 from jitlint.notebook import is_notebook
-from jitlint.semantic import Scope, SemanticModel
+from jitlint.semantic import Binding, Scope, SemanticModel
 from jitlint.source import read_source
 from jitlint.staticargs import (ARGNUM_JITS, HASH_ONLY, IDENTITY, INHERIT, SPEC_KEYWORDS, UNHASHABLE, UNKNOWN, VALUE,
                                 ClassInfo, StaticArgSpec, class_info, literal, spec_of)
@@ -134,6 +134,13 @@ class ModuleSummary:
     # for the full one, as for ``unparsed_classes``)
     ragged_generators: tuple[str, ...] = ()
     unparsed_generators: tuple[str, ...] = ()
+    # What its module-level jitted defs read, at trace time, of other modules' names:
+    # (jitted def, ``settings.scale``); attribute_reads
+    global_reads: tuple[tuple[str, str], ...] = ()
+
+    def reads(self, name: str) -> Optional[tuple[str, ...]]:
+        found = tuple(read for function, read in self.global_reads if function == name)
+        return found or None
 
     def lax_helper(self, name: str) -> Optional[str]:
         return next((control for helper, control in self.lax_helpers if helper == name), None)
@@ -169,10 +176,14 @@ def summarize(model: SemanticModel, applications: Iterable[JitApplication], path
     module_scope = model.module_scope
     functions: dict[str, StaticArgSpec] = {}
     apps = list(applications)
+    reads: set[tuple[str, str]] = set()
     for app in apps:
         spec = module_level_name_and_spec(app, model)
         if spec is not None:
             functions[spec[0]] = spec[1]
+            if isinstance(app.target, cst.FunctionDef):
+                reads.update((spec[0], absolute(read, module_name, is_package))
+                             for read in attribute_reads(model, app.target))
     classes = []
     for cls, frame in model.classes.items():
         if frame.scope is module_scope:
@@ -196,7 +207,35 @@ def summarize(model: SemanticModel, applications: Iterable[JitApplication], path
         uses_jit=bool(apps),
         wrappers=tuple(wrappers),
         members=tuple(sorted(members, key=lambda c: c.name)),
+        global_reads=tuple(sorted(reads)),
     )
+
+
+def attribute_reads(model: SemanticModel, function: cst.FunctionDef) -> dict[str, cst.Attribute]:
+    """``settings.scale`` in the body of ``function``, ``settings`` imported (a module, or a
+    class of another module): each name read (not called, not written; libraries left out)
+    with its first read.  Jit reads it once, at the first trace: a later
+    ``settings.scale = 3.0`` leaves the compiled function with the old value (JIT601)."""
+    scope = model.scope_of[function]
+    called: set[int] = set()
+    found: dict[str, cst.Attribute] = {}
+    bindings: dict[str, Optional[Binding]] = {}
+    for node in iter_nodes(function.body):
+        if isinstance(node, cst.Call):
+            called.add(id(node.func))
+        elif isinstance(node, (cst.AssignTarget, cst.AugAssign)):
+            called.add(id(node.target))
+        elif isinstance(node, cst.Attribute) and id(node) not in called and isinstance(node.value, cst.Name):
+            name = node.value.value
+            if name not in bindings:
+                bindings[name] = model.single_binding(name, scope)
+            binding = bindings[name]
+            if binding is None or binding.kind != "import" or not binding.imported:
+                continue
+            qualname = f"{binding.imported}.{node.attr.value}"
+            if not qualname.startswith(LIBRARIES) and qualname not in found:
+                found[qualname] = node
+    return found
 
 
 METHOD_DECORATORS = {"staticmethod": "staticmethod", "classmethod": "classmethod", "property": "property",
@@ -308,6 +347,7 @@ class ProjectIndex:
     _wrapper_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     _lax_helper_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     _generator_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
+    _reads_anything: Optional[bool] = field(default=None, compare=False, repr=False)
     installed_missing: set[str] = field(default_factory=set, compare=False, repr=False)
 
     def module(self, name: str, classes: bool = False) -> Optional[ModuleSummary]:
@@ -446,6 +486,19 @@ class ProjectIndex:
                                                   for name in (*summary.ragged_generators,
                                                                *summary.unparsed_generators)}))
         return self._generator_names
+
+    def global_reads(self, qualname: str) -> tuple[str, ...]:
+        """What the jitted function ``qualname`` of the project reads of other modules' names
+        at trace time (ModuleSummary.global_reads), through re-exports."""
+        if not self.reads_anything():
+            return ()
+        return self._follow(qualname, ModuleSummary.reads) or ()
+
+    def reads_anything(self) -> bool:
+        if self._reads_anything is None:
+            self._reads_anything = any(summary.global_reads for summary in self.summaries.values()
+                                       if summary is not None)
+        return self._reads_anything
 
     def value(self, qualname: str) -> Optional[str]:
         """What the module-level name ``qualname`` of the project is bound to, when it is a
@@ -1058,6 +1111,10 @@ def needs_index(references: References, classes_asked: Iterable[str], index: Pro
         return True  # it may call another module's lax helper in a loop (JIT520)
     if index.generator_names() and any(index.may_be_ragged(call.callee) for call in references.calls):
         return True  # it may loop over another module's generator's batches (JIT504)
+    if index.reads_anything():  # it may change what another module's jitted function reads (JIT601)
+        names = set(references.names)
+        if any(not names.isdisjoint(index.global_reads(call.callee)) for call in references.calls):
+            return True
     specs = {} if specs is None else specs
     for call in references.calls:
         if call.callee not in specs:

@@ -297,3 +297,50 @@ def test_a_helper_called_under_grad_alone_is_not_analysed_traced(tmp_path):
                    "print(jax.grad(loss)(1.0))\n",
     })
     assert _findings(root) == set()
+
+
+APPLY = """\
+    import jax
+
+    import settings
+
+
+    @jax.jit
+    def apply(x):
+        return x * settings.scale
+"""
+
+
+def _calls(imports: str, call: str, between: str = "settings.scale = 3.0") -> str:
+    return (f"import jax.numpy as jnp\n\nimport settings\n{imports}\n\n"
+            f"print({call}(jnp.ones(2)))\n{between}\nprint({call}(jnp.ones(2)))\n")
+
+
+STALE = [
+    ({"model.py": APPLY, "main.py": _calls("from model import apply", "apply")}, ("main.py", 7, "JIT601")),
+    ({"model.py": APPLY, "main.py": _calls("import model", "model.apply")}, ("main.py", 7, "JIT601")),
+    ({"net/__init__.py": "from .model import apply\n", "net/model.py": APPLY,
+      "main.py": _calls("import net", "net.apply")}, ("main.py", 7, "JIT601")),
+    # the jitted function in the same module, the name of another module: at the read
+    ({"main.py": textwrap.dedent(APPLY) + "\n\nimport jax.numpy as jnp\n\nprint(apply(jnp.ones(2)))\nsettings.scale = 3.0\n"
+                         "print(apply(jnp.ones(2)))\n"}, ("main.py", 8, "JIT601")),
+]
+
+
+@pytest.mark.parametrize("files, finding", STALE)
+def test_another_modules_name_changed_between_calls_of_a_jit_that_reads_it(tmp_path, files, finding):
+    root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", "settings.py": "scale = 2.0\n", **files})
+    assert _findings(root) == {finding}
+
+
+@pytest.mark.parametrize("main", [
+    _calls("from model import apply", "apply", between="settings.offset = 3.0"),  # not what it reads
+    "import jax.numpy as jnp\n\nimport settings\nfrom model import apply\n\nsettings.scale = 3.0\n"
+    "print(apply(jnp.ones(2)))\nprint(apply(jnp.ones(2)))\n",  # set before the first call
+    "import jax.numpy as jnp\n\nimport settings\nfrom model import apply\n\nprint(apply(jnp.ones(2)))\n"
+    "settings.scale = 3.0\n",  # after the last call
+])
+def test_stale_look_alikes_stay_silent(tmp_path, main):
+    root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", "settings.py": "scale = 2.0\n",
+                               "model.py": APPLY, "main.py": main})
+    assert _findings(root) == set()

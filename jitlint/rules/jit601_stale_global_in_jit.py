@@ -1,7 +1,8 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._stale import NNX_UPDATED, stale_attribute_reads, stale_instance_method_reads, stale_reads
+from jitlint.rules._stale import (NNX_UPDATED, stale_attribute_reads, stale_imported_reads,
+                                  stale_instance_method_reads, stale_reads)
 
 
 class StaleGlobalInJit(Rule):
@@ -16,6 +17,9 @@ class StaleGlobalInJit(Rule):
     another method or an assignment to the instance changes, and a bound method of an
     instance jitted once into a name (`jitted_calc = jax.jit(c.calc)`) when `c.P = ...` or a
     method of `c` that assigns `self.P` runs between two calls of that name (shown at the
+    write), and a name of another module (`settings.scale` after `import settings`) that the
+    program assigns (`settings.scale = 3.0`) between two calls of a jitted function that reads
+    it, jitted in this module or, through the project index, in another one (shown at the
     write). Constants bound once, imports,
     functions and classes are not flagged, nor are writes that all happen before the first call.
 
@@ -75,10 +79,11 @@ class StaleGlobalInJit(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
-        for stale in [*stale_reads(ctx), *stale_attribute_reads(ctx), *stale_instance_method_reads(ctx)]:
+        for stale in [*stale_reads(ctx), *stale_attribute_reads(ctx), *stale_instance_method_reads(ctx),
+                      *stale_imported_reads(ctx)]:
             if stale.how == NNX_UPDATED:
                 continue  # JIT610 says it in NNX terms
-            function = stale.function.name.value
+            function = stale.function.name.value if stale.function is not None else stale.callee
             if stale.fix:
                 fix = stale.fix
             elif stale.function_value:
