@@ -344,3 +344,12 @@ def test_stale_look_alikes_stay_silent(tmp_path, main):
     root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", "settings.py": "scale = 2.0\n",
                                "model.py": APPLY, "main.py": main})
     assert _findings(root) == set()
+
+
+def test_the_cached_loop_follows_the_generators_module(tmp_path):
+    root = _project(tmp_path / "p", {"pyproject.toml": "[project]\nname = 'p'\n", "data.py": BATCHES,
+                                     "main.py": _epoch("from data import batches", "batches(4)")})
+    cache = tmp_path / "cache"
+    assert {code for _, _, code in _findings(root, cache)} == {"JIT504"}
+    (root / "data.py").write_text(textwrap.dedent(BATCHES_DROPPED))
+    assert _findings(root, cache) == set()
