@@ -11,6 +11,7 @@ second time with it (see engine.lint_files).  Linting one file alone needs no in
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import os
 import warnings
@@ -347,7 +348,7 @@ class ProjectIndex:
     _wrapper_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     _lax_helper_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     _generator_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
-    _reads_anything: Optional[bool] = field(default=None, compare=False, repr=False)
+    _reading_names: Optional[frozenset[str]] = field(default=None, compare=False, repr=False)
     installed_missing: set[str] = field(default_factory=set, compare=False, repr=False)
 
     def module(self, name: str, classes: bool = False) -> Optional[ModuleSummary]:
@@ -495,10 +496,14 @@ class ProjectIndex:
         return self._follow(qualname, ModuleSummary.reads) or ()
 
     def reads_anything(self) -> bool:
-        if self._reads_anything is None:
-            self._reads_anything = any(summary.global_reads for summary in self.summaries.values()
-                                       if summary is not None)
-        return self._reads_anything
+        return bool(self.reading_names())
+
+    def reading_names(self) -> frozenset[str]:
+        """Names of the project's jitted functions that read other modules' names."""
+        if self._reading_names is None:
+            self._reading_names = frozenset(function for summary in self.summaries.values() if summary is not None
+                                            for function, _ in summary.global_reads)
+        return self._reading_names
 
     def value(self, qualname: str) -> Optional[str]:
         """What the module-level name ``qualname`` of the project is bound to, when it is a
@@ -597,13 +602,18 @@ def cheap_summary(tree: ast.Module, text: str, path: str,
                          unparsed_generators=tuple(sorted(_generators(tree, text))))
 
 
+_YIELD = ("yield ", "yield\n", "yield)")
+
+
 def _generators(tree: ast.Module, text: str) -> dict[str, ast.AST]:
     """The module-level undecorated defs whose own body yields, by name."""
-    if "yield" not in text:
+    lines = _lines_naming(text, _YIELD) if "yield" in text else []
+    if not lines:
         return {}
     found = {}
     for statement in tree.body:
-        if not isinstance(statement, ast.FunctionDef) or statement.decorator_list:
+        if not isinstance(statement, ast.FunctionDef) or statement.decorator_list \
+                or not _spans_any(statement, lines):
             continue
         pending: list[ast.AST] = list(statement.body)
         while pending:
@@ -643,6 +653,31 @@ def module_values(tree: ast.Module, text: str,
 
 
 _LAX_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in LAX_CONTROL_FLOW_FUNCTION_PARAMS)
+# what a call of one looks like in the text (``map`` only qualified: the builtin is everywhere)
+_LAX_WORDS = tuple(sorted(f"{name}(" if name != "map" else ".map(" for name in _LAX_LAST_NAMES))
+
+
+def _lines_naming(text: str, words: Sequence[str]) -> list[int]:
+    """The (1-based) lines where one of ``words`` occurs in ``text``, in order (``str.find``:
+    a regular expression over every file of a run costs more than the rest of the summary)."""
+    starts = []
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            starts.append(at)
+            at = text.find(word, at + len(word))
+    found, line, at = [], 1, 0
+    for start in sorted(starts):
+        line += text.count("\n", at, start)
+        at = start
+        found.append(line)
+    return found
+
+
+def _spans_any(statement: ast.stmt, lines: list[int]) -> bool:
+    end = getattr(statement, "end_lineno", None) or statement.lineno
+    k = bisect.bisect_left(lines, statement.lineno)
+    return k < len(lines) and lines[k] <= end
 
 
 def eager_lax_helpers(tree: ast.Module, text: str,
@@ -653,12 +688,14 @@ def eager_lax_helpers(tree: ast.Module, text: str,
     ``aliases``) with a lambda or a def of their own body as the traced function: each call
     of one traces and compiles that body again (JIT520 asks it of a call in another module's
     loop).  A text test first: most modules name none of them."""
-    if not any(name in text for name in _LAX_LAST_NAMES):
+    lines = _lines_naming(text, _LAX_WORDS)
+    if not lines:
         return ()
     imported = dict(aliases)
     found = []
     for statement in tree.body:
-        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) or statement.decorator_list:
+        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) or statement.decorator_list \
+                or not _spans_any(statement, lines):
             continue
         own: list[ast.AST] = []  # its own nodes: not those of nested defs, lambdas or classes
         local_defs: set[str] = set()
@@ -1107,13 +1144,17 @@ def needs_index(references: References, classes_asked: Iterable[str], index: Pro
     index's answers across the files of one decision (thousands of calls, few callees)."""
     if any(index.wrapper(name) is not None for name in references.names):
         return True
-    if index.lax_helper_names() and any(index.lax_helper(call.callee) is not None for call in references.calls):
+    helpers = set(index.lax_helper_names())
+    if helpers and any(call.callee.rpartition(".")[2] in helpers and index.lax_helper(call.callee) is not None
+                       for call in references.calls):
         return True  # it may call another module's lax helper in a loop (JIT520)
     if index.generator_names() and any(index.may_be_ragged(call.callee) for call in references.calls):
         return True  # it may loop over another module's generator's batches (JIT504)
-    if index.reads_anything():  # it may change what another module's jitted function reads (JIT601)
+    readers = index.reading_names()
+    if readers:  # it may change what another module's jitted function reads (JIT601)
         names = set(references.names)
-        if any(not names.isdisjoint(index.global_reads(call.callee)) for call in references.calls):
+        if any(call.callee.rpartition(".")[2] in readers and not names.isdisjoint(index.global_reads(call.callee))
+               for call in references.calls):
             return True
     specs = {} if specs is None else specs
     for call in references.calls:
