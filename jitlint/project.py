@@ -1144,17 +1144,20 @@ def needs_index(references: References, classes_asked: Iterable[str], index: Pro
     index's answers across the files of one decision (thousands of calls, few callees)."""
     if any(index.wrapper(name) is not None for name in references.names):
         return True
+    # The facts below are about the project's own modules (a library's internals, linted as a
+    # project, call their own lax helpers everywhere: callgraph.LIBRARIES, as the call graph)
+    own = [call for call in references.calls if not call.callee.startswith(LIBRARIES)]
     helpers = set(index.lax_helper_names())
     if helpers and any(call.callee.rpartition(".")[2] in helpers and index.lax_helper(call.callee) is not None
-                       for call in references.calls):
+                       for call in own):
         return True  # it may call another module's lax helper in a loop (JIT520)
-    if index.generator_names() and any(index.may_be_ragged(call.callee) for call in references.calls):
+    if index.generator_names() and any(index.may_be_ragged(call.callee) for call in own):
         return True  # it may loop over another module's generator's batches (JIT504)
     readers = index.reading_names()
     if readers:  # it may change what another module's jitted function reads (JIT601)
         names = set(references.names)
         if any(call.callee.rpartition(".")[2] in readers and not names.isdisjoint(index.global_reads(call.callee))
-               for call in references.calls):
+               for call in own):
             return True
     specs = {} if specs is None else specs
     for call in references.calls:
