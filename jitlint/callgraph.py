@@ -164,7 +164,7 @@ class CallCollector:
                         for target in resolve(arg, caller):
                             records.add(CallRecord(target, caller, loops > 0, call.lineno, kind))
             for callee in found:
-                if not callee.startswith(_LIBRARIES):
+                if not callee.startswith(LIBRARIES):
                     records.add(CallRecord(callee, caller, loops > 0, call.lineno))
         # one record per (callee, caller, loop, kind): the first line
         first: dict[tuple, CallRecord] = {}
@@ -175,7 +175,7 @@ class CallCollector:
 
 
 # Callees that are never the project's own (a big share of every module's calls)
-_LIBRARIES = tuple(f"{name}." for name in (*ECOSYSTEM, "numpy", "np", "os", "sys", "math",
+LIBRARIES = tuple(f"{name}." for name in (*ECOSYSTEM, "numpy", "np", "os", "sys", "math",
                                            "functools", "itertools", "collections", "typing",
                                            "tensorflow", "torch", "logging", "time", "re", "json"))
 

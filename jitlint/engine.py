@@ -32,7 +32,7 @@ from jitlint.semantic import build_model
 from jitlint.source import SourceError, decode_source, read_source
 from jitlint.project import (ModuleScan, ModuleSummary, ProjectIndex, References, SummaryFailure,
                              build_index, cheap_summary, imported_unsummarised, module_name_for,
-                             needs_index, project_modules, project_root, scan_module,
+                             needs_index, project_modules, project_root, scan_module, with_ast_facts,
                              summarise_batch, summarize, transformed_function_forces,
                              hands_own_function)
 from jitlint.suppression import file_is_suppressed, line_suppresses, unknown_noqa_codes
@@ -99,6 +99,9 @@ class FileResult:
     # findings of this file: their unknown context put a finding in the group unknown-callers.
     unresolved: tuple[str, ...] = ()
     calls: Optional[ModuleCalls] = None  # its calls of project functions, for the call graph
+    # Functions of other modules its traced code calls with traced arguments: (qualified name
+    # as imported, traced positions, traced keywords, the caller in words); see traced_calls
+    traced_calls: tuple[tuple[str, tuple[int, ...], tuple[str, ...], str], ...] = ()
     notes: tuple[str, ...] = ()  # for stderr: e.g. a module left out of the project index
 
 
@@ -221,7 +224,7 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
     scan = scan_module(tree, *module_name_for(path), path)
     result.references = scan.references
     result.calls = scan.calls
-    if not rules or (prefilter and not _may_have_findings(text, scan, settings, index, rules, tree)):
+    if not rules or (prefilter and not _may_have_findings(text, scan, settings, index, rules, tree, path)):
         # What it tells the project index, from the ast it has (else summarised again later)
         result.summary = cheap_summary(tree, text, path, scan)
         return result
@@ -314,7 +317,7 @@ def _check_syntax(text: str, path: str) -> ast.Module:
 
 def _may_have_findings(text: str, scan: ModuleScan, settings: Settings,
                        index: Optional[ProjectIndex] = None, rules: Sequence[Rule] = (),
-                       tree: Optional[ast.Module] = None) -> bool:
+                       tree: Optional[ast.Module] = None, path: str = "") -> bool:
     """Every rule is about jit: a file that reaches no jit-like function through its imports
     has nothing to report (nor a jitted function of another linted module, which it may call
     without saying jit).  A rule about code that runs outside jit names the API functions it
@@ -327,7 +330,9 @@ def _may_have_findings(text: str, scan: ModuleScan, settings: Settings,
     """
     words = tuple(name.rsplit(".", 1)[-1] for name in settings.extra_jit_functions)
     if index is not None:
-        words += index.function_names() + index.wrapper_names()
+        words += index.function_names() + index.wrapper_names() + index.lax_helper_names()
+        if index.traced and path and index.traced_in(module_name_for(path)[0]):
+            return True  # traced code of another module calls its functions (phase 2)
     if any(word in text for word in words) and scan.names_any(words):
         return True
     if any(word in text for word in JIT_WORDS) and scan.reaches_jit():
@@ -354,9 +359,12 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
     violations = [(rule, violation, _group(ctx, rule, violation)) for rule in rules
                   for violation in rule.check(ctx)]
     if result is not None:
-        result.summary = summarize(ctx.model, ctx.jit_applications, path, is_package, ctx.resolver)
+        result.summary = with_ast_facts(summarize(ctx.model, ctx.jit_applications, path, is_package,
+                                                  ctx.resolver), tree, text, module)
         result.classes_asked = tuple(sorted(ctx.classes_asked))
         result.members_asked = tuple(sorted(ctx.members_asked))
+        result.traced_calls = tuple(sorted((name, tuple(sorted(positions)), tuple(sorted(keywords)), caller)
+                                           for name, (positions, keywords, caller) in ctx.traced_calls.items()))
         result.unresolved = tuple(sorted({q for _, _, unknown in violations if unknown is not None
                                           for q in unknown.qualnames}))
     violations = [(rule, violation, unknown) for rule, violation, unknown in violations
@@ -544,17 +552,55 @@ def lint_files(files: Sequence[str], settings: Settings, jobs: Optional[int] = N
     index.lazy = False
     specs: dict = {}
     again = [i for i, result in enumerate(results) if _needs_index(result, index, specs)]
+    index.traced = traced_calls(results, index)
     index.lazy = True  # deeper re-export chains: the workers summarise on first use
+    if index.traced:  # functions other modules' traced code calls: analysed in their module
+        modules = {name.rpartition(".")[0] for name in index.traced}
+        again = sorted({*again, *(i for i, path in enumerate(files) if module_name_for(path)[0] in modules)})
     if unresolved:  # findings resting on unknown callers: ask the project's call graph
         index.callers = _caller_verdicts(unresolved, files, results, index, linter)
         again = sorted({*again, *(i for i, result in enumerate(results)
                                   if any(name in index.callers for name in result.unresolved))})
-    if again:
+    for _ in range(TRACED_HOPS):
+        if not again:
+            break
         redone = linter.lint([files[i] for i in again], index)
         for i, result in zip(again, redone):
             results[i] = result
+        # A helper analysed with traced parameters may pass the tracers on to a third module
+        # (train.py's jitted step -> model.py's loss -> layers.py): lint that one again too.
+        before = index.traced
+        index.lazy = False
+        after = traced_calls(results, index)
+        index.lazy = True
+        changed = {name.rpartition(".")[0] for name in set(before) ^ set(after)
+                   | {name for name in after if before.get(name) != after[name]}}
+        index.traced = after
+        again = [i for i, path in enumerate(files) if module_name_for(path)[0] in changed]
     _report_summary_problems(files, results, linter)
     return results
+
+
+TRACED_HOPS = 3  # phase-2 rounds: tracers followed through up to 3 modules after the jitted one
+
+
+def traced_calls(results: Sequence[FileResult], index: ProjectIndex
+                 ) -> dict[str, tuple[tuple[int, ...], tuple[str, ...], str]]:
+    """ProjectIndex.traced: the files' calls of other modules' functions with traced arguments
+    from traced code (FileResult.traced_calls), each callee resolved to the module that defines
+    it (through re-exports), its traced positions and keywords joined over the callers (any
+    one traced call runs the body on tracers); the first caller (in sorted order) as evidence."""
+    joined: dict[str, tuple[set[int], set[str], str]] = {}
+    for result in results:
+        for name, positions, keywords, caller in result.traced_calls:
+            where = index.definition(name)
+            if where is None or where.rpartition(".")[0] not in index.paths:
+                continue
+            known = joined.setdefault(where, (set(), set(), caller))
+            known[0].update(positions)
+            known[1].update(keywords)
+    return {name: (tuple(sorted(positions)), tuple(sorted(keywords)), caller)
+            for name, (positions, keywords, caller) in sorted(joined.items())}
 
 
 def _caller_verdicts(unresolved: Sequence[str], files: Sequence[str], results: Sequence[FileResult],
@@ -703,7 +749,7 @@ class _CachedLinter:
                 data = read_source(path)
             except OSError:
                 continue  # lint_file reports it
-            keys[i] = key = self.cache.key(path, data, _index_key(index))
+            keys[i] = key = self.cache.key(path, data, _index_key(index, path))
             if index is None:
                 self.module_keys[module_name_for(path)[0]] = key
             results[i] = self._lookup(key, index is not None, path)
@@ -795,12 +841,18 @@ class _CachedLinter:
         return result
 
 
-def _index_key(index: Optional[ProjectIndex]) -> bytes:
+def _index_key(index: Optional[ProjectIndex], path: str = "") -> bytes:
     """What of the index a phase-2 cache key holds besides the modules it used (checked per
-    entry): the call graph's verdicts, which come from modules no entry names."""
+    entry): the call graph's verdicts, which come from modules no entry names, and how traced
+    code of other modules calls the functions of this one (``traced``: from its callers'
+    bytes, which its entry does not name either)."""
     if index is None:
         return b""
-    return b"index" + repr(sorted(index.callers.items())).encode() if index.callers else b"index"
+    key = b"index" + repr(sorted(index.callers.items())).encode() if index.callers else b"index"
+    if index.traced:
+        module = module_name_for(path)[0]
+        key += repr([item for item in index.traced.items() if item[0].rpartition(".")[0] == module]).encode()
+    return key
 
 
 def scan_calls_batch(paths: Sequence[str]) -> list[Optional[ModuleCalls]]:

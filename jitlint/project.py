@@ -11,6 +11,7 @@ second time with it (see engine.lint_files).  Linting one file alone needs no in
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import os
 import warnings
@@ -20,10 +21,12 @@ from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.callgraph import CallCollector, ModuleCalls
+from jitlint.batches import ragged_loop
+from jitlint.callgraph import LIBRARIES, CallCollector, ModuleCalls
+from jitlint.jaxfacts import LAX_CONTROL_FLOW_FUNCTION_PARAMS
 from jitlint.jitnames import JIT_WORDS, JitApplication, JitResolver, may_name_jit
 from jitlint.notebook import is_notebook
-from jitlint.semantic import Scope, SemanticModel
+from jitlint.semantic import Binding, Scope, SemanticModel
 from jitlint.source import read_source
 from jitlint.staticargs import (ARGNUM_JITS, HASH_ONLY, IDENTITY, INHERIT, SPEC_KEYWORDS, UNHASHABLE, UNKNOWN, VALUE,
                                 ClassInfo, StaticArgSpec, class_info, literal, spec_of)
@@ -119,6 +122,38 @@ class ModuleSummary:
     # instead of describing them in ``classes``: ProjectIndex.cls then asks for the full one.
     unparsed_classes: tuple[str, ...] = ()
     members: tuple[ClassMembers, ...] = ()  # its module-level classes' members (ClassMembers)
+    # Its module-level plain defs that run lax control flow with a body they define inside
+    # (a lambda, a local def): (name, the lax function, ``lax.fori_loop``); eager_lax_helpers
+    lax_helpers: tuple[tuple[str, str], ...] = ()
+
+    # Its module-level names bound once, to a list, dict or set (a display or comprehension):
+    # (name, "list" | "dict" | "set"); module_values
+    values: tuple[tuple[str, str], ...] = ()
+    # Its module-level generators (undecorated defs that yield) whose batches end with a
+    # shorter one whatever they are passed (batches.ragged_loop, no guard: JIT504); the cheap
+    # summary names its generators in ``unparsed_generators`` instead (ProjectIndex then asks
+    # for the full one, as for ``unparsed_classes``)
+    ragged_generators: tuple[str, ...] = ()
+    unparsed_generators: tuple[str, ...] = ()
+    # What its module-level jitted defs read, at trace time, of other modules' names:
+    # (jitted def, ``settings.scale``); attribute_reads
+    global_reads: tuple[tuple[str, str], ...] = ()
+
+    def reads(self, name: str) -> Optional[tuple[str, ...]]:
+        found = tuple(read for function, read in self.global_reads if function == name)
+        return found or None
+
+    def lax_helper(self, name: str) -> Optional[str]:
+        return next((control for helper, control in self.lax_helpers if helper == name), None)
+
+    def value(self, name: str) -> Optional[str]:
+        return next((kind for bound, kind in self.values if bound == name), None)
+
+    def ragged(self, name: str) -> Optional[bool]:
+        return True if name in self.ragged_generators else None
+
+    def generator(self, name: str) -> Optional[bool]:
+        return True if name in self.ragged_generators or name in self.unparsed_generators else None
 
     def class_members(self, name: str) -> Optional[ClassMembers]:
         return next((c for c in self.members if c.name == name), None)
@@ -142,10 +177,14 @@ def summarize(model: SemanticModel, applications: Iterable[JitApplication], path
     module_scope = model.module_scope
     functions: dict[str, StaticArgSpec] = {}
     apps = list(applications)
+    reads: set[tuple[str, str]] = set()
     for app in apps:
         spec = module_level_name_and_spec(app, model)
         if spec is not None:
             functions[spec[0]] = spec[1]
+            if isinstance(app.target, cst.FunctionDef):
+                reads.update((spec[0], absolute(read, module_name, is_package))
+                             for read in attribute_reads(model, app.target))
     classes = []
     for cls, frame in model.classes.items():
         if frame.scope is module_scope:
@@ -169,7 +208,35 @@ def summarize(model: SemanticModel, applications: Iterable[JitApplication], path
         uses_jit=bool(apps),
         wrappers=tuple(wrappers),
         members=tuple(sorted(members, key=lambda c: c.name)),
+        global_reads=tuple(sorted(reads)),
     )
+
+
+def attribute_reads(model: SemanticModel, function: cst.FunctionDef) -> dict[str, cst.Attribute]:
+    """``settings.scale`` in the body of ``function``, ``settings`` imported (a module, or a
+    class of another module): each name read (not called, not written; libraries left out)
+    with its first read.  Jit reads it once, at the first trace: a later
+    ``settings.scale = 3.0`` leaves the compiled function with the old value (JIT601)."""
+    scope = model.scope_of[function]
+    called: set[int] = set()
+    found: dict[str, cst.Attribute] = {}
+    bindings: dict[str, Optional[Binding]] = {}
+    for node in iter_nodes(function.body):
+        if isinstance(node, cst.Call):
+            called.add(id(node.func))
+        elif isinstance(node, (cst.AssignTarget, cst.AugAssign)):
+            called.add(id(node.target))
+        elif isinstance(node, cst.Attribute) and id(node) not in called and isinstance(node.value, cst.Name):
+            name = node.value.value
+            if name not in bindings:
+                bindings[name] = model.single_binding(name, scope)
+            binding = bindings[name]
+            if binding is None or binding.kind != "import" or not binding.imported:
+                continue
+            qualname = f"{binding.imported}.{node.attr.value}"
+            if not qualname.startswith(LIBRARIES) and qualname not in found:
+                found[qualname] = node
+    return found
 
 
 METHOD_DECORATORS = {"staticmethod": "staticmethod", "classmethod": "classmethod", "property": "property",
@@ -273,8 +340,15 @@ class ProjectIndex:
     # How functions whose callers a file's findings rest on run, from the project's call graph
     # (callgraph.ProjectCalls): qualified name -> (how, evidence); only the ones it shows.
     callers: dict[str, tuple[str, str]] = field(default_factory=dict, compare=False)
+    # Module-level functions that traced code of other modules calls with traced arguments
+    # (their FileResult.traced_calls joined, engine.traced_calls): qualified name where the
+    # def is -> (traced positions, traced keywords, the caller in words)
+    traced: dict[str, tuple[tuple[int, ...], tuple[str, ...], str]] = field(default_factory=dict, compare=False)
     _names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
     _wrapper_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
+    _lax_helper_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
+    _generator_names: Optional[tuple[str, ...]] = field(default=None, compare=False, repr=False)
+    _reading_names: Optional[frozenset[str]] = field(default=None, compare=False, repr=False)
     installed_missing: set[str] = field(default_factory=set, compare=False, repr=False)
 
     def module(self, name: str, classes: bool = False) -> Optional[ModuleSummary]:
@@ -303,7 +377,8 @@ class ProjectIndex:
             if module in self.paths or module in self.summaries:
                 rest = ".".join(parts[cut:])
                 summary = self.module(module)
-                if classes and summary is not None and rest in summary.unparsed_classes:
+                if classes and summary is not None and (rest in summary.unparsed_classes
+                                                        or rest in summary.unparsed_generators):
                     summary = self.module(module, classes=True)
                 if summary is not None:
                     yield summary, ".".join(parts[cut:])
@@ -338,6 +413,22 @@ class ProjectIndex:
         return tuple(target for summary, rest in self._split(qualname)
                      if (target := summary.alias(rest)) is not None)
 
+    def definition(self, qualname: str, _depth: int = 0) -> Optional[str]:
+        """Where the module-level name ``qualname`` is defined in the project, through
+        re-exports (``pkg.relu`` -> ``pkg.ops.relu``); None outside the project or for an
+        attribute of a module-level name (a method)."""
+        for summary, rest in self._split(qualname):
+            target = summary.alias(rest)
+            if target is not None:
+                return self.definition(target, _depth + 1) if _depth < 4 else None
+            return f"{summary.module}.{rest}" if "." not in rest else None
+        return None
+
+    def traced_in(self, module: str) -> bool:
+        """Whether traced code of another module calls a function of ``module`` with traced
+        arguments (``traced``)."""
+        return any(name.rpartition(".")[0] == module for name in self.traced)
+
     def function(self, qualname: str) -> Optional[StaticArgSpec]:
         if not self.function_names():
             return None  # no jitted function anywhere: nothing to follow
@@ -371,6 +462,60 @@ class ProjectIndex:
         if any(word in qualname.rsplit(".", 1)[-1] for word in JIT_WORDS):
             return self._follow(qualname, ModuleSummary.wrapper, installed=True)
         return None
+
+    def lax_helper(self, qualname: str) -> Optional[str]:
+        """The lax function the project's def ``qualname`` runs with a body of its own
+        (ModuleSummary.lax_helpers), through re-exports."""
+        if not self.lax_helper_names():
+            return None
+        return self._follow(qualname, ModuleSummary.lax_helper)
+
+    def ragged_generator(self, qualname: str) -> bool:
+        """Whether ``qualname`` is a generator of the project whose batches end with a shorter
+        one (ModuleSummary.ragged_generators; its module parsed on first use)."""
+        return bool(self.generator_names()) and self._follow(qualname, ModuleSummary.ragged, classes=True) is not None
+
+    def may_be_ragged(self, qualname: str) -> bool:
+        """Whether ``qualname`` is a generator of the project, without parsing anything (the
+        decision which files need the index)."""
+        return bool(self.generator_names()) and qualname.rpartition(".")[2] in self.generator_names() \
+            and self._follow(qualname, ModuleSummary.generator) is not None
+
+    def generator_names(self) -> tuple[str, ...]:
+        if self._generator_names is None:
+            self._generator_names = tuple(sorted({name for summary in self.summaries.values() if summary is not None
+                                                  for name in (*summary.ragged_generators,
+                                                               *summary.unparsed_generators)}))
+        return self._generator_names
+
+    def global_reads(self, qualname: str) -> tuple[str, ...]:
+        """What the jitted function ``qualname`` of the project reads of other modules' names
+        at trace time (ModuleSummary.global_reads), through re-exports."""
+        if not self.reads_anything():
+            return ()
+        return self._follow(qualname, ModuleSummary.reads) or ()
+
+    def reads_anything(self) -> bool:
+        return bool(self.reading_names())
+
+    def reading_names(self) -> frozenset[str]:
+        """Names of the project's jitted functions that read other modules' names."""
+        if self._reading_names is None:
+            self._reading_names = frozenset(function for summary in self.summaries.values() if summary is not None
+                                            for function, _ in summary.global_reads)
+        return self._reading_names
+
+    def value(self, qualname: str) -> Optional[str]:
+        """What the module-level name ``qualname`` of the project is bound to, when it is a
+        list, dict or set (ModuleSummary.values), through re-exports."""
+        return self._follow(qualname, ModuleSummary.value)
+
+    def lax_helper_names(self) -> tuple[str, ...]:
+        """Names of the project's lax helpers (more prefilter words, as wrapper_names)."""
+        if self._lax_helper_names is None:
+            self._lax_helper_names = tuple(sorted({name for summary in self.summaries.values()
+                                                   if summary is not None for name, _ in summary.lax_helpers}))
+        return self._lax_helper_names
 
     def wrapper_names(self) -> tuple[str, ...]:
         """Names of the project's jit wrappers (more prefilter words: a file may use one
@@ -408,7 +553,7 @@ def summarize_path(path: str, classes: bool = False) -> Optional[ModuleSummary]:
         return None
     # latin-1 maps every byte to one character: enough for the text test of ASCII words
     cheap = cheap_summary(tree, data.decode("latin-1"), path)
-    if cheap is not None and not (classes and cheap.unparsed_classes):
+    if cheap is not None and not (classes and (cheap.unparsed_classes or cheap.unparsed_generators)):
         return cheap
     name, is_package = module_name_for(path)
     try:
@@ -416,7 +561,28 @@ def summarize_path(path: str, classes: bool = False) -> Optional[ModuleSummary]:
     except Exception:  # too deep for libcst's parser, or syntax it does not know yet
         return None
     model = build_model(module, name)
-    return summarize(model, JitResolver(model).applications(), path, is_package)
+    summary = summarize(model, JitResolver(model).applications(), path, is_package)
+    return with_ast_facts(summary, tree, data.decode("latin-1"), module)
+
+
+def with_ast_facts(summary: ModuleSummary, tree: Optional[ast.Module], text: str,
+                   module: Optional[cst.Module] = None) -> ModuleSummary:
+    """``summary`` with what is read from the module's ``ast``: its lax_helpers and values;
+    with its libcst ``module``, its ragged generators (the defs the ``ast`` shows yield)."""
+    if tree is None:
+        return summary
+    helpers = eager_lax_helpers(tree, text, summary.aliases)
+    values = module_values(tree, text)
+    ragged: tuple[str, ...] = ()
+    generators = _generators(tree, text) if module is not None else {}
+    if generators:
+        ragged = tuple(sorted(
+            statement.name.value for statement in module.body  # type: ignore[union-attr]
+            if isinstance(statement, cst.FunctionDef) and statement.name.value in generators
+            and (found := ragged_loop(statement)) is not None and found[2] is None))
+    if not (helpers or values or ragged):
+        return summary
+    return replace(summary, lax_helpers=helpers, values=values, ragged_generators=ragged)
 
 
 def cheap_summary(tree: ast.Module, text: str, path: str,
@@ -428,13 +594,153 @@ def cheap_summary(tree: ast.Module, text: str, path: str,
     if any(word in text for word in JIT_WORDS) and \
             (scan or scan_module(tree, name, is_package)).reaches_jit():
         return None
-    aliases, class_names = module_imports(tree, name, is_package)
-    return ModuleSummary(module=name, path=path, aliases=aliases, unparsed_classes=class_names)
+    bound, class_names = _module_bindings(tree)
+    aliases = _aliases(bound, name, is_package)
+    return ModuleSummary(module=name, path=path, aliases=aliases, unparsed_classes=class_names,
+                         lax_helpers=eager_lax_helpers(tree, text, aliases),
+                         values=module_values(tree, text, bound),
+                         unparsed_generators=tuple(sorted(_generators(tree, text))))
+
+
+_YIELD = ("yield ", "yield\n", "yield)")
+
+
+def _generators(tree: ast.Module, text: str) -> dict[str, ast.AST]:
+    """The module-level undecorated defs whose own body yields, by name."""
+    lines = _lines_naming(text, _YIELD) if "yield" in text else []
+    if not lines:
+        return {}
+    found = {}
+    for statement in tree.body:
+        if not isinstance(statement, ast.FunctionDef) or statement.decorator_list \
+                or not _spans_any(statement, lines):
+            continue
+        pending: list[ast.AST] = list(statement.body)
+        while pending:
+            node = pending.pop()
+            if isinstance(node, (ast.Yield, ast.YieldFrom)):
+                found[statement.name] = statement
+                break
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+_VALUE_KINDS = {ast.List: "list", ast.ListComp: "list", ast.Dict: "dict", ast.DictComp: "dict",
+                ast.Set: "set", ast.SetComp: "set"}
+
+
+def module_values(tree: ast.Module, text: str,
+                  bound: Optional[dict[str, list[Optional[str]]]] = None) -> tuple[tuple[str, str], ...]:
+    """ModuleSummary.values from Python's ``ast``: the module-level names (not dunders) that
+    one statement of the module body binds, and nothing else in the module scope rebinds, to a
+    list, dict or set: what another module that imports one passes is unhashable (JIT301).
+    ``bound``: the module scope's bindings (_module_bindings) when the caller has them."""
+    if "= [" not in text and "= {" not in text:  # the cheap text test first
+        return ()
+    candidates = {}
+    for statement in tree.body:
+        target = statement.targets[0] if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+            else statement.target if isinstance(statement, ast.AnnAssign) and statement.value is not None else None
+        if isinstance(target, ast.Name) and not target.id.startswith("__") \
+                and type(statement.value) in _VALUE_KINDS:  # type: ignore[union-attr]
+            candidates[target.id] = _VALUE_KINDS[type(statement.value)]  # type: ignore[union-attr]
+    if not candidates:
+        return ()
+    if bound is None:
+        bound = _module_bindings(tree)[0]
+    return tuple(sorted((name, kind) for name, kind in candidates.items() if len(bound.get(name, ())) == 1))
+
+
+_LAX_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in LAX_CONTROL_FLOW_FUNCTION_PARAMS)
+# what a call of one looks like in the text (``map`` only qualified: the builtin is everywhere)
+_LAX_WORDS = tuple(sorted(f"{name}(" if name != "map" else ".map(" for name in _LAX_LAST_NAMES))
+
+
+def _lines_naming(text: str, words: Sequence[str]) -> list[int]:
+    """The (1-based) lines where one of ``words`` occurs in ``text``, in order (``str.find``:
+    a regular expression over every file of a run costs more than the rest of the summary)."""
+    starts = []
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            starts.append(at)
+            at = text.find(word, at + len(word))
+    found, line, at = [], 1, 0
+    for start in sorted(starts):
+        line += text.count("\n", at, start)
+        at = start
+        found.append(line)
+    return found
+
+
+def _spans_any(statement: ast.stmt, lines: list[int]) -> bool:
+    end = getattr(statement, "end_lineno", None) or statement.lineno
+    k = bisect.bisect_left(lines, statement.lineno)
+    return k < len(lines) and lines[k] <= end
+
+
+def eager_lax_helpers(tree: ast.Module, text: str,
+                      aliases: Sequence[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """ModuleSummary.lax_helpers from Python's ``ast``: the module-level undecorated defs that
+    call ``lax.fori_loop``/``while_loop``/``scan``/``cond``/``switch``/``map``
+    (jaxfacts.LAX_CONTROL_FLOW_FUNCTION_PARAMS, the name resolved through the module's imports
+    ``aliases``) with a lambda or a def of their own body as the traced function: each call
+    of one traces and compiles that body again (JIT520 asks it of a call in another module's
+    loop).  A text test first: most modules name none of them."""
+    lines = _lines_naming(text, _LAX_WORDS)
+    if not lines:
+        return ()
+    imported = dict(aliases)
+    found = []
+    for statement in tree.body:
+        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) or statement.decorator_list \
+                or not _spans_any(statement, lines):
+            continue
+        own: list[ast.AST] = []  # its own nodes: not those of nested defs, lambdas or classes
+        local_defs: set[str] = set()
+        pending: list[ast.AST] = list(statement.body)
+        while pending:
+            node = pending.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                local_defs.add(node.name)
+                continue
+            if isinstance(node, (ast.Lambda, ast.ClassDef)):
+                continue
+            own.append(node)
+            pending.extend(ast.iter_child_nodes(node))
+        for node in own:
+            if not isinstance(node, ast.Call):
+                continue
+            dotted = _dotted_name(node.func)
+            head, _, tail = dotted.partition(".")
+            qualname = imported.get(head, "") + (f".{tail}" if tail else "") if head in imported else ""
+            params = LAX_CONTROL_FLOW_FUNCTION_PARAMS.get(qualname)
+            if params is None:
+                continue
+            positional = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
+            if any(index < len(positional) and (isinstance(positional[index], ast.Lambda) or (
+                    isinstance(positional[index], ast.Name) and positional[index].id in local_defs))
+                   for index, _ in params):
+                found.append((statement.name, qualname.replace("jax.lax.", "lax.")))
+                break
+    return tuple(sorted(set(found)))
+
+
+def _dotted_name(expr: ast.expr) -> str:
+    parts = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return ""
+    parts.append(expr.id)
+    return ".".join(reversed(parts))
 
 
 def lacks(summary: Optional[ModuleSummary], classes: bool) -> bool:
-    """Whether ``summary`` is missing, or cheap where its classes are asked for."""
-    return summary is None or (classes and bool(summary.unparsed_classes))
+    """Whether ``summary`` is missing, or cheap where its classes (or generators) are asked for."""
+    return summary is None or (classes and bool(summary.unparsed_classes or summary.unparsed_generators))
 
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
@@ -445,6 +751,19 @@ def module_imports(tree: ast.Module, module_name: str,
     """``ModuleSummary.aliases`` from Python's ``ast``, exactly as ``summarize`` reads them
     from the semantic model (the module-scope names bound once, by an import), and the names
     of the module-scope classes.  Tested against summarize on real modules."""
+    bound, class_names = _module_bindings(tree)
+    return _aliases(bound, module_name, is_package), class_names
+
+
+def _aliases(bound: dict[str, list[Optional[str]]], module_name: str,
+             is_package: bool) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((name, absolute(imported[0], module_name, is_package))
+                        for name, imported in bound.items() if len(imported) == 1 and imported[0]))
+
+
+def _module_bindings(tree: ast.Module) -> tuple[dict[str, list[Optional[str]]], tuple[str, ...]]:
+    """Each name the module scope binds -> what each of its bindings imports (None: not an
+    import), and the names of the module-scope classes."""
     bound: dict[str, list[Optional[str]]] = {}  # name -> what each binding imports (None: not)
     class_names: set[str] = set()
     pending: list[ast.AST] = list(tree.body)
@@ -488,9 +807,7 @@ def module_imports(tree: ast.Module, module_name: str,
             elif isinstance(node, ast.MatchMapping) and node.rest:
                 bound.setdefault(node.rest, []).append(None)
             pending.extend(ast.iter_child_nodes(node))
-    aliases = sorted((name, absolute(imported[0], module_name, is_package))
-                     for name, imported in bound.items() if len(imported) == 1 and imported[0])
-    return tuple(aliases), tuple(sorted(class_names))
+    return bound, tuple(sorted(class_names))
 
 
 # ---------------------------------------------------------------------------- classes across modules
@@ -827,6 +1144,21 @@ def needs_index(references: References, classes_asked: Iterable[str], index: Pro
     index's answers across the files of one decision (thousands of calls, few callees)."""
     if any(index.wrapper(name) is not None for name in references.names):
         return True
+    # The facts below are about the project's own modules (a library's internals, linted as a
+    # project, call their own lax helpers everywhere: callgraph.LIBRARIES, as the call graph)
+    own = [call for call in references.calls if not call.callee.startswith(LIBRARIES)]
+    helpers = set(index.lax_helper_names())
+    if helpers and any(call.callee.rpartition(".")[2] in helpers and index.lax_helper(call.callee) is not None
+                       for call in own):
+        return True  # it may call another module's lax helper in a loop (JIT520)
+    if index.generator_names() and any(index.may_be_ragged(call.callee) for call in own):
+        return True  # it may loop over another module's generator's batches (JIT504)
+    readers = index.reading_names()
+    if readers:  # it may change what another module's jitted function reads (JIT601)
+        names = set(references.names)
+        if any(call.callee.rpartition(".")[2] in readers and not names.isdisjoint(index.global_reads(call.callee))
+               for call in own):
+            return True
     specs = {} if specs is None else specs
     for call in references.calls:
         if call.callee not in specs:

@@ -53,6 +53,9 @@ class FileContext:
         # Classes of other modules, also of installed packages, whose methods a rule asked about
         # (JIT104's receivers: project.ClassMembers)
         self.members_asked: set[str] = set()
+        # Functions of other modules that traced code here calls with traced arguments:
+        # absolute qualified name -> (traced positions, traced keywords, the jitted caller)
+        self.traced_calls: dict[str, tuple[set[int], set[str], str]] = {}
         self.resolver = JitResolver(model, extra_jit_functions, index,
                                     module_name_for(path)[1] if index is not None else False)
         self._shared: dict[object, object] = {}

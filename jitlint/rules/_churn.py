@@ -33,6 +33,7 @@ import libcst as cst
 
 from jitlint.jaxfacts import SHAPE_KEEPING_CONVERSIONS
 from jitlint.rule import FileContext
+from jitlint.project import module_name_for
 from jitlint.rules._loaders import ragged_source
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
 from jitlint.semantic import Binding, Scope, SemanticModel
@@ -98,6 +99,10 @@ def _analyse(ctx: FileContext) -> list[Churn]:
     model = ctx.model
     jitted = set(jitted_functions(ctx))
     jitted_results = {jc.call for jc in jitted_calls(ctx)}
+    # generators of other modules (_loaders.ragged_source), through the project index
+    project = (ctx.index, *module_name_for(ctx.path)) if ctx.index is not None else None
+    if project is not None and model.module_name:
+        project = (ctx.index, model.module_name, project[2])
     found = []
     for jc in jitted_calls(ctx):
         site = model.call_site_of[jc.call]
@@ -106,7 +111,7 @@ def _analyse(ctx: FileContext) -> list[Churn]:
         loops = site.frame.loops_in_scope()
         if not loops:
             continue
-        checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, jitted_results)
+        checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, jitted_results, project)
         for arg in jc.dynamic_args():
             result = checker.shape(arg.value)
             kind = "shape"
@@ -249,8 +254,9 @@ def _src(node: cst.CSTNode, limit: int = 40) -> str:
 
 class _ArgChecker:
     def __init__(self, model: SemanticModel, flow: ValueFlow, scope: Scope,
-                 loops: list[cst.CSTNode], jitted_results: set[cst.Call]) -> None:
+                 loops: list[cst.CSTNode], jitted_results: set[cst.Call], project=None) -> None:
         self.model = model
+        self.project = project  # (index, module name, is_package) for _loaders.ragged_source
         self.flow = flow
         self.jitted_results = jitted_results  # calls of jitted callables: their results are arrays
         self.scope = scope
@@ -672,7 +678,7 @@ class _ArgChecker:
         is shorter (_loaders.ragged_source: library loaders, generators, np.array_split)."""
         if not any(b.node is loop for n in name_loads(expr) for b in self._bindings(n, self.scope)):
             return None
-        source = ragged_source(self.model, self.flow, loop.iter, self.scope)
+        source = ragged_source(self.model, self.flow, loop.iter, self.scope, project=self.project)
         return (source.what, source.fix) if source is not None else None
 
     def _batch_slice(self, expr, loop: cst.For) -> Optional[tuple[str, str]]:

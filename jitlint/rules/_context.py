@@ -185,11 +185,15 @@ class CallingContext:
         """(how, evidence) of ``function`` from its callers across the project, when they show
         it (the index's call graph, phase 2); None when unknown or not asked."""
         index = self.ctx.index
-        verdicts = index.callers if index is not None else None
-        if not verdicts:
+        if index is None or not (index.callers or index.traced):
             return None
         qualname = self.qualname(function)
-        return verdicts.get(qualname) if qualname is not None else None
+        if qualname is None:
+            return None
+        verdict = index.callers.get(qualname)
+        if verdict is None and qualname in index.traced:  # its traced callers in other modules
+            return TRACED, f"called with traced arguments from {index.traced[qualname][2]}"
+        return verdict
 
     def _project_how(self, function: cst.FunctionDef) -> str:
         verdict = self._project(function)

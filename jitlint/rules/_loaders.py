@@ -19,13 +19,14 @@ methods that keep the batches (``prefetch``, ``repeat``, ``as_numpy_iterator``, 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Optional
 
 import libcst as cst
 
 from jitlint.jaxfacts import RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, RaggedBatcher
 from jitlint.semantic import Scope, SemanticModel
 from jitlint.values import ValueFlow, assigned
+from jitlint.batches import ragged_loop, src as _src
 from jitlint.walk import children
 
 # Calls whose iteration yields what an argument yields (in order, or with an index).
@@ -49,8 +50,10 @@ class RaggedSource:
 
 
 def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
-                  depth: int = 0) -> Optional[RaggedSource]:
-    """The batches ``for ... in expr`` yields end with a shorter one (None: not known to)."""
+                  depth: int = 0, project=None) -> Optional[RaggedSource]:
+    """The batches ``for ... in expr`` yields end with a shorter one (None: not known to).
+    ``project``: (the project index, this module's name, whether it is a package), to ask
+    about a generator imported from another module."""
     if depth > 6:
         return None
     if isinstance(expr, cst.Name):
@@ -60,10 +63,10 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
                 or not isinstance(node, cst.Assign) or len(node.targets) != 1 \
                 or not isinstance(node.targets[0].target, cst.Name):
             return None
-        return ragged_source(model, flow, binding.value, binding.scope, depth + 1)
+        return ragged_source(model, flow, binding.value, binding.scope, depth + 1, project)
     if isinstance(expr, (cst.List, cst.Tuple)):  # a grain DataLoader's operations=[...]
         for element in expr.elements:
-            found = ragged_source(model, flow, element.value, scope, depth + 1)
+            found = ragged_source(model, flow, element.value, scope, depth + 1, project)
             if found is not None:
                 return found
         return None
@@ -77,13 +80,13 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
     if qualname in PASS_THROUGH or (isinstance(func, cst.Name) and func.value in PASS_THROUGH_BUILTINS
                                     and not model.lookup(func.value, scope)):
         for arg in expr.args:
-            found = ragged_source(model, flow, arg.value, scope, depth + 1)
+            found = ragged_source(model, flow, arg.value, scope, depth + 1, project)
             if found is not None:
                 return found
         return None
     if isinstance(func, cst.Attribute) and func.attr.value in DATASET_METHODS:
-        return ragged_source(model, flow, func.value, scope, depth + 1)
-    return _ragged_generator(model, expr, scope)
+        return ragged_source(model, flow, func.value, scope, depth + 1, project)
+    return _ragged_generator(model, expr, scope, project)
 
 
 def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
@@ -184,121 +187,63 @@ def _root_name(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, 
 
 
 # ---------------------------------------------------------------------------- generators
-def _ragged_generator(model: SemanticModel, call: cst.Call, scope: Scope) -> Optional[RaggedSource]:
+def _ragged_generator(model: SemanticModel, call: cst.Call, scope: Scope,
+                      project=None) -> Optional[RaggedSource]:
     func = call.func
+    if not isinstance(func, (cst.Name, cst.Attribute)):
+        return None
+    if project is not None:
+        imported = _imported_generator(model, func, scope, project)
+        if imported is not None:
+            return imported
     if not isinstance(func, cst.Name):
         return None
     bindings = model.lookup(func.value, scope)
     if len(bindings) != 1 or bindings[0].kind != "def" or not isinstance(bindings[0].node, cst.FunctionDef):
         return None
     generator = bindings[0].node
-    if not any(isinstance(node, (cst.Yield)) for node in _own_nodes(generator)):
+    found = ragged_loop(generator)
+    if found is None:
         return None
-    for loop in (n for n in _own_nodes(generator) if isinstance(n, (cst.For, cst.While))):
-        size = _sliced_to_end(loop, generator)
-        if size is None:
-            continue
-        guard = _short_batch_guard(loop, size)
-        if guard is None:
-            return RaggedSource(
-                f"a batch of generator `{func.value}`, which slices its data up to the end "
-                f"without dropping the shorter last batch",
-                f"drop the short batch in `{func.value}` (loop while start + batch_size <= n) "
-                f"or pad it to the batch size and mask the padding")
-        flag = _flag_of(guard, loop, generator)
-        if flag is not None and _passes_false(call, generator, flag):
-            return RaggedSource(
-                f"a batch of generator `{func.value}`, which drops the shorter last batch only "
-                f"when `{flag}` is true, and this call passes `{flag}` false",
-                f"drop the short batch whatever `{flag}` is, or pad it to the batch size and "
-                f"mask the padding")
-        return None
+    loop, size, guard = found
+    if guard is None:
+        return _ragged(func.value)
+    flag = _flag_of(guard, loop, generator)
+    if flag is not None and _passes_false(call, generator, flag):
+        return RaggedSource(
+            f"a batch of generator `{func.value}`, which drops the shorter last batch only "
+            f"when `{flag}` is true, and this call passes `{flag}` false",
+            f"drop the short batch whatever `{flag}` is, or pad it to the batch size and "
+            f"mask the padding")
     return None
 
 
-def _own_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:
-    """Every node of the function's body, not of nested functions, classes or lambdas."""
-    stack = list(children(function.body))
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            stack.extend(children(node))
+def _ragged(name: str) -> RaggedSource:
+    return RaggedSource(
+        f"a batch of generator `{name}`, which slices its data up to the end "
+        f"without dropping the shorter last batch",
+        f"drop the short batch in `{name}` (loop while start + batch_size <= n) "
+        f"or pad it to the batch size and mask the padding")
 
 
-def _sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[str]:
-    """The batch size (its code) when ``loop`` slices batches up to the end of the data:
-    ``for s in range(a, n, B)`` with ``x[s:s + B]``, or ``while s < n`` with ``x[s:e]``."""
-    if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) and isinstance(loop.iter, cst.Call) \
-            and isinstance(loop.iter.func, cst.Name) and loop.iter.func.value == "range" \
-            and len(loop.iter.args) == 3 and _data_length(loop.iter.args[1].value, generator):
-        start, step = loop.target.value, _src(loop.iter.args[2].value)
-        for piece in _slices(loop.body):
-            if _is_name(piece.lower, start) and isinstance(piece.upper, cst.BinaryOperation) \
-                    and isinstance(piece.upper.operator, cst.Add) and _is_name(piece.upper.left, start) \
-                    and _src(piece.upper.right) == step:
-                return step
+def _imported_generator(model: SemanticModel, func: cst.BaseExpression, scope: Scope,
+                        project) -> Optional[RaggedSource]:
+    """A generator of another module of the project that is ragged whatever it is passed
+    (ModuleSummary.ragged_generators, through the project index)."""
+    root = func
+    while isinstance(root, cst.Attribute):
+        root = root.value
+    binding = model.single_binding(root.value, scope) if isinstance(root, cst.Name) else None
+    if binding is None or binding.kind != "import":
         return None
-    if isinstance(loop, cst.While) and isinstance(loop.test, cst.Comparison) \
-            and len(loop.test.comparisons) == 1 and isinstance(loop.test.left, cst.Name) \
-            and isinstance(loop.test.comparisons[0].operator, cst.LessThan) \
-            and _data_length(loop.test.comparisons[0].comparator, generator):
-        start = loop.test.left.value
-        for piece in _slices(loop.body):
-            if not _is_name(piece.lower, start) or piece.upper is None:
-                continue
-            upper = piece.upper
-            if isinstance(upper, cst.Name):  # end = start + batch_size, somewhere in the generator
-                upper = next((n.value for n in _own_nodes(generator) if isinstance(n, cst.Assign)
-                              and len(n.targets) == 1 and _is_name(n.targets[0].target, upper.value)
-                              and isinstance(n.value, cst.BinaryOperation)
-                              and isinstance(n.value.operator, cst.Add)), upper)
-            if isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Add):
-                return _src(upper.right)
-            return ""
-    return None
+    qualname = model.qualified_name(func, scope)
+    if qualname is None:
+        return None
+    from jitlint.project import absolute  # project.py imports jitlint.batches, not this module
 
-
-def _data_length(expr: cst.BaseExpression, generator: cst.FunctionDef, depth: int = 0) -> bool:
-    """``len(data)`` / ``x.shape[0]``, or a name the generator assigns from one: the length of
-    the data itself.  A count given from outside (``num_samples=16``) may well be a multiple of
-    the batch size: not judged, as JIT504's own ``range(0, len(x), B)`` form requires."""
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "len":
-        return True
-    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Attribute) \
-            and expr.value.attr.value == "shape":
-        return True
-    if isinstance(expr, cst.Name) and depth < 2:
-        values = [n.value for n in _own_nodes(generator) if isinstance(n, cst.Assign)
-                  and len(n.targets) == 1 and _is_name(n.targets[0].target, expr.value)]
-        return len(values) == 1 and _data_length(values[0], generator, depth + 1)
-    return False
-
-
-def _slices(node: cst.CSTNode) -> Iterator[cst.Slice]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Slice):
-            yield current
-        if not isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            stack.extend(children(current))
-
-
-def _short_batch_guard(loop: cst.CSTNode, size: str) -> Optional[cst.CSTNode]:
-    """An ``if`` in the loop that tests a batch's length (``len(...)`` / ``.shape``) or the
-    end of a batch against the data (drop_last written by hand)."""
-    stack = list(children(loop.body))  # type: ignore[attr-defined]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (cst.If, cst.IfExp)):
-            test = _src(node.test, 400)
-            if ("len(" in test or ".shape" in test or (size and size in test)) and any(
-                    op in test for op in ("<", ">", "!=", "==")):
-                return node
-        if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            stack.extend(children(node))
-    return None
+    index, module, is_package = project
+    qualname = absolute(qualname, module, is_package)
+    return _ragged(qualname) if index.ragged_generator(qualname) else None
 
 
 def _flag_of(guard: cst.CSTNode, loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[str]:
@@ -343,12 +288,3 @@ def _passes_false(call: cst.Call, generator: cst.FunctionDef, flag: str) -> bool
         param = next((p for p in (*params, *generator.params.kwonly_params) if p.name.value == flag), None)
         value = param.default if param is not None else None
     return isinstance(value, cst.Name) and value.value in FALSY
-
-
-def _is_name(expr: Optional[cst.BaseExpression], name: str) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == name
-
-
-def _src(node: cst.CSTNode, limit: int = 60) -> str:
-    text = " ".join(cst.Module([]).code_for_node(node).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."

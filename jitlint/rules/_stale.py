@@ -26,14 +26,14 @@ import libcst as cst
 
 from jitlint.jaxfacts import (CACHE_CLEARS, CACHE_KEY_MISSING_FLAGS, CONFIG_UPDATES, DISPATCHED_RANDOM_DRAWS,
                               HOST_RANDOM_DRAWS)
+from jitlint.project import absolute, attribute_reads, module_name_for
 from jitlint.rule import FileContext
 from jitlint.rules._context import class_methods
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions, jitted_lambdas,
                                    name_loads, positional_params, scopes_within)
-from jitlint.walk import iter_nodes
 from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel
-from jitlint.walk import Walker, children
+from jitlint.walk import Walker, children, iter_nodes
 
 MUTATING_METHODS = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem",
@@ -49,8 +49,8 @@ MAX_LIFT = 2
 
 @dataclass(eq=False)
 class StaleRead:
-    node: cst.Name  # the first read in the jitted body
-    function: cst.FunctionDef
+    node: cst.Name  # the first read in the jitted body (or the write, for a jit of another module)
+    function: Optional[cst.FunctionDef]  # None: a jitted function of another module (``label``)
     name: str
     how: str  # "reassigned" | "mutated" (between calls) | a phrase saying where it changes |
     #           NNX_UPDATED (an NNX object updated in place: JIT610 says it)
@@ -58,11 +58,13 @@ class StaleRead:
     fix: str = ""  # the fix, where it is not "pass it as an argument"
     related: tuple[tuple[cst.CSTNode, str], ...] = ()  # evidence shown with the finding
     described: bool = False  # ``name`` is a description (a library's hidden state), not code
-    label: str = ""  # a lambda's name (``loss = lambda v: ...``)
+    label: str = ""  # how messages name a function that is no def: a lambda's name
+    #                  (``loss = lambda v: ...``), a jitted function of another module
 
     @property
     def function_name(self) -> str:
-        """How messages name the jitted function: a def's name, the name a lambda is bound to."""
+        """How messages name the jitted function: a def's name, the name a lambda is bound to,
+        another module's function (``function`` None)."""
         return self.label or getattr(getattr(self.function, "name", None), "value", "<lambda>")
 
 
@@ -297,6 +299,75 @@ def _string_value(expr: cst.BaseExpression, site, model: SemanticModel) -> Optio
         value = expr.evaluated_value
         return value if isinstance(value, str) else None
     return None
+
+
+def stale_imported_reads(ctx: FileContext) -> list[StaleRead]:
+    """``settings.scale`` (``settings`` imported: a module or a class of another module) read
+    by a jitted function, of this module or (through the project index's
+    ModuleSummary.global_reads) of another one, and assigned here between two calls of it or in
+    the loop that calls it: reported at the read in this module's jitted body, else at the
+    write."""
+    return ctx.shared("stale-imported-reads", _find_stale_imported_reads)
+
+
+def _find_stale_imported_reads(ctx: FileContext) -> list[StaleRead]:
+    model = ctx.model
+    writes: dict[str, list[Event]] = {}
+    for _, frame, node in model.item_writes:
+        target = node.target if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) else None
+        if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                and not any(isinstance(f.node, cst.FunctionDef) and f.node in jitted_functions(ctx) for f in frame):
+            qualname = model.qualified_name(target, frame.scope)
+            if qualname is not None:
+                writes.setdefault(absolute(qualname, *_module(ctx)), []).append(Event(frame, model.order(node), target))
+    if not writes:
+        return []
+    # (jitted function: its def here, or its name in another module) -> its reads, its calls
+    reads: dict[object, dict[str, Optional[cst.Attribute]]] = {}
+    calls: dict[object, list[Event]] = {}
+    for jc in jitted_calls(ctx):
+        if isinstance(jc.func, cst.FunctionDef):
+            site = model.call_site_of[jc.call]
+            if jc.func not in reads:
+                reads[jc.func] = {absolute(q, *_module(ctx)): node for q, node in attribute_reads(model, jc.func).items()}
+            calls.setdefault(jc.func, []).append(Event(site.frame, model.order(jc.call)))
+    index = ctx.index
+    if index is not None and index.reads_anything():
+        for site in model.calls:
+            func = site.node.func
+            root = func
+            while isinstance(root, cst.Attribute):
+                root = root.value
+            binding = model.single_binding(root.value, site.frame.scope) if isinstance(root, cst.Name) else None
+            qualname = model.qualified_name(func, site.frame.scope) if binding is not None \
+                and binding.kind == "import" else None
+            if qualname is None:
+                continue
+            qualname = absolute(qualname, *_module(ctx))
+            found = index.global_reads(qualname)
+            if found:
+                reads.setdefault(qualname, {read: None for read in found})
+                calls.setdefault(qualname, []).append(Event(site.frame, model.order(site.node)))
+    analysis = _Analysis(model, set(jitted_functions(ctx)))
+    stale = []
+    for function, names in reads.items():
+        for name, read in names.items():
+            for write in writes.get(name, ()):
+                if analysis._between_calls(write, calls[function], ()):
+                    shown = name.rpartition(".")[0].rpartition(".")[2] + "." + name.rpartition(".")[2]
+                    if isinstance(function, cst.FunctionDef):
+                        stale.append(StaleRead(read, function, shown, "reassigned",  # type: ignore[arg-type]
+                                               related=((write.node, "changed here"),)))
+                    else:
+                        stale.append(StaleRead(write.node, None, shown,  # type: ignore[arg-type]
+                                               "reassigned here, between its calls", label=function))
+                    break
+    return stale
+
+
+def _module(ctx: FileContext) -> tuple[str, bool]:
+    name, is_package = module_name_for(ctx.path)
+    return ctx.model.module_name or name, is_package
 
 
 def stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:

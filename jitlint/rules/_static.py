@@ -511,6 +511,8 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         for value in values:
             if value.value is not None:
                 inner = unhashable(ctx, value.value, value.binding.scope, depth + 1)
+            elif value.binding.kind == "import":
+                inner = _imported_unhashable(ctx, value.binding.imported)
             else:
                 inner = _static_half(ctx, value.binding, depth + 1)
             if inner is None:
@@ -520,11 +522,32 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
     return None
 
 
+def _imported_unhashable(ctx: FileContext, qualname: Optional[str]) -> Optional[tuple[str, str]]:
+    """A module-level name of another module of the project bound once to a list, dict or set
+    (``from config import KERNEL``, ``config.KERNEL``): the project index's ModuleSummary.values."""
+    if ctx.index is None or not qualname:
+        return None
+    module_name, is_package = module_info(ctx)
+    qualname = absolute(qualname, module_name, is_package)
+    kind = ctx.index.value(qualname)
+    if kind not in UNHASHABLE_BUILTINS:
+        return None
+    what, fix = UNHASHABLE_BUILTINS[kind]
+    return f"{what} (`{qualname}`)", fix
+
+
 def _attribute_unhashable(ctx: FileContext, attr: cst.Attribute, scope: Scope,
                           depth: int) -> Optional[tuple[str, str]]:
     """``cfg.reps`` where ``cfg = Config()`` (one definition reaches it), a class of this module
     whose ``__init__`` sets ``self.reps`` to an unhashable value, and nothing else in the module
-    writes ``.reps`` of an object."""
+    writes ``.reps`` of an object; or ``config.KERNEL`` of another module (_imported_unhashable)."""
+    root = attr.value
+    while isinstance(root, cst.Attribute):
+        root = root.value
+    if isinstance(root, cst.Name) and ctx.index is not None:
+        binding = ctx.model.single_binding(root.value, scope)
+        if binding is not None and binding.kind == "import":
+            return _imported_unhashable(ctx, ctx.model.qualified_name(attr, scope))
     if not isinstance(attr.value, cst.Name):
         return None
     made = reaching_values(value_flow(ctx), attr.value, scope)

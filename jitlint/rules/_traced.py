@@ -65,7 +65,9 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, 
                               SCHEDULE_PARAMS, STATIC_FIELD_MARKERS, TRACED_RESULT_CALLS, TRACING_CALLS,
                               DataSizedOutput,
                               Param, TracingCall, concrete_param)
+from jitlint.callgraph import LIBRARIES
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS
+from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import STRINGS
 from jitlint.rules._context import calling_context, class_methods
@@ -252,7 +254,7 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
                 uses.setdefault(id(use.node), use)
     for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_factory_results(ctx) \
             + _jitted_bound_methods(ctx) + _jitted_module_applies(ctx) + _filter_jitted(ctx) \
-            + _nnx_jitted(ctx) + _recursion_through_traced_branches(ctx):
+            + _nnx_jitted(ctx) + _recursion_through_traced_branches(ctx) + _traced_from_project(ctx):
         uses.setdefault(id(use.node), use)
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
         for use in _post_init_uses(ctx):
@@ -371,6 +373,37 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
                 found = [use for use in found if use.kind == "numpy"
                          or use.operation in DIFFERENTIATED_VALUE_CONVERSIONS]
             uses.extend(found)
+    return uses
+
+
+def _traced_from_project(ctx: FileContext) -> list[TracerUse]:
+    """The module-level defs that traced code of other modules calls with traced arguments
+    (the project index's ``traced``, from those modules' ``FileContext.traced_calls``: phase
+    2), analysed with the parameters receiving them traced, as a helper of this module is."""
+    index = ctx.index
+    if index is None or not index.traced:
+        return []
+    model = ctx.model
+    module = model.module_name or module_name_for(ctx.path)[0]
+    jitted = set(jitted_functions(ctx)) | set(jitted_lambdas(ctx))
+    uses: list[TracerUse] = []
+    for statement in model.module.body:
+        if not isinstance(statement, cst.FunctionDef) or statement.decorators or statement in jitted:
+            continue
+        found = index.traced.get(f"{module}.{statement.name.value}")
+        binding = model.single_binding(statement.name.value, model.module_scope)
+        if found is None or binding is None or binding.node is not statement:
+            continue
+        positions, keywords, caller = found
+        params = positional_params(statement)
+        names = {p.name.value for p in (*params, *statement.params.kwonly_params)}
+        traced = {params[i].name.value for i in positions if i < len(params)} | (set(keywords) & names)
+        if not traced:
+            continue
+        analysis = _FunctionAnalysis(ctx, JittedFunction(statement, [], traced, set(traced)),
+                                     set(jitted_functions(ctx)), project_caller=caller)
+        analysis.solve()
+        uses.extend(analysis.run())
     return uses
 
 
@@ -964,12 +997,16 @@ class _FunctionAnalysis:
                  rebuilt: str = "", traced_by: str = "",
                  module_params: Optional[dict[str, cst.ClassDef]] = None,
                  schedule_of: str = "", staged: bool = True,
-                 traced_fields: frozenset[str] = frozenset(), jit_outputs: bool = False) -> None:
+                 traced_fields: frozenset[str] = frozenset(), jit_outputs: bool = False,
+                 project_caller: str = "") -> None:
         self.ctx = ctx
         # the second pass of ``_nested_jit_uses``: a call of a jitted function returns tracers
         # (under an outer jit it does whatever its arguments, static ones too)
         self.jit_outputs = jit_outputs if caller is None else caller.jit_outputs
         self.nested_calls: list[cst.Call] = []  # (root) the jitted calls that pass judged traced
+        # the jitted function of another module that calls this one with traced arguments
+        # (``jitted `layer` in main.py``)
+        self.project_caller = project_caller
         # fields of ``self`` built from traced values (``Net(training=t).apply(...)``'s __call__)
         self.traced_fields = traced_fields
         # a staging trace (jit, vmap, a lax loop; not jax.grad alone): every jax.numpy call is
@@ -1012,6 +1049,8 @@ class _FunctionAnalysis:
             return (f"schedule `{_name(self.func)}` (`{self.schedule_of}`'s update, run under jit, "
                     f"calls it with the traced step count)")
         if self.caller is None:
+            if self.project_caller:
+                return f"`{_name(self.func)}` (called with traced arguments from {self.project_caller})"
             if self.traced_by:
                 return f"`{_name(self.func)}` (traced by `{self.traced_by}`)"
             return f"jitted `{_name(self.func)}`"
@@ -1020,7 +1059,9 @@ class _FunctionAnalysis:
     def follow(self, call: cst.Call, scope: Scope, force: bool = False) -> None:
         """A call of a module function with traced arguments: analyse that function with the
         parameters receiving them traced (positional and keyword; not through *args); ``force``:
-        also with none (it calls a jitted function)."""
+        also with none (it calls a jitted function).  A function imported from another module
+        is recorded for the project index instead (``FileContext.traced_calls``): its own
+        module's lint analyses it (phase 2)."""
         if self.depth >= MAX_HELPER_DEPTH:
             return
         method = self.instance_method(call.func, scope)
@@ -1029,8 +1070,12 @@ class _FunctionAnalysis:
                 self._follow_into(method, call, scope, positional_params(method)[1:], force=force)
             return
         if not isinstance(call.func, cst.Name):
+            self._record_imported(call, scope)
             return
         binding = self.model.single_binding(call.func.value, scope)
+        if binding is not None and binding.kind == "import":
+            self._record_imported(call, scope)
+            return
         if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
             return
         helper = binding.node
@@ -1056,6 +1101,41 @@ class _FunctionAnalysis:
         if not params or params[0].name.value != "self":
             return None
         return method
+
+    def _record_imported(self, call: cst.Call, scope: Scope) -> None:
+        """``relu(x)`` / ``ops.relu(x)`` / ``from .ops import relu`` with traced arguments in
+        traced code, where the name is imported (not a library's: those are facts, jaxfacts):
+        the positions and keywords that get traced values, for the callee's module."""
+        if not self.staged:
+            return  # under jax.grad alone the tracers carry values: Python tests work there
+        root = call.func
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        if not isinstance(root, cst.Name):
+            return
+        binding = self.model.single_binding(root.value, scope)
+        if binding is None or binding.kind != "import":
+            return
+        qualname = self.model.qualified_name(call.func, scope)
+        if qualname is None or qualname.startswith(LIBRARIES):
+            return
+        positions, keywords = set(), set()
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                break
+            if self.traced(arg.value, scope):
+                if arg.keyword is not None:
+                    keywords.add(arg.keyword.value)
+                else:
+                    positions.add(index)
+        if not (positions or keywords):
+            return
+        module, is_package = module_name_for(self.ctx.path)
+        module = self.model.module_name or module
+        qualname = absolute(qualname, module, is_package)
+        known = self.ctx.traced_calls.setdefault(qualname, (set(), set(), f"{self.root.where} in `{module}`"))
+        known[0].update(positions)
+        known[1].update(keywords)
 
     def follow_transformed(self, call: cst.Call, scope: Scope) -> None:
         """``jax.value_and_grad(loss)(params, batch, training)`` in traced code: the transform's
@@ -1840,9 +1920,11 @@ class _UseFinder(Walker):
                     and (any(a.traced(arg.value, scope) for arg in node.args[1:])
                          or a.built_fields(func.value, scope)):
                 a.follow_apply(node, scope)
-            elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
-                    and any(a.traced(arg.value, scope) for arg in node.args):
+            elif isinstance(func, cst.Attribute) and any(a.traced(arg.value, scope) for arg in node.args):
+                # ``pipeline.transform(x)``: a def of this module stored in a field; ``ops.relu(x)``:
+                # a function of another module (the two bindings differ: an instance, an import)
                 a.follow_field_function(node, scope)
+                a.follow(node, scope)
 
     def _traced_static_args(self, node: cst.Call) -> None:
         """A jitted function called here with a traced value at one of its static positions:

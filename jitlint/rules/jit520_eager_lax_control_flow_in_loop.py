@@ -4,6 +4,7 @@ import libcst as cst
 
 from jitlint.jaxfacts import (LAX_CONTROL_FLOW_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS, OPTAX_COMBINATORS,
                               LaxLoopCall)
+from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import PARTIAL_CONSTRUCTORS, PLAIN_DECORATORS, CallingContext, calling_context
 from jitlint.rules._jitted import jitted_functions
@@ -27,7 +28,8 @@ class EagerLaxControlFlowInLoop(Rule):
     the `step` of blackjax's `nuts`, `hmc`, `mala`, `rmh`, and the kernels their
     `build_kernel()` returns),
     or a function or method of this module (`helper(x)`, `obj.run(x)`, `self.run(x)` on an
-    instance of a class of the module) that calls
+    instance of a class of the module), or through the project index a function of another
+    module of the project, that calls
     `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it makes itself (a local
     `def`, a lambda or a `functools.partial`, passed directly, through a local name or by
     keyword), itself or through one call of its own (`step` calling `settle`).
@@ -118,7 +120,8 @@ class EagerLaxControlFlowInLoop(Rule):
             loops = [loop for loop in site.frame.loops_in_scope() if isinstance(loop, (cst.For, cst.While))]
             if not loops or context.runs_traced(site.frame):
                 continue  # traced code runs once per trace of its caller's jit
-            what = _library_loop_call(site, model) or _eager_helper(site, model, jitted, context)
+            what = _library_loop_call(site, model) or _eager_helper(site, model, jitted, context) \
+                or _project_helper(site, ctx)
             if what is None or _deliberate_loop(loops, site, model, context):
                 continue
             yield Violation(site.node, (
@@ -229,6 +232,28 @@ def _plain(function: cst.FunctionDef, model: SemanticModel) -> bool:
     """No decorator that could jit or cache it (``@staticmethod``, ``@property`` are plain)."""
     scope = model.functions[function].scope
     return all(model.qualified_name(d.decorator, scope) in PLAIN_DECORATORS for d in function.decorators)
+
+
+def _project_helper(site: CallSite, ctx: FileContext) -> Optional[str]:
+    """A call of another module's def that runs lax control flow with a body of its own
+    (project.ModuleSummary.lax_helpers, through the project index)."""
+    func = site.node.func
+    if ctx.index is None or not isinstance(func, (cst.Name, cst.Attribute)) or not ctx.index.lax_helper_names():
+        return None
+    root = func
+    while isinstance(root, cst.Attribute):
+        root = root.value
+    binding = ctx.model.single_binding(root.value, site.frame.scope) if isinstance(root, cst.Name) else None
+    qualname = ctx.model.qualified_name(func, site.frame.scope) if binding is not None \
+        and binding.kind == "import" else None
+    if qualname is None:
+        return None
+    module, is_package = module_name_for(ctx.path)
+    qualname = absolute(qualname, ctx.model.module_name or module, is_package)
+    control = ctx.index.lax_helper(qualname)
+    if control is None:
+        return None
+    return f"`{qualname}` (its `{control}` with a body defined inside it)"
 
 
 def _control_flow_with_local_body(helper: cst.FunctionDef, model: SemanticModel) -> Optional[str]:

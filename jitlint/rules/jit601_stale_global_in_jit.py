@@ -2,6 +2,7 @@ from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._stale import (NNX_UPDATED, host_random_draws, stale_attribute_reads, stale_config_flags,
+                                  stale_imported_reads,
                                   stale_instance_method_reads, stale_reads)
 
 
@@ -18,7 +19,10 @@ class StaleGlobalInJit(Rule):
     instance jitted once into a name (`jitted_calc = jax.jit(c.calc)`) when `c.P = ...` or a
     method of `c` that assigns `self.P` runs between two calls of that name (shown at the
     write), and a jitted def a factory returns (`step = make_step()`, bound once) whose calls
-    have the write between them. Also a draw from a random generator kept in Python
+    have the write between them, and a name of another module (`settings.scale` after
+    `import settings`) that the program assigns (`settings.scale = 3.0`) between two calls of a
+    jitted function that reads it, jitted in this module or, through the project index, in
+    another one (shown at the write). Also a draw from a random generator kept in Python
     (`np.random.normal()`, `random.random()`, `autoray.do("random.normal", ...)`) in a jitted
     body or a function of this module it calls, and `jax.config.update(flag, ...)` of a flag
     that jit's cache key leaves out (`jax_high_dynamic_range_gumbel`, for a function drawing
@@ -90,7 +94,7 @@ class StaleGlobalInJit(Rule):
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         for stale in [*stale_reads(ctx), *stale_attribute_reads(ctx), *stale_instance_method_reads(ctx),
-                      *host_random_draws(ctx)]:
+                      *host_random_draws(ctx), *stale_imported_reads(ctx)]:
             if stale.how == NNX_UPDATED:
                 continue  # JIT610 says it in NNX terms
             function = stale.function_name

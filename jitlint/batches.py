@@ -1,0 +1,118 @@
+"""Generators that batch their data (JIT504): whether a generator function slices its data
+up to its length without dropping the shorter last batch.  Syntax only (a libcst def): used by
+rules/_loaders.py for a generator of the linted module, and by project.py to tell other modules
+which of a module's generators are ragged (ModuleSummary.ragged_generators)."""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+import libcst as cst
+
+from jitlint.walk import children
+
+
+def ragged_loop(generator: cst.FunctionDef) -> Optional[tuple[cst.CSTNode, str, Optional[cst.CSTNode]]]:
+    """(the loop, the batch size's code, the ``if`` that drops a short batch or None) of the
+    first loop of a generator (a def that yields) that slices its data up to the end."""
+    if not any(isinstance(node, cst.Yield) for node in own_nodes(generator)):
+        return None
+    for loop in (n for n in own_nodes(generator) if isinstance(n, (cst.For, cst.While))):
+        size = sliced_to_end(loop, generator)
+        if size is not None:
+            return loop, size, short_batch_guard(loop, size)
+    return None
+
+
+def own_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:
+    """Every node of the function's body, not of nested functions, classes or lambdas."""
+    stack = list(children(function.body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            stack.extend(children(node))
+
+
+def sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[str]:
+    """The batch size (its code) when ``loop`` slices batches up to the end of the data:
+    ``for s in range(a, n, B)`` with ``x[s:s + B]``, or ``while s < n`` with ``x[s:e]``."""
+    if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) and isinstance(loop.iter, cst.Call) \
+            and isinstance(loop.iter.func, cst.Name) and loop.iter.func.value == "range" \
+            and len(loop.iter.args) == 3 and data_length(loop.iter.args[1].value, generator):
+        start, step = loop.target.value, src(loop.iter.args[2].value)
+        for piece in slices(loop.body):
+            if is_name(piece.lower, start) and isinstance(piece.upper, cst.BinaryOperation) \
+                    and isinstance(piece.upper.operator, cst.Add) and is_name(piece.upper.left, start) \
+                    and src(piece.upper.right) == step:
+                return step
+        return None
+    if isinstance(loop, cst.While) and isinstance(loop.test, cst.Comparison) \
+            and len(loop.test.comparisons) == 1 and isinstance(loop.test.left, cst.Name) \
+            and isinstance(loop.test.comparisons[0].operator, cst.LessThan) \
+            and data_length(loop.test.comparisons[0].comparator, generator):
+        start = loop.test.left.value
+        for piece in slices(loop.body):
+            if not is_name(piece.lower, start) or piece.upper is None:
+                continue
+            upper = piece.upper
+            if isinstance(upper, cst.Name):  # end = start + batch_size, somewhere in the generator
+                upper = next((n.value for n in own_nodes(generator) if isinstance(n, cst.Assign)
+                              and len(n.targets) == 1 and is_name(n.targets[0].target, upper.value)
+                              and isinstance(n.value, cst.BinaryOperation)
+                              and isinstance(n.value.operator, cst.Add)), upper)
+            if isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Add):
+                return src(upper.right)
+            return ""
+    return None
+
+
+def data_length(expr: cst.BaseExpression, generator: cst.FunctionDef, depth: int = 0) -> bool:
+    """``len(data)`` / ``x.shape[0]``, or a name the generator assigns from one: the length of
+    the data itself.  A count given from outside (``num_samples=16``) may well be a multiple of
+    the batch size: not judged, as JIT504's own ``range(0, len(x), B)`` form requires."""
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "len":
+        return True
+    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Attribute) \
+            and expr.value.attr.value == "shape":
+        return True
+    if isinstance(expr, cst.Name) and depth < 2:
+        values = [n.value for n in own_nodes(generator) if isinstance(n, cst.Assign)
+                  and len(n.targets) == 1 and is_name(n.targets[0].target, expr.value)]
+        return len(values) == 1 and data_length(values[0], generator, depth + 1)
+    return False
+
+
+def slices(node: cst.CSTNode) -> Iterator[cst.Slice]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Slice):
+            yield current
+        if not isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            stack.extend(children(current))
+
+
+def short_batch_guard(loop: cst.CSTNode, size: str) -> Optional[cst.CSTNode]:
+    """An ``if`` in the loop that tests a batch's length (``len(...)`` / ``.shape``) or the
+    end of a batch against the data (drop_last written by hand)."""
+    stack = list(children(loop.body))  # type: ignore[attr-defined]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.If, cst.IfExp)):
+            test = src(node.test, 400)
+            if ("len(" in test or ".shape" in test or (size and size in test)) and any(
+                    op in test for op in ("<", ">", "!=", "==")):
+                return node
+        if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            stack.extend(children(node))
+    return None
+
+
+def is_name(expr: Optional[cst.BaseExpression], name: str) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == name
+
+
+def src(node: cst.CSTNode, limit: int = 60) -> str:
+    text = " ".join(cst.Module([]).code_for_node(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
