@@ -1093,9 +1093,9 @@ class _FunctionAnalysis:
         if not isinstance(name, cst.Name):
             return None
         binding = self.model.single_binding(name.value, scope)
-        if binding is None or binding.kind != "assign" or not isinstance(binding.value, cst.Call):
+        if binding is None or binding.kind != "assign":  # (``self``: not followed here)
             return None
-        cls = calling_context(self.ctx).class_of(binding.value.func, binding.scope)
+        cls = calling_context(self.ctx).instance_class(name, scope)
         method = class_methods(cls).get(method_name) if cls is not None else None
         params = positional_params(method) if method is not None else []
         if not params or params[0].name.value != "self":
