@@ -29,7 +29,7 @@ from jitlint.config import Settings  # noqa: E402
 from jitlint.engine import lint_source  # noqa: E402
 from jitlint.fixes import fix_source  # noqa: E402
 
-EXAMPLES = int(os.environ.get("JITLINT_FUZZ_EXAMPLES", "60"))
+EXAMPLES = int(os.environ.get("JITLINT_FUZZ_EXAMPLES", "30"))
 # hypothesmith compiles what it generates: "'int' object is not callable" and the like.
 pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
