@@ -57,21 +57,22 @@ def pytest_xdist_auto_num_workers(config):
     return (cores or 1) + 1
 
 
-# The modules that take longest, longest first (pytest --durations=0 summed per module, on 2
-# cores, eighth session). pytest-xdist's loadscope hands out whole modules in collection order
-# (pyproject's --no-loadscope-reorder: by default it orders them by their number of tests, which
-# left modules of a few long tests, pre-commit's and the compile counters', for the end, with one
-# worker running them while the others idled). The other modules follow, in their order.
+# The modules that take longest, longest first (wall time per module of an idle run on 2 cores,
+# the tenth session; a module of one long batch waiting for its children or a timed-out
+# --confirm run counts as long). pytest-xdist's loadscope hands out whole modules in collection
+# order (pyproject's --no-loadscope-reorder: by default it orders them by their number of tests,
+# which left modules of a few long tests for the end, with one worker running them while the
+# others idled). The other modules follow, in their order.
 LONGEST_MODULES = (
-    "test_jaxfacts.py", "test_eager_rules.py", "test_flake8_plugin.py", "test_flax_rules.py",
-    "test_fuzz.py", "test_compile_counting.py", "test_cache.py", "test_project_calls.py",
-    "test_project_scope.py", "test_confirm.py", "test_cli.py", "test_server.py",
-    "test_confirm_verdicts.py", "test_fixes.py", "test_notebooks.py",
-    "test_changing_statics_runtime.py", "test_precommit.py", "test_ruff_conventions.py",
-    "test_confirm_isolation.py", "test_static_index.py", "test_fresh_runtime.py",
-    "test_receiver_types.py", "test_positions.py", "test_output_formats.py",
-    "test_fix_hoist_safety.py", "test_hostile_inputs.py", "test_argument_types_runtime.py",
-    "test_tracing_runtime.py", "test_feedback_rules.py", "test_static_runtime.py",
+    "test_jaxfacts.py", "test_tracing_runtime.py", "test_confirm_isolation.py",
+    "test_flake8_plugin.py", "test_fixtures.py", "test_confirm.py", "test_cli.py",
+    "test_eager_rules.py", "test_static_runtime.py", "test_precommit.py", "test_cache.py",
+    "test_reparse.py", "test_confirm_verdicts.py", "test_repetition_runtime.py",
+    "test_project_scope.py", "test_project_calls.py", "test_flax_rules.py",
+    "test_fresh_runtime.py", "test_server.py", "test_static_index.py", "test_trace_semantics.py",
+    "test_compile_counting.py", "test_changing_statics_runtime.py", "test_feedback_rules.py",
+    "test_value_flow_runtime.py", "test_fuzz.py", "test_mcp.py", "test_notebooks.py",
+    "test_argument_types_runtime.py", "test_fixes.py", "test_ipython_extension.py",
 )
 
 

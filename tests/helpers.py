@@ -6,6 +6,7 @@ import functools
 import json
 import os
 import re
+import select
 import site
 import subprocess
 import sys
@@ -117,19 +118,9 @@ def actual_findings(paths: Iterable[Path], settings: Settings | None = None, **k
     return lint_files(files, settings, **kwargs)
 
 
-def run_counting_compiles(script: Path, timeout: float = 300) -> dict:
+def run_counting_compiles(script: Path) -> dict:
     """Run a script for real under the compile-counting bootstrap; its JSON report."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "report.json"
-        env = dict(os.environ, JITLINT_RUNTIME_OUT=str(out), JAX_PLATFORMS="cpu")
-        proc = subprocess.run([sys.executable, str(BOOTSTRAP), str(script)], cwd=script.parent,
-                              env=env, capture_output=True, text=True, timeout=timeout)
-        if not out.exists():
-            raise AssertionError(f"{script} produced no report:\n{proc.stderr[-3000:]}")
-        report = json.loads(out.read_text())
-        report["stderr"] = proc.stderr
-        report["stdout"] = proc.stdout
-        return report
+    return run_all_counting_compiles([script])[script]
 
 
 # NAME may hold spaces (``<unnamed function>``)
@@ -152,11 +143,50 @@ class ForkedRun:
     report: dict | None  # the bootstrap's report (counting runs that wrote one)
 
 
+_SERVERS: dict[tuple, tuple[subprocess.Popen, object]] = {}  # environment -> (server, its stderr)
+
+
+def _fork_server(env: dict) -> tuple[subprocess.Popen, object]:
+    """This worker's forked_runs.py server for ``env`` (started at the first batch; it ends
+    when the worker does: its standard input closes)."""
+    key = tuple(sorted(env.items()))
+    server = _SERVERS.get(key)
+    if server is None or server[0].poll() is not None:
+        stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+        proc = subprocess.Popen([sys.executable, str(FORKED_RUNS), str(BOOTSTRAP)], env=env,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+                                text=True, bufsize=1)
+        server = _SERVERS[key] = (proc, stderr)
+    return server
+
+
+def _batch_codes(env: dict, jobs_path: Path, timeout: float) -> list[int]:
+    """Send a batch to the server; its children's exit codes, once they have all ended."""
+    proc, stderr = _fork_server(env)
+
+    def failure(why: str) -> AssertionError:
+        proc.kill()
+        proc.wait()
+        stderr.seek(0)
+        return AssertionError(f"{why}:\n{stderr.read()[-3000:]}")
+
+    try:
+        proc.stdin.write(f"{jobs_path}\n")
+        proc.stdin.flush()
+    except BrokenPipeError:
+        raise failure("the fork server had ended") from None
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    line = proc.stdout.readline() if ready else ""
+    if not line:
+        raise failure("the fork server ended" if ready else f"no result in {timeout:.0f} s")
+    return json.loads(line)
+
+
 def run_forked(scripts: Iterable[Path], env: dict, counting: bool) -> dict[Path, ForkedRun]:
     """Run each script as ``python [BOOTSTRAP] SCRIPT`` in its directory (under the
     compile-counting bootstrap when ``counting``), two at a time, each in a process forked
-    after one shared import of JAX (see forked_runs.py): the import is most of the cost of a
-    fixture's run."""
+    from a server that imported JAX once for this worker (see forked_runs.py): the import is
+    most of the cost of a fixture's run."""
     scripts = list(scripts)
     if not scripts:
         return {}
@@ -165,12 +195,9 @@ def run_forked(scripts: Iterable[Path], env: dict, counting: bool) -> dict[Path,
         jobs = [{"script": str(script), **{part: str(Path(tmp) / f"{index}.{part}") for part in parts}}
                 for index, script in enumerate(scripts)]
         Path(tmp, "jobs.json").write_text(json.dumps(jobs))
-        proc = subprocess.run([sys.executable, str(FORKED_RUNS), str(BOOTSTRAP),
-                               str(Path(tmp, "jobs.json"))], env=env, capture_output=True,
-                              text=True, timeout=300 * len(scripts))
-        assert proc.returncode == 0, proc.stderr[-3000:]
+        codes = _batch_codes(env, Path(tmp, "jobs.json"), timeout=300 * len(scripts))
         runs = {}
-        for script, job, code in zip(scripts, jobs, json.loads(proc.stdout)):
+        for script, job, code in zip(scripts, jobs, codes):
             report = None
             if counting and Path(job["report"]).exists():
                 report = json.loads(Path(job["report"]).read_text())
