@@ -30,15 +30,17 @@ from jitlint.project import absolute, attribute_reads, module_name_for
 from jitlint.rule import FileContext
 from jitlint.rules._context import class_methods
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions, jitted_lambdas,
-                                   name_loads, positional_params, scopes_within)
-from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates
+                                   name_loads, positional_params, scopes_within, static_names)
+from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates, own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel
+from jitlint.staticargs import spec_of
 from jitlint.walk import Walker, children, iter_nodes
 
 MUTATING_METHODS = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem",
     "add", "discard", "sort", "reverse", "__setitem__", "__delitem__",
 })
+LIST_GROWING_METHODS = frozenset({"append", "extend", "insert", "appendleft"})
 SKIPPED_JITS = frozenset({"flax.linen.jit"})
 # Transformations whose result, jitted, traces the function they wrap.
 TRANSFORMS = frozenset({"jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev",
@@ -999,15 +1001,20 @@ def _find_state_flows(ctx: FileContext) -> list[StateFlow]:
     for func, entry in jitted.items():
         if any(app.jit.qualname in SKIPPED_JITS for app in entry.apps):
             continue
-        flow = _StateFlowOfFunction(ctx, func, traced_values(ctx, entry), inner_of_jitted)
+        static: set[str] = set()
+        for app in entry.apps:
+            static |= static_names(spec_of(app, ctx.model)) or frozenset()
+        flow = _StateFlowOfFunction(ctx, func, traced_values(ctx, entry), inner_of_jitted, frozenset(static))
         found.extend(flow.run())
     return found
 
 
 class _StateFlowOfFunction:
-    def __init__(self, ctx: FileContext, func: cst.FunctionDef, traced, inner_of_jitted: set[int]) -> None:
+    def __init__(self, ctx: FileContext, func: cst.FunctionDef, traced, inner_of_jitted: set[int],
+                 static_params: frozenset[str] = frozenset()) -> None:
         self.model = ctx.model
         self.func = func
+        self.static_params = static_params  # the jitted def's static parameters (``self``)
         self.traced = traced  # _traced._FunctionAnalysis, solved
         self.own = scopes_within(ctx.model, func)
         self.inner_of_jitted = inner_of_jitted
@@ -1052,6 +1059,7 @@ class _StateFlowOfFunction:
                     reported.add(name)
                     yield StateFlow(node, self.func, name, kind, keyword)
         yield from self._mutations(reported)
+        yield from self._static_attribute_writes()
 
     def _nonlocal_target(self, name: str, scope: Scope) -> Optional[list[Binding]]:
         current = scope.parent
@@ -1144,19 +1152,57 @@ class _StateFlowOfFunction:
                     stored = [arg.value for arg in call.args]
             elif isinstance(parent, cst.Subscript) and parent.value is node:
                 target = self.parents.get(id(parent))
-                statement = self.parents.get(id(target)) if isinstance(target, cst.AssignTarget) else None
-                if isinstance(statement, cst.Assign):
-                    stored = [statement.value]
+                statement = self.parents.get(id(target)) if isinstance(target, cst.AssignTarget) else target
+                if isinstance(statement, cst.Assign) or (isinstance(statement, cst.AugAssign)
+                                                         and statement.target is parent):
+                    stored = [statement.value]  # ``outer[k] = x`` / ``outer[k] += x``
             if not stored or not any(self.traced.traced(v, scope) for v in stored):
                 continue
             bindings = self.model.lookup(node.value, scope)
             if not bindings or any(id(b.scope) in self.own or id(b.scope) in self.inner_of_jitted
                                    for b in bindings):
                 continue
-            if not all(_is_container(b) for b in bindings):
+            # a parameter of an enclosing def: a container only by how it is used here (``tot[0] +=
+            # x``, ``out.append(x)``), not by a method that optimizers have too (``opt.update``)
+            by_use = not isinstance(parent, cst.Attribute) or parent.attr.value in LIST_GROWING_METHODS
+            if not all(_is_container(b) or (by_use and self._closed_over_param(b)) for b in bindings):
                 continue
             reported.add(node.value)
             yield StateFlow(_statement_of(node, self.parents), self.func, node.value, "leak", "")
+
+    def _closed_over_param(self, binding: Binding) -> bool:
+        """A parameter of a function enclosing the jitted def: ``def make(tot): @jax.jit def
+        inc(x): tot[0] += x``; what it is bound to is mutated only while tracing."""
+        if binding.kind != "param":
+            return False
+        scope = self.model.scope_of[self.func].parent
+        while scope is not None:
+            if scope is binding.scope:
+                return scope.kind == "function"
+            scope = scope.parent
+        return False
+
+    def _static_attribute_writes(self) -> Iterator[StateFlow]:
+        """``self.param = new`` with a traced ``new`` in a jitted method whose ``self`` is
+        static: the object outlives the trace, the write runs only while tracing."""
+        if not self.static_params:
+            return
+        own_scope = self.model.scope_of[self.func]
+        for node in own_nodes(self.func.body):
+            if not isinstance(node, (cst.Assign, cst.AugAssign)):
+                continue
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            for target in targets:
+                if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+                        and target.value.value in self.static_params):
+                    continue
+                bindings = self.model.lookup(target.value.value, own_scope)
+                if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].scope is not own_scope:
+                    continue
+                if self.traced.traced(node.value, own_scope) or self.traced.elements_traced(node.value, own_scope):
+                    name = f"{target.value.value}.{target.attr.value}"
+                    yield StateFlow(node, self.func, name, "leak", "")
+                    break
 
 
 def _written_value(binding: Binding) -> Optional[cst.BaseExpression]:

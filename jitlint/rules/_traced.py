@@ -1054,6 +1054,8 @@ class _FunctionAnalysis:
             if self.traced_by:
                 return f"`{_name(self.func)}` (traced by `{self.traced_by}`)"
             return f"jitted `{_name(self.func)}`"
+        if not (self.jitted.traced_params or self.traced_fields):  # followed for its staged calls
+            return f"`{_name(self.func)}` (called from jitted `{_name(self.root.func)}`)"
         return f"`{_name(self.func)}` (called with traced arguments from jitted `{_name(self.root.func)}`)"
 
     def follow(self, call: cst.Call, scope: Scope, force: bool = False) -> None:
@@ -1068,6 +1070,11 @@ class _FunctionAnalysis:
         if method is not None:  # ``lookup(i)`` / ``lookup.get(i)``: the method, ``self`` static
             if method is not self.func and not method.decorators and method not in self.jitted_defs:
                 self._follow_into(method, call, scope, positional_params(method)[1:], force=force)
+            return
+        method = self.own_method(call.func, scope)
+        if method is not None:  # ``self.prepare(x)``: the method, with this method's traced fields
+            self._follow_into(method, call, scope, positional_params(method)[1:],
+                              fields=self.traced_fields, force=force)
             return
         if not isinstance(call.func, cst.Name):
             self._record_imported(call, scope)
@@ -1101,6 +1108,35 @@ class _FunctionAnalysis:
         if not params or params[0].name.value != "self":
             return None
         return method
+
+    def own_method(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
+        """``self.prepare`` in a method of a class of this module: the plain method of that
+        class (not this one, not a jitted or decorated one)."""
+        if not isinstance(func, cst.Attribute) or not self._is_self(func.value, scope):
+            return None
+        class_scope = self.model.scope_of[self.func].parent
+        if class_scope is None or class_scope.kind != "class" or not isinstance(class_scope.node, cst.ClassDef):
+            return None
+        method = class_methods(class_scope.node).get(func.attr.value)
+        if method is None or method is self.func or method.decorators or method in self.jitted_defs \
+                or not positional_params(method):
+            return None
+        return method
+
+    def runs_staged(self, call: cst.Call, scope: Scope) -> bool:
+        """``call`` runs a plain function or method of this module in this staged trace, with no
+        traced argument: its ``jax.numpy`` calls still give tracers (omnistaging), so
+        ``int(jnp.ceil(t / dt))`` there raises."""
+        if not self.staged or self.depth >= MAX_HELPER_DEPTH:
+            return False
+        if self.own_method(call.func, scope) is not None:
+            return True
+        if not isinstance(call.func, cst.Name):
+            return False
+        binding = self.model.single_binding(call.func.value, scope)
+        return binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef) \
+            and not binding.node.decorators and binding.node not in self.jitted_defs \
+            and binding.scope.kind != "class" and id(binding.scope) not in self.scope_ids
 
     def _record_imported(self, call: cst.Call, scope: Scope) -> None:
         """``relu(x)`` / ``ops.relu(x)`` / ``from .ops import relu`` with traced arguments in
@@ -1325,12 +1361,31 @@ class _FunctionAnalysis:
             return self.traced(node.value, binding.scope) or self.traced(node.target, binding.scope)
         if binding.kind == "loop-target":
             if isinstance(node, cst.For):
-                return self.traced(node.iter, binding.scope)
+                return self._iterated_traced(node.target, node.iter, binding.name, binding.scope)
             if isinstance(node, cst.CompFor):
                 # the first iterable is evaluated in the enclosing scope
                 scope = binding.scope.parent if binding.scope.parent is not None else binding.scope
-                return self.traced(node.iter, scope)
+                return self._iterated_traced(node.target, node.iter, binding.name, scope)
         return False
+
+    def _iterated_traced(self, target, iterable: cst.BaseExpression, name: str, scope: Scope) -> bool:
+        """Does ``for target in iterable`` bind ``name`` to a traced value: iterating a traced
+        array or a display of traced values, or the traced one of ``zip(params, grads)`` /
+        ``enumerate(xs)``?"""
+        if self.traced(iterable, scope) or self.elements_traced(iterable, scope):
+            return True
+        if not isinstance(iterable, cst.Call) or any(arg.star or arg.keyword for arg in iterable.args):
+            return False
+        builtin = self._builtin(iterable.func, scope)
+        if builtin in ("reversed", "sorted", "list", "tuple") and len(iterable.args) == 1:
+            return self._iterated_traced(target, iterable.args[0].value, name, scope)
+        parts = [a.value for a in iterable.args] if builtin == "zip" else \
+            [None, iterable.args[0].value] if builtin == "enumerate" and iterable.args else []
+        if not (parts and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == len(parts)):
+            return False
+        return any(part is not None and binds_name(element.value, name)
+                   and self._iterated_traced(element.value, part, name, scope)
+                   for element, part in zip(target.elements, parts))
 
     def _target_value_traced(self, target, value, name: str, scope: Scope) -> bool:
         if isinstance(target, cst.Name):
@@ -1405,13 +1460,17 @@ class _FunctionAnalysis:
             return True
         if isinstance(func, cst.Call) and (self.model.qualified_name(func.func, scope) or "").startswith(LAYER_NAMESPACES):
             return self._any_arg_traced(call, scope)  # nn.Dense(4)(x)
+        if isinstance(func, cst.Call) and self._transform(func, scope):
+            # jax.grad(loss)(params): staged out like a jax.numpy call, a tracer on constants too
+            return self.staged or self._any_arg_traced(call, scope)
         if isinstance(func, cst.Attribute) and self.layer_attribute(func, scope) is not None:
             return self._any_arg_traced(call, scope)  # self.linear(x): a layer built in __init__
         if isinstance(func, cst.Attribute) and self.traced(func.value, scope):
             return func.attr.value in ARRAY_METHODS  # a method of a traced array
         builtin = self._builtin(func, scope)
         if builtin is not None:
-            return builtin in TRACED_BUILTINS and self._any_arg_traced(call, scope)
+            return builtin in TRACED_BUILTINS and (self._any_arg_traced(call, scope) or any(
+                self.elements_traced(arg.value, scope) for arg in call.args))
         if self._helper_returns_traced(call, scope):
             return True
         qualname = self.model.qualified_name(func, scope)
@@ -1569,6 +1628,24 @@ class _FunctionAnalysis:
         if binding.kind == "assign" and isinstance(binding.value, cst.Lambda):
             return binding.value
         return None
+
+    def _transform(self, call: cst.Call, scope: Scope) -> bool:
+        """``jax.grad(f)`` / ``jax.vmap(f)``: a JAX transform that returns the transformed function."""
+        qualname = self.model.qualified_name(call.func, scope)
+        fact = TRACING_CALLS.get(qualname) if qualname is not None else None
+        return fact is not None and fact.wraps and qualname.startswith("jax.")
+
+    def elements_traced(self, expr: cst.BaseExpression, scope: Scope) -> bool:
+        """A list, tuple or set display, or a comprehension, with a traced element:
+        ``sum(jnp.add(1, 1) for _ in range(n))`` adds tracers."""
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+            return any(not isinstance(e, cst.StarredElement)
+                       and (self.traced(e.value, scope) or self.elements_traced(e.value, scope))
+                       for e in expr.elements)
+        if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+            inner = self.model.scope_of.get(expr, scope)
+            return self.traced(expr.elt, inner) or self.elements_traced(expr.elt, inner)
+        return False
 
     def _any_arg_traced(self, call: cst.Call, scope: Scope) -> bool:
         return any(self.traced(arg.value, scope) for arg in call.args)
@@ -1907,7 +1984,7 @@ class _UseFinder(Walker):
                 a.follow_module_call(node, scope, a.called_module(func, scope))
             elif isinstance(func, cst.Name) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow(node, scope)
-            elif a.reaches_nested_jit(node, scope):
+            elif a.reaches_nested_jit(node, scope) or a.runs_staged(node, scope):
                 a.follow(node, scope, force=True)
             elif isinstance(func, cst.Attribute) and any(a.traced(arg.value, scope) for arg in node.args) \
                     and a.instance_method(func, scope) is not None:

@@ -7,8 +7,9 @@ from jitlint.rules._stale import state_flows
 class GlobalStatementInJit(Rule):
     """
     ## What it does
-    Flags outer state (a `global` / `nonlocal` variable, or a list, dict or set defined outside)
-    that a jitted function writes, when that state flows into or out of the traced computation:
+    Flags outer state (a `global` / `nonlocal` variable, a list, dict or set defined outside or
+    passed to the enclosing factory, or an attribute of a static `self`) that a jitted function
+    writes, when that state flows into or out of the traced computation:
     a traced value stored in it (a leaked tracer), a PRNG key in it split or replaced, or the
     variable the body updates also read into the result. Trace counters (`global n_traces;
     n_traces += 1`), `print` / logging of the state, `if` tests on it and records of concrete
@@ -21,7 +22,10 @@ class GlobalStatementInJit(Rule):
     returns 1, 1, 1 in three calls (2 and 3 without jit); `global key; key, sub =
     random.split(key)` in a function jitted by `init = jit(init)` returns the same random number
     on every call; `global total; total = total + x.sum()` and `outs.append(jnp.tanh(x))` leave a
-    tracer behind, and using it afterwards raises `UnexpectedTracerError`.
+    tracer behind, and using it afterwards raises `UnexpectedTracerError`. A factory's
+    `tot[0] += x` returns 1.0 twice (1.0 then 2.0 without jit), and `self.w = self.w - 0.1 *
+    grads` in a method jitted with `static_argnums=(0,)` leaves a tracer on the object
+    (`fixtures/trace_state/`, jax#12773 and jax#15136).
 
     ## Fix safety
     Pass the state in as an argument and return the new value (for PRNG keys: pass the key,
