@@ -1415,9 +1415,10 @@ class _FunctionAnalysis:
                     and self.traced(expr.value, scope)) or self.leaf_field_class(expr, scope) is not None \
                 or (expr.attr.value in self.traced_fields and self._is_self(expr.value, scope))
         if isinstance(expr, cst.Subscript):
-            # a jax Array made outside the function, indexed by a traced value, is a tracer too
-            return self.traced(expr.value, scope) or (self._jax_array(expr.value, scope) and any(
-                isinstance(e.slice, cst.Index) and self.traced(e.slice.value, scope) for e in expr.slice))
+            # anything indexed by a traced value is a tracer too: a jax Array made outside the
+            # function gives one; a list, a dict or a NumPy array raises there instead (JIT802)
+            return self.traced(expr.value, scope) or any(
+                isinstance(e.slice, cst.Index) and self.traced(e.slice.value, scope) for e in expr.slice)
         if isinstance(expr, cst.BinaryOperation):
             if isinstance(expr.operator, cst.Modulo) \
                     and isinstance(expr.left, (cst.SimpleString, cst.FormattedString)):
@@ -1441,16 +1442,6 @@ class _FunctionAnalysis:
         if isinstance(expr, cst.Call):
             return self._call_traced(expr, scope)
         return False
-
-    def _jax_array(self, expr: cst.BaseExpression, scope: Scope) -> bool:
-        """``table`` bound once (here or in an enclosing scope: a module constant) to a
-        ``jax.numpy`` or ``jax.random`` call that makes an array."""
-        if isinstance(expr, cst.Name):
-            binding = self.model.single_binding(expr.value, scope)
-            if binding is None or binding.kind != "assign" or not isinstance(binding.value, cst.Call):
-                return False
-            expr, scope = binding.value, binding.scope
-        return isinstance(expr, cst.Call) and array_made_by(self.model, expr, scope) == "a jax Array"
 
     def _call_traced(self, call: cst.Call, scope: Scope) -> bool:
         func = call.func
