@@ -686,6 +686,14 @@ HASHING_DECORATORS = frozenset({"functools.lru_cache", "functools.cache"})
 HASHING_SYNTAX: dict[str, str] = {"set element": _UNHASHABLE, "dict key": _UNHASHABLE,
                                   "set or dict membership": _UNHASHABLE, "dict lookup": _UNHASHABLE}
 
+# --- Keywords a jit wrapper rejects when applied --------------------------------------------------
+# equinox.filter_jit decides what is static by filtering (every non-array argument is), and
+# raises ValueError ("`jitkwargs` cannot contain 'static_argnums', ...") when it is given one of
+# jax.jit's keywords for that (measured with equinox 0.13.8; tests/test_jaxfacts.py checks it).
+REJECTED_JIT_KEYWORDS = {
+    "equinox.filter_jit": frozenset({"static_argnums", "static_argnames", "donate_argnums"}),
+}
+
 # --- Objects that hash by their arrays -----------------------------------------------------------
 # An equinox Module hashes its fields, weight arrays included, and a jax Array is unhashable: such
 # an object raises TypeError (unhashable type: ArrayImpl) wherever JAX hashes it, as the function

@@ -5,12 +5,13 @@ findings."""
 from __future__ import annotations
 
 import builtins
+import functools
 import importlib
 import inspect
 
 import pytest
 
-from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS,
                               FIELD_HASHING_BASES, FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
@@ -1066,6 +1067,17 @@ def test_non_array_leaf_object_raises_at_a_traced_position_of_jax_jit(qualname):
     with pytest.raises(TypeError, match="as an abstract array"):
         jax.jit(lambda m: 0)(obj)
     assert eqx.filter_jit(lambda m: 0)(obj) == 0  # the fix the message names
+
+
+@pytest.mark.parametrize("qualname, keyword", sorted(
+    (qualname, keyword) for qualname, keywords in REJECTED_JIT_KEYWORDS.items() for keyword in keywords))
+def test_rejected_jit_keyword_raises_when_applied(qualname, keyword):
+    library = pytest.importorskip(qualname.partition(".")[0])
+    wrapper = _resolve(qualname, library, qualname.partition(".")[0] + ".")
+    value = ["x"] if keyword.endswith("argnames") else (0,)
+    with pytest.raises(ValueError, match=keyword):
+        functools.partial(wrapper, **{keyword: value})(lambda x: x)
+    assert wrapper(lambda x: x)(1.0) == 1.0  # without it, the non-array argument is static
 
 
 @pytest.mark.parametrize("qualname", sorted(ARRAY_HASHING_OBJECTS))

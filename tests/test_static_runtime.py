@@ -25,7 +25,8 @@ JAX_MESSAGES = {
                "The __index__() method was called on traced array",
                "Shapes must be 1D sequences of concrete values of integer type, got (JitTracer"),
     "JIT301": "Non-hashable static arguments are not supported",
-    "JIT701": "Jitted function has invalid argnames",
+    "JIT701": ("Jitted function has invalid argnames",
+               "`jitkwargs` cannot contain 'static_argnums', 'static_argnames'"),  # eqx.filter_jit
     "JIT702": ("Jitted function has static_argnums=",
                "the `static_argnums` argument to `jax.checkpoint` / `jax.remat` can only take"),
     "JIT704": "Attempted boolean conversion of traced array",

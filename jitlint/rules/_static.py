@@ -19,7 +19,8 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
-                              OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, TRACING_CALLS, TracingCall)
+                              OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, REJECTED_JIT_KEYWORDS, TRACING_CALLS,
+                              TracingCall)
 from jitlint.jitnames import is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
@@ -1012,6 +1013,14 @@ def spec_problems(ctx: FileContext) -> list[tuple[str, cst.CSTNode, str]]:
 
 def _spec_problems(ctx: FileContext) -> list[tuple[str, cst.CSTNode, str]]:
     problems = []
+    for app in ctx.jit_applications:
+        rejected = REJECTED_JIT_KEYWORDS.get(app.jit.qualname, frozenset())
+        for arg in app.keywords:
+            if arg.keyword is not None and arg.keyword.value in rejected and not is_foreign(arg):
+                short = app.jit.display.replace("equinox.", "eqx.")
+                problems.append((arg.keyword.value, arg, (
+                    f"`{short}` takes no `{arg.keyword.value}`: it raises ValueError when applied; "
+                    f"drop it, {short} already makes every non-array argument static")))
     for app, spec in specs(ctx):
         for keyword, message in spec_errors(spec):
             node = next((a for a in reversed(app.keywords) if a.keyword is not None

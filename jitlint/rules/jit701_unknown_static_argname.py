@@ -9,7 +9,8 @@ class UnknownStaticArgname(Rule):
     ## What it does
     Flags `static_argnames` (or `donate_argnames`) naming something that is not a parameter of
     the jitted function, or naming a positional-only parameter. Functions with `**kwargs` accept
-    any name and stay silent, as JAX does.
+    any name and stay silent, as JAX does. Also flags `static_argnames` given to
+    `eqx.filter_jit`, which takes none (`jaxfacts.REJECTED_JIT_KEYWORDS`).
 
     ## Why is this bad?
     `jax.jit` checks the names against the signature when it is applied, at decoration or

@@ -8,7 +8,9 @@ class DonateArgnumOutOfRange(Rule):
     """
     ## What it does
     Flags `donate_argnums` naming a position the jitted function does not have (negative
-    indices too). Functions with `*args` stay silent, as JAX accepts them.
+    indices too). Functions with `*args` stay silent, as JAX accepts them. Also flags
+    `donate_argnums` given to `eqx.filter_jit`, which raises ValueError for it (its keyword is
+    `donate="all"` / `"warn"`).
 
     ## Why is this bad?
     `jax.jit` validates `donate_argnums` like `static_argnums` when it is applied. Measured on
