@@ -769,6 +769,11 @@ class _ArgChecker:
         kinds = {_literal_kind(v, self.model, scope) for v in values}
         if None in kinds or len(kinds) < 2:
             return None
+        if "None" in kinds:
+            return (f"taken from a list mixing {', '.join(sorted(kinds))} values (None is no array "
+                    f"at all, and each other kind is its own dtype / weak type)", "give the None "
+                    "case a value of the same dtype (or handle it outside the jitted function), and "
+                    "convert the others to one dtype, e.g. jnp.asarray(v, jnp.float32)")
         return (f"taken from a list mixing {', '.join(sorted(kinds))} values (each is its own "
                 f"dtype / weak type)", "convert the values to one dtype first, e.g. "
                 "jnp.asarray(v, jnp.float32)")
@@ -965,6 +970,8 @@ def _literal_kind(expr: cst.BaseExpression, model: SemanticModel, scope: Scope) 
         return "float"
     if isinstance(expr, cst.Name) and expr.value in ("True", "False"):
         return "bool"
+    if isinstance(expr, cst.Name) and expr.value == "None":
+        return "None"  # no leaf at all: another pytree structure
     if isinstance(expr, cst.Call):
         dtype = _dtype_of(expr.func, model, scope)
         if dtype is not None:

@@ -9,7 +9,7 @@ class ChangingDtype(Rule):
     ## What it does
     Flags a call of a jitted function inside a loop whose (non-static) argument changes dtype or
     weak type between iterations: the loop variable of a literal list mixing Python `int`,
-    `float` and `bool` values (or several dtypes used as `dtype=` / `.astype`), also stored in an
+    `float`, `bool` and `None` values (or several dtypes used as `dtype=` / `.astype`), also stored in an
     attribute in the loop first (`cfg.factor = factor` ... `f(x, cfg.factor)`), a name that starts
     as a Python `int` and becomes a `float` in the loop (`lr = 1` ... `lr = lr / 2`), or
     `1 if cond else 0.5`. Outside loops too: two calls in one block that give the same argument
@@ -24,7 +24,8 @@ class ChangingDtype(Rule):
     arguments compile 2 times in 5 calls; the same shape in 5 dtypes compiles 5 times; the
     attribute set from `(2, 0.5, 3, 1.5)` compiles twice in 4 calls; the
     10 arguments 1, 1.0, jnp.float32, np.float32, jnp.array(1.), True, np.float64, jnp.int32,
-    2, 3.0 compile 5 times. Python ints 0..4 alone compile once. `f(0.0)` then `f(f(0.0))` with
+    2, 3.0 compile 5 times. Python ints 0..4 alone compile once; `None, 0, 1, 1.0, 0.5` compile
+    3 times (DESC#1781). `f(0.0)` then `f(f(0.0))` with
     `f = lambda x: x + np.float32(0.5)` compiles twice; with `np.float32(0.0)` first, or with a
     body of weak values only (`x / 2`: the result stays weakly typed), once.
 
