@@ -577,6 +577,10 @@ PYTREE_REGISTRATIONS = frozenset(f"jax.tree_util.{name}" for name in (
 NON_ARRAY_LEAF_OBJECTS: dict[str, str] = {
     "equinox.nn.Lambda": "its `fn` field, a Python function, is a pytree leaf",
     "equinox.nn.MLP": "its `activation` and `final_activation` fields, functions, are pytree leaves",
+    **{f"equinox.nn.{pool}": "its `operation` field, the reduction function, is a pytree leaf"
+       for pool in ("Pool", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+                    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AdaptiveAvgPool1d",
+                    "AdaptiveAvgPool2d", "AdaptiveAvgPool3d")},
 }
 
 # dtypes are type objects (``jnp.float32``, ``np.float32``) or ``np.dtype`` instances: at a traced

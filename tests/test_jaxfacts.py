@@ -1052,6 +1052,9 @@ _EQUINOX_ARGUMENTS = {  # how each library object of the tables is built for the
     "equinox.nn.GRUCell": lambda nn, key: nn.GRUCell(2, 2, key=key),
     "equinox.nn.LSTMCell": lambda nn, key: nn.LSTMCell(2, 2, key=key),
     "equinox.nn.Lambda": lambda nn, key: nn.Lambda(lambda x: x),
+    "equinox.nn.Pool": lambda nn, key: nn.Pool(-jnp.inf, jax.lax.max, 2, 2),
+    **{f"equinox.nn.{pool}{n}d": lambda nn, key, name=f"{pool}{n}d": getattr(nn, name)(2)
+       for pool in ("MaxPool", "AvgPool", "AdaptiveMaxPool", "AdaptiveAvgPool") for n in (1, 2, 3)},
 }
 
 

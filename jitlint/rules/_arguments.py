@@ -234,9 +234,11 @@ def _leaf_argument(ctx: FileContext, cls: cst.ClassDef, call: cst.Call, scope: S
     """``Optimizer(*optimizers.adam(1e-3))``: an instance of a pytree class of this module (a
     NamedTuple or pytree dataclass without its own ``__init__``) built with a value jit cannot
     take for a field that is a leaf (declared with no value, or a value that is no field marker)."""
-    if not _pytree_class(ctx, cls, class_scope) or "__init__" in _methods(cls):
+    if not _pytree_class(ctx, cls, class_scope):
         return None
     fields = _leaf_fields(ctx, cls, class_scope)
+    if "__init__" in _methods(cls):
+        return _leaf_set_in_init(ctx, cls, fields, depth)
     names = list(fields)
     for index, arg in enumerate(call.args):
         if arg.star == "*" and index == 0 and all(fields.values()):
@@ -255,6 +257,22 @@ def _leaf_argument(ctx: FileContext, cls: cst.ClassDef, call: cst.Call, scope: S
             return NonJaxValue(LEAF, f"an instance of `{cls.name.value}`, a pytree whose field "
                                      f"`{field}` holds {inner.what} (a leaf: every field not marked "
                                      f"static is one)", cls.name.value)
+    return None
+
+
+def _leaf_set_in_init(ctx: FileContext, cls: cst.ClassDef, fields: dict[str, bool],
+                      depth: int) -> Optional[NonJaxValue]:
+    """An equinox-style pytree class with its own ``__init__``: a leaf field that its methods
+    set to a value jit cannot take (``self.pool = eqx.nn.MaxPool2d(3)``), whatever the call
+    passes."""
+    for field, leaf in fields.items():
+        values = field_assignments(ctx, cls, field) if leaf else None
+        for value, scope in values or ():
+            inner = non_jax_value(ctx, value, scope, depth + 1)
+            if inner is not None and inner.kind != LEAF:
+                return NonJaxValue(LEAF, f"an instance of `{cls.name.value}`, a pytree whose field "
+                                         f"`{field}` holds {inner.what} (a leaf: every field not "
+                                         f"marked static is one)", cls.name.value)
     return None
 
 
