@@ -1,0 +1,71 @@
+# source: https://github.com/jax-ml/jax/issues/852
+# expect: none
+# runtime: COMPILES 1 CALLS 3
+# why: optimize is jitted once with f as a static argument, so the fori_loop is staged inside one cached computation: 1 compile for the 3 calls.
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+import time
+from functools import partial
+from jax import grad, jit, lax
+
+def dual_averaging(t0=10, kappa=0.75, gamma=0.05):
+    def init_fn(prox_center=0.):
+        x_t = 0.
+        x_avg = 0.  # average of primal sequence
+        g_avg = 0.  # average of dual sequence
+        t = 0
+        return x_t, x_avg, g_avg, t, prox_center
+
+    def update_fn(g, state):
+        x_t, x_avg, g_avg, t, prox_center = state
+        t = t + 1
+        g_avg = (1 - 1 / (t + t0)) * g_avg + g / (t + t0)
+        x_t = prox_center - (t ** 0.5) / gamma * g_avg
+        weight_t = t ** (-kappa)
+        x_avg = (1 - weight_t) * x_avg + weight_t * x_t
+        return x_t, x_avg, g_avg, t, prox_center
+
+    return init_fn, update_fn
+
+@partial(jit, static_argnums=0)
+def optimize(f):
+    da_init, da_update = dual_averaging(gamma=0.5)
+    init_state = da_init()
+
+    def body_fn(i, state):
+        x = state[0]
+        g = grad(f)(x)
+        return da_update(g, state)
+
+    last_state = lax.fori_loop(0, 1000, body_fn, init_state)
+    x_avg = last_state[1]
+    return x_avg
+
+
+f = lambda x: (x - 2.) ** 2  # scaffolding
+for _ in range(3):  # scaffolding
+    t = time.time()
+    optimize(f)
+    print(time.time() - t)
+_report({"jit(optimize)"} | {n for n in _COMPILED if "scan" in n or "while" in n}, 3)
