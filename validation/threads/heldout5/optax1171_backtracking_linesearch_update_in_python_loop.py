@@ -48,4 +48,3 @@ for _ in range(3):  # scaffolding: 3 optimisation steps
     )
     params = optax.apply_updates(params, updates)
 _report({"jit(while)"}, 3)  # scaffolding
-print(sorted(set(_COMPILED)))
