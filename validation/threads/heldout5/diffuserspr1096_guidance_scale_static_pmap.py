@@ -1,0 +1,56 @@
+# source: https://github.com/huggingface/diffusers/pull/1096
+# expect: changing-static at line 43
+# runtime: COMPILES 3 CALLS 3
+# why: before the PR, _p_generate listed guidance_scale among pmap's static_broadcasted_argnums, so every new guidance scale from the demo's slider is a new static value and the whole generation function is compiled again (3 scales, 3 compiles); the PR passes it as a sharded array instead.
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+class FlaxStableDiffusionPipeline:  # scaffolding: stands in for the pipeline; _generate runs a tiny denoising loop
+    def _generate(self, prompt_ids, params, prng_seed, num_inference_steps, height, width, guidance_scale, latents):  # scaffolding
+        def loop_body(step, latents):  # scaffolding
+            noise_pred_uncond, noise_prediction_text = latents * params, latents * prompt_ids  # scaffolding
+            noise_pred = noise_pred_uncond + guidance_scale * (noise_prediction_text - noise_pred_uncond)
+            return latents - 0.1 * noise_pred  # scaffolding
+        return jax.lax.fori_loop(0, num_inference_steps, loop_body, latents)  # scaffolding
+
+
+# Static argnums are pipe, num_inference_steps, height, width, guidance_scale. A change would trigger recompilation.
+@partial(jax.pmap, static_broadcasted_argnums=(0, 4, 5, 6, 7))
+def _p_generate(pipe, prompt_ids, params, prng_seed, num_inference_steps, height, width, guidance_scale, latents):
+    return pipe._generate(prompt_ids, params, prng_seed, num_inference_steps, height, width, guidance_scale, latents)
+
+
+pipe = FlaxStableDiffusionPipeline()  # scaffolding
+n = jax.local_device_count()  # scaffolding
+prompt_ids = jnp.ones((n, 4))  # scaffolding
+params = jnp.ones((n, 4))  # scaffolding
+prng_seed = jax.random.split(jax.random.PRNGKey(0), n)  # scaffolding
+latents = jnp.ones((n, 4))  # scaffolding
+for guidance_scale in (7.5, 8.0, 9.0):  # scaffolding: the demo's guidance slider
+    images = _p_generate(pipe, prompt_ids, params, prng_seed, 4, 64, 64, guidance_scale, latents)
+_report({"jit(_fun)"}, 3)  # scaffolding: pmap compiles under the name jit(_fun) on jax 0.10.2

@@ -1,0 +1,46 @@
+# source: https://github.com/secretflow/secretflow/issues/406
+# expect: trace-time-error at line 36
+# runtime: ERROR NonConcreteBooleanIndexError
+# why: the K-means centroid update indexes X with the boolean mask labels == j inside a jitted function; the mask is traced and its number of True entries decides the result's shape, so jit raises NonConcreteBooleanIndexError ('method1' in the issue).
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+import jax
+import jax.numpy as jnp
+
+n_clusters = 3  # scaffolding
+
+
+@jax.jit  # scaffolding: SPU compiles the function through jax's tracing, like jit
+def update_centroids(X, labels, centroids):  # scaffolding
+    for j in range(n_clusters):
+        centroids = centroids.at[j].set(X[labels == j].mean(axis=0))
+    return centroids  # scaffolding
+
+
+X = jax.random.normal(jax.random.PRNGKey(0), (100, 2))  # scaffolding
+labels = jnp.arange(100) % n_clusters  # scaffolding
+try:  # scaffolding
+    update_centroids(X, labels, jnp.zeros((n_clusters, 2)))  # scaffolding
+    _report({"jit(update_centroids)"}, 1)  # scaffolding
+except Exception as e:  # scaffolding
+    print(f"ERROR {type(e).__name__}")  # scaffolding
