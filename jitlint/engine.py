@@ -345,8 +345,9 @@ def _may_have_findings(text: str, scan: ModuleScan, settings: Settings,
             and hands_own_function(tree, {name.rpartition(".")[2]: position for name, position in methods.items()}):
         return True
     transforms = {name for rule in rules for name in rule.prefilter_transforms}
+    handed = frozenset(name.rpartition(".")[2] for rule in rules for name in rule.prefilter_handed_functions)
     return tree is not None and scan.reaches_any(transforms) and transformed_function_forces(
-        tree, frozenset(name.rpartition(".")[2] for name in transforms))
+        tree, frozenset(name.rpartition(".")[2] for name in transforms), handed)
 
 
 def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,

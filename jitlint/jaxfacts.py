@@ -290,6 +290,7 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "jax.lax.broadcast_in_dim": _concrete(_BOOL, (1, "shape")),
     "jax.lax.reshape": _concrete(_TYPE, (1, "new_sizes")),
     "jax.lax.iota": _concrete(_TYPE, (1, "size")),
+    "jax.lax.integer_pow": _concrete(_TYPE, (1, "y")),
     "jax.lax.full": _concrete(_TYPE, (0, "shape")),
     "jax.lax.pad": _concrete(_TYPE, (2, "padding_config")),
     "jax.lax.top_k": _concrete(_BOOL, (1, "k")),

@@ -1245,12 +1245,14 @@ _NUMPY_ALIASES = frozenset({"np", "numpy", "onp"})
 _CONCRETE_TESTS = frozenset({"isinstance", "callable", "hasattr", "len"})
 
 
-def transformed_function_forces(tree: ast.Module, transforms: frozenset[str]) -> bool:
+def transformed_function_forces(tree: ast.Module, transforms: frozenset[str],
+                                handed_functions: frozenset[str] = frozenset()) -> bool:
     """Whether a call named like one of ``transforms`` (last names: ``vmap``, ``grad``) is
     handed a def of this file or a lambda (its first argument) that applies to one of its
     parameters a Python truth test, a conversion (``int(x)``, ``x.item()``), a bound
-    (``range``), a NumPy call (``np.``) or a data-sized ``jnp`` function: the prefilter's
-    question for a file that reaches a transform but names no jit (the analysis decides)."""
+    (``range``), a NumPy call (``np.``) or a data-sized ``jnp`` function, or a library function
+    named like one of ``handed_functions`` (``lax.integer_pow``): the prefilter's question for a
+    file that reaches a transform but names no jit (the analysis decides)."""
     defs: Optional[dict] = None
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and node.args):
@@ -1260,6 +1262,8 @@ def transformed_function_forces(tree: ast.Module, transforms: frozenset[str]) ->
         if name not in transforms:
             continue
         handed = node.args[0]
+        if isinstance(handed, ast.Attribute) and handed.attr in handed_functions:
+            return True
         if isinstance(handed, ast.Name):
             if defs is None:
                 defs = {d.name: d for d in ast.walk(tree) if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))}

@@ -89,6 +89,9 @@ class Rule:
     # one, a def of the file or a lambda, does a Python-value operation (project.py:
     # transformed_function_forces): for rules about what such a trace raises.
     prefilter_transforms: ClassVar[frozenset[str]] = frozenset()
+    # Library functions (``jax.lax.integer_pow``) that, handed to one of those transforms as they
+    # are, make the file worth parsing too (``jax.make_jaxpr(jax.lax.integer_pow)(x, 4)``).
+    prefilter_handed_functions: ClassVar[frozenset[str]] = frozenset()
     # Library methods (``flax.linen.Module.param``) -> the position of the function argument they
     # trace: a file that reaches the class and hands a def of its own (or a lambda) to a call
     # named like the method there is worth parsing (project.py: hands_own_function).

@@ -416,6 +416,7 @@ def _concrete_examples() -> dict[str, tuple[tuple, dict]]:
         "jax.lax.slice": ((x, (1,), (4,)), {}),
         "jax.lax.slice_in_dim": ((x, 1, 4), {}),
         "jax.lax.index_in_dim": ((x, 1), {}),
+        "jax.lax.integer_pow": ((x, 2), {}),
         "jax.lax.broadcast": ((x, (2,)), {}),
         "jax.lax.broadcast_in_dim": ((x, (2, 6), (1,)), {}),
         "jax.lax.reshape": ((x, (2, 3)), {}),

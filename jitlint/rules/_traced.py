@@ -161,7 +161,45 @@ class TracerUse:
 
 
 def tracer_uses(ctx: FileContext) -> list[TracerUse]:
-    return ctx.shared("tracer-uses", lambda c: _analyse(c) + _jitted_library_calls(c) + _jitted_hashing(c))
+    return ctx.shared("tracer-uses", lambda c: _analyse(c) + _jitted_library_calls(c) + _jitted_hashing(c)
+                      + _abstractly_traced_library_calls(c))
+
+
+def _abstractly_traced_library_calls(ctx: FileContext) -> list[TracerUse]:
+    """``jax.make_jaxpr(jax.lax.integer_pow)(x, 4)`` / ``jax.eval_shape(jnp.reshape, x, (2, 5))``:
+    a jax function traced abstractly with every argument (TRACING_CALLS without ``in_axes`` or
+    ``argnums``) where one must be a Python value (CONCRETE_PARAMS)."""
+    uses = []
+    model = ctx.model
+    for site in model.calls:
+        call, scope = site.node, site.frame.scope
+        outer = call.func if isinstance(call.func, cst.Call) else call
+        qualname = model.qualified_name(outer.func, scope)
+        fact = TRACING_CALLS.get(qualname) if qualname is not None else None
+        if fact is None or not fact.abstract or fact.in_axes is not None or fact.argnums is not None \
+                or fact.given is not None or fact.optional_inputs or len(fact.functions) != 1 \
+                or fact.wraps != (outer is not call) or any(arg.star for arg in (*outer.args, *call.args)):
+            continue
+        function = _argument(outer, fact.functions[0])
+        target = model.qualified_name(function, scope) if function is not None else None
+        if target not in CONCRETE_PARAMS:
+            continue
+        if any(arg.keyword is not None and arg.keyword.value.startswith("static_arg") for arg in outer.args):
+            continue  # ``make_jaxpr(f, static_argnums=1)``: not followed
+        args = call.args if fact.wraps else [arg for arg in call.args if arg.value is not function]
+        for index, arg in enumerate(args):
+            keyword = arg.keyword.value if arg.keyword is not None else None
+            param = concrete_param(CONCRETE_PARAMS[target], index if keyword is None else None, keyword)
+            if param is None:
+                continue
+            fix = (f"pass static_argnums=({index},) to `{qualname}`" if fact.wraps else
+                   f"bind it to the function first (functools.partial({_src(function)}, {param.keyword}=...))")
+            uses.append(TracerUse("convert", arg, None, (
+                f"the `{param.keyword}` argument of `{target}` must be a Python value, but "
+                f"`{qualname}` traces every argument: the call raises {param.error}; {fix}"),
+                ((outer, JITTED_HERE),)))
+            break
+    return uses
 
 
 def _jitted_hashing(ctx: FileContext) -> list[TracerUse]:

@@ -1,5 +1,6 @@
 from typing import Iterator
 
+from jitlint.jaxfacts import CONCRETE_PARAMS
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_METHODS, TRACING_TRANSFORM_NAMES, tracer_uses
 
@@ -48,6 +49,7 @@ class ConcreteConversionOfTracer(Rule):
     prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
     prefilter_methods = TRACING_METHODS  # self.param(name, init_fn): flax traces init_fn in apply
     prefilter_transforms = TRACING_TRANSFORM_NAMES  # jax.vmap(f) where f does a Python-value operation
+    prefilter_handed_functions = frozenset(CONCRETE_PARAMS)  # jax.make_jaxpr(jax.lax.integer_pow)(x, 4)
     severity = "error"
 
     INVALID = [
