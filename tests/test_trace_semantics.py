@@ -71,7 +71,10 @@ def test_fixture_behaves_as_declared(path: Path, reports, eager_outputs):
             # raised in the body, at the marked line: the innermost frame of the script
             [(line, _)] = marks
             ours = [frame for frame in outcome["stack"] if Path(frame[0]) == path]
-            assert ours and ours[0][1] == line, outcome["stack"]
+            if outcome["type"] == "RecursionError":  # the depth runs out anywhere in the cycle
+                assert line in [frame[1] for frame in ours], outcome["stack"]
+            else:
+                assert ours and ours[0][1] == line, outcome["stack"]
     else:
         assert outcome["status"] == "ok", report["stderr"][-2000:]
     printed = PRINTS.search(text)

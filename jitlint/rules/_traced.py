@@ -474,13 +474,14 @@ def _jitted_partials(ctx: FileContext) -> list[TracerUse]:
 
 
 def _recursion_through_traced_branches(ctx: FileContext) -> list[TracerUse]:
-    """``@jax.jit def rec(x): return lax.cond(len(x) > 1, step, stop, x)`` where ``step`` calls
-    ``rec``: cond traces both branches whatever the predicate, so each trace of ``rec`` traces
-    ``rec`` again and the recursion never stops (jax#13796), unless ``rec`` itself branches in
-    Python first (any ``if``, conditional expression or loop in its body: precision first)."""
+    """``def rec(x): return lax.cond(len(x) > 1, step, stop, x)`` where ``step`` calls ``rec``,
+    jitted or not: cond traces both branches whatever the predicate (eagerly too), so each call
+    of ``rec`` calls ``rec`` again and the recursion never stops (jax#13796, jax#4858), unless
+    ``rec`` itself branches in Python first (any ``if``, conditional expression or loop in its
+    body: precision first)."""
     model = ctx.model
     uses: list[TracerUse] = []
-    for func in jitted_functions(ctx):
+    for func in model.functions:
         if not isinstance(func, cst.FunctionDef) or any(
                 isinstance(node, (cst.If, cst.IfExp, cst.While, cst.For, cst.Match)) for node in own_nodes(func)):
             continue
@@ -497,7 +498,7 @@ def _recursion_through_traced_branches(ctx: FileContext) -> list[TracerUse]:
                 if branch is not None and branch is not func and _calls_def(model, branch, func):
                     uses.append(TracerUse("bool", node, func, (
                         f"recursion through `lax.cond` never stops: cond traces both branches whatever "
-                        f"the predicate, so `{_name(branch)}` calls jitted `{func.name.value}` again at "
+                        f"the predicate, so `{_name(branch)}` calls `{func.name.value}` again at "
                         f"every trace (it ends in an IndexError or RecursionError); stop the recursion "
                         f"with a Python condition on a static value (`len(x)`, `x.shape`)")))
                     break
