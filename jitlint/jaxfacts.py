@@ -458,6 +458,11 @@ PYTHON_VALUE_METHODS: dict[str, str] = {"item": _CONCRETIZATION, "tolist": _CONC
 PYTHON_VALUE_SYNTAX: dict[str, str] = {"truth test": _BOOL, "slice bound": "IndexError",
                                        "sequence index": _INTEGER}
 
+# jax.numpy functions that read a list or tuple argument with NumPy (``jnp.ndim([x, y])``):
+# with a tracer among its items they raise TracerArrayConversionError under jit (a jax.Array
+# argument works; jax 0.10.2 warns that a sequence will be an error).
+SEQUENCE_CONVERTING_FUNCTIONS = frozenset({"jax.numpy.ndim", "jax.numpy.shape", "jax.numpy.size"})
+
 # numpy functions that convert their argument to a numpy array: on a tracer they raise
 # TracerArrayConversionError (argsort a TypeError).  Not here: np.sum/mean/max/min/reshape/
 # transpose/squeeze/round/searchsorted/..., which call the jax.Array's own method and work.

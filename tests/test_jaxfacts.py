@@ -11,7 +11,7 @@ import inspect
 
 import pytest
 
-from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS,
                               FIELD_HASHING_BASES, FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
@@ -825,6 +825,16 @@ def test_numpyro_param_is_concrete_under_nuts_so_it_is_no_traced_result_call():
 
 
 NUMPY_EXAMPLES = {"numpy.tile": lambda v: np.tile(v, 2)}  # a traced `reps` raises another error
+
+
+def test_sequence_converting_function_raises_on_a_sequence_holding_a_tracer_only():
+    for qualname in sorted(SEQUENCE_CONVERTING_FUNCTIONS):
+        function = _resolve(qualname, jnp, "jax.numpy.")
+        for sequence in (lambda v: [v, v], lambda v: (v, 2.0)):
+            with pytest.raises(jax.errors.TracerArrayConversionError):
+                jax.jit(lambda v: jnp.sum(jnp.asarray(function(sequence(v)))))(1.0)
+        jax.jit(lambda v: jnp.sum(jnp.asarray(function(v))))(jnp.ones(2))  # an array: fine
+        assert function([1.0, 2.0]) is not None  # concrete items: fine
 
 
 @pytest.mark.parametrize("qualname", sorted(NUMPY_CONVERTING_FUNCTIONS))

@@ -62,7 +62,7 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, 
                               NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
-                              SCHEDULE_PARAMS, STATIC_FIELD_MARKERS, TRACED_RESULT_CALLS, TRACING_CALLS,
+                              SCHEDULE_PARAMS, SEQUENCE_CONVERTING_FUNCTIONS, STATIC_FIELD_MARKERS, TRACED_RESULT_CALLS, TRACING_CALLS,
                               DataSizedOutput,
                               Param, TracingCall, concrete_param)
 from jitlint.callgraph import LIBRARIES
@@ -1665,7 +1665,7 @@ class _FunctionAnalysis:
         fact = TRACING_CALLS.get(qualname) if qualname is not None else None
         return fact is not None and fact.wraps and qualname.startswith("jax.")
 
-    def elements_traced(self, expr: cst.BaseExpression, scope: Scope) -> bool:
+    def elements_traced(self, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> bool:
         """A list, tuple or set display, or a comprehension, with a traced element:
         ``sum(jnp.add(1, 1) for _ in range(n))`` adds tracers."""
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
@@ -1675,6 +1675,12 @@ class _FunctionAnalysis:
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
             inner = self.model.scope_of.get(expr, scope)
             return self.traced(expr.elt, inner) or self.elements_traced(expr.elt, inner)
+        if isinstance(expr, cst.Name) and depth < 3:  # ``heads = [x * 0.5, x * 2.0]``
+            bindings = self.flow.reaching(expr, scope)
+            return bool(bindings) and all(
+                b.kind == "assign" and id(b.scope) in self.scope_ids
+                and isinstance(b.value, (cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp))
+                and self.elements_traced(b.value, b.scope, depth + 1) for b in bindings)
         return False
 
     def _any_arg_traced(self, call: cst.Call, scope: Scope) -> bool:
@@ -1988,6 +1994,11 @@ class _UseFinder(Walker):
                 jnp_name = "jax." + qualname
                 a.report("numpy", node, f"`{qualname}` on a traced value in {name} raises "
                                         f"{numpy_error}; use `{jnp_name}`")
+            elif qualname in SEQUENCE_CONVERTING_FUNCTIONS and node.args and node.args[0].keyword is None \
+                    and a.elements_traced(node.args[0].value, scope):
+                a.report("numpy", node, f"`{_src(node)}` reads a Python sequence holding a traced value "
+                                        f"with NumPy in {name}: it raises TracerArrayConversionError; "
+                                        f"use len() of the sequence, or stack it first (jnp.stack)")
             elif builtin in PYTHON_COMPARING_BUILTINS:
                 self._compared(node, builtin)
             elif builtin in PYTHON_BOUND_BUILTINS:
