@@ -532,10 +532,20 @@ def state_changed_after_construction(ctx: FileContext, cls: cst.ClassDef,
             return []
         receiver = positional_params(method)[0].name.value
         writes = _attribute_writes(ctx, cls, methods)
+        # what the method assigns itself before reading it, it reads back in the same trace
+        assigned: dict[str, int] = {}
+        for statement in own_nodes(method.body):
+            if isinstance(statement, cst.Assign):
+                for t in statement.targets:
+                    if isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) \
+                            and t.target.value.value == receiver:
+                        order = ctx.model.order(statement)
+                        assigned[t.target.attr.value] = min(order, assigned.get(t.target.attr.value, order))
         found, seen = [], set()
         for node in _attribute_loads(method.body, receiver):
             attr = node.attr.value
-            if attr in methods or attr in seen or attr not in writes:
+            if attr in methods or attr in seen or attr not in writes \
+                    or ctx.model.order(node) > assigned.get(attr, ctx.model.order(node)):
                 continue
             seen.add(attr)
             found.append((node, writes[attr]))
