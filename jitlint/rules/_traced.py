@@ -1122,13 +1122,21 @@ class _FunctionAnalysis:
         if binding is not None and binding.kind == "import":
             self._record_imported(call, scope)
             return
+        helper = self._plain_helper(call.func, scope)
+        if helper is not None:
+            self._follow_into(helper, call, scope, positional_params(helper), force=force)
+
+    def _plain_helper(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
+        """``helper`` named by ``func``: an undecorated, unjitted def of this module outside
+        this function and outside a class body."""
+        binding = self.model.single_binding(func.value, scope) if isinstance(func, cst.Name) else None
         if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
-            return
+            return None
         helper = binding.node
         if helper.decorators or helper in self.jitted_defs or helper is self.func \
                 or id(binding.scope) in self.scope_ids or binding.scope.kind == "class":
-            return
-        self._follow_into(helper, call, scope, positional_params(helper), force=force)
+            return None
+        return helper
 
     def instance_method(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
         """``lookup(i)`` / ``lookup.get(i)`` where ``lookup`` is bound once to an instance of a
@@ -1168,14 +1176,7 @@ class _FunctionAnalysis:
         ``int(jnp.ceil(t / dt))`` there raises."""
         if not self.staged or self.depth >= MAX_HELPER_DEPTH:
             return False
-        if self.own_method(call.func, scope) is not None:
-            return True
-        if not isinstance(call.func, cst.Name):
-            return False
-        binding = self.model.single_binding(call.func.value, scope)
-        return binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef) \
-            and not binding.node.decorators and binding.node not in self.jitted_defs \
-            and binding.scope.kind != "class" and id(binding.scope) not in self.scope_ids
+        return self.own_method(call.func, scope) is not None or self._plain_helper(call.func, scope) is not None
 
     def _record_imported(self, call: cst.Call, scope: Scope) -> None:
         """``relu(x)`` / ``ops.relu(x)`` / ``from .ops import relu`` with traced arguments in
