@@ -1197,6 +1197,24 @@ def array_made_by(model: SemanticModel, call: cst.Call, scope: Scope) -> Optiona
     return None
 
 
+def elementwise_operands(expr: cst.BaseExpression) -> Optional[list[cst.BaseExpression]]:
+    """The operands of an arithmetic, bitwise or comparison operation (``a < 4``, ``~m``,
+    ``x * 2``): with an array among them the result is an array of the same kind. None for
+    anything else, and for operations whose result is a Python bool or str whatever the operands
+    (``not``, ``is``, ``in``, ``"%s" % x``)."""
+    if isinstance(expr, cst.BinaryOperation):
+        if isinstance(expr.operator, cst.Modulo) and isinstance(expr.left, (cst.SimpleString, cst.FormattedString)):
+            return None
+        return [expr.left, expr.right]
+    if isinstance(expr, cst.UnaryOperation):
+        return None if isinstance(expr.operator, cst.Not) else [expr.expression]
+    if isinstance(expr, cst.Comparison):
+        if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons):
+            return None
+        return [expr.left, *(c.comparator for c in expr.comparisons)]
+    return None
+
+
 def _makes_dict(value: Optional[cst.BaseExpression]) -> bool:
     """``{...}``, ``{k: v for ...}`` or ``dict(...)``: a new dict."""
     return isinstance(value, (cst.Dict, cst.DictComp)) or (

@@ -993,9 +993,8 @@ def test_lax_loop_library_call_compiles_on_every_eager_call(qualname, compiles):
     call = _lax_loop_examples()[qualname]
     call()  # the first call compiles everything else it needs (the value and gradient ...)
     before = len(compiles)
-    for _ in range(2):  # each later call compiles its loops again
-        call()
-    assert len(compiles) - before == 2 * fact.compiles_per_call, compiles[before:]
+    call()  # a later call compiles its loops again (a cached program would compile nothing)
+    assert len(compiles) - before == fact.compiles_per_call, compiles[before:]
     # jitted once, the same calls compile once in all
     jitted = jax.jit(lambda: call()) if not fact.method else None
     if jitted is not None:

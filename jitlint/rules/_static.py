@@ -30,7 +30,8 @@ from jitlint.rules._context import REPEATED, UNKNOWN, calling_context
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
 from jitlint.staticargs import ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
 from jitlint.values import (
-    IterationValues, Varying, array_made_by, assigned, function_returns, origin, reaching_values,
+    IterationValues, Varying, array_made_by, assigned, elementwise_operands, function_returns, origin,
+    reaching_values,
     returned_values, attribute_written_elsewhere, fields_made_in_init, unpacked_keywords, value_flow,
 )
 
@@ -463,6 +464,8 @@ def _binding_of(scope: Scope, name: str, node: cst.CSTNode) -> Optional[Binding]
 # ---------------------------------------------------------------------------- unhashable values
 CONTAINERS = ("a list", "a dict", "a set")
 ARRAY_FIX = "pass it as a traced (non-static) argument, or pass a tuple"
+MASK_FIX = ("pass the hashable values it is computed from (a bound, a length) and build the mask "
+            "inside the jitted function; a traced mask cannot index")
 
 
 def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
@@ -506,6 +509,14 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         return unhashable_field(ctx, expr, scope, depth) or _returned_unhashable(ctx, expr, scope, depth)
     if isinstance(expr, cst.Attribute):
         return _attribute_unhashable(ctx, expr, scope, depth)
+    operands = elementwise_operands(expr)
+    if operands is not None:  # ``np.arange(10) < 4``, ``-x``: an array operand makes an array
+        for operand in operands:
+            inner = unhashable(ctx, operand, scope, depth + 1)
+            if inner is not None and inner[1] == ARRAY_FIX:
+                # a traced boolean mask cannot index (its size is data-dependent)
+                return (f"{inner[0]} (a boolean mask)", MASK_FIX) if isinstance(expr, cst.Comparison) else inner
+        return None
     if isinstance(expr, cst.Name):
         found = None
         values = reaching_values(value_flow(ctx), expr, scope)

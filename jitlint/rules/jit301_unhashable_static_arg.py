@@ -24,7 +24,9 @@ class UnhashableStaticArg(Rule):
     `__eq__` without `__hash__` (classes resolved within the linted tree), and a variable when
     every definition reaching the read is one of these (flow-sensitive: `x = [0]` twice is
     still a list; `x = tuple(x)` before the call is fine). Also any `jax.numpy` / `jax.random`
-    result (a jax Array: `jnp.sum(x > 0)`), an instance of a frozen or `unsafe_hash=True` dataclass or an
+    result (a jax Array: `jnp.sum(x > 0)`), arithmetic on or a comparison of an array (a
+    boolean mask, `np.arange(n) < k`: the advice is to pass the bound and build the mask inside,
+    as a traced mask cannot index), an instance of a frozen or `unsafe_hash=True` dataclass or an
     `equinox.Module` (both hash their fields) given a list, dict, set or array field, the static
     half of `eqx.partition(model, ...)` when a field of `model` is a list, dict or set, and the
     static `self` of a jitted method (`static_argnums=0`) when the class is a non-frozen
