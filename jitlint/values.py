@@ -949,6 +949,9 @@ def _literal_sequence(expr: cst.BaseExpression, scope: Scope, flow: ValueFlow
         if binding is not None and binding.kind == "assign" and isinstance(binding.node, cst.Assign) \
                 and len(binding.node.targets) == 1 and isinstance(binding.node.targets[0].target, cst.Name):
             expr = binding.value  # type: ignore[assignment]
+    if isinstance(expr, cst.Call) and len(expr.args) == 1 and not expr.args[0].keyword \
+            and array_made_by(flow.model, expr, scope) is not None:
+        expr = expr.args[0].value  # ``jnp.asarray([94, 92, 97])``: iterated element by element
     if isinstance(expr, (cst.List, cst.Tuple)) \
             and not any(isinstance(e, cst.StarredElement) for e in expr.elements):
         return [e.value for e in expr.elements]

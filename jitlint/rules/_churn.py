@@ -545,15 +545,21 @@ class _ArgChecker:
             return f"an array whose shape depends on {how}", SIZED_FIX
         return None
 
-    def size_varies(self, expr: cst.BaseExpression, scope: Scope, loop) -> Optional[str]:
+    def size_varies(self, expr: cst.BaseExpression, scope: Scope, loop, depth: int = 0) -> Optional[str]:
         """How a size (not the loop counter) takes a new value on the iterations of ``loop``:
         the loop's target over a literal list of at least 3 different ints (``for n in [5, 8,
-        10]``), or
+        10]``, also converted in the loop first: ``n = int(n)``), or
         a value that changes on every iteration (``n = len(history)`` of a growing list,
         ``n += 8``; values.IterationValues).  None: it does not, as far as the code shows."""
         iterations = IterationValues(self.model, self.flow)
         for name in name_loads(expr):
             values = self._loop_values(name, scope, loop)
+            bindings = self._bindings(name, scope)
+            if values is None and depth < 2 and len(bindings) == 1 and self._inside(bindings[0], loop) \
+                    and _is_conversion(bindings[0].value, self.model, scope):
+                converted = self.size_varies(bindings[0].value, scope, loop, depth + 1)  # type: ignore[arg-type]
+                if converted is not None:
+                    return converted
             if values is not None:
                 sizes = {int(v.evaluated_value) for v in values if isinstance(v, cst.Integer)}
                 # Two sizes (a train and an eval shape) are a fixed, visible cost, left alone
@@ -815,6 +821,16 @@ def _counts(binding: Binding, model: SemanticModel) -> bool:
     """``for i in range(...)`` / ``for i, x in enumerate(...)``: i is an int counter
     (values.counts)."""
     return counts(binding, model)
+
+
+def _is_conversion(value: Optional[cst.BaseExpression], model: SemanticModel, scope: Scope) -> bool:
+    """``int(n)`` / ``n.item()``: the same number as a Python int (a size read from an array)."""
+    if not isinstance(value, cst.Call):
+        return False
+    func = value.func
+    if isinstance(func, cst.Name):
+        return func.value in ("int", "round") and not model.lookup(func.value, scope) and len(value.args) == 1
+    return isinstance(func, cst.Attribute) and func.attr.value in ("item", "tolist") and not value.args
 
 
 def _comp_fors(comp: cst.BaseComp, node: cst.CSTNode) -> bool:

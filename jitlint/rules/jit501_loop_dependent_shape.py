@@ -17,7 +17,8 @@ class LoopDependentShape(Rule):
     or `x[idx]` indexed by one), or a list/tuple whose length is the loop counter
     (`(x,) * i`, `tuple(range(i))`: a pytree with a new number of leaves). Sizes and one-sided
     slice bounds need not be the counter: the loop's target over a literal list of at least
-    three different sizes (`for n in [5, 8, 10]`, also through a name), or a value updated on
+    three different sizes (`for n in [5, 8, 10]`, also through a name, or an array of them,
+    `jnp.asarray([...])`, read back with `n = int(n)`: jax issue 15412), or a value updated on
     every iteration (`size -= 1`, `k += 1` read as `n - k`, `size = size // 2`: followed around
     the loop from where it starts), counts too, as does an array gathered by such an index
     (`x[jnp.arange(n)]`, jax issue 15761), a two-sided slice with one such bound
