@@ -1139,6 +1139,20 @@ def returned_values(model: SemanticModel, flow: ValueFlow, call: cst.Call, scope
     return function_returns(model, function)
 
 
+def returned_made_function(model: SemanticModel, flow: ValueFlow, call: cst.Call, scope: Scope
+                           ) -> Optional[cst.CSTNode]:
+    """``make_schedule(0.9)``: the def or lambda the called module function creates and returns
+    on every ``return`` (a new function per call); None when some return gives anything else."""
+    found = None
+    for returned in returned_values(model, flow, call, scope):
+        made = model.value_origin(returned.value, returned.scope, returned.frame)  # type: ignore[arg-type]
+        if made is None or not isinstance(made[0], (cst.FunctionDef, cst.Lambda)) \
+                or not any(f.node is returned.function for f in made[2]):
+            return None
+        found = found or made[0]
+    return found
+
+
 def function_returns(model: SemanticModel, function: cst.FunctionDef) -> list[Returned]:
     """The value of each ``return`` statement of ``function`` (empty as for returned_values)."""
     if function.asynchronous:

@@ -52,7 +52,7 @@ from jitlint.rules._types import ClassRef, member_kind, receiver_class
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, dotted_name
 from jitlint.staticargs import IDENTITY, UNHASHABLE
 from jitlint.staticargs import UNKNOWN as UNKNOWN_CLASS
-from jitlint.values import returned_values, value_flow
+from jitlint.values import returned_made_function, value_flow
 from jitlint.walk import Walker, children, iter_nodes
 
 # equinox's transforms return Modules that compare equal field by field; equinox's jits take
@@ -356,14 +356,10 @@ class _Analysis:
                            creation: Frame) -> Optional[tuple[str, Frame, cst.CSTNode]]:
         """``make_body(0.9)``: a module function whose every ``return`` gives a def or lambda
         it creates: each call makes a new function, where the call runs."""
-        found = None
-        for returned in returned_values(self.model, value_flow(self.ctx), call, scope):
-            made = self.model.value_origin(returned.value, returned.scope, returned.frame)  # type: ignore[arg-type]
-            if made is None or not isinstance(made[0], (cst.FunctionDef, cst.Lambda)) \
-                    or not any(f.node is returned.function for f in made[2]):
-                return None
-            found = found or ("local-def" if isinstance(made[0], cst.FunctionDef) else "lambda", creation, call)
-        return found
+        made = returned_made_function(self.model, value_flow(self.ctx), call, scope)
+        if made is None:
+            return None
+        return "local-def" if isinstance(made, cst.FunctionDef) else "lambda", creation, call
 
 
     def _unpacked_or_rebound(self, expr: cst.BaseExpression, scope: Scope,
@@ -651,8 +647,22 @@ class _Analysis:
             calls = [site for site in self.model.calls_named(binding.name)
                      if isinstance(site.node.func, cst.Name) and site.frame.scope is binding.scope]
         else:
-            calls = list(self.model.calls_to(binding))
+            calls = [*self.model.calls_to(binding), *self._transformed_calls(binding)]
         return [site for site in calls if within(site.frame)]
+
+    def _transformed_calls(self, binding: Binding) -> Iterator[CallSite]:
+        """``jax.grad(f)(x)``, ``eqx.filter_grad(f)(...)``: calling what a transform of ``f``
+        returns calls ``f``."""
+        for site in self.model.calls:
+            inner = site.node.func
+            if not isinstance(inner, cst.Call) or not inner.args or inner.args[0].keyword \
+                    or inner.args[0].star or not isinstance(inner.args[0].value, cst.Name) \
+                    or inner.args[0].value.value != binding.name:
+                continue
+            bindings = self.model.lookup(binding.name, site.frame.scope)
+            if len(bindings) == 1 and bindings[0] is binding \
+                    and self.model.qualified_name(inner.func, site.frame.scope) in TRANSFORMS:
+                yield site
 
     def _result_binding(self, app: JitApplication) -> Optional[Binding]:
         """The local name the jitted callable is bound to, if any."""

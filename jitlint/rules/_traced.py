@@ -79,7 +79,7 @@ from jitlint.rules._nnx import NNX_JIT, linen_self_method, own_nodes
 from jitlint.rules._static import jitted_call_sites, jitted_callee, jitted_reference, map_arguments
 from jitlint.semantic import Binding, CallSite, Scope, SemanticModel
 from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec
-from jitlint.values import array_made_by, self_attribute_value, value_flow
+from jitlint.values import array_made_by, returned_made_function, self_attribute_value, value_flow
 from jitlint.walk import Walker, iter_nodes
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
@@ -790,8 +790,8 @@ SCHEDULE_LEAF_NAMES = frozenset(name.rpartition(".")[2] for name in SCHEDULE_PAR
 
 
 def _schedule_uses(ctx: FileContext) -> list[TracerUse]:
-    """A def passed as an optimizer's schedule (jaxfacts.SCHEDULE_PARAMS: ``optax.sgd(lr_fn)``)
-    runs with a traced step count when the optimizer's update runs traced: a method of the
+    """A def passed as an optimizer's schedule (jaxfacts.SCHEDULE_PARAMS: ``optax.sgd(lr_fn)``,
+    also the def a factory makes and returns: ``optax.sgd(make_schedule(...))``) runs with a traced step count when the optimizer's update runs traced: a method of the
     object holding it is jitted (``jax.jit(op.update)``) or called in traced code, or the
     object is passed to a jitted function (a TrainState)."""
     model = ctx.model
@@ -799,7 +799,7 @@ def _schedule_uses(ctx: FileContext) -> list[TracerUse]:
     for site in [site for leaf in SCHEDULE_LEAF_NAMES for site in model.calls_named(leaf)]:
         qualname = model.qualified_name(site.node.func, site.frame.scope)
         where = SCHEDULE_PARAMS.get(qualname or "")
-        schedule = _schedule_def(site, where, model) if where is not None else None
+        schedule = _schedule_def(ctx, site, where) if where is not None else None
         if schedule is None or not _update_runs_traced(ctx, site):
             continue
         count = positional_params(schedule)[0].name.value
@@ -810,18 +810,28 @@ def _schedule_uses(ctx: FileContext) -> list[TracerUse]:
     return uses
 
 
-def _schedule_def(site, where: tuple[int, str], model: SemanticModel) -> Optional[cst.FunctionDef]:
+def _schedule_def(ctx: FileContext, site, where: tuple[int, str]) -> Optional[cst.FunctionDef]:
+    model = ctx.model
     position, keyword = where
     positional = [a for a in site.node.args if a.keyword is None and not a.star]
     chosen = [a for a in site.node.args if a.keyword is not None and a.keyword.value == keyword]
     arg = chosen[0] if chosen else positional[position] if position < len(positional) else None
-    if arg is None or not isinstance(arg.value, cst.Name):
+    if arg is None:
         return None
-    binding = model.single_binding(arg.value.value, site.frame.scope)
-    if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef) \
-            or binding.node.decorators or not positional_params(binding.node):
+    value, scope, schedule = arg.value, site.frame.scope, None
+    if isinstance(value, cst.Name):
+        binding = model.single_binding(value.value, scope)
+        if binding is None:
+            return None
+        if binding.kind == "def":
+            schedule = binding.node
+        elif binding.kind == "assign":
+            value, scope = binding.value, binding.scope
+    if isinstance(value, cst.Call):  # ``make_schedule(...)``: the def the factory makes and returns
+        schedule = returned_made_function(model, value_flow(ctx), value, scope)
+    if not isinstance(schedule, cst.FunctionDef) or schedule.decorators or not positional_params(schedule):
         return None
-    return binding.node
+    return schedule
 
 
 def _update_runs_traced(ctx: FileContext, site) -> bool:

@@ -6,7 +6,8 @@ class JitOfLocalFunction(FreshCallableRule):
     ## What it does
     Flags jit applied to a function defined inside the enclosing function or loop body, in call
     form (`jax.jit(inner)`) or decorator form (`@jax.jit` on a nested `def`), when that code runs
-    repeatedly and calls the result. Also flags factories (`def make(c): ... return
+    repeatedly and calls the result, directly or through a transform of it (`jax.grad(loss)(w)`,
+    `eqx.filter_grad(loss)(...)` calls `loss`: equinox issue 307). Also flags factories (`def make(c): ... return
     jax.jit(step)`) whose result is called right away in a loop (`make(0.5)(w, g)`).
 
     ## Why is this bad?
@@ -17,7 +18,8 @@ class JitOfLocalFunction(FreshCallableRule):
     `train_epoch` that builds `@jax.jit def step` and loops over its batches compiles once per
     epoch (5 in 5 epochs; 1 when the step is built once outside), and a factory returning
     `(Z, project, recover)` jitted closures, unpacked and called per iteration, compiles both
-    every iteration.
+    every iteration. A `@jax.jit def loss` inside a step function, only called as
+    `jax.grad(loss)(w)`, compiles 5 times in 5 steps (`fixtures/fresh/`).
 
     ## Fix safety
     Moving the function to module level is safe when it closes over nothing that changes; pass
