@@ -784,6 +784,12 @@ HOST_RANDOM_DRAWS: dict[str, tuple] = {
     "random.normalvariate": (0.0, 1.0),
     "random.randint": (0, 1 << 30),
 }
+# Reads of the host's clocks: each call returns a later time.  Inside jit the read runs once,
+# at trace time, and is baked in like a host draw: every call sees the first trace's time (a key
+# seeded from it, ``jax.random.key(int(time.time()))``, gives the same numbers every call: jax
+# issue 1141; tests/test_jaxfacts.py: two jitted reads 20 ms apart agree, two eager ones differ).
+HOST_CLOCK_READS = frozenset({"time.time", "time.time_ns", "time.perf_counter", "time.perf_counter_ns",
+                              "time.monotonic", "time.monotonic_ns"})
 # Dispatchers whose first argument names the function to call: qualname -> the prefix of the
 # names that are random draws from a state kept in Python.  ``autoray.do("random.normal",
 # like="jax")`` splits autoray's global jax key in Python (autoray#27): under jit the draw is

@@ -8,6 +8,7 @@ import builtins
 import functools
 import importlib
 import inspect
+import time
 
 import pytest
 
@@ -31,7 +32,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               TRACED_RESULT_CALLS,
                               TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
-                              HOST_RANDOM_DRAWS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
+                              HOST_RANDOM_DRAWS, HOST_CLOCK_READS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
                               CONFIG_UPDATES, CACHE_CLEARS)
 
 jax = pytest.importorskip("jax")
@@ -1491,6 +1492,24 @@ def test_host_random_draw_is_baked_in_under_jit(qualname):
     jitted = jax.jit(lambda: jnp.asarray(draw(*args)))
     assert np.array_equal(jitted(), jitted())  # drawn once, at trace time
     assert not np.array_equal(draw(*args), draw(*args))  # eagerly each draw advances the state
+
+
+@pytest.mark.parametrize("qualname", sorted(HOST_CLOCK_READS))
+def test_host_clock_read_is_baked_in_under_jit(qualname):
+    module, name = qualname.rsplit(".", 1)
+    read = getattr(importlib.import_module(module), name)
+
+    def seconds():  # within the last 1000 s, as float32 keeps 20 ms apart there
+        value = read()
+        return (value / 1e9 if isinstance(value, int) else value) % 1000.0
+
+    jitted = jax.jit(lambda: jnp.asarray(seconds()))
+    first = jitted()
+    time.sleep(0.02)
+    assert jitted() == first  # read once, at trace time
+    before = seconds()
+    time.sleep(0.02)
+    assert seconds() != before  # eagerly each read moves on
 
 
 def test_dispatched_random_draw_is_baked_in_and_leaks_its_key():

@@ -25,7 +25,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.jaxfacts import (CACHE_CLEARS, CACHE_KEY_MISSING_FLAGS, CONFIG_UPDATES, DISPATCHED_RANDOM_DRAWS,
-                              HOST_RANDOM_DRAWS)
+                              HOST_CLOCK_READS, HOST_RANDOM_DRAWS)
 from jitlint.project import absolute, attribute_reads, module_name_for
 from jitlint.rule import FileContext
 from jitlint.rules._context import class_methods
@@ -152,15 +152,16 @@ def _factory_calls(ctx: FileContext, func: cst.FunctionDef, entry: JittedFunctio
             yield from model.calls_to(bound[0])
 
 
-def host_random_draws(ctx: FileContext) -> list[StaleRead]:
-    """``np.random.normal()``, ``random.random()``, ``autoray.do("random.normal", ...)`` in a
-    jitted body (or a function of this module it calls): a draw from a generator kept in
-    Python (jaxfacts.HOST_RANDOM_DRAWS), run once at trace time and baked in.  Not a draw
-    given a traced parameter (that one fails to trace: JIT803's)."""
-    return ctx.shared("host-random-draws", _find_host_random_draws)
+def host_state_reads(ctx: FileContext) -> list[StaleRead]:
+    """``np.random.normal()``, ``random.random()``, ``autoray.do("random.normal", ...)``,
+    ``time.time()`` in a jitted body (or a function of this module it calls): a draw from a
+    generator kept in Python (jaxfacts.HOST_RANDOM_DRAWS) or a clock read
+    (jaxfacts.HOST_CLOCK_READS), run once at trace time and baked in.  Not a draw given a traced
+    parameter (that one fails to trace: JIT803's)."""
+    return ctx.shared("host-state-reads", _find_host_state_reads)
 
 
-def _find_host_random_draws(ctx: FileContext) -> list[StaleRead]:
+def _find_host_state_reads(ctx: FileContext) -> list[StaleRead]:
     model = ctx.model
     jitted = {f: j for f, j in jitted_functions(ctx).items()
               if not any(app.jit.qualname in SKIPPED_JITS for app in j.apps)}
@@ -180,17 +181,13 @@ def _find_host_random_draws(ctx: FileContext) -> list[StaleRead]:
             for site in model.calls:
                 if not site.frame.is_inside(body) or _nested_function(site.frame, body):
                     continue  # a nested def may run at call time (a host callback)
-                drawn = _random_draw(site.node, site.frame.scope, model)
-                if drawn is None or any(_reads_value_of(a.value, params) for a in site.node.args):
+                read = _host_state_read(site.node, site.frame.scope, model)
+                if read is None or any(_reads_value_of(a.value, params) for a in site.node.args):
                     continue
-                source = "autoray's global jax key" if drawn.startswith("autoray.") else \
-                    f"the global generator of `{drawn.rsplit('.', 1)[0]}`"
+                source, changes, fix = read
                 shown = cst.Module([]).code_for_node(site.node.func)
-                found.append(StaleRead(
-                    site.node, func, source, f"advanced by each draw, but `{shown}(...)` runs at "
-                    f"trace time only", described=True, fix=(
-                        "every call returns the same \"random\" numbers; draw with jax.random "
-                        "from a key passed as an argument and split for each call")))
+                found.append(StaleRead(site.node, func, source, f"{changes}, but `{shown}(...)` runs at "
+                                       f"trace time only", described=True, fix=fix))
                 break
             else:
                 continue
@@ -224,16 +221,26 @@ def _nested_function(frame: Frame, body: cst.FunctionDef) -> bool:
     return False
 
 
-def _random_draw(call: cst.Call, scope: Scope, model: SemanticModel) -> Optional[str]:
-    """The qualname of a draw from a generator kept in Python, or None."""
+RANDOM_DRAW_FIX = ("every call returns the same \"random\" numbers; draw with jax.random from a key "
+                   "passed as an argument and split for each call")
+CLOCK_READ_FIX = ("every call sees the time of the first trace; read the clock outside the jitted "
+                  "function and pass the value as an argument (a random key: pass a jax.random key "
+                  "and split it)")
+
+
+def _host_state_read(call: cst.Call, scope: Scope, model: SemanticModel) -> Optional[tuple[str, str, str]]:
+    """(what is read, how it changes, the fix) for a call that reads state kept on the host and
+    changed between calls (a draw from a generator kept in Python, a clock), or None."""
     qualname = model.qualified_name(call.func, scope)
     if qualname in HOST_RANDOM_DRAWS:
-        return qualname
+        return f"the global generator of `{qualname.rsplit('.', 1)[0]}`", "advanced by each draw", RANDOM_DRAW_FIX
+    if qualname in HOST_CLOCK_READS:
+        return "the host clock", "different at every call", CLOCK_READ_FIX
     prefix = DISPATCHED_RANDOM_DRAWS.get(qualname or "")
     first = call.args[0].value if call.args and call.args[0].keyword is None else None
     if prefix is not None and isinstance(first, cst.SimpleString) \
             and str(first.evaluated_value).startswith(prefix):
-        return qualname
+        return "autoray's global jax key", "advanced by each draw", RANDOM_DRAW_FIX
     return None
 
 
@@ -373,9 +380,10 @@ def _module(ctx: FileContext) -> tuple[str, bool]:
 
 
 def stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:
-    """``self._fwd = jax.jit(self._forward)`` in ``__init__``: the bound method's body reads
-    ``self.P``, baked in at the first trace; flagged when ``P`` is reassigned or mutated later,
-    by another method of the class (``self.P = ...``) or on an instance of it (``model.P = ...``)."""
+    """``self._fwd = jax.jit(self._forward)`` in ``__init__`` (or stored on ``self`` by another
+    method: ``build()``): the bound method's body reads ``self.P``, baked in at the first trace;
+    flagged when ``P`` is reassigned or mutated later, by another method of the class
+    (``self.P = ...``) or on an instance of it (``model.P = ...``)."""
     return ctx.shared("stale-attribute-reads", _find_stale_attribute_reads)
 
 
@@ -387,18 +395,32 @@ def _find_stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:
         if app.jit.qualname in SKIPPED_JITS or not isinstance(target, cst.Attribute) \
                 or not isinstance(target.value, cst.Name) or target.value.value != "self":
             continue
-        init = app.frame.enclosing_function()
-        init_frame = model.functions.get(init) if init is not None else None
-        if init is None or init.name.value != "__init__" or init_frame is None \
-                or init_frame.scope.kind != "class":
+        builder = app.frame.enclosing_function()
+        builder_frame = model.functions.get(builder) if builder is not None else None
+        if builder is None or builder_frame is None or builder_frame.scope.kind != "class":
             continue
-        cls = init_frame.scope.node
+        if builder.name.value != "__init__" and (
+                not _stored_on_self(model, app)
+                # called again, it jits again: "re-apply after updating self" (DESC PR 310)
+                or len(model.calls_named(builder.name.value)) > 1):
+            continue
+        cls = builder_frame.scope.node
         method = class_methods(cls).get(target.attr.value)
         if method is None:
             continue
-        for node, where in state_changed_after_construction(ctx, cls, method):
-            found.append(StaleRead(node, method, f"self.{node.attr.value}", f"changed by {where} while the jit made once in `__init__` keeps its first trace"))
+        for node, where in state_changed_after_construction(ctx, cls, method, builder.name.value):
+            found.append(StaleRead(node, method, f"self.{node.attr.value}", f"changed by {where} while "
+                                   f"the jit made once in `{builder.name.value}` keeps its first trace"))
     return found
+
+
+def _stored_on_self(model: SemanticModel, app) -> bool:
+    """``self.step = jax.jit(self.step)``: the jit is kept on the object for its later calls."""
+    statement = model.parent_statement.get(app.call) if app.call is not None else None
+    return isinstance(statement, cst.Assign) and len(statement.targets) == 1 \
+        and isinstance(statement.targets[0].target, cst.Attribute) \
+        and isinstance(statement.targets[0].target.value, cst.Name) \
+        and statement.targets[0].target.value.value == "self"
 
 
 def stale_instance_method_reads(ctx: FileContext) -> list[StaleRead]:
@@ -521,17 +543,18 @@ def _self_assigned(method: cst.FunctionDef, receiver: str) -> set[str]:
     return assigned
 
 
-def state_changed_after_construction(ctx: FileContext, cls: cst.ClassDef,
-                                     method: cst.FunctionDef) -> list[tuple[cst.Attribute, str]]:
+def state_changed_after_construction(ctx: FileContext, cls: cst.ClassDef, method: cst.FunctionDef,
+                                     builder: str = "__init__") -> list[tuple[cst.Attribute, str]]:
     """The ``self.P`` reads of ``method`` (first read of each ``P``) whose ``P`` is written after
-    construction, with where: what a jit of the bound method, made once, keeps from its first
-    trace (JIT601), and what a per-call jit of it reads fresh each time (JIT104's advice)."""
+    construction (outside ``__init__`` and the ``builder`` method that makes the jit), with
+    where: what a jit of the bound method, made once, keeps from its first trace (JIT601), and
+    what a per-call jit of it reads fresh each time (JIT104's advice)."""
     def compute(ctx: FileContext) -> list[tuple[cst.Attribute, str]]:
         methods = class_methods(cls)
         if method.decorators or not positional_params(method):
             return []
         receiver = positional_params(method)[0].name.value
-        writes = _attribute_writes(ctx, cls, methods)
+        writes = _attribute_writes(ctx, cls, methods, builder)
         # what the method assigns itself before reading it, it reads back in the same trace
         assigned: dict[str, int] = {}
         for statement in own_nodes(method.body):
@@ -550,7 +573,7 @@ def state_changed_after_construction(ctx: FileContext, cls: cst.ClassDef,
             seen.add(attr)
             found.append((node, writes[attr]))
         return found
-    return ctx.shared(("state-changed-after-construction", id(method)), compute)
+    return ctx.shared(("state-changed-after-construction", id(method), builder), compute)
 
 
 def _attribute_loads(body: cst.CSTNode, receiver: str) -> list[cst.Attribute]:
@@ -568,10 +591,10 @@ def _attribute_loads(body: cst.CSTNode, receiver: str) -> list[cst.Attribute]:
     return loads
 
 
-def _attribute_writes(ctx: FileContext, cls: cst.ClassDef, methods: dict) -> dict[str, str]:
+def _attribute_writes(ctx: FileContext, cls: cst.ClassDef, methods: dict, builder: str) -> dict[str, str]:
     """attribute name -> where it is written after construction: ``self.P = ...`` / ``self.P[k]
-    = ...`` / ``self.P += ...`` in a method other than ``__init__``, or ``obj.P = ...`` on a
-    name bound to ``Cls(...)``."""
+    = ...`` / ``self.P += ...`` in a method other than ``__init__`` and ``builder``, or
+    ``obj.P = ...`` on a name bound to ``Cls(...)``."""
     writes: dict[str, str] = {}
     model = ctx.model
 
@@ -594,7 +617,7 @@ def _attribute_writes(ctx: FileContext, cls: cst.ClassDef, methods: dict) -> dic
 
     for name, method in methods.items():
         params = positional_params(method)
-        if name == "__init__" or not params:
+        if name in ("__init__", builder) or not params:
             continue
         receiver = params[0].name.value
         _Writes(lambda n, r=receiver: n == r, f"`{name}`").walk(method.body)

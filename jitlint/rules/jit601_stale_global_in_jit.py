@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._stale import (NNX_UPDATED, host_random_draws, stale_attribute_reads, stale_config_flags,
+from jitlint.rules._stale import (NNX_UPDATED, host_state_reads, stale_attribute_reads, stale_config_flags,
                                   stale_imported_reads,
                                   stale_instance_method_reads, stale_reads)
 
@@ -14,7 +14,8 @@ class StaleGlobalInJit(Rule):
     function, or in the loop that calls it. Also followed: a def jitted through a
     transformation (`jax.jit(jax.grad(loss))`), a name bound again to the same jit
     (`f_jit = jax.jit(f)` after rebinding a function `f` reads), and a bound method jitted once
-    in `__init__` (`self._fwd = jax.jit(self._forward)`) whose body reads `self.params` that
+    in `__init__` (`self._fwd = jax.jit(self._forward)`), or stored on `self` by another method
+    the module calls at most once (`build()`: DESC PR 310; called again, it jits again), whose body reads `self.params` that
     another method or an assignment to the instance changes, and a bound method of an
     instance jitted once into a name (`jitted_calc = jax.jit(c.calc)`) when `c.P = ...` or a
     method of `c` that assigns `self.P` runs between two calls of that name (shown at the
@@ -23,8 +24,9 @@ class StaleGlobalInJit(Rule):
     `import settings`) that the program assigns (`settings.scale = 3.0`) between two calls of a
     jitted function that reads it, jitted in this module or, through the project index, in
     another one (shown at the write). Also a draw from a random generator kept in Python
-    (`np.random.normal()`, `random.random()`, `autoray.do("random.normal", ...)`) in a jitted
-    body or a function of this module it calls, and `jax.config.update(flag, ...)` of a flag
+    (`np.random.normal()`, `random.random()`, `autoray.do("random.normal", ...)`) or a read of
+    the host clock (`time.time()`, `time.perf_counter_ns()`: jaxfacts.HOST_CLOCK_READS) in a
+    jitted body or a function of this module it calls, and `jax.config.update(flag, ...)` of a flag
     that jit's cache key leaves out (`jax_high_dynamic_range_gumbel`, for a function drawing
     with `jax.random.gumbel`/`categorical`) between two calls, with no `jax.clear_caches()`
     between (shown at the update). Constants bound once, imports,
@@ -44,7 +46,9 @@ class StaleGlobalInJit(Rule):
     same: `np.random.normal()` in a jitted function returns 1.7641 on every call (without jit,
     1.7641 then 0.4002), and autoray's `do("random.normal", like="jax")` repeats its number and
     leaves the key split at trace time in autoray's global state, so its next eager draw raises
-    UnexpectedTracerError (autoray 0.11.0, autoray#27). After
+    UnexpectedTracerError (autoray 0.11.0, autoray#27). A key seeded from the clock inside jit
+    (`jax.random.key(time.perf_counter_ns() % 2**31)`, jax issue 1141) draws the same noise on
+    two calls; without jit, different noise (`fixtures/stale_values/`). After
     `config.update("jax_high_dynamic_range_gumbel", True)` a jitted `categorical` draw returns
     exactly the samples of the old mode (without jit they change), until `jax.clear_caches()`
     (jax#40609, a JAX gap). The run-time tests of
@@ -94,7 +98,7 @@ class StaleGlobalInJit(Rule):
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         for stale in [*stale_reads(ctx), *stale_attribute_reads(ctx), *stale_instance_method_reads(ctx),
-                      *host_random_draws(ctx), *stale_imported_reads(ctx)]:
+                      *host_state_reads(ctx), *stale_imported_reads(ctx)]:
             if stale.how == NNX_UPDATED:
                 continue  # JIT610 says it in NNX terms
             function = stale.function_name
