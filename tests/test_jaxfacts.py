@@ -737,7 +737,8 @@ def test_tracing_call_gives_its_functions_tracers(qualname):
     assert set(TRACING_CALL_EXAMPLES) == set(TRACING_CALLS)
     fact, example = TRACING_CALLS[qualname], TRACING_CALL_EXAMPLES[qualname]
     slots = _traced_slots(qualname)
-    example(_checking(lambda v: None, slots))  # runs as written
+    if fact.abstract:  # (otherwise the truth tests below run it to its end)
+        example(_checking(lambda v: None, slots))  # runs as written
     for slot, params in slots.items():
         for param in params:
             one = {slot: [param]}
