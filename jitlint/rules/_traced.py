@@ -50,7 +50,7 @@ of an ``lru_cache`` function, ``jax.jit(hash)`` (JIT809).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Sequence
 
 import libcst as cst
 
@@ -187,19 +187,34 @@ def _abstractly_traced_library_calls(ctx: FileContext) -> list[TracerUse]:
         if any(arg.keyword is not None and arg.keyword.value.startswith("static_arg") for arg in outer.args):
             continue  # ``make_jaxpr(f, static_argnums=1)``: not followed
         args = call.args if fact.wraps else [arg for arg in call.args if arg.value is not function]
-        for index, arg in enumerate(args):
-            keyword = arg.keyword.value if arg.keyword is not None else None
-            param = concrete_param(CONCRETE_PARAMS[target], index if keyword is None else None, keyword)
-            if param is None:
-                continue
-            fix = (f"pass static_argnums=({index},) to `{qualname}`" if fact.wraps else
-                   f"bind it to the function first (functools.partial({_src(function)}, {param.keyword}=...))")
-            uses.append(TracerUse("convert", arg, None, (
-                f"the `{param.keyword}` argument of `{target}` must be a Python value, but "
-                f"`{qualname}` traces every argument: the call raises {param.error}; {fix}"),
-                ((outer, JITTED_HERE),)))
-            break
+        found = _first_concrete_argument(CONCRETE_PARAMS[target], args)
+        if found is None:
+            continue
+        arg, index, param = found
+        fix = (f"bind it to the function first (functools.partial({_src(function)}, {param.keyword}=...))"
+               if not fact.wraps else f"pass static_argnums=({index},) to `{qualname}`" if index is not None
+               else f'pass static_argnames=("{param.keyword}",) to `{qualname}`')
+        uses.append(TracerUse("convert", arg, None, (
+            f"the `{param.keyword}` argument of `{target}` must be a Python value, but "
+            f"`{qualname}` traces every argument: the call raises {param.error}; {fix}"),
+            ((outer, JITTED_HERE),)))
     return uses
+
+
+def _first_concrete_argument(params, args: Sequence[cst.Arg], traced=lambda arg: True):
+    """(argument, its position or None for a keyword, the fact) of the first of ``args``, in
+    call order, at a parameter that must be a Python value (a CONCRETE_PARAMS entry's ``params``)
+    and that ``traced`` says is traced; None when there is none (or a ``*args`` comes first)."""
+    position = 0
+    for arg in args:
+        if arg.star:
+            return None
+        index = position if arg.keyword is None else None
+        position += arg.keyword is None
+        param = concrete_param(params, index, arg.keyword.value if arg.keyword is not None else None)
+        if param is not None and traced(arg):
+            return arg, index, param
+    return None
 
 
 def _jitted_hashing(ctx: FileContext) -> list[TracerUse]:
@@ -235,22 +250,15 @@ def _jitted_library_calls(ctx: FileContext) -> list[TracerUse]:
         if qualname not in CONCRETE_PARAMS:
             continue
         dynamic = {id(arg) for arg in jc.dynamic_args()}
-        position = 0
-        for arg in jc.call.args:
-            if arg.star:
-                break
-            index = position if arg.keyword is None else None
-            position += arg.keyword is None
-            fact = concrete_param(CONCRETE_PARAMS[qualname], index,
-                                  arg.keyword.value if arg.keyword is not None else None)
-            if fact is None or id(arg) not in dynamic:
-                continue
-            fix = (f"static_argnums=({index},)" if index is not None else f'static_argnames=("{fact.keyword}",)')
-            uses.append(TracerUse("convert", arg, None, (
-                f"the `{fact.keyword}` argument of jitted `{qualname}` must be a Python value, but "
-                f"jit traces it: the call raises {fact.error}; pass {fix} to jax.jit"),
-                ((jc.app.anchor, JITTED_HERE),)))
-            break
+        found = _first_concrete_argument(CONCRETE_PARAMS[qualname], jc.call.args, lambda arg: id(arg) in dynamic)
+        if found is None:
+            continue
+        arg, index, fact = found
+        fix = (f"static_argnums=({index},)" if index is not None else f'static_argnames=("{fact.keyword}",)')
+        uses.append(TracerUse("convert", arg, None, (
+            f"the `{fact.keyword}` argument of jitted `{qualname}` must be a Python value, but "
+            f"jit traces it: the call raises {fact.error}; pass {fix} to jax.jit"),
+            ((jc.app.anchor, JITTED_HERE),)))
     return uses
 
 
