@@ -766,6 +766,15 @@ STATIC_SPEC_TRANSFORMS: dict[str, StaticSpecTransform] = {
     "flax.linen.jit": StaticSpecTransform((0, "target"), self_counted=True, out_of_range=None),
 }
 
+# --- Class decorators that make no pytree ----------------------------------------------------------
+# A class under these (and nothing else) is still a plain Python class to JAX: ``self`` of a
+# ``@jax.jit`` method is no valid jit argument and the first call raises TypeError, as for an
+# undecorated class (jax issue 1567: an ``@attr.s`` class; tests/test_jaxfacts.py applies each).
+NON_PYTREE_CLASS_DECORATORS = frozenset({
+    "dataclasses.dataclass", "attr.s", "attr.attrs", "attr.define", "attr.frozen", "attr.mutable",
+    "attrs.define", "attrs.frozen", "attrs.mutable",
+})
+
 # --- Random draws from a state kept in Python ----------------------------------------------------
 # Each call draws from a generator the library keeps in Python and advances as a side effect
 # (NumPy's and the standard library's global generators).  Inside jit the draw runs once, at

@@ -32,7 +32,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               TRACED_RESULT_CALLS,
                               TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
-                              HOST_RANDOM_DRAWS, HOST_CLOCK_READS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
+                              HOST_RANDOM_DRAWS, HOST_CLOCK_READS, NON_PYTREE_CLASS_DECORATORS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
                               CONFIG_UPDATES, CACHE_CLEARS)
 
 jax = pytest.importorskip("jax")
@@ -1484,6 +1484,23 @@ def test_static_spec_transform_counts_positions_as_recorded(qualname):
     else:
         with pytest.raises(getattr(__import__("builtins"), fact.out_of_range), match="static_argnums"):
             run((flag + 1,))
+
+@pytest.mark.parametrize("qualname", sorted(NON_PYTREE_CLASS_DECORATORS))
+def test_non_pytree_class_decorator_leaves_self_no_valid_jit_argument(qualname):
+    module, name = qualname.rsplit(".", 1)
+    decorate = getattr(importlib.import_module(module), name)
+
+    class Scaler:
+        def scaled(self, v):
+            return v * 2.0
+
+    Scaler = decorate(Scaler)
+    scaler = Scaler()
+    [leaf] = jax.tree_util.tree_leaves(scaler)
+    assert leaf is scaler  # one opaque leaf: no pytree
+    with pytest.raises(TypeError, match="not a valid JAX type|abstract array"):
+        jax.jit(Scaler.scaled)(Scaler(), 1.0)
+
 
 @pytest.mark.parametrize("qualname", sorted(HOST_RANDOM_DRAWS))
 def test_host_random_draw_is_baked_in_under_jit(qualname):

@@ -2,9 +2,11 @@ from typing import Iterator
 
 import libcst as cst
 
+from jitlint.jaxfacts import NON_PYTREE_CLASS_DECORATORS
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._arguments import PYTREE_METHODS, registered_classes
 from jitlint.rules._jitted import TRACING_JITS, jitted_functions, positional_params, static_names
+from jitlint.semantic import Scope
 from jitlint.staticargs import literal, spec_of
 
 
@@ -12,7 +14,9 @@ class JitOnMethod(Rule):
     """
     ## What it does
     Flags `@jax.jit` (or `@partial(jax.jit, ...)` without `self` static) directly on a method
-    of a plain class: no base class, no class decorator, no `tree_flatten`, not registered by
+    of a plain class: no base class, no class decorator but ones that make no pytree
+    (`@dataclass`, `@attr.s`, `@attrs.define`: `jaxfacts.NON_PYTREE_CLASS_DECORATORS`; jax issue
+    1567), no `tree_flatten`, not registered by
     a call in the module (`jax.tree_util.register_pytree_node(Cls, ...)` and the others of
     `jaxfacts.PYTREE_REGISTRATIONS`). A pytree class (`equinox.Module`, a `flax.struct`
     dataclass, `register_pytree_node_class`) is silent: there `self` is a valid jit argument.
@@ -74,7 +78,7 @@ class JitOnMethod(Rule):
         registered = None
         for func, entry in jitted_functions(ctx).items():
             frame = ctx.model.functions.get(func)
-            if frame is None or frame.scope.kind != "class" or not _plain_class(frame.scope.node):
+            if frame is None or frame.scope.kind != "class" or not _plain_class(ctx, frame.scope.node, frame.scope):
                 continue
             if registered is None:
                 registered = registered_classes(ctx)
@@ -97,8 +101,13 @@ class JitOnMethod(Rule):
                     f"(or make the class a pytree)"))
 
 
-def _plain_class(node: cst.CSTNode) -> bool:
-    if not isinstance(node, cst.ClassDef) or node.decorators:
+def _plain_class(ctx: FileContext, node: cst.CSTNode, scope: Scope) -> bool:
+    """A class JAX sees as a plain object: no base class, no ``tree_flatten``, and no class
+    decorator but ones that make no pytree (``@dataclass``, ``@attr.s``: jaxfacts)."""
+    if not isinstance(node, cst.ClassDef) or scope.parent is None or any(
+            ctx.model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator,
+                                     scope.parent) not in NON_PYTREE_CLASS_DECORATORS
+            for d in node.decorators):
         return False
     if any(not (isinstance(b.value, cst.Name) and b.value.value == "object") for b in node.bases):
         return False
