@@ -400,9 +400,10 @@ def _find_stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:
         if builder is None or builder_frame is None or builder_frame.scope.kind != "class":
             continue
         if builder.name.value != "__init__" and (
-                not _stored_on_self(model, app)
+                not _stored_on_self(model, app) or builder.name.value.startswith("__")
                 # called again, it jits again: "re-apply after updating self" (DESC PR 310)
-                or len(model.calls_named(builder.name.value)) > 1):
+                or len(model.calls_named(builder.name.value)) > 1
+                or any(site.frame.loops_in_scope() for site in model.calls_named(builder.name.value))):
             continue
         cls = builder_frame.scope.node
         method = class_methods(cls).get(target.attr.value)

@@ -15,7 +15,8 @@ class StaleGlobalInJit(Rule):
     transformation (`jax.jit(jax.grad(loss))`), a name bound again to the same jit
     (`f_jit = jax.jit(f)` after rebinding a function `f` reads), and a bound method jitted once
     in `__init__` (`self._fwd = jax.jit(self._forward)`), or stored on `self` by another method
-    the module calls at most once (`build()`: DESC PR 310; called again, it jits again), whose body reads `self.params` that
+    the module calls at most once and not in a loop (`build()`: DESC PR 310; called again, it jits
+    again), whose body reads `self.params` that
     another method or an assignment to the instance changes, and a bound method of an
     instance jitted once into a name (`jitted_calc = jax.jit(c.calc)`) when `c.P = ...` or a
     method of `c` that assigns `self.P` runs between two calls of that name (shown at the
