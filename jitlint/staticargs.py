@@ -63,6 +63,7 @@ class StaticArgSpec:
     readable: bool = True  # every spec keyword was a literal we could read
     signature_known: bool = True  # no decorator under the jit that may change the signature
     method: bool = False  # a function defined in a class body (called as obj.name: self shifts)
+    bound: bool = False  # jit of a bound method (``jax.jit(self.fit)``): argnum 0 follows ``self``
 
     @property
     def filtering(self) -> bool:
@@ -158,10 +159,13 @@ def _params(spec: StaticArgSpec) -> str:
     return ", ".join(names) if names else "no parameters"
 
 
-def spec_of(app: JitApplication, model: SemanticModel) -> Optional[StaticArgSpec]:
+def spec_of(app: JitApplication, model: SemanticModel,
+            bound_method: Optional[cst.FunctionDef] = None) -> Optional[StaticArgSpec]:
     """The spec of one jit application, when its target is a ``def`` or a lambda this module
-    shows (``jax.jit(lambda x, n: ..., static_argnums=1)``, or a name bound once to one)."""
-    function = target_def(app, model)
+    shows (``jax.jit(lambda x, n: ..., static_argnums=1)``, or a name bound once to one), or
+    ``bound_method``, the method def that the target ``obj.method`` binds (its ``self`` is bound
+    already, so argnum 0 is the parameter after it)."""
+    function = bound_method or target_def(app, model)
     if function is None:
         return None
     jit = app.jit.qualname
@@ -183,6 +187,9 @@ def spec_of(app: JitApplication, model: SemanticModel) -> Optional[StaticArgSpec
         signature_known = False
     params = function.params
     positional = tuple(p.name.value for p in (*params.posonly_params, *params.params))
+    posonly = len(params.posonly_params)
+    if bound_method is not None:
+        positional, posonly = positional[1:], max(posonly - 1, 0)
     values: dict[str, object] = {}
     renamed = RENAMED_SPEC_KEYWORDS.get(jit)
     if renamed is not None:
@@ -203,7 +210,7 @@ def spec_of(app: JitApplication, model: SemanticModel) -> Optional[StaticArgSpec
         app.target.value if isinstance(app.target, cst.Name) else "<lambda>",
         jit=jit,
         positional=positional,
-        posonly=len(params.posonly_params),
+        posonly=posonly,
         kwonly=tuple(p.name.value for p in params.kwonly_params),
         varargs=isinstance(params.star_arg, cst.Param),
         varkw=params.star_kwarg is not None,
@@ -214,6 +221,7 @@ def spec_of(app: JitApplication, model: SemanticModel) -> Optional[StaticArgSpec
         readable=readable,
         signature_known=signature_known,
         method=method,
+        bound=bound_method is not None,
     )
 
 

@@ -50,6 +50,9 @@ TO_ARRAY = frozenset({"array", "asarray", "stack", "concatenate", "vstack", "hst
 CONCATENATORS = frozenset({"concatenate", "append", "vstack", "hstack", "column_stack",
                            "row_stack", "stack"})
 ARRAY_MODULES = ("jax.numpy", "numpy")
+# Array constructors of a value: jax's keep a Python scalar's weak type, NumPy's never do.
+JAX_ARRAY_MAKERS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
+NUMPY_ARRAY_MAKERS = frozenset({"numpy.array", "numpy.asarray"})
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power, cst.Modulo,
               cst.MatrixMultiply)
 GROW_METHODS = frozenset({"append", "extend", "insert"})
@@ -174,8 +177,9 @@ def _weak_type_alternations(ctx: FileContext, jitted: set) -> Iterator[Churn]:
 def _weak_fix(before: str, after: str, scalar: cst.BaseExpression) -> str:
     if before.startswith("python") and after.startswith("python"):
         return "pass one Python type at both calls (write 1.0, not 1)"
-    return (f"give `{_src(scalar)}` an explicit dtype where it is made (np.float32(0.0), "
-            f"jnp.asarray(x, jnp.float32)) so every call sees the same strongly typed array")
+    dtype = "int32" if "int" in (before + after) else "float32"
+    return (f"give `{_src(scalar)}` an explicit dtype where it is made "
+            f"(jnp.asarray({_src(scalar, 20)}, jnp.{dtype})) so every call sees the same strongly typed array")
 
 
 class _ArgTypes:
@@ -199,12 +203,31 @@ class _ArgTypes:
                 return kinds.pop()
             return None
         if isinstance(expr, cst.Call):
+            weak = self._weak_array(expr, scope)
+            if weak is not None:
+                return f"python {weak}", f"a weakly typed array, like a Python {weak} (no dtype given)"
             if self._strong(expr, scope):
                 return "strong", "an array with an explicit dtype (strongly typed)"
+            qualname = self.model.qualified_name(expr.func, scope) or ""
+            if qualname in NUMPY_ARRAY_MAKERS:
+                return "strong", "a NumPy array (NumPy dtypes are never weak)"
             jc = self.calls.get(expr)
             if jc is not None and jc.func is not None and self._returns_strong(jc.func):
                 return "strong", f"the result of jitted `{jc.name}` (a strongly typed array)"
+            returned = returned_values(self.model, self.flow, expr, scope)
+            if returned and self._returns_strong(returned[0].function):
+                return "strong", f"the result of `{_src(expr.func)}` (a strongly typed array)"
         return None
+
+    def _weak_array(self, call: cst.Call, scope: Scope) -> Optional[str]:
+        """``jnp.array(1)`` / ``jnp.asarray(0.5)``: a jax array of a Python scalar without a dtype
+        is weakly typed, the same signature as the scalar itself (measured: one compile for
+        ``jnp.asarray(2)`` then ``3``)."""
+        qualname = self.model.qualified_name(call.func, scope) or ""
+        if qualname not in JAX_ARRAY_MAKERS or len(call.args) != 1 or call.args[0].keyword is not None:
+            return None
+        literal = _literal_kind(call.args[0].value, self.model, scope)
+        return literal if literal in ("int", "float") and not isinstance(call.args[0].value, cst.Call) else None
 
     def _bound(self, binding: Binding, depth: int) -> Optional[tuple[str, str]]:
         node = binding.node

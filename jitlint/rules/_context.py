@@ -549,6 +549,20 @@ def _passed_callables(call: cst.Call) -> Iterator[cst.BaseExpression]:
             yield value
 
 
+def bound_method_target(ctx: FileContext, target: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
+    """The plain method that ``jax.jit(model.loss)`` / ``jax.jit(self.loss)`` wraps, when
+    ``model`` is an instance of a class of this module (``calling_context.instance_class``) and
+    ``loss`` an undecorated method of it taking ``self``."""
+    if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)):
+        return None
+    cls = calling_context(ctx).instance_class(target.value, scope)
+    method = class_methods(cls).get(target.attr.value) if cls is not None else None
+    if method is None or method.decorators:
+        return None
+    params = [*method.params.posonly_params, *method.params.params]
+    return method if params and params[0].name.value == "self" else None
+
+
 def class_methods(cls: cst.ClassDef) -> dict[str, cst.FunctionDef]:
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     return {stmt.name.value: stmt for stmt in body if isinstance(stmt, cst.FunctionDef)}

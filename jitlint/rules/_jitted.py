@@ -217,6 +217,22 @@ def _annotated_as_array(param: cst.Param) -> bool:
     return False
 
 
+# Annotations that say "an array" and nothing else (no scalar, no ArrayLike): never hashable.
+STRICT_ARRAY_ANNOTATIONS = frozenset({"Array", "ndarray", "DeviceArray"})
+
+
+def annotated_strict_array(param: cst.Param) -> bool:
+    """``x: jax.Array`` / ``np.ndarray`` / ``jnp.DeviceArray`` / ``Float[Array, "n"]``."""
+    if param.annotation is None:
+        return False
+    annotation = param.annotation.annotation
+    if isinstance(annotation, cst.Subscript) and annotation.slice \
+            and isinstance(annotation.slice[0].slice, cst.Index):  # jaxtyping's Float[Array, "n"]
+        annotation = annotation.slice[0].slice.value
+    return isinstance(annotation, (cst.Name, cst.Attribute)) \
+        and dotted_name(annotation).rsplit(".", 1)[-1] in STRICT_ARRAY_ANNOTATIONS
+
+
 # Annotations that say "a Python container (or None)": its truth value is concrete, never a tracer.
 CONTAINER_ANNOTATIONS = frozenset({
     "dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict", "list", "List",

@@ -26,9 +26,10 @@ from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import field_assignments, instance_class
 from jitlint.rules._lifted import lifted_specs
-from jitlint.rules._context import REPEATED, UNKNOWN, calling_context
+from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
-from jitlint.staticargs import ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of
+from jitlint.rules._jitted import annotated_strict_array, static_names
+from jitlint.staticargs import ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of, target_def
 from jitlint.values import (
     IterationValues, Varying, array_made_by, assigned, elementwise_operands, function_returns, origin,
     reaching_values,
@@ -77,6 +78,9 @@ class StaticUse:
     def where(self) -> str:
         if self.position is None:
             return f"{self.role} `{self.param}` (keyword) of `{self.callee}`"
+        if self.spec.bound:  # users often count ``self`` in a bound method's argnums
+            return (f"{self.role} `{self.param}` (position {self.position}: a bound method's argnums "
+                    f"start after `self`) of `{self.callee}`")
         return f"{self.role} `{self.param}` (position {self.position}) of `{self.callee}`"
 
 
@@ -122,10 +126,26 @@ def _compute_traced(ctx: FileContext) -> list[StaticUse]:
 
 
 def specs(ctx: FileContext) -> list[tuple[object, StaticArgSpec]]:
-    """(jit application, spec) for every application whose target this file shows."""
+    """(jit application, spec) for every application whose target this file shows: a def, a
+    lambda, or a bound method of a class of this module (``jax.jit(self.fit, static_argnums=0)``,
+    where argnum 0 is ``fit``'s parameter after ``self``)."""
     return ctx.shared("static-specs", lambda c: [
         (app, spec) for app in c.jit_applications
-        if (spec := spec_of(app, c.model)) is not None])
+        if (spec := spec_of(app, c.model, bound_method_target(c, app.target, app.frame.scope))) is not None])
+
+
+def static_array_params(ctx: FileContext) -> Iterator[tuple[object, StaticArgSpec, list[cst.Param]]]:
+    """(jit application, spec, parameters) where the spec makes static a parameter annotated as
+    an array (``initial_position: jax.Array``): no call can pass it, an array is unhashable."""
+    for app, spec in specs(ctx):
+        function = bound_method_target(ctx, app.target, app.frame.scope) or target_def(app, ctx.model)
+        static = static_names(spec)
+        if not isinstance(function, cst.FunctionDef) or not static:
+            continue
+        params = [p for p in (*function.params.posonly_params, *function.params.params, *function.params.kwonly_params)
+                  if p.name.value in static and p.name.value != "self" and annotated_strict_array(p)]
+        if params:
+            yield app, spec, params
 
 
 def eager_lax_uses(ctx: FileContext) -> list[StaticUse]:
@@ -312,6 +332,9 @@ class _Callees:
         self.methods: dict[tuple[cst.ClassDef, str], StaticArgSpec] = {}
         # jitted staticmethods, called as ``Cls.name(...)`` or ``instance.name(...)``
         self.static_methods: dict[tuple[cst.ClassDef, str], StaticArgSpec] = {}
+        # ``self.name = jax.jit(...)`` in a method of the class: called as ``self.name(...)`` or
+        # ``instance.name(...)``
+        self.instance_jits: dict[tuple[cst.ClassDef, str], StaticArgSpec] = {}
         for app, spec in specs(ctx):
             if app.call is not None:
                 self.by_call[app.call] = spec
@@ -331,7 +354,10 @@ class _Callees:
                     self.by_binding[binding] = (spec, None)
             else:
                 statement = self.model.parent_statement.get(app.anchor)
-                if isinstance(statement, cst.Assign) and len(statement.targets) == 1 \
+                stored = self._stored_on_instance(statement, app)
+                if stored is not None:
+                    self.instance_jits[stored] = spec
+                elif isinstance(statement, cst.Assign) and len(statement.targets) == 1 \
                         and isinstance(statement.targets[0].target, cst.Name):
                     binding = _binding_of(app.frame.scope, statement.targets[0].target.value, statement)
                     if binding is not None and app.frame.scope.kind != "class":
@@ -366,6 +392,11 @@ class _Callees:
             method = self._method(func, scope)
             if method is not None:
                 return method, 1
+            if self.instance_jits:
+                cls = calling_context(self.ctx).instance_class(func.value, scope)
+                stored = self.instance_jits.get((cls, func.attr.value)) if cls is not None else None
+                if stored is not None:
+                    return stored, 0
             if self.static_methods:
                 static = self._static_method(func, site)
                 if static is not None:
@@ -379,6 +410,22 @@ class _Callees:
         if spec is None or spec.method:
             return None
         return spec, 0
+
+    def _stored_on_instance(self, statement, app) -> Optional[tuple[cst.ClassDef, str]]:
+        """(class, name) for ``self.name = jax.jit(...)`` in a method of a class of this module,
+        when nothing else in the module assigns an attribute ``name``."""
+        if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1
+                and statement.value is app.call):
+            return None
+        target = statement.targets[0].target
+        if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)):
+            return None
+        cls = calling_context(self.ctx).instance_class(target.value, app.frame.scope)
+        if cls is None or app.frame.scope.kind != "function":
+            return None
+        writes = [node for _, _, node in self.model.item_writes
+                  if isinstance(getattr(node, "target", None), cst.Attribute) and node.target.attr.value == target.attr.value]
+        return (cls, target.attr.value) if len(writes) == 1 else None
 
     def _method(self, func: cst.Attribute, scope: Scope) -> Optional[StaticArgSpec]:
         """``self.step(...)`` in the class that defines the jitted method ``step``."""
@@ -509,6 +556,9 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         return unhashable_field(ctx, expr, scope, depth) or _returned_unhashable(ctx, expr, scope, depth)
     if isinstance(expr, cst.Attribute):
         return _attribute_unhashable(ctx, expr, scope, depth)
+    if isinstance(expr, cst.Subscript) and any(_keeps_an_axis(element.slice) for element in expr.slice):
+        inner = unhashable(ctx, expr.value, scope, depth + 1)  # ``x[:, None]`` of an array is an array
+        return inner if inner is not None and inner[1] == ARRAY_FIX else None
     operands = elementwise_operands(expr)
     if operands is not None:  # ``np.arange(10) < 4``, ``-x``: an array operand makes an array
         for operand in operands:
@@ -532,6 +582,13 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
             found = found or inner
         return found
     return None
+
+
+def _keeps_an_axis(index: cst.BaseSlice) -> bool:
+    """A slice or a ``None`` index: the result is an array again (an integer index of a NumPy
+    array gives a hashable NumPy scalar)."""
+    return isinstance(index, cst.Slice) or (
+        isinstance(index, cst.Index) and isinstance(index.value, cst.Name) and index.value.value == "None")
 
 
 def _imported_unhashable(ctx: FileContext, qualname: Optional[str]) -> Optional[tuple[str, str]]:

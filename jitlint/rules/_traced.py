@@ -70,7 +70,7 @@ from jitlint.jitnames import FILTERING_JIT_FUNCTIONS
 from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import STRINGS
-from jitlint.rules._context import calling_context, class_methods
+from jitlint.rules._context import bound_method_target, calling_context, class_methods
 from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, positional_params,
                                    scopes_within, states_container)
@@ -575,11 +575,10 @@ def _jitted_bound_methods(ctx: FileContext) -> list[TracerUse]:
                 and not any(k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS)
                             for k in app.keywords)):
             continue
-        cls = calling_context(ctx).instance_class(target.value, app.frame.scope)
-        method = class_methods(cls).get(target.attr.value) if cls is not None else None
-        params = positional_params(method) if method is not None else []
-        if method is None or method.decorators or not params or params[0].name.value != "self":
+        method = bound_method_target(ctx, target, app.frame.scope)
+        if method is None:
             continue
+        params = positional_params(method)
         traced = {p.name.value for p in (*params[1:], *method.params.kwonly_params) if p.default is None}
         if traced:
             analysis = _FunctionAnalysis(ctx, JittedFunction(method, [app], traced, set(traced)),

@@ -6,7 +6,7 @@ from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._module_fields import ARRAY, instance_uses
 from jitlint.rules._traced import tracer_uses
 from jitlint.rules._static import (all_static_uses, array_hashing_elements, array_hashing_object,
-                                   hashed_function_arguments, static_receivers,
+                                   hashed_function_arguments, static_array_params, static_receivers,
                                    transformed_static_uses, unhashable, unhashable_receiver)
 from jitlint.staticargs import ARGNUM_JITS
 
@@ -21,7 +21,8 @@ class UnhashableStaticArg(Rule):
     and comprehensions, `list(...)`/`dict(...)`/`set(...)`, `bytearray(...)`, `slice(...)`,
     `np.array`/`jnp.array`/`jnp.zeros`-style arrays, tuples containing any of these, instances of
     non-frozen `@dataclass` classes (eq=True sets `__hash__` to None) or of classes defining
-    `__eq__` without `__hash__` (classes resolved within the linted tree), and a variable when
+    `__eq__` without `__hash__` (classes resolved within the linted tree), a slice of an array
+    (`x[:, None]`), and a variable when
     every definition reaching the read is one of these (flow-sensitive: `x = [0]` twice is
     still a list; `x = tuple(x)` before the call is fine). Also any `jax.numpy` / `jax.random`
     result (a jax Array: `jnp.sum(x > 0)`), arithmetic on or a comparison of an array (a
@@ -47,6 +48,10 @@ class UnhashableStaticArg(Rule):
     such a library layer at a static position. Also a transform's tracer landing on a static
     position: `jax.vmap(functools.partial(f, a, b))(xs)` maps `xs` onto `f`'s third parameter
     (`jax.vmap` / `jax.pmap` by `in_axes`, `jax.grad` by `argnums`: `jaxfacts.TRACING_CALLS`).
+    Also, once at the spec, a static parameter annotated as an array (`x: jax.Array`,
+    `np.ndarray`, `Float[Array, "n"]`; not `ArrayLike`, which admits scalars), and calls of a
+    jit stored on the instance (`self.fit = jax.jit(self.fit, static_argnums=0)`, called as
+    `gp.fit(x, y)`: a bound method's argnums start after `self`, so 0 is `x`, jax#5344).
 
     ## Why is this bad?
     Static arguments are hashed to look up the compilation cache. Measured on jax 0.10.2:
@@ -118,9 +123,11 @@ class UnhashableStaticArg(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
+        array_params = list(static_array_params(ctx))
+        reported = {(id(spec), p.name.value) for _, spec, params in array_params for p in params}
         for use in all_static_uses(ctx):
-            if use.spec.filtering:
-                continue  # equinox treats containers as pytrees: no hashing of the container
+            if use.spec.filtering or (id(use.spec), use.param) in reported:
+                continue  # equinox hashes no container; a static array parameter is reported at its spec
             found = unhashable(ctx, use.value, use.scope)
             if found is not None:
                 what, fix = found
@@ -155,6 +162,14 @@ class UnhashableStaticArg(Rule):
                 f"call raises ValueError (non-hashable static argument); bind the static value by "
                 f"keyword (`functools.partial({use.spec.name}, {param}=...)`) or call it from a "
                 f"lambda that passes the mapped value at a traced position"))
+        for app, spec, params in array_params:
+            names = ", ".join(f"`{p.name.value}`" for p in params)
+            annotations = ", ".join(sorted({cst.Module([]).code_for_node(p.annotation.annotation) for p in params}))
+            yield Violation(app.anchor, (
+                f"`{spec.name}` marks {names} static, annotated {annotations}: an array is unhashable, "
+                f"so every call that passes one raises ValueError (non-hashable static argument); "
+                f"leave {'them' if len(params) > 1 else 'it'} traced (take {'them' if len(params) > 1 else 'it'} "
+                f"out of static_argnums / static_argnames)"))
         for tracer in tracer_uses(ctx):
             if tracer.kind == "static":
                 yield Violation(tracer.node, tracer.message, related=tracer.related)
