@@ -42,6 +42,12 @@ def test_helper_with_local_body_compiles_per_call(reports):
     assert global_body["jit(scan)"] == 1
 
 
+def test_timed_loop_compiles_on_every_call(reports):
+    """Timing the calls is no reason to recompile: each timed call compiles the loop again."""
+    timed = control_flow_compiles(reports[FIXTURES / "eager" / "timed_helper_fori_loop.py"])
+    assert timed["jit(scan)"] == 4  # 4 timed calls
+
+
 def test_benchmark_loop_recompiles_on_purpose_and_is_quiet(reports):
     path = FIXTURES / "eager" / "benchmark_loop_ok.py"
     assert control_flow_compiles(reports[path])["jit(scan)"] == 5  # one per cleared cache, 2 swept shapes

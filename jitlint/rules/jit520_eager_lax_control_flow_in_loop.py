@@ -11,8 +11,10 @@ from jitlint.rules._jitted import jitted_functions
 from jitlint.rules._nnx import own_nodes
 from jitlint.semantic import CallSite, Frame, Scope, SemanticModel
 
-TIMERS = frozenset({"time.time", "time.perf_counter", "time.perf_counter_ns", "time.monotonic",
-                    "time.process_time", "timeit.timeit", "timeit.repeat", "jax.clear_caches"})
+# A loop that clears the caches recompiles on purpose (it measures cold calls).  A loop that only
+# times its calls does not: the user is timing steady-state calls, and the recompiles are what
+# makes them slow (jax#852).
+CACHE_CLEARS = frozenset({"jax.clear_caches"})
 
 
 class EagerLaxControlFlowInLoop(Rule):
@@ -33,8 +35,8 @@ class EagerLaxControlFlowInLoop(Rule):
     `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it makes itself (a local
     `def`, a lambda or a `functools.partial`, passed directly, through a local name or by
     keyword), itself or through one call of its own (`step` calling `settle`).
-    Only `for`/`while` loops; benchmark loops (timers,
-    `jax.clear_caches()`, `while state:`) and sweeps over a literal list of configurations
+    Only `for`/`while` loops; cold-start benchmark loops (`jax.clear_caches()`,
+    `while state:`) and sweeps over a literal list of configurations
     that the call reads (written inline, or bound to a name first: `sizes = (64, 128)`, also
     a `range`) are left alone; a list item read only as array data (`jnp.full(2, start)`:
     not a shape, size or axis there, `jaxfacts.CONCRETE_PARAMS`) is no configuration. A
@@ -291,14 +293,14 @@ def _is_fresh_function(expr: cst.BaseExpression, scope: Scope, model: SemanticMo
 
 
 def _deliberate_loop(loops: list, site: CallSite, model: SemanticModel, context: CallingContext) -> bool:
-    """A loop that times or clears the cache (the recompiles are what it measures), or a
+    """A loop that clears the cache (the recompiles are what it measures), or a
     sweep over a literal list of configurations that the call reads (each is a new program;
     jit would compile each one too)."""
     for loop in loops:
         if context.sweeps_configurations(loop, site.frame.scope, site.node):
             return True
         for node in own_nodes(loop):
-            if isinstance(node, cst.Call) and model.qualified_name(node.func, site.frame.scope) in TIMERS:
+            if isinstance(node, cst.Call) and model.qualified_name(node.func, site.frame.scope) in CACHE_CLEARS:
                 return True
         if isinstance(loop, cst.While) and isinstance(loop.test, cst.Name):
             return True  # ``while state:`` (google-benchmark style)
