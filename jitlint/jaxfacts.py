@@ -749,17 +749,21 @@ NAMED_TUPLE_BASES = frozenset({"typing.NamedTuple"})
 # raises when the wrapped function is called (None: the transform ignores it).  Measured on
 # jax 0.10.2 / flax 0.12 (tests/test_jaxfacts.py): ``nn.remat(MLP, static_argnums=(1,))`` over
 # ``__call__(self, x, train)`` makes ``x`` static and leaves ``train`` traced (flax#3946).
+# ``unpassed``: the error a call raises when it passes fewer positional arguments than a static
+# position needs (the transform checks the positions against each call's arguments, so a
+# defaulted parameter left out, or given by keyword, raises: pmwd#27); None: it does not.
 @dataclass(frozen=True)
 class StaticSpecTransform:
     fun: Param  # the function (or Module class) transformed
     keyword: str = "static_argnums"
     self_counted: bool = False
     out_of_range: Optional[str] = "ValueError"
+    unpassed: Optional[str] = None
 
 
 STATIC_SPEC_TRANSFORMS: dict[str, StaticSpecTransform] = {
-    "jax.checkpoint": StaticSpecTransform((0, "fun")),
-    "jax.remat": StaticSpecTransform((0, "fun")),
+    "jax.checkpoint": StaticSpecTransform((0, "fun"), unpassed="ValueError"),
+    "jax.remat": StaticSpecTransform((0, "fun"), unpassed="ValueError"),
     "flax.nnx.remat": StaticSpecTransform((0, "f")),
     "flax.linen.remat": StaticSpecTransform((0, "target"), self_counted=True),
     "flax.linen.checkpoint": StaticSpecTransform((0, "target"), self_counted=True),

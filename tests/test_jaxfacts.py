@@ -1485,6 +1485,27 @@ def test_static_spec_transform_counts_positions_as_recorded(qualname):
         with pytest.raises(getattr(__import__("builtins"), fact.out_of_range), match="static_argnums"):
             run((flag + 1,))
 
+@pytest.mark.parametrize("qualname", sorted(q for q, f in STATIC_SPEC_TRANSFORMS.items() if not f.self_counted))
+def test_static_spec_transform_checks_positions_against_each_call(qualname):
+    """A static position on a defaulted parameter: a call that leaves it out (or passes it by
+    keyword) raises the recorded ``unpassed`` error, or runs when none is recorded."""
+    fact = STATIC_SPEC_TRANSFORMS[qualname]
+    root = pytest.importorskip(qualname.rpartition(".")[0])
+    transform = getattr(root, qualname.rpartition(".")[2])
+
+    def modes(x, a=None, real=False):
+        return x if real else x * 2.0
+
+    wrapped = transform(modes, **{fact.keyword: 2})
+    assert float(wrapped(jnp.ones(2), None, True)[0]) == 1.0
+    for kwargs in ({}, {"real": True}):
+        if fact.unpassed is None:
+            wrapped(jnp.ones(2), **kwargs)
+        else:
+            with pytest.raises(getattr(__import__("builtins"), fact.unpassed), match="static_argnums"):
+                wrapped(jnp.ones(2), **kwargs)
+
+
 @pytest.mark.parametrize("qualname", sorted(NON_PYTREE_CLASS_DECORATORS))
 def test_non_pytree_class_decorator_leaves_self_no_valid_jit_argument(qualname):
     module, name = qualname.rsplit(".", 1)

@@ -1102,7 +1102,36 @@ def _spec_problems(ctx: FileContext) -> list[tuple[str, cst.CSTNode, str]]:
                 f"{lifted.named()}, but `{lifted.owner}` takes {count} positional argument"
                 f"{'s' if count != 1 else ''} ({', '.join(lifted.params)}): position {bad[0]} does "
                 f"not exist, so calling it raises {lifted.fact.out_of_range}; use an index below {count}")))
+        problems.extend(_unpassed_static_positions(ctx, lifted))
     return problems
+
+
+def _unpassed_static_positions(ctx: FileContext, lifted) -> Iterator[tuple[str, cst.CSTNode, str]]:
+    """Calls of a ``jax.checkpoint``-wrapped function that pass fewer positional arguments
+    than a static position needs: the transform checks the positions against each call
+    (``jaxfacts.StaticSpecTransform.unpassed``), so a defaulted parameter left out raises."""
+    positions = [n for n in lifted.nums if 0 <= n < len(lifted.params)]
+    if lifted.fact.unpassed is None or lifted.skipped or not positions:
+        return
+    flow = value_flow(ctx)
+    needed = max(positions)
+    for site in ctx.model.calls:
+        call = site.node
+        if not isinstance(call.func, cst.Name) or any(a.star for a in call.args):
+            continue
+        binding = flow.single(call.func, site.frame.scope)
+        if binding is None or not (binding.node is lifted.func and lifted.func.decorators
+                                   and any(d.decorator is lifted.call for d in lifted.func.decorators)
+                                   or binding.value is lifted.call):
+            continue
+        passed = sum(1 for a in call.args if a.keyword is None)
+        if passed <= needed:
+            param = lifted.params[needed]
+            yield ("static_argnums", call, (
+                f"`{lifted.owner}` is wrapped by {lifted.named()}, which counts the positional "
+                f"arguments each call passes: this call passes {passed}, so position {needed} "
+                f"(`{param}`) is missing and the call raises {lifted.fact.unpassed}; pass `{param}` "
+                f"positionally, or use static_argnums only for parameters every call passes"))
 
 
 # ---------------------------------------------------------------------------- objects hashing arrays

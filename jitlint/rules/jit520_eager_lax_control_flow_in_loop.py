@@ -2,7 +2,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (LAX_CONTROL_FLOW_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS, OPTAX_COMBINATORS,
+from jitlint.jaxfacts import (CACHE_CLEARS, LAX_CONTROL_FLOW_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS, OPTAX_COMBINATORS,
                               LaxLoopCall)
 from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext, Rule, Violation
@@ -11,10 +11,6 @@ from jitlint.rules._jitted import jitted_functions
 from jitlint.rules._nnx import own_nodes
 from jitlint.semantic import CallSite, Frame, Scope, SemanticModel
 
-# A loop that clears the caches recompiles on purpose (it measures cold calls).  A loop that only
-# times its calls does not: the user is timing steady-state calls, and the recompiles are what
-# makes them slow (jax#852).
-CACHE_CLEARS = frozenset({"jax.clear_caches"})
 
 
 class EagerLaxControlFlowInLoop(Rule):
@@ -293,7 +289,8 @@ def _is_fresh_function(expr: cst.BaseExpression, scope: Scope, model: SemanticMo
 
 
 def _deliberate_loop(loops: list, site: CallSite, model: SemanticModel, context: CallingContext) -> bool:
-    """A loop that clears the cache (the recompiles are what it measures), or a
+    """A loop that clears the cache (the recompiles are what it measures; a loop that only
+    times its calls is timing steady-state calls, which the recompiles slow down: jax#852), or a
     sweep over a literal list of configurations that the call reads (each is a new program;
     jit would compile each one too)."""
     for loop in loops:

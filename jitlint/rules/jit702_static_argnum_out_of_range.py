@@ -12,7 +12,12 @@ class StaticArgnumOutOfRange(Rule):
     `*args` accept any position and stay silent, as JAX does. Also flags `static_argnums` given
     to `eqx.filter_jit`, which takes none: measured with equinox 0.13.8, `ValueError:
     `jitkwargs` cannot contain 'static_argnums', ...` when applied; every non-array argument
-    is static there already.
+    is static there already. And a call of a `jax.checkpoint` / `jax.remat`-wrapped function
+    that passes fewer positional arguments than its static position needs: those transforms
+    check the positions against each call's arguments, so a defaulted parameter left out or
+    given by keyword raises (`jaxfacts.StaticSpecTransform.unpassed`; pmwd#27: `ValueError: the
+    static_argnums argument to jax.checkpoint / jax.remat can only take integer values ...
+    less than len(args)`). `nnx.remat` fills the defaults in first and stays silent.
 
     ## Why is this bad?
     `jax.jit` checks the positions against the signature when it is applied. Measured on jax
