@@ -803,6 +803,20 @@ HOST_RANDOM_DRAWS: dict[str, tuple] = {
 # issue 1141; tests/test_jaxfacts.py: two jitted reads 20 ms apart agree, two eager ones differ).
 HOST_CLOCK_READS = frozenset({"time.time", "time.time_ns", "time.perf_counter", "time.perf_counter_ns",
                               "time.monotonic", "time.monotonic_ns"})
+# Makers of Python iterators: ``next(it)`` advances state kept on the host, so inside jit (or a
+# lax loop body) it runs once at trace time and its item is baked in (the sharp-bits example:
+# ``lax.fori_loop(0, 10, lambda i, x: x + next(it), 0)`` returns 0, not 45).  Builtins bare.
+HOST_ITERATOR_MAKERS = frozenset({"iter", "itertools.count", "itertools.cycle", "itertools.islice",
+                                  "itertools.chain", "itertools.product", "itertools.permutations",
+                                  "itertools.combinations"})
+# lax loops trace their body once for all iterations: a value read at trace time is the same in
+# every iteration (tests/test_jaxfacts.py: a host draw in each body repeats at every step).
+LAX_LOOP_BODIES: dict[str, Param] = {
+    "jax.lax.fori_loop": (2, "body_fun"),
+    "jax.lax.while_loop": (1, "body_fun"),
+    "jax.lax.scan": (0, "f"),
+    "jax.lax.map": (0, "f"),
+}
 # Dispatchers whose first argument names the function to call: qualname -> the prefix of the
 # names that are random draws from a state kept in Python.  ``autoray.do("random.normal",
 # like="jax")`` splits autoray's global jax key in Python (autoray#27): under jit the draw is

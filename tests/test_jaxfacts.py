@@ -32,7 +32,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               TRACED_RESULT_CALLS,
                               TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
-                              HOST_RANDOM_DRAWS, HOST_CLOCK_READS, NON_PYTREE_CLASS_DECORATORS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
+                              HOST_RANDOM_DRAWS, HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, LAX_LOOP_BODIES, NON_PYTREE_CLASS_DECORATORS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
                               CONFIG_UPDATES, CACHE_CLEARS)
 
 jax = pytest.importorskip("jax")
@@ -1531,6 +1531,44 @@ def test_host_random_draw_is_baked_in_under_jit(qualname):
     jitted = jax.jit(lambda: jnp.asarray(draw(*args)))
     assert np.array_equal(jitted(), jitted())  # drawn once, at trace time
     assert not np.array_equal(draw(*args), draw(*args))  # eagerly each draw advances the state
+
+
+ITERATOR_ARGUMENTS = {"iter": ([1, 2, 3],), "itertools.count": (), "itertools.cycle": ([1, 2],),
+                      "itertools.islice": (range(5), 3), "itertools.chain": ([1], [2]),
+                      "itertools.product": ([1, 2],), "itertools.permutations": ([1, 2],),
+                      "itertools.combinations": ([1, 2, 3], 2)}
+
+
+@pytest.mark.parametrize("qualname", sorted(HOST_ITERATOR_MAKERS))
+def test_host_iterator_item_is_baked_in_under_jit(qualname):
+    module, _, name = qualname.rpartition(".")
+    make = getattr(importlib.import_module(module or "builtins"), name)
+    items = make(*ITERATOR_ARGUMENTS[qualname])
+    jitted = jax.jit(lambda: jnp.asarray(next(items)))
+    assert bool(jnp.all(jitted() == jitted()))  # next() ran once, at trace time
+    fresh = make(*ITERATOR_ARGUMENTS[qualname])
+    assert next(fresh) != next(fresh)  # eagerly each next() advances
+
+
+@pytest.mark.parametrize("qualname", sorted(LAX_LOOP_BODIES))
+def test_lax_loop_traces_its_body_once_for_all_iterations(qualname):
+    position, name = LAX_LOOP_BODIES[qualname]
+    loop = _resolve(qualname, jax, "jax.")
+    assert list(inspect.signature(loop).parameters).index(name) == position
+    rng = np.random.default_rng(0)
+
+    def draw():
+        return jnp.float32(rng.normal())
+
+    if qualname.endswith("fori_loop"):
+        out = loop(0, 4, lambda i, xs: xs.at[i].set(draw()), jnp.zeros(4))
+    elif qualname.endswith("while_loop"):
+        out = loop(lambda c: c[0] < 4, lambda c: (c[0] + 1, c[1].at[c[0]].set(draw())), (0, jnp.zeros(4)))[1]
+    elif qualname.endswith("scan"):
+        out = loop(lambda c, _: (c, draw()), 0.0, None, length=4)[1]
+    else:
+        out = loop(lambda _: draw(), jnp.zeros(4))
+    assert len(set(np.asarray(out).tolist())) == 1  # one draw, at trace time, in every iteration
 
 
 @pytest.mark.parametrize("qualname", sorted(HOST_CLOCK_READS))

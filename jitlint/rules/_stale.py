@@ -25,7 +25,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.jaxfacts import (CACHE_CLEARS, CACHE_KEY_MISSING_FLAGS, CONFIG_UPDATES, DISPATCHED_RANDOM_DRAWS,
-                              HOST_CLOCK_READS, HOST_RANDOM_DRAWS)
+                              HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, HOST_RANDOM_DRAWS, LAX_LOOP_BODIES)
 from jitlint.project import absolute, attribute_reads, module_name_for
 from jitlint.rule import FileContext
 from jitlint.rules._context import class_methods
@@ -34,6 +34,7 @@ from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jit
 from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates, own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel
 from jitlint.staticargs import spec_of
+from jitlint.values import value_flow
 from jitlint.walk import Walker, children, iter_nodes
 
 MUTATING_METHODS = frozenset({
@@ -62,6 +63,7 @@ class StaleRead:
     described: bool = False  # ``name`` is a description (a library's hidden state), not code
     label: str = ""  # how messages name a function that is no def: a lambda's name
     #                  (``loss = lambda v: ...``), a jitted function of another module
+    loop: str = ""  # the lax loop whose body reads it (traced once for all iterations), not jit
 
     @property
     def function_name(self) -> str:
@@ -154,10 +156,11 @@ def _factory_calls(ctx: FileContext, func: cst.FunctionDef, entry: JittedFunctio
 
 def host_state_reads(ctx: FileContext) -> list[StaleRead]:
     """``np.random.normal()``, ``random.random()``, ``autoray.do("random.normal", ...)``,
-    ``time.time()`` in a jitted body (or a function of this module it calls): a draw from a
-    generator kept in Python (jaxfacts.HOST_RANDOM_DRAWS) or a clock read
-    (jaxfacts.HOST_CLOCK_READS), run once at trace time and baked in.  Not a draw given a traced
-    parameter (that one fails to trace: JIT803's)."""
+    ``time.time()``, ``next(it)`` of an iterator made outside, in a jitted body (or a function of
+    this module it calls) or a lax loop body: a draw from a generator kept in Python
+    (jaxfacts.HOST_RANDOM_DRAWS), a clock read (jaxfacts.HOST_CLOCK_READS) or an iterator
+    advanced (jaxfacts.HOST_ITERATOR_MAKERS), run once at trace time and baked in.  Not a draw
+    given a traced parameter (that one fails to trace: JIT803's)."""
     return ctx.shared("host-state-reads", _find_host_state_reads)
 
 
@@ -165,34 +168,68 @@ def _find_host_state_reads(ctx: FileContext) -> list[StaleRead]:
     model = ctx.model
     jitted = {f: j for f, j in jitted_functions(ctx).items()
               if not any(app.jit.qualname in SKIPPED_JITS for app in j.apps)}
-    if not jitted:
-        return []
-    analysis = _Analysis(model, set(jitted))
-    calls: dict[cst.FunctionDef, list] = {}
-    for jc in jitted_calls(ctx):
-        calls.setdefault(jc.func, []).append(model.call_site_of[jc.call])
     found = []
-    for func in jitted:
-        shown = calls.get(func, [])
-        if len(shown) == 1 and shown[0].frame.scope is model.module_scope and not shown[0].frame.loops_in_scope():
-            continue  # called once, by the script: the one draw is all it asks for
-        for body in (func, *analysis._helpers(func)):
-            params = {p.name.value for p in (*positional_params(body), *body.params.kwonly_params)}
-            for site in model.calls:
-                if not site.frame.is_inside(body) or _nested_function(site.frame, body):
-                    continue  # a nested def may run at call time (a host callback)
-                read = _host_state_read(site.node, site.frame.scope, model)
-                if read is None or any(_reads_value_of(a.value, params) for a in site.node.args):
-                    continue
-                source, changes, fix = read
-                shown = cst.Module([]).code_for_node(site.node.func)
-                found.append(StaleRead(site.node, func, source, f"{changes}, but `{shown}(...)` runs at "
-                                       f"trace time only", described=True, fix=fix))
-                break
-            else:
-                continue
-            break
+    if jitted:
+        analysis = _Analysis(model, set(jitted))
+        calls: dict[cst.FunctionDef, list] = {}
+        for jc in jitted_calls(ctx):
+            calls.setdefault(jc.func, []).append(model.call_site_of[jc.call])
+        for func in jitted:
+            shown = calls.get(func, [])
+            if len(shown) == 1 and shown[0].frame.scope is model.module_scope and not shown[0].frame.loops_in_scope():
+                continue  # called once, by the script: the one draw is all it asks for
+            for body in (func, *analysis._helpers(func)):
+                read = _first_host_read(ctx, body)
+                if read is not None:
+                    call, (source, changes, kind) = read
+                    shown_func = cst.Module([]).code_for_node(call.func)
+                    found.append(StaleRead(call, func, source, f"{changes}, but `{shown_func}(...)` runs at "
+                                           f"trace time only", described=True, fix=JIT_HOST_READ_FIXES[kind]))
+                    break
+    for loop, qualname, body in _lax_loop_bodies(ctx):
+        read = _first_host_read(ctx, body)
+        if read is not None:
+            call, (source, changes, kind) = read
+            shown_func = cst.Module([]).code_for_node(call.func)
+            found.append(StaleRead(call, body if isinstance(body, cst.FunctionDef) else None, source,
+                                   f"{changes}, but `{shown_func}(...)` runs at trace time only",
+                                   described=True, fix=LAX_HOST_READ_FIXES[kind],
+                                   loop=qualname.replace("jax.lax.", "lax."), related=((loop, "the loop"),)))
     return found
+
+
+def _first_host_read(ctx: FileContext, body) -> Optional[tuple[cst.Call, tuple[str, str, str]]]:
+    """The first host-state read that ``body`` makes itself (not in a nested def, which may run
+    at call time as a host callback), with no traced parameter in its arguments."""
+    model = ctx.model
+    params = {p.name.value for p in (*positional_params(body), *body.params.kwonly_params)}
+    for site in model.calls:
+        if not site.frame.is_inside(body) or _nested_function(site.frame, body):
+            continue
+        read = _host_state_read(site.node, site.frame.scope, model) or _iterator_advance(ctx, site.node, site.frame.scope, body)
+        if read is not None and not any(_reads_value_of(a.value, params) for a in site.node.args):
+            return site.node, read
+    return None
+
+
+def _lax_loop_bodies(ctx: FileContext) -> Iterator[tuple[cst.Call, str, object]]:
+    """(the lax loop call, its qualname, the body: a lambda or a def of this module) for each
+    call of a lax loop (jaxfacts.LAX_LOOP_BODIES), eager or traced: the body is traced once."""
+    model, flow = ctx.model, value_flow(ctx)
+    for site in model.calls:
+        qualname = model.qualified_name(site.node.func, site.frame.scope) or ""
+        param = LAX_LOOP_BODIES.get(qualname)
+        if param is None:
+            continue
+        positional = [a for a in site.node.args if a.keyword is None and not a.star]
+        arg = positional[param[0]] if param[0] < len(positional) else next(
+            (a for a in site.node.args if a.keyword is not None and a.keyword.value == param[1]), None)
+        body = arg.value if arg is not None else None
+        if isinstance(body, cst.Name):
+            binding = flow.single(body, site.frame.scope)
+            body = binding.node if binding is not None and binding.kind == "def" else None
+        if isinstance(body, (cst.Lambda, cst.FunctionDef)):
+            yield site.node, qualname, body
 
 
 def _reads_value_of(expr: cst.BaseExpression, params: set[str]) -> bool:
@@ -211,7 +248,7 @@ def _reads_value_of(expr: cst.BaseExpression, params: set[str]) -> bool:
     return False
 
 
-def _nested_function(frame: Frame, body: cst.FunctionDef) -> bool:
+def _nested_function(frame: Frame, body) -> bool:
     """A def or lambda lies between ``frame``'s point and ``body``."""
     for f in frame:
         if f.node is body:
@@ -221,27 +258,65 @@ def _nested_function(frame: Frame, body: cst.FunctionDef) -> bool:
     return False
 
 
-RANDOM_DRAW_FIX = ("every call returns the same \"random\" numbers; draw with jax.random from a key "
-                   "passed as an argument and split for each call")
-CLOCK_READ_FIX = ("every call sees the time of the first trace; read the clock outside the jitted "
-                  "function and pass the value as an argument (a random key: pass a jax.random key "
-                  "and split it)")
+# What to do, by what is read: under jit (each call) and in a lax loop body (each iteration).
+JIT_HOST_READ_FIXES = {
+    "random": ("every call returns the same \"random\" numbers; draw with jax.random from a key "
+               "passed as an argument and split for each call"),
+    "clock": ("every call sees the time of the first trace; read the clock outside the jitted "
+              "function and pass the value as an argument (a random key: pass a jax.random key "
+              "and split it)"),
+    "iterator": ("every call gets the item of the first trace; pass the item as an argument, or "
+                 "stack the items in an array and index it with a traced step"),
+}
+LAX_HOST_READ_FIXES = {
+    "random": "carry a jax.random key in the loop state and split it in the body",
+    "clock": "read the clock outside the loop",
+    "iterator": "stack the items in an array and index it with the loop index (xs[i]), or scan over them",
+}
 
 
 def _host_state_read(call: cst.Call, scope: Scope, model: SemanticModel) -> Optional[tuple[str, str, str]]:
-    """(what is read, how it changes, the fix) for a call that reads state kept on the host and
+    """(what is read, how it changes, its kind) for a call that reads state kept on the host and
     changed between calls (a draw from a generator kept in Python, a clock), or None."""
     qualname = model.qualified_name(call.func, scope)
     if qualname in HOST_RANDOM_DRAWS:
-        return f"the global generator of `{qualname.rsplit('.', 1)[0]}`", "advanced by each draw", RANDOM_DRAW_FIX
+        return f"the global generator of `{qualname.rsplit('.', 1)[0]}`", "advanced by each draw", "random"
     if qualname in HOST_CLOCK_READS:
-        return "the host clock", "different at every call", CLOCK_READ_FIX
+        return "the host clock", "different at every call", "clock"
     prefix = DISPATCHED_RANDOM_DRAWS.get(qualname or "")
     first = call.args[0].value if call.args and call.args[0].keyword is None else None
     if prefix is not None and isinstance(first, cst.SimpleString) \
             and str(first.evaluated_value).startswith(prefix):
-        return "autoray's global jax key", "advanced by each draw", RANDOM_DRAW_FIX
+        return "autoray's global jax key", "advanced by each draw", "random"
     return None
+
+
+def _iterator_advance(ctx: FileContext, call: cst.Call, scope: Scope, body) -> Optional[tuple[str, str, str]]:
+    """``next(it)`` where every definition of ``it`` reaching the read makes a Python iterator
+    outside ``body`` (``iter(...)``, a generator expression, ``itertools.count()``): the body
+    takes one item when it is traced, and keeps it."""
+    model = ctx.model
+    if not (isinstance(call.func, cst.Name) and call.func.value == "next" and not model.lookup("next", scope)
+            and call.args and isinstance(call.args[0].value, cst.Name)):
+        return None
+    name = call.args[0].value
+    bindings = value_flow(ctx).reaching(name, scope)
+    if not bindings or not all(_makes_iterator(b, model) and b.frame is not None and not b.frame.is_inside(body)
+                               for b in bindings):
+        return None
+    return f"the Python iterator `{name.value}`", "advanced by each `next`", "iterator"
+
+
+def _makes_iterator(binding: Binding, model: SemanticModel) -> bool:
+    value = binding.value
+    if isinstance(value, cst.GeneratorExp):
+        return True
+    if not isinstance(value, cst.Call):
+        return False
+    func = value.func
+    if isinstance(func, cst.Name) and func.value in HOST_ITERATOR_MAKERS and not model.lookup(func.value, binding.scope):
+        return True  # a builtin, not shadowed
+    return model.qualified_name(func, binding.scope) in HOST_ITERATOR_MAKERS
 
 
 @dataclass(eq=False)

@@ -26,8 +26,11 @@ class StaleGlobalInJit(Rule):
     jitted function that reads it, jitted in this module or, through the project index, in
     another one (shown at the write). Also a draw from a random generator kept in Python
     (`np.random.normal()`, `random.random()`, `autoray.do("random.normal", ...)`) or a read of
-    the host clock (`time.time()`, `time.perf_counter_ns()`: jaxfacts.HOST_CLOCK_READS) in a
-    jitted body or a function of this module it calls, and `jax.config.update(flag, ...)` of a flag
+    the host clock (`time.time()`, `time.perf_counter_ns()`: jaxfacts.HOST_CLOCK_READS) or
+    `next(it)` of a Python iterator made outside (`iter(...)`, a generator expression,
+    `itertools.count()`: jaxfacts.HOST_ITERATOR_MAKERS) in a jitted body or a function of this
+    module it calls, or in the body of a lax loop (`lax.fori_loop` / `while_loop` / `scan` /
+    `map`, eager or traced: jaxfacts.LAX_LOOP_BODIES), and `jax.config.update(flag, ...)` of a flag
     that jit's cache key leaves out (`jax_high_dynamic_range_gumbel`, for a function drawing
     with `jax.random.gumbel`/`categorical`) between two calls, with no `jax.clear_caches()`
     between (shown at the update). Constants bound once, imports,
@@ -47,7 +50,10 @@ class StaleGlobalInJit(Rule):
     same: `np.random.normal()` in a jitted function returns 1.7641 on every call (without jit,
     1.7641 then 0.4002), and autoray's `do("random.normal", like="jax")` repeats its number and
     leaves the key split at trace time in autoray's global state, so its next eager draw raises
-    UnexpectedTracerError (autoray 0.11.0, autoray#27). A key seeded from the clock inside jit
+    UnexpectedTracerError (autoray 0.11.0, autoray#27). A lax loop traces its body once for all
+    its iterations: `lax.fori_loop(0, 10, lambda i, x: x + next(it), 0)` over
+    `it = iter(range(10))` returns 0, not 45 (the sharp-bits example), and `np.random.rand()` in
+    a `scan` body gives every step the same number. A key seeded from the clock inside jit
     (`jax.random.key(time.perf_counter_ns() % 2**31)`, jax issue 1141) draws the same noise on
     two calls; without jit, different noise (`fixtures/stale_values/`). After
     `config.update("jax_high_dynamic_range_gumbel", True)` a jitted `categorical` draw returns
@@ -112,6 +118,12 @@ class StaleGlobalInJit(Rule):
             else:
                 fix = f"pass `{stale.name}` as an argument"
             when = f"{stale.how} between its calls" if stale.how in ("reassigned", "mutated") else stale.how
+            if stale.loop:
+                yield Violation(stale.node, (
+                    f"the `{stale.loop}` body reads {stale.name}, which is {when}: lax traces the "
+                    f"body once for all iterations, so every iteration silently uses the value of "
+                    f"that one trace; {fix}"), related=stale.related)
+                continue
             yield Violation(stale.node, (
                 f"jitted `{function}` reads {stale.name if stale.described else f'`{stale.name}`'}, "
                 f"which is {when}: "
