@@ -631,6 +631,22 @@ OPTAX_SCHEDULES = frozenset(f"optax.{name}" for name in (
     "cosine_onecycle_schedule",
 ))
 
+# Optimizer factories whose ``init`` returns the optimizer state, a pytree of arrays (optax: a
+# tuple of NamedTuples of arrays; jax.example_libraries: an OptimizerState holding lists).  It
+# cannot be hashed, so at a static position every call raises ValueError (ctd#15, measured by
+# tests/test_jaxfacts.py).  qualname -> (the init's attribute name, its index when unpacked).
+# Stateless transformations (``sgd`` without momentum, ``clip``, ``scale``, ``chain`` of those)
+# return EmptyState tuples, which hash: not listed.
+OPTIMIZER_STATE_INITS: dict[str, tuple[str, int]] = {
+    **{f"optax.{name}": ("init", 0) for name in (
+        "adam", "adamw", "adabelief", "adadelta", "adafactor", "adagrad", "adamax", "adamaxw", "amsgrad",
+        "lamb", "lars", "lion", "nadam", "nadamw", "noisy_sgd", "novograd", "optimistic_gradient_descent",
+        "radam", "rmsprop", "sm3", "yogi", "scale_by_adam", "scale_by_schedule", "zero_nans",
+        "multi_transform", "contrib.muon")},
+    **{f"jax.example_libraries.optimizers.{name}": ("init_fn", 0) for name in (
+        "sgd", "momentum", "nesterov", "adagrad", "rmsprop", "adam", "adamax", "sm3")},
+}
+
 _OPTIMIZER_FIX = "a NamedTuple of functions hashes, so it compiles once; or close over it in the " \
                  "jitted function and pass only its state (an array pytree) traced"
 NON_JAX_RESULTS: dict[str, NonJaxResult] = {

@@ -28,7 +28,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
                               RAGGED_BATCHERS, SCHEDULE_PARAMS, SHAPE_KEEPING_CONVERSIONS, SHAPED_CONSTRUCTORS,
-                              STATIC_FIELD_MARKERS, STATIC_SPEC_TRANSFORMS,
+                              STATIC_FIELD_MARKERS, STATIC_SPEC_TRANSFORMS, OPTIMIZER_STATE_INITS,
                               TRACED_RESULT_CALLS,
                               TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
@@ -1531,6 +1531,31 @@ def test_host_random_draw_is_baked_in_under_jit(qualname):
     jitted = jax.jit(lambda: jnp.asarray(draw(*args)))
     assert np.array_equal(jitted(), jitted())  # drawn once, at trace time
     assert not np.array_equal(draw(*args), draw(*args))  # eagerly each draw advances the state
+
+
+@pytest.mark.parametrize("qualname", sorted(OPTIMIZER_STATE_INITS))
+def test_optimizer_state_cannot_be_a_static_argument(qualname):
+    """The init reached as recorded (attribute and unpacking index) returns a state that a
+    static position cannot hash: ValueError at the call."""
+    module, _, name = qualname.rpartition(".")
+    factory = getattr(importlib.import_module(module), name)
+    if qualname == "optax.multi_transform":
+        args = ({"a": pytest.importorskip("optax").sgd(1e-2)}, {"w": "a"})
+    elif qualname == "optax.scale_by_schedule":
+        args = (lambda count: 1.0,)
+    elif qualname in ("optax.scale_by_adam", "optax.zero_nans"):
+        args = ()
+    elif name in ("momentum", "nesterov"):  # jax.example_libraries: step size and mass
+        args = (1e-2, 0.9)
+    else:
+        args = (1e-2,)
+    made = factory(*args)
+    attribute, index = OPTIMIZER_STATE_INITS[qualname]
+    init = getattr(made, attribute)
+    assert tuple(made)[index] is init
+    state = init({"w": jnp.ones((2, 2))})
+    with pytest.raises(ValueError, match="Non-hashable static arguments"):
+        jax.jit(lambda s: 0, static_argnums=0)(state)
 
 
 ITERATOR_ARGUMENTS = {"iter": ([1, 2, 3],), "itertools.count": (), "itertools.cycle": ([1, 2],),

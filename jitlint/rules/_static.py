@@ -19,7 +19,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
-                              OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, REJECTED_JIT_KEYWORDS, TRACING_CALLS,
+                              OPTAX_SCHEDULES, OPTIMIZER_STATE_INITS, OPTAX_TRANSFORMATIONS, REJECTED_JIT_KEYWORDS, TRACING_CALLS,
                               TracingCall)
 from jitlint.jitnames import is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
@@ -546,6 +546,11 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         if layer is not None and ctx.model.qualified_name(func, scope) in ARRAY_HASHING_OBJECTS:
             return layer, ("use eqx.filter_jit (it traces the arrays, keeps the rest static), or "
                            "eqx.partition it and pass the array half traced")
+        optimizer = _optimizer_state_maker(ctx, expr, scope)
+        if optimizer is not None:
+            short = optimizer.replace("jax.example_libraries.", "")
+            return (f"an optimizer state (`{short}`'s init: a pytree of arrays)",
+                    "pass it traced: an optimizer state is array data, like the parameters")
         cls = class_verdict(ctx, func, scope)
         if cls is not None and cls[1] == UNHASHABLE:
             if cls[2] == "dataclass":
@@ -582,6 +587,37 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
             found = found or inner
         return found
     return None
+
+
+def _optimizer_state_maker(ctx: FileContext, call: cst.Call, scope: Scope) -> Optional[str]:
+    """The optimizer factory (``jaxfacts.OPTIMIZER_STATE_INITS``) whose init ``call`` calls:
+    ``tx.init(params)`` with ``tx = optax.adam(...)``, or ``opt_init(params)`` with
+    ``opt_init, opt_update, get_params = optimizers.adam(...)``."""
+    flow = value_flow(ctx)
+    func = call.func
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+        makers = {_optimizer_factory(ctx, v.value, v.binding.scope) for v in reaching_values(flow, func.value, scope)}
+        maker = makers.pop() if len(makers) == 1 else None
+        return maker if maker is not None and OPTIMIZER_STATE_INITS[maker][0] == func.attr.value else None
+    if not isinstance(func, cst.Name):
+        return None
+    binding = flow.single(func, scope)
+    node = binding.node if binding is not None else None
+    if not (isinstance(node, cst.Assign) and len(node.targets) == 1
+            and isinstance(node.targets[0].target, (cst.Tuple, cst.List))):
+        return None
+    names = [e.value.value if isinstance(e.value, cst.Name) else None for e in node.targets[0].target.elements]
+    maker = _optimizer_factory(ctx, node.value, binding.scope)
+    if maker is None or func.value not in names:
+        return None
+    return maker if names.index(func.value) == OPTIMIZER_STATE_INITS[maker][1] else None
+
+
+def _optimizer_factory(ctx: FileContext, value: Optional[cst.BaseExpression], scope: Scope) -> Optional[str]:
+    if not isinstance(value, cst.Call):
+        return None
+    qualname = ctx.model.qualified_name(value.func, scope)
+    return qualname if qualname in OPTIMIZER_STATE_INITS else None
 
 
 def _keeps_an_axis(index: cst.BaseSlice) -> bool:

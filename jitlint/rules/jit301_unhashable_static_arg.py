@@ -22,7 +22,9 @@ class UnhashableStaticArg(Rule):
     `np.array`/`jnp.array`/`jnp.zeros`-style arrays, tuples containing any of these, instances of
     non-frozen `@dataclass` classes (eq=True sets `__hash__` to None) or of classes defining
     `__eq__` without `__hash__` (classes resolved within the linted tree), a slice of an array
-    (`x[:, None]`), and a variable when
+    (`x[:, None]`), an optimizer state (`tx.init(params)` of a stateful optax optimizer,
+    `opt_init(params)` from `jax.example_libraries.optimizers`: jaxfacts.OPTIMIZER_STATE_INITS,
+    ctd#15), and a variable when
     every definition reaching the read is one of these (flow-sensitive: `x = [0]` twice is
     still a list; `x = tuple(x)` before the call is fine). Also any `jax.numpy` / `jax.random`
     result (a jax Array: `jnp.sum(x > 0)`), arithmetic on or a comparison of an array (a
