@@ -319,6 +319,16 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "flax.linen.Dropout.__call__": _concrete(_BOOL, (1, "deterministic"), flag=True),
     "flax.linen.BatchNorm": _concrete(_BOOL, (0, "use_running_average"), flag=True),
     "flax.linen.BatchNorm.__call__": _concrete(_BOOL, (1, "use_running_average"), flag=True),
+    # chex's static assertions compare their arguments in Python: a traced one raises, even
+    # under chex.chexify (chex#387); its value assertions are the traced-safe ones
+    "chex.assert_equal": _concrete(_BOOL, (0, "first"), (1, "second"), fix=(
+        "assert before the jitted call, or use a value assertion under chex.chexify "
+        "(chex.assert_trees_all_equal)")),
+    **{f"chex.{name}": _concrete("AssertionError", (0, "x"), fix=(
+        "assert on the Python value before the jitted call, or check the traced value with "
+        "jax.experimental.checkify")) for name in (
+        "assert_scalar", "assert_scalar_positive", "assert_scalar_non_negative", "assert_scalar_negative",
+        "assert_scalar_in")},
     # equinox reads the filter spec's leaves as Python bools (or callables) to split a pytree:
     # a traced mask raises ValueError (equinox#1036)
     **{f"equinox.{name}": _concrete(_VALUE, (1, "filter_spec"), fix=(
@@ -747,6 +757,10 @@ SIGNATURE_PRESERVING_TRANSFORMS = frozenset({
     "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jacfwd",
     "jax.jacrev", "jax.hessian",
 })
+
+# Decorators that, applied over a jitted function, call it with the arguments they get: calls
+# of the decorated name reach the jit as written (``@chex.chexify`` over ``@jax.jit``; chex#387).
+PASS_THROUGH_WRAPPERS = frozenset({"chex.chexify"})
 
 # Class decorators and bases that make a class's instances pytrees whose fields are leaves unless
 # marked static (STATIC_FIELD_MARKERS): an array field is traced under jit, a ``str`` field makes

@@ -17,7 +17,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import SIGNATURE_PRESERVING_TRANSFORMS
+from jitlint.jaxfacts import PASS_THROUGH_WRAPPERS, SIGNATURE_PRESERVING_TRANSFORMS
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.semantic import Scope, SemanticModel
 from jitlint.walk import iter_nodes
@@ -178,7 +178,8 @@ def spec_of(app: JitApplication, model: SemanticModel,
         if any(model.qualified_name(d.decorator, frame.scope) not in SIGNATURE_PRESERVING_TRANSFORMS
                for d in function.decorators[index + 1:]):
             signature_known = False  # decorators applied before the jit (jax.grad keeps it)
-        if any(name not in ("staticmethod",) for name in names[:index]):
+        if any(name != "staticmethod" and _decorator_qualname(d, model, frame.scope) not in PASS_THROUGH_WRAPPERS
+               for name, d in zip(names[:index], function.decorators[:index])):
             signature_known = False  # wrapped again after the jit: calls do not reach it directly
         method = frame.scope.kind == "class" and "staticmethod" not in names
         if "classmethod" in names:
@@ -223,6 +224,12 @@ def spec_of(app: JitApplication, model: SemanticModel,
         method=method,
         bound=bound_method is not None,
     )
+
+
+def _decorator_qualname(decorator: cst.Decorator, model: SemanticModel, scope: Scope) -> Optional[str]:
+    """``@chex.chexify`` and ``@chex.chexify(async_check=False)`` alike."""
+    expr = decorator.decorator
+    return model.qualified_name(expr.func if isinstance(expr, cst.Call) else expr, scope)
 
 
 def target_def(app: JitApplication, model: SemanticModel) -> Optional[cst.FunctionDef | cst.Lambda]:

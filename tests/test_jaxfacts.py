@@ -22,7 +22,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS,
                               LEAF_FIELD_DATACLASSES, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS,
                               PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
-                              SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS,
+                              SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, PASS_THROUGH_WRAPPERS,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
                               OPTAX_COMBINATORS, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS,
@@ -488,6 +488,10 @@ def _library_concrete_calls() -> dict[str, tuple[object, tuple, dict]]:
         "flax.linen.BatchNorm": (batch_norm, (True,), {}),
         "flax.linen.BatchNorm.__call__": (
             lambda *a, **k: nn.BatchNorm().apply(stats, *a, mutable=["batch_stats"], **k)[0], (x, True), {}),
+        "chex.assert_equal": (pytest.importorskip("chex").assert_equal, (1, 1), {}),
+        **{f"chex.{name}": (getattr(pytest.importorskip("chex"), name), (1,) + ((0, 2) if name.endswith("_in") else ()), {})
+           for name in ("assert_scalar", "assert_scalar_positive", "assert_scalar_non_negative", "assert_scalar_in")},
+        "chex.assert_scalar_negative": (pytest.importorskip("chex").assert_scalar_negative, (-1,), {}),
         **{f"equinox.{name}": (getattr(pytest.importorskip("equinox"), name),
                                (((1.0, 2.0), 3.0), ((True, False), False)), {}) for name in ("partition", "filter")},
     }
@@ -1136,6 +1140,22 @@ def test_hashed_function_param_raises_for_an_unhashable_function(qualname):
                     jax.jit(lambda i, v: function(i, *args[1:-1], v))(0, x)
             else:
                 function(*args)
+
+
+@pytest.mark.parametrize("qualname", sorted(PASS_THROUGH_WRAPPERS))
+def test_pass_through_wrapper_calls_the_jit_with_the_same_arguments(qualname):
+    """Over a jitted function, the wrapper's call reaches the jit as written: the static
+    argument stays a Python value, the other is traced."""
+    top = qualname.split(".")[0]
+    wrap = _resolve(qualname, pytest.importorskip(top), f"{top}.")
+
+    def scale(x, times):
+        return x * 2.0 if times > 1 else x
+
+    wrapped = wrap(jax.jit(scale, static_argnums=1))
+    assert float(wrapped(jnp.ones(()), 2)) == 2.0
+    with pytest.raises(jax.errors.TracerBoolConversionError):
+        wrap(jax.jit(lambda x: x if x > 0 else -x))(1.0)
 
 
 @pytest.mark.parametrize("qualname", sorted(SIGNATURE_PRESERVING_TRANSFORMS))

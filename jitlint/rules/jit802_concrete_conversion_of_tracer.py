@@ -13,7 +13,9 @@ class ConcreteConversionOfTracer(Rule):
     and traced values where JAX needs a Python value: a `range(n)` bound, a shape
     (`jnp.zeros((n,))`, `x.reshape(n, -1)`, `jnp.arange(n)`), a slice bound (`x[:n]`), an index
     into a Python list or tuple, a size or axis argument (`jax.nn.one_hot(x, n)`,
-    `jnp.sum(x, axis=k)`), also in module functions the jitted body calls with traced arguments,
+    `jnp.sum(x, axis=k)`; every parameter of `jaxfacts.CONCRETE_PARAMS`, library calls too:
+    flax's `Dropout(deterministic=...)`, chex's static assertions `chex.assert_equal` /
+    `assert_scalar_*`, also under `@chex.chexify`), also in module functions the jitted body calls with traced arguments,
     and at the call of a jax function jitted as it is (`jax.jit(jax.nn.one_hot)(x, 3)`).
     `int(x.shape[0])`, `float(len(xs))`, sizes from `.shape`, `lax.dynamic_slice`, indexing an
     array with a tracer and static parameters stay silent, and so do arguments of `jax.random`
@@ -36,6 +38,8 @@ class ConcreteConversionOfTracer(Rule):
     `x[:n]` raises `IndexError: Slice entries must be static integers`; `jnp.arange(n)`,
     `jax.nn.one_hot(x, n)`, `jnp.sum(x, axis=k)` and `jax.jit(jax.nn.one_hot)(x, 3)` raise
     `ConcretizationTypeError` (`fixtures/trace_misuse/`, each at the marked line).
+    `chex.assert_equal(x.sum(), 1.0)` raises `TracerBoolConversionError` under `@chex.chexify`
+    too (chex#387: chexify makes value assertions traced-safe, not static ones).
 
     ## Fix safety
     Keep the value an array: `x.astype(jnp.int32)` instead of `int(x)`; return it from the
