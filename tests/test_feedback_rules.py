@@ -12,6 +12,7 @@ from helpers import FIXTURES, expected_findings, run_all_counting_compiles, user
 FEEDBACK = sorted((FIXTURES / "feedback").glob("*.py"))
 MEASURED = {  # fixture -> compiles per jitted function over its 5 iterations
     "generation_concatenate.py": {"generate_step": 5},
+    "generation_jitted_lambda.py": {"<lambda>": 5},
     "padding_past_limit.py": {"push": 5},
     "running_mean_keepdims.py": {"update_mean": 2},
     "running_mean_ok.py": {"update_mean": 1},

@@ -54,7 +54,7 @@ def _analyse(ctx: FileContext) -> list[Feedback]:
     found = []
     for jc in jitted_calls(ctx):
         func = jc.func
-        if not isinstance(func, cst.FunctionDef) or jc.static_args is None:
+        if not isinstance(func, (cst.FunctionDef, cst.Lambda)) or jc.static_args is None:
             continue
         site = model.call_site_of[jc.call]
         if any(frame.node in jitted for frame in site.frame) or not site.frame.loops_in_scope():
@@ -88,17 +88,17 @@ def _target_names(target: cst.BaseExpression) -> list[Optional[str]]:
     return []
 
 
-def _changed_output(func: cst.FunctionDef, param: str, position: int, arity: int,
+def _changed_output(func, param: str, position: int, arity: int,
                     model: SemanticModel, jc: JittedCall, frame: Frame, fed: str):
-    """(how, every_call) when every return of ``func`` gives output ``position`` a shape that
-    differs from the ``param`` it was fed; None when unsure."""
+    """(how, every_call) when every return of ``func`` (a def, or a lambda's body) gives output
+    ``position`` a shape that differs from the ``param`` it was fed; None when unsure."""
     scope = model.scope_of[func]
-    returns = [n for n in own_nodes(func.body) if isinstance(n, cst.Return)]
-    if not returns:
+    returned = [func.body] if isinstance(func, cst.Lambda) else \
+        [n.value for n in own_nodes(func.body) if isinstance(n, cst.Return)]
+    if not returned:
         return None
     changes = []
-    for ret in returns:
-        value = ret.value
+    for value in returned:
         if arity:
             if not isinstance(value, (cst.Tuple, cst.List)) or len(value.elements) != arity:
                 return None
@@ -184,7 +184,7 @@ def _is_param(expr, param: str) -> bool:
     return isinstance(expr, cst.Name) and expr.value == param
 
 
-def _keepdims_rank(expr, param: str, func: cst.FunctionDef, model: SemanticModel,
+def _keepdims_rank(expr, param: str, func, model: SemanticModel,
                    jc: JittedCall, frame: Frame, fed: str):
     """``0.9 * state + 0.1 * jnp.mean(batch, axis=0, keepdims=True)`` with ``state`` fed from
     ``zeros(5)`` and ``batch`` from ``ones((8, 5))``: the output has the batch's rank."""

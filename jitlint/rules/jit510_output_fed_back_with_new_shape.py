@@ -12,7 +12,8 @@ class OutputFedBackWithNewShape(Rule):
     axis by `state[None]`/`jnp.expand_dims`/`jnp.stack`, or given the batch's rank by a
     `keepdims=True` reduction while the initial value has fewer axes (a `jnp` function or an
     array method such as `batch.std(0, keepdims=True)`, directly, through a name assigned in
-    the body, or through a helper def that returns one).
+    the body, or through a helper def that returns one). The step may be a jitted def or a
+    jitted lambda bound to a name (`step = jax.jit(lambda t: jnp.concatenate([t, t[-1:]]))`).
 
     ## Why is this bad?
     jit compiles once per input shape, and the output becomes the next input. Measured on jax
