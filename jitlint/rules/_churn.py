@@ -115,20 +115,35 @@ def _analyse(ctx: FileContext) -> list[Churn]:
         if not loops:
             continue
         checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, jitted_results, project)
-        for arg in jc.dynamic_args():
-            result = checker.shape(arg.value)
+        for leaf in (leaf for arg in jc.dynamic_args() for leaf in _display_leaves(arg.value)):
+            result = checker.shape(leaf)
             kind = "shape"
             if result is None:
-                result, kind = checker.ragged(arg.value), "ragged"
+                result, kind = checker.ragged(leaf), "ragged"
             if result is None and not jc.app.jit.qualname.startswith("equinox."):
-                result, kind = checker.dtype(arg.value), "dtype"
+                result, kind = checker.dtype(leaf), "dtype"
             if result is not None:
-                found.append(Churn(kind, arg.value, jc, _message(jc, kind, arg.value, *result)))
+                found.append(Churn(kind, leaf, jc, _message(jc, kind, leaf, *result)))
                 if kind == "ragged":
                     break  # the other arguments of the batch are short at the same call
     flagged = {id(churn.node) for churn in found}
     found.extend(c for c in _weak_type_alternations(ctx, jitted) if id(c.node) not in flagged)
     return found
+
+
+def _display_leaves(expr: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """The values a tuple, list or dict display passes as pytree leaves (``(x[i:i + bs],
+    y[i:i + bs])``: each leaf's shape is part of the signature), or the argument itself."""
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        for element in expr.elements:
+            if not isinstance(element, cst.StarredElement):
+                yield from _display_leaves(element.value)
+    elif isinstance(expr, cst.Dict):
+        for element in expr.elements:
+            if isinstance(element, cst.DictElement):
+                yield from _display_leaves(element.value)
+    else:
+        yield expr
 
 
 # ---------------------------------------------------------------------------- weak types

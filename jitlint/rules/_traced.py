@@ -62,7 +62,8 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, 
                               NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
-                              SCHEDULE_PARAMS, SEQUENCE_CONVERTING_FUNCTIONS, STATIC_FIELD_MARKERS, TRACED_RESULT_CALLS, TRACING_CALLS,
+                              SCHEDULE_PARAMS, SEQUENCE_CONVERTING_FUNCTIONS, SIGNATURE_PRESERVING_TRANSFORMS,
+                              STATIC_FIELD_MARKERS, TRACED_RESULT_CALLS, TRACING_CALLS,
                               DataSizedOutput,
                               Param, TracingCall, concrete_param)
 from jitlint.callgraph import LIBRARIES
@@ -70,7 +71,7 @@ from jitlint.jitnames import FILTERING_JIT_FUNCTIONS
 from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import STRINGS
-from jitlint.rules._context import bound_method_target, calling_context, class_methods
+from jitlint.rules._context import PARTIAL_CONSTRUCTORS, bound_method_target, calling_context, class_methods
 from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, positional_params,
                                    scopes_within, states_container)
@@ -109,6 +110,10 @@ CONCRETE_FUNCTIONS = frozenset({
 CONCRETE_NAMESPACES = ("jax.nn.initializers.",)  # initializers: functions
 # Traced only with a traced argument: ``lax.psum(1, "i")`` is the axis size, a Python int.
 ARGUMENT_TRACED_FUNCTIONS = frozenset({"jax.lax.psum"})
+# Keywords of a signature-preserving transform's partial that leave every argument as the call
+# passes it (not checkpoint's static_argnums, which makes one static).
+TRACEDNESS_KEEPING_KEYWORDS = frozenset({"in_axes", "out_axes", "argnums", "has_aux", "axis_name",
+                                         "axis_size", "holomorphic", "allow_int", "prevent_cse", "policy"})
 # Pytree dataclasses: a field not marked static is a leaf, traced when the instance is.
 PYTREE_DATACLASS_DECORATORS = PYTREE_CLASS_DECORATORS
 PYTREE_DATACLASS_BASES = PYTREE_CLASS_BASES
@@ -1150,10 +1155,27 @@ class _FunctionAnalysis:
         if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
             return None
         helper = binding.node
-        if helper.decorators or helper in self.jitted_defs or helper is self.func \
+        if not self._keeps_tracedness(helper, binding.scope) or helper in self.jitted_defs or helper is self.func \
                 or id(binding.scope) in self.scope_ids or binding.scope.kind == "class":
             return None
         return helper
+
+    def _keeps_tracedness(self, helper: cst.FunctionDef, scope: Scope) -> bool:
+        """No decorator, or only transforms that call the function with the arguments they get,
+        position for position (``@jax.vmap``, ``@partial(jax.vmap, in_axes=(0, None))``,
+        ``@jax.grad``: jaxfacts.SIGNATURE_PRESERVING_TRANSFORMS): called from traced code with a
+        traced argument, the parameter is traced inside too (vmap passes an unmapped one as it is)."""
+        for decorator in helper.decorators:
+            expr = decorator.decorator
+            keywords: list[cst.Arg] = []
+            if isinstance(expr, cst.Call) and self.model.qualified_name(expr.func, scope) in PARTIAL_CONSTRUCTORS \
+                    and expr.args and expr.args[0].keyword is None:
+                keywords = [a for a in expr.args[1:]]
+                expr = expr.args[0].value
+            if self.model.qualified_name(expr, scope) not in SIGNATURE_PRESERVING_TRANSFORMS or any(
+                    a.keyword is None or a.keyword.value not in TRACEDNESS_KEEPING_KEYWORDS for a in keywords):
+                return False
+        return True
 
     def instance_method(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
         """``lookup(i)`` / ``lookup.get(i)`` where ``lookup`` is bound once to an instance of a

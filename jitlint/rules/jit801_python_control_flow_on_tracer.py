@@ -25,7 +25,10 @@ class PythonControlFlowOnTracer(Rule):
     transform called in traced code (`jax.value_and_grad(loss)(params, flag)` follows `flag`
     into `loss`, and from there through `model.apply`), and the functions a library traces
     when it runs them (numpyro models, blackjax log densities, jaxopt objectives, diffrax
-    vector fields: `jaxfacts.TRACING_CALLS`).
+    vector fields: `jaxfacts.TRACING_CALLS`), and the module functions traced code calls with
+    traced arguments, also when they are decorated with a transform that passes the arguments
+    on position for position (`@partial(jax.vmap, in_axes=(0, None))`, `@jax.grad`:
+    `jaxfacts.SIGNATURE_PRESERVING_TRANSFORMS`; vmap passes an unmapped tracer on as it is).
     Under `jax.grad` alone the tracers carry their values, and these work.
     Also a jitted function that recurses through a `lax.cond` branch with no Python condition
     of its own: cond traces both branches whatever the predicate, so the recursion never stops
