@@ -758,6 +758,14 @@ SIGNATURE_PRESERVING_TRANSFORMS = frozenset({
     "jax.jacrev", "jax.hessian",
 })
 
+# Context managers under which jax.numpy calls on concrete operands run eagerly, even inside a
+# staging trace: their results are concrete (``positive = z > 0`` can drive a Python ``if``;
+# jax#9823, tests/test_jaxfacts.py).
+COMPILE_TIME_EVAL_CONTEXTS = frozenset({"jax.ensure_compile_time_eval"})
+# The tracer type: ``isinstance(v, Tracer)`` tells a tracer from a concrete value, so code that
+# tests it first (``if not isinstance(c, jax.core.Tracer) and c:``) never converts a tracer.
+TRACER_TYPES = frozenset({"jax.core.Tracer"})
+
 # Decorators that, applied over a jitted function, call it with the arguments they get: calls
 # of the decorated name reach the jit as written (``@chex.chexify`` over ``@jax.jit``; chex#387).
 PASS_THROUGH_WRAPPERS = frozenset({"chex.chexify"})

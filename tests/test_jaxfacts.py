@@ -23,6 +23,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               LEAF_FIELD_DATACLASSES, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS,
                               PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, PASS_THROUGH_WRAPPERS,
+                              COMPILE_TIME_EVAL_CONTEXTS, TRACER_TYPES,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
                               OPTAX_COMBINATORS, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS,
@@ -1140,6 +1141,31 @@ def test_hashed_function_param_raises_for_an_unhashable_function(qualname):
                     jax.jit(lambda i, v: function(i, *args[1:-1], v))(0, x)
             else:
                 function(*args)
+
+
+@pytest.mark.parametrize("qualname", sorted(COMPILE_TIME_EVAL_CONTEXTS))
+def test_compile_time_eval_context_gives_concrete_values_under_jit(qualname):
+    context = _resolve(qualname, jax, "jax.")
+
+    def branch(x, eager):
+        if eager:
+            with context():
+                positive = jnp.sin(jnp.sin(3.0)) > 0
+        else:
+            positive = jnp.sin(jnp.sin(3.0)) > 0
+        return jnp.sin(x) if positive else jnp.cos(x)
+
+    jax.jit(lambda x: branch(x, True))(0.0)
+    with pytest.raises(jax.errors.TracerBoolConversionError):
+        jax.jit(lambda x: branch(x, False))(0.0)
+
+
+@pytest.mark.parametrize("qualname", sorted(TRACER_TYPES))
+def test_tracer_type_tells_a_tracer_from_a_value(qualname):
+    tracer = _resolve(qualname, jax, "jax.")
+    seen = []
+    jax.jit(lambda x: seen.append(isinstance(x, tracer)) or x)(1.0)
+    assert seen == [True] and not isinstance(jnp.ones(()), tracer)
 
 
 @pytest.mark.parametrize("qualname", sorted(PASS_THROUGH_WRAPPERS))

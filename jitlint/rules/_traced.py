@@ -50,11 +50,12 @@ of an ``lru_cache`` function, ``jax.jit(hash)`` (JIT809).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
@@ -63,7 +64,7 @@ from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, CONCRETE_METHOD_PARAMS, 
                               PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               SCHEDULE_PARAMS, SEQUENCE_CONVERTING_FUNCTIONS, SIGNATURE_PRESERVING_TRANSFORMS,
-                              STATIC_FIELD_MARKERS, TRACED_RESULT_CALLS, TRACING_CALLS,
+                              STATIC_FIELD_MARKERS, TRACER_TYPES, TRACED_RESULT_CALLS, TRACING_CALLS,
                               DataSizedOutput,
                               Param, TracingCall, concrete_param)
 from jitlint.callgraph import LIBRARIES
@@ -1097,6 +1098,39 @@ class _FunctionAnalysis:
         # (kept apart from ``followed``: asked during ``solve``, before the state is final)
         self._returns: dict[tuple, "_FunctionAnalysis"] = {}
 
+    @cached_property
+    def compile_time_eval_nodes(self) -> frozenset[int]:
+        """The nodes inside ``with jax.ensure_compile_time_eval():`` blocks of this function
+        (jaxfacts.COMPILE_TIME_EVAL_CONTEXTS): on concrete operands their jax operations run
+        eagerly and give concrete arrays."""
+        found: set[int] = set()
+        for node in own_nodes(self.func):
+            if isinstance(node, cst.With) and any(
+                    isinstance(item.item, cst.Call)
+                    and self.model.qualified_name(item.item.func, self.model.scope_of.get(self.func)
+                                                  or self.model.module_scope) in COMPILE_TIME_EVAL_CONTEXTS
+                    for item in node.items):
+                found.update(id(n) for n in iter_nodes(node.body))
+        return frozenset(found)
+
+    def _staged_on_eager_array(self, expr: cst.BaseExpression, scope: Scope) -> bool:
+        """``z > 0`` after the block that made ``z`` a concrete jax array: outside the block the
+        operator is staged out again, so its result is a tracer (jax#9823)."""
+        if not self.compile_time_eval_nodes or id(expr) in self.compile_time_eval_nodes:
+            return False
+        if isinstance(expr, cst.BinaryOperation):
+            operands = [expr.left, expr.right]
+        elif isinstance(expr, cst.Comparison) and not any(
+                isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons):
+            operands = [expr.left, *(c.comparator for c in expr.comparisons)]
+        else:
+            return False
+        for operand in operands:
+            binding = self.model.single_binding(operand.value, scope) if isinstance(operand, cst.Name) else None
+            if binding is not None and binding.kind == "assign" and id(binding.node) in self.compile_time_eval_nodes:
+                return True
+        return False
+
     @property
     def root(self) -> "_FunctionAnalysis":
         return self if self.caller is None else self.caller.root
@@ -1487,6 +1521,8 @@ class _FunctionAnalysis:
     def traced(self, expr: cst.BaseExpression, scope: Scope) -> bool:
         if isinstance(expr, cst.Name):
             return self.name_traced(expr, scope)
+        if self._staged_on_eager_array(expr, scope):
+            return True
         if isinstance(expr, cst.Attribute):
             # Other attributes may be static fields of a custom pytree (flax.struct fields
             # with pytree_node=False): only the array fields of this module's pytrees.
@@ -1556,8 +1592,8 @@ class _FunctionAnalysis:
         if qualname is None or qualname in CONCRETE_FUNCTIONS or qualname.startswith(CONCRETE_NAMESPACES) \
                 or not qualname.startswith(ARRAY_NAMESPACES):
             return False
-        if qualname in ARGUMENT_TRACED_FUNCTIONS:
-            return self._any_arg_traced(call, scope)
+        if qualname in ARGUMENT_TRACED_FUNCTIONS or id(call) in self.compile_time_eval_nodes:
+            return self._any_arg_traced(call, scope)  # (run eagerly on concrete operands)
         # a class (jax.lax.Precision, jax.random.PRNGKey) is not followed: precision first
         return not qualname.rpartition(".")[2][:1].isupper()
 
@@ -1844,7 +1880,8 @@ class _FunctionAnalysis:
         if isinstance(expr, cst.BooleanOperation):
             if not _container_fallback(expr):
                 self.check_truth(expr.left, scope, construct, fix)
-            self.check_truth(expr.right, scope, construct, fix)
+            if self.tracer_guard(expr.left, scope) != ("untraced" if isinstance(expr.operator, cst.And) else "traced"):
+                self.check_truth(expr.right, scope, construct, fix)
             return
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
             self.check_truth(expr.expression, scope, construct, fix)
@@ -1862,6 +1899,22 @@ class _FunctionAnalysis:
             return
         self.report("bool", expr, f"{construct} on `{_src(expr)}`, a traced value in {where}, "
                                   f"raises {PYTHON_VALUE_SYNTAX['truth test']}; {fix}")
+
+
+    def tracer_guard(self, test: cst.BaseExpression, scope: Scope) -> Optional[str]:
+        """"traced" for ``isinstance(v, jax.core.Tracer)`` (jaxfacts.TRACER_TYPES), "untraced"
+        for its negation: what follows on the true side of the test never sees a tracer when
+        it is "untraced"."""
+        negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+        call = test.expression if negated else test
+        if not (isinstance(call, cst.Call) and self._builtin(call.func, scope) == "isinstance"
+                and len(call.args) == 2):
+            return None
+        types = call.args[1].value
+        members = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
+        if not all(self.model.qualified_name(t, scope) in TRACER_TYPES for t in members):
+            return None
+        return "untraced" if negated else "traced"
 
 
 def _container_fallback(node: cst.BooleanOperation) -> bool:
@@ -1944,6 +1997,14 @@ class _UseFinder(Walker):
 
     def visit_If(self, node: cst.If) -> Optional[bool]:
         self._test(node.test, "Python `if`", IF_FIX)
+        guard = self.a.tracer_guard(node.test, self.scope)
+        if guard is not None:  # ``if isinstance(v, jax.core.Tracer):``: one branch sees no tracer
+            self.walk(node.test)
+            if guard == "traced":
+                self.walk(node.body)
+            elif node.orelse is not None:
+                self.walk(node.orelse)
+            return False
         if not self._numpy_guard(node.test):
             return None
         # ``if isinstance(x, np.ndarray):``: the branch runs only for NumPy values, never tracers

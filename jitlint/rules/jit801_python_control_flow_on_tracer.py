@@ -13,7 +13,10 @@ class PythonControlFlowOnTracer(Rule):
     `isinstance()`, `is None` tests and static parameters are concrete and stay silent, and
     so are parameters the code states are containers: annotated `dict`, `Mapping`,
     `Optional[dict]`, `list[...]` ..., given a container default (`opts={}`), or used as
-    `params or {}` (a dict's truth value is a Python bool whatever arrays it holds).
+    `params or {}` (a dict's truth value is a Python bool whatever arrays it holds). Values
+    computed from constants inside `with jax.ensure_compile_time_eval():` are concrete, and a
+    test guarded by `isinstance(v, jax.core.Tracer)` (`if not isinstance(c, jax.core.Tracer) and
+    c:`, or the branch of such an `if` that sees no tracer) converts no tracer.
     `max(a, b)`, `min(...)` and `sorted(...)` of traced values compare them with `<` and count too.
     Traced code also means the functions handed to `jax.vmap` and to `lax.scan` / `fori_loop` /
     `while_loop` / `cond` / `map` (jitted or not), the open parameters of
