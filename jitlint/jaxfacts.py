@@ -301,7 +301,8 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "jax.lax.concatenate": _concrete(_TYPE, (1, "dimension")),
     "jax.lax.cumsum": _concrete(_CONCRETIZATION, (1, "axis")),
     "jax.lax.sort": _concrete(_INTEGER, (1, "dimension")),
-    "jax.lax.scan": _concrete(_CONCRETIZATION, (3, "length")),
+    "jax.lax.scan": _concrete(_CONCRETIZATION, (3, "length"), (5, "unroll")),
+    "jax.lax.fori_loop": _concrete(_CONCRETIZATION, (-1, "unroll")),
     "jax.lax.reduce_window": _concrete(_TYPE, (3, "window_dimensions")),
     # jax.random: the shape (bernoulli's first argument after the key is `p`, categorical's
     # `logits`, permutation's an array to shuffle: those may be traced)

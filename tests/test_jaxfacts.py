@@ -433,7 +433,8 @@ def _concrete_examples() -> dict[str, tuple[tuple, dict]]:
         "jax.lax.concatenate": (([m, m], 0), {}),
         "jax.lax.cumsum": ((m, 0), {}),
         "jax.lax.sort": ((m, 0), {}),
-        "jax.lax.scan": ((lambda c, _: (c, c), 0.0, None, 3), {}),
+        "jax.lax.scan": ((lambda c, _: (c, c), 0.0, None, 3, False, 1), {}),
+        "jax.lax.fori_loop": ((0, 3, lambda i, c: c + i, 0), {"unroll": 1}),
         "jax.lax.reduce_window": ((x, 0.0, jax.lax.add, (2,), (1,), "VALID"), {}),
         **{f"jax.random.{f}": ((key, (3,)), {}) for f in (
             "normal", "uniform", "exponential", "gumbel", "laplace", "rademacher")},

@@ -80,8 +80,8 @@ from jitlint.rules._lifted import static_positions as lifted_static_positions
 from jitlint.rules._nnx import NNX_JIT, linen_self_method, own_nodes
 from jitlint.rules._static import jitted_call_sites, jitted_callee, jitted_reference, map_arguments
 from jitlint.semantic import Binding, CallSite, Scope, SemanticModel
-from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec
-from jitlint.values import array_made_by, returned_made_function, self_attribute_value, value_flow
+from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec, literal
+from jitlint.values import array_made_by, assigned, returned_made_function, self_attribute_value, value_flow
 from jitlint.walk import Walker, iter_nodes
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
@@ -249,15 +249,26 @@ def _jitted_library_calls(ctx: FileContext) -> list[TracerUse]:
         if jc.func is not None or not isinstance(target, (cst.Name, cst.Attribute)):
             continue
         qualname = ctx.model.qualified_name(target, jc.app.frame.scope)
+        static_names = _static_argnames_only(jc, ctx.model)
+        if jc.static_args is None and static_names is None:
+            continue  # static_argnums of a library function: which positions is unknown here
+        dynamic = {id(arg) for arg in jc.dynamic_args()}
+
+        def traced(arg: cst.Arg, name: str) -> bool:
+            """``arg`` passes parameter ``name``: jit traces it."""
+            if static_names is None:
+                return id(arg) in dynamic
+            return name not in static_names and (arg.keyword is None or arg.keyword.value not in static_names)
+
         if qualname in DATA_SIZED_OUTPUTS:
-            use = _jitted_data_sized(jc, qualname, DATA_SIZED_OUTPUTS[qualname])
+            use = _jitted_data_sized(jc, qualname, DATA_SIZED_OUTPUTS[qualname], traced)
             uses.extend([use] if use is not None else [])
             continue
         if qualname not in CONCRETE_PARAMS:
             continue
-        dynamic = {id(arg) for arg in jc.dynamic_args()}
-        found = _first_concrete_argument(CONCRETE_PARAMS[qualname], jc.call.args, lambda arg: id(arg) in dynamic)
-        if found is None:
+        found = _first_concrete_argument(CONCRETE_PARAMS[qualname], jc.call.args, lambda arg: static_names is not None
+                                         or id(arg) in dynamic)
+        if found is None or not traced(found[0], found[2].keyword):
             continue
         arg, index, fact = found
         fix = (f"static_argnums=({index},)" if index is not None else f'static_argnames=("{fact.keyword}",)')
@@ -268,7 +279,18 @@ def _jitted_library_calls(ctx: FileContext) -> list[TracerUse]:
     return uses
 
 
-def _jitted_data_sized(jc, qualname: str, fact: DataSizedOutput) -> Optional[TracerUse]:
+def _static_argnames_only(jc, model: SemanticModel) -> Optional[frozenset[str]]:
+    """The names of ``jax.jit(jnp.repeat, static_argnames=["axis"])``, when the jit gives only
+    literal ``static_argnames``: a library function's parameter is traced unless named there
+    (jit maps the names to positions through the signature, which the facts record)."""
+    keywords = {a.keyword.value: a.value for a in jc.app.keywords if a.keyword is not None}
+    if set(keywords) & set(SPEC_KEYWORDS) != {"static_argnames"} or any(a.star for a in jc.app.keywords):
+        return None
+    names = literal(keywords["static_argnames"], jc.app.frame.scope, model, ints=False)
+    return frozenset(names) if names is not None else None
+
+
+def _jitted_data_sized(jc, qualname: str, fact: DataSizedOutput, traced) -> Optional[TracerUse]:
     """``jax.jit(jax.ops.segment_sum)(x, ids)``: a data-sized function jitted as it is and called
     without its size (by keyword or at its position), with a traced argument at a data
     parameter."""
@@ -280,10 +302,10 @@ def _jitted_data_sized(jc, qualname: str, fact: DataSizedOutput) -> Optional[Tra
             or (fact.size_position is not None and len(positional) > fact.size_position) \
             or (fact.max_positional is not None and len(positional) > fact.max_positional):
         return None
-    dynamic = {id(arg) for arg in jc.dynamic_args()}
-    data = [arg for arg in args if id(arg) in dynamic and any(
-        (arg.keyword is None and positional.index(arg) == position)
-        or (arg.keyword is not None and arg.keyword.value == keyword) for position, keyword in fact.data_params)]
+    data = [arg for arg in args if any(
+        ((arg.keyword is None and positional.index(arg) == position)
+         or (arg.keyword is not None and arg.keyword.value == keyword)) and traced(arg, keyword)
+        for position, keyword in fact.data_params)]
     if not data:
         return None
     return TracerUse("shape", jc.call, None, (
@@ -1113,23 +1135,34 @@ class _FunctionAnalysis:
                 found.update(id(n) for n in iter_nodes(node.body))
         return frozenset(found)
 
-    def _staged_on_eager_array(self, expr: cst.BaseExpression, scope: Scope) -> bool:
-        """``z > 0`` after the block that made ``z`` a concrete jax array: outside the block the
-        operator is staged out again, so its result is a tracer (jax#9823)."""
-        if not self.compile_time_eval_nodes or id(expr) in self.compile_time_eval_nodes:
+    def jax_array_constant(self, expr: cst.BaseExpression, scope: Scope) -> bool:
+        """A concrete jax array the staged code reads: a name bound outside this function (a
+        module global, a closure) or inside a ``jax.ensure_compile_time_eval()`` block, to the
+        result of a jax array function (``W = jnp.ones(3)``).  The name itself is concrete, but
+        under a staging trace every jax operation on it is staged out and gives a tracer
+        (omnistaging: ``if (W > 0).all():`` raises; jax#9823 for the block)."""
+        if not self.staged or not isinstance(expr, cst.Name):
             return False
-        if isinstance(expr, cst.BinaryOperation):
-            operands = [expr.left, expr.right]
-        elif isinstance(expr, cst.Comparison) and not any(
-                isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons):
-            operands = [expr.left, *(c.comparator for c in expr.comparisons)]
-        else:
+        bindings = self.flow.reaching(expr, scope)
+        if not bindings:
             return False
-        for operand in operands:
-            binding = self.model.single_binding(operand.value, scope) if isinstance(operand, cst.Name) else None
-            if binding is not None and binding.kind == "assign" and id(binding.node) in self.compile_time_eval_nodes:
-                return True
-        return False
+        for binding in bindings:
+            evaluated = id(binding.node) in self.compile_time_eval_nodes
+            if id(binding.scope) in self.scope_ids and not evaluated:
+                return False  # a local: its own tracedness decides
+            value = assigned(binding).value
+            if isinstance(value, (cst.Comparison, cst.BinaryOperation)) and evaluated:
+                continue
+            qualname = self.model.qualified_name(value.func, binding.scope) if isinstance(value, cst.Call) else None
+            if not _makes_jax_array(qualname):
+                return False
+        return True
+
+    def _staged_operand(self, operand: cst.BaseExpression, scope: Scope, at: cst.CSTNode) -> bool:
+        """``operand`` of the operation ``at`` gives a tracer there: traced, or a concrete jax
+        array operated on outside a compile-time-eval block."""
+        return self.traced(operand, scope) or (
+            id(at) not in self.compile_time_eval_nodes and self.jax_array_constant(operand, scope))
 
     @property
     def root(self) -> "_FunctionAnalysis":
@@ -1521,8 +1554,6 @@ class _FunctionAnalysis:
     def traced(self, expr: cst.BaseExpression, scope: Scope) -> bool:
         if isinstance(expr, cst.Name):
             return self.name_traced(expr, scope)
-        if self._staged_on_eager_array(expr, scope):
-            return True
         if isinstance(expr, cst.Attribute):
             # Other attributes may be static fields of a custom pytree (flax.struct fields
             # with pytree_node=False): only the array fields of this module's pytrees.
@@ -1532,22 +1563,22 @@ class _FunctionAnalysis:
         if isinstance(expr, cst.Subscript):
             # anything indexed by a traced value is a tracer too: a jax Array made outside the
             # function gives one; a list, a dict or a NumPy array raises there instead (JIT802)
-            return self.traced(expr.value, scope) or any(
+            return self._staged_operand(expr.value, scope, expr) or any(
                 isinstance(e.slice, cst.Index) and self.traced(e.slice.value, scope) for e in expr.slice)
         if isinstance(expr, cst.BinaryOperation):
             if isinstance(expr.operator, cst.Modulo) \
                     and isinstance(expr.left, (cst.SimpleString, cst.FormattedString)):
                 return False  # "%s" % x is a str
-            return self.traced(expr.left, scope) or self.traced(expr.right, scope)
+            return self._staged_operand(expr.left, scope, expr) or self._staged_operand(expr.right, scope, expr)
         if isinstance(expr, cst.UnaryOperation):
-            return not isinstance(expr.operator, cst.Not) and self.traced(expr.expression, scope)
+            return not isinstance(expr.operator, cst.Not) and self._staged_operand(expr.expression, scope, expr)
         if isinstance(expr, cst.Comparison):
             if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons):
                 return False
             if any(isinstance(side, STRINGS) for side in (expr.left, *(c.comparator for c in expr.comparisons))):
                 return False  # ``mode == "add"``: the code expects a str (JIT807 if it is passed traced)
-            return self.traced(expr.left, scope) or any(self.traced(c.comparator, scope)
-                                                        for c in expr.comparisons)
+            return self._staged_operand(expr.left, scope, expr) or any(
+                self._staged_operand(c.comparator, scope, expr) for c in expr.comparisons)
         if isinstance(expr, cst.BooleanOperation):
             return self.traced(expr.left, scope) or self.traced(expr.right, scope)
         if isinstance(expr, cst.IfExp):
@@ -1571,7 +1602,7 @@ class _FunctionAnalysis:
             return self.staged or self._any_arg_traced(call, scope)
         if isinstance(func, cst.Attribute) and self.layer_attribute(func, scope) is not None:
             return self._any_arg_traced(call, scope)  # self.linear(x): a layer built in __init__
-        if isinstance(func, cst.Attribute) and self.traced(func.value, scope):
+        if isinstance(func, cst.Attribute) and self._staged_operand(func.value, scope, call):
             return func.attr.value in ARRAY_METHODS  # a method of a traced array
         builtin = self._builtin(func, scope)
         if builtin is not None:
@@ -1915,6 +1946,13 @@ class _FunctionAnalysis:
         if not all(self.model.qualified_name(t, scope) in TRACER_TYPES for t in members):
             return None
         return "untraced" if negated else "traced"
+
+
+def _makes_jax_array(qualname: Optional[str]) -> bool:
+    """A call of this function returns a jax array (``jnp.ones``, ``jax.random.normal``), not a
+    dtype, a shape or a class instance."""
+    return qualname is not None and qualname.startswith(ARRAY_NAMESPACES) and qualname not in CONCRETE_FUNCTIONS \
+        and not qualname.startswith(CONCRETE_NAMESPACES) and not qualname.rpartition(".")[2][:1].isupper()
 
 
 def _container_fallback(node: cst.BooleanOperation) -> bool:

@@ -16,7 +16,9 @@ class PythonControlFlowOnTracer(Rule):
     `params or {}` (a dict's truth value is a Python bool whatever arrays it holds). Values
     computed from constants inside `with jax.ensure_compile_time_eval():` are concrete, and a
     test guarded by `isinstance(v, jax.core.Tracer)` (`if not isinstance(c, jax.core.Tracer) and
-    c:`, or the branch of such an `if` that sees no tracer) converts no tracer.
+    c:`, or the branch of such an `if` that sees no tracer) converts no tracer. A concrete jax
+    array read from outside (a module global, a closure: `W = jnp.ones(3)`) is concrete itself,
+    but any jax operation on it in staged code is staged out, so `if (W > 0).all():` raises too.
     `max(a, b)`, `min(...)` and `sorted(...)` of traced values compare them with `<` and count too.
     Traced code also means the functions handed to `jax.vmap` and to `lax.scan` / `fori_loop` /
     `while_loop` / `cond` / `map` (jitted or not), the open parameters of
