@@ -28,12 +28,12 @@ from jitlint.jaxfacts import (CACHE_CLEARS, CACHE_KEY_MISSING_FLAGS, CONFIG_UPDA
                               HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, HOST_RANDOM_DRAWS, LAX_LOOP_BODIES)
 from jitlint.project import absolute, attribute_reads, module_name_for
 from jitlint.rule import FileContext
-from jitlint.rules._context import class_methods
+from jitlint.rules._context import bound_method_target, class_methods
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions, jitted_lambdas,
                                    name_loads, positional_params, scopes_within, static_names)
 from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates, own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel
-from jitlint.staticargs import spec_of
+from jitlint.staticargs import ARGNUM_JITS, spec_of
 from jitlint.values import value_flow
 from jitlint.walk import Walker, children, iter_nodes
 
@@ -1115,7 +1115,36 @@ def _find_state_flows(ctx: FileContext) -> list[StateFlow]:
             static |= static_names(spec_of(app, ctx.model)) or frozenset()
         flow = _StateFlowOfFunction(ctx, func, traced_values(ctx, entry), inner_of_jitted, frozenset(static))
         found.extend(flow.run())
+    found.extend(_bound_method_updates(ctx))
     return found
+
+
+def _bound_method_updates(ctx: FileContext) -> Iterator[StateFlow]:
+    """``jax.jit(counter.count)`` where ``count`` updates ``self.n`` and returns what it read of
+    it: the object is a constant of the trace, so the update runs once and every call returns
+    the value of that trace (the JAX docs' stateful counter, jax PR #20732)."""
+    seen: set[int] = set()
+    for app in ctx.jit_applications:
+        method = bound_method_target(ctx, app.target, app.frame.scope) if app.jit.qualname in ARGNUM_JITS else None
+        if method is None or id(method) in seen:
+            continue
+        seen.add(id(method))
+        self_name = positional_params(method)[0].name.value
+        # updates from the old value (``self.n += 1``, ``self.n = self.n + 1``): a value assigned
+        # from the arguments alone is recomputed by every call of the compiled code
+        updated = {target.attr.value: node for node in own_nodes(method.body)
+                   if isinstance(node, (cst.Assign, cst.AugAssign))
+                   for target in ([t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target])
+                   if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+                   and target.value.value == self_name and (isinstance(node, cst.AugAssign) or any(
+                       isinstance(n, cst.Attribute) and n.attr.value == target.attr.value
+                       and isinstance(n.value, cst.Name) and n.value.value == self_name
+                       for n in iter_nodes(node.value)))}
+        returned = [n for node in own_nodes(method.body) if isinstance(node, cst.Return) and node.value is not None
+                    for n in iter_nodes(node.value) if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name)
+                    and n.value.value == self_name and n.attr.value in updated]
+        if returned:
+            yield StateFlow(returned[0], method, f"{self_name}.{returned[0].attr.value}", "read", "")
 
 
 class _StateFlowOfFunction:

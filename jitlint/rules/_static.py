@@ -66,6 +66,7 @@ class StaticUse:
     traced: bool = False  # the call runs while an outer jit traces (once per trace of it)
     role: str = "static argument"  # or "function argument" of eager lax control flow
     given: Optional[cst.BaseExpression] = None  # the value ``**options`` passes for the keyword
+    via: str = ""  # the wrapper whose parameter the jitted call passes on (``mesh_eval``)
 
     @property
     def value(self) -> cst.BaseExpression:
@@ -78,6 +79,8 @@ class StaticUse:
     def where(self) -> str:
         if self.position is None:
             return f"{self.role} `{self.param}` (keyword) of `{self.callee}`"
+        if self.via:
+            return replace(self, via="").where() + f", which `{self.via}` passes on,"
         if self.spec.bound:  # users often count ``self`` in a bound method's argnums
             return (f"{self.role} `{self.param}` (position {self.position}: a bound method's argnums "
                     f"start after `self`) of `{self.callee}`")
@@ -95,6 +98,37 @@ def all_static_uses(ctx: FileContext) -> list[StaticUse]:
     (measured: a list at a static position of a jit called inside another jit raises
     ValueError)."""
     return ctx.shared("static-uses", _compute)
+
+
+def forwarded_static_uses(ctx: FileContext) -> list[StaticUse]:
+    """The arguments of calls of a wrapper that passes its parameter on to a static position
+    (``def mesh_eval(f, x_limits): return _mesh_eval(f, x_limits)`` with ``x_limits`` static):
+    one level up, each call's argument for that parameter, judged like a static argument."""
+    return ctx.shared("static-uses-forwarded", _forwarded)
+
+
+def _forwarded(ctx: FileContext) -> list[StaticUse]:
+    model, flow = ctx.model, value_flow(ctx)
+    found: list[StaticUse] = []
+    for use in all_static_uses(ctx):
+        binding = flow.single(use.value, use.scope) if isinstance(use.value, cst.Name) else None
+        wrapper = binding.scope.node if binding is not None and binding.kind == "param" else None
+        if not isinstance(wrapper, cst.FunctionDef) or wrapper.decorators \
+                or model.functions[wrapper].scope.kind == "class":
+            continue
+        positional = [p.name.value for p in (*wrapper.params.posonly_params, *wrapper.params.params)]
+        name = binding.name
+        for site in model.calls:
+            callee = flow.single(site.node.func, site.frame.scope) if isinstance(site.node.func, cst.Name) else None
+            if callee is None or callee.node is not wrapper or any(a.star for a in site.node.args):
+                continue
+            passed = [a for a in site.node.args if a.keyword is None]
+            arg = next((a for a in site.node.args if a.keyword is not None and a.keyword.value == name), None)
+            if arg is None and name in positional and positional.index(name) < len(passed):
+                arg = passed[positional.index(name)]
+            if arg is not None:
+                found.append(replace(use, site=site, arg=arg, given=None, via=wrapper.name.value))
+    return found
 
 
 def traced_uses(ctx: FileContext) -> list[StaticUse]:

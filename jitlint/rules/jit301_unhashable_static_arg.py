@@ -5,7 +5,7 @@ import libcst as cst
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._module_fields import ARRAY, instance_uses
 from jitlint.rules._traced import tracer_uses
-from jitlint.rules._static import (all_static_uses, array_hashing_elements, array_hashing_object,
+from jitlint.rules._static import (all_static_uses, array_hashing_elements, array_hashing_object, forwarded_static_uses,
                                    hashed_function_arguments, static_array_params, static_receivers,
                                    transformed_static_uses, unhashable, unhashable_receiver)
 from jitlint.staticargs import ARGNUM_JITS
@@ -53,7 +53,9 @@ class UnhashableStaticArg(Rule):
     Also, once at the spec, a static parameter annotated as an array (`x: jax.Array`,
     `np.ndarray`, `Float[Array, "n"]`; not `ArrayLike`, which admits scalars), and calls of a
     jit stored on the instance (`self.fit = jax.jit(self.fit, static_argnums=0)`, called as
-    `gp.fit(x, y)`: a bound method's argnums start after `self`, so 0 is `x`, jax#5344).
+    `gp.fit(x, y)`: a bound method's argnums start after `self`, so 0 is `x`, jax#5344), and
+    the arguments of a thin wrapper that passes its parameter on to a static position
+    (`def mesh_eval(f, x_limits): return _mesh_eval(f, x_limits)`, called with a list: jax#7561).
 
     ## Why is this bad?
     Static arguments are hashed to look up the compilation cache. Measured on jax 0.10.2:
@@ -127,7 +129,7 @@ class UnhashableStaticArg(Rule):
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         array_params = list(static_array_params(ctx))
         reported = {(id(spec), p.name.value) for _, spec, params in array_params for p in params}
-        for use in all_static_uses(ctx):
+        for use in (*all_static_uses(ctx), *forwarded_static_uses(ctx)):
             if use.spec.filtering or (id(use.spec), use.param) in reported:
                 continue  # equinox hashes no container; a static array parameter is reported at its spec
             found = unhashable(ctx, use.value, use.scope)

@@ -11,7 +11,9 @@ class GlobalStatementInJit(Rule):
     passed to the enclosing factory, or an attribute of a static `self`) that a jitted function
     writes, when that state flows into or out of the traced computation:
     a traced value stored in it (a leaked tracer), a PRNG key in it split or replaced, or the
-    variable the body updates also read into the result. Trace counters (`global n_traces;
+    variable the body updates also read into the result. Also a bound method jitted as it is
+    (`jax.jit(counter.count)`) that updates an attribute of `self` and returns it: the object is
+    a constant of the trace (the JAX docs' stateful counter, jax PR #20732). Trace counters (`global n_traces;
     n_traces += 1`), `print` / logging of the state, `if` tests on it and records of concrete
     values (`shapes.append(x.shape)`) stay silent: that is JAX's own idiom for seeing when
     tracing happens.
@@ -91,7 +93,8 @@ class GlobalStatementInJit(Rule):
                            f"only at trace time and leaves a leaked tracer (UnexpectedTracerError "
                            f"when used outside); return the value instead")
             else:
-                message = (f"jitted `{function}` updates `{flow.keyword} {flow.name}` and reads it "
+                updated = f"`{flow.keyword} {flow.name}`" if flow.keyword else f"`{flow.name}`"
+                message = (f"jitted `{function}` updates {updated} and reads it "
                            f"into its result: the update runs once per trace, not per call, so every "
                            f"call returns the value frozen at the first trace; pass it in and return "
                            f"the new value")
