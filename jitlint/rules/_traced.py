@@ -2129,7 +2129,8 @@ class _UseFinder(Walker):
         else:
             qualname = a.model.qualified_name(func, scope)
             numpy_error = _numpy_conversion_error(qualname)
-            if numpy_error is not None and any(a.traced(arg.value, scope) for arg in node.args):
+            if numpy_error is not None and any(a.traced(arg.value, scope) or a.elements_traced(arg.value, scope)
+                                               for arg in node.args):  # ``np.array([a, b])`` of tracers too
                 jnp_name = "jax." + qualname
                 a.report("numpy", node, f"`{qualname}` on a traced value in {name} raises "
                                         f"{numpy_error}; use `{jnp_name}`")

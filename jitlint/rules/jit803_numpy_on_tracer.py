@@ -9,7 +9,8 @@ class NumpyOnTracer(Rule):
     ## What it does
     Flags numpy (not `jax.numpy`) functions that convert their argument to a numpy array
     (`np.asarray`, `np.array`, ufuncs such as `np.exp`, `np.where`, `np.concatenate`,
-    `np.linalg.*` ...) applied to a traced value inside a jitted function, and a NumPy array
+    `np.linalg.*` ...) applied to a traced value inside a jitted function (or to a list or
+    tuple holding one: `np.array([a, b])` converts each element), and a NumPy array
     (a name bound to `np.linspace(...)`, `np.array(...)` ...) indexed with a traced value
     (`TABLE[step]`). A NumPy branch behind `isinstance(x, np.ndarray)` (or `x[0]`, or a
     tuple of NumPy types) is silent: under jit the value is a tracer, so that branch never runs.
