@@ -538,6 +538,10 @@ LAX_LOOP_LIBRARY_CALLS: dict[str, LaxLoopCall] = {
     "optax.contrib.reduce_on_plateau": LaxLoopCall("lax.cond", 1, "update"),
     # the function it returns: each call picks the stored or a new gradient with lax.cond
     "optax.value_and_grad_from_state": LaxLoopCall("lax.cond", 1, "__call__"),
+    # jaxopt 0.8: an iterative solver's ``run`` stages its iterations with a while loop whose
+    # body closures are new on every run (jaxopt#563); the stochastic solvers have no loop
+    **{f"jaxopt.{name}": LaxLoopCall("the solver's iterations (lax.while_loop)", 1, "run") for name in (
+        "LBFGS", "GradientDescent", "BFGS", "NonlinearCG", "GaussNewton", "LevenbergMarquardt")},
     "jax.scipy.optimize.minimize": LaxLoopCall("lax.while_loop", 1),
     "jax.scipy.sparse.linalg.cg": LaxLoopCall("lax.while_loop", 1),
     "jax.scipy.sparse.linalg.gmres": LaxLoopCall("lax.while_loop", 1),

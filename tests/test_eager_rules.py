@@ -48,6 +48,12 @@ def test_timed_loop_compiles_on_every_call(reports):
     assert timed["jit(scan)"] == 4  # 4 timed calls
 
 
+def test_jaxopt_run_compiles_its_loop_per_eager_run(reports):
+    eager = control_flow_compiles(reports[FIXTURES / "eager" / "jaxopt_solver_run_eager_loop.py"])
+    jitted = control_flow_compiles(reports[FIXTURES / "eager" / "jaxopt_solver_run_jitted_ok.py"])
+    assert eager["jit(while)"] == 3 and jitted == Counter()  # inside fit's one compile
+
+
 def test_benchmark_loop_recompiles_on_purpose_and_is_quiet(reports):
     path = FIXTURES / "eager" / "benchmark_loop_ok.py"
     assert control_flow_compiles(reports[path])["jit(scan)"] == 5  # one per cleared cache, 2 swept shapes

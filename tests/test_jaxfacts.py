@@ -984,7 +984,17 @@ def _lax_loop_examples():
         "jax.scipy.sparse.linalg.gmres": lambda: jax.scipy.sparse.linalg.gmres(a, b),
         "jax.scipy.sparse.linalg.bicgstab": lambda: jax.scipy.sparse.linalg.bicgstab(a, b),
         **{name: _blackjax_step(name) for name in LAX_LOOP_LIBRARY_CALLS if name.startswith("blackjax.")},
+        **{name: _jaxopt_run(name) for name in LAX_LOOP_LIBRARY_CALLS if name.startswith("jaxopt.")},
     }
+
+
+def _jaxopt_run(solver: str):
+    """An eager ``run`` of a jaxopt solver built once (least squares ones get residuals)."""
+    jaxopt = pytest.importorskip("jaxopt")
+    least_squares = solver in ("jaxopt.GaussNewton", "jaxopt.LevenbergMarquardt")
+    built = getattr(jaxopt, solver.removeprefix("jaxopt."))(
+        (lambda w: w - 1.0) if least_squares else _quadratic, maxiter=5)
+    return lambda: built.run(jnp.zeros(3))
 
 
 @pytest.mark.parametrize("qualname", sorted(LAX_LOOP_LIBRARY_CALLS))

@@ -23,6 +23,8 @@ class EagerLaxControlFlowInLoop(Rule):
     `jitlint/jaxfacts.py` (`LAX_LOOP_LIBRARY_CALLS`: `jax.scipy.optimize.minimize`,
     `jax.scipy.sparse.linalg.cg`, ..., and the `update` of optax's `lbfgs`, line searches,
     `MultiSteps`, `apply_if_finite`, `contrib.reduce_on_plateau`, also inside `optax.chain`;
+    the `run` of jaxopt's iterative solvers (`LBFGS`, `GradientDescent`, `BFGS`, `NonlinearCG`,
+    `GaussNewton`, `LevenbergMarquardt`: one compile of their while loop per eager run, jaxopt#563),
     the `step` of blackjax's `nuts`, `hmc`, `mala`, `rmh`, and the kernels their
     `build_kernel()` returns),
     or a function or method of this module (`helper(x)`, `obj.run(x)`, `self.run(x)` on an
