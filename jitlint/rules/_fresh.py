@@ -165,9 +165,9 @@ class FreshJit:
         if self.repetition == "builder":
             return (f"{jit} of {what} in `{name}` compiles once per call of `{name}`{seen}; build "
                     f"the jitted function once, at module level or in the caller, and pass it in")
-        return (f"{jit} of {what} is returned by `{name}`, whose result is called on every "
-                f"iteration{seen}; every call compiles, so build it once or memoise `{name}` "
-                f"with functools.cache")
+        return (f"{jit} of {what} is returned by `{name}` and called each time it is made{seen}: "
+                f"every new jit compiles again, so build it once or memoise `{name}` with "
+                f"functools.cache")
 
 
 def fresh_jits(ctx: FileContext) -> list[FreshJit]:
@@ -684,6 +684,11 @@ class _Analysis:
         as element i of a tuple; None when it does not return it."""
         if isinstance(self.model.parent_statement.get(app.anchor), cst.Return):
             return -1
+        for ret, _ in self.model.returns:  # ``return jax.jit(cost), jax.jit(jax.grad(cost))``
+            if isinstance(ret.value, cst.Tuple):
+                for index, element in enumerate(ret.value.elements):
+                    if element.value is app.anchor:
+                        return index
         binding = self._result_binding(app)
         if binding is None:
             return None
@@ -722,12 +727,18 @@ class _Analysis:
                 return f"`{factory.name.value}(...)(...)` runs repeatedly"
             name = _assigned_name(site, position)
             loops = site.frame.loops_in_scope()
-            if name is None or not loops:
+            if name is None:
                 continue
             for use in self.model.calls_named(name):
-                if isinstance(use.node.func, cst.Name) and use.frame.scope is site.frame.scope \
-                        and use.frame.is_inside(loops[0]):
+                if not (isinstance(use.node.func, cst.Name) and use.frame.scope is site.frame.scope):
+                    continue
+                if loops and use.frame.is_inside(loops[0]):
                     return f"its result `{name}` is called in the loop that calls `{factory.name.value}`"
+                caller = site.frame.enclosing_function()
+                if not loops and caller is not None:
+                    # ``cost_fn = build(data)`` then ``cost_fn(q)`` in a function that runs repeatedly
+                    return (f"`{caller.name.value}` makes it with `{factory.name.value}(...)` and calls "
+                            f"`{name}` on each of its runs, and `{caller.name.value}` runs repeatedly")
         return None
 
     def _evidence(self, function: cst.FunctionDef, repeating_site: bool = False) -> Optional[str]:

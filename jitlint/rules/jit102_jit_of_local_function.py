@@ -8,7 +8,9 @@ class JitOfLocalFunction(FreshCallableRule):
     form (`jax.jit(inner)`) or decorator form (`@jax.jit` on a nested `def`), when that code runs
     repeatedly and calls the result, directly or through a transform of it (`jax.grad(loss)(w)`,
     `eqx.filter_grad(loss)(...)` calls `loss`: equinox issue 307). Also flags factories (`def make(c): ... return
-    jax.jit(step)`) whose result is called right away in a loop (`make(0.5)(w, g)`).
+    jax.jit(step)`) whose result is called right away in a loop (`make(0.5)(w, g)`), or made
+    and called by a function that itself runs repeatedly (`cost_fn, grad_fn =
+    self._build_functions(data)` in a `solve` called in a loop: scikit-robot#871).
 
     ## Why is this bad?
     A `def` statement creates a new function object each time it runs, and JAX caches compiled
@@ -18,7 +20,8 @@ class JitOfLocalFunction(FreshCallableRule):
     `train_epoch` that builds `@jax.jit def step` and loops over its batches compiles once per
     epoch (5 in 5 epochs; 1 when the step is built once outside), and a factory returning
     `(Z, project, recover)` jitted closures, unpacked and called per iteration, compiles both
-    every iteration. A `@jax.jit def loss` inside a step function, only called as
+    every iteration; three solves that each rebuild a jitted cost and its gradient compile
+    both three times. A `@jax.jit def loss` inside a step function, only called as
     `jax.grad(loss)(w)`, compiles 5 times in 5 steps (`fixtures/fresh/`).
 
     ## Fix safety
