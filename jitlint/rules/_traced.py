@@ -74,7 +74,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._arguments import STRINGS
 from jitlint.rules._context import PARTIAL_CONSTRUCTORS, bound_method_target, calling_context, class_methods
 from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
-                                   jitted_functions, jitted_lambdas, positional_params,
+                                   jitted_functions, jitted_lambdas, name_loads, positional_params,
                                    scopes_within, states_container)
 from jitlint.rules._lifted import static_positions as lifted_static_positions
 from jitlint.rules._nnx import NNX_JIT, linen_self_method, own_nodes
@@ -1928,7 +1928,10 @@ class _FunctionAnalysis:
                                       f"{where}, raises {PYTHON_VALUE_SYNTAX['truth test']}; "
                                       f"{static_fix(param)}, else {fix}")
             return
-        self.report("bool", expr, f"{construct} on `{_src(expr)}`, a traced value in {where}, "
+        constant = next((n for n in name_loads(expr) if self.jax_array_constant(n, scope)), None)
+        staged = (f" (`{constant.value}` is a concrete jax array, but a jax operation on it is staged "
+                  f"out in traced code)") if constant is not None else ""
+        self.report("bool", expr, f"{construct} on `{_src(expr)}`, a traced value in {where}{staged}, "
                                   f"raises {PYTHON_VALUE_SYNTAX['truth test']}; {fix}")
 
 
