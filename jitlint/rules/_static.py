@@ -118,7 +118,7 @@ def _forwarded(ctx: FileContext) -> list[StaticUse]:
             continue
         positional = [p.name.value for p in (*wrapper.params.posonly_params, *wrapper.params.params)]
         name = binding.name
-        for site in model.calls:
+        for site in model.calls_named(wrapper.name.value):
             callee = flow.single(site.node.func, site.frame.scope) if isinstance(site.node.func, cst.Name) else None
             if callee is None or callee.node is not wrapper or any(a.star for a in site.node.args):
                 continue
@@ -1185,7 +1185,10 @@ def _unpassed_static_positions(ctx: FileContext, lifted) -> Iterator[tuple[str, 
         return
     flow = value_flow(ctx)
     needed = max(positions)
-    for site in ctx.model.calls:
+    statement = ctx.model.parent_statement.get(lifted.call)  # ``g = jax.checkpoint(f, ...)``
+    names = {lifted.func.name.value} | {t.target.value for t in getattr(statement, "targets", ())
+                                        if isinstance(t.target, cst.Name)}
+    for site in (site for name in sorted(names) for site in ctx.model.calls_named(name)):
         call = site.node
         if not isinstance(call.func, cst.Name) or any(a.star for a in call.args):
             continue
