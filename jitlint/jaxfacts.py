@@ -813,6 +813,26 @@ STATIC_SPEC_TRANSFORMS: dict[str, StaticSpecTransform] = {
     "flax.linen.jit": StaticSpecTransform((0, "target"), self_counted=True, out_of_range=None),
 }
 
+# --- Arguments that may not be tracers ----------------------------------------------------------
+# Custom-derivative transforms whose spec marks arguments that must stay Python values: a tracer
+# given there raises when the function is called under a trace (jit, vmap), differentiated or not.
+# Measured on jax 0.10.2 (tests/test_jaxfacts.py): ``jax.custom_vjp`` raises UnexpectedTracerError
+# for ``nondiff_argnums`` and ``nondiff_argnames`` (jax#2912); ``jax.custom_jvp`` takes tracers
+# there, so it is not listed.
+@dataclass(frozen=True)
+class NondiffSpecTransform:
+    fun: Param  # the function transformed
+    keyword: str  # the positions
+    names_keyword: str  # the same, by parameter name
+    error: str  # what a tracer there raises
+    self_counted: bool = False
+
+
+NONDIFF_SPEC_TRANSFORMS: dict[str, NondiffSpecTransform] = {
+    "jax.custom_vjp": NondiffSpecTransform((0, "fun"), "nondiff_argnums", "nondiff_argnames",
+                                           "UnexpectedTracerError"),
+}
+
 # --- Class decorators that make no pytree ----------------------------------------------------------
 # A class under these (and nothing else) is still a plain Python class to JAX: ``self`` of a
 # ``@jax.jit`` method is no valid jit argument and the first call raises TypeError, as for an

@@ -34,7 +34,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
                               HOST_RANDOM_DRAWS, HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, LAX_LOOP_BODIES, NON_PYTREE_CLASS_DECORATORS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
-                              CONFIG_UPDATES, CACHE_CLEARS)
+                              CONFIG_UPDATES, CACHE_CLEARS, NONDIFF_SPEC_TRANSFORMS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -1735,3 +1735,31 @@ def test_shape_keeping_conversion_returns_its_arguments_shape(qualname):
     convert = getattr(importlib.import_module(module), name)
     for array in (np.arange(7.0).reshape(7, 1), jnp.ones((3, 2))):
         assert convert(array).shape == array.shape
+
+
+@pytest.mark.parametrize("qualname", sorted(NONDIFF_SPEC_TRANSFORMS))
+def test_nondiff_spec_transform_raises_on_a_tracer_and_takes_a_python_value(qualname):
+    """A tracer at a nondiff position (given by number or by name) raises the recorded error
+    under jit and under vmap, with nothing differentiated; a Python value there works, and
+    custom_jvp (not listed) takes the tracer."""
+    fact = NONDIFF_SPEC_TRANSFORMS[qualname]
+    transform = _resolve(qualname, jax, "jax.")
+    params = inspect.signature(transform).parameters
+    assert {fact.keyword, fact.names_keyword, fact.fun[1]} <= set(params)
+    assert list(params).index(fact.fun[1]) == fact.fun[0]
+
+    def scaled(scale, x):
+        return x * scale
+
+    error = getattr(jax.errors, fact.error)
+    for spec in ({fact.keyword: (0,)}, {fact.names_keyword: ("scale",)}):
+        wrapped = transform(scaled, **spec)
+        wrapped.defvjp(lambda scale, x: (x * scale, None), lambda scale, _, g: (g * scale,))
+        assert float(jax.jit(wrapped, static_argnums=0)(2.0, 1.0)) == 2.0
+        with pytest.raises(error):
+            jax.jit(wrapped)(2.0, 1.0)
+        with pytest.raises(error):
+            jax.vmap(wrapped)(jnp.ones(2), jnp.ones(2))
+    jvp_wrapped = jax.custom_jvp(scaled, nondiff_argnums=(0,))
+    jvp_wrapped.defjvp(lambda scale, primals, tangents: (primals[0] * scale, tangents[0] * scale))
+    assert float(jax.jit(jvp_wrapped)(2.0, 1.0)) == 2.0

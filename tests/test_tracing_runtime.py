@@ -30,6 +30,7 @@ RAISES = {
     "JIT802": {"ConcretizationTypeError", "TracerBoolConversionError", "TracerIntegerConversionError",
                "TypeError", "ValueError"},
     "JIT803": {"TracerArrayConversionError"},
+    "JIT810": {"UnexpectedTracerError"},
 }
 TRACER = re.compile(r"JitTracer\(|Traced<")  # a tracer's repr (jax 0.10: JitTracer(float32[3]))
 OPT_IN_MARK = re.compile(r"#\s*expect-opt-in:\s*(JIT\d{3})")  # found only when selected

@@ -7,7 +7,9 @@ whether a Module's ``self`` counts as argument 0 are data).
 (``MLP = nn.remat(MLP, static_argnums=(2,))``, ``jax.checkpoint(f, static_argnums=1)``) and the
 decorator form (``@partial(nn.remat, static_argnums=(2,))`` over a method), and the function
 whose parameters the positions count: the def, or a linen Module class's ``__call__`` with
-``self`` first.
+``self`` first.  ``nondiff_specs(ctx)`` finds the ``jax.custom_vjp`` specs the same way
+(``jaxfacts.NONDIFF_SPEC_TRANSFORMS``: positions whose arguments may not be tracers), with
+``nondiff_argnames`` turned into positions.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import STATIC_SPEC_TRANSFORMS, StaticSpecTransform
+from jitlint.jaxfacts import NONDIFF_SPEC_TRANSFORMS, STATIC_SPEC_TRANSFORMS, NondiffSpecTransform, StaticSpecTransform
 from jitlint.rule import FileContext
 from jitlint.rules._context import class_methods
 from jitlint.rules._jitted import positional_params
@@ -31,8 +33,8 @@ PARTIALS = frozenset({"functools.partial"})
 class LiftedSpec:
     call: cst.Call  # the transform's call (in a decorator: the partial)
     qualname: str
-    fact: StaticSpecTransform
-    keyword: cst.Arg  # static_argnums=...
+    fact: StaticSpecTransform | NondiffSpecTransform
+    keyword: cst.Arg  # static_argnums=... (nondiff_argnames=...: its names' positions are ``nums``)
     nums: tuple[int, ...]
     func: cst.FunctionDef  # whose parameters the positions count
     params: tuple[str, ...]  # positional, ``self`` included where it counts
@@ -53,7 +55,29 @@ def _show(nums: tuple[int, ...]) -> str:
 
 
 def lifted_specs(ctx: FileContext) -> list[LiftedSpec]:
-    return ctx.shared("lifted-specs", _compute)
+    return ctx.shared("lifted-specs", lambda c: _compute(c, STATIC_SPEC_TRANSFORMS))
+
+
+def nondiff_specs(ctx: FileContext) -> list[LiftedSpec]:
+    return ctx.shared("nondiff-specs", lambda c: _compute(c, NONDIFF_SPEC_TRANSFORMS))
+
+
+def nondiff_spec_of(ctx: FileContext, func: cst.BaseExpression, scope: Scope) -> Optional[LiftedSpec]:
+    """The custom_vjp spec of the function ``func`` names: a def decorated with it, or a name
+    assigned its call (``f = jax.custom_vjp(_f, nondiff_argnums=(0,))``)."""
+    specs = nondiff_specs(ctx)
+    if not specs or not isinstance(func, cst.Name):
+        return None
+    binding = ctx.model.single_binding(func.value, scope)
+    if binding is None:
+        return None
+    for spec in specs:
+        if binding.kind == "def" and binding.node is spec.func and any(
+                d.decorator is spec.call for d in spec.func.decorators):
+            return spec
+        if binding.kind == "assign" and binding.value is spec.call:
+            return spec
+    return None
 
 
 def static_positions(model: SemanticModel, call: cst.Call, scope: Scope) -> Optional[frozenset[int]]:
@@ -69,9 +93,9 @@ def static_positions(model: SemanticModel, call: cst.Call, scope: Scope) -> Opti
     return frozenset(nums) if nums is not None else None
 
 
-def _compute(ctx: FileContext) -> list[LiftedSpec]:
+def _compute(ctx: FileContext, table: dict) -> list[LiftedSpec]:
     model = ctx.model
-    last_names = {name.rpartition(".")[2] for name in STATIC_SPEC_TRANSFORMS}
+    last_names = {name.rpartition(".")[2] for name in table}
     found = []
     for site in model.calls:
         call, scope = site.node, site.frame.scope
@@ -90,11 +114,14 @@ def _compute(ctx: FileContext) -> list[LiftedSpec]:
             qualname = model.qualified_name(func, scope)
         else:
             continue
-        fact = STATIC_SPEC_TRANSFORMS.get(qualname or "")
+        fact = table.get(qualname or "")
         if fact is None or any(a.star for a in call.args):
             continue
-        arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == fact.keyword), None)
-        nums = literal(arg.value, scope, model, ints=True) if arg is not None else None
+        names_keyword = getattr(fact, "names_keyword", None)
+        arg = next((a for a in call.args if a.keyword is not None
+                    and a.keyword.value in (fact.keyword, names_keyword)), None)
+        named = arg is not None and arg.keyword.value == names_keyword
+        nums = literal(arg.value, scope, model, ints=not named) if arg is not None else None
         if not nums:
             continue
         target = _target(ctx, call, fact, scope, decorated)
@@ -102,6 +129,10 @@ def _compute(ctx: FileContext) -> list[LiftedSpec]:
             continue
         function, owner, with_self = target
         params = tuple(p.name.value for p in positional_params(function))
+        if named:  # nondiff_argnames: the positions of those parameters
+            nums = [params.index(name) for name in nums if name in params]
+            if not nums:
+                continue
         if isinstance(function.params.star_arg, cst.Param):
             continue  # *args: any position may exist
         if with_self and not fact.self_counted:
@@ -120,7 +151,7 @@ def _decorated_by(holder: cst.CSTNode, call: cst.Call) -> Optional[cst.FunctionD
     return None
 
 
-def _target(ctx: FileContext, call: cst.Call, fact: StaticSpecTransform, scope: Scope,
+def _target(ctx: FileContext, call: cst.Call, fact: StaticSpecTransform | NondiffSpecTransform, scope: Scope,
             decorated: Optional[cst.FunctionDef]) -> Optional[tuple[cst.FunctionDef, str, bool]]:
     """(the def whose parameters count, its name, whether ``self`` is its first parameter)."""
     model = ctx.model

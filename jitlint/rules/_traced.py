@@ -76,7 +76,7 @@ from jitlint.rules._context import PARTIAL_CONSTRUCTORS, bound_method_target, ca
 from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, name_loads, positional_params,
                                    scopes_within, states_container)
-from jitlint.rules._lifted import static_positions as lifted_static_positions
+from jitlint.rules._lifted import nondiff_spec_of, static_positions as lifted_static_positions
 from jitlint.rules._nnx import NNX_JIT, linen_self_method, own_nodes
 from jitlint.rules._static import jitted_call_sites, jitted_callee, jitted_reference, map_arguments
 from jitlint.semantic import Binding, CallSite, Scope, SemanticModel
@@ -156,7 +156,7 @@ NESTED_TRACING_JITS = TRACING_JITS | {NNX_JIT}
 
 @dataclass(eq=False)
 class TracerUse:
-    kind: str  # bool | convert | numpy | print | shape
+    kind: str  # bool | convert | numpy | print | shape | hash | nondiff
     node: cst.CSTNode
     function: Optional[cst.FunctionDef]  # None: a jitted library function (no def here)
     message: str
@@ -2166,6 +2166,8 @@ class _UseFinder(Walker):
                                       f"`.{func.attr.value}`")
             elif a.called_module(func, scope) is not None:
                 a.follow_module_call(node, scope, a.called_module(func, scope))
+            elif self._nondiff_tracer(node):
+                return  # reported at the call, where the fix goes
             elif isinstance(func, cst.Name) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow(node, scope)
             elif a.reaches_nested_jit(node, scope) or a.runs_staged(node, scope):
@@ -2186,6 +2188,28 @@ class _UseFinder(Walker):
                 # a function of another module (the two bindings differ: an instance, an import)
                 a.follow_field_function(node, scope)
                 a.follow(node, scope)
+
+    def _nondiff_tracer(self, node: cst.Call) -> bool:
+        """A call of a ``jax.custom_vjp`` function of this module with a traced value at one of
+        its ``nondiff_argnums`` (jaxfacts.NONDIFF_SPEC_TRANSFORMS): it raises as it is traced."""
+        a, scope = self.a, self.scope
+        spec = nondiff_spec_of(a.ctx, node.func, scope)
+        if spec is None:
+            return False
+        for position in sorted(spec.nums):
+            if position >= len(spec.params):
+                continue
+            param = spec.params[position]
+            value = _argument(node, (position, param))
+            if value is None or not a.traced(value, scope):
+                continue
+            a.report("nondiff", node, f"`{_src(node)}` in {a.where} passes the traced `{_src(value)}` as "
+                                      f"`{param}`, a nondiff argument of the jax.custom_vjp "
+                                      f"`{_src(node.func)}`: it raises {spec.fact.error}; make "
+                                      f"`{param}` a regular argument (bwd returns None for it) or "
+                                      f"keep it a Python value")
+            return True
+        return False
 
     def _traced_static_args(self, node: cst.Call) -> None:
         """A jitted function called here with a traced value at one of its static positions:
