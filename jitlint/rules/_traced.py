@@ -429,7 +429,7 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
         if fact is None:
             continue
         for param in fact.functions:
-            func = _function_value(model, _argument(call, param), scope)
+            func = function_value(model, _argument(call, param), scope)
             if func is None or func in jitted or (isinstance(func, cst.FunctionDef) and func.decorators):
                 continue
             static = lifted_static_positions(model, call, scope)
@@ -494,7 +494,7 @@ def _jitted_partials(ctx: FileContext) -> list[TracerUse]:
                 and not any(k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS)
                             for k in app.keywords)):
             continue
-        func = _function_value(model, target.args[0].value, app.frame.scope)
+        func = function_value(model, target.args[0].value, app.frame.scope)
         if not isinstance(func, cst.FunctionDef) or func.decorators:
             continue
         bound = sum(1 for arg in target.args[1:] if arg.keyword is None)
@@ -530,7 +530,7 @@ def _recursion_through_traced_branches(ctx: FileContext) -> list[TracerUse]:
             if fact is None:
                 continue
             for param in fact.functions:
-                branch = _function_value(model, _argument(node, param), scope)
+                branch = function_value(model, _argument(node, param), scope)
                 if branch is not None and branch is not func and _calls_def(model, branch, func):
                     uses.append(TracerUse("bool", node, func, (
                         f"recursion through `lax.cond` never stops: cond traces both branches whatever "
@@ -564,7 +564,7 @@ def _jitted_factory_results(ctx: FileContext) -> list[TracerUse]:
                 and not any(k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS)
                             for k in app.keywords)):
             continue
-        factory = _function_value(model, target.func, app.frame.scope)
+        factory = function_value(model, target.func, app.frame.scope)
         if not isinstance(factory, cst.FunctionDef) or factory.decorators:
             continue
         for func in _returned_functions(model, factory):
@@ -584,7 +584,7 @@ def _returned_functions(model: SemanticModel, factory: cst.FunctionDef) -> list:
     found = []
     for node in own_nodes(factory):
         if isinstance(node, cst.Return) and node.value is not None:
-            func = _function_value(model, node.value, scope)
+            func = function_value(model, node.value, scope)
             if func is not None and (isinstance(func, cst.Lambda) or not func.decorators) \
                     and model.scope_of[func].parent is scope and func not in found:
                 found.append(func)
@@ -774,7 +774,7 @@ def _argument(call: cst.Call, param: Param) -> Optional[cst.BaseExpression]:
     return None
 
 
-def _function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], scope: Scope, depth: int = 0):
+def function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], scope: Scope, depth: int = 0):
     """The def or lambda of this module ``expr`` is (a lambda, or a name bound once to one, or
     to another such name: ``callback = body``)."""
     if isinstance(expr, cst.Lambda):
@@ -786,7 +786,7 @@ def _function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], sc
         if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Lambda):
             return binding.value
         if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Name) and depth < 3:
-            return _function_value(model, binding.value, binding.scope, depth + 1)
+            return function_value(model, binding.value, binding.scope, depth + 1)
     return None
 
 
@@ -1389,7 +1389,7 @@ class _FunctionAnalysis:
                 return
             name = arg.keyword.value if arg.keyword is not None else fields[index] if index < len(fields) else None
             if name == func.attr.value:
-                helper = _function_value(self.model, arg.value, binding.scope)
+                helper = function_value(self.model, arg.value, binding.scope)
                 if isinstance(helper, cst.FunctionDef) and not helper.decorators \
                         and helper not in self.jitted_defs and helper is not self.func:
                     self._follow_into(helper, call, scope, positional_params(helper))
@@ -1487,7 +1487,7 @@ class _FunctionAnalysis:
             qualname = model.qualified_name(call.func, scope)
             fact = TRACING_CALLS.get(qualname) if qualname is not None else None
             for param in fact.functions if fact is not None else ():
-                func = _function_value(model, _argument(call, param), scope)
+                func = function_value(model, _argument(call, param), scope)
                 if func is not None and func is not self.func and id(model.scope_of[func]) in self.scope_ids:
                     handed.setdefault(id(model.scope_of[func]), set()).update(_handed_params(call, fact, func))
         return handed
