@@ -2,7 +2,8 @@
 a ``flax.struct`` dataclass, a ``register_dataclass`` class) that the code steps from itself
 (``self.replace(step=self.step + 1)``, ``dataclasses.replace(s, step=s.step + 1)``,
 ``State(..., step=s.step + 1)``), carried through a jitted function that a loop feeds its own
-result back into (``state = train_step(state, batch)``).
+result back into (``state = train_step(state, batch)``), or rebuilt that way in the loop that
+passes it (``state = State(x=state.x + 1, y=y)`` beside ``y = step(state)``).
 
 Such a field changes on every call.  Where it is static it is part of the cache key: under
 ``equinox.filter_jit`` every non-array leaf is (an ``int`` field included), under any jit a field
@@ -38,6 +39,7 @@ class CounterField:
     annotation: str  # int | float
     marked_static: bool
     update: cst.Arg  # ``step=self.step + 1``
+    call: cst.Call  # the replace or constructor call that makes it
     method: Optional[cst.FunctionDef]  # the method of ``cls`` that makes the update, if one does
 
 
@@ -48,6 +50,19 @@ class CounterUse:
     callee: str
     filtering: bool
     counter: CounterField
+    rebuilt: bool = False  # stepped by the loop that passes it, not by the jitted function
+
+    @property
+    def flagged(self) -> cst.CSTNode:
+        """Where the finding goes: the stepping in the loop (the fix goes there), else the
+        argument fed back."""
+        return self.counter.update if self.rebuilt else self.arg
+
+    @property
+    def related(self) -> tuple[tuple[cst.CSTNode, str], ...]:
+        if self.rebuilt:
+            return ((self.arg, f"passed to `{self.callee}`"),)
+        return ((self.counter.update, f"`{self.counter.field}` stepped from itself"),)
 
 
 def counter_uses(ctx: FileContext) -> list[CounterUse]:
@@ -122,7 +137,7 @@ def _updates(ctx: FileContext) -> list[CounterField]:
                     continue
                 method = scope.node if isinstance(scope.node, cst.FunctionDef) and \
                     class_methods(cls).get(scope.node.name.value) is scope.node else None
-                found.append(CounterField(cls, arg.keyword.value, annotation, marked, arg, method))
+                found.append(CounterField(cls, arg.keyword.value, annotation, marked, arg, call, method))
     return found
 
 
@@ -138,21 +153,34 @@ def _uses(ctx: FileContext) -> list[CounterUse]:
         if not isinstance(func, cst.FunctionDef) or site is None or not site.frame.loops_in_scope():
             continue
         fed = _fed_back(site)
-        if not fed:
-            continue
         within = scopes_within(model, func)
         params = {p.name.value for p in positional_params(func)}
         filtering = bool(jc.app.jit.qualname.startswith("equinox."))
         for counter in counters:
             if not (filtering or counter.marked_static):
                 continue
-            if not _reaches(model, func, within, params, counter):
+            rebuilt = _rebuilt_in_loop(site, counter)
+            if not rebuilt and not (fed and _reaches(model, func, within, params, counter)):
                 continue
-            arg = next((a for a in jc.call.args if isinstance(a.value, cst.Name) and a.value.value in fed), None)
+            carried = rebuilt or fed
+            arg = next((a for a in jc.call.args if isinstance(a.value, cst.Name) and a.value.value in carried), None)
             if arg is not None:
-                uses.append(CounterUse(site, arg, jc.name, filtering, counter))
+                uses.append(CounterUse(site, arg, jc.name, filtering, counter, rebuilt=bool(rebuilt)))
                 break
     return uses
+
+
+def _rebuilt_in_loop(site: CallSite, counter: CounterField) -> set[str]:
+    """The names that the innermost loop around ``site`` assigns the counter's update call to
+    (``state = State(x=state.x + 1, y=y)``): each iteration passes a new value of the field."""
+    loops = site.frame.loops_in_scope()
+    if not loops:
+        return set()
+    names = set()
+    for node in iter_nodes(loops[0]):
+        if isinstance(node, cst.Assign) and node.value is counter.call:
+            names |= {t.target.value for t in node.targets if isinstance(t.target, cst.Name)}
+    return names
 
 
 def _fed_back(site: CallSite) -> set[str]:
@@ -188,8 +216,10 @@ def _reaches(model, func: cst.FunctionDef, within: set[int], params: set[str], c
 def describe(use: CounterUse) -> str:
     """``state`` goes back into ``train_step`` ... (for messages)."""
     counter = use.counter
-    update = " ".join(cst.Module([]).code_for_node(counter.update).split())
+    update = " ".join(cst.Module([]).code_for_node(counter.update).split()).rstrip(", ")
     via = f" by `{counter.cls.name.value}.{counter.method.name.value}`" if counter.method is not None else ""
-    return (f"`{cst.Module([]).code_for_node(use.arg.value)}` goes back into `{use.callee}` on every "
-            f"iteration, and its `{counter.cls.name.value}` field `{counter.field}` (a Python "
+    passed = cst.Module([]).code_for_node(use.arg.value)
+    carried = (f"`{passed}` is rebuilt for `{use.callee}` on every iteration" if use.rebuilt else
+               f"`{passed}` goes back into `{use.callee}` on every iteration")
+    return (f"{carried}, and its `{counter.cls.name.value}` field `{counter.field}` (a Python "
             f"`{counter.annotation}`) is stepped from itself{via} (`{update}`)")

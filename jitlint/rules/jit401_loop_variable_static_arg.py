@@ -126,12 +126,12 @@ class LoopVariableStaticArg(Rule):
         for counter in counter_uses(ctx):
             if not counter.filtering:
                 field = counter.counter.field
-                yield Violation(counter.arg, (
+                yield Violation(counter.flagged, (
                     f"{describe(counter)}, and `{field}` is marked static: a static field is part "
                     f"of the cache key of every jit, so `{counter.callee}` recompiles on every "
                     f"call; drop the static marking (a Python `{counter.counter.annotation}` leaf "
                     f"is traced under jax.jit), or keep the changing value out of the pytree"),
-                    related=((counter.counter.update, f"`{field}` stepped from itself"),))
+                    related=counter.related)
 
 
 def _object_class(ctx: FileContext, use) -> Optional[str]:

@@ -90,8 +90,8 @@ class FilterJitChangingScalar(Rule):
         for counter in counter_uses(ctx):
             if counter.filtering:
                 field = counter.counter.field
-                yield Violation(counter.arg, (
+                yield Violation(counter.flagged, (
                     f"{describe(counter)}: equinox.filter_jit makes every non-array leaf static, so "
                     f"each call sees a new `{field}` and recompiles; hold `{field}` as an array "
                     f"(`jnp.asarray(0)`, annotated `jax.Array`) so it is traced"),
-                    related=((counter.counter.update, f"`{field}` stepped from itself"),))
+                    related=counter.related)
