@@ -10,8 +10,9 @@ over the changed field (with or without a matching ``__eq__``), or is a dataclas
 Found for an object a call builds (``cfg = Config(2.0)``, ``obj = Model()``, or a parameter
 every caller passes such a call: ``train(x, Config(1.0))``; not a literal, a container or an
 array) that reaches a static position, or is the receiver of a
-jitted method with ``self`` static, and is changed between two such calls (or in the loop that
-calls) outside any jitted body, by:
+jitted method with ``self`` static (also through methods that call it on ``self``:
+``node.run(x)`` where ``run`` calls ``self._step``), and is changed between two such calls (or
+in the loop that calls) outside any jitted body, by:
 
 * an attribute or item write on it: ``cfg.scale = 3.0``, ``m.data += 1``, ``cfg.sizes[0] = 4``;
 * ``setattr(cfg, "scale", 3.0)``;
@@ -35,9 +36,9 @@ from jitlint.rule import FileContext
 from jitlint.rules._context import class_methods
 from jitlint.rules._jitted import FunctionLike, jitted_functions, positional_params
 from jitlint.rules._stale import Event, _Analysis, _attribute_loads, _is_container
-from jitlint.semantic import Binding, Frame, Scope
+from jitlint.semantic import Binding, CallSite, Frame, Scope
 from jitlint.staticargs import target_def
-from jitlint.values import array_made_by
+from jitlint.values import array_made_by, origin, value_flow
 from jitlint.walk import Walker
 
 # Calls that register a class as a pytree (its first argument), and class decorators that do.
@@ -126,12 +127,44 @@ def _passings(ctx: FileContext) -> Iterator[_Passing]:
         yield _Passing(use.value, use.site.frame, order(use.site.node), use.callee,
                        functions.get(id(use.spec)), use.param, False, use.arg)
     for use in static_receivers(ctx):
-        if not isinstance(use.receiver, cst.Name) or use.creation is None:
+        if not isinstance(use.receiver, cst.Name):
             continue
         method = class_methods(use.cls).get(use.method)
         params = positional_params(method) if method is not None else []
-        yield _Passing(use.receiver, use.site.frame, order(use.site.node), use.spec.name,
-                       method, params[0].name.value if params else None, True, use.receiver)
+        param = params[0].name.value if params else None
+        if use.creation is not None:
+            yield _Passing(use.receiver, use.site.frame, order(use.site.node), use.spec.name,
+                           method, param, True, use.receiver)
+            continue
+        caller = use.site.frame.enclosing_function()
+        if use.receiver.value != "self" or caller is None:
+            continue
+        for receiver, site in _outer_receivers(ctx, use.cls, caller):
+            yield _Passing(receiver, site.frame, order(site.node), use.spec.name, method, param, True, receiver)
+
+
+def _outer_receivers(ctx: FileContext, cls: cst.ClassDef, method: cst.FunctionDef, depth: int = 0
+                     ) -> Iterator[tuple[cst.Name, CallSite]]:
+    """The calls of ``method`` (of ``cls``) on instances this module builds (``node.run(x)``),
+    also through other methods that call it on ``self``: each runs what ``method`` runs."""
+    if depth > 2 or class_methods(cls).get(method.name.value) is not method:
+        return
+    flow = value_flow(ctx)
+    for site in ctx.model.calls:
+        func = site.node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == method.name.value
+                and isinstance(func.value, cst.Name)):
+            continue
+        if func.value.value == "self":
+            caller = site.frame.enclosing_function()
+            if caller is not None and caller is not method:
+                yield from _outer_receivers(ctx, cls, caller, depth + 1)
+            continue
+        made = origin(flow, func.value, site.frame.scope, site.frame)
+        if made is not None and isinstance(made[0], cst.Call) and isinstance(made[0].func, cst.Name):
+            binding = flow.single(made[0].func, made[1])
+            if binding is not None and binding.kind == "class" and binding.node is cls:
+                yield func.value, site
 
 
 def _built_object(ctx: FileContext, binding: Binding) -> bool:
