@@ -1315,10 +1315,13 @@ def _transformed_static_uses(ctx: FileContext) -> list[TransformedStaticUse]:
     model = ctx.model
     uses: list[TransformedStaticUse] = []
     for site in model.calls:
-        inner = site.node.func
+        inner, inner_scope = site.node.func, site.frame.scope
+        if isinstance(inner, cst.Name):  # ``pmapped = jax.pmap(f)`` then ``pmapped(a, b, flag)``
+            made = origin(value_flow(ctx), inner, inner_scope, site.frame)
+            inner, inner_scope = (made[0], made[1]) if made is not None else (None, inner_scope)
         if not isinstance(inner, cst.Call) or not inner.args:
             continue
-        transform = model.qualified_name(inner.func, site.frame.scope)
+        transform = model.qualified_name(inner.func, inner_scope)
         fact = TRACING_CALLS.get(transform) if transform is not None else None
         if fact is None or not fact.wraps:
             continue
@@ -1328,7 +1331,7 @@ def _transformed_static_uses(ctx: FileContext) -> list[TransformedStaticUse]:
         bound = 0
         function = target.value
         if isinstance(function, cst.Call) \
-                and model.qualified_name(function.func, site.frame.scope) == "functools.partial":
+                and model.qualified_name(function.func, inner_scope) == "functools.partial":
             if not function.args or any(arg.star or arg.keyword is not None for arg in function.args):
                 continue  # keywords or *args bound: which positions stay open is not read here
             bound = len(function.args) - 1
@@ -1339,7 +1342,7 @@ def _transformed_static_uses(ctx: FileContext) -> list[TransformedStaticUse]:
         args = site.node.args
         if any(arg.star or arg.keyword is not None for arg in args):
             continue
-        handed = _handed_positions(model, fact, inner, len(args), site.frame.scope)
+        handed = _handed_positions(model, fact, inner, len(args), inner_scope)
         if handed is None:
             continue
         static = spec.static_positions(bound + len(args), exact=True)

@@ -1799,6 +1799,11 @@ class _FunctionAnalysis:
         under a jit's trace (not only ``jax.vmap`` or ``jax.grad``): that call returns tracers."""
         if self.root.traced_by or self.root.rebuilt or self.root.schedule_of:
             return None
+        return self.called_jit_spec(call)
+
+    def called_jit_spec(self, call: cst.Call) -> Optional[StaticArgSpec]:
+        """The spec of the jitted function ``call`` calls (``jax.jit`` and its kin, ``nnx.jit``;
+        not ``eqx.filter_jit``, which traces a tracer wherever it is passed)."""
         site = self.model.call_site_of.get(call)
         found = jitted_callee(self.ctx, site) if site is not None else None
         if found is None or found[0].filtering or found[0].jit not in NESTED_TRACING_JITS:
@@ -2218,7 +2223,7 @@ class _UseFinder(Walker):
         site = a.model.call_site_of.get(node)
         if site is None:
             return
-        if a.nested_jit_spec(node) is not None:
+        if a.called_jit_spec(node) is not None:  # under vmap or a lax loop too: a tracer either way
             spec, shift = jitted_callee(a.ctx, site)  # type: ignore[misc]
         elif node.args and node.args[0].keyword is None and not node.args[0].star \
                 and a.model.qualified_name(node.func, scope) == "functools.partial" \
@@ -2241,12 +2246,14 @@ class _UseFinder(Walker):
             what = (f"`{param}`, a traced (non-static) argument of {a.where}," if param is not None
                     else f"`{_src(use.value)}`, traced in {a.where},")
             fix = (f"mark `{param}` static where it comes in too ({static_fix(param).split('(', 1)[1][:-1]})"
-                   if param is not None and a.caller is None else
+                   if param is not None and a.caller is None and not a.root.traced_by else
+                   f"pass a Python value here, not one `{a.root.traced_by}` traces" if a.root.traced_by else
                    "pass a Python value here (one the outer jit keeps static)")
             a.report("static", use.arg, (
                 f"{what} reaches {use.where()}: jitted `{spec.name}` hashes its static arguments, "
                 f"and a tracer is unhashable, so the call raises ValueError (non-hashable static "
-                f"argument) while the outer jit traces; {fix}"))
+                f"argument) while {f'`{a.root.traced_by}`' if a.root.traced_by else 'the outer jit'} "
+                f"traces; {fix}"))
 
     def _layer_called(self, func: cst.BaseExpression) -> Optional[str]:
         """The library layer an instance call calls: built right there, or stored on ``self``."""
