@@ -169,6 +169,11 @@ SHAPED_CONSTRUCTORS = frozenset({"ones", "zeros", "empty", "full", "arange"})
 SHAPE_KEEPING_CONVERSIONS = frozenset({"jax.numpy.asarray", "jax.numpy.array", "numpy.asarray",
                                        "numpy.array", "jax.device_put"})
 
+# Calls that hand a batch on with its leading (batch) dimension still in it: qualname -> the
+# position of the batch.  ``shard`` reshapes (B, ...) to (devices, B / devices, ...): a short last
+# batch stays short (tests/test_jaxfacts.py).
+BATCH_KEEPING_CALLS: dict[str, int] = {"flax.training.common_utils.shard": 0, "jax.device_put": 0}
+
 # Loaders that yield a short last batch unless asked not to (each tested against the library
 # where it is installed: tests/test_jaxfacts.py).
 RAGGED_BATCHERS: dict[str, RaggedBatcher] = {

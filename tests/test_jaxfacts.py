@@ -34,7 +34,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
                               HOST_RANDOM_DRAWS, HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, LAX_LOOP_BODIES, NON_PYTREE_CLASS_DECORATORS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
-                              CONFIG_UPDATES, CACHE_CLEARS, NONDIFF_SPEC_TRANSFORMS)
+                              CONFIG_UPDATES, CACHE_CLEARS, NONDIFF_SPEC_TRANSFORMS, BATCH_KEEPING_CALLS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -1763,3 +1763,18 @@ def test_nondiff_spec_transform_raises_on_a_tracer_and_takes_a_python_value(qual
     jvp_wrapped = jax.custom_jvp(scaled, nondiff_argnums=(0,))
     jvp_wrapped.defjvp(lambda scale, primals, tangents: (primals[0] * scale, tangents[0] * scale))
     assert float(jax.jit(jvp_wrapped)(2.0, 1.0)) == 2.0
+
+
+@pytest.mark.parametrize("qualname", sorted(BATCH_KEEPING_CALLS))
+def test_batch_keeping_call_keeps_a_short_batch_short(qualname):
+    """Handed a full and a short batch (a dict of columns) at the recorded position, the call
+    gives leaves of different shapes: the short batch stays short."""
+    module, _, name = qualname.rpartition(".")
+    call = getattr(pytest.importorskip(module), name)
+
+    def shapes(rows):
+        batch = {"x": np.ones((rows, 3)), "y": np.ones(rows)}
+        args = [None] * BATCH_KEEPING_CALLS[qualname] + [batch]
+        return [leaf.shape for leaf in jax.tree_util.tree_leaves(call(*args))]
+
+    assert shapes(4) != shapes(2)

@@ -31,13 +31,13 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import SHAPE_KEEPING_CONVERSIONS
+from jitlint.jaxfacts import BATCH_KEEPING_CALLS, SHAPE_KEEPING_CONVERSIONS
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
 from jitlint.rules._loaders import ragged_source
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
 from jitlint.semantic import Binding, Scope, SemanticModel
-from jitlint.values import (IterationValues, ValueFlow, carried, conditional_within, counts, loop_elements,
+from jitlint.values import (IterationValues, ValueFlow, assigned, carried, conditional_within, counts, loop_elements,
                             returned_values, value_flow)
 from jitlint.walk import Walker, children
 
@@ -709,7 +709,7 @@ class _ArgChecker:
                 continue
             expr = arg
             if isinstance(arg, cst.Name):
-                value = self._value_in_loop(arg, self.scope, loop)
+                value = self._batch_in_loop(arg, loop) or self._value_in_loop(arg, self.scope, loop)
                 if value is not None:
                     expr = value[0]
             found = self._batch_slice(expr, loop) or self._loader_batch(expr, loop)
@@ -725,9 +725,36 @@ class _ArgChecker:
         source = ragged_source(self.model, self.flow, loop.iter, self.scope, project=self.project)
         return (source.what, source.fix) if source is not None else None
 
+    def _batch_in_loop(self, name: cst.Name, loop, depth: int = 0):
+        """The batch a name holds at its read, through rebindings in the loop that hand it on
+        (``batch = {k: v[s:s + B] ...}; batch = shard(batch)``: jaxfacts.BATCH_KEEPING_CALLS)."""
+        binding = self.flow.single(name, self.scope)
+        if binding is None or binding.kind != "assign" or not self._inside(binding, loop) or depth > 3:
+            return None
+        value = assigned(binding).value
+        if isinstance(value, cst.Call):
+            position = BATCH_KEEPING_CALLS.get(self.model.qualified_name(value.func, binding.scope) or "")
+            positional = [a.value for a in value.args if a.keyword is None and not a.star]
+            if position is not None and position < len(positional) and isinstance(positional[position], cst.Name):
+                return self._batch_in_loop(positional[position], loop, depth + 1)
+        return (value, binding.scope) if value is not None else None
+
     def _batch_slice(self, expr, loop: cst.For) -> Optional[tuple[str, str]]:
         """``for s in range(0, len(x), B): f(x[s:s + B])``: the last batch is short unless
-        len(x) is a multiple of B (not known here), and nothing in the loop skips it."""
+        len(x) is a multiple of B (not known here), and nothing in the loop skips it.  Also the
+        columns of a dict or tuple batch (``{"x": X[s:s + B], ...}``, ``{k: v[s:s + B] for k, v
+        in data.items()}``, whose array is ``data``'s columns)."""
+        if isinstance(expr, (cst.Dict, cst.Tuple, cst.List)):
+            return next((found for element in expr.elements if not isinstance(element, (cst.StarredElement, cst.StarredDictElement))
+                         for found in [self._batch_slice(element.value, loop)] if found is not None), None)
+        if isinstance(expr, cst.DictComp):
+            columns = _comprehended_columns(expr)
+            return self._row_slice(expr.value, loop, columns) if columns is not None else None
+        return self._row_slice(expr, loop)
+
+    def _row_slice(self, expr, loop: cst.For, columns: Optional[tuple[str, cst.BaseExpression]] = None
+                   ) -> Optional[tuple[str, str]]:
+        """``x[s:s + B]`` (``columns``: ``v[s:s + B]`` with ``v`` a column of that dict)."""
         iterable, target = loop.iter, loop.target
         if not isinstance(expr, cst.Subscript) or not isinstance(target, cst.Name) \
                 or not _builtin_call(iterable, "range", self.model, self.scope) \
@@ -743,17 +770,23 @@ class _ArgChecker:
                 and isinstance(upper.left, cst.Name) and upper.left.value == target.value
                 and _same_code(upper.right, step) and piece.step is None):
             return None
+        array = expr.value
+        if columns is not None:  # ``v[s:s + B]`` for ``k, v in data.items()``: data's columns
+            if not (isinstance(array, cst.Name) and array.value == columns[0]):
+                return None
+            array = columns[1]
         if isinstance(stop, cst.Name):  # n = len(data) before the loop
             binding = self.flow.single(stop, self.scope)
             if binding is not None and binding.kind == "assign" and binding.value is not None:
                 stop = binding.value
-        if not _length_of(stop, expr.value, self.model, self.scope):
+        if not _length_of(stop, array, self.model, self.scope):
             return None
-        if _known_multiple(expr.value, step, self.model, self.flow, self.scope) \
+        if _known_multiple(array, step, self.model, self.flow, self.scope) \
                 or _skips_short_batches(loop, step):
             return None
         return (f"batches of `{_src(step)}` rows whose last one is shorter unless "
-                f"len({_src(expr.value)}) is a multiple of `{_src(step)}`",
+                f"len({_src(stop.args[0].value if _builtin_call(stop, 'len', self.model, self.scope) else array)}) "
+                f"is a multiple of `{_src(step)}`",
                 "drop the last partial batch (range(0, len(x) - B + 1, B)) or pad it to B rows "
                 "and mask the padding")
 
@@ -1103,15 +1136,43 @@ def _same_code(a: cst.CSTNode, b: cst.CSTNode) -> bool:
 
 def _length_of(stop: cst.BaseExpression, array: cst.BaseExpression, model: SemanticModel,
                scope: Scope) -> bool:
-    """``len(x)`` / ``x.shape[0]`` of the sliced array."""
+    """``len(x)`` / ``x.shape[0]`` of the sliced array, or of another column of the same dict
+    (``len(data["y"])`` for ``data["x"][s:s + B]``, or for the columns of ``data``)."""
     if _builtin_call(stop, "len", model, scope) and len(stop.args) == 1:  # type: ignore[attr-defined]
-        return _same_code(stop.args[0].value, array)  # type: ignore[attr-defined]
+        return _same_rows(stop.args[0].value, array)  # type: ignore[attr-defined]
     if isinstance(stop, cst.Subscript) and isinstance(stop.value, cst.Attribute) \
-            and stop.value.attr.value == "shape" and _same_code(stop.value.value, array) \
+            and stop.value.attr.value == "shape" and _same_rows(stop.value.value, array) \
             and len(stop.slice) == 1 and isinstance(stop.slice[0].slice, cst.Index):
         index = stop.slice[0].slice.value
         return isinstance(index, cst.Integer) and index.evaluated_value == 0
     return False
+
+
+def _same_rows(measured: cst.BaseExpression, array: cst.BaseExpression) -> bool:
+    """``measured`` is ``array``, or a column (``data["y"]``) of the dict ``array`` is, or is a
+    column of: columns of one dataset have as many rows."""
+    return _same_code(measured, array) or _same_code(_dataset_of(measured), _dataset_of(array))
+
+
+def _dataset_of(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """``data`` for the column ``data["x"]``; else the expression itself."""
+    if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index) \
+            and isinstance(expr.slice[0].slice.value, cst.SimpleString):
+        return expr.value
+    return expr
+
+
+def _comprehended_columns(comp: cst.DictComp) -> Optional[tuple[str, cst.BaseExpression]]:
+    """(the value's name, the dict) of ``{k: v[...] for k, v in data.items()}``."""
+    loop = comp.for_in
+    if loop.inner_for_in is not None or loop.ifs or not isinstance(loop.target, cst.Tuple) \
+            or len(loop.target.elements) != 2 or not isinstance(loop.target.elements[1].value, cst.Name):
+        return None
+    source = loop.iter
+    if not (isinstance(source, cst.Call) and isinstance(source.func, cst.Attribute)
+            and source.func.attr.value == "items" and not source.args):
+        return None
+    return loop.target.elements[1].value.value, source.func.value
 
 
 def _known_multiple(array: cst.BaseExpression, step: cst.BaseExpression, model: SemanticModel,

@@ -31,7 +31,7 @@ from jitlint.walk import Walker, iter_nodes
 # non-array argument static, flax.linen.jit wraps modules: both are left alone there.
 TRACING_JITS = ARGNUM_JITS
 # jit kinds whose calls we analyse for argument churn (JIT5xx).
-CALLABLE_JITS = ARGNUM_JITS | FILTERING_JIT_FUNCTIONS
+CALLABLE_JITS = ARGNUM_JITS | FILTERING_JIT_FUNCTIONS | {"jax.pmap"}
 # Parameter annotations that say "this is an array (or a scalar made one)".
 ARRAY_ANNOTATIONS = frozenset({
     "Array", "ArrayLike", "ndarray", "bool", "int", "float", "complex", "Float", "Int", "Bool",
