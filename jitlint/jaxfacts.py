@@ -865,6 +865,24 @@ HOST_RANDOM_DRAWS: dict[str, tuple] = {
     "random.normalvariate": (0.0, 1.0),
     "random.randint": (0, 1 << 30),
 }
+# Generator objects kept in Python (``rng = np.random.default_rng(0)``): constructor -> its draw
+# methods, with the arguments of an example call (the test's).  A draw from one inside jit is
+# baked in like a global draw above (tests/test_jaxfacts.py).
+HOST_RANDOM_GENERATORS: dict[str, dict[str, tuple]] = {
+    "numpy.random.default_rng": {
+        **{name: () for name in ("random", "normal", "uniform", "standard_normal", "exponential")},
+        "integers": (1 << 30,), "choice": (1 << 30,), "permutation": (100,),
+    },
+    "numpy.random.RandomState": {
+        **{name: () for name in ("rand", "randn", "random", "normal", "uniform", "standard_normal",
+                                 "exponential", "random_sample")},
+        "randint": (1 << 30,), "choice": (1 << 30,), "permutation": (100,),
+    },
+    "random.Random": {
+        "random": (), "uniform": (0.0, 1.0), "gauss": (0.0, 1.0), "normalvariate": (0.0, 1.0),
+        "randint": (0, 1 << 30),
+    },
+}
 # Reads of the host's clocks: each call returns a later time.  Inside jit the read runs once,
 # at trace time, and is baked in like a host draw: every call sees the first trace's time (a key
 # seeded from it, ``jax.random.key(int(time.time()))``, gives the same numbers every call: jax

@@ -581,6 +581,8 @@ class IterationValues:
                    and not (b.frame is not None and b.frame.is_inside(loop))]
         if any(conditional_within(b, loop) for b in inside):
             return None  # ``if plateau: lr *= 0.5`` changes now and then, not every iteration
+        if any(self._starts_as_array(b) for b in outside):
+            return None  # ``lr = jnp.asarray(0.5)``, then ``lr = lr * 0.9``: an array throughout
         found = None
         for binding in inside:
             value = assigned(binding)
@@ -606,6 +608,12 @@ class IterationValues:
                 how = f"`{name.value}`, computed from the loop counter `{counter}`"
             found = found or (counter, how)
         return found
+
+    def _starts_as_array(self, binding: Binding) -> bool:
+        """The value set before the loop is an array (``jnp.asarray(0.5)``): updated from
+        itself it stays one, no Python scalar."""
+        value = assigned(binding).value if binding.kind == "assign" else None
+        return isinstance(value, cst.Call) and array_made_by(self.model, value, binding.scope) is not None
 
     def _self_update(self, value, name: str, scope: Scope, loop, outside) -> Optional[tuple[None, str]]:
         """``lr = lr * 0.9`` in the loop, with ``lr`` set before it: a new value every time."""

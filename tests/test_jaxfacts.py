@@ -34,7 +34,8 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
                               HOST_RANDOM_DRAWS, HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, LAX_LOOP_BODIES, NON_PYTREE_CLASS_DECORATORS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
-                              CONFIG_UPDATES, CACHE_CLEARS, NONDIFF_SPEC_TRANSFORMS, BATCH_KEEPING_CALLS)
+                              CONFIG_UPDATES, CACHE_CLEARS, NONDIFF_SPEC_TRANSFORMS, BATCH_KEEPING_CALLS,
+                              HOST_RANDOM_GENERATORS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -1778,3 +1779,15 @@ def test_batch_keeping_call_keeps_a_short_batch_short(qualname):
         return [leaf.shape for leaf in jax.tree_util.tree_leaves(call(*args))]
 
     assert shapes(4) != shapes(2)
+
+
+@pytest.mark.parametrize("qualname,method", sorted((q, m) for q, methods in HOST_RANDOM_GENERATORS.items()
+                                                  for m in methods))
+def test_host_random_generator_draw_is_baked_in_under_jit(qualname, method):
+    module, name = qualname.rsplit(".", 1)
+    generator = getattr(importlib.import_module(module), name)(0)
+    draw = getattr(generator, method)
+    args = HOST_RANDOM_GENERATORS[qualname][method]
+    jitted = jax.jit(lambda: jnp.asarray(draw(*args)))
+    assert np.array_equal(jitted(), jitted())  # drawn once, at trace time
+    assert not np.array_equal(draw(*args), draw(*args))  # eagerly each draw advances the state

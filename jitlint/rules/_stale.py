@@ -25,7 +25,8 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.jaxfacts import (CACHE_CLEARS, CACHE_KEY_MISSING_FLAGS, CONFIG_UPDATES, DISPATCHED_RANDOM_DRAWS,
-                              HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, HOST_RANDOM_DRAWS, LAX_LOOP_BODIES)
+                              HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, HOST_RANDOM_DRAWS, HOST_RANDOM_GENERATORS,
+                              LAX_LOOP_BODIES)
 from jitlint.project import absolute, attribute_reads, module_name_for
 from jitlint.rule import FileContext
 from jitlint.rules._context import bound_method_target, class_methods
@@ -34,7 +35,7 @@ from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jit
 from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates, own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel
 from jitlint.staticargs import ARGNUM_JITS, spec_of
-from jitlint.values import value_flow
+from jitlint.values import assigned, self_attribute_value, value_flow
 from jitlint.walk import Walker, children, iter_nodes
 
 MUTATING_METHODS = frozenset({
@@ -206,7 +207,8 @@ def _first_host_read(ctx: FileContext, body) -> Optional[tuple[cst.Call, tuple[s
     for site in model.calls:
         if not site.frame.is_inside(body) or _nested_function(site.frame, body):
             continue
-        read = _host_state_read(site.node, site.frame.scope, model) or _iterator_advance(ctx, site.node, site.frame.scope, body)
+        read = _host_state_read(site.node, site.frame.scope, model) or _iterator_advance(ctx, site.node, site.frame.scope, body) \
+            or _generator_draw(ctx, site.node, site.frame.scope, body)
         if read is not None and not any(_reads_value_of(a.value, params) for a in site.node.args):
             return site.node, read
     return None
@@ -273,6 +275,39 @@ LAX_HOST_READ_FIXES = {
     "clock": "read the clock outside the loop",
     "iterator": "stack the items in an array and index it with the loop index (xs[i]), or scan over them",
 }
+
+
+def _generator_draw(ctx: FileContext, call: cst.Call, scope: Scope, body) -> Optional[tuple[str, str, str]]:
+    """``rng.normal()`` / ``self.rng.integers(n)`` where the generator object is made outside
+    ``body`` by a constructor of jaxfacts.HOST_RANDOM_GENERATORS (``np.random.default_rng(0)``):
+    each draw advances it."""
+    func = call.func
+    if not isinstance(func, cst.Attribute):
+        return None
+    receiver = func.value
+    made = None
+    if isinstance(receiver, cst.Name):
+        binding = value_flow(ctx).single(receiver, scope)
+        if binding is not None and binding.kind == "assign" and not _within(binding.scope, body):
+            made = assigned(binding).value, binding.scope
+    elif isinstance(receiver, cst.Attribute):
+        made = self_attribute_value(ctx.model, receiver, scope)  # ``self.rng`` set in __init__
+    if made is None or not isinstance(made[0], cst.Call):
+        return None
+    maker = ctx.model.qualified_name(made[0].func, made[1]) or ""
+    if func.attr.value not in HOST_RANDOM_GENERATORS.get(maker, {}):
+        return None
+    shown = cst.Module([]).code_for_node(receiver)
+    return f"the generator `{shown}` (`{maker}`)", "advanced by each draw", "random"
+
+
+def _within(scope: Scope, body) -> bool:
+    """``scope`` is ``body``'s own or one nested in it."""
+    while scope is not None:
+        if scope.node is body:
+            return True
+        scope = scope.parent
+    return False
 
 
 def _host_state_read(call: cst.Call, scope: Scope, model: SemanticModel) -> Optional[tuple[str, str, str]]:
