@@ -1,6 +1,6 @@
 # source: https://github.com/brentyi/egoallo/issues/17
-# expect: X
-# runtime: X
+# expect: trace-time-error at line 67
+# runtime: ERROR TypeError
 # why: max_iters is an ordinary (traced) field of the jax_dataclasses pytree passed to the jitted _optimize_vmapped, so the solver's per-iteration buffer jnp.zeros((max_iters,)) gets a traced shape and raises 'Shapes must be 1D sequences of concrete values'.
 
 # --- measurement harness: counts XLA backend compiles per jitted function name ---
@@ -26,8 +26,6 @@ def _report(targets, calls):
 
 
 # --- end harness ---
-from __future__ import annotations
-
 from functools import partial
 
 import jax
