@@ -1,0 +1,54 @@
+# source: https://github.com/google-deepmind/dm-haiku/issues/214
+# expect: stale-closure at line 44
+# runtime: ERROR UnexpectedTracerError
+# why: A Haiku module is called inside a plain jax.lax.scan in the transformed function; Haiku's parameter state is touched inside the scan trace, and the jitted apply fails with UnexpectedTracerError.
+
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+import haiku as hk
+import jax
+import jax.numpy as jnp
+
+
+# scaffolding: the stored thread keeps only the reporter's follow-up ("changing jax.lax.scan to
+# hk.scan resolves the issue"); the transformed function below is a small recurrent cell that
+# calls a Haiku module inside the scanned step, as the title describes
+def forward(xs):
+    cell = hk.Linear(4)
+
+    def step(carry, x):
+        h = jnp.tanh(cell(x) + carry)
+        return h, h
+
+    return jax.lax.scan(step, jnp.zeros(4), xs)
+
+
+model = hk.transform(forward)
+xs = jnp.ones((5, 3))
+try:
+    params = model.init(jax.random.PRNGKey(0), xs)
+    last, hs = jax.jit(model.apply)(params, None, xs)
+    _report({"jit(apply_fn)"}, 1)
+except Exception as e:
+    print(f"ERROR {type(e).__name__}")

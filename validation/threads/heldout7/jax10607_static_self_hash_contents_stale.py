@@ -1,0 +1,57 @@
+# source: https://github.com/jax-ml/jax/pull/10607
+# expect: stale-closure at line 53
+# runtime: COMPILES 1 CALLS 2
+# why: Even with __hash__/__eq__ over (x, mul), mutating the static self in place after the first call still returns the stale 6 on 0.10.2: the cached entry is keyed by the same object, whose hash changed under it (the FAQ: this works only if you never mutate the object).
+
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+import jax  # scaffolding
+
+
+class CustomClass:
+  def __init__(self, x: jax.Array, mul: bool):
+    self.x = x
+    self.mul = mul
+
+  @jax.jit(static_argnums=0)
+  def calc(self, y):
+    if self.mul:
+      return self.x * y
+    return y
+
+  def __hash__(self):
+    return hash((self.x, self.mul))
+
+  def __eq__(self, other):
+    return (isinstance(other, CustomClass) and
+            (self.x, self.mul) == (other.x, other.mul))
+
+c = CustomClass(2, True)
+print(c.calc(3))
+
+c.mul = False
+out = c.calc(3)
+print(out)
+assert int(out) == 6, "not stale"  # scaffolding: 6 is the stale mul=True result
+_report({"jit(calc)"}, 2)  # scaffolding
