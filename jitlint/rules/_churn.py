@@ -573,6 +573,14 @@ class _ArgChecker:
                                                                       scope, loop):
                     return "an array whose length depends on the loop counter", SIZED_FIX
                 return None
+            if len(positional) >= 2:  # ``jnp.arange(0.0, T, dt)`` over durations: one bound varies
+                bounds = positional[:2]
+                if all(self.iterations.invariant(p, scope, loop) for p in positional[2:]):
+                    for varying, other in ((bounds[1], bounds[0]), (bounds[0], bounds[1])):
+                        how = self.iterations.invariant(other, scope, loop) and self._bound_varies(varying, scope, loop)
+                        if how:
+                            return f"an array whose length depends on {how}", SIZED_FIX
+                return None
             size = positional[0] if len(positional) == 1 else None
         if size is None:
             return None
@@ -582,6 +590,16 @@ class _ArgChecker:
         if how is not None:
             return f"an array whose shape depends on {how}", SIZED_FIX
         return None
+
+    def _bound_varies(self, expr: cst.BaseExpression, scope: Scope, loop) -> Optional[str]:
+        """How a range bound (``T`` of ``arange(0.0, T, dt)``) changes on the iterations: taken
+        from a literal list of at least 3 different numbers, or a size that varies."""
+        for name in name_loads(expr):
+            values = self._loop_values(name, scope, loop)
+            numbers = {v.evaluated_value for v in values or () if isinstance(v, (cst.Integer, cst.Float))}
+            if values is not None and len(numbers) >= 3 and len(numbers) == len(values):
+                return f"`{name.value}`, taken from a list of {len(numbers)} different bounds"
+        return self.size_varies(expr, scope, loop)
 
     def size_varies(self, expr: cst.BaseExpression, scope: Scope, loop, depth: int = 0) -> Optional[str]:
         """How a size (not the loop counter) takes a new value on the iterations of ``loop``:

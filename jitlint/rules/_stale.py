@@ -19,6 +19,7 @@ after the last, and jitted functions re-created in the loop that writes (each is
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
@@ -1128,6 +1129,11 @@ class StateFlow:
     name: str
     kind: str  # leak | prng | read
     keyword: str  # global | nonlocal | "" (a container mutated without a statement)
+    where: str = ""  # how messages name the function, when not ``jitted `f` ``
+
+    @property
+    def named(self) -> str:
+        return self.where or f"jitted `{self.function.name.value}`"
 
 
 def state_flows(ctx: FileContext) -> list[StateFlow]:
@@ -1148,9 +1154,33 @@ def _find_state_flows(ctx: FileContext) -> list[StateFlow]:
         static: set[str] = set()
         for app in entry.apps:
             static |= static_names(spec_of(app, ctx.model)) or frozenset()
-        flow = _StateFlowOfFunction(ctx, func, traced_values(ctx, entry), inner_of_jitted, frozenset(static))
+        analysis = traced_values(ctx, entry)
+        flow = _StateFlowOfFunction(ctx, func, analysis, inner_of_jitted, frozenset(static))
         found.extend(flow.run())
+        for helper in _followed_helpers(ctx, analysis, jitted, inner_of_jitted):
+            where = f"`{helper.func.name.value}` (called from jitted `{func.name.value}`)"
+            found.extend(dataclasses.replace(f, where=where) for f in
+                         _StateFlowOfFunction(ctx, helper.func, helper, inner_of_jitted).run())
     found.extend(_bound_method_updates(ctx))
+    return found
+
+
+def _followed_helpers(ctx: FileContext, analysis, jitted, inner_of_jitted: set[int]) -> list:
+    """The analyses of the module functions the jitted body calls (with traced arguments, or
+    because they reach a jit), each helper once, outside any jitted body: their trace-time
+    writes of outer state run once per trace too (``record(loss)`` doing ``global losses;
+    losses += [value]``)."""
+    found, seen, stack = [], set(), list(analysis.followed.values())
+    while stack:
+        helper = stack.pop()
+        func = helper.func
+        if not isinstance(func, cst.FunctionDef) or func in jitted or id(func) in seen:
+            continue
+        seen.add(id(func))
+        scope = ctx.model.scope_of.get(func)
+        if scope is not None and id(scope) not in inner_of_jitted:
+            found.append(helper)
+        stack.extend(helper.followed.values())
     return found
 
 
@@ -1257,8 +1287,8 @@ class _StateFlowOfFunction:
         return found
 
     def _value_traced(self, binding: Binding, value: cst.BaseExpression) -> bool:
-        if isinstance(binding.node, cst.AugAssign):
-            return self.traced.traced(value, binding.scope)
+        if isinstance(binding.node, cst.AugAssign):  # ``losses += [loss]`` too
+            return self.traced.traced(value, binding.scope) or self.traced.elements_traced(value, binding.scope)
         return self.traced.binding_traced(binding)
 
     def _is_random(self, value: cst.BaseExpression, scope: Scope) -> bool:

@@ -81,20 +81,20 @@ class GlobalStatementInJit(Rule):
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         for flow in state_flows(ctx):
-            function = flow.function.name.value
+            function = flow.named
             if flow.kind == "prng":
-                message = (f"jitted `{function}` splits the PRNG key `{flow.name}` held in outer "
+                message = (f"{function} splits the PRNG key `{flow.name}` held in outer "
                            f"state: the split runs once, at trace time, so every call reuses the same "
                            f"random numbers and `{flow.name}` becomes a leaked tracer; pass the key in "
                            f"and return the new one")
             elif flow.kind == "leak":
                 where = f"`{flow.keyword} {flow.name}`" if flow.keyword else f"`{flow.name}`"
-                message = (f"jitted `{function}` stores a traced value in {where}: the write runs "
+                message = (f"{function} stores a traced value in {where}: the write runs "
                            f"only at trace time and leaves a leaked tracer (UnexpectedTracerError "
                            f"when used outside); return the value instead")
             else:
                 updated = f"`{flow.keyword} {flow.name}`" if flow.keyword else f"`{flow.name}`"
-                message = (f"jitted `{function}` updates {updated} and reads it "
+                message = (f"{function} updates {updated} and reads it "
                            f"into its result: the update runs once per trace, not per call, so every "
                            f"call returns the value frozen at the first trace; pass it in and return "
                            f"the new value")
