@@ -80,7 +80,7 @@ from jitlint.rules._lifted import nondiff_spec_of, static_positions as lifted_st
 from jitlint.rules._nnx import NNX_JIT, linen_self_method, own_nodes
 from jitlint.rules._static import jitted_call_sites, jitted_callee, jitted_reference, map_arguments
 from jitlint.semantic import Binding, CallSite, Scope, SemanticModel
-from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec, literal
+from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
 from jitlint.values import array_made_by, assigned, returned_made_function, self_attribute_value, value_flow
 from jitlint.walk import Walker, iter_nodes
 
@@ -316,8 +316,12 @@ def _jitted_data_sized(jc, qualname: str, fact: DataSizedOutput, traced) -> Opti
 
 
 def _analyse(ctx: FileContext) -> list[TracerUse]:
+    _record_jitted_imports(ctx)
     uses: dict[int, TracerUse] = {}
     for jitted in (*jitted_functions(ctx).values(), *jitted_lambdas(ctx).values()):
+        if any(next(spec_errors(spec), None) for app in jitted.apps
+               for spec in [spec_of(app, ctx.model)] if spec is not None):
+            continue  # jax.jit raises when applied (JIT701/702): the body is never traced
         # also without traced parameters: jax.numpy calls in the body are traced
         analysis = traced_values(ctx, jitted)
         found = analysis.run()
@@ -417,6 +421,7 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
     conversions raise there."""
     model = ctx.model
     jitted = set(jitted_functions(ctx)) | set(jitted_lambdas(ctx))
+    jit_targets = _jitted_transform_calls(ctx)
     uses: list[TracerUse] = []
     for site in model.calls:
         call, scope = site.node, site.frame.scope
@@ -436,9 +441,12 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
             if static is None:
                 continue  # a static_argnums we cannot read: which are traced is unknown
             traced = _handed_params(call, fact, func, static)
+            if id(call) in jit_targets and fact.wraps:  # the jit traces what grad leaves undifferentiated too
+                traced = {p.name.value for p in positional_params(func) if p.default is None} - {
+                    p.name.value for i, p in enumerate(positional_params(func)) if i in static}
             if not traced and fact.given != ():
                 continue  # () : the library traces the body, with the arguments as passed
-            staged = fact.abstract or calling_context(ctx).runs_traced(site.frame)
+            staged = fact.abstract or id(call) in jit_targets or calling_context(ctx).runs_traced(site.frame)
             analysis = _FunctionAnalysis(ctx, JittedFunction(func, [], traced, set(traced)),
                                          set(jitted_functions(ctx)), traced_by=qualname, staged=staged)
             analysis.solve()
@@ -479,6 +487,63 @@ def _traced_from_project(ctx: FileContext) -> list[TracerUse]:
         analysis.solve()
         uses.extend(analysis.run())
     return uses
+
+
+def _record_jitted_imports(ctx: FileContext) -> None:
+    """``prox = jax.jit(ops.soft_threshold)`` of a function imported from the project, with no
+    static spec: each call of the jit passes traced values at its positions and keywords,
+    recorded for the callee's module as calls from traced code are (``FileContext.traced_calls``,
+    phase 2)."""
+    model = ctx.model
+    module, is_package = module_name_for(ctx.path)
+    module = model.module_name or module
+    for jc in jitted_calls(ctx):
+        app = jc.app
+        if jc.func is not None or app.jit.qualname not in TRACING_JITS or any(
+                k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS) for k in app.keywords):
+            continue
+        target = app.target
+        while isinstance(target, cst.Call):  # ``jax.jit(jax.grad(losses.hinge))``: every argument traced
+            fact = TRACING_CALLS.get(model.qualified_name(target.func, app.frame.scope) or "")
+            target = _argument(target, fact.functions[0]) if fact is not None and fact.wraps else None
+        root = target
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        binding = model.single_binding(root.value, app.frame.scope) if isinstance(root, cst.Name) else None
+        qualname = model.qualified_name(target, app.frame.scope) if binding is not None \
+            and binding.kind == "import" else None
+        if qualname is None or qualname.startswith(LIBRARIES):
+            continue
+        positions, keywords = set(), set()
+        for index, arg in enumerate(jc.call.args):
+            if arg.star:
+                break
+            if arg.keyword is not None:
+                keywords.add(arg.keyword.value)
+            else:
+                positions.add(index)
+        known = ctx.traced_calls.setdefault(absolute(qualname, module, is_package), (
+            set(), set(), f"`jax.jit({_src(app.target, 60)})` in `{module}`"))
+        known[0].update(positions)
+        known[1].update(keywords)
+
+
+def _jitted_transform_calls(ctx: FileContext) -> set[int]:
+    """The transform calls a jit wraps (``jax.jit(jax.value_and_grad(loss))``, also through a
+    name bound once: ``grad_fn = jax.grad(loss); jax.jit(grad_fn)``) with no static spec: the
+    function they transform runs under the jit's staging trace, every argument traced."""
+    found: set[int] = set()
+    for app in ctx.jit_applications:
+        if app.jit.qualname not in TRACING_JITS or any(
+                k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS) for k in app.keywords):
+            continue
+        target = app.target
+        if isinstance(target, cst.Name):
+            binding = ctx.model.single_binding(target.value, app.frame.scope)
+            target = binding.value if binding is not None and binding.kind == "assign" else None
+        if isinstance(target, cst.Call):
+            found.add(id(target))
+    return found
 
 
 def _jitted_partials(ctx: FileContext) -> list[TracerUse]:
