@@ -1,0 +1,36 @@
+# source: validation/threads/heldout5/flaxpr1903_triangular_schedule_if_on_traced_step.py (Python `if` on the traced step in an optax schedule), a module-level warmup schedule function passed to optax.adamw by keyword, the train step in a trainer class
+# expect: JIT801 at line 12
+# runtime: ERROR TracerBoolConversionError
+import jax
+import jax.numpy as jnp
+import optax
+
+WARMUP = 10
+
+
+def warmup_cosine(step):
+    if step < WARMUP:  # <-
+        return 1e-3 * (step + 1) / WARMUP
+    return 1e-3 * 0.5 * (1 + jnp.cos(jnp.pi * step / 1000))
+
+
+class Trainer:
+    def __init__(self, params):
+        self.tx = optax.adamw(learning_rate=warmup_cosine)
+        self.opt_state = self.tx.init(params)
+        self.params = params
+
+    def train(self, x, steps):
+        step = jax.jit(self._step)
+        for _ in range(steps):
+            self.params, self.opt_state = step(self.params, self.opt_state, x)
+
+    def _step(self, params, opt_state, x):
+        grads = jax.grad(lambda p: jnp.sum((p * x) ** 2))(params)
+        updates, opt_state = self.tx.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state
+
+
+trainer = Trainer(jnp.ones(3))
+trainer.train(jnp.ones(3), 2)
+print(trainer.params)
