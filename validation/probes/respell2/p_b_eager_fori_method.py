@@ -1,5 +1,5 @@
 # source: validation/threads/heldout5/jax852_eager_fori_loop_in_python_loop.py (lax.fori_loop of a new body run eagerly inside a Python loop), `from jax.lax import fori_loop`, a lambda closing over the outer value, in a method
-# expect: JIT520 at line 14
+# expect: JIT520 at line 14, 19
 # expect: JIT101 at line 14
 # runtime: COMPILES 3 CALLS 3
 import jax.numpy as jnp

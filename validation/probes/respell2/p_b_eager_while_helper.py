@@ -1,5 +1,5 @@
 # source: validation/threads/heldout6/gjaxopt563_eager_solver_run_recompiles_while.py (a lax.while_loop with fresh closures run outside jit, once per outer iteration), the loop in a helper with nested defs
-# expect: JIT520 at line 18
+# expect: JIT520 at line 18, 22
 # runtime: COMPILES 3 CALLS 3
 import jax
 import jax.numpy as jnp
