@@ -1,0 +1,23 @@
+# source: validation/threads/heldout6/gjaxopt563_eager_solver_run_recompiles_while.py, look-alike: the helper jitted, so its while_loop compiles once
+# expect: none
+# runtime: COMPILES 1 CALLS 3
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+@jax.jit
+def newton_sqrt(a):
+    def cond(state):
+        x, i = state
+        return i < 5
+
+    def body(state):
+        x, i = state
+        return 0.5 * (x + a / x), i + 1
+
+    return lax.while_loop(cond, body, (a, 0))[0]
+
+
+for a in [2.0, 3.0, 5.0]:
+    print(newton_sqrt(jnp.float32(a)))

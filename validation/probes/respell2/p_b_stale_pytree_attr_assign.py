@@ -1,0 +1,30 @@
+# source: fixtures/stale_values/jitted_function_assigns_argument_attribute.py (a jitted function assigns an attribute of its pytree argument), register_pytree_node_class, augmented assignment
+# expect: JIT604 at line 23
+# runtime: STALE COMPILES 1 CALLS 3
+import jax
+import jax.numpy as jnp
+
+
+@jax.tree_util.register_pytree_node_class
+class Clock:
+    def __init__(self, t):
+        self.t = t
+
+    def tree_flatten(self):
+        return (self.t,), None
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+
+
+@jax.jit
+def tick(clock, dt):
+    clock.t += dt  # <-
+    return clock.t
+
+
+clock = Clock(jnp.zeros(()))
+for _ in range(3):
+    tick(clock, 0.5)
+print(clock.t)
