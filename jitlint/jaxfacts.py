@@ -500,6 +500,14 @@ NUMPY_CONVERTING_FUNCTIONS: dict[str, str] = {
         "logical_and", "logical_or", "logical_not", "logical_xor", "equal", "not_equal", "less",
         "less_equal", "greater", "greater_equal", "negative", "reciprocal", "hypot", "logaddexp",
         "deg2rad", "rad2deg", "degrees", "radians", "heaviside", "signbit", "conj", "conjugate",
+        "float_power", "fmod", "sinc", "i0", "angle", "iscomplex", "real_if_close",
+        # statistics, selections and set operations that convert first
+        "count_nonzero", "nonzero", "argwhere", "flatnonzero", "median", "percentile", "quantile",
+        "nanmean", "nansum", "nanmax", "nanmin", "nanstd", "nanvar", "nanargmax", "nancumsum",
+        "average", "ptp", "cov", "corrcoef", "diag", "triu", "tril", "roll", "digitize", "isin",
+        "append", "insert", "delete", "sort_complex", "trim_zeros", "unwrap", "gradient",
+        "ediff1d", "meshgrid", "polyval", "polyfit", "flipud", "broadcast_to", "partition",
+        "argpartition",
     )},
     "numpy.argsort": _TYPE,
 }

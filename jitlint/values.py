@@ -393,6 +393,33 @@ def self_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope
     return values[0][1], values[0][2]
 
 
+def class_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope
+                          ) -> Optional[tuple[cst.BaseExpression, Scope]]:
+    """``cfg.class_weights`` / ``Config.class_weights``: the value the class body of a class of
+    this module assigns, read through the class or an instance bound once to a call of it
+    (``cfg = Config()``), when no ``__init__`` sets it and nothing in the module writes it."""
+    if not isinstance(attr.value, cst.Name) or attribute_written_elsewhere(model, attr.attr.value):
+        return None
+    binding = model.single_binding(attr.value.value, scope)
+    if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Call) \
+            and isinstance(binding.value.func, cst.Name):
+        binding = model.single_binding(binding.value.func.value, binding.scope)
+    if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef):
+        return None
+    cls = binding.node
+    if list(fields_made_in_init(model, cls, [attr.attr.value])):
+        return None
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    class_scope = model.scope_of.get(cls)
+    for statement in body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
+                [small.target] if isinstance(small, cst.AnnAssign) and small.value is not None else []
+            if any(isinstance(t, cst.Name) and t.value == attr.attr.value for t in targets) and class_scope:
+                return small.value, class_scope
+    return None
+
+
 # ---------------------------------------------------------------------------- what reaches
 @dataclass(frozen=True)
 class Assigned:

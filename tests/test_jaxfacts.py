@@ -833,7 +833,8 @@ def test_numpyro_param_is_concrete_under_nuts_so_it_is_no_traced_result_call():
     assert seen and not any(isinstance(p, jax.core.Tracer) for p in seen), seen
 
 
-NUMPY_EXAMPLES = {"numpy.tile": lambda v: np.tile(v, 2)}  # a traced `reps` raises another error
+NUMPY_EXAMPLES = {"numpy.tile": lambda v: np.tile(v, 2),  # a traced `reps` raises another error
+                  "numpy.polyfit": lambda v: np.polyfit(np.arange(3.0), v, 1)}
 
 
 def test_sequence_converting_function_raises_on_a_sequence_holding_a_tracer_only():

@@ -31,9 +31,10 @@ from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
 from jitlint.rules._jitted import annotated_strict_array, static_names
 from jitlint.staticargs import ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of, target_def
 from jitlint.values import (
-    IterationValues, Varying, array_made_by, assigned, elementwise_operands, function_returns, origin,
+    IterationValues, Varying, array_made_by, assigned, class_attribute_value, elementwise_operands, function_returns, origin,
     reaching_values,
-    returned_values, attribute_written_elsewhere, fields_made_in_init, unpacked_keywords, value_flow,
+    returned_values, attribute_written_elsewhere, fields_made_in_init, self_attribute_value, unpacked_keywords,
+    value_flow,
 )
 
 PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
@@ -689,6 +690,11 @@ def _attribute_unhashable(ctx: FileContext, attr: cst.Attribute, scope: Scope,
             return _imported_unhashable(ctx, ctx.model.qualified_name(attr, scope))
     if not isinstance(attr.value, cst.Name):
         return None
+    own = self_attribute_value(ctx.model, attr, scope) or class_attribute_value(ctx.model, attr, scope)
+    if own is not None:  # ``self.sizes`` that ``__init__`` sets, ``cfg.SIZES`` of the class body
+        inner = unhashable(ctx, own[0], own[1], depth + 1)
+        return (f"{inner[0]} (`{attr.attr.value}`, set {'in `__init__`' if own[1].kind == 'function' else 'in the class body'})",
+                inner[1]) if inner is not None else None
     made = reaching_values(value_flow(ctx), attr.value, scope)
     if len(made) != 1 or not isinstance(made[0].value, cst.Call) \
             or not isinstance(made[0].value.func, cst.Name):

@@ -81,7 +81,7 @@ from jitlint.rules._nnx import NNX_JIT, linen_self_method, own_nodes
 from jitlint.rules._static import jitted_call_sites, jitted_callee, jitted_reference, map_arguments
 from jitlint.semantic import Binding, CallSite, Scope, SemanticModel
 from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
-from jitlint.values import array_made_by, assigned, returned_made_function, self_attribute_value, value_flow
+from jitlint.values import array_made_by, assigned, class_attribute_value, returned_made_function, self_attribute_value, value_flow
 from jitlint.walk import Walker, iter_nodes
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
@@ -2636,6 +2636,9 @@ def _display_of(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, di
         return bool(bindings) and all(b.kind == "assign" and b.value is not None
                                       and _display_of(model, b.value, b.scope, displays, builtin, depth + 1)
                                       for b in bindings)
+    if isinstance(expr, cst.Attribute) and depth < 2:  # ``self.ignore`` that ``__init__`` sets to ``{0, 1}``
+        made = self_attribute_value(model, expr, scope) or class_attribute_value(model, expr, scope)
+        return made is not None and _display_of(model, made[0], made[1], displays, builtin, depth + 1)
     return False
 
 

@@ -6,7 +6,7 @@ import libcst as cst
 
 from jitlint.jaxfacts import LAX_CONTROL_FLOW_FUNCTION_PARAMS
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._context import PARTIAL_CONSTRUCTORS
+from jitlint.rules._context import PARTIAL_CONSTRUCTORS, bound_method_target
 from jitlint.rules._traced import _argument, _src, function_value
 from jitlint.semantic import Scope, SemanticModel
 
@@ -80,7 +80,7 @@ class RaiseInLaxBranch(Rule):
                 continue
             short = qualname.replace("jax.lax.", "lax.")
             for param in params:
-                for function in _functions(model, _argument(site.node, param), scope):
+                for function in _functions(ctx, _argument(site.node, param), scope):
                     found = _unconditional_raise(model, function)
                     if found is None or id(found[0]) in reported:
                         continue
@@ -97,17 +97,19 @@ class RaiseInLaxBranch(Rule):
                         related=((site.node, f"the `{short}` call"),))
 
 
-def _functions(model: SemanticModel, expr: Optional[cst.BaseExpression], scope: Scope) -> list:
+def _functions(ctx: FileContext, expr: Optional[cst.BaseExpression], scope: Scope) -> list:
     """The defs and lambdas of this module ``expr`` gives as functions: itself, the elements of
-    a list or tuple (``lax.switch``'s branches), the function of a ``functools.partial``."""
+    a list or tuple (``lax.switch``'s branches), the function of a ``functools.partial``, a
+    bound method of an instance of a class of this module (``self.unknown``)."""
+    model = ctx.model
     if expr is None:
         return []
     if isinstance(expr, (cst.List, cst.Tuple)):
-        return [f for element in expr.elements for f in _functions(model, element.value, scope)]
+        return [f for element in expr.elements for f in _functions(ctx, element.value, scope)]
     if isinstance(expr, cst.Call) and expr.args and expr.args[0].keyword is None \
             and model.qualified_name(expr.func, scope) in PARTIAL_CONSTRUCTORS:
         expr = expr.args[0].value
-    function = function_value(model, expr, scope)
+    function = function_value(model, expr, scope) or bound_method_target(ctx, expr, scope)
     return [function] if function is not None else []
 
 
