@@ -244,6 +244,16 @@ def target_def(app: JitApplication, model: SemanticModel) -> Optional[cst.Functi
                 return binding.node
         if len(bindings) == 1 and bindings[0].kind == "assign" and isinstance(bindings[0].value, cst.Lambda):
             return bindings[0].value
+    if isinstance(app.target, cst.Attribute) and isinstance(app.target.value, cst.Name):
+        # ``jax.jit(Solver.solve, static_argnums=(0, 2))``: the function as the class holds
+        # it, ``self`` its first parameter (a staticmethod: as written)
+        binding = model.single_binding(app.target.value.value, app.frame.scope)
+        cls = binding.node if binding is not None and binding.kind == "class" else None
+        body = cls.body.body if isinstance(cls, cst.ClassDef) and isinstance(cls.body, cst.IndentedBlock) else ()
+        for statement in body:
+            if isinstance(statement, cst.FunctionDef) and statement.name.value == app.target.attr.value \
+                    and all(_decorator_name(d) == "staticmethod" for d in statement.decorators):
+                return statement
     return None
 
 

@@ -663,7 +663,7 @@ class IterationValues:
                 or attr.attr.value not in self._number_attributes():
             return None
         text = _code(attr)
-        assigns = {id(t): small for small in _statements_in(loop) if isinstance(small, cst.Assign)
+        assigns = {id(t): small for small in statements_in(loop) if isinstance(small, cst.Assign)
                    for t in small.targets}
         found = None
         for root, frame, write in self.model.item_writes:
@@ -705,7 +705,7 @@ class IterationValues:
         if not isinstance(attr.value, cst.Name) or not self.invariant(attr.value, scope, loop):
             return None
         text = _code(attr)
-        assigns = {id(t): small for small in _statements_in(loop) if isinstance(small, cst.Assign)
+        assigns = {id(t): small for small in statements_in(loop) if isinstance(small, cst.Assign)
                    for t in small.targets}
         found = []
         for root, frame, write in self.model.item_writes:
@@ -882,7 +882,7 @@ class IterationValues:
                     keys = []  # ``update(loss=x)``: keywords are fixed keys
                 if any(self._new_key(k, scope, loop) for k in keys):
                     how = how or f"`{name.value}.{func.attr.value}(...)`"
-        for statement in _statements_in(loop):
+        for statement in statements_in(loop):
             if isinstance(statement, cst.Del) and any(n.value == name.value for n in names_in(statement.target)):
                 return None
             if isinstance(statement, cst.Assign):
@@ -1288,7 +1288,7 @@ def _small_literal_range(loop: cst.CSTNode, model: SemanticModel, scope: Scope) 
     return len(range(*bounds)) <= 3
 
 
-def _statements_in(loop: cst.CSTNode) -> Iterator[cst.CSTNode]:
+def statements_in(loop: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """The small statements of a loop body, not those of nested functions or classes."""
     stack = list(children(loop))
     while stack:

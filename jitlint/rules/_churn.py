@@ -38,6 +38,7 @@ from jitlint.rules._loaders import ragged_source
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
 from jitlint.semantic import Binding, Scope, SemanticModel
 from jitlint.values import (IterationValues, ValueFlow, assigned, carried, conditional_within, counts, loop_elements,
+                            statements_in,
                             returned_values, value_flow)
 from jitlint.walk import Walker, children
 
@@ -723,6 +724,15 @@ class _ArgChecker:
     # ------------------------------------------------------------------ ragged batches
     def ragged(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:
         for loop in self.loops:
+            if isinstance(loop, cst.While):
+                expr = arg
+                if isinstance(arg, cst.Name):
+                    value = self._batch_in_loop(arg, loop) or self._value_in_loop(arg, self.scope, loop)
+                    expr = value[0] if value is not None else arg
+                found = self._while_batch_slice(expr, loop)
+                if found is not None:
+                    return found
+                continue
             if not isinstance(loop, cst.For):
                 continue
             expr = arg
@@ -769,6 +779,40 @@ class _ArgChecker:
             columns = _comprehended_columns(expr)
             return self._row_slice(expr.value, loop, columns) if columns is not None else None
         return self._row_slice(expr, loop)
+
+    def _while_batch_slice(self, expr, loop: cst.While) -> Optional[tuple[str, str]]:
+        """``while s < len(x): f(x[s:s + B]); s += B``: the while form of the range batches."""
+        test = loop.test
+        if not (isinstance(expr, cst.Subscript) and isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+                and isinstance(test.comparisons[0].operator, cst.LessThan) and isinstance(test.left, cst.Name)):
+            return None
+        counter, stop = test.left, test.comparisons[0].comparator
+        if len(expr.slice) < 1 or not isinstance(expr.slice[0].slice, cst.Slice):
+            return None
+        piece = expr.slice[0].slice
+        upper = piece.upper
+        if not (isinstance(piece.lower, cst.Name) and piece.lower.value == counter.value and piece.step is None
+                and isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Add)
+                and isinstance(upper.left, cst.Name) and upper.left.value == counter.value):
+            return None
+        step = upper.right
+        stepped = [small for small in statements_in(loop) if isinstance(small, cst.AugAssign)
+                   and isinstance(small.operator, cst.AddAssign) and isinstance(small.target, cst.Name)
+                   and small.target.value == counter.value]
+        if len(stepped) != 1 or not _same_code(stepped[0].value, step) or conditional_within(
+                next(b for b in self._bindings(counter, self.scope) if b.node is stepped[0]), loop):
+            return None
+        if isinstance(stop, cst.Name):
+            binding = self.flow.single(stop, self.scope)
+            if binding is not None and binding.kind == "assign" and binding.value is not None:
+                stop = binding.value
+        if not _length_of(stop, expr.value, self.model, self.scope) \
+                or _known_multiple(expr.value, step, self.model, self.flow, self.scope):
+            return None
+        return (f"batches of `{_src(step)}` rows whose last one is shorter unless "
+                f"len({_src(expr.value)}) is a multiple of `{_src(step)}`",
+                "stop while a full batch is left (while s + B <= len(x)) or pad the last batch to B "
+                "rows and mask the padding")
 
     def _row_slice(self, expr, loop: cst.For, columns: Optional[tuple[str, cst.BaseExpression]] = None
                    ) -> Optional[tuple[str, str]]:

@@ -166,6 +166,10 @@ class TracerUse:
     operation: str = ""  # the builtin or method of a ``convert`` (``float``, ``item``)
 
 
+# the leaves of a pytree, as a list (of tracers, for a traced pytree)
+TREE_LEAVES = frozenset({"jax.tree_util.tree_leaves", "jax.tree.leaves"})
+
+
 def tracer_uses(ctx: FileContext) -> list[TracerUse]:
     return ctx.shared("tracer-uses", lambda c: _analyse(c) + _jitted_library_calls(c) + _jitted_hashing(c)
                       + _abstractly_traced_library_calls(c))
@@ -1587,6 +1591,15 @@ class _FunctionAnalysis:
             return True
         if not isinstance(iterable, cst.Call) or any(arg.star or arg.keyword for arg in iterable.args):
             return False
+        func = iterable.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("values", "items") and not iterable.args \
+                and self.traced(func.value, scope):  # the leaves of a traced dict (``params.values()``)
+            return func.attr.value == "values" or (isinstance(target, (cst.Tuple, cst.List))
+                                                   and len(target.elements) == 2
+                                                   and binds_name(target.elements[1].value, name))
+        if self.model.qualified_name(func, scope) in TREE_LEAVES and iterable.args \
+                and self.traced(iterable.args[0].value, scope):
+            return True
         builtin = self._builtin(iterable.func, scope)
         if builtin in ("reversed", "sorted", "list", "tuple") and len(iterable.args) == 1:
             return self._iterated_traced(target, iterable.args[0].value, name, scope)
