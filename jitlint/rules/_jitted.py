@@ -24,7 +24,7 @@ from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
 from jitlint.semantic import SemanticModel, dotted_name
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, spec_of
-from jitlint.values import value_flow
+from jitlint.values import self_attribute_value, value_flow
 from jitlint.walk import Walker, iter_nodes
 
 # jit kinds whose non-static arguments are traced as arrays (JIT8xx); filtering jits make every
@@ -297,6 +297,10 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
                     and binding.value in by_call and isinstance(binding.node, cst.Assign) \
                     and len(binding.node.targets) == 1:
                 app = by_call[binding.value]
+        elif isinstance(func, cst.Attribute):  # ``self.logits(x)`` after ``self.logits = jax.jit(...)`` in __init__
+            stored = self_attribute_value(model, func, site.frame.scope)
+            if stored is not None and stored[0] in by_call:
+                app, name = by_call[stored[0]], f"self.{func.attr.value}"
         if app is None or app.jit.qualname not in CALLABLE_JITS:
             continue
         wrapped = _wrapped_function(app, model)
