@@ -251,6 +251,8 @@ def _changes(ctx: FileContext, name: str, bindings: list[Binding],
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
                 and func.value.value == name and func.attr.value in methods and same(scope):
             method = methods[func.attr.value]
+            if method.decorators:
+                continue  # a jitted method writes only while it is traced (JIT602's); others unknown
             params = positional_params(method)
             written = _attributes_written(method, params[0].name.value) if params else []
             if written:

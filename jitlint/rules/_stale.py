@@ -1406,6 +1406,63 @@ class _StateFlowOfFunction:
                     name = f"{target.value.value}.{target.attr.value}"
                     yield StateFlow(node, self.func, name, "leak", "")
                     break
+                if self._updates_itself(node, target) and target.attr.value in self._self_reads(target.value.value):
+                    # ``self.iteration = self.iteration + 1`` and ``self.lr`` reads it: the
+                    # update runs once per trace, every call computes with the first value
+                    yield StateFlow(node, self.func, f"{target.value.value}.{target.attr.value}", "read", "")
+                    break
+        for node in own_nodes(self.func.body):  # ``self.history.append(value)`` of a tracer
+            func = node.func if isinstance(node, cst.Call) else None
+            if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS \
+                    and isinstance(func.value, cst.Attribute) and isinstance(func.value.value, cst.Name) \
+                    and func.value.value.value in self.static_params \
+                    and any(self.traced.traced(a.value, own_scope) or self.traced.elements_traced(a.value, own_scope)
+                            for a in node.args):
+                yield StateFlow(node, self.func, cst.Module([]).code_for_node(func.value), "leak", "")
+
+    @staticmethod
+    def _updates_itself(node, target: cst.Attribute) -> bool:
+        """``self.n += 1`` / ``self.n = self.n + 1``."""
+        if isinstance(node, cst.AugAssign):
+            return True
+        return any(isinstance(n, cst.Attribute) and n.attr.value == target.attr.value
+                   and isinstance(n.value, cst.Name) and n.value.value == target.value.value
+                   for n in iter_nodes(node.value))
+
+    def _self_reads(self, self_name: str) -> set[str]:
+        """The attributes of ``self`` the body reads outside their own updates, also through a
+        property or method of the class it uses on ``self`` (``self.lr`` reading ``self.iteration``)."""
+        frame = self.model.functions.get(self.func)
+        cls = frame.scope.node if frame is not None and frame.scope.kind == "class" else None
+        methods = class_methods(cls) if isinstance(cls, cst.ClassDef) else {}
+        reads: set[str] = set()
+
+        def collect(body, name: str, depth: int) -> None:
+            updates: set[int] = set()  # the nodes of ``self.x = ...`` statements: their own reads
+            for node in own_nodes(body):
+                if id(node) in updates:
+                    continue
+                if isinstance(node, (cst.Assign, cst.AugAssign)):
+                    targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                    if any(isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == name
+                           for t in targets):
+                        updates.update(id(n) for n in iter_nodes(node))
+                        continue
+                bookkeeping = node.test if isinstance(node, (cst.If, cst.While)) else node if isinstance(
+                    node, cst.Call) and _is_log_call(node, self.model.scope_of.get(body, self.model.module_scope),
+                                                     self.model) else None
+                if bookkeeping is not None:  # ``if self.n_traces > 1: print(...)``: trace bookkeeping
+                    updates.update(id(n) for n in iter_nodes(bookkeeping))
+                    continue
+                if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == name:
+                    reads.add(node.attr.value)
+                    method = methods.get(node.attr.value)
+                    params = positional_params(method) if method is not None else []
+                    if depth < 2 and params:
+                        collect(method.body, params[0].name.value, depth + 1)
+
+        collect(self.func.body, self_name, 0)
+        return reads
 
 
 def _written_value(binding: Binding) -> Optional[cst.BaseExpression]:
