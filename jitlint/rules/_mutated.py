@@ -129,7 +129,8 @@ def _passings(ctx: FileContext) -> Iterator[_Passing]:
     for use in static_receivers(ctx):
         if not isinstance(use.receiver, cst.Name):
             continue
-        method = class_methods(use.cls).get(use.method)
+        # (``step = jax.jit(_step, static_argnums=0)`` in the class body: the def is ``_step``)
+        method = class_methods(use.cls).get(use.method) or class_methods(use.cls).get(use.spec.name)
         params = positional_params(method) if method is not None else []
         param = params[0].name.value if params else None
         if use.creation is not None:

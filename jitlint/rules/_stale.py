@@ -132,6 +132,8 @@ def _factory_calls(ctx: FileContext, func: cst.FunctionDef, entry: JittedFunctio
     made once, whose first trace keeps what ``func`` read then."""
     model = ctx.model
     frame = model.functions.get(func)
+    if frame is None and isinstance(func, cst.Lambda) and entry.apps:
+        frame = entry.apps[0].frame  # ``return jax.jit(lambda v, g: MOMENTUM * v + g)``
     factory = frame.enclosing_function() if frame is not None else None
     outer = model.functions.get(factory) if factory is not None else None
     if factory is None or outer is None or outer.scope.kind == "class" or factory.decorators:
@@ -140,7 +142,8 @@ def _factory_calls(ctx: FileContext, func: cst.FunctionDef, entry: JittedFunctio
     made = {id(app.call) for app in entry.apps if app.call is not None}
     returns = [statement.value for statement, at in model.returns if at.enclosing_function() is factory]
     if not returns or not all(
-            id(value) in made or (isinstance(value, cst.Name) and value.value == func.name.value
+            id(value) in made or (isinstance(value, cst.Name) and isinstance(func, cst.FunctionDef)
+                                  and value.value == func.name.value
                                   and [b.node for b in model.lookup(value.value, inner)] == [func])
             for value in returns):
         return

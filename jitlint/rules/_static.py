@@ -393,6 +393,13 @@ class _Callees:
                 if stored is not None:
                     self.instance_jits[stored] = spec
                 elif isinstance(statement, cst.Assign) and len(statement.targets) == 1 \
+                        and isinstance(statement.targets[0].target, cst.Name) and app.frame.scope.kind == "class" \
+                        and isinstance(target_def(app, self.model), cst.FunctionDef) and spec.positional \
+                        and spec.positional[0] == "self":
+                    # ``step = jax.jit(_step, static_argnums=0)`` in the class body: a method,
+                    # ``self`` bound by the attribute access (argument 0)
+                    self.methods[(app.frame.scope.node, statement.targets[0].target.value)] = spec
+                elif isinstance(statement, cst.Assign) and len(statement.targets) == 1 \
                         and isinstance(statement.targets[0].target, cst.Name):
                     binding = _binding_of(app.frame.scope, statement.targets[0].target.value, statement)
                     if binding is not None and app.frame.scope.kind != "class":
