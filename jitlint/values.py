@@ -393,6 +393,26 @@ def self_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope
     return values[0][1], values[0][2]
 
 
+def dict_item_value(flow: "ValueFlow", expr: cst.BaseExpression, scope: Scope
+                    ) -> Optional[tuple[cst.BaseExpression, Scope]]:
+    """``cfg["s"]``: the value a dict display bound once to ``cfg`` gives the constant key, when
+    nothing writes an item of ``cfg`` (``CONFIG = {"hidden": [64, 64]}`` ... ``CONFIG["hidden"]``)."""
+    if not (isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and len(expr.slice) == 1
+            and isinstance(expr.slice[0].slice, cst.Index) and isinstance(expr.slice[0].slice.value, cst.SimpleString)):
+        return None
+    key = expr.slice[0].slice.value.evaluated_value
+    binding = flow.single(expr.value, scope)
+    if binding is None or binding.kind != "assign" or not isinstance(binding.value, cst.Dict) \
+            or not isinstance(binding.node, cst.Assign) or len(binding.node.targets) != 1 \
+            or any(root == expr.value.value for root, _, _ in flow.model.item_writes):
+        return None
+    for element in binding.value.elements:
+        if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString) \
+                and element.key.evaluated_value == key:
+            return element.value, binding.scope
+    return None
+
+
 def class_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope
                           ) -> Optional[tuple[cst.BaseExpression, Scope]]:
     """``cfg.class_weights`` / ``Config.class_weights``: the value the class body of a class of
@@ -993,9 +1013,38 @@ def _literal_sequence(expr: cst.BaseExpression, scope: Scope, flow: ValueFlow
     return None
 
 
+def _dict_view(iterable: cst.BaseExpression, scope: Scope, flow: ValueFlow
+               ) -> Optional[tuple[str, list[tuple[cst.BaseExpression, cst.BaseExpression]]]]:
+    """(``items`` | ``values``, the key-value pairs) of ``D.items()`` / ``D.values()`` where
+    ``D`` is a dict display (bound once to a local name before the loop)."""
+    if not (isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute) and not iterable.args
+            and iterable.func.attr.value in ("items", "values")):
+        return None
+    mapping = iterable.func.value
+    if isinstance(mapping, cst.Name):
+        binding = flow.single(mapping, scope)
+        mapping = binding.value if binding is not None and binding.kind == "assign" \
+            and isinstance(binding.node, cst.Assign) and len(binding.node.targets) == 1 else None
+    if not isinstance(mapping, cst.Dict) or any(not isinstance(e, cst.DictElement) for e in mapping.elements):
+        return None
+    return iterable.func.attr.value, [(e.key, e.value) for e in mapping.elements]
+
+
 def _target_elements(target: cst.BaseExpression, iterable: cst.BaseExpression, name: str, scope: Scope,
                      flow: ValueFlow, depth: int) -> Optional[list[cst.BaseExpression]]:
     if depth > 3:
+        return None
+    mapping = _dict_view(iterable, scope, flow)  # ``for name, factor in sweep.items()``
+    if mapping is not None:
+        view, pairs = mapping
+        if view == "values" and isinstance(target, cst.Name) and target.value == name:
+            return [value for _, value in pairs]
+        if view == "items" and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == 2:
+            key, value = (e.value for e in target.elements)
+            if isinstance(value, cst.Name) and value.value == name:
+                return [v for _, v in pairs]
+            if isinstance(key, cst.Name) and key.value == name:
+                return [k for k, _ in pairs]
         return None
     if isinstance(target, cst.Name):
         return _literal_sequence(iterable, scope, flow) if target.value == name else None

@@ -37,7 +37,8 @@ from jitlint.project import module_name_for
 from jitlint.rules._loaders import ragged_source
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
 from jitlint.semantic import Binding, Scope, SemanticModel
-from jitlint.values import (IterationValues, ValueFlow, assigned, carried, conditional_within, counts, loop_elements,
+from jitlint.values import (IterationValues, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
+                            loop_elements,
                             statements_in,
                             returned_values, value_flow)
 from jitlint.walk import Walker, children
@@ -212,6 +213,9 @@ class _ArgTypes:
         literal = _literal_kind(expr, self.model, scope)
         if literal in ("int", "float") and not isinstance(expr, cst.Call):
             return f"python {literal}", f"a Python {literal} (weakly typed)"
+        item = dict_item_value(self.flow, expr, scope) if depth < 3 else None
+        if item is not None:  # ``cfg["s"]`` of ``cfg = {"s": np.float32(2.0)}``
+            return self.kind(item[0], item[1], depth + 1)
         if isinstance(expr, cst.Name) and depth < 3:
             bindings = self.flow.reaching(expr, scope)
             kinds = {self._bound(b, depth) for b in bindings}
@@ -643,6 +647,13 @@ class _ArgChecker:
                 growth = self._grows(part, scope, loop)
                 if growth is not None:
                     return growth
+            first = call.args[0].value
+            rows = self._loop_values(first, scope, loop) if isinstance(first, cst.Name) else None
+            lengths = {len(row.elements) for row in rows or () if isinstance(row, (cst.List, cst.Tuple))}
+            if rows and len(lengths) >= 3 and all(isinstance(row, (cst.List, cst.Tuple)) for row in rows):
+                # ``for sent in [[1, 2], [3, 4, 5], ...]: jnp.array(sent)``: one length per row
+                return (f"an array made from `{first.value}`, taken from lists of {len(lengths)} "
+                        f"different lengths", SIZED_FIX)
         return None
 
     def _grows(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:

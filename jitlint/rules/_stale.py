@@ -1419,9 +1419,19 @@ class _StateFlowOfFunction:
             if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS \
                     and isinstance(func.value, cst.Attribute) and isinstance(func.value.value, cst.Name) \
                     and func.value.value.value in self.static_params \
+                    and self._container_field(func.value, own_scope) \
                     and any(self.traced.traced(a.value, own_scope) or self.traced.elements_traced(a.value, own_scope)
                             for a in node.args):
                 yield StateFlow(node, self.func, cst.Module([]).code_for_node(func.value), "leak", "")
+
+    def _container_field(self, attr: cst.Attribute, scope: Scope) -> bool:
+        """``self.history`` that ``__init__`` sets to a list, dict or set (not an optimizer,
+        whose ``update`` is no mutation)."""
+        made = self_attribute_value(self.model, attr, scope)
+        value = made[0] if made is not None else None
+        return isinstance(value, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)) or (
+            isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
+            and value.func.value in ("list", "dict", "set") and not self.model.lookup(value.func.value, scope))
 
     @staticmethod
     def _updates_itself(node, target: cst.Attribute) -> bool:

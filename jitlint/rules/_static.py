@@ -31,7 +31,7 @@ from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
 from jitlint.rules._jitted import annotated_strict_array, static_names
 from jitlint.staticargs import ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of, target_def
 from jitlint.values import (
-    IterationValues, Varying, array_made_by, assigned, class_attribute_value, elementwise_operands, function_returns, origin,
+    IterationValues, Varying, array_made_by, assigned, class_attribute_value, dict_item_value, elementwise_operands, function_returns, origin,
     reaching_values,
     returned_values, attribute_written_elsewhere, fields_made_in_init, self_attribute_value, unpacked_keywords,
     value_flow,
@@ -603,6 +603,9 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         return unhashable_field(ctx, expr, scope, depth) or _returned_unhashable(ctx, expr, scope, depth)
     if isinstance(expr, cst.Attribute):
         return _attribute_unhashable(ctx, expr, scope, depth)
+    item = dict_item_value(value_flow(ctx), expr, scope)
+    if item is not None:  # ``CONFIG["hidden"]`` of ``CONFIG = {"hidden": [64, 64]}``
+        return unhashable(ctx, item[0], item[1], depth + 1)
     if isinstance(expr, cst.Subscript) and any(_keeps_an_axis(element.slice) for element in expr.slice):
         inner = unhashable(ctx, expr.value, scope, depth + 1)  # ``x[:, None]`` of an array is an array
         return inner if inner is not None and inner[1] == ARRAY_FIX else None
