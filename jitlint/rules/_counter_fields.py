@@ -30,6 +30,7 @@ from jitlint.walk import iter_nodes
 SCALAR_ANNOTATIONS = frozenset({"int", "float"})
 REPLACE_FUNCTIONS = frozenset({"dataclasses.replace"})
 REPLACE_METHODS = frozenset({"replace"})  # flax.struct's ``self.replace(step=...)``
+TREE_AT_FUNCTIONS = frozenset({"equinox.tree_at"})  # ``eqx.tree_at(lambda m: m.count, c, c.count + 1)``
 
 
 @dataclass(frozen=True)
@@ -50,17 +51,21 @@ class CounterUse:
     callee: str
     filtering: bool
     counter: CounterField
-    rebuilt: bool = False  # stepped by the loop that passes it, not by the jitted function
+    # the loop's rebuilding call (``State(x=state.x + 1, ...)``, ``s.next(w)``), when the loop
+    # steps it, not the jitted function
+    rebuilt: Optional[cst.Call] = None
 
     @property
     def flagged(self) -> cst.CSTNode:
-        """Where the finding goes: the stepping in the loop (the fix goes there), else the
-        argument fed back."""
-        return self.counter.update if self.rebuilt else self.arg
+        """Where the finding goes: the stepping in the loop (the fix goes there; in the loop's
+        call of the method that steps it), else the argument fed back."""
+        if self.rebuilt is None:
+            return self.arg
+        return self.counter.update if self.rebuilt is self.counter.call else self.rebuilt
 
     @property
     def related(self) -> tuple[tuple[cst.CSTNode, str], ...]:
-        if self.rebuilt:
+        if self.rebuilt is not None:
             return ((self.arg, f"passed to `{self.callee}`"),)
         return ((self.counter.update, f"`{self.counter.field}` stepped from itself"),)
 
@@ -105,11 +110,24 @@ def marked_static(ctx: FileContext, value: Optional[cst.BaseExpression], scope) 
     return qualname in STATIC_FIELD_MARKERS and STATIC_FIELD_MARKERS[qualname] is None
 
 
-def _steps_itself(arg: cst.Arg) -> bool:
-    """``step=<arithmetic on something>.step``."""
-    value, name = arg.value, arg.keyword.value  # type: ignore[union-attr]
+def _steps_itself(arg: cst.Arg, name: Optional[str] = None) -> bool:
+    """``step=<arithmetic on something>.step`` (``name``: the field, for an argument without
+    a keyword)."""
+    value, name = arg.value, name or arg.keyword.value  # type: ignore[union-attr]
     return isinstance(value, cst.BinaryOperation) and any(
         isinstance(node, cst.Attribute) and node.attr.value == name for node in iter_nodes(value))
+
+
+def _tree_at_field(call: cst.Call, model, scope) -> Optional[tuple[str, cst.Arg]]:
+    """(field, the replacement argument) of ``eqx.tree_at(lambda m: m.count, c, c.count + 1)``."""
+    if model.qualified_name(call.func, scope) not in TREE_AT_FUNCTIONS or len(call.args) < 3 \
+            or any(a.keyword is not None or a.star for a in call.args[:3]):
+        return None
+    where = call.args[0].value
+    if not (isinstance(where, cst.Lambda) and isinstance(where.body, cst.Attribute)
+            and isinstance(where.body.value, cst.Name)):
+        return None
+    return where.body.attr.value, call.args[2]
 
 
 def _updates(ctx: FileContext) -> list[CounterField]:
@@ -121,6 +139,13 @@ def _updates(ctx: FileContext) -> list[CounterField]:
     for site in model.calls:
         call, scope = site.node, site.frame.scope
         func = call.func
+        tree_at = _tree_at_field(call, model, scope)
+        if tree_at is not None:
+            field, arg = tree_at
+            if field in fields and _steps_itself(arg, field):
+                for cls, annotation, marked in fields[field]:
+                    found.append(CounterField(cls, field, annotation, marked, arg, call, None))
+            continue
         is_replace = (isinstance(func, cst.Attribute) and func.attr.value in REPLACE_METHODS) or \
             model.qualified_name(func, scope) in REPLACE_FUNCTIONS
         classes = None
@@ -162,24 +187,31 @@ def _uses(ctx: FileContext) -> list[CounterUse]:
             rebuilt = _rebuilt_in_loop(site, counter)
             if not rebuilt and not (fed and _reaches(model, func, within, params, counter)):
                 continue
-            carried = rebuilt or fed
+            carried = set(rebuilt) or fed
             arg = next((a for a in jc.call.args if isinstance(a.value, cst.Name) and a.value.value in carried), None)
             if arg is not None:
-                uses.append(CounterUse(site, arg, jc.name, filtering, counter, rebuilt=bool(rebuilt)))
+                at = rebuilt.get(arg.value.value) if rebuilt else None
+                uses.append(CounterUse(site, arg, jc.name, filtering, counter, rebuilt=at))
                 break
     return uses
 
 
-def _rebuilt_in_loop(site: CallSite, counter: CounterField) -> set[str]:
+def _rebuilt_in_loop(site: CallSite, counter: CounterField) -> dict[str, cst.Call]:
     """The names that the innermost loop around ``site`` assigns the counter's update call to
-    (``state = State(x=state.x + 1, y=y)``): each iteration passes a new value of the field."""
+    (``state = State(x=state.x + 1, y=y)``), or a call of the method that makes it (``s =
+    s.next(w)``): each iteration passes a new value of the field."""
     loops = site.frame.loops_in_scope()
     if not loops:
-        return set()
-    names = set()
+        return {}
+    names: dict[str, cst.Call] = {}
     for node in iter_nodes(loops[0]):
-        if isinstance(node, cst.Assign) and node.value is counter.call:
-            names |= {t.target.value for t in node.targets if isinstance(t.target, cst.Name)}
+        if not isinstance(node, cst.Assign):
+            continue
+        value = node.value
+        if value is counter.call or (
+                counter.method is not None and isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+                and value.func.attr.value == counter.method.name.value):
+            names.update((t.target.value, value) for t in node.targets if isinstance(t.target, cst.Name))
     return names
 
 
@@ -219,7 +251,7 @@ def describe(use: CounterUse) -> str:
     update = " ".join(cst.Module([]).code_for_node(counter.update).split()).rstrip(", ")
     via = f" by `{counter.cls.name.value}.{counter.method.name.value}`" if counter.method is not None else ""
     passed = cst.Module([]).code_for_node(use.arg.value)
-    carried = (f"`{passed}` is rebuilt for `{use.callee}` on every iteration" if use.rebuilt else
+    carried = (f"`{passed}` is rebuilt for `{use.callee}` on every iteration" if use.rebuilt is not None else
                f"`{passed}` goes back into `{use.callee}` on every iteration")
     return (f"{carried}, and its `{counter.cls.name.value}` field `{counter.field}` (a Python "
             f"`{counter.annotation}`) is stepped from itself{via} (`{update}`)")

@@ -1,5 +1,5 @@
 # source: validation/threads/heldout6/eqx1062_int_field_changes_each_step.py, dataclasses.replace, the step made by a method of the module, filter_jit as a call
-# expect: JIT403 at line 16
+# expect: JIT403 at line 16, 26
 # runtime: COMPILES 4 CALLS 4
 import dataclasses
 
