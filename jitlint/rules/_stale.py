@@ -30,7 +30,7 @@ from jitlint.jaxfacts import (CACHE_CLEARS, CACHE_KEY_MISSING_FLAGS, CONFIG_UPDA
                               LAX_LOOP_BODIES)
 from jitlint.project import absolute, attribute_reads, module_name_for
 from jitlint.rule import FileContext
-from jitlint.rules._context import bound_method_target, class_methods
+from jitlint.rules._context import bound_method_target, calling_context, class_methods
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions, jitted_lambdas,
                                    name_loads, positional_params, scopes_within, static_names)
 from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates, own_nodes
@@ -191,6 +191,13 @@ def _find_host_state_reads(ctx: FileContext) -> list[StaleRead]:
                     found.append(StaleRead(call, func, source, f"{changes}, but `{shown_func}(...)` runs at "
                                            f"trace time only", described=True, fix=JIT_HOST_READ_FIXES[kind]))
                     break
+    for method in _bound_jitted_methods(ctx, set(jitted)):  # ``self._jitted = jax.jit(self._apply)``
+        read = _first_host_read(ctx, method)
+        if read is not None:
+            call, (source, changes, kind) = read
+            shown_func = cst.Module([]).code_for_node(call.func)
+            found.append(StaleRead(call, method, source, f"{changes}, but `{shown_func}(...)` runs at "
+                                   f"trace time only", described=True, fix=JIT_HOST_READ_FIXES[kind]))
     for loop, qualname, body in _lax_loop_bodies(ctx):
         read = _first_host_read(ctx, body)
         if read is not None:
@@ -200,6 +207,27 @@ def _find_host_state_reads(ctx: FileContext) -> list[StaleRead]:
                                    f"{changes}, but `{shown_func}(...)` runs at trace time only",
                                    described=True, fix=LAX_HOST_READ_FIXES[kind],
                                    loop=qualname.replace("jax.lax.", "lax."), related=((loop, "the loop"),)))
+    return found
+
+
+def _bound_jitted_methods(ctx: FileContext, jitted: set) -> list[cst.FunctionDef]:
+    """The methods jitted as bound methods (``jax.jit(self._apply)``, ``jax.jit(model.loss)``):
+    a plain method taking ``self``, or a staticmethod of the instance's class."""
+    found: list[cst.FunctionDef] = []
+    for app in ctx.jit_applications:
+        target = app.target
+        if app.jit.qualname not in ARGNUM_JITS or not (isinstance(target, cst.Attribute)
+                                                       and isinstance(target.value, cst.Name)):
+            continue
+        method = bound_method_target(ctx, target, app.frame.scope)
+        if method is None:
+            cls = calling_context(ctx).instance_class(target.value, app.frame.scope)
+            method = class_methods(cls).get(target.attr.value) if cls is not None else None
+            if method is not None and [d.decorator.value for d in method.decorators
+                                       if isinstance(d.decorator, cst.Name)] != ["staticmethod"]:
+                method = None
+        if method is not None and method not in jitted and method not in found:
+            found.append(method)
     return found
 
 

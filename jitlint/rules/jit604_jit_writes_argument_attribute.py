@@ -160,7 +160,9 @@ def _attribute_targets(func: cst.FunctionDef) -> Iterator[cst.Attribute]:
 
 
 def _returned_names(func: cst.FunctionDef) -> set[str]:
-    """Names read in the function's return values (``return self``, ``return state, out``)."""
+    """Names whose object the function returns (``return self``, ``return state, out``,
+    ``return state.replace(...)``); not one only a field of which is returned (``return
+    clock.t``: the caller never sees the written object)."""
     names: set[str] = set()
     for node in own_nodes(func.body):
         if isinstance(node, cst.Return) and node.value is not None:
@@ -169,5 +171,11 @@ def _returned_names(func: cst.FunctionDef) -> set[str]:
                 current = stack.pop()
                 if isinstance(current, cst.Name):
                     names.add(current.value)
+                if isinstance(current, cst.Attribute):
+                    continue  # a field read: ``clock.t``
+                if isinstance(current, cst.Call) and isinstance(current.func, cst.Attribute):
+                    stack.append(current.func.value)  # ``state.replace(...)`` returns the object anew
+                    stack.extend(arg.value for arg in current.args)
+                    continue
                 stack.extend(current.children)
     return names
