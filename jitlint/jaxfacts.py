@@ -846,6 +846,16 @@ NONDIFF_SPEC_TRANSFORMS: dict[str, NondiffSpecTransform] = {
                                            "UnexpectedTracerError"),
 }
 
+# Class decorators that register a pytree whose metadata (compared with ``==`` by every jit) is
+# some of its fields: qualname -> how the fields are chosen ("marked": dataclass fields with
+# ``field(metadata={"static": True})``; "flatten": the aux data ``tree_flatten`` returns).  An
+# array there raises ValueError when a second, equal instance is compared (jax#28979,
+# jax#28659; tests/test_jaxfacts.py).
+PYTREE_METADATA_DECORATORS: dict[str, str] = {
+    "jax.tree_util.register_dataclass": "marked",
+    "jax.tree_util.register_pytree_node_class": "flatten",
+}
+
 # --- Class decorators that make no pytree ----------------------------------------------------------
 # A class under these (and nothing else) is still a plain Python class to JAX: ``self`` of a
 # ``@jax.jit`` method is no valid jit argument and the first call raises TypeError, as for an

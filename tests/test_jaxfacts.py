@@ -35,7 +35,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
                               HOST_RANDOM_DRAWS, HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, LAX_LOOP_BODIES, NON_PYTREE_CLASS_DECORATORS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
                               CONFIG_UPDATES, CACHE_CLEARS, NONDIFF_SPEC_TRANSFORMS, BATCH_KEEPING_CALLS,
-                              HOST_RANDOM_GENERATORS)
+                              HOST_RANDOM_GENERATORS, PYTREE_METADATA_DECORATORS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -1792,3 +1792,34 @@ def test_host_random_generator_draw_is_baked_in_under_jit(qualname, method):
     jitted = jax.jit(lambda: jnp.asarray(draw(*args)))
     assert np.array_equal(jitted(), jitted())  # drawn once, at trace time
     assert not np.array_equal(draw(*args), draw(*args))  # eagerly each draw advances the state
+
+
+@pytest.mark.parametrize("qualname", sorted(PYTREE_METADATA_DECORATORS))
+def test_pytree_metadata_decorator_compares_an_array_in_the_metadata(qualname):
+    """An array in the fields the registration puts in the metadata: the second call with an
+    equal (not identical) instance compares the arrays and raises ValueError."""
+    import dataclasses
+
+    decorator = _resolve(qualname, jax, "jax.")
+    if PYTREE_METADATA_DECORATORS[qualname] == "marked":
+        @decorator
+        @dataclasses.dataclass
+        class Tree:
+            x: np.ndarray = dataclasses.field(metadata={"static": True})
+    else:
+        @decorator
+        class Tree:
+            def __init__(self, x):
+                self.x = x
+
+            def tree_flatten(self):
+                return (), (self.x,)
+
+            @classmethod
+            def tree_unflatten(cls, aux, children):
+                return cls(*aux)
+
+    f = jax.jit(lambda tree: 1.0)
+    f(Tree(np.arange(4)))
+    with pytest.raises(ValueError):
+        f(Tree(np.arange(4)))

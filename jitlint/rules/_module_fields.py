@@ -26,8 +26,9 @@ from typing import Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import STATIC_FIELD_MARKERS
+from jitlint.jaxfacts import PYTREE_METADATA_DECORATORS, STATIC_FIELD_MARKERS
 from jitlint.rule import FileContext
+from jitlint.rules._counter_fields import marked_static
 from jitlint.rules._static import created_object, field_class, fields_passed, fresh_when, jitted_callee
 from jitlint.semantic import Binding, CallSite, Frame, Scope
 from jitlint.values import array_made_by, assigned, value_flow
@@ -44,6 +45,7 @@ class FieldProblem:
     field: str
     what: str  # "a jax Array" / "a jitted function created anew"
     value: cst.CSTNode  # the expression that makes the field's value
+    fix: str = ""  # how to make the field traced, when not by dropping a static marking
 
 
 @dataclass(frozen=True)
@@ -139,9 +141,17 @@ def _problem(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,
              all_fields_static: bool) -> Optional[FieldProblem]:
     found = field_class(ctx, call.func, scope)
     if found is None or found[1] not in ("an equinox.Module", "a flax.struct dataclass"):
-        return None
-    cls, _, fields = found
-    static_fields = _marked_static(ctx, cls)
+        registered = _registered_pytree(ctx, call.func, scope)
+        if registered is None:
+            return None
+        cls, fields, static_fields = registered
+        all_fields_static = False  # its instance is flattened, not hashed whole
+        fix = "" if any(PYTREE_METADATA_DECORATORS.get(ctx.model.qualified_name(d.decorator, scope) or "")
+                        == "marked" for d in cls.decorators) else "return it among the children in `tree_flatten`"
+    else:
+        cls, _, fields = found
+        static_fields = _marked_static(ctx, cls)
+        fix = ""
     values: list[tuple[str, cst.BaseExpression, Scope, Frame]] = [
         (name, value, scope, frame) for name, value in fields_passed(cls, fields, call)]
     init = _init(cls)
@@ -153,7 +163,7 @@ def _problem(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,
             continue
         array = _array_value(ctx, value, where) if name in static_fields else None
         if array is not None:
-            return FieldProblem(ARRAY, cls.name.value, name, array, value)
+            return FieldProblem(ARRAY, cls.name.value, name, array, value, fix)
         if name in static_fields or all_fields_static:
             created = created_object(ctx, value, where, at)
             if created is not None and created[0] in ("jit", "lambda", "def", "partial"):
@@ -162,6 +172,52 @@ def _problem(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,
                         "partial": "a functools.partial created anew"}[created[0]]
                 return FieldProblem(FRESH, cls.name.value, name, what, value)
     return None
+
+
+def _registered_pytree(ctx: FileContext, func: cst.BaseExpression, scope: Scope
+                       ) -> Optional[tuple[cst.ClassDef, list[str], set[str]]]:
+    """(class, fields, the fields that go into the tree's metadata) for a class of this module
+    registered as a pytree by a decorator (``jaxfacts.PYTREE_METADATA_DECORATORS``):
+    ``register_dataclass`` over a dataclass, the metadata its fields marked
+    ``field(metadata={"static": True})``; ``register_pytree_node_class``, the ``self.<field>``
+    values ``tree_flatten`` returns as aux data.  jit compares that metadata with ``==``."""
+    if not isinstance(func, cst.Name):
+        return None
+    binding = value_flow(ctx).single(func, scope)
+    cls = binding.node if binding is not None and binding.kind == "class" else None
+    if not isinstance(cls, cst.ClassDef):
+        return None
+    kinds = {PYTREE_METADATA_DECORATORS.get(ctx.model.qualified_name(d.decorator, binding.scope) or "")
+             for d in cls.decorators} - {None}
+    if len(kinds) != 1:
+        return None
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    fields, static = [], set()
+    for statement in body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                fields.append(small.target.value)
+                if marked_static(ctx, small.value, binding.scope):
+                    static.add(small.target.value)
+    if kinds == {"flatten"}:
+        flatten = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "tree_flatten"), None)
+        static = _aux_fields(flatten) if flatten is not None else set()
+        init = _init(cls)
+        if not fields and init is not None:
+            fields = [name for name, _ in _init_values(init)]
+    return (cls, fields, static) if static else None
+
+
+def _aux_fields(flatten: cst.FunctionDef) -> set[str]:
+    """The ``self.<field>`` values in the aux data ``tree_flatten`` returns (``return
+    (self.x,), (self.y,)``)."""
+    found: set[str] = set()
+    for node in iter_nodes(flatten):
+        if isinstance(node, cst.Return) and isinstance(node.value, cst.Tuple) and len(node.value.elements) == 2:
+            aux = node.value.elements[1].value
+            found |= {n.attr.value for n in iter_nodes(aux) if isinstance(n, cst.Attribute)
+                      and isinstance(n.value, cst.Name) and n.value.value == "self"}
+    return found
 
 
 def _array_value(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> Optional[str]:

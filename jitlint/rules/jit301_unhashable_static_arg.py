@@ -153,8 +153,8 @@ class UnhashableStaticArg(Rule):
                     f"a `{problem.cls}` instance made {use.when} is passed to `{use.callee}`, and its "
                     f"static field `{problem.field}` holds {problem.what}: a static field is part of the "
                     f"cache key, and comparing two instances' arrays raises ValueError on the "
-                    f"call after the first; drop the static marking of `{problem.field}` (an "
-                    f"array field is traced)"),
+                    f"call after the first; {problem.fix or f'drop the static marking of `{problem.field}`'} "
+                    f"(an array field is traced)"),
                     related=((problem.value, f"the array stored in `{problem.field}`"),))
         for use in transformed_static_uses(ctx):
             param = use.spec.param_at(use.position) or f"*{use.position}"
