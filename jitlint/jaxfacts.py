@@ -468,7 +468,18 @@ PYTHON_BOUND_BUILTINS: dict[str, str] = {"range": _INTEGER}
 # ``max(loss, 0.0)`` on a tracer (two or more arguments, or one list or tuple display of them)
 PYTHON_COMPARING_BUILTINS: dict[str, str] = {"max": _BOOL, "min": _BOOL, "sorted": _BOOL}
 # jax.Array methods that return Python values
-PYTHON_VALUE_METHODS: dict[str, str] = {"item": _CONCRETIZATION, "tolist": _CONCRETIZATION}
+PYTHON_VALUE_METHODS: dict[str, str] = {
+    "item": _CONCRETIZATION, "tolist": _CONCRETIZATION,
+    # placement and buffer queries of a concrete array (jax#26000: ``x.devices()`` under jit)
+    "devices": _CONCRETIZATION, "unsafe_buffer_pointer": _CONCRETIZATION,
+    "on_device_size_in_bytes": _CONCRETIZATION, "is_deleted": _CONCRETIZATION,
+    "block_until_ready": "AttributeError",
+}
+# jax.Array attributes a tracer does not have, or cannot give (``x.device`` under jit)
+PYTHON_VALUE_ATTRIBUTES: dict[str, str] = {
+    "device": "AttributeError", "sharding": "AttributeError", "addressable_shards": _CONCRETIZATION,
+    "is_fully_addressable": _CONCRETIZATION, "committed": _CONCRETIZATION, "global_shards": _CONCRETIZATION,
+}
 # syntax: a truth test (`if`, `while`, `and`, `or`, `not`), a Python slice bound (`x[:n]`), an
 # index into a Python list or tuple
 PYTHON_VALUE_SYNTAX: dict[str, str] = {"truth test": _BOOL, "slice bound": "IndexError",

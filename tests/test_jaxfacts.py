@@ -35,7 +35,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
                               HOST_RANDOM_DRAWS, HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, LAX_LOOP_BODIES, NON_PYTREE_CLASS_DECORATORS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
                               CONFIG_UPDATES, CACHE_CLEARS, NONDIFF_SPEC_TRANSFORMS, BATCH_KEEPING_CALLS,
-                              HOST_RANDOM_GENERATORS, PYTREE_METADATA_DECORATORS)
+                              HOST_RANDOM_GENERATORS, PYTREE_METADATA_DECORATORS, PYTHON_VALUE_ATTRIBUTES)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -583,6 +583,14 @@ def test_python_value_method_raises_on_a_tracer(method):
     with pytest.raises(_error_class(PYTHON_VALUE_METHODS[method])) as raised:
         jax.jit(lambda v: getattr(v, method)())(jnp.ones(1))
     assert type(raised.value).__name__ == PYTHON_VALUE_METHODS[method]
+
+
+@pytest.mark.parametrize("attribute", sorted(PYTHON_VALUE_ATTRIBUTES))
+def test_python_value_attribute_raises_on_a_tracer(attribute):
+    getattr(jnp.ones(1), attribute)  # a concrete array has it
+    with pytest.raises(_error_class(PYTHON_VALUE_ATTRIBUTES[attribute])) as raised:
+        jax.jit(lambda v: (getattr(v, attribute), v)[1])(jnp.ones(1))
+    assert type(raised.value).__name__ == PYTHON_VALUE_ATTRIBUTES[attribute]
 
 
 SYNTAX_EXAMPLES = {

@@ -28,7 +28,7 @@ ALL = TRACE_ERRORS + SHAPE_CHURN + STALE_VALUES
 RAISES = {
     "JIT801": {"TracerBoolConversionError"},
     "JIT802": {"ConcretizationTypeError", "TracerBoolConversionError", "TracerIntegerConversionError",
-               "TypeError", "ValueError"},
+               "TypeError", "ValueError", "AttributeError"},  # AttributeError: ``x.device`` of a tracer
     "JIT803": {"TracerArrayConversionError"},
     "JIT810": {"UnexpectedTracerError"},
     "JIT811": {"ValueError", "NotImplementedError", "RuntimeError"},  # the branch's own raise

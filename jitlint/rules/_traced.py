@@ -55,7 +55,7 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
@@ -2079,6 +2079,15 @@ class _UseFinder(Walker):
         self.scopes.pop()
 
     visit_FunctionDef = visit_Lambda = visit_ListComp = visit_GeneratorExp = _enter
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        """``x.device`` / ``x.sharding`` of a traced value: a tracer has no such attribute or
+        cannot give it (jaxfacts.PYTHON_VALUE_ATTRIBUTES)."""
+        error = PYTHON_VALUE_ATTRIBUTES.get(node.attr.value)
+        if error is not None and self.a.traced(node.value, self.scope):
+            self.a.report("convert", node, f"`{_src(node)}` needs a concrete array but `{_src(node.value)}` "
+                                           f"is traced in {self.a.where}: it raises {error}; read it "
+                                           f"outside jit (or from a static argument)", node.attr.value)
 
     def _iterates_param(self, node) -> bool:
         """A comprehension over a bare parameter, which may be a dict: its keys are str."""

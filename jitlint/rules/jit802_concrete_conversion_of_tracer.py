@@ -10,6 +10,8 @@ class ConcreteConversionOfTracer(Rule):
     ## What it does
     Flags `int()`, `float()`, `complex()`, `bool()`, `.item()` and `.tolist()` applied to a
     traced value inside a jitted function (a non-static parameter or a value computed from one),
+    placement queries a tracer cannot answer (`x.devices()`, `x.device`, `x.sharding`:
+    `jaxfacts.PYTHON_VALUE_METHODS` / `PYTHON_VALUE_ATTRIBUTES`),
     and traced values where JAX needs a Python value: a `range(n)` bound, a shape
     (`jnp.zeros((n,))`, `x.reshape(n, -1)`, `jnp.arange(n)`), a slice bound (`x[:n]`), an index
     into a Python list or tuple, a size or axis argument (`jax.nn.one_hot(x, n)`,
