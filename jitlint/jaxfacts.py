@@ -837,6 +837,15 @@ STATIC_SPEC_TRANSFORMS: dict[str, StaticSpecTransform] = {
     "flax.linen.jit": StaticSpecTransform((0, "target"), self_counted=True, out_of_range=None),
 }
 
+# --- Library functions jitted with equinox.filter_jit --------------------------------------------
+# Each is an ``equinox.filter_jit`` wrapper: every argument that is not an array is static, so a
+# Python float that changes between calls (``t1`` of ``diffeqsolve``, ``args`` of ``minimise``)
+# compiles it again (measured: 3 values, 3 compiles; tests/test_jaxfacts.py).
+FILTER_JITTED_LIBRARY_FUNCTIONS = frozenset({
+    "diffrax.diffeqsolve", "optimistix.minimise", "optimistix.root_find", "optimistix.least_squares",
+    "optimistix.fixed_point", "lineax.linear_solve",
+})
+
 # --- Arguments that may not be tracers ----------------------------------------------------------
 # Custom-derivative transforms whose spec marks arguments that must stay Python values: a tracer
 # given there raises when the function is called under a trace (jit, vmap), differentiated or not.

@@ -585,13 +585,31 @@ class IterationValues:
             inner = expr.args[0].value
             if isinstance(func, cst.Name) and not self.model.lookup(func.value, scope):
                 if func.value == "float" or (func.value == "int" and isinstance(inner, cst.Name)):
-                    return self._varies(inner, scope, loop, depth + 1)
+                    found = self._varies(inner, scope, loop, depth + 1)
+                    return found or self._read_from_loop_result(expr, inner, scope, loop)
+                if func.value == "int":
+                    return self._read_from_loop_result(expr, inner, scope, loop)
                 if func.value == "len" and isinstance(inner, cst.Name) and self.grows(inner, scope, loop):
                     return None, f"`len({inner.value})`, the length of a list that grows in the loop"
                 return None
             if self.model.qualified_name(func, scope) in SCALAR_FUNCTIONS:
                 return self._varies(inner, scope, loop, depth + 1)
         return None
+
+    def _read_from_loop_result(self, expr: cst.Call, inner: cst.BaseExpression, scope: Scope, loop
+                               ) -> Optional[tuple[None, str]]:
+        """``float(solution.ts[-1])`` where ``solution`` is the result of a call made in the loop
+        (every binding reaching it): a Python number read from data the loop computes anew."""
+        names = [n for n in names_in(inner)]
+        if not names or not isinstance(inner, (cst.Subscript, cst.Attribute, cst.Name)):
+            return None
+        for name in names[:1]:  # the root of ``solution.ts[-1]``
+            bindings = self.flow.reaching(name, scope)
+            if not bindings or not all(b.frame is not None and b.frame.is_inside(loop) and b.kind == "assign"
+                                       and isinstance(assigned(b).value, cst.Call) for b in bindings):
+                return None
+        return None, (f"`{cst.Module([]).code_for_node(expr)}`, a Python number read from a result the "
+                      f"loop computes on every iteration")
 
     def _choice_varies(self, expr: cst.IfExp, scope: Scope, loop, depth: int):
         """``n = step + 1 if step > 0 else 1``: a conditional expression.  With a test that

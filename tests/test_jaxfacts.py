@@ -35,7 +35,8 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
                               HOST_RANDOM_DRAWS, HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, LAX_LOOP_BODIES, NON_PYTREE_CLASS_DECORATORS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
                               CONFIG_UPDATES, CACHE_CLEARS, NONDIFF_SPEC_TRANSFORMS, BATCH_KEEPING_CALLS,
-                              HOST_RANDOM_GENERATORS, PYTREE_METADATA_DECORATORS, PYTHON_VALUE_ATTRIBUTES)
+                              HOST_RANDOM_GENERATORS, PYTREE_METADATA_DECORATORS, PYTHON_VALUE_ATTRIBUTES,
+                              FILTER_JITTED_LIBRARY_FUNCTIONS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -1831,3 +1832,31 @@ def test_pytree_metadata_decorator_compares_an_array_in_the_metadata(qualname):
     f(Tree(np.arange(4)))
     with pytest.raises(ValueError):
         f(Tree(np.arange(4)))
+
+
+@pytest.mark.parametrize("qualname", sorted(FILTER_JITTED_LIBRARY_FUNCTIONS))
+def test_filter_jitted_library_function_is_a_filter_jit_wrapper(qualname):
+    module, _, name = qualname.rpartition(".")
+    function = getattr(pytest.importorskip(module), name)
+    eqx = pytest.importorskip("equinox")
+    assert isinstance(function, type(eqx.filter_jit(lambda x: x)))
+
+
+def test_filter_jitted_library_function_compiles_again_for_a_new_python_float():
+    """diffrax.diffeqsolve with three Python values of t1: three compiles."""
+    diffrax = pytest.importorskip("diffrax")
+    from jax import monitoring
+    names: list = []
+
+    def listen(event, duration, **kwargs):
+        if event == "/jax/core/compile/backend_compile_duration":
+            names.append(kwargs.get("fun_name"))
+
+    monitoring.register_event_duration_secs_listener(listen)
+    try:
+        term = diffrax.ODETerm(lambda t, y, args: -y)
+        for t1 in (1.0, 2.0, 3.0):
+            diffrax.diffeqsolve(term, diffrax.Tsit5(), t0=0.0, t1=t1, dt0=0.5, y0=jnp.ones(2))
+    finally:
+        monitoring.unregister_event_duration_listener(listen)
+    assert names.count("jit(diffeqsolve)") == 3

@@ -2,6 +2,7 @@ from typing import Iterator
 
 import libcst as cst
 
+from jitlint.jaxfacts import FILTER_JITTED_LIBRARY_FUNCTIONS
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._counter_fields import counter_uses, describe
 from jitlint.rules._static import changing_scalar, static_uses
@@ -21,6 +22,10 @@ class FilterJitChangingScalar(Rule):
     (`self.replace(step=self.step + 1)`, `dataclasses.replace(s, step=s.step + 1)`, in the
     jitted body or a method it calls on its parameter), when a loop feeds the jitted function's
     result back into it (`state = train_step(state, x)`; `jitlint/rules/_counter_fields.py`).
+    Library functions that are `equinox.filter_jit` wrappers themselves (`diffrax.diffeqsolve`,
+    `optimistix.minimise`, ...: `jaxfacts.FILTER_JITTED_LIBRARY_FUNCTIONS`) are judged the same
+    way, also for a Python number read back from a result the loop computes
+    (`t0 = float(solution.ts[-1])`).
 
     ## Why is this bad?
     `equinox.filter_jit` traces only arrays; every other argument, Python ints and floats
@@ -41,6 +46,7 @@ class FilterJitChangingScalar(Rule):
     calling_context = True
     name = "filter-jit-changing-scalar"
     summary = "a changing Python scalar passed to equinox.filter_jit is static and recompiles every call"
+    prefilter_names = FILTER_JITTED_LIBRARY_FUNCTIONS  # library calls with filter_jit inside, no jit in the file
 
     INVALID = [
         """
@@ -87,6 +93,22 @@ class FilterJitChangingScalar(Rule):
                     f"{where} of `{use.callee}` is {how}, a Python scalar that "
                     f"equinox.filter_jit treats as static: it recompiles on every call; "
                     f"pass jnp.asarray({source}) so it is traced"))
+        for site in ctx.model.calls:  # ``diffrax.diffeqsolve(..., t1=T)``: filter_jit inside
+            qualname = ctx.model.qualified_name(site.node.func, site.frame.scope)
+            if qualname not in FILTER_JITTED_LIBRARY_FUNCTIONS:
+                continue
+            for arg in site.node.args:
+                if arg.star:
+                    break
+                varying = changing_scalar(ctx, arg.value, site, objects=False)
+                if varying is not None:
+                    source = cst.Module([]).code_for_node(arg.value)
+                    where = f"argument `{arg.keyword.value}`" if arg.keyword is not None else f"argument `{source}`"
+                    yield Violation(arg, (
+                        f"{where} of `{qualname}` is {varying.how}: `{qualname}` is wrapped in "
+                        f"equinox.filter_jit, which keeps a Python scalar static, so it recompiles on "
+                        f"every call; pass jnp.asarray({source}) so it is traced"))
+                    break
         for counter in counter_uses(ctx):
             if counter.filtering:
                 field = counter.counter.field
