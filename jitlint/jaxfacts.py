@@ -401,8 +401,10 @@ _EVALUATE_DIFFERENTIATED = TracingCall(((0, "fun"),), abstract=False)
 _PROBABILISTIC_MODEL = TracingCall(((0, "model"),), given=())
 # Conversions that raise also on a tracer that carries its value (``jax.grad``'s): a value being
 # differentiated may not leave the trace as a Python float (``bool``, ``int`` and ``.item()``
-# work there), nor as a NumPy array (every NUMPY_CONVERTING_FUNCTIONS entry).
-DIFFERENTIATED_VALUE_CONVERSIONS = frozenset({"float", "complex", "tolist"})
+# work there), nor as a NumPy array (every NUMPY_CONVERTING_FUNCTIONS entry); nor can it answer
+# placement and buffer queries (``devices()``: measured, like under jit).
+DIFFERENTIATED_VALUE_CONVERSIONS = frozenset({"float", "complex", "tolist", "devices", "unsafe_buffer_pointer",
+                                              "on_device_size_in_bytes", "is_deleted", "block_until_ready"})
 TRACING_CALLS: dict[str, TracingCall] = {
     "jax.vmap": TracingCall(((0, "fun"),), wraps=True, in_axes=(1, "in_axes")),
     "jax.lax.scan": TracingCall(((0, "f"),), optional_inputs=(((2, "xs"), 1),)),
