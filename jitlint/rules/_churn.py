@@ -810,8 +810,9 @@ class _ArgChecker:
         stepped = [small for small in statements_in(loop) if isinstance(small, cst.AugAssign)
                    and isinstance(small.operator, cst.AddAssign) and isinstance(small.target, cst.Name)
                    and small.target.value == counter.value]
-        if len(stepped) != 1 or not _same_code(stepped[0].value, step) or conditional_within(
-                next(b for b in self._bindings(counter, self.scope) if b.node is stepped[0]), loop):
+        binding = next((b for b in self._bindings(counter, self.scope) if b.node is stepped[0]), None) \
+            if len(stepped) == 1 else None
+        if binding is None or not _same_code(stepped[0].value, step) or conditional_within(binding, loop):
             return None
         if isinstance(stop, cst.Name):
             binding = self.flow.single(stop, self.scope)

@@ -499,8 +499,6 @@ def _record_jitted_imports(ctx: FileContext) -> None:
     recorded for the callee's module as calls from traced code are (``FileContext.traced_calls``,
     phase 2)."""
     model = ctx.model
-    module, is_package = module_name_for(ctx.path)
-    module = model.module_name or module
     for jc in jitted_calls(ctx):
         app = jc.app
         if jc.func is not None or app.jit.qualname not in TRACING_JITS or any(
@@ -526,10 +524,20 @@ def _record_jitted_imports(ctx: FileContext) -> None:
                 keywords.add(arg.keyword.value)
             else:
                 positions.add(index)
-        known = ctx.traced_calls.setdefault(absolute(qualname, module, is_package), (
-            set(), set(), f"`jax.jit({_src(app.target, 60)})` in `{module}`"))
-        known[0].update(positions)
-        known[1].update(keywords)
+        _record_traced_call(ctx, qualname, positions, keywords, f"`jax.jit({_src(app.target, 60)})`")
+
+
+def _record_traced_call(ctx: FileContext, qualname: str, positions: set[int], keywords: set[str],
+                        caller: str) -> None:
+    """Record, for the project index, that traced code (``caller``, in this module) calls the
+    function ``qualname`` names (as imported here) with traced values at those positions and
+    keywords (``FileContext.traced_calls``; its own module analyses it in phase 2)."""
+    module, is_package = module_name_for(ctx.path)
+    module = ctx.model.module_name or module
+    known = ctx.traced_calls.setdefault(absolute(qualname, module, is_package),
+                                        (set(), set(), f"{caller} in `{module}`"))
+    known[0].update(positions)
+    known[1].update(keywords)
 
 
 def _jitted_transform_calls(ctx: FileContext) -> set[int]:
@@ -1381,12 +1389,7 @@ class _FunctionAnalysis:
                     positions.add(index)
         if not (positions or keywords):
             return
-        module, is_package = module_name_for(self.ctx.path)
-        module = self.model.module_name or module
-        qualname = absolute(qualname, module, is_package)
-        known = self.ctx.traced_calls.setdefault(qualname, (set(), set(), f"{self.root.where} in `{module}`"))
-        known[0].update(positions)
-        known[1].update(keywords)
+        _record_traced_call(self.ctx, qualname, positions, keywords, self.root.where)
 
     def follow_transformed(self, call: cst.Call, scope: Scope) -> None:
         """``jax.value_and_grad(loss)(params, batch, training)`` in traced code: the transform's
