@@ -35,8 +35,10 @@ FAMILY = {"JIT1": "jit-in-loop-or-body", "JIT2": "nested-jit", "JIT3": "unhashab
           "JIT7": "bad-static-spec", "JIT8": "trace-time-error"}
 # JIT520 (eager lax control flow in a loop) is numbered with the 5xx rules but its problem is a
 # compile on every iteration of a loop: jit-in-loop-or-body, not shape churn.  score.py maps by
-# prefix only; this is the one code whose number and family disagree.
-CODE_FAMILY = {"JIT520": "jit-in-loop-or-body"}
+# prefix only; these are the codes whose number and family disagree.  JIT820 (jax.jit around an
+# NNX in-place update) is numbered with the trace-time misuses, but its problem is an update
+# silently lost: stale-closure, as JIT604's lost attribute write.
+CODE_FAMILY = {"JIT520": "jit-in-loop-or-body", "JIT820": "stale-closure"}
 ALIASES = {"nested-jit": {"changing-static"}, "changing-static": {"nested-jit"}}
 
 

@@ -435,6 +435,22 @@ TRACING_CALLS: dict[str, TracingCall] = {
 }
 
 
+# --- Library calls that turn a function into an object whose methods run it --------------------
+# ``net = hk.transform(forward)``: ``net.apply(params, rng, x)`` runs ``forward(x)``, so under
+# ``jax.jit(net.apply)`` or inside a jitted loss ``forward``'s parameters are traced, as the
+# arguments after the method's own leading ones are.  Method name -> how many leading arguments
+# it takes before the function's.  tests/test_jaxfacts.py calls each method of the real object.
+FUNCTION_TRANSFORMS: dict[str, dict[str, int]] = {
+    "haiku.transform": {"init": 1, "apply": 2},
+    "haiku.transform_with_state": {"init": 1, "apply": 3},
+}
+# Wrappers of such an object whose method takes fewer leading arguments (no ``rng``): method
+# name -> how many fewer.
+FUNCTION_TRANSFORM_WRAPPERS: dict[str, dict[str, int]] = {
+    "haiku.without_apply_rng": {"apply": 1},
+}
+
+
 # --- Library calls whose result is traced inside a traced function ----------------------------
 # Not jax.numpy, yet what they return in a traced body is a tracer (a numpyro sample site under
 # NUTS / SVI / Predictive: ``if s > 0``, ``int(s)``, ``np.exp(s)`` raise).  Measured by

@@ -347,15 +347,24 @@ def fields_made_in_init(model: SemanticModel, cls: cst.ClassDef, fields: list[st
     """(field, value, scope) for each ``self.field = <display or call>`` directly in
     ``__init__``: the same for every instance, whatever the arguments (``self.layers = [...]``,
     ``self.table = np.arange(10)``)."""
+    displays = (cst.List, cst.ListComp, cst.Dict, cst.DictComp, cst.Set, cst.SetComp, cst.Call)
+    for field, value, init_scope in fields_set_in_init(model, cls, fields):
+        if isinstance(value, displays):
+            yield field, value, init_scope
+
+
+def fields_set_in_init(model: SemanticModel, cls: cst.ClassDef, fields: list[str]
+                       ) -> Iterator[tuple[str, cst.BaseExpression, Scope]]:
+    """(field, value, scope) for each ``self.field = value`` directly in ``__init__``, whatever
+    the value (``self.widths = widths``: a parameter's)."""
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     init = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
     init_scope = model.scope_of.get(init) if init is not None else None
     if init is None or init_scope is None or not isinstance(init.body, cst.IndentedBlock):
         return
-    displays = (cst.List, cst.ListComp, cst.Dict, cst.DictComp, cst.Set, cst.SetComp, cst.Call)
     for statement in init.body.body:
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
-            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.value, displays):
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
                 target = small.targets[0].target
                 if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
                         and target.value.value == "self" and target.attr.value in fields:
@@ -373,10 +382,11 @@ def attribute_written_elsewhere(model: SemanticModel, name: str) -> bool:
     return False
 
 
-def self_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope
+def self_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope, any_value: bool = False
                          ) -> Optional[tuple[cst.BaseExpression, Scope]]:
     """``self.table`` read in a method: the one value its class's ``__init__`` gives it
-    (``fields_made_in_init``), when nothing else in the module writes ``.table``."""
+    (``fields_made_in_init``; ``any_value``: ``fields_set_in_init``), when nothing else in the
+    module writes ``.table``."""
     if not isinstance(attr.value, cst.Name) or not isinstance(scope.node, cst.FunctionDef):
         return None
     method = scope.node
@@ -387,7 +397,7 @@ def self_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope
     owner = model.functions[method].scope
     if owner.kind != "class" or not isinstance(owner.node, cst.ClassDef):
         return None
-    values = list(fields_made_in_init(model, owner.node, [attr.attr.value]))
+    values = list((fields_set_in_init if any_value else fields_made_in_init)(model, owner.node, [attr.attr.value]))
     if len(values) != 1 or attribute_written_elsewhere(model, attr.attr.value):
         return None
     return values[0][1], values[0][2]

@@ -36,7 +36,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               HOST_RANDOM_DRAWS, HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, LAX_LOOP_BODIES, NON_PYTREE_CLASS_DECORATORS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
                               CONFIG_UPDATES, CACHE_CLEARS, NONDIFF_SPEC_TRANSFORMS, BATCH_KEEPING_CALLS,
                               HOST_RANDOM_GENERATORS, PYTREE_METADATA_DECORATORS, PYTHON_VALUE_ATTRIBUTES,
-                              FILTER_JITTED_LIBRARY_FUNCTIONS)
+                              FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -770,6 +770,43 @@ def test_tracing_call_gives_its_functions_tracers(qualname):
         example(_checking(np.asarray, {0: [1]}))
     if _untraced_params(qualname):  # those ``given`` leaves out too
         example(_checking(np.asarray, _untraced_params(qualname)))
+
+
+def _transformed_methods(qualname):
+    """{method: leading arguments} of the object ``qualname`` makes, through its wrappers too."""
+    if qualname in FUNCTION_TRANSFORMS:
+        return FUNCTION_TRANSFORMS[qualname]
+    base = next(iter(FUNCTION_TRANSFORMS))  # a wrapper: of the first transform's object
+    return {method: count - FUNCTION_TRANSFORM_WRAPPERS[qualname].get(method, 0)
+            for method, count in FUNCTION_TRANSFORMS[base].items()}
+
+
+@pytest.mark.parametrize("qualname", sorted({*FUNCTION_TRANSFORMS, *FUNCTION_TRANSFORM_WRAPPERS}))
+def test_function_transform_method_runs_the_function_after_its_leading_arguments(qualname):
+    """Each method, given its leading arguments and then ``x``, calls the function with ``x``;
+    under ``jax.jit(method)`` ``x`` arrives there as a tracer."""
+    library = importlib.import_module(qualname.split(".")[0])
+    seen = []
+
+    def forward(x):
+        seen.append(x)
+        return library.Linear(2)(x)
+
+    made = _resolve(qualname, library, qualname.split(".")[0] + ".")
+    transformed = made(forward) if qualname in FUNCTION_TRANSFORMS else made(
+        _resolve(next(iter(FUNCTION_TRANSFORMS)), library, qualname.split(".")[0] + ".")(forward))
+    x, key = jnp.ones((1, 3)), jax.random.PRNGKey(0)
+    variables = transformed.init(key, x)
+    leading = {"init": [key], "apply": [*(variables if isinstance(variables, tuple) else (variables,)), key]}
+    for method, count in _transformed_methods(qualname).items():
+        given = leading[method][:count]
+        assert len(given) == count
+        seen.clear()
+        getattr(transformed, method)(*given, x)
+        assert seen[-1] is x
+        seen.clear()
+        jax.jit(getattr(transformed, method))(*given, x)
+        assert isinstance(seen[-1], jax.core.Tracer)
 
 
 @pytest.mark.parametrize("operation", sorted({*PYTHON_VALUE_BUILTINS, *PYTHON_VALUE_METHODS} - {"hex", "oct", "bin", "chr"}))

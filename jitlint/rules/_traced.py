@@ -55,7 +55,7 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
@@ -344,7 +344,12 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
     if ctx.jit_applications:
         for use in _schedule_uses(ctx):
             uses.setdefault(id(use.node), use)
-    return list(uses.values())
+    # One finding per cause: ``sizes[i]``, ``strides[i]`` ... with one traced ``i`` give the same
+    # message, and the fix (a concrete ``i``) is made once.
+    first: dict[tuple[int, str], TracerUse] = {}
+    for use in uses.values():
+        first.setdefault((id(use.function), use.message), use)
+    return list(first.values())
 
 
 def python_value_uses(ctx: FileContext, func: cst.FunctionDef, traced: set[str], by: str
@@ -813,18 +818,54 @@ def _applied_module_call(ctx: FileContext, expr: cst.BaseExpression, scope: Scop
     return method if method is not None and positional_params(method) else None
 
 
+def transformed_function(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, depth: int = 0):
+    """``net.apply`` (or ``.init``) where ``net`` is made by a FUNCTION_TRANSFORMS call of a def
+    or lambda of this module (``hk.transform(forward)``, also through its wrappers and as a
+    decorator): (that function, how many leading arguments the method takes before its)."""
+    if not (isinstance(expr, cst.Attribute) and isinstance(expr.value, (cst.Name, cst.Call))) or depth > 3:
+        return None
+    method, made = expr.attr.value, expr.value
+    if isinstance(made, cst.Name):
+        binding = ctx.model.single_binding(made.value, scope)
+        if binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
+            for decorator in binding.node.decorators:  # ``@hk.transform def forward(x)``
+                leading = FUNCTION_TRANSFORMS.get(ctx.model.qualified_name(decorator.decorator, binding.scope) or "")
+                if leading is not None and method in leading:
+                    return binding.node, leading[method]
+            return None
+        if binding is None or binding.kind != "assign" or not isinstance(binding.value, cst.Call):
+            return None
+        made, scope = binding.value, binding.scope
+    qualname = ctx.model.qualified_name(made.func, scope) or ""
+    argument = _argument(made, (0, "f"))
+    if qualname in FUNCTION_TRANSFORM_WRAPPERS and argument is not None:
+        inner = transformed_function(ctx, cst.Attribute(argument, expr.attr), scope, depth + 1)
+        fewer = FUNCTION_TRANSFORM_WRAPPERS[qualname].get(method, 0)
+        return (inner[0], inner[1] - fewer) if inner is not None else None
+    leading = FUNCTION_TRANSFORMS.get(qualname)
+    function = function_value(ctx.model, argument, scope) if argument is not None else None
+    if leading is None or method not in leading or function is None:
+        return None
+    return function, leading[method]
+
+
 def _jitted_module_applies(ctx: FileContext) -> list[TracerUse]:
-    """``jax.jit(model.apply)``: jit traces every argument of ``model.__call__``."""
+    """``jax.jit(model.apply)``: jit traces every argument of ``model.__call__`` (of the
+    function a FUNCTION_TRANSFORMS object runs: ``jax.jit(net.apply)``)."""
     uses: list[TracerUse] = []
     for app in ctx.jit_applications:
         if app.jit.qualname not in TRACING_JITS or any(
                 k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS) for k in app.keywords):
             continue
         method = _applied_module_call(ctx, app.target, app.frame.scope)
-        if method is None:
-            continue
-        traced = {p.name.value for p in (*positional_params(method)[1:], *method.params.kwonly_params)
-                  if p.default is None}
+        if method is not None:
+            params = positional_params(method)[1:]
+        else:  # ``jax.jit(net.apply)`` of ``net = hk.transform(forward)``: ``forward``
+            transformed = transformed_function(ctx, app.target, app.frame.scope)
+            if transformed is None:
+                continue
+            method, params = transformed[0], positional_params(transformed[0])
+        traced = {p.name.value for p in (*params, *method.params.kwonly_params) if p.default is None}
         if traced:
             analysis = _FunctionAnalysis(ctx, JittedFunction(method, [app], traced, set(traced)),
                                          set(jitted_functions(ctx)),
@@ -922,7 +963,7 @@ def _schedule_uses(ctx: FileContext) -> list[TracerUse]:
     return uses
 
 
-def _schedule_def(ctx: FileContext, site, where: tuple[int, str]) -> Optional[cst.FunctionDef]:
+def _schedule_def(ctx: FileContext, site, where: tuple[int, str]) -> Optional[cst.FunctionDef | cst.Lambda]:
     model = ctx.model
     position, keyword = where
     positional = [a for a in site.node.args if a.keyword is None and not a.star]
@@ -941,7 +982,11 @@ def _schedule_def(ctx: FileContext, site, where: tuple[int, str]) -> Optional[cs
             value, scope = binding.value, binding.scope
     if isinstance(value, cst.Call):  # ``make_schedule(...)``: the def the factory makes and returns
         schedule = returned_made_function(model, value_flow(ctx), value, scope)
-    if not isinstance(schedule, cst.FunctionDef) or schedule.decorators or not positional_params(schedule):
+    elif isinstance(value, cst.Lambda):  # ``optax.sgd(lambda count: ...)``, or bound to a name
+        schedule = value
+    if isinstance(schedule, cst.FunctionDef) and schedule.decorators:
+        return None
+    if not isinstance(schedule, (cst.FunctionDef, cst.Lambda)) or not positional_params(schedule):
         return None
     return schedule
 
@@ -954,16 +999,27 @@ def _update_runs_traced(ctx: FileContext, site) -> bool:
     line = site.statement
     statement = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
     if not isinstance(statement, cst.Assign) or len(statement.targets) != 1 \
-            or not isinstance(statement.targets[0].target, cst.Name) \
             or not _argument_of_calls(statement.value, site.node):
         return False
-    holder = model.single_binding(statement.targets[0].target.value, site.frame.scope)
-    if holder is None:
-        return False
+    target = statement.targets[0].target
+    if isinstance(target, cst.Attribute):  # ``self.tx = optax.adamw(...)`` in a method
+        owner = _self_class(model, target.value, site.frame.scope)
+        if owner is None:
+            return False
 
-    def holds(expr: cst.BaseExpression, scope: Scope) -> bool:
-        return isinstance(expr, cst.Name) and expr.value == holder.name \
-            and model.lookup(holder.name, scope) == [holder]
+        def holds(expr: cst.BaseExpression, scope: Scope) -> bool:
+            return isinstance(expr, cst.Attribute) and expr.attr.value == target.attr.value \
+                and _self_class(model, expr.value, scope) is owner
+    elif isinstance(target, cst.Name):
+        holder = model.single_binding(target.value, site.frame.scope)
+        if holder is None:
+            return False
+
+        def holds(expr: cst.BaseExpression, scope: Scope) -> bool:
+            return isinstance(expr, cst.Name) and expr.value == holder.name \
+                and model.lookup(holder.name, scope) == [holder]
+    else:
+        return False
 
     for app in ctx.jit_applications:
         if isinstance(app.target, cst.Attribute) and holds(app.target.value, app.frame.scope):
@@ -979,6 +1035,20 @@ def _update_runs_traced(ctx: FileContext, site) -> bool:
                 and context.runs_traced(call.frame):
             return True
     return False
+
+
+def _self_class(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
+    """The class whose method binds ``expr`` as its first parameter (``self``), looked up from
+    ``scope`` (also inside a def or lambda nested in the method)."""
+    if not isinstance(expr, cst.Name):
+        return None
+    binding = model.single_binding(expr.value, scope)
+    method = binding.scope.node if binding is not None and binding.kind == "param" else None
+    if not isinstance(method, cst.FunctionDef) or method not in model.functions \
+            or not positional_params(method) or positional_params(method)[0].name.value != expr.value:
+        return None
+    owner = model.functions[method].scope
+    return owner.node if owner.kind == "class" and isinstance(owner.node, cst.ClassDef) else None
 
 
 def _argument_of_calls(expr: cst.BaseExpression, call: cst.Call) -> bool:
@@ -1394,7 +1464,14 @@ class _FunctionAnalysis:
     def follow_transformed(self, call: cst.Call, scope: Scope) -> None:
         """``jax.value_and_grad(loss)(params, batch, training)`` in traced code: the transform's
         function runs in this trace, its parameters receiving the traced arguments traced (and
-        nested: ``jax.vmap(jax.grad(f))(xs)``'s ``f``)."""
+        nested: ``jax.vmap(jax.grad(f))(xs)``'s ``f``); ``Block(4)(x)`` with a class of this
+        module: its ``__call__`` (``self`` static)."""
+        cls = calling_context(self.ctx).class_of(call.func.func, scope)
+        method = class_methods(cls).get("__call__") if isinstance(cls, cst.ClassDef) else None
+        if method is not None and method is not self.func and not method.decorators \
+                and method not in self.jitted_defs and self.depth < MAX_HELPER_DEPTH:
+            self._follow_into(method, call, scope, positional_params(method)[1:])
+            return
         inner = call.func
         while isinstance(inner, cst.Call):
             qualname = self.model.qualified_name(inner.func, scope)
@@ -1407,11 +1484,18 @@ class _FunctionAnalysis:
 
     def follow_apply(self, call: cst.Call, scope: Scope) -> None:
         """``model.apply(variables, x)`` of a flax.linen Module of this module: its ``__call__``
-        with ``x`` and the rest (``self`` is the module, static)."""
+        with ``x`` and the rest (``self`` is the module, static); ``net.apply(params, rng, x)``
+        of a FUNCTION_TRANSFORMS object: its function with ``x``."""
+        if self.depth >= MAX_HELPER_DEPTH:
+            return
         method = _applied_module_call(self.ctx, call.func, scope)
-        if self.depth < MAX_HELPER_DEPTH and method is not None and method is not self.func:
+        if method is not None and method is not self.func:
             self._follow_into(method, call, scope, [None, *positional_params(method)[1:]],
                               fields=self.built_fields(call.func.value, scope))
+        transformed = transformed_function(self.ctx, call.func, scope) if method is None else None
+        if transformed is not None and transformed[0] is not self.func:
+            function, leading = transformed  # ``net.apply(params, rng, x)``: ``forward(x)``
+            self._follow_into(function, call, scope, [None] * leading + positional_params(function))
 
     def built_fields(self, receiver: cst.BaseExpression, scope: Scope) -> frozenset[str]:
         """The fields a Module of this module gets traced values for where it is built:
@@ -1676,6 +1760,8 @@ class _FunctionAnalysis:
             if not any(seen is call for seen in self.root.nested_calls):
                 self.root.nested_calls.append(call)
             return True
+        if self._jitted_call_of_traced(call, scope):
+            return True
         if isinstance(func, cst.Call) and (self.model.qualified_name(func.func, scope) or "").startswith(LAYER_NAMESPACES):
             return self._any_arg_traced(call, scope)  # nn.Dense(4)(x)
         if isinstance(func, cst.Call) and self._transform(func, scope):
@@ -1890,6 +1976,19 @@ class _FunctionAnalysis:
         if found is None or found[0].filtering or found[0].jit not in NESTED_TRACING_JITS:
             return None
         return found[0]
+
+    def _jitted_call_of_traced(self, call: cst.Call, scope: Scope) -> bool:
+        """``energy(w, x)`` with jitted ``energy`` and traced ``w``: a jitted function given a
+        tracer at one of its traced positions returns tracers, whether or not the outer code is
+        under jit (so it is not JIT204's jit-only case)."""
+        if self.called_jit_spec(call) is None:
+            return False
+        site = self.model.call_site_of.get(call)
+        spec, shift = jitted_callee(self.ctx, site)  # type: ignore[arg-type,misc]
+        if not spec.checkable:
+            return self._any_arg_traced(call, scope)
+        return any(self.traced(use.value, scope) for use in map_arguments(site, spec, shift, traced=True,
+                                                                            model=self.model))
 
     def reaches_nested_jit(self, call: cst.Call, scope: Scope) -> bool:
         """``call`` calls a module function (a plain def) that calls a jitted function: followed
@@ -2274,7 +2373,7 @@ class _UseFinder(Walker):
                 a.follow(node, scope)
             elif isinstance(func, cst.Call) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow_transformed(node, scope)
-            elif isinstance(func, cst.Attribute) and func.attr.value == "apply" \
+            elif isinstance(func, cst.Attribute) and func.attr.value in ("apply", "init") \
                     and (any(a.traced(arg.value, scope) for arg in node.args[1:])
                          or a.built_fields(func.value, scope)):
                 a.follow_apply(node, scope)
@@ -2667,15 +2766,21 @@ def _display_of(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, di
     return False
 
 
-def _is_python_sequence(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bool:
-    """A list or tuple display, or a name every binding of which is one."""
-    if isinstance(expr, (cst.List, cst.Tuple, cst.ListComp)):
+def _is_python_sequence(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> bool:
+    """A list or tuple display, a name every binding of which is one (or a parameter whose
+    default is one: ``widths=(8, 4)``), or ``self.widths`` that ``__init__`` sets to one."""
+    sequences = (cst.List, cst.Tuple, cst.ListComp)
+    if isinstance(expr, sequences):
         return True
     if isinstance(expr, cst.Name):
         bindings = model.lookup(expr.value, scope)
         return bool(bindings) and all(
-            b.kind == "assign" and isinstance(b.value, (cst.List, cst.Tuple, cst.ListComp))
+            isinstance(b.value if b.kind == "assign" else
+                       b.node.default if b.kind == "param" and isinstance(b.node, cst.Param) else None, sequences)
             for b in bindings)
+    if isinstance(expr, cst.Attribute) and depth == 0:
+        made = self_attribute_value(model, expr, scope, any_value=True)
+        return made is not None and _is_python_sequence(model, *made, depth=1)
     return False
 
 
