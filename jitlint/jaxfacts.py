@@ -381,7 +381,8 @@ class TracingCall:
     ``given``: the positions of the parameters that get tracers when not all do (a library
     that runs the function later, under its own jit: ``()`` for a numpyro model, whose
     arguments stay the caller's values while its body is traced; ``(0,)`` for a log density
-    whose other parameters the library does not fill)."""
+    whose other parameters the library does not fill).  A list or tuple
+    display at a function slot is a list of functions, each traced (``lax.switch``'s branches)."""
 
     functions: tuple[Param, ...]
     abstract: bool = True
@@ -411,6 +412,7 @@ TRACING_CALLS: dict[str, TracingCall] = {
     "jax.lax.fori_loop": TracingCall(((2, "body_fun"),)),
     "jax.lax.while_loop": TracingCall(((0, "cond_fun"), (1, "body_fun"))),
     "jax.lax.cond": TracingCall(((1, "true_fun"), (2, "false_fun"))),
+    "jax.lax.switch": TracingCall(((1, "branches"),)),
     "jax.lax.map": TracingCall(((0, "f"),)),
     **{f"jax.{name}": _DIFFERENTIATE for name in ("grad", "value_and_grad", "jacfwd", "jacrev",
                                                   "hessian")},

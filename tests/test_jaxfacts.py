@@ -621,6 +621,8 @@ TRACING_CALL_EXAMPLES = {
     "jax.lax.while_loop": lambda wrap: jax.lax.while_loop(wrap[0](lambda v: v < 2), wrap[1](lambda v: v + 1), 0.0),
     "jax.lax.cond": lambda wrap: jax.lax.cond(True, wrap[0](lambda v: v + 1), wrap[1](lambda v: v - 1), 1.0),
     "jax.lax.map": lambda wrap: jax.lax.map(wrap[0](lambda a: a * 2), _XS),
+    # every branch of the list is traced, whichever the index picks
+    "jax.lax.switch": lambda wrap: jax.lax.switch(0, [lambda v: v * 2, wrap[0](lambda v: v + 1)], 1.0),
     "jax.grad": lambda wrap: jax.grad(wrap[0](lambda a, b: a * b))(1.0, 2.0),
     "jax.value_and_grad": lambda wrap: jax.value_and_grad(wrap[0](lambda a, b: a * b))(1.0, 2.0),
     "jax.jacfwd": lambda wrap: jax.jacfwd(wrap[0](lambda a, b: a * b))(_XS, 2.0),

@@ -442,13 +442,12 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
         fact = TRACING_CALLS.get(qualname) if qualname is not None else None
         if fact is None:
             continue
-        for param in fact.functions:
-            func = function_value(model, _argument(call, param), scope)
-            if func is None or func in jitted or (isinstance(func, cst.FunctionDef) and func.decorators):
+        static = lifted_static_positions(model, call, scope)
+        if static is None:
+            continue  # a static_argnums we cannot read: which are traced is unknown
+        for func in _handed_functions(model, call, fact, scope):
+            if func in jitted or (isinstance(func, cst.FunctionDef) and func.decorators):
                 continue
-            static = lifted_static_positions(model, call, scope)
-            if static is None:
-                continue  # a static_argnums we cannot read: which are traced is unknown
             traced = _handed_params(call, fact, func, static)
             if id(call) in jit_targets and fact.wraps:  # the jit traces what grad leaves undifferentiated too
                 traced = {p.name.value for p in positional_params(func) if p.default is None} - {
@@ -465,6 +464,22 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
                          or use.operation in DIFFERENTIATED_VALUE_CONVERSIONS]
             uses.extend(found)
     return uses
+
+
+def _handed_functions(model: SemanticModel, call: cst.Call, fact: TracingCall, scope: Scope) -> list:
+    """The defs and lambdas of this module at ``fact``'s function slots of ``call``; a list or
+    tuple display there (or a name bound once to one) holds several: ``lax.switch``'s branches."""
+    found = []
+    for param in fact.functions:
+        value = _argument(call, param)
+        if isinstance(value, cst.Name):
+            binding = model.single_binding(value.value, scope)
+            if binding is not None and binding.kind == "assign" and isinstance(binding.value, (cst.List, cst.Tuple)):
+                value, scope = binding.value, binding.scope
+        elements = [e.value for e in value.elements if not isinstance(e, cst.StarredElement)] \
+            if isinstance(value, (cst.List, cst.Tuple)) else [value]
+        found.extend(f for f in (function_value(model, e, scope) for e in elements) if f is not None)
+    return found
 
 
 def _traced_from_project(ctx: FileContext) -> list[TracerUse]:
