@@ -487,6 +487,29 @@ PYTHON_BOUND_BUILTINS: dict[str, str] = {"range": _INTEGER}
 # builtins that compare their arguments with Python's ``<`` and take its truth value:
 # ``max(loss, 0.0)`` on a tracer (two or more arguments, or one list or tuple display of them)
 PYTHON_COMPARING_BUILTINS: dict[str, str] = {"max": _BOOL, "min": _BOOL, "sorted": _BOOL}
+# builtins that take the truth value of each element: ``any([x > 0, y > 0])``, ``all(mask)``
+PYTHON_TRUTH_BUILTINS: dict[str, tuple[str, str]] = {"any": (_BOOL, "jax.numpy.any"),
+                                                      "all": (_BOOL, "jax.numpy.all")}
+# Functions of Python's standard library that make Python numbers of their arguments
+# (``math.sqrt(x)`` calls ``float(x)``; ``operator.index`` calls ``__index__``) or compare them
+# with ``<`` (``bisect``): every traced argument raises.  qualname -> (error, the jax function
+# to use instead, "" for none).  tests/test_jaxfacts.py runs each under jit, and its replacement.
+_MATH_AS_JNP = ("sqrt", "exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan", "tanh",
+                "sinh", "cosh", "floor", "ceil", "isnan", "isinf", "isfinite", "isclose",
+                "degrees", "radians", "hypot", "copysign", "fmod", "cbrt", "exp2")
+PYTHON_CONVERTING_FUNCTIONS: dict[str, tuple[str, str]] = {
+    **{f"math.{name}": (_CONCRETIZATION, f"jax.numpy.{name}") for name in _MATH_AS_JNP},
+    **{f"math.{name}": (_CONCRETIZATION, f"jax.numpy.arc{name[1:]}") for name in ("asin", "acos", "atan", "atan2")},
+    "math.fabs": (_CONCRETIZATION, "jax.numpy.abs"),
+    "math.trunc": ("TypeError", "jax.numpy.trunc"),  # a tracer has no ``__trunc__``
+    "math.pow": (_CONCRETIZATION, "jax.numpy.power"),
+    "math.erf": (_CONCRETIZATION, "jax.scipy.special.erf"),
+    "math.erfc": (_CONCRETIZATION, "jax.scipy.special.erfc"),
+    "math.lgamma": (_CONCRETIZATION, "jax.scipy.special.gammaln"),
+    "math.gamma": (_CONCRETIZATION, "jax.scipy.special.gamma"),
+    "operator.index": (_INTEGER, ""),
+    **{f"bisect.{name}": (_BOOL, "jax.numpy.searchsorted") for name in ("bisect", "bisect_left", "bisect_right")},
+}
 # jax.Array methods that return Python values
 PYTHON_VALUE_METHODS: dict[str, str] = {
     "item": _CONCRETIZATION, "tolist": _CONCRETIZATION,

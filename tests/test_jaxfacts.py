@@ -36,7 +36,8 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               HOST_RANDOM_DRAWS, HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, LAX_LOOP_BODIES, NON_PYTREE_CLASS_DECORATORS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
                               CONFIG_UPDATES, CACHE_CLEARS, NONDIFF_SPEC_TRANSFORMS, BATCH_KEEPING_CALLS,
                               HOST_RANDOM_GENERATORS, PYTREE_METADATA_DECORATORS, PYTHON_VALUE_ATTRIBUTES,
-                              FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS)
+                              FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS,
+                              PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -821,6 +822,42 @@ def test_differentiated_value_conversion_raises_under_grad_and_no_other_does(ope
             differentiate(1.5)
     else:  # grad's tracer carries its value
         differentiate(1.5)
+
+
+_TWO_ARGUMENTS = {"math.isclose", "math.hypot", "math.copysign", "math.fmod", "math.atan2", "math.pow"}
+
+
+@pytest.mark.parametrize("qualname", sorted(PYTHON_CONVERTING_FUNCTIONS))
+def test_python_converting_function_raises_on_a_tracer_and_its_replacement_works(qualname):
+    error, instead = PYTHON_CONVERTING_FUNCTIONS[qualname]
+    module, _, name = qualname.rpartition(".")
+    function = getattr(importlib.import_module(module), name)
+    if module == "bisect":
+        call = lambda x: function([0.5, 1.5], x)  # noqa: E731
+    elif qualname in _TWO_ARGUMENTS:
+        call = lambda x: function(x, 0.5)  # noqa: E731
+    else:
+        call = function
+    value = jnp.int32(1) if qualname == "operator.index" else jnp.float32(0.5)
+    call(np.asarray(value).item())  # it works on a Python number
+    with pytest.raises(_error_class(error)):
+        jax.jit(call)(value)
+    if instead:
+        replacement = _resolve(instead, jax, "jax.")
+        arguments = (jnp.asarray([0.5, 1.5]), value) if module == "bisect" else \
+            (value, 0.5) if qualname in _TWO_ARGUMENTS else (value,)
+        jax.jit(replacement)(*arguments)
+
+
+@pytest.mark.parametrize("builtin", sorted(PYTHON_TRUTH_BUILTINS))
+def test_python_truth_builtin_raises_on_traced_elements_and_its_replacement_works(builtin):
+    error, instead = PYTHON_TRUTH_BUILTINS[builtin]
+    function = getattr(builtins, builtin)
+    with pytest.raises(_error_class(error)):
+        jax.jit(lambda x: function([x > 0, x < 1]))(jnp.float32(0.5))
+    with pytest.raises(_error_class(error)):
+        jax.jit(lambda x: function(x > 0))(jnp.ones(3))
+    jax.jit(lambda x: _resolve(instead, jax, "jax.")(x > 0))(jnp.ones(3))
 
 
 def test_tracing_call_optional_input_left_out_gives_none():

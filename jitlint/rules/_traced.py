@@ -61,7 +61,7 @@ from jitlint.jaxfacts import (FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, 
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
                               NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
-                              PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
+                              PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               SCHEDULE_PARAMS, SEQUENCE_CONVERTING_FUNCTIONS, SIGNATURE_PRESERVING_TRANSFORMS,
                               STATIC_FIELD_MARKERS, TRACER_TYPES, TRACED_RESULT_CALLS, TRACING_CALLS,
@@ -2351,6 +2351,15 @@ class _UseFinder(Walker):
                 a.report("numpy", node, f"`{_src(node)}` reads a Python sequence holding a traced value "
                                         f"with NumPy in {name}: it raises TracerArrayConversionError; "
                                         f"use len() of the sequence, or stack it first (jnp.stack)")
+            elif qualname in PYTHON_CONVERTING_FUNCTIONS:  # ``math.sqrt(x)`` calls ``float(x)``
+                error, instead = PYTHON_CONVERTING_FUNCTIONS[qualname]
+                self._concrete_args(node, node.args, f"`{qualname}`", error,
+                                    f"use `{instead}`" if instead else "keep it a Python number")
+            elif builtin in PYTHON_TRUTH_BUILTINS and len(node.args) == 1 and not node.args[0].star \
+                    and (a.traced(node.args[0].value, scope) or a.elements_traced(node.args[0].value, scope)):
+                error, instead = PYTHON_TRUTH_BUILTINS[builtin]
+                a.report("bool", node, f"`{_src(node)}` takes the truth value of each traced element "
+                                       f"in {name}: it raises {error}; use `{instead}`")
             elif builtin in PYTHON_COMPARING_BUILTINS:
                 self._compared(node, builtin)
             elif builtin in PYTHON_BOUND_BUILTINS:
@@ -2542,6 +2551,13 @@ class _UseFinder(Walker):
                          or _python_set(self.a.model, comparison.comparator, scope)):
                 self._report_hash(node, f"`{_src(node)}` hashes `{_src(left)}` to look it up",
                                   _hash_fix("set"), "set or dict membership")
+                return
+            if isinstance(comparison.operator, (cst.In, cst.NotIn)) and self.a.traced(left, scope) \
+                    and _is_python_sequence(self.a.model, comparison.comparator, scope):
+                self.a.report("bool", node, f"`{_src(node)}` compares `{_src(left)}` with each element "
+                                            f"using `==` and takes the truth value, in {self.a.where}: "
+                                            f"it raises {PYTHON_VALUE_SYNTAX['truth test']}; use "
+                                            f"jnp.isin({_src(left)}, jnp.asarray({_src(comparison.comparator)}))")
                 return
             left = comparison.comparator
 
