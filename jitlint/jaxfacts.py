@@ -280,6 +280,7 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "jax.numpy.take_along_axis": _concrete(_VALUE, (2, "axis")),
     "jax.numpy.cumulative_sum": _concrete(_INTEGER, (-1, "axis")),
     "jax.numpy.diagonal": _concrete(_VALUE, (1, "offset")),
+    "jax.numpy.diff": _concrete(_VALUE, (1, "n"), (2, "axis")),
     "jax.nn.one_hot": _concrete(_CONCRETIZATION, (1, "num_classes")),
     "jax.nn.softmax": _AXIS_1,
     "jax.nn.log_softmax": _concrete(_VALUE, (1, "axis")),

@@ -411,6 +411,7 @@ def _concrete_examples() -> dict[str, tuple[tuple, dict]]:
         "jax.numpy.quantile": ((m, 0.5, 0), {}),
         "jax.numpy.linalg.norm": ((m, 2, (0, 1)), {}),
         "jax.numpy.diagonal": ((m, 1), {}),
+        "jax.numpy.diff": ((m, 1, 0), {}),
         "jax.nn.one_hot": ((x, 3), {}),
         "jax.nn.softmax": ((m, 0), {}),
         "jax.nn.log_softmax": ((m, 0), {}),
