@@ -881,6 +881,13 @@ STATIC_SPEC_TRANSFORMS: dict[str, StaticSpecTransform] = {
     "flax.linen.jit": StaticSpecTransform((0, "target"), self_counted=True, out_of_range=None),
 }
 
+# --- Jits that keep an object's plain attributes static ----------------------------------------
+# ``nnx.jit`` splits a Module into its Variables (traced) and a graph definition that holds every
+# other attribute (static, part of the cache key): ``model.temperature = 1.0 / (epoch + 1)``
+# before each call compiles again for every new value (measured: 3 values, 3 compiles;
+# tests/test_jaxfacts.py).
+GRAPH_STATIC_JITS = frozenset({"flax.nnx.jit"})
+
 # --- Library functions jitted with equinox.filter_jit --------------------------------------------
 # Each is an ``equinox.filter_jit`` wrapper: every argument that is not an array is static, so a
 # Python float that changes between calls (``t1`` of ``diffeqsolve``, ``args`` of ``minimise``)

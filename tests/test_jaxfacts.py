@@ -37,7 +37,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               CONFIG_UPDATES, CACHE_CLEARS, NONDIFF_SPEC_TRANSFORMS, BATCH_KEEPING_CALLS,
                               HOST_RANDOM_GENERATORS, PYTREE_METADATA_DECORATORS, PYTHON_VALUE_ATTRIBUTES,
                               FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS,
-                              PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS)
+                              PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, GRAPH_STATIC_JITS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -823,6 +823,36 @@ def test_differentiated_value_conversion_raises_under_grad_and_no_other_does(ope
             differentiate(1.5)
     else:  # grad's tracer carries its value
         differentiate(1.5)
+
+
+@pytest.mark.parametrize("qualname", sorted(GRAPH_STATIC_JITS))
+def test_graph_static_jit_traces_again_for_each_plain_attribute_value(qualname):
+    """A plain attribute of a Module is static under the jit (a new value traces again); the
+    same value in a Variable is traced (one trace)."""
+    nnx = importlib.import_module("flax.nnx")
+    jit = _resolve(qualname, importlib.import_module("flax"), "flax.")
+    traces = []
+
+    class Head(nnx.Module):
+        def __init__(self):
+            self.scale = 1.0
+            self.held = nnx.Variable(jnp.asarray(1.0))
+
+    @jit
+    def step(model, x):
+        traces.append(1)
+        return x * model.scale * model.held.value
+
+    model = Head()
+    for value in (1.0, 0.5, 0.25):
+        model.scale = value
+        step(model, jnp.ones(2))
+    assert len(traces) == 3
+    traces.clear()
+    for value in (1.0, 0.5, 0.25):
+        model.held.value = jnp.asarray(value)
+        step(model, jnp.ones(2))
+    assert traces == []  # the plain value is one already traced; new Variable values add none
 
 
 _TWO_ARGUMENTS = {"math.isclose", "math.hypot", "math.copysign", "math.fmod", "math.atan2", "math.pow"}

@@ -20,7 +20,7 @@ import libcst as cst
 
 from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
                               OPTAX_SCHEDULES, OPTIMIZER_STATE_INITS, OPTAX_TRANSFORMATIONS, REJECTED_JIT_KEYWORDS, TRACING_CALLS,
-                              TracingCall)
+                              GRAPH_STATIC_JITS, TracingCall)
 from jitlint.jitnames import is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
@@ -32,7 +32,7 @@ from jitlint.rules._jitted import annotated_strict_array, static_names
 from jitlint.staticargs import ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of, target_def
 from jitlint.values import (
     IterationValues, Varying, array_made_by, assigned, class_attribute_value, dict_item_value, elementwise_operands, function_returns, origin,
-    reaching_values,
+    reaching_values, statements_in,
     returned_values, attribute_written_elsewhere, fields_made_in_init, self_attribute_value, unpacked_keywords,
     value_flow,
 )
@@ -1157,6 +1157,42 @@ def changing_scalar(ctx: FileContext, expr: cst.BaseExpression, site: CallSite,
     instance of a module class built from such a value (``Options(degree=step)``)."""
     values = ctx.shared("iteration-values", lambda c: IterationValues(c.model, value_flow(c)))
     return values.varying(expr, site, objects)
+
+
+@dataclass(frozen=True)
+class ChangingAttribute:
+    """``model.temperature = <a scalar that changes every iteration>`` in the loop around a call
+    of a GRAPH_STATIC_JITS function that is passed ``model``."""
+
+    write: cst.CSTNode  # the assignment target
+    value: cst.BaseExpression
+    site: CallSite
+    spec: StaticArgSpec
+    varying: Varying
+
+
+def changing_graph_attributes(ctx: FileContext) -> list[ChangingAttribute]:
+    return ctx.shared("changing-graph-attributes", _changing_graph_attributes)
+
+
+def _changing_graph_attributes(ctx: FileContext) -> list[ChangingAttribute]:
+    found = []
+    for site, spec, _ in jitted_call_sites(ctx):
+        if spec.jit not in GRAPH_STATIC_JITS:
+            continue
+        passed = {arg.value.value for arg in site.node.args if isinstance(arg.value, cst.Name)}
+        for loop in site.frame.loops_in_scope():
+            for statement in statements_in(loop):
+                if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1):
+                    continue
+                target = statement.targets[0].target
+                if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+                        and target.value.value in passed):
+                    continue
+                varying = changing_scalar(ctx, statement.value, site, objects=False)
+                if varying is not None:
+                    found.append(ChangingAttribute(target, statement.value, site, spec, varying))
+    return found
 
 
 # ---------------------------------------------------------------------------- bad specs

@@ -5,7 +5,8 @@ import libcst as cst
 from jitlint.jaxfacts import FILTER_JITTED_LIBRARY_FUNCTIONS
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._counter_fields import counter_uses, describe
-from jitlint.rules._static import changing_scalar, static_uses
+from jitlint.values import Varying
+from jitlint.rules._static import changing_graph_attributes, changing_scalar, static_uses
 
 
 class FilterJitChangingScalar(Rule):
@@ -25,7 +26,10 @@ class FilterJitChangingScalar(Rule):
     Library functions that are `equinox.filter_jit` wrappers themselves (`diffrax.diffeqsolve`,
     `optimistix.minimise`, ...: `jaxfacts.FILTER_JITTED_LIBRARY_FUNCTIONS`) are judged the same
     way, also for a Python number read back from a result the loop computes
-    (`t0 = float(solution.ts[-1])`).
+    (`t0 = float(solution.ts[-1])`). And a plain attribute of an object passed to `nnx.jit`
+    set to such a scalar in the loop around the call (`model.temperature = 1.0 / (epoch + 1)`):
+    nnx.jit keeps attributes that are not Variables in the static graph definition
+    (`jaxfacts.GRAPH_STATIC_JITS`).
 
     ## Why is this bad?
     `equinox.filter_jit` traces only arrays; every other argument, Python ints and floats
@@ -35,7 +39,9 @@ class FilterJitChangingScalar(Rule):
     learning rate `0.1 * 0.97 ** t` 10 of 10; a rate returned by a schedule helper, an
     attribute decayed in the loop and a loop counter through a `functools.wraps` decorator,
     5 of 5 each. A TrainState whose `step: int` is stepped per call (equinox#792), 5 of 5; the
-    same field annotated and built as an array, once (`fixtures/changing_statics/`).
+    same field annotated and built as an array, once (`fixtures/changing_statics/`). An
+    `nnx.Module` attribute annealed each epoch before an `nnx.jit` call (flax 0.12.8): 3 of 3;
+    held in an `nnx.Variable`, once.
 
     ## Fix safety
     Pass an array: `f(x, jnp.asarray(i))` is traced and compiles once. The body must then not
@@ -86,9 +92,7 @@ class FilterJitChangingScalar(Rule):
                 where = (f"argument `{use.param}` (keyword)" if use.position is None
                          else f"argument `{use.param}` (position {use.position})")
                 source = cst.Module([]).code_for_node(use.value)
-                how = varying.how
-                if how.startswith("the loop counter") and source != varying.counter:
-                    how += " (an expression of it)"
+                how = _described(varying, source)
                 yield Violation(use.arg, (
                     f"{where} of `{use.callee}` is {how}, a Python scalar that "
                     f"equinox.filter_jit treats as static: it recompiles on every call; "
@@ -109,6 +113,15 @@ class FilterJitChangingScalar(Rule):
                         f"equinox.filter_jit, which keeps a Python scalar static, so it recompiles on "
                         f"every call; pass jnp.asarray({source}) so it is traced"))
                     break
+        for changed in changing_graph_attributes(ctx):  # ``model.temperature = 1 / (epoch + 1)``
+            attribute = cst.Module([]).code_for_node(changed.write)
+            how = _described(changed.varying, cst.Module([]).code_for_node(changed.value))
+            yield Violation(changed.write, (
+                f"`{attribute}` is set to {how} before each call of "
+                f"`{changed.spec.name}`: nnx.jit keeps a Module's plain attributes static (in its "
+                f"graph definition), so every new value recompiles; store it as a Variable "
+                f"(`nnx.Variable(jnp.asarray(...))`, updated through `.value`) so it is traced"),
+                related=((changed.site.node, "the nnx.jit call that receives it"),))
         for counter in counter_uses(ctx):
             if counter.filtering:
                 field = counter.counter.field
@@ -117,3 +130,11 @@ class FilterJitChangingScalar(Rule):
                     f"each call sees a new `{field}` and recompiles; hold `{field}` as an array "
                     f"(`jnp.asarray(0)`, annotated `jax.Array`) so it is traced"),
                     related=counter.related)
+
+
+def _described(varying: Varying, source: str) -> str:
+    """How the value changes, for the message: ``i * 2`` is "the loop counter `i` (an expression
+    of it)"."""
+    if varying.how.startswith("the loop counter") and source != varying.counter:
+        return varying.how + " (an expression of it)"
+    return varying.how
