@@ -621,6 +621,10 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         found = None
         values = reaching_values(value_flow(ctx), expr, scope)
         for value in values:
+            if _jitted_output(ctx, value.binding):
+                # ``params, opt_state = step(params, opt_state)`` in the loop: that value comes
+                # only after a call that succeeded; the one before the loop decides
+                continue
             if value.value is not None:
                 inner = unhashable(ctx, value.value, value.binding.scope, depth + 1)
             elif value.binding.kind == "import":
@@ -845,6 +849,15 @@ def _stored_params(init: cst.FunctionDef) -> dict[str, str]:
                         and target.value.value == "self":
                     stored[small.value.value] = target.attr.value
     return stored
+
+
+def _jitted_output(ctx: FileContext, binding: Binding) -> bool:
+    """``binding`` assigns (or unpacks) what a call of a jitted function returns."""
+    node = binding.node
+    if not (isinstance(node, cst.Assign) and isinstance(node.value, cst.Call)):
+        return False
+    site = ctx.model.call_site_of.get(node.value)
+    return site is not None and jitted_callee(ctx, site) is not None
 
 
 def _static_half(ctx: FileContext, binding: Binding, depth: int) -> Optional[tuple[str, str]]:
