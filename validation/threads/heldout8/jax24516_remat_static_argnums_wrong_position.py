@@ -1,4 +1,4 @@
-# source: https://github.com/jax-ml/jax/issues/24516
+# source: https://github.com/jax-ml/jax/pull/24516
 # expect: trace-time-error at line 35
 # runtime: ERROR TracerBoolConversionError
 # why: remat marks argument 1 static but the function branches on argument 0, which stays traced.
