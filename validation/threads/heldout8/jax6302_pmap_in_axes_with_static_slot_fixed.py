@@ -1,0 +1,42 @@
+# source: https://github.com/jax-ml/jax/issues/6302
+# expect: none
+# runtime: COMPILES 1 CALLS 2
+# why: in_axes with a None placeholder for the static argument lines up and compiles once.
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+
+from functools import partial  # scaffolding
+import jax  # scaffolding
+import jax.numpy as jnp  # scaffolding
+from jax import pmap  # scaffolding
+
+
+@partial(pmap, static_broadcasted_argnums=(2,), in_axes=(0, None, None, 0))
+def my_function(A, B, C, D):
+    return A * B + C + D  # scaffolding: the thread's body is elided
+
+
+my_function(jnp.ones((1, 3)), jnp.ones(3), 2, jnp.ones((1, 3)))  # scaffolding: one CPU device
+my_function(jnp.ones((1, 3)), jnp.ones(3), 2, jnp.ones((1, 3)))  # scaffolding
+_report({"jit(_fun)"}, 2)  # scaffolding

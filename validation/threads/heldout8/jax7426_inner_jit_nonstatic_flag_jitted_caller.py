@@ -1,0 +1,37 @@
+# source: https://github.com/jax-ml/jax/issues/7426
+# expect: trace-time-error at line 31
+# runtime: ERROR TracerBoolConversionError
+# why: Same inner jit with a traced Python flag, now itself called under jax.jit(g).
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+
+import jax
+
+def f(x, s): return x if s else x + 1.
+def g(x): return jax.jit(f)(x, False)
+
+try:  # scaffolding
+    print(jax.jit(g)(1.))    # case 2: error in error formatting
+except Exception as e:  # scaffolding
+    print(f"ERROR {type(e).__name__}")  # scaffolding
