@@ -11,6 +11,7 @@ from jitlint.rules._static import (
     FILTERED_STATIC_KINDS, Fresh, StaticUse, fresh_receiver, fresh_value, static_receivers, static_uses,
     twin_objects,
 )
+from jitlint.values import returned_values, value_flow
 
 
 class FreshObjectStaticArg(Rule):
@@ -37,7 +38,8 @@ class FreshObjectStaticArg(Rule):
     jax.jit(fn)` in `__init__`), passed where that field is static (any non-array field under
     `eqx.filter_jit`, a marked static field anywhere) when a second instance can arrive. And
     an NNX object built in a loop around an optax transformation made in that loop
-    (`nnx.Optimizer(model, optax.adam(lr))` each epoch) and passed to an `nnx.jit` function
+    (`nnx.Optimizer(model, optax.adam(lr))` each epoch, also by a helper of the module that
+    builds and returns it: `make_optimizer(model, lr)`) and passed to an `nnx.jit` function
     called there: the transformation is part of the object's static graph definition.
     Under `eqx.filter_jit` every non-array argument is static: there an optax transformation
     made anew (per call, or twins) is flagged too (other fresh objects are left alone there).
@@ -169,7 +171,7 @@ def _optimizers_with_fresh_transformations(ctx: FileContext) -> Iterator[Violati
             if not loops or context.runs_traced(site.frame):
                 continue
             for arg in site.node.args:
-                made = _fresh_transformation_inside(arg.value, site, loops, model)
+                made = _fresh_transformation_inside(ctx, arg.value, site, loops)
                 if made is None:
                     continue
                 shown = " ".join(cst.Module([]).code_for_node(made).split())
@@ -183,16 +185,37 @@ def _optimizers_with_fresh_transformations(ctx: FileContext) -> Iterator[Violati
                 break
 
 
-def _fresh_transformation_inside(value: cst.BaseExpression, site, loops: list,
-                                 model) -> Optional[cst.Call]:
+def _fresh_transformation_inside(ctx: FileContext, value: cst.BaseExpression, site, loops: list
+                                 ) -> Optional[cst.Call]:
     """The ``optax.*(...)`` call made in one of ``loops`` that the NNX object ``value`` is
-    built around."""
+    built around; also in a helper of this module called there that builds and returns the
+    object (``make_optimizer(model, lr)``: a new transformation per call)."""
+    model = ctx.model
+    spans = [model.span(loop) for loop in loops]
     if not creates_nnx_object(value, site.frame.scope, site.frame, model):
+        origin = model.value_origin(value, site.frame.scope, site.frame)
+        if origin is None or not isinstance(origin[0], cst.Call) \
+                or not any(start < model.order(origin[0]) < end for start, end in spans):
+            return None
+        for returned in returned_values(model, value_flow(ctx), origin[0], origin[1]):
+            function = returned.function
+            made = _transformation_built_around(returned.value, returned.scope, returned.frame, model,
+                                                [model.span(function)])
+            if made is not None:
+                return made
         return None
-    origin = model.value_origin(value, site.frame.scope, site.frame)
+    return _transformation_built_around(value, site.frame.scope, site.frame, model, spans)
+
+
+def _transformation_built_around(value: cst.BaseExpression, scope, frame, model, spans: list
+                                 ) -> Optional[cst.Call]:
+    """The ``optax.*(...)`` call made within ``spans`` that the NNX object ``value`` is built
+    around (``nnx.Optimizer(model, optax.adam(lr))``)."""
+    if not creates_nnx_object(value, scope, frame, model):
+        return None
+    origin = model.value_origin(value, scope, frame)
     if origin is None or not isinstance(origin[0], cst.Call):
         return None
-    spans = [model.span(loop) for loop in loops]
     for arg in origin[0].args:
         inner = model.value_origin(arg.value, origin[1], origin[2])
         if inner is None or not isinstance(inner[0], cst.Call):
