@@ -1418,20 +1418,18 @@ class _StateFlowOfFunction:
 
     def _static_attribute_writes(self) -> Iterator[StateFlow]:
         """``self.param = new`` with a traced ``new`` in a jitted method whose ``self`` is
-        static: the object outlives the trace, the write runs only while tracing."""
-        if not self.static_params:
-            return
+        static, or ``RNG.key = new`` on a class or object of the module: the object outlives
+        the trace, the write runs only while tracing."""
         own_scope = self.model.scope_of[self.func]
         for node in own_nodes(self.func.body):
             if not isinstance(node, (cst.Assign, cst.AugAssign)):
                 continue
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            targets = [e.value for t in targets for e in (t.elements if isinstance(t, (cst.Tuple, cst.List)) else ())] \
+                + targets  # ``RNG.key, sub = jr.split(RNG.key)``
             for target in targets:
                 if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
-                        and target.value.value in self.static_params):
-                    continue
-                bindings = self.model.lookup(target.value.value, own_scope)
-                if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].scope is not own_scope:
+                        and self._outlives_trace(target.value.value, own_scope)):
                     continue
                 if self.traced.traced(node.value, own_scope) or self.traced.elements_traced(node.value, own_scope):
                     name = f"{target.value.value}.{target.attr.value}"
@@ -1451,6 +1449,18 @@ class _StateFlowOfFunction:
                     and any(self.traced.traced(a.value, own_scope) or self.traced.elements_traced(a.value, own_scope)
                             for a in node.args):
                 yield StateFlow(node, self.func, cst.Module([]).code_for_node(func.value), "leak", "")
+
+    def _outlives_trace(self, name: str, scope: Scope) -> bool:
+        """``name`` is the jitted def's static ``self`` (a parameter of its own), or a class or
+        object the module binds once at its top level."""
+        bindings = self.model.lookup(name, scope)
+        if len(bindings) != 1:
+            return False
+        binding = bindings[0]
+        if binding.kind == "param":
+            return name in self.static_params and binding.scope is scope
+        return binding.scope is self.model.module_scope and (
+            binding.kind == "class" or (binding.kind == "assign" and isinstance(binding.value, cst.Call)))
 
     def _container_field(self, attr: cst.Attribute, scope: Scope) -> bool:
         """``self.history`` that ``__init__`` sets to a list, dict or set (not an optimizer,
