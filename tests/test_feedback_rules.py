@@ -18,6 +18,8 @@ MEASURED = {  # fixture -> compiles per jitted function over its 5 iterations
     "running_mean_ok.py": {"update_mean": 1},
     "running_stat_keepdims_helper.py": {"update_mean": 2, "update_scale": 2},
     "generation_fixed_buffer_ok.py": {"generate_step": 1, "slide": 1},
+    "pairwise_reduction_fed_back_shrinks.py": {"pairwise_sum": 5},  # 32 -> 1: five levels
+    "pairwise_reduction_in_one_jit_ok.py": {"tree_sum": 1, "shift_add": 1},
 }
 
 

@@ -42,6 +42,7 @@ class Feedback:
     name: str  # the variable fed back
     how: str  # what changes its shape
     every_call: bool  # grows on every call (else changes once)
+    fix: str = ""  # the advice, where it is not JIT510's default (keep the shape fixed)
 
 
 def feedbacks(ctx: FileContext) -> list[Feedback]:
@@ -103,7 +104,7 @@ def _changed_output(func, param: str, position: int, arity: int,
             if not isinstance(value, (cst.Tuple, cst.List)) or len(value.elements) != arity:
                 return None
             value = value.elements[position].value
-        change = _grows(value, param, scope, model, 0) or \
+        change = _grows(value, param, scope, model, 0) or _shrinks(value, param, scope, model, 0) or \
             _keepdims_rank(value, param, func, model, jc, frame, fed)
         if change is None:
             return None
@@ -149,6 +150,51 @@ def _grows(expr, param: str, scope: Scope, model: SemanticModel, depth: int):
         return None
     how = GROWERS[leaf]
     return how, True
+
+
+def _shrinks(expr, param: str, scope: Scope, model: SemanticModel, depth: int):
+    """``x[::2] + x[1::2]``, ``x[1:]``, ``x[:-1]``: a slice of the parameter that drops
+    elements whatever its length (a literal step of 2 or more, a literal start of 1 or more
+    with no stop, a negative literal stop), or arithmetic of such slices with each other or
+    with a number."""
+    expr = _local_value(expr, scope, model)
+    if isinstance(expr, cst.Subscript) and _is_param(expr.value, param):
+        for element in expr.slice:
+            if isinstance(element.slice, cst.Slice) and _drops_elements(element.slice):
+                shown = cst.Module([]).code_for_node(expr)
+                return f"`{shown}` drops elements", True, (
+                    "run the whole loop inside one jitted function, where each level's shape is "
+                    "known while tracing, or keep the length fixed and mask the dropped elements")
+        return None
+    if isinstance(expr, cst.BinaryOperation) and depth < 4:
+        left = _shrinks(expr.left, param, scope, model, depth + 1)
+        right = _shrinks(expr.right, param, scope, model, depth + 1)
+        numbers = (cst.Integer, cst.Float)
+        if left and (right or isinstance(expr.right, numbers)):
+            return left
+        if right and isinstance(expr.left, numbers):
+            return right
+    return None
+
+
+def _drops_elements(part: cst.Slice) -> bool:
+    def literal(node) -> Optional[int]:
+        if isinstance(node, cst.Integer):
+            return int(node.value, 0)
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) \
+                and isinstance(node.expression, cst.Integer):
+            return -int(node.expression.value, 0)
+        return None
+    step, lower, upper = (literal(part.step) if part.step is not None else None,
+                          literal(part.lower) if part.lower is not None else None,
+                          literal(part.upper) if part.upper is not None else None)
+    if part.step is not None and (step is None or step < 2 and step > -2):
+        return False  # a step we cannot read, or of 1
+    if step is not None and step >= 2 and part.lower is None and part.upper is None:
+        return True
+    if part.upper is None and lower is not None and lower >= 1:
+        return True
+    return part.lower is None or (lower is not None and lower >= 0) if upper is not None and upper < 0 else False
 
 
 def _shape_kept_from(call: cst.Call) -> Optional[cst.BaseExpression]:

@@ -12,7 +12,8 @@ class OutputFedBackWithNewShape(Rule):
     axis by `state[None]`/`jnp.expand_dims`/`jnp.stack`, or given the batch's rank by a
     `keepdims=True` reduction while the initial value has fewer axes (a `jnp` function or an
     array method such as `batch.std(0, keepdims=True)`, directly, through a name assigned in
-    the body, or through a helper def that returns one). The step may be a jitted def or a
+    the body, or through a helper def that returns one), or shortened by a slice that drops
+    elements whatever the length (`x[::2] + x[1::2]`, `x[1:]`, `x[:-1]`). The step may be a jitted def or a
     jitted lambda bound to a name (`step = jax.jit(lambda t: jnp.concatenate([t, t[-1:]]))`).
 
     ## Why is this bad?
@@ -22,6 +23,8 @@ class OutputFedBackWithNewShape(Rule):
     keepdims=True)` started from `jnp.zeros(5)` compiles 2 times in 5 steps (the state becomes
     `(1, 5)`), 1 time with `keepdims` dropped; the same through a helper
     (`batch_mean(batch)`) or `batch.std(0, keepdims=True)` also compiles 2 times in 5 steps.
+    A pairwise sum `x[::2] + x[1::2]` fed back in `while x.shape[0] > 1` from 16 elements
+    compiles 4 times in 4 calls.
 
     ## Fix safety
     Keep the state's shape fixed: preallocate the full length and write with
@@ -70,5 +73,5 @@ class OutputFedBackWithNewShape(Rule):
             often = "on every iteration" if found.every_call else "again after the first step"
             yield Violation(found.node, (
                 f"`{function}` returns `{found.name}` with another shape than it received "
-                f"({found.how}) and the loop feeds it back: it compiles {often}; keep the shape "
-                f"fixed (preallocate and write with .at[i].set, or start from the shape it returns)"))
+                f"({found.how}) and the loop feeds it back: it compiles {often}; "
+                f"{found.fix or 'keep the shape fixed (preallocate and write with .at[i].set, or start from the shape it returns)'}"))
