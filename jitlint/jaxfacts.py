@@ -454,6 +454,19 @@ FUNCTION_TRANSFORM_WRAPPERS: dict[str, dict[str, int]] = {
 }
 
 
+# --- Functions mapped over the leaves of pytrees ---------------------------------------------------
+# ``jax.tree.map(f, params)`` calls ``f`` on each leaf: in traced code a traced tree gives ``f``
+# tracers (``lambda p: p if p.sum() > 0 else -p`` raises).  qualname -> (the function's slot,
+# the position of the first tree, the function's parameter the first tree's leaves reach);
+# tests/test_jaxfacts.py runs each under jit.
+TREE_MAPS: dict[str, tuple[Param, int, int]] = {
+    "jax.tree_util.tree_map": ((0, "f"), 1, 0),
+    "jax.tree.map": ((0, "f"), 1, 0),
+    "jax.tree_util.tree_map_with_path": ((0, "f"), 1, 1),  # f(path, leaf, ...)
+    "jax.tree.map_with_path": ((0, "f"), 1, 1),
+}
+
+
 # --- Library calls whose result is traced inside a traced function ----------------------------
 # Not jax.numpy, yet what they return in a traced body is a tracer (a numpyro sample site under
 # NUTS / SVI / Predictive: ``if s > 0``, ``int(s)``, ``np.exp(s)`` raise).  Measured by

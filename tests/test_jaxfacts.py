@@ -37,7 +37,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               CONFIG_UPDATES, CACHE_CLEARS, NONDIFF_SPEC_TRANSFORMS, BATCH_KEEPING_CALLS,
                               HOST_RANDOM_GENERATORS, PYTREE_METADATA_DECORATORS, PYTHON_VALUE_ATTRIBUTES,
                               FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS,
-                              PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, GRAPH_STATIC_JITS)
+                              PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, GRAPH_STATIC_JITS, TREE_MAPS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -823,6 +823,26 @@ def test_differentiated_value_conversion_raises_under_grad_and_no_other_does(ope
             differentiate(1.5)
     else:  # grad's tracer carries its value
         differentiate(1.5)
+
+
+@pytest.mark.parametrize("qualname", sorted(TREE_MAPS))
+def test_tree_map_gives_its_function_the_leaves_of_each_tree(qualname):
+    """The function gets, at the fact's parameter, a leaf of the first tree (a tracer under jit),
+    and the leaves of the next trees at the parameters after it."""
+    (position, _), first_tree, first_param = TREE_MAPS[qualname]
+    assert (position, first_tree) == (0, 1)
+    tree_map = _resolve(qualname, jax, "jax.")
+    seen = []
+
+    def record(*args):
+        seen.append(args[first_param:])
+        return args[first_param]
+
+    trees = ({"a": jnp.ones(2)}, {"a": jnp.zeros(2)})
+    jax.jit(lambda a, b: tree_map(record, a, b))(*trees)
+    assert len(seen[-1]) == 2 and all(isinstance(leaf, jax.core.Tracer) for leaf in seen[-1])
+    tree_map(record, {"a": 1.0}, {"a": 2.0})
+    assert seen[-1] == (1.0, 2.0)  # outside jit: the leaves as they are
 
 
 @pytest.mark.parametrize("qualname", sorted(GRAPH_STATIC_JITS))

@@ -55,7 +55,7 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
@@ -148,6 +148,7 @@ TRACING_CALL_NAMES = frozenset(name for name in TRACING_CALLS if name not in TRA
 # does a Python-value operation (project.transformed_function_forces)
 TRACING_TRANSFORM_NAMES = frozenset(TRACING_CALLS) - TRACING_CALL_NAMES
 _TRACING_CALL_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in TRACING_CALLS)
+_TREE_MAP_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in TREE_MAPS)
 JITTED_HERE = "jitted here"
 # jits whose outputs are tracers when called inside another jit's trace, static inputs or not
 # (measured; eqx.filter_jit hands non-array outputs back as they are)
@@ -1273,6 +1274,7 @@ class _FunctionAnalysis:
         self.depth = depth
         self.scope_ids = scopes_within(model, jitted.func)
         self.traced_bindings: set[int] = set()
+        self.mapped: dict[int, dict[str, list]] = {}  # (solve) the parameters tree maps feed
         self.param_bindings: dict[int, str] = {}
         self.uses: dict[int, TracerUse] = {}
         self.followed: dict[tuple, "_FunctionAnalysis"] = {}
@@ -1497,6 +1499,35 @@ class _FunctionAnalysis:
         if isinstance(inner, cst.Name):
             self.follow(cst.Call(inner, call.args), scope)
 
+    def follow_table_entries(self, call: cst.Call, scope: Scope) -> None:
+        """``ACTIVATIONS[name](x)`` where ``ACTIVATIONS`` is bound once to a dict, list or tuple
+        display: each plain def of this module in it, with the parameters receiving traced
+        arguments traced (whichever entry the key picks)."""
+        table = call.func.value if isinstance(call.func, cst.Subscript) else None
+        binding = self.model.single_binding(table.value, scope) if isinstance(table, cst.Name) else None
+        display = binding.value if binding is not None and binding.kind == "assign" else None
+        if not isinstance(display, (cst.Dict, cst.List, cst.Tuple)) or self.depth >= MAX_HELPER_DEPTH:
+            return
+        for element in display.elements:
+            value = element.value if isinstance(element, (cst.DictElement, cst.Element)) else None
+            helper = self._plain_helper(value, binding.scope) if value is not None else None
+            if helper is not None and helper is not self.func:
+                self._follow_into(helper, cst.Call(value, call.args), scope, positional_params(helper))
+
+    def follow_tree_map(self, call: cst.Call, scope: Scope, fact) -> None:
+        """``jax.tree.map(clip, params)`` with a plain def of this module: ``clip`` with the
+        parameters the traced trees' leaves reach traced (a nested lambda or def is part of
+        this analysis: ``_mapped_nested_params``)."""
+        slot, first_tree, first_param = fact
+        function = _argument(call, slot)
+        helper = self._plain_helper(function, scope) if function is not None else None
+        if helper is None or helper is self.func or self.depth >= MAX_HELPER_DEPTH:
+            return
+        trees = [a for a in call.args if a.keyword is None and not a.star][first_tree:]
+        leaves = [a.with_changes(value=cst.Subscript(a.value, [cst.SubscriptElement(cst.Index(cst.Integer("0")))]))
+                  if self.elements_traced(a.value, scope) else a for a in trees]  # a leaf of a list of tracers
+        self._follow_into(helper, cst.Call(function, leaves), scope, positional_params(helper)[first_param:])
+
     def follow_apply(self, call: cst.Call, scope: Scope) -> None:
         """``model.apply(variables, x)`` of a flax.linen Module of this module: its ``__call__``
         with ``x`` and the rest (``self`` is the module, static); ``net.apply(params, rng, x)``
@@ -1625,6 +1656,7 @@ class _FunctionAnalysis:
         not, until stable (so ``x = x / 2`` next to a traced parameter ``x`` stays traced)."""
         own_scope = self.model.scope_of[self.func]
         handed = self._handed_nested_params()
+        self.mapped = self._mapped_nested_params()
         candidates = []
         for binding in self._bindings():
             if binding.kind == "param":
@@ -1633,6 +1665,9 @@ class _FunctionAnalysis:
                     self.param_bindings[id(binding)] = binding.name
                 elif binding.name in handed.get(id(binding.scope), ()):
                     self.traced_bindings.add(id(binding))  # a lax body's counter or carry
+                elif binding.name in self.mapped.get(id(binding.scope), {}):
+                    self.traced_bindings.add(id(binding))  # a leaf of a tree a tree map walks
+                    candidates.append(binding)
             elif binding.kind in ("assign", "other", "loop-target"):
                 self.traced_bindings.add(id(binding))
                 candidates.append(binding)
@@ -1663,8 +1698,34 @@ class _FunctionAnalysis:
                     handed.setdefault(id(model.scope_of[func]), set()).update(_handed_params(call, fact, func))
         return handed
 
+    def _mapped_nested_params(self) -> dict[int, dict[str, list[tuple[cst.BaseExpression, Scope]]]]:
+        """Functions nested in this one and mapped over trees by a TREE_MAPS call here
+        (``jax.tree.map(lambda p: ..., params)``): scope -> parameter -> the trees whose leaves
+        it receives (it is traced when one of them is)."""
+        mapped: dict[int, dict[str, list[tuple[cst.BaseExpression, Scope]]]] = {}
+        model = self.model
+        for site in model.calls:
+            call, scope = site.node, site.frame.scope
+            if id(scope) not in self.scope_ids or _last_name(call.func) not in _TREE_MAP_LAST_NAMES:
+                continue
+            fact = TREE_MAPS.get(model.qualified_name(call.func, scope) or "")
+            func = function_value(model, _argument(call, fact[0]), scope) if fact is not None else None
+            if func is None or func is self.func or id(model.scope_of[func]) not in self.scope_ids:
+                continue
+            _, first_tree, first_param = fact  # type: ignore[misc]
+            params = positional_params(func)
+            trees = [a.value for a in call.args if a.keyword is None and not a.star][first_tree:]
+            for index, tree in enumerate(trees):
+                if first_param + index < len(params):
+                    name = params[first_param + index].name.value
+                    mapped.setdefault(id(model.scope_of[func]), {}).setdefault(name, []).append((tree, scope))
+        return mapped
+
     def binding_traced(self, binding: Binding) -> bool:
         node = binding.node
+        if binding.kind == "param":
+            return any(self.traced(tree, scope) or self.elements_traced(tree, scope)
+                       for tree, scope in self.mapped.get(id(binding.scope), {}).get(binding.name, ()))
         if binding.kind == "assign":
             if isinstance(node, cst.Assign):
                 return any(self._target_value_traced(t.target, node.value, binding.name, binding.scope)
@@ -2382,6 +2443,10 @@ class _UseFinder(Walker):
                     and a.traced(func.value, scope):
                 self._concrete_params(node, CONCRETE_METHOD_PARAMS[func.attr.value],
                                       f"`.{func.attr.value}`")
+            elif qualname in TREE_MAPS:
+                a.follow_tree_map(node, scope, TREE_MAPS[qualname])
+            elif isinstance(func, cst.Subscript) and any(a.traced(arg.value, scope) for arg in node.args):
+                a.follow_table_entries(node, scope)
             elif a.called_module(func, scope) is not None:
                 a.follow_module_call(node, scope, a.called_module(func, scope))
             elif self._nondiff_tracer(node):
