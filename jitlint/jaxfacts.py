@@ -421,6 +421,7 @@ TRACING_CALLS: dict[str, TracingCall] = {
     **{f"jax.{name}": TracingCall(((0, "fun"),), wraps=True) for name in ("checkpoint", "remat",
                                                                            "make_jaxpr")},
     "jax.pmap": TracingCall(((0, "fun"),), wraps=True, in_axes=(1, "in_axes")),
+    "flax.nnx.vmap": TracingCall(((0, "f"),), wraps=True, in_axes=(1, "in_axes")),
     "jax.eval_shape": TracingCall(((0, "fun"),)),
     "jax.lax.custom_root": TracingCall(((0, "f"),)),
     "jax.lax.custom_linear_solve": TracingCall(((0, "matvec"),)),

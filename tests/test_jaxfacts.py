@@ -623,6 +623,7 @@ TRACING_CALL_EXAMPLES = {
     "jax.lax.while_loop": lambda wrap: jax.lax.while_loop(wrap[0](lambda v: v < 2), wrap[1](lambda v: v + 1), 0.0),
     "jax.lax.cond": lambda wrap: jax.lax.cond(True, wrap[0](lambda v: v + 1), wrap[1](lambda v: v - 1), 1.0),
     "jax.lax.map": lambda wrap: jax.lax.map(wrap[0](lambda a: a * 2), _XS),
+    "flax.nnx.vmap": lambda wrap: importlib.import_module("flax.nnx").vmap(wrap[0](lambda a: a * 2))(_XS),
     # every branch of the list is traced, whichever the index picks
     "jax.lax.switch": lambda wrap: jax.lax.switch(0, [lambda v: v * 2, wrap[0](lambda v: v + 1)], 1.0),
     "jax.grad": lambda wrap: jax.grad(wrap[0](lambda a, b: a * b))(1.0, 2.0),
