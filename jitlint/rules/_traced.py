@@ -446,13 +446,13 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
         static = lifted_static_positions(model, call, scope)
         if static is None:
             continue  # a static_argnums we cannot read: which are traced is unknown
-        for func in _handed_functions(model, call, fact, scope):
+        for func, bound in _handed_functions(model, call, fact, scope):
             if func in jitted or (isinstance(func, cst.FunctionDef) and func.decorators):
                 continue
-            traced = _handed_params(call, fact, func, static)
+            traced = _handed_params(call, fact, func, static, bound)
             if id(call) in jit_targets and fact.wraps:  # the jit traces what grad leaves undifferentiated too
-                traced = {p.name.value for p in positional_params(func) if p.default is None} - {
-                    p.name.value for i, p in enumerate(positional_params(func)) if i in static}
+                traced = {p.name.value for i, p in enumerate(_open_params(func, bound))
+                          if p.default is None and i not in static}
             if not traced and fact.given != ():
                 continue  # () : the library traces the body, with the arguments as passed
             staged = fact.abstract or id(call) in jit_targets or calling_context(ctx).runs_traced(site.frame)
@@ -467,9 +467,16 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
     return uses
 
 
-def _handed_functions(model: SemanticModel, call: cst.Call, fact: TracingCall, scope: Scope) -> list:
-    """The defs and lambdas of this module at ``fact``'s function slots of ``call``; a list or
-    tuple display there (or a name bound once to one) holds several: ``lax.switch``'s branches."""
+Bound = tuple[int, frozenset]  # what a functools.partial binds: leading positionals, keywords
+_UNBOUND: Bound = (0, frozenset())
+
+
+def _handed_functions(model: SemanticModel, call: cst.Call, fact: TracingCall, scope: Scope
+                      ) -> list[tuple[cst.FunctionDef | cst.Lambda, Bound]]:
+    """The defs and lambdas of this module at ``fact``'s function slots of ``call``, with what
+    a ``functools.partial`` around one binds (``lax.scan(partial(step, model=m), ...)``); a
+    list or tuple display there (or a name bound once to one) holds several: ``lax.switch``'s
+    branches."""
     found = []
     for param in fact.functions:
         value = _argument(call, param)
@@ -479,8 +486,26 @@ def _handed_functions(model: SemanticModel, call: cst.Call, fact: TracingCall, s
                 value, scope = binding.value, binding.scope
         elements = [e.value for e in value.elements if not isinstance(e, cst.StarredElement)] \
             if isinstance(value, (cst.List, cst.Tuple)) else [value]
-        found.extend(f for f in (function_value(model, e, scope) for e in elements) if f is not None)
+        for element in elements:
+            bound = _UNBOUND
+            if isinstance(element, cst.Call) and element.args and element.args[0].keyword is None \
+                    and model.qualified_name(element.func, scope) in PARTIAL_CONSTRUCTORS:
+                rest = element.args[1:]
+                if any(a.star for a in rest):
+                    continue
+                bound = (sum(1 for a in rest if a.keyword is None),
+                         frozenset(a.keyword.value for a in rest if a.keyword is not None))
+                element = element.args[0].value
+            func = function_value(model, element, scope)
+            if func is not None:
+                found.append((func, bound))
     return found
+
+
+def _open_params(func, bound: Bound) -> list[cst.Param]:
+    """The positional parameters of ``func`` a call of the partial still fills, in order."""
+    skip, keywords = bound
+    return [p for p in positional_params(func)[skip:] if p.name.value not in keywords]
 
 
 def _traced_from_project(ctx: FileContext) -> list[TracerUse]:
@@ -924,11 +949,12 @@ def function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], sco
     return None
 
 
-def _handed_params(call: cst.Call, fact: TracingCall, func, static: frozenset[int] = frozenset()
-                   ) -> set[str]:
+def _handed_params(call: cst.Call, fact: TracingCall, func, static: frozenset[int] = frozenset(),
+                   bound: Bound = _UNBOUND) -> set[str]:
     """The parameters of ``func`` that ``call`` (a TRACING_CALLS call) gives tracers: not those
-    at the ``static`` positions (``jax.checkpoint(f, static_argnums=1)``)."""
-    params = [p for p in positional_params(func) if p.default is None]
+    at the ``static`` positions (``jax.checkpoint(f, static_argnums=1)``), nor those a
+    ``functools.partial`` around it binds."""
+    params = [p for p in _open_params(func, bound) if p.default is None]
     chosen = set(range(len(params))) if fact.given is None else set(fact.given)
     chosen -= static
     if fact.in_axes is not None:
