@@ -950,6 +950,12 @@ NON_PYTREE_CLASS_DECORATORS = frozenset({
     "attrs.define", "attrs.frozen", "attrs.mutable",
 })
 
+# --- Base classes whose subclasses are no pytrees -------------------------------------------------
+# A flax.linen Module is a frozen dataclass, not a pytree: passed at a traced position of
+# jax.jit it raises TypeError on the call; as a static argument it hashes by its attributes
+# (flax#853; tests/test_jaxfacts.py).
+NON_PYTREE_CLASS_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+
 # --- Random draws from a state kept in Python ----------------------------------------------------
 # Each call draws from a generator the library keeps in Python and advances as a side effect
 # (NumPy's and the standard library's global generators).  Inside jit the draw runs once, at

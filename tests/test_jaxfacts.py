@@ -37,7 +37,8 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               CONFIG_UPDATES, CACHE_CLEARS, NONDIFF_SPEC_TRANSFORMS, BATCH_KEEPING_CALLS,
                               HOST_RANDOM_GENERATORS, PYTREE_METADATA_DECORATORS, PYTHON_VALUE_ATTRIBUTES,
                               FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS,
-                              PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, GRAPH_STATIC_JITS, TREE_MAPS)
+                              PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, GRAPH_STATIC_JITS, TREE_MAPS,
+                              NON_PYTREE_CLASS_BASES)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -824,6 +825,23 @@ def test_differentiated_value_conversion_raises_under_grad_and_no_other_does(ope
             differentiate(1.5)
     else:  # grad's tracer carries its value
         differentiate(1.5)
+
+
+@pytest.mark.parametrize("qualname", sorted(NON_PYTREE_CLASS_BASES))
+def test_non_pytree_base_subclass_raises_traced_and_hashes_static(qualname):
+    module, _, name = qualname.rpartition(".")
+    base = getattr(importlib.import_module(module), name)
+
+    class Scaled(base):
+        factor: float = 2.0
+
+        def __call__(self, x):
+            return x * self.factor
+
+    step = lambda model, x: model(x)  # noqa: E731
+    with pytest.raises(TypeError, match="The problematic value is of type"):
+        jax.jit(step)(Scaled(), jnp.ones(2))
+    jax.jit(step, static_argnums=0)(Scaled(), jnp.ones(2))
 
 
 @pytest.mark.parametrize("qualname", sorted(TREE_MAPS))

@@ -43,7 +43,7 @@ from jitlint.jaxfacts import (DTYPE_OBJECTS, LIBRARY_FUNCTIONS, NAMED_TUPLE_BASE
                               NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS, NON_NUMERIC_DTYPE_CODES,
                               NON_NUMERIC_DTYPE_NAMES, NUMPY_DTYPED_CONSTRUCTORS,
                               NUMPY_INFERRING_CONSTRUCTORS, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
-                              PYTREE_REGISTRATIONS)
+                              PYTREE_REGISTRATIONS, NON_PYTREE_CLASS_BASES)
 from jitlint.rule import FileContext
 from jitlint.semantic import Binding, CallSite, Scope
 from jitlint.values import assigned, value_flow
@@ -64,7 +64,7 @@ _NON_NUMERIC_DTYPE_CODE = re.compile(NON_NUMERIC_DTYPE_CODES)
 
 # kinds of values
 STR, CLASS, FUNCTION, OBJECT, LIBRARY, FIELD = "str", "class", "function", "object", "library", "field"
-ARRAY, RESULT, ENUM, LEAF = "array", "result", "enum", "leaf"
+ARRAY, RESULT, ENUM, LEAF, MODULE = "array", "result", "enum", "leaf", "module"
 
 
 @dataclass(frozen=True)
@@ -179,6 +179,11 @@ def _call_value(ctx: FileContext, call: cst.Call, scope: Scope, depth: int) -> O
             if plain_class(ctx, cls, binding.scope):
                 return NonJaxValue(OBJECT, f"an instance of `{cls.name.value}`, a plain class (not a "
                                            f"pytree)", cls.name.value)
+            base = next((q for b in cls.bases if (q := model.qualified_name(b.value, binding.scope))
+                         in NON_PYTREE_CLASS_BASES), None)
+            if base is not None and cls not in registered_classes(ctx):
+                return NonJaxValue(MODULE, f"an instance of `{cls.name.value}`, a `{base}` (a frozen "
+                                           f"dataclass, not a pytree)", cls.name.value)
             field = _str_leaf(ctx, cls, binding.scope)
             if field is not None:
                 return NonJaxValue(FIELD, f"an instance of `{cls.name.value}`, a pytree whose field "
@@ -368,7 +373,7 @@ def _binding_value(ctx: FileContext, binding: Binding, depth: int) -> Optional[N
         assert isinstance(node, cst.ClassDef)
         return NonJaxValue(CLASS, f"the class `{node.name.value}` (a type object)", node.name.value)
     if binding.kind == "param":
-        return _param_value(ctx, binding)
+        return _param_value(ctx, binding, depth)
     if binding.kind == "loop-target" and isinstance(node, cst.For) and isinstance(node.target, cst.Name) \
             and isinstance(node.iter, (cst.List, cst.Tuple, cst.Set)) and node.iter.elements:
         # ``for split in ("train", "eval")``: every element must be one
@@ -396,11 +401,16 @@ def changed_in_place(ctx: FileContext, name: str) -> bool:
                for method in MUTATING_METHODS for site in ctx.model.calls_named(method))
 
 
-def _param_value(ctx: FileContext, binding: Binding) -> Optional[NonJaxValue]:
-    """A parameter annotated ``str``, ``cls`` of a classmethod, ``self`` of a plain class."""
+def _param_value(ctx: FileContext, binding: Binding, depth: int = 0) -> Optional[NonJaxValue]:
+    """A parameter annotated ``str``, ``cls`` of a classmethod, ``self`` of a plain class, or a
+    parameter of a module function that every call of it in the module passes one such value
+    (``eval_model(model, ...)`` with a Linen Module)."""
     param = binding.node
     if not isinstance(param, cst.Param):
         return None
+    passed = _passed_to_param(ctx, binding, param, depth)
+    if passed is not None:
+        return passed
     if param.annotation is not None:
         annotation = param.annotation.annotation
         if isinstance(annotation, cst.Name) and annotation.value == "str" \
@@ -427,6 +437,36 @@ def _param_value(ctx: FileContext, binding: Binding) -> Optional[NonJaxValue]:
         return NonJaxValue(OBJECT, f"`{param.name.value}`, an instance of `{cls.name.value}`, a plain "
                                    f"class (not a pytree)", cls.name.value)
     return None
+
+
+def _passed_to_param(ctx: FileContext, binding: Binding, param: cst.Param, depth: int) -> Optional[NonJaxValue]:
+    """The non-JAX value every call site of the module function passes for ``param`` (by
+    position or keyword), when there is one and all agree on its kind."""
+    function = binding.scope.node
+    if depth > MAX_DEPTH or param.default is not None or not isinstance(function, cst.FunctionDef) \
+            or function.decorators:
+        return None
+    model = ctx.model
+    defined = model.single_binding(function.name.value, model.module_scope)
+    if defined is None or defined.node is not function:
+        return None
+    params = [*function.params.posonly_params, *function.params.params]
+    if param not in params:
+        return None
+    index = params.index(param)
+    found = None
+    for site in model.calls_to(defined):
+        args = site.node.args
+        if any(a.star for a in args):
+            return None
+        given = next((a.value for a in args if a.keyword is not None and a.keyword.value == param.name.value), None)
+        positional = [a.value for a in args if a.keyword is None]
+        given = given if given is not None else positional[index] if index < len(positional) else None
+        value = non_jax_value(ctx, given, site.frame.scope, depth + 1) if given is not None else None
+        if value is None or (found is not None and value.kind != found.kind):
+            return None
+        found = found or value
+    return found
 
 
 # ---------------------------------------------------------------------------- instances

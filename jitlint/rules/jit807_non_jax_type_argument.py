@@ -2,7 +2,7 @@ from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.jaxfacts import NON_JAX_RESULTS
-from jitlint.rules._arguments import (ARRAY, CLASS, ENUM, FIELD, FUNCTION, LEAF, LIBRARY, OBJECT, RESULT, STR,
+from jitlint.rules._arguments import (ARRAY, CLASS, ENUM, FIELD, FUNCTION, LEAF, LIBRARY, MODULE, OBJECT, RESULT, STR,
                                       narrowed_to_str, non_jax_value)
 from jitlint.rules._static import StaticUse, traced_uses
 
@@ -15,7 +15,9 @@ class NonJaxTypeArgument(Rule):
     included), a function (a `def`, a lambda, a `functools.partial`, another jitted function,
     an activation of `jax.nn` / `flax.linen` or an elementwise `jax.numpy` function),
     an instance of a plain class of this module (no base, not registered as a pytree; `self`
-    in its methods included), a library object holding such a leaf (`eqx.nn.Lambda`,
+    in its methods included), an instance of this module's flax.linen Module (a frozen
+    dataclass, no pytree: `jaxfacts.NON_PYTREE_CLASS_BASES`), also a parameter every call of
+    its module function passes one such value (`evaluate(model, ...)`), a library object holding such a leaf (`eqx.nn.Lambda`,
     `eqx.nn.MLP`: `jitlint/jaxfacts.py`), an instance of this module's pytree class (a
     flax.struct or chex dataclass, an equinox Module, a NamedTuple: `jaxfacts.PYTREE_CLASS_*`)
     with a field annotated `str` and not marked static, a NumPy array of strings, bytes or
@@ -119,6 +121,9 @@ def _fix(use: StaticUse, kind: str, name: str) -> str:
                 "beside the batch), or encode it as numbers (ids, one-hot) outside jit")
     if kind == RESULT:
         return f"mark it static ({static}): {NON_JAX_RESULTS[name].fix}"
+    if kind == MODULE:
+        return (f"mark it static ({static}: a Linen Module hashes by its attributes) or close over "
+                f"it, and pass its variables traced")
     if kind == ENUM:
         return f"mark it static ({static}): an enum member hashes, so each member compiles once"
     if kind == LEAF:
