@@ -42,6 +42,14 @@ def test_helper_with_local_body_compiles_per_call(reports):
     assert global_body["jit(scan)"] == 1
 
 
+def test_switch_with_fresh_branches_compiles_per_call(reports):
+    """jax#5210: new branch lambdas per call compile a cond per call; module-level branches once."""
+    fresh = control_flow_compiles(reports[FIXTURES / "eager" / "helper_switch_fresh_branches.py"])
+    kept = control_flow_compiles(reports[FIXTURES / "eager" / "helper_switch_module_branches_ok.py"])
+    assert fresh["jit(cond)"] == 5
+    assert kept["jit(cond)"] == 1
+
+
 def test_timed_loop_compiles_on_every_call(reports):
     """Timing the calls is no reason to recompile: each timed call compiles the loop again."""
     timed = control_flow_compiles(reports[FIXTURES / "eager" / "timed_helper_fori_loop.py"])

@@ -2636,6 +2636,16 @@ class _UseFinder(Walker):
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
         left, scope = node.left, self.scope
+        if len(node.comparisons) > 1 and id(node) not in self.bool_context \
+                and self.a.traced(cst.Comparison(node.left, [node.comparisons[0]]), scope):
+            # ``0. < x < 1.`` is ``(0. < x) and (x < 1.)``: the ``and`` takes a truth value
+            parts = [node.left, *(c.comparator for c in node.comparisons)]
+            fix = " & ".join(f"({_src(a)} {_src(c.operator).strip()} {_src(b)})"
+                             for a, b, c in zip(parts, parts[1:], node.comparisons))
+            self.a.report("bool", node, f"the chained comparison `{_src(node)}` in {self.a.where} is "
+                                        f"an `and` of its parts, which takes a traced truth value: it "
+                                        f"raises {PYTHON_VALUE_SYNTAX['truth test']}; use {fix}")
+            return
         for comparison in node.comparisons:
             if isinstance(comparison.operator, (cst.In, cst.NotIn)) and self.a.traced(left, scope) \
                     and (_python_mapping(self.a.model, comparison.comparator, scope)

@@ -276,9 +276,13 @@ def _control_flow_with_local_body(helper: cst.FunctionDef, model: SemanticModel)
 def _is_fresh_function(expr: cst.BaseExpression, scope: Scope, model: SemanticModel, depth: int = 0) -> bool:
     """A function object made anew on every call of the helper: a lambda, a
     ``functools.partial(...)``, or a name bound in the helper itself to a local ``def`` or to
-    one of those (``body = partial(step, dt=dt)``)."""
+    one of those (``body = partial(step, dt=dt)``); a list or tuple display holding one
+    (``lax.switch``'s branches)."""
     if isinstance(expr, cst.Lambda):
         return True
+    if isinstance(expr, (cst.List, cst.Tuple)):  # ``lax.switch(i, [lambda _: x, ...], ...)``
+        return any(not isinstance(e, cst.StarredElement) and _is_fresh_function(e.value, scope, model, depth)
+                   for e in expr.elements)
     if isinstance(expr, cst.Call):
         return model.qualified_name(expr.func, scope) in PARTIAL_CONSTRUCTORS
     if isinstance(expr, cst.Name) and depth == 0:
