@@ -189,10 +189,13 @@ def _registered_pytree(ctx: FileContext, func: cst.BaseExpression, scope: Scope
         return None
     kinds = {PYTREE_METADATA_DECORATORS.get(ctx.model.qualified_name(d.decorator, binding.scope) or "")
              for d in cls.decorators} - {None}
+    named = _meta_fields_registered(ctx, binding) if not kinds else None
+    if named is not None:  # ``register_dataclass(Foo, data_fields=[...], meta_fields=["a"])``
+        kinds = {"marked"}
     if len(kinds) != 1:
         return None
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
-    fields, static = [], set()
+    fields, static = [], set(named or ())
     for statement in body:
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
             if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
@@ -206,6 +209,30 @@ def _registered_pytree(ctx: FileContext, func: cst.BaseExpression, scope: Scope
         if not fields and init is not None:
             fields = [name for name, _ in _init_values(init)]
     return (cls, fields, static) if static else None
+
+
+def _meta_fields_registered(ctx: FileContext, binding) -> Optional[set[str]]:
+    """The ``meta_fields`` a ``register_dataclass`` call (a "marked" PYTREE_METADATA_DECORATORS
+    entry called on the class) names, when they are string literals."""
+    model = ctx.model
+    for qualname, kind in PYTREE_METADATA_DECORATORS.items():
+        if kind != "marked":
+            continue
+        for site in model.calls_named(qualname.rpartition(".")[2]):
+            call = site.node
+            if model.qualified_name(call.func, site.frame.scope) != qualname or not call.args \
+                    or not isinstance(call.args[0].value, cst.Name) \
+                    or model.single_binding(call.args[0].value.value, site.frame.scope) is not binding:
+                continue
+            positional = [a.value for a in call.args if a.keyword is None]
+            meta = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "meta_fields"),
+                        positional[2] if len(positional) > 2 else None)
+            if not isinstance(meta, (cst.List, cst.Tuple)):
+                return None
+            names = {e.value.evaluated_value for e in meta.elements
+                     if isinstance(e.value, cst.SimpleString) and isinstance(e.value.evaluated_value, str)}
+            return names if len(names) == len(meta.elements) else None
+    return None
 
 
 def _aux_fields(flatten: cst.FunctionDef) -> set[str]:

@@ -20,6 +20,7 @@ class NonJaxTypeReturn(Rule):
     recognised as JIT807 recognises its arguments (`jitlint rule JIT807`). Arrays, Python
     scalars, None, shapes, pytrees of those, a `jax.tree_util.Partial` and an `IntEnum` member
     stay silent, and so does `eqx.filter_jit`, which returns non-array outputs as they are.
+    Also a generator function given to `jax.jit` (it yields: jax#2132).
 
     ## Why is this bad?
     jit turns every output leaf into an array. Measured on jax 0.10.2 (CPU): returning a
@@ -27,7 +28,8 @@ class NonJaxTypeReturn(Rule):
     `register_dataclass`), a plain object, a `functools.partial`, a dtype, a `jax.Device` or a
     NumPy array of strings raises `TypeError: function f at ... traced for jit returned a value
     of type <class 'function'>, which is not a valid JAX type` on the first call, after the
-    whole function was traced (`fixtures/output_values/`).
+    whole function was traced (`fixtures/output_values/`). `jax.jit` of a generator function
+    raises `TypeError: Expected a function, got a generator function` where it is applied.
 
     ## Fix safety
     Return only arrays (and pytrees of them). A Python value that does not depend on the traced
@@ -70,6 +72,15 @@ class NonJaxTypeReturn(Rule):
                 continue
             name = func.name.value if isinstance(func, cst.FunctionDef) else "<lambda>"
             related = tuple((app.anchor, "jitted here") for app in jitted.apps)
+            produced = next((n for n in own_nodes(func.body) if isinstance(n, cst.Yield)), None) \
+                if isinstance(func, cst.FunctionDef) else None
+            if produced is not None:  # jax#2132
+                yield Violation(jitted.apps[0].anchor, (
+                    f"`{name}` is a generator function (it yields), which jit cannot trace: applying "
+                    f"jax.jit raises TypeError (\"Expected a function, got a generator function\"); "
+                    f"jit a function that returns arrays (stack the values, or write the loop with "
+                    f"jax.lax.scan) and iterate outside it"), ((produced, "the yield"),))
+                continue
             for value in _returned(func):
                 found = non_jax_value(ctx, value, scope)
                 if found is not None:
