@@ -149,6 +149,9 @@ TRACING_CALL_NAMES = frozenset(name for name in TRACING_CALLS if name not in TRA
 TRACING_TRANSFORM_NAMES = frozenset(TRACING_CALLS) - TRACING_CALL_NAMES
 _TRACING_CALL_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in TRACING_CALLS)
 _TREE_MAP_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in TREE_MAPS)
+# A truth test of a tracer: TracerBoolConversionError for one element; an array of more than one
+# raises Python's ValueError ("truth value of an array ... is ambiguous") first (measured).
+TRUTH_ERROR = f"{PYTHON_VALUE_SYNTAX['truth test']} (ValueError if it holds more than one element)"
 JITTED_HERE = "jitted here"
 # jits whose outputs are tracers when called inside another jit's trace, static inputs or not
 # (measured; eqx.filter_jit hands non-array outputs back as they are)
@@ -2212,14 +2215,14 @@ class _FunctionAnalysis:
         where = self.where
         if param is not None:
             self.report("bool", expr, f"{construct} on `{param}`, a traced (non-static) argument of "
-                                      f"{where}, raises {PYTHON_VALUE_SYNTAX['truth test']}; "
+                                      f"{where}, raises {TRUTH_ERROR}; "
                                       f"{static_fix(param)}, else {fix}")
             return
         constant = next((n for n in name_loads(expr) if self.jax_array_constant(n, scope)), None)
         staged = (f" (`{constant.value}` is a concrete jax array, but a jax operation on it is staged "
                   f"out in traced code)") if constant is not None else ""
         self.report("bool", expr, f"{construct} on `{_src(expr)}`, a traced value in {where}{staged}, "
-                                  f"raises {PYTHON_VALUE_SYNTAX['truth test']}; {fix}")
+                                  f"raises {TRUTH_ERROR}; {fix}")
 
 
     def tracer_guard(self, test: cst.BaseExpression, scope: Scope) -> Optional[str]:
@@ -2644,7 +2647,7 @@ class _UseFinder(Walker):
                              for a, b, c in zip(parts, parts[1:], node.comparisons))
             self.a.report("bool", node, f"the chained comparison `{_src(node)}` in {self.a.where} is "
                                         f"an `and` of its parts, which takes a traced truth value: it "
-                                        f"raises {PYTHON_VALUE_SYNTAX['truth test']}; use {fix}")
+                                        f"raises {TRUTH_ERROR}; use {fix}")
             return
         for comparison in node.comparisons:
             if isinstance(comparison.operator, (cst.In, cst.NotIn)) and self.a.traced(left, scope) \
@@ -2657,7 +2660,7 @@ class _UseFinder(Walker):
                     and _is_python_sequence(self.a.model, comparison.comparator, scope):
                 self.a.report("bool", node, f"`{_src(node)}` compares `{_src(left)}` with each element "
                                             f"using `==` and takes the truth value, in {self.a.where}: "
-                                            f"it raises {PYTHON_VALUE_SYNTAX['truth test']}; use "
+                                            f"it raises {TRUTH_ERROR}; use "
                                             f"jnp.isin({_src(left)}, jnp.asarray({_src(comparison.comparator)}))")
                 return
             left = comparison.comparator

@@ -44,7 +44,11 @@ class PythonControlFlowOnTracer(Rule):
     which branch to take. Measured on jax 0.10.2 (CPU): `if x > 0:`, `while x < 3:`,
     `assert x > 0`, `x and 1`, `not x`, `0 < x < 3` and `bool(x)` all raise
     `TracerBoolConversionError: Attempted boolean conversion of traced array with shape bool[].`
-    (a subclass of `ConcretizationTypeError`) on the first call.
+    (a subclass of `ConcretizationTypeError`) on the first call. On a traced array of more
+    than one element (`if x > 0` for `x` of shape `(3,)`) Python's own `ValueError` ("The
+    truth value of an array with more than one element is ambiguous") comes first. The
+    same holds for the `and` a chained comparison makes outside a test (`jnp.where(0. < x <
+    1., ...)`), `any()` / `all()` of traced elements and `x in (a, b)`.
 
     ## Fix safety
     `jnp.where(c, a, b)` evaluates both branches (fine for cheap, side-effect-free branches);
