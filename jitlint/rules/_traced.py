@@ -1048,13 +1048,15 @@ def _update_runs_traced(ctx: FileContext, site) -> bool:
         return False
     target = statement.targets[0].target
     if isinstance(target, cst.Attribute):  # ``self.tx = optax.adamw(...)`` in a method
-        owner = _self_class(model, target.value, site.frame.scope)
+        instances = calling_context(ctx)
+        owner = instances.instance_class(target.value, site.frame.scope) \
+            if isinstance(target.value, cst.Name) else None
         if owner is None:
             return False
 
         def holds(expr: cst.BaseExpression, scope: Scope) -> bool:
             return isinstance(expr, cst.Attribute) and expr.attr.value == target.attr.value \
-                and _self_class(model, expr.value, scope) is owner
+                and isinstance(expr.value, cst.Name) and instances.instance_class(expr.value, scope) is owner
     elif isinstance(target, cst.Name):
         holder = model.single_binding(target.value, site.frame.scope)
         if holder is None:
@@ -1080,20 +1082,6 @@ def _update_runs_traced(ctx: FileContext, site) -> bool:
                 and context.runs_traced(call.frame):
             return True
     return False
-
-
-def _self_class(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
-    """The class whose method binds ``expr`` as its first parameter (``self``), looked up from
-    ``scope`` (also inside a def or lambda nested in the method)."""
-    if not isinstance(expr, cst.Name):
-        return None
-    binding = model.single_binding(expr.value, scope)
-    method = binding.scope.node if binding is not None and binding.kind == "param" else None
-    if not isinstance(method, cst.FunctionDef) or method not in model.functions \
-            or not positional_params(method) or positional_params(method)[0].name.value != expr.value:
-        return None
-    owner = model.functions[method].scope
-    return owner.node if owner.kind == "class" and isinstance(owner.node, cst.ClassDef) else None
 
 
 def _argument_of_calls(expr: cst.BaseExpression, call: cst.Call) -> bool:
