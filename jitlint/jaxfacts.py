@@ -383,7 +383,10 @@ class TracingCall:
     that runs the function later, under its own jit: ``()`` for a numpyro model, whose
     arguments stay the caller's values while its body is traced; ``(0,)`` for a log density
     whose other parameters the library does not fill).  A list or tuple
-    display at a function slot is a list of functions, each traced (``lax.switch``'s branches)."""
+    display at a function slot is a list of functions, each traced (``lax.switch``'s branches).
+    ``keywords_take_axes``: the keyword arguments of a call of the wrapped function need
+    ``in_axes`` entries too (``nnx.vmap`` binds them to their positions first); else only the
+    positional ones do (``jax.vmap`` maps keyword arguments over axis 0)."""
 
     functions: tuple[Param, ...]
     abstract: bool = True
@@ -392,6 +395,7 @@ class TracingCall:
     in_axes: Optional[Param] = None
     argnums: Optional[Param] = None
     given: Optional[tuple[int, ...]] = None
+    keywords_take_axes: bool = False
 
 
 _DIFFERENTIATE = TracingCall(((0, "fun"),), abstract=False, wraps=True, argnums=(1, "argnums"))
@@ -420,8 +424,8 @@ TRACING_CALLS: dict[str, TracingCall] = {
     **{f"jax.{name}": _EVALUATE_DIFFERENTIATED for name in ("linearize", "vjp", "jvp")},
     **{f"jax.{name}": TracingCall(((0, "fun"),), wraps=True) for name in ("checkpoint", "remat",
                                                                            "make_jaxpr")},
-    "jax.pmap": TracingCall(((0, "fun"),), wraps=True, in_axes=(1, "in_axes")),
-    "flax.nnx.vmap": TracingCall(((0, "f"),), wraps=True, in_axes=(1, "in_axes")),
+    "jax.pmap": TracingCall(((0, "fun"),), wraps=True, in_axes=(2, "in_axes")),
+    "flax.nnx.vmap": TracingCall(((0, "f"),), wraps=True, in_axes=(1, "in_axes"), keywords_take_axes=True),
     "jax.eval_shape": TracingCall(((0, "fun"),)),
     "jax.lax.custom_root": TracingCall(((0, "f"),)),
     "jax.lax.custom_linear_solve": TracingCall(((0, "matvec"),)),
@@ -877,6 +881,9 @@ NAMED_TUPLE_BASES = frozenset({"typing.NamedTuple"})
 # ``unpassed``: the error a call raises when it passes fewer positional arguments than a static
 # position needs (the transform checks the positions against each call's arguments, so a
 # defaulted parameter left out, or given by keyword, raises: pmwd#27); None: it does not.
+# ``jax.pmap`` checks its ``static_broadcasted_argnums`` the same way at each call (jax#3007:
+# a static argument passed by keyword raises ValueError "All static broadcasted arguments must
+# be passed positionally"); it is a jit-like too, so the traced-value rules read its spec.
 @dataclass(frozen=True)
 class StaticSpecTransform:
     fun: Param  # the function (or Module class) transformed
@@ -893,6 +900,7 @@ STATIC_SPEC_TRANSFORMS: dict[str, StaticSpecTransform] = {
     "flax.linen.remat": StaticSpecTransform((0, "target"), self_counted=True),
     "flax.linen.checkpoint": StaticSpecTransform((0, "target"), self_counted=True),
     "flax.linen.jit": StaticSpecTransform((0, "target"), self_counted=True, out_of_range=None),
+    "jax.pmap": StaticSpecTransform((0, "fun"), keyword="static_broadcasted_argnums", unpassed="ValueError"),
 }
 
 # --- Jits that keep an object's plain attributes static ----------------------------------------

@@ -1671,7 +1671,7 @@ def test_static_spec_transform_counts_positions_as_recorded(qualname):
     params = inspect.signature(transform).parameters
     assert fact.keyword in params and fact.fun[1] in params
     assert list(params).index(fact.fun[1]) == fact.fun[0]
-    x = jnp.ones((2, 3))
+    x = jnp.ones((1, 3))  # one row: pmap maps it over the one CPU device
     if fact.self_counted:
         nn = pytest.importorskip("flax.linen")
 
@@ -1697,7 +1697,7 @@ def test_static_spec_transform_counts_positions_as_recorded(qualname):
         with pytest.raises(jax.errors.TracerBoolConversionError):
             run((flag + 1,))  # ignored: the flag stays traced
     else:
-        with pytest.raises(getattr(__import__("builtins"), fact.out_of_range), match="static_argnums"):
+        with pytest.raises(getattr(__import__("builtins"), fact.out_of_range), match=fact.keyword):
             run((flag + 1,))
 
 @pytest.mark.parametrize("qualname", sorted(q for q, f in STATIC_SPEC_TRANSFORMS.items() if not f.self_counted))
@@ -1712,13 +1712,14 @@ def test_static_spec_transform_checks_positions_against_each_call(qualname):
         return x if real else x * 2.0
 
     wrapped = transform(modes, **{fact.keyword: 2})
-    assert float(wrapped(jnp.ones(2), None, True)[0]) == 1.0
+    x = jnp.ones(1)  # one element: pmap maps it over the one CPU device
+    assert float(wrapped(x, None, True)[0]) == 1.0
     for kwargs in ({}, {"real": True}):
         if fact.unpassed is None:
-            wrapped(jnp.ones(2), **kwargs)
+            wrapped(x, **kwargs)
         else:
-            with pytest.raises(getattr(__import__("builtins"), fact.unpassed), match="static_argnums"):
-                wrapped(jnp.ones(2), **kwargs)
+            with pytest.raises(getattr(__import__("builtins"), fact.unpassed), match=fact.keyword):
+                wrapped(x, **kwargs)
 
 
 @pytest.mark.parametrize("qualname", sorted(NON_PYTREE_CLASS_DECORATORS))
@@ -2007,3 +2008,24 @@ def test_filter_jitted_library_function_compiles_again_for_a_new_python_float():
     finally:
         monitoring.unregister_event_duration_listener(listen)
     assert names.count("jit(diffeqsolve)") == 3
+
+
+@pytest.mark.parametrize("qualname", sorted(q for q, f in TRACING_CALLS.items() if f.wraps and f.in_axes is not None))
+def test_wrapping_transform_matches_in_axes_to_positional_arguments(qualname):
+    """JIT705: the in_axes tuple (at the recorded parameter) needs one entry per positional
+    argument of each call; keyword arguments take none, unless recorded."""
+    fact = TRACING_CALLS[qualname]
+    module, name = qualname.rsplit(".", 1)
+    transform = getattr(importlib.import_module(module), name)
+    params = list(inspect.signature(transform).parameters)
+    assert params.index(fact.in_axes[1]) == fact.in_axes[0]
+
+    def affine(a, b, c):
+        return a * b + c
+
+    x, y = jnp.ones((1, 3)), jnp.ones(3)
+    assert transform(affine, **{fact.in_axes[1]: (0, None, 0)})(x, y, x).shape == (1, 3)
+    keyword_axes = (0, None, 0) if fact.keywords_take_axes else (0, None)
+    assert transform(affine, **{fact.in_axes[1]: keyword_axes})(x, y, c=x).shape == (1, 3)
+    with pytest.raises(ValueError):
+        transform(affine, **{fact.in_axes[1]: (0, None)})(x, y, x)

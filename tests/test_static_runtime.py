@@ -28,10 +28,13 @@ JAX_MESSAGES = {
     "JIT701": ("Jitted function has invalid argnames",
                "`jitkwargs` cannot contain 'static_argnums', 'static_argnames'"),  # eqx.filter_jit
     "JIT702": ("Jitted function has static_argnums=",
-               "the `static_argnums` argument to `jax.checkpoint` / `jax.remat` can only take"),
+               "the `static_argnums` argument to `jax.checkpoint` / `jax.remat` can only take",
+               "All static broadcasted arguments must be passed positionally"),  # pmap
     "JIT704": "Attempted boolean conversion of traced array",
     "JIT801": "Attempted boolean conversion of traced array",
     "JIT703": "Jitted function has donate_argnums=",
+    "JIT705": ("vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional",
+               "tuple index out of range"),  # pmap with static_broadcasted_argnums (jax#6302)
 }
 
 

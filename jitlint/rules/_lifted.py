@@ -19,12 +19,15 @@ from typing import Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import NONDIFF_SPEC_TRANSFORMS, STATIC_SPEC_TRANSFORMS, NondiffSpecTransform, StaticSpecTransform
+from jitlint.jaxfacts import (NONDIFF_SPEC_TRANSFORMS, STATIC_SPEC_TRANSFORMS, TRACING_CALLS, NondiffSpecTransform,
+                              StaticSpecTransform)
+from jitlint.jitnames import JIT_FUNCTIONS
 from jitlint.rule import FileContext
 from jitlint.rules._context import class_methods
 from jitlint.rules._jitted import positional_params
-from jitlint.semantic import Scope, SemanticModel
+from jitlint.semantic import CallSite, Scope, SemanticModel
 from jitlint.staticargs import literal
+from jitlint.values import value_flow
 
 PARTIALS = frozenset({"functools.partial"})
 
@@ -47,7 +50,7 @@ class LiftedSpec:
 
     def named(self) -> str:
         counted = " (it counts the Module, `self`, as argument 0)" if self.fact.self_counted else ""
-        return f"static_argnums={_show(self.nums)} of `{self.short}`{counted}"
+        return f"{self.fact.keyword}={_show(self.nums)} of `{self.short}`{counted}"
 
 
 def _show(nums: tuple[int, ...]) -> str:
@@ -177,3 +180,114 @@ def _target(ctx: FileContext, call: cst.Call, fact: StaticSpecTransform | Nondif
         if method is not None and positional_params(method):
             return method, f"{binding.node.name.value}.__call__", True
     return None
+
+
+# ---------------------------------------------------------------------------- in_axes of wrapping transforms
+@dataclass(eq=False)
+class AxesSpec:
+    """A literal ``in_axes`` tuple given to a transform that returns the wrapped function
+    (``jaxfacts.TRACING_CALLS`` entries with ``wraps`` and ``in_axes``: ``jax.vmap``,
+    ``jax.pmap``, ``nnx.vmap``), and the calls of what it returns."""
+
+    call: cst.Call  # the transform's call (in a decorator: the partial)
+    qualname: str
+    axes: cst.Tuple | cst.List  # the in_axes display
+    keyword: cst.CSTNode  # the argument that gives in_axes (where a finding points)
+    static: frozenset[int]  # pmap's static_broadcasted_argnums
+    owner: str  # how messages name the function
+    calls: list[CallSite]
+    keywords_take_axes: bool  # jaxfacts.TracingCall.keywords_take_axes
+
+    @property
+    def short(self) -> str:
+        return self.qualname.replace("flax.nnx.", "nnx.")
+
+
+def axes_specs(ctx: FileContext) -> list[AxesSpec]:
+    return ctx.shared("axes-specs", _axes_specs)
+
+
+def _axes_specs(ctx: FileContext) -> list[AxesSpec]:
+    model = ctx.model
+    wrapping = {q: f for q, f in TRACING_CALLS.items() if f.wraps and f.in_axes is not None}
+    last_names = {q.rpartition(".")[2] for q in wrapping}
+    found = []
+    for site in model.calls:
+        call, scope = site.node, site.frame.scope
+        func = call.func
+        last = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+        decorated, args = None, call.args
+        if last == "partial" and model.qualified_name(func, scope) in PARTIALS and call.args \
+                and call.args[0].keyword is None:
+            decorated = _decorated_by(scope.node, call)  # @partial(jax.vmap, in_axes=(0, None))
+            if decorated is None:
+                continue
+            qualname, args = model.qualified_name(call.args[0].value, scope), call.args[1:]
+        elif last in last_names:
+            qualname = model.qualified_name(func, scope)
+        else:
+            continue
+        fact = wrapping.get(qualname or "")
+        if fact is None or any(a.star for a in args):
+            continue
+        position, keyword = fact.in_axes
+        positional = [a for a in args if a.keyword is None]
+        given = next((a for a in args if a.keyword is not None and a.keyword.value == keyword), None) or (
+            positional[position] if decorated is None and position < len(positional) else None)
+        axes = _display(ctx, given.value, scope) if given is not None else None
+        if axes is None:
+            continue
+        static: frozenset[int] = frozenset()
+        spec = STATIC_SPEC_TRANSFORMS.get(qualname or "")
+        if spec is not None:
+            nums_arg = next((a for a in args if a.keyword is not None and a.keyword.value == spec.keyword), None)
+            nums = literal(nums_arg.value, scope, model, ints=True) if nums_arg is not None else ()
+            if nums is None:
+                continue  # static positions not readable: which slots count is unknown
+            static = frozenset(nums)
+        if decorated is not None:
+            owner = decorated.name.value
+        else:
+            fun = positional[0].value if positional else None
+            owner = fun.value if isinstance(fun, cst.Name) else "the wrapped function"
+        found.append(AxesSpec(call, qualname, axes, given, static, owner,  # type: ignore[arg-type]
+                              transformed_calls(ctx, call, decorated), fact.keywords_take_axes))
+    return found
+
+
+def _display(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> Optional[cst.Tuple | cst.List]:
+    """A tuple or list display, written there or bound once to the name."""
+    if isinstance(expr, cst.Name):
+        binding = value_flow(ctx).single(expr, scope)
+        expr = binding.value if binding is not None and binding.kind == "assign" else None
+    if isinstance(expr, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in expr.elements):
+        return expr
+    return None
+
+
+def transformed_calls(ctx: FileContext, call: cst.Call, decorated: Optional[cst.FunctionDef] = None
+                      ) -> list[CallSite]:
+    """The calls of the function a transform's ``call`` returns: called at once
+    (``jax.vmap(f, ...)(x)``), through a name bound to it (``g = jax.vmap(f)``, also
+    ``g = jax.jit(jax.vmap(f))``), or, for the decorator ``decorated``, through the def's name."""
+    model = ctx.model
+    flow = value_flow(ctx)
+    outer: cst.BaseExpression = call
+    for site in model.calls:  # a jit around it passes the arguments through: jax.jit(jax.vmap(f))
+        if site.node.args and site.node.args[0].value is outer and site.node.args[0].keyword is None \
+                and (model.qualified_name(site.node.func, site.frame.scope) or "") in JIT_FUNCTIONS:
+            outer = site.node
+    statement = model.parent_statement.get(outer)
+    names = {t.target.value for t in getattr(statement, "targets", ()) if isinstance(t.target, cst.Name)}
+    if decorated is not None:
+        names = {decorated.name.value}
+    found = [site for site in model.calls if site.node.func is outer]
+    for site in (site for name in sorted(names) for site in model.calls_named(name)):
+        if not isinstance(site.node.func, cst.Name):
+            continue
+        binding = flow.single(site.node.func, site.frame.scope)
+        if binding is None:
+            continue
+        if decorated is not None and binding.node is decorated or decorated is None and binding.value is outer:
+            found.append(site)
+    return found

@@ -25,7 +25,7 @@ from jitlint.jitnames import is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import field_assignments, instance_class
-from jitlint.rules._lifted import lifted_specs
+from jitlint.rules._lifted import lifted_specs, transformed_calls
 from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
 from jitlint.rules._jitted import annotated_strict_array, static_names
@@ -1248,19 +1248,11 @@ def _unpassed_static_positions(ctx: FileContext, lifted) -> Iterator[tuple[str, 
     positions = [n for n in lifted.nums if 0 <= n < len(lifted.params)]
     if lifted.fact.unpassed is None or lifted.skipped or not positions:
         return
-    flow = value_flow(ctx)
     needed = max(positions)
-    statement = ctx.model.parent_statement.get(lifted.call)  # ``g = jax.checkpoint(f, ...)``
-    names = {lifted.func.name.value} | {t.target.value for t in getattr(statement, "targets", ())
-                                        if isinstance(t.target, cst.Name)}
-    for site in (site for name in sorted(names) for site in ctx.model.calls_named(name)):
+    decorated = lifted.func if any(d.decorator is lifted.call for d in lifted.func.decorators) else None
+    for site in transformed_calls(ctx, lifted.call, decorated):
         call = site.node
-        if not isinstance(call.func, cst.Name) or any(a.star for a in call.args):
-            continue
-        binding = flow.single(call.func, site.frame.scope)
-        if binding is None or not (binding.node is lifted.func and lifted.func.decorators
-                                   and any(d.decorator is lifted.call for d in lifted.func.decorators)
-                                   or binding.value is lifted.call):
+        if any(a.star for a in call.args):
             continue
         passed = sum(1 for a in call.args if a.keyword is None)
         if passed <= needed:
@@ -1269,7 +1261,7 @@ def _unpassed_static_positions(ctx: FileContext, lifted) -> Iterator[tuple[str, 
                 f"`{lifted.owner}` is wrapped by {lifted.named()}, which counts the positional "
                 f"arguments each call passes: this call passes {passed}, so position {needed} "
                 f"(`{param}`) is missing and the call raises {lifted.fact.unpassed}; pass `{param}` "
-                f"positionally, or use static_argnums only for parameters every call passes"))
+                f"positionally, or use {lifted.fact.keyword} only for parameters every call passes"))
 
 
 # ---------------------------------------------------------------------------- objects hashing arrays
