@@ -1,6 +1,6 @@
-"""Shared analysis for the static specs of transforms other than jax.jit (JIT702, JIT704):
-``jax.checkpoint`` / ``jax.remat``, ``nnx.remat`` and flax.linen's lifted ``nn.remat`` /
-``nn.checkpoint`` / ``nn.jit`` (``jaxfacts.STATIC_SPEC_TRANSFORMS``, where the positions and
+"""Shared analysis for the argument specs of transforms other than jax.jit (JIT702, JIT704,
+JIT705): ``jax.checkpoint`` / ``jax.remat``, ``jax.pmap``, ``nnx.remat`` and flax.linen's lifted
+``nn.remat`` / ``nn.checkpoint`` / ``nn.jit`` (``jaxfacts.STATIC_SPEC_TRANSFORMS``, where the positions and
 whether a Module's ``self`` counts as argument 0 are data).
 
 ``lifted_specs(ctx)`` finds each such call with a literal ``static_argnums``, in the call form
@@ -9,7 +9,9 @@ decorator form (``@partial(nn.remat, static_argnums=(2,))`` over a method), and 
 whose parameters the positions count: the def, or a linen Module class's ``__call__`` with
 ``self`` first.  ``nondiff_specs(ctx)`` finds the ``jax.custom_vjp`` specs the same way
 (``jaxfacts.NONDIFF_SPEC_TRANSFORMS``: positions whose arguments may not be tracers), with
-``nondiff_argnames`` turned into positions.
+``nondiff_argnames`` turned into positions.  ``axes_specs(ctx)`` finds the literal ``in_axes``
+tuples of the transforms that return the wrapped function (``jax.vmap``, ``jax.pmap``,
+``nnx.vmap``: JIT705); ``transformed_calls`` finds the calls of what such a transform returns.
 """
 
 from __future__ import annotations
