@@ -46,6 +46,9 @@ class FieldProblem:
     what: str  # "a jax Array" / "a jitted function created anew"
     value: cst.CSTNode  # the expression that makes the field's value
     fix: str = ""  # how to make the field traced, when not by dropping a static marking
+    # where a registered pytree class puts the field in its metadata (the aux data
+    # ``tree_flatten`` returns, a ``meta_fields`` entry, a marked field): the line to fix
+    declared: Optional[cst.CSTNode] = None
 
 
 @dataclass(frozen=True)
@@ -134,7 +137,7 @@ def _returned_by(binding: Binding, site: CallSite) -> bool:
 
 
 def _class_call(ctx: FileContext, call: cst.Call, scope: Scope) -> bool:
-    return field_class(ctx, call.func, scope) is not None
+    return field_class(ctx, call.func, scope) is not None or _registered_pytree(ctx, call.func, scope) is not None
 
 
 def _problem(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,
@@ -144,14 +147,13 @@ def _problem(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,
         registered = _registered_pytree(ctx, call.func, scope)
         if registered is None:
             return None
-        cls, fields, static_fields = registered
+        cls, fields, declared = registered
+        static_fields = set(declared)
         all_fields_static = False  # its instance is flattened, not hashed whole
-        fix = "" if any(PYTREE_METADATA_DECORATORS.get(ctx.model.qualified_name(d.decorator, scope) or "")
-                        == "marked" for d in cls.decorators) else "return it among the children in `tree_flatten`"
     else:
         cls, _, fields = found
         static_fields = _marked_static(ctx, cls)
-        fix = ""
+        declared = {}
     values: list[tuple[str, cst.BaseExpression, Scope, Frame]] = [
         (name, value, scope, frame) for name, value in fields_passed(cls, fields, call)]
     init = _init(cls)
@@ -163,7 +165,8 @@ def _problem(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,
             continue
         array = _array_value(ctx, value, where) if name in static_fields else None
         if array is not None:
-            return FieldProblem(ARRAY, cls.name.value, name, array, value, fix)
+            return FieldProblem(ARRAY, cls.name.value, name, array, value, _metadata_fix(name, declared.get(name)),
+                                declared.get(name))
         if name in static_fields or all_fields_static:
             created = created_object(ctx, value, where, at)
             if created is not None and created[0] in ("jit", "lambda", "def", "partial"):
@@ -174,13 +177,24 @@ def _problem(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,
     return None
 
 
+def _metadata_fix(field: str, declared: Optional[cst.CSTNode]) -> str:
+    """How to make a field a leaf, by how the class puts it in its metadata."""
+    if isinstance(declared, cst.Attribute):  # ``self.x`` in the aux data of ``tree_flatten``
+        return "return it among the children in `tree_flatten`"
+    if isinstance(declared, cst.SimpleString):  # a ``meta_fields=[...]`` entry
+        return f"move `{field}` from meta_fields to data_fields"
+    return ""  # a static marking: the caller says to drop it
+
+
 def _registered_pytree(ctx: FileContext, func: cst.BaseExpression, scope: Scope
-                       ) -> Optional[tuple[cst.ClassDef, list[str], set[str]]]:
-    """(class, fields, the fields that go into the tree's metadata) for a class of this module
-    registered as a pytree by a decorator (``jaxfacts.PYTREE_METADATA_DECORATORS``):
-    ``register_dataclass`` over a dataclass, the metadata its fields marked
-    ``field(metadata={"static": True})``; ``register_pytree_node_class``, the ``self.<field>``
-    values ``tree_flatten`` returns as aux data.  jit compares that metadata with ``==``."""
+                       ) -> Optional[tuple[cst.ClassDef, list[str], dict[str, cst.CSTNode]]]:
+    """(class, fields, the fields that go into the tree's metadata, each with where it is put
+    there) for a class of this module registered as a pytree by a decorator
+    (``jaxfacts.PYTREE_METADATA_DECORATORS``): ``register_dataclass`` over a dataclass, the
+    metadata its fields marked ``field(metadata={"static": True})`` (or named by a
+    ``register_dataclass(..., meta_fields=[...])`` call); ``register_pytree_node_class``, the
+    ``self.<field>`` values ``tree_flatten`` returns as aux data.  jit compares that metadata
+    with ``==``."""
     if not isinstance(func, cst.Name):
         return None
     binding = value_flow(ctx).single(func, scope)
@@ -195,25 +209,25 @@ def _registered_pytree(ctx: FileContext, func: cst.BaseExpression, scope: Scope
     if len(kinds) != 1:
         return None
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
-    fields, static = [], set(named or ())
+    fields, static = [], dict(named or {})
     for statement in body:
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
             if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
                 fields.append(small.target.value)
                 if marked_static(ctx, small.value, binding.scope):
-                    static.add(small.target.value)
+                    static[small.target.value] = small
     if kinds == {"flatten"}:
         flatten = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "tree_flatten"), None)
-        static = _aux_fields(flatten) if flatten is not None else set()
+        static = _aux_fields(flatten) if flatten is not None else {}
         init = _init(cls)
         if not fields and init is not None:
             fields = [name for name, _ in _init_values(init)]
     return (cls, fields, static) if static else None
 
 
-def _meta_fields_registered(ctx: FileContext, binding) -> Optional[set[str]]:
+def _meta_fields_registered(ctx: FileContext, binding) -> Optional[dict[str, cst.CSTNode]]:
     """The ``meta_fields`` a ``register_dataclass`` call (a "marked" PYTREE_METADATA_DECORATORS
-    entry called on the class) names, when they are string literals."""
+    entry called on the class) names, when they are string literals, each with its string."""
     model = ctx.model
     for qualname, kind in PYTREE_METADATA_DECORATORS.items():
         if kind != "marked":
@@ -229,21 +243,26 @@ def _meta_fields_registered(ctx: FileContext, binding) -> Optional[set[str]]:
                         positional[2] if len(positional) > 2 else None)
             if not isinstance(meta, (cst.List, cst.Tuple)):
                 return None
-            names = {e.value.evaluated_value for e in meta.elements
+            names = {e.value.evaluated_value: e.value for e in meta.elements
                      if isinstance(e.value, cst.SimpleString) and isinstance(e.value.evaluated_value, str)}
             return names if len(names) == len(meta.elements) else None
     return None
 
 
-def _aux_fields(flatten: cst.FunctionDef) -> set[str]:
+def _aux_fields(flatten: cst.FunctionDef) -> dict[str, cst.CSTNode]:
     """The ``self.<field>`` values in the aux data ``tree_flatten`` returns (``return
-    (self.x,), (self.y,)``)."""
-    found: set[str] = set()
+    (self.x,), (self.y,)``, also through a name assigned in it), each with its attribute."""
+    found: dict[str, cst.CSTNode] = {}
+    assigned_in = {t.target.value: node.value for node in iter_nodes(flatten) if isinstance(node, cst.Assign)
+                   for t in node.targets if isinstance(t.target, cst.Name)}
     for node in iter_nodes(flatten):
         if isinstance(node, cst.Return) and isinstance(node.value, cst.Tuple) and len(node.value.elements) == 2:
             aux = node.value.elements[1].value
-            found |= {n.attr.value for n in iter_nodes(aux) if isinstance(n, cst.Attribute)
-                      and isinstance(n.value, cst.Name) and n.value.value == "self"}
+            if isinstance(aux, cst.Name):  # ``aux_data = (self.x,)`` ... ``return children, aux_data``
+                aux = assigned_in.get(aux.value, aux)
+            for n in iter_nodes(aux):
+                if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == "self":
+                    found.setdefault(n.attr.value, n)
     return found
 
 

@@ -742,7 +742,7 @@ def unhashable_field(ctx: FileContext, call: cst.Call, scope: Scope, depth: int,
                      containers_only: bool = False) -> Optional[tuple[str, str]]:
     """``Config([1, 2])`` for a frozen dataclass or an ``equinox.Module`` (both hash their
     fields): the instance is unhashable when a field receives an unhashable value."""
-    found = field_class(ctx, call.func, scope)
+    found = field_class(ctx, call.func, scope) or _hash_defining_class(ctx, call.func, scope)
     if found is None:
         return None
     cls, kind, fields = found
@@ -791,6 +791,33 @@ def field_class(ctx: FileContext, func: cst.BaseExpression, scope: Scope):
                         return None  # eqx.field(converter=tuple) makes the value hashable
                     fields.append(small.target.value)
     return cls, kind, fields
+
+
+def _hash_defining_class(ctx: FileContext, func: cst.BaseExpression, scope: Scope):
+    """(class def, description, the attributes it hashes) for a class of this module whose own
+    ``__hash__`` is ``return hash(self.a)`` or ``return hash((self.a, self.b, ...))``: hashing
+    an instance hashes those attributes (jax#39858: an array there raises TypeError)."""
+    if not isinstance(func, cst.Name):
+        return None
+    binding = value_flow(ctx).single(func, scope)
+    if binding is None or binding.kind != "class":
+        return None
+    cls = binding.node
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    method = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__hash__"), None)
+    statements = method.body.body if method is not None and isinstance(method.body, cst.IndentedBlock) else ()
+    if len(statements) != 1 or not isinstance(statements[0], cst.SimpleStatementLine):
+        return None
+    returned = statements[0].body[0]
+    value = returned.value if isinstance(returned, cst.Return) else None
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "hash"
+            and ctx.model.single_binding("hash", scope) is None and len(value.args) == 1):
+        return None
+    hashed = value.args[0].value
+    parts = [e.value for e in hashed.elements] if isinstance(hashed, cst.Tuple) else [hashed]
+    fields = [p.attr.value for p in parts
+              if isinstance(p, cst.Attribute) and isinstance(p.value, cst.Name) and p.value.value == "self"]
+    return (cls, "a class", fields) if fields else None
 
 
 def _field_hashing_dataclass(ctx: FileContext, decorator: cst.Decorator, scope: Scope) -> Optional[str]:

@@ -146,16 +146,32 @@ class UnhashableStaticArg(Rule):
                 yield Violation(receiver.receiver, (
                     f"`{name}` is jitted with a static `self`, which is {what}; it is unhashable, "
                     f"so the call raises ValueError (non-hashable static argument); {fix}"))
+        declared_reported = set()
         for use in instance_uses(ctx):
             problem = use.problem
-            if problem.kind == ARRAY:
-                yield Violation(use.arg, (
-                    f"a `{problem.cls}` instance made {use.when} is passed to `{use.callee}`, and its "
-                    f"static field `{problem.field}` holds {problem.what}: a static field is part of the "
-                    f"cache key, and comparing two instances' arrays raises ValueError on the "
-                    f"call after the first; {problem.fix or f'drop the static marking of `{problem.field}`'} "
-                    f"(an array field is traced)"),
-                    related=((problem.value, f"the array stored in `{problem.field}`"),))
+            if problem.kind != ARRAY:
+                continue
+            related = ((problem.value, f"the array stored in `{problem.field}`"),)
+            if problem.declared is not None:
+                # a registered pytree's own metadata: reported once, where it is declared
+                if id(problem.declared) in declared_reported:
+                    continue
+                declared_reported.add(id(problem.declared))
+                related += ((use.arg, f"an instance passed to `{use.callee}`"),)
+            fix = f"{problem.fix or f'drop the static marking of `{problem.field}`'} (an array field is traced)"
+            if problem.declared is not None:
+                yield Violation(problem.declared, (
+                    f"`{problem.cls}` puts `{problem.field}` in its pytree metadata, which jit keeps in "
+                    f"the cache key and compares with ==, and it holds {problem.what}: a `{problem.cls}` "
+                    f"instance made {use.when} is passed to `{use.callee}`, and comparing two "
+                    f"instances' arrays raises ValueError on the call after the first; {fix}"),
+                    related=related)
+                continue
+            yield Violation(use.arg, (
+                f"a `{problem.cls}` instance made {use.when} is passed to `{use.callee}`, and its "
+                f"static field `{problem.field}` holds {problem.what}: a static field is part of the "
+                f"cache key, and comparing two instances' arrays raises ValueError on the "
+                f"call after the first; {fix}"), related=related)
         for use in transformed_static_uses(ctx):
             param = use.spec.param_at(use.position) or f"*{use.position}"
             bound = (f" after the {use.bound} argument{'s' if use.bound > 1 else ''} the "
