@@ -1047,3 +1047,13 @@ CACHE_KEY_MISSING_FLAGS: dict[str, frozenset[str]] = {
 }
 CONFIG_UPDATES = frozenset({"jax.config.update"})
 CACHE_CLEARS = frozenset({"jax.clear_caches"})
+
+# --- Python ints too large for 32 bits -----------------------------------------------------------
+# With 64-bit types off (the default), JAX turns a Python int into a weakly typed int32 where it
+# meets a jax value, and one outside this range raises OverflowError: in arithmetic or a
+# comparison with a traced value (a float one too: ``x * 2654435761``, ``x % 2**32``), as an
+# argument of a jitted call (``f(2**40)``) and as an int in a jitted function's output
+# (jax#15631: ``return x, 2**64``).  Measured on jax 0.10.2 (tests/test_jaxfacts.py); with the
+# flag on the same code runs.  A wrapped constant works (``x * jnp.uint32(2654435761)``).
+PYTHON_INT_RANGE = (-2**31, 2**31 - 1)
+X64_FLAG = "jax_enable_x64"  # the config flag (JAX_ENABLE_X64 in the environment) that turns 64-bit types on

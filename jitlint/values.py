@@ -1379,3 +1379,37 @@ def statements_in(loop: cst.CSTNode) -> Iterator[cst.CSTNode]:
 
 def _code(node: cst.CSTNode) -> str:
     return " ".join(cst.Module([]).code_for_node(node).split())
+
+
+_INT_OPERATORS = {cst.Add: lambda a, b: a + b, cst.Subtract: lambda a, b: a - b,
+                  cst.Multiply: lambda a, b: a * b, cst.FloorDivide: lambda a, b: a // b if b else None,
+                  cst.Modulo: lambda a, b: a % b if b else None,
+                  cst.Power: lambda a, b: a ** b if 0 <= b <= 256 else None,
+                  cst.LeftShift: lambda a, b: a << b if 0 <= b <= 256 else None,
+                  cst.RightShift: lambda a, b: a >> b if b >= 0 else None}
+
+
+def int_constant(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> Optional[int]:
+    """The Python int ``expr`` always is: an int literal, integer arithmetic of them
+    (``2**64``, ``1 << 40``, ``-2**31``), or a name bound once to one (``PRIME = 2654435761``);
+    None for anything else (a float, ``/``, a value that may change)."""
+    if depth > 4:
+        return None
+    if isinstance(expr, cst.Integer):
+        value = expr.evaluated_value
+        return value if isinstance(value, int) else None
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
+        inner = int_constant(model, expr.expression, scope, depth + 1)
+        return None if inner is None else -inner if isinstance(expr.operator, cst.Minus) else inner
+    if isinstance(expr, cst.BinaryOperation):
+        operate = _INT_OPERATORS.get(type(expr.operator))
+        left = int_constant(model, expr.left, scope, depth + 1) if operate is not None else None
+        right = int_constant(model, expr.right, scope, depth + 1) if left is not None else None
+        return operate(left, right) if right is not None else None
+    if isinstance(expr, cst.Name):
+        binding = model.single_binding(expr.value, scope)
+        if binding is not None and binding.kind == "assign" and isinstance(binding.node, cst.Assign) \
+                and len(binding.node.targets) == 1 and isinstance(binding.node.targets[0].target, cst.Name) \
+                and binding.value is not None:
+            return int_constant(model, binding.value, binding.scope, depth + 1)
+    return None

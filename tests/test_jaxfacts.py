@@ -2029,3 +2029,23 @@ def test_wrapping_transform_matches_in_axes_to_positional_arguments(qualname):
     assert transform(affine, **{fact.in_axes[1]: keyword_axes})(x, y, c=x).shape == (1, 3)
     with pytest.raises(ValueError):
         transform(affine, **{fact.in_axes[1]: (0, None)})(x, y, x)
+
+
+def test_python_int_range_is_where_jax_overflows():
+    """JIT812: with 64-bit types off, a Python int at the edge of PYTHON_INT_RANGE works in
+    arithmetic with a traced value, an int past it raises OverflowError, whatever the traced
+    dtype; as a jitted call's argument and in a jitted function's output too."""
+    from jitlint.jaxfacts import PYTHON_INT_RANGE
+    low, high = PYTHON_INT_RANGE
+    assert not jax.config.jax_enable_x64
+    for dtype in (jnp.int32, jnp.uint32, jnp.float32):
+        x = jnp.ones(2, dtype=dtype)
+        jax.jit(lambda v: v + high)(x)
+        jax.jit(lambda v: v * low)(x)
+        for outside in (high + 1, low - 1):
+            with pytest.raises(OverflowError):
+                jax.jit(lambda v: v + outside)(x)
+    with pytest.raises(OverflowError):
+        jax.jit(lambda v: v)(high + 1)
+    with pytest.raises(OverflowError):
+        jax.jit(lambda v: (v, high + 1))(1)

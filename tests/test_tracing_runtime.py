@@ -32,6 +32,7 @@ RAISES = {
     "JIT803": {"TracerArrayConversionError"},
     "JIT810": {"UnexpectedTracerError"},
     "JIT811": {"ValueError", "NotImplementedError", "RuntimeError"},  # the branch's own raise
+    "JIT812": {"OverflowError"},
 }
 TRACER = re.compile(r"JitTracer\(|Traced<")  # a tracer's repr (jax 0.10: JitTracer(float32[3]))
 OPT_IN_MARK = re.compile(r"#\s*expect-opt-in:\s*(JIT\d{3})")  # found only when selected

@@ -65,7 +65,7 @@ from jitlint.jaxfacts import (TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               SCHEDULE_PARAMS, SEQUENCE_CONVERTING_FUNCTIONS, SIGNATURE_PRESERVING_TRANSFORMS,
                               STATIC_FIELD_MARKERS, TRACER_TYPES, TRACED_RESULT_CALLS, TRACING_CALLS,
-                              DataSizedOutput,
+                              DataSizedOutput, PYTHON_INT_RANGE, X64_FLAG,
                               Param, TracingCall, concrete_param)
 from jitlint.callgraph import LIBRARIES
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS
@@ -81,7 +81,8 @@ from jitlint.rules._nnx import NNX_JIT, linen_self_method, own_nodes
 from jitlint.rules._static import jitted_call_sites, jitted_callee, jitted_reference, map_arguments
 from jitlint.semantic import Binding, CallSite, Scope, SemanticModel
 from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
-from jitlint.values import array_made_by, assigned, class_attribute_value, returned_made_function, self_attribute_value, value_flow
+from jitlint.values import (array_made_by, assigned, class_attribute_value, int_constant, returned_made_function,
+                            self_attribute_value, value_flow)
 from jitlint.walk import Walker, iter_nodes
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
@@ -176,7 +177,61 @@ TREE_LEAVES = frozenset({"jax.tree_util.tree_leaves", "jax.tree.leaves"})
 
 def tracer_uses(ctx: FileContext) -> list[TracerUse]:
     return ctx.shared("tracer-uses", lambda c: _analyse(c) + _jitted_library_calls(c) + _jitted_hashing(c)
-                      + _abstractly_traced_library_calls(c))
+                      + _abstractly_traced_library_calls(c) + _overflowing_jit_values(c))
+
+
+def overflowing_int(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> Optional[int]:
+    """The Python int ``expr`` always is, when it is outside ``jaxfacts.PYTHON_INT_RANGE``."""
+    value = int_constant(model, expr, scope)
+    low, high = PYTHON_INT_RANGE
+    return value if value is not None and not low <= value <= high else None
+
+
+def enables_x64(ctx: FileContext) -> bool:
+    """The module turns 64-bit types on (``jax.config.update("jax_enable_x64", True)``,
+    ``os.environ["JAX_ENABLE_X64"] = ...``, ``jax.experimental.enable_x64()``): Python ints
+    then become int64.  Any string naming the flag counts: how it is set does not matter."""
+    def compute(c: FileContext) -> bool:
+        return any(isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str)
+                   and node.evaluated_value.lower() == X64_FLAG for node in iter_nodes(c.module)) or any(
+            (c.model.qualified_name(site.node.func, site.frame.scope) or "").endswith(".enable_x64")
+            for site in c.model.calls_named("enable_x64"))
+    return ctx.shared("enables-x64", compute)
+
+
+def overflow_message(constant: cst.BaseExpression, value: int, where: str) -> str:
+    written = _src(constant)
+    shown = f"`{written}`" if written == str(value) else f"`{written}` (= {value})"
+    return (f"the Python int {shown} {where} does not fit int32, which JAX turns Python ints into "
+            f"while 64-bit types are off: it raises OverflowError; enable them "
+            f"(jax.config.update(\"{X64_FLAG}\", True)) or wrap the constant in the dtype meant "
+            f"(jnp.uint32(...), or a float)")
+
+
+def _overflowing_jit_values(ctx: FileContext) -> list[TracerUse]:
+    """``f(2**40)`` for a jitted ``f`` (a traced argument), and ``return x, 2**64`` in a jitted
+    function (an output): jit converts the Python int (jax#15631)."""
+    uses = []
+    model = ctx.model
+    for jc in jitted_calls(ctx):
+        for arg in jc.dynamic_args():
+            value = overflowing_int(model, arg.value, jc.app.frame.scope)
+            if value is not None:
+                uses.append(TracerUse("overflow", arg, None, overflow_message(
+                    arg.value, value, f"passed to jitted `{jc.name}` (a traced argument)"), ((jc.app.anchor, JITTED_HERE),)))
+    for jitted in (*jitted_functions(ctx).values(), *jitted_lambdas(ctx).values()):
+        func = jitted.func
+        returned = [func.body] if isinstance(func, cst.Lambda) else [
+            statement.value for statement, frame in model.returns
+            if frame.enclosing_function() is func and statement.value is not None]
+        scope = model.scope_of.get(func)
+        for value_expr in returned:
+            for part in _elements(value_expr) if isinstance(value_expr, (cst.Tuple, cst.List)) else [value_expr]:
+                value = overflowing_int(model, part, scope) if scope is not None else None
+                if value is not None:
+                    uses.append(TracerUse("overflow", part, func if isinstance(func, cst.FunctionDef) else None,
+                                          overflow_message(part, value, "returned by the jitted function")))
+    return uses
 
 
 def _abstractly_traced_library_calls(ctx: FileContext) -> list[TracerUse]:
@@ -2625,8 +2680,25 @@ class _UseFinder(Walker):
         if any(isinstance(e, cst.DictElement) and self.a.traced(e.key, self.scope) for e in node.elements):
             self._report_hash(node, f"the dict `{_src(node)}` hashes its keys", _hash_fix("dict"))
 
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        """``x * 2654435761`` / ``x % 2**32`` with ``x`` traced: the int does not fit int32."""
+        if not isinstance(node.operator, cst.MatrixMultiply):
+            self._overflow(node.left, node.right, node)
+
+    def _overflow(self, left: cst.BaseExpression, right: cst.BaseExpression, node: cst.CSTNode) -> None:
+        for constant, other in ((left, right), (right, left)):
+            value = overflowing_int(self.a.model, constant, self.scope)
+            if value is not None and self.a.traced(other, self.scope):
+                self.a.report("overflow", constant, overflow_message(
+                    constant, value, f"in `{_src(node)}` with traced `{_src(other)}` in {self.a.where}"))
+                return
+
     def visit_Comparison(self, node: cst.Comparison) -> None:
         left, scope = node.left, self.scope
+        for comparison in node.comparisons:  # ``x < 2**40``
+            self._overflow(left, comparison.comparator, node)
+            left = comparison.comparator
+        left = node.left
         if len(node.comparisons) > 1 and id(node) not in self.bool_context \
                 and self.a.traced(cst.Comparison(node.left, [node.comparisons[0]]), scope):
             # ``0. < x < 1.`` is ``(0. < x) and (x < 1.)``: the ``and`` takes a truth value
