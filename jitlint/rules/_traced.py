@@ -176,7 +176,7 @@ TREE_LEAVES = frozenset({"jax.tree_util.tree_leaves", "jax.tree.leaves"})
 
 
 def tracer_uses(ctx: FileContext) -> list[TracerUse]:
-    return ctx.shared("tracer-uses", lambda c: _analyse(c) + _jitted_library_calls(c) + _jitted_hashing(c)
+    return ctx.shared("tracer-uses", lambda c: _analyse(c) + _jitted_library_calls(c) + _jitted_builtins(c)
                       + _abstractly_traced_library_calls(c) + _overflowing_jit_values(c))
 
 
@@ -286,20 +286,41 @@ def _first_concrete_argument(params, args: Sequence[cst.Arg], traced=lambda arg:
     return None
 
 
-def _jitted_hashing(ctx: FileContext) -> list[TracerUse]:
-    """``jax.jit(hash)(x)``: a builtin that hashes its argument, jitted as it is, gets a tracer."""
+def _jitted_builtins(ctx: FileContext) -> list[TracerUse]:
+    """``jax.jit(hash)(x)``, ``jax.jit(bool)(mask)``, ``jax.jit(math.sqrt)(x)``,
+    ``jax.jit(np.asarray)(x)``: a function that needs a Python value of its argument, jitted as
+    it is, gets a tracer (jax PR #17650)."""
     uses = []
+    model = ctx.model
     for jc in jitted_calls(ctx):
-        target = jc.app.target
-        if jc.func is not None or not isinstance(target, cst.Name) or target.value not in HASHING_BUILTINS \
-                or ctx.model.lookup(target.value, jc.app.frame.scope):
-            continue
+        target, scope = jc.app.target, jc.app.frame.scope
         arg = next(iter(jc.dynamic_args()), None)
-        if arg is not None:
+        if jc.func is not None or arg is None or not isinstance(target, (cst.Name, cst.Attribute)):
+            continue
+        builtin = target.value if isinstance(target, cst.Name) and not model.lookup(target.value, scope) else None
+        qualname = model.qualified_name(target, scope) if builtin is None else None
+        where = ((jc.app.anchor, JITTED_HERE),)
+        if builtin in HASHING_BUILTINS:
             uses.append(TracerUse("hash", arg, None, (
-                f"jitted `{target.value}` hashes {HASHING_BUILTINS[target.value]}, but jit passes it a "
+                f"jitted `{builtin}` hashes {HASHING_BUILTINS[builtin]}, but jit passes it a "
                 f"tracer, which is unhashable: the call raises {HASHING_SYNTAX['dict key']}; call "
-                f"`{target.value}` outside jit (or on a static argument)"), ((jc.app.anchor, JITTED_HERE),)))
+                f"`{builtin}` outside jit (or on a static argument)"), where))
+        elif builtin == "bool":
+            uses.append(TracerUse("bool", arg, None, (
+                f"jitted `bool` takes the truth value of its argument, but jit passes it a tracer: "
+                f"the call raises {TRUTH_ERROR}; call `bool` outside jit, or use jnp.any / jnp.all "
+                f"inside it"), where))
+        elif builtin in PYTHON_VALUE_BUILTINS or qualname in PYTHON_CONVERTING_FUNCTIONS:
+            name = builtin or qualname
+            error, instead = (PYTHON_VALUE_BUILTINS[builtin], "") if builtin else PYTHON_CONVERTING_FUNCTIONS[qualname]
+            fix = f"jit `{instead.replace('jax.numpy.', 'jnp.')}` instead" if instead else f"call `{name}` outside jit"
+            uses.append(TracerUse("convert", arg, None, (
+                f"jitted `{name}` makes a Python number of its argument, but jit passes it a tracer: "
+                f"the call raises {error}; {fix}"), where, name))
+        elif (error := _numpy_conversion_error(qualname)) is not None:
+            uses.append(TracerUse("numpy", arg, None, (
+                f"jitted `{qualname}` converts its argument to a NumPy array, but jit passes it a "
+                f"tracer: the call raises {error}; jit the jax.numpy function instead"), where))
     return uses
 
 
