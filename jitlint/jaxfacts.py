@@ -606,11 +606,15 @@ NUMPY_CONVERTING_SUBMODULES: dict[str, str] = {"numpy.linalg.": "TracerArrayConv
 @dataclass(frozen=True)
 class LaxLoopCall:
     """``method`` "": the call itself runs ``runs``; else the method of the object the call
-    builds (``optax.lbfgs().update``; ``__call__``: calling that object)."""
+    builds (``optax.lbfgs().update``; ``__call__``: calling that object).  ``when``: the
+    keyword arguments (name, value as written) the building call must pass for it to hold;
+    ``fix``: the advice, where jitting the step is not it."""
 
     runs: str
     compiles_per_call: int
     method: str = ""
+    when: tuple[tuple[str, str], ...] = ()
+    fix: str = ""
 
 
 LAX_LOOP_LIBRARY_CALLS: dict[str, LaxLoopCall] = {
@@ -649,6 +653,16 @@ LAX_LOOP_LIBRARY_CALLS: dict[str, LaxLoopCall] = {
     "blackjax.rmh": LaxLoopCall("the Metropolis-Hastings acceptance (lax.cond)", 1, "step"),
     "blackjax.additive_step_random_walk": LaxLoopCall(
         "the Metropolis-Hastings acceptance (lax.cond)", 1, "step"),
+    # numpyro 0.22: without a progress bar ``fori_collect`` jits a loop closure made anew on
+    # every ``run`` (numpyro#2171), whatever the arguments; with it and jit_model_args=True,
+    # later runs reuse the compiled sampler (measured; without jit_model_args a run on new
+    # data arrays compiles its body again).  numpyro also turns the bar off by itself where the
+    # environment has CI or PYTEST_XDIST_WORKER.
+    "numpyro.infer.MCMC": LaxLoopCall("the sampling loop (jit of a lax.fori_loop over a new closure)", 1, "run",
+                                      when=(("progress_bar", "False"),),
+                                      fix="drop progress_bar=False and pass jit_model_args=True: later runs "
+                                          "then reuse the compiled sampler (except where CI is set: numpyro "
+                                          "turns the progress bar off there)"),
 }
 # optax optimizers whose learning rate may be a schedule (a function of the step count): their
 # ``update`` calls it with the count kept in the optimizer state, a traced array whenever the

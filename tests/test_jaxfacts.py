@@ -1143,7 +1143,37 @@ def _lax_loop_examples():
         "jax.scipy.sparse.linalg.bicgstab": lambda: jax.scipy.sparse.linalg.bicgstab(a, b),
         **{name: _blackjax_step(name) for name in LAX_LOOP_LIBRARY_CALLS if name.startswith("blackjax.")},
         **{name: _jaxopt_run(name) for name in LAX_LOOP_LIBRARY_CALLS if name.startswith("jaxopt.")},
+        "numpyro.infer.MCMC": _mcmc_run(progress_bar=False),
     }
+
+
+def _mcmc_run(**keywords):
+    """A ``run`` of a numpyro MCMC built once (with ``keywords``), on a new key each time."""
+    numpyro = pytest.importorskip("numpyro")
+    from numpyro.infer import MCMC, NUTS
+
+    def model(y=None):
+        mu = numpyro.sample("mu", numpyro.distributions.Normal(0.0, 1.0))
+        numpyro.sample("y", numpyro.distributions.Normal(mu, 1.0), obs=y)
+
+    mcmc = MCMC(NUTS(model), num_warmup=5, num_samples=5, **keywords)
+    runs = iter(range(100))
+    return lambda: mcmc.run(jax.random.PRNGKey(next(runs)), y=jnp.ones(4))
+
+
+@pytest.mark.parametrize("qualname", sorted(q for q, fact in LAX_LOOP_LIBRARY_CALLS.items() if fact.when))
+def test_lax_loop_library_call_caches_without_its_condition(qualname, compiles, monkeypatch):
+    """Built without the recorded keywords (``when``) and as the advice says, later calls
+    compile nothing."""
+    assert qualname == "numpyro.infer.MCMC"  # the one conditional fact; its example below
+    for variable in ("CI", "PYTEST_XDIST_WORKER"):  # numpyro turns the progress bar off there
+        monkeypatch.delenv(variable, raising=False)
+    assert "jit_model_args=True" in LAX_LOOP_LIBRARY_CALLS[qualname].fix
+    call = _mcmc_run(jit_model_args=True)
+    call()
+    before = len(compiles)
+    call()
+    assert len(compiles) == before, compiles[before:]
 
 
 def _jaxopt_run(solver: str):

@@ -120,31 +120,33 @@ class EagerLaxControlFlowInLoop(Rule):
             loops = [loop for loop in site.frame.loops_in_scope() if isinstance(loop, (cst.For, cst.While))]
             if not loops or context.runs_traced(site.frame):
                 continue  # traced code runs once per trace of its caller's jit
-            what = _library_loop_call(site, model) or _eager_helper(site, model, jitted, context) \
-                or _project_helper(site, ctx)
+            library = _library_loop_call(site, model)
+            what, fix = library if library is not None else (
+                _eager_helper(site, model, jitted, context) or _project_helper(site, ctx), "")
             if what is None or _deliberate_loop(loops, site, model, context):
                 continue
             yield Violation(site.node, (
                 f"{what} runs lax control flow outside jit, in a loop: its body is traced and "
-                f"compiled again on every iteration; jit the step (or the helper) once"))
+                f"compiled again on every iteration; {fix or 'jit the step (or the helper) once'}"))
 
 
-def _library_loop_call(site: CallSite, model: SemanticModel) -> Optional[str]:
-    """A library call that runs lax control flow inside (jaxfacts.LAX_LOOP_LIBRARY_CALLS):
-    called itself (``jax.scipy.optimize.minimize(...)``), or the method of an object such a
-    call built (``solver.update`` of ``solver = optax.lbfgs()``, also inside ``optax.chain``)."""
+def _library_loop_call(site: CallSite, model: SemanticModel) -> Optional[tuple[str, str]]:
+    """(what, the fact's advice) for a library call that runs lax control flow inside
+    (jaxfacts.LAX_LOOP_LIBRARY_CALLS): called itself (``jax.scipy.optimize.minimize(...)``), or
+    the method of an object such a call built (``solver.update`` of ``solver = optax.lbfgs()``,
+    also inside ``optax.chain``)."""
     func = site.node.func
     qualname = model.qualified_name(func, site.frame.scope)
     fact = LAX_LOOP_LIBRARY_CALLS.get(qualname or "")
     if fact is not None and not fact.method:
-        return f"`{qualname}` (it runs {fact.runs})"
+        return f"`{qualname}` (it runs {fact.runs})", fact.fix
     if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
         built, method, shown = func.value, func.attr.value, f"{func.value.value}.{func.attr.value}"
     elif isinstance(func, cst.Name):  # ``value_and_grad(params, state=state)``
         built, method, shown = func, "__call__", func.value
     elif isinstance(func, cst.Call):  # ``optax.value_and_grad_from_state(f)(params, ...)``
         found = _builds_lax_loop(func, site.frame.scope, site.frame, model, "__call__")
-        return None if found is None else f"`{found[0]}(...)(...)` ({found[1].runs})"
+        return None if found is None else (f"`{found[0]}(...)(...)` ({found[1].runs})", found[1].fix)
     else:
         return None
     origin = model.value_origin(built, site.frame.scope, site.frame)
@@ -154,7 +156,7 @@ def _library_loop_call(site: CallSite, model: SemanticModel) -> Optional[str]:
     if found is None:
         return None
     builder, fact = found
-    return f"`{shown}` ({builder}: {fact.runs})"
+    return f"`{shown}` ({builder}: {fact.runs})", fact.fix
 
 
 def _builds_lax_loop(call: cst.Call, scope: Scope, frame: Frame, model: SemanticModel,
@@ -164,7 +166,9 @@ def _builds_lax_loop(call: cst.Call, scope: Scope, frame: Frame, model: Semantic
     (``linesearch = optax.scale_by_backtracking_linesearch(...)``)."""
     qualname = model.qualified_name(call.func, scope)
     fact = LAX_LOOP_LIBRARY_CALLS.get(qualname or "")
-    if fact is not None and fact.method == method:
+    if fact is not None and fact.method == method and all(
+            any(a.keyword is not None and a.keyword.value == keyword and cst.Module([]).code_for_node(a.value) == value for a in call.args)
+            for keyword, value in fact.when):
         return qualname, fact
     if qualname in OPTAX_COMBINATORS:
         for arg in call.args:
