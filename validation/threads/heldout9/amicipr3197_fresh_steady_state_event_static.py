@@ -1,0 +1,47 @@
+# source: https://github.com/AMICI-dev/AMICI/pull/3197
+# expect: changing-static at line 46
+# runtime: COMPILES 3 CALLS 3
+# why: diffrax.steady_state_event() returns a new closure on every call; filter_jit treats it as a static argument compared by identity, so building it anew for every condition recompiles preequilibrate_condition each time (3 compiles for 3 calls).
+
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+import diffrax
+import equinox as eqx
+import jax.numpy as jnp
+
+
+class JAXModel(eqx.Module):  # scaffolding: stand-in for AMICI's JAXModel
+    @eqx.filter_jit
+    def preequilibrate_condition(self, p, steady_state_event):
+        term = diffrax.ODETerm(lambda t, y, args: -args * y)
+        sol = diffrax.diffeqsolve(term, diffrax.Tsit5(), 0.0, jnp.inf, 0.1, jnp.array([1.0]), args=p,
+                                  stepsize_controller=diffrax.PIDController(rtol=1e-6, atol=1e-6),
+                                  event=diffrax.Event(steady_state_event), max_steps=1000)
+        return sol.ys
+
+
+model = JAXModel()
+for p in [0.5, 1.0, 1.5]:  # scaffolding: one iteration per condition / optimizer step
+    model.preequilibrate_condition(jnp.array(p), diffrax.steady_state_event(rtol=1e-3, atol=1e-3))
+_report({"jit(preequilibrate_condition)"}, 3)  # scaffolding

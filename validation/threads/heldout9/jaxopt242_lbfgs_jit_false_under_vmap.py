@@ -1,0 +1,47 @@
+# source: https://github.com/google/jaxopt/issues/242
+# expect: trace-time-error at line 38
+# runtime: ERROR TracerBoolConversionError
+# why: the solver is built with jit=False, so LBFGS.run drives its iterations with a Python while loop whose condition is evaluated with bool(); under jax.vmap the state is a batch tracer and the condition raises TracerBoolConversionError. The same run works eagerly.
+
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+import jax
+import jax.numpy as jnp
+import jaxopt
+
+
+def fun(x, y):
+    return jnp.square(x - y) + y
+
+
+solver = jaxopt.LBFGS(fun=fun, maxiter=5, jit=False)
+
+params, state = solver.run(jax.device_put(0.1), y=jax.device_put(2.1))  # Works fine
+
+try:  # scaffolding
+    batch_params, batch_state = jax.vmap(lambda a, k: solver.run(a, **k), in_axes=(0, None))(
+        jnp.repeat(0.1, 12), {'y': jax.device_put(2.1)})  # ConcretizationTypeError due to vmap
+    _report({"jit(while)"}, 1)  # scaffolding
+except Exception as e:  # scaffolding
+    print(f"ERROR {type(e).__name__}")  # scaffolding

@@ -1,0 +1,117 @@
+# source: https://github.com/seohongpark/ogbench/pull/36
+# expect: none
+# runtime: COMPILES 1 CALLS 18
+# why: the code the PR would replace wraps agent.sample_actions, a method jitted once at class level with the agent passed as a traced pytree, in a plain-Python supply_rng closure; creating that closure in every evaluate() costs nothing, and sample_actions compiles once across all evaluations although the agent's parameters change.
+
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+from collections import defaultdict
+
+import flax
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+class GCAgent(flax.struct.PyTreeNode):  # scaffolding: stand-in for the GCBC agent
+    params: dict
+    config: dict = flax.struct.field(pytree_node=False)
+
+    @jax.jit
+    def sample_actions(
+        self,
+        observations,
+        goals=None,
+        seed=None,
+        temperature=1.0,
+    ):
+        """Sample actions from the actor."""
+        mean = jnp.tanh(self.params['w'] @ jnp.concatenate([observations, goals]))  # scaffolding: actor network
+        actions = mean + temperature * jax.random.normal(seed, mean.shape)  # scaffolding: dist.sample(seed=seed)
+        if not self.config['discrete']:
+            actions = jnp.clip(actions, -1, 1)
+        return actions
+
+
+class Env:  # scaffolding: three-step goal-reaching env
+    def reset(self, options=None):
+        self.t = 0
+        return np.zeros(3, np.float32), {'goal': np.ones(3, np.float32)}
+
+    def step(self, action):
+        self.t += 1
+        return np.full(3, self.t, np.float32), 0.0, self.t >= 3, False, {'success': float(self.t >= 3)}
+
+
+def supply_rng(f, rng=jax.random.PRNGKey(0)):
+    """Helper function to split the random number generator key before each call to the function."""
+
+    def wrapped(*args, **kwargs):
+        nonlocal rng
+        rng, key = jax.random.split(rng)
+        return f(*args, seed=key, **kwargs)
+
+    return wrapped
+
+
+def add_to(dict_of_lists, single_dict):
+    for k, v in single_dict.items():
+        dict_of_lists[k].append(v)
+
+
+def evaluate(agent, env, task_id=None, config=None, num_eval_episodes=50, eval_temperature=0):
+    actor_fn = supply_rng(agent.sample_actions, rng=jax.random.PRNGKey(np.random.randint(0, 2**32)))
+
+    trajs = []
+    stats = defaultdict(list)
+    for i in range(num_eval_episodes):
+        traj = defaultdict(list)
+        observation, info = env.reset(options=dict(task_id=task_id, render_goal=False))
+        goal = info.get('goal')
+        done = False
+        step = 0
+        while not done:
+            action = actor_fn(observations=observation, goals=goal, temperature=eval_temperature)
+            action = np.array(action)
+            if not config.get('discrete'):
+                action = np.clip(action, -1, 1)
+            next_observation, reward, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+            step += 1
+            add_to(traj, dict(observation=observation, action=action, reward=reward, done=done))
+            observation = next_observation
+        add_to(stats, info)
+        trajs.append(traj)
+    for k, v in stats.items():
+        stats[k] = np.mean(v)
+    return stats, trajs
+
+
+config = {'discrete': False}  # scaffolding
+agent = GCAgent(params={'w': jnp.full((3, 6), 0.1)}, config=config)  # scaffolding
+env = Env()  # scaffolding
+for i in range(3):  # scaffolding: three evaluation intervals during training
+    agent = agent.replace(params={'w': agent.params['w'] + 0.01})  # scaffolding: agent.update(batch)
+    eval_info, trajs = evaluate(agent=agent, env=env, task_id=1, config=config, num_eval_episodes=2, eval_temperature=0.0)
+_report({"jit(sample_actions)"}, 18)  # scaffolding
