@@ -1071,3 +1071,14 @@ CACHE_CLEARS = frozenset({"jax.clear_caches"})
 # flag on the same code runs.  A wrapped constant works (``x * jnp.uint32(2654435761)``).
 PYTHON_INT_RANGE = (-2**31, 2**31 - 1)
 X64_FLAG = "jax_enable_x64"  # the config flag (JAX_ENABLE_X64 in the environment) that turns 64-bit types on
+
+# --- Weak types ----------------------------------------------------------------------------------
+# jax constructors whose result is strongly typed whatever their arguments (``jnp.ones(())`` is
+# float32, not weak; ``jnp.full((), 1.0)`` and ``jnp.zeros_like(1.0)`` keep a Python scalar's
+# weak type and are not here).  jit compiles once per (dtype, weak type), so one of these and a
+# Python scalar (or ``jnp.array(1.0)``) at the same argument are two signatures (equinox#817).
+# tests/test_jaxfacts.py checks each result's weak_type.
+STRONG_ARRAY_CONSTRUCTORS = frozenset({
+    *(f"jax.numpy.{name}" for name in ("ones", "zeros", "empty", "eye", "identity", "arange", "linspace")),
+    *(f"jax.random.{name}" for name in ("normal", "uniform")),
+})

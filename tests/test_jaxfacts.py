@@ -2079,3 +2079,15 @@ def test_python_int_range_is_where_jax_overflows():
         jax.jit(lambda v: v)(high + 1)
     with pytest.raises(OverflowError):
         jax.jit(lambda v: (v, high + 1))(1)
+
+
+@pytest.mark.parametrize("qualname", sorted(__import__("jitlint.jaxfacts", fromlist=["x"]).STRONG_ARRAY_CONSTRUCTORS))
+def test_strong_array_constructor_result_is_not_weakly_typed(qualname):
+    """JIT502: even from Python scalars, the result has a strong dtype, unlike jnp.array(1.0)."""
+    module, name = qualname.rsplit(".", 1)
+    make = getattr(importlib.import_module(module), name)
+    args = {"jax.random.normal": (jax.random.key(0), ()), "jax.random.uniform": (jax.random.key(0), ()),
+            "jax.numpy.linspace": (0.0, 1.0, 3), "jax.numpy.eye": (2,), "jax.numpy.identity": (2,),
+            "jax.numpy.arange": (3.0,)}.get(qualname, ((),))
+    assert not make(*args).weak_type
+    assert jnp.array(1.0).weak_type  # the weak counterpart JIT502 pairs it with

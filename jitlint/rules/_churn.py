@@ -31,7 +31,7 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import BATCH_KEEPING_CALLS, SHAPE_KEEPING_CONVERSIONS
+from jitlint.jaxfacts import BATCH_KEEPING_CALLS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
 from jitlint.rules._loaders import ragged_source
@@ -226,9 +226,11 @@ class _ArgTypes:
             weak = self._weak_array(expr, scope)
             if weak is not None:
                 return f"python {weak}", f"a weakly typed array, like a Python {weak} (no dtype given)"
+            qualname = self.model.qualified_name(expr.func, scope) or ""
+            if qualname in STRONG_ARRAY_CONSTRUCTORS:
+                return "strong", f"a strongly typed array (`{_src(expr.func)}` gives a dtype of its own)"
             if self._strong(expr, scope):
                 return "strong", "an array with an explicit dtype (strongly typed)"
-            qualname = self.model.qualified_name(expr.func, scope) or ""
             if qualname in NUMPY_ARRAY_MAKERS:
                 return "strong", "a NumPy array (NumPy dtypes are never weak)"
             jc = self.calls.get(expr)
@@ -257,10 +259,13 @@ class _ArgTypes:
         return self.kind(binding.value, binding.scope, depth + 1)
 
     def _strong(self, call: cst.Call, scope: Scope) -> bool:
-        """``np.float32(x)``, ``jnp.asarray(x, dtype=...)``, ``x.astype(...)``."""
+        """``np.float32(x)``, ``jnp.asarray(x, dtype=...)``, ``x.astype(...)``, ``jnp.ones(())``
+        (jaxfacts.STRONG_ARRAY_CONSTRUCTORS)."""
         if _dtype_of(call.func, self.model, scope) is not None:
             return True
         qualname = self.model.qualified_name(call.func, scope) or ""
+        if qualname in STRONG_ARRAY_CONSTRUCTORS:  # also inside a returned expression
+            return True
         if qualname.rpartition(".")[0] in ARRAY_MODULES and _dtype_argument(call) is not None:
             return True
         return isinstance(call.func, cst.Attribute) and call.func.attr.value == "astype" \
