@@ -1082,3 +1082,9 @@ STRONG_ARRAY_CONSTRUCTORS = frozenset({
     *(f"jax.numpy.{name}" for name in ("ones", "zeros", "empty", "eye", "identity", "arange", "linspace")),
     *(f"jax.random.{name}" for name in ("normal", "uniform")),
 })
+# optax transformations whose ``init`` state holds weakly typed scalars that ``update`` returns
+# strongly typed: a training loop that feeds the state through one jitted step compiles it twice
+# (optax PR #1108, #1175; measured with optax 0.2.8 by tests/test_jaxfacts.py, also inside
+# optax.chain).  Other optimizers' states keep their types (adam, sgd, polyak_sgd, MultiSteps ...).
+WEAK_STATE_OPTIMIZERS = frozenset({"optax.lbfgs", "optax.scale_by_zoom_linesearch",
+                                   "optax.scale_by_backtracking_linesearch"})

@@ -2091,3 +2091,45 @@ def test_strong_array_constructor_result_is_not_weakly_typed(qualname):
             "jax.numpy.arange": (3.0,)}.get(qualname, ((),))
     assert not make(*args).weak_type
     assert jnp.array(1.0).weak_type  # the weak counterpart JIT502 pairs it with
+
+
+def _weak_state_optimizer(qualname: str):
+    optax = pytest.importorskip("optax")
+    made = _resolve(qualname, optax, "optax.")
+    if qualname == "optax.lbfgs":
+        return made()
+    return optax.chain(optax.sgd(0.1), made(10))  # a line search after a descent direction
+
+
+@pytest.mark.parametrize("qualname", sorted(__import__("jitlint.jaxfacts", fromlist=["x"]).WEAK_STATE_OPTIMIZERS))
+def test_weak_state_optimizer_step_compiles_twice_until_the_state_is_strong(qualname, compiles):
+    """JIT502: the init state has weakly typed leaves, the jitted step returns them strongly
+    typed: two compiles in three steps; after the advised conversion, one; adam's state keeps
+    its types."""
+    optax = pytest.importorskip("optax")
+    target = jnp.ones(3)
+
+    def loss(p):
+        return jnp.sum((p - target) ** 2)
+
+    def run(solver, convert):
+        @jax.jit
+        def step(params, state):
+            value, grad = jax.value_and_grad(loss)(params)
+            updates, state = solver.update(grad, state, params, value=value, grad=grad, value_fn=loss)
+            return optax.apply_updates(params, updates), state
+
+        params = jnp.zeros(3)
+        state = solver.init(params)
+        if convert:
+            state = jax.tree.map(lambda a: jnp.asarray(a, jnp.result_type(a)), state)
+        before = len(compiles)
+        for _ in range(3):
+            params, state = step(params, state)
+        return sum(1 for name in compiles[before:] if name == "jit(step)")
+
+    solver = _weak_state_optimizer(qualname)
+    assert any(getattr(leaf, "weak_type", False) for leaf in jax.tree.leaves(solver.init(jnp.zeros(3))))
+    assert run(solver, convert=False) == 2
+    assert run(solver, convert=True) == 1
+    assert run(optax.adam(0.1), convert=False) == 1

@@ -18,10 +18,13 @@ from typing import Optional
 
 import libcst as cst
 
+from jitlint.jaxfacts import WEAK_STATE_OPTIMIZERS
 from jitlint.rule import FileContext
+from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
 from jitlint.rules._nnx import own_nodes
 from jitlint.semantic import Frame, Scope, SemanticModel
+from jitlint.values import assigned, value_flow
 from jitlint.walk import iter_nodes
 
 ARRAY_MODULES = ("jax.numpy.", "numpy.")
@@ -50,6 +53,34 @@ def feedbacks(ctx: FileContext) -> list[Feedback]:
 
 
 def _analyse(ctx: FileContext) -> list[Feedback]:
+    found = []
+    for fed in fed_back(ctx):
+        change = _changed_output(fed.jc.func, fed.param, fed.position, fed.arity, ctx.model, fed.jc, fed.frame,
+                                 fed.name)
+        if change is not None:
+            found.append(Feedback(fed.jc, fed.arg, fed.name, *change))
+    return found
+
+
+@dataclass(eq=False)
+class FedBack:
+    """``state = step(state, x)`` (or ``params, state = step(params, state)``) in a loop: a
+    traced argument of a jitted def or lambda that the call's own output replaces."""
+
+    jc: JittedCall
+    arg: cst.Name  # the argument fed back
+    name: str
+    param: str  # the jitted function's parameter it goes to
+    position: int  # its place among the outputs
+    arity: int  # the number of outputs unpacked (0: one output)
+    frame: Frame  # where the call runs
+
+
+def fed_back(ctx: FileContext) -> list[FedBack]:
+    return ctx.shared("fed-back-arguments", _fed_back)
+
+
+def _fed_back(ctx: FileContext) -> list[FedBack]:
     model = ctx.model
     jitted = set(jitted_functions(ctx))
     found = []
@@ -63,21 +94,18 @@ def _analyse(ctx: FileContext) -> list[Feedback]:
         statement = model.parent_statement.get(jc.call)
         if not isinstance(statement, cst.Assign) or len(statement.targets) != 1:
             continue
-        outputs = _target_names(statement.targets[0].target)
+        target = statement.targets[0].target
+        outputs = _target_names(target)
         params = positional_params(func)
         positional = [a for a in jc.call.args if a.keyword is None and not a.star]
         for index, arg in enumerate(positional):
             if index >= len(params) or jc.static_args[index] or not isinstance(arg.value, cst.Name):
                 continue
             name = arg.value.value
-            if name not in outputs:
-                continue
-            change = _changed_output(func, params[index].name.value, outputs.index(name),
-                                     len(outputs) if isinstance(statement.targets[0].target,
-                                                                (cst.Tuple, cst.List)) else 0,
-                                     model, jc, site.frame, name)
-            if change is not None:
-                found.append(Feedback(jc, arg.value, name, *change))
+            if name in outputs:
+                found.append(FedBack(jc, arg.value, name, params[index].name.value, outputs.index(name),
+                                     len(outputs) if isinstance(target, (cst.Tuple, cst.List)) else 0,
+                                     site.frame))
     return found
 
 
@@ -338,3 +366,33 @@ def _literal_rank(expr, scope: Scope, frame: Frame, model: SemanticModel) -> Opt
                                                             if isinstance(e, cst.StarredElement)):
         return len(shape.elements)
     return None
+
+
+@dataclass(eq=False)
+class WeakStart:
+    """A fed-back optimizer state whose first value is an ``init`` state with weakly typed
+    leaves (jaxfacts.WEAK_STATE_OPTIMIZERS): the step returns them strongly typed."""
+
+    fed: FedBack
+    init: cst.Call  # ``solver.init(params)``
+    optimizer: str  # the optax call that built the solver
+
+
+def weak_state_starts(ctx: FileContext) -> list[WeakStart]:
+    model, flow = ctx.model, value_flow(ctx)
+    found = []
+    for fed in fed_back(ctx):
+        own = model.parent_statement.get(fed.jc.call)
+        for binding in flow.reaching(fed.arg, fed.frame.scope):
+            if binding.node is own:
+                continue  # the loop's own update
+            value = assigned(binding).value
+            if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+                    and value.func.attr.value == "init" and binding.frame is not None):
+                continue
+            optimizer = receiver_built_by(value.func.value, binding.scope, binding.frame, model,
+                                          lambda qualname, _: qualname in WEAK_STATE_OPTIMIZERS)
+            if optimizer is not None:
+                found.append(WeakStart(fed, value, optimizer))
+                break
+    return found

@@ -1,7 +1,10 @@
 from typing import Iterator
 
+import libcst as cst
+
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._churn import churns
+from jitlint.rules._feedback import weak_state_starts
 
 
 class ChangingDtype(Rule):
@@ -16,7 +19,12 @@ class ChangingDtype(Rule):
     a Python scalar and then a Python scalar of the other kind (`f(x, 2)` then `f(x, 0.5)`), or
     a Python scalar and a strongly typed array (`np.float32(0.)`, a `dtype=`, `.astype`, or the
     result of a jitted function whose returned value combines one: `y = f(0.)` then `f(y)`,
-    jax issue 4274), followed through names.
+    jax issue 4274), followed through names; a strongly typed constructor (`jnp.ones(())`,
+    `jaxfacts.STRONG_ARRAY_CONSTRUCTORS`) and `jnp.array(1.0)` at the same argument (equinox#817).
+    And an optax state fed back through a jitted step (`w, state = step(w, state)` in a loop)
+    whose first value is the `init` state of an optimizer that starts it weakly typed
+    (`optax.lbfgs`, the line searches: `jaxfacts.WEAK_STATE_OPTIMIZERS`, also inside
+    `optax.chain`).
 
     ## Why is this bad?
     jit compiles once per distinct dtype and weak type. Python ints are weak `int32`, Python
@@ -27,7 +35,9 @@ class ChangingDtype(Rule):
     2, 3.0 compile 5 times. Python ints 0..4 alone compile once; `None, 0, 1, 1.0, 0.5` compile
     3 times (DESC#1781). `f(0.0)` then `f(f(0.0))` with
     `f = lambda x: x + np.float32(0.5)` compiles twice; with `np.float32(0.0)` first, or with a
-    body of weak values only (`x / 2`: the result stays weakly typed), once.
+    body of weak values only (`x / 2`: the result stays weakly typed), once. A jitted
+    L-BFGS step fed its own state compiles twice in 3 steps (optax 0.2.8), once after
+    `jax.tree.map(lambda a: jnp.asarray(a, jnp.result_type(a)), state)` (optax PR #1108).
 
     ## Fix safety
     Converting once (`jnp.asarray(v, jnp.float32)`, or writing `1.0` instead of `1`) can change
@@ -70,3 +80,11 @@ class ChangingDtype(Rule):
         for churn in churns(ctx):
             if churn.kind == "dtype":
                 yield Violation(churn.node, churn.message)
+        for start in weak_state_starts(ctx):
+            fed, init = start.fed, cst.Module([]).code_for_node(start.init)
+            yield Violation(fed.arg, (
+                f"`{fed.name}` starts as `{init}`, whose {start.optimizer} state holds weakly typed "
+                f"scalars, and `{fed.jc.name}` returns them strongly typed: the second call "
+                f"compiles `{fed.jc.name}` again; make the initial state strongly typed once "
+                f"({fed.name} = jax.tree.map(lambda a: jnp.asarray(a, jnp.result_type(a)), {fed.name}))"),
+                related=((start.init, "the weakly typed initial state"),))

@@ -2,10 +2,11 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (CACHE_CLEARS, LAX_CONTROL_FLOW_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS, OPTAX_COMBINATORS,
+from jitlint.jaxfacts import (CACHE_CLEARS, LAX_CONTROL_FLOW_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS,
                               LaxLoopCall)
 from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._builders import built_by
 from jitlint.rules._context import PARTIAL_CONSTRUCTORS, PLAIN_DECORATORS, CallingContext, calling_context
 from jitlint.rules._jitted import jitted_functions
 from jitlint.rules._nnx import own_nodes
@@ -162,23 +163,20 @@ def _library_loop_call(site: CallSite, model: SemanticModel) -> Optional[tuple[s
 def _builds_lax_loop(call: cst.Call, scope: Scope, frame: Frame, model: SemanticModel,
                      method: str) -> Optional[tuple[str, LaxLoopCall]]:
     """The library call (and its fact) whose ``method`` runs lax control flow, for the object
-    ``call`` builds, also inside ``optax.chain(...)``, written there or bound to a name first
-    (``linesearch = optax.scale_by_backtracking_linesearch(...)``)."""
-    qualname = model.qualified_name(call.func, scope)
-    fact = LAX_LOOP_LIBRARY_CALLS.get(qualname or "")
-    if fact is not None and fact.method == method and all(
-            any(a.keyword is not None and a.keyword.value == keyword and cst.Module([]).code_for_node(a.value) == value for a in call.args)
-            for keyword, value in fact.when):
-        return qualname, fact
-    if qualname in OPTAX_COMBINATORS:
-        for arg in call.args:
-            member = (arg.value, scope, frame) if isinstance(arg.value, cst.Call) else \
-                model.value_origin(arg.value, scope, frame)
-            if member is not None and isinstance(member[0], cst.Call):
-                found = _builds_lax_loop(member[0], member[1], member[2], model, method)
-                if found is not None:
-                    return found
-    return None
+    ``call`` builds, also inside ``optax.chain(...)`` (rules/_builders.py)."""
+    found = built_by(call, scope, frame, model, lambda qualname, built: _lax_loop_fact(qualname, built, method)
+                     is not None)
+    return (found, LAX_LOOP_LIBRARY_CALLS[found]) if found is not None else None
+
+
+def _lax_loop_fact(qualname: str, call: cst.Call, method: str) -> Optional[LaxLoopCall]:
+    """The fact for ``qualname``'s ``method`` when ``call`` passes the keywords it needs."""
+    fact = LAX_LOOP_LIBRARY_CALLS.get(qualname)
+    if fact is None or fact.method != method or not all(
+            any(a.keyword is not None and a.keyword.value == keyword and cst.Module([]).code_for_node(a.value) == value
+                for a in call.args) for keyword, value in fact.when):
+        return None
+    return fact
 
 
 def _eager_helper(site: CallSite, model: SemanticModel, jitted: set, context: CallingContext) -> Optional[str]:

@@ -1,6 +1,8 @@
 # source: https://optax.readthedocs.io/en/latest/api/optimizers.html#lbfgs
-# expect: none
+# expect: JIT502 at line 28
 # runtime: COMPILES 2 CALLS 3
+# (negative for JIT520: the jitted step is its fix; but the L-BFGS init state is weakly typed and
+# the step returns it strongly typed, so the step compiles twice: optax PR #1108, JIT502)
 import jax
 import jax.numpy as jnp
 import optax
