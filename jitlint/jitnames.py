@@ -40,9 +40,13 @@ JIT_SPELLINGS = {
 # a cache of its own), by what they behave like.  haliax's ``named_jit`` (haliax 1.3,
 # partitioning.py) splits the function and the arguments with ``hashable_partition``, every
 # non-array part static, and calls a jax.jit cached on them: equinox.filter_jit's behaviour.
+# array-api-extra's ``jax_autojit`` (vendored by scipy 1.17 under ``scipy._lib``) makes every
+# non-array argument static (its docstring; measured by tests/test_jaxfacts.py): the same.
 KNOWN_JIT_WRAPPERS = {
     "haliax.named_jit": "equinox.filter_jit",
     "haliax.partitioning.named_jit": "equinox.filter_jit",
+    "array_api_extra._lib._utils._helpers.jax_autojit": "equinox.filter_jit",
+    "scipy._lib.array_api_extra._lib._utils._helpers.jax_autojit": "equinox.filter_jit",
 }
 # Under these every non-array argument is static (equinox's filtering).
 FILTERING_JIT_FUNCTIONS = frozenset({"equinox.filter_jit", "equinox.filter_pmap"})

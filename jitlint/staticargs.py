@@ -64,6 +64,7 @@ class StaticArgSpec:
     signature_known: bool = True  # no decorator under the jit that may change the signature
     method: bool = False  # a function defined in a class body (called as obj.name: self shifts)
     bound: bool = False  # jit of a bound method (``jax.jit(self.fit)``): argnum 0 follows ``self``
+    via: str = ""  # the known wrapper the code calls, when it behaves as ``jit`` (jitnames.JitRef.via)
 
     @property
     def filtering(self) -> bool:
@@ -210,6 +211,7 @@ def spec_of(app: JitApplication, model: SemanticModel,
         name=function.name.value if isinstance(function, cst.FunctionDef) else
         app.target.value if isinstance(app.target, cst.Name) else "<lambda>",
         jit=jit,
+        via=app.jit.via,
         positional=positional,
         posonly=posonly,
         kwonly=tuple(p.name.value for p in params.kwonly_params),

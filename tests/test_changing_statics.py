@@ -62,3 +62,28 @@ def test_hash_without_eq_across_modules(tmp_path: Path, base_body, expected):
     results = lint_files(list(iter_python_files([str(tmp_path)], settings)), settings, jobs=1)
     found = [d.code for r in results if r.path.endswith("run.py") for d in r.diagnostics]
     assert found == expected
+
+
+AUTOJIT_SWEEP = """
+import jax.numpy as jnp
+from scipy._lib.array_api_extra._lib._utils._helpers import jax_autojit
+
+
+def shift(x, y: float, plus: bool):
+    return x + y if plus else x - y
+
+
+shifted = jax_autojit(shift)
+x = jnp.arange(4.0)
+for y in [0.5, 1.5, 2.5, 3.5, 4.5]:
+    print(shifted(x, {arg}, True))
+"""
+
+
+def test_known_filtering_wrapper_makes_a_float_sweep_static():
+    """scipy's vendored ``jax_autojit`` is a known wrapper with equinox.filter_jit's behaviour
+    (jitnames.KNOWN_JIT_WRAPPERS; its compile per float is measured in test_jaxfacts.py): a
+    float sweep is JIT403, named after the wrapper; the same sweep as arrays is silent."""
+    [found] = lint_source(textwrap.dedent(AUTOJIT_SWEEP.format(arg="y")).encode(), "m.py", Settings()).diagnostics
+    assert found.code == "JIT403" and "jax_autojit (like equinox.filter_jit)" in found.message
+    assert _codes(AUTOJIT_SWEEP.format(arg="jnp.asarray(y)")) == []

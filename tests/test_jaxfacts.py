@@ -2133,3 +2133,30 @@ def test_weak_state_optimizer_step_compiles_twice_until_the_state_is_strong(qual
     assert run(solver, convert=False) == 2
     assert run(solver, convert=True) == 1
     assert run(optax.adam(0.1), convert=False) == 1
+
+
+@pytest.mark.parametrize("qualname", sorted(__import__("jitlint.jitnames", fromlist=["x"]).KNOWN_JIT_WRAPPERS))
+def test_known_jit_wrapper_behaves_as_recorded(qualname, compiles):
+    """A known wrapper recorded as equinox.filter_jit makes a Python float static (a compile per
+    value) and traces an array (one compile); skipped where the package is not installed."""
+    from jitlint.jitnames import KNOWN_JIT_WRAPPERS
+    assert KNOWN_JIT_WRAPPERS[qualname] == "equinox.filter_jit"
+    module, name = qualname.rsplit(".", 1)
+    wrap = getattr(pytest.importorskip(module), name)
+    if module.startswith("haliax"):
+        pytest.skip("haliax's named_jit needs named axes; its partitioning source records the behaviour")
+
+    def shift(x, y):
+        return x + y
+
+    shifted = wrap(shift)
+    x = jnp.arange(3.0)
+    arrays = [jnp.asarray(y) for y in (0.5, 1.5, 2.5)]
+    before = len(compiles)
+    for y in (0.5, 1.5, 2.5):
+        shifted(x, y)
+    per_float = compiles[before:]
+    before = len(compiles)
+    for y in arrays:
+        shifted(x, y)
+    assert len(per_float) == 3 and compiles[before:] == per_float[:1]

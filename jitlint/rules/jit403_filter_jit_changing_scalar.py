@@ -93,9 +93,10 @@ class FilterJitChangingScalar(Rule):
                          else f"argument `{use.param}` (position {use.position})")
                 source = cst.Module([]).code_for_node(use.value)
                 how = _described(varying, source)
+                jit = f"{use.spec.via} (like equinox.filter_jit)" if use.spec.via else "equinox.filter_jit"
                 yield Violation(use.arg, (
                     f"{where} of `{use.callee}` is {how}, a Python scalar that "
-                    f"equinox.filter_jit treats as static: it recompiles on every call; "
+                    f"{jit} treats as static: it recompiles on every call; "
                     f"pass jnp.asarray({source}) so it is traced"))
         for site in ctx.model.calls:  # ``diffrax.diffeqsolve(..., t1=T)``: filter_jit inside
             qualname = ctx.model.qualified_name(site.node.func, site.frame.scope)
