@@ -337,7 +337,8 @@ def _may_have_findings(text: str, scan: ModuleScan, settings: Settings,
         return True
     if any(word in text for word in JIT_WORDS) and scan.reaches_jit():
         return True
-    api_names = {name for rule in rules for name in rule.prefilter_names}
+    api_names = {name for rule in rules if all(word in text for word in rule.prefilter_words)
+                 for name in rule.prefilter_names}
     if any(name.rpartition(".")[2] in text for name in api_names) and scan.reaches_any(api_names):
         return True
     methods = {name: position for rule in rules for name, position in rule.prefilter_methods.items()}

@@ -85,6 +85,9 @@ class Rule:
     # it worth parsing although it reaches no jit (the engine's prefilter); for rules about
     # code that runs outside jit.
     prefilter_names: ClassVar[frozenset[str]] = frozenset()
+    # Words that must also occur in the file's text for those names to count (``in_axes``: a
+    # vmap with no in_axes tuple has nothing for JIT705 to check).
+    prefilter_words: ClassVar[tuple[str, ...]] = ()
     # Transforms (``jax.vmap``) that make a file worth parsing only when the function handed to
     # one, a def of the file or a lambda, does a Python-value operation (project.py:
     # transformed_function_forces): for rules about what such a trace raises.

@@ -39,8 +39,9 @@ class InAxesLengthMismatch(Rule):
     name = "in-axes-length-mismatch"
     summary = "a vmap/pmap in_axes tuple whose length does not match the positional arguments of a call raises"
     severity = "error"
-    # files that vmap without any jit
+    # files that vmap with an in_axes tuple, without any jit
     prefilter_names = frozenset(q for q, fact in TRACING_CALLS.items() if fact.wraps and fact.in_axes is not None)
+    prefilter_words = ("in_axes",)
 
     INVALID = [
         """
