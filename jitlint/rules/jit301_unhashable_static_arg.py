@@ -138,11 +138,13 @@ class UnhashableStaticArg(Rule):
                 yield Violation(use.arg, (
                     f"{use.where()} is {what}; it is unhashable, so the call raises ValueError "
                     f"(non-hashable static argument); {fix}"))
+        receivers_reported = set()
         for receiver in static_receivers(ctx):
             found = unhashable_receiver(ctx, receiver)
-            if found is not None:
+            name = f"{receiver.cls.name.value}.{receiver.method}"
+            if found is not None and (name, found) not in receivers_reported:
+                receivers_reported.add((name, found))  # one finding per cause: the first call
                 what, fix = found
-                name = f"{receiver.cls.name.value}.{receiver.method}"
                 yield Violation(receiver.receiver, (
                     f"`{name}` is jitted with a static `self`, which is {what}; it is unhashable, "
                     f"so the call raises ValueError (non-hashable static argument); {fix}"))
