@@ -2,7 +2,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (CACHE_CLEARS, LAX_CONTROL_FLOW_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS,
+from jitlint.jaxfacts import (CACHE_CLEARS, LAX_CONTROL_FLOW_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS, TRACER_TYPES,
                               LaxLoopCall)
 from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext, Rule, Violation
@@ -11,6 +11,7 @@ from jitlint.rules._context import PARTIAL_CONSTRUCTORS, PLAIN_DECORATORS, Calli
 from jitlint.rules._jitted import jitted_functions
 from jitlint.rules._nnx import own_nodes
 from jitlint.semantic import CallSite, Frame, Scope, SemanticModel
+from jitlint.walk import iter_nodes
 
 
 
@@ -122,13 +123,16 @@ class EagerLaxControlFlowInLoop(Rule):
             if not loops or context.runs_traced(site.frame):
                 continue  # traced code runs once per trace of its caller's jit
             library = _library_loop_call(site, model)
-            what, fix = library if library is not None else (
-                _eager_helper(site, model, jitted, context) or _project_helper(site, ctx), "")
+            helper = _eager_helper(site, model, jitted, context) if library is None else None
+            what, fix = library if library is not None else helper[0] if helper is not None else (
+                _project_helper(site, ctx), "")
             if what is None or _deliberate_loop(loops, site, model, context):
                 continue
-            yield Violation(site.node, (
-                f"{what} runs lax control flow outside jit, in a loop: its body is traced and "
-                f"compiled again on every iteration; {fix or 'jit the step (or the helper) once'}"))
+            message = (f"{what} runs lax control flow outside jit, in a loop: its body is traced and "
+                       f"compiled again on every iteration; {fix or 'jit the step (or the helper) once'}")
+            # at the call in the loop, which repeats; the lax call in the helper is the evidence
+            yield Violation(site.node, message, related=((helper[1], "the lax call with a fresh body"),)
+                            if helper is not None else ())
 
 
 def _library_loop_call(site: CallSite, model: SemanticModel) -> Optional[tuple[str, str]]:
@@ -179,20 +183,21 @@ def _lax_loop_fact(qualname: str, call: cst.Call, method: str) -> Optional[LaxLo
     return fact
 
 
-def _eager_helper(site: CallSite, model: SemanticModel, jitted: set, context: CallingContext) -> Optional[str]:
-    """A function or method of this module (``helper(x)``, ``obj.run(x)``, ``self.run(x)``)
-    that runs lax control flow with a body it defines itself, directly or through one more
-    such call of its own (``step`` calling ``rollout``)."""
+def _eager_helper(site: CallSite, model: SemanticModel, jitted: set, context: CallingContext
+                  ) -> Optional[tuple[tuple[str, str], cst.Call]]:
+    """((what, advice), the lax call) for a function or method of this module (``helper(x)``,
+    ``obj.run(x)``, ``self.run(x)``) that runs lax control flow with a body it defines itself,
+    directly or through one more such call of its own (``step`` calling ``rollout``)."""
     helper = context.callee(site.node, site.frame.scope)
     if helper is None or site.frame.is_inside(helper) or _calls_back(helper, site, model, context):
         return None  # a recursive call (an interpreter): it runs wherever its caller does
     found = _fresh_control_flow(helper, model, jitted, context, 0)
     if found is None:
         return None
-    inner, control = found
+    inner, control, call = found
     through = f"through `{inner.name.value}`, " if inner is not helper else ""
     shown = cst.Module([]).code_for_node(site.node.func)
-    return f"`{shown}` ({through}its `{control}` with a body defined inside it)"
+    return (f"`{shown}` ({through}its `{control}` with a body defined inside it)", ""), call
 
 
 def _calls_back(helper: cst.FunctionDef, site: CallSite, model: SemanticModel, context: CallingContext) -> bool:
@@ -207,13 +212,13 @@ def _calls_back(helper: cst.FunctionDef, site: CallSite, model: SemanticModel, c
 
 
 def _fresh_control_flow(helper: cst.FunctionDef, model: SemanticModel, jitted: set,
-                        context: CallingContext, depth: int) -> Optional[tuple[cst.FunctionDef, str]]:
-    """(the def whose lax call gets a fresh body, the lax call) for an eager ``helper``."""
+                        context: CallingContext, depth: int) -> Optional[tuple[cst.FunctionDef, str, cst.Call]]:
+    """(the def whose lax call gets a fresh body, the lax function, the call) for an eager ``helper``."""
     if helper in jitted or context.traced(helper) or not _plain(helper, model):
         return None
     control = _control_flow_with_local_body(helper, model)
     if control is not None:
-        return helper, control
+        return (helper, *control)
     if depth >= 1:
         return None
     scope = model.scope_of[helper]
@@ -258,10 +263,13 @@ def _project_helper(site: CallSite, ctx: FileContext) -> Optional[str]:
     return f"`{qualname}` (its `{control}` with a body defined inside it)"
 
 
-def _control_flow_with_local_body(helper: cst.FunctionDef, model: SemanticModel) -> Optional[str]:
+def _control_flow_with_local_body(helper: cst.FunctionDef, model: SemanticModel) -> Optional[tuple[str, cst.Call]]:
+    """(the lax function, its call) of a lax call in ``helper`` given a function made anew per
+    call; not one that runs only under a trace (``if isinstance(keys, jax.core.Tracer):``)."""
     scope = model.scope_of[helper]
+    traced_only = _tracer_guarded(helper, model, scope)
     for node in own_nodes(helper.body):
-        if not isinstance(node, cst.Call):
+        if not isinstance(node, cst.Call) or id(node) in traced_only:
             continue
         qualname = model.qualified_name(node.func, scope)
         if qualname not in LAX_CONTROL_FLOW_FUNCTION_PARAMS:
@@ -271,8 +279,20 @@ def _control_flow_with_local_body(helper: cst.FunctionDef, model: SemanticModel)
         for index, keyword in LAX_CONTROL_FLOW_FUNCTION_PARAMS[qualname]:
             function = positional[index] if index < len(positional) else keywords.get(keyword)
             if function is not None and _is_fresh_function(function, scope, model):
-                return qualname.replace("jax.lax.", "lax.")
+                return qualname.replace("jax.lax.", "lax."), node
     return None
+
+
+def _tracer_guarded(helper: cst.FunctionDef, model: SemanticModel, scope: Scope) -> set[int]:
+    """The nodes in the body of an ``if isinstance(x, jax.core.Tracer):`` (jaxfacts.TRACER_TYPES)
+    of ``helper``: they run only while a transformation traces the helper."""
+    guarded: set[int] = set()
+    for node in own_nodes(helper.body):
+        test = node.test if isinstance(node, cst.If) else None
+        if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance" \
+                and len(test.args) == 2 and model.qualified_name(test.args[1].value, scope) in TRACER_TYPES:
+            guarded.update(id(inner) for inner in iter_nodes(node.body))
+    return guarded
 
 
 def _is_fresh_function(expr: cst.BaseExpression, scope: Scope, model: SemanticModel, depth: int = 0) -> bool:
