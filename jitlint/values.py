@@ -1301,6 +1301,18 @@ ARRAY_CONSTRUCTORS = frozenset({
     "array", "asarray", "zeros", "ones", "full", "empty", "arange", "linspace", "eye", "identity",
     "zeros_like", "ones_like", "full_like", "empty_like", "stack", "concatenate",
 })
+# NumPy random draws shaped by their positional arguments (``np.random.randn(20, 3)``; with none
+# they return a Python float); every other draw returns an array when given ``size=``.
+SHAPED_BY_POSITION_DRAWS = frozenset({"randn", "rand", "standard_normal", "random", "random_sample", "sample"})
+
+
+def _sized_draw(call: cst.Call, last: str) -> bool:
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    return (last in SHAPED_BY_POSITION_DRAWS and bool(positional)) or any(
+        a.keyword is not None and a.keyword.value == "size" and not (
+            isinstance(a.value, cst.Name) and a.value.value == "None") for a in call.args)
+
+
 # jax.numpy functions whose result is not an array (everything else there returns a jax Array;
 # measured: even jnp.float32(1.0) is an Array, and hash() of any Array raises TypeError).
 NOT_ARRAYS = frozenset({
@@ -1318,6 +1330,8 @@ def array_made_by(model: SemanticModel, call: cst.Call, scope: Scope) -> Optiona
         return None
     last = qualname.rsplit(".", 1)[-1]
     if qualname.startswith("numpy.") and last in ARRAY_CONSTRUCTORS:
+        return "a NumPy array"
+    if qualname.startswith("numpy.random.") and _sized_draw(call, last):
         return "a NumPy array"
     if qualname.startswith("jax.numpy.") and last not in NOT_ARRAYS and last[:1].islower():
         return "a jax Array"
