@@ -1938,6 +1938,10 @@ class _FunctionAnalysis:
             return self.staged or self._any_arg_traced(call, scope)
         if isinstance(func, cst.Attribute) and self.layer_attribute(func, scope) is not None:
             return self._any_arg_traced(call, scope)  # self.linear(x): a layer built in __init__
+        if isinstance(func, cst.Attribute) and func.attr.value == "apply" and (
+                _applied_module_call(self.ctx, func, scope) is not None
+                or transformed_function(self.ctx, func, scope) is not None):
+            return self._any_arg_traced(call, scope)  # model.apply(params, x) of a linen Module / hk.transform
         if isinstance(func, cst.Attribute) and self._staged_operand(func.value, scope, call):
             return func.attr.value in ARRAY_METHODS  # a method of a traced array
         builtin = self._builtin(func, scope)
