@@ -591,9 +591,12 @@ NUMPY_ARRAY_METHOD_FUNCTIONS = frozenset(f"numpy.{name}" for name in (
     "transpose", "squeeze", "round", "around", "argmax", "argmin", "cumsum", "cumprod", "repeat",
     "swapaxes",
 ))
-# every function of these numpy submodules converts its argument
+# every function of these modules converts its argument to a NumPy array (SciPy's: measured for
+# optimize.minimize, special.expit / logsumexp / gammaln, linalg.norm, stats.norm.pdf,
+# signal.convolve, integrate.trapezoid; a class such as ``scipy.stats.Normal`` is not judged)
 NUMPY_CONVERTING_SUBMODULES: dict[str, str] = {"numpy.linalg.": "TracerArrayConversionError",
-                                               "numpy.fft.": "TracerArrayConversionError"}
+                                               "numpy.fft.": "TracerArrayConversionError",
+                                               "scipy.": "TracerArrayConversionError"}
 
 
 # --- Library calls that run lax control flow inside ----------------------------------------------

@@ -2501,9 +2501,10 @@ class _UseFinder(Walker):
             numpy_error = _numpy_conversion_error(qualname)
             if numpy_error is not None and any(a.traced(arg.value, scope) or a.elements_traced(arg.value, scope)
                                                for arg in node.args):  # ``np.array([a, b])`` of tracers too
-                jnp_name = "jax." + qualname
+                fix = (f"use the jax.scipy function of that name if there is one (`jax.{qualname}`), else "
+                       f"call it outside jit" if qualname.startswith("scipy.") else f"use `jax.{qualname}`")
                 a.report("numpy", node, f"`{qualname}` on a traced value in {name} raises "
-                                        f"{numpy_error}; use `{jnp_name}`")
+                                        f"{numpy_error}; {fix}")
             elif qualname in SEQUENCE_CONVERTING_FUNCTIONS and node.args and node.args[0].keyword is None \
                     and a.elements_traced(node.args[0].value, scope):
                 a.report("numpy", node, f"`{_src(node)}` reads a Python sequence holding a traced value "
@@ -3024,7 +3025,7 @@ def _numpy_conversion_error(qualname: Optional[str]) -> Optional[str]:
     if qualname is None:
         return None
     for prefix, error in NUMPY_CONVERTING_SUBMODULES.items():
-        if qualname.startswith(prefix):
+        if qualname.startswith(prefix) and not qualname.rpartition(".")[2][:1].isupper():
             return error
     return NUMPY_CONVERTING_FUNCTIONS.get(qualname)
 
