@@ -231,10 +231,11 @@ class CallingContext:
         outer = self.model.functions[function]
         if outer.scope.kind == "class":
             # a method: self.name(...), obj.name(...) on an instance, or Cls(...).name(...)
-            cls = outer.scope.node
+            # (an instance of a subclass that inherits it runs it too)
             sites = [site for site in self.model.calls_named(function.name.value)
                      if isinstance(site.node.func, cst.Attribute)
-                     and self._receiver_class(site.node.func.value, site.frame.scope) is cls]
+                     and (receiver := self._receiver_class(site.node.func.value, site.frame.scope)) is not None
+                     and inherited_method(self.model, receiver, function.name.value) is function]
         else:
             binding = next((b for b in outer.scope.bindings.get(function.name.value, ())
                             if b.node is function), None)
@@ -492,7 +493,7 @@ class CallingContext:
             if cls is None and isinstance(expr.value, cst.Name):
                 cls = self.class_of(expr.value, scope)  # Cls.method
             if cls is not None:
-                found = class_methods(cls).get(method)
+                found = inherited_method(self.model, cls, method)
                 if found is not None:
                     yield found
                 return
@@ -556,7 +557,7 @@ def bound_method_target(ctx: FileContext, target: cst.BaseExpression, scope: Sco
     if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)):
         return None
     cls = calling_context(ctx).instance_class(target.value, scope)
-    method = class_methods(cls).get(target.attr.value) if cls is not None else None
+    method = inherited_method(ctx.model, cls, target.attr.value) if cls is not None else None
     if method is None or method.decorators:
         return None
     params = [*method.params.posonly_params, *method.params.params]
@@ -566,6 +567,28 @@ def bound_method_target(ctx: FileContext, target: cst.BaseExpression, scope: Sco
 def class_methods(cls: cst.ClassDef) -> dict[str, cst.FunctionDef]:
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     return {stmt.name.value: stmt for stmt in body if isinstance(stmt, cst.FunctionDef)}
+
+
+def inherited_method(model: SemanticModel, cls: cst.ClassDef, name: str, depth: int = 0
+                     ) -> Optional[cst.FunctionDef]:
+    """The def ``instance.name`` runs for an instance of ``cls``: its own, else the first base's
+    in order, for bases that are classes of this module (``class DDIMSampler(DiffusionSampler)``);
+    None when a base the lookup reaches is not one (an imported class may define it)."""
+    found = class_methods(cls).get(name)
+    if found is not None or depth > 5:
+        return found
+    frame = model.classes.get(cls)
+    for base in cls.bases:
+        if base.keyword is not None or base.star:
+            return None
+        binding = model.single_binding(base.value.value, frame.scope) \
+            if isinstance(base.value, cst.Name) and frame is not None else None
+        if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef):
+            return None
+        found = inherited_method(model, binding.node, name, depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
 def has_decorator(function: cst.FunctionDef, name: str) -> bool:
