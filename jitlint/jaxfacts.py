@@ -326,6 +326,10 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "flax.linen.Dropout.__call__": _concrete(_BOOL, (1, "deterministic"), flag=True),
     "flax.linen.BatchNorm": _concrete(_BOOL, (0, "use_running_average"), flag=True),
     "flax.linen.BatchNorm.__call__": _concrete(_BOOL, (1, "use_running_average"), flag=True),
+    # diffrax 0.7 checks ``max_steps`` in Python (``if max_steps is not None and max_steps < 1``,
+    # the loop's buffer sizes): a traced one raises (diffrax#379)
+    "diffrax.diffeqsolve": _concrete(_BOOL, (11, "max_steps"), fix=(
+        "pass a Python int: mark the parameter static, or close over the value")),
     # chex's static assertions compare their arguments in Python: a traced one raises, even
     # under chex.chexify (chex#387); its value assertions are the traced-safe ones
     "chex.assert_equal": _concrete(_BOOL, (0, "first"), (1, "second"), fix=(

@@ -496,12 +496,19 @@ def _library_concrete_calls() -> dict[str, tuple[object, tuple, dict]]:
         "flax.linen.BatchNorm.__call__": (
             lambda *a, **k: nn.BatchNorm().apply(stats, *a, mutable=["batch_stats"], **k)[0], (x, True), {}),
         "chex.assert_equal": (pytest.importorskip("chex").assert_equal, (1, 1), {}),
+        "diffrax.diffeqsolve": (pytest.importorskip("diffrax").diffeqsolve, _decay_problem(), {"max_steps": 16}),
         **{f"chex.{name}": (getattr(pytest.importorskip("chex"), name), (1,) + ((0, 2) if name.endswith("_in") else ()), {})
            for name in ("assert_scalar", "assert_scalar_positive", "assert_scalar_non_negative", "assert_scalar_in")},
         "chex.assert_scalar_negative": (pytest.importorskip("chex").assert_scalar_negative, (-1,), {}),
         **{f"equinox.{name}": (getattr(pytest.importorskip("equinox"), name),
                                (((1.0, 2.0), 3.0), ((True, False), False)), {}) for name in ("partition", "filter")},
     }
+
+
+def _decay_problem() -> tuple:
+    """diffeqsolve's positional arguments for dy/dt = -y from 0 to 1."""
+    diffrax = pytest.importorskip("diffrax")
+    return diffrax.ODETerm(lambda t, y, args: -y), diffrax.Tsit5(), 0.0, 1.0, 0.1, jnp.ones(2)
 
 
 _LIBRARY_CONCRETE_PARAMS = {name: facts for name, facts in CONCRETE_PARAMS.items() if not name.startswith("jax.")}
