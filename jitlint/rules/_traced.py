@@ -152,6 +152,9 @@ _TRACING_CALL_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in TRACING
 _TREE_MAP_LAST_NAMES = frozenset(name.rpartition(".")[2] for name in TREE_MAPS)
 # A truth test of a tracer: TracerBoolConversionError for one element; an array of more than one
 # raises Python's ValueError ("truth value of an array ... is ambiguous") first (measured).
+# builtin types a jax array (or its tracer) is never an instance of
+PYTHON_CONTAINER_TYPES = frozenset({"dict", "list", "tuple", "set", "frozenset", "str", "bytes", "int", "float",
+                                    "bool", "complex"})
 TRUTH_ERROR = f"{PYTHON_VALUE_SYNTAX['truth test']} (ValueError if it holds more than one element)"
 JITTED_HERE = "jitted here"
 # jits whose outputs are tracers when called inside another jit's trace, static inputs or not
@@ -1338,8 +1341,11 @@ class _FunctionAnalysis:
                  module_params: Optional[dict[str, cst.ClassDef]] = None,
                  schedule_of: str = "", staged: bool = True,
                  traced_fields: frozenset[str] = frozenset(), jit_outputs: bool = False,
-                 project_caller: str = "") -> None:
+                 project_caller: str = "", array_params: frozenset[str] = frozenset()) -> None:
         self.ctx = ctx
+        # traced parameters that every traced call of this helper fills with a jax array (not a
+        # pytree container): ``isinstance(p, dict)`` is False for them under the trace
+        self.array_params = array_params
         # the second pass of ``_nested_jit_uses``: a call of a jitted function returns tracers
         # (under an outer jit it does whatever its arguments, static ones too)
         self.jit_outputs = jit_outputs if caller is None else caller.jit_outputs
@@ -1719,7 +1725,7 @@ class _FunctionAnalysis:
         for index, arg in enumerate(call.args):
             if arg.star:
                 break
-            if not self.traced(arg.value, scope):
+            if not self.hands_traced(arg.value, scope):
                 continue
             if arg.keyword is not None:
                 traced.add(arg.keyword.value)
@@ -1728,13 +1734,26 @@ class _FunctionAnalysis:
         traced &= {p.name.value for p in (*params, *helper.params.kwonly_params) if p is not None}
         if also:
             traced.add(also)
-        key = (id(helper), frozenset(traced), fields)
+        arrays = frozenset(
+            (arg.keyword.value if arg.keyword is not None else params[index].name.value)
+            for index, arg in enumerate(call.args) if not arg.star and self._made_array(arg.value, scope)
+            and (arg.keyword is not None or (index < len(params) and params[index] is not None))) & traced
+        key = (id(helper), frozenset(traced), fields, arrays)
         if not (traced or fields or force) or key in self.followed:
             return
         analysis = _FunctionAnalysis(self.ctx, JittedFunction(helper, [], traced, set(traced)),
-                                     self.jitted_defs, self, self.depth + 1, traced_fields=fields)
+                                     self.jitted_defs, self, self.depth + 1, traced_fields=fields,
+                                     array_params=arrays)
         self.followed[key] = analysis
         analysis.solve()
+
+    def _made_array(self, expr: cst.BaseExpression, scope: Scope) -> bool:
+        """``jnp.array([a, b])``, or a name bound once to such a call: a jax array, never a
+        container."""
+        if isinstance(expr, cst.Name):
+            binding = self.flow.single(expr, scope)
+            expr = binding.value if binding is not None and binding.kind == "assign" else None
+        return isinstance(expr, cst.Call) and _makes_jax_array(self.model.qualified_name(expr.func, scope))
 
     # ------------------------------------------------------------------ dataflow
     def _bindings(self) -> list[Binding]:
@@ -2119,6 +2138,10 @@ class _FunctionAnalysis:
             return any(not isinstance(e, cst.StarredElement)
                        and (self.traced(e.value, scope) or self.elements_traced(e.value, scope))
                        for e in expr.elements)
+        if isinstance(expr, cst.Dict):  # ``{"h": [h], "tau": [tau]}``: its values
+            return any(isinstance(e, cst.DictElement)
+                       and (self.traced(e.value, scope) or self.elements_traced(e.value, scope, depth + 1))
+                       for e in expr.elements)
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
             inner = self.model.scope_of.get(expr, scope)
             return self.traced(expr.elt, inner) or self.elements_traced(expr.elt, inner)
@@ -2126,9 +2149,14 @@ class _FunctionAnalysis:
             bindings = self.flow.reaching(expr, scope)
             return bool(bindings) and all(
                 b.kind == "assign" and id(b.scope) in self.scope_ids
-                and isinstance(b.value, (cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp))
+                and isinstance(b.value, (cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp, cst.Dict))
                 and self.elements_traced(b.value, b.scope, depth + 1) for b in bindings)
         return False
+
+    def hands_traced(self, expr: cst.BaseExpression, scope: Scope) -> bool:
+        """``expr`` hands a called function tracers: traced itself, or a list, tuple or dict of
+        traced values (a traced pytree for the callee)."""
+        return self.traced(expr, scope) or self.elements_traced(expr, scope)
 
     def _any_arg_traced(self, call: cst.Call, scope: Scope) -> bool:
         return any(self.traced(arg.value, scope) for arg in call.args)
@@ -2413,9 +2441,10 @@ class _UseFinder(Walker):
             elif node.orelse is not None:
                 self.walk(node.orelse)
             return False
-        if not self._numpy_guard(node.test):
+        if not (self._numpy_guard(node.test) or self._container_guard(node.test)):
             return None
-        # ``if isinstance(x, np.ndarray):``: the branch runs only for NumPy values, never tracers
+        # ``if isinstance(x, np.ndarray):``: the branch runs only for NumPy values, never tracers;
+        # ``if isinstance(x, dict):`` of a parameter every traced call fills with an array
         self.walk(node.test)
         if node.orelse is not None:
             self.walk(node.orelse)
@@ -2434,6 +2463,21 @@ class _UseFinder(Walker):
         self.walk(node.test)
         self.walk(node.orelse)
         return False
+
+    def _container_guard(self, test: cst.BaseExpression) -> bool:
+        """``isinstance(p, dict)`` (or another Python container or scalar type) of a parameter in
+        ``array_params``: False for the jax array the traced calls pass."""
+        a, scope = self.a, self.scope
+        if not (isinstance(test, cst.Call) and a._builtin(test.func, scope) == "isinstance" and len(test.args) == 2
+                and isinstance(test.args[0].value, cst.Name) and test.args[0].value.value in a.array_params):
+            return False
+        bindings = a.flow.reaching(test.args[0].value, scope)  # the parameter's own value here
+        if len(bindings) != 1 or bindings[0].kind != "param":
+            return False
+        types = test.args[1].value
+        members = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
+        return all(isinstance(t, cst.Name) and t.value in PYTHON_CONTAINER_TYPES and not a.model.lookup(t.value, scope)
+                   for t in members)
 
     def _numpy_guard(self, test: cst.BaseExpression) -> bool:
         """``isinstance(x, np.ndarray)`` (``x[0]``, a tuple of NumPy types, or one operand of
@@ -2549,11 +2593,11 @@ class _UseFinder(Walker):
                 a.follow_module_call(node, scope, a.called_module(func, scope))
             elif self._nondiff_tracer(node):
                 return  # reported at the call, where the fix goes
-            elif isinstance(func, cst.Name) and any(a.traced(arg.value, scope) for arg in node.args):
+            elif isinstance(func, cst.Name) and any(a.hands_traced(arg.value, scope) for arg in node.args):
                 a.follow(node, scope)
             elif a.reaches_nested_jit(node, scope) or a.runs_staged(node, scope):
                 a.follow(node, scope, force=True)
-            elif isinstance(func, cst.Attribute) and any(a.traced(arg.value, scope) for arg in node.args) \
+            elif isinstance(func, cst.Attribute) and any(a.hands_traced(arg.value, scope) for arg in node.args) \
                     and a.instance_method(func, scope) is not None:
                 # ``lookup.get(i)``: a method the class of this module defines itself (a flax
                 # Module's inherited ``apply`` is not one: below)
