@@ -72,7 +72,7 @@ from jitlint.jitnames import FILTERING_JIT_FUNCTIONS
 from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import STRINGS
-from jitlint.rules._context import PARTIAL_CONSTRUCTORS, bound_method_target, calling_context, class_methods
+from jitlint.rules._context import inherited_method, PARTIAL_CONSTRUCTORS, bound_method_target, calling_context, class_methods
 from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, name_loads, positional_params,
                                    scopes_within, states_container)
@@ -1709,6 +1709,12 @@ class _FunctionAnalysis:
         method = class_methods(self.module_params[bindings[0].name]).get(method_name)
         return method if method is not None and positional_params(method) else None
 
+    def follow_submodule(self, call: cst.Call, scope: Scope, method: cst.FunctionDef) -> None:
+        """``self.encoder(x)``: the submodule's ``__call__`` with the parameters receiving
+        traced arguments (its ``self`` is not traced)."""
+        if self.depth < MAX_HELPER_DEPTH:
+            self._follow_into(method, call, scope, positional_params(method)[1:])
+
     def follow_module_call(self, call: cst.Call, scope: Scope, method: cst.FunctionDef) -> None:
         """Analyse the Module's ``__call__`` with ``self`` traced (its array fields are) and the
         parameters receiving traced arguments."""
@@ -1955,7 +1961,8 @@ class _FunctionAnalysis:
         if isinstance(func, cst.Call) and self._transform(func, scope):
             # jax.grad(loss)(params): staged out like a jax.numpy call, a tracer on constants too
             return self.staged or self._any_arg_traced(call, scope)
-        if isinstance(func, cst.Attribute) and self.layer_attribute(func, scope) is not None:
+        if isinstance(func, cst.Attribute) and (self.layer_attribute(func, scope) is not None
+                                                or self.submodule_method(func, scope) is not None):
             return self._any_arg_traced(call, scope)  # self.linear(x): a layer built in __init__
         if isinstance(func, cst.Attribute) and func.attr.value == "apply" and (
                 _applied_module_call(self.ctx, func, scope) is not None
@@ -1991,6 +1998,25 @@ class _FunctionAnalysis:
         """``self.linear`` in a method of a class whose ``__init__`` (or linen ``setup``) sets
         ``self.linear = nnx.Linear(...)``: the qualified name of that library layer
         (LAYER_NAMESPACES), which returns arrays."""
+        built = self._built_attribute(func, scope)
+        qualname = self.model.qualified_name(built[0].func, built[1]) or "" if built is not None else ""
+        return qualname if qualname.startswith(LAYER_NAMESPACES) else None
+
+    def submodule_method(self, func: cst.Attribute, scope: Scope) -> Optional[cst.FunctionDef]:
+        """``self.encoder(x)`` where ``__init__`` / ``setup`` sets ``self.encoder = Encoder(...)``,
+        a class of this module: its ``__call__`` (also inherited from a base of this module)."""
+        built = self._built_attribute(func, scope)
+        if built is None or not isinstance(built[0].func, cst.Name):
+            return None
+        binding = self.model.single_binding(built[0].func.value, built[1])
+        if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef):
+            return None
+        method = inherited_method(self.model, binding.node, "__call__")
+        return method if method is not None and positional_params(method) and method is not self.func else None
+
+    def _built_attribute(self, func: cst.Attribute, scope: Scope) -> Optional[tuple[cst.Call, Scope]]:
+        """The call ``__init__`` (or linen ``setup``) assigns to ``self.<attr>`` that ``func``
+        reads in a method of that class, with the class's scope."""
         if not isinstance(func.value, cst.Name):
             return None
         bindings = self.model.lookup(func.value.value, scope)
@@ -2013,9 +2039,7 @@ class _FunctionAnalysis:
                         isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
                         and t.target.value.value == me and t.target.attr.value == func.attr.value
                         for t in node.targets):
-                    qualname = self.model.qualified_name(node.value.func, class_scope) or ""
-                    if qualname.startswith(LAYER_NAMESPACES):
-                        return qualname
+                    return node.value, class_scope
         return None
 
     def leaf_field_class(self, expr: cst.Attribute, scope: Scope) -> Optional[tuple[str, list[cst.Arg]]]:
@@ -2591,6 +2615,9 @@ class _UseFinder(Walker):
                 a.follow_table_entries(node, scope)
             elif a.called_module(func, scope) is not None:
                 a.follow_module_call(node, scope, a.called_module(func, scope))
+            elif isinstance(func, cst.Attribute) and any(a.hands_traced(arg.value, scope) for arg in node.args) \
+                    and (submodule := a.submodule_method(func, scope)) is not None:
+                a.follow_submodule(node, scope, submodule)  # ``self.encoder(x)`` built in setup
             elif self._nondiff_tracer(node):
                 return  # reported at the call, where the fix goes
             elif isinstance(func, cst.Name) and any(a.hands_traced(arg.value, scope) for arg in node.args):
