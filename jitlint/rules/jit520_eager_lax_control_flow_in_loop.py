@@ -124,8 +124,10 @@ class EagerLaxControlFlowInLoop(Rule):
                 continue  # traced code runs once per trace of its caller's jit
             library = _library_loop_call(site, model)
             helper = _eager_helper(site, model, jitted, context) if library is None else None
-            what, fix = library if library is not None else helper[0] if helper is not None else (
-                _project_helper(site, ctx), "")
+            if library is not None:
+                what, fix = library
+            else:
+                what, fix = helper[0] if helper is not None else _project_helper(site, ctx), ""
             if what is None or _deliberate_loop(loops, site, model, context):
                 continue
             message = (f"{what} runs lax control flow outside jit, in a loop: its body is traced and "
@@ -184,8 +186,8 @@ def _lax_loop_fact(qualname: str, call: cst.Call, method: str) -> Optional[LaxLo
 
 
 def _eager_helper(site: CallSite, model: SemanticModel, jitted: set, context: CallingContext
-                  ) -> Optional[tuple[tuple[str, str], cst.Call]]:
-    """((what, advice), the lax call) for a function or method of this module (``helper(x)``,
+                  ) -> Optional[tuple[str, cst.Call]]:
+    """(what, the lax call) for a function or method of this module (``helper(x)``,
     ``obj.run(x)``, ``self.run(x)``) that runs lax control flow with a body it defines itself,
     directly or through one more such call of its own (``step`` calling ``rollout``)."""
     helper = context.callee(site.node, site.frame.scope)
@@ -197,7 +199,7 @@ def _eager_helper(site: CallSite, model: SemanticModel, jitted: set, context: Ca
     inner, control, call = found
     through = f"through `{inner.name.value}`, " if inner is not helper else ""
     shown = cst.Module([]).code_for_node(site.node.func)
-    return (f"`{shown}` ({through}its `{control}` with a body defined inside it)", ""), call
+    return f"`{shown}` ({through}its `{control}` with a body defined inside it)", call
 
 
 def _calls_back(helper: cst.FunctionDef, site: CallSite, model: SemanticModel, context: CallingContext) -> bool:
