@@ -90,6 +90,9 @@ LAX_CONTROL_FLOW_FUNCTION_PARAMS: dict[str, tuple[Param, ...]] = {
     "jax.lax.switch": ((1, "branches"),),
     "jax.lax.map": ((0, "f"),),
 }
+# the transforms that, besides jit, stage the functions they trace into one program (measured
+# for checkify.check, UNFUNCTIONALIZED_CALLS)
+STAGING_TRACES = frozenset({*LAX_CONTROL_FLOW_FUNCTION_PARAMS, "jax.pmap"})
 # Those that cache the compiled program keyed on their function arguments (their hash and
 # ``==``): an equal function object reuses it, any other compiles again (measured: two instances
 # of a class that defines __hash__ but not __eq__ compile twice). Not ``lax.map``: it wraps ``f``
@@ -438,7 +441,13 @@ TRACING_CALLS: dict[str, TracingCall] = {
     **{f"numpyro.infer.{name}": _PROBABILISTIC_MODEL for name in ("NUTS", "HMC", "Predictive")},
     "numpyro.infer.SVI": TracingCall(((0, "model"), (1, "guide")), given=()),
     **{f"blackjax.{name}": TracingCall(((0, "logdensity_fn"),), given=(0,)) for name in ("nuts", "hmc")},
-    **{f"jaxopt.{name}": TracingCall(((0, "fun"),)) for name in ("LBFGS", "BFGS")},
+    # jaxopt's solvers differentiate ``fun`` under their own jit (the SciPy wrappers too, before
+    # handing values to SciPy), so ``run(init, *args)`` traces it with every argument
+    **{f"jaxopt.{name}": TracingCall(((0, "fun"),)) for name in ("LBFGS", "BFGS", "GradientDescent",
+                                                                "NonlinearCG", "LBFGSB", "ArmijoSGD",
+                                                                "PolyakSGD")},
+    **{f"jaxopt.{name}": TracingCall(((0, "residual_fun"),)) for name in ("LevenbergMarquardt", "GaussNewton")},
+    **{f"jaxopt.{name}": TracingCall(((5, "fun"),)) for name in ("ScipyMinimize", "ScipyBoundedMinimize")},
     "diffrax.ODETerm": TracingCall(((0, "vector_field"),), given=(0, 1)),
     # ``self.param(name, init_fn, *shape_args)`` in a linen Module: ``apply`` checks the stored
     # parameter's shape with ``jax.eval_shape(lambda: init_fn(key, *args))``, so the
@@ -601,6 +610,37 @@ NUMPY_ARRAY_METHOD_FUNCTIONS = frozenset(f"numpy.{name}" for name in (
 NUMPY_CONVERTING_SUBMODULES: dict[str, str] = {"numpy.linalg.": "TracerArrayConversionError",
                                                "numpy.fft.": "TracerArrayConversionError",
                                                "scipy.": "TracerArrayConversionError"}
+
+@dataclass(frozen=True)
+class UnfunctionalizedCall:
+    """A call that raises whenever a jit, pmap or lax control-flow trace stages it (vmap, grad
+    and eval_shape alone do not), unless the staged function is wrapped by ``functionalized_by``
+    (outside the jit or inside it): ``error`` is what the first call raises."""
+
+    error: str
+    functionalized_by: str
+    fix: str
+
+
+# jax 0.10.2 (measured in tests/test_jaxfacts.py): "Cannot abstractly evaluate a checkify.check
+# which was not functionalized", for a traced and a constant predicate alike
+UNFUNCTIONALIZED_CALLS: dict[str, UnfunctionalizedCall] = {
+    "jax.experimental.checkify.check": UnfunctionalizedCall(
+        "ValueError", "jax.experimental.checkify.checkify",
+        "functionalize the function that stages it: `err, out = checkify.checkify(f)(...)`, "
+        "then `err.throw()` (or use equinox.error_if, which needs no wrapper)"),
+}
+
+# methods of library objects that hand their arguments to NumPy (jaxopt's SciPy wrappers run
+# scipy.optimize on host arrays): on a tracer (under jit, vmap or lax.scan) they raise
+# TracerArrayConversionError.  The class -> (the method, the advice: a solver that runs in JAX).
+NUMPY_CONVERTING_METHODS: dict[str, tuple[str, str]] = {
+    "jaxopt.ScipyMinimize": ("run", "use jaxopt.LBFGS (or BFGS), which runs in JAX"),
+    "jaxopt.ScipyBoundedMinimize": ("run", "use jaxopt.LBFGSB, which runs in JAX"),
+    "jaxopt.ScipyRootFinding": ("run", "use jaxopt.Broyden (or Bisection), which runs in JAX"),
+    "jaxopt.ScipyLeastSquares": ("run", "use jaxopt.LevenbergMarquardt (or GaussNewton), which runs in JAX"),
+    "jaxopt.ScipyBoundedLeastSquares": ("run", "call it outside jit, on concrete arrays"),
+}
 
 
 # --- Library calls that run lax control flow inside ----------------------------------------------

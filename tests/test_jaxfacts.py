@@ -24,7 +24,9 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, PASS_THROUGH_WRAPPERS,
                               COMPILE_TIME_EVAL_CONTEXTS, TRACER_TYPES,
-                              NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_SUBMODULES,
+                              NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_METHODS,
+                              STAGING_TRACES, UNFUNCTIONALIZED_CALLS,
+                              NUMPY_CONVERTING_SUBMODULES,
                               OPTAX_COMBINATORS, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS,
                               PYTHON_VALUE_METHODS, PYTHON_VALUE_SYNTAX, PYTREE_REGISTRATIONS,
@@ -661,13 +663,21 @@ TRACING_CALL_EXAMPLES = {
     "blackjax.nuts": lambda wrap: _blackjax_sample("nuts", wrap[0](lambda x: -jnp.sum(x ** 2))),
     "blackjax.hmc": lambda wrap: _blackjax_sample("hmc", wrap[0](lambda x: -jnp.sum(x ** 2))),
     **{f"jaxopt.{name}": (lambda name: lambda wrap: getattr(importlib.import_module("jaxopt"), name)(
-        wrap[0](lambda x, k: jnp.sum((x - k) ** 2)), maxiter=2).run(_XS, 1.0))(name)
-       for name in ("LBFGS", "BFGS")},
+        fun=wrap[0](lambda x, k: jnp.sum((x - k) ** 2)), maxiter=2).run(_XS, 1.0))(name)
+       for name in ("LBFGS", "BFGS", "GradientDescent", "NonlinearCG", "ArmijoSGD", "PolyakSGD",
+                    "ScipyMinimize")},
+    **{f"jaxopt.{name}": (lambda name: lambda wrap: getattr(importlib.import_module("jaxopt"), name)(
+        residual_fun=wrap[0](lambda x, k: x - k), maxiter=2).run(_XS, 1.0))(name)
+       for name in ("LevenbergMarquardt", "GaussNewton")},
+    **{f"jaxopt.{name}": (lambda name: lambda wrap: getattr(importlib.import_module("jaxopt"), name)(  # run(init, bounds, *args)
+        fun=wrap[0](lambda x, k: jnp.sum((x - k) ** 2)), maxiter=2).run(_XS, (_XS - 5.0, _XS + 5.0), 1.0))(name)
+       for name in ("LBFGSB", "ScipyBoundedMinimize")},
     "diffrax.ODETerm": lambda wrap: _diffrax_solve(wrap[0](lambda t, y, args: -y * args)),
     "flax.linen.Module.param": lambda wrap: _linen_param(wrap[0](lambda key, shape: jnp.ones(shape))),
 }
 # the number of parameters of each example's functions, where not 1
-_EXAMPLE_ARITY = {"jax.lax.scan": 2, "jax.lax.fori_loop": 2, "jaxopt.LBFGS": 2, "jaxopt.BFGS": 2,
+_EXAMPLE_ARITY = {"jax.lax.scan": 2, "jax.lax.fori_loop": 2,
+                  **{name: 2 for name in TRACING_CALLS if name.startswith("jaxopt.")},
                   "diffrax.ODETerm": 3, "flax.linen.Module.param": 2,
                   **{f"jax.{name}": 2 for name in ("linearize", "vjp", "jvp", "checkpoint", "remat",
                                                    "make_jaxpr", "pmap", "eval_shape")}}
@@ -733,6 +743,7 @@ def _checking(check, slot_params):
     """Wrappers per function slot: the function at a slot checks its parameters listed there."""
     def wrapper(slot):
         def wrap(function):
+            @functools.wraps(function)  # the function's signature (jaxopt's GradientDescent reads it)
             def checked(*args):
                 for index in slot_params.get(slot, ()):
                     check(jnp.ones(1) + 1.0 if index == BODY else args[index])
@@ -1052,6 +1063,71 @@ def test_numpy_converting_submodule_raises_on_a_tracer(prefix):
     function = {"numpy.linalg.": np.linalg.norm, "numpy.fft.": np.fft.fft, "scipy.": scipy_special.expit}[prefix]
     with pytest.raises(_error_class(NUMPY_CONVERTING_SUBMODULES[prefix])):
         jax.jit(lambda v: function(v))(jnp.eye(2))
+
+
+def _numpy_converting_object(qualname: str):
+    """The object ``qualname`` builds, for a problem whose solution is all ones, with what its
+    method is given besides the initial value."""
+    jaxopt = pytest.importorskip("jaxopt")
+    cls = getattr(jaxopt, qualname.removeprefix("jaxopt."))
+    bounds = ((jnp.zeros(2) - 5.0, jnp.ones(2) * 5.0),) if "Bounded" in qualname else ()
+    if "RootFinding" in qualname:
+        return cls(optimality_fun=lambda w: w - 1.0, method="hybr"), bounds
+    if "LeastSquares" in qualname:
+        return cls(fun=lambda w: w - 1.0, method="trf"), bounds
+    return cls(fun=lambda w: jnp.sum((w - 1.0) ** 2), method="L-BFGS-B"), bounds
+
+
+@pytest.mark.parametrize("qualname", sorted(NUMPY_CONVERTING_METHODS))
+def test_numpy_converting_method_works_eagerly_and_raises_on_a_tracer(qualname):
+    built, rest = _numpy_converting_object(qualname)
+    method = getattr(built, NUMPY_CONVERTING_METHODS[qualname][0])
+    assert np.allclose(method(jnp.zeros(2), *rest).params, 1.0, atol=1e-3)
+    for transform in (jax.jit, jax.vmap):
+        with pytest.raises(jax.errors.TracerArrayConversionError):
+            transform(lambda w: method(w, *rest).params)(jnp.zeros(2) if transform is jax.jit else jnp.zeros((2, 2)))
+
+
+_ONES = jnp.ones(3)  # every check passes on it
+_STAGINGS = {
+    "jax.lax.scan": lambda f: jax.lax.scan(lambda c, x: (c, f(x)), 0.0, jnp.ones((2, 3))),
+    "jax.lax.fori_loop": lambda f: jax.lax.fori_loop(0, 2, lambda i, c: c + f(_ONES), 0.0),
+    "jax.lax.while_loop": lambda f: jax.lax.while_loop(lambda c: c < 1.0, lambda c: c + f(_ONES), 0.0),
+    "jax.lax.cond": lambda f: jax.lax.cond(True, f, f, _ONES),
+    "jax.lax.switch": lambda f: jax.lax.switch(0, [f, f], _ONES),
+    "jax.lax.map": lambda f: jax.lax.map(f, jnp.ones((2, 3))),
+    "jax.pmap": lambda f: jax.pmap(f)(jnp.ones((1, 3))),
+}
+
+
+@pytest.mark.parametrize("qualname", sorted(UNFUNCTIONALIZED_CALLS))
+def test_unfunctionalized_call_raises_when_staged_and_runs_when_functionalized(qualname):
+    fact = UNFUNCTIONALIZED_CALLS[qualname]
+    module, name = qualname.rsplit(".", 1)
+    call = getattr(importlib.import_module(module), name)
+    functionalize = getattr(importlib.import_module(fact.functionalized_by.rsplit(".", 1)[0]),
+                            fact.functionalized_by.rsplit(".", 1)[1])
+
+    def f(x):
+        call(jnp.all(x > 0), "negative")
+        return jnp.sum(x)
+
+    assert set(_STAGINGS) == set(STAGING_TRACES)
+    for jit in (jax.jit, importlib.import_module("equinox").filter_jit):
+        with pytest.raises(_error_class(fact.error), match="functionalized"):
+            jit(f)(_ONES)
+    for qualname_staging, staging in _STAGINGS.items():
+        with pytest.raises(_error_class(fact.error), match="functionalized"):
+            staging(f)
+    with pytest.raises(_error_class(fact.error), match="functionalized"):  # a constant predicate too
+        jax.jit(lambda x: (call(True, "constant"), x)[1])(_ONES)
+    jax.vmap(f)(jnp.ones((2, 3)))  # not staged: the check runs
+    jax.grad(f)(_ONES)
+    jax.eval_shape(f, _ONES)
+    for wrapped in (functionalize(jax.jit(f)), jax.jit(functionalize(f))):
+        err, out = wrapped(_ONES)
+        err.throw()
+        assert float(out) == 3.0
 
 
 # --- library calls that run lax control flow inside ---------------------------------------------

@@ -55,7 +55,7 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
@@ -68,7 +68,7 @@ from jitlint.jaxfacts import (TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM
                               DataSizedOutput, PYTHON_INT_RANGE, X64_FLAG,
                               Param, TracingCall, concrete_param)
 from jitlint.callgraph import LIBRARIES
-from jitlint.jitnames import FILTERING_JIT_FUNCTIONS
+from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JIT_FUNCTIONS
 from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import STRINGS
@@ -164,7 +164,7 @@ NESTED_TRACING_JITS = TRACING_JITS | {NNX_JIT}
 
 @dataclass(eq=False)
 class TracerUse:
-    kind: str  # bool | convert | numpy | print | shape | hash | nondiff
+    kind: str  # bool | convert | numpy | print | shape | hash | nondiff | overflow | unfunctionalized
     node: cst.CSTNode
     function: Optional[cst.FunctionDef]  # None: a jitted library function (no def here)
     message: str
@@ -2014,6 +2014,21 @@ class _FunctionAnalysis:
         method = inherited_method(self.model, binding.node, "__call__")
         return method if method is not None and positional_params(method) and method is not self.func else None
 
+    def numpy_converting_method(self, func: cst.BaseExpression, scope: Scope) -> Optional[tuple[str, str]]:
+        """``solver.run`` of an object a NUMPY_CONVERTING_METHODS class built (the call written
+        there, bound to a name, or assigned to ``self.<attr>`` in ``__init__``): the class and
+        the advice."""
+        if not isinstance(func, cst.Attribute):
+            return None
+        receiver = func.value
+        built = (receiver, scope) if isinstance(receiver, cst.Call) else self._built_attribute(func.value, scope) \
+            if isinstance(receiver, cst.Attribute) else (self.model.value_origin(receiver, scope, None) or (None, None))[:2]
+        if built is None or not isinstance(built[0], cst.Call):
+            return None
+        qualname = self.model.qualified_name(built[0].func, built[1])
+        fact = NUMPY_CONVERTING_METHODS.get(qualname) if qualname is not None else None
+        return (qualname, fact[1]) if fact is not None and fact[0] == func.attr.value else None
+
     def _built_attribute(self, func: cst.Attribute, scope: Scope) -> Optional[tuple[cst.Call, Scope]]:
         """The call ``__init__`` (or linen ``setup``) assigns to ``self.<attr>`` that ``func``
         reads in a method of that class, with the class's scope."""
@@ -2519,6 +2534,20 @@ class _UseFinder(Walker):
     def visit_CompIf(self, node: cst.CompIf) -> None:
         self._test(node.test, "a comprehension `if`", "use jnp.where or a mask")
 
+    def _unfunctionalized(self, node: cst.Call, qualname: str, fact: UnfunctionalizedCall) -> None:
+        """``checkify.check`` in code a jit, pmap or lax control flow stages, in a file that
+        never wraps anything in ``checkify.checkify``."""
+        a = self.a
+        by = a.root.traced_by.split("(")[0]
+        if by and by not in STAGING_TRACES and by not in JIT_FUNCTIONS:
+            return  # vmap, grad, eval_shape, a library's own trace: not known to stage it
+        if any(a.model.qualified_name(site.node.func, site.frame.scope) == fact.functionalized_by
+               for site in a.model.calls_named(fact.functionalized_by.rsplit(".", 1)[1])):
+            return  # which function that wraps is not followed: any may be this one
+        a.report("unfunctionalized", node, f"`{_src(node.func)}` in {a.where} is staged out "
+                                           f"without `{'.'.join(fact.functionalized_by.split('.')[-2:])}` around it: the first "
+                                           f"call raises {fact.error} (not functionalized); {fact.fix}")
+
     def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
         if id(node) in self.bool_context:
             return
@@ -2567,12 +2596,20 @@ class _UseFinder(Walker):
         else:
             qualname = a.model.qualified_name(func, scope)
             numpy_error = _numpy_conversion_error(qualname)
-            if numpy_error is not None and any(a.traced(arg.value, scope) or a.elements_traced(arg.value, scope)
+            if qualname in UNFUNCTIONALIZED_CALLS:
+                self._unfunctionalized(node, qualname, UNFUNCTIONALIZED_CALLS[qualname])
+            elif numpy_error is not None and any(a.traced(arg.value, scope) or a.elements_traced(arg.value, scope)
                                                for arg in node.args):  # ``np.array([a, b])`` of tracers too
                 fix = (f"use the jax.scipy function of that name if there is one (`jax.{qualname}`), else "
                        f"call it outside jit" if qualname.startswith("scipy.") else f"use `jax.{qualname}`")
                 a.report("numpy", node, f"`{qualname}` on a traced value in {name} raises "
                                         f"{numpy_error}; {fix}")
+            elif (converting := a.numpy_converting_method(func, scope)) is not None and any(
+                    a.traced(arg.value, scope) or a.elements_traced(arg.value, scope) for arg in node.args):
+                built, instead = converting
+                a.report("numpy", node, f"`{built}.{func.attr.value}` hands its arguments to NumPy "
+                                        f"(SciPy runs on host arrays), but they are traced in {name}: it "
+                                        f"raises TracerArrayConversionError; {instead}")
             elif qualname in SEQUENCE_CONVERTING_FUNCTIONS and node.args and node.args[0].keyword is None \
                     and a.elements_traced(node.args[0].value, scope):
                 a.report("numpy", node, f"`{_src(node)}` reads a Python sequence holding a traced value "

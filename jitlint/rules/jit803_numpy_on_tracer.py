@@ -12,7 +12,9 @@ class NumpyOnTracer(Rule):
     `np.linalg.*` ...) applied to a traced value inside a jitted function (or to a list or
     tuple holding one: `np.array([a, b])` converts each element), and a NumPy array
     (a name bound to `np.linspace(...)`, `np.array(...)` ...) indexed with a traced value
-    (`TABLE[step]`). A NumPy branch behind `isinstance(x, np.ndarray)` (or `x[0]`, or a
+    (`TABLE[step]`), and methods of library objects that hand their arguments to NumPy
+    (`jaxfacts.NUMPY_CONVERTING_METHODS`: `run` of jaxopt's SciPy wrappers such as
+    `ScipyMinimize`) called on traced values. A NumPy branch behind `isinstance(x, np.ndarray)` (or `x[0]`, or a
     tuple of NumPy types) is silent: under jit the value is a tracer, so that branch never runs.
     Traced code is all the code JIT801 lists (`jitlint rule JIT801`): jitted functions, and the
     functions that vmap, the lax loops, `model.apply`, equinox and nnx methods, transforms
@@ -31,7 +33,9 @@ class NumpyOnTracer(Rule):
     `jax.numpy` mirrors the numpy API; replacing `np.f` by `jnp.f` is safe except for the few
     functions whose output shape depends on the data (`np.unique`, `np.nonzero`), which need a
     `size=` argument under jit. For a table, `jnp.asarray(TABLE)` once, outside jit, and index
-    that: the same values, now a constant jit can index with a tracer.
+    that: the same values, now a constant jit can index with a tracer. For a jaxopt SciPy
+    wrapper, the jaxopt solver that runs in JAX (`LBFGS`, `LBFGSB`, `LevenbergMarquardt`) is the
+    replacement under jit; it may converge to slightly different values than SciPy's.
     """
 
     code = "JIT803"
