@@ -9,7 +9,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.walk import children
+from jitlint.walk import children, source_text
 
 
 def ragged_loop(generator: cst.FunctionDef) -> Optional[tuple[cst.CSTNode, str, Optional[cst.CSTNode]]]:
@@ -114,5 +114,4 @@ def is_name(expr: Optional[cst.BaseExpression], name: str) -> bool:
 
 
 def src(node: cst.CSTNode, limit: int = 60) -> str:
-    text = " ".join(cst.Module([]).code_for_node(node).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return source_text(node, limit)

@@ -176,8 +176,7 @@ def spec_of(app: JitApplication, model: SemanticModel,
         frame = model.functions[function]
         names = [_decorator_name(d) for d in function.decorators]
         index = next(i for i, d in enumerate(function.decorators) if d is app.anchor)
-        if any(model.qualified_name(d.decorator, frame.scope) not in SIGNATURE_PRESERVING_TRANSFORMS
-               for d in function.decorators[index + 1:]):
+        if not all(signature_kept(d, model, frame.scope) for d in function.decorators[index + 1:]):
             signature_known = False  # decorators applied before the jit (jax.grad keeps it)
         if any(name != "staticmethod" and _decorator_qualname(d, model, frame.scope) not in PASS_THROUGH_WRAPPERS
                for name, d in zip(names[:index], function.decorators[:index])):
@@ -226,6 +225,55 @@ def spec_of(app: JitApplication, model: SemanticModel,
         method=method,
         bound=bound_method is not None,
     )
+
+
+def passthrough_decorator(decorator: cst.Decorator, model: SemanticModel, scope: Scope
+                          ) -> Optional[tuple[str, bool]]:
+    """A decorator def of this module that returns a wrapper calling the function it decorates
+    with all of its own arguments (``def timed(fn): def wrapper(*args, **kwargs): ...
+    return fn(*args, **kwargs)`` ... ``return wrapper``): its name, and whether the wrapper
+    keeps the function's signature (``@functools.wraps(fn)``: jit reads the signature through
+    ``__wrapped__``; without it jit sees ``(*args, **kwargs)``).  None for anything else."""
+    expr = decorator.decorator
+    if not isinstance(expr, cst.Name):
+        return None
+    binding = model.single_binding(expr.value, scope)
+    outer = binding.node if binding is not None and binding.kind == "def" else None
+    if not isinstance(outer, cst.FunctionDef) or outer.decorators or len(outer.params.params) != 1 \
+            or isinstance(outer.params.star_arg, cst.Param) or outer.params.kwonly_params \
+            or not isinstance(outer.body, cst.IndentedBlock):
+        return None
+    fn = outer.params.params[0].name.value
+    statements = outer.body.body
+    wrappers = [s for s in statements if isinstance(s, cst.FunctionDef)]
+    last = statements[-1] if statements else None
+    if len(wrappers) != 1 or not (isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1
+                                  and isinstance(last.body[0], cst.Return)
+                                  and isinstance(last.body[0].value, cst.Name)
+                                  and last.body[0].value.value == wrappers[0].name.value):
+        return None
+    wrapper = wrappers[0]
+    params = wrapper.params
+    if params.params or params.posonly_params or params.kwonly_params or not isinstance(params.star_arg, cst.Param) \
+            or params.star_kwarg is None:
+        return None
+    forwards = (params.star_arg.name.value, params.star_kwarg.name.value)
+    if not any(isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == fn
+               and [(a.star, a.value.value if isinstance(a.value, cst.Name) else None) for a in node.args]
+               == [("*", forwards[0]), ("**", forwards[1])] for node in iter_nodes(wrapper.body)):
+        return None
+    wrapper_scope = model.scope_of.get(wrapper, scope)
+    keeps = any(isinstance(d.decorator, cst.Call) and model.qualified_name(d.decorator.func, wrapper_scope)
+                == "functools.wraps" for d in wrapper.decorators)
+    return outer.name.value, keeps
+
+
+def signature_kept(decorator: cst.Decorator, model: SemanticModel, scope: Scope) -> bool:
+    """Under a jit, ``decorator`` leaves the signature jit sees as the function's own."""
+    if model.qualified_name(decorator.decorator, scope) in SIGNATURE_PRESERVING_TRANSFORMS:
+        return True
+    passing = passthrough_decorator(decorator, model, scope)
+    return passing is not None and passing[1]
 
 
 def _decorator_qualname(decorator: cst.Decorator, model: SemanticModel, scope: Scope) -> Optional[str]:

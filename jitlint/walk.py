@@ -126,3 +126,9 @@ class Walker:
 
     def on_leave(self, node: cst.CSTNode) -> None:
         pass
+
+
+def source_text(node: cst.CSTNode, limit: int = 40) -> str:
+    """How messages quote code: ``node``'s source on one line, cut to ``limit`` characters."""
+    text = " ".join(cst.Module([]).code_for_node(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."

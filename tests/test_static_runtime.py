@@ -26,7 +26,9 @@ JAX_MESSAGES = {
                "Shapes must be 1D sequences of concrete values of integer type, got (JitTracer"),
     "JIT301": "Non-hashable static arguments are not supported",
     "JIT701": ("Jitted function has invalid argnames",
-               "`jitkwargs` cannot contain 'static_argnums', 'static_argnames'"),  # eqx.filter_jit
+               "`jitkwargs` cannot contain 'static_argnums', 'static_argnames'",  # eqx.filter_jit
+               # a name hidden by a decorator without functools.wraps: the traced value reaches a shape
+               "Shapes must be 1D sequences of concrete values of integer type, got (JitTracer"),
     "JIT702": ("Jitted function has static_argnums=",
                "the `static_argnums` argument to `jax.checkpoint` / `jax.remat` can only take",
                "All static broadcasted arguments must be passed positionally"),  # pmap

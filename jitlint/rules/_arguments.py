@@ -48,6 +48,7 @@ from jitlint.rule import FileContext
 from jitlint.semantic import Binding, CallSite, Scope
 from jitlint.values import assigned, value_flow
 from jitlint.walk import iter_nodes
+from jitlint.walk import source_text as _src
 
 STRINGS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
 STRING_BUILTINS = frozenset({"str", "repr", "ascii", "format", "chr", "hex", "oct", "bin"})
@@ -659,12 +660,6 @@ def _subclassed(ctx: FileContext, cls: cst.ClassDef) -> bool:
     """A class of this module names ``cls`` as a base: ``self`` may be an instance of it."""
     return any(isinstance(b.value, cst.Name) and b.value.value == cls.name.value
                for other in ctx.model.classes for b in other.bases)
-
-
-def _src(node: cst.CSTNode, limit: int = 40) -> str:
-    text = " ".join(cst.Module([]).code_for_node(node).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
 
 
 def narrowed_to_str(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Optional[NonJaxValue]:

@@ -42,6 +42,7 @@ from jitlint.values import (IterationValues, ValueFlow, assigned, carried, condi
                             statements_in,
                             returned_values, value_flow)
 from jitlint.walk import Walker, children
+from jitlint.walk import source_text as _src
 
 Poly = dict[tuple[str, ...], int]
 
@@ -293,11 +294,6 @@ def _message(jc: JittedCall, kind: str, arg: cst.BaseExpression, desc: str, fix:
                 f"`{name}` a second time; {fix}")
     return (f"`{name}` is called in a loop with {what}, {desc}: every new dtype compiles "
             f"`{name}` again; {fix}")
-
-
-def _src(node: cst.CSTNode, limit: int = 40) -> str:
-    text = " ".join(cst.Module([]).code_for_node(node).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class _ArgChecker:

@@ -23,7 +23,7 @@ import libcst as cst
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
 from jitlint.semantic import SemanticModel, dotted_name
-from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, spec_of
+from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, passthrough_decorator, spec_of
 from jitlint.values import self_attribute_value, value_flow
 from jitlint.walk import Walker, iter_nodes
 
@@ -115,7 +115,10 @@ def jitted_def(app: JitApplication, model: SemanticModel) -> Optional[cst.Functi
     """The def that ``app`` wraps directly (no other decorator in between), if any."""
     if isinstance(app.target, cst.FunctionDef):
         decorators = app.target.decorators
-        if decorators and decorators[-1] is app.anchor:
+        index = next((i for i, d in enumerate(decorators) if d is app.anchor), None)
+        # a pass-through decorator of this module with functools.wraps in between calls it as is
+        if index is not None and all((passing := passthrough_decorator(d, model, app.frame.scope)) is not None
+                                     and passing[1] for d in decorators[index + 1:]):
             return app.target
         return None
     if isinstance(app.target, cst.Name):

@@ -29,7 +29,8 @@ from jitlint.rules._lifted import lifted_specs, transformed_calls
 from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
 from jitlint.rules._jitted import annotated_strict_array, static_names
-from jitlint.staticargs import ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, spec_errors, spec_of, target_def
+from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
+                                spec_errors, spec_of, target_def)
 from jitlint.values import (
     IterationValues, Varying, array_made_by, assigned, class_attribute_value, dict_item_value, elementwise_operands, function_returns, origin,
     reaching_values, statements_in,
@@ -1266,6 +1267,36 @@ def _spec_problems(ctx: FileContext) -> list[tuple[str, cst.CSTNode, str]]:
                 f"not exist, so calling it raises {lifted.fact.out_of_range}; use an index below {count}")))
         problems.extend(_unpassed_static_positions(ctx, lifted))
     return problems
+
+
+def hidden_static_names(ctx: FileContext) -> Iterator[tuple[cst.Arg, cst.FunctionDef, str, str]]:
+    """``@partial(jax.jit, static_argnames=("n",))`` over ``@timed``, a pass-through decorator
+    of this module whose wrapper lacks ``functools.wraps``: jit sees ``(*args, **kwargs)``, so a
+    name there is static only when passed by keyword.  (the argument passing it by position,
+    the def, the parameter, the decorator's name) for each call that does (torchquad#165)."""
+    model = ctx.model
+    for app in ctx.jit_applications:
+        func = app.target
+        if not isinstance(func, cst.FunctionDef):
+            continue  # a def decorated by the jit
+        index = next((i for i, d in enumerate(func.decorators) if d is app.anchor), None)
+        hiding = [passing[0] for d in func.decorators[index + 1:] if index is not None
+                  for passing in [passthrough_decorator(d, model, app.frame.scope)]
+                  if passing is not None and not passing[1]]
+        if not hiding:
+            continue
+        names = next((literal(arg.value, app.frame.scope, model, ints=False) for arg in app.keywords
+                      if arg.keyword is not None and arg.keyword.value == "static_argnames"), None)
+        positional = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        named = [n for n in (names or ()) if n in positional]
+        for site in model.calls_named(func.name.value) if named else ():
+            bindings = model.bindings_at(site.node.func, site.frame.scope) if isinstance(site.node.func, cst.Name) else []
+            passed = [arg for arg in site.node.args if arg.keyword is None]
+            if not any(b.node is func for b in bindings) or any(arg.star for arg in passed):
+                continue
+            for name in named:
+                if positional.index(name) < len(passed):
+                    yield passed[positional.index(name)], func, name, hiding[0]
 
 
 def _unpassed_static_positions(ctx: FileContext, lifted) -> Iterator[tuple[str, cst.CSTNode, str]]:

@@ -33,6 +33,7 @@ from typing import Optional
 
 import libcst as cst
 
+from jitlint.walk import source_text as _code
 from jitlint.rule import FileContext
 from jitlint.rules._jitted import (
     CALLABLE_JITS, jitted_calls, jitted_def, positional_params, static_names,
@@ -212,11 +213,6 @@ def _alternates_with_none(flow, expr: cst.BaseExpression, scope, loop, depth: in
 
 def _is_none(expr: Optional[cst.BaseExpression]) -> bool:
     return isinstance(expr, cst.Name) and expr.value == "None"
-
-
-def _code(node: cst.CSTNode) -> str:
-    text = " ".join(cst.Module([]).code_for_node(node).split())
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _dict_keys(ctx: FileContext, use: _Passing) -> Optional[frozenset[str]]:

@@ -84,6 +84,7 @@ from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec, literal, spec_error
 from jitlint.values import (array_made_by, assigned, class_attribute_value, int_constant, returned_made_function,
                             self_attribute_value, value_flow)
 from jitlint.walk import Walker, iter_nodes
+from jitlint.walk import source_text as _src
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
                                  "weak_type", "itemsize", "nbytes", "device"})
@@ -1324,11 +1325,6 @@ def _marked_static(value: Optional[cst.BaseExpression], scope: Scope, model: Sem
 
 def _name(func) -> str:
     return func.name.value if isinstance(func, cst.FunctionDef) else "<lambda>"
-
-
-def _src(node: cst.CSTNode, limit: int = 40) -> str:
-    text = " ".join(cst.Module([]).code_for_node(node).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class _FunctionAnalysis:

@@ -2,6 +2,7 @@ from typing import Iterator
 
 import libcst as cst
 
+from jitlint.walk import source_text as _code
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._module_fields import ARRAY, instance_uses
 from jitlint.rules._traced import tracer_uses
@@ -223,6 +224,3 @@ def _hashed_objects(ctx: FileContext) -> Iterator[Violation]:
                 f"them: `lambda x, m=m: m(x)`), not the modules"))
 
 
-def _code(node: cst.CSTNode) -> str:
-    text = " ".join(cst.Module([]).code_for_node(node).split())
-    return text if len(text) <= 40 else text[:37] + "..."
