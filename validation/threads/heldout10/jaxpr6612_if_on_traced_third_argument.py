@@ -1,0 +1,39 @@
+# source: https://github.com/jax-ml/jax/pull/6612
+# expect: trace-time-error at line 33
+# runtime: ERROR TracerBoolConversionError
+# why: z is a traced argument of the jitted f, so the Python `if z > 0:` needs a concrete bool and raises TracerBoolConversionError (the PR made the message name the argument z).
+
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+import jax
+
+@jax.jit
+def f(x, y, z):
+  if z > 0:
+    pass
+try:  # scaffolding
+  f(1, 2, 3)
+  _report({"jit(f)"}, 1)  # scaffolding
+except Exception as e:  # scaffolding
+  print(f"ERROR {type(e).__name__}")  # scaffolding
