@@ -631,6 +631,17 @@ UNFUNCTIONALIZED_CALLS: dict[str, UnfunctionalizedCall] = {
         "then `err.throw()` (or use equinox.error_if, which needs no wrapper)"),
 }
 
+# NNX layers whose call updates their own state (the RNG stream's count, the running statistics)
+# unless built with the keyword that turns the update off (or ``.eval()`` was called on them or a
+# module holding them).  Called inside a jit that closes over them, the update raises
+# TraceContextError at the first call (flax 0.12.8, under jax.jit and nnx.jit alike; flax#4539).
+NNX_SELF_UPDATING_LAYERS: dict[str, str] = {
+    "flax.nnx.Dropout": "deterministic",
+    "flax.nnx.BatchNorm": "use_running_average",
+}
+# methods that switch those updates off for an object and the layers it holds
+NNX_UPDATE_SWITCHES = frozenset({"eval", "set_attributes"})
+
 # methods of library objects that hand their arguments to NumPy (jaxopt's SciPy wrappers run
 # scipy.optimize on host arrays): on a tracer (under jit, vmap or lax.scan) they raise
 # TracerArrayConversionError.  The class -> (the method, the advice: a solver that runs in JAX).

@@ -25,7 +25,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, PASS_THROUGH_WRAPPERS,
                               COMPILE_TIME_EVAL_CONTEXTS, TRACER_TYPES,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_METHODS,
-                              STAGING_TRACES, UNFUNCTIONALIZED_CALLS,
+                              STAGING_TRACES, UNFUNCTIONALIZED_CALLS, NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES,
                               NUMPY_CONVERTING_SUBMODULES,
                               OPTAX_COMBINATORS, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS,
@@ -1128,6 +1128,30 @@ def test_unfunctionalized_call_raises_when_staged_and_runs_when_functionalized(q
         err, out = wrapped(_ONES)
         err.throw()
         assert float(out) == 3.0
+
+
+def _nnx_layer(qualname: str, **keywords):
+    nnx = pytest.importorskip("flax.nnx")
+    cls = getattr(nnx, qualname.removeprefix("flax.nnx."))
+    return cls(*(() if qualname.endswith("Dropout") else (5,)), **({"rate": 0.5} if qualname.endswith("Dropout") else {}),
+               rngs=nnx.Rngs(0), **keywords)
+
+
+@pytest.mark.parametrize("qualname", sorted(NNX_SELF_UPDATING_LAYERS))
+def test_nnx_self_updating_layer_raises_when_a_jit_closes_over_it(qualname):
+    nnx = pytest.importorskip("flax.nnx")
+    x = jnp.ones((3, 5))
+    for jit in (jax.jit, nnx.jit):
+        layer = _nnx_layer(qualname)
+        with pytest.raises(Exception, match="TraceContextError|Cannot mutate") as caught:
+            jit(lambda v: layer(v))(x)
+        assert type(caught.value).__name__ == "TraceContextError"
+        quiet = _nnx_layer(qualname, **{NNX_SELF_UPDATING_LAYERS[qualname]: True})  # built with the update off
+        jit(lambda v: quiet(v))(x)
+    for switch in NNX_UPDATE_SWITCHES:  # switched off, the closed-over layer updates nothing
+        layer = _nnx_layer(qualname)
+        getattr(layer, switch)(**({NNX_SELF_UPDATING_LAYERS[qualname]: True} if switch == "set_attributes" else {}))
+        jax.jit(lambda v: layer(v))(x)
 
 
 # --- library calls that run lax control flow inside ---------------------------------------------

@@ -16,6 +16,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
+from jitlint.jaxfacts import NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES
 from jitlint.semantic import Frame, Scope, SemanticModel, dotted_name
 from jitlint.walk import children
 
@@ -151,7 +152,54 @@ def closed_over_updates(func: cst.FunctionDef, model: SemanticModel) -> dict[str
                                 for b in bindings):
                 outer.add(node.value)
     outer |= receiver_nnx_attributes(func, model)
-    return _updates(func, model, outer, outer) if outer else {}
+    if not outer:
+        return {}
+    return {**_self_updating_calls(func, model, outer), **_updates(func, model, outer, outer)}
+
+
+def _self_updating_calls(func: cst.FunctionDef, model: SemanticModel, outer: set[str]) -> dict[str, cst.CSTNode]:
+    """``dropout(x)`` in ``func`` of an outer name bound to an NNX layer whose call updates its
+    own state (jaxfacts.NNX_SELF_UPDATING_LAYERS, built without the keyword that turns that
+    off), or to a module of this file whose ``__init__`` builds one as ``self.<attr>``; not when
+    the program switches it off (``model.eval()``) anywhere."""
+    scope = model.scope_of[func]
+    found: dict[str, cst.CSTNode] = {}
+    for node in sorted(own_nodes(func.body), key=model.order):
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in outer) \
+                or node.func.value in found:
+            continue
+        bindings = model.lookup(node.func.value, scope)
+        if len(bindings) == 1 and bindings[0].value is not None \
+                and _builds_self_updating(bindings[0].value, bindings[0].scope, model) \
+                and not _switched_off(node.func.value, bindings[0].scope, model):
+            found[node.func.value] = node
+    return found
+
+
+def _builds_self_updating(value: cst.BaseExpression, scope: Scope, model: SemanticModel, depth: int = 0) -> bool:
+    if not isinstance(value, cst.Call) or depth > 2:
+        return False
+    qualname = model.qualified_name(value.func, scope)
+    if qualname in NNX_SELF_UPDATING_LAYERS:
+        off = NNX_SELF_UPDATING_LAYERS[qualname]
+        return not any(arg.keyword is not None and arg.keyword.value == off for arg in value.args)
+    binding = model.single_binding(value.func.value, scope) if isinstance(value.func, cst.Name) else None
+    if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef) \
+            or not is_nnx_class(value.func, scope, model):
+        return False
+    init = next((s for s in (binding.node.body.body if isinstance(binding.node.body, cst.IndentedBlock) else ())
+                 if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    init_scope = model.scope_of.get(init) if init is not None else None
+    return init_scope is not None and any(
+        isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Attribute) for t in node.targets)
+        and _builds_self_updating(node.value, init_scope, model, depth + 1) for node in own_nodes(init.body))
+
+
+def _switched_off(name: str, scope: Scope, model: SemanticModel) -> bool:
+    """``name.eval()`` / ``name.set_attributes(...)`` called anywhere in the module."""
+    return any(isinstance(site.node.func, cst.Attribute) and isinstance(site.node.func.value, cst.Name)
+               and site.node.func.value.value == name
+               for method in NNX_UPDATE_SWITCHES for site in model.calls_named(method))
 
 
 def receiver_nnx_attributes(func: cst.FunctionDef, model: SemanticModel) -> set[str]:

@@ -19,6 +19,10 @@ class JitClosesOverNnxModule(Rule):
     jitted function (`nnx.jit` or `jax.jit`) that updates such an outer object itself (`counter.count.value += 1`,
     `optimizer.update(model, grads)` on a global, or on `self.optimizer` from a function defined
     in a method), and `nnx.jit(counter)` of a module instance whose `__call__` updates `self`.
+    Calling a layer whose call updates its own state counts as an update
+    (`jaxfacts.NNX_SELF_UPDATING_LAYERS`: `nnx.Dropout`'s RNG stream unless `deterministic=True`,
+    `nnx.BatchNorm`'s running statistics unless `use_running_average=True`), also through a
+    module of this file whose `__init__` builds one, unless the program calls `.eval()` on it.
 
     ## Why is this bad?
     A module read from outside is not an input of the trace: its weights are baked into the
@@ -33,7 +37,9 @@ class JitClosesOverNnxModule(Rule):
     `jax.jit` too (`Cannot extract graph node from different trace level`), and so does a
     `jax.jit` closure built in `__init__` that runs `self.optimizer.update(self.model, grads)`
     (flax#4695); a `jax.jit` closure of a method writing `self.counter.count.value` raises
-    TraceContextError.
+    TraceContextError. So does a jitted function calling a global `nnx.Dropout(0.5, rngs=...)`
+    or a model holding an `nnx.BatchNorm` in training mode (flax#4539); `deterministic=True`,
+    `use_running_average=True` or `model.eval()` run.
 
     ## Fix safety
     Take the module as an argument (`def predict(model, x)` under `nnx.jit`; for `jax.jit`
