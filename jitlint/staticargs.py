@@ -335,7 +335,7 @@ def literal(expr: cst.BaseExpression, scope: Scope, model: SemanticModel, ints: 
     single = _scalar(expr, ints)
     if single is not None:
         return (single,)
-    if isinstance(expr, (cst.Tuple, cst.List)):
+    if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
         items = []
         for element in expr.elements:
             if isinstance(element, cst.StarredElement):
@@ -344,7 +344,8 @@ def literal(expr: cst.BaseExpression, scope: Scope, model: SemanticModel, ints: 
             if value is None:
                 return None
             items.append(value)
-        return tuple(items)
+        # jax takes any iterable (``static_argnames={"y"}``): a set's order is not the code's
+        return tuple(sorted(set(items))) if isinstance(expr, cst.Set) else tuple(items)
     return None
 
 

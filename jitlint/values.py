@@ -1427,3 +1427,15 @@ def int_constant(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, d
                 and binding.value is not None:
             return int_constant(model, binding.value, binding.scope, depth + 1)
     return None
+
+
+def literal_truth(expr: Optional[cst.BaseExpression]) -> Optional[bool]:
+    """The truth value of a literal written as ``expr`` (``False``, ``None``, ``0``, ``1.0``,
+    ``"x"``); None for anything else, or no expression."""
+    if isinstance(expr, cst.Name) and expr.value in ("True", "False", "None"):
+        return expr.value == "True"
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return bool(expr.evaluated_value)
+    if isinstance(expr, cst.SimpleString):
+        return bool(expr.evaluated_value)
+    return None

@@ -50,6 +50,11 @@ def test_switch_with_fresh_branches_compiles_per_call(reports):
     assert kept["jit(cond)"] == 1
 
 
+def test_staticmethod_with_fresh_branches_compiles_per_call(reports):
+    """netket#2043: a staticmethod called as ``Class.method`` in the loop, lax.cond over lambdas."""
+    assert control_flow_compiles(reports[FIXTURES / "eager" / "staticmethod_cond_fresh_branches.py"])["jit(cond)"] == 4
+
+
 def test_timed_loop_compiles_on_every_call(reports):
     """Timing the calls is no reason to recompile: each timed call compiles the loop again."""
     timed = control_flow_compiles(reports[FIXTURES / "eager" / "timed_helper_fori_loop.py"])

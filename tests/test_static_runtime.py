@@ -24,7 +24,8 @@ JAX_MESSAGES = {
     "JIT204": ("Abstract tracer value encountered where concrete value is expected",
                "The __index__() method was called on traced array",
                "Shapes must be 1D sequences of concrete values of integer type, got (JitTracer"),
-    "JIT301": "Non-hashable static arguments are not supported",
+    "JIT301": ("Non-hashable static arguments are not supported",
+               "unhashable type: 'Scale'"),  # jax.jit of an unhashable callable instance
     "JIT701": ("Jitted function has invalid argnames",
                "`jitkwargs` cannot contain 'static_argnums', 'static_argnames'",  # eqx.filter_jit
                # a name hidden by a decorator without functools.wraps: the traced value reaches a shape

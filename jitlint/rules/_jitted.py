@@ -122,11 +122,19 @@ def jitted_def(app: JitApplication, model: SemanticModel) -> Optional[cst.Functi
             return app.target
         return None
     if isinstance(app.target, cst.Name):
-        binding = model.single_binding(app.target.value, app.frame.scope) or _rebound_def(app, model)
+        binding = model.single_binding(app.target.value, app.frame.scope) or _rebound_def(app, model) \
+            or _reaching_def(app, model)
         if binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
             if not binding.node.decorators:
                 return binding.node
     return None
+
+
+def _reaching_def(app: JitApplication, model: SemanticModel):
+    """The one def the jitted name refers to where it is read, when the name is bound more
+    than once (a function redefined further down a script or notebook)."""
+    bindings = model.bindings_at(app.target, app.frame.scope)
+    return bindings[0] if len(bindings) == 1 and bindings[0].kind == "def" else None
 
 
 def _rebound_def(app: JitApplication, model: SemanticModel):

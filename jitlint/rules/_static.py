@@ -21,7 +21,7 @@ import libcst as cst
 from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
                               OPTAX_SCHEDULES, OPTIMIZER_STATE_INITS, OPTAX_TRANSFORMATIONS, REJECTED_JIT_KEYWORDS, TRACING_CALLS,
                               GRAPH_STATIC_JITS, TracingCall)
-from jitlint.jitnames import is_foreign
+from jitlint.jitnames import JitApplication, is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import field_assignments, instance_class
@@ -935,6 +935,23 @@ def unhashable_receiver(ctx: FileContext, use: ReceiverUse) -> Optional[tuple[st
 def class_verdict(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> Optional[tuple[str, str, str]]:
     module_name, is_package = module_info(ctx)
     return resolve_class(expr, scope, ctx.model, ctx.index, module_name, is_package, ctx.classes_asked)
+
+
+def unhashable_callables(ctx: FileContext) -> Iterator[tuple[JitApplication, str, str]]:
+    """``jax.jit(model)`` of an instance of a class that is unhashable (a non-frozen
+    ``@dataclass``, ``__eq__`` without ``__hash__``): jit hashes the callable it wraps, so the
+    first call raises TypeError (jax#17197).  (the application, the class, why)."""
+    flow = value_flow(ctx)
+    for app in ctx.jit_applications:
+        target = app.target
+        if app.call is None or not isinstance(target, (cst.Name, cst.Call)):
+            continue
+        made = [(target, app.frame.scope)] if isinstance(target, cst.Call) else [
+            (value.value, value.binding.scope) for value in reaching_values(flow, target, app.frame.scope)]
+        verdicts = [class_verdict(ctx, value.func, scope) if isinstance(value, cst.Call) else None
+                    for value, scope in made]
+        if verdicts and all(v is not None and v[1] == UNHASHABLE for v in verdicts):
+            yield app, verdicts[0][0], verdicts[0][2]
 
 
 # ---------------------------------------------------------------------------- fresh values

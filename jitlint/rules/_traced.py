@@ -81,7 +81,7 @@ from jitlint.rules._nnx import NNX_JIT, linen_self_method, own_nodes
 from jitlint.rules._static import jitted_call_sites, jitted_callee, jitted_reference, map_arguments
 from jitlint.semantic import Binding, CallSite, Scope, SemanticModel
 from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
-from jitlint.values import (array_made_by, assigned, class_attribute_value, int_constant, returned_made_function,
+from jitlint.values import (array_made_by, literal_truth, assigned, class_attribute_value, int_constant, returned_made_function,
                             self_attribute_value, value_flow)
 from jitlint.walk import Walker, iter_nodes
 from jitlint.walk import source_text as _src
@@ -2332,7 +2332,9 @@ class _FunctionAnalysis:
         if isinstance(expr, cst.BooleanOperation):
             if not _container_fallback(expr):
                 self.check_truth(expr.left, scope, construct, fix)
-            if self.tracer_guard(expr.left, scope) != ("untraced" if isinstance(expr.operator, cst.And) else "traced"):
+            conjunction = isinstance(expr.operator, cst.And)
+            if self.tracer_guard(expr.left, scope) != ("untraced" if conjunction else "traced") \
+                    and self.constant_flag(expr.left, scope) is not (not conjunction):
                 self.check_truth(expr.right, scope, construct, fix)
             return
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
@@ -2355,6 +2357,34 @@ class _FunctionAnalysis:
         self.report("bool", expr, f"{construct} on `{_src(expr)}`, a traced value in {where}{staged}, "
                                   f"raises {TRUTH_ERROR}; {fix}")
 
+
+    def constant_flag(self, expr: cst.BaseExpression, scope: Scope) -> Optional[bool]:
+        """The truth value of ``expr``, a parameter of this helper (followed from traced code)
+        that every call of it in the module passes as the same kind of literal
+        (``simplify(op, approx=False)``) or leaves at such a default; None when unknown.  Such a
+        flag decides an ``and`` / ``or`` before its traced operand is evaluated."""
+        func = self.func
+        if self.caller is None or not isinstance(expr, cst.Name) or not isinstance(func, cst.FunctionDef):
+            return None
+        bindings = self.model.lookup(expr.value, scope)
+        if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].scope is not self.model.scope_of.get(func):
+            return None
+        params = func.params
+        positional = [p.name.value for p in (*params.posonly_params, *params.params)]
+        param = next((p for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+                      if p.name.value == expr.value), None)
+        sites = [site for site in self.model.calls_named(func.name.value) if isinstance(site.node.func, cst.Name)
+                 and any(b.node is func for b in self.model.bindings_at(site.node.func, site.frame.scope))]
+        if param is None or not sites:
+            return None
+        truths = set()
+        for site in sites:
+            if any(arg.star for arg in site.node.args):
+                return None
+            position = positional.index(expr.value) if expr.value in positional and param not in params.kwonly_params else -1
+            value = _argument(site.node, (position, expr.value))
+            truths.add(literal_truth(value if value is not None else param.default))
+        return truths.pop() if len(truths) == 1 else None
 
     def tracer_guard(self, test: cst.BaseExpression, scope: Scope) -> Optional[str]:
         """"traced" for ``isinstance(v, jax.core.Tracer)`` (jaxfacts.TRACER_TYPES), "untraced"

@@ -8,7 +8,7 @@ from jitlint.rules._module_fields import ARRAY, instance_uses
 from jitlint.rules._traced import tracer_uses
 from jitlint.rules._static import (all_static_uses, array_hashing_elements, array_hashing_object, forwarded_static_uses,
                                    hashed_function_arguments, static_array_params, static_receivers,
-                                   transformed_static_uses, unhashable, unhashable_receiver)
+                                   transformed_static_uses, unhashable, unhashable_callables, unhashable_receiver)
 from jitlint.staticargs import ARGNUM_JITS
 
 
@@ -36,6 +36,10 @@ class UnhashableStaticArg(Rule):
     static `self` of a jitted method (`static_argnums=0`) when the class is a non-frozen
     `@dataclass` or an `equinox.Module` made with an array or container field. Also inside
     traced code (a jitted body, or a helper it calls): the call raises while tracing too.
+    Also `jax.jit(obj)` of a callable instance of such an unhashable class: jit hashes the
+    function it wraps (jax#17197: `TypeError: unhashable type` at the first call; with
+    `@dataclass(eq=False)` it hashes by identity and runs, `frozen=True` hashes the array
+    fields and raises too).
     Also an `equinox.Module` or `flax.struct` dataclass whose field marked static
     (`eqx.field(static=True)`, `struct.field(pytree_node=False)`: the markers in
     `jitlint/jaxfacts.py`) holds an array, passed to any jitted function (a static field is
@@ -175,6 +179,15 @@ class UnhashableStaticArg(Rule):
                 f"static field `{problem.field}` holds {problem.what}: a static field is part of the "
                 f"cache key, and comparing two instances' arrays raises ValueError on the "
                 f"call after the first; {fix}"), related=related)
+        for app, cls, why in unhashable_callables(ctx):
+            what, fix = (("a non-frozen @dataclass (eq=True sets __hash__ to None)",
+                          "declare it @dataclass(eq=False), which hashes by identity (frozen=True would "
+                          "hash its array fields, which raises too)") if why == "dataclass" else
+                         ("a class that defines __eq__ without __hash__", f"define `{cls}.__hash__`"))
+            yield Violation(app.call, (
+                f"jax.jit wraps `{_code(app.target)}`, an instance of `{cls}`, {what}: jit hashes the "
+                f"function it wraps, so the first call raises TypeError (unhashable type: '{cls}'); "
+                f"{fix}, or jit a function that takes it as an argument"))
         for use in transformed_static_uses(ctx):
             param = use.spec.param_at(use.position) or f"*{use.position}"
             bound = (f" after the {use.bound} argument{'s' if use.bound > 1 else ''} the "

@@ -10,7 +10,7 @@ from jitlint.rules._builders import built_by
 from jitlint.rules._context import PARTIAL_CONSTRUCTORS, PLAIN_DECORATORS, CallingContext, calling_context
 from jitlint.rules._jitted import jitted_functions
 from jitlint.rules._nnx import own_nodes
-from jitlint.semantic import CallSite, Frame, Scope, SemanticModel
+from jitlint.semantic import CallSite, Frame, Scope, SemanticModel, dotted_name
 from jitlint.walk import iter_nodes
 
 
@@ -240,7 +240,8 @@ def _fresh_control_flow(helper: cst.FunctionDef, model: SemanticModel, jitted: s
 def _plain(function: cst.FunctionDef, model: SemanticModel) -> bool:
     """No decorator that could jit or cache it (``@staticmethod``, ``@property`` are plain)."""
     scope = model.functions[function].scope
-    return all(model.qualified_name(d.decorator, scope) in PLAIN_DECORATORS for d in function.decorators)
+    return all((model.qualified_name(d.decorator, scope) or dotted_name(d.decorator)) in PLAIN_DECORATORS
+               for d in function.decorators)  # (a builtin such as ``staticmethod`` has no import)
 
 
 def _project_helper(site: CallSite, ctx: FileContext) -> Optional[str]:

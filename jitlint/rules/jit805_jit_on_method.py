@@ -92,13 +92,23 @@ class JitOnMethod(Rule):
             for app in entry.apps:
                 if app.anchor not in func.decorators or app.jit.qualname not in TRACING_JITS:
                     continue
-                static = static_names(spec_of(app, ctx.model))
+                spec = spec_of(app, ctx.model)
+                static = static_names(spec)
                 if static is None or "self" in static:
                     continue
                 yield Violation(app.anchor, (
                     f"jit on method `{func.name.value}` traces `self`, an object of a plain class: "
-                    f"the first call raises TypeError; jit a function of the arrays instead "
-                    f"(or make the class a pytree)"))
+                    f"the first call raises TypeError{_counted_self(spec, params)}; jit a function of "
+                    f"the arrays instead (or make the class a pytree)"))
+
+
+def _counted_self(spec, params: list[cst.Param]) -> str:
+    """``static_argnums=(1,)`` on a method: the positions count ``self`` (jax#17158)."""
+    nums = [n for n in (spec.static_argnums or ()) if 0 < n < len(params)]
+    if not nums:
+        return ""
+    marked = ", ".join(f"`{params[n].name.value}`" for n in nums)
+    return f" (static_argnums counts `self` as position 0, so {tuple(spec.static_argnums)} marks {marked})"
 
 
 def _plain_class(ctx: FileContext, node: cst.CSTNode, scope: Scope) -> bool:
