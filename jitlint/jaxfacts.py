@@ -565,6 +565,10 @@ PYTHON_VALUE_SYNTAX: dict[str, str] = {"truth test": _BOOL, "slice bound": "Inde
 # argument works; jax 0.10.2 warns that a sequence will be an error).
 SEQUENCE_CONVERTING_FUNCTIONS = frozenset({"jax.numpy.ndim", "jax.numpy.shape", "jax.numpy.size"})
 
+# the jax namespaces whose functions compute arrays from array arguments: on traced operands
+# they give tracers; their positional arguments are array operands
+JAX_ARRAY_NAMESPACES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
+
 # numpy functions that convert their argument to a numpy array: on a tracer they raise
 # TracerArrayConversionError (argsort a TypeError).  Not here: np.sum/mean/max/min/reshape/
 # transpose/squeeze/round/searchsorted/..., which call the jax.Array's own method and work.

@@ -40,7 +40,7 @@ from typing import Iterator, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import FRESH_TRANSFORM_SPELLINGS, FRESH_TRANSFORMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS
+from jitlint.jaxfacts import JAX_ARRAY_NAMESPACES, FRESH_TRANSFORM_SPELLINGS, FRESH_TRANSFORMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS
 from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED, calling_context,
@@ -94,6 +94,7 @@ KINDS = {
 
 
 MAX_RELATED = 5  # call sites shown as evidence of one finding
+
 
 
 @dataclass(eq=False)
@@ -418,12 +419,20 @@ class _Analysis:
             if target is None:
                 return False
             function, param = target
-            return _operand_only(function.body, param, _params(function))
+            return _operand_only(function.body, param, _params(function), self._array_call(creation))
         if isinstance(node, cst.Lambda):
-            return _operand_only(node.body, name, {p.name.value for p in node.params.params})
+            return _operand_only(node.body, name, {p.name.value for p in node.params.params}, self._array_call(creation))
         if isinstance(node, cst.FunctionDef):
-            return _operand_only(node.body, name, _params(node))
+            return _operand_only(node.body, name, _params(node), self._array_call(creation))
         return False
+
+    def _array_call(self, creation: Frame):
+        """Whether a call is a jax.numpy (jax.nn, jax.lax) function: its positional arguments
+        are array operands, its result an array (``jnp.sum((batch @ w) ** 2)``)."""
+        def array_call(call: cst.Call) -> bool:
+            qualname = self.model.qualified_name(call.func, creation.scope) or ""
+            return qualname.startswith(JAX_ARRAY_NAMESPACES)
+        return array_call
 
     def _clears_cache(self, loop: cst.CSTNode, scope: Scope) -> bool:
         """The loop calls ``jax.clear_caches()``: every iteration compiles from scratch."""
@@ -653,16 +662,32 @@ class _Analysis:
     def _transformed_calls(self, binding: Binding) -> Iterator[CallSite]:
         """``jax.grad(f)(x)``, ``eqx.filter_grad(f)(...)``: calling what a transform of ``f``
         returns calls ``f``."""
-        for site in self.model.calls:
-            inner = site.node.func
-            if not isinstance(inner, cst.Call) or not inner.args or inner.args[0].keyword \
-                    or inner.args[0].star or not isinstance(inner.args[0].value, cst.Name) \
-                    or inner.args[0].value.value != binding.name:
-                continue
+        for site in self._transformed_calls_of(binding.name):
             bindings = self.model.lookup(binding.name, site.frame.scope)
-            if len(bindings) == 1 and bindings[0] is binding \
-                    and self.model.qualified_name(inner.func, site.frame.scope) in TRANSFORMS:
+            if len(bindings) == 1 and bindings[0] is binding:
                 yield site
+
+    def _transformed_calls_of(self, name: str) -> Iterator[CallSite]:
+        """The calls ``T(name)(...)`` of a transform ``T`` (jax.grad, jax.value_and_grad ...),
+        also through a name bound to ``T(name)`` in the same scope (``g = jax.grad(f)``, ``g(x)``)."""
+        for site in self.model.calls:
+            if isinstance(site.node.func, cst.Call) and self._transforms(site.node.func, name, site.frame.scope):
+                yield site  # ``T(name)(...)``
+                continue
+            if not self._transforms(site.node, name, site.frame.scope):
+                continue
+            statement = self.model.parent_statement.get(site.node)
+            if isinstance(statement, cst.Assign) and len(statement.targets) == 1 \
+                    and isinstance(statement.targets[0].target, cst.Name) and statement.value is site.node:
+                bound = statement.targets[0].target.value
+                yield from (use for use in self.model.calls_named(bound)
+                            if isinstance(use.node.func, cst.Name) and use.frame.scope is site.frame.scope)
+
+    def _transforms(self, call: cst.Call, name: str, scope) -> bool:
+        """``call`` is ``T(name)`` for a transform ``T`` that calls its function."""
+        return bool(call.args) and not call.args[0].keyword and not call.args[0].star \
+            and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == name \
+            and self.model.qualified_name(call.func, scope) in TRANSFORMS
 
     def _result_binding(self, app: JitApplication) -> Optional[Binding]:
         """The local name the jitted callable is bound to, if any."""
@@ -729,8 +754,9 @@ class _Analysis:
             loops = site.frame.loops_in_scope()
             if name is None:
                 continue
-            for use in self.model.calls_named(name):
-                if not (isinstance(use.node.func, cst.Name) and use.frame.scope is site.frame.scope):
+            for use in (*self.model.calls_named(name), *self._transformed_calls_of(name)):
+                if use.frame.scope is not site.frame.scope or not (
+                        isinstance(use.node.func, cst.Name) or isinstance(use.node.func, cst.Call)):
                     continue
                 if loops and use.frame.is_inside(loops[0]):
                     return f"its result `{name}` is called in the loop that calls `{factory.name.value}`"
@@ -953,7 +979,7 @@ def _params(function: cst.FunctionDef) -> set[str]:
     return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
 
 
-def _operand_only(body: cst.CSTNode, name: str, params: set[str]) -> bool:
+def _operand_only(body: cst.CSTNode, name: str, params: set[str], array_call=lambda call: False) -> bool:
     """Every read of ``name`` in ``body`` sits in an arithmetic expression that also reads a
     parameter (so the expression is an array computation), and that expression is a whole
     value: returned, assigned, or the body of a lambda, never a call argument, an index, a
@@ -967,7 +993,7 @@ def _operand_only(body: cst.CSTNode, name: str, params: set[str]) -> bool:
 
         def on_visit(self, node: cst.CSTNode) -> bool:
             if id(node) in loads:
-                verdicts.append(_arithmetic_operand(self.stack, params))
+                verdicts.append(_arithmetic_operand(self.stack, params, array_call))
             self.stack.append(node)
             return True
 
@@ -1009,12 +1035,22 @@ def _reads_only_shape(node: cst.CSTNode, name: str, outer: set[str]) -> bool:
     return all(verdicts)
 
 
-def _arithmetic_operand(ancestors: list[cst.CSTNode], params: set[str]) -> bool:
+def _arithmetic_operand(ancestors: list[cst.CSTNode], params: set[str], array_call=lambda call: False) -> bool:
+    """The read whose ancestors these are sits in array arithmetic on a parameter (through
+    positional arguments of jax.numpy functions too, which ``array_call`` recognises) whose
+    whole value is returned or assigned."""
     index = len(ancestors) - 1
     if index < 0 or not isinstance(ancestors[index], ARITHMETIC):
         return False
-    while index > 0 and isinstance(ancestors[index - 1], ARITHMETIC):
-        index -= 1
+    while index > 0:
+        if isinstance(ancestors[index - 1], ARITHMETIC):
+            index -= 1
+        elif index > 1 and isinstance(ancestors[index - 1], cst.Arg) and ancestors[index - 1].keyword is None \
+                and not ancestors[index - 1].star and isinstance(ancestors[index - 2], cst.Call) \
+                and array_call(ancestors[index - 2]):
+            index -= 2
+        else:
+            break
     top = ancestors[index]
     holder = ancestors[index - 1] if index > 0 else None
     if not any(loaded.value in params for loaded in name_loads(top)):

@@ -55,7 +55,7 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (JAX_ARRAY_NAMESPACES, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
@@ -97,9 +97,6 @@ ARRAY_METHODS = frozenset({
     "diagonal", "ptp", "nonzero", "searchsorted", "choose", "compress",
     "set", "add", "multiply", "divide", "power", "get", "apply",  # x.at[i].<op>(v)
 })
-# Functions of these namespaces are staged out under jit whatever their arguments
-# (omnistaging): ``jnp.array([0, 1])`` or ``jnp.log2(8)`` in a jitted body is a tracer.
-ARRAY_NAMESPACES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
 # ... except these, which return Python values, dtypes, shapes or functions.
 CONCRETE_FUNCTIONS = frozenset({
     "jax.numpy.shape", "jax.numpy.ndim", "jax.numpy.size", "jax.numpy.result_type",
@@ -1983,7 +1980,7 @@ class _FunctionAnalysis:
             return bool(call.args) and not call.args[0].star and call.args[0].keyword is None \
                 and self.traced(call.args[0].value, scope)
         if qualname is None or qualname in CONCRETE_FUNCTIONS or qualname.startswith(CONCRETE_NAMESPACES) \
-                or not qualname.startswith(ARRAY_NAMESPACES):
+                or not qualname.startswith(JAX_ARRAY_NAMESPACES):  # staged whatever the arguments (omnistaging)
             return False
         if qualname in ARGUMENT_TRACED_FUNCTIONS or id(call) in self.compile_time_eval_nodes:
             return self._any_arg_traced(call, scope)  # (run eagerly on concrete operands)
@@ -2405,7 +2402,7 @@ class _FunctionAnalysis:
 def _makes_jax_array(qualname: Optional[str]) -> bool:
     """A call of this function returns a jax array (``jnp.ones``, ``jax.random.normal``), not a
     dtype, a shape or a class instance."""
-    return qualname is not None and qualname.startswith(ARRAY_NAMESPACES) and qualname not in CONCRETE_FUNCTIONS \
+    return qualname is not None and qualname.startswith(JAX_ARRAY_NAMESPACES) and qualname not in CONCRETE_FUNCTIONS \
         and not qualname.startswith(CONCRETE_NAMESPACES) and not qualname.rpartition(".")[2][:1].isupper()
 
 
