@@ -569,6 +569,11 @@ SEQUENCE_CONVERTING_FUNCTIONS = frozenset({"jax.numpy.ndim", "jax.numpy.shape", 
 # they give tracers; their positional arguments are array operands
 JAX_ARRAY_NAMESPACES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
 
+# methods a dataclass-style class runs after filling its fields (``dataclasses``' and
+# ``flax.struct``'s ``__post_init__``, equinox's ``__check_init__``): building an instance
+# from traced values inside a trace runs them on traced fields
+VALIDATION_HOOKS = ("__post_init__", "__check_init__")
+
 # numpy functions that convert their argument to a numpy array: on a tracer they raise
 # TracerArrayConversionError (argsort a TypeError).  Not here: np.sum/mean/max/min/reshape/
 # transpose/squeeze/round/searchsorted/..., which call the jax.Array's own method and work.

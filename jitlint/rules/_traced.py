@@ -55,7 +55,7 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (JAX_ARRAY_NAMESPACES, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (JAX_ARRAY_NAMESPACES, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
@@ -78,8 +78,8 @@ from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jit
                                    scopes_within, states_container)
 from jitlint.rules._lifted import nondiff_spec_of, static_positions as lifted_static_positions
 from jitlint.rules._nnx import NNX_JIT, linen_self_method, own_nodes
-from jitlint.rules._static import jitted_call_sites, jitted_callee, jitted_reference, map_arguments
-from jitlint.semantic import Binding, CallSite, Scope, SemanticModel
+from jitlint.rules._static import fields_passed, jitted_call_sites, jitted_callee, jitted_reference, map_arguments
+from jitlint.semantic import Binding, CallSite, Scope, SemanticModel, dotted_name
 from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
 from jitlint.values import (array_made_by, literal_truth, assigned, class_attribute_value, int_constant, returned_made_function,
                             self_attribute_value, value_flow)
@@ -1460,6 +1460,8 @@ class _FunctionAnalysis:
             self._follow_into(method, call, scope, positional_params(method)[1:],
                               fields=self.traced_fields, force=force)
             return
+        if self._follow_class(call, scope):
+            return
         if not isinstance(call.func, cst.Name):
             self._record_imported(call, scope)
             return
@@ -1470,6 +1472,38 @@ class _FunctionAnalysis:
         helper = self._plain_helper(call.func, scope)
         if helper is not None:
             self._follow_into(helper, call, scope, positional_params(helper), force=force)
+
+    def _follow_class(self, call: cst.Call, scope: Scope) -> bool:
+        """``Cls(x)`` / ``Cls.from_factors(x)`` of a class of this module with traced arguments:
+        its ``__init__`` (also inherited) or classmethod runs in this trace with them; a
+        dataclass-style class without ``__init__`` runs ``__post_init__`` / ``__check_init__``
+        (equinox) with the fields the call fills traced.  True when ``call`` is such a call."""
+        func = call.func
+        if isinstance(func, cst.Attribute):
+            cls = self._class_named(func.value, scope)
+            method = class_methods(cls).get(func.attr.value) if cls is not None else None
+            if method is None or not positional_params(method) or method in self.jitted_defs or not any(
+                    dotted_name(d.decorator) == "classmethod" for d in method.decorators):
+                return False
+            self._follow_into(method, call, scope, positional_params(method)[1:])
+            return True
+        cls = self._class_named(func, scope)
+        if cls is None:
+            return False
+        init = inherited_method(self.model, cls, "__init__")
+        if init is not None:
+            if positional_params(init) and not init.decorators and init not in self.jitted_defs:
+                self._follow_into(init, call, scope, positional_params(init)[1:])
+            return True
+        declared = [small.target.value for statement in (cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ())
+                    for small in (statement.body if isinstance(statement, cst.SimpleStatementLine) else ())
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)]
+        fields = frozenset(field for field, value in fields_passed(cls, declared, call) if self.hands_traced(value, scope))
+        for hook in VALIDATION_HOOKS:
+            method = class_methods(cls).get(hook)
+            if fields and method is not None and positional_params(method) and not method.decorators:
+                self._follow_into(method, call, scope, [], fields=fields)
+        return True
 
     def _plain_helper(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
         """``helper`` named by ``func``: an undecorated, unjitted def of this module outside
@@ -1957,6 +1991,8 @@ class _FunctionAnalysis:
         if isinstance(func, cst.Attribute) and (self.layer_attribute(func, scope) is not None
                                                 or self.submodule_method(func, scope) is not None):
             return self._any_arg_traced(call, scope)  # self.linear(x): a layer built in __init__
+        if isinstance(func, cst.Attribute) and func.attr.value in self.traced_fields and self._is_self(func.value, scope):
+            return True  # self.a1(t): a field holding a pytree of tracers (an equinox Module), called
         if isinstance(func, cst.Attribute) and func.attr.value == "apply" and (
                 _applied_module_call(self.ctx, func, scope) is not None
                 or transformed_function(self.ctx, func, scope) is not None):
@@ -2187,8 +2223,13 @@ class _FunctionAnalysis:
 
     def hands_traced(self, expr: cst.BaseExpression, scope: Scope) -> bool:
         """``expr`` hands a called function tracers: traced itself, or a list, tuple or dict of
-        traced values (a traced pytree for the callee)."""
-        return self.traced(expr, scope) or self.elements_traced(expr, scope)
+        traced values (a traced pytree for the callee), or an instance of a pytree class of
+        this module built from one (``_Param(a1)``, an equinox Module holding a tracer)."""
+        if self.traced(expr, scope) or self.elements_traced(expr, scope):
+            return True
+        return isinstance(expr, cst.Call) and self._class_named(expr.func, scope) in self.ctx.shared(
+            "pytree-dataclass-set", lambda c: set(_pytree_dataclasses(c))) and any(
+            not arg.star and self.hands_traced(arg.value, scope) for arg in expr.args)
 
     def _any_arg_traced(self, call: cst.Call, scope: Scope) -> bool:
         return any(self.traced(arg.value, scope) for arg in call.args)

@@ -33,7 +33,13 @@ class PythonControlFlowOnTracer(Rule):
     vector fields: `jaxfacts.TRACING_CALLS`), and the module functions traced code calls with
     traced arguments, also when they are decorated with a transform that passes the arguments
     on position for position (`@partial(jax.vmap, in_axes=(0, None))`, `@jax.grad`:
-    `jaxfacts.SIGNATURE_PRESERVING_TRANSFORMS`; vmap passes an unmapped tracer on as it is).
+    `jaxfacts.SIGNATURE_PRESERVING_TRANSFORMS`; vmap passes an unmapped tracer on as it is),
+    and the constructors of this module's classes that traced code calls with traced
+    arguments (`Interval(low, high)` runs `__init__`, `Scale.from_factors(f)` the classmethod,
+    a dataclass or equinox Module without `__init__` its `__post_init__` / `__check_init__`
+    with the fields filled from tracers traced: `jaxfacts.VALIDATION_HOOKS`). A helper flag
+    that every call passes as the same constant (`simplify(op, approx=False)`) decides `and` /
+    `or` before a traced operand is reached.
     Under `jax.grad` alone the tracers carry their values, and these work.
     Also a jitted function that recurses through a `lax.cond` branch with no Python condition
     of its own: cond traces both branches whatever the predicate, so the recursion never stops
