@@ -35,7 +35,9 @@ class NonJaxTypeArgument(Rule):
     the returns of this module's functions, and to jitted functions in other linted modules.
     Python scalars, None, arrays and pytrees (NamedTuples, registered dataclasses, flax and
     equinox modules of arrays, `jax.tree_util.Partial`) are valid and stay silent, and so does
-    `eqx.filter_jit`, which keeps non-array leaves static.
+    `eqx.filter_jit`, which keeps non-array leaves static. An instance of a plain class, or of a
+    pytree class with a `str` field, is reported once, at the first call passing one: the fix is
+    in the class.
 
     ## Why is this bad?
     jit abstracts every non-static argument to an array. Measured on jax 0.10.2 (CPU): a str,
@@ -91,10 +93,17 @@ class NonJaxTypeArgument(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
+        class_causes: set[tuple[str, str]] = set()
         for use in traced_uses(ctx):
             found = non_jax_value(ctx, use.value, use.scope) or narrowed_to_str(ctx, use.value, use.site)
             if found is None:
                 continue
+            if found.kind in (FIELD, OBJECT):
+                # the fix is in the class (a static field, a pytree registration): one finding,
+                # at the first call, however many calls pass its instances
+                if (found.kind, found.name) in class_causes:
+                    continue
+                class_causes.add((found.kind, found.name))
             yield Violation(use.arg, (
                 f"{use.where()} is {found.what}, not a valid JAX type: jit traces every non-static "
                 f"argument as an array, so the call raises TypeError; {_fix(use, found.kind, found.name)}"))
