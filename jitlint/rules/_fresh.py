@@ -96,7 +96,6 @@ KINDS = {
 MAX_RELATED = 5  # call sites shown as evidence of one finding
 
 
-
 @dataclass(eq=False)
 class FreshJit:
     app: JitApplication
@@ -683,7 +682,7 @@ class _Analysis:
                 yield from (use for use in self.model.calls_named(bound)
                             if isinstance(use.node.func, cst.Name) and use.frame.scope is site.frame.scope)
 
-    def _transforms(self, call: cst.Call, name: str, scope) -> bool:
+    def _transforms(self, call: cst.Call, name: str, scope: Scope) -> bool:
         """``call`` is ``T(name)`` for a transform ``T`` that calls its function."""
         return bool(call.args) and not call.args[0].keyword and not call.args[0].star \
             and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == name \
@@ -755,8 +754,7 @@ class _Analysis:
             if name is None:
                 continue
             for use in (*self.model.calls_named(name), *self._transformed_calls_of(name)):
-                if use.frame.scope is not site.frame.scope or not (
-                        isinstance(use.node.func, cst.Name) or isinstance(use.node.func, cst.Call)):
+                if use.frame.scope is not site.frame.scope or not isinstance(use.node.func, (cst.Name, cst.Call)):
                     continue
                 if loops and use.frame.is_inside(loops[0]):
                     return f"its result `{name}` is called in the loop that calls `{factory.name.value}`"

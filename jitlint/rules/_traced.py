@@ -2050,8 +2050,13 @@ class _FunctionAnalysis:
         if not isinstance(func, cst.Attribute):
             return None
         receiver = func.value
-        built = (receiver, scope) if isinstance(receiver, cst.Call) else self._built_attribute(func.value, scope) \
-            if isinstance(receiver, cst.Attribute) else (self.model.value_origin(receiver, scope, None) or (None, None))[:2]
+        if isinstance(receiver, cst.Call):  # jaxopt.ScipyMinimize(...).run(x)
+            built = (receiver, scope)
+        elif isinstance(receiver, cst.Attribute):  # self.solver.run(x)
+            built = self._built_attribute(receiver, scope)
+        else:  # solver.run(x)
+            origin = self.model.value_origin(receiver, scope, None)
+            built = origin[:2] if origin is not None else None
         if built is None or not isinstance(built[0], cst.Call):
             return None
         qualname = self.model.qualified_name(built[0].func, built[1])
