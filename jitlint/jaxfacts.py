@@ -574,6 +574,12 @@ JAX_ARRAY_NAMESPACES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.
 # from traced values inside a trace runs them on traced fields
 VALIDATION_HOOKS = ("__post_init__", "__check_init__")
 
+# jax.numpy functions that hand a NumPy array argument back as a NumPy array (jax 0.10.2:
+# ``jnp.reshape`` calls the array's own ``reshape``; transpose, ravel, squeeze, swapaxes,
+# moveaxis, expand_dims and flip return jax arrays): indexing the result with a tracer raises
+# TracerArrayConversionError (jax#3391)
+NUMPY_KEEPING_JNP_FUNCTIONS = frozenset({"jax.numpy.reshape"})
+
 # numpy functions that convert their argument to a numpy array: on a tracer they raise
 # TracerArrayConversionError (argsort a TypeError).  Not here: np.sum/mean/max/min/reshape/
 # transpose/squeeze/round/searchsorted/..., which call the jax.Array's own method and work.

@@ -26,6 +26,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               COMPILE_TIME_EVAL_CONTEXTS, TRACER_TYPES,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_METHODS,
                               STAGING_TRACES, UNFUNCTIONALIZED_CALLS, NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES,
+                              NUMPY_KEEPING_JNP_FUNCTIONS,
                               NUMPY_CONVERTING_SUBMODULES,
                               OPTAX_COMBINATORS, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_VALUE_BUILTINS,
@@ -1152,6 +1153,16 @@ def test_nnx_self_updating_layer_raises_when_a_jit_closes_over_it(qualname):
         layer = _nnx_layer(qualname)
         getattr(layer, switch)(**({NNX_SELF_UPDATING_LAYERS[qualname]: True} if switch == "set_attributes" else {}))
         jax.jit(lambda v: layer(v))(x)
+
+
+@pytest.mark.parametrize("qualname", sorted(NUMPY_KEEPING_JNP_FUNCTIONS))
+def test_numpy_keeping_jnp_function_returns_numpy_and_its_result_rejects_a_tracer_index(qualname):
+    function = getattr(jnp, qualname.removeprefix("jax.numpy."))
+    assert isinstance(function(np.zeros(10), (2, 5)), np.ndarray)
+    with pytest.raises(jax.errors.TracerArrayConversionError):
+        jax.jit(lambda i: function(np.zeros(10), (2, 5))[:, i])(1)
+    for other in (jnp.transpose, jnp.ravel, jnp.squeeze):  # others make jax arrays
+        assert not isinstance(other(np.zeros((2, 5))), np.ndarray)
 
 
 # --- library calls that run lax control flow inside ---------------------------------------------

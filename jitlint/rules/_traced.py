@@ -55,7 +55,7 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (JAX_ARRAY_NAMESPACES, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (JAX_ARRAY_NAMESPACES, NUMPY_KEEPING_JNP_FUNCTIONS, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
@@ -3186,7 +3186,10 @@ def _is_numpy_array(model: SemanticModel, expr: cst.BaseExpression, scope: Scope
     """A numpy constructor call (``np.zeros(3)``), a name every binding of which is one, or
     ``self.x`` that ``__init__`` sets to one."""
     if isinstance(expr, cst.Call):
-        return model.qualified_name(expr.func, scope) in NUMPY_ARRAY_CONSTRUCTORS
+        qualname = model.qualified_name(expr.func, scope)
+        if qualname in NUMPY_KEEPING_JNP_FUNCTIONS:  # jnp.reshape(np.zeros(10), (2, 5)) stays NumPy
+            return bool(expr.args) and not expr.args[0].star and _is_numpy_array(model, expr.args[0].value, scope)
+        return qualname in NUMPY_ARRAY_CONSTRUCTORS
     if isinstance(expr, cst.Name):
         bindings = model.lookup(expr.value, scope)
         return bool(bindings) and all(b.kind == "assign" and isinstance(b.value, cst.Call)

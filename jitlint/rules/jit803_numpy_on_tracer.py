@@ -12,7 +12,8 @@ class NumpyOnTracer(Rule):
     `np.linalg.*` ...) applied to a traced value inside a jitted function (or to a list or
     tuple holding one: `np.array([a, b])` converts each element), and a NumPy array
     (a name bound to `np.linspace(...)`, `np.array(...)` ...) indexed with a traced value
-    (`TABLE[step]`), and methods of library objects that hand their arguments to NumPy
+    (`TABLE[step]`; also `jnp.reshape(TABLE, ...)`, which hands a NumPy array back as NumPy:
+    `jaxfacts.NUMPY_KEEPING_JNP_FUNCTIONS`, jax#3391), and methods of library objects that hand their arguments to NumPy
     (`jaxfacts.NUMPY_CONVERTING_METHODS`: `run` of jaxopt's SciPy wrappers such as
     `ScipyMinimize`) called on traced values. A NumPy branch behind `isinstance(x, np.ndarray)` (or `x[0]`, or a
     tuple of NumPy types) is silent: under jit the value is a tracer, so that branch never runs.
