@@ -2430,19 +2430,23 @@ class _FunctionAnalysis:
         return truths.pop() if len(truths) == 1 else None
 
     def tracer_guard(self, test: cst.BaseExpression, scope: Scope) -> Optional[str]:
-        """"traced" for ``isinstance(v, jax.core.Tracer)`` (jaxfacts.TRACER_TYPES), "untraced"
-        for its negation: what follows on the true side of the test never sees a tracer when
-        it is "untraced"."""
-        negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
-        call = test.expression if negated else test
-        if not (isinstance(call, cst.Call) and self._builtin(call.func, scope) == "isinstance"
-                and len(call.args) == 2):
-            return None
-        types = call.args[1].value
-        members = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
-        if not all(self.model.qualified_name(t, scope) in TRACER_TYPES for t in members):
-            return None
-        return "untraced" if negated else "traced"
+        return tracer_test(self.model, test, scope)
+
+
+def tracer_test(model: SemanticModel, test: cst.BaseExpression, scope: Scope) -> Optional[str]:
+    """"traced" for ``isinstance(v, jax.core.Tracer)`` (jaxfacts.TRACER_TYPES), "untraced" for
+    its negation: what follows on the true side of the test never sees a tracer when it is
+    "untraced", and runs only under a trace when it is "traced"."""
+    negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+    call = test.expression if negated else test
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == "isinstance"
+            and not model.lookup("isinstance", scope) and len(call.args) == 2):
+        return None
+    types = call.args[1].value
+    members = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
+    if not all(model.qualified_name(t, scope) in TRACER_TYPES for t in members):
+        return None
+    return "untraced" if negated else "traced"
 
 
 def _makes_jax_array(qualname: Optional[str]) -> bool:

@@ -2,7 +2,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (CACHE_CLEARS, LAX_CONTROL_FLOW_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS, TRACER_TYPES,
+from jitlint.jaxfacts import (CACHE_CLEARS, LAX_CONTROL_FLOW_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS,
                               LaxLoopCall)
 from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext, Rule, Violation
@@ -10,6 +10,7 @@ from jitlint.rules._builders import built_by
 from jitlint.rules._context import PARTIAL_CONSTRUCTORS, PLAIN_DECORATORS, CallingContext, calling_context
 from jitlint.rules._jitted import jitted_functions
 from jitlint.rules._nnx import own_nodes
+from jitlint.rules._traced import tracer_test
 from jitlint.semantic import CallSite, Frame, Scope, SemanticModel, dotted_name
 from jitlint.walk import iter_nodes
 
@@ -291,9 +292,7 @@ def _tracer_guarded(helper: cst.FunctionDef, model: SemanticModel, scope: Scope)
     of ``helper``: they run only while a transformation traces the helper."""
     guarded: set[int] = set()
     for node in own_nodes(helper.body):
-        test = node.test if isinstance(node, cst.If) else None
-        if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance" \
-                and len(test.args) == 2 and model.qualified_name(test.args[1].value, scope) in TRACER_TYPES:
+        if isinstance(node, cst.If) and tracer_test(model, node.test, scope) == "traced":
             guarded.update(id(inner) for inner in iter_nodes(node.body))
     return guarded
 
