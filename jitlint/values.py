@@ -1439,3 +1439,11 @@ def literal_truth(expr: Optional[cst.BaseExpression]) -> Optional[bool]:
     if isinstance(expr, cst.SimpleString):
         return bool(expr.evaluated_value)
     return None
+
+
+def annotated_fields(cls: cst.ClassDef) -> list[cst.AnnAssign]:
+    """The annotated names of a class body, in order (``x: jax.Array``, ``n: int = 3``): the
+    fields of a dataclass-style class."""
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    return [small for statement in body if isinstance(statement, cst.SimpleStatementLine)
+            for small in statement.body if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)]

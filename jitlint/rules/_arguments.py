@@ -46,7 +46,7 @@ from jitlint.jaxfacts import (DTYPE_OBJECTS, LIBRARY_FUNCTIONS, NAMED_TUPLE_BASE
                               PYTREE_REGISTRATIONS, NON_PYTREE_CLASS_BASES)
 from jitlint.rule import FileContext
 from jitlint.semantic import Binding, CallSite, Scope
-from jitlint.values import assigned, value_flow
+from jitlint.values import annotated_fields, assigned, value_flow
 from jitlint.walk import iter_nodes
 from jitlint.walk import source_text as _src
 
@@ -301,13 +301,7 @@ def _methods(cls: cst.ClassDef) -> set[str]:
 def _leaf_fields(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> dict[str, bool]:
     """The annotated fields of a pytree class in order -> whether each is certainly a leaf (no
     value, or a plain default; a ``field(...)`` call may mark it static)."""
-    fields: dict[str, bool] = {}
-    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
-    for statement in body:
-        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
-            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                fields[small.target.value] = not isinstance(small.value, cst.Call)
-    return fields
+    return {field.target.value: not isinstance(field.value, cst.Call) for field in annotated_fields(cls)}
 
 
 def _returned_value(ctx: FileContext, binding: Binding, depth: int) -> Optional[NonJaxValue]:

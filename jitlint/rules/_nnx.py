@@ -17,6 +17,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.jaxfacts import NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES
+from jitlint.rules._context import class_methods
 from jitlint.semantic import Frame, Scope, SemanticModel, dotted_name
 from jitlint.walk import children
 
@@ -187,8 +188,7 @@ def _builds_self_updating(value: cst.BaseExpression, scope: Scope, model: Semant
     if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef) \
             or not is_nnx_class(value.func, scope, model):
         return False
-    init = next((s for s in (binding.node.body.body if isinstance(binding.node.body, cst.IndentedBlock) else ())
-                 if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    init = class_methods(binding.node).get("__init__")
     init_scope = model.scope_of.get(init) if init is not None else None
     return init_scope is not None and any(
         isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Attribute) for t in node.targets)

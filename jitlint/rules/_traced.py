@@ -81,7 +81,7 @@ from jitlint.rules._nnx import NNX_JIT, linen_self_method, own_nodes
 from jitlint.rules._static import fields_passed, jitted_call_sites, jitted_callee, jitted_reference, map_arguments
 from jitlint.semantic import Binding, CallSite, Scope, SemanticModel, dotted_name
 from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
-from jitlint.values import (array_made_by, literal_truth, assigned, class_attribute_value, int_constant, returned_made_function,
+from jitlint.values import (annotated_fields, array_made_by, literal_truth, assigned, class_attribute_value, int_constant, returned_made_function,
                             self_attribute_value, value_flow)
 from jitlint.walk import Walker, iter_nodes
 from jitlint.walk import source_text as _src
@@ -1495,9 +1495,7 @@ class _FunctionAnalysis:
             if positional_params(init) and not init.decorators and init not in self.jitted_defs:
                 self._follow_into(init, call, scope, positional_params(init)[1:])
             return True
-        declared = [small.target.value for statement in (cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ())
-                    for small in (statement.body if isinstance(statement, cst.SimpleStatementLine) else ())
-                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)]
+        declared = [field.target.value for field in annotated_fields(cls)]
         fields = frozenset(field for field, value in fields_passed(cls, declared, call) if self.hands_traced(value, scope))
         for hook in VALIDATION_HOOKS:
             method = class_methods(cls).get(hook)
