@@ -240,9 +240,9 @@ def _leaf_argument(ctx: FileContext, cls: cst.ClassDef, call: cst.Call, scope: S
     """``Optimizer(*optimizers.adam(1e-3))``: an instance of a pytree class of this module (a
     NamedTuple or pytree dataclass without its own ``__init__``) built with a value jit cannot
     take for a field that is a leaf (declared with no value, or a value that is no field marker)."""
-    if not _pytree_class(ctx, cls, class_scope):
+    if not pytree_class(ctx, cls, class_scope):
         return None
-    fields = _leaf_fields(ctx, cls, class_scope)
+    fields = leaf_fields(cls)
     if "__init__" in _methods(cls):
         return _leaf_set_in_init(ctx, cls, fields, depth)
     names = list(fields)
@@ -282,7 +282,7 @@ def _leaf_set_in_init(ctx: FileContext, cls: cst.ClassDef, fields: dict[str, boo
     return None
 
 
-def _pytree_class(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> bool:
+def pytree_class(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> bool:
     """A NamedTuple or pytree dataclass of this module (``jaxfacts.PYTREE_CLASS_*``)."""
     model = ctx.model
     decorators = {model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator,
@@ -298,7 +298,7 @@ def _methods(cls: cst.ClassDef) -> set[str]:
     return {s.name.value for s in body if isinstance(s, cst.FunctionDef)}
 
 
-def _leaf_fields(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> dict[str, bool]:
+def leaf_fields(cls: cst.ClassDef) -> dict[str, bool]:
     """The annotated fields of a pytree class in order -> whether each is certainly a leaf (no
     value, or a plain default; a ``field(...)`` call may mark it static)."""
     return {field.target.value: not isinstance(field.value, cst.Call) for field in annotated_fields(cls)}
@@ -619,7 +619,7 @@ def _str_leaf(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> Optional[str
     """A field annotated ``str`` (no static marker) of a pytree class of this module: a flax.struct
     or chex dataclass, an equinox Module, a NamedTuple (``jaxfacts.PYTREE_CLASS_*``)."""
     model = ctx.model
-    if not _pytree_class(ctx, cls, scope):
+    if not pytree_class(ctx, cls, scope):
         return None
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     for statement in body:

@@ -200,6 +200,13 @@ def _weak_fix(before: str, after: str, scalar: cst.BaseExpression) -> str:
             f"(jnp.asarray({_src(scalar, 20)}, jnp.{dtype})) so every call sees the same strongly typed array")
 
 
+def argument_types(ctx: FileContext) -> "_ArgTypes":
+    """The module's argument-kind reader (a Python int / float, weakly typed, or a strongly
+    typed array), shared by the rules that compare the types a jitted function receives."""
+    return ctx.shared("argument-types", lambda c: _ArgTypes(
+        c.model, value_flow(c), {jc.call: jc for jc in jitted_calls(c)}))
+
+
 class _ArgTypes:
     """Which of three kinds an argument certainly is: a Python int, a Python float (both weakly
     typed), or an array with a strong dtype.  None: unknown (most values)."""
@@ -230,7 +237,7 @@ class _ArgTypes:
             qualname = self.model.qualified_name(expr.func, scope) or ""
             if qualname in STRONG_ARRAY_CONSTRUCTORS:
                 return "strong", f"a strongly typed array (`{_src(expr.func)}` gives a dtype of its own)"
-            if self._strong(expr, scope):
+            if self.explicitly_typed(expr, scope):
                 return "strong", "an array with an explicit dtype (strongly typed)"
             if qualname in NUMPY_ARRAY_MAKERS:
                 return "strong", "a NumPy array (NumPy dtypes are never weak)"
@@ -259,7 +266,7 @@ class _ArgTypes:
             return None
         return self.kind(binding.value, binding.scope, depth + 1)
 
-    def _strong(self, call: cst.Call, scope: Scope) -> bool:
+    def explicitly_typed(self, call: cst.Call, scope: Scope) -> bool:
         """``np.float32(x)``, ``jnp.asarray(x, dtype=...)``, ``x.astype(...)``, ``jnp.ones(())``
         (jaxfacts.STRONG_ARRAY_CONSTRUCTORS)."""
         if _dtype_of(call.func, self.model, scope) is not None:
@@ -280,7 +287,7 @@ class _ArgTypes:
             r.value for r, f in self.model.returns if r.value is not None and f.enclosing_function() is func]
         if scope is None or not returned:
             return False
-        return all(any(self._strong(call, scope) for call in _calls_in(value)) for value in returned)
+        return all(any(self.explicitly_typed(call, scope) for call in _calls_in(value)) for value in returned)
 
 
 def _message(jc: JittedCall, kind: str, arg: cst.BaseExpression, desc: str, fix: str) -> str:

@@ -24,7 +24,9 @@ from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
 from jitlint.rules._nnx import own_nodes
 from jitlint.semantic import Frame, Scope, SemanticModel
-from jitlint.values import assigned, value_flow
+from jitlint.rules._arguments import leaf_fields, pytree_class
+from jitlint.rules._churn import argument_types
+from jitlint.values import annotated_fields, assigned, value_flow
 from jitlint.walk import iter_nodes
 
 ARRAY_MODULES = ("jax.numpy.", "numpy.")
@@ -396,3 +398,191 @@ def weak_state_starts(ctx: FileContext) -> list[WeakStart]:
                 found.append(WeakStart(fed, value, optimizer))
                 break
     return found
+
+
+# ------------------------------------------------------------------ weakly typed state fields
+# jax.random draws and comparisons give strongly typed arrays (a comparison is bool, never weak).
+STRONG_RESULT_MODULES = ("jax.random.",)
+DATACLASS_REPLACERS = frozenset({"dataclasses.replace"})
+REPLACE_METHODS = frozenset({"replace", "_replace"})
+
+
+@dataclass(eq=False)
+class WeakField:
+    """A pytree state fed back through a jitted step whose first value holds a weakly typed
+    scalar in a leaf field (a Python ``int``/``float``, or ``jnp.asarray`` of one without a
+    dtype: ``n_accepted: int = 0``, ``Data(time=jnp.asarray(0.0))``) that the step stores back
+    strongly typed (combined with an array of a dtype of its own): the second call's
+    signature differs from the first, so the step compiles twice (netket PR #1021, mujoco#2306)."""
+
+    fed: FedBack
+    cls: str  # the state's class
+    field: str
+    kind: str  # "int" | "float": the Python scalar kind it starts as
+    start: cst.BaseExpression  # the weakly typed value (a class default or a constructor argument)
+    stored: cst.BaseExpression  # what the step stores in the field
+
+
+def weak_field_starts(ctx: FileContext) -> list[WeakField]:
+    return ctx.shared("weak-state-fields", _weak_field_starts)
+
+
+def _weak_field_starts(ctx: FileContext) -> list[WeakField]:
+    model, flow = ctx.model, value_flow(ctx)
+    types = argument_types(ctx)
+    found = []
+    for fed in fed_back(ctx):
+        own = model.parent_statement.get(fed.jc.call)
+        starts = [assigned(b) for b in flow.reaching(fed.arg, fed.frame.scope) if b.node is not own]
+        if len(starts) != 1 or starts[0].value is None:
+            continue
+        instance = _pytree_instance(ctx, starts[0].value, starts[0].binding.scope, 0)
+        if instance is None:
+            continue
+        cls, fields = instance
+        weak = {}
+        for field, (value, scope) in fields.items():
+            kind = types.kind(value, scope)
+            if kind is not None and kind[0] in ("python int", "python float"):
+                weak[field] = (kind[0].split()[1], value)
+        if not weak:
+            continue
+        strong = {field for field, (value, scope) in fields.items()
+                  if field not in weak and (types.kind(value, scope) or ("",))[0] == "strong"}
+        stored = _stored_by_every_return(fed, model, flow)
+        for field, (kind, start) in weak.items():
+            values = [s.get(field) for s in stored]
+            if stored and all(v is not None and _strongly_typed(v, fed, weak, strong, types, model, flow, 0)
+                              for v in values):
+                found.append(WeakField(fed, cls.name.value, field, kind, start, values[0]))
+    return found
+
+
+def _pytree_instance(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, depth: int
+                     ) -> Optional[tuple[cst.ClassDef, dict[str, tuple[cst.BaseExpression, Scope]]]]:
+    """``State(x=..., n=0)`` of a pytree class of this module (a NamedTuple or pytree dataclass
+    with no ``__init__`` of its own), also returned by a def of this module (``init_state()``):
+    the class and each leaf field's value (the class default where the call gives none)."""
+    model = ctx.model
+    if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Name) or depth > 2:
+        return None
+    binding = model.single_binding(expr.func.value, scope)
+    if binding is None:
+        return None
+    if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
+        inner = model.scope_of.get(binding.node)
+        returns = [r.value for r, f in model.returns if f.enclosing_function() is binding.node]
+        if inner is None or len(returns) != 1 or returns[0] is None:
+            return None
+        return _pytree_instance(ctx, returns[0], inner, depth + 1)
+    cls = binding.node
+    if binding.kind != "class" or not isinstance(cls, cst.ClassDef) \
+            or not pytree_class(ctx, cls, model.classes[cls].scope) \
+            or any(isinstance(s, cst.FunctionDef) and s.name.value == "__init__" for s in cls.body.body):
+        return None
+    leaves = leaf_fields(cls)
+    class_scope = model.classes[cls].scope
+    values: dict[str, tuple[cst.BaseExpression, Scope]] = {
+        field.target.value: (field.value, class_scope) for field in annotated_fields(cls)
+        if field.value is not None and leaves.get(field.target.value)}
+    names = list(leaves)
+    for index, arg in enumerate(expr.args):
+        if arg.star:
+            return None
+        field = arg.keyword.value if arg.keyword is not None else names[index] if index < len(names) else None
+        if field is None:
+            return None
+        if leaves.get(field):
+            values[field] = (arg.value, scope)
+        else:
+            values.pop(field, None)
+    return cls, values
+
+
+def _stored_by_every_return(fed: FedBack, model: SemanticModel, flow) -> list[dict[str, cst.BaseExpression]]:
+    """For each return of the step, the fields its fed-back output sets (``state.replace(n=v)``,
+    ``dataclasses.replace(state, n=v)``, ``state._replace(n=v)``, through a local name); empty
+    when a return's output is not one of those."""
+    func = fed.jc.func
+    scope = model.scope_of[func]
+    returned = [func.body] if isinstance(func, cst.Lambda) else \
+        [n.value for n in own_nodes(func.body) if isinstance(n, cst.Return)]
+    found = []
+    for value in returned:
+        if fed.arity:
+            if not isinstance(value, (cst.Tuple, cst.List)) or len(value.elements) != fed.arity:
+                return []
+            value = value.elements[fed.position].value
+        stored = _replaced_fields(value, fed.param, scope, model, flow, 0)
+        if stored is None:
+            return []
+        found.append(stored)
+    return found
+
+
+def _replaced_fields(expr, param: str, scope: Scope, model: SemanticModel, flow, depth: int
+                     ) -> Optional[dict[str, cst.BaseExpression]]:
+    if isinstance(expr, cst.Name) and depth < 3:
+        if expr.value == param and not any(b.scope is scope and b.kind != "param"
+                                           for b in model.lookup(param, scope)):
+            return {}
+        reaching = [assigned(b) for b in flow.reaching(expr, scope)]
+        if len(reaching) != 1 or reaching[0].value is None:
+            return None
+        return _replaced_fields(reaching[0].value, param, scope, model, flow, depth + 1)
+    if not isinstance(expr, cst.Call):
+        return None
+    keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
+    if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in REPLACE_METHODS:
+        return keywords
+    if model.qualified_name(expr.func, scope) in DATACLASS_REPLACERS:
+        return keywords
+    return None
+
+
+def _strongly_typed(expr: cst.BaseExpression, fed: FedBack, weak: dict, strong: set, types,
+                    model: SemanticModel, flow, depth: int) -> bool:
+    """``expr`` (in the step) certainly combines a strongly typed value: an explicit dtype
+    (``jnp.float32(dt)``, ``.astype``), a jax.random draw, a comparison (bool), a field of the
+    fed-back state that starts strongly typed (``jnp.zeros(8)``), or a jnp call, array method,
+    arithmetic or index of one of those (a weakly typed value combined with a strong one takes
+    the strong one's dtype)."""
+    if depth > 6:
+        return False
+    scope = model.scope_of[fed.jc.func]
+
+    def inner(e: cst.BaseExpression) -> bool:
+        return _strongly_typed(e, fed, weak, strong, types, model, flow, depth + 1)
+
+    if isinstance(expr, cst.Comparison):
+        return True
+    if isinstance(expr, cst.BinaryOperation):
+        return inner(expr.left) or inner(expr.right)
+    if isinstance(expr, cst.UnaryOperation):
+        return inner(expr.expression)
+    if isinstance(expr, cst.Subscript):
+        return inner(expr.value)
+    if isinstance(expr, cst.IfExp):
+        return inner(expr.body) and inner(expr.orelse)
+    if isinstance(expr, cst.Attribute):
+        if isinstance(expr.value, cst.Name) and expr.value.value == fed.param:
+            return expr.attr.value in strong
+        return False
+    if isinstance(expr, cst.Name):
+        if expr.value == fed.param:
+            return False
+        reaching = [assigned(b) for b in flow.reaching(expr, scope) if b.scope is scope]
+        return any(inner(a.value) if a.value is not None else
+                   a.augmented is not None and inner(a.augmented.value) for a in reaching)
+    if isinstance(expr, cst.Call):
+        if types.explicitly_typed(expr, scope):
+            return True
+        qualname = model.qualified_name(expr.func, scope) or ""
+        if qualname.startswith(STRONG_RESULT_MODULES):
+            return True
+        arguments = [a.value for a in expr.args if a.keyword is None]
+        if qualname.startswith(ARRAY_MODULES[0]) or qualname.startswith("jax.lax."):
+            return any(inner(a) for a in arguments)
+        if isinstance(expr.func, cst.Attribute) and not qualname:  # ``accepted.sum()``
+            return inner(expr.func.value)
+    return False

@@ -4,7 +4,8 @@ import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._churn import churns
-from jitlint.rules._feedback import weak_state_starts
+from jitlint.rules._feedback import weak_field_starts, weak_state_starts
+from jitlint.walk import source_text as _src
 
 
 class ChangingDtype(Rule):
@@ -24,7 +25,12 @@ class ChangingDtype(Rule):
     And an optax state fed back through a jitted step (`w, state = step(w, state)` in a loop)
     whose first value is the `init` state of an optimizer that starts it weakly typed
     (`optax.lbfgs`, the line searches: `jaxfacts.WEAK_STATE_OPTIMIZERS`, also inside
-    `optax.chain`).
+    `optax.chain`). And a pytree state (a NamedTuple or pytree dataclass of the module) fed back
+    through a jitted step whose first value holds a weakly typed scalar in a field (a Python
+    `int`/`float` default or argument, or `jnp.asarray(0.0)` with no dtype) that the step stores
+    back strongly typed: combined with an explicit dtype (`t + jnp.float32(dt)`), a comparison's
+    sum, a `jax.random` draw or a field that starts strongly typed. Adding a Python number keeps
+    it weak (`step=state.step + 1` is silent).
 
     ## Why is this bad?
     jit compiles once per distinct dtype and weak type. Python ints are weak `int32`, Python
@@ -37,7 +43,11 @@ class ChangingDtype(Rule):
     `f = lambda x: x + np.float32(0.5)` compiles twice; with `np.float32(0.0)` first, or with a
     body of weak values only (`x / 2`: the result stays weakly typed), once. A jitted
     L-BFGS step fed its own state compiles twice in 3 steps (optax 0.2.8), once after
-    `jax.tree.map(lambda a: jnp.asarray(a, jnp.result_type(a)), state)` (optax PR #1108).
+    `jax.tree.map(lambda a: jnp.asarray(a, jnp.result_type(a)), state)` (optax PR #1108). A
+    sampler state counting accepted moves from a default of `0` with `accepted += mask.sum()`
+    compiles its step 2 times in 5 steps (netket PR #1021), a time starting as
+    `jnp.asarray(0.0)` advanced by `jnp.float32(dt)` 2 times in 5 (mujoco#2306); a counter
+    advanced by `+ 1` once.
 
     ## Fix safety
     Converting once (`jnp.asarray(v, jnp.float32)`, or writing `1.0` instead of `1`) can change
@@ -88,3 +98,14 @@ class ChangingDtype(Rule):
                 f"compiles `{fed.jc.name}` again; make the initial state strongly typed once "
                 f"({fed.name} = jax.tree.map(lambda a: jnp.asarray(a, jnp.result_type(a)), {fed.name}))"),
                 related=((start.init, "the weakly typed initial state"),))
+        for weak in weak_field_starts(ctx):
+            fed, dtype = weak.fed, "int32" if weak.kind == "int" else "float32"
+            literal = weak.start.args[0].value if isinstance(weak.start, cst.Call) else weak.start
+            start = f"the Python {weak.kind} `{_src(literal)}`" if literal is weak.start else \
+                f"`{_src(weak.start)}` (no dtype, like a Python {weak.kind})"
+            yield Violation(weak.start, (
+                f"`{weak.cls}.{weak.field}` starts as {start}, weakly typed, but `{fed.jc.name}` stores it "
+                f"back strongly typed (`{_src(weak.stored)}`) and the loop feeds `{fed.name}` back "
+                f"(`{_src(fed.jc.call, 50)}`): the second call compiles `{fed.jc.name}` again; start it "
+                f"strongly typed ({weak.field}=jnp.asarray({_src(literal)}, jnp.{dtype}))"),
+                related=((fed.arg, "fed back to the jitted step here"),))
