@@ -398,7 +398,8 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
 def _group(ctx: FileContext, rule: Rule, violation: Violation) -> Optional[UnknownContext]:
     """What a finding of a rule about eager, repeated code rests on when its function's
     callers are not seen (then it belongs to the group unknown-callers)."""
-    return calling_context(ctx).unknown_context(violation.node) if rule.calling_context else None
+    return calling_context(ctx).unknown_context(violation.repeated_at or violation.node) \
+        if rule.calling_context else None
 
 
 def _positions(module: cst.Module, model, nodes: Sequence[cst.CSTNode], text: str,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass
 from functools import cached_property
-from typing import ClassVar, Iterator, Sequence
+from typing import ClassVar, Iterator, Optional, Sequence
 
 import libcst as cst
 
@@ -37,6 +37,9 @@ class Violation:
     # Evidence elsewhere in the file, each a node and what it shows ("the loop that runs it"):
     # editors show them with the finding (the language server's relatedInformation).
     related: tuple[tuple[cst.CSTNode, str], ...] = ()
+    # The code whose calling context the finding rests on, where that is not ``node`` itself
+    # (a lax call in a helper, flagged because a loop elsewhere calls the helper eagerly).
+    repeated_at: Optional[cst.CSTNode] = None
 
 
 class FileContext:

@@ -1,3 +1,4 @@
+from dataclasses import dataclass
 from typing import Iterator, Optional
 
 import libcst as cst
@@ -13,6 +14,7 @@ from jitlint.rules._nnx import own_nodes
 from jitlint.rules._traced import tracer_test
 from jitlint.semantic import CallSite, Frame, Scope, SemanticModel, dotted_name
 from jitlint.walk import iter_nodes
+from jitlint.walk import source_text as _src
 
 
 
@@ -43,6 +45,9 @@ class EagerLaxControlFlowInLoop(Rule):
     not a shape, size or axis there, `jaxfacts.CONCRETE_PARAMS`) is no configuration. A
     helper that calls back the function holding the loop (a program interpreter whose `scan`
     rule interprets the body again) runs wherever its caller runs: left alone.
+    A library call is reported at the call in the loop; a helper of this module at its lax
+    call, the one to change, with every call in a loop that repeats it as evidence (one
+    finding per lax call).
 
     ## Why is this bad?
     Outside jit, each lax control-flow call traces its body and compiles it; JAX reuses the
@@ -119,23 +124,34 @@ class EagerLaxControlFlowInLoop(Rule):
         model = ctx.model
         context = calling_context(ctx)
         jitted = set(jitted_functions(ctx))
+        repeated: dict[int, tuple[EagerHelper, list[CallSite]]] = {}
         for site in model.calls:
             loops = [loop for loop in site.frame.loops_in_scope() if isinstance(loop, (cst.For, cst.While))]
             if not loops or context.runs_traced(site.frame):
                 continue  # traced code runs once per trace of its caller's jit
             library = _library_loop_call(site, model)
             helper = _eager_helper(site, model, jitted, context) if library is None else None
-            if library is not None:
-                what, fix = library
-            else:
-                what, fix = helper[0] if helper is not None else _project_helper(site, ctx), ""
-            if what is None or _deliberate_loop(loops, site, model, context):
+            what, fix = library or (None if helper is not None else _project_helper(site, ctx), "")
+            if (what is None and helper is None) or _deliberate_loop(loops, site, model, context):
                 continue
-            message = (f"{what} runs lax control flow outside jit, in a loop: its body is traced and "
-                       f"compiled again on every iteration; {fix or 'jit the step (or the helper) once'}")
-            # at the call in the loop, which repeats; the lax call in the helper is the evidence
-            yield Violation(site.node, message, related=((helper[1], "the lax call with a fresh body"),)
-                            if helper is not None else ())
+            if helper is not None:
+                # at the lax call whose body is made anew (the fix goes there, or on the function
+                # holding it); the calls in loops that repeat it are the evidence
+                repeated.setdefault(id(helper.call), (helper, []))[1].append(site)
+                continue
+            # a library's (or another module's) lax call: the call in the loop is what to change
+            yield Violation(site.node, (
+                f"{what} runs lax control flow outside jit, in a loop: its body is traced and "
+                f"compiled again on every iteration; {fix or 'jit the step (or the helper) once'}"))
+        for helper, sites in repeated.values():
+            through = "" if helper.owner is helper.called else f", which `{helper.called.name.value}` calls,"
+            yield Violation(helper.call, (
+                f"`{helper.control}` gets a body defined anew on every call of `{helper.owner.name.value}`"
+                f"{through} and runs outside jit, called in a loop (`{_src(sites[0].node, 50)}`): its body "
+                f"is traced and compiled again on every iteration; jit `{helper.called.name.value}` once, "
+                f"or define the body once outside it"),
+                related=tuple((site.node, "called on every iteration here") for site in sites),
+                repeated_at=sites[0].node)
 
 
 def _library_loop_call(site: CallSite, model: SemanticModel) -> Optional[tuple[str, str]]:
@@ -186,11 +202,23 @@ def _lax_loop_fact(qualname: str, call: cst.Call, method: str) -> Optional[LaxLo
     return fact
 
 
+@dataclass(eq=False)
+class EagerHelper:
+    """A function of this module called eagerly in a loop that runs lax control flow with a
+    body it makes itself: ``called`` is the function the loop calls, ``owner`` the one whose
+    lax call (``call``, of ``control``) gets the fresh body (``called`` or one call below it)."""
+
+    called: cst.FunctionDef
+    owner: cst.FunctionDef
+    control: str
+    call: cst.Call
+
+
 def _eager_helper(site: CallSite, model: SemanticModel, jitted: set, context: CallingContext
-                  ) -> Optional[tuple[str, cst.Call]]:
-    """(what, the lax call) for a function or method of this module (``helper(x)``,
-    ``obj.run(x)``, ``self.run(x)``) that runs lax control flow with a body it defines itself,
-    directly or through one more such call of its own (``step`` calling ``rollout``)."""
+                  ) -> Optional[EagerHelper]:
+    """The helper (``helper(x)``, ``obj.run(x)``, ``self.run(x)``) a call in a loop runs that
+    calls lax control flow with a body it defines itself, directly or through one more such
+    call of its own (``step`` calling ``rollout``)."""
     helper = context.callee(site.node, site.frame.scope)
     if helper is None or site.frame.is_inside(helper) or _calls_back(helper, site, model, context):
         return None  # a recursive call (an interpreter): it runs wherever its caller does
@@ -198,9 +226,7 @@ def _eager_helper(site: CallSite, model: SemanticModel, jitted: set, context: Ca
     if found is None:
         return None
     inner, control, call = found
-    through = f"through `{inner.name.value}`, " if inner is not helper else ""
-    shown = cst.Module([]).code_for_node(site.node.func)
-    return f"`{shown}` ({through}its `{control}` with a body defined inside it)", call
+    return EagerHelper(helper, inner, control, call)
 
 
 def _calls_back(helper: cst.FunctionDef, site: CallSite, model: SemanticModel, context: CallingContext) -> bool:

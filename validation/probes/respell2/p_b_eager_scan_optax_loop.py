@@ -1,5 +1,5 @@
 # source: validation/threads/heldout5/optax1171_backtracking_linesearch_update_in_python_loop.py (an update that runs a lax loop of local functions, called eagerly in a Python loop), a scan of a local body in a step function
-# expect: JIT520 at line 18
+# expect: JIT520 at line 12, 18
 # runtime: COMPILES 3 CALLS 3
 import jax
 import jax.numpy as jnp
