@@ -222,3 +222,25 @@ def test_pytest_counts_do_not_depend_on_test_order(tmp_path):
     assert "1 passed" in alone["test_counter"], alone["test_counter"]
     # cold=False: warm caches from the earlier tests hide both compiles.
     assert "FAILED test_order.py::test_marker_on_warm_caches" not in together
+
+
+def test_eager_lax_control_flow_compiles_programs_named_as_confirm_expects():
+    """JIT520's ``--confirm`` counts the programs JAX builds for lax control flow run outside
+    jit, by name (attribution.LAX_CONTROL_FLOW_PROGRAMS), at the lax call's line."""
+    from jitlint.runtime.attribution import LAX_CONTROL_FLOW_PROGRAMS
+
+    x = jnp.ones(3)
+    calls = {
+        "fori_loop": lambda: jax.lax.fori_loop(0, 3, lambda i, v: v * 0.5, x),
+        "fori_loop with traced bounds": lambda: jax.lax.fori_loop(0, jnp.int32(3), lambda i, v: v * 0.5, x),
+        "while_loop": lambda: jax.lax.while_loop(lambda v: v[0] > 0.1, lambda v: v * 0.5, x),
+        "scan": lambda: jax.lax.scan(lambda c, v: (c + v, None), 0.0, x),
+        "map": lambda: jax.lax.map(lambda v: v * 2.0, x),
+        "cond": lambda: jax.lax.cond(x[0] > 0, lambda v: v, lambda v: -v, x),
+        "switch": lambda: jax.lax.switch(jnp.int32(1), [lambda v: v, lambda v: -v], x),
+    }
+    for what, call in calls.items():
+        with count_compiles() as counts:
+            call()
+        names = {event.name for event in counts.events if not event.explained}
+        assert names & LAX_CONTROL_FLOW_PROGRAMS, (what, names)

@@ -194,3 +194,14 @@ def test_an_error_pytest_raises_catches_is_raised_caught_under_run_pytest(tmp_pa
     [row] = json.loads(proc.stdout)
     assert row["code"] == "JIT301" and row["line"] == 15, row
     assert row["runtime"]["verdict"] == "raised ValueError (caught)", row["runtime"]
+
+
+def test_eager_lax_control_flow_is_confirmed_by_the_programs_jax_builds_for_it(rows):
+    # a helper's fori_loop with a fresh body: one scan program per call, at the lax call
+    found = {r["line"]: r["runtime"] for r in rows
+             if Path(r["path"]).name == "eager_control_flow.py" and r["code"] == "JIT520"}
+    assert sorted(found) == sorted(line for line, _ in expected_findings(KINDS / "eager_control_flow.py"))
+    helper, *library = (found[line] for line in sorted(found))
+    assert (helper["verdict"], helper["compiles"], helper["calls"]) == ("confirmed", 4, 4)
+    # optax's value_and_grad_from_state and L-BFGS update, at the calls in the loop
+    assert all(r["verdict"] == "confirmed" and r["calls"] == 3 and r["compiles"] >= 3 for r in library)

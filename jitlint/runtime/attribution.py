@@ -26,6 +26,11 @@ _NEVER_SEEN = re.compile(r"^\s*(?P<name>.+?) id=\d+(?: defined at (?P<file>.+):(
 _FOR = re.compile(r"^\s*for (?P<name>.+?) defined at (?P<file>.+):(?P<line>\d+)\s*$")
 _WRAPPED = re.compile(r"^[\w.]+\((?P<inner>.*)\)$")  # jit(f), pmap(f)
 
+# The names of the programs JAX compiles for lax control flow called outside jit
+# (``lax.fori_loop`` runs as ``scan`` or ``while``, ``lax.switch`` and ``lax.cond`` as ``cond``,
+# ``lax.map`` as ``scan``): measured on jax 0.10.2 by tests/test_confirm_units.py.
+LAX_CONTROL_FLOW_PROGRAMS = frozenset({"scan", "while", "cond"})
+
 @dataclass(frozen=True)
 class Miss:
     """One of JAX's tracing-cache-miss explanations."""
@@ -324,7 +329,11 @@ def owners(event: Compile, sites: Sequence) -> list:
     jit re-made each step is not what recompiled).  Otherwise: the findings on whose lines it
     was called, or, for a callable created at run time, where JAX says it is defined."""
     if not event.is_jit:
-        return []  # eager jnp ops compile too; they are nobody's finding
+        # eager jnp ops compile too; they are nobody's finding, except the program JAX builds
+        # for lax control flow run outside jit, which is what an eager-control-flow finding predicts
+        if event.name not in LAX_CONTROL_FLOW_PROGRAMS:
+            return []
+        return [site for site in sites if site.eager_control_flow and _called_or_defined_at(site, event)]
     made = event.made_here()
     if made is not None:
         here = [site for site in sites if site.path == made[0] and site.first <= made[1] <= site.last]

@@ -50,6 +50,10 @@ UNCHECKED = frozenset({"JIT603", "JIT604", "JIT610", "JIT620", "JIT705", "JIT804
 # compiled more than once.
 NEW_OBJECT_CODES = frozenset({"JIT101", "JIT102", "JIT103", "JIT104", "JIT105", "JIT110",
                               "JIT202"})
+# Eager lax control flow: confirmed by the programs JAX builds for the control flow itself
+# (``jit(scan)``, ``jit(while)``, ``jit(cond)``) at the finding's lines; no jit of the user's
+# makes them.
+EAGER_CONTROL_FLOW_CODES = frozenset({"JIT520"})
 NOT_RUN_CODES = frozenset({"JIT000"})  # an unparsable file is not run
 RUNTIME_ONLY_CODES = frozenset({"JIT900"})  # found by the run itself
 
@@ -87,6 +91,10 @@ class Site:
     # a finding inside a comprehension: its (line, byte column, end line, end byte column),
     # whose evaluations are counted one by one (the statement runs once for all of them)
     evaluated: Optional[tuple[int, int, int, int]] = None
+
+    @property
+    def eager_control_flow(self) -> bool:
+        return self.diagnostic.code in EAGER_CONTROL_FLOW_CODES
 
     @property
     def per_object(self) -> bool:
