@@ -86,6 +86,9 @@ class StaticUse:
         if self.spec.bound:  # users often count ``self`` in a bound method's argnums
             return (f"{self.role} `{self.param}` (position {self.position}: a bound method's argnums "
                     f"start after `self`) of `{self.callee}`")
+        if self.spec.filtering and self.role == "static argument":  # nothing is declared static there
+            return (f"{self.role} `{self.param}` (position {self.position}) of `{self.callee}` "
+                    f"(filter_jit keeps non-arrays static)")
         return f"{self.role} `{self.param}` (position {self.position}) of `{self.callee}`"
 
 
@@ -334,6 +337,7 @@ def map_arguments(site: CallSite, spec: StaticArgSpec, shift: int, traced: bool 
             positional.append(arg)
     static_nums = spec.static_positions(len(positional) + shift,
                                         exact=not any(arg.star == "*" for arg in args))
+    role = "traced argument" if traced else "static argument"
     uses = []
     for index, arg in enumerate(positional):
         position = index + shift
@@ -341,17 +345,14 @@ def map_arguments(site: CallSite, spec: StaticArgSpec, shift: int, traced: bool 
         if (spec.filtering or position in static_nums) != traced:
             if param is None and not spec.varargs:
                 continue  # too many arguments: a TypeError of its own
-            uses.append(StaticUse(site, spec.name, spec, arg, param or f"*{position}", position,
-                                  role="traced argument" if traced else "static argument"))
+            uses.append(StaticUse(site, spec.name, spec, arg, param or f"*{position}", position, role=role))
     for arg in args:
         if arg.keyword is not None and not arg.star and spec.static_keyword(arg.keyword.value) != traced:
-            uses.append(StaticUse(site, spec.name, spec, arg, arg.keyword.value, None,
-                                  role="traced argument" if traced else "static argument"))
+            uses.append(StaticUse(site, spec.name, spec, arg, arg.keyword.value, None, role=role))
         elif arg.star == "**" and model is not None:  # ``f(x, **{"shape": [2, 3]})``, ``f(x, **options)``
             for keyword, value in unpacked_keywords(arg.value, site.frame.scope, model) or ():
                 if spec.static_keyword(keyword) != traced:
-                    uses.append(StaticUse(site, spec.name, spec, arg, keyword, None, given=value,
-                                          role="traced argument" if traced else "static argument"))
+                    uses.append(StaticUse(site, spec.name, spec, arg, keyword, None, given=value, role=role))
     return uses
 
 
@@ -981,12 +982,24 @@ FRESH_TEXT = {
 }
 
 
-# What equinox's filtering jits keep static by identity.  Most fresh objects are skipped there
-# (a ``jtu.Partial`` or a Module is a pytree, so its arrays are traced), but an optax
-# transformation is a NamedTuple of fresh ``init``/``update`` closures: non-array leaves, so
-# static, and equal only to themselves (measured, equinox 0.13.8 / optax 0.2.8: a second
-# ``optax.adam(1e-3)`` compiles ``eqx.filter_jit`` again, fixtures/static_args/).
-FILTERED_STATIC_KINDS = frozenset({"optax"})
+# What equinox's filtering jits keep static by identity: every non-array leaf is static there.
+# A lambda, a nested def and a ``functools.partial`` are such leaves, equal only to themselves;
+# an optax transformation is a NamedTuple of fresh ``init``/``update`` closures.  A
+# ``jax.tree_util.Partial`` or a Module is a pytree (its function static, its arrays traced: a
+# new one over the same function finds the first trace); a plain instance or a bound method
+# may define equality: left alone.  Measured, equinox 0.13.8 / optax 0.2.8: a fresh lambda or
+# functools.partial compiles ``eqx.filter_jit`` on each of 5 calls, a jtu.Partial once; a
+# second ``optax.adam(1e-3)`` compiles it again (fixtures/static_values/).
+FILTERED_STATIC_KINDS = frozenset({"optax", "lambda", "def", "partial"})
+
+
+def kept_static_by_filtering(ctx: FileContext, use: StaticUse, fresh: Fresh) -> bool:
+    """A fresh object that a filtering jit keeps static (a jtu.Partial is a pytree instead)."""
+    if fresh.kind not in FILTERED_STATIC_KINDS:
+        return False
+    made = ctx.model.value_origin(use.value, use.scope, use.site.frame)
+    return not (made is not None and isinstance(made[0], cst.Call)
+                and ctx.model.qualified_name(made[0].func, made[1]) in PYTREE_PARTIALS)
 
 
 def fresh_value(ctx: FileContext, use: StaticUse) -> Optional[Fresh]:
@@ -1000,6 +1013,7 @@ def fresh_receiver(ctx: FileContext, use: ReceiverUse) -> Optional[Fresh]:
 
 
 def _fresh_at(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Optional[Fresh]:
+    """``expr``, an argument of the call at ``site``, is a new object each time the call runs."""
     created = created_object(ctx, expr, site.frame.scope, site.frame)
     default = None
     if created is None:

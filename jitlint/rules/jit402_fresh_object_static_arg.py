@@ -2,16 +2,18 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
+from jitlint.jaxfacts import FILTER_JITTED_LIBRARY_FUNCTIONS
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import calling_context
 from jitlint.rules._jitted import jitted_functions
 from jitlint.rules._nnx import NNX_JIT, creates_nnx_object
 from jitlint.rules._module_fields import FRESH, instance_uses
 from jitlint.rules._static import (
-    FILTERED_STATIC_KINDS, Fresh, StaticUse, fresh_receiver, fresh_value, static_receivers, static_uses,
+    Fresh, StaticUse, created_object, fresh_when, kept_static_by_filtering, fresh_receiver, fresh_value, static_receivers, static_uses,
     twin_objects,
 )
-from jitlint.values import returned_values, value_flow
+from jitlint.semantic import Frame, Scope
+from jitlint.values import assigned, returned_values, value_flow
 
 
 class FreshObjectStaticArg(Rule):
@@ -41,8 +43,13 @@ class FreshObjectStaticArg(Rule):
     (`nnx.Optimizer(model, optax.adam(lr))` each epoch, also by a helper of the module that
     builds and returns it: `make_optimizer(model, lr)`) and passed to an `nnx.jit` function
     called there: the transformation is part of the object's static graph definition.
-    Under `eqx.filter_jit` every non-array argument is static: there an optax transformation
-    made anew (per call, or twins) is flagged too (other fresh objects are left alone there).
+    Under `eqx.filter_jit` every non-array argument is static: there a lambda, a nested def, a
+    `functools.partial` or an optax transformation made anew (per call, or twins) is flagged
+    too (a `jax.tree_util.Partial`, a Module, a plain instance are left alone there). And a
+    lambda or nested def made anew given to a library function that wraps itself in
+    `eqx.filter_jit` (`jaxfacts.FILTER_JITTED_LIBRARY_FUNCTIONS`: `diffrax.diffeqsolve`,
+    optimistix's solvers, `lineax.linear_solve`), directly or inside one of the library's own
+    objects (`diffrax.ODETerm(vector_field)`, also through a name).
     Silent where the call runs traced: in a jitted body, or in a
     function that is handed to a jit or transform, or whose every caller runs traced (a
     helper of a jitted loss): it is traced once with its caller.
@@ -65,7 +72,11 @@ class FreshObjectStaticArg(Rule):
     per `train()` compiles once per `train()` (4 in 4), two alike compile twice, one reused
     compiles once. flax 0.12.8: an `nnx.jit` epoch step given a new `nnx.Optimizer` around a
     new `optax.adam` every epoch compiles 3 times in 3 epochs (flax#5548); with one `adam`
-    made before the loop, once, even with a new model and optimizer every epoch.
+    made before the loop, once, even with a new model and optimizer every epoch. Under
+    `eqx.filter_jit`, a lambda, a nested def or a `functools.partial` made on each of 5
+    iterations compiles 5 times, a `jax.tree_util.Partial` over a module-level function once;
+    `diffrax.diffeqsolve` (diffrax 0.7.2) given `ODETerm` of a vector field nested in the solving
+    function compiles on each of 4 solves, a module-level one reading `args` once (diffrax#142).
 
     ## Fix safety
     Create the object once (hoist the lambda or partial out of the loop, define the function at
@@ -118,7 +129,7 @@ class FreshObjectStaticArg(Rule):
         defaults: dict[cst.Call, list[tuple[StaticUse, Fresh]]] = {}
         for use in static_uses(ctx):
             fresh = fresh_value(ctx, use)
-            if use.spec.filtering and (fresh is None or fresh.kind not in FILTERED_STATIC_KINDS):
+            if use.spec.filtering and (fresh is None or not kept_static_by_filtering(ctx, use, fresh)):
                 continue
             if fresh is not None and fresh.default is not None:
                 defaults.setdefault(use.site.node, []).append((use, fresh))
@@ -146,12 +157,73 @@ class FreshObjectStaticArg(Rule):
                     f"`{name}` is jitted with a static `self`, and called on {fresh.what} "
                     f"{fresh.when}: `{name}` recompiles on every call; {fresh.fix}"))
         yield from _optimizers_with_fresh_transformations(ctx)
+        yield from _fresh_functions_into_filtered_library_calls(ctx)
         for use, fresh, first in twin_objects(ctx):
             earlier = " ".join(cst.Module([]).code_for_node(first.value).split())
             yield Violation(use.arg, (
                 f"{use.where()} is {fresh.what}, created separately from `{earlier}` passed in "
                 f"an earlier call; it is equal only to itself, so `{use.callee}` compiles again; "
                 f"{fresh.fix}"))
+
+
+# Libraries whose solvers pass an ``args`` pytree to the user's function: what a nested
+# function closes over goes there instead.
+CLOSURE_ARGUMENTS = {"diffrax": " (pass what it closes over through `args`)",
+                     "optimistix": " (pass what it closes over through `args`)"}
+
+
+def _fresh_functions_into_filtered_library_calls(ctx: FileContext) -> Iterator[Violation]:
+    """A lambda or nested def made each time the call runs, given to a library function that
+    wraps itself in ``equinox.filter_jit`` (``jaxfacts.FILTER_JITTED_LIBRARY_FUNCTIONS``:
+    ``diffrax.diffeqsolve``, ``optimistix.root_find`` ...) directly or inside one of the
+    library's own objects (``diffrax.ODETerm(vector_field)``: an equinox Module, whose function
+    field is a non-array leaf, so static)."""
+    model = ctx.model
+    context = calling_context(ctx)
+    for site in model.calls:
+        qualname = model.qualified_name(site.node.func, site.frame.scope)
+        if qualname not in FILTER_JITTED_LIBRARY_FUNCTIONS or context.runs_traced(site.frame):
+            continue
+        package = qualname.split(".")[0]
+        for arg in site.node.args:
+            if arg.star:
+                break
+            found = _fresh_function_within(ctx, arg.value, site.frame.scope, site.frame, site, package, 0)
+            if found is None:
+                continue
+            function, fresh = found
+            shown = _src_name(function)
+            yield Violation(function, (
+                f"`{shown}` given to `{qualname}` is {fresh.what} {fresh.when}: `{qualname}` runs under "
+                f"equinox.filter_jit, which keeps functions static and compares them by identity, so it "
+                f"recompiles on every call; {fresh.fix}{CLOSURE_ARGUMENTS.get(package, '')}"))
+
+
+def _fresh_function_within(ctx: FileContext, value: cst.BaseExpression, scope: Scope, frame: Frame, site,
+                           package: str, depth: int) -> Optional[tuple[cst.BaseExpression, Fresh]]:
+    """``value`` (evaluated in ``frame``) itself, or an argument of a constructor of ``package``
+    it calls (``diffrax.ODETerm(f)``, also through a name bound once in the calling function:
+    ``term = diffrax.ODETerm(f)``), when that is a lambda or nested def made anew each time
+    the call at ``site`` runs."""
+    created = created_object(ctx, value, scope, frame)
+    if created is not None and created[0] in ("lambda", "def"):
+        fresh = fresh_when(ctx, created[0], created[2], created[1], site)
+        return (value, fresh) if fresh is not None else None
+    if depth >= 2:
+        return None
+    if isinstance(value, cst.Name):
+        binding = value_flow(ctx).single(value, scope)
+        made = assigned(binding).value if binding is not None and binding.frame is not None else None
+        return None if made is None else \
+            _fresh_function_within(ctx, made, binding.scope, binding.frame, site, package, depth + 1)
+    if isinstance(value, cst.Call) and (ctx.model.qualified_name(value.func, scope) or "").startswith(package + "."):
+        for inner in value.args:
+            if inner.star:
+                return None
+            found = _fresh_function_within(ctx, inner.value, scope, frame, site, package, depth + 1)
+            if found is not None:
+                return found
+    return None
 
 
 def _optimizers_with_fresh_transformations(ctx: FileContext) -> Iterator[Violation]:
