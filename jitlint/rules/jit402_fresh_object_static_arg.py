@@ -192,6 +192,9 @@ def _fresh_functions_into_filtered_library_calls(ctx: FileContext) -> Iterator[V
             if found is None:
                 continue
             function, fresh = found
+            if any(context.sweeps_configurations(loop, site.frame.scope, site.node)
+                   for loop in site.frame.loops_in_scope()):
+                break  # each iteration solves another configuration: a new program anyway
             shown = _src_name(function)
             yield Violation(function, (
                 f"`{shown}` given to `{qualname}` is {fresh.what} {fresh.when}: `{qualname}` runs under "
