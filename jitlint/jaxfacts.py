@@ -1005,6 +1005,18 @@ FILTER_JITTED_LIBRARY_FUNCTIONS = frozenset({
     "diffrax.diffeqsolve", "optimistix.minimise", "optimistix.root_find", "optimistix.least_squares",
     "optimistix.fixed_point", "lineax.linear_solve",
 })
+# Library functions outside jax's own namespaces whose result holds tracers when an argument
+# does (in a traced body), with the attributes of the result that hold only tracers (empty:
+# the result is one): the filter-jitted solvers above return a ``Solution`` whose
+# ``ys``/``value`` and ``result`` code are traced (its ``stats`` and solver ``state`` hold
+# Python ints too); diffrax's checks of a result code return a traced bool.  A Python ``if`` on
+# them raises there (measured by tests/test_jaxfacts.py under jax.jit).
+ARGUMENT_TRACED_LIBRARY_FUNCTIONS = {
+    "diffrax.diffeqsolve": frozenset({"ts", "ys", "result"}),
+    **{name: frozenset({"value", "result"}) for name in FILTER_JITTED_LIBRARY_FUNCTIONS
+       if name != "diffrax.diffeqsolve"},
+    "diffrax.is_okay": frozenset(), "diffrax.is_successful": frozenset(), "diffrax.is_event": frozenset(),
+}
 
 # --- Arguments that may not be tracers ----------------------------------------------------------
 # Custom-derivative transforms whose spec marks arguments that must stay Python values: a tracer

@@ -41,7 +41,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               HOST_RANDOM_GENERATORS, PYTREE_METADATA_DECORATORS, PYTHON_VALUE_ATTRIBUTES,
                               FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS,
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, GRAPH_STATIC_JITS, TREE_MAPS,
-                              NON_PYTREE_CLASS_BASES)
+                              NON_PYTREE_CLASS_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIONS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -2279,3 +2279,44 @@ def test_known_jit_wrapper_behaves_as_recorded(qualname, compiles):
     for y in arrays:
         shifted(x, y)
     assert len(per_float) == 3 and compiles[before:] == per_float[:1]
+
+
+def _library_results(k):
+    """One call of each ARGUMENT_TRACED_LIBRARY_FUNCTIONS entry with ``k`` (traced) as input."""
+    diffrax = pytest.importorskip("diffrax")
+    optx = pytest.importorskip("optimistix")
+    lx = pytest.importorskip("lineax")
+    y0 = jnp.ones(2)
+    solution = diffrax.diffeqsolve(diffrax.ODETerm(lambda t, y, a: -a * y), diffrax.Tsit5(), 0.0, 1.0, 0.1,
+                                   y0, args=k)
+    return {
+        "diffrax.diffeqsolve": solution,
+        "optimistix.root_find": optx.root_find(lambda y, a: y - a, optx.Newton(1e-5, 1e-5), y0, args=k),
+        "optimistix.minimise": optx.minimise(lambda y, a: jnp.sum((y - a) ** 2), optx.BFGS(1e-5, 1e-5), y0,
+                                             args=k),
+        "optimistix.least_squares": optx.least_squares(lambda y, a: y - a, optx.LevenbergMarquardt(1e-5, 1e-5),
+                                                       y0, args=k),
+        "optimistix.fixed_point": optx.fixed_point(lambda y, a: 0.5 * y + a, optx.FixedPointIteration(1e-5, 1e-5),
+                                                   y0, args=k),
+        "lineax.linear_solve": lx.linear_solve(lx.MatrixLinearOperator(2.0 * jnp.eye(2)), y0 * k),
+        "diffrax.is_okay": diffrax.is_okay(solution.result),
+        "diffrax.is_successful": diffrax.is_successful(solution.result),
+        "diffrax.is_event": diffrax.is_event(solution.result),
+    }
+
+
+def test_argument_traced_library_functions_return_tracers_where_listed():
+    seen = {}
+
+    @jax.jit
+    def run(k):
+        for name, result in _library_results(k).items():
+            fields = ARGUMENT_TRACED_LIBRARY_FUNCTIONS[name]
+            values = [getattr(result, field) for field in fields] if fields else [result]
+            leaves = [leaf for value in values for leaf in jax.tree_util.tree_leaves(value)]
+            seen[name] = bool(leaves) and all(isinstance(leaf, jax.core.Tracer) for leaf in leaves)
+        return k
+
+    run(jnp.float32(0.5))
+    assert set(seen) == set(ARGUMENT_TRACED_LIBRARY_FUNCTIONS)
+    assert all(seen.values()), seen

@@ -55,7 +55,7 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (JAX_ARRAY_NAMESPACES, NUMPY_KEEPING_JNP_FUNCTIONS, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMESPACES, NUMPY_KEEPING_JNP_FUNCTIONS, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
@@ -1943,7 +1943,8 @@ class _FunctionAnalysis:
             # with pytree_node=False): only the array fields of this module's pytrees.
             return ((expr.attr.value in ARRAY_ATTRIBUTES or expr.attr.value in self.array_fields)
                     and self.traced(expr.value, scope)) or self.leaf_field_class(expr, scope) is not None \
-                or (expr.attr.value in self.traced_fields and self._is_self(expr.value, scope))
+                or (expr.attr.value in self.traced_fields and self._is_self(expr.value, scope)) \
+                or self._library_result_field(expr, scope)
         if isinstance(expr, cst.Subscript):
             # anything indexed by a traced value is a tracer too: a jax Array made outside the
             # function gives one; a list, a dict or a NumPy array raises there instead (JIT802)
@@ -1972,6 +1973,20 @@ class _FunctionAnalysis:
         if isinstance(expr, cst.Call):
             return self._call_traced(expr, scope)
         return False
+
+    def _library_result_field(self, expr: cst.Attribute, scope: Scope) -> bool:
+        """``sol.ys`` of ``sol = diffrax.diffeqsolve(...)`` given a traced argument: an array
+        field of a library solver's result (jaxfacts.ARGUMENT_TRACED_LIBRARY_FUNCTIONS)."""
+        made = self.model.value_origin(expr.value, scope, None)
+        if made is None or not isinstance(made[0], cst.Call):
+            return False
+        fields = ARGUMENT_TRACED_LIBRARY_FUNCTIONS.get(self.model.qualified_name(made[0].func, made[1]) or "")
+        return fields is not None and expr.attr.value in fields and self._fed_traced(made[0], made[1])
+
+    def _fed_traced(self, call: cst.Call, scope: Scope) -> bool:
+        """An argument of ``call`` is traced, or holds tracers (``args={"beta": beta}``)."""
+        return self._any_arg_traced(call, scope) or any(self.elements_traced(arg.value, scope)
+                                                        for arg in call.args)
 
     def _call_traced(self, call: cst.Call, scope: Scope) -> bool:
         func = call.func
@@ -2009,6 +2024,10 @@ class _FunctionAnalysis:
             observed = _argument(call, result.observed) if result.observed is not None else None
             passed = _argument(call, result.passes) if result.passes is not None else observed
             return self.traced(passed, scope) if passed is not None else result.passes is None
+        if qualname in ARGUMENT_TRACED_LIBRARY_FUNCTIONS and not ARGUMENT_TRACED_LIBRARY_FUNCTIONS[qualname]:
+            return self._fed_traced(call, scope)  # diffrax.is_okay(sol.result)
+        if qualname in ARGUMENT_TRACED_LIBRARY_FUNCTIONS:  # a Solution: traced through its fields
+            return False
         if qualname in NUMPY_ARRAY_METHOD_FUNCTIONS:
             # np.sum(x) is x.sum(): traced when the array is
             return bool(call.args) and not call.args[0].star and call.args[0].keyword is None \

@@ -19,6 +19,11 @@ class PythonControlFlowOnTracer(Rule):
     c:`, or the branch of such an `if` that sees no tracer) converts no tracer. A concrete jax
     array read from outside (a module global, a closure: `W = jnp.ones(3)`) is concrete itself,
     but any jax operation on it in staged code is staged out, so `if (W > 0).all():` raises too.
+    Library solvers given a traced argument return traced results
+    (`jaxfacts.ARGUMENT_TRACED_LIBRARY_FUNCTIONS`): `if not diffrax.is_okay(sol.result):` or
+    `if sol.ys[-1, 0] < 0.5:` after `diffrax.diffeqsolve(..., args=rate)` in a traced body
+    (also a numpyro model run by MCMC: DynODE#447), and optimistix's and lineax's `value` and
+    `result`.
     `max(a, b)`, `min(...)` and `sorted(...)` of traced values compare them with `<` and count too.
     Traced code also means the functions handed to `jax.vmap` and to `lax.scan` / `fori_loop` /
     `while_loop` / `cond` / `map` (jitted or not), the open parameters of
