@@ -14,7 +14,8 @@ once, or only while traced, stays silent:
   functions whose only callers in the module run once; functions traced under a caller's jit
   or transform (handed to one anywhere in the module, or called only from traced code);
 * a helper called per item of a loop with the item itself, which the jitted callable closes
-  over (``[init(m) for m in models]``): one program per item, every compile needed;
+  over (``[init(m) for m in models]``): one program per item, every compile needed (not when
+  the loop iterates batches of data, ``_loaders.batch_source``: then each item is data);
 * jits whose result is kept for reuse: lazy initialisation (``if f is None: f = jax.jit(...)``),
   ``self._f = jax.jit(...)``, memoised factories (``functools.cache``, project ``*cache*`` /
   ``*memo*`` decorators), factories that return the jitted callable;
@@ -46,6 +47,7 @@ from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED, calling_context,
                                     class_methods, has_decorator, loop_targets)
 from jitlint.rules._jitted import name_loads, positional_params
+from jitlint.rules._loaders import batch_source
 from jitlint.rules._stale import state_changed_after_construction
 from jitlint.rules._static import class_verdict
 from jitlint.rules._types import ClassRef, member_kind, receiver_class
@@ -478,6 +480,9 @@ class _Analysis:
             loops = site.frame.loops_in_scope()
             if not loops:
                 return False  # repeated through its caller: the items are not in view
+            if isinstance(loops[0], cst.For) and batch_source(self.model, value_flow(self.ctx), loops[0].iter,
+                                                              site.frame.scope):
+                return False  # batches of data: one program, fed new values
             items = loop_targets(loops[0])
             if not any(isinstance(arg := _argument(site.node, param, positional.index(param)
                                                    if param in positional else None), cst.Name)
@@ -1123,7 +1128,8 @@ twice in one block is reported at the second. Silent: module top level, `if __na
 called from code that runs once or from traced code (also functions handed to a jit or
 transform anywhere in the module, `jax.jit(env.step)` included), a helper called per item
 with the item its jitted callable closes over (one program per item: `[init(m) for m in
-models]`), memoised factories (`functools.cache`, `*cache*`/`*memo*` decorators), lazy init,
+models]`; a loop over batches of data from a loader or a generator that yields slices or
+arrays is not that: its items are data, flax#1218), memoised factories (`functools.cache`, `*cache*`/`*memo*` decorators), lazy init,
 jits stored on objects or returned, `inline=True`, `.lower()`/`.trace()` only."""
 
 

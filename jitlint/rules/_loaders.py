@@ -26,7 +26,7 @@ import libcst as cst
 from jitlint.jaxfacts import RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, RaggedBatcher
 from jitlint.semantic import Scope, SemanticModel
 from jitlint.values import ValueFlow, assigned
-from jitlint.batches import ragged_loop, src as _src
+from jitlint.batches import own_nodes, ragged_loop, src as _src
 from jitlint.walk import children
 
 # Calls whose iteration yields what an argument yields (in order, or with an index).
@@ -87,6 +87,59 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
     if isinstance(func, cst.Attribute) and func.attr.value in DATASET_METHODS:
         return ragged_source(model, flow, func.value, scope, depth + 1, project)
     return _ragged_generator(model, expr, scope, project)
+
+
+def batch_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
+                 depth: int = 0) -> bool:
+    """``for ... in expr`` iterates batches of data (arrays), ragged or not: a loader of
+    ``jaxfacts.RAGGED_BATCHERS`` whatever its drop flag, or a generator function of this module
+    that yields slices or arrays (``yield x[s:s + B]``, ``yield jax.random.randint(...), ...``),
+    through names, ``enumerate`` / ``zip`` / ``iter`` / ``tqdm`` and dataset methods.  Each item
+    is data for one program, not a program of its own."""
+    if depth > 6:
+        return False
+    if isinstance(expr, cst.Name):
+        binding = flow.single(expr, scope)
+        return binding is not None and binding.kind == "assign" and binding.value is not None \
+            and batch_source(model, flow, binding.value, binding.scope, depth + 1)
+    if not isinstance(expr, cst.Call):
+        return False
+    func = expr.func
+    qualname = model.qualified_name(func, scope)
+    if qualname in RAGGED_BATCHERS and not RAGGED_BATCHERS[qualname].receiver:
+        return True
+    if isinstance(func, cst.Attribute):
+        root = _root_name(model, flow, func.value, scope)
+        if root is not None and any(entry.receiver and key.endswith("." + func.attr.value)
+                                    and root.startswith(entry.receiver + ".")
+                                    for key, entry in RAGGED_BATCHERS.items()):
+            return True
+    if qualname in PASS_THROUGH or (isinstance(func, cst.Name) and func.value in PASS_THROUGH_BUILTINS
+                                    and not model.lookup(func.value, scope)):
+        return any(batch_source(model, flow, arg.value, scope, depth + 1) for arg in expr.args)
+    if isinstance(func, cst.Attribute) and func.attr.value in DATASET_METHODS:
+        return batch_source(model, flow, func.value, scope, depth + 1)
+    if isinstance(func, cst.Name):
+        bindings = model.lookup(func.value, scope)
+        if len(bindings) == 1 and bindings[0].kind == "def" and isinstance(bindings[0].node, cst.FunctionDef):
+            return _yields_arrays(model, bindings[0].node)
+    return False
+
+
+def _yields_arrays(model: SemanticModel, generator: cst.FunctionDef) -> bool:
+    """Every ``yield`` of the generator gives a slice or an array made by jax / NumPy (or a
+    tuple of them)."""
+    scope = model.scope_of.get(generator)
+    yields = [node for node in own_nodes(generator) if isinstance(node, cst.Yield)]
+
+    def array(value) -> bool:
+        if isinstance(value, cst.Tuple):
+            return bool(value.elements) and all(array(e.value) for e in value.elements)
+        if isinstance(value, cst.Subscript):
+            return True
+        return isinstance(value, cst.Call) and scope is not None and (
+            model.qualified_name(value.func, scope) or "").startswith(("jax.", "numpy."))
+    return bool(yields) and all(y.value is not None and array(y.value) for y in yields)
 
 
 def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
