@@ -51,6 +51,9 @@ class Related:
     end_column: int
     message: str
     cell: Optional[int] = None
+    # The flagged code runs (and compiles) here rather than at the finding: a loop's call of a
+    # helper, the loop that feeds a state back (Violation.repeated_at); ``--confirm`` counts there.
+    runs: bool = False
 
 
 @dataclass(frozen=True)
@@ -384,7 +387,8 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
         if line_noqa and line_suppresses(line_text, rule.code):
             continue
         related = tuple(Related(where.start.line, where.start.column + 1, where.end.line,
-                                where.end.column + 1, message)
+                                where.end.column + 1, message,
+                                runs=violation.runs_at_repeat and node is violation.repeated_at)
                         for node, message in violation.related for where in [positions[node]])
         message, group = violation.message, None
         if unknown is not None:

@@ -38,8 +38,12 @@ class Violation:
     # editors show them with the finding (the language server's relatedInformation).
     related: tuple[tuple[cst.CSTNode, str], ...] = ()
     # The code whose calling context the finding rests on, where that is not ``node`` itself
-    # (a lax call in a helper, flagged because a loop elsewhere calls the helper eagerly).
+    # (a lax call in a helper, flagged because a loop elsewhere calls the helper eagerly; the
+    # loop call that feeds a state back): one of ``related``.
     repeated_at: Optional[cst.CSTNode] = None
+    # ``node`` does not run when the code repeats, ``repeated_at`` does (a class field's
+    # default, fed back through a loop's call): --confirm counts the calls and compiles there.
+    runs_at_repeat: bool = False
 
 
 class FileContext:

@@ -205,3 +205,8 @@ def test_eager_lax_control_flow_is_confirmed_by_the_programs_jax_builds_for_it(r
     assert (helper["verdict"], helper["compiles"], helper["calls"]) == ("confirmed", 4, 4)
     # optax's value_and_grad_from_state and L-BFGS update, at the calls in the loop
     assert all(r["verdict"] == "confirmed" and r["calls"] == 3 and r["compiles"] >= 3 for r in library)
+
+
+def test_a_finding_on_a_default_is_confirmed_at_the_call_that_feeds_the_state_back(rows):
+    found = runtime(rows, "weak_state_field.py", "JIT502")
+    assert (found["verdict"], found["compiles"], found["calls"]) == ("confirmed", 2, 4)

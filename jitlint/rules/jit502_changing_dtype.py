@@ -108,4 +108,5 @@ class ChangingDtype(Rule):
                 f"back strongly typed (`{_src(weak.stored)}`) and the loop feeds `{fed.name}` back "
                 f"(`{_src(fed.jc.call, 50)}`): the second call compiles `{fed.jc.name}` again; start it "
                 f"strongly typed ({weak.field}=jnp.asarray({_src(literal)}, jnp.{dtype}))"),
-                related=((fed.arg, "fed back to the jitted step here"),))
+                related=((fed.jc.call, "fed back to the jitted step here"),), repeated_at=fed.jc.call,
+                runs_at_repeat=True)

@@ -344,7 +344,7 @@ def owners(event: Compile, sites: Sequence) -> list:
 
 def _called_or_defined_at(site, event: Compile) -> bool:
     frame = event.frame_in(site.path)
-    if frame is not None and site.first <= frame[1] <= site.last:
+    if frame is not None and site.holds(frame[1]):
         return True
     miss = event.miss
     return miss is not None and miss.def_file == site.path and miss.def_line in site.def_lines

@@ -91,6 +91,13 @@ class Site:
     # a finding inside a comprehension: its (line, byte column, end line, end byte column),
     # whose evaluations are counted one by one (the statement runs once for all of them)
     evaluated: Optional[tuple[int, int, int, int]] = None
+    # (first, last) lines where the flagged code runs, when not at the finding (engine.Related
+    # ``runs``: the loop call that feeds a weakly typed state back): compiles there are its own
+    runs: tuple[tuple[int, int], ...] = ()
+
+    def holds(self, line: int) -> bool:
+        """``line`` is one of the finding's, or one where the flagged code runs."""
+        return self.first <= line <= self.last or any(first <= line <= last for first, last in self.runs)
 
     @property
     def eager_control_flow(self) -> bool:
@@ -121,12 +128,13 @@ def build_sites(diagnostics: Sequence[Diagnostic], extra_jit_functions: Sequence
         for d in found:
             def_lines = frozenset(line for (first, last, lines) in jit_spans
                                   if first <= d.end_line and d.line <= last for line in lines)
-            count = _statement_range(tree, d.line) if tree is not None else None
+            runs = tuple((r.line, r.end_line) for r in d.related if r.runs and d.cell is None)
+            count = _statement_range(tree, runs[0][0] if runs else d.line) if tree is not None else None
             kind = kind_of(d.code)
             names = _names_at(tree, d, kind) if tree is not None else ()
-            evaluated = _in_comprehension(tree, text, d) if tree is not None else None
+            evaluated = _in_comprehension(tree, text, d) if tree is not None and not runs else None
             sites.append(Site(len(sites), d, real(path), d.line, d.end_line, def_lines, count,
-                              kind, names, evaluated))
+                              kind, names, evaluated, runs))
     return sites
 
 
