@@ -31,7 +31,7 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import BATCH_KEEPING_CALLS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS
+from jitlint.jaxfacts import BATCH_KEEPING_CALLS, DATA_SIZED_OUTPUTS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
 from jitlint.rules._loaders import ragged_source
@@ -41,7 +41,7 @@ from jitlint.values import (IterationValues, ValueFlow, assigned, carried, condi
                             loop_elements,
                             statements_in,
                             returned_values, value_flow)
-from jitlint.walk import Walker, children
+from jitlint.walk import Walker, children, iter_nodes
 from jitlint.walk import source_text as _src
 
 Poly = dict[tuple[str, ...], int]
@@ -75,6 +75,9 @@ GROW_FIX = ("preallocate a fixed-size array and fill it with .at[i].set(...), or
 SHRINK_FIX = ("keep one shape: allocate the full size once and mask the entries that are dropped "
               "or not yet used, instead of slicing or padding the array itself, or move the loop "
               "into lax.fori_loop / lax.while_loop")
+# methods of a NumPy Generator / RandomState that draw new values
+RANDOM_DRAW_METHODS = frozenset({"random", "uniform", "normal", "integers", "choice", "rand", "randn",
+                                 "randint", "binomial", "poisson", "permutation"})
 MASK_FIX = ("keep the shape fixed: jnp.where(mask, x, 0), or pass the mask as a second argument")
 
 
@@ -416,7 +419,7 @@ class _ArgChecker:
             if inner is not None:
                 return inner
         if isinstance(expr, cst.Call):
-            return self._sized(expr, scope, loop) or self._listed(expr, scope, loop) \
+            return self._sized(expr, scope, loop) or self._data_sized(expr, scope, loop) or self._listed(expr, scope, loop) \
                 or self._index_array(expr, scope, loop, depth) or self._counted_sequence(expr, scope, loop) \
                 or self._returned_sized(expr, scope, loop)
         if isinstance(expr, cst.BinaryOperation):
@@ -565,6 +568,37 @@ class _ArgChecker:
                     return ("a boolean-mask index, whose size depends on the data of each "
                             "iteration", MASK_FIX)
         return None
+
+    def _data_sized(self, call: cst.Call, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        """``np.flatnonzero(rng.random(n) > p)``, ``np.unique(labels)``: a NumPy or jax.numpy
+        function whose output length is the data's (jaxfacts.DATA_SIZED_OUTPUTS, outside jit no
+        ``size=`` fixes it), given values that change on every iteration."""
+        qualname = self.model.qualified_name(call.func, scope) or ""
+        module, _, function = qualname.rpartition(".")
+        fact = DATA_SIZED_OUTPUTS.get(f"jax.numpy.{function}") if module in ARRAY_MODULES else None
+        if fact is None or any(a.keyword is not None and a.keyword.value == fact.size_keyword for a in call.args):
+            return None
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        if fact.max_positional is not None and len(positional) > fact.max_positional:
+            return None  # ``np.where(c, x, y)``: the shape of its operands
+        if not any(self.varying(n, scope, loop) for a in call.args for n in name_loads(a.value)) \
+                and not any(self._draws(a.value, scope) for a in call.args):
+            return None
+        return (f"`{_src(call, 40)}`, whose length is the data's: a new length on most iterations",
+                "pad it to a fixed length (jnp.nonzero(..., size=N, fill_value=...)) or pass a "
+                "fixed-size boolean mask instead of the indices")
+
+    def _draws(self, expr: cst.BaseExpression, scope: Scope) -> bool:
+        """``rng.random(n)``, ``np.random.rand(n)``, ``jax.random.uniform(k, (n,))``: a new
+        random draw every time it runs."""
+        for node in iter_nodes(expr):
+            if isinstance(node, cst.Call):
+                qualname = self.model.qualified_name(node.func, scope) or ""
+                if qualname.startswith(("numpy.random.", "jax.random.", "random.")):
+                    return True
+                if isinstance(node.func, cst.Attribute) and node.func.attr.value in RANDOM_DRAW_METHODS:
+                    return True
+        return False
 
     def _sized(self, call: cst.Call, scope: Scope, loop) -> Optional[tuple[str, str]]:
         qualname = self.model.qualified_name(call.func, scope) or ""

@@ -30,7 +30,10 @@ class LoopDependentShape(Rule):
     (`jnp.ones(n) * 2.0`) keeps its operand's shape. Two sizes (a train and an eval shape) are a fixed cost and stay silent.
     A generation loop that feeds the last `k` entries of a sequence it grows
     (`tokens[:, -block_size:]`, also as one branch of `x if ... else x[:, -k:]`) is flagged:
-    the length changes on every step until it reaches `k`.
+    the length changes on every step until it reaches `k`. So are indices whose count is the
+    data's (`np.flatnonzero(rng.random(n) > p)`, `np.unique(labels)`, `np.where(mask)`: the
+    NumPy and jax.numpy functions of `jaxfacts.DATA_SIZED_OUTPUTS`, without `size=`) computed
+    from values that change in the loop or from a random draw.
     Names are followed to the definitions that reach the call, so reusing the counter's name
     elsewhere changes nothing.
 
@@ -47,7 +50,9 @@ class LoopDependentShape(Rule):
     spellings, `jnp.delete`, `jnp.pad` and `n //= 2` each compile 5 times in 5 calls; `m = m * 0.5`, `x = x[:4]` and a window whose two bounds
     move together (`x[s:s + 4]`, `s += 4`) once; a
     fixed window `x[i:i+4]`, a rolling fixed-length tuple (`w[1:] + (x,)`),
-    `lax.dynamic_slice` with a fixed size and padding to a bucket compile once.
+    `lax.dynamic_slice` with a fixed size and padding to a bucket compile once. Indices of a
+    new random mask (`np.flatnonzero` of 100 draws, 5 steps) compile 5 times; passing the mask
+    itself, once.
 
     ## Fix safety
     Fixed windows, padding and masking change what the function sees (padded rows must be
