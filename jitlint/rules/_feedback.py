@@ -416,7 +416,7 @@ class WeakField:
     signature differs from the first, so the step compiles twice (netket PR #1021, mujoco#2306)."""
 
     fed: FedBack
-    cls: str  # the state's class
+    cls: Optional[str]  # the state's class (None: a dict)
     field: str
     kind: str  # "int" | "float": the Python scalar kind it starts as
     start: cst.BaseExpression  # the weakly typed value (a class default or a constructor argument)
@@ -454,16 +454,22 @@ def _weak_field_starts(ctx: FileContext) -> list[WeakField]:
             values = [s.get(field) for s in stored]
             if stored and all(v is not None and _strongly_typed(v, fed, weak, strong, types, model, flow, 0)
                               for v in values):
-                found.append(WeakField(fed, cls.name.value, field, kind, start, values[0]))
+                found.append(WeakField(fed, cls.name.value if isinstance(cls, cst.ClassDef) else None,
+                                       field, kind, start, values[0]))
     return found
 
 
 def _pytree_instance(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, depth: int
-                     ) -> Optional[tuple[cst.ClassDef, dict[str, tuple[cst.BaseExpression, Scope]]]]:
+                     ) -> Optional[tuple[cst.ClassDef | cst.Dict, dict[str, tuple[cst.BaseExpression, Scope]]]]:
     """``State(x=..., n=0)`` of a pytree class of this module (a NamedTuple or pytree dataclass
-    with no ``__init__`` of its own), also returned by a def of this module (``init_state()``):
-    the class and each leaf field's value (the class default where the call gives none)."""
+    with no ``__init__`` of its own), or a dict display with string keys, also returned by a def
+    of this module (``init_state()``): the class (or the dict) and each leaf field's value (the
+    class default where the call gives none)."""
     model = ctx.model
+    if isinstance(expr, cst.Dict) and depth <= 2:  # ``{"t": 0.0, "x": jnp.zeros(3)}``: a pytree too
+        keys = _string_keys(expr)
+        return (expr, {key: (element.value, scope) for key, element in zip(keys, expr.elements)}) \
+            if keys is not None else None
     if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Name) or depth > 2:
         return None
     binding = model.single_binding(expr.func.value, scope)
@@ -530,6 +536,13 @@ def _replaced_fields(expr, param: str, scope: Scope, model: SemanticModel, flow,
         if len(reaching) != 1 or reaching[0].value is None:
             return None
         return _replaced_fields(reaching[0].value, param, scope, model, flow, depth + 1)
+    if isinstance(expr, cst.Dict):  # ``{**state, "t": t + dt}`` or every key written out
+        kept = [e for e in expr.elements if isinstance(e, cst.StarredDictElement)]
+        written = [e for e in expr.elements if isinstance(e, cst.DictElement)]
+        keys = _string_keys(cst.Dict(written))
+        if keys is None or any(not (isinstance(e.value, cst.Name) and e.value.value == param) for e in kept):
+            return None
+        return dict(zip(keys, (e.value for e in written)))
     if not isinstance(expr, cst.Call):
         return None
     keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
@@ -561,6 +574,9 @@ def _strongly_typed(expr: cst.BaseExpression, fed: FedBack, weak: dict, strong: 
     if isinstance(expr, cst.UnaryOperation):
         return inner(expr.expression)
     if isinstance(expr, cst.Subscript):
+        key = _field_key(expr)
+        if isinstance(expr.value, cst.Name) and expr.value.value == fed.param and key is not None:
+            return key in strong  # ``state["t"]`` of a dict state
         return inner(expr.value)
     if isinstance(expr, cst.IfExp):
         return inner(expr.body) and inner(expr.orelse)
@@ -586,3 +602,21 @@ def _strongly_typed(expr: cst.BaseExpression, fed: FedBack, weak: dict, strong: 
         if isinstance(expr.func, cst.Attribute) and not qualname:  # ``accepted.sum()``
             return inner(expr.func.value)
     return False
+
+
+def _string_keys(mapping: cst.Dict) -> Optional[list[str]]:
+    """The keys of a dict display when every one is a plain string."""
+    keys = []
+    for element in mapping.elements:
+        if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
+            return None
+        keys.append(element.key.evaluated_value)
+    return keys
+
+
+def _field_key(sub: cst.Subscript) -> Optional[str]:
+    """``state["t"]``: the string key read."""
+    if len(sub.slice) == 1 and isinstance(sub.slice[0].slice, cst.Index) \
+            and isinstance(sub.slice[0].slice.value, cst.SimpleString):
+        return sub.slice[0].slice.value.evaluated_value
+    return None

@@ -25,7 +25,8 @@ class ChangingDtype(Rule):
     And an optax state fed back through a jitted step (`w, state = step(w, state)` in a loop)
     whose first value is the `init` state of an optimizer that starts it weakly typed
     (`optax.lbfgs`, the line searches: `jaxfacts.WEAK_STATE_OPTIMIZERS`, also inside
-    `optax.chain`). And a pytree state (a NamedTuple or pytree dataclass of the module) fed back
+    `optax.chain`). And a pytree state (a NamedTuple or pytree dataclass of the module, or a dict
+    with string keys: `{**state, "t": ...}`) fed back
     through a jitted step whose first value holds a weakly typed scalar in a field (a Python
     `int`/`float` default or argument, or `jnp.asarray(0.0)` with no dtype) that the step stores
     back strongly typed: combined with an explicit dtype (`t + jnp.float32(dt)`), a comparison's
@@ -103,10 +104,12 @@ class ChangingDtype(Rule):
             literal = weak.start.args[0].value if isinstance(weak.start, cst.Call) else weak.start
             start = f"the Python {weak.kind} `{_src(literal)}`" if literal is weak.start else \
                 f"`{_src(weak.start)}` (no dtype, like a Python {weak.kind})"
+            field, fixed = (f"{weak.cls}.{weak.field}", f"{weak.field}=") if weak.cls is not None \
+                else (f'{fed.name}["{weak.field}"]', f'"{weak.field}": ')
             yield Violation(weak.start, (
-                f"`{weak.cls}.{weak.field}` starts as {start}, weakly typed, but `{fed.jc.name}` stores it "
+                f"`{field}` starts as {start}, weakly typed, but `{fed.jc.name}` stores it "
                 f"back strongly typed (`{_src(weak.stored)}`) and the loop feeds `{fed.name}` back "
                 f"(`{_src(fed.jc.call, 50)}`): the second call compiles `{fed.jc.name}` again; start it "
-                f"strongly typed ({weak.field}=jnp.asarray({_src(literal)}, jnp.{dtype}))"),
+                f"strongly typed ({fixed}jnp.asarray({_src(literal)}, jnp.{dtype}))"),
                 related=((fed.jc.call, "fed back to the jitted step here"),), repeated_at=fed.jc.call,
                 runs_at_repeat=True)
