@@ -23,7 +23,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
 from jitlint.rules._nnx import own_nodes
-from jitlint.semantic import Frame, Scope, SemanticModel
+from jitlint.semantic import Binding, Frame, Scope, SemanticModel, dotted_name
 from jitlint.rules._arguments import leaf_fields, pytree_class
 from jitlint.rules._churn import argument_types
 from jitlint.values import annotated_fields, assigned, value_flow
@@ -459,22 +459,30 @@ def _weak_field_starts(ctx: FileContext) -> list[WeakField]:
     return found
 
 
-def _pytree_instance(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, depth: int
+def _pytree_instance(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, depth: int,
+                     class_of: Optional[Binding] = None
                      ) -> Optional[tuple[cst.ClassDef | cst.Dict, dict[str, tuple[cst.BaseExpression, Scope]]]]:
     """``State(x=..., n=0)`` of a pytree class of this module (a NamedTuple or pytree dataclass
     with no ``__init__`` of its own), or a dict display with string keys, also returned by a def
-    of this module (``init_state()``): the class (or the dict) and each leaf field's value (the
-    class default where the call gives none)."""
+    of this module (``init_state()``) or a classmethod of the class (``State.create(...)``
+    returning ``cls(...)``; ``class_of``: the class its first parameter stands for): the class
+    (or the dict) and each leaf field's value (the class default where the call gives none)."""
     model = ctx.model
     if isinstance(expr, cst.Dict) and depth <= 2:  # ``{"t": 0.0, "x": jnp.zeros(3)}``: a pytree too
         keys = _string_keys(expr)
         return (expr, {key: (element.value, scope) for key, element in zip(keys, expr.elements)}) \
             if keys is not None else None
-    if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Name) or depth > 2:
+    if not isinstance(expr, cst.Call) or depth > 2:
+        return None
+    if isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Name):
+        return _made_by_classmethod(ctx, expr.func, scope, depth)  # ``State.create(params)``
+    if not isinstance(expr.func, cst.Name):
         return None
     binding = model.single_binding(expr.func.value, scope)
     if binding is None:
         return None
+    if binding.kind == "param" and class_of is not None:  # ``cls(...)`` in a classmethod
+        binding = class_of
     if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
         inner = model.scope_of.get(binding.node)
         returns = [r.value for r, f in model.returns if f.enclosing_function() is binding.node]
@@ -503,6 +511,24 @@ def _pytree_instance(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, d
         else:
             values.pop(field, None)
     return cls, values
+
+
+def _made_by_classmethod(ctx: FileContext, func: cst.Attribute, scope: Scope, depth: int):
+    """``State.create(...)``: a classmethod of a class of this module whose one ``return``
+    builds ``cls(...)``."""
+    model = ctx.model
+    binding = model.single_binding(func.value.value, scope)
+    if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef):
+        return None
+    method = next((s for s in binding.node.body.body if isinstance(s, cst.FunctionDef)
+                   and s.name.value == func.attr.value
+                   and any(dotted_name(d.decorator) == "classmethod" for d in s.decorators)), None)
+    inner = model.scope_of.get(method) if method is not None else None
+    returns = [r.value for r, f in model.returns if f.enclosing_function() is method] if inner else []
+    if len(returns) != 1 or not isinstance(returns[0], cst.Call) or not isinstance(returns[0].func, cst.Name) \
+            or not positional_params(method) or returns[0].func.value != positional_params(method)[0].name.value:
+        return None
+    return _pytree_instance(ctx, returns[0], inner, depth + 1, class_of=binding)
 
 
 def _stored_by_every_return(fed: FedBack, model: SemanticModel, flow) -> list[dict[str, cst.BaseExpression]]:
