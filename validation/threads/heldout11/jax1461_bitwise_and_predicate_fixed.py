@@ -1,0 +1,37 @@
+# source: https://github.com/jax-ml/jax/issues/1461
+# expect: none
+# runtime: COMPILES 1 CALLS 2
+# why: the reporter's working variant combines the traced predicates with `&`, which stays a traced boolean array, so the jitted cond compiles once and is reused.
+
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+import jax  # scaffolding
+
+
+@jax.jit
+def test(cond1, cond2, a,b):
+    return jax.lax.cond(cond1 & cond2, (a,b), lambda x: x[0], (a,b), lambda x: x[1])
+print(test(True,True,1,2)) #this works
+print(test(True,False,1,2))  # scaffolding: a second call with other values
+_report({"jit(test)"}, 2)  # scaffolding
