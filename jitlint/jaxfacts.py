@@ -1005,6 +1005,11 @@ FILTER_JITTED_LIBRARY_FUNCTIONS = frozenset({
     "diffrax.diffeqsolve", "optimistix.minimise", "optimistix.root_find", "optimistix.least_squares",
     "optimistix.fixed_point", "lineax.linear_solve",
 })
+# Library functions whose compiled program is keyed on the identity of the functions given to
+# them: the filter-jitted ones above, and ``jax.experimental.ode.odeint`` (a jit with the
+# vector field static).  A new lambda or nested def per call compiles them again (measured by
+# tests/test_jaxfacts.py: two equal lambdas, two compiles; one function, one).
+FUNCTION_KEYED_LIBRARY_CALLS = FILTER_JITTED_LIBRARY_FUNCTIONS | frozenset({"jax.experimental.ode.odeint"})
 # Library functions outside jax's own namespaces whose result holds tracers when an argument
 # does (in a traced body), with the attributes of the result that hold only tracers (empty:
 # the result is one): the filter-jitted solvers above return a ``Solution`` whose

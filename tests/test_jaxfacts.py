@@ -41,7 +41,8 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               HOST_RANDOM_GENERATORS, PYTREE_METADATA_DECORATORS, PYTHON_VALUE_ATTRIBUTES,
                               FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS,
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, GRAPH_STATIC_JITS, TREE_MAPS,
-                              NON_PYTREE_CLASS_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIONS)
+                              NON_PYTREE_CLASS_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIONS,
+                              FUNCTION_KEYED_LIBRARY_CALLS, FILTER_JITTED_LIBRARY_FUNCTIONS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -2320,3 +2321,28 @@ def test_argument_traced_library_functions_return_tracers_where_listed():
     run(jnp.float32(0.5))
     assert set(seen) == set(ARGUMENT_TRACED_LIBRARY_FUNCTIONS)
     assert all(seen.values()), seen
+
+
+def test_odeint_keys_its_jit_on_the_vector_field():
+    """FUNCTION_KEYED_LIBRARY_CALLS beyond the filter-jitted ones: two equal lambdas compile
+    odeint twice, one function given twice compiles it once."""
+    from jax.experimental.ode import odeint
+
+    from jitlint.runtime import count_compiles
+
+    assert FUNCTION_KEYED_LIBRARY_CALLS - FILTER_JITTED_LIBRARY_FUNCTIONS == {"jax.experimental.ode.odeint"}
+    y0, ts = jnp.asarray(1.0), jnp.asarray([0.0, 1.0])
+
+    def decay(y, t):
+        return -y
+
+    with count_compiles(cold=True) as fresh:
+        for _ in range(2):
+            odeint(lambda y, t: -y, y0, ts)
+    with count_compiles(cold=True) as reused:
+        for _ in range(2):
+            odeint(decay, y0, ts)
+    def odeint_compiles(counts):
+        return sum(1 for e in counts.events if e.name == "_odeint_wrapper")
+
+    assert odeint_compiles(fresh) == 2 * odeint_compiles(reused) == 2, (fresh.describe(), reused.describe())

@@ -1173,6 +1173,12 @@ def created_object(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         if class_verdict(ctx, node.value.func, scope) is not None:
             return "bound-method", frame, None
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and depth <= 2:
+        # ``abc = ABC()`` ... ``abc.body_fn``: a bound method of the object, made where it is
+        made = origin(value_flow(ctx), node.value, scope, frame)
+        if made is not None and isinstance(made[0], cst.Call) and made[2] is not None \
+                and class_verdict(ctx, made[0].func, made[1]) is not None:
+            return "bound-method", made[2], None
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and depth <= 2:
         prop = _own_property(ctx, node, scope)
         if prop is not None:  # ``self.activation``: a @property that builds its value per access
             found = None

@@ -2,7 +2,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import FILTER_JITTED_LIBRARY_FUNCTIONS
+from jitlint.jaxfacts import FUNCTION_KEYED_LIBRARY_CALLS
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import calling_context
 from jitlint.rules._jitted import jitted_functions
@@ -46,10 +46,11 @@ class FreshObjectStaticArg(Rule):
     Under `eqx.filter_jit` every non-array argument is static: there a lambda, a nested def, a
     `functools.partial` or an optax transformation made anew (per call, or twins) is flagged
     too (a `jax.tree_util.Partial`, a Module, a plain instance are left alone there). And a
-    lambda or nested def made anew given to a library function that wraps itself in
-    `eqx.filter_jit` (`jaxfacts.FILTER_JITTED_LIBRARY_FUNCTIONS`: `diffrax.diffeqsolve`,
-    optimistix's solvers, `lineax.linear_solve`), directly or inside one of the library's own
-    objects (`diffrax.ODETerm(vector_field)`, also through a name).
+    lambda or nested def made anew given to a library function whose jit keys on the
+    functions it is given (`jaxfacts.FUNCTION_KEYED_LIBRARY_CALLS`: `diffrax.diffeqsolve`,
+    optimistix's solvers and `lineax.linear_solve` under `eqx.filter_jit`,
+    `jax.experimental.ode.odeint`), directly or inside one of the library's own objects
+    (`diffrax.ODETerm(vector_field)`, also through a name).
     Silent where the call runs traced: in a jitted body, or in a
     function that is handed to a jit or transform, or whose every caller runs traced (a
     helper of a jitted loss): it is traced once with its caller.
@@ -89,7 +90,9 @@ class FreshObjectStaticArg(Rule):
     name = "fresh-object-static-arg"
     summary = "a new lambda, function, partial or identity-hashed object as a static argument recompiles every call"
     # eager lax bodies (lax.cond: with them)
-    prefilter_names = frozenset({"jax.lax.scan", "jax.lax.fori_loop", "jax.lax.while_loop"})
+    # and the library calls whose jit keys on the functions given to them
+    prefilter_names = frozenset({"jax.lax.scan", "jax.lax.fori_loop", "jax.lax.while_loop"}) \
+        | FUNCTION_KEYED_LIBRARY_CALLS
 
     INVALID = [
         """
@@ -173,16 +176,17 @@ CLOSURE_ARGUMENTS = {"diffrax": " (pass what it closes over through `args`)",
 
 
 def _fresh_functions_into_filtered_library_calls(ctx: FileContext) -> Iterator[Violation]:
-    """A lambda or nested def made each time the call runs, given to a library function that
-    wraps itself in ``equinox.filter_jit`` (``jaxfacts.FILTER_JITTED_LIBRARY_FUNCTIONS``:
-    ``diffrax.diffeqsolve``, ``optimistix.root_find`` ...) directly or inside one of the
+    """A lambda or nested def made each time the call runs, given to a library function whose
+    jit keys on the functions it is given (``jaxfacts.FUNCTION_KEYED_LIBRARY_CALLS``:
+    ``diffrax.diffeqsolve``, ``optimistix.root_find`` ... under ``equinox.filter_jit``,
+    ``jax.experimental.ode.odeint``) directly or inside one of the
     library's own objects (``diffrax.ODETerm(vector_field)``: an equinox Module, whose function
     field is a non-array leaf, so static)."""
     model = ctx.model
     context = calling_context(ctx)
     for site in model.calls:
         qualname = model.qualified_name(site.node.func, site.frame.scope)
-        if qualname not in FILTER_JITTED_LIBRARY_FUNCTIONS or context.runs_traced(site.frame):
+        if qualname not in FUNCTION_KEYED_LIBRARY_CALLS or context.runs_traced(site.frame):
             continue
         package = qualname.split(".")[0]
         for arg in site.node.args:
@@ -197,8 +201,8 @@ def _fresh_functions_into_filtered_library_calls(ctx: FileContext) -> Iterator[V
                 break  # each iteration solves another configuration: a new program anyway
             shown = _src_name(function)
             yield Violation(function, (
-                f"`{shown}` given to `{qualname}` is {fresh.what} {fresh.when}: `{qualname}` runs under "
-                f"equinox.filter_jit, which keeps functions static and compares them by identity, so it "
+                f"`{shown}` given to `{qualname}` is {fresh.what} {fresh.when}: `{qualname}` keeps the "
+                f"functions it is given static in its jit and compares them by identity, so it "
                 f"recompiles on every call; {fresh.fix}{CLOSURE_ARGUMENTS.get(package, '')}"))
 
 

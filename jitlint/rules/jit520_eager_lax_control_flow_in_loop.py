@@ -11,7 +11,9 @@ from jitlint.rules._builders import built_by
 from jitlint.rules._context import PARTIAL_CONSTRUCTORS, PLAIN_DECORATORS, CallingContext, calling_context
 from jitlint.rules._jitted import jitted_functions
 from jitlint.rules._nnx import own_nodes
+from jitlint.rules._static import created_object
 from jitlint.rules._traced import tracer_test
+from jitlint.rules._types import member_kind, receiver_class
 from jitlint.semantic import CallSite, Frame, Scope, SemanticModel, dotted_name
 from jitlint.walk import iter_nodes
 from jitlint.walk import source_text as _src
@@ -47,7 +49,10 @@ class EagerLaxControlFlowInLoop(Rule):
     rule interprets the body again) runs wherever its caller runs: left alone.
     A library call is reported at the call in the loop; a helper of this module at its lax
     call, the one to change, with every call in a loop that repeats it as evidence (one
-    finding per lax call).
+    finding per lax call). Also a lax control-flow call in the loop itself given a function
+    made on every iteration: a bound method (`walker.body_fn`: each access makes a new
+    bound-method object), a method of an object built in the loop, a `functools.partial`
+    (lambdas there are JIT101's).
 
     ## Why is this bad?
     Outside jit, each lax control-flow call traces its body and compiles it; JAX reuses the
@@ -65,6 +70,9 @@ class EagerLaxControlFlowInLoop(Rule):
     `functools.partial` body 4 times in 4 calls; a scan
     body defined once at module level compiles once, a helper called only from a jitted
     function never eagerly.
+    `lax.fori_loop(0, 10, walker.body_fn, key)` in a 3-iteration loop compiles 3 times, with
+    one object made before the loop too; with `body = walker.body_fn` bound once, once
+    (jax#1710).
 
     ## Fix safety
     Jit the step (`@jax.jit def step(params, state): ...` returning the new params and state),
@@ -129,6 +137,15 @@ class EagerLaxControlFlowInLoop(Rule):
             loops = [loop for loop in site.frame.loops_in_scope() if isinstance(loop, (cst.For, cst.While))]
             if not loops or context.runs_traced(site.frame):
                 continue  # traced code runs once per trace of its caller's jit
+            made = _body_made_in_loop(ctx, site, loops)
+            if made is not None:
+                if not _deliberate_loop(loops, site, model, context):
+                    yield Violation(site.node, (
+                        f"`{_src(site.node.func)}` gets {made} on every iteration and runs outside jit, "
+                        f"where lax looks its compiled program up by the function object: the body is "
+                        f"traced and compiled again on every iteration; create the function once before "
+                        f"the loop (bind a method to a name there) or jit the loop's step once"))
+                continue
             library = _library_loop_call(site, model)
             helper = _eager_helper(site, model, jitted, context) if library is None else None
             what, fix = library or (None if helper is not None else _project_helper(site, ctx), "")
@@ -152,6 +169,38 @@ class EagerLaxControlFlowInLoop(Rule):
                 f"or define the body once outside it"),
                 related=tuple((site.node, "called on every iteration here") for site in sites),
                 repeated_at=sites[0].node)
+
+
+# Fresh bodies another rule reports: a lambda (JIT101), a jit made in place (JIT201/202).
+BODIES_REPORTED_ELSEWHERE = frozenset({"lambda", "jit"})
+
+
+def _body_made_in_loop(ctx: FileContext, site: CallSite, loops: list) -> Optional[str]:
+    """A lax control-flow call in the loop itself given a function made on every iteration: a
+    bound method (``walker.body_fn``: each access makes a new bound-method object, and eager
+    lax keys its program on the function object: measured 3 compiles in 3 iterations for one
+    object, 1 with the method bound to a name once), a def or a ``functools.partial`` made
+    there. What it is, for the message."""
+    qualname = ctx.model.qualified_name(site.node.func, site.frame.scope)
+    params = LAX_CONTROL_FLOW_FUNCTION_PARAMS.get(qualname or "")
+    if params is None:
+        return None
+    positional = [a.value for a in site.node.args if a.keyword is None and not a.star]
+    keywords = {a.keyword.value: a.value for a in site.node.args if a.keyword is not None}
+    for index, keyword in params:
+        function = positional[index] if index < len(positional) else keywords.get(keyword)
+        if isinstance(function, cst.Attribute):
+            cls = receiver_class(ctx, function.value, site.frame.scope)
+            if cls is not None and member_kind(ctx, cls, function.attr.value) in ("method", "classmethod"):
+                return f"`{_src(function)}`, a new bound-method object (each access makes one),"
+        created = created_object(ctx, function, site.frame.scope, site.frame) if function is not None else None
+        if created is None or created[0] in BODIES_REPORTED_ELSEWHERE:
+            continue
+        if any(created[1].is_inside(loop) for loop in loops):
+            return {"bound-method": f"`{_src(function)}`, a method of an object built in the loop,",
+                    "def": f"`{_src(function)}`, a function defined in the loop,",
+                    "partial": f"`{_src(function)}`, a new partial,"}.get(created[0], f"`{_src(function)}`,")
+    return None
 
 
 def _library_loop_call(site: CallSite, model: SemanticModel) -> Optional[tuple[str, str]]:
