@@ -1441,6 +1441,19 @@ def literal_truth(expr: Optional[cst.BaseExpression]) -> Optional[bool]:
     return None
 
 
+def chosen_branch(flow: "ValueFlow", expr: cst.BaseExpression, scope: Scope) -> Optional[cst.BaseExpression]:
+    """``a if FLAG else b`` whose test is a literal, or a name bound once to one
+    (``USE_JIT = False``): the branch that runs."""
+    if not isinstance(expr, cst.IfExp):
+        return None
+    test = expr.test
+    if isinstance(test, cst.Name):
+        binding = flow.single(test, scope)
+        test = assigned(binding).value if binding is not None and binding.kind == "assign" else test
+    truth = literal_truth(test)
+    return None if truth is None else expr.body if truth else expr.orelse
+
+
 def annotated_fields(cls: cst.ClassDef) -> list[cst.AnnAssign]:
     """The annotated names of a class body, in order (``x: jax.Array``, ``n: int = 3``): the
     fields of a dataclass-style class."""

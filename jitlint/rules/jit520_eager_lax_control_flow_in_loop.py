@@ -15,6 +15,7 @@ from jitlint.rules._static import created_object
 from jitlint.rules._traced import tracer_test
 from jitlint.rules._types import member_kind, receiver_class
 from jitlint.semantic import CallSite, Frame, Scope, SemanticModel, dotted_name
+from jitlint.values import ValueFlow, assigned, chosen_branch, value_flow
 from jitlint.walk import iter_nodes
 from jitlint.walk import source_text as _src
 
@@ -146,7 +147,7 @@ class EagerLaxControlFlowInLoop(Rule):
                         f"traced and compiled again on every iteration; create the function once before "
                         f"the loop (bind a method to a name there) or jit the loop's step once"))
                 continue
-            library = _library_loop_call(site, model)
+            library = _library_loop_call(site, model, value_flow(ctx))
             helper = _eager_helper(site, model, jitted, context) if library is None else None
             what, fix = library or (None if helper is not None else _project_helper(site, ctx), "")
             if (what is None and helper is None) or _deliberate_loop(loops, site, model, context):
@@ -203,13 +204,19 @@ def _body_made_in_loop(ctx: FileContext, site: CallSite, loops: list) -> Optiona
     return None
 
 
-def _library_loop_call(site: CallSite, model: SemanticModel) -> Optional[tuple[str, str]]:
+def _library_loop_call(site: CallSite, model: SemanticModel, flow: ValueFlow) -> Optional[tuple[str, str]]:
     """(what, the fact's advice) for a library call that runs lax control flow inside
     (jaxfacts.LAX_LOOP_LIBRARY_CALLS): called itself (``jax.scipy.optimize.minimize(...)``), or
     the method of an object such a call built (``solver.update`` of ``solver = optax.lbfgs()``,
     also inside ``optax.chain``)."""
     func = site.node.func
     qualname = model.qualified_name(func, site.frame.scope)
+    if qualname is None and isinstance(func, cst.Name):  # ``cg = jax.jit(cg) if USE_JIT else cg``
+        binding = flow.single(func, site.frame.scope)
+        value = assigned(binding).value if binding is not None else None
+        chosen = chosen_branch(flow, value, binding.scope) if value is not None else None
+        if isinstance(chosen, (cst.Name, cst.Attribute)):
+            qualname = model.qualified_name(chosen, binding.scope)
     fact = LAX_LOOP_LIBRARY_CALLS.get(qualname or "")
     if fact is not None and not fact.method:
         return f"`{qualname}` (it runs {fact.runs})", fact.fix
