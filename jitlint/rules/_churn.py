@@ -419,7 +419,8 @@ class _ArgChecker:
             if inner is not None:
                 return inner
         if isinstance(expr, cst.Call):
-            return self._sized(expr, scope, loop) or self._data_sized(expr, scope, loop) or self._listed(expr, scope, loop) \
+            return self._sized(expr, scope, loop) or self._reshaped(expr, scope, loop) \
+                or self._data_sized(expr, scope, loop) or self._listed(expr, scope, loop) \
                 or self._index_array(expr, scope, loop, depth) or self._counted_sequence(expr, scope, loop) \
                 or self._returned_sized(expr, scope, loop)
         if isinstance(expr, cst.BinaryOperation):
@@ -567,6 +568,20 @@ class _ArgChecker:
                 if any(self.varying(n, scope, loop) for n in names):
                     return ("a boolean-mask index, whose size depends on the data of each "
                             "iteration", MASK_FIX)
+        return None
+
+    def _reshaped(self, call: cst.Call, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        """``x.reshape((i, i))`` / ``jnp.reshape(x, (i, n))``: a new shape from the loop counter."""
+        func = call.func
+        qualname = self.model.qualified_name(func, scope) or ""
+        if isinstance(func, cst.Attribute) and func.attr.value == "reshape" and not qualname:
+            shape = [a.value for a in call.args if a.keyword is None or a.keyword.value == "shape"]
+        elif qualname.rpartition(".")[0] in ARRAY_MODULES and qualname.endswith(".reshape"):
+            shape = [a.value for a in call.args[1:] if a.keyword is None or a.keyword.value in ("shape", "newshape")]
+        else:
+            return None
+        if any(self.mentions_counter(dim, scope, loop) for dim in shape):
+            return "an array reshaped to a shape of the loop counter", SIZED_FIX
         return None
 
     def _data_sized(self, call: cst.Call, scope: Scope, loop) -> Optional[tuple[str, str]]:

@@ -33,7 +33,8 @@ class LoopDependentShape(Rule):
     the length changes on every step until it reaches `k`. So are indices whose count is the
     data's (`np.flatnonzero(rng.random(n) > p)`, `np.unique(labels)`, `np.where(mask)`: the
     NumPy and jax.numpy functions of `jaxfacts.DATA_SIZED_OUTPUTS`, without `size=`) computed
-    from values that change in the loop or from a random draw.
+    from values that change in the loop or from a random draw, and an array reshaped to a
+    shape of the loop counter (`x.reshape((i, i))`, `jnp.reshape(x, (i, n))`).
     Names are followed to the definitions that reach the call, so reusing the counter's name
     elsewhere changes nothing.
 
@@ -52,7 +53,7 @@ class LoopDependentShape(Rule):
     fixed window `x[i:i+4]`, a rolling fixed-length tuple (`w[1:] + (x,)`),
     `lax.dynamic_slice` with a fixed size and padding to a bucket compile once. Indices of a
     new random mask (`np.flatnonzero` of 100 draws, 5 steps) compile 5 times; passing the mask
-    itself, once.
+    itself, once. Inputs reshaped to `(i, i)` for 5 values of `i` compile 5 times (jax#16778).
 
     ## Fix safety
     Fixed windows, padding and masking change what the function sees (padded rows must be
