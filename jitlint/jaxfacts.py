@@ -226,6 +226,7 @@ _CONCRETIZATION = "ConcretizationTypeError"
 _INTEGER = "TracerIntegerConversionError"
 _BOOL = "TracerBoolConversionError"
 _VALUE = "ValueError"
+_ARRAY = "TracerArrayConversionError"
 _SHAPE_0 = _concrete(_TYPE, (0, "shape"))
 _SHAPE_1 = _concrete(_TYPE, (1, "shape"))
 _AXIS_1 = _concrete(_CONCRETIZATION, (1, "axis"))
@@ -309,6 +310,9 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "jax.lax.rev": _concrete(_TYPE, (1, "dimensions")),
     "jax.lax.concatenate": _concrete(_TYPE, (1, "dimension")),
     "jax.lax.cumsum": _concrete(_CONCRETIZATION, (1, "axis")),
+    # convolution geometry: converted with NumPy (jax#1453)
+    "jax.lax.conv": _concrete(_ARRAY, (2, "window_strides")),
+    "jax.lax.conv_general_dilated": _concrete(_ARRAY, (2, "window_strides")),
     "jax.lax.sort": _concrete(_INTEGER, (1, "dimension")),
     "jax.lax.scan": _concrete(_CONCRETIZATION, (3, "length"), (5, "unroll")),
     "jax.lax.fori_loop": _concrete(_CONCRETIZATION, (-1, "unroll")),

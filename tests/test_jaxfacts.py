@@ -441,6 +441,8 @@ def _concrete_examples() -> dict[str, tuple[tuple, dict]]:
         "jax.lax.rev": ((x, (0,)), {}),
         "jax.lax.concatenate": (([m, m], 0), {}),
         "jax.lax.cumsum": ((m, 0), {}),
+        "jax.lax.conv": ((jnp.ones((1, 1, 4, 4)), jnp.ones((1, 1, 3, 3)), (1, 1), "SAME"), {}),
+        "jax.lax.conv_general_dilated": ((jnp.ones((1, 1, 4, 4)), jnp.ones((1, 1, 3, 3)), (1, 1), "SAME"), {}),
         "jax.lax.sort": ((m, 0), {}),
         "jax.lax.scan": ((lambda c, _: (c, c), 0.0, None, 3, False, 1), {}),
         "jax.lax.fori_loop": ((0, 3, lambda i, c: c + i, 0), {"unroll": 1}),
