@@ -312,7 +312,7 @@ LAX_HOST_READ_FIXES = {
 def _generator_draw(ctx: FileContext, call: cst.Call, scope: Scope, body) -> Optional[tuple[str, str, str]]:
     """``rng.normal()`` / ``self.rng.integers(n)`` where the generator object is made outside
     ``body`` by a constructor of jaxfacts.HOST_RANDOM_GENERATORS (``np.random.default_rng(0)``):
-    each draw advances it."""
+    each draw advances it; also one every call passes as a (static) argument."""
     func = call.func
     if not isinstance(func, cst.Attribute):
         return None
@@ -322,6 +322,8 @@ def _generator_draw(ctx: FileContext, call: cst.Call, scope: Scope, body) -> Opt
         binding = value_flow(ctx).single(receiver, scope)
         if binding is not None and binding.kind == "assign" and not _within(binding.scope, body):
             made = assigned(binding).value, binding.scope
+        elif binding is not None and binding.kind == "param" and binding.scope.node is body:
+            made = _generator_passed(ctx, body, binding.name)  # a static argument (jax#... scipy#24412)
     elif isinstance(receiver, cst.Attribute):
         made = self_attribute_value(ctx.model, receiver, scope)  # ``self.rng`` set in __init__
     if made is None or not isinstance(made[0], cst.Call):
@@ -331,6 +333,33 @@ def _generator_draw(ctx: FileContext, call: cst.Call, scope: Scope, body) -> Opt
         return None
     shown = cst.Module([]).code_for_node(receiver)
     return f"the generator `{shown}` (`{maker}`)", "advanced by each draw", "random"
+
+
+def _generator_passed(ctx: FileContext, body, param: str) -> Optional[tuple[cst.Call, Scope]]:
+    """What every call of the jitted ``body`` passes for ``param`` when it is one generator
+    construction (``rng = np.random.default_rng(0)`` ... ``f(a, rng)``): a static argument, so
+    the draws inside ran once, at the first trace."""
+    flow = value_flow(ctx)
+    found: set = set()
+    made = None
+    for jc in jitted_calls(ctx):
+        if jc.func is not body:
+            continue
+        positional = [p.name.value for p in positional_params(body)]
+        arg = next((a.value for a in jc.call.args if a.keyword is not None and a.keyword.value == param), None)
+        if arg is None and param in positional:
+            passed = [a for a in jc.call.args if a.keyword is None]
+            index = positional.index(param)
+            if any(a.star for a in jc.call.args) or index >= len(passed):
+                return None
+            arg = passed[index].value
+        site = ctx.model.call_site_of[jc.call]
+        origin = ctx.model.value_origin(arg, site.frame.scope, site.frame) if arg is not None else None
+        if origin is None or not isinstance(origin[0], cst.Call):
+            return None
+        found.add(id(origin[0]))
+        made = origin[0], origin[1]
+    return made if len(found) == 1 else None
 
 
 def _within(scope: Scope, body) -> bool:

@@ -25,7 +25,8 @@ class StaleGlobalInJit(Rule):
     `import settings`) that the program assigns (`settings.scale = 3.0`) between two calls of a
     jitted function that reads it, jitted in this module or, through the project index, in
     another one (shown at the write). Also a draw from a random generator kept in Python
-    (`np.random.normal()`, `random.random()`, `autoray.do("random.normal", ...)`) or a read of
+    (`np.random.normal()`, `random.random()`, `autoray.do("random.normal", ...)`, a NumPy
+    Generator made outside or passed as a static argument: `rng.random()`) or a read of
     the host clock (`time.time()`, `time.perf_counter_ns()`: jaxfacts.HOST_CLOCK_READS) or
     `next(it)` of a Python iterator made outside (`iter(...)`, a generator expression,
     `itertools.count()`: jaxfacts.HOST_ITERATOR_MAKERS) in a jitted body or a function of this
