@@ -1009,6 +1009,22 @@ FILTER_JITTED_LIBRARY_FUNCTIONS = frozenset({
     "diffrax.diffeqsolve", "optimistix.minimise", "optimistix.root_find", "optimistix.least_squares",
     "optimistix.fixed_point", "lineax.linear_solve",
 })
+# Library calls that run (many times) the functions they are given, before they return: a jit
+# made per call of a function and handed to one of them is compiled for that call only.
+# qualified name -> the (position, keyword) of each function parameter.  Checked by
+# tests/test_jaxfacts.py (each calls the function it is given).
+FUNCTION_RUNNING_CALLS: dict[str, tuple[tuple[int, str], ...]] = {
+    "scipy.optimize.minimize": ((0, "fun"), (-1, "jac"), (-1, "hess")),
+    "scipy.optimize.root": ((0, "fun"), (-1, "jac")),
+    "scipy.optimize.least_squares": ((0, "fun"), (-1, "jac")),
+    "scipy.optimize.minimize_scalar": ((0, "fun"),),
+    "scipy.optimize.root_scalar": ((0, "f"),),
+    "scipy.optimize.curve_fit": ((0, "f"),),
+    "scipy.optimize.fsolve": ((0, "func"),),
+    "scipy.integrate.solve_ivp": ((0, "fun"),),
+    "scipy.integrate.quad": ((0, "func"),),
+}
+
 # Library functions whose compiled program is keyed on the identity of the functions given to
 # them: the filter-jitted ones above, and ``jax.experimental.ode.odeint`` (a jit with the
 # vector field static).  A new lambda or nested def per call compiles them again (measured by

@@ -42,7 +42,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS,
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, GRAPH_STATIC_JITS, TREE_MAPS,
                               NON_PYTREE_CLASS_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIONS,
-                              FUNCTION_KEYED_LIBRARY_CALLS, FILTER_JITTED_LIBRARY_FUNCTIONS)
+                              FUNCTION_KEYED_LIBRARY_CALLS, FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_RUNNING_CALLS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -2348,3 +2348,37 @@ def test_odeint_keys_its_jit_on_the_vector_field():
         return sum(1 for e in counts.events if e.name == "_odeint_wrapper")
 
     assert odeint_compiles(fresh) == 2 * odeint_compiles(reused) == 2, (fresh.describe(), reused.describe())
+
+
+def test_function_running_calls_call_the_functions_they_are_given():
+    """Each FUNCTION_RUNNING_CALLS entry runs the function at its first listed parameter
+    before it returns (a jit made per call and handed to it compiles for that call)."""
+    scipy_optimize = pytest.importorskip("scipy.optimize")
+    scipy_integrate = pytest.importorskip("scipy.integrate")
+    calls = []
+
+    def f(x, *args):
+        calls.append(1)
+        return np.asarray(x, dtype=float) - 1.0
+
+    def scalar(x, *args):
+        calls.append(1)
+        return float(np.sum((np.asarray(x) - 1.0) ** 2))
+
+    examples = {
+        "scipy.optimize.minimize": lambda: scipy_optimize.minimize(scalar, np.zeros(2)),
+        "scipy.optimize.root": lambda: scipy_optimize.root(f, np.zeros(2)),
+        "scipy.optimize.least_squares": lambda: scipy_optimize.least_squares(f, np.zeros(2)),
+        "scipy.optimize.minimize_scalar": lambda: scipy_optimize.minimize_scalar(scalar),
+        "scipy.optimize.root_scalar": lambda: scipy_optimize.root_scalar(lambda x: f(x), bracket=(0.0, 3.0)),
+        "scipy.optimize.curve_fit": lambda: scipy_optimize.curve_fit(lambda x, a: f(x) * a, np.arange(3.0),
+                                                                     np.arange(3.0)),
+        "scipy.optimize.fsolve": lambda: scipy_optimize.fsolve(f, np.zeros(2)),
+        "scipy.integrate.solve_ivp": lambda: scipy_integrate.solve_ivp(lambda t, y: f(y), (0.0, 1.0), [0.0]),
+        "scipy.integrate.quad": lambda: scipy_integrate.quad(scalar, 0.0, 1.0),
+    }
+    assert set(examples) == set(FUNCTION_RUNNING_CALLS)
+    for name, run in examples.items():
+        calls.clear()
+        run()
+        assert calls, name

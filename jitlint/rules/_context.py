@@ -230,7 +230,8 @@ class CallingContext:
         they run wherever the function runs)."""
         outer = self.model.functions[function]
         if outer.scope.kind == "class":
-            # a method: self.name(...), obj.name(...) on an instance, or Cls(...).name(...)
+            # a method: self.name(...), obj.name(...) on an instance, Cls(...).name(...), or
+            # Cls.name(...) (a classmethod or staticmethod)
             # (an instance of a subclass that inherits it runs it too)
             sites = [site for site in self.model.calls_named(function.name.value)
                      if isinstance(site.node.func, cst.Attribute)
@@ -316,8 +317,8 @@ class CallingContext:
         return None
 
     def _receiver_class(self, receiver: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
-        if isinstance(receiver, cst.Name):
-            return self.instance_class(receiver, scope)
+        if isinstance(receiver, cst.Name):  # an instance, or the class itself (``Fit.from_conditions(...)``)
+            return self.instance_class(receiver, scope) or self.class_of(receiver, scope)
         if isinstance(receiver, cst.Call):  # a method called on the instance just made
             return self.class_of(receiver.func, scope)
         return None

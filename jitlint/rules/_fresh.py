@@ -41,7 +41,7 @@ from typing import Iterator, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import JAX_ARRAY_NAMESPACES, FRESH_TRANSFORM_SPELLINGS, FRESH_TRANSFORMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS
+from jitlint.jaxfacts import FUNCTION_RUNNING_CALLS, JAX_ARRAY_NAMESPACES, FRESH_TRANSFORM_SPELLINGS, FRESH_TRANSFORMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS
 from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED, calling_context,
@@ -628,12 +628,55 @@ class _Analysis:
 
     # ---------------------------------------------------------------- how the result is used
     def _result_called(self, app: JitApplication, within) -> bool:
-        """Is the jitted result called in the region ``within`` selects (and not lazily built)?"""
+        """Is the jitted result called in the region ``within`` selects (and not lazily built),
+        or handed there to a library call that runs it (``scipy.optimize.minimize(loss, ...)``,
+        jaxfacts.FUNCTION_RUNNING_CALLS)?"""
         if isinstance(app, EagerLoopApplication) or \
                 app.call is not None and self.model.call_site_of[app.call].called_immediately:
             return True
         calls = self._result_calls(app, within)
-        return bool(calls)
+        return bool(calls) or self._handed_to_runner(app, within)
+
+    def _handed_to_runner(self, app: JitApplication, within) -> bool:
+        binding = self._result_binding(app)
+        if binding is None or self._stored_elsewhere(binding) \
+                or any(_mentions(if_node.test, binding.name) for if_node in app.frame.ifs_in_scope()):
+            return False
+        return self._runs_name(binding, within, 0)
+
+    def _runs_name(self, binding: Binding, within, depth: int) -> bool:
+        """A call in ``within`` hands the function ``binding`` names to a library call that runs
+        it, or to a function of this module that does (one level: ``cls.from_loss(loss)``)."""
+        for site in self.model.calls:
+            if not within(site.frame):
+                continue
+            params = FUNCTION_RUNNING_CALLS.get(self.model.qualified_name(site.node.func, site.frame.scope) or "")
+            callee = self.context.callee(site.node, site.frame.scope) if params is None and depth == 0 else None
+            if callee is not None and self.context.traced(callee):
+                callee = None  # handed to a jitted function: a static argument there (JIT201)
+            if params is None and callee is None:
+                continue
+            positional = [a.value for a in site.node.args if a.keyword is None and not a.star]
+            keywords = {a.keyword.value: a.value for a in site.node.args if a.keyword is not None}
+            if callee is not None:
+                names = [p.name.value for p in positional_params(callee)]
+                if self.model.functions[callee].scope.kind == "class" and not has_decorator(callee, "staticmethod"):
+                    names = names[1:]  # obj.method(a) / cls.method(a): a is the second parameter
+                params = tuple((i, name) for i, name in enumerate(names)) + tuple(
+                    (-1, p.name.value) for p in callee.params.kwonly_params)
+            for position, keyword in params:
+                value = positional[position] if 0 <= position < len(positional) else keywords.get(keyword)
+                if not (isinstance(value, cst.Name) and value.value == binding.name
+                        and binding in self.model.lookup(value.value, site.frame.scope)):
+                    continue
+                if callee is None:
+                    return True
+                inner = self.model.scope_of[callee]
+                param = next((b for b in inner.bindings.get(keyword, ()) if b.kind == "param"), None)
+                if param is not None and (self.model.calls_to(param) or self._runs_name(
+                        param, lambda frame: frame.is_inside(callee), depth + 1)):
+                    return True
+        return False
 
     def _reuse(self, app: JitApplication) -> Optional[str]:
         """How the function reuses the jitted callable it binds to a local name: "loop" when a

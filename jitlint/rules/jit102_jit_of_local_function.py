@@ -7,7 +7,10 @@ class JitOfLocalFunction(FreshCallableRule):
     Flags jit applied to a function defined inside the enclosing function or loop body, in call
     form (`jax.jit(inner)`) or decorator form (`@jax.jit` on a nested `def`), when that code runs
     repeatedly and calls the result, directly or through a transform of it (`jax.grad(loss)(w)`,
-    `eqx.filter_grad(loss)(...)` calls `loss`: equinox issue 307). Also flags factories (`def make(c): ... return
+    `eqx.filter_grad(loss)(...)` calls `loss`: equinox issue 307), or hands it to a library
+    call that runs it (`scipy.optimize.minimize(loss, ...)`: `jaxfacts.FUNCTION_RUNNING_CALLS`)
+    or to a function of the module that calls it or hands it on (`cls.from_loss(loss)`, ergo
+    PR #338; a classmethod called as `Cls.method(...)` counts as called there). Also flags factories (`def make(c): ... return
     jax.jit(step)`) whose result is called right away in a loop (`make(0.5)(w, g)`), or made
     and called by a function that itself runs repeatedly (`cost_fn, grad_fn =
     self._build_functions(data)` in a `solve` called in a loop: scikit-robot#871).
