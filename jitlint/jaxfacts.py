@@ -1030,6 +1030,14 @@ FUNCTION_RUNNING_CALLS: dict[str, tuple[tuple[int, str], ...]] = {
 # vector field static).  A new lambda or nested def per call compiles them again (measured by
 # tests/test_jaxfacts.py: two equal lambdas, two compiles; one function, one).
 FUNCTION_KEYED_LIBRARY_CALLS = FILTER_JITTED_LIBRARY_FUNCTIONS | frozenset({"jax.experimental.ode.odeint"})
+# The parameter of those library calls that picks the algorithm (its class is part of the
+# compiled program): a loop that passes another solver on every iteration compiles a new program
+# each time whatever else it passes.
+SOLVER_PARAMETERS: dict[str, tuple[int, str]] = {
+    "diffrax.diffeqsolve": (1, "solver"),
+    **{f"optimistix.{name}": (1, "solver") for name in ("minimise", "root_find", "least_squares", "fixed_point")},
+    "lineax.linear_solve": (2, "solver"),
+}
 # Library functions outside jax's own namespaces whose result holds tracers when an argument
 # does (in a traced body), with the attributes of the result that hold only tracers (empty:
 # the result is one): the filter-jitted solvers above return a ``Solution`` whose

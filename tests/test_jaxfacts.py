@@ -42,7 +42,8 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS,
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, GRAPH_STATIC_JITS, TREE_MAPS,
                               NON_PYTREE_CLASS_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIONS,
-                              FUNCTION_KEYED_LIBRARY_CALLS, FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_RUNNING_CALLS)
+                              FUNCTION_KEYED_LIBRARY_CALLS, FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_RUNNING_CALLS,
+                              SOLVER_PARAMETERS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -2382,3 +2383,12 @@ def test_function_running_calls_call_the_functions_they_are_given():
         calls.clear()
         run()
         assert calls, name
+
+
+@pytest.mark.parametrize("qualname", sorted(SOLVER_PARAMETERS))
+def test_solver_parameters_name_the_solver_argument(qualname):
+    """SOLVER_PARAMETERS: the solver is that positional parameter of the library function."""
+    module, _, name = qualname.rpartition(".")
+    function = getattr(pytest.importorskip(module), name)
+    position, keyword = SOLVER_PARAMETERS[qualname]
+    assert list(inspect.signature(function).parameters)[position] == keyword

@@ -2,7 +2,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import FUNCTION_KEYED_LIBRARY_CALLS
+from jitlint.jaxfacts import FUNCTION_KEYED_LIBRARY_CALLS, SOLVER_PARAMETERS
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import calling_context
 from jitlint.rules._jitted import jitted_functions
@@ -50,7 +50,8 @@ class FreshObjectStaticArg(Rule):
     functions it is given (`jaxfacts.FUNCTION_KEYED_LIBRARY_CALLS`: `diffrax.diffeqsolve`,
     optimistix's solvers and `lineax.linear_solve` under `eqx.filter_jit`,
     `jax.experimental.ode.odeint`), directly or inside one of the library's own objects
-    (`diffrax.ODETerm(vector_field)`, also through a name).
+    (`diffrax.ODETerm(vector_field)`, also through a name); not in a loop that passes another
+    solver on every iteration (`jaxfacts.SOLVER_PARAMETERS`: each is a new program anyway).
     Silent where the call runs traced: in a jitted body, or in a
     function that is handed to a jit or transform, or whose every caller runs traced (a
     helper of a jitted loss): it is traced once with its caller.
@@ -197,13 +198,31 @@ def _fresh_functions_into_filtered_library_calls(ctx: FileContext) -> Iterator[V
                 continue
             function, fresh = found
             if any(context.sweeps_configurations(loop, site.frame.scope, site.node)
-                   for loop in site.frame.loops_in_scope()):
+                   for loop in site.frame.loops_in_scope()) or _solver_per_iteration(ctx, site, qualname):
                 break  # each iteration solves another configuration: a new program anyway
             shown = _src_name(function)
             yield Violation(function, (
                 f"`{shown}` given to `{qualname}` is {fresh.what} {fresh.when}: `{qualname}` keeps the "
                 f"functions it is given static in its jit and compares them by identity, so it "
                 f"recompiles on every call; {fresh.fix}{CLOSURE_ARGUMENTS.get(package, '')}"))
+
+
+def _solver_per_iteration(ctx: FileContext, site, qualname: str) -> bool:
+    """The solver argument (jaxfacts.SOLVER_PARAMETERS) is a name bound in the loop around the
+    call (``for solver in solvers:``, ``solver = implicit_tol(solver)``): another algorithm,
+    so another program, on every iteration."""
+    parameter = SOLVER_PARAMETERS.get(qualname)
+    if parameter is None:
+        return False
+    position, keyword = parameter
+    positional = [a.value for a in site.node.args if a.keyword is None and not a.star]
+    value = positional[position] if position < len(positional) else next(
+        (a.value for a in site.node.args if a.keyword is not None and a.keyword.value == keyword), None)
+    if not isinstance(value, cst.Name):
+        return False
+    spans = [span for loop in site.frame.loops_in_scope() if (span := ctx.model.span(loop)) is not None]
+    return any(start <= ctx.model.order(binding.node) < end
+               for binding in ctx.model.lookup(value.value, site.frame.scope) for start, end in spans)
 
 
 def _fresh_function_within(ctx: FileContext, value: cst.BaseExpression, scope: Scope, frame: Frame, site,
