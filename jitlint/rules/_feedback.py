@@ -20,12 +20,12 @@ import libcst as cst
 
 from jitlint.jaxfacts import WEAK_STATE_OPTIMIZERS
 from jitlint.rule import FileContext
+from jitlint.rules._arguments import leaf_fields, pytree_class
 from jitlint.rules._builders import receiver_built_by
+from jitlint.rules._churn import argument_types
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
 from jitlint.rules._nnx import own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel, dotted_name
-from jitlint.rules._arguments import leaf_fields, pytree_class
-from jitlint.rules._churn import argument_types
 from jitlint.values import annotated_fields, assigned, value_flow
 from jitlint.walk import iter_nodes
 
@@ -452,7 +452,7 @@ def _weak_field_starts(ctx: FileContext) -> list[WeakField]:
         stored = _stored_by_every_return(fed, model, flow)
         for field, (kind, start) in weak.items():
             values = [s.get(field) for s in stored]
-            if stored and all(v is not None and _strongly_typed(v, fed, weak, strong, types, model, flow, 0)
+            if stored and all(v is not None and _strongly_typed(v, fed, strong, types, model, flow, 0)
                               for v in values):
                 found.append(WeakField(fed, cls.name.value if isinstance(cls, cst.ClassDef) else None,
                                        field, kind, start, values[0]))
@@ -579,7 +579,7 @@ def _replaced_fields(expr, param: str, scope: Scope, model: SemanticModel, flow,
     return None
 
 
-def _strongly_typed(expr: cst.BaseExpression, fed: FedBack, weak: dict, strong: set, types,
+def _strongly_typed(expr: cst.BaseExpression, fed: FedBack, strong: set, types,
                     model: SemanticModel, flow, depth: int) -> bool:
     """``expr`` (in the step) certainly combines a strongly typed value: an explicit dtype
     (``jnp.float32(dt)``, ``.astype``), a jax.random draw, a comparison (bool), a field of the
@@ -591,7 +591,7 @@ def _strongly_typed(expr: cst.BaseExpression, fed: FedBack, weak: dict, strong: 
     scope = model.scope_of[fed.jc.func]
 
     def inner(e: cst.BaseExpression) -> bool:
-        return _strongly_typed(e, fed, weak, strong, types, model, flow, depth + 1)
+        return _strongly_typed(e, fed, strong, types, model, flow, depth + 1)
 
     if isinstance(expr, cst.Comparison):
         return True

@@ -323,7 +323,7 @@ def _generator_draw(ctx: FileContext, call: cst.Call, scope: Scope, body) -> Opt
         if binding is not None and binding.kind == "assign" and not _within(binding.scope, body):
             made = assigned(binding).value, binding.scope
         elif binding is not None and binding.kind == "param" and binding.scope.node is body:
-            made = _generator_passed(ctx, body, binding.name)  # a static argument (jax#... scipy#24412)
+            made = _generator_passed(ctx, body, binding.name)  # a static argument (scipy#24412)
     elif isinstance(receiver, cst.Attribute):
         made = self_attribute_value(ctx.model, receiver, scope)  # ``self.rng`` set in __init__
     if made is None or not isinstance(made[0], cst.Call):
@@ -339,13 +339,12 @@ def _generator_passed(ctx: FileContext, body, param: str) -> Optional[tuple[cst.
     """What every call of the jitted ``body`` passes for ``param`` when it is one generator
     construction (``rng = np.random.default_rng(0)`` ... ``f(a, rng)``): a static argument, so
     the draws inside ran once, at the first trace."""
-    flow = value_flow(ctx)
+    positional = [p.name.value for p in positional_params(body)]
     found: set = set()
     made = None
     for jc in jitted_calls(ctx):
         if jc.func is not body:
             continue
-        positional = [p.name.value for p in positional_params(body)]
         arg = next((a.value for a in jc.call.args if a.keyword is not None and a.keyword.value == param), None)
         if arg is None and param in positional:
             passed = [a for a in jc.call.args if a.keyword is None]
