@@ -125,6 +125,15 @@ FRESH_TRANSFORMS = frozenset({
     "jax.checkpoint", "jax.remat", "jax.named_call", "jax.custom_vjp", "jax.custom_jvp",
     "jax.custom_gradient", "jax.shard_map", "jax.experimental.checkify.checkify",
 })
+# Transforms that keep no compiled program: every call of what ``T(f)`` returns runs ``f``'s
+# Python again (a jit and ``jax.checkpoint`` trace once and reuse).  Called outside a jit, ``f``
+# then runs eagerly as often as the result is called: a fresh jit or lax body inside it
+# compiles on every call (measured: ``jax.grad(loss)(p)`` 5 times, a ``lax.scan`` of a lambda in
+# ``loss`` compiles 10 times, forward and backward).  tests/test_jaxfacts.py checks each entry.
+RETRACING_TRANSFORMS = frozenset({
+    "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev", "jax.hessian",
+    "equinox.filter_grad", "equinox.filter_value_and_grad", "equinox.filter_vmap",
+})
 # The same transforms under other names they are imported by.
 FRESH_TRANSFORM_SPELLINGS = {
     "jax._src.shard_map.shard_map": "jax.shard_map",

@@ -107,6 +107,28 @@ def public(x):
     return x
 
 
+def rnn_loss(w):
+    return w
+
+
+def value_loss(w):
+    return w
+
+
+def update(w):
+    value_and_grad = jax.value_and_grad(value_loss)
+    return value_and_grad(w)
+
+
+def stepped_loss(w):
+    return w
+
+
+@jax.jit
+def jitted_update(w):
+    return jax.grad(stepped_loss)(w)
+
+
 def main():
     env = Env()
     jitted_step = jax.jit(env.step)
@@ -114,6 +136,9 @@ def main():
     for _ in range(3):
         state = jitted_step(state)
         train_step(state)
+        jax.grad(rnn_loss)(state)  # jax.grad keeps no program: rnn_loss runs here, eagerly
+        update(state)
+        jitted_update(state)
 
 
 @jax.custom_vjp
@@ -152,7 +177,7 @@ def how() -> dict[str, str]:
 
 @pytest.mark.parametrize("name", ["loss", "helper", "deeper", "body", "branch_a", "branch_b",
                                   "batched", "Env.step", "integrate", "Agent.update",
-                                  "Other.act", "f", "f_fwd", "f_bwd"])
+                                  "Other.act", "f", "f_fwd", "f_bwd", "stepped_loss"])
 def test_traced(name, how):
     """Handed to a jit or transform (bound methods too), or called only from traced code."""
     assert how[name] == TRACED
@@ -161,6 +186,15 @@ def test_traced(name, how):
 def test_repeated_when_called_in_a_loop_or_from_a_repeated_function(how):
     assert how["train_step"] == REPEATED
     assert how["evaluate"] == REPEATED  # from train_step (repeated) and run_once
+
+
+@pytest.mark.parametrize("name", ["rnn_loss", "value_loss", "update"])
+def test_differentiated_eagerly_in_a_loop_is_repeated(name, how):
+    """``jax.grad(f)(w)`` or ``g = jax.value_and_grad(f)`` then ``g(w)`` outside jit runs
+    ``f``'s Python on every call (jaxfacts.RETRACING_TRANSFORMS); under a jit it is traced
+    (``stepped_loss``), and a result handed to a jit or never called here too (``loss``,
+    ``batched``)."""
+    assert how[name] == REPEATED
 
 
 @pytest.mark.parametrize("name", ["main", "Env.__init__", "Agent.__init__", "Env.reset"])

@@ -19,7 +19,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               LIBRARY_FUNCTIONS, NON_JAX_ENUM_BASES, NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS,
                               NON_NUMERIC_DTYPE_CODES, NON_NUMERIC_DTYPE_NAMES,
                               NUMPY_DTYPED_CONSTRUCTORS, NUMPY_INFERRING_CONSTRUCTORS,
-                              FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS,
+                              FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, RETRACING_TRANSFORMS, LAX_LOOP_LIBRARY_CALLS,
                               LEAF_FIELD_DATACLASSES, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS,
                               PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, PASS_THROUGH_WRAPPERS,
@@ -283,6 +283,45 @@ def test_fresh_transform_jitted_per_step_compiles_every_step_and_once_when_built
             jax.block_until_ready(jax.jit(built)(x))
 
     assert (_compiles(per_step), _compiles(built_once)) == (3, 1)
+
+@pytest.mark.parametrize("qualname", sorted(RETRACING_TRANSFORMS))
+def test_retracing_transform_runs_the_function_on_every_eager_call_and_compiles_its_fresh_lax_body(qualname):
+    """Calling what ``T(f)`` returns, outside a jit, runs ``f``'s Python on every call, so a
+    ``lax.scan`` of a lambda in ``f`` compiles on every call; under a jit, once."""
+    import equinox as eqx  # noqa: F401  (resolves the equinox entries)
+
+    transform = _resolve(qualname, eqx if qualname.startswith("equinox.") else jax,
+                         "equinox." if qualname.startswith("equinox.") else "jax.")
+    runs = []
+
+    def loss(v):
+        runs.append(1)
+        _, ys = jax.lax.scan(lambda c, e: (c, c * e), jnp.float32(2.0), v)
+        return jnp.sum(ys * v)
+
+    x = jnp.arange(1.0, 4.0)
+    batched = qualname.endswith("vmap")
+    applied = transform(loss)
+    arg = x[None, :] if batched else x
+    jax.block_until_ready(applied(arg))  # first call: the ops' own compiles, out of the counts
+
+    def eager():
+        for _ in range(3):
+            jax.block_until_ready(applied(arg))
+
+    step = jax.jit(lambda a: applied(a))  # equinox's wrappers are modules: jit a function of them
+    jax.block_until_ready(step(arg))
+
+    def jitted():
+        for _ in range(3):
+            jax.block_until_ready(step(arg))
+
+    runs.clear()
+    eager_compiles = _compiles(eager)
+    assert len(runs) == 3
+    assert eager_compiles >= 3
+    assert _compiles(jitted) == 0
+
 
 @pytest.mark.parametrize("spelling", sorted(FRESH_TRANSFORM_SPELLINGS))
 def test_fresh_transform_spelling_is_that_transform(spelling):

@@ -9,7 +9,11 @@ Every rule that asks "does this code run eagerly, and how often?" asks this one 
   flax's and equinox's transforms ...), also as a bound method (``jax.jit(env.step)``,
   ``jax.jit(self.step)``: the receiver's class when it is known, else the one class of the
   module that defines a method of that name), or when every one of its callers in the module
-  runs traced (a fixed point over the call graph).  A framework Module's ``__call__`` (a class
+  runs traced (a fixed point over the call graph).  A transform that keeps no compiled
+  program (``jax.grad``, ``jax.vmap``: ``jaxfacts.RETRACING_TRANSFORMS``) runs the function
+  again on every call of its result: there the calls of the result (``jax.grad(loss)(w)``,
+  ``g = jax.grad(loss)`` then ``g(w)``) count as calls of the function, eager where they are
+  eager; a result that goes anywhere else (into a jit, returned, stored) is taken as traced.  A framework Module's ``__call__`` (a class
   whose bases we cannot see) runs under its caller's trace too.  Traced code runs once per
   trace of the outer jit, then the compiled program runs: what it builds costs nothing per
   call;
@@ -38,7 +42,7 @@ import libcst as cst
 from jitlint.callgraph import (ECOSYSTEM, ENTRY_POINT_WORDS, MEMO_WORDS, MEMOISERS, NOT_TRACING,
                                ONCE, REPEATED, RUNNERS, TRACED, UNKNOWN, is_test_file, is_transform,
                                runs_once_by_name)
-from jitlint.jaxfacts import CONCRETE_PARAMS, concrete_param
+from jitlint.jaxfacts import CONCRETE_PARAMS, RETRACING_TRANSFORMS, concrete_param
 from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
@@ -241,6 +245,7 @@ class CallingContext:
             binding = next((b for b in outer.scope.bindings.get(function.name.value, ())
                             if b.node is function), None)
             sites = list(self.model.calls_to(binding)) if binding is not None else []
+        sites += self._handed.applied.get(function, ())
         return [site for site in sites if not site.frame.is_inside(function)]
 
     def sweeps_configurations(self, loop: cst.CSTNode, scope: Scope, user: cst.CSTNode) -> bool:
@@ -429,6 +434,7 @@ class CallingContext:
         lambdas: set[cst.Lambda] = set()
         runs: dict[cst.FunctionDef, list[Frame]] = {}
         library: dict[cst.FunctionDef, str] = {}
+        applied: dict[cst.FunctionDef, list[CallSite]] = {}
         for app in self.ctx.jit_applications:
             if isinstance(app.target, cst.FunctionDef):
                 traced.add(app.target)
@@ -448,10 +454,15 @@ class CallingContext:
                 callee = self.model.qualified_name(func, scope) or ""
                 if not (callee.split(".")[0] in ECOSYSTEM or callee in RUNNERS):
                     continue
+            applications = None if callee else self.result_calls(site)
             for value in _passed_callables(site.node):
                 if not callee:
                     if isinstance(value, cst.Lambda):
                         lambdas.add(value)
+                    elif applications is not None and value is site.node.args[0].value:
+                        # ``jax.grad(loss)(p)``: loss runs where, and as often as, that is called
+                        for function in self._functions_named(value, scope):
+                            applied.setdefault(function, []).extend(applications)
                     else:
                         traced.update(self._functions_named(value, scope))
                 elif not isinstance(value, cst.Lambda):
@@ -460,12 +471,57 @@ class CallingContext:
                             runs.setdefault(function, []).append(site.frame)  # called there
                         else:
                             library.setdefault(function, callee)  # kept in a library object
-        return _Handed(traced, lambdas, runs, library)
+        return _Handed(traced, lambdas, runs, library, applied)
+
+    def result_calls(self, site: CallSite, transforms: frozenset[str] = RETRACING_TRANSFORMS
+                     ) -> Optional[list[CallSite]]:
+        """Where what ``site`` returns is called, when ``site`` applies a transform that keeps
+        no compiled program (``jaxfacts.RETRACING_TRANSFORMS``): ``jax.grad(f)(x)``, ``g =
+        jax.grad(f)`` then ``g(x)``, ``jax.vmap(jax.grad(f))(xs)``.  Each of those calls runs
+        ``f``'s Python again.  None when the result goes anywhere else (to a jit, returned,
+        stored) or is never called here: how ``f`` runs then is not known from these calls.
+        ``transforms``: the transforms to follow (any that calls its function: _fresh's)."""
+        if self.model.qualified_name(site.node.func, site.frame.scope) not in transforms:
+            return None
+        outer = self._calls_of_calls.get(site.node)
+        if outer is not None:
+            return [outer]
+        wrapper = self._transformed_by.get(site.node)
+        if wrapper is not None:
+            return self.result_calls(wrapper, transforms)
+        statement = self.model.parent_statement.get(site.node)
+        if isinstance(statement, cst.Assign) and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0].target, cst.Name) and statement.value is site.node:
+            name = statement.targets[0].target.value
+            binding = next((b for b in self.model.lookup(name, site.frame.scope) if b.value is site.node), None)
+            calls = list(self.model.calls_to(binding)) if binding is not None else []
+            return calls or None
+        return None
+
+    @cached_property
+    def _calls_of_calls(self) -> dict[cst.Call, CallSite]:
+        """``T(f)(x)``: the inner call -> the call of its result."""
+        return {site.node.func: site for site in self.model.calls if isinstance(site.node.func, cst.Call)}
+
+    @cached_property
+    def _transformed_by(self) -> dict[cst.Call, CallSite]:
+        """``jax.vmap(jax.grad(f))``: the inner call -> the call that transforms its result."""
+        return {site.node.args[0].value: site for site in self.model.calls
+                if site.node.args and isinstance(site.node.args[0].value, cst.Call)}
 
     def callee(self, call: cst.Call, scope: Scope) -> Optional[cst.FunctionDef]:
         """The def of this module that ``call`` runs: ``f(x)`` (the one def ``f`` names),
-        ``obj.method(x)`` / ``self.method(x)`` on an instance of a class of this module."""
-        return next(self._functions_named(call.func, scope, guess=False), None)
+        ``obj.method(x)`` / ``self.method(x)`` on an instance of a class of this module, and
+        ``jax.grad(f)(x)`` (``result_calls``: calling what such a transform returns runs ``f``)."""
+        return next(self._functions_named(call.func, scope, guess=False), None) or self._applied_at.get(call)
+
+    def applies_transform(self, call: cst.Call) -> bool:
+        """``call`` calls what a transform keeping no program returned (``jax.grad(f)(x)``)."""
+        return call in self._applied_at
+
+    @cached_property
+    def _applied_at(self) -> dict[cst.Call, cst.FunctionDef]:
+        return {site.node: function for function, sites in self._handed.applied.items() for site in sites}
 
     def _is_transform(self, expr: cst.BaseExpression, scope: Scope) -> bool:
         if isinstance(expr, cst.Call):  # @partial(jax.jit, ...), @jax.custom_vjp(...)
@@ -511,6 +567,8 @@ class _Handed(NamedTuple):
     # handed as a value to another ecosystem function (``optax.GradientTransformation(init,
     # update)``): kept in a library object, called whenever and however the library does
     library_handoffs: dict[cst.FunctionDef, str]
+    # handed to a transform that keeps no program (``jax.grad``), and where its result is called
+    applied: dict[cst.FunctionDef, list[CallSite]]
 
 
 class UnknownContext(NamedTuple):

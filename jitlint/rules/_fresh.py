@@ -718,17 +718,8 @@ class _Analysis:
         """The calls ``T(name)(...)`` of a transform ``T`` (jax.grad, jax.value_and_grad ...),
         also through a name bound to ``T(name)`` in the same scope (``g = jax.grad(f)``, ``g(x)``)."""
         for site in self.model.calls:
-            if isinstance(site.node.func, cst.Call) and self._transforms(site.node.func, name, site.frame.scope):
-                yield site  # ``T(name)(...)``
-                continue
-            if not self._transforms(site.node, name, site.frame.scope):
-                continue
-            statement = self.model.parent_statement.get(site.node)
-            if isinstance(statement, cst.Assign) and len(statement.targets) == 1 \
-                    and isinstance(statement.targets[0].target, cst.Name) and statement.value is site.node:
-                bound = statement.targets[0].target.value
-                yield from (use for use in self.model.calls_named(bound)
-                            if isinstance(use.node.func, cst.Name) and use.frame.scope is site.frame.scope)
+            if self._transforms(site.node, name, site.frame.scope):
+                yield from self.context.result_calls(site, TRANSFORMS) or ()
 
     def _transforms(self, call: cst.Call, name: str, scope: Scope) -> bool:
         """``call`` is ``T(name)`` for a transform ``T`` that calls its function."""

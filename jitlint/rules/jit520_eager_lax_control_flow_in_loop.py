@@ -40,7 +40,10 @@ class EagerLaxControlFlowInLoop(Rule):
     module of the project, that calls
     `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it makes itself (a local
     `def`, a lambda or a `functools.partial`, passed directly, through a local name or by
-    keyword), itself or through one call of its own (`step` calling `settle`).
+    keyword), itself or through one call of its own (`step` calling `settle`). A function
+    differentiated or vectorised in the loop (`jax.grad(loss)(w)`, or through a name bound to
+    `jax.value_and_grad(loss)`) counts as called there: `jax.grad` and `jax.vmap` keep no
+    compiled program and run its Python on every call.
     Only `for`/`while` loops; cold-start benchmark loops (`jax.clear_caches()`,
     `while state:`) and sweeps over a literal list of configurations
     that the call reads (written inline, or bound to a name first: `sizes = (64, 128)`, also
@@ -71,6 +74,9 @@ class EagerLaxControlFlowInLoop(Rule):
     `functools.partial` body 4 times in 4 calls; a scan
     body defined once at module level compiles once, a helper called only from a jitted
     function never eagerly.
+    A loss scanning a lambda, differentiated by `jax.grad` in 5 eager steps, compiles the scan
+    10 times (forward and backward); under a jitted step or `jax.jit(jax.grad(loss))`, never on
+    its own.
     `lax.fori_loop(0, 10, walker.body_fn, key)` in a 3-iteration loop compiles 3 times, with
     one object made before the loop too; with `body = walker.body_fn` bound once, once
     (jax#1710).
@@ -163,10 +169,13 @@ class EagerLaxControlFlowInLoop(Rule):
                 f"compiled again on every iteration; {fix or 'jit the step (or the helper) once'}"))
         for helper, sites in repeated.values():
             through = "" if helper.owner is helper.called else f", which `{helper.called.name.value}` calls,"
+            # ``jax.grad(loss)(w)``: jit what the loop calls, the differentiated function
+            jit_what = _src(sites[0].node.func, 50) if context.applies_transform(sites[0].node) \
+                else helper.called.name.value
             yield Violation(helper.call, (
                 f"`{helper.control}` gets a body defined anew on every call of `{helper.owner.name.value}`"
                 f"{through} and runs outside jit, called in a loop (`{_src(sites[0].node, 50)}`): its body "
-                f"is traced and compiled again on every iteration; jit `{helper.called.name.value}` once, "
+                f"is traced and compiled again on every iteration; jit `{jit_what}` once, "
                 f"or define the body once outside it"),
                 related=tuple((site.node, "called on every iteration here") for site in sites),
                 repeated_at=sites[0].node)
