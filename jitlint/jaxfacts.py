@@ -1123,6 +1123,22 @@ HOST_RANDOM_DRAWS: dict[str, tuple] = {
     "random.normalvariate": (0.0, 1.0),
     "random.randint": (0, 1 << 30),
 }
+# Where NumPy's host random draws take the shape of their output: (position, keyword); position
+# -1: every positional argument is one dimension (``np.random.rand(n, 3)``).  Module functions
+# by qualified name, Generator / RandomState methods by name.  An array drawn per iteration with
+# a size that changes (``np.random.rand(n_atoms, 3)``) has a new shape.  Checked by
+# tests/test_jaxfacts.py (the size given there is the output's shape).
+HOST_RANDOM_SIZE_PARAMS: dict[str, tuple[int, str]] = {
+    "numpy.random.rand": (-1, ""), "numpy.random.randn": (-1, ""),
+    "numpy.random.random": (0, "size"), "numpy.random.random_sample": (0, "size"),
+    "numpy.random.standard_normal": (0, "size"),
+    "numpy.random.normal": (2, "size"), "numpy.random.uniform": (2, "size"),
+    "numpy.random.randint": (2, "size"), "numpy.random.choice": (1, "size"),
+}
+HOST_GENERATOR_SIZE_PARAMS: dict[str, tuple[int, str]] = {
+    "random": (0, "size"), "standard_normal": (0, "size"), "normal": (2, "size"),
+    "uniform": (2, "size"), "integers": (2, "size"), "choice": (1, "size"),
+}
 # Generator objects kept in Python (``rng = np.random.default_rng(0)``): constructor -> its draw
 # methods, with the arguments of an example call (the test's).  A draw from one inside jit is
 # baked in like a global draw above (tests/test_jaxfacts.py).

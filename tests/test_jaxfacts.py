@@ -19,7 +19,8 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               LIBRARY_FUNCTIONS, NON_JAX_ENUM_BASES, NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS,
                               NON_NUMERIC_DTYPE_CODES, NON_NUMERIC_DTYPE_NAMES,
                               NUMPY_DTYPED_CONSTRUCTORS, NUMPY_INFERRING_CONSTRUCTORS,
-                              FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, RETRACING_TRANSFORMS, LAX_LOOP_LIBRARY_CALLS,
+                              FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, RETRACING_TRANSFORMS, HOST_RANDOM_SIZE_PARAMS,
+                              HOST_GENERATOR_SIZE_PARAMS, LAX_LOOP_LIBRARY_CALLS,
                               LEAF_FIELD_DATACLASSES, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS,
                               PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, PASS_THROUGH_WRAPPERS,
@@ -321,6 +322,33 @@ def test_retracing_transform_runs_the_function_on_every_eager_call_and_compiles_
     assert len(runs) == 3
     assert eager_compiles >= 3
     assert _compiles(jitted) == 0
+
+
+def _host_random_draw(call, position: int, keyword: str, size: tuple):
+    """Call a NumPy draw with ``size`` at (position, keyword), filling earlier parameters."""
+    if position == -1:
+        return call(*size)
+    fillers = {"randint": (1, 10), "integers": (1, 10), "choice": (np.arange(50),)}
+    name = getattr(call, "__name__", "")
+    before = fillers.get(name, (0.0, 1.0))[:position]
+    return call(*before, size) if keyword == "" else call(*before, **{keyword: size})
+
+
+@pytest.mark.parametrize("qualname", sorted(HOST_RANDOM_SIZE_PARAMS))
+def test_host_random_size_param_sets_the_output_shape(qualname):
+    position, keyword = HOST_RANDOM_SIZE_PARAMS[qualname]
+    draw = _resolve(qualname, np, "numpy.")
+    assert np.shape(_host_random_draw(draw, position, keyword, (7, 3))) == (7, 3)
+    if position >= 0:  # by position too
+        assert np.shape(_host_random_draw(draw, position, "", (5, 2))) == (5, 2)
+
+
+@pytest.mark.parametrize("method", sorted(HOST_GENERATOR_SIZE_PARAMS))
+def test_host_generator_size_param_sets_the_output_shape(method):
+    position, keyword = HOST_GENERATOR_SIZE_PARAMS[method]
+    draw = getattr(np.random.default_rng(0), method)
+    assert np.shape(_host_random_draw(draw, position, keyword, (7, 3))) == (7, 3)
+    assert np.shape(_host_random_draw(draw, position, "", (5, 2))) == (5, 2)
 
 
 @pytest.mark.parametrize("spelling", sorted(FRESH_TRANSFORM_SPELLINGS))

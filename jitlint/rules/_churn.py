@@ -11,7 +11,9 @@ comprehension (outside any jitted body):
   as is or through ``jnp.array`` / ``jnp.stack``; an array grown by ``jnp.concatenate([acc, x])``;
   a boolean-mask index ``x[x > t]`` of data that changes in the loop; sizes and slice bounds
   from a value carried around the loop (``size -= 1``, ``n - k``, ``size // 2``:
-  values.IterationValues follows it back to where it starts, values.carried); an array sliced
+  values.IterationValues follows it back to where it starts, values.carried), or drawn at random
+  in the loop (``n = rng.integers(10, 200)``, also NumPy's draws of that size, ``np.random.rand(n,
+  3)``); an array sliced
   from itself on every iteration (``m = m[:-1]``, ``x = x[1:, 1:]``); a value stored in an
   attribute in the loop (``cfg.window = x[:i]``) followed to the call that reads it.
 * dtype: the loop variable of a literal list mixing Python int / float / bool values or listing
@@ -31,7 +33,8 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import BATCH_KEEPING_CALLS, DATA_SIZED_OUTPUTS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS
+from jitlint.jaxfacts import (BATCH_KEEPING_CALLS, DATA_SIZED_OUTPUTS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_GENERATORS,
+                              HOST_RANDOM_SIZE_PARAMS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
 from jitlint.rules._loaders import ragged_source
@@ -625,6 +628,13 @@ class _ArgChecker:
             size = _argument(call, 2, ("num",))
         elif qualname in RANDOM_SHAPE_ARG1:
             size = _argument(call, 1, ("shape",))
+        elif self._host_random_size(call, qualname, scope) is not None:
+            position, keyword = self._host_random_size(call, qualname, scope)  # type: ignore[misc]
+            if position == -1:  # ``np.random.rand(n, 3)``: every argument is a dimension
+                dimensions = [a.value for a in call.args if a.keyword is None and not a.star]
+                size = cst.Tuple([cst.Element(d) for d in dimensions]) if dimensions else None
+            else:
+                size = _argument(call, position, (keyword,))
         elif module in ARRAY_MODULES and function == "arange":
             positional = [a.value for a in call.args if a.keyword is None and not a.star]
             if len(positional) == 1 and self.mentions_counter(positional[0], scope, loop):
@@ -652,6 +662,17 @@ class _ArgChecker:
         if how is not None:
             return f"an array whose shape depends on {how}", SIZED_FIX
         return None
+
+    def _host_random_size(self, call: cst.Call, qualname: str, scope: Scope) -> Optional[tuple[int, str]]:
+        """Where a NumPy random draw takes its output's size (jaxfacts.HOST_RANDOM_SIZE_PARAMS):
+        ``np.random.rand(n, 3)``, or ``rng.normal(0, 1, size=n)`` of a Generator made here."""
+        if qualname in HOST_RANDOM_SIZE_PARAMS:
+            return HOST_RANDOM_SIZE_PARAMS[qualname]
+        if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in HOST_GENERATOR_SIZE_PARAMS):
+            return None
+        made = self.model.value_origin(call.func.value, scope, None)
+        maker = self.model.qualified_name(made[0].func, made[1]) if made is not None and isinstance(made[0], cst.Call) else None
+        return HOST_GENERATOR_SIZE_PARAMS[call.func.attr.value] if maker in HOST_RANDOM_GENERATORS else None
 
     def _bound_varies(self, expr: cst.BaseExpression, scope: Scope, loop) -> Optional[str]:
         """How a range bound (``T`` of ``arange(0.0, T, dt)``) changes on the iterations: taken
@@ -685,10 +706,25 @@ class _ArgChecker:
                 if len(sizes) >= 3 and all(isinstance(v, cst.Integer) for v in values):
                     return f"`{name.value}`, taken from a list of {len(sizes)} different sizes"
                 continue
-            how = iterations.varies_in(name, scope, loop)
+            how = iterations.varies_in(name, scope, loop) or self._drawn(name, scope, loop)
             if how is not None:
                 return how
         return None
+
+    def _drawn(self, name: cst.Name, scope: Scope, loop) -> Optional[str]:
+        """``n = rng.integers(1, 5)`` in the loop, or ``for n in np.random.randint(3, 10, 5)``:
+        a size drawn at random, a new one on most iterations."""
+        bindings = self._bindings(name, scope)
+        if len(bindings) != 1 or not self._inside(bindings[0], loop):
+            return None
+        binding = bindings[0]
+        if binding.kind == "loop-target" and isinstance(binding.node, cst.For) and binding.node is loop:
+            drawn = binding.node.iter
+        elif binding.kind == "assign" and binding.value is not None:
+            drawn = binding.value
+        else:
+            return None
+        return f"`{name.value}`, drawn at random on every iteration" if self._draws(drawn, binding.scope) else None
 
     def _listed(self, call: cst.Call, scope: Scope, loop) -> Optional[tuple[str, str]]:
         """``jnp.array(growing_list)`` / ``tuple(growing_list)``."""

@@ -34,7 +34,10 @@ class LoopDependentShape(Rule):
     data's (`np.flatnonzero(rng.random(n) > p)`, `np.unique(labels)`, `np.where(mask)`: the
     NumPy and jax.numpy functions of `jaxfacts.DATA_SIZED_OUTPUTS`, without `size=`) computed
     from values that change in the loop or from a random draw, and an array reshaped to a
-    shape of the loop counter (`x.reshape((i, i))`, `jnp.reshape(x, (i, n))`).
+    shape of the loop counter (`x.reshape((i, i))`, `jnp.reshape(x, (i, n))`). A size drawn at
+    random in the loop (`n = rng.integers(10, 200)`, `for n in np.random.choice(...)`) counts
+    too, also for NumPy's random draws of that size (`np.random.rand(n, 3)`, `rng.normal(0, 1,
+    size=(n, 3))`: `jaxfacts.HOST_RANDOM_SIZE_PARAMS`).
     Names are followed to the definitions that reach the call, so reusing the counter's name
     elsewhere changes nothing.
 
@@ -54,6 +57,8 @@ class LoopDependentShape(Rule):
     `lax.dynamic_slice` with a fixed size and padding to a bucket compile once. Indices of a
     new random mask (`np.flatnonzero` of 100 draws, 5 steps) compile 5 times; passing the mask
     itself, once. Inputs reshaped to `(i, i)` for 5 values of `i` compile 5 times (jax#16778).
+    Positions of a drawn particle count (10 to 200) compile 5 times in 5 steps (jax#817: drawn
+    opponent counts); fresh draws of a fixed 64 particles, once.
 
     ## Fix safety
     Fixed windows, padding and masking change what the function sees (padded rows must be
