@@ -19,7 +19,12 @@ other attributes (maybe static fields of a custom pytree; the array-annotated fi
 module's pytree dataclasses are traced), names from outside the jitted
 function, static parameters, and parameters with defaults unless a call in the module passes
 them.  Module functions the body calls with traced arguments are analysed in turn (up to
-``MAX_HELPER_DEPTH``), with the parameters receiving them traced.
+``MAX_HELPER_DEPTH``), with the parameters receiving them traced.  An instance of a class of
+this module built in the trace from traced values (``prob = LinearProblem(cost, tau_a=t)``) holds
+tracers in the attributes its ``__init__`` stores them in (``HeldObject``): reading one is
+traced, a ``@property`` that returns a value built from one is (unless it raises itself), and
+its methods (``schedule.learning_rate()``) and the functions it is handed to
+(``Sinkhorn()(prob)``) are analysed with those attributes traced.
 
 Besides jitted defs, the analysis starts from the functions a ``jaxfacts.TRACING_CALLS`` call
 traces (``jax.vmap(f)``, ``lax.scan(f, ...)``, ``jax.grad(f)``; under ``jax.grad`` alone the
@@ -51,7 +56,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 import libcst as cst
 
@@ -158,6 +163,11 @@ JITTED_HERE = "jitted here"
 # jits whose outputs are tracers when called inside another jit's trace, static inputs or not
 # (measured; eqx.filter_jit hands non-array outputs back as they are)
 NESTED_TRACING_JITS = TRACING_JITS | {NNX_JIT}
+
+
+# The uses that raise as they are traced (a ``print`` of a tracer does not; an int32 overflow
+# wraps silently).
+RAISING_KINDS = frozenset({"bool", "convert", "numpy", "shape", "hash", "nondiff", "unfunctionalized"})
 
 
 @dataclass(eq=False)
@@ -1324,6 +1334,13 @@ def _name(func) -> str:
     return func.name.value if isinstance(func, cst.FunctionDef) else "<lambda>"
 
 
+class HeldObject(NamedTuple):
+    """An instance of a class of this module, and its attributes that hold tracers."""
+
+    cls: cst.ClassDef
+    fields: frozenset[str]
+
+
 class _FunctionAnalysis:
     """The traced values of a jitted def, or of a module function it calls with traced
     arguments (``caller`` set: its parameters that receive them are the traced ones)."""
@@ -1334,8 +1351,12 @@ class _FunctionAnalysis:
                  module_params: Optional[dict[str, cst.ClassDef]] = None,
                  schedule_of: str = "", staged: bool = True,
                  traced_fields: frozenset[str] = frozenset(), jit_outputs: bool = False,
-                 project_caller: str = "", array_params: frozenset[str] = frozenset()) -> None:
+                 project_caller: str = "", array_params: frozenset[str] = frozenset(),
+                 object_params: Optional[dict[str, "HeldObject"]] = None) -> None:
         self.ctx = ctx
+        # parameters handed an instance of a class of this module whose attributes hold tracers
+        # (``Sinkhorn()(prob)`` with ``prob = LinearProblem(geom, tau_a=tau_a)``)
+        self.object_params = object_params or {}
         # traced parameters that every traced call of this helper fills with a jax array (not a
         # pytree container): ``isinstance(p, dict)`` is False for them under the trace
         self.array_params = array_params
@@ -1453,7 +1474,10 @@ class _FunctionAnalysis:
         method = self.instance_method(call.func, scope)
         if method is not None:  # ``lookup(i)`` / ``lookup.get(i)``: the method, ``self`` static
             if method is not self.func and not method.decorators and method not in self.jitted_defs:
-                self._follow_into(method, call, scope, positional_params(method)[1:], force=force)
+                receiver = call.func.value if isinstance(call.func, cst.Attribute) else call.func
+                held = self.held_object(receiver, scope)
+                self._follow_into(method, call, scope, positional_params(method)[1:], force=force,
+                                  fields=held.fields if held is not None else frozenset())
             return
         method = self.own_method(call.func, scope)
         if method is not None:  # ``self.prepare(x)``: the method, with this method's traced fields
@@ -1536,14 +1560,17 @@ class _FunctionAnalysis:
         """``lookup(i)`` / ``lookup.get(i)`` where ``lookup`` is bound once to an instance of a
         class of this module (``lookup = Lookup()``): its ``__call__`` / ``get``, a plain
         method (first parameter ``self``)."""
-        name, method_name = (func, "__call__") if isinstance(func, cst.Name) else \
+        name, method_name = (func, "__call__") if isinstance(func, (cst.Name, cst.Call)) else \
             (func.value, func.attr.value) if isinstance(func, cst.Attribute) else (None, "")
-        if not isinstance(name, cst.Name):
+        if isinstance(name, cst.Call):  # ``Sinkhorn()(prob)``: an instance made in place
+            cls = self._class_named(name.func, scope)
+        elif isinstance(name, cst.Name):
+            binding = self.model.single_binding(name.value, scope)
+            if binding is None or binding.kind != "assign":  # (``self``: not followed here)
+                return None
+            cls = calling_context(self.ctx).instance_class(name, scope)
+        else:
             return None
-        binding = self.model.single_binding(name.value, scope)
-        if binding is None or binding.kind != "assign":  # (``self``: not followed here)
-            return None
-        cls = calling_context(self.ctx).instance_class(name, scope)
         method = class_methods(cls).get(method_name) if cls is not None else None
         params = positional_params(method) if method is not None else []
         if not params or params[0].name.value != "self":
@@ -1765,16 +1792,26 @@ class _FunctionAnalysis:
         traced &= {p.name.value for p in (*params, *helper.params.kwonly_params) if p is not None}
         if also:
             traced.add(also)
+        held: dict[str, HeldObject] = {}
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                break
+            name = arg.keyword.value if arg.keyword is not None else \
+                params[index].name.value if index < len(params) and params[index] is not None else None
+            obj = self.held_object(arg.value, scope) if name is not None and name not in traced else None
+            if obj is not None:
+                held[name] = obj
         arrays = frozenset(
             (arg.keyword.value if arg.keyword is not None else params[index].name.value)
             for index, arg in enumerate(call.args) if not arg.star and self._made_array(arg.value, scope)
             and (arg.keyword is not None or (index < len(params) and params[index] is not None))) & traced
-        key = (id(helper), frozenset(traced), fields, arrays)
-        if not (traced or fields or force) or key in self.followed:
+        key = (id(helper), frozenset(traced), fields, arrays) + (
+            (frozenset((n, id(o.cls), o.fields) for n, o in held.items()),) if held else ())
+        if not (traced or fields or force or held) or key in self.followed:
             return
         analysis = _FunctionAnalysis(self.ctx, JittedFunction(helper, [], traced, set(traced)),
                                      self.jitted_defs, self, self.depth + 1, traced_fields=fields,
-                                     array_params=arrays)
+                                     array_params=arrays, object_params=held)
         self.followed[key] = analysis
         analysis.solve()
 
@@ -1944,7 +1981,7 @@ class _FunctionAnalysis:
             return ((expr.attr.value in ARRAY_ATTRIBUTES or expr.attr.value in self.array_fields)
                     and self.traced(expr.value, scope)) or self.leaf_field_class(expr, scope) is not None \
                 or (expr.attr.value in self.traced_fields and self._is_self(expr.value, scope)) \
-                or self._library_result_field(expr, scope)
+                or self._library_result_field(expr, scope) or self._held_attribute_traced(expr, scope)
         if isinstance(expr, cst.Subscript):
             # anything indexed by a traced value is a tracer too: a jax Array made outside the
             # function gives one; a list, a dict or a NumPy array raises there instead (JIT802)
@@ -1973,6 +2010,73 @@ class _FunctionAnalysis:
         if isinstance(expr, cst.Call):
             return self._call_traced(expr, scope)
         return False
+
+    def held_object(self, expr: cst.BaseExpression, scope: Scope) -> Optional["HeldObject"]:
+        """An instance of a class of this module some of whose attributes hold tracers: ``self``
+        with this method's traced fields, a parameter handed one, or a name bound once in this
+        trace to ``Cls(...)`` given traced values (the attributes ``__init__`` stores them in,
+        or the fields a dataclass-style class fills: ``prob = LinearProblem(geom, tau_a=t)``)."""
+        if not isinstance(expr, cst.Name):
+            return None
+        if self._is_self(expr, scope):
+            cls = self._own_class()
+            return HeldObject(cls, self.traced_fields) if cls is not None and self.traced_fields else None
+        bindings = self.model.lookup(expr.value, scope)
+        if len(bindings) != 1:
+            return None
+        binding = bindings[0]
+        if binding.kind == "param":
+            return self.object_params.get(binding.name) if binding.scope.node is self.func else None
+        made = binding.value
+        if binding.kind != "assign" or id(binding.scope) not in self.scope_ids or not isinstance(made, cst.Call):
+            return None
+        cls = self._class_named(made.func, binding.scope)
+        if cls is None:
+            return None
+        declared = [field.target.value for field in annotated_fields(cls)]
+        fields = frozenset(field for field, value in fields_passed(cls, declared, made)
+                           if self.hands_traced(value, binding.scope))
+        return HeldObject(cls, fields) if fields else None
+
+    def hands_held(self, call: cst.Call, scope: Scope) -> bool:
+        """``call`` hands a held object (``held_object``) on, as an argument or its receiver."""
+        receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
+        return any(self.held_object(e, scope) is not None
+                   for e in (receiver, *(arg.value for arg in call.args if not arg.star)) if e is not None)
+
+    def _own_class(self) -> Optional[cst.ClassDef]:
+        outer = self.model.scope_of[self.func].parent
+        return outer.node if outer is not None and isinstance(outer.node, cst.ClassDef) else None
+
+    def _held_attribute_traced(self, expr: cst.Attribute, scope: Scope) -> bool:
+        """``prob.tau_a`` of an object holding a tracer there, or ``prob.is_balanced``, a
+        property of its class that returns a value built from one."""
+        held = self.held_object(expr.value, scope)
+        if held is None:
+            return False
+        if expr.attr.value in held.fields:
+            return True
+        prop = class_methods(held.cls).get(expr.attr.value)
+        if prop is None or not any(dotted_name(d.decorator) == "property" for d in prop.decorators) \
+                or prop is self.func or self.depth >= MAX_HELPER_DEPTH:
+            return False
+        analysis = self._follow_held(prop, held.fields)
+        if any(use.kind in RAISING_KINDS for use in analysis.run()):
+            return False  # it raises inside the property: its value never reaches this read
+        inner = self.model.scope_of[prop]
+        return any(isinstance(node, cst.Return) and node.value is not None
+                   and analysis.traced(node.value, inner) for node in own_nodes(prop.body))
+
+    def _follow_held(self, method: cst.FunctionDef, fields: frozenset[str]) -> "_FunctionAnalysis":
+        """Analyse a property or method of a held object, its traced attributes ``fields``."""
+        key = (id(method), frozenset(), fields, frozenset())
+        analysis = self.followed.get(key)
+        if analysis is None:
+            analysis = _FunctionAnalysis(self.ctx, JittedFunction(method, [], set(), set()), self.jitted_defs,
+                                         self, self.depth + 1, traced_fields=fields)
+            self.followed[key] = analysis
+            analysis.solve()
+        return analysis
 
     def _library_result_field(self, expr: cst.Attribute, scope: Scope) -> bool:
         """``sol.ys`` of ``sol = diffrax.diffeqsolve(...)`` given a traced argument: an array
@@ -2756,6 +2860,8 @@ class _UseFinder(Walker):
                 # ``lookup.get(i)``: a method the class of this module defines itself (a flax
                 # Module's inherited ``apply`` is not one: below)
                 a.follow(node, scope)
+            elif a.hands_held(node, scope) and (isinstance(func, cst.Name) or a.instance_method(func, scope) is not None):
+                a.follow(node, scope)  # ``Sinkhorn()(prob)``, ``prob.solve()``: attributes hold tracers
             elif isinstance(func, cst.Call) and any(a.traced(arg.value, scope) for arg in node.args):
                 a.follow_transformed(node, scope)
             elif isinstance(func, cst.Attribute) and func.attr.value in ("apply", "init") \

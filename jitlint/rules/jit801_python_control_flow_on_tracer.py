@@ -42,7 +42,11 @@ class PythonControlFlowOnTracer(Rule):
     and the constructors of this module's classes that traced code calls with traced
     arguments (`Interval(low, high)` runs `__init__`, `Scale.from_factors(f)` the classmethod,
     a dataclass or equinox Module without `__init__` its `__post_init__` / `__check_init__`
-    with the fields filled from tracers traced: `jaxfacts.VALIDATION_HOOKS`). A helper flag
+    with the fields filled from tracers traced: `jaxfacts.VALIDATION_HOOKS`). An object of
+    such a class built in traced code from traced values holds tracers in the attributes its
+    `__init__` stores them in: its methods (`schedule.learning_rate()`), its properties
+    (`prob.is_balanced`) and the functions it is handed to (`Sinkhorn()(prob)`) read them
+    traced (ott#388). A helper flag
     that every call passes as the same constant (`simplify(op, approx=False)`) decides `and` /
     `or` before a traced operand is reached.
     Under `jax.grad` alone the tracers carry their values, and these work.
