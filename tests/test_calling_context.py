@@ -129,6 +129,16 @@ def jitted_update(w):
     return jax.grad(stepped_loss)(w)
 
 
+class Probe:
+    def __init__(self, x):
+        self.x = x
+
+
+class Learner:
+    def __init__(self, lr):
+        self.lr = lr
+
+
 def main():
     env = Env()
     jitted_step = jax.jit(env.step)
@@ -139,6 +149,11 @@ def main():
         jax.grad(rnn_loss)(state)  # jax.grad keeps no program: rnn_loss runs here, eagerly
         update(state)
         jitted_update(state)
+        Probe(state)  # a new object on every iteration: its __init__ runs on every iteration
+    for lr in (0.1, 0.01):
+        learner = Learner(lr)  # one per run of the inner loop that uses it: built once per run
+        for _ in range(3):
+            learner.lr
 
 
 @jax.custom_vjp
@@ -197,7 +212,11 @@ def test_differentiated_eagerly_in_a_loop_is_repeated(name, how):
     assert how[name] == REPEATED
 
 
-@pytest.mark.parametrize("name", ["main", "Env.__init__", "Agent.__init__", "Env.reset"])
+def test_constructor_of_object_made_on_every_iteration_repeats(how):
+    assert how["Probe.__init__"] == REPEATED
+
+
+@pytest.mark.parametrize("name", ["main", "Env.__init__", "Agent.__init__", "Env.reset", "Learner.__init__"])
 def test_once(name, how):
     assert how[name] == ONCE
 

@@ -246,7 +246,20 @@ class CallingContext:
                             if b.node is function), None)
             sites = list(self.model.calls_to(binding)) if binding is not None else []
         sites += self._handed.applied.get(function, ())
+        sites += self._instantiations(function)
         return [site for site in sites if not site.frame.is_inside(function)]
+
+    def _instantiations(self, function: cst.FunctionDef) -> list[CallSite]:
+        """``Controller(gain)`` runs ``Controller.__init__``: the calls of a plain class of this
+        module, for its ``__init__``."""
+        if function.name.value != "__init__":
+            return []
+        cls = self.model.functions[function].scope.node
+        if not isinstance(cls, cst.ClassDef) or not self.is_plain_class(cls):
+            return []
+        outer = self.model.classes[cls].scope
+        binding = next((b for b in outer.bindings.get(cls.name.value, ()) if b.node is cls), None)
+        return list(self.model.calls_to(binding)) if binding is not None else []
 
     def sweeps_configurations(self, loop: cst.CSTNode, scope: Scope, user: cst.CSTNode) -> bool:
         """``for n in (64, 128): run(n)`` / ``sizes = [...]; for n in sizes: run(n)``: a loop
@@ -375,6 +388,11 @@ class CallingContext:
         if function.name.value == "__call__":
             return self._repeats_by_role(function)
         eager = [site for site in sites if not self.runs_traced(site.frame)]
+        if function.name.value == "__init__":
+            # an object made per iteration and used there once repeats its construction; one
+            # made per run of a loop that uses it many times (``for seed in seeds: agent =
+            # Agent(seed)``, then a training loop) pays it once per run
+            return any(self.site_repeats(site) and not _amortised(site) for site in eager)
         return len(eager) >= 2 or any(self.site_repeats(site) for site in eager)
 
     def _repeats_by_role(self, function: cst.FunctionDef) -> bool:
@@ -580,6 +598,16 @@ class UnknownContext(NamedTuple):
 
     def evidence(self) -> str:
         return "; ".join(why for _, why in self.roots[:2])
+
+
+def _amortised(site: CallSite) -> bool:
+    """The innermost loop around ``site`` holds another loop that runs after it: what the call
+    builds serves many iterations of that inner loop."""
+    loops = site.frame.loops_in_scope()
+    if not loops:
+        return False
+    return any(isinstance(node, (cst.For, cst.While)) and node is not loops[0] and not site.frame.is_inside(node)
+               for node in iter_nodes(loops[0]))
 
 
 def loop_targets(loop: cst.CSTNode) -> set[str]:

@@ -106,7 +106,8 @@ class FreshJit:
     # "loop": in a loop body, called there; "loop-operand": the same, reading a loop variable
     # (or a value assigned in the loop) only as a traced operand; "function": every call of ``function`` compiles; "builder":
     # ``function`` builds and reuses it, but itself repeats; "factory": ``function`` returns
-    # it and its caller calls it per iteration; "again": the same jit written twice in a row
+    # it and its caller calls it per iteration; "again": the same jit written twice in a row;
+    # "per-object": ``__init__`` stores it on an object that a loop makes and calls anew
     repetition: str
     function: Optional[cst.FunctionDef] = None  # the function whose every call compiles
     evidence: Optional[str] = None  # why we believe the code repeats, in words
@@ -164,6 +165,13 @@ class FreshJit:
                     f"(the program reads the leaf only through them); jit one function once, with "
                     f"the shape as a static argument or the leaf as an argument: one compile per "
                     f"distinct shape")
+        if self.repetition == "per-object":
+            cls = self.app.frame.scope.parent.node.name.value if self.app.frame.scope.parent is not None \
+                and isinstance(self.app.frame.scope.parent.node, cst.ClassDef) else "the object"
+            return (f"{jit} of {what} in `{cls}.__init__` compiles once per `{cls}` object, and "
+                    f"{self.evidence}: every iteration compiles again; make the object once before "
+                    f"the loop, or jit a module-level function once and pass the object's values "
+                    f"as arguments")
         if self.repetition == "builder":
             return (f"{jit} of {what} in `{name}` compiles once per call of `{name}`{seen}; build "
                     f"the jitted function once, at module level or in the caller, and pass it in")
@@ -291,6 +299,8 @@ class _Analysis:
             mapper = self.model.qualified_name(mapping.node.func, mapping.frame.scope)
             return FreshJit(app, kind, "per-leaf", function, f"`{mapper}`", related=(
                 (mapping.node, f"maps `{function.name.value}` over a pytree: one jit per leaf"),))
+        if function.name.value == "__init__":
+            return self._per_object(app, kind, function)
         if self.context.how(function) in (ONCE, TRACED):
             return None
         if self._configured_per_call(function, callable_node, creation):
@@ -313,6 +323,37 @@ class _Analysis:
             evidence = self._factory_result_called_per_iteration(function, returned)
             if evidence is not None:
                 return FreshJit(app, kind, "factory", function, evidence)
+        return None
+
+    def _per_object(self, app: JitApplication, kind: str, init: cst.FunctionDef) -> Optional[FreshJit]:
+        """``self.act = jax.jit(lambda x: ...)`` in ``__init__`` of a class whose objects are
+        made on every iteration of a loop and called there (``ctrl = Controller(g)``, then
+        ``ctrl.act(x)``): each new object compiles its jit again."""
+        statement = self.model.parent_statement.get(app.call) if app.call is not None else None
+        if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0].target, cst.Attribute)
+                and isinstance(statement.targets[0].target.value, cst.Name)
+                and [p.name.value for p in positional_params(init)][:1] == [statement.targets[0].target.value.value]):
+            return None
+        attribute = statement.targets[0].target.attr.value
+        if self.context.how(init) != REPEATED:
+            return None
+        cls = self.model.functions[init].scope.node
+        assert isinstance(cls, cst.ClassDef)
+        for site in self.context.call_sites(init):
+            loops = site.frame.loops_in_scope()
+            if not loops or not self.context.site_repeats(site) or self._is_sweep(loops[0]):
+                continue
+            name = _assigned_name(site, -1)
+            for use in self.model.calls_named(attribute):
+                receiver = use.node.func.value if isinstance(use.node.func, cst.Attribute) else None
+                if use.frame.is_inside(loops[0]) and (receiver is site.node or (
+                        name is not None and isinstance(receiver, cst.Name) and receiver.value == name)):
+                    return FreshJit(app, kind, "per-object", init,
+                                    f"a new `{cls.name.value}` is made and its `{attribute}` called on every "
+                                    f"iteration of a loop", related=(
+                                        (site.node, f"a new `{cls.name.value}` on every iteration"),
+                                        (use.node, f"its `{attribute}` compiles here")))
         return None
 
     # ---------------------------------------------------------------- what is jitted
