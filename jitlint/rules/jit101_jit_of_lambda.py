@@ -16,7 +16,11 @@ class JitOfLambda(FreshCallableRule):
     argument; when the variable shapes the program (sizes, branches) or the loop times each
     variant (an autotuning sweep), one compile per value is inherent and nothing is reported.
     A value computed in the loop and read only as an operand (`scale = 0.5 * step`) gets the
-    same advice: hoisting the jit alone would freeze it.
+    same advice: hoisting the jit alone would freeze it. Also a jit stored on the object in
+    `__init__` (`self.act = jax.jit(lambda x: ...)`) of a class that a loop instantiates and
+    calls on every iteration (not an object made once per run of an inner loop that reuses
+    it), and a lambda in a function that a loop differentiates outside jit (`jax.grad(loss)(w)`
+    runs `loss` again on every call).
     (It reads only files that mention `jit`, `pmap` or a jit wrapper of the project.)
 
     ## Why is this bad?
@@ -26,6 +30,9 @@ class JitOfLambda(FreshCallableRule):
     bound once before the loop compiles once. `jax.lax.scan(lambda ...)` run eagerly in a
     5-step loop compiles the scan 5 times. `jax.jit(lambda p, g: p - lr * g)` per `lr` compiles
     once per value; `jax.jit(lambda p, g, lr: p - lr * g)` built once compiles once for all.
+    A controller rebuilt on every one of 5 steps compiles its `__init__`'s jit 5 times; one
+    agent per learning rate trained for 5 steps compiles once per agent. A `jax.pmap` of a
+    lambda in a loss differentiated by `jax.grad` in 5 eager steps compiles 5 times (jax#3612).
 
     ## Fix safety
     Hoisting is safe when the lambda reads nothing that changes from one iteration to the next;
