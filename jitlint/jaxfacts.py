@@ -133,6 +133,7 @@ FRESH_TRANSFORMS = frozenset({
 RETRACING_TRANSFORMS = frozenset({
     "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev", "jax.hessian",
     "equinox.filter_grad", "equinox.filter_value_and_grad", "equinox.filter_vmap",
+    "flax.nnx.grad", "flax.nnx.value_and_grad", "flax.nnx.vmap",
 })
 # The same transforms under other names they are imported by.
 FRESH_TRANSFORM_SPELLINGS = {

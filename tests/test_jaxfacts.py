@@ -289,10 +289,8 @@ def test_fresh_transform_jitted_per_step_compiles_every_step_and_once_when_built
 def test_retracing_transform_runs_the_function_on_every_eager_call_and_compiles_its_fresh_lax_body(qualname):
     """Calling what ``T(f)`` returns, outside a jit, runs ``f``'s Python on every call, so a
     ``lax.scan`` of a lambda in ``f`` compiles on every call; under a jit, once."""
-    import equinox as eqx  # noqa: F401  (resolves the equinox entries)
-
-    transform = _resolve(qualname, eqx if qualname.startswith("equinox.") else jax,
-                         "equinox." if qualname.startswith("equinox.") else "jax.")
+    package = qualname.split(".")[0]
+    transform = _resolve(qualname, importlib.import_module(package), f"{package}.")
     runs = []
 
     def loss(v):
