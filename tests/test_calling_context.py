@@ -13,6 +13,7 @@ from jitlint.semantic import build_model
 
 PROGRAM = """
 import jax
+import scipy.optimize
 import jax.numpy as jnp
 from functools import partial
 
@@ -129,6 +130,10 @@ def jitted_update(w):
     return jax.grad(stepped_loss)(w)
 
 
+def objective(p):
+    return p
+
+
 class Probe:
     def __init__(self, x):
         self.x = x
@@ -150,6 +155,7 @@ def main():
         update(state)
         jitted_update(state)
         Probe(state)  # a new object on every iteration: its __init__ runs on every iteration
+    scipy.optimize.minimize(objective, 0.0)  # runs objective again and again
     for lr in (0.1, 0.01):
         learner = Learner(lr)  # one per run of the inner loop that uses it: built once per run
         for _ in range(3):
@@ -214,6 +220,11 @@ def test_differentiated_eagerly_in_a_loop_is_repeated(name, how):
 
 def test_constructor_of_object_made_on_every_iteration_repeats(how):
     assert how["Probe.__init__"] == REPEATED
+
+
+def test_function_run_by_a_library_optimizer_repeats(how):
+    """jaxfacts.FUNCTION_RUNNING_CALLS: scipy's minimize calls the objective again and again."""
+    assert how["objective"] == REPEATED
 
 
 @pytest.mark.parametrize("name", ["main", "Env.__init__", "Agent.__init__", "Env.reset", "Learner.__init__"])

@@ -2418,7 +2418,8 @@ def test_odeint_keys_its_jit_on_the_vector_field():
 
 def test_function_running_calls_call_the_functions_they_are_given():
     """Each FUNCTION_RUNNING_CALLS entry runs the function at its first listed parameter
-    before it returns (a jit made per call and handed to it compiles for that call)."""
+    before it returns, again and again (a jit made per call and handed to it compiles for that
+    call; a fresh jit or lax body inside the function compiles on every evaluation)."""
     scipy_optimize = pytest.importorskip("scipy.optimize")
     scipy_integrate = pytest.importorskip("scipy.integrate")
     calls = []
@@ -2437,8 +2438,8 @@ def test_function_running_calls_call_the_functions_they_are_given():
         "scipy.optimize.least_squares": lambda: scipy_optimize.least_squares(f, np.zeros(2)),
         "scipy.optimize.minimize_scalar": lambda: scipy_optimize.minimize_scalar(scalar),
         "scipy.optimize.root_scalar": lambda: scipy_optimize.root_scalar(lambda x: f(x), bracket=(0.0, 3.0)),
-        "scipy.optimize.curve_fit": lambda: scipy_optimize.curve_fit(lambda x, a: f(x) * a, np.arange(3.0),
-                                                                     np.arange(3.0)),
+        "scipy.optimize.curve_fit": lambda: scipy_optimize.curve_fit(lambda x, a: np.exp(a * f(x)), np.arange(3.0),
+                                                                     np.array([0.5, 2.0, 1.0])),
         "scipy.optimize.fsolve": lambda: scipy_optimize.fsolve(f, np.zeros(2)),
         "scipy.integrate.solve_ivp": lambda: scipy_integrate.solve_ivp(lambda t, y: f(y), (0.0, 1.0), [0.0]),
         "scipy.integrate.quad": lambda: scipy_integrate.quad(scalar, 0.0, 1.0),
@@ -2447,7 +2448,7 @@ def test_function_running_calls_call_the_functions_they_are_given():
     for name, run in examples.items():
         calls.clear()
         run()
-        assert calls, name
+        assert len(calls) >= 3, name
 
 
 @pytest.mark.parametrize("qualname", sorted(SOLVER_PARAMETERS))

@@ -42,7 +42,7 @@ import libcst as cst
 from jitlint.callgraph import (ECOSYSTEM, ENTRY_POINT_WORDS, MEMO_WORDS, MEMOISERS, NOT_TRACING,
                                ONCE, REPEATED, RUNNERS, TRACED, UNKNOWN, is_test_file, is_transform,
                                runs_once_by_name)
-from jitlint.jaxfacts import CONCRETE_PARAMS, RETRACING_TRANSFORMS, concrete_param
+from jitlint.jaxfacts import CONCRETE_PARAMS, FUNCTION_RUNNING_CALLS, RETRACING_TRANSFORMS, concrete_param
 from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
@@ -151,6 +151,7 @@ class CallingContext:
             or self.test_file \
             or self._runs_once_by_role(function) or self._project(function) is not None \
             or any(self._site_known(frame) for frame in self._handed.run_defs.get(function, ())) \
+            or (function in self._handed.runner_called and self._site_known(self._handed.runner_called[function][1].frame)) \
             or any(self._site_known(site.frame) for site in self.call_sites(function))
         self._known[function] = result
         return result
@@ -248,6 +249,15 @@ class CallingContext:
         sites += self._handed.applied.get(function, ())
         sites += self._instantiations(function)
         return [site for site in sites if not site.frame.is_inside(function)]
+
+    def runner_calls(self) -> dict[cst.FunctionDef, tuple[str, CallSite]]:
+        """Every def the module hands to such a library call (``runner_call``)."""
+        return dict(self._handed.runner_called)
+
+    def runner_call(self, function: cst.FunctionDef) -> Optional[tuple[str, CallSite]]:
+        """The library call that runs ``function`` many times (``scipy.optimize.minimize``,
+        jaxfacts.FUNCTION_RUNNING_CALLS), and where, when the module hands it to one."""
+        return self._handed.runner_called.get(function)
 
     def _instantiations(self, function: cst.FunctionDef) -> list[CallSite]:
         """``Controller(gain)`` runs ``Controller.__init__``: the calls of a plain class of this
@@ -375,7 +385,8 @@ class CallingContext:
         if self.memoised(function) or self.test_file:
             return ONCE
         sites = self.call_sites(function)
-        if self._repeats(function, sites):
+        runner = self._handed.runner_called.get(function)
+        if self._repeats(function, sites) or runner is not None and not self.runs_traced(runner[1].frame):
             return REPEATED
         if self._runs_once_by_role(function):
             return ONCE
@@ -453,6 +464,7 @@ class CallingContext:
         runs: dict[cst.FunctionDef, list[Frame]] = {}
         library: dict[cst.FunctionDef, str] = {}
         applied: dict[cst.FunctionDef, list[CallSite]] = {}
+        runner_called: dict[cst.FunctionDef, tuple[str, CallSite]] = {}
         for app in self.ctx.jit_applications:
             if isinstance(app.target, cst.FunctionDef):
                 traced.add(app.target)
@@ -470,6 +482,12 @@ class CallingContext:
             if not (self._is_transform(func, scope)
                     or isinstance(func, cst.Attribute) and func.attr.value in DERIVATIVE_RULES):
                 callee = self.model.qualified_name(func, scope) or ""
+                if callee in FUNCTION_RUNNING_CALLS:
+                    # ``scipy.optimize.minimize(objective, x0)``: it calls ``objective`` again and again
+                    for value in _function_arguments(site.node, FUNCTION_RUNNING_CALLS[callee]):
+                        for function in self._functions_named(value, scope):
+                            runner_called.setdefault(function, (callee, site))
+                    continue
                 if not (callee.split(".")[0] in ECOSYSTEM or callee in RUNNERS):
                     continue
             applications = None if callee else self.result_calls(site)
@@ -489,7 +507,7 @@ class CallingContext:
                             runs.setdefault(function, []).append(site.frame)  # called there
                         else:
                             library.setdefault(function, callee)  # kept in a library object
-        return _Handed(traced, lambdas, runs, library, applied)
+        return _Handed(traced, lambdas, runs, library, applied, runner_called)
 
     def result_calls(self, site: CallSite, transforms: frozenset[str] = RETRACING_TRANSFORMS
                      ) -> Optional[list[CallSite]]:
@@ -587,6 +605,8 @@ class _Handed(NamedTuple):
     library_handoffs: dict[cst.FunctionDef, str]
     # handed to a transform that keeps no program (``jax.grad``), and where its result is called
     applied: dict[cst.FunctionDef, list[CallSite]]
+    # handed to a library call that runs it many times (jaxfacts.FUNCTION_RUNNING_CALLS)
+    runner_called: dict[cst.FunctionDef, tuple[str, CallSite]]
 
 
 class UnknownContext(NamedTuple):
@@ -622,6 +642,17 @@ def loop_targets(loop: cst.CSTNode) -> set[str]:
     else:
         return set()
     return {node.value for target in targets for node in iter_nodes(target) if isinstance(node, cst.Name)}
+
+
+def _function_arguments(call: cst.Call, params: tuple[tuple[int, str], ...]) -> Iterator[cst.BaseExpression]:
+    """The arguments at the function parameters ``params`` ((position, keyword); -1: keyword only)."""
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    for position, keyword in params:
+        if 0 <= position < len(positional):
+            yield positional[position]
+        elif keyword in keywords:
+            yield keywords[keyword]
 
 
 def _passed_callables(call: cst.Call) -> Iterator[cst.BaseExpression]:

@@ -853,6 +853,9 @@ class _Analysis:
         if function.name.value == "__call__":
             return "it runs on every call of the object"
         sites = self.context.call_sites(function)
+        runner = self.context.runner_call(function)
+        if runner is not None and not sites:
+            return f"`{runner[0]}` calls it again and again"
         elsewhere = self.context.project_evidence(function)
         if elsewhere is not None and not sites:
             return elsewhere  # "called on every iteration at train.py:88"
@@ -870,6 +873,9 @@ class _Analysis:
         """The calls of ``function`` that _evidence speaks of: those in a loop, else all."""
         sites = self.context.call_sites(function)
         name = function.name.value
+        runner = self.context.runner_call(function)
+        if runner is not None and not sites:
+            return ((runner[1].node, f"`{runner[0]}` calls `{name}` again and again"),)
         in_loops = [site for site in sites if site.frame.loops_in_scope()]
         return tuple((site.node, f"`{name}` is called here, in a loop" if in_loops
                       else f"`{name}` is called here") for site in (in_loops or sites)[:MAX_RELATED])

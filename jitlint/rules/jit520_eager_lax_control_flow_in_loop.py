@@ -167,6 +167,18 @@ class EagerLaxControlFlowInLoop(Rule):
             yield Violation(site.node, (
                 f"{what} runs lax control flow outside jit, in a loop: its body is traced and "
                 f"compiled again on every iteration; {fix or 'jit the step (or the helper) once'}"))
+        for function, (runner, site) in context.runner_calls().items():
+            # ``scipy.optimize.minimize(objective, x0)`` runs ``objective`` eagerly, again and again
+            found = None if context.runs_traced(site.frame) else _fresh_control_flow(function, model, jitted, context, 0)
+            if found is not None and id(found[2]) not in repeated:
+                inner, control, call = found
+                yield Violation(call, (
+                    f"`{control}` gets a body defined anew on every call of `{function.name.value}`, which "
+                    f"`{runner}` calls again and again outside jit: its body is traced and compiled again "
+                    f"on every call; define the body once outside `{function.name.value}`, or move its JAX "
+                    f"computation into one module-level jitted function that it calls"),
+                    related=((site.node, f"`{runner}` calls `{function.name.value}` here, again and again"),),
+                    repeated_at=site.node)
         for helper, sites in repeated.values():
             through = "" if helper.owner is helper.called else f", which `{helper.called.name.value}` calls,"
             # ``jax.grad(loss)(w)``: jit what the loop calls, the differentiated function
