@@ -43,7 +43,9 @@ class EagerLaxControlFlowInLoop(Rule):
     keyword), itself or through one call of its own (`step` calling `settle`). A function
     differentiated or vectorised in the loop (`jax.grad(loss)(w)`, or through a name bound to
     `jax.value_and_grad(loss)`) counts as called there: `jax.grad` and `jax.vmap` keep no
-    compiled program and run its Python on every call.
+    compiled program and run its Python on every call. So does a function handed to a library
+    call that runs it again and again (`scipy.optimize.minimize(objective, x0)`:
+    `jaxfacts.FUNCTION_RUNNING_CALLS`), reported at its lax call.
     Only `for`/`while` loops; cold-start benchmark loops (`jax.clear_caches()`,
     `while state:`) and sweeps over a literal list of configurations
     that the call reads (written inline, or bound to a name first: `sizes = (64, 128)`, also
@@ -74,6 +76,8 @@ class EagerLaxControlFlowInLoop(Rule):
     `functools.partial` body 4 times in 4 calls; a scan
     body defined once at module level compiles once, a helper called only from a jitted
     function never eagerly.
+    An objective integrating with `lax.fori_loop` over a body of its own compiles the loop on
+    each of scipy's 24 evaluations; jitted at module level, once.
     A loss scanning a lambda, differentiated by `jax.grad` in 5 eager steps, compiles the scan
     10 times (forward and backward); under a jitted step or `jax.jit(jax.grad(loss))`, never on
     its own.
