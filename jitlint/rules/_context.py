@@ -110,7 +110,7 @@ class CallingContext:
         """The eager call ``site`` runs more than once: in a loop, or in a repeated function."""
         if self.runs_traced(site.frame):
             return False
-        if site.frame.loops_in_scope():
+        if site.frame.loops_in_scope() or any(f.node in self._handed.runner_lambdas for f in site.frame):
             return True
         caller = site.frame.enclosing_function()
         return caller is not None and self.how(caller) == REPEATED
@@ -465,6 +465,7 @@ class CallingContext:
         library: dict[cst.FunctionDef, str] = {}
         applied: dict[cst.FunctionDef, list[CallSite]] = {}
         runner_called: dict[cst.FunctionDef, tuple[str, CallSite]] = {}
+        runner_lambdas: set[cst.Lambda] = set()
         for app in self.ctx.jit_applications:
             if isinstance(app.target, cst.FunctionDef):
                 traced.add(app.target)
@@ -485,6 +486,13 @@ class CallingContext:
                 if callee in FUNCTION_RUNNING_CALLS:
                     # ``scipy.optimize.minimize(objective, x0)``: it calls ``objective`` again and again
                     for value in _function_arguments(site.node, FUNCTION_RUNNING_CALLS[callee]):
+                        if isinstance(value, cst.Call) and value.args and \
+                                self.model.qualified_name(value.func, scope) in PARTIAL_CONSTRUCTORS:
+                            value = value.args[0].value  # ``partial(objective, data)``
+                        if isinstance(value, cst.Lambda):
+                            runner_lambdas.add(value)  # ``lambda p: objective(p, data)``
+                            if isinstance(value.body, cst.Call):
+                                value = value.body.func
                         for function in self._functions_named(value, scope):
                             runner_called.setdefault(function, (callee, site))
                     continue
@@ -507,7 +515,7 @@ class CallingContext:
                             runs.setdefault(function, []).append(site.frame)  # called there
                         else:
                             library.setdefault(function, callee)  # kept in a library object
-        return _Handed(traced, lambdas, runs, library, applied, runner_called)
+        return _Handed(traced, lambdas, runs, library, applied, runner_called, runner_lambdas)
 
     def result_calls(self, site: CallSite, transforms: frozenset[str] = RETRACING_TRANSFORMS
                      ) -> Optional[list[CallSite]]:
@@ -607,6 +615,7 @@ class _Handed(NamedTuple):
     applied: dict[cst.FunctionDef, list[CallSite]]
     # handed to a library call that runs it many times (jaxfacts.FUNCTION_RUNNING_CALLS)
     runner_called: dict[cst.FunctionDef, tuple[str, CallSite]]
+    runner_lambdas: set[cst.Lambda]  # lambdas handed to one: what they call runs again and again
 
 
 class UnknownContext(NamedTuple):
