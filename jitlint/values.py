@@ -589,6 +589,16 @@ class IterationValues:
             if right and self.invariant(expr.left, scope, loop):
                 return right
             return None
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("max", "min") \
+                and not self.model.lookup(expr.func.value, scope) and len(expr.args) == 2 \
+                and not any(a.keyword or a.star for a in expr.args):
+            # ``max(0.1, 1.0 - epoch / 10)``: a value that changes until it reaches the clamp
+            first, second = (a.value for a in expr.args)
+            for varying, bound in ((first, second), (second, first)):
+                found = self._varies(varying, scope, loop, depth + 1)
+                if found is not None and self.invariant(bound, scope, loop):
+                    return found
+            return None
         if isinstance(expr, cst.Call) and len(expr.args) == 1 and not expr.args[0].keyword \
                 and not expr.args[0].star:
             func = expr.func
