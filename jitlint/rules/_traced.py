@@ -1357,6 +1357,7 @@ class _FunctionAnalysis:
         # parameters handed an instance of a class of this module whose attributes hold tracers
         # (``Sinkhorn()(prob)`` with ``prob = LinearProblem(geom, tau_a=tau_a)``)
         self.object_params = object_params or {}
+        self.held_property = ""  # the class whose property this is, read on such an object
         # traced parameters that every traced call of this helper fills with a jax array (not a
         # pytree container): ``isinstance(p, dict)`` is False for them under the trace
         self.array_params = array_params
@@ -1453,6 +1454,9 @@ class _FunctionAnalysis:
         if self.schedule_of:
             return (f"schedule `{_name(self.func)}` (`{self.schedule_of}`'s update, run under jit, "
                     f"calls it with the traced step count)")
+        if self.held_property:
+            return (f"property `{self.held_property}.{_name(self.func)}` (read in jitted "
+                    f"`{_name(self.root.func)}` on an object whose attributes hold tracers)")
         if self.caller is None:
             if self.project_caller:
                 return f"`{_name(self.func)}` (called with traced arguments from {self.project_caller})"
@@ -2074,6 +2078,9 @@ class _FunctionAnalysis:
         if analysis is None:
             analysis = _FunctionAnalysis(self.ctx, JittedFunction(method, [], set(), set()), self.jitted_defs,
                                          self, self.depth + 1, traced_fields=fields)
+            outer = self.model.scope_of[method].parent
+            analysis.held_property = outer.node.name.value if outer is not None and isinstance(
+                outer.node, cst.ClassDef) else "?"
             self.followed[key] = analysis
             analysis.solve()
         return analysis
