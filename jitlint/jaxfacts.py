@@ -957,6 +957,10 @@ COMPILE_TIME_EVAL_CONTEXTS = frozenset({"jax.ensure_compile_time_eval"})
 # The tracer type: ``isinstance(v, Tracer)`` tells a tracer from a concrete value, so code that
 # tests it first (``if not isinstance(c, jax.core.Tracer) and c:``) never converts a tracer.
 TRACER_TYPES = frozenset({"jax.core.Tracer"})
+# Whether jit is disabled (``with jax.disable_jit():``): a branch taken only when it is runs on
+# concrete values, never on a jit's tracers (jax#3994: an ``assert`` there is skipped under
+# jit).  tests/test_jaxfacts.py reads each under jax.jit and under jax.disable_jit.
+JIT_DISABLED_FLAGS = frozenset({"jax.config.jax_disable_jit"})
 
 # Decorators that, applied over a jitted function, call it with the arguments they get: calls
 # of the decorated name reach the jit as written (``@chex.chexify`` over ``@jax.jit``; chex#387).

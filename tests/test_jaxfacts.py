@@ -19,7 +19,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               LIBRARY_FUNCTIONS, NON_JAX_ENUM_BASES, NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS,
                               NON_NUMERIC_DTYPE_CODES, NON_NUMERIC_DTYPE_NAMES,
                               NUMPY_DTYPED_CONSTRUCTORS, NUMPY_INFERRING_CONSTRUCTORS,
-                              FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, RETRACING_TRANSFORMS, HOST_RANDOM_SIZE_PARAMS,
+                              FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, RETRACING_TRANSFORMS, JIT_DISABLED_FLAGS, HOST_RANDOM_SIZE_PARAMS,
                               HOST_GENERATOR_SIZE_PARAMS, LAX_LOOP_LIBRARY_CALLS,
                               LEAF_FIELD_DATACLASSES, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS,
                               PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
@@ -347,6 +347,21 @@ def test_host_generator_size_param_sets_the_output_shape(method):
     draw = getattr(np.random.default_rng(0), method)
     assert np.shape(_host_random_draw(draw, position, keyword, (7, 3))) == (7, 3)
     assert np.shape(_host_random_draw(draw, position, "", (5, 2))) == (5, 2)
+
+
+@pytest.mark.parametrize("qualname", sorted(JIT_DISABLED_FLAGS))
+def test_jit_disabled_flag_is_false_under_jit_and_true_under_disable_jit(qualname):
+    seen = []
+
+    @jax.jit
+    def f(x):
+        seen.append(bool(_resolve(qualname, jax, "jax.")))
+        return x * 2
+
+    f(jnp.ones(2))
+    with jax.disable_jit():
+        f(jnp.ones(2))
+    assert seen == [False, True]
 
 
 @pytest.mark.parametrize("spelling", sorted(FRESH_TRANSFORM_SPELLINGS))

@@ -69,7 +69,7 @@ from jitlint.jaxfacts import (ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMES
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               SCHEDULE_PARAMS, SEQUENCE_CONVERTING_FUNCTIONS, SIGNATURE_PRESERVING_TRANSFORMS,
-                              STATIC_FIELD_MARKERS, TRACER_TYPES, TRACED_RESULT_CALLS, TRACING_CALLS,
+                              STATIC_FIELD_MARKERS, TRACER_TYPES, TRACED_RESULT_CALLS, TRACING_CALLS, JIT_DISABLED_FLAGS,
                               DataSizedOutput, PYTHON_INT_RANGE, X64_FLAG,
                               Param, TracingCall, concrete_param)
 from jitlint.callgraph import LIBRARIES
@@ -2563,10 +2563,12 @@ class _FunctionAnalysis:
 
 def tracer_test(model: SemanticModel, test: cst.BaseExpression, scope: Scope) -> Optional[str]:
     """"traced" for ``isinstance(v, jax.core.Tracer)`` (jaxfacts.TRACER_TYPES), "untraced" for
-    its negation: what follows on the true side of the test never sees a tracer when it is
+    its negation and for a test that jit is disabled (jaxfacts.JIT_DISABLED_FLAGS): what follows on the true side of the test never sees a tracer when it is
     "untraced", and runs only under a trace when it is "traced"."""
     negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
     call = test.expression if negated else test
+    if isinstance(call, (cst.Name, cst.Attribute)) and model.qualified_name(call, scope) in JIT_DISABLED_FLAGS:
+        return "traced" if negated else "untraced"  # ``if jax.config.jax_disable_jit:``: jit is off there
     if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == "isinstance"
             and not model.lookup("isinstance", scope) and len(call.args) == 2):
         return None
