@@ -4,9 +4,12 @@ import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._arguments import instance_class
+from jitlint.rules._context import loop_targets
+from jitlint.rules._jitted import name_loads
 from jitlint.rules._counter_fields import counter_uses, describe
 from jitlint.rules._static import changing_scalar, class_verdict, fresh_value, static_uses
 from jitlint.rules._traced import needs_python_value
+from jitlint.walk import iter_nodes
 
 
 class LoopVariableStaticArg(Rule):
@@ -24,7 +27,10 @@ class LoopVariableStaticArg(Rule):
     defined in this module or imported from another linted module. Values that take few
     values stay silent: `i % 2`, `i > 0` (but `i % k` over a `range(n)` loop with `n <= k`
     takes a new value every iteration, also inside a helper: `step % 3 + 1`), a bool flag toggling between train and eval (two
-    compiles, by design). Also a pytree field marked static (`struct.field(pytree_node=False)`,
+    compiles, by design), and a sweep of distinct programs: a value the body needs as a Python
+    value (a scan length, a pad width) in a loop that carries no state from one iteration to the
+    next (`for n in range(1, 9): _ = sample(key, n)`, timing one program per length: jax#2777).
+    Also a pytree field marked static (`struct.field(pytree_node=False)`,
     `eqx.field(static=True)`, `field(metadata={"static": True})`) that the code steps from itself
     (`Sampler(key=k, draws=s.draws + 1)`) while a loop feeds the jitted function's result back
     into it (`jitlint/rules/_counter_fields.py`).
@@ -108,6 +114,8 @@ class LoopVariableStaticArg(Rule):
             if varying is None:
                 continue
             counter = varying.counter
+            if _sweep_of_programs(ctx, use):
+                continue
             if counter is not None and varying.how.startswith("the loop counter"):
                 of = "" if _is_name(use.value, counter) else " (an expression of it)"
                 yield Violation(use.arg, (
@@ -132,6 +140,23 @@ class LoopVariableStaticArg(Rule):
                     f"call; drop the static marking (a Python `{counter.counter.annotation}` leaf "
                     f"is traced under jax.jit), or keep the changing value out of the pytree"),
                     related=counter.related)
+
+
+def _sweep_of_programs(ctx: FileContext, use) -> bool:
+    """The body needs the value as a Python value (a shape, a bound), and no iteration feeds the
+    next (no name the loop body rebinds is read there: ``for n in range(1, 9): _ = sample(key,
+    n)``, timing one program per size): each
+    value is a different program, every compile is needed, and nothing is to be changed."""
+    loops = use.site.frame.loops_in_scope()
+    if not loops or not needs_python_value(ctx, use.callee, use.param):
+        return False
+    loop = loops[0]
+    rebound = {node.value for node in iter_nodes(loop.body) if isinstance(node, cst.AssignTarget)
+               for node in iter_nodes(node.target) if isinstance(node, cst.Name)}
+    rebound |= {node.target.value for node in iter_nodes(loop.body)
+                if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name)}
+    read = {name.value for name in name_loads(loop.body)}
+    return not (read - loop_targets(loop)) & rebound  # no state carried from one iteration on
 
 
 def _object_class(ctx: FileContext, use) -> Optional[str]:
