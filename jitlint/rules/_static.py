@@ -89,6 +89,8 @@ class StaticUse:
         if self.spec.filtering and self.role == "static argument":  # nothing is declared static there
             return (f"{self.role} `{self.param}` (position {self.position}) of `{self.callee}` "
                     f"(filter_jit keeps non-arrays static)")
+        if self.param.startswith("*") and not self.spec.positional:  # a signature we do not see
+            return f"{self.role} {self.position} of `{self.callee}`"
         return f"{self.role} `{self.param}` (position {self.position}) of `{self.callee}`"
 
 
@@ -170,7 +172,21 @@ def specs(ctx: FileContext) -> list[tuple[object, StaticArgSpec]]:
     where argnum 0 is ``fit``'s parameter after ``self``)."""
     return ctx.shared("static-specs", lambda c: [
         (app, spec) for app in c.jit_applications
-        if (spec := spec_of(app, c.model, bound_method_target(c, app.target, app.frame.scope))) is not None])
+        if (spec := spec_of(app, c.model, bound_method_target(c, app.target, app.frame.scope))
+            or _all_traced_spec(app)) is not None])
+
+
+def _all_traced_spec(app: JitApplication) -> Optional[StaticArgSpec]:
+    """``kernel = jax.jit(make_kernel(...))``, ``jax.jit(model.apply)``: a callable whose
+    signature this file does not show, jitted with no static argument at all: every argument
+    of every call is traced, whatever the signature (``kernel(x1, x2, "ntk")`` raises)."""
+    if app.jit.qualname not in ARGNUM_JITS or app.call is None \
+            or isinstance(app.target, (cst.FunctionDef, cst.Lambda)) \
+            or any(a.keyword is None or a.keyword.value not in ("donate_argnums", "donate_argnames")
+                   for a in app.call.args[1:]) or app.jit.via:
+        return None
+    return StaticArgSpec(name=cst.Module([]).code_for_node(app.target), jit=app.jit.qualname,
+                         varargs=True, varkw=True)
 
 
 def static_array_params(ctx: FileContext) -> Iterator[tuple[object, StaticArgSpec, list[cst.Param]]]:

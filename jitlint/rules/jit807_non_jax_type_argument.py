@@ -28,7 +28,10 @@ class NonJaxTypeArgument(Rule):
     an instance of this module's NamedTuple or pytree dataclass built with one of these for a
     leaf field (`Optimizer(*optimizers.adam(1e-3))`), or a tuple, list or dict holding one of
     these (a dataset batch `{"image": ..., "id": np.array([b"..."])}`; silent when the module
-    deletes or changes an entry of the dict, `del batch["id"]`).
+    deletes or changes an entry of the dict, `del batch["id"]`). The jitted callable may also
+    be one whose signature the file does not show (a factory's result, `jax.jit(make_kernel(f))`,
+    or a library function) when the jit marks nothing static: every argument is traced then
+    (nt#106).
     Values are followed through names (every definition that reaches the call must be one, or
     the call sits under `if isinstance(name, str):`),
     parameters annotated `str`, attributes of this module's classes, conditional expressions,
