@@ -1255,6 +1255,13 @@ def transformed_function_forces(tree: ast.Module, transforms: frozenset[str],
     file that reaches a transform but names no jit (the analysis decides)."""
     defs: Optional[dict] = None
     for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                _decorator_last_name(d) in transforms for d in node.decorator_list):
+            # ``@jax.vmap`` / ``@partial(jax.vmap, in_axes=...)`` over the def itself
+            params = {a.arg for a in (*node.args.posonlyargs, *node.args.args)}
+            if params and any(_forces(inner, params) for inner in ast.walk(node)):
+                return True
+            continue
         if not (isinstance(node, ast.Call) and node.args):
             continue
         func = node.func
@@ -1273,6 +1280,19 @@ def transformed_function_forces(tree: ast.Module, transforms: frozenset[str],
             if params and any(_forces(inner, params) for inner in ast.walk(handed)):
                 return True
     return False
+
+
+def _decorator_last_name(decorator: ast.expr) -> str:
+    """``jax.vmap`` -> vmap; ``partial(jax.vmap, in_axes=...)`` -> vmap; ``jax.checkpoint(...)``
+    -> checkpoint."""
+    if isinstance(decorator, ast.Call):
+        inner = decorator.args[0] if decorator.args and _last(decorator.func) == "partial" else decorator.func
+        return _last(inner)
+    return _last(decorator)
+
+
+def _last(expr: ast.expr) -> str:
+    return expr.id if isinstance(expr, ast.Name) else expr.attr if isinstance(expr, ast.Attribute) else ""
 
 
 def hands_own_function(tree: ast.Module, calls: dict[str, int]) -> bool:

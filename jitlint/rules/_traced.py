@@ -84,7 +84,7 @@ from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jit
 from jitlint.rules._lifted import nondiff_spec_of, static_positions as lifted_static_positions
 from jitlint.rules._nnx import NNX_JIT, linen_self_method, own_nodes
 from jitlint.rules._static import fields_passed, jitted_call_sites, jitted_callee, jitted_reference, map_arguments
-from jitlint.semantic import Binding, CallSite, Scope, SemanticModel, dotted_name
+from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, dotted_name
 from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
 from jitlint.values import (annotated_fields, array_made_by, literal_truth, assigned, class_attribute_value, int_constant, returned_made_function,
                             self_attribute_value, value_flow)
@@ -539,22 +539,47 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
         for func, bound in _handed_functions(model, call, fact, scope):
             if func in jitted or (isinstance(func, cst.FunctionDef) and func.decorators):
                 continue
-            traced = _handed_params(call, fact, func, static, bound)
-            if id(call) in jit_targets and fact.wraps:  # the jit traces what grad leaves undifferentiated too
-                traced = {p.name.value for i, p in enumerate(_open_params(func, bound))
-                          if p.default is None and i not in static}
-            if not traced and fact.given != ():
-                continue  # () : the library traces the body, with the arguments as passed
-            staged = fact.abstract or id(call) in jit_targets or calling_context(ctx).runs_traced(site.frame)
-            analysis = _FunctionAnalysis(ctx, JittedFunction(func, [], traced, set(traced)),
-                                         set(jitted_functions(ctx)), traced_by=qualname, staged=staged)
-            analysis.solve()
-            found = analysis.run()
-            if not staged:
-                found = [use for use in found if use.kind == "numpy"
-                         or use.operation in DIFFERENTIATED_VALUE_CONVERSIONS]
-            uses.extend(found)
+            uses.extend(_traced_by(ctx, func, call, fact, qualname, static, bound, id(call) in jit_targets,
+                                   site.frame))
+    for function, frame in model.functions.items():
+        # ``@jax.vmap`` / ``@jax.checkpoint`` / ``@partial(jax.vmap, in_axes=(0, None))`` over a def:
+        # the decorator traces it as the call form does
+        if len(function.decorators) != 1 or function in jitted:
+            continue
+        expr = function.decorators[0].decorator
+        keywords: list[cst.Arg] = []
+        if isinstance(expr, cst.Call) and model.qualified_name(expr.func, frame.scope) in PARTIAL_CONSTRUCTORS \
+                and expr.args and expr.args[0].keyword is None:
+            expr, keywords = expr.args[0].value, list(expr.args[1:])
+        qualname = model.qualified_name(expr, frame.scope)
+        fact = TRACING_CALLS.get(qualname) if qualname is not None else None
+        if fact is None or not fact.wraps or fact.functions[0][0] != 0:
+            continue  # a decorator's result is called later: only transforms that wrap
+        call = cst.Call(func=expr, args=[cst.Arg(function.name), *keywords])  # the call form it stands for
+        static = lifted_static_positions(model, call, frame.scope)
+        if static is not None:
+            uses.extend(_traced_by(ctx, function, call, fact, qualname, static, _UNBOUND, False, frame))
     return uses
+
+
+def _traced_by(ctx: FileContext, func, call: cst.Call, fact: TracingCall, qualname: str, static: frozenset[int],
+               bound: Bound, under_jit: bool, frame: Frame) -> list[TracerUse]:
+    """The uses in ``func`` that raise when ``call`` (a TRACING_CALLS call, at ``frame``) traces it."""
+    traced = _handed_params(call, fact, func, static, bound)
+    if under_jit and fact.wraps:  # the jit traces what grad leaves undifferentiated too
+        traced = {p.name.value for i, p in enumerate(_open_params(func, bound))
+                  if p.default is None and i not in static}
+    if not traced and fact.given != ():
+        return []  # () : the library traces the body, with the arguments as passed
+    staged = fact.abstract or under_jit or calling_context(ctx).runs_traced(frame)
+    analysis = _FunctionAnalysis(ctx, JittedFunction(func, [], traced, set(traced)),
+                                 set(jitted_functions(ctx)), traced_by=qualname, staged=staged)
+    analysis.solve()
+    found = analysis.run()
+    if not staged:
+        found = [use for use in found if use.kind == "numpy"
+                 or use.operation in DIFFERENTIATED_VALUE_CONVERSIONS]
+    return found
 
 
 Bound = tuple[int, frozenset]  # what a functools.partial binds: leading positionals, keywords
@@ -2346,13 +2371,32 @@ class _FunctionAnalysis:
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
             inner = self.model.scope_of.get(expr, scope)
             return self.traced(expr.elt, inner) or self.elements_traced(expr.elt, inner)
+        if _sequence_arithmetic(expr) and depth < 3:
+            # ``[(0, 0)] * (ndim - 1) + [(pad, pad)]``: the elements of the lists joined
+            return any(self.elements_traced(side, scope, depth + 1) for side in (expr.left, expr.right))
         if isinstance(expr, cst.Name) and depth < 3:  # ``heads = [x * 0.5, x * 2.0]``
             bindings = self.flow.reaching(expr, scope)
             return bool(bindings) and all(
                 b.kind == "assign" and id(b.scope) in self.scope_ids
-                and isinstance(b.value, (cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp, cst.Dict))
+                and (isinstance(b.value, (cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp, cst.Dict))
+                     or _sequence_arithmetic(b.value))
                 and self.elements_traced(b.value, b.scope, depth + 1) for b in bindings)
         return False
+
+    def shape_parts(self, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> list[cst.BaseExpression]:
+        """A shape or pad-width argument's parts (``_elements``), also through a name bound once
+        in this trace to a list built by joining or repeating displays (``pad_config = [(0, 0)]
+        * (ndim - 1) + [(padl, padr)]``)."""
+        if depth < 3 and _sequence_arithmetic(expr):
+            return [part for side in (expr.left, expr.right) if isinstance(side, (cst.List, cst.Tuple, cst.Name))
+                    or _sequence_arithmetic(side) for part in self.shape_parts(side, scope, depth + 1)]
+        if depth < 3 and isinstance(expr, cst.Name):
+            binding = self.flow.single(expr, scope)
+            if binding is not None and binding.kind == "assign" and id(binding.scope) in self.scope_ids \
+                    and (_sequence_arithmetic(binding.value) or isinstance(binding.value, (cst.List, cst.Tuple))):
+                return self.shape_parts(binding.value, binding.scope, depth + 1)
+        return _elements(expr) if not isinstance(expr, (cst.List, cst.Tuple)) else [
+            part for e in expr.elements for part in self.shape_parts(e.value, scope, depth + 1)]
 
     def hands_traced(self, expr: cst.BaseExpression, scope: Scope) -> bool:
         """``expr`` hands a called function tracers: traced itself, or a list, tuple or dict of
@@ -2577,6 +2621,17 @@ def tracer_test(model: SemanticModel, test: cst.BaseExpression, scope: Scope) ->
     if not all(model.qualified_name(t, scope) in TRACER_TYPES for t in members):
         return None
     return "untraced" if negated else "traced"
+
+
+def _sequence_arithmetic(expr) -> bool:
+    """``[a] + [b]`` or ``[a] * n``: a list or tuple display joined or repeated."""
+    if not isinstance(expr, cst.BinaryOperation) or not isinstance(expr.operator, (cst.Add, cst.Multiply)):
+        return False
+    sides = (expr.left, expr.right)
+    displays = (cst.List, cst.Tuple, cst.ListComp)
+    if isinstance(expr.operator, cst.Multiply):
+        return any(isinstance(side, displays) for side in sides)
+    return any(isinstance(side, displays) or _sequence_arithmetic(side) for side in sides)
 
 
 def _makes_jax_array(qualname: Optional[str]) -> bool:
@@ -3101,7 +3156,7 @@ class _UseFinder(Walker):
         concrete Python value."""
         a, scope = self.a, self.scope
         for arg in args:
-            for value in _elements(arg.value):
+            for value in a.shape_parts(arg.value, scope):
                 if a.traced(value, scope):
                     self._report_concrete(node, value, what, error, fix)
                     return True

@@ -26,7 +26,9 @@ class PythonControlFlowOnTracer(Rule):
     `result`.
     `max(a, b)`, `min(...)` and `sorted(...)` of traced values compare them with `<` and count too.
     Traced code also means the functions handed to `jax.vmap` and to `lax.scan` / `fori_loop` /
-    `while_loop` / `cond` / `map` (jitted or not), the open parameters of
+    `while_loop` / `cond` / `map` (jitted or not), the defs decorated with a transform that
+    traces them (`@jax.vmap`, `@jax.remat` / `@jax.checkpoint`: jax#10602, `@partial(jax.vmap,
+    in_axes=(0, None))`, whose unmapped parameters stay as passed), the open parameters of
     `jax.jit(functools.partial(f, ...))`, and a flax.linen Module's `__call__` under
     `jax.jit(model.apply)` or `model.apply(...)` in traced code, and an equinox Module's
     `__call__` (or another method) called in an `eqx.filter_jit` function, an `nnx.Module`'s

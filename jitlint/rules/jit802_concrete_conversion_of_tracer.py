@@ -23,7 +23,9 @@ class ConcreteConversionOfTracer(Rule):
     array with a tracer and static parameters stay silent, and so do arguments of `jax.random`
     functions that are arrays, not shapes (`permutation`'s `x`, `bernoulli`'s `p`,
     `categorical`'s `logits`). A parameter with a default counts as
-    traced when a call in the module passes it.
+    traced when a call in the module passes it. A shape or pad width built as a list first
+    (`pad_config = [(0, 0)] * (x.ndim - 1) + [(pad, pad)]`, jax#27601) is read element by
+    element.
     Traced code is all the code JIT801 lists (`jitlint rule JIT801`): jitted functions, and the
     functions that vmap, the lax loops, `model.apply`, equinox and nnx methods, transforms
     called in traced code and the libraries of `jaxfacts.TRACING_CALLS` trace.
