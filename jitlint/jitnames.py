@@ -125,10 +125,11 @@ class JitResolver:
                 imported = self._imported_wrapper(qualname, factory=False)
                 if imported is not None:
                     return imported
-            if isinstance(expr, cst.Name):
+            if isinstance(expr, (cst.Name, cst.Attribute)):
                 wrapper = self._wrapper(expr, scope, _depth)
                 if wrapper is not None and not wrapper[1]:
                     return wrapper[0]
+            if isinstance(expr, cst.Name):
                 # ``J = partial(jax.jit, static_argnums=1)`` then ``@J``
                 binding = self.model.single_binding(expr.value, scope)
                 if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Call):
@@ -166,19 +167,29 @@ class JitResolver:
                 return self._imported_wrapper(qualname, factory=True)
         return None
 
-    def _wrapper(self, name: cst.Name, scope: Scope, depth: int) -> Optional[tuple[JitRef, bool]]:
-        """A project's own wrapper in this module: (its jit, whether it is a decorator factory)."""
-        binding = self.model.single_binding(name.value, scope)
+    def _wrapper(self, name: cst.BaseExpression, scope: Scope, depth: int) -> Optional[tuple[JitRef, bool]]:
+        """A project's own wrapper in this module: (its jit, whether it is a decorator factory).
+        A def, or a staticmethod of a class of this module (``global_defs.pmap_for_my_devices``)."""
+        if isinstance(name, cst.Attribute):
+            owner = self.model.single_binding(name.value.value, scope) if isinstance(name.value, cst.Name) else None
+            cls = owner.node if owner is not None and owner.kind == "class" else None
+            body = cls.body.body if isinstance(cls, cst.ClassDef) and isinstance(cls.body, cst.IndentedBlock) else ()
+            method = next((m for m in body if isinstance(m, cst.FunctionDef) and m.name.value == name.attr.value), None)
+            if method is None or [_decorator_name(d) for d in method.decorators] != ["staticmethod"]:
+                return None
+            return self.wrapper_shape(method, depth, staticmethod=True)
+        binding = self.model.single_binding(name.value, scope) if isinstance(name, cst.Name) else None
         if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
             return None
         return self.wrapper_shape(binding.node, depth)
 
-    def wrapper_shape(self, function: cst.FunctionDef, depth: int = 0) -> Optional[tuple[JitRef, bool]]:
+    def wrapper_shape(self, function: cst.FunctionDef, depth: int = 0, staticmethod: bool = False
+                      ) -> Optional[tuple[JitRef, bool]]:
         """``def my_jit(f, ...): return jax.jit(f, ...)`` (jit under another name: False) or
         ``def my_jit(**kw): return functools.partial(jax.jit, **kw)`` (a decorator factory:
         True); the jit with the keywords the wrapper binds.  Only a function whose whole body
         returns it: one that memoises (a decorator) or stores the result is no fresh jit."""
-        if function.decorators or depth > 6:
+        if (function.decorators and not staticmethod) or depth > 6:
             return None
         params = [*function.params.posonly_params, *function.params.params]
         statements = [s for s in function.body.body if not _is_docstring(s)] \
@@ -245,6 +256,11 @@ _FOREIGN: set[int] = set()
 def is_foreign(node: cst.CSTNode) -> bool:
     """A node made from another module's summary: no position in this file to point at."""
     return id(node) in _FOREIGN
+
+
+def _decorator_name(decorator: cst.Decorator) -> str:
+    expr = decorator.decorator
+    return expr.value if isinstance(expr, cst.Name) else ""
 
 
 def _is_docstring(statement: cst.CSTNode) -> bool:

@@ -7,7 +7,8 @@ class JitOfLambda(FreshCallableRule):
     Flags `jax.jit(lambda ...)` (or any jit-like wrapper: `pjit`, `jax.pmap`, `nnx.jit`, a
     project's own `def my_jit(f, **kw): return jax.jit(f, **kw)` or decorator factory
     `def my_jit(**kw): return partial(jax.jit, **kw)`, in the same file or imported from
-    another module of the project), and an eager
+    another module of the project, also a staticmethod of a helper class:
+    `global_defs.pmap_for_my_devices(f)`, jVMC PR 79), and an eager
     `jax.lax.scan`/`fori_loop`/`while_loop`/`map` outside any jit, given a lambda created anew
     each time the surrounding code runs.
 
