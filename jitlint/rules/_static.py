@@ -20,7 +20,7 @@ import libcst as cst
 
 from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
                               OPTAX_SCHEDULES, OPTIMIZER_STATE_INITS, OPTAX_TRANSFORMATIONS, REJECTED_JIT_KEYWORDS, TRACING_CALLS,
-                              GRAPH_STATIC_JITS, TracingCall)
+                              GRAPH_STATIC_JITS, TracingCall, FRESH_TRANSFORMS, FRESH_TRANSFORM_SPELLINGS)
 from jitlint.jitnames import JitApplication, is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
@@ -992,6 +992,8 @@ FRESH_TEXT = {
                 "non-static argument: it is a pytree)"),
     "bound-method": ("a bound method of a new object", "create the object once and reuse it"),
     "jit": ("a jitted function created anew", "jit the function once (at module level) and pass that same object"),
+    "transform": ("a new transformed function (each `jax.vmap(f)` / `jax.grad(f)` is a new object)",
+                  "apply the transform once, outside the loop or the function, and pass that same object"),
     "optax": ("a new optax transformation (a tuple of closures, hashed by identity)",
               "create the optimizer once and pass that same object, or make it a non-static "
               "argument (optax.inject_hyperparams for a changing learning rate)"),
@@ -1006,7 +1008,7 @@ FRESH_TEXT = {
 # may define equality: left alone.  Measured, equinox 0.13.8 / optax 0.2.8: a fresh lambda or
 # functools.partial compiles ``eqx.filter_jit`` on each of 5 calls, a jtu.Partial once; a
 # second ``optax.adam(1e-3)`` compiles it again (fixtures/static_values/).
-FILTERED_STATIC_KINDS = frozenset({"optax", "lambda", "def", "partial"})
+FILTERED_STATIC_KINDS = frozenset({"optax", "lambda", "def", "partial", "transform"})
 
 
 def kept_static_by_filtering(ctx: FileContext, use: StaticUse, fresh: Fresh) -> bool:
@@ -1179,6 +1181,9 @@ def created_object(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         qualname = ctx.model.qualified_name(node.func, scope) or ""
         if qualname in PARTIALS:
             return "partial", frame, None
+        if FRESH_TRANSFORM_SPELLINGS.get(qualname, qualname) in FRESH_TRANSFORMS \
+                and node.args and not node.args[0].star:
+            return "transform", frame, None  # ``jax.vmap(fn)``: a new function on every application
         if qualname in OPTAX_TRANSFORMATIONS or qualname in OPTAX_SCHEDULES:
             return "optax", frame, None
         cls = class_verdict(ctx, node.func, scope)

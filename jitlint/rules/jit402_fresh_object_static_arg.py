@@ -45,8 +45,10 @@ class FreshObjectStaticArg(Rule):
     called there: the transformation is part of the object's static graph definition.
     Under `eqx.filter_jit` every non-array argument is static: there a lambda, a nested def, a
     `functools.partial` or an optax transformation made anew (per call, or twins) is flagged
-    too (a `jax.tree_util.Partial`, a Module, a plain instance are left alone there). And a
-    lambda or nested def made anew given to a library function whose jit keys on the
+    too (a `jax.tree_util.Partial`, a Module, a plain instance are left alone there). So is a
+    function transformed anew (`jax.vmap(f)`, `jax.grad(f)`: each application is a new object;
+    `jaxfacts.FRESH_TRANSFORMS`). And a
+    lambda, nested def or fresh transform given to a library function whose jit keys on the
     functions it is given (`jaxfacts.FUNCTION_KEYED_LIBRARY_CALLS`: `diffrax.diffeqsolve`,
     optimistix's solvers and `lineax.linear_solve` under `eqx.filter_jit`,
     `jax.experimental.ode.odeint`), directly or inside one of the library's own objects
@@ -232,7 +234,7 @@ def _fresh_function_within(ctx: FileContext, value: cst.BaseExpression, scope: S
     ``term = diffrax.ODETerm(f)``), when that is a lambda or nested def made anew each time
     the call at ``site`` runs."""
     created = created_object(ctx, value, scope, frame)
-    if created is not None and created[0] in ("lambda", "def"):
+    if created is not None and created[0] in ("lambda", "def", "transform"):
         fresh = fresh_when(ctx, created[0], created[2], created[1], site)
         return (value, fresh) if fresh is not None else None
     if depth >= 2:
