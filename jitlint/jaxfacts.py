@@ -922,6 +922,11 @@ REJECTED_JIT_KEYWORDS = {
     "equinox.filter_jit": frozenset({"static_argnums", "static_argnames", "donate_argnums"}),
 }
 
+# How many positional arguments a jit wrapper takes: ``jax.jit(fn, (1,))`` raises TypeError
+# ("jit() takes from 0 to 1 positional arguments but 2 were given"; aesara PR 393): the spec
+# keywords are keyword-only.  Checked by tests/test_jaxfacts.py.
+JIT_POSITIONAL_ARGUMENTS = {"jax.jit": 1}
+
 # --- Objects that hash by their arrays -----------------------------------------------------------
 # An equinox Module hashes its fields, weight arrays included, and a jax Array is unhashable: such
 # an object raises TypeError (unhashable type: ArrayImpl) wherever JAX hashes it, as the function

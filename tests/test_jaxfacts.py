@@ -19,7 +19,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               LIBRARY_FUNCTIONS, NON_JAX_ENUM_BASES, NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS,
                               NON_NUMERIC_DTYPE_CODES, NON_NUMERIC_DTYPE_NAMES,
                               NUMPY_DTYPED_CONSTRUCTORS, NUMPY_INFERRING_CONSTRUCTORS,
-                              FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, RETRACING_TRANSFORMS, JIT_DISABLED_FLAGS, HOST_RANDOM_SIZE_PARAMS,
+                              FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, RETRACING_TRANSFORMS, JIT_POSITIONAL_ARGUMENTS, JIT_DISABLED_FLAGS, HOST_RANDOM_SIZE_PARAMS,
                               HOST_GENERATOR_SIZE_PARAMS, LAX_LOOP_LIBRARY_CALLS,
                               LEAF_FIELD_DATACLASSES, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS,
                               PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
@@ -362,6 +362,16 @@ def test_jit_disabled_flag_is_false_under_jit_and_true_under_disable_jit(qualnam
     with jax.disable_jit():
         f(jnp.ones(2))
     assert seen == [False, True]
+
+
+@pytest.mark.parametrize("qualname", sorted(JIT_POSITIONAL_ARGUMENTS))
+def test_jit_positional_arguments_beyond_the_limit_raise(qualname):
+    jit = _resolve(qualname, jax, "jax.")
+    limit = JIT_POSITIONAL_ARGUMENTS[qualname]
+    assert limit == 1
+    jit(lambda x, n: x)  # the function alone is accepted
+    with pytest.raises(TypeError, match="positional argument"):
+        jit(lambda x, n: x, (1,))
 
 
 @pytest.mark.parametrize("spelling", sorted(FRESH_TRANSFORM_SPELLINGS))

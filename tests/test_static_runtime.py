@@ -32,7 +32,8 @@ JAX_MESSAGES = {
                "Shapes must be 1D sequences of concrete values of integer type, got (JitTracer"),
     "JIT702": ("Jitted function has static_argnums=",
                "the `static_argnums` argument to `jax.checkpoint` / `jax.remat` can only take",
-               "All static broadcasted arguments must be passed positionally"),  # pmap
+               "All static broadcasted arguments must be passed positionally",  # pmap
+               "jit() takes from 0 to 1 positional arguments"),  # the spec passed by position
     "JIT704": "Attempted boolean conversion of traced array",
     "JIT801": "Attempted boolean conversion of traced array",
     "JIT703": "Jitted function has donate_argnums=",

@@ -20,7 +20,8 @@ import libcst as cst
 
 from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
                               OPTAX_SCHEDULES, OPTIMIZER_STATE_INITS, OPTAX_TRANSFORMATIONS, REJECTED_JIT_KEYWORDS, TRACING_CALLS,
-                              GRAPH_STATIC_JITS, TracingCall, FRESH_TRANSFORMS, FRESH_TRANSFORM_SPELLINGS)
+                              GRAPH_STATIC_JITS, TracingCall, FRESH_TRANSFORMS, FRESH_TRANSFORM_SPELLINGS,
+                              JIT_POSITIONAL_ARGUMENTS)
 from jitlint.jitnames import JitApplication, is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
@@ -1310,6 +1311,14 @@ def _spec_problems(ctx: FileContext) -> list[tuple[str, cst.CSTNode, str]]:
                 problems.append((arg.keyword.value, arg, (
                     f"`{short}` takes no `{arg.keyword.value}`: it raises ValueError when applied; "
                     f"drop it, {short} already makes every non-array argument static")))
+    for app in ctx.jit_applications:
+        limit = JIT_POSITIONAL_ARGUMENTS.get(app.jit.qualname)
+        positional = [a for a in app.call.args if a.keyword is None and not a.star] if app.call is not None else []
+        if limit is not None and len(positional) > limit and not app.jit.via:
+            problems.append(("static_argnums", positional[limit], (
+                f"`{app.jit.display}` takes only the function by position, so "
+                f"`{app.jit.display}(..., {cst.Module([]).code_for_node(positional[limit].value)})` raises "
+                f"TypeError when applied; pass it by keyword (`static_argnums=...`)")))
     for app, spec in specs(ctx):
         for keyword, message in spec_errors(spec):
             node = next((a for a in reversed(app.keywords) if a.keyword is not None

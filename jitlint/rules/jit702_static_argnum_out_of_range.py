@@ -17,7 +17,11 @@ class StaticArgnumOutOfRange(Rule):
     check the positions against each call's arguments, so a defaulted parameter left out or
     given by keyword raises (`jaxfacts.StaticSpecTransform.unpassed`; pmwd#27: `ValueError: the
     static_argnums argument to jax.checkpoint / jax.remat can only take integer values ...
-    less than len(args)`). `nnx.remat` fills the defaults in first and stays silent.
+    less than len(args)`). `nnx.remat` fills the defaults in first and stays silent. Also
+    the static positions passed to `jax.jit` by position (`jax.jit(fn, static_argnums)`, old
+    JAX's signature: aesara PR 393): jit takes only the function positionally and raises
+    `TypeError: jit() takes from 0 to 1 positional arguments but 2 were given`
+    (`jaxfacts.JIT_POSITIONAL_ARGUMENTS`).
 
     ## Why is this bad?
     `jax.jit` checks the positions against the signature when it is applied. Measured on jax
