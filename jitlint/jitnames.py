@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Iterator, Optional, Sequence, Union
 
 import libcst as cst
 
-from jitlint.semantic import Frame, Scope, SemanticModel
-
+from jitlint.semantic import Frame, Scope, SemanticModel, decorator_name
 if TYPE_CHECKING:
     from jitlint.project import ProjectIndex
 
@@ -175,7 +174,7 @@ class JitResolver:
             cls = owner.node if owner is not None and owner.kind == "class" else None
             body = cls.body.body if isinstance(cls, cst.ClassDef) and isinstance(cls.body, cst.IndentedBlock) else ()
             method = next((m for m in body if isinstance(m, cst.FunctionDef) and m.name.value == name.attr.value), None)
-            if method is None or [_decorator_name(d) for d in method.decorators] != ["staticmethod"]:
+            if method is None or [decorator_name(d) for d in method.decorators] != ["staticmethod"]:
                 return None
             return self.wrapper_shape(method, depth, staticmethod=True)
         binding = self.model.single_binding(name.value, scope) if isinstance(name, cst.Name) else None
@@ -257,10 +256,6 @@ def is_foreign(node: cst.CSTNode) -> bool:
     """A node made from another module's summary: no position in this file to point at."""
     return id(node) in _FOREIGN
 
-
-def _decorator_name(decorator: cst.Decorator) -> str:
-    expr = decorator.decorator
-    return expr.value if isinstance(expr, cst.Name) else ""
 
 
 def _is_docstring(statement: cst.CSTNode) -> bool:

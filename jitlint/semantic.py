@@ -566,6 +566,37 @@ def dotted_name(node: cst.BaseExpression) -> str:
     return _dotted(node)
 
 
+def argument(call: cst.Call, position: Optional[int], *keywords: str) -> Optional[cst.Arg]:
+    """The argument ``call`` gives a parameter: by one of its ``keywords``, or positionally at
+    ``position`` (None or negative: keyword-only).  None when left out, or when ``*args``
+    comes before that position (which value lands there is not known)."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in keywords:
+            return arg
+    if position is None or position < 0:
+        return None
+    positional = [a for a in call.args if a.keyword is None]
+    if position >= len(positional) or any(a.star for a in positional[:position + 1]):
+        return None
+    return positional[position]
+
+
+def argument_value(call: cst.Call, position: Optional[int], *keywords: str) -> Optional[cst.BaseExpression]:
+    """The value of ``argument``."""
+    arg = argument(call, position, *keywords)
+    return arg.value if arg is not None else None
+
+
+def decorator_name(decorator: cst.Decorator) -> str:
+    """``@staticmethod`` -> staticmethod; '' for any decorator that is not a plain name."""
+    expr = decorator.decorator
+    return expr.value if isinstance(expr, cst.Name) else ""
+
+
+def has_decorator(function: cst.FunctionDef, name: str) -> bool:
+    return any(decorator_name(d) == name for d in function.decorators)
+
+
 def build_model(module: cst.Module, module_name: Optional[str] = None) -> SemanticModel:
     builder = _ModelBuilder(module)
     builder.walk(module)

@@ -39,7 +39,7 @@ from jitlint.rule import FileContext
 from jitlint.project import module_name_for
 from jitlint.rules._loaders import ragged_source
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
-from jitlint.semantic import Binding, Scope, SemanticModel
+from jitlint.semantic import Binding, Scope, SemanticModel, argument_value
 from jitlint.values import (IterationValues, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
                             loop_elements,
                             statements_in,
@@ -623,18 +623,18 @@ class _ArgChecker:
         module, _, function = qualname.rpartition(".")
         size: Optional[cst.BaseExpression] = None
         if module in ARRAY_MODULES and function in SIZED_SHAPE_ARG0:
-            size = _argument(call, 0, ("shape", "N"))
+            size = argument_value(call, 0, "shape", "N")
         elif module in ARRAY_MODULES and function == "linspace":
-            size = _argument(call, 2, ("num",))
+            size = argument_value(call, 2, "num")
         elif qualname in RANDOM_SHAPE_ARG1:
-            size = _argument(call, 1, ("shape",))
-        elif self._host_random_size(call, qualname, scope) is not None:
-            position, keyword = self._host_random_size(call, qualname, scope)  # type: ignore[misc]
+            size = argument_value(call, 1, "shape")
+        elif (drawn_size := self._host_random_size(call, qualname, scope)) is not None:
+            position, keyword = drawn_size
             if position == -1:  # ``np.random.rand(n, 3)``: every argument is a dimension
                 dimensions = [a.value for a in call.args if a.keyword is None and not a.star]
                 size = cst.Tuple([cst.Element(d) for d in dimensions]) if dimensions else None
             else:
-                size = _argument(call, position, (keyword,))
+                size = argument_value(call, position, keyword)
         elif module in ARRAY_MODULES and function == "arange":
             positional = [a.value for a in call.args if a.keyword is None and not a.star]
             if len(positional) == 1 and self.mentions_counter(positional[0], scope, loop):
@@ -1106,18 +1106,6 @@ def _poly(expr: cst.BaseExpression, known: Callable[[cst.Name], bool]) -> Option
                     term = tuple(sorted(t1 + t2))
                     result[term] = result.get(term, 0) + c1 * c2
             return result
-    return None
-
-
-def _argument(call: cst.Call, position: int, keywords: tuple[str, ...]) -> Optional[cst.BaseExpression]:
-    positional = [a for a in call.args if a.keyword is None]
-    if any(a.star for a in positional[: position + 1]):
-        return None
-    if position < len(positional):
-        return positional[position].value
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value in keywords:
-            return arg.value
     return None
 
 

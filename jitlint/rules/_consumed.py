@@ -27,9 +27,7 @@ from jitlint.jaxfacts import CONSUMING_METHODS, STATE_MAKERS
 from jitlint.rule import FileContext
 from jitlint.rules._jitted import CALLABLE_JITS, jitted_functions, positional_params
 from jitlint.rules._nnx import own_nodes
-from jitlint.semantic import Binding, CallSite, SemanticModel
-
-
+from jitlint.semantic import Binding, CallSite, SemanticModel, argument_value
 @dataclass(eq=False)
 class ConsumedReuse:
     update: cst.Call  # ``state.set(...)`` in the jitted body
@@ -137,7 +135,7 @@ def _names_class(model: SemanticModel, expr: cst.BaseExpression, scope, cls: cst
 def _reused(model: SemanticModel, site: CallSite, index: int, param: str) -> Optional[tuple[cst.Call, str]]:
     """(the later call passing the same state, its name) when the name ``site`` passes at
     ``index`` (or as keyword ``param``) is passed there again with no binding in between."""
-    passed = _argument(site.node, index, param)
+    passed = argument_value(site.node, index, param)
     if not isinstance(passed, cst.Name):
         return None
     bindings = model.lookup(passed.value, site.frame.scope)
@@ -150,7 +148,7 @@ def _reused(model: SemanticModel, site: CallSite, index: int, param: str) -> Opt
         if other.node is site.node or other.frame.scope is not site.frame.scope \
                 or cst.Module([]).code_for_node(other.node.func) != callee:
             continue
-        again = _argument(other.node, index, param)
+        again = argument_value(other.node, index, param)
         if not isinstance(again, cst.Name) or again.value != passed.value \
                 or model.lookup(again.value, other.frame.scope) != bindings:
             continue

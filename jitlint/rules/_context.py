@@ -13,10 +13,10 @@ Every rule that asks "does this code run eagerly, and how often?" asks this one 
   program (``jax.grad``, ``jax.vmap``: ``jaxfacts.RETRACING_TRANSFORMS``) runs the function
   again on every call of its result: there the calls of the result (``jax.grad(loss)(w)``,
   ``g = jax.grad(loss)`` then ``g(w)``) count as calls of the function, eager where they are
-  eager; a result that goes anywhere else (into a jit, returned, stored) is taken as traced.  A framework Module's ``__call__`` (a class
-  whose bases we cannot see) runs under its caller's trace too.  Traced code runs once per
-  trace of the outer jit, then the compiled program runs: what it builds costs nothing per
-  call;
+  eager; a result that goes anywhere else (into a jit, returned, stored) is taken as traced.
+  A framework Module's ``__call__`` (a class whose bases we cannot see) runs under its
+  caller's trace too.  Traced code runs once per trace of the outer jit, then the compiled
+  program runs: what it builds costs nothing per call;
 * **repeated** (``REPEATED``) when an eager caller calls it in a loop, or from a function that
   itself repeats, or two eager call sites call it (outside test files), or it is a plain
   class's ``__call__``;
@@ -46,7 +46,7 @@ from jitlint.jaxfacts import CONCRETE_PARAMS, FUNCTION_RUNNING_CALLS, RETRACING_
 from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
-                              dotted_name)
+                              argument_value, dotted_name, has_decorator)
 from jitlint.values import origin, value_flow
 from jitlint.walk import children, iter_nodes
 
@@ -485,7 +485,10 @@ class CallingContext:
                 callee = self.model.qualified_name(func, scope) or ""
                 if callee in FUNCTION_RUNNING_CALLS:
                     # ``scipy.optimize.minimize(objective, x0)``: it calls ``objective`` again and again
-                    for value in _function_arguments(site.node, FUNCTION_RUNNING_CALLS[callee]):
+                    for param in FUNCTION_RUNNING_CALLS[callee]:
+                        value = argument_value(site.node, *param)
+                        if value is None:
+                            continue
                         if isinstance(value, cst.Call) and value.args and \
                                 self.model.qualified_name(value.func, scope) in PARTIAL_CONSTRUCTORS:
                             value = value.args[0].value  # ``partial(objective, data)``
@@ -639,6 +642,15 @@ def _amortised(site: CallSite) -> bool:
                for node in iter_nodes(loops[0]))
 
 
+def names_assigned_in(node: cst.CSTNode) -> set[str]:
+    """The plain names that statements in ``node`` assign (``=``, ``+=``): what a loop body
+    rebinds from one iteration to the next."""
+    assigned = {name.value for target in iter_nodes(node) if isinstance(target, cst.AssignTarget)
+                for name in iter_nodes(target.target) if isinstance(name, cst.Name)}
+    return assigned | {statement.target.value for statement in iter_nodes(node)
+                       if isinstance(statement, cst.AugAssign) and isinstance(statement.target, cst.Name)}
+
+
 def loop_targets(loop: cst.CSTNode) -> set[str]:
     """The names a ``for`` loop or a comprehension binds per item."""
     if isinstance(loop, cst.For):
@@ -651,17 +663,6 @@ def loop_targets(loop: cst.CSTNode) -> set[str]:
     else:
         return set()
     return {node.value for target in targets for node in iter_nodes(target) if isinstance(node, cst.Name)}
-
-
-def _function_arguments(call: cst.Call, params: tuple[tuple[int, str], ...]) -> Iterator[cst.BaseExpression]:
-    """The arguments at the function parameters ``params`` ((position, keyword); -1: keyword only)."""
-    positional = [a.value for a in call.args if a.keyword is None and not a.star]
-    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
-    for position, keyword in params:
-        if 0 <= position < len(positional):
-            yield positional[position]
-        elif keyword in keywords:
-            yield keywords[keyword]
 
 
 def _passed_callables(call: cst.Call) -> Iterator[cst.BaseExpression]:
@@ -716,7 +717,3 @@ def inherited_method(model: SemanticModel, cls: cst.ClassDef, name: str, depth: 
         if found is not None:
             return found
     return None
-
-
-def has_decorator(function: cst.FunctionDef, name: str) -> bool:
-    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == name for d in function.decorators)

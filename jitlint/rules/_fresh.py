@@ -45,13 +45,14 @@ from jitlint.jaxfacts import FUNCTION_RUNNING_CALLS, JAX_ARRAY_NAMESPACES, FRESH
 from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED, calling_context,
-                                    class_methods, has_decorator, loop_targets)
+                                    class_methods, loop_targets)
 from jitlint.rules._jitted import name_loads, positional_params
 from jitlint.rules._loaders import batch_source
 from jitlint.rules._stale import state_changed_after_construction
 from jitlint.rules._static import class_verdict
 from jitlint.rules._types import ClassRef, member_kind, receiver_class
-from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, dotted_name
+from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, argument_value,
+                              dotted_name, has_decorator)
 from jitlint.staticargs import IDENTITY, UNHASHABLE
 from jitlint.staticargs import UNKNOWN as UNKNOWN_CLASS
 from jitlint.values import returned_made_function, value_flow
@@ -496,7 +497,7 @@ class _Analysis:
         positional = [p.name.value for p in (*params.posonly_params, *params.params)]
         for param in positional + [p.name.value for p in params.kwonly_params]:
             index = positional.index(param) if param in positional else None
-            arguments = [_argument(site.node, param, index) for site in sites]
+            arguments = [argument_value(site.node, index, param) for site in sites]
             if param in closed_over and len({_source(a) for a in arguments}) > 1:
                 return True
             shapes = [self._literal_shape(a, site.frame.scope) for a, site in zip(arguments, sites)]
@@ -525,8 +526,8 @@ class _Analysis:
                                                               site.frame.scope):
                 return False  # batches of data: one program, fed new values
             items = loop_targets(loops[0])
-            if not any(isinstance(arg := _argument(site.node, param, positional.index(param)
-                                                   if param in positional else None), cst.Name)
+            if not any(isinstance(arg := argument_value(site.node, positional.index(param)
+                                                        if param in positional else None, param), cst.Name)
                        and arg.value in items and not self._only_traced_operand(node, param, creation)
                        for param in closed_over):
                 return False
@@ -987,17 +988,6 @@ class _Analysis:
                     found.append(EagerLoopApplication(JitRef(qualname), args[index].value, site.node,
                                                 site.frame, (), site.node))
         return found
-
-
-def _argument(call: cst.Call, param: str, index: Optional[int]) -> Optional[cst.BaseExpression]:
-    """The argument ``call`` passes for ``param`` (None: the default, or unknown)."""
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == param:
-            return arg.value
-    positional = [a for a in call.args if a.keyword is None and not a.star]
-    if index is not None and index < len(positional) and not any(a.star for a in call.args):
-        return positional[index].value
-    return None
 
 
 def _source(node: Optional[cst.CSTNode]) -> Optional[str]:

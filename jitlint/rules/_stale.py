@@ -30,7 +30,8 @@ from jitlint.jaxfacts import (CACHE_CLEARS, CACHE_KEY_MISSING_FLAGS, CONFIG_UPDA
                               LAX_LOOP_BODIES)
 from jitlint.project import absolute, attribute_reads, module_name_for
 from jitlint.rule import FileContext
-from jitlint.rules._context import bound_method_target, calling_context, class_methods, loop_targets
+from jitlint.rules._context import (bound_method_target, calling_context, class_methods, loop_targets,
+                                    names_assigned_in)
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions, jitted_lambdas,
                                    name_loads, positional_params, scopes_within, static_names)
 from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates, own_nodes
@@ -1105,8 +1106,7 @@ def _same_recipe(bindings: list[Binding]) -> bool:
 
 def _reads_loop_bound_name(expr: cst.BaseExpression, loop: cst.CSTNode) -> bool:
     """``expr`` reads a name that ``loop`` binds (its target, or an assignment in its body)."""
-    bound = set(loop_targets(loop)) | {name.value for target in iter_nodes(loop) if isinstance(target, cst.AssignTarget)
-                                       for name in iter_nodes(target.target) if isinstance(name, cst.Name)}
+    bound = loop_targets(loop) | names_assigned_in(loop)
     return any(name.value in bound for name in name_loads(expr))
 
 

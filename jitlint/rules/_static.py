@@ -28,7 +28,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._arguments import field_assignments, instance_class
 from jitlint.rules._lifted import lifted_specs, transformed_calls
 from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context
-from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel
+from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument
 from jitlint.rules._jitted import annotated_strict_array, static_names
 from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
                                 spec_errors, spec_of, target_def)
@@ -226,14 +226,6 @@ def _calls_in_table(ctx: FileContext, table: dict) -> Iterator[tuple[CallSite, s
             yield site, qualname, entry
 
 
-def _argument_at(call: cst.Call, position: int, keyword: str) -> Optional[cst.Arg]:
-    """The argument ``call`` gives a parameter: positionally at ``position``, or by keyword."""
-    positional = [a for a in call.args if a.keyword is None]
-    if position < len(positional):
-        return positional[position]
-    return next((a for a in call.args if a.keyword is not None and a.keyword.value == keyword), None)
-
-
 def _eager_lax_uses(ctx: FileContext) -> list[StaticUse]:
     uses: list[StaticUse] = []
     specs_by_name: dict[str, StaticArgSpec] = {}
@@ -243,7 +235,7 @@ def _eager_lax_uses(ctx: FileContext) -> list[StaticUse]:
         spec = specs_by_name.setdefault(qualname, StaticArgSpec(qualname, qualname))
         callee = qualname.replace("jax.lax.", "lax.")
         for position, keyword in params:
-            arg = _argument_at(site.node, position, keyword)
+            arg = argument(site.node, position, keyword)
             if arg is not None:
                 uses.append(StaticUse(site, callee, spec, arg, keyword,
                                       position if arg.keyword is None else None,
@@ -1467,7 +1459,7 @@ def hashed_function_arguments(ctx: FileContext) -> Iterator[tuple[cst.Arg, str, 
     its function arguments (``jaxfacts.HASHED_FUNCTION_PARAMS``), eager or traced."""
     for site, qualname, params in _calls_in_table(ctx, HASHED_FUNCTION_PARAMS):
         for position, keyword, sequence in params:
-            arg = _argument_at(site.node, position, keyword)
+            arg = argument(site.node, position, keyword)
             if arg is not None:
                 yield (arg, qualname.replace("jax.lax.", "lax."), keyword,  # type: ignore[union-attr]
                        sequence, site.frame.scope)
@@ -1507,7 +1499,7 @@ def _transformed_static_uses(ctx: FileContext) -> list[TransformedStaticUse]:
         fact = TRACING_CALLS.get(transform) if transform is not None else None
         if fact is None or not fact.wraps:
             continue
-        target = _argument_at(inner, *fact.functions[0])
+        target = argument(inner, *fact.functions[0])
         if target is None:
             continue
         bound = 0
@@ -1538,7 +1530,7 @@ def _handed_positions(model, fact: TracingCall, call: cst.Call, count: int, scop
     """Which of ``count`` positional arguments of the transformed function get tracers:
     those ``in_axes`` does not map to None, or those ``argnums`` names (None: not known)."""
     def literal(param) -> Optional[cst.BaseExpression]:
-        arg = _argument_at(call, *param)
+        arg = argument(call, *param)
         value = arg.value if arg is not None else None
         if isinstance(value, cst.Name) and value.value != "None":  # ``axis = 0`` above
             binding = model.single_binding(value.value, scope)

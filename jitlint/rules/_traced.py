@@ -71,7 +71,7 @@ from jitlint.jaxfacts import (ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMES
                               SCHEDULE_PARAMS, SEQUENCE_CONVERTING_FUNCTIONS, SIGNATURE_PRESERVING_TRANSFORMS,
                               STATIC_FIELD_MARKERS, TRACER_TYPES, TRACED_RESULT_CALLS, TRACING_CALLS, JIT_DISABLED_FLAGS,
                               DataSizedOutput, PYTHON_INT_RANGE, X64_FLAG,
-                              Param, TracingCall, concrete_param)
+                              TracingCall, concrete_param)
 from jitlint.callgraph import LIBRARIES
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JIT_FUNCTIONS
 from jitlint.project import absolute, module_name_for
@@ -84,7 +84,8 @@ from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jit
 from jitlint.rules._lifted import nondiff_spec_of, static_positions as lifted_static_positions
 from jitlint.rules._nnx import NNX_JIT, linen_self_method, own_nodes
 from jitlint.rules._static import fields_passed, jitted_call_sites, jitted_callee, jitted_reference, map_arguments
-from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, dotted_name
+from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, argument_value,
+                              dotted_name)
 from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
 from jitlint.values import (annotated_fields, array_made_by, literal_truth, assigned, class_attribute_value, int_constant, returned_made_function,
                             self_attribute_value, value_flow)
@@ -260,7 +261,7 @@ def _abstractly_traced_library_calls(ctx: FileContext) -> list[TracerUse]:
                 or fact.given is not None or fact.optional_inputs or len(fact.functions) != 1 \
                 or fact.wraps != (outer is not call) or any(arg.star for arg in (*outer.args, *call.args)):
             continue
-        function = _argument(outer, fact.functions[0])
+        function = argument_value(outer, *fact.functions[0])
         target = model.qualified_name(function, scope) if function is not None else None
         if target not in CONCRETE_PARAMS:
             continue
@@ -594,7 +595,7 @@ def _handed_functions(model: SemanticModel, call: cst.Call, fact: TracingCall, s
     branches."""
     found = []
     for param in fact.functions:
-        value = _argument(call, param)
+        value = argument_value(call, *param)
         if isinstance(value, cst.Name):
             binding = model.single_binding(value.value, scope)
             if binding is not None and binding.kind == "assign" and isinstance(binding.value, (cst.List, cst.Tuple)):
@@ -668,7 +669,7 @@ def _record_jitted_imports(ctx: FileContext) -> None:
         target = app.target
         while isinstance(target, cst.Call):  # ``jax.jit(jax.grad(losses.hinge))``: every argument traced
             fact = TRACING_CALLS.get(model.qualified_name(target.func, app.frame.scope) or "")
-            target = _argument(target, fact.functions[0]) if fact is not None and fact.wraps else None
+            target = argument_value(target, *fact.functions[0]) if fact is not None and fact.wraps else None
         root = target
         while isinstance(root, cst.Attribute):
             root = root.value
@@ -768,7 +769,7 @@ def _recursion_through_traced_branches(ctx: FileContext) -> list[TracerUse]:
             if fact is None:
                 continue
             for param in fact.functions:
-                branch = function_value(model, _argument(node, param), scope)
+                branch = function_value(model, argument_value(node, *param), scope)
                 if branch is not None and branch is not func and _calls_def(model, branch, func):
                     uses.append(TracerUse("bool", node, func, (
                         f"recursion through `lax.cond` never stops: cond traces both branches whatever "
@@ -871,7 +872,7 @@ def _filter_jitted(ctx: FileContext) -> list[TracerUse]:
         traced: set[str] = set()
         classes: dict[str, cst.ClassDef] = {}
         for index, param in enumerate(params):
-            kinds = {_array_or_pytree(model, _argument(site.node, (index, param)), site.frame.scope, pytrees)
+            kinds = {_array_or_pytree(model, argument_value(site.node, index, param), site.frame.scope, pytrees)
                      for site in sites}
             if sites and None not in kinds and len(kinds) == 1:
                 traced.add(param)
@@ -904,7 +905,7 @@ def _nnx_jitted(ctx: FileContext) -> list[TracerUse]:
                  and getattr(model.single_binding(func.name.value, site.frame.scope), "node", None) is func]
         classes: dict[str, cst.ClassDef] = {}
         for index, param in enumerate(params):
-            found = {_nnx_module_class(ctx, _argument(site.node, (index, param)), site.frame.scope) for site in sites}
+            found = {_nnx_module_class(ctx, argument_value(site.node, index, param), site.frame.scope) for site in sites}
             if sites and len(found) == 1 and None not in found:
                 classes[param] = found.pop()
         if params:
@@ -993,7 +994,7 @@ def transformed_function(ctx: FileContext, expr: cst.BaseExpression, scope: Scop
             return None
         made, scope = binding.value, binding.scope
     qualname = ctx.model.qualified_name(made.func, scope) or ""
-    argument = _argument(made, (0, "f"))
+    argument = argument_value(made, 0, "f")
     if qualname in FUNCTION_TRANSFORM_WRAPPERS and argument is not None:
         inner = transformed_function(ctx, cst.Attribute(argument, expr.attr), scope, depth + 1)
         fewer = FUNCTION_TRANSFORM_WRAPPERS[qualname].get(method, 0)
@@ -1031,23 +1032,6 @@ def _jitted_module_applies(ctx: FileContext) -> list[TracerUse]:
     return uses
 
 
-def _argument(call: cst.Call, param: Param) -> Optional[cst.BaseExpression]:
-    """The value ``call`` passes for ``param`` (None: left out, or behind ``*args``)."""
-    position, keyword = param
-    index = 0
-    for arg in call.args:
-        if arg.star:
-            return None
-        if arg.keyword is not None:
-            if arg.keyword.value == keyword:
-                return arg.value
-        elif index == position:
-            return arg.value
-        else:
-            index += 1
-    return None
-
-
 def function_value(model: SemanticModel, expr: Optional[cst.BaseExpression], scope: Scope, depth: int = 0):
     """The def or lambda of this module ``expr`` is (a lambda, or a name bound once to one, or
     to another such name: ``callback = body``)."""
@@ -1073,14 +1057,14 @@ def _handed_params(call: cst.Call, fact: TracingCall, func, static: frozenset[in
     chosen = set(range(len(params))) if fact.given is None else set(fact.given)
     chosen -= static
     if fact.in_axes is not None:
-        axes = _argument(call, fact.in_axes)
+        axes = argument_value(call, *fact.in_axes)
         if isinstance(axes, (cst.Tuple, cst.List)):
             chosen = {i for i, e in enumerate(axes.elements)
                       if not (isinstance(e.value, cst.Name) and e.value.value == "None")}
         elif axes is not None and not isinstance(axes, cst.Integer):
             return set()  # not a literal: which are mapped is unknown
     if fact.argnums is not None:
-        argnums = _argument(call, fact.argnums)
+        argnums = argument_value(call, *fact.argnums)
         if argnums is None:
             chosen = {0}
         elif isinstance(argnums, cst.Integer):
@@ -1090,7 +1074,7 @@ def _handed_params(call: cst.Call, fact: TracingCall, func, static: frozenset[in
         else:
             return set()
     for argument, index in fact.optional_inputs:
-        value = _argument(call, argument)
+        value = argument_value(call, *argument)
         if value is None or (isinstance(value, cst.Name) and value.value == "None"):
             chosen.discard(index)
     return {params[i].name.value for i in chosen if i < len(params)}
@@ -1675,7 +1659,7 @@ class _FunctionAnalysis:
             fact = TRACING_CALLS.get(qualname) if qualname is not None else None
             if fact is None or not fact.wraps:
                 return
-            inner = _argument(inner, fact.functions[0])
+            inner = argument_value(inner, *fact.functions[0])
         if isinstance(inner, cst.Name):
             self.follow(cst.Call(inner, call.args), scope)
 
@@ -1699,7 +1683,7 @@ class _FunctionAnalysis:
         parameters the traced trees' leaves reach traced (a nested lambda or def is part of
         this analysis: ``_mapped_nested_params``)."""
         slot, first_tree, first_param = fact
-        function = _argument(call, slot)
+        function = argument_value(call, *slot)
         helper = self._plain_helper(function, scope) if function is not None else None
         if helper is None or helper is self.func or self.depth >= MAX_HELPER_DEPTH:
             return
@@ -1902,7 +1886,7 @@ class _FunctionAnalysis:
             qualname = model.qualified_name(call.func, scope)
             fact = TRACING_CALLS.get(qualname) if qualname is not None else None
             for param in fact.functions if fact is not None else ():
-                func = function_value(model, _argument(call, param), scope)
+                func = function_value(model, argument_value(call, *param), scope)
                 if func is not None and func is not self.func and id(model.scope_of[func]) in self.scope_ids:
                     handed.setdefault(id(model.scope_of[func]), set()).update(_handed_params(call, fact, func))
         return handed
@@ -1918,7 +1902,7 @@ class _FunctionAnalysis:
             if id(scope) not in self.scope_ids or _last_name(call.func) not in _TREE_MAP_LAST_NAMES:
                 continue
             fact = TREE_MAPS.get(model.qualified_name(call.func, scope) or "")
-            func = function_value(model, _argument(call, fact[0]), scope) if fact is not None else None
+            func = function_value(model, argument_value(call, *fact[0]), scope) if fact is not None else None
             if func is None or func is self.func or id(model.scope_of[func]) not in self.scope_ids:
                 continue
             _, first_tree, first_param = fact  # type: ignore[misc]
@@ -2048,7 +2032,7 @@ class _FunctionAnalysis:
         if not isinstance(expr, cst.Name):
             return None
         if self._is_self(expr, scope):
-            cls = self._own_class()
+            cls = self._class_of(self.func)
             return HeldObject(cls, self.traced_fields) if cls is not None and self.traced_fields else None
         bindings = self.model.lookup(expr.value, scope)
         if len(bindings) != 1:
@@ -2073,8 +2057,8 @@ class _FunctionAnalysis:
         return any(self.held_object(e, scope) is not None
                    for e in (receiver, *(arg.value for arg in call.args if not arg.star)) if e is not None)
 
-    def _own_class(self) -> Optional[cst.ClassDef]:
-        outer = self.model.scope_of[self.func].parent
+    def _class_of(self, method: cst.FunctionDef) -> Optional[cst.ClassDef]:
+        outer = self.model.scope_of[method].parent
         return outer.node if outer is not None and isinstance(outer.node, cst.ClassDef) else None
 
     def _held_attribute_traced(self, expr: cst.Attribute, scope: Scope) -> bool:
@@ -2103,9 +2087,8 @@ class _FunctionAnalysis:
         if analysis is None:
             analysis = _FunctionAnalysis(self.ctx, JittedFunction(method, [], set(), set()), self.jitted_defs,
                                          self, self.depth + 1, traced_fields=fields)
-            outer = self.model.scope_of[method].parent
-            analysis.held_property = outer.node.name.value if outer is not None and isinstance(
-                outer.node, cst.ClassDef) else "?"
+            cls = self._class_of(method)
+            analysis.held_property = cls.name.value if cls is not None else "?"
             self.followed[key] = analysis
             analysis.solve()
         return analysis
@@ -2157,8 +2140,8 @@ class _FunctionAnalysis:
         qualname = self.model.qualified_name(func, scope)
         result = TRACED_RESULT_CALLS.get(qualname) if qualname is not None else None
         if result is not None:  # numpyro.sample: a tracer unless it returns an argument
-            observed = _argument(call, result.observed) if result.observed is not None else None
-            passed = _argument(call, result.passes) if result.passes is not None else observed
+            observed = argument_value(call, *result.observed) if result.observed is not None else None
+            passed = argument_value(call, *result.passes) if result.passes is not None else observed
             return self.traced(passed, scope) if passed is not None else result.passes is None
         if qualname in ARGUMENT_TRACED_LIBRARY_FUNCTIONS and not ARGUMENT_TRACED_LIBRARY_FUNCTIONS[qualname]:
             return self._fed_traced(call, scope)  # diffrax.is_okay(sol.result)
@@ -2493,7 +2476,7 @@ class _FunctionAnalysis:
         calls = {id(call.call) for call in jitted_calls(self.ctx) if call.func is self.func}
         sites = [site for site in self.model.calls if id(site.node) in calls]
         return bool(sites) and all(
-            _boolean_array(self.model, _argument(site.node, (position, param)), site.frame.scope)
+            _boolean_array(self.model, argument_value(site.node, position, param), site.frame.scope)
             for site in sites)
 
     def _builtin(self, func: cst.BaseExpression, scope: Scope) -> Optional[str]:
@@ -2597,7 +2580,7 @@ class _FunctionAnalysis:
             if any(arg.star for arg in site.node.args):
                 return None
             position = positional.index(expr.value) if expr.value in positional and param not in params.kwonly_params else -1
-            value = _argument(site.node, (position, expr.value))
+            value = argument_value(site.node, position, expr.value)
             truths.add(literal_truth(value if value is not None else param.default))
         return truths.pop() if len(truths) == 1 else None
 
@@ -2607,8 +2590,9 @@ class _FunctionAnalysis:
 
 def tracer_test(model: SemanticModel, test: cst.BaseExpression, scope: Scope) -> Optional[str]:
     """"traced" for ``isinstance(v, jax.core.Tracer)`` (jaxfacts.TRACER_TYPES), "untraced" for
-    its negation and for a test that jit is disabled (jaxfacts.JIT_DISABLED_FLAGS): what follows on the true side of the test never sees a tracer when it is
-    "untraced", and runs only under a trace when it is "traced"."""
+    its negation and for a test that jit is disabled (jaxfacts.JIT_DISABLED_FLAGS): what
+    follows on the true side of the test never sees a tracer when it is "untraced", and runs
+    only under a trace when it is "traced"."""
     negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
     call = test.expression if negated else test
     if isinstance(call, (cst.Name, cst.Attribute)) and model.qualified_name(call, scope) in JIT_DISABLED_FLAGS:
@@ -2949,7 +2933,7 @@ class _UseFinder(Walker):
             if position >= len(spec.params):
                 continue
             param = spec.params[position]
-            value = _argument(node, (position, param))
+            value = argument_value(node, position, param)
             if value is None or not a.traced(value, scope):
                 continue
             a.report("nondiff", node, f"`{_src(node)}` in {a.where} passes the traced `{_src(value)}` as "

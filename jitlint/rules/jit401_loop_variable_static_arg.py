@@ -4,12 +4,11 @@ import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._arguments import instance_class
-from jitlint.rules._context import loop_targets
+from jitlint.rules._context import loop_targets, names_assigned_in
 from jitlint.rules._jitted import name_loads
 from jitlint.rules._counter_fields import counter_uses, describe
 from jitlint.rules._static import changing_scalar, class_verdict, fresh_value, static_uses
 from jitlint.rules._traced import needs_python_value
-from jitlint.walk import iter_nodes
 
 
 class LoopVariableStaticArg(Rule):
@@ -145,16 +144,13 @@ class LoopVariableStaticArg(Rule):
 def _sweep_of_programs(ctx: FileContext, use) -> bool:
     """The body needs the value as a Python value (a shape, a bound), and no iteration feeds the
     next (no name the loop body rebinds is read there: ``for n in range(1, 9): _ = sample(key,
-    n)``, timing one program per size): each
-    value is a different program, every compile is needed, and nothing is to be changed."""
+    n)``, timing one program per size): each value is a different program, every compile is
+    needed, and nothing is to be changed."""
     loops = use.site.frame.loops_in_scope()
     if not loops or not needs_python_value(ctx, use.callee, use.param):
         return False
     loop = loops[0]
-    rebound = {node.value for node in iter_nodes(loop.body) if isinstance(node, cst.AssignTarget)
-               for node in iter_nodes(node.target) if isinstance(node, cst.Name)}
-    rebound |= {node.target.value for node in iter_nodes(loop.body)
-                if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name)}
+    rebound = names_assigned_in(loop.body)
     read = {name.value for name in name_loads(loop.body)}
     return not (read - loop_targets(loop)) & rebound  # no state carried from one iteration on
 

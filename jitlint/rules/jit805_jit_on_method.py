@@ -6,7 +6,7 @@ from jitlint.jaxfacts import NON_PYTREE_CLASS_DECORATORS
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._arguments import PYTREE_METHODS, registered_classes
 from jitlint.rules._jitted import TRACING_JITS, jitted_functions, positional_params, static_names
-from jitlint.semantic import Scope
+from jitlint.semantic import Scope, decorator_name
 from jitlint.staticargs import literal, spec_of
 
 
@@ -84,7 +84,7 @@ class JitOnMethod(Rule):
                 registered = registered_classes(ctx)
             if frame.scope.node in registered:
                 continue
-            if any(_decorator_name(d) in ("staticmethod", "classmethod") for d in func.decorators):
+            if any(decorator_name(d) in ("staticmethod", "classmethod") for d in func.decorators):
                 continue
             params = positional_params(func)
             if not params or params[0].name.value != "self":
@@ -134,7 +134,7 @@ def _classmethods(ctx: FileContext) -> Iterator[Violation]:
                 or app.anchor not in func.decorators:
             continue
         frame = ctx.model.functions.get(func)
-        names = [_decorator_name(d) for d in func.decorators]
+        names = [decorator_name(d) for d in func.decorators]
         index = func.decorators.index(app.anchor)
         if frame is None or frame.scope.kind != "class" or "classmethod" not in names[:index] \
                 or any(names[index + 1:]):
@@ -164,8 +164,3 @@ def _classmethods(ctx: FileContext) -> Iterator[Violation]:
             f"(into {lands}): the first call raises TypeError (a type is not a valid JAX type); "
             f"make it static (static_argnums=0, with the other static arguments) or jit a "
             f"staticmethod or module function"))
-
-
-def _decorator_name(decorator: cst.Decorator) -> str:
-    expr = decorator.decorator
-    return expr.value if isinstance(expr, cst.Name) else ""

@@ -7,9 +7,8 @@ import libcst as cst
 from jitlint.jaxfacts import LAX_CONTROL_FLOW_FUNCTION_PARAMS
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import PARTIAL_CONSTRUCTORS, bound_method_target
-from jitlint.rules._traced import _argument, _src, function_value
-from jitlint.semantic import Scope, SemanticModel
-
+from jitlint.rules._traced import _src, function_value
+from jitlint.semantic import Scope, SemanticModel, argument_value
 MAX_HELPER_DEPTH = 3  # helpers followed from a branch: ``lambda _: raise_error()`` and its callees
 
 
@@ -80,7 +79,7 @@ class RaiseInLaxBranch(Rule):
                 continue
             short = qualname.replace("jax.lax.", "lax.")
             for param in params:
-                for function in _functions(ctx, _argument(site.node, param), scope):
+                for function in _functions(ctx, argument_value(site.node, *param), scope):
                     found = _unconditional_raise(model, function)
                     if found is None or id(found[0]) in reported:
                         continue
