@@ -403,7 +403,7 @@ class CallingContext:
             # an object made per iteration and used there once repeats its construction; one
             # made per run of a loop that uses it many times (``for seed in seeds: agent =
             # Agent(seed)``, then a training loop) pays it once per run
-            return any(self.site_repeats(site) and not _amortised(site) for site in eager)
+            return any(self.site_repeats(site) and not _amortised(site, self.model) for site in eager)
         return len(eager) >= 2 or any(self.site_repeats(site) for site in eager)
 
     def _repeats_by_role(self, function: cst.FunctionDef) -> bool:
@@ -632,14 +632,15 @@ class UnknownContext(NamedTuple):
         return "; ".join(why for _, why in self.roots[:2])
 
 
-def _amortised(site: CallSite) -> bool:
+def _amortised(site: CallSite, model: SemanticModel) -> bool:
     """The innermost loop around ``site`` holds another loop that runs after it: what the call
-    builds serves many iterations of that inner loop."""
+    builds serves many iterations of that inner loop (a loop before it does not use it)."""
     loops = site.frame.loops_in_scope()
     if not loops:
         return False
+    start = model.order(site.node)
     return any(isinstance(node, (cst.For, cst.While)) and node is not loops[0] and not site.frame.is_inside(node)
-               for node in iter_nodes(loops[0]))
+               and model.order(node) > start for node in iter_nodes(loops[0]))
 
 
 def names_assigned_in(node: cst.CSTNode) -> set[str]:
