@@ -938,12 +938,15 @@ ARRAY_HASHING_OBJECTS = frozenset(f"equinox.nn.{name}" for name in (
 ))
 # Library base classes whose subclasses hash by their fields (arrays included).
 FIELD_HASHING_BASES = frozenset({"equinox.Module"})
-# lax functions that hash their function arguments to cache the traced branches, eagerly and
-# under jit alike (measured: an equinox Linear as a branch raises TypeError both ways).
-# qualname -> (position, keyword, a sequence of functions?) of those parameters.
+# lax functions that hash their function arguments to cache the traced branches or bodies,
+# eagerly and under jit alike (measured: an equinox Linear as a branch, as scan's ``f`` or as a
+# while_loop's ``cond_fun`` raises TypeError both ways; ``fori_loop`` and ``map`` wrap theirs
+# first and do not).  qualname -> (position, keyword, a sequence of functions?).
 HASHED_FUNCTION_PARAMS: dict[str, tuple[tuple[int, str, bool], ...]] = {
     "jax.lax.switch": ((1, "branches", True),),
     "jax.lax.cond": ((1, "true_fun", False), (2, "false_fun", False)),
+    "jax.lax.scan": ((0, "f", False),),
+    "jax.lax.while_loop": ((0, "cond_fun", False), (1, "body_fun", False)),
 }
 
 # --- Transforms that keep the signature ----------------------------------------------------------

@@ -1533,6 +1533,22 @@ def test_field_hashing_base_hashes_its_array_fields():
             hash(Holder([1.0]))  # a list field too
 
 
+def _hashed_function_call(qualname: str, position: int, function, x) -> list:
+    """The arguments of an example call of ``qualname``, with ``function`` at ``position``
+    (None: the example's own, hashable functions)."""
+    def identity(*args):
+        return args[-1]
+    args = {
+        "jax.lax.switch": [jnp.int32(0), [identity, identity], x],
+        "jax.lax.cond": [jnp.bool_(True), identity, identity, x],
+        "jax.lax.scan": [lambda c, v: (c, v), x, jnp.ones((2, 2))],
+        "jax.lax.while_loop": [lambda c: False, identity, x],
+    }[qualname]
+    if function is not None:
+        args[position] = [function, function] if isinstance(args[position], list) else function
+    return args
+
+
 @pytest.mark.parametrize("qualname", sorted(HASHED_FUNCTION_PARAMS))
 def test_hashed_function_param_raises_for_an_unhashable_function(qualname):
     """An unhashable callable (an equinox Linear) at each parameter raises TypeError, eagerly
@@ -1543,16 +1559,12 @@ def test_hashed_function_param_raises_for_an_unhashable_function(qualname):
     x = jnp.ones(2)
     for position, keyword, sequence in HASHED_FUNCTION_PARAMS[qualname]:
         assert parameters[position] == keyword, (qualname, position, keyword)
-        for good in (lambda v: v, layer):
-            args = [jnp.int32(0), lambda v: v, lambda v: v, x] if not sequence else [jnp.int32(0), None, x]
-            args[position] = [good, good] if sequence else good
-            if good is layer:
-                with pytest.raises(TypeError, match="unhashable"):
-                    function(*args)
-                with pytest.raises(TypeError, match="unhashable"):
-                    jax.jit(lambda i, v: function(i, *args[1:-1], v))(0, x)
-            else:
-                function(*args)
+        assert isinstance(_hashed_function_call(qualname, position, layer, x)[position], list) == sequence
+        function(*_hashed_function_call(qualname, position, None, x))  # the example's own functions work
+        with pytest.raises(TypeError, match="unhashable"):
+            function(*_hashed_function_call(qualname, position, layer, x))
+        with pytest.raises(TypeError, match="unhashable"):
+            jax.jit(lambda v: function(*_hashed_function_call(qualname, position, layer, v)))(x)
 
 
 @pytest.mark.parametrize("qualname", sorted(COMPILE_TIME_EVAL_CONTEXTS))

@@ -48,8 +48,9 @@ class UnhashableStaticArg(Rule):
     Fields built in `__init__` count (`self.layers = [...]`), and `jax.grad`-style transforms
     under the jit keep the signature the static positions refer to
     (`jaxfacts.SIGNATURE_PRESERVING_TRANSFORMS`). Also objects JAX hashes that are not static
-    arguments: the callable given to `jax.jit` and the branches of `lax.switch` / `lax.cond`
-    (`jaxfacts.HASHED_FUNCTION_PARAMS`, eager or traced) when they are equinox Modules whose
+    arguments: the callable given to `jax.jit`, the branches of `lax.switch` / `lax.cond`
+    and the functions of `lax.scan` / `lax.while_loop` (`jaxfacts.HASHED_FUNCTION_PARAMS`,
+    eager or traced) when they are equinox Modules whose
     hash covers arrays (the layers of `jaxfacts.ARRAY_HASHING_OBJECTS`, or this module's
     Module made with an array or container field), through names and `self.attr` fields; and
     such a library layer at a static position. Also a transform's tracer landing on a static
@@ -81,7 +82,8 @@ class UnhashableStaticArg(Rule):
     (under `eqx.filter_jit` and `jax.jit` alike, and for a flax.struct dataclass); the same
     instance again is fine. `jax.jit(eqx.nn.Linear(...))` raises `TypeError: unhashable type:
     'jaxlib._jax.ArrayImpl'` on the first call (equinox 0.13.8), and so does `lax.switch(i,
-    [linear, ...], x)` or `lax.cond(p, module, f, x)`, eagerly and inside jit
+    [linear, ...], x)`, `lax.cond(p, module, f, x)` or `lax.scan(module, init, xs)`, eagerly
+    and inside jit
     (`fixtures/argument_types/`). A vmap, pmap or grad tracer at a static position raises
     the same ValueError (`... BatchTracer ... unhashable`), through a positional
     `functools.partial` too; bound by keyword the static value stays outside the map and works.
@@ -214,7 +216,7 @@ class UnhashableStaticArg(Rule):
 
 def _hashed_objects(ctx: FileContext) -> Iterator[Violation]:
     """Objects JAX hashes that are not static arguments: the callable given to jax.jit, the
-    branches of lax.switch / lax.cond."""
+    function arguments of jaxfacts.HASHED_FUNCTION_PARAMS (lax.switch, cond, scan, ...)."""
     for app in ctx.jit_applications:
         target = app.target
         if app.jit.qualname not in ARGNUM_JITS or app.call is None \

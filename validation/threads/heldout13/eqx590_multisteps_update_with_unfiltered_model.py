@@ -1,0 +1,59 @@
+# source: https://github.com/patrick-kidger/equinox/issues/590
+# expect: trace-time-error at line 48
+# runtime: ERROR TypeError
+# why: The whole MLP (including its jax.nn.relu activation, a custom_jvp object) is passed as `params` to optim.update inside the filter_jit step; optax.MultiSteps carries params through lax.cond, so tracing raises a TypeError on the non-array leaf.
+
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+import jax
+import jax.numpy as jnp
+import optax
+import equinox as eqx
+
+key = jax.random.PRNGKey(0xff)
+model = eqx.nn.MLP(2, 2, 2, 2, key=key)
+
+def dummy_loss(model, x):
+    return jax.vmap(model)(x).mean()
+
+optim = optax.adamw(1e-2)
+optim = optax.MultiSteps(optim, 2) # <--- remove this line and code will execute successfully 
+
+opt_state = optim.init(eqx.filter(model, eqx.is_array))
+
+@eqx.filter_jit
+def train_step(model, opt_state, x):
+    grad = eqx.filter_grad(dummy_loss)(model, x)
+    updates, opt_state = optim.update(grad, opt_state, model)
+    model = eqx.apply_updates(model, updates)
+
+    return model, opt_state
+
+x = jnp.zeros((4, 2))
+
+try:  # scaffolding
+    train_step(model, opt_state, x)
+    _report({"jit(train_step)"}, 1)  # scaffolding
+except Exception as e:  # scaffolding
+    print(f"ERROR {type(e).__name__}")  # scaffolding

@@ -1,0 +1,40 @@
+# source: https://github.com/jax-ml/jax/issues/3120
+# expect: trace-time-error at line 37
+# runtime: ERROR NameError
+# why: test calls lax.psum over axis_name='batch' but is pmapped without axis_name, so the name is unbound while tracing and the call raises NameError.
+
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+import jax  # scaffolding
+import numpy as np  # scaffolding
+
+a = np.arange(4)[np.newaxis,:]
+print(a.shape)
+def test(x):
+  return jax.lax.psum(x, axis_name='batch')
+try:  # scaffolding
+  jax.pmap(test)(a)
+  _report({"jit(_fun)"}, 1)  # scaffolding
+except Exception as e:  # scaffolding
+  print(f"ERROR {type(e).__name__}")  # scaffolding
