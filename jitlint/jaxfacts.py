@@ -791,6 +791,27 @@ NON_ARRAY_LEAF_OBJECTS: dict[str, str] = {
                     "AdaptiveAvgPool2d", "AdaptiveAvgPool3d")},
 }
 
+# Library calls that trace every leaf of an argument as an array: a lax loop's initial carry or
+# scanned-over values, a solver's initial point.  A leaf that is not one (a str, a function: the
+# activations an ``eqx.nn.MLP`` holds) raises TypeError there, as at a jit's traced position.
+# A function's qualname, or "<constructor>.<method>" for a method of the object a library call
+# builds (``jaxopt.LBFGS(fun=loss).run(init_params)``) -> (position, keyword) of those
+# parameters.  tests/test_jaxfacts.py passes an eqx.nn.MLP at each and expects TypeError.
+ARRAY_LEAF_PARAMS: dict[str, tuple[Param, ...]] = {
+    "jax.lax.scan": ((1, "init"), (2, "xs")),
+    "jax.lax.fori_loop": ((3, "init_val"),),
+    "jax.lax.while_loop": ((2, "init_val"),),
+    **{f"optimistix.{name}": ((2, "y0"),) for name in ("minimise", "least_squares", "root_find", "fixed_point")},
+    **{f"jaxopt.{name}.run": ((0, "init_params"),) for name in (
+        "LBFGS", "BFGS", "GradientDescent", "NonlinearCG", "LevenbergMarquardt", "GaussNewton")},
+}
+# ``eqx.partition(tree, filter)`` returns (the leaves ``filter`` accepts, the rest): with an
+# array filter the rest holds every non-array leaf (an MLP's activation functions), so it is
+# no more a valid JAX value than the tree (tests/test_jaxfacts.py).  qualname -> the index of
+# the rest in the result; the filters that accept arrays only.
+PARTITIONS = {"equinox.partition": 1}
+ARRAY_FILTERS = frozenset({"equinox.is_array", "equinox.is_inexact_array"})
+
 # dtypes are type objects (``jnp.float32``, ``np.float32``) or ``np.dtype`` instances: at a traced
 # position of jax.jit each raises the same TypeError (pass them static).
 DTYPE_OBJECTS = frozenset({

@@ -44,7 +44,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, GRAPH_STATIC_JITS, TREE_MAPS,
                               NON_PYTREE_CLASS_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIONS,
                               FUNCTION_KEYED_LIBRARY_CALLS, FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_RUNNING_CALLS,
-                              SOLVER_PARAMETERS)
+                              SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -1490,6 +1490,57 @@ _EQUINOX_ARGUMENTS = {  # how each library object of the tables is built for the
 def _equinox_object(qualname: str):
     eqx = pytest.importorskip("equinox")
     return _EQUINOX_ARGUMENTS[qualname](eqx.nn, jax.random.PRNGKey(0))
+
+
+def _array_leaf_call(key: str, position: int, value):
+    """Call ``key`` (an ARRAY_LEAF_PARAMS entry) with ``value`` at ``position``; the functions
+    it is given never read the value, so what raises is the tracing of its leaves."""
+    def identity(*args):
+        return args[-1]
+    if key.startswith("jaxopt."):
+        solver = _resolve(key.rsplit(".", 1)[0], pytest.importorskip("jaxopt"), "jaxopt.")
+        fun = (lambda p: jnp.ones(2)) if "Levenberg" in key or "Gauss" in key else (lambda p: jnp.float32(0.0))
+        return solver(fun, maxiter=2).run(value)
+    if key.startswith("optimistix."):
+        optx = pytest.importorskip("optimistix")
+        solvers = {"minimise": (lambda y, a: jnp.float32(0.0), optx.BFGS(1e-3, 1e-3)),
+                   "least_squares": (lambda y, a: jnp.ones(2), optx.LevenbergMarquardt(1e-3, 1e-3)),
+                   "root_find": (lambda y, a: y, optx.Newton(1e-3, 1e-3)),
+                   "fixed_point": (lambda y, a: y, optx.FixedPointIteration(1e-3, 1e-3))}
+        fn, solver = solvers[key.rsplit(".", 1)[1]]
+        return _resolve(key, optx, "optimistix.")(fn, solver, value, max_steps=2, throw=False)
+    args = {"jax.lax.scan": [lambda c, x: (c, x), jnp.ones(2), jnp.ones(2)],
+            "jax.lax.fori_loop": [0, 2, identity, jnp.ones(2)],
+            "jax.lax.while_loop": [lambda c: False, identity, jnp.ones(2)]}[key]
+    args[position] = value
+    return _resolve(key, jax, "jax.")(*args)
+
+
+@pytest.mark.parametrize("key", sorted(ARRAY_LEAF_PARAMS))
+def test_array_leaf_param_raises_for_a_function_leaf(key):
+    """An eqx.nn.MLP (its activations are function leaves) at each parameter raises TypeError;
+    an array there works.  Each parameter is where the signature says."""
+    mlp = _equinox_object("equinox.nn.MLP")
+    function = _resolve(key, pytest.importorskip(key.split(".")[0]), key.split(".")[0] + ".")
+    parameters = [p for p in inspect.signature(function).parameters if p != "self"]  # a method's
+    for position, keyword in ARRAY_LEAF_PARAMS[key]:
+        assert parameters[position] == keyword, (key, parameters)
+        _array_leaf_call(key, position, jnp.ones(2))
+        with pytest.raises(TypeError, match="valid JAX type|abstract array|Cannot determine dtype"):
+            _array_leaf_call(key, position, mlp)
+
+
+@pytest.mark.parametrize("qualname", sorted(PARTITIONS))
+def test_partition_rest_of_an_array_filter_holds_the_non_array_leaves(qualname):
+    """The rest of ``eqx.partition(mlp, filter)`` for each array filter is no valid JAX value
+    (jax.jit raises at a traced position); the accepted half is."""
+    eqx = pytest.importorskip("equinox")
+    mlp = _equinox_object("equinox.nn.MLP")
+    for name in ARRAY_FILTERS:
+        halves = _resolve(qualname, eqx, "equinox.")(mlp, _resolve(name, eqx, "equinox."))
+        jax.jit(lambda p: 0)(halves[1 - PARTITIONS[qualname]])
+        with pytest.raises(TypeError, match="abstract array"):
+            jax.jit(lambda p: 0)(halves[PARTITIONS[qualname]])
 
 
 @pytest.mark.parametrize("qualname", sorted(NON_ARRAY_LEAF_OBJECTS))

@@ -39,7 +39,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (DTYPE_OBJECTS, LIBRARY_FUNCTIONS, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, NON_JAX_ENUM_BASES,
+from jitlint.jaxfacts import (ARRAY_FILTERS, DTYPE_OBJECTS, PARTITIONS, LIBRARY_FUNCTIONS, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, NON_JAX_ENUM_BASES,
                               NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS, NON_NUMERIC_DTYPE_CODES,
                               NON_NUMERIC_DTYPE_NAMES, NUMPY_DTYPED_CONSTRUCTORS,
                               NUMPY_INFERRING_CONSTRUCTORS, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
@@ -66,6 +66,7 @@ _NON_NUMERIC_DTYPE_CODE = re.compile(NON_NUMERIC_DTYPE_CODES)
 # kinds of values
 STR, CLASS, FUNCTION, OBJECT, LIBRARY, FIELD = "str", "class", "function", "object", "library", "field"
 ARRAY, RESULT, ENUM, LEAF, MODULE = "array", "result", "enum", "leaf", "module"
+HALF = "half"  # the non-array half of a partitioned library object (``eqx.partition``)
 
 
 @dataclass(frozen=True)
@@ -383,7 +384,27 @@ def _binding_value(ctx: FileContext, binding: Binding, depth: int) -> Optional[N
             return None  # ``del batch["id"]`` may remove what the display holds
         if value is not None:
             return non_jax_value(ctx, value, binding.scope, depth + 1)
+        return _partition_rest(ctx, binding, depth)
     return None
+
+
+def _partition_rest(ctx: FileContext, binding: Binding, depth: int) -> Optional[NonJaxValue]:
+    """``static, params = eqx.partition(model, eqx.is_array)`` binding ``params``, the half
+    holding ``model``'s non-array leaves (jaxfacts.PARTITIONS), of a model that holds some."""
+    node = binding.node
+    if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call)
+            and isinstance(node.targets[0].target, cst.Tuple) and len(node.value.args) == 2):
+        return None
+    call, scope = node.value, binding.scope
+    rest = PARTITIONS.get(ctx.model.qualified_name(call.func, scope) or "")
+    names = [e.value.value if isinstance(e.value, cst.Name) else None for e in node.targets[0].target.elements]
+    if rest is None or len(names) != 2 or names[rest] != binding.name \
+            or ctx.model.qualified_name(call.args[1].value, scope) not in ARRAY_FILTERS:
+        return None
+    whole = non_jax_value(ctx, call.args[0].value, scope, depth + 1)
+    if whole is None or whole.kind != LIBRARY:
+        return None
+    return NonJaxValue(HALF, f"the non-array half of `{_src(call)}` ({whole.what})", whole.name)
 
 
 def changed_in_place(ctx: FileContext, name: str) -> bool:

@@ -18,7 +18,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
+from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_LEAF_PARAMS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
                               OPTAX_SCHEDULES, OPTIMIZER_STATE_INITS, OPTAX_TRANSFORMATIONS, REJECTED_JIT_KEYWORDS, TRACING_CALLS,
                               GRAPH_STATIC_JITS, TracingCall, FRESH_TRANSFORMS, FRESH_TRANSFORM_SPELLINGS,
                               JIT_POSITIONAL_ARGUMENTS)
@@ -26,6 +26,7 @@ from jitlint.jitnames import JitApplication, is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import field_assignments, instance_class
+from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._lifted import lifted_specs, transformed_calls
 from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument
@@ -209,6 +210,37 @@ def eager_lax_uses(ctx: FileContext) -> list[StaticUse]:
     (``jaxfacts.EAGER_LAX_FUNCTION_PARAMS``): there each call looks its compiled program up by
     those functions, as jax.jit does by a static argument."""
     return ctx.shared("static-eager-lax", _eager_lax_uses)
+
+
+def array_leaf_uses(ctx: FileContext) -> list[StaticUse]:
+    """The arguments of library calls that trace every leaf as an array
+    (``jaxfacts.ARRAY_LEAF_PARAMS``): ``lax.scan``'s ``init`` and ``xs``, ``optx.minimise``'s
+    ``y0``, ``solver.run``'s ``init_params`` for a jaxopt solver built here."""
+    return ctx.shared("array-leaf-uses", _array_leaf_uses)
+
+
+def _array_leaf_uses(ctx: FileContext) -> list[StaticUse]:
+    model = ctx.model
+    last_names = {key.rsplit(".", 1)[-1] for key in ARRAY_LEAF_PARAMS}
+    uses: list[StaticUse] = []
+    for site in model.calls:
+        func = site.node.func
+        last = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+        if last not in last_names or any(a.star for a in site.node.args):
+            continue
+        key = model.qualified_name(func, site.frame.scope) or ""
+        callee = key.replace("jax.lax.", "lax.").replace("optimistix.", "optx.")
+        if key not in ARRAY_LEAF_PARAMS and isinstance(func, cst.Attribute):
+            # ``solver.run(model)`` with ``solver = jaxopt.LBFGS(fun=loss)``
+            built = receiver_built_by(func.value, site.frame.scope, site.frame, model,
+                                      lambda qualname, _: f"{qualname}.{last}" in ARRAY_LEAF_PARAMS)
+            key, callee = f"{built}.{last}", cst.Module([]).code_for_node(func)
+        for position, keyword in ARRAY_LEAF_PARAMS.get(key, ()):
+            arg = argument(site.node, position, keyword)
+            if arg is not None:
+                uses.append(StaticUse(site, callee, StaticArgSpec(key, key), arg, keyword,
+                                      position if arg.keyword is None else None, role="argument"))
+    return uses
 
 
 def _calls_in_table(ctx: FileContext, table: dict) -> Iterator[tuple[CallSite, str, object]]:

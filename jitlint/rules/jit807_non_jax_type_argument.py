@@ -2,9 +2,9 @@ from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.jaxfacts import NON_JAX_RESULTS
-from jitlint.rules._arguments import (ARRAY, CLASS, ENUM, FIELD, FUNCTION, LEAF, LIBRARY, MODULE, OBJECT, RESULT, STR,
+from jitlint.rules._arguments import (ARRAY, CLASS, ENUM, FIELD, FUNCTION, HALF, LEAF, LIBRARY, MODULE, OBJECT, RESULT, STR,
                                       narrowed_to_str, non_jax_value)
-from jitlint.rules._static import StaticUse, traced_uses
+from jitlint.rules._static import StaticUse, array_leaf_uses, traced_uses
 
 
 class NonJaxTypeArgument(Rule):
@@ -31,7 +31,12 @@ class NonJaxTypeArgument(Rule):
     deletes or changes an entry of the dict, `del batch["id"]`). The jitted callable may also
     be one whose signature the file does not show (a factory's result, `jax.jit(make_kernel(f))`,
     or a library function) when the jit marks nothing static: every argument is traced then
-    (nt#106).
+    (nt#106). Also such a value at a parameter of a library call that traces every leaf of it
+    as an array (`jaxfacts.ARRAY_LEAF_PARAMS`): a lax loop's initial carry (`lax.fori_loop(0,
+    n, step, model)`), `lax.scan`'s `init` and `xs`, optimistix's `y0`, a jaxopt solver's
+    `run(init_params)`; there the usual culprit is a whole equinox model, whose activations are
+    functions, or the non-array half of `eqx.partition(model, eqx.is_array)` unpacked in the
+    wrong order (`jaxfacts.PARTITIONS`; optimistix#56, equinox#376).
     Values are followed through names (every definition that reaches the call must be one, or
     the call sits under `if isinstance(name, str):`),
     parameters annotated `str`, attributes of this module's classes, conditional expressions,
@@ -54,7 +59,10 @@ class NonJaxTypeArgument(Rule):
     raise `TypeError: Error interpreting argument to <function f> as an
     abstract array. The problematic value is of type <class 'str'>` on the call, before anything
     is traced (`fixtures/argument_types/`). An `IntEnum` member and `np.array(["1", "2"],
-    dtype=float)` are valid.
+    dtype=float)` are valid. An `eqx.nn.MLP` as `lax.fori_loop`'s carry or jaxopt L-BFGS's
+    initial point raises `TypeError: Argument '<custom_jvp ...>' ... is not a valid JAX type`;
+    as optimistix's `y0`, `TypeError: Cannot determine dtype of <PjitFunction of silu>`; its
+    array half works in all three.
 
     ## Fix safety
     Mark the parameter static (`static_argnames=("op",)`): each distinct value then compiles
@@ -110,6 +118,25 @@ class NonJaxTypeArgument(Rule):
             yield Violation(use.arg, (
                 f"{use.where()} is {found.what}, not a valid JAX type: jit traces every non-static "
                 f"argument as an array, so the call raises TypeError; {_fix(use, found.kind, found.name)}"))
+        for use in array_leaf_uses(ctx):
+            found = non_jax_value(ctx, use.value, use.scope)
+            if found is not None:
+                yield Violation(use.arg, (
+                    f"{use.where()} is {found.what}, not a valid JAX type: `{use.callee}` traces every "
+                    f"leaf of it as an array, so the call raises TypeError; {_array_leaf_fix(found.kind)}"))
+
+
+_HALF_FIX = ("`eqx.partition` returns (the leaves the filter accepts, the rest): pass the first half, "
+             "the arrays, and keep the rest static or closed over (`params, static = eqx.partition(...)`)")
+
+
+def _array_leaf_fix(kind: str) -> str:
+    if kind == HALF:
+        return _HALF_FIX
+    if kind == LIBRARY:
+        return ("pass the model's array half (`params, static = eqx.partition(model, eqx.is_array)`) "
+                "and rebuild the model inside with `eqx.combine(params, static)`")
+    return "pass arrays only there, and close over the rest in the function"
 
 
 def _fix(use: StaticUse, kind: str, name: str) -> str:
@@ -141,6 +168,8 @@ def _fix(use: StaticUse, kind: str, name: str) -> str:
     if kind == LEAF:
         return (f"mark it static ({static}) or close over it in the jitted function, or mark the "
                 f"field static in `{name}` (a NamedTuple has no static fields)")
+    if kind == HALF:
+        return _HALF_FIX
     assert kind == LIBRARY
     return ("use eqx.filter_jit, which keeps non-array leaves static (or eqx.partition the model "
             "and pass its array half)")
