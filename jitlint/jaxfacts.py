@@ -805,6 +805,10 @@ ARRAY_LEAF_PARAMS: dict[str, tuple[Param, ...]] = {
     **{f"jaxopt.{name}.run": ((0, "init_params"),) for name in (
         "LBFGS", "BFGS", "GradientDescent", "NonlinearCG", "LevenbergMarquardt", "GaussNewton")},
 }
+# Methods that return a Python list, whatever array they are called on (NumPy, JAX, torch: a
+# nested list for one of two or more axes): unhashable as a static argument
+# (tests/test_jaxfacts.py; a 0-d array's ``tolist()`` is a scalar, which such code rarely passes).
+LIST_RETURNING_METHODS = frozenset({"tolist"})
 # ``eqx.partition(tree, filter)`` returns (the leaves ``filter`` accepts, the rest): with an
 # array filter the rest holds every non-array leaf (an MLP's activation functions), so it is
 # no more a valid JAX value than the tree (tests/test_jaxfacts.py).  qualname -> the index of

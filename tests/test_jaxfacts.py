@@ -44,7 +44,8 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, GRAPH_STATIC_JITS, TREE_MAPS,
                               NON_PYTREE_CLASS_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIONS,
                               FUNCTION_KEYED_LIBRARY_CALLS, FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_RUNNING_CALLS,
-                              SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS)
+                              SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS,
+                              LIST_RETURNING_METHODS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -1514,6 +1515,18 @@ def _array_leaf_call(key: str, position: int, value):
             "jax.lax.while_loop": [lambda c: False, identity, jnp.ones(2)]}[key]
     args[position] = value
     return _resolve(key, jax, "jax.")(*args)
+
+
+@pytest.mark.parametrize("method", sorted(LIST_RETURNING_METHODS))
+def test_list_returning_method_gives_an_unhashable_static_argument(method):
+    """``x.tolist()`` of a NumPy or JAX array of one or more axes is a list: as a static
+    argument it raises ValueError (non-hashable static argument)."""
+    f = jax.jit(lambda x, grid: x, static_argnums=1)
+    for array in (np.ones((2, 3), np.int32), jnp.ones((2, 3), jnp.int32), np.arange(3)):
+        value = getattr(array, method)()
+        assert isinstance(value, list)
+        with pytest.raises(ValueError, match="hashable"):
+            f(1.0, value)
 
 
 @pytest.mark.parametrize("key", sorted(ARRAY_LEAF_PARAMS))

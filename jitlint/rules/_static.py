@@ -18,7 +18,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_LEAF_PARAMS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
+from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_LEAF_PARAMS, LIST_RETURNING_METHODS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
                               OPTAX_SCHEDULES, OPTIMIZER_STATE_INITS, OPTAX_TRANSFORMATIONS, REJECTED_JIT_KEYWORDS, TRACING_CALLS,
                               GRAPH_STATIC_JITS, TracingCall, FRESH_TRANSFORMS, FRESH_TRANSFORM_SPELLINGS,
                               JIT_POSITIONAL_ARGUMENTS)
@@ -624,6 +624,9 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         if isinstance(func, cst.Name) and func.value in UNHASHABLE_BUILTINS \
                 and not ctx.model.lookup(func.value, scope):
             return UNHASHABLE_BUILTINS[func.value]
+        if isinstance(func, cst.Attribute) and func.attr.value in LIST_RETURNING_METHODS and not expr.args:
+            return (f"a list (`.{func.attr.value}()` of an array)",
+                    "pass a tuple (`tuple(map(tuple, x.tolist()))` for a nested list)")
         array = array_made_by(ctx.model, expr, scope)
         if array is not None:
             return array, ARRAY_FIX

@@ -20,6 +20,7 @@ class UnhashableStaticArg(Rule):
     `static_broadcasted_argnums`, positional only) of a jitted function
     defined in this module or imported from another linted module: list, dict and set literals
     and comprehensions, `list(...)`/`dict(...)`/`set(...)`, `bytearray(...)`, `slice(...)`,
+    an array's `.tolist()` (`jaxfacts.LIST_RETURNING_METHODS`; bonsai PR 170),
     `np.array`/`jnp.array`/`jnp.zeros`-style arrays, tuples containing any of these, instances of
     non-frozen `@dataclass` classes (eq=True sets `__hash__` to None) or of classes defining
     `__eq__` without `__hash__` (classes resolved within the linted tree), a slice of an array
