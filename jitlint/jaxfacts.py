@@ -135,10 +135,14 @@ RETRACING_TRANSFORMS = frozenset({
     "equinox.filter_grad", "equinox.filter_value_and_grad", "equinox.filter_vmap",
     "flax.nnx.grad", "flax.nnx.value_and_grad", "flax.nnx.vmap",
 })
-# The same transforms under other names they are imported by.
-FRESH_TRANSFORM_SPELLINGS = {
+# JAX functions imported from private or older modules -> their public names: the semantic
+# model resolves imports to these, so every fact keyed by the public name applies
+# (``from jax._src.custom_derivatives import closure_convert``: jax#7535).  Each pair is the
+# same function (tests/test_jaxfacts.py).
+PUBLIC_SPELLINGS = {
     "jax._src.shard_map.shard_map": "jax.shard_map",
     "jax.experimental.shard_map.shard_map": "jax.shard_map",
+    "jax._src.custom_derivatives.closure_convert": "jax.closure_convert",
 }
 
 # Methods that framework base classes give every subclass, each a new bound method per access:
@@ -448,6 +452,8 @@ TRACING_CALLS: dict[str, TracingCall] = {
     "jax.pmap": TracingCall(((0, "fun"),), wraps=True, in_axes=(2, "in_axes")),
     "flax.nnx.vmap": TracingCall(((0, "f"),), wraps=True, in_axes=(1, "in_axes"), keywords_take_axes=True),
     "jax.eval_shape": TracingCall(((0, "fun"),)),
+    # traces ``fun`` to a jaxpr with the example arguments, abstractly (custom_vjp helpers)
+    "jax.closure_convert": TracingCall(((0, "fun"),)),
     "jax.lax.custom_root": TracingCall(((0, "f"),)),
     "jax.lax.custom_linear_solve": TracingCall(((0, "matvec"),)),
     "jax.scipy.optimize.minimize": TracingCall(((0, "fun"),)),
@@ -986,7 +992,7 @@ SIGNATURE_PRESERVING_TRANSFORMS = frozenset({
 # Context managers under which jax.numpy calls on concrete operands run eagerly, even inside a
 # staging trace: their results are concrete (``positive = z > 0`` can drive a Python ``if``;
 # jax#9823, tests/test_jaxfacts.py).
-COMPILE_TIME_EVAL_CONTEXTS = frozenset({"jax.ensure_compile_time_eval"})
+COMPILE_TIME_EVAL_CONTEXTS = frozenset({"jax.ensure_compile_time_eval", "jax.core.eval_context"})
 # The tracer type: ``isinstance(v, Tracer)`` tells a tracer from a concrete value, so code that
 # tests it first (``if not isinstance(c, jax.core.Tracer) and c:``) never converts a tracer.
 TRACER_TYPES = frozenset({"jax.core.Tracer"})

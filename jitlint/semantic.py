@@ -20,6 +20,7 @@ from typing import Iterator, Optional, Union
 
 import libcst as cst
 
+from jitlint.jaxfacts import PUBLIC_SPELLINGS
 from jitlint.walk import Walker, children
 
 ScopeKind = str  # "module" | "class" | "function" | "lambda" | "comprehension"
@@ -166,12 +167,12 @@ class SemanticModel:
             return None
         if isinstance(expr, cst.Attribute):
             base = self.qualified_name(expr.value, scope, _depth + 1)
-            return f"{base}.{expr.attr.value}" if base else None
+            return PUBLIC_SPELLINGS.get(f"{base}.{expr.attr.value}", f"{base}.{expr.attr.value}") if base else None
         return None
 
     def _binding_qualname(self, binding: Binding, depth: int) -> Optional[str]:
         if binding.kind == "import":
-            return binding.imported
+            return PUBLIC_SPELLINGS.get(binding.imported, binding.imported)  # type: ignore[arg-type]
         if binding.kind == "assign" and binding.value is not None:
             if isinstance(binding.value, (cst.Name, cst.Attribute)):
                 return self.qualified_name(binding.value, binding.scope, depth + 1)

@@ -14,7 +14,7 @@ import pytest
 
 from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS,
-                              FIELD_HASHING_BASES, FRAMEWORK_METHODS, FRESH_TRANSFORM_SPELLINGS,
+                              FIELD_HASHING_BASES, FRAMEWORK_METHODS, PUBLIC_SPELLINGS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LIBRARY_FUNCTIONS, NON_JAX_ENUM_BASES, NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS,
                               NON_NUMERIC_DTYPE_CODES, NON_NUMERIC_DTYPE_NAMES,
@@ -375,8 +375,8 @@ def test_jit_positional_arguments_beyond_the_limit_raise(qualname):
         jit(lambda x, n: x, (1,))
 
 
-@pytest.mark.parametrize("spelling", sorted(FRESH_TRANSFORM_SPELLINGS))
-def test_fresh_transform_spelling_is_that_transform(spelling):
+@pytest.mark.parametrize("spelling", sorted(PUBLIC_SPELLINGS))
+def test_public_spelling_is_that_function(spelling):
     import importlib
     import warnings
 
@@ -385,7 +385,7 @@ def test_fresh_transform_spelling_is_that_transform(spelling):
         warnings.simplefilter("ignore", DeprecationWarning)
         obj = getattr(importlib.import_module(module), name)
     # jax.experimental.shard_map.shard_map is a deprecated shim around jax.shard_map
-    assert obj.__name__ == _resolve(FRESH_TRANSFORM_SPELLINGS[spelling], jax, "jax.").__name__
+    assert obj.__name__ == _resolve(PUBLIC_SPELLINGS[spelling], jax, "jax.").__name__
 
 
 @pytest.mark.parametrize("qualname", sorted(FRAMEWORK_METHODS))
@@ -745,6 +745,7 @@ TRACING_CALL_EXAMPLES = {
     "jax.make_jaxpr": lambda wrap: jax.make_jaxpr(wrap[0](lambda a, b: a * b))(1.0, 2.0),
     "jax.pmap": lambda wrap: jax.pmap(wrap[0](lambda a, b: a * b))(jnp.ones(1), jnp.ones(1)),
     "jax.eval_shape": lambda wrap: jax.eval_shape(wrap[0](lambda a, b: a * b), 1.0, 2.0),
+    "jax.closure_convert": lambda wrap: jax.closure_convert(wrap[0](lambda a, b: a * b), 1.0, 2.0),
     "jax.lax.custom_root": lambda wrap: jax.lax.custom_root(
         wrap[0](lambda x: x - 1.0), 0.0, lambda f, x0: x0 + 1.0, lambda g, y: y),
     "jax.lax.custom_linear_solve": lambda wrap: jax.lax.custom_linear_solve(
@@ -776,7 +777,7 @@ _EXAMPLE_ARITY = {"jax.lax.scan": 2, "jax.lax.fori_loop": 2,
                   **{name: 2 for name in TRACING_CALLS if name.startswith("jaxopt.")},
                   "diffrax.ODETerm": 3, "flax.linen.Module.param": 2,
                   **{f"jax.{name}": 2 for name in ("linearize", "vjp", "jvp", "checkpoint", "remat",
-                                                   "make_jaxpr", "pmap", "eval_shape")}}
+                                                   "make_jaxpr", "pmap", "eval_shape", "closure_convert")}}
 
 
 def _numpyro_model(x):

@@ -41,7 +41,7 @@ from typing import Iterator, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import FUNCTION_RUNNING_CALLS, JAX_ARRAY_NAMESPACES, FRESH_TRANSFORM_SPELLINGS, FRESH_TRANSFORMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS
+from jitlint.jaxfacts import FUNCTION_RUNNING_CALLS, JAX_ARRAY_NAMESPACES, FRESH_TRANSFORMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS
 from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED, calling_context,
@@ -380,7 +380,6 @@ class _Analysis:
             return "lambda", creation, node
         if isinstance(node, cst.Call):
             callee = self.model.qualified_name(node.func, scope)
-            callee = FRESH_TRANSFORM_SPELLINGS.get(callee or "", callee)
             if callee in PARTIAL_CONSTRUCTORS:
                 return "partial", creation, node
             if callee in TRANSFORMS:

@@ -20,7 +20,7 @@ import libcst as cst
 
 from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_LEAF_PARAMS, LIST_RETURNING_METHODS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
                               OPTAX_SCHEDULES, OPTIMIZER_STATE_INITS, OPTAX_TRANSFORMATIONS, REJECTED_JIT_KEYWORDS, TRACING_CALLS,
-                              GRAPH_STATIC_JITS, TracingCall, FRESH_TRANSFORMS, FRESH_TRANSFORM_SPELLINGS,
+                              GRAPH_STATIC_JITS, TracingCall, FRESH_TRANSFORMS,
                               JIT_POSITIONAL_ARGUMENTS)
 from jitlint.jitnames import JitApplication, is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
@@ -1209,7 +1209,7 @@ def created_object(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         qualname = ctx.model.qualified_name(node.func, scope) or ""
         if qualname in PARTIALS:
             return "partial", frame, None
-        if FRESH_TRANSFORM_SPELLINGS.get(qualname, qualname) in FRESH_TRANSFORMS \
+        if qualname in FRESH_TRANSFORMS \
                 and node.args and not node.args[0].star:
             return "transform", frame, None  # ``jax.vmap(fn)``: a new function on every application
         if qualname in OPTAX_TRANSFORMATIONS or qualname in OPTAX_SCHEDULES:

@@ -14,7 +14,8 @@ class PythonControlFlowOnTracer(Rule):
     so are parameters the code states are containers: annotated `dict`, `Mapping`,
     `Optional[dict]`, `list[...]` ..., given a container default (`opts={}`), or used as
     `params or {}` (a dict's truth value is a Python bool whatever arrays it holds). Values
-    computed from constants inside `with jax.ensure_compile_time_eval():` are concrete, and a
+    computed from constants inside `with jax.ensure_compile_time_eval():` (or
+    `jax.core.eval_context()`) are concrete, and a
     test guarded by `isinstance(v, jax.core.Tracer)` (`if not isinstance(c, jax.core.Tracer) and
     c:`, or the branch of such an `if` that sees no tracer) converts no tracer. A concrete jax
     array read from outside (a module global, a closure: `W = jnp.ones(3)`) is concrete itself,

@@ -24,8 +24,10 @@ class DataDependentShapeUnderJit(Rule):
     `jax.vmap` and `lax.scan` / `fori_loop` / `while_loop` / `cond` / `map`, jitted or not,
     and the functions a library traces when it runs them: numpyro models and guides under
     `NUTS` / `HMC` / `SVI` / `Predictive` (their arguments stay as passed, their body is
-    traced), blackjax log densities, jaxopt objectives, diffrax vector fields
-    (`jaxfacts.TRACING_CALLS`).
+    traced), blackjax log densities, jaxopt objectives, diffrax vector fields, a function
+    `jax.closure_convert` converts (jax#7535; also imported from `jax._src`:
+    `jaxfacts.PUBLIC_SPELLINGS`) (`jaxfacts.TRACING_CALLS`). There a mask computed by jax from
+    a concrete global (`keep == 0` of `keep = jnp.array(...)`) is a tracer too.
 
     ## Why is this bad?
     XLA compiles programs with static shapes; a shape that depends on the data cannot be
