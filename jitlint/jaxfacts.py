@@ -588,6 +588,11 @@ SEQUENCE_CONVERTING_FUNCTIONS = frozenset({"jax.numpy.ndim", "jax.numpy.shape", 
 # the jax namespaces whose functions compute arrays from array arguments: on traced operands
 # they give tracers; their positional arguments are array operands
 JAX_ARRAY_NAMESPACES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
+# Library functions built of JAX operations, staged like jax.numpy's: under a staging trace their
+# result is a tracer even for concrete arguments (``eqx.error_if(x, x < 0, msg)`` returns ``x``
+# through a staged check: dynamiqs PR 1015, ``tsave.tolist()`` after it raises under jit).
+# tests/test_jaxfacts.py calls each on a constant under jax.jit.
+STAGED_LIBRARY_FUNCTIONS = frozenset({"equinox.error_if", "equinox.branched_error_if"})
 
 # methods a dataclass-style class runs after filling its fields (``dataclasses``' and
 # ``flax.struct``'s ``__post_init__``, equinox's ``__check_init__``): building an instance

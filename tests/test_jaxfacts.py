@@ -45,7 +45,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               NON_PYTREE_CLASS_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIONS,
                               FUNCTION_KEYED_LIBRARY_CALLS, FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_RUNNING_CALLS,
                               SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS,
-                              LIST_RETURNING_METHODS)
+                              LIST_RETURNING_METHODS, STAGED_LIBRARY_FUNCTIONS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -1516,6 +1516,24 @@ def _array_leaf_call(key: str, position: int, value):
             "jax.lax.while_loop": [lambda c: False, identity, jnp.ones(2)]}[key]
     args[position] = value
     return _resolve(key, jax, "jax.")(*args)
+
+
+STAGED_LIBRARY_EXAMPLES = {
+    "equinox.error_if": lambda eqx, c: eqx.error_if(c, c < 0, "negative"),
+    "equinox.branched_error_if": lambda eqx, c: eqx.branched_error_if(c, c < 0, 0, ["negative"]),
+}
+
+
+@pytest.mark.parametrize("qualname", sorted(STAGED_LIBRARY_FUNCTIONS))
+def test_staged_library_function_returns_a_tracer_for_constants_under_jit(qualname):
+    eqx = pytest.importorskip("equinox")
+    assert set(STAGED_LIBRARY_EXAMPLES) == set(STAGED_LIBRARY_FUNCTIONS)
+    _resolve(qualname, eqx, "equinox.")  # the name exists
+    constant = jnp.arange(3.0)
+    seen = []
+    jax.jit(lambda x: seen.append(STAGED_LIBRARY_EXAMPLES[qualname](eqx, constant)) or x)(1.0)
+    assert isinstance(seen[0], jax.core.Tracer)
+    assert not isinstance(STAGED_LIBRARY_EXAMPLES[qualname](eqx, constant), jax.core.Tracer)  # eagerly
 
 
 @pytest.mark.parametrize("method", sorted(LIST_RETURNING_METHODS))

@@ -69,7 +69,7 @@ from jitlint.jaxfacts import (ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMES
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               SCHEDULE_PARAMS, SEQUENCE_CONVERTING_FUNCTIONS, SIGNATURE_PRESERVING_TRANSFORMS,
-                              STATIC_FIELD_MARKERS, TRACER_TYPES, TRACED_RESULT_CALLS, TRACING_CALLS, JIT_DISABLED_FLAGS,
+                              STAGED_LIBRARY_FUNCTIONS, STATIC_FIELD_MARKERS, TRACER_TYPES, TRACED_RESULT_CALLS, TRACING_CALLS, JIT_DISABLED_FLAGS,
                               DataSizedOutput, PYTHON_INT_RANGE, X64_FLAG,
                               TracingCall, concrete_param)
 from jitlint.callgraph import LIBRARIES
@@ -2152,7 +2152,8 @@ class _FunctionAnalysis:
             return bool(call.args) and not call.args[0].star and call.args[0].keyword is None \
                 and self.traced(call.args[0].value, scope)
         if qualname is None or qualname in CONCRETE_FUNCTIONS or qualname.startswith(CONCRETE_NAMESPACES) \
-                or not qualname.startswith(JAX_ARRAY_NAMESPACES):  # staged whatever the arguments (omnistaging)
+                or not (qualname.startswith(JAX_ARRAY_NAMESPACES) or qualname in STAGED_LIBRARY_FUNCTIONS):
+            # (a JAX operation is staged whatever the arguments: omnistaging)
             return False
         if qualname in ARGUMENT_TRACED_FUNCTIONS or id(call) in self.compile_time_eval_nodes:
             return self._any_arg_traced(call, scope)  # (run eagerly on concrete operands)
