@@ -185,6 +185,13 @@ SHAPED_CONSTRUCTORS = frozenset({"ones", "zeros", "empty", "full", "arange"})
 # is as long as ``np.arange(n)``, so a shape that changes inside changes outside.
 SHAPE_KEEPING_CONVERSIONS = frozenset({"jax.numpy.asarray", "jax.numpy.array", "numpy.asarray",
                                        "numpy.array", "jax.device_put"})
+# Array methods that return an array of the receiver's shape (``points.astype(np.float32)``).
+SHAPE_KEEPING_METHODS = frozenset({"astype", "copy"})
+# Calls that join a sequence of arrays: a part whose shape changes changes the result's
+# (``np.concatenate([ids[:, None], xy], axis=1)`` with ``n`` rows of each).  Checked by
+# tests/test_jaxfacts.py.
+SHAPE_JOINING_CALLS = frozenset(f"{module}.{name}" for module in ("numpy", "jax.numpy") for name in (
+    "concatenate", "stack", "hstack", "vstack", "column_stack"))
 
 # Calls that hand a batch on with its leading (batch) dimension still in it: qualname -> the
 # position of the batch.  ``shard`` reshapes (B, ...) to (devices, B / devices, ...): a short last

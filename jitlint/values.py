@@ -1048,7 +1048,28 @@ def _literal_sequence(expr: cst.BaseExpression, scope: Scope, flow: ValueFlow
     if isinstance(expr, (cst.List, cst.Tuple)) \
             and not any(isinstance(e, cst.StarredElement) for e in expr.elements):
         return [e.value for e in expr.elements]
+    comp = expr.for_in if isinstance(expr, cst.ListComp) else None
+    if comp is not None and comp.inner_for_in is None and not comp.ifs and isinstance(comp.target, cst.Name):
+        # ``[(load(n), n) for n in (50, 80, 120)]``: the element once per item
+        items = _literal_sequence(comp.iter, scope, flow)
+        if items is not None:
+            return [substituted(expr.elt, {comp.target.value: item}) for item in items]  # type: ignore[union-attr]
     return None
+
+
+class _Substitute(cst.CSTTransformer):
+    def __init__(self, values: dict[str, cst.BaseExpression]) -> None:
+        super().__init__()
+        self.values = values
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        return self.values.get(original.value, updated)
+
+
+def substituted(expr: cst.BaseExpression, values: dict[str, cst.BaseExpression]) -> cst.BaseExpression:
+    """A copy of ``expr`` with ``values`` in place of the names they are keyed by (a function's
+    returned expression with the caller's arguments, a comprehension's element per item)."""
+    return expr.visit(_Substitute(values))  # type: ignore[return-value]
 
 
 def _dict_view(iterable: cst.BaseExpression, scope: Scope, flow: ValueFlow

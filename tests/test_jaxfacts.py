@@ -45,7 +45,8 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               NON_PYTREE_CLASS_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIONS,
                               FUNCTION_KEYED_LIBRARY_CALLS, FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_RUNNING_CALLS,
                               SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS,
-                              LIST_RETURNING_METHODS, STAGED_LIBRARY_FUNCTIONS)
+                              LIST_RETURNING_METHODS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS,
+                              SHAPE_JOINING_CALLS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -2232,6 +2233,20 @@ def test_shape_keeping_conversion_returns_its_arguments_shape(qualname):
     convert = getattr(importlib.import_module(module), name)
     for array in (np.arange(7.0).reshape(7, 1), jnp.ones((3, 2))):
         assert convert(array).shape == array.shape
+
+
+@pytest.mark.parametrize("method", sorted(SHAPE_KEEPING_METHODS))
+def test_shape_keeping_method_returns_its_receivers_shape(method):
+    for array in (np.arange(7.0).reshape(7, 1), jnp.ones((3, 2))):
+        result = getattr(array, method)(np.float32) if method == "astype" else getattr(array, method)()
+        assert result.shape == array.shape
+
+
+@pytest.mark.parametrize("qualname", sorted(SHAPE_JOINING_CALLS))
+def test_shape_joining_call_changes_shape_with_a_part(qualname):
+    join = _resolve(qualname, importlib.import_module(qualname.rpartition(".")[0]), qualname.rpartition(".")[0] + ".")
+    shapes = {join([np.ones((n, 2)), np.zeros((n, 2))]).shape for n in (2, 3)}
+    assert len(shapes) == 2, shapes
 
 
 @pytest.mark.parametrize("qualname", sorted(NONDIFF_SPEC_TRANSFORMS))

@@ -33,14 +33,15 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (BATCH_KEEPING_CALLS, DATA_SIZED_OUTPUTS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_GENERATORS,
+from jitlint.jaxfacts import (BATCH_KEEPING_CALLS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, DATA_SIZED_OUTPUTS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_GENERATORS,
                               HOST_RANDOM_SIZE_PARAMS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
 from jitlint.rules._loaders import ragged_source
-from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads
-from jitlint.semantic import Binding, Scope, SemanticModel, argument_value
-from jitlint.values import (IterationValues, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
+from jitlint.rules._context import calling_context
+from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads, positional_params
+from jitlint.semantic import Binding, CallSite, Scope, SemanticModel, argument_value, has_decorator
+from jitlint.values import (IterationValues, substituted, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
                             loop_elements,
                             statements_in,
                             returned_values, value_flow)
@@ -84,17 +85,6 @@ RANDOM_DRAW_METHODS = frozenset({"random", "uniform", "normal", "integers", "cho
 MASK_FIX = ("keep the shape fixed: jnp.where(mask, x, 0), or pass the mask as a second argument")
 
 
-class _Substitute(cst.CSTTransformer):
-    """A returned expression with the caller's arguments in place of the parameters' names."""
-
-    def __init__(self, passed: dict[str, cst.BaseExpression]) -> None:
-        super().__init__()
-        self.passed = passed
-
-    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-        return self.passed.get(original.value, updated)
-
-
 @dataclass(eq=False)
 class Churn:
     kind: str  # "shape" | "dtype" | "ragged"
@@ -122,6 +112,7 @@ def _analyse(ctx: FileContext) -> list[Churn]:
             continue  # inside a jitted body: runs once, at trace time
         loops = site.frame.loops_in_scope()
         if not loops:
+            found.extend(_forwarded_churns(ctx, jc, site, jitted, jitted_results, project))
             continue
         checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, jitted_results, project)
         for leaf in (leaf for arg in jc.dynamic_args() for leaf in _display_leaves(arg.value)):
@@ -138,6 +129,68 @@ def _analyse(ctx: FileContext) -> list[Churn]:
     flagged = {id(churn.node) for churn in found}
     found.extend(c for c in _weak_type_alternations(ctx, jitted) if id(c.node) not in flagged)
     return found
+
+
+def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: set, jitted_results: set,
+                      project) -> Iterator[Churn]:
+    """A helper that hands a parameter to the jit (``def inference(frames, q): return
+    model_apply(params, q[None])``), called in a loop with arrays whose shape changes: each new
+    shape reaches the jit.  Reported at the loop's argument, where the shape is made."""
+    function = site.frame.enclosing_function()
+    if function is None or function in jitted:
+        return
+    flow = value_flow(ctx)
+    positional = [p.name.value for p in positional_params(function)]
+    if ctx.model.functions[function].scope.kind == "class" and not has_decorator(function, "staticmethod"):
+        positional = positional[1:]  # ``obj.method(a)``: ``a`` is the parameter after ``self``
+    for leaf in (leaf for arg in jc.dynamic_args() for leaf in _display_leaves(arg.value)):
+        param = _forwarded_param(ctx.model, flow, leaf, site.frame.scope, function)
+        if param is None:
+            continue
+        for caller in calling_context(ctx).call_sites(function):
+            loops = caller.frame.loops_in_scope()
+            passed = argument_value(caller.node, positional.index(param) if param in positional else None, param)
+            if not loops or passed is None or any(frame.node in jitted for frame in caller.frame):
+                continue
+            result = _ArgChecker(ctx.model, flow, caller.frame.scope, loops, jitted_results, project).shape(passed)
+            if result is not None:
+                desc, fix = result
+                handed = f"`{param}`" if _src(leaf) == param else f"`{param}` (as `{_src(leaf)}`)"
+                yield Churn("shape", passed, jc, (
+                    f"`{function.name.value}` hands {handed} to `{jc.name}` and is called in a loop with "
+                    f"`{_src(passed)}`, {desc}: every new shape compiles `{jc.name}` again; {fix}"))
+
+
+def _forwarded_param(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
+                     function: cst.FunctionDef, depth: int = 0) -> Optional[str]:
+    """The parameter of ``function`` that ``expr`` is, up to shape-keeping steps (``q[None]``,
+    ``q.astype(...)``, ``jnp.asarray(q)``, a name bound to one of those)."""
+    if depth > 3:
+        return None
+    if isinstance(expr, cst.Subscript) and all(_adds_axis_only(element.slice) for element in expr.slice):
+        return _forwarded_param(model, flow, expr.value, scope, function, depth + 1)  # ``q[None]``
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in SHAPE_KEEPING_METHODS:
+        return _forwarded_param(model, flow, expr.func.value, scope, function, depth + 1)
+    if isinstance(expr, cst.Call) and expr.args and expr.args[0].keyword is None and not expr.args[0].star \
+            and model.qualified_name(expr.func, scope) in SHAPE_KEEPING_CONVERSIONS:
+        return _forwarded_param(model, flow, expr.args[0].value, scope, function, depth + 1)
+    if not isinstance(expr, cst.Name):
+        return None
+    binding = flow.single(expr, scope)
+    if binding is None:
+        return None
+    if binding.kind == "param" and binding.scope is model.scope_of[function]:
+        return binding.name
+    value = assigned(binding).value if binding.kind == "assign" else None
+    return _forwarded_param(model, flow, value, binding.scope, function, depth + 1) if value is not None else None
+
+
+def _adds_axis_only(index: cst.BaseSlice) -> bool:
+    """``None``, ``...`` or a whole-axis ``:``: an index that keeps every element."""
+    if isinstance(index, cst.Slice):
+        return index.lower is None and index.upper is None and index.step is None
+    value = index.value if isinstance(index, cst.Index) else None
+    return isinstance(value, cst.Ellipsis) or isinstance(value, cst.Name) and value.value == "None"
 
 
 def _display_leaves(expr: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
@@ -421,6 +474,14 @@ class _ArgChecker:
             inner = self._shape_in(expr.args[0].value, scope, loop, depth + 1)  # ``jnp.asarray(np.arange(n))``
             if inner is not None:
                 return inner
+        if isinstance(expr, cst.Call) and depth < 3 and isinstance(expr.func, cst.Attribute) \
+                and expr.func.attr.value in SHAPE_KEEPING_METHODS:
+            return self._shape_in(expr.func.value, scope, loop, depth + 1)  # ``points.astype(np.float32)``
+        if isinstance(expr, cst.Call) and depth < 3 and expr.args and isinstance(expr.args[0].value, (cst.List, cst.Tuple)) \
+                and self.model.qualified_name(expr.func, scope) in SHAPE_JOINING_CALLS:
+            # ``np.concatenate([ids, xy], axis=1)``: a part of a changing shape changes the whole
+            return next((found for element in expr.args[0].value.elements
+                         if (found := self._shape_in(element.value, scope, loop, depth + 1)) is not None), None)
         if isinstance(expr, cst.Call):
             return self._sized(expr, scope, loop) or self._reshaped(expr, scope, loop) \
                 or self._data_sized(expr, scope, loop) or self._listed(expr, scope, loop) \
@@ -447,7 +508,7 @@ class _ArgChecker:
                                              *returned.function.params.params)]
             passed = {name: arg.value for name, arg in zip(params, call.args) if arg.keyword is None}
             passed.update({arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None})
-            inlined = returned.value.visit(_Substitute(passed))
+            inlined = substituted(returned.value, passed)  # the caller's arguments for the parameters
             sized = self._sized(inlined, scope, loop) if isinstance(inlined, cst.Call) else None
             if sized is None:
                 return None

@@ -37,7 +37,12 @@ class LoopDependentShape(Rule):
     shape of the loop counter (`x.reshape((i, i))`, `jnp.reshape(x, (i, n))`). A size drawn at
     random in the loop (`n = rng.integers(10, 200)`, `for n in np.random.choice(...)`) counts
     too, also for NumPy's random draws of that size (`np.random.rand(n, 3)`, `rng.normal(0, 1,
-    size=(n, 3))`: `jaxfacts.HOST_RANDOM_SIZE_PARAMS`).
+    size=(n, 3))`: `jaxfacts.HOST_RANDOM_SIZE_PARAMS`). The shape carries through
+    `.astype(...)` and joins (`np.concatenate([ids, xy], axis=1)`: `jaxfacts.SHAPE_JOINING_CALLS`),
+    and through a helper that hands its parameter to the jit (`def track(frames, points):
+    return apply(frames, points[None])`), called in the loop: reported at the loop's argument
+    (tapnet#42). Sizes may come from a loop over records of a literal list (`for frames, n in
+    [(load(k), k) for k in (50, 80, 120)]`).
     Names are followed to the definitions that reach the call, so reusing the counter's name
     elsewhere changes nothing.
 
@@ -58,7 +63,9 @@ class LoopDependentShape(Rule):
     new random mask (`np.flatnonzero` of 100 draws, 5 steps) compile 5 times; passing the mask
     itself, once. Inputs reshaped to `(i, i)` for 5 values of `i` compile 5 times (jax#16778).
     Positions of a drawn particle count (10 to 200) compile 5 times in 5 steps (jax#817: drawn
-    opponent counts); fresh draws of a fixed 64 particles, once.
+    opponent counts); fresh draws of a fixed 64 particles, once. Five videos of 50 to 200 query
+    points handed through a tracking helper compile the model 5 times; padded to 256 points,
+    once.
 
     ## Fix safety
     Fixed windows, padding and masking change what the function sees (padded rows must be
