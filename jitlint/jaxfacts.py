@@ -970,6 +970,25 @@ REJECTED_JIT_KEYWORDS = {
 # keywords are keyword-only.  Checked by tests/test_jaxfacts.py.
 JIT_POSITIONAL_ARGUMENTS = {"jax.jit": 1}
 
+# --- Named axes ------------------------------------------------------------------------------------
+# Collectives over a named mapped axis: qualname -> (position, keyword) of the axis name (a str or
+# a tuple of them).  Traced where no enclosing transform binds that name they raise
+# ``NameError: Found an unbound axis name`` (jax#3120).  tests/test_jaxfacts.py runs each
+# under a binding vmap and pmap, and under ones that bind none (``ppermute`` is left out: under
+# such a vmap it raises NotImplementedError).
+AXIS_NAME_COLLECTIVES: dict[str, Param] = {
+    **{f"jax.lax.{name}": (1, "axis_name") for name in (
+        "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "all_to_all")},
+    "jax.lax.axis_index": (0, "axis_name"),
+}
+# Transforms that bind an axis name for the function they map: qualname -> (position, keyword)
+# of the name they bind (none: left out); the function is their first argument.
+AXIS_BINDING_TRANSFORMS: dict[str, Param] = {
+    "jax.pmap": (1, "axis_name"), "jax.vmap": (3, "axis_name"),
+    "equinox.filter_vmap": (3, "axis_name"), "equinox.filter_pmap": (3, "axis_name"),
+    "flax.nnx.vmap": (3, "axis_name"),
+}
+
 # --- Objects that hash by their arrays -----------------------------------------------------------
 # An equinox Module hashes its fields, weight arrays included, and a jax Array is unhashable: such
 # an object raises TypeError (unhashable type: ArrayImpl) wherever JAX hashes it, as the function

@@ -46,7 +46,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               FUNCTION_KEYED_LIBRARY_CALLS, FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_RUNNING_CALLS,
                               SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS,
                               LIST_RETURNING_METHODS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS,
-                              SHAPE_JOINING_CALLS)
+                              SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -1535,6 +1535,44 @@ def test_staged_library_function_returns_a_tracer_for_constants_under_jit(qualna
     jax.jit(lambda x: seen.append(STAGED_LIBRARY_EXAMPLES[qualname](eqx, constant)) or x)(1.0)
     assert isinstance(seen[0], jax.core.Tracer)
     assert not isinstance(STAGED_LIBRARY_EXAMPLES[qualname](eqx, constant), jax.core.Tracer)  # eagerly
+
+
+AXIS_COLLECTIVE_EXAMPLES = {
+    "jax.lax.psum": lambda n: lambda x: jax.lax.psum(x, n),
+    "jax.lax.pmean": lambda n: lambda x: jax.lax.pmean(x, n),
+    "jax.lax.pmax": lambda n: lambda x: jax.lax.pmax(x, n),
+    "jax.lax.pmin": lambda n: lambda x: jax.lax.pmin(x, n),
+    "jax.lax.all_gather": lambda n: lambda x: jax.lax.all_gather(x, n),
+    "jax.lax.psum_scatter": lambda n: lambda x: jax.lax.psum_scatter(x, n, tiled=True),
+    "jax.lax.all_to_all": lambda n: lambda x: jax.lax.all_to_all(x, n, 0, 0, tiled=True),
+    "jax.lax.axis_index": lambda n: lambda x: x + jax.lax.axis_index(n),
+}
+
+
+@pytest.mark.parametrize("qualname", sorted(AXIS_NAME_COLLECTIVES))
+def test_axis_collective_raises_name_error_where_no_map_binds_its_axis(qualname):
+    assert set(AXIS_COLLECTIVE_EXAMPLES) == set(AXIS_NAME_COLLECTIVES)
+    position, keyword = AXIS_NAME_COLLECTIVES[qualname]
+    assert list(inspect.signature(_resolve(qualname, jax, "jax.")).parameters)[position] == keyword
+    x = jnp.ones((1, 2))
+    for transform in (jax.vmap, jax.pmap):
+        transform(AXIS_COLLECTIVE_EXAMPLES[qualname]("i"), axis_name="i")(x)
+        with pytest.raises(NameError, match="unbound axis name"):
+            transform(AXIS_COLLECTIVE_EXAMPLES[qualname]("i"))(x)
+        with pytest.raises(NameError, match="unbound axis name"):
+            transform(AXIS_COLLECTIVE_EXAMPLES[qualname]("i"), axis_name="j")(x)
+
+
+@pytest.mark.parametrize("qualname", sorted(AXIS_BINDING_TRANSFORMS))
+def test_axis_binding_transform_binds_the_name_it_is_given(qualname):
+    root = importlib.import_module(qualname.split(".")[0])
+    transform = _resolve(qualname, root, qualname.split(".")[0] + ".")
+    position, keyword = AXIS_BINDING_TRANSFORMS[qualname]
+    assert list(inspect.signature(transform).parameters)[position] == keyword
+    x = jnp.ones((1, 2))
+    transform(lambda v: jax.lax.psum(v, "i"), **{keyword: "i"})(x)
+    with pytest.raises(NameError, match="unbound axis name"):
+        transform(lambda v: jax.lax.psum(v, "i"))(x)
 
 
 @pytest.mark.parametrize("method", sorted(LIST_RETURNING_METHODS))

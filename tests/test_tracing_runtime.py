@@ -35,6 +35,7 @@ RAISES = {
     "JIT811": {"ValueError", "NotImplementedError", "RuntimeError"},  # the branch's own raise
     "JIT812": {"OverflowError"},
     "JIT813": {"ValueError"},  # not functionalized
+    "JIT814": {"NameError"},  # unbound axis name
 }
 # Raised after the function is traced, when JAX checks the staged program: from the jit (or
 # lax.scan) call, never from the marked line.
