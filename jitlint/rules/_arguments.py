@@ -402,7 +402,7 @@ def _partition_rest(ctx: FileContext, binding: Binding, depth: int) -> Optional[
             or ctx.model.qualified_name(call.args[1].value, scope) not in ARRAY_FILTERS:
         return None
     whole = non_jax_value(ctx, call.args[0].value, scope, depth + 1)
-    if whole is None or whole.kind != LIBRARY:
+    if whole is None or whole.kind not in (LIBRARY, LEAF):  # a model holding functions as leaves
         return None
     return NonJaxValue(HALF, f"the non-array half of `{_src(call)}` ({whole.what})", whole.name)
 
