@@ -81,10 +81,10 @@ class StaticUse:
         return self.site.frame.scope
 
     def where(self) -> str:
-        if self.position is None:
-            return f"{self.role} `{self.param}` (keyword) of `{self.callee}`"
         if self.via:
             return replace(self, via="").where() + f", which `{self.via}` passes on,"
+        if self.position is None:
+            return f"{self.role} `{self.param}` (keyword) of `{self.callee}`"
         if self.spec.bound:  # users often count ``self`` in a bound method's argnums
             return (f"{self.role} `{self.param}` (position {self.position}: a bound method's argnums "
                     f"start after `self`) of `{self.callee}`")
@@ -131,10 +131,7 @@ def _forwarded(ctx: FileContext) -> list[StaticUse]:
             callee = flow.single(site.node.func, site.frame.scope) if isinstance(site.node.func, cst.Name) else None
             if callee is None or callee.node is not wrapper or any(a.star for a in site.node.args):
                 continue
-            passed = [a for a in site.node.args if a.keyword is None]
-            arg = next((a for a in site.node.args if a.keyword is not None and a.keyword.value == name), None)
-            if arg is None and name in positional and positional.index(name) < len(passed):
-                arg = passed[positional.index(name)]
+            arg = argument(site.node, positional.index(name) if name in positional else None, name)
             if arg is not None:
                 found.append(replace(use, site=site, arg=arg, given=None, via=wrapper.name.value))
     return found
