@@ -595,6 +595,11 @@ SEQUENCE_CONVERTING_FUNCTIONS = frozenset({"jax.numpy.ndim", "jax.numpy.shape", 
 # the jax namespaces whose functions compute arrays from array arguments: on traced operands
 # they give tracers; their positional arguments are array operands
 JAX_ARRAY_NAMESPACES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
+# Base classes of modules whose ``apply(variables, *args)`` / ``init(key, *args)`` run
+# ``__call__(*args)``: once per such call, eagerly when the call is eager (flax#2887).
+APPLIED_MODULE_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+# The methods of such a module that run its ``__call__``.
+APPLYING_METHODS = frozenset({"apply", "init", "init_with_output"})
 # Library functions built of JAX operations, staged like jax.numpy's: under a staging trace their
 # result is a tracer even for concrete arguments (``eqx.error_if(x, x < 0, msg)`` returns ``x``
 # through a staged check: dynamiqs PR 1015, ``tsave.tolist()`` after it raises under jit).

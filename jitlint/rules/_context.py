@@ -15,7 +15,9 @@ Every rule that asks "does this code run eagerly, and how often?" asks this one 
   ``g = jax.grad(loss)`` then ``g(w)``) count as calls of the function, eager where they are
   eager; a result that goes anywhere else (into a jit, returned, stored) is taken as traced.
   A framework Module's ``__call__`` (a class whose bases we cannot see) runs under its
-  caller's trace too.  Traced code runs once per trace of the outer jit, then the compiled
+  caller's trace too, unless the module applies a flax.linen Module only eagerly
+  (``model.init(key, x)`` then ``model.apply(params, x)`` in plain code): then each
+  application is a call site of its ``__call__``.  Traced code runs once per trace of the outer jit, then the compiled
   program runs: what it builds costs nothing per call;
 * **repeated** (``REPEATED``) when an eager caller calls it in a loop, or from a function that
   itself repeats, or two eager call sites call it (outside test files), or it is a plain
@@ -42,7 +44,8 @@ import libcst as cst
 from jitlint.callgraph import (ECOSYSTEM, ENTRY_POINT_WORDS, MEMO_WORDS, MEMOISERS, NOT_TRACING,
                                ONCE, REPEATED, RUNNERS, TRACED, UNKNOWN, is_test_file, is_transform,
                                runs_once_by_name)
-from jitlint.jaxfacts import CONCRETE_PARAMS, FUNCTION_RUNNING_CALLS, RETRACING_TRANSFORMS, concrete_param
+from jitlint.jaxfacts import (APPLIED_MODULE_BASES, APPLYING_METHODS, CONCRETE_PARAMS, FUNCTION_RUNNING_CALLS,
+                              RETRACING_TRANSFORMS, concrete_param)
 from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
@@ -248,6 +251,7 @@ class CallingContext:
             sites = list(self.model.calls_to(binding)) if binding is not None else []
         sites += self._handed.applied.get(function, ())
         sites += self._instantiations(function)
+        sites += self._applications(function)
         return [site for site in sites if not site.frame.is_inside(function)]
 
     def runner_calls(self) -> dict[cst.FunctionDef, tuple[str, CallSite]]:
@@ -396,7 +400,7 @@ class CallingContext:
         return ONCE if handed else self._project_how(function)
 
     def _repeats(self, function: cst.FunctionDef, sites: list[CallSite]) -> bool:
-        if function.name.value == "__call__":
+        if function.name.value == "__call__" and not self._applications(function):
             return self._repeats_by_role(function)
         eager = [site for site in sites if not self.runs_traced(site.frame)]
         if function.name.value == "__init__":
@@ -428,11 +432,37 @@ class CallingContext:
 
     def _framework_call(self, function: cst.FunctionDef) -> bool:
         """A framework Module's ``__call__`` (flax, haiku, equinox: a base class we cannot see)
-        runs under the outer jit's trace."""
+        runs under the outer jit's trace, unless the module shows it applied only eagerly
+        (``_applications``: ``model.init`` then ``model.apply`` in a plain loop)."""
         if function.name.value != "__call__":
             return False
         cls = self.model.functions[function].scope.node
-        return isinstance(cls, cst.ClassDef) and not self.is_plain_class(cls)
+        if not isinstance(cls, cst.ClassDef) or self.is_plain_class(cls):
+            return False
+        applications = self._applications(function)
+        return not applications or any(self.runs_traced(site.frame) for site in applications)
+
+    def _applications(self, function: cst.FunctionDef) -> list[CallSite]:
+        """``model.apply(params, x)`` / ``model.init(key, x)`` of an instance of the flax.linen
+        Module whose ``__call__`` is ``function`` (jaxfacts.APPLIED_MODULE_BASES): each runs it
+        once, where it is called."""
+        if function.name.value != "__call__":
+            return []
+        cls = self.model.functions[function].scope.node
+        if not isinstance(cls, cst.ClassDef):
+            return []
+        class_scope = self.model.classes[cls].scope
+        if not any(self.model.qualified_name(base.value, class_scope) in APPLIED_MODULE_BASES for base in cls.bases):
+            return []
+        return [site for site in self.model.calls
+                if isinstance(site.node.func, cst.Attribute) and site.node.func.attr.value in APPLYING_METHODS
+                and self._instance_of(site.node.func.value, site.frame.scope) is cls]
+
+    def _instance_of(self, receiver: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
+        """``model`` of ``model = Net()``, or ``Net()`` itself: the class of this module."""
+        if isinstance(receiver, cst.Name):
+            return self.instance_class(receiver, scope)
+        return self.class_of(receiver.func, scope) if isinstance(receiver, cst.Call) else None
 
     def _decorated_to_run_once(self, function: cst.FunctionDef) -> bool:
         """An entry point or fixture (``@click.command``, ``@hydra.main``, ``@pytest.fixture``),

@@ -69,7 +69,7 @@ from jitlint.jaxfacts import (ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMES
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               SCHEDULE_PARAMS, SEQUENCE_CONVERTING_FUNCTIONS, SIGNATURE_PRESERVING_TRANSFORMS,
-                              STAGED_LIBRARY_FUNCTIONS, STATIC_FIELD_MARKERS, TRACER_TYPES, TRACED_RESULT_CALLS, TRACING_CALLS, JIT_DISABLED_FLAGS,
+                              APPLIED_MODULE_BASES, STAGED_LIBRARY_FUNCTIONS, STATIC_FIELD_MARKERS, TRACER_TYPES, TRACED_RESULT_CALLS, TRACING_CALLS, JIT_DISABLED_FLAGS,
                               DataSizedOutput, PYTHON_INT_RANGE, X64_FLAG,
                               TracingCall, concrete_param)
 from jitlint.callgraph import LIBRARIES
@@ -133,8 +133,6 @@ ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "chex.Array", "
 # traced when an argument is.
 LAYER_NAMESPACES = ("flax.linen.", "flax.nnx.", "equinox.nn.", "haiku.")
 NNX_MODULE_BASES = frozenset({"flax.nnx.Module"})
-# Base classes of modules whose ``apply(variables, *args)`` runs ``__call__(*args)``.
-APPLIED_MODULE_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 # Builtins whose result is a traced array when their argument is one.
 TRACED_BUILTINS = frozenset({"abs", "sum", "pow", "round"})
 MAX_HELPER_DEPTH = 3
