@@ -9,29 +9,19 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.walk import children, source_text
+from jitlint.walk import children, own_nodes, source_text
 
 
 def ragged_loop(generator: cst.FunctionDef) -> Optional[tuple[cst.CSTNode, str, Optional[cst.CSTNode]]]:
     """(the loop, the batch size's code, the ``if`` that drops a short batch or None) of the
     first loop of a generator (a def that yields) that slices its data up to the end."""
-    if not any(isinstance(node, cst.Yield) for node in own_nodes(generator)):
+    if not any(isinstance(node, cst.Yield) for node in own_nodes(generator.body)):
         return None
-    for loop in (n for n in own_nodes(generator) if isinstance(n, (cst.For, cst.While))):
+    for loop in (n for n in own_nodes(generator.body) if isinstance(n, (cst.For, cst.While))):
         size = sliced_to_end(loop, generator)
         if size is not None:
             return loop, size, short_batch_guard(loop, size)
     return None
-
-
-def own_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:
-    """Every node of the function's body, not of nested functions, classes or lambdas."""
-    stack = list(children(function.body))
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            stack.extend(children(node))
 
 
 def sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[str]:
@@ -57,7 +47,7 @@ def sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[str
                 continue
             upper = piece.upper
             if isinstance(upper, cst.Name):  # end = start + batch_size, somewhere in the generator
-                upper = next((n.value for n in own_nodes(generator) if isinstance(n, cst.Assign)
+                upper = next((n.value for n in own_nodes(generator.body) if isinstance(n, cst.Assign)
                               and len(n.targets) == 1 and is_name(n.targets[0].target, upper.value)
                               and isinstance(n.value, cst.BinaryOperation)
                               and isinstance(n.value.operator, cst.Add)), upper)
@@ -77,7 +67,7 @@ def data_length(expr: cst.BaseExpression, generator: cst.FunctionDef, depth: int
             and expr.value.attr.value == "shape":
         return True
     if isinstance(expr, cst.Name) and depth < 2:
-        values = [n.value for n in own_nodes(generator) if isinstance(n, cst.Assign)
+        values = [n.value for n in own_nodes(generator.body) if isinstance(n, cst.Assign)
                   and len(n.targets) == 1 and is_name(n.targets[0].target, expr.value)]
         return len(values) == 1 and data_length(values[0], generator, depth + 1)
     return False

@@ -839,6 +839,15 @@ LIST_RETURNING_METHODS = frozenset({"tolist"})
 PARTITIONS = {"equinox.partition": 1}
 ARRAY_FILTERS = frozenset({"equinox.is_array", "equinox.is_inexact_array"})
 
+# Library layers that hold Python flags as pytree leaves: jax.jit (or a lax loop's carry) traces
+# them, and the layer's own ``if`` on the flag raises TracerBoolConversionError when it runs
+# (equinox#681; eqx.filter_jit keeps them static).  tests/test_jaxfacts.py runs each under
+# jax.jit and eqx.filter_jit.
+FLAG_LEAF_OBJECTS: dict[str, str] = {
+    "equinox.nn.Dropout": "its `inference` flag (and rate `p`) are pytree leaves, and its `__call__` "
+                          "tests `if inference:`",
+}
+
 # dtypes are type objects (``jnp.float32``, ``np.float32``) or ``np.dtype`` instances: at a traced
 # position of jax.jit each raises the same TypeError (pass them static).
 DTYPE_OBJECTS = frozenset({

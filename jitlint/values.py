@@ -28,7 +28,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.semantic import LOOP_TYPES, Binding, CallSite, Scope, SemanticModel
-from jitlint.walk import children, iter_nodes
+from jitlint.walk import children, iter_nodes, own_nodes
 
 State = dict[str, frozenset]  # name -> the bindings that may reach this point
 _NESTED = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
@@ -1312,19 +1312,9 @@ def function_returns(model: SemanticModel, function: cst.FunctionDef) -> list[Re
         if statement.value is None or inner is None:
             return []
         found.append(Returned(function, statement.value, inner, frame))
-    if any(isinstance(node, (cst.Yield, cst.Await)) for node in _own_nodes(function)):
+    if any(isinstance(node, (cst.Yield, cst.Await)) for node in own_nodes(function.body)):
         return []  # a generator (or coroutine) returns an iterator, not these values
     return found
-
-
-def _own_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:
-    """The nodes of a def's body, nested defs, lambdas and classes left out."""
-    stack = list(children(function.body))
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, _NESTED):
-            stack.extend(children(node))
 
 
 # ---------------------------------------------------------------------------- what a call makes

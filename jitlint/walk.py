@@ -77,6 +77,17 @@ def iter_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(reversed(children(current)))
 
 
+def own_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The nodes under ``node`` (a function's body), without those of the functions, lambdas
+    and classes it defines (those nodes themselves are included)."""
+    stack = list(children(node))
+    while stack:
+        current = stack.pop()
+        yield current
+        if not isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            stack.extend(children(current))
+
+
 class Walker:
     """Subclass and define ``visit_<NodeType>(node)`` (return False to skip the children) and
     ``leave_<NodeType>(node)``, or ``on_visit(node)`` / ``on_leave(node)`` for every node (as

@@ -46,7 +46,8 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               FUNCTION_KEYED_LIBRARY_CALLS, FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_RUNNING_CALLS,
                               SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS,
                               LIST_RETURNING_METHODS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS,
-                              SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS)
+                              SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS,
+                              FLAG_LEAF_OBJECTS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -1484,6 +1485,7 @@ _EQUINOX_ARGUMENTS = {  # how each library object of the tables is built for the
     "equinox.nn.GRUCell": lambda nn, key: nn.GRUCell(2, 2, key=key),
     "equinox.nn.LSTMCell": lambda nn, key: nn.LSTMCell(2, 2, key=key),
     "equinox.nn.Lambda": lambda nn, key: nn.Lambda(lambda x: x),
+    "equinox.nn.Dropout": lambda nn, key: nn.Dropout(p=0.1),
     "equinox.nn.Pool": lambda nn, key: nn.Pool(-jnp.inf, jax.lax.max, 2, 2),
     **{f"equinox.nn.{pool}{n}d": lambda nn, key, name=f"{pool}{n}d": getattr(nn, name)(2)
        for pool in ("MaxPool", "AvgPool", "AdaptiveMaxPool", "AdaptiveAvgPool") for n in (1, 2, 3)},
@@ -1612,6 +1614,20 @@ def test_partition_rest_of_an_array_filter_holds_the_non_array_leaves(qualname):
         jax.jit(lambda p: 0)(halves[1 - PARTITIONS[qualname]])
         with pytest.raises(TypeError, match="abstract array"):
             jax.jit(lambda p: 0)(halves[PARTITIONS[qualname]])
+
+
+@pytest.mark.parametrize("qualname", sorted(FLAG_LEAF_OBJECTS))
+def test_flag_leaf_layer_raises_when_run_under_jax_jit(qualname):
+    """Passing it traced is fine; running it under jax.jit (or as a scan carry) raises
+    TracerBoolConversionError on its flag; eqx.filter_jit keeps the flag static."""
+    eqx = pytest.importorskip("equinox")
+    layer, x, key = _equinox_object(qualname), jnp.ones(3), jax.random.PRNGKey(0)
+    jax.jit(lambda m, v: v)(layer, x)
+    with pytest.raises(jax.errors.TracerBoolConversionError):
+        jax.jit(lambda m, v, k: m(v, key=k))(layer, x, key)
+    with pytest.raises(jax.errors.TracerBoolConversionError):
+        jax.lax.scan(lambda m, v: (m, m(v, key=key)), layer, jnp.ones((2, 3)))
+    eqx.filter_jit(lambda m, v, k: m(v, key=k))(layer, x, key)
 
 
 @pytest.mark.parametrize("qualname", sorted(NON_ARRAY_LEAF_OBJECTS))

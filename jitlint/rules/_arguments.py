@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Callable, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_FILTERS, DTYPE_OBJECTS, PARTITIONS, LIBRARY_FUNCTIONS, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, NON_JAX_ENUM_BASES,
+from jitlint.jaxfacts import (ARRAY_FILTERS, DTYPE_OBJECTS, FLAG_LEAF_OBJECTS, PARTITIONS, LIBRARY_FUNCTIONS, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, NON_JAX_ENUM_BASES,
                               NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS, NON_NUMERIC_DTYPE_CODES,
                               NON_NUMERIC_DTYPE_NAMES, NUMPY_DTYPED_CONSTRUCTORS,
                               NUMPY_INFERRING_CONSTRUCTORS, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
@@ -47,7 +47,7 @@ from jitlint.jaxfacts import (ARRAY_FILTERS, DTYPE_OBJECTS, PARTITIONS, LIBRARY_
 from jitlint.rule import FileContext
 from jitlint.semantic import Binding, CallSite, Scope
 from jitlint.values import annotated_fields, assigned, value_flow
-from jitlint.walk import iter_nodes
+from jitlint.walk import iter_nodes, own_nodes
 from jitlint.walk import source_text as _src
 
 STRINGS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
@@ -67,6 +67,7 @@ _NON_NUMERIC_DTYPE_CODE = re.compile(NON_NUMERIC_DTYPE_CODES)
 STR, CLASS, FUNCTION, OBJECT, LIBRARY, FIELD = "str", "class", "function", "object", "library", "field"
 ARRAY, RESULT, ENUM, LEAF, MODULE = "array", "result", "enum", "leaf", "module"
 HALF = "half"  # the non-array half of a partitioned library object (``eqx.partition``)
+FLAG = "flag"  # a library layer whose Python flags are leaves it tests (valid, but raises once run)
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,9 @@ def _call_value(ctx: FileContext, call: cst.Call, scope: Scope, depth: int) -> O
     if qualname in NON_ARRAY_LEAF_OBJECTS:
         short = qualname.replace("equinox.", "eqx.")
         return NonJaxValue(LIBRARY, f"an `{short}`: {NON_ARRAY_LEAF_OBJECTS[qualname]}", short)
+    if qualname in FLAG_LEAF_OBJECTS:
+        short = qualname.replace("equinox.", "eqx.")
+        return NonJaxValue(FLAG, f"an `{short}`: {FLAG_LEAF_OBJECTS[qualname]}", short)
     if qualname in NON_JAX_RESULTS:
         fact = NON_JAX_RESULTS[qualname]
         return NonJaxValue(RESULT, f"{fact.what}, made by `{_src(call.func)}`", qualname, fact.element)
@@ -261,9 +265,9 @@ def _leaf_argument(ctx: FileContext, cls: cst.ClassDef, call: cst.Call, scope: S
             continue
         inner = non_jax_value(ctx, arg.value, scope, depth + 1)
         if inner is not None and inner.kind != LEAF:
-            return NonJaxValue(LEAF, f"an instance of `{cls.name.value}`, a pytree whose field "
-                                     f"`{field}` holds {inner.what} (a leaf: every field not marked "
-                                     f"static is one)", cls.name.value)
+            return NonJaxValue(FLAG if inner.kind == FLAG else LEAF,
+                               f"an instance of `{cls.name.value}`, a pytree whose field `{field}` holds "
+                               f"{inner.what} (a leaf: every field not marked static is one)", cls.name.value)
     return None
 
 
@@ -272,15 +276,20 @@ def _leaf_set_in_init(ctx: FileContext, cls: cst.ClassDef, fields: dict[str, boo
     """An equinox-style pytree class with its own ``__init__``: a leaf field that its methods
     set to a value jit cannot take (``self.pool = eqx.nn.MaxPool2d(3)``), whatever the call
     passes."""
+    flagged = None  # a field holding a flag layer: reported when no field is invalid outright
     for field, leaf in fields.items():
         values = field_assignments(ctx, cls, field) if leaf else None
         for value, scope in values or ():
             inner = non_jax_value(ctx, value, scope, depth + 1)
-            if inner is not None and inner.kind != LEAF:
-                return NonJaxValue(LEAF, f"an instance of `{cls.name.value}`, a pytree whose field "
-                                         f"`{field}` holds {inner.what} (a leaf: every field not "
-                                         f"marked static is one)", cls.name.value)
-    return None
+            if inner is None or inner.kind == LEAF:
+                continue
+            held = NonJaxValue(FLAG if inner.kind == FLAG else LEAF,
+                               f"an instance of `{cls.name.value}`, a pytree whose field `{field}` holds "
+                               f"{inner.what} (a leaf: every field not marked static is one)", cls.name.value)
+            if held.kind != FLAG:
+                return held
+            flagged = flagged or held
+    return flagged
 
 
 def pytree_class(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> bool:
@@ -314,7 +323,7 @@ def _returned_value(ctx: FileContext, binding: Binding, depth: int) -> Optional[
     if frame is None or inner_scope is None:
         return None
     found = None
-    for node in _own_nodes(function.body):
+    for node in own_nodes(function.body):
         if isinstance(node, cst.Return):
             if node.value is None:
                 return None
@@ -327,16 +336,6 @@ def _returned_value(ctx: FileContext, binding: Binding, depth: int) -> Optional[
     if found is None:
         return None
     return NonJaxValue(found.kind, f"{found.what}, returned by `{function.name.value}()`", found.name)
-
-
-def _own_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """The nodes of a function body, not those of functions, lambdas or classes inside it."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        if not isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) or current is node:
-            stack.extend(current.children)
 
 
 def _name_value(ctx: FileContext, name: cst.Name, scope: Scope, depth: int) -> Optional[NonJaxValue]:
@@ -355,6 +354,19 @@ def _name_value(ctx: FileContext, name: cst.Name, scope: Scope, depth: int) -> O
             return None
         found = found or value
     return found
+
+
+def first_value(ctx: FileContext, name: cst.Name, scope: Scope,
+                later: Callable[[Binding], bool]) -> Optional[NonJaxValue]:
+    """``non_jax_value`` of ``name`` from the definitions that reach it other than those
+    ``later`` picks (``model = step(model, ...)`` in the loop: that value exists only after a
+    call that succeeded, so the value before the loop decides)."""
+    bindings = value_flow(ctx).reaching(name, scope)
+    first = [b for b in bindings if not later(b)]
+    if not first or len(first) == len(bindings):
+        return None
+    values = [_binding_value(ctx, b, 0) for b in first]
+    return values[0] if all(values) else None
 
 
 def _binding_value(ctx: FileContext, binding: Binding, depth: int) -> Optional[NonJaxValue]:
@@ -590,7 +602,7 @@ def field_assignments(ctx: FileContext, cls: cst.ClassDef, attr: str
         if not params or method_scope is None:
             continue
         own = params[0].name.value
-        for node in _own_nodes(statement.body):
+        for node in own_nodes(statement.body):
             if isinstance(node, cst.Assign):
                 targets, value = [t.target for t in node.targets], node.value
             elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):

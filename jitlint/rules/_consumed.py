@@ -26,7 +26,7 @@ import libcst as cst
 from jitlint.jaxfacts import CONSUMING_METHODS, STATE_MAKERS
 from jitlint.rule import FileContext
 from jitlint.rules._jitted import CALLABLE_JITS, jitted_functions, positional_params
-from jitlint.rules._nnx import own_nodes
+from jitlint.walk import own_nodes
 from jitlint.semantic import Binding, CallSite, SemanticModel, argument_value
 @dataclass(eq=False)
 class ConsumedReuse:

@@ -24,7 +24,7 @@ from jitlint.rules._arguments import leaf_fields, pytree_class
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._churn import argument_types
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
-from jitlint.rules._nnx import own_nodes
+from jitlint.walk import own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel, dotted_name
 from jitlint.values import annotated_fields, assigned, value_flow
 from jitlint.walk import iter_nodes

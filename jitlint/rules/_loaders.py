@@ -26,7 +26,8 @@ import libcst as cst
 from jitlint.jaxfacts import RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, RaggedBatcher
 from jitlint.semantic import Scope, SemanticModel
 from jitlint.values import ValueFlow, assigned
-from jitlint.batches import own_nodes, ragged_loop, src as _src
+from jitlint.batches import ragged_loop, src as _src
+from jitlint.walk import own_nodes
 from jitlint.walk import children
 
 # Calls whose iteration yields what an argument yields (in order, or with an index).
@@ -130,7 +131,7 @@ def _yields_arrays(model: SemanticModel, generator: cst.FunctionDef) -> bool:
     """Every ``yield`` of the generator gives a slice or an array made by jax / NumPy (or a
     tuple of them)."""
     scope = model.scope_of.get(generator)
-    yields = [node for node in own_nodes(generator) if isinstance(node, cst.Yield)]
+    yields = [node for node in own_nodes(generator.body) if isinstance(node, cst.Yield)]
 
     def array(value) -> bool:
         if isinstance(value, cst.Tuple):

@@ -19,7 +19,7 @@ import libcst as cst
 from jitlint.jaxfacts import NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES
 from jitlint.rules._context import class_methods
 from jitlint.semantic import Frame, Scope, SemanticModel, dotted_name
-from jitlint.walk import children
+from jitlint.walk import children, own_nodes
 
 NNX = "flax.nnx."
 LINEN = "flax.linen."
@@ -90,16 +90,6 @@ def creates_nnx_object(expr: cst.BaseExpression, scope: Scope, frame: Frame, mod
         return False
     node, origin_scope, _ = origin
     return isinstance(node, cst.Call) and is_nnx_class(node.func, origin_scope, model)
-
-
-def own_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """The nodes of a function's body, without nested functions, lambdas and classes."""
-    stack = list(children(node))
-    while stack:
-        current = stack.pop()
-        yield current
-        if not isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            stack.extend(children(current))
 
 
 def nnx_params(func: cst.FunctionDef, model: SemanticModel) -> set[str]:

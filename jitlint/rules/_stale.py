@@ -34,7 +34,8 @@ from jitlint.rules._context import (bound_method_target, calling_context, class_
                                     names_assigned_in)
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions, jitted_lambdas,
                                    name_loads, positional_params, scopes_within, static_names)
-from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates, own_nodes
+from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates
+from jitlint.walk import own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel
 from jitlint.staticargs import ARGNUM_JITS, spec_of
 from jitlint.values import assigned, self_attribute_value, value_flow

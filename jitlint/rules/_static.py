@@ -664,7 +664,7 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         found = None
         values = reaching_values(value_flow(ctx), expr, scope)
         for value in values:
-            if _jitted_output(ctx, value.binding):
+            if jitted_output(ctx, value.binding):
                 # ``params, opt_state = step(params, opt_state)`` in the loop: that value comes
                 # only after a call that succeeded; the one before the loop decides
                 continue
@@ -921,7 +921,7 @@ def _stored_params(init: cst.FunctionDef) -> dict[str, str]:
     return stored
 
 
-def _jitted_output(ctx: FileContext, binding: Binding) -> bool:
+def jitted_output(ctx: FileContext, binding: Binding) -> bool:
     """``binding`` assigns (or unpacks) what a call of a jitted function returns."""
     node = binding.node
     if not (isinstance(node, cst.Assign) and isinstance(node.value, cst.Call)):

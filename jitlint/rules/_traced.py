@@ -82,7 +82,8 @@ from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jit
                                    jitted_functions, jitted_lambdas, name_loads, positional_params,
                                    scopes_within, states_container)
 from jitlint.rules._lifted import nondiff_spec_of, static_positions as lifted_static_positions
-from jitlint.rules._nnx import NNX_JIT, linen_self_method, own_nodes
+from jitlint.rules._nnx import NNX_JIT, linen_self_method
+from jitlint.walk import own_nodes
 from jitlint.rules._static import fields_passed, jitted_call_sites, jitted_callee, jitted_reference, map_arguments
 from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, argument_value,
                               dotted_name)

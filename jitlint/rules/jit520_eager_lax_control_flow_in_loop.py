@@ -10,7 +10,7 @@ from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._builders import built_by
 from jitlint.rules._context import PARTIAL_CONSTRUCTORS, PLAIN_DECORATORS, CallingContext, calling_context
 from jitlint.rules._jitted import jitted_functions
-from jitlint.rules._nnx import own_nodes
+from jitlint.walk import own_nodes
 from jitlint.rules._static import created_object
 from jitlint.rules._traced import tracer_test
 from jitlint.rules._types import member_kind, receiver_class

@@ -6,7 +6,8 @@ from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._consumed import consumed_state_reuses
 from jitlint.rules._jitted import TRACING_JITS, jitted_functions, positional_params, static_names
 from jitlint.rules._mutated import is_pytree_class
-from jitlint.rules._nnx import nnx_params, own_nodes
+from jitlint.rules._nnx import nnx_params
+from jitlint.walk import own_nodes
 from jitlint.staticargs import spec_of
 
 

@@ -1,10 +1,12 @@
 from typing import Iterator
 
+import libcst as cst
+
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.jaxfacts import NON_JAX_RESULTS
-from jitlint.rules._arguments import (ARRAY, CLASS, ENUM, FIELD, FUNCTION, HALF, LEAF, LIBRARY, MODULE, OBJECT, RESULT, STR,
-                                      narrowed_to_str, non_jax_value)
-from jitlint.rules._static import StaticUse, array_leaf_uses, traced_uses
+from jitlint.rules._arguments import (ARRAY, CLASS, ENUM, FIELD, FLAG, FUNCTION, HALF, LEAF, LIBRARY, MODULE, OBJECT, RESULT, STR,
+                                      first_value, narrowed_to_str, non_jax_value)
+from jitlint.rules._static import StaticUse, array_leaf_uses, jitted_output, traced_uses
 
 
 class NonJaxTypeArgument(Rule):
@@ -36,7 +38,12 @@ class NonJaxTypeArgument(Rule):
     n, step, model)`), `lax.scan`'s `init` and `xs`, optimistix's `y0`, a jaxopt solver's
     `run(init_params)`; there the usual culprit is a whole equinox model, whose activations are
     functions, or the non-array half of `eqx.partition(model, eqx.is_array)` unpacked in the
-    wrong order (`jaxfacts.PARTITIONS`; optimistix#56, equinox#376).
+    wrong order (`jaxfacts.PARTITIONS`; optimistix#56, equinox#376). And a model holding a layer
+    whose Python flags are leaves it tests (`eqx.nn.Dropout`'s `inference`:
+    `jaxfacts.FLAG_LEAF_OBJECTS`) at such a position: valid there, but the layer raises
+    TracerBoolConversionError once it runs traced (equinox#681). A name the loop rebinds from
+    the jitted call's own output (`model = step(model, ...)`) is judged by its value before
+    the loop: the later ones exist only after a call that succeeded.
     Values are followed through names (every definition that reaches the call must be one, or
     the call sits under `if isinstance(name, str):`),
     parameters annotated `str`, attributes of this module's classes, conditional expressions,
@@ -62,7 +69,8 @@ class NonJaxTypeArgument(Rule):
     dtype=float)` are valid. An `eqx.nn.MLP` as `lax.fori_loop`'s carry or jaxopt L-BFGS's
     initial point raises `TypeError: Argument '<custom_jvp ...>' ... is not a valid JAX type`;
     as optimistix's `y0`, `TypeError: Cannot determine dtype of <PjitFunction of silu>`; its
-    array half works in all three.
+    array half works in all three. A model with an `eqx.nn.Dropout` passed to a `jax.jit` step
+    that runs it raises `TracerBoolConversionError`, under `eqx.filter_jit` it trains.
 
     ## Fix safety
     Mark the parameter static (`static_argnames=("op",)`): each distinct value then compiles
@@ -106,8 +114,15 @@ class NonJaxTypeArgument(Rule):
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         class_causes: set[tuple[str, str]] = set()
         for use in traced_uses(ctx):
-            found = non_jax_value(ctx, use.value, use.scope) or narrowed_to_str(ctx, use.value, use.site)
+            found = non_jax_value(ctx, use.value, use.scope) or narrowed_to_str(ctx, use.value, use.site) or (
+                first_value(ctx, use.value, use.scope, lambda binding: jitted_output(ctx, binding))
+                if isinstance(use.value, cst.Name) else None)
             if found is None:
+                continue
+            if found.kind == FLAG:
+                yield Violation(use.arg, f"{use.where()} is {found.what}: jit traces those flags as arrays, so "
+                                         f"the layer's `if` raises TracerBoolConversionError when the model runs; "
+                                         f"{_FLAG_FIX}")
                 continue
             if found.kind in (FIELD, OBJECT):
                 # the fix is in the class (a static field, a pytree registration): one finding,
@@ -120,12 +135,18 @@ class NonJaxTypeArgument(Rule):
                 f"argument as an array, so the call raises TypeError; {_fix(use, found.kind, found.name)}"))
         for use in array_leaf_uses(ctx):
             found = non_jax_value(ctx, use.value, use.scope)
-            if found is not None:
+            if found is not None and found.kind == FLAG:
+                yield Violation(use.arg, f"{use.where()} is {found.what}: `{use.callee}` traces those flags as "
+                                         f"arrays, so the layer's `if` raises TracerBoolConversionError when the "
+                                         f"model runs inside; {_FLAG_FIX}")
+            elif found is not None:
                 yield Violation(use.arg, (
                     f"{use.where()} is {found.what}, not a valid JAX type: `{use.callee}` traces every "
                     f"leaf of it as an array, so the call raises TypeError; {_array_leaf_fix(found.kind)}"))
 
 
+_FLAG_FIX = ("use eqx.filter_jit (it keeps non-array leaves static), or eqx.partition the model and "
+             "pass its array half, closing over the rest")
 _HALF_FIX = ("`eqx.partition` returns (the leaves the filter accepts, the rest): pass the first half, "
              "the arrays, and keep the rest static or closed over (`params, static = eqx.partition(...)`)")
 

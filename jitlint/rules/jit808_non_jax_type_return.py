@@ -3,9 +3,9 @@ from typing import Iterator
 import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._arguments import ARRAY, FUNCTION, OBJECT, non_jax_value
+from jitlint.rules._arguments import ARRAY, FLAG, FUNCTION, OBJECT, non_jax_value
 from jitlint.rules._jitted import TRACING_JITS, jitted_functions, jitted_lambdas
-from jitlint.rules._nnx import own_nodes
+from jitlint.walk import own_nodes
 
 
 class NonJaxTypeReturn(Rule):
@@ -83,7 +83,7 @@ class NonJaxTypeReturn(Rule):
                 continue
             for value in _returned(func):
                 found = non_jax_value(ctx, value, scope)
-                if found is not None:
+                if found is not None and found.kind != FLAG:  # a flag layer's leaves come back as arrays
                     yield Violation(value, (
                         f"jitted `{name}` returns {found.what}, not a valid JAX type: jit makes every "
                         f"output an array, so the first call raises TypeError once tracing ends; "

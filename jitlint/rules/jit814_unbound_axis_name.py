@@ -7,7 +7,7 @@ import libcst as cst
 from jitlint.jaxfacts import AXIS_BINDING_TRANSFORMS, AXIS_NAME_COLLECTIVES
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import calling_context
-from jitlint.rules._nnx import own_nodes
+from jitlint.walk import own_nodes
 from jitlint.semantic import CallSite, Scope, argument_value
 
 _ALL_TRANSFORMS = frozenset(AXIS_BINDING_TRANSFORMS)
