@@ -187,11 +187,17 @@ SHAPE_KEEPING_CONVERSIONS = frozenset({"jax.numpy.asarray", "jax.numpy.array", "
                                        "numpy.array", "jax.device_put"})
 # Array methods that return an array of the receiver's shape (``points.astype(np.float32)``).
 SHAPE_KEEPING_METHODS = frozenset({"astype", "copy"})
-# Calls that join a sequence of arrays: a part whose shape changes changes the result's
-# (``np.concatenate([ids[:, None], xy], axis=1)`` with ``n`` rows of each).  Checked by
-# tests/test_jaxfacts.py.
-SHAPE_JOINING_CALLS = frozenset(f"{module}.{name}" for module in ("numpy", "jax.numpy") for name in (
-    "concatenate", "stack", "hstack", "vstack", "column_stack"))
+# Calls that join a sequence of arrays whose parts share the joined result's other axes: a part
+# whose shape changes changes the result's (``np.concatenate([ids, xy], axis=1)`` with ``n``
+# rows of each).  qualname -> None when they always do (a new axis: ``stack``), else the
+# (position, keyword) of the axis, which must be a literal >= 1: along axis 0 the parts' lengths
+# add up, and a pad of ``N - n`` rows after ``n`` rows is one fixed length (the padding fix).
+# Checked by tests/test_jaxfacts.py.
+SHAPE_JOINING_CALLS: dict[str, Optional[Param]] = {
+    **{f"{module}.stack": None for module in ("numpy", "jax.numpy")},
+    **{f"{module}.column_stack": None for module in ("numpy", "jax.numpy")},
+    **{f"{module}.concatenate": (1, "axis") for module in ("numpy", "jax.numpy")},
+}
 
 # Calls that hand a batch on with its leading (batch) dimension still in it: qualname -> the
 # position of the batch.  ``shard`` reshapes (B, ...) to (devices, B / devices, ...): a short last

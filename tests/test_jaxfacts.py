@@ -2298,9 +2298,20 @@ def test_shape_keeping_method_returns_its_receivers_shape(method):
 
 @pytest.mark.parametrize("qualname", sorted(SHAPE_JOINING_CALLS))
 def test_shape_joining_call_changes_shape_with_a_part(qualname):
-    join = _resolve(qualname, importlib.import_module(qualname.rpartition(".")[0]), qualname.rpartition(".")[0] + ".")
-    shapes = {join([np.ones((n, 2)), np.zeros((n, 2))]).shape for n in (2, 3)}
+    """With ``n`` rows in each part the result's shape changes with ``n`` (along axis 1 for the
+    axis-taking joins); along axis 0 a pad of ``N - n`` rows keeps it fixed, which is why
+    only an axis >= 1 counts."""
+    module = qualname.rpartition(".")[0]
+    join = _resolve(qualname, importlib.import_module(module), module + ".")
+    axis_param = SHAPE_JOINING_CALLS[qualname]
+    if axis_param is not None:
+        assert list(inspect.signature(join).parameters)[axis_param[0]] == axis_param[1]
+    keywords = {} if axis_param is None else {axis_param[1]: 1}
+    shapes = {join([np.ones((n, 2)), np.zeros((n, 2))], **keywords).shape for n in (2, 3)}
     assert len(shapes) == 2, shapes
+    if axis_param is not None:
+        padded = {join([np.ones((n, 2)), np.zeros((5 - n, 2))], **{axis_param[1]: 0}).shape for n in (2, 3)}
+        assert len(padded) == 1, padded
 
 
 @pytest.mark.parametrize("qualname", sorted(NONDIFF_SPEC_TRANSFORMS))

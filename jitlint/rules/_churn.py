@@ -185,6 +185,18 @@ def _forwarded_param(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpres
     return _forwarded_param(model, flow, value, binding.scope, function, depth + 1) if value is not None else None
 
 
+def _joins_other_axes(call: cst.Call, qualname: Optional[str]) -> bool:
+    """A join (jaxfacts.SHAPE_JOINING_CALLS) whose parts keep their other axes in the result:
+    a new axis, or a literal axis >= 1 (along axis 0 lengths add up: a pad may fix the total)."""
+    if qualname not in SHAPE_JOINING_CALLS:
+        return False
+    axis_param = SHAPE_JOINING_CALLS[qualname]
+    if axis_param is None:
+        return True
+    axis = argument_value(call, *axis_param)
+    return isinstance(axis, cst.Integer) and axis.evaluated_value >= 1
+
+
 def _adds_axis_only(index: cst.BaseSlice) -> bool:
     """``None``, ``...`` or a whole-axis ``:``: an index that keeps every element."""
     if isinstance(index, cst.Slice):
@@ -478,7 +490,7 @@ class _ArgChecker:
                 and expr.func.attr.value in SHAPE_KEEPING_METHODS:
             return self._shape_in(expr.func.value, scope, loop, depth + 1)  # ``points.astype(np.float32)``
         if isinstance(expr, cst.Call) and depth < 3 and expr.args and isinstance(expr.args[0].value, (cst.List, cst.Tuple)) \
-                and self.model.qualified_name(expr.func, scope) in SHAPE_JOINING_CALLS:
+                and _joins_other_axes(expr, self.model.qualified_name(expr.func, scope)):
             # ``np.concatenate([ids, xy], axis=1)``: a part of a changing shape changes the whole
             return next((found for element in expr.args[0].value.elements
                          if (found := self._shape_in(element.value, scope, loop, depth + 1)) is not None), None)

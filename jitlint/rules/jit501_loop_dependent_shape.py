@@ -38,7 +38,9 @@ class LoopDependentShape(Rule):
     random in the loop (`n = rng.integers(10, 200)`, `for n in np.random.choice(...)`) counts
     too, also for NumPy's random draws of that size (`np.random.rand(n, 3)`, `rng.normal(0, 1,
     size=(n, 3))`: `jaxfacts.HOST_RANDOM_SIZE_PARAMS`). The shape carries through
-    `.astype(...)` and joins (`np.concatenate([ids, xy], axis=1)`: `jaxfacts.SHAPE_JOINING_CALLS`),
+    `.astype(...)` and joins that keep the parts' rows (`np.stack`, `np.concatenate([ids, xy],
+    axis=1)`: `jaxfacts.SHAPE_JOINING_CALLS`; not along axis 0, where a pad of `N - n` rows after
+    `n` rows is the fix),
     and through a helper that hands its parameter to the jit (`def track(frames, points):
     return apply(frames, points[None])`), called in the loop: reported at the loop's argument
     (tapnet#42). Sizes may come from a loop over records of a literal list (`for frames, n in
