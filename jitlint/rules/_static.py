@@ -217,22 +217,13 @@ def array_leaf_uses(ctx: FileContext) -> list[StaticUse]:
 
 
 def _array_leaf_uses(ctx: FileContext) -> list[StaticUse]:
-    model = ctx.model
-    last_names = {key.rsplit(".", 1)[-1] for key in ARRAY_LEAF_PARAMS}
     uses: list[StaticUse] = []
-    for site in model.calls:
+    for site, key, params in _calls_in_table(ctx, ARRAY_LEAF_PARAMS):
         func = site.node.func
-        last = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
-        if last not in last_names or any(a.star for a in site.node.args):
-            continue
-        key = model.qualified_name(func, site.frame.scope) or ""
-        callee = key.replace("jax.lax.", "lax.").replace("optimistix.", "optx.")
-        if key not in ARRAY_LEAF_PARAMS and isinstance(func, cst.Attribute):
-            # ``solver.run(model)`` with ``solver = jaxopt.LBFGS(fun=loss)``
-            built = receiver_built_by(func.value, site.frame.scope, site.frame, model,
-                                      lambda qualname, _: f"{qualname}.{last}" in ARRAY_LEAF_PARAMS)
-            key, callee = f"{built}.{last}", cst.Module([]).code_for_node(func)
-        for position, keyword in ARRAY_LEAF_PARAMS.get(key, ()):
+        called_by_name = ctx.model.qualified_name(func, site.frame.scope) == key  # not ``solver.run``
+        callee = key.replace("jax.lax.", "lax.").replace("optimistix.", "optx.") if called_by_name \
+            else cst.Module([]).code_for_node(func)
+        for position, keyword in params:
             arg = argument(site.node, position, keyword)
             if arg is not None:
                 uses.append(StaticUse(site, callee, StaticArgSpec(key, key), arg, keyword,
@@ -241,18 +232,25 @@ def _array_leaf_uses(ctx: FileContext) -> list[StaticUse]:
 
 
 def _calls_in_table(ctx: FileContext, table: dict) -> Iterator[tuple[CallSite, str, object]]:
-    """(call site, qualified name, the table's entry) for each call, without ``*args``, of a
-    function ``table`` (a jaxfacts table keyed by qualified name) has an entry for."""
+    """(call site, key, the table's entry) for each call, without ``*args``, that ``table`` (a
+    jaxfacts table) has an entry for: keyed by the function's qualified name, or
+    "<constructor>.<method>" for a method of an object a library call built
+    (``solver.run(...)`` with ``solver = jaxopt.LBFGS(fun=f)``: "jaxopt.LBFGS.run")."""
+    model = ctx.model
     last_names = {name.rsplit(".", 1)[-1] for name in table}
-    for site in ctx.model.calls:
+    for site in model.calls:
         func = site.node.func
         last = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
-        if last not in last_names:
+        if last not in last_names or any(a.star for a in site.node.args):
             continue
-        qualname = ctx.model.qualified_name(func, site.frame.scope)
-        entry = table.get(qualname or "")
-        if entry and qualname is not None and not any(a.star for a in site.node.args):
-            yield site, qualname, entry
+        key = model.qualified_name(func, site.frame.scope)
+        if key not in table and isinstance(func, cst.Attribute):
+            built = receiver_built_by(func.value, site.frame.scope, site.frame, model,
+                                      lambda qualname, _: f"{qualname}.{last}" in table)
+            key = f"{built}.{last}" if built is not None else None
+        entry = table.get(key or "")
+        if entry and key is not None:
+            yield site, key, entry
 
 
 def _eager_lax_uses(ctx: FileContext) -> list[StaticUse]:
