@@ -28,7 +28,8 @@ once, or only while traced, stays silent:
 
 A jitted callable in a loop that reads the loop's own variables is a different program per
 iteration (an autotuning sweep) when the value shapes arrays, picks a dtype or drives Python
-control flow; when it is only an operand of array arithmetic, it is reported with the advice
+control flow, and so is one that reads a variant the loop builds from the items of a literal
+collection (``for name in variants: es = algorithms[name](...)``); when it is only an operand of array arithmetic, it is reported with the advice
 to pass the value as an argument.  The same advice is given when the callable reads, only as
 an operand, a value assigned in the loop (``scale = 2.0 * step``): hoisting the jit alone would
 freeze that value.
@@ -270,6 +271,10 @@ class _Analysis:
         if self._clears_cache(loop, app.frame.scope):
             return None  # a cold-compile benchmark: the compiles are what it measures
         varying = self._loop_values_read(callable_node, loop, creation)
+        derived = self._derived_from_listed_items(callable_node, loop, creation)
+        if not varying and derived and not all(self._only_traced_operand(callable_node, name, creation)
+                                               for name in derived):
+            return None  # ``for name in es_dict: es = algorithms[name](...)``: one program per variant
         if not varying:
             if isinstance(app, EagerLoopApplication):
                 return FreshJit(app, kind, "eager-loop")
@@ -435,6 +440,29 @@ class _Analysis:
                 if binding.kind == "loop-target" and (binding.node is loop or binding.scope.node is loop):
                     read.add(name)
         return read
+
+    def _derived_from_listed_items(self, node: cst.CSTNode, loop: cst.CSTNode, creation: Frame) -> set[str]:
+        """Names the callable reads that the body of ``loop`` builds from its item, when the loop
+        runs over a literal collection (``for name in es_dict: ES = algorithms[name]; es =
+        ES(...)``): a sweep over variants, each a program of its own."""
+        if not isinstance(loop, cst.For) or not self._listed(loop.iter, creation.scope):
+            return set()
+        derived = set(loop_targets(loop))
+        assignments = [(target, statement.value) for statement in iter_nodes(loop.body)
+                       if isinstance(statement, cst.Assign) for target in statement.targets]
+        for _ in range(3):  # a short chain: ``ES = algorithms[name]`` then ``es = ES(...)``
+            for target, value in assignments:
+                if any(loaded.value in derived for loaded in name_loads(value)):
+                    derived |= {n.value for n in iter_nodes(target.target) if isinstance(n, cst.Name)}
+        return self._values_set_in_loop(node, loop, creation) & derived
+
+    def _listed(self, iterable: cst.BaseExpression, scope: Scope) -> bool:
+        """A list, tuple, set or dict display, or a name bound once to one."""
+        if isinstance(iterable, cst.Name):
+            binding = value_flow(self.ctx).single(iterable, scope)
+            iterable = binding.value if binding is not None and binding.kind == "assign" and binding.value is not None \
+                else iterable
+        return isinstance(iterable, (cst.List, cst.Tuple, cst.Set, cst.Dict))
 
     def _values_set_in_loop(self, node: cst.CSTNode, loop: cst.CSTNode, creation: Frame) -> set[str]:
         """Names the callable reads that are assigned in the body of ``loop`` (their value

@@ -25,7 +25,9 @@ class JitOfLocalFunction(FreshCallableRule):
     `(Z, project, recover)` jitted closures, unpacked and called per iteration, compiles both
     every iteration; three solves that each rebuild a jitted cost and its gradient compile
     both three times. A `@jax.jit def loss` inside a step function, only called as
-    `jax.grad(loss)(w)`, compiles 5 times in 5 steps (`fixtures/fresh/`).
+    `jax.grad(loss)(w)`, compiles 5 times in 5 steps (`fixtures/fresh/`). A loop over a dict
+    of variants that builds each and jits an evaluation closing over it compiles once per
+    variant, each a program of its own: that is left alone (evosax's BBOB notebook).
 
     ## Fix safety
     Moving the function to module level is safe when it closes over nothing that changes; pass
