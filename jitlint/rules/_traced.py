@@ -7,7 +7,10 @@ traced; a read of a name is traced when *every* binding of it that reaches the r
 (``values.ValueFlow``) is (so where both ``n = x.shape[0]`` and ``n = x`` may reach, ``n`` is
 concrete: precision first).  An expression is traced when it is
 built from traced values by arithmetic, comparison, indexing, array attributes (``.T``,
-``.at``), a jax.Array method (``.sum()``, ``.astype()``), or a ``jax.numpy`` / ``jax.lax`` /
+``.at``; ``x.at[i].set(v)`` with a traced ``v``), a jax.Array method (``.sum()``,
+``.astype()``), an item of a container of the trace written with a traced value
+(``params[k] = ...`` then ``params["a"]``; a write to another literal key does not count), or
+a ``jax.numpy`` / ``jax.lax`` /
 ``jax.nn`` / ``jax.scipy`` / ``jax.random`` function whatever its arguments (jit stages every
 one out: ``jnp.array([0, 1])`` in a jitted body is a tracer), a numpy function that calls
 the array's own method (``np.sum(x)``), or a library call whose result is a tracer in a traced
@@ -24,7 +27,10 @@ this module built in the trace from traced values (``prob = LinearProblem(cost, 
 tracers in the attributes its ``__init__`` stores them in (``HeldObject``): reading one is
 traced, a ``@property`` that returns a value built from one is (unless it raises itself), and
 its methods (``schedule.learning_rate()``) and the functions it is handed to
-(``Sinkhorn()(prob)``) are analysed with those attributes traced.
+(``Sinkhorn()(prob)``) are analysed with those attributes traced.  Dicts with literal str keys
+handed to a helper (or a list of them: ``[{"key": name, "val": p[name]} for ...]``) keep which
+keys hold tracers (``record_params``): ``record["key"]`` there is concrete, ``record["val"]``
+traced, also for ``for record in records``.
 
 Besides jitted defs, the analysis starts from the functions a ``jaxfacts.TRACING_CALLS`` call
 traces (``jax.vmap(f)``, ``lax.scan(f, ...)``, ``jax.grad(f)``; under ``jax.grad`` alone the
@@ -1360,8 +1366,13 @@ class _FunctionAnalysis:
                  schedule_of: str = "", staged: bool = True,
                  traced_fields: frozenset[str] = frozenset(), jit_outputs: bool = False,
                  project_caller: str = "", array_params: frozenset[str] = frozenset(),
-                 object_params: Optional[dict[str, "HeldObject"]] = None) -> None:
+                 object_params: Optional[dict[str, "HeldObject"]] = None,
+                 record_params: Optional[dict[str, frozenset[str]]] = None) -> None:
         self.ctx = ctx
+        # traced parameters handed dicts with literal str keys (or a list of them), only some of
+        # whose entries hold tracers: the keys that do (``{"key": name, "val": p[name]}``)
+        self.record_params = record_params or {}
+        self._writing: set[str] = set()  # containers whose item writes are being judged
         # parameters handed an instance of a class of this module whose attributes hold tracers
         # (``Sinkhorn()(prob)`` with ``prob = LinearProblem(geom, tau_a=tau_a)``)
         self.object_params = object_params or {}
@@ -1813,17 +1824,27 @@ class _FunctionAnalysis:
             obj = self.held_object(arg.value, scope) if name is not None and name not in traced else None
             if obj is not None:
                 held[name] = obj
+        records: dict[str, frozenset[str]] = {}
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                break
+            name = arg.keyword.value if arg.keyword is not None else \
+                params[index].name.value if index < len(params) and params[index] is not None else None
+            keys = self._record_keys(arg.value, scope) if name in traced else None
+            if keys is not None:
+                records[name] = keys  # type: ignore[index]
         arrays = frozenset(
             (arg.keyword.value if arg.keyword is not None else params[index].name.value)
             for index, arg in enumerate(call.args) if not arg.star and self._made_array(arg.value, scope)
             and (arg.keyword is not None or (index < len(params) and params[index] is not None))) & traced
         key = (id(helper), frozenset(traced), fields, arrays) + (
-            (frozenset((n, id(o.cls), o.fields) for n, o in held.items()),) if held else ())
+            (frozenset((n, id(o.cls), o.fields) for n, o in held.items()),) if held else ()) + (
+            (frozenset(records.items()),) if records else ())
         if not (traced or fields or force or held) or key in self.followed:
             return
         analysis = _FunctionAnalysis(self.ctx, JittedFunction(helper, [], traced, set(traced)),
                                      self.jitted_defs, self, self.depth + 1, traced_fields=fields,
-                                     array_params=arrays, object_params=held)
+                                     array_params=arrays, object_params=held, record_params=records)
         self.followed[key] = analysis
         analysis.solve()
 
@@ -1995,6 +2016,11 @@ class _FunctionAnalysis:
                 or (expr.attr.value in self.traced_fields and self._is_self(expr.value, scope)) \
                 or self._library_result_field(expr, scope) or self._held_attribute_traced(expr, scope)
         if isinstance(expr, cst.Subscript):
+            entry = self._record_entry_traced(expr, scope)
+            if entry is not None:
+                return entry  # ``parameter["key"]`` of a record whose "key" holds no tracer
+            if isinstance(expr.value, cst.Name) and self._item_written_traced(expr.value, _literal_key(expr)):
+                return True  # ``params[key] = x * 2`` earlier in the trace, then ``params["a"]``
             # anything indexed by a traced value is a tracer too: a jax Array made outside the
             # function gives one; a list, a dict or a NumPy array raises there instead (JIT802)
             return self._staged_operand(expr.value, scope, expr) or any(
@@ -2022,6 +2048,80 @@ class _FunctionAnalysis:
         if isinstance(expr, cst.Call):
             return self._call_traced(expr, scope)
         return False
+
+    def _item_written_traced(self, name: cst.Name, key: Optional[str]) -> bool:
+        """A container of this trace whose item ``key`` (None: any) is written with a traced
+        value (``params[k] = params[k].at[i].set(v)``): reading that item may give a tracer.
+        A write to another literal key (``site["value"] = ...``) leaves ``site["type"]`` alone."""
+        if name.value in self._writing:
+            return False  # ``d["a"] = d["a"] + x``: the write reads what it writes
+        self._writing.add(name.value)
+        try:
+            for root, frame, write in self.model.item_writes:
+                value = self._written_values.get(id(write))
+                if root != name.value or value is None or id(frame.scope) not in self.scope_ids:
+                    continue
+                target = write.target if isinstance(write, (cst.AssignTarget, cst.AugAssign)) else None
+                written = _literal_key(target) if isinstance(target, cst.Subscript) and target.value is not None \
+                    and isinstance(target.value, cst.Name) else None
+                if key is not None and written is not None and written != key:
+                    continue
+                if self.traced(value, frame.scope):
+                    return True
+            return False
+        finally:
+            self._writing.discard(name.value)
+
+    @cached_property
+    def _written_values(self) -> dict[int, cst.BaseExpression]:
+        """The value each item write in this function assigns: the ``AssignTarget`` of ``d[k] =
+        v`` (or the ``d[k] += v`` statement) -> ``v``."""
+        values: dict[int, cst.BaseExpression] = {}
+        for node in iter_nodes(self.func):
+            if isinstance(node, cst.Assign):
+                values.update((id(target), node.value) for target in node.targets)
+            elif isinstance(node, cst.AugAssign):
+                values[id(node)] = node.value
+        return values
+
+    def _record_entry_traced(self, expr: cst.Subscript, scope: Scope) -> Optional[bool]:
+        """``record["key"]`` where ``record`` is a record parameter (``record_params``) or the
+        loop target over one: whether that entry holds a tracer; None when not such a read."""
+        key = _literal_key(expr)
+        if not self.record_params or key is None or not isinstance(expr.value, cst.Name):
+            return None
+        binding = self.flow.single(expr.value, scope)
+        if binding is None:
+            return None
+        name = binding.name if binding.kind == "param" and binding.scope.node is self.func else None
+        if binding.kind == "loop-target" and isinstance(binding.node, cst.For) \
+                and isinstance(binding.node.target, cst.Name) and isinstance(binding.node.iter, cst.Name):
+            over = self.flow.single(binding.node.iter, binding.scope)  # ``for record in records``
+            name = over.name if over is not None and over.kind == "param" and over.scope.node is self.func else None
+        keys = self.record_params.get(name) if name is not None else None
+        return None if keys is None else key in keys
+
+    def _record_keys(self, expr: cst.BaseExpression, scope: Scope) -> Optional[frozenset[str]]:
+        """The keys that hold tracers, when ``expr`` is a dict display with literal str keys (or
+        a list of such displays, or a comprehension building them) some of whose entries do
+        not: ``[{"key": t["key"], "val": p[t["key"]]} for t, p in zip(trainables, params)]``."""
+        if isinstance(expr, cst.Name):
+            binding = self.flow.single(expr, scope)
+            if binding is None or binding.kind != "assign" or binding.value is None or id(binding.scope) not in self.scope_ids:
+                return None
+            expr, scope = binding.value, binding.scope
+        if isinstance(expr, cst.ListComp):
+            inner = self.model.scope_of.get(expr, scope)
+            return self._record_keys(expr.elt, inner) if isinstance(expr.elt, cst.Dict) else None
+        if isinstance(expr, cst.List) and expr.elements and all(isinstance(e.value, cst.Dict) for e in expr.elements):
+            found = [self._record_keys(e.value, scope) for e in expr.elements]
+            return frozenset().union(*found) if all(k is not None for k in found) else None  # type: ignore[arg-type]
+        if not isinstance(expr, cst.Dict) or not expr.elements or not all(
+                isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString) for e in expr.elements):
+            return None
+        traced = frozenset(e.key.evaluated_value for e in expr.elements  # type: ignore[union-attr]
+                           if self.hands_traced(e.value, scope))
+        return traced if len(traced) < len(expr.elements) else None
 
     def held_object(self, expr: cst.BaseExpression, scope: Scope) -> Optional["HeldObject"]:
         """An instance of a class of this module some of whose attributes hold tracers: ``self``
@@ -2130,6 +2230,8 @@ class _FunctionAnalysis:
             return self._any_arg_traced(call, scope)  # model.apply(params, x) of a linen Module / hk.transform
         if isinstance(func, cst.Attribute) and self._staged_operand(func.value, scope, call):
             return func.attr.value in ARRAY_METHODS  # a method of a traced array
+        if isinstance(func, cst.Attribute) and _is_update_ref(func.value) and self._any_arg_traced(call, scope):
+            return True  # ``x.at[i].set(v)`` of a concrete ``x`` with a traced ``v``
         builtin = self._builtin(func, scope)
         if builtin is not None:
             return builtin in TRACED_BUILTINS and (self._any_arg_traced(call, scope) or any(
@@ -3278,6 +3380,13 @@ def _boolean_array(model: SemanticModel, expr: Optional[cst.BaseExpression], sco
         return binding is not None and binding.kind == "assign" and binding.value is not None \
             and _boolean_array(model, binding.value, binding.scope, depth + 1)
     return False
+
+
+def _literal_key(sub: cst.Subscript) -> Optional[str]:
+    """``d["type"]`` -> "type"; None for any other index."""
+    index = sub.slice[0].slice if len(sub.slice) == 1 else None
+    value = index.value if isinstance(index, cst.Index) else None
+    return value.evaluated_value if isinstance(value, cst.SimpleString) else None  # type: ignore[return-value]
 
 
 def _is_update_ref(expr: cst.BaseExpression) -> bool:

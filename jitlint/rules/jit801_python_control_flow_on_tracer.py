@@ -49,7 +49,10 @@ class PythonControlFlowOnTracer(Rule):
     such a class built in traced code from traced values holds tracers in the attributes its
     `__init__` stores them in: its methods (`schedule.learning_rate()`), its properties
     (`prob.is_balanced`) and the functions it is handed to (`Sinkhorn()(prob)`) read them
-    traced (ott#388). A helper flag
+    traced (ott#388). An entry of a dict the trace writes a traced value into (`params[key] =
+    params[key].at[i].set(v)`) is traced when read (jaxley PR 610: an `assert` on
+    `np.min(params["axial_diffusion"])` raises), while entries of records whose only traced
+    value sits under another key stay concrete (`override["key"]`). A helper flag
     that every call passes as the same constant (`simplify(op, approx=False)`) decides `and` /
     `or` before a traced operand is reached.
     Under `jax.grad` alone the tracers carry their values, and these work.
