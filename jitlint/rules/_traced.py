@@ -2057,32 +2057,32 @@ class _FunctionAnalysis:
             return False  # ``d["a"] = d["a"] + x``: the write reads what it writes
         self._writing.add(name.value)
         try:
-            for root, frame, write in self.model.item_writes:
-                value = self._written_values.get(id(write))
-                if root != name.value or value is None or id(frame.scope) not in self.scope_ids:
-                    continue
-                target = write.target if isinstance(write, (cst.AssignTarget, cst.AugAssign)) else None
-                written = _literal_key(target) if isinstance(target, cst.Subscript) and target.value is not None \
-                    and isinstance(target.value, cst.Name) else None
-                if key is not None and written is not None and written != key:
-                    continue
-                if self.traced(value, frame.scope):
-                    return True
-            return False
+            return any((key is None or written is None or written == key) and self.traced(value, scope)
+                       for written, value, scope in self._item_writes.get(name.value, ()))
         finally:
             self._writing.discard(name.value)
 
     @cached_property
-    def _written_values(self) -> dict[int, cst.BaseExpression]:
-        """The value each item write in this function assigns: the ``AssignTarget`` of ``d[k] =
-        v`` (or the ``d[k] += v`` statement) -> ``v``."""
+    def _item_writes(self) -> dict[str, list[tuple[Optional[str], cst.BaseExpression, Scope]]]:
+        """The item writes in this function, by container name: (the literal key written, None
+        for any other index; the value; the scope), from ``d[k] = v`` and ``d[k] += v``."""
         values: dict[int, cst.BaseExpression] = {}
         for node in iter_nodes(self.func):
             if isinstance(node, cst.Assign):
                 values.update((id(target), node.value) for target in node.targets)
             elif isinstance(node, cst.AugAssign):
                 values[id(node)] = node.value
-        return values
+        writes: dict[str, list[tuple[Optional[str], cst.BaseExpression, Scope]]] = {}
+        for root, frame, write in self.model.item_writes:
+            value = values.get(id(write))
+            if value is None or id(frame.scope) not in self.scope_ids:
+                continue
+            target = write.target if isinstance(write, (cst.AssignTarget, cst.AugAssign)) else None
+            # ``d["a"] = v`` writes "a"; ``d[k]``, ``d["a"]["b"]`` may write any item of ``d``
+            written = _literal_key(target) if isinstance(target, cst.Subscript) \
+                and isinstance(target.value, cst.Name) else None
+            writes.setdefault(root, []).append((written, value, frame.scope))
+        return writes
 
     def _record_entry_traced(self, expr: cst.Subscript, scope: Scope) -> Optional[bool]:
         """``record["key"]`` where ``record`` is a record parameter (``record_params``) or the
