@@ -340,15 +340,24 @@ class _ArgTypes:
     def explicitly_typed(self, call: cst.Call, scope: Scope) -> bool:
         """``np.float32(x)``, ``jnp.asarray(x, dtype=...)``, ``x.astype(...)``, ``jnp.ones(())``
         (jaxfacts.STRONG_ARRAY_CONSTRUCTORS)."""
-        if _dtype_of(call.func, self.model, scope) is not None:
-            return True
+        return self.explicit_dtype(call, scope) is not None
+
+    def explicit_dtype(self, call: cst.Call, scope: Scope) -> Optional[str]:
+        """The dtype ``explicitly_typed`` calls state, by name where the code writes one
+        (``float32``, ``int32``, ``bool``), else "" (a dtype held in a variable)."""
+        named = _dtype_of(call.func, self.model, scope)
+        if named is not None:
+            return named
         qualname = self.model.qualified_name(call.func, scope) or ""
         if qualname in STRONG_ARRAY_CONSTRUCTORS:  # also inside a returned expression
-            return True
-        if qualname.rpartition(".")[0] in ARRAY_MODULES and _dtype_argument(call) is not None:
-            return True
-        return isinstance(call.func, cst.Attribute) and call.func.attr.value == "astype" \
-            and _dtype_argument(call) is not None
+            return "float32"
+        argument = _dtype_argument(call)
+        if argument is None or not (qualname.rpartition(".")[0] in ARRAY_MODULES or (
+                isinstance(call.func, cst.Attribute) and call.func.attr.value == "astype")):
+            return None
+        if isinstance(argument, cst.Name) and argument.value in ("bool", "int", "float"):
+            return argument.value
+        return _dtype_of(argument, self.model, scope) or ""
 
     def _returns_strong(self, func) -> bool:
         """A jitted body whose returned value combines a strongly typed value

@@ -74,6 +74,7 @@ class CallingContext:
         self._traced: dict[cst.FunctionDef, bool] = {}
         self._how: dict[cst.FunctionDef, str] = {}
         self._known: dict[cst.FunctionDef, bool] = {}
+        self._passed: dict[int, Optional[cst.ClassDef]] = {}
 
     # ---------------------------------------------------------------- the questions
     def how(self, function: cst.FunctionDef) -> str:
@@ -338,12 +339,12 @@ class CallingContext:
 
     def instance_class(self, name: cst.Name, scope: Scope) -> Optional[cst.ClassDef]:
         """The class of this module that ``name`` is an instance of: ``self`` in a method,
-        or a variable assigned once from ``Cls(...)``."""
+        a variable assigned once from ``Cls(...)``, or a parameter that every call gives one."""
         binding = self.model.single_binding(name.value, scope)
         if binding is None:
             return None
         if binding.kind == "param":
-            return self._class_of_self(binding)
+            return self._class_of_self(binding) or self._class_passed(binding)
         if binding.kind == "assign" and isinstance(binding.value, cst.Call):
             return self.class_of(binding.value.func, binding.scope)
         return None
@@ -366,6 +367,28 @@ class CallingContext:
             if local is None or not self.is_plain_class(local):
                 return False
         return True
+
+    def _class_passed(self, param: Binding) -> Optional[cst.ClassDef]:
+        """The class of this module whose instances every call of a plain function gives
+        ``param`` (``get_learner_fn(env, config)`` with ``env = LogWrapper(ToyEnv())``: the
+        nested ``env.step`` the learner runs is ``LogWrapper.step``)."""
+        key = id(param.node)
+        if key in self._passed:
+            return self._passed[key]
+        self._passed[key] = None  # cycle guard
+        function = param.scope.node
+        if not isinstance(function, cst.FunctionDef) or not isinstance(param.node, cst.Param) \
+                or self.model.functions[function].scope.kind == "class":
+            return None
+        positional = [*function.params.posonly_params, *function.params.params]
+        position = positional.index(param.node) if param.node in positional else None
+        classes = set()
+        for site in self.call_sites(function):
+            value = argument_value(site.node, position, param.name)
+            classes.add(self.instance_class(value, site.frame.scope) if isinstance(value, cst.Name) else None)
+        result = classes.pop() if len(classes) == 1 else None
+        self._passed[key] = result
+        return result
 
     def _class_of_self(self, param: Binding) -> Optional[cst.ClassDef]:
         """The class whose method has ``param`` as its first parameter (``self``)."""

@@ -21,12 +21,13 @@ import libcst as cst
 from jitlint.jaxfacts import WEAK_STATE_OPTIMIZERS
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import leaf_fields, pytree_class
+from jitlint.rules._context import calling_context
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._churn import argument_types
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
 from jitlint.walk import own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel, dotted_name
-from jitlint.values import annotated_fields, assigned, value_flow
+from jitlint.values import Returned, annotated_fields, assigned, function_returns, value_flow
 from jitlint.walk import iter_nodes
 
 ARRAY_MODULES = ("jax.numpy.", "numpy.")
@@ -57,6 +58,8 @@ def feedbacks(ctx: FileContext) -> list[Feedback]:
 def _analyse(ctx: FileContext) -> list[Feedback]:
     found = []
     for fed in fed_back(ctx):
+        if fed.param is None:
+            continue
         change = _changed_output(fed.jc.func, fed.param, fed.position, fed.arity, ctx.model, fed.jc, fed.frame,
                                  fed.name)
         if change is not None:
@@ -67,15 +70,19 @@ def _analyse(ctx: FileContext) -> list[Feedback]:
 @dataclass(eq=False)
 class FedBack:
     """``state = step(state, x)`` (or ``params, state = step(params, state)``) in a loop: a
-    traced argument of a jitted def or lambda that the call's own output replaces."""
+    traced argument of a jitted def or lambda that the call's own output replaces.  Also
+    ``out = learn(state)`` then ``state = out["runner_state"]`` in the loop, for a jitted
+    function whose def may be unknown (a factory's): then ``param`` is None, and only the
+    argument's first value and the classes the trace builds say what comes back."""
 
     jc: JittedCall
     arg: cst.Name  # the argument fed back
     name: str
-    param: str  # the jitted function's parameter it goes to
+    param: Optional[str]  # the jitted function's parameter it goes to (None: the output's part unknown)
     position: int  # its place among the outputs
     arity: int  # the number of outputs unpacked (0: one output)
     frame: Frame  # where the call runs
+    feeds: tuple[cst.CSTNode, ...]  # the statements that store the output back in ``name``
 
 
 def fed_back(ctx: FileContext) -> list[FedBack]:
@@ -83,13 +90,11 @@ def fed_back(ctx: FileContext) -> list[FedBack]:
 
 
 def _fed_back(ctx: FileContext) -> list[FedBack]:
-    model = ctx.model
+    model, flow = ctx.model, value_flow(ctx)
     jitted = set(jitted_functions(ctx))
     found = []
     for jc in jitted_calls(ctx):
         func = jc.func
-        if not isinstance(func, (cst.FunctionDef, cst.Lambda)) or jc.static_args is None:
-            continue
         site = model.call_site_of[jc.call]
         if any(frame.node in jitted for frame in site.frame) or not site.frame.loops_in_scope():
             continue
@@ -98,17 +103,33 @@ def _fed_back(ctx: FileContext) -> list[FedBack]:
             continue
         target = statement.targets[0].target
         outputs = _target_names(target)
-        params = positional_params(func)
+        known = isinstance(func, (cst.FunctionDef, cst.Lambda)) and jc.static_args is not None
+        params = positional_params(func) if known else []
         positional = [a for a in jc.call.args if a.keyword is None and not a.star]
         for index, arg in enumerate(positional):
-            if index >= len(params) or jc.static_args[index] or not isinstance(arg.value, cst.Name):
+            if not isinstance(arg.value, cst.Name) or (known and (index >= len(params) or jc.static_args[index])):
                 continue
             name = arg.value.value
             if name in outputs:
-                found.append(FedBack(jc, arg.value, name, params[index].name.value, outputs.index(name),
+                found.append(FedBack(jc, arg.value, name, params[index].name.value if known else None,
+                                     outputs.index(name),
                                      len(outputs) if isinstance(target, (cst.Tuple, cst.List)) else 0,
-                                     site.frame))
+                                     site.frame, (statement,)))
+                continue
+            feeds = tuple(b.node for b in flow.reaching(arg.value, site.frame.scope)
+                          if _part_of_output(assigned(b).value, outputs))
+            if feeds:
+                found.append(FedBack(jc, arg.value, name, None, -1, 0, site.frame, feeds))
     return found
+
+
+def _part_of_output(value: Optional[cst.BaseExpression], outputs: list[Optional[str]]) -> bool:
+    """``out["runner_state"]`` / ``out.learner_state`` / ``out[0]`` of a name the call binds."""
+    if not isinstance(value, (cst.Subscript, cst.Attribute)):
+        return False
+    while isinstance(value, (cst.Subscript, cst.Attribute)):
+        value = value.value
+    return isinstance(value, cst.Name) and value.value in outputs
 
 
 def _target_names(target: cst.BaseExpression) -> list[Optional[str]]:
@@ -384,9 +405,8 @@ def weak_state_starts(ctx: FileContext) -> list[WeakStart]:
     model, flow = ctx.model, value_flow(ctx)
     found = []
     for fed in fed_back(ctx):
-        own = model.parent_statement.get(fed.jc.call)
         for binding in flow.reaching(fed.arg, fed.frame.scope):
-            if binding.node is own:
+            if binding.node in fed.feeds:
                 continue  # the loop's own update
             value = assigned(binding).value
             if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
@@ -413,7 +433,11 @@ class WeakField:
     scalar in a leaf field (a Python ``int``/``float``, or ``jnp.asarray`` of one without a
     dtype: ``n_accepted: int = 0``, ``Data(time=jnp.asarray(0.0))``) that the step stores back
     strongly typed (combined with an array of a dtype of its own): the second call's
-    signature differs from the first, so the step compiles twice (netket PR #1021, mujoco#2306)."""
+    signature differs from the first, so the step compiles twice (netket PR #1021, mujoco#2306).
+    The state may sit inside what is fed back (``runner_state = (params, env_state, ts)``) and
+    come from a function or method that builds it (an environment wrapper's ``reset``); the
+    step may store the field by building the class again in traced code (the wrapper's
+    ``step``, run by a ``lax.scan`` in the jitted learner: Stoix PR #100, Mava PR #906)."""
 
     fed: FedBack
     cls: Optional[str]  # the state's class (None: a dict)
@@ -421,6 +445,7 @@ class WeakField:
     kind: str  # "int" | "float": the Python scalar kind it starts as
     start: cst.BaseExpression  # the weakly typed value (a class default or a constructor argument)
     stored: cst.BaseExpression  # what the step stores in the field
+    made: cst.CSTNode  # the construction (or dict display) that holds ``start``
 
 
 def weak_field_starts(ctx: FileContext) -> list[WeakField]:
@@ -432,45 +457,139 @@ def _weak_field_starts(ctx: FileContext) -> list[WeakField]:
     types = argument_types(ctx)
     found = []
     for fed in fed_back(ctx):
-        own = model.parent_statement.get(fed.jc.call)
-        starts = [assigned(b) for b in flow.reaching(fed.arg, fed.frame.scope) if b.node is not own]
-        if len(starts) != 1 or starts[0].value is None:
+        starts = [b for b in flow.reaching(fed.arg, fed.frame.scope) if b.node not in fed.feeds]
+        if len(starts) != 1:
             continue
-        instance = _pytree_instance(ctx, starts[0].value, starts[0].binding.scope, 0)
-        if instance is None:
+        for instance in _held_instances(ctx, starts[0], 0):
+            cls, fields = instance.cls, instance.fields
+            kinds: dict[str, Kind] = {}
+            for field, (value, scope) in fields.items():
+                kind = types.kind(value, scope)
+                if kind is not None and kind[0] in ("python int", "python float"):
+                    kinds[field] = (kind[0].split()[1], True)
+                elif kind is not None and kind[0] == "strong":
+                    kinds[field] = UNKNOWN_ARRAY
+            weak = [f for f, k in kinds.items() if k[1]]
+            if not weak:
+                continue
+            if instance.whole and fed.param and (stored := _stored_by_every_return(fed, model, flow)):
+                param = fed.param
+                stored_fields = [{f: (v, model.scope_of[fed.jc.func]) for f, v in s.items()} for s in stored]
+                every_return = True  # each return of the step stores the field
+            elif isinstance(cls, cst.ClassDef):
+                # the class built again in traced code (a wrapper's ``step`` under the jitted learner)
+                param, stored_fields, every_return = None, _traced_constructions(ctx).get(cls, []), False
+            else:
+                continue
+            evaluate = _KindOf(model, flow, types, param, kinds)
+            for field in weak:
+                values = [s.get(field) for s in stored_fields]
+                strong = [v for v, scope in filter(None, values) if evaluate(v, scope) in STRONG_KINDS]
+                if strong and (not every_return or len(strong) == len(values)):
+                    value, scope = fields[field]
+                    found.append(WeakField(fed, cls.name.value if isinstance(cls, cst.ClassDef) else None,
+                                           field, kinds[field][0], value, strong[0], instance.made))
+    return found
+
+
+@dataclass(eq=False)
+class _Instance:
+    cls: cst.ClassDef | cst.Dict
+    fields: dict[str, tuple[cst.BaseExpression, Scope]]  # each leaf field's value
+    made: cst.CSTNode  # the construction call (or the dict display)
+    whole: bool  # the instance is the whole value fed back (not an element of it)
+
+
+def _held_instances(ctx: FileContext, binding: Binding, depth: int, whole: bool = True) -> list[_Instance]:
+    """The pytree instances the value ``binding`` assigns holds: the value itself
+    (``_pytree_instance``), the elements of a tuple or list display, the names they read, and
+    an element of what a def or method of this module returns when the binding unpacks its
+    call (``env_state, timestep = env.reset(key)``, also ``jax.vmap(env.reset)(keys)``)."""
+    if depth > 3:
+        return []
+    value = assigned(binding).value
+    if value is not None:
+        return _instances_in(ctx, value, binding.scope, depth, whole)
+    unpacked = _unpacked_call(binding)
+    if unpacked is None:
+        return []
+    call, position, arity = unpacked
+    found = []
+    for returned in _called_returns(ctx, call, binding.scope):
+        if isinstance(returned.value, cst.Tuple) and len(returned.value.elements) == arity:
+            found += _instances_in(ctx, returned.value.elements[position].value, returned.scope, depth + 1, whole)
+    return found
+
+
+def _instances_in(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, depth: int,
+                  whole: bool) -> list[_Instance]:
+    made = _pytree_instance(ctx, expr, scope, 0)
+    if made is not None:
+        return [_Instance(made[0], made[1], made[2], whole)]
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        return [i for e in expr.elements if not isinstance(e, cst.StarredElement)
+                for i in _instances_in(ctx, e.value, scope, depth, False)]
+    if isinstance(expr, cst.Name):
+        reaching = value_flow(ctx).reaching(expr, scope)
+        return _held_instances(ctx, reaching[0], depth + 1, whole) if len(reaching) == 1 else []
+    return []
+
+
+def _unpacked_call(binding: Binding) -> Optional[tuple[cst.Call, int, int]]:
+    """``a, b = f(x)`` binding ``b``: the call, the name's position and the number of targets."""
+    node = binding.node
+    if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call)
+            and isinstance(node.targets[0].target, (cst.Tuple, cst.List))):
+        return None
+    names = _target_names(node.targets[0].target)
+    if binding.name not in names:
+        return None
+    return node.value, names.index(binding.name), len(names)
+
+
+def _called_returns(ctx: FileContext, call: cst.Call, scope: Scope) -> list[Returned]:
+    """The returns of the def of this module that ``call`` runs: a function, a method of an
+    instance of a class of this module (``env.reset(key)``), or what a transform keeping no
+    program applies (``jax.vmap(env.reset)(keys)``)."""
+    callee = calling_context(ctx).callee(call, scope)
+    return function_returns(ctx.model, callee) if callee is not None else []
+
+
+def _traced_constructions(ctx: FileContext) -> dict[cst.ClassDef, list[dict[str, tuple[cst.BaseExpression, Scope]]]]:
+    return ctx.shared("traced-pytree-constructions", _find_traced_constructions)
+
+
+def _find_traced_constructions(ctx: FileContext):
+    """Each pytree class of this module -> the leaf fields of each ``Cls(...)`` call made in
+    code that runs traced (a wrapper's ``step`` under the learner's jit)."""
+    model, context = ctx.model, calling_context(ctx)
+    found: dict[cst.ClassDef, list] = {}
+    for site in model.calls:
+        if not isinstance(site.node.func, cst.Name) or not context.runs_traced(site.frame):
             continue
-        cls, fields = instance
-        weak = {}
-        for field, (value, scope) in fields.items():
-            kind = types.kind(value, scope)
-            if kind is not None and kind[0] in ("python int", "python float"):
-                weak[field] = (kind[0].split()[1], value)
-        if not weak:
+        binding = model.single_binding(site.node.func.value, site.frame.scope)
+        if binding is None or binding.kind != "class":
             continue
-        strong = {field for field, (value, scope) in fields.items()
-                  if field not in weak and (types.kind(value, scope) or ("",))[0] == "strong"}
-        stored = _stored_by_every_return(fed, model, flow)
-        for field, (kind, start) in weak.items():
-            values = [s.get(field) for s in stored]
-            if stored and all(v is not None and _strongly_typed(v, fed, strong, types, model, flow, 0)
-                              for v in values):
-                found.append(WeakField(fed, cls.name.value if isinstance(cls, cst.ClassDef) else None,
-                                       field, kind, start, values[0]))
+        made = _pytree_instance(ctx, site.node, site.frame.scope, 0)
+        if made is not None and made[0] is binding.node:
+            found.setdefault(binding.node, []).append(made[1])
     return found
 
 
 def _pytree_instance(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, depth: int,
                      class_of: Optional[Binding] = None
-                     ) -> Optional[tuple[cst.ClassDef | cst.Dict, dict[str, tuple[cst.BaseExpression, Scope]]]]:
+                     ) -> Optional[tuple[cst.ClassDef | cst.Dict, dict[str, tuple[cst.BaseExpression, Scope]],
+                                         cst.CSTNode]]:
     """``State(x=..., n=0)`` of a pytree class of this module (a NamedTuple or pytree dataclass
     with no ``__init__`` of its own), or a dict display with string keys, also returned by a def
     of this module (``init_state()``) or a classmethod of the class (``State.create(...)``
     returning ``cls(...)``; ``class_of``: the class its first parameter stands for): the class
-    (or the dict) and each leaf field's value (the class default where the call gives none)."""
+    (or the dict), each leaf field's value (the class default where the call gives none) and
+    the construction."""
     model = ctx.model
     if isinstance(expr, cst.Dict) and depth <= 2:  # ``{"t": 0.0, "x": jnp.zeros(3)}``: a pytree too
         keys = _string_keys(expr)
-        return (expr, {key: (element.value, scope) for key, element in zip(keys, expr.elements)}) \
+        return (expr, {key: (element.value, scope) for key, element in zip(keys, expr.elements)}, expr) \
             if keys is not None else None
     if not isinstance(expr, cst.Call) or depth > 2:
         return None
@@ -510,7 +629,7 @@ def _pytree_instance(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, d
             values[field] = (arg.value, scope)
         else:
             values.pop(field, None)
-    return cls, values
+    return cls, values, expr
 
 
 def _made_by_classmethod(ctx: FileContext, func: cst.Attribute, scope: Scope, depth: int):
@@ -579,55 +698,148 @@ def _replaced_fields(expr, param: str, scope: Scope, model: SemanticModel, flow,
     return None
 
 
-def _strongly_typed(expr: cst.BaseExpression, fed: FedBack, strong: set, types,
-                    model: SemanticModel, flow, depth: int) -> bool:
-    """``expr`` (in the step) certainly combines a strongly typed value: an explicit dtype
-    (``jnp.float32(dt)``, ``.astype``), a jax.random draw, a comparison (bool), a field of the
-    fed-back state that starts strongly typed (``jnp.zeros(8)``), or a jnp call, array method,
-    arithmetic or index of one of those (a weakly typed value combined with a strong one takes
-    the strong one's dtype)."""
-    if depth > 6:
-        return False
-    scope = model.scope_of[fed.jc.func]
+# ------------------------------------------------------------------ JAX's type promotion, in short
+# A value's kind: its dtype category and whether it is weakly typed (a Python scalar, or made
+# from Python scalars alone).  Measured on jax 0.10.2: a weak value combined with a strong one
+# of the same or a higher category takes the strong one's type (``0.0 + reward`` is float32);
+# with a strong one of a lower category it stays weak (``1 - done`` with a bool ``done`` is a
+# weak int32, ``0 * mask`` too), so a counter kept as ``count * (1 - done)`` stays weak.
+Kind = tuple[str, bool]
+CATEGORY_ORDER = {"bool": 0, "int": 1, "float": 2, "array": 1}
+UNKNOWN_ARRAY: Kind = ("array", False)  # a strongly typed array of a dtype not known
+STRONG_KINDS = frozenset({("bool", False), ("int", False), ("float", False), UNKNOWN_ARRAY})
+# jax.random draws of another category than float
+RANDOM_KINDS = {"jax.random.randint": ("int", False), "jax.random.bernoulli": ("bool", False)}
+# array methods that keep the receiver's kind (``sum`` of bools counts them: int)
+KIND_KEEPING_METHODS = frozenset({"max", "min", "reshape", "squeeze", "ravel", "flatten", "transpose",
+                                  "clip", "round", "take", "repeat"})
+COUNTING_METHODS = frozenset({"sum", "cumsum", "prod"})
+AVERAGING_METHODS = frozenset({"mean", "std", "var"})
+SELECTING_CALLS = frozenset({"jax.numpy.where", "jax.lax.select"})  # the condition does not count
 
-    def inner(e: cst.BaseExpression) -> bool:
-        return _strongly_typed(e, fed, strong, types, model, flow, depth + 1)
 
-    if isinstance(expr, cst.Comparison):
-        return True
-    if isinstance(expr, cst.BinaryOperation):
-        return inner(expr.left) or inner(expr.right)
-    if isinstance(expr, cst.UnaryOperation):
-        return inner(expr.expression)
-    if isinstance(expr, cst.Subscript):
-        key = _field_key(expr)
-        if isinstance(expr.value, cst.Name) and expr.value.value == fed.param and key is not None:
-            return key in strong  # ``state["t"]`` of a dict state
-        return inner(expr.value)
-    if isinstance(expr, cst.IfExp):
-        return inner(expr.body) and inner(expr.orelse)
-    if isinstance(expr, cst.Attribute):
-        if isinstance(expr.value, cst.Name) and expr.value.value == fed.param:
-            return expr.attr.value in strong
-        return False
-    if isinstance(expr, cst.Name):
-        if expr.value == fed.param:
-            return False
-        reaching = [assigned(b) for b in flow.reaching(expr, scope) if b.scope is scope]
-        return any(inner(a.value) if a.value is not None else
-                   a.augmented is not None and inner(a.augmented.value) for a in reaching)
-    if isinstance(expr, cst.Call):
-        if types.explicitly_typed(expr, scope):
-            return True
-        qualname = model.qualified_name(expr.func, scope) or ""
+def _promoted(a: Optional[Kind], b: Optional[Kind], divide: bool = False) -> Optional[Kind]:
+    if a == UNKNOWN_ARRAY or b == UNKNOWN_ARRAY:
+        other = b if a == UNKNOWN_ARRAY else a
+        if other is not None and other[0] == "float" and (other[1] or divide):
+            return "float", False  # a Python float meets an array: float32 (bar float64)
+        return UNKNOWN_ARRAY if other is not None and not other[1] else None
+    if a is None or b is None:
+        known = a or b  # a float32 array decides the result whatever the other is (bar float64)
+        return known if known == ("float", False) else None
+    category = max(a[0], b[0], key=CATEGORY_ORDER.__getitem__)
+    if divide:
+        category = "float"
+    if a[1] == b[1]:
+        return category, a[1]
+    strong, weak = (a, b) if not a[1] else (b, a)
+    return category, CATEGORY_ORDER[strong[0]] < CATEGORY_ORDER[weak[0]]
+
+
+def _category(dtype: str) -> str:
+    return "bool" if dtype == "bool" else "int" if "int" in dtype else "float"
+
+
+class _KindOf:
+    """The kind of a value in the step (traced code): ``param``'s fields read as they start
+    (``kinds``); an array returned by a method of an object not seen (``env_state, timestep =
+    self._env.step(...)``) is strongly typed, of a dtype not known (a Python float added to it
+    gives float32, jax's default; a Python int may stay weak: ``1 - done`` of a bool);
+    None: unknown."""
+
+    def __init__(self, model: SemanticModel, flow, types, param: Optional[str], kinds: dict[str, Kind]) -> None:
+        self.model, self.flow, self.types, self.param, self.kinds = model, flow, types, param, kinds
+
+    def __call__(self, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> Optional[Kind]:
+        if depth > 8:
+            return None
+
+        def inner(e: cst.BaseExpression) -> Optional[Kind]:
+            return self(e, scope, depth + 1)
+
+        field = self._field_read(expr)
+        if field is not None:
+            return self.kinds.get(field)
+        literal = self.types.kind(expr, scope) if isinstance(expr, (cst.Integer, cst.Float)) else None
+        if literal is not None:
+            return literal[0].split()[1], True
+        if isinstance(expr, cst.Name) and expr.value in ("True", "False"):
+            return "bool", False
+        if isinstance(expr, cst.Comparison):
+            return "bool", False
+        if isinstance(expr, cst.BinaryOperation):
+            return _promoted(inner(expr.left), inner(expr.right), isinstance(expr.operator, cst.Divide))
+        if isinstance(expr, cst.UnaryOperation):
+            return ("bool", False) if isinstance(expr.operator, cst.Not) else inner(expr.expression)
+        if isinstance(expr, (cst.Subscript, cst.Attribute)):
+            return inner(expr.value)
+        if isinstance(expr, cst.IfExp):
+            body, orelse = inner(expr.body), inner(expr.orelse)
+            return body if body == orelse else None
+        if isinstance(expr, cst.Name):
+            reaching = [b for b in self.flow.reaching(expr, scope) if b.scope is scope]
+            found = {self._bound(b, inner) for b in reaching}
+            strong = found & STRONG_KINDS  # a value stored strongly typed on some path (a loop's)
+            return strong.pop() if len(strong) == 1 else found.pop() if len(found) == 1 else None
+        if isinstance(expr, cst.Call):
+            return self._call(expr, scope, inner)
+        return None
+
+    def _field_read(self, expr: cst.BaseExpression) -> Optional[str]:
+        """``state.t`` / ``state["t"]`` of the step's state parameter; any ``x.t`` naming one
+        of the class's fields when the parameter is not known (the class built in traced
+        code reads the state it was handed)."""
+        if isinstance(expr, cst.Attribute):
+            owner, name = expr.value, expr.attr.value
+        elif isinstance(expr, cst.Subscript) and (key := _field_key(expr)) is not None:
+            owner, name = expr.value, key
+        else:
+            return None
+        if not isinstance(owner, cst.Name) or name not in self.kinds:
+            return None
+        return name if self.param is None or owner.value == self.param else None
+
+    def _bound(self, binding: Binding, inner) -> Optional[Kind]:
+        found = assigned(binding)
+        if found.value is not None:
+            return inner(found.value)
+        if found.augmented is not None:  # ``accepted += do_accept.sum()``: strong whatever it held
+            value = inner(found.augmented.value)
+            return value if value in STRONG_KINDS else None
+        unpacked = _unpacked_call(binding)
+        if unpacked is not None and isinstance(unpacked[0].func, cst.Attribute) \
+                and self.model.qualified_name(unpacked[0].func, binding.scope) is None:
+            return UNKNOWN_ARRAY  # ``obs, env_state, reward, done = self._env.step(...)``
+        return None
+
+    def _call(self, call: cst.Call, scope: Scope, inner) -> Optional[Kind]:
+        model = self.model
+        dtype = self.types.explicit_dtype(call, scope)
+        if dtype is not None:
+            return _category(dtype or "float32"), False
+        qualname = model.qualified_name(call.func, scope) or ""
         if qualname.startswith(STRONG_RESULT_MODULES):
-            return True
-        arguments = [a.value for a in expr.args if a.keyword is None]
+            return RANDOM_KINDS.get(qualname, UNKNOWN_ARRAY)
+        arguments = [a.value for a in call.args if a.keyword is None]
+        if qualname in SELECTING_CALLS and len(arguments) == 3:
+            return _promoted(inner(arguments[1]), inner(arguments[2]))
         if qualname.startswith(ARRAY_MODULES[0]) or qualname.startswith("jax.lax."):
-            return any(inner(a) for a in arguments)
-        if isinstance(expr.func, cst.Attribute) and not qualname:  # ``accepted.sum()``
-            return inner(expr.func.value)
-    return False
+            kinds = [inner(a) for a in arguments]
+            result = kinds[0] if kinds else None
+            for kind in kinds[1:]:
+                result = _promoted(result, kind)
+            return result
+        if isinstance(call.func, cst.Attribute) and not qualname:
+            method, receiver = call.func.attr.value, inner(call.func.value)
+            if receiver is None:
+                return None
+            if method in KIND_KEEPING_METHODS:
+                return receiver
+            if method in COUNTING_METHODS:
+                return ("int" if receiver[0] == "bool" else receiver[0]), receiver[1]
+            if method in AVERAGING_METHODS:
+                return "float", receiver[1]
+        return None
 
 
 def _string_keys(mapping: cst.Dict) -> Optional[list[str]]:

@@ -31,7 +31,13 @@ class ChangingDtype(Rule):
     `int`/`float` default or argument, or `jnp.asarray(0.0)` with no dtype) that the step stores
     back strongly typed: combined with an explicit dtype (`t + jnp.float32(dt)`), a comparison's
     sum, a `jax.random` draw or a field that starts strongly typed. Adding a Python number keeps
-    it weak (`step=state.step + 1` is silent).
+    it weak (`step=state.step + 1` is silent), and so does a bool array: `count * (1 - done)`
+    is a weak int32. The state may be built by a function or method that returns it
+    (an environment wrapper's `reset`, also under `jax.vmap`), sit inside what is fed back
+    (`runner_state = (params, env_state, timestep)`, `runner_state = out["runner_state"]`), and
+    be stored back where the trace builds the class again (the wrapper's `step`, run by a
+    `lax.scan` in the jitted learner): an episode return reset to `0.0` and stored as
+    `(ret + reward) * (1 - done)` (Stoix PR #100, Mava PR #906).
 
     ## Why is this bad?
     jit compiles once per distinct dtype and weak type. Python ints are weak `int32`, Python
@@ -42,7 +48,10 @@ class ChangingDtype(Rule):
     2, 3.0 compile 5 times. Python ints 0..4 alone compile once; `None, 0, 1, 1.0, 0.5` compile
     3 times (DESC#1781). `f(0.0)` then `f(f(0.0))` with
     `f = lambda x: x + np.float32(0.5)` compiles twice; with `np.float32(0.0)` first, or with a
-    body of weak values only (`x / 2`: the result stays weakly typed), once. A jitted
+    body of weak values only (`x / 2`: the result stays weakly typed), once. An episode-statistics
+    wrapper reset eagerly to `0.0` and stored back as `(ret + reward) * (1 - done)` compiles the
+    jitted rollout fed its own output 2 times in 5; reset to `jnp.zeros((), jnp.float32)`, or
+    reset inside the jitted function, once. A jitted
     L-BFGS step fed its own state compiles twice in 3 steps (optax 0.2.8), once after
     `jax.tree.map(lambda a: jnp.asarray(a, jnp.result_type(a)), state)` (optax PR #1108). A
     sampler state counting accepted moves from a default of `0` with `accepted += mask.sum()`
@@ -99,17 +108,24 @@ class ChangingDtype(Rule):
                 f"compiles `{fed.jc.name}` again; make the initial state strongly typed once "
                 f"({fed.name} = jax.tree.map(lambda a: jnp.asarray(a, jnp.result_type(a)), {fed.name}))"),
                 related=((start.init, "the weakly typed initial state"),))
-        for weak in weak_field_starts(ctx):
-            fed, dtype = weak.fed, "int32" if weak.kind == "int" else "float32"
+        grouped: dict[tuple[int, int], list] = {}
+        for weak in weak_field_starts(ctx):  # one finding per construction fed to one call
+            grouped.setdefault((id(weak.fed.jc.call), id(weak.made)), []).append(weak)
+        for fields in grouped.values():
+            weak, fed = fields[0], fields[0].fed
+            dtype = "int32" if weak.kind == "int" else "float32"
             literal = weak.start.args[0].value if isinstance(weak.start, cst.Call) else weak.start
             start = f"the Python {weak.kind} `{_src(literal)}`" if literal is weak.start else \
                 f"`{_src(weak.start)}` (no dtype, like a Python {weak.kind})"
             field, fixed = (f"{weak.cls}.{weak.field}", f"{weak.field}=") if weak.cls is not None \
                 else (f'{fed.name}["{weak.field}"]', f'"{weak.field}": ')
+            others = f" (and {', '.join(f'`{w.field}`' for w in fields[1:])}, also weakly typed)" \
+                if len(fields) > 1 else ""
             yield Violation(weak.start, (
-                f"`{field}` starts as {start}, weakly typed, but `{fed.jc.name}` stores it "
+                f"`{field}` starts as {start}, weakly typed{others}, but `{fed.jc.name}` stores it "
                 f"back strongly typed (`{_src(weak.stored)}`) and the loop feeds `{fed.name}` back "
                 f"(`{_src(fed.jc.call, 50)}`): the second call compiles `{fed.jc.name}` again; start it "
                 f"strongly typed ({fixed}jnp.asarray({_src(literal)}, jnp.{dtype}))"),
-                related=((fed.jc.call, "fed back to the jitted step here"),), repeated_at=fed.jc.call,
+                related=((fed.jc.call, "fed back to the jitted step here"),
+                         (weak.stored, "stored back strongly typed here")), repeated_at=fed.jc.call,
                 runs_at_repeat=True)
