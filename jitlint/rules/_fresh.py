@@ -42,7 +42,8 @@ from typing import Iterator, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import FUNCTION_RUNNING_CALLS, JAX_ARRAY_NAMESPACES, FRESH_TRANSFORMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS
+from jitlint.jaxfacts import (FUNCTION_RUNNING_CALLS, JAX_ARRAY_NAMESPACES, FRESH_TRANSFORMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS,
+                              TRACING_CALLS)
 from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED, calling_context,
@@ -98,6 +99,10 @@ KINDS = {
 
 
 MAX_RELATED = 5  # call sites shown as evidence of one finding
+
+
+# methods that keep a value in a container rather than run it
+CONTAINER_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "put", "put_nowait"})
 
 
 @dataclass(eq=False)
@@ -724,6 +729,8 @@ class _Analysis:
             if callee is not None and self.context.traced(callee):
                 callee = None  # handed to a jitted function: a static argument there (JIT201)
             if params is None and callee is None:
+                if depth == 0 and self._library_handoff(site, binding):
+                    return True
                 continue
             positional = [a.value for a in site.node.args if a.keyword is None and not a.star]
             keywords = {a.keyword.value: a.value for a in site.node.args if a.keyword is not None}
@@ -746,6 +753,20 @@ class _Analysis:
                         param, lambda frame: frame.is_inside(callee), depth + 1)):
                     return True
         return False
+
+    def _library_handoff(self, site: CallSite, binding: Binding) -> bool:
+        """``iminuit.Minuit.from_array_func(loss, x0, grad=devf)``: the jitted function handed to
+        a library's function or method (neither a def of this module nor a builtin, nor a
+        container's method), which takes it to run it: a fresh jit there compiles once per
+        iteration whatever the library does with it."""
+        func = site.node.func
+        qualname = self.model.qualified_name(func, site.frame.scope) or ""
+        if not isinstance(func, cst.Attribute) or func.attr.value in CONTAINER_METHODS \
+                or qualname.startswith("jax.") or qualname in TRACING_CALLS \
+                or self.context.callee(site.node, site.frame.scope) is not None:
+            return False  # JAX traces what it is handed: the rules of its transforms say how
+        return any(isinstance(a.value, cst.Name) and a.value.value == binding.name
+                   and binding in self.model.lookup(a.value.value, site.frame.scope) for a in site.node.args)
 
     def _reuse(self, app: JitApplication) -> Optional[str]:
         """How the function reuses the jitted callable it binds to a local name: "loop" when a
