@@ -1218,6 +1218,12 @@ HOST_RANDOM_DRAWS: dict[str, tuple] = {
     "random.normalvariate": (0.0, 1.0),
     "random.randint": (0, 1 << 30),
 }
+# jax.random functions that draw numbers (not the key functions: split, fold_in, key, PRNGKey):
+# a value drawn per iteration and made a Python number (``int(jax.random.randint(k, (), 1, 10))``)
+# is a new value on every iteration.
+JAX_RANDOM_NUMBER_DRAWS = frozenset({"randint", "uniform", "normal", "choice", "categorical",
+                                     "bernoulli", "exponential", "gamma", "beta", "poisson",
+                                     "permutation", "truncated_normal", "gumbel", "laplace"})
 # Where NumPy's host random draws take the shape of their output: (position, keyword); position
 # -1: every positional argument is one dimension (``np.random.rand(n, 3)``).  Module functions
 # by qualified name, Generator / RandomState methods by name.  An array drawn per iteration with

@@ -27,6 +27,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
+from jitlint.jaxfacts import HOST_RANDOM_DRAWS, JAX_RANDOM_NUMBER_DRAWS
 from jitlint.semantic import LOOP_TYPES, Binding, CallSite, Scope, SemanticModel
 from jitlint.walk import children, iter_nodes, own_nodes
 
@@ -573,6 +574,8 @@ class IterationValues:
                 self._constructed_varies(expr, scope, loop, depth)
             if returned is not None:
                 return returned
+        if isinstance(expr, cst.Call) and self._random_draw(expr, scope):
+            return None, f"`{cst.Module([]).code_for_node(expr)}`, a random draw"
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
             return self._varies(expr.expression, scope, loop, depth)
         if isinstance(expr, cst.BinaryOperation) and _distinct_modulo(expr, trip_count(loop)):
@@ -604,6 +607,8 @@ class IterationValues:
             func = expr.func
             inner = expr.args[0].value
             if isinstance(func, cst.Name) and not self.model.lookup(func.value, scope):
+                if func.value in ("float", "int") and isinstance(inner, cst.Call) and self._random_draw(inner, scope):
+                    return None, f"`{cst.Module([]).code_for_node(expr)}`, a random draw"
                 if func.value == "float" or (func.value == "int" and isinstance(inner, cst.Name)):
                     found = self._varies(inner, scope, loop, depth + 1)
                     return found or self._read_from_loop_result(expr, inner, scope, loop)
@@ -615,6 +620,18 @@ class IterationValues:
             if self.model.qualified_name(func, scope) in SCALAR_FUNCTIONS:
                 return self._varies(inner, scope, loop, depth + 1)
         return None
+
+    def _random_draw(self, call: cst.Call, scope: Scope) -> bool:
+        """A draw of a random number (jaxfacts.HOST_RANDOM_DRAWS, or ``jax.random``'s draws) that
+        can take more than a few values: ``randint(0, 2)`` is a coin, as good as a flag."""
+        qualname = self.model.qualified_name(call.func, scope) or ""
+        if qualname not in HOST_RANDOM_DRAWS and not (qualname.startswith("jax.random.")
+                                                      and qualname.rpartition(".")[2] in JAX_RANDOM_NUMBER_DRAWS):
+            return False
+        bounds = [a.value for a in call.args if a.keyword is None][-2:] if qualname.endswith("randint") else []
+        if len(bounds) == 2 and all(isinstance(b, cst.Integer) for b in bounds):
+            return int(bounds[1].value) - int(bounds[0].value) > 2  # type: ignore[union-attr]
+        return True
 
     def _read_from_loop_result(self, expr: cst.Call, inner: cst.BaseExpression, scope: Scope, loop
                                ) -> Optional[tuple[None, str]]:

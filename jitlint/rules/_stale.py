@@ -808,8 +808,8 @@ def _attribute_writes(ctx: FileContext, cls: cst.ClassDef, methods: dict, builde
 
 
 def _transformed_defs(ctx: FileContext) -> dict[cst.CSTNode, object]:
-    """``jax.jit(jax.grad(loss))``: the def (or the lambda bound once to the name) a jit traces
-    through jax transformations (grad, vmap, ...), with that jit application."""
+    """``jax.jit(jax.grad(loss))``: the def (or the lambda, written there or bound once to the
+    name) a jit traces through jax transformations (grad, vmap, ...), with that jit application."""
     found = {}
     for app in ctx.jit_applications:
         if app.jit.qualname in SKIPPED_JITS:
@@ -819,7 +819,12 @@ def _transformed_defs(ctx: FileContext) -> dict[cst.CSTNode, object]:
         while isinstance(target, cst.Call) and target.args \
                 and ctx.model.qualified_name(target.func, scope) in TRANSFORMS:
             target = target.args[0].value
-        if target is app.target or not isinstance(target, cst.Name):
+        if target is app.target:
+            continue
+        if isinstance(target, cst.Lambda):  # ``jax.jit(jax.vmap(lambda x: env.reset(x, step)))``
+            found.setdefault(target, app)
+            continue
+        if not isinstance(target, cst.Name):
             continue
         binding = ctx.model.single_binding(target.value, scope)
         if binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef) \
@@ -1255,31 +1260,64 @@ def _followed_helpers(ctx: FileContext, analysis, jitted, inner_of_jitted: set[i
 
 
 def _bound_method_updates(ctx: FileContext) -> Iterator[StateFlow]:
-    """``jax.jit(counter.count)`` where ``count`` updates ``self.n`` and returns what it read of
-    it: the object is a constant of the trace, so the update runs once and every call returns
-    the value of that trace (the JAX docs' stateful counter, jax PR #20732)."""
+    """``jax.jit(counter.count)`` (also through transforms: ``jax.jit(jax.vmap(env.reset))``)
+    where ``count`` updates ``self.n`` from its old value and its result depends on ``self.n``
+    (returned, or through local names: ``difficulty = self.n / 100``): the object is a constant
+    of the trace, so the update runs once and every call computes with the value of that trace
+    (the JAX docs' stateful counter, jax PR #20732; a curriculum counter in brax#537)."""
     seen: set[int] = set()
     for app in ctx.jit_applications:
-        method = bound_method_target(ctx, app.target, app.frame.scope) if app.jit.qualname in ARGNUM_JITS else None
+        target = app.target
+        while isinstance(target, cst.Call) and target.args \
+                and ctx.model.qualified_name(target.func, app.frame.scope) in TRANSFORMS:
+            target = target.args[0].value
+        method = bound_method_target(ctx, target, app.frame.scope) if app.jit.qualname in ARGNUM_JITS else None
         if method is None or id(method) in seen:
             continue
         seen.add(id(method))
         self_name = positional_params(method)[0].name.value
+
+        def self_reads(node: cst.CSTNode, attrs) -> list[cst.Attribute]:
+            return [n for n in iter_nodes(node) if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name)
+                    and n.value.value == self_name and n.attr.value in attrs]
+
         # updates from the old value (``self.n += 1``, ``self.n = self.n + 1``): a value assigned
         # from the arguments alone is recomputed by every call of the compiled code
         updated = {target.attr.value: node for node in own_nodes(method.body)
                    if isinstance(node, (cst.Assign, cst.AugAssign))
                    for target in ([t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target])
                    if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
-                   and target.value.value == self_name and (isinstance(node, cst.AugAssign) or any(
-                       isinstance(n, cst.Attribute) and n.attr.value == target.attr.value
-                       and isinstance(n.value, cst.Name) and n.value.value == self_name
-                       for n in iter_nodes(node.value)))}
-        returned = [n for node in own_nodes(method.body) if isinstance(node, cst.Return) and node.value is not None
-                    for n in iter_nodes(node.value) if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name)
-                    and n.value.value == self_name and n.attr.value in updated]
-        if returned:
-            yield StateFlow(returned[0], method, f"{self_name}.{returned[0].attr.value}", "read", "")
+                   and target.value.value == self_name
+                   and (isinstance(node, cst.AugAssign) or self_reads(node.value, {target.attr.value}))}
+        if not updated:
+            continue
+        derived = _names_derived_from(method, lambda value: bool(self_reads(value, updated)))
+        for node in own_nodes(method.body):
+            if not isinstance(node, cst.Return) or node.value is None:
+                continue
+            read = self_reads(node.value, updated)
+            if read or any(isinstance(n, cst.Name) and n.value in derived for n in iter_nodes(node.value)):
+                attr = read[0].attr.value if read else next(iter(updated))
+                yield StateFlow(updated[attr], method, f"{self_name}.{attr}", "read", "")  # where it runs once
+                break
+
+
+def _names_derived_from(function: cst.FunctionDef, reads) -> set[str]:
+    """The local names of ``function`` assigned (directly or through other such names) from a
+    value ``reads`` picks."""
+    assignments = [n for n in own_nodes(function.body) if isinstance(n, cst.Assign)]
+    derived: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for node in assignments:
+            if reads(node.value) or any(isinstance(n, cst.Name) and n.value in derived for n in iter_nodes(node.value)):
+                for target in node.targets:
+                    for name in iter_nodes(target.target):
+                        if isinstance(name, cst.Name) and name.value not in derived:
+                            derived.add(name.value)
+                            changed = True
+    return derived
 
 
 class _StateFlowOfFunction:

@@ -2456,6 +2456,9 @@ class _FunctionAnalysis:
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
             inner = self.model.scope_of.get(expr, scope)
             return self.traced(expr.elt, inner) or self.elements_traced(expr.elt, inner)
+        if self._sequence_of(expr, scope) is not None:  # ``tuple(x)`` of a traced array: its rows
+            inner = self._sequence_of(expr, scope)
+            return self.traced(inner, scope) or self.elements_traced(inner, scope, depth + 1)
         if _sequence_arithmetic(expr) and depth < 3:
             # ``[(0, 0)] * (ndim - 1) + [(pad, pad)]``: the elements of the lists joined
             return any(self.elements_traced(side, scope, depth + 1) for side in (expr.left, expr.right))
@@ -2464,9 +2467,17 @@ class _FunctionAnalysis:
             return bool(bindings) and all(
                 b.kind == "assign" and id(b.scope) in self.scope_ids
                 and (isinstance(b.value, (cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp, cst.Dict))
-                     or _sequence_arithmetic(b.value))
+                     or _sequence_arithmetic(b.value) or self._sequence_of(b.value, b.scope) is not None)
                 and self.elements_traced(b.value, b.scope, depth + 1) for b in bindings)
         return False
+
+    def _sequence_of(self, expr: Optional[cst.BaseExpression], scope: Scope) -> Optional[cst.BaseExpression]:
+        """``tuple(x)`` / ``list(x)`` (the builtins): the iterable it unpacks."""
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("tuple", "list") \
+                and len(expr.args) == 1 and not expr.args[0].keyword and not expr.args[0].star \
+                and not self.model.lookup(expr.func.value, scope):
+            return expr.args[0].value
+        return None
 
     def shape_parts(self, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> list[cst.BaseExpression]:
         """A shape or pad-width argument's parts (``_elements``), also through a name bound once
@@ -3309,7 +3320,8 @@ class _UseFinder(Walker):
     def visit_Subscript(self, node: cst.Subscript) -> None:
         a, scope = self.a, self.scope
         if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
-                and _python_mapping(a.model, node.value, scope) and a.traced(node.slice[0].slice.value, scope):
+                and _python_mapping(a.model, node.value, scope) and (
+                    a.traced(node.slice[0].slice.value, scope) or a.elements_traced(node.slice[0].slice.value, scope)):
             self._report_hash(node, f"`{_src(node)}` looks a traced key up in a dict, which hashes it",
                               _hash_fix("dict"), "dict lookup")
             return

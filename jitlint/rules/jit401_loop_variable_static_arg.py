@@ -18,7 +18,10 @@ class LoopVariableStaticArg(Rule):
     passed at a static position of a jitted function inside that loop, also through names
     assigned in the loop (`lr = 0.1 * 0.97 ** t`), a value updated from itself on every
     iteration (`lr *= 0.9`, `lr = lr * decay`, also an attribute: `cfg.lr *= 0.9`), a value
-    returned by a helper of this module from the counter (`anneal(step)`),
+    returned by a helper of this module from the counter (`anneal(step)`), a number drawn at
+    random in the loop (`int(jax.random.randint(key, (), 1, 50))`, `np.random.randint(1, 10)`:
+    jaxfacts.HOST_RANDOM_DRAWS, JAX_RANDOM_NUMBER_DRAWS; a draw of at most three values is a
+    flag and stays silent),
     `len(history)` of a list appended to in the
     loop, or the loop variable of a sweep over different float literals
     (`for lr in [1e-3, 1e-2, 1e-1]`; ints and strings are often structural and stay silent).
@@ -45,7 +48,9 @@ class LoopVariableStaticArg(Rule):
     calls; `lr = 0.1 * 0.97 ** t` passed by `static_argnames` compiles 10 times in 10 steps;
     `lr *= 0.9` 5 times in 5; a static value alternating between 0 and 1 compiles twice. A
     static `draws` field stepped per call, 5 times in 5 under jax.jit; the same field not
-    marked static is a traced leaf there, once (`fixtures/changing_statics/`).
+    marked static is a traced leaf there, once (`fixtures/changing_statics/`). A step count
+    drawn with `int(jax.random.randint(key, (), 1, 50))` for each of 5 episodes and passed
+    static compiles 5 times; passed traced to `lax.fori_loop`, once.
 
     ## Fix safety
     Pass the value as an ordinary (traced) argument: drop it from `static_argnums` /

@@ -13,8 +13,11 @@ class GlobalStatementInJit(Rule):
     writes, when that state flows into or out of the traced computation:
     a traced value stored in it (a leaked tracer), a PRNG key in it split or replaced, or the
     variable the body updates also read into the result. Also a bound method jitted as it is
-    (`jax.jit(counter.count)`) that updates an attribute of `self` and returns it: the object is
-    a constant of the trace (the JAX docs' stateful counter, jax PR #20732). Trace counters (`global n_traces;
+    (`jax.jit(counter.count)`, or through transforms: `jax.jit(jax.vmap(env.reset))`) that
+    updates an attribute of `self` from its old value and computes its result from it (returns
+    it, or a local value made from it): the object is a constant of the trace (the JAX docs'
+    stateful counter, jax PR #20732; a curriculum's episode counter, brax#537), shown at the
+    update. Trace counters (`global n_traces;
     n_traces += 1`), `print` / logging of the state, `if` tests on it and records of concrete
     values (`shapes.append(x.shape)`) stay silent: that is JAX's own idiom for seeing when
     tracing happens.
@@ -28,7 +31,8 @@ class GlobalStatementInJit(Rule):
     tracer behind, and using it afterwards raises `UnexpectedTracerError`. A factory's
     `tot[0] += x` returns 1.0 twice (1.0 then 2.0 without jit), and `self.w = self.w - 0.1 *
     grads` in a method jitted with `static_argnums=(0,)` leaves a tracer on the object
-    (`fixtures/trace_state/`, jax#12773 and jax#15136).
+    (`fixtures/trace_state/`, jax#12773 and jax#15136). An episode counter updated on `self` in
+    a reset jitted as `jax.jit(jax.vmap(env.reset))` is 1 after five resets (5 without jit).
 
     ## Fix safety
     Pass the state in as an argument and return the new value (for PRNG keys: pass the key,

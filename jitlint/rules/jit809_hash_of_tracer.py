@@ -11,7 +11,8 @@ class HashOfTracer(Rule):
     that `jax.vmap`, `lax.scan` and the other tracing calls trace): `hash(x)`; `set(xs)`,
     `frozenset(xs)`, `collections.Counter(xs)`, `dict.fromkeys(xs)` of a traced array or a list
     of tracers; a set display `{x}`; a dict display with a traced key `{x: v}`; `x in` a set or
-    dict; a dict lookup `table[x]` or `table.get(x)`; a call of a `functools.lru_cache` /
+    dict; a dict lookup `table[x]` or `table.get(x)`, also with a key holding tracers
+    (`table[tuple(x)]`: a tuple of the traced array's elements); a call of a `functools.lru_cache` /
     `functools.cache` function with a traced argument; and `jax.jit(hash)` called with a traced
     argument (the tables in `jitlint/jaxfacts.py: HASHING_*`). The same operations on static
     values (`hash(x.shape)`, a static parameter, a Python constant) stay silent, and so does
