@@ -50,7 +50,7 @@ from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
                               argument_value, dotted_name, has_decorator)
-from jitlint.values import origin, value_flow
+from jitlint.values import function_returns, origin, value_flow
 from jitlint.walk import children, iter_nodes
 
 # ``f.defvjp(fwd, bwd)``: the rules of a custom derivative are traced with ``f``.
@@ -615,6 +615,19 @@ class CallingContext:
         ``jax.grad(f)(x)`` (``result_calls``: calling what such a transform returns runs ``f``)."""
         return next(self._functions_named(call.func, scope, guess=False), None) or self._applied_at.get(call)
 
+    def unpacked_values(self, binding: Binding) -> list[tuple[cst.BaseExpression, Scope]]:
+        """``params, memory = init_strategy(...)`` binding ``params`` (also ``env.reset(key)``,
+        ``jax.vmap(env.reset)(keys)``): the element at the name's position of each tuple that
+        the def of this module the call runs returns (empty when unknown)."""
+        unpacked = unpacked_call(binding)
+        callee = self.callee(unpacked[0], binding.scope) if unpacked is not None else None
+        if callee is None:
+            return []
+        _, position, arity = unpacked
+        return [(r.value.elements[position].value, r.scope) for r in function_returns(self.model, callee)
+                if isinstance(r.value, cst.Tuple) and len(r.value.elements) == arity
+                and not any(isinstance(e, cst.StarredElement) for e in r.value.elements)]
+
     def applies_transform(self, call: cst.Call) -> bool:
         """``call`` calls what a transform keeping no program returned (``jax.grad(f)(x)``)."""
         return call in self._applied_at
@@ -696,6 +709,18 @@ def _amortised(site: CallSite, model: SemanticModel) -> bool:
                and model.order(node) > start for node in iter_nodes(loops[0]))
 
 
+def unpacked_call(binding: Binding) -> Optional[tuple[cst.Call, int, int]]:
+    """``a, b = f(x)`` binding ``b``: the call, the name's position and the number of targets."""
+    node = binding.node
+    if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call)
+            and isinstance(node.targets[0].target, (cst.Tuple, cst.List))):
+        return None
+    names = [e.value.value if isinstance(e.value, cst.Name) else None for e in node.targets[0].target.elements]
+    if binding.name not in names or any(isinstance(e, cst.StarredElement) for e in node.targets[0].target.elements):
+        return None
+    return node.value, names.index(binding.name), len(names)
+
+
 def names_assigned_in(node: cst.CSTNode) -> set[str]:
     """The plain names that statements in ``node`` assign (``=``, ``+=``): what a loop body
     rebinds from one iteration to the next."""
@@ -744,6 +769,33 @@ def bound_method_target(ctx: FileContext, target: cst.BaseExpression, scope: Sco
         return None
     params = [*method.params.posonly_params, *method.params.params]
     return method if params and params[0].name.value == "self" else None
+
+
+def overriding_methods(model: SemanticModel, cls: cst.ClassDef, name: str) -> list[cst.FunctionDef]:
+    """The defs of ``name`` in the module's subclasses of ``cls`` (direct or not): what
+    ``self.name(...)`` runs in a base class that leaves ``name`` to them (gymnax's
+    ``Environment.step`` calling ``self.step_env``)."""
+    found = []
+    for other in model.classes:
+        if other is cls or not isinstance(other, cst.ClassDef) or not _derives_from(model, other, cls, 0):
+            continue
+        method = class_methods(other).get(name)
+        if method is not None:
+            found.append(method)
+    return found
+
+
+def _derives_from(model: SemanticModel, cls: cst.ClassDef, base: cst.ClassDef, depth: int) -> bool:
+    frame = model.classes.get(cls)
+    if frame is None or depth > 5:
+        return False
+    for arg in cls.bases:
+        value = arg.value.value if isinstance(arg.value, cst.Subscript) else arg.value  # ``Env[State, Params]``
+        binding = model.single_binding(value.value, frame.scope) if isinstance(value, cst.Name) else None
+        if binding is not None and binding.kind == "class" and isinstance(binding.node, cst.ClassDef) and (
+                binding.node is base or _derives_from(model, binding.node, base, depth + 1)):
+            return True
+    return False
 
 
 def class_methods(cls: cst.ClassDef) -> dict[str, cst.FunctionDef]:

@@ -21,13 +21,13 @@ import libcst as cst
 from jitlint.jaxfacts import WEAK_STATE_OPTIMIZERS
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import leaf_fields, pytree_class
-from jitlint.rules._context import calling_context
+from jitlint.rules._context import calling_context, unpacked_call
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._churn import argument_types
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
 from jitlint.walk import own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel, dotted_name
-from jitlint.values import Returned, annotated_fields, assigned, function_returns, value_flow
+from jitlint.values import annotated_fields, assigned, value_flow
 from jitlint.walk import iter_nodes
 
 ARRAY_MODULES = ("jax.numpy.", "numpy.")
@@ -510,15 +510,8 @@ def _held_instances(ctx: FileContext, binding: Binding, depth: int, whole: bool 
     value = assigned(binding).value
     if value is not None:
         return _instances_in(ctx, value, binding.scope, depth, whole)
-    unpacked = _unpacked_call(binding)
-    if unpacked is None:
-        return []
-    call, position, arity = unpacked
-    found = []
-    for returned in _called_returns(ctx, call, binding.scope):
-        if isinstance(returned.value, cst.Tuple) and len(returned.value.elements) == arity:
-            found += _instances_in(ctx, returned.value.elements[position].value, returned.scope, depth + 1, whole)
-    return found
+    return [i for value, scope in calling_context(ctx).unpacked_values(binding)
+            for i in _instances_in(ctx, value, scope, depth + 1, whole)]
 
 
 def _instances_in(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, depth: int,
@@ -533,26 +526,6 @@ def _instances_in(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, dept
         reaching = value_flow(ctx).reaching(expr, scope)
         return _held_instances(ctx, reaching[0], depth + 1, whole) if len(reaching) == 1 else []
     return []
-
-
-def _unpacked_call(binding: Binding) -> Optional[tuple[cst.Call, int, int]]:
-    """``a, b = f(x)`` binding ``b``: the call, the name's position and the number of targets."""
-    node = binding.node
-    if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call)
-            and isinstance(node.targets[0].target, (cst.Tuple, cst.List))):
-        return None
-    names = _target_names(node.targets[0].target)
-    if binding.name not in names:
-        return None
-    return node.value, names.index(binding.name), len(names)
-
-
-def _called_returns(ctx: FileContext, call: cst.Call, scope: Scope) -> list[Returned]:
-    """The returns of the def of this module that ``call`` runs: a function, a method of an
-    instance of a class of this module (``env.reset(key)``), or what a transform keeping no
-    program applies (``jax.vmap(env.reset)(keys)``)."""
-    callee = calling_context(ctx).callee(call, scope)
-    return function_returns(ctx.model, callee) if callee is not None else []
 
 
 def _traced_constructions(ctx: FileContext) -> dict[cst.ClassDef, list[dict[str, tuple[cst.BaseExpression, Scope]]]]:
@@ -806,7 +779,7 @@ class _KindOf:
         if found.augmented is not None:  # ``accepted += do_accept.sum()``: strong whatever it held
             value = inner(found.augmented.value)
             return value if value in STRONG_KINDS else None
-        unpacked = _unpacked_call(binding)
+        unpacked = unpacked_call(binding)
         if unpacked is not None and isinstance(unpacked[0].func, cst.Attribute) \
                 and self.model.qualified_name(unpacked[0].func, binding.scope) is None:
             return UNKNOWN_ARRAY  # ``obs, env_state, reward, done = self._env.step(...)``

@@ -671,12 +671,23 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
             elif value.binding.kind == "import":
                 inner = _imported_unhashable(ctx, value.binding.imported)
             else:
-                inner = _static_half(ctx, value.binding, depth + 1)
+                inner = _static_half(ctx, value.binding, depth + 1) or _unpacked_unhashable(ctx, value.binding, depth)
             if inner is None:
                 return None
             found = found or inner
         return found
     return None
+
+
+def _unpacked_unhashable(ctx: FileContext, binding, depth: int) -> Optional[tuple[str, str]]:
+    """``params, memory = init_strategy(...)`` where every tuple ``init_strategy`` returns holds
+    an unhashable value at ``params``'s place (a dict display)."""
+    values = calling_context(ctx).unpacked_values(binding)
+    found = [unhashable(ctx, value, scope, depth + 1) for value, scope in values]
+    if not found or any(f is None for f in found):
+        return None
+    callee = cst.Module([]).code_for_node(binding.node.value.func)
+    return f"{found[0][0]}, returned by `{callee}()`", found[0][1]
 
 
 def _optimizer_state_maker(ctx: FileContext, call: cst.Call, scope: Scope) -> Optional[str]:

@@ -83,7 +83,8 @@ from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JIT_FUNCTIONS
 from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import STRINGS
-from jitlint.rules._context import inherited_method, PARTIAL_CONSTRUCTORS, bound_method_target, calling_context, class_methods
+from jitlint.rules._context import (inherited_method, overriding_methods, PARTIAL_CONSTRUCTORS, bound_method_target,
+                                    calling_context, class_methods)
 from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, name_loads, positional_params,
                                    scopes_within, states_container)
@@ -1502,10 +1503,11 @@ class _FunctionAnalysis:
                 self._follow_into(method, call, scope, positional_params(method)[1:], force=force,
                                   fields=held.fields if held is not None else frozenset())
             return
-        method = self.own_method(call.func, scope)
-        if method is not None:  # ``self.prepare(x)``: the method, with this method's traced fields
+        methods = self.own_methods(call.func, scope)
+        for method in methods:  # ``self.prepare(x)``: the method, with this method's traced fields
             self._follow_into(method, call, scope, positional_params(method)[1:],
                               fields=self.traced_fields, force=force)
+        if methods:
             return
         if self._follow_class(call, scope):
             return
@@ -1600,19 +1602,21 @@ class _FunctionAnalysis:
             return None
         return method
 
-    def own_method(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
+    def own_methods(self, func: cst.BaseExpression, scope: Scope) -> list[cst.FunctionDef]:
         """``self.prepare`` in a method of a class of this module: the plain method of that
-        class (not this one, not a jitted or decorated one)."""
+        class (not this one, not a jitted or decorated one), else of a base class of this
+        module, else the defs of the subclasses that supply it (a base class's ``step``
+        calling ``self.step_env``, defined by each environment)."""
         if not isinstance(func, cst.Attribute) or not self._is_self(func.value, scope):
-            return None
+            return []
         class_scope = self.model.scope_of[self.func].parent
         if class_scope is None or class_scope.kind != "class" or not isinstance(class_scope.node, cst.ClassDef):
-            return None
-        method = class_methods(class_scope.node).get(func.attr.value)
-        if method is None or method is self.func or method.decorators or method in self.jitted_defs \
-                or not positional_params(method):
-            return None
-        return method
+            return []
+        cls, name = class_scope.node, func.attr.value
+        found = inherited_method(self.model, cls, name)
+        methods = [found] if found is not None else overriding_methods(self.model, cls, name)
+        return [m for m in methods if m is not self.func and not m.decorators and m not in self.jitted_defs
+                and positional_params(m)]
 
     def runs_staged(self, call: cst.Call, scope: Scope) -> bool:
         """``call`` runs a plain function or method of this module in this staged trace, with no
@@ -1620,7 +1624,7 @@ class _FunctionAnalysis:
         ``int(jnp.ceil(t / dt))`` there raises."""
         if not self.staged or self.depth >= MAX_HELPER_DEPTH:
             return False
-        return self.own_method(call.func, scope) is not None or self._plain_helper(call.func, scope) is not None
+        return bool(self.own_methods(call.func, scope)) or self._plain_helper(call.func, scope) is not None
 
     def _record_imported(self, call: cst.Call, scope: Scope) -> None:
         """``relu(x)`` / ``ops.relu(x)`` / ``from .ops import relu`` with traced arguments in
