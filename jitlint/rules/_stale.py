@@ -30,7 +30,7 @@ from jitlint.jaxfacts import (CACHE_CLEARS, CACHE_KEY_MISSING_FLAGS, CONFIG_UPDA
                               LAX_LOOP_BODIES)
 from jitlint.project import absolute, attribute_reads, module_name_for
 from jitlint.rule import FileContext
-from jitlint.rules._context import (bound_method_target, calling_context, class_methods, loop_targets,
+from jitlint.rules._context import (PARTIAL_CONSTRUCTORS, bound_method_target, calling_context, class_methods, loop_targets,
                                     names_assigned_in)
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions, jitted_lambdas,
                                    name_loads, positional_params, scopes_within, static_names)
@@ -97,7 +97,7 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
     for func, app in transformed.items():
         jitted.setdefault(func, JittedFunction(func)).apps.append(app)
     if not jitted:
-        return []
+        return list(_partial_bound_mutations(ctx, _Analysis(ctx.model, set())))
     order = ctx.model.order
     calls_of: dict[cst.FunctionDef, list[Event]] = {}
     by_app = {id(app): func for func, app in transformed.items()}
@@ -125,7 +125,39 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
         calls = [e for e in calls_of.get(func, []) if not _inside(e.frame, func)]
         if calls:
             found.extend(analysis.check(entry, calls))
+    found.extend(_partial_bound_mutations(ctx, analysis))
     return found
+
+
+def _partial_bound_mutations(ctx: FileContext, analysis: "_Analysis") -> Iterator[StaleRead]:
+    """``p = jax.jit(partial(f, b=data))`` then ``data.append(x)`` between calls of ``p``: the
+    partial holds the list itself, so without jit ``f`` sees it grow; jit read it at the first
+    trace and keeps that.  (Rebinding ``data`` changes nothing with or without jit: the
+    partial keeps the old object.)"""
+    model = ctx.model
+    for app in ctx.jit_applications:
+        target, scope = app.target, app.frame.scope
+        if app.jit.qualname in SKIPPED_JITS or not isinstance(target, cst.Call) or len(target.args) < 2 \
+                or model.qualified_name(target.func, scope) not in PARTIAL_CONSTRUCTORS:
+            continue
+        calls = [Event(model.call_site_of[jc.call].frame, model.order(jc.call))
+                 for jc in jitted_calls(ctx) if jc.app is app]
+        if not calls:
+            continue
+        entry = JittedFunction(target, [app])
+        for arg in target.args[1:]:
+            if arg.star or not isinstance(arg.value, cst.Name):
+                continue
+            bindings = model.lookup(arg.value.value, scope)
+            if not bindings or any(b.kind in ("import", "def", "class") for b in bindings) \
+                    or bindings[0].scope.kind == "class":
+                continue
+            how = analysis._stale(arg.value.value, bindings[0].scope, bindings, entry, calls, kinds=("mutated",))
+            if how is not None:
+                wrapped = cst.Module([]).code_for_node(target.args[0].value)
+                yield StaleRead(arg.value, None, arg.value.value, how, label=wrapped, fix=(
+                    f"pass `{arg.value.value}` at each call instead of binding it with partial (a "
+                    f"static tuple where jit needs its value), or build a new jit after changing it"))
 
 
 def _factory_calls(ctx: FileContext, func: cst.FunctionDef, entry: JittedFunction) -> Iterator:
@@ -1015,14 +1047,14 @@ class _Analysis:
 
     # ------------------------------------------------------------------ ordering
     def _stale(self, name: str, owner: Scope, bindings: list[Binding], entry: JittedFunction,
-               calls: list[Event]) -> Optional[str]:
+               calls: list[Event], kinds: tuple[str, ...] = ("reassigned", "mutated")) -> Optional[str]:
         definitions = [app.anchor for app in entry.apps]
         stops = tuple(f.node for app in entry.apps for f in app.frame
                       if isinstance(f.node, cst.FunctionDef))
         if owner.kind == "function":
             stops += (owner.node,)
         for how, write in self._writes(name, owner, bindings):
-            if any(_inside(write.frame, j) for j in self.jitted):
+            if how not in kinds or any(_inside(write.frame, j) for j in self.jitted):
                 continue  # runs at trace time only
             for w in self._lift(write, stops):
                 if self._recreated_with(w, definitions):

@@ -1807,16 +1807,21 @@ class _FunctionAnalysis:
         positional arguments; None: an argument that binds none) that receive traced arguments
         traced."""
         traced: set[str] = set()
+        bound: set[str] = set()  # the parameters the call's own arguments give values
         for index, arg in enumerate(call.args):
             if arg.star:
                 break
-            if not self.hands_traced(arg.value, scope):
+            name = arg.keyword.value if arg.keyword is not None else \
+                params[index].name.value if index < len(params) and params[index] is not None else None
+            if name is None:
                 continue
-            if arg.keyword is not None:
-                traced.add(arg.keyword.value)
-            elif index < len(params) and params[index] is not None:
-                traced.add(params[index].name.value)
-        traced &= {p.name.value for p in (*params, *helper.params.kwonly_params) if p is not None}
+            bound.add(name)
+            if self.hands_traced(arg.value, scope):
+                traced.add(name)
+        names = {p.name.value for p in (*params, *helper.params.kwonly_params) if p is not None}
+        if any(arg.star == "**" and self.hands_traced(arg.value, scope) for arg in call.args):
+            traced |= names - bound  # ``model(dataset, **hyper)`` of a traced dict: each value a tracer
+        traced &= names
         if also:
             traced.add(also)
         held: dict[str, HeldObject] = {}

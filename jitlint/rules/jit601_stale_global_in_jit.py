@@ -12,7 +12,11 @@ class StaleGlobalInJit(Rule):
     Flags a read, inside a jitted function, of a module-level variable (or a variable of an
     enclosing function) that the program reassigns or mutates between two calls of the jitted
     function, or in the loop that calls it. Also followed: a def jitted through a
-    transformation (`jax.jit(jax.grad(loss))`), a name bound again to the same jit
+    transformation (`jax.jit(jax.grad(loss))`, also a lambda written there:
+    `jax.jit(jax.vmap(lambda k: env.reset(k, step)))`), a list or dict bound with
+    `functools.partial` (`jax.jit(partial(f, labels=labels))`) and mutated between calls
+    (`labels.append(...)`: the partial holds the object, which jit read at the first trace;
+    rebinding the name changes nothing, with or without jit), a name bound again to the same jit
     (`f_jit = jax.jit(f)` after rebinding a function `f` reads), and a bound method jitted once
     in `__init__` (`self._fwd = jax.jit(self._forward)`), or stored on `self` by another method
     the module calls at most once and not in a loop (`build()`: DESC PR 310; called again, it jits
