@@ -27,7 +27,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import HOST_RANDOM_DRAWS, JAX_RANDOM_NUMBER_DRAWS
+from jitlint.jaxfacts import HOST_RANDOM_DRAWS, HOST_RANDOM_SIZE_PARAMS, JAX_RANDOM_NUMBER_DRAWS
 from jitlint.semantic import LOOP_TYPES, Binding, CallSite, Scope, SemanticModel
 from jitlint.walk import children, iter_nodes, own_nodes
 
@@ -347,8 +347,10 @@ def fields_made_in_init(model: SemanticModel, cls: cst.ClassDef, fields: list[st
                         ) -> Iterator[tuple[str, cst.BaseExpression, Scope]]:
     """(field, value, scope) for each ``self.field = <display or call>`` directly in
     ``__init__``: the same for every instance, whatever the arguments (``self.layers = [...]``,
-    ``self.table = np.arange(10)``)."""
-    displays = (cst.List, cst.ListComp, cst.Dict, cst.DictComp, cst.Set, cst.SetComp, cst.Call)
+    ``self.table = np.arange(10)``, ``self.w = jnp.ones(n) / n``: arithmetic of an array is
+    one)."""
+    displays = (cst.List, cst.ListComp, cst.Dict, cst.DictComp, cst.Set, cst.SetComp, cst.Call,
+                cst.BinaryOperation)
     for field, value, init_scope in fields_set_in_init(model, cls, fields):
         if isinstance(value, displays):
             yield field, value, init_scope
@@ -574,7 +576,7 @@ class IterationValues:
                 self._constructed_varies(expr, scope, loop, depth)
             if returned is not None:
                 return returned
-        if isinstance(expr, cst.Call) and self._random_draw(expr, scope):
+        if isinstance(expr, cst.Call) and self._random_draw(expr, scope, scalar=True):
             return None, f"`{cst.Module([]).code_for_node(expr)}`, a random draw"
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
             return self._varies(expr.expression, scope, loop, depth)
@@ -621,13 +623,22 @@ class IterationValues:
                 return self._varies(inner, scope, loop, depth + 1)
         return None
 
-    def _random_draw(self, call: cst.Call, scope: Scope) -> bool:
+    def _random_draw(self, call: cst.Call, scope: Scope, scalar: bool = False) -> bool:
         """A draw of a random number (jaxfacts.HOST_RANDOM_DRAWS, or ``jax.random``'s draws) that
-        can take more than a few values: ``randint(0, 2)`` is a coin, as good as a flag."""
+        can take more than a few values: ``randint(0, 2)`` is a coin, as good as a flag.
+        ``scalar``: only a draw that is a Python (or NumPy) scalar as it is: a host draw given no
+        size (``np.random.randint(1, 10)``); a ``jax.random`` draw is an array until ``int()``."""
         qualname = self.model.qualified_name(call.func, scope) or ""
         if qualname not in HOST_RANDOM_DRAWS and not (qualname.startswith("jax.random.")
                                                       and qualname.rpartition(".")[2] in JAX_RANDOM_NUMBER_DRAWS):
             return False
+        if scalar:
+            size = HOST_RANDOM_SIZE_PARAMS.get(qualname)
+            positional = [a for a in call.args if a.keyword is None]
+            if qualname not in HOST_RANDOM_DRAWS or (size is not None and (
+                    any(a.keyword is not None and a.keyword.value == size[1] for a in call.args)
+                    or (positional if size[0] == -1 else len(positional) > size[0]))):
+                return False
         bounds = [a.value for a in call.args if a.keyword is None][-2:] if qualname.endswith("randint") else []
         if len(bounds) == 2 and all(isinstance(b, cst.Integer) for b in bounds):
             return int(bounds[1].value) - int(bounds[0].value) > 2  # type: ignore[union-attr]

@@ -1005,6 +1005,22 @@ def unhashable_callables(ctx: FileContext) -> Iterator[tuple[JitApplication, str
             yield app, verdicts[0][0], verdicts[0][2]
 
 
+def array_hashing_bound_methods(ctx: FileContext) -> Iterator[tuple[JitApplication, str]]:
+    """``jax.jit(model.forecast)`` of a method bound to an equinox Module that holds arrays:
+    equinox makes the bound method a pytree holding the module, jit hashes the function it
+    wraps, and the module's hash covers its arrays, so the first call raises TypeError
+    (measured with an ``eqx.Module`` holding a ``jnp`` array; one holding only ints works).
+    (the application, what the module is)."""
+    for app in ctx.jit_applications:
+        target = app.target
+        if app.call is None or app.jit.qualname not in ARGNUM_JITS \
+                or not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)):
+            continue  # eqx.filter_jit traces the module's arrays instead of hashing them
+        what = array_hashing_object(ctx, target.value, app.frame.scope)
+        if what is not None:
+            yield app, what
+
+
 # ---------------------------------------------------------------------------- fresh values
 @dataclass(frozen=True)
 class Fresh:

@@ -8,7 +8,8 @@ from jitlint.rules._module_fields import ARRAY, instance_uses
 from jitlint.rules._traced import tracer_uses
 from jitlint.rules._static import (all_static_uses, array_hashing_elements, array_hashing_object, forwarded_static_uses,
                                    hashed_function_arguments, static_array_params, static_receivers,
-                                   transformed_static_uses, unhashable, unhashable_callables, unhashable_receiver)
+                                   transformed_static_uses, unhashable, unhashable_callables, unhashable_receiver,
+                                   array_hashing_bound_methods)
 from jitlint.staticargs import ARGNUM_JITS
 
 
@@ -40,7 +41,11 @@ class UnhashableStaticArg(Rule):
     Also `jax.jit(obj)` of a callable instance of such an unhashable class: jit hashes the
     function it wraps (jax#17197: `TypeError: unhashable type` at the first call; with
     `@dataclass(eq=False)` it hashes by identity and runs, `frozen=True` hashes the array
-    fields and raises too).
+    fields and raises too). Likewise `jax.jit(model.forecast)` of a method bound to an
+    `equinox.Module` holding arrays (an `eqx.nn` layer, or a module of this file with an array
+    field): equinox makes the bound method a pytree holding the module, and its hash covers the
+    arrays (measured: TypeError at the first call; `eqx.filter_jit(model.forecast)` runs, and
+    so does a module holding only ints).
     Also an `equinox.Module` or `flax.struct` dataclass whose field marked static
     (`eqx.field(static=True)`, `struct.field(pytree_node=False)`: the markers in
     `jitlint/jaxfacts.py`) holds an array, passed to any jitted function (a static field is
@@ -191,6 +196,13 @@ class UnhashableStaticArg(Rule):
                 f"jax.jit wraps `{_code(app.target)}`, an instance of `{cls}`, {what}: jit hashes the "
                 f"function it wraps, so the first call raises TypeError (unhashable type: '{cls}'); "
                 f"{fix}, or jit a function that takes it as an argument"))
+        for app, what in array_hashing_bound_methods(ctx):
+            yield Violation(app.call, (
+                f"jax.jit wraps `{_code(app.target)}`, a method bound to {what}: equinox makes the "
+                f"bound method a pytree holding the module, and jit hashes the function it wraps, "
+                f"so the first call raises TypeError (unhashable type: an array); use "
+                f"eqx.filter_jit({_code(app.target)}), or jit a function that takes the module as "
+                f"an argument"))
         for use in transformed_static_uses(ctx):
             param = use.spec.param_at(use.position) or f"*{use.position}"
             bound = (f" after the {use.bound} argument{'s' if use.bound > 1 else ''} the "

@@ -1,0 +1,67 @@
+# source: https://github.com/google/flax/commit/266052cb82ee2e687c34f5d183343c6614c71884
+# expect: jit-in-loop-or-body at line 49
+# runtime: COMPILES 5 CALLS 5
+# why: sync_batch_stats builds jax.pmap(lambda x: lax.pmean(x, 'x'), 'x') from a fresh lambda on every call, so every batch-statistics sync before evaluation traces and compiles the pmean again.
+
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+from flax import jax_utils, struct
+from flax.core import FrozenDict
+from jax import lax
+
+
+@struct.dataclass
+class TrainState:  # scaffolding: the example's TrainState, reduced to step and model_state
+  step: int
+  model_state: Any
+
+
+def sync_batch_stats(state):
+  """Sync the batch statistics across replicas."""
+  # An axis_name is passed to pmap which can then be used by pmean.
+  # In this case each device has its own version of the batch statistics and
+  # we average them.
+  avg = jax.pmap(lambda x: lax.pmean(x, 'x'), 'x')
+
+  new_model_state = state.model_state.copy({
+      'batch_stats': avg(state.model_state['batch_stats'])})
+  return state.replace(model_state=new_model_state)
+
+
+# scaffolding: replicated ResNet batch statistics, synced before each of five evaluations
+batch_stats = jax_utils.replicate({
+    'BatchNorm_0': {'mean': jnp.zeros((64,)), 'var': jnp.ones((64,))},
+    'BatchNorm_1': {'mean': jnp.zeros((128,)), 'var': jnp.ones((128,))},
+})
+state = TrainState(step=0, model_state=FrozenDict({'batch_stats': batch_stats}))
+_COMPILED.clear()  # scaffolding: count only the compiles of the sync calls, not of replicate
+calls = 0
+for epoch in range(5):
+  state = sync_batch_stats(state)
+  calls += 1
+_report({"jit(_fun)"}, calls)  # pmap compiles are reported as jit(_fun) in this JAX

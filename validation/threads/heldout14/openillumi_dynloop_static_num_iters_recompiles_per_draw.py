@@ -1,0 +1,48 @@
+# source: https://openillumi.com/en/en-jax-jit-dynamic-loop-error-fix
+# expect: changing-static at line 34
+# runtime: COMPILES 5 CALLS 5
+# why: the page's workaround draws the loop count outside jit and passes it as a static argument, so every newly drawn count is a new cache key and do_stuff recompiles for each distinct draw.
+
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+from functools import partial
+
+import jax  # scaffolding
+
+
+@partial(jax.jit, static_argnums=(1,))
+def do_stuff(start, num_iters):
+    # ... (Python's range() can be used)
+    for i in range(num_iters):
+        start += i  # scaffolding: the page elides the loop body
+    return start
+
+
+keys = jax.random.split(jax.random.PRNGKey(0), 5)  # scaffolding: five draws
+calls = 0  # scaffolding
+for key in keys:  # scaffolding
+    num_iters = int(jax.random.randint(key, (), 1, 10))
+    do_stuff(0, num_iters)
+    calls += 1  # scaffolding
+_report({"jit(do_stuff)"}, calls)  # scaffolding
