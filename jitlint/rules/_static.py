@@ -472,6 +472,11 @@ class _Callees:
             method = self._method(func, scope)
             if method is not None:
                 return method, 1
+            if self.methods:  # ``lens.model(...)`` on an instance of the class of a jitted method
+                cls = calling_context(self.ctx).instance_class(func.value, scope)
+                method = self.methods.get((cls, func.attr.value)) if cls is not None else None
+                if method is not None and 0 in method.effective_static()[0]:
+                    return method, 1  # (a traced ``self`` raises first: JIT805)
             if self.instance_jits:
                 cls = calling_context(self.ctx).instance_class(func.value, scope)
                 stored = self.instance_jits.get((cls, func.attr.value)) if cls is not None else None

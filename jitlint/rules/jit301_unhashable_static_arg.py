@@ -19,7 +19,9 @@ class UnhashableStaticArg(Rule):
     Flags an unhashable value passed at a static position (`static_argnums` /
     `static_argnames`, resolved against the signature as `jax.jit` does; `jax.pmap`'s
     `static_broadcasted_argnums`, positional only) of a jitted function
-    defined in this module or imported from another linted module: list, dict and set literals
+    defined in this module or imported from another linted module (also a jitted method called
+    on an instance, `lens.model(source, lens_light)`, where `static_argnums` counts `self`:
+    herculens 8175191): list, dict and set literals
     and comprehensions, `list(...)`/`dict(...)`/`set(...)`, `bytearray(...)`, `slice(...)`,
     an array's `.tolist()` (`jaxfacts.LIST_RETURNING_METHODS`; bonsai PR 170),
     `np.array`/`jnp.array`/`jnp.zeros`-style arrays, tuples containing any of these, instances of
