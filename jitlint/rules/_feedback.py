@@ -689,6 +689,7 @@ KIND_KEEPING_METHODS = frozenset({"max", "min", "reshape", "squeeze", "ravel", "
 COUNTING_METHODS = frozenset({"sum", "cumsum", "prod"})
 AVERAGING_METHODS = frozenset({"mean", "std", "var"})
 SELECTING_CALLS = frozenset({"jax.numpy.where", "jax.lax.select"})  # the condition does not count
+SIZE_ATTRIBUTES = frozenset({"shape", "ndim", "size"})  # Python ints (or tuples of them) under jit
 
 
 def _promoted(a: Optional[Kind], b: Optional[Kind], divide: bool = False) -> Optional[Kind]:
@@ -744,6 +745,8 @@ class _KindOf:
             return _promoted(inner(expr.left), inner(expr.right), isinstance(expr.operator, cst.Divide))
         if isinstance(expr, cst.UnaryOperation):
             return ("bool", False) if isinstance(expr.operator, cst.Not) else inner(expr.expression)
+        if isinstance(expr, cst.Attribute) and expr.attr.value in SIZE_ATTRIBUTES:
+            return "int", True  # ``x.shape[0]``: a Python int
         if isinstance(expr, (cst.Subscript, cst.Attribute)):
             return inner(expr.value)
         if isinstance(expr, cst.IfExp):
