@@ -567,6 +567,16 @@ def dotted_name(node: cst.BaseExpression) -> str:
     return _dotted(node)
 
 
+def target_names(target: cst.BaseExpression) -> list[Optional[str]]:
+    """The names an assignment target binds, in order: ``x`` -> [x]; ``a, (b, c), d`` -> [a,
+    None, d] (None for an element that is not a plain name)."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+    return []
+
+
 def argument(call: cst.Call, position: Optional[int], *keywords: str) -> Optional[cst.Arg]:
     """The argument ``call`` gives a parameter: by one of its ``keywords``, or positionally at
     ``position`` (None or negative: keyword-only).  None when left out, or when ``*args``

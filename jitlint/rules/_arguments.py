@@ -45,7 +45,7 @@ from jitlint.jaxfacts import (ARRAY_FILTERS, DTYPE_OBJECTS, FLAG_LEAF_OBJECTS, P
                               NUMPY_INFERRING_CONSTRUCTORS, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               PYTREE_REGISTRATIONS, NON_PYTREE_CLASS_BASES)
 from jitlint.rule import FileContext
-from jitlint.semantic import Binding, CallSite, Scope
+from jitlint.semantic import Binding, CallSite, Scope, target_names
 from jitlint.values import annotated_fields, assigned, value_flow
 from jitlint.walk import iter_nodes, own_nodes
 from jitlint.walk import source_text as _src
@@ -409,7 +409,7 @@ def _partition_rest(ctx: FileContext, binding: Binding, depth: int) -> Optional[
         return None
     call, scope = node.value, binding.scope
     rest = PARTITIONS.get(ctx.model.qualified_name(call.func, scope) or "")
-    names = [e.value.value if isinstance(e.value, cst.Name) else None for e in node.targets[0].target.elements]
+    names = target_names(node.targets[0].target)
     if rest is None or len(names) != 2 or names[rest] != binding.name \
             or ctx.model.qualified_name(call.args[1].value, scope) not in ARRAY_FILTERS:
         return None

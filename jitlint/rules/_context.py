@@ -49,7 +49,7 @@ from jitlint.jaxfacts import (APPLIED_MODULE_BASES, APPLYING_METHODS, CONCRETE_P
 from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
-                              argument_value, dotted_name, has_decorator)
+                              argument_value, dotted_name, has_decorator, target_names)
 from jitlint.values import function_returns, origin, value_flow
 from jitlint.walk import children, iter_nodes
 
@@ -715,7 +715,7 @@ def unpacked_call(binding: Binding) -> Optional[tuple[cst.Call, int, int]]:
     if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call)
             and isinstance(node.targets[0].target, (cst.Tuple, cst.List))):
         return None
-    names = [e.value.value if isinstance(e.value, cst.Name) else None for e in node.targets[0].target.elements]
+    names = target_names(node.targets[0].target)
     if binding.name not in names or any(isinstance(e, cst.StarredElement) for e in node.targets[0].target.elements):
         return None
     return node.value, names.index(binding.name), len(names)

@@ -26,7 +26,7 @@ from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._churn import argument_types
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
 from jitlint.walk import own_nodes
-from jitlint.semantic import Binding, Frame, Scope, SemanticModel, dotted_name
+from jitlint.semantic import Binding, Frame, Scope, SemanticModel, dotted_name, target_names
 from jitlint.values import annotated_fields, assigned, value_flow
 from jitlint.walk import iter_nodes
 
@@ -102,7 +102,7 @@ def _fed_back(ctx: FileContext) -> list[FedBack]:
         if not isinstance(statement, cst.Assign) or len(statement.targets) != 1:
             continue
         target = statement.targets[0].target
-        outputs = _target_names(target)
+        outputs = target_names(target)
         known = isinstance(func, (cst.FunctionDef, cst.Lambda)) and jc.static_args is not None
         params = positional_params(func) if known else []
         positional = [a for a in jc.call.args if a.keyword is None and not a.star]
@@ -130,14 +130,6 @@ def _part_of_output(value: Optional[cst.BaseExpression], outputs: list[Optional[
     while isinstance(value, (cst.Subscript, cst.Attribute)):
         value = value.value
     return isinstance(value, cst.Name) and value.value in outputs
-
-
-def _target_names(target: cst.BaseExpression) -> list[Optional[str]]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
-    return []
 
 
 def _changed_output(func, param: str, position: int, arity: int,

@@ -29,7 +29,7 @@ from jitlint.rules._arguments import field_assignments, instance_class
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._lifted import lifted_specs, transformed_calls
 from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context
-from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument
+from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument, target_names
 from jitlint.rules._jitted import annotated_strict_array, static_names
 from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
                                 spec_errors, spec_of, target_def)
@@ -712,7 +712,7 @@ def _optimizer_state_maker(ctx: FileContext, call: cst.Call, scope: Scope) -> Op
     if not (isinstance(node, cst.Assign) and len(node.targets) == 1
             and isinstance(node.targets[0].target, (cst.Tuple, cst.List))):
         return None
-    names = [e.value.value if isinstance(e.value, cst.Name) else None for e in node.targets[0].target.elements]
+    names = target_names(node.targets[0].target)
     maker = _optimizer_factory(ctx, node.value, binding.scope)
     if maker is None or func.value not in names:
         return None
