@@ -12,7 +12,10 @@ class JitOfFreshCallable(FreshCallableRule):
     `f = jax.vmap(g); f = jax.jit(f)`), the pullback of `jax.vjp` or the function of
     `jax.linearize`, a new instance of a callable class of this module (`jax.jit(Model())`,
     hashable or not), and any `nnx.jit(...)` applied per run (nnx.jit builds a new jitted
-    wrapper each time, whatever it wraps).
+    wrapper each time, whatever it wraps). The jitted result may be called in the loop, or
+    handed there to a library call that runs it (`scipy.optimize.newton(f, x0,
+    fprime=slope)`, `iminuit.Minuit(..., grad=devf)`: any function or method that is neither
+    this module's, nor JAX's, nor a container's `append`).
     Wrappers that compare equal under a cache that keys on equality stay silent:
     `eqx.filter_jit(eqx.filter_grad(f))`, `jax.pmap`/`eqx.filter_jit` of a hashable instance.
 
@@ -23,7 +26,9 @@ class JitOfFreshCallable(FreshCallableRule):
     calls, and so does `jax.jit(Model())`, even when `Model` defines `__eq__`/`__hash__` (jit holds
     the callable weakly, so an equal new object compiles again once the old one is gone; 1
     compile when one instance is kept). `jax.jit(pullback)` of `jax.vjp(f, x)` per point
-    compiles once per point, and `nnx.jit(model)(x)` per step 5 times in 5 steps.
+    compiles once per point, and `nnx.jit(model)(x)` per step 5 times in 5 steps. A jitted
+    `jax.grad` built per fit and handed to SciPy's Newton solver compiles 5 times in 5 fits,
+    once when built before the fits.
     `jax.jit(jax.shard_map(f, mesh=mesh, in_specs=..., out_specs=...))` per step compiles 5
     times in 5 steps, also for a module-level `f` (on a 1- and a 2-device CPU mesh); built and
     jitted once it compiles once, and a `shard_map` inside a jitted body is traced with it.
