@@ -846,11 +846,8 @@ def _transformed_defs(ctx: FileContext) -> dict[cst.CSTNode, object]:
     for app in ctx.jit_applications:
         if app.jit.qualname in SKIPPED_JITS:
             continue
-        target = app.target
         scope = app.frame.scope
-        while isinstance(target, cst.Call) and target.args \
-                and ctx.model.qualified_name(target.func, scope) in TRANSFORMS:
-            target = target.args[0].value
+        target = _through_transforms(ctx.model, app.target, scope)
         if target is app.target:
             continue
         if isinstance(target, cst.Lambda):  # ``jax.jit(jax.vmap(lambda x: env.reset(x, step)))``
@@ -865,6 +862,14 @@ def _transformed_defs(ctx: FileContext) -> dict[cst.CSTNode, object]:
         elif binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Lambda):
             found.setdefault(binding.value, app)  # ``loss = lambda v: ...``; ``jax.jit(jax.grad(loss))``
     return found
+
+
+def _through_transforms(model: SemanticModel, target: cst.BaseExpression, scope: Scope) -> cst.BaseExpression:
+    """What ``jax.grad(jax.vmap(f))`` finally transforms (``f``); ``target`` itself when it is
+    no transform's call."""
+    while isinstance(target, cst.Call) and target.args and model.qualified_name(target.func, scope) in TRANSFORMS:
+        target = target.args[0].value
+    return target
 
 
 def _inside(frame: Frame, node: cst.CSTNode) -> bool:
@@ -1299,10 +1304,7 @@ def _bound_method_updates(ctx: FileContext) -> Iterator[StateFlow]:
     (the JAX docs' stateful counter, jax PR #20732; a curriculum counter in brax#537)."""
     seen: set[int] = set()
     for app in ctx.jit_applications:
-        target = app.target
-        while isinstance(target, cst.Call) and target.args \
-                and ctx.model.qualified_name(target.func, app.frame.scope) in TRANSFORMS:
-            target = target.args[0].value
+        target = _through_transforms(ctx.model, app.target, app.frame.scope)
         method = bound_method_target(ctx, target, app.frame.scope) if app.jit.qualname in ARGNUM_JITS else None
         if method is None or id(method) in seen:
             continue

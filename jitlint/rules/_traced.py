@@ -2465,8 +2465,7 @@ class _FunctionAnalysis:
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
             inner = self.model.scope_of.get(expr, scope)
             return self.traced(expr.elt, inner) or self.elements_traced(expr.elt, inner)
-        if self._sequence_of(expr, scope) is not None:  # ``tuple(x)`` of a traced array: its rows
-            inner = self._sequence_of(expr, scope)
+        if (inner := self._sequence_of(expr, scope)) is not None:  # ``tuple(x)`` of a traced array: its rows
             return self.traced(inner, scope) or self.elements_traced(inner, scope, depth + 1)
         if _sequence_arithmetic(expr) and depth < 3:
             # ``[(0, 0)] * (ndim - 1) + [(pad, pad)]``: the elements of the lists joined
