@@ -187,6 +187,14 @@ SHAPE_KEEPING_CONVERSIONS = frozenset({"jax.numpy.asarray", "jax.numpy.array", "
                                        "numpy.array", "jax.device_put"})
 # Array methods that return an array of the receiver's shape (``points.astype(np.float32)``).
 SHAPE_KEEPING_METHODS = frozenset({"astype", "copy"})
+# Array methods whose result has a numeric receiver's dtype (``sum`` of bools counts them: an
+# int), and those of them that keep a boolean mask a mask (``mask.ravel()``; ``clip`` makes
+# it int32, ``round`` raises).  Checked by tests/test_jaxfacts.py.
+DTYPE_KEEPING_METHODS = frozenset({"max", "min", "reshape", "squeeze", "ravel", "flatten", "transpose",
+                                   "clip", "round", "take", "repeat"})
+MASK_KEEPING_METHODS = DTYPE_KEEPING_METHODS - {"clip", "round"}
+# The spellings of the boolean dtype besides the builtin ``bool``.
+BOOL_DTYPES = frozenset({"jax.numpy.bool_", "jax.numpy.bool", "numpy.bool_", "numpy.bool"})
 # Calls that join a sequence of arrays whose parts share the joined result's other axes: a part
 # whose shape changes changes the result's (``np.concatenate([ids, xy], axis=1)`` with ``n``
 # rows of each).  qualname -> None when they always do (a new axis: ``stack``), else the

@@ -47,7 +47,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS,
                               LIST_RETURNING_METHODS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS,
                               SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS,
-                              FLAG_LEAF_OBJECTS)
+                              FLAG_LEAF_OBJECTS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -2294,6 +2294,40 @@ def test_shape_keeping_method_returns_its_receivers_shape(method):
     for array in (np.arange(7.0).reshape(7, 1), jnp.ones((3, 2))):
         result = getattr(array, method)(np.float32) if method == "astype" else getattr(array, method)()
         assert result.shape == array.shape
+
+
+_METHOD_ARGUMENTS = {"reshape": (3,), "clip": (0, 1), "take": (jnp.array([0, 2]),), "repeat": (2,)}
+
+
+@pytest.mark.parametrize("method", sorted(DTYPE_KEEPING_METHODS))
+def test_dtype_keeping_method_keeps_a_numeric_dtype(method):
+    for dtype in (jnp.float32, jnp.int32):
+        array = jnp.array([[1, 0, 1]], dtype=dtype)
+        assert getattr(array, method)(*_METHOD_ARGUMENTS.get(method, ())).dtype == dtype
+
+
+@pytest.mark.parametrize("method", sorted(DTYPE_KEEPING_METHODS))
+def test_mask_keeping_method_keeps_a_mask_boolean_and_the_others_do_not(method):
+    mask = jnp.array([[True, False, True]])
+    try:
+        dtype = getattr(mask, method)(*_METHOD_ARGUMENTS.get(method, ())).dtype
+    except ValueError:  # round: no finfo for bool
+        dtype = None
+    assert (dtype == jnp.bool_) == (method in MASK_KEEPING_METHODS)
+
+
+@pytest.mark.parametrize("qualname", sorted(BOOL_DTYPES))
+def test_bool_dtype_spelling_makes_a_mask_that_raises_as_an_index_under_jit(qualname):
+    module = qualname.rpartition(".")[0]
+    dtype = _resolve(qualname, importlib.import_module(module), module + ".")
+    assert jnp.zeros(3, dtype=dtype).dtype == jnp.bool_
+
+    def odd_entries(x):
+        return x[jnp.concatenate([jnp.zeros(2, dtype=dtype), jnp.ones(2, dtype=dtype)])]
+
+    assert odd_entries(jnp.arange(4.0)).shape == (2,)  # eagerly a concrete mask
+    with pytest.raises(jax.errors.NonConcreteBooleanIndexError):
+        jax.jit(odd_entries)(jnp.arange(4.0))
 
 
 @pytest.mark.parametrize("qualname", sorted(SHAPE_JOINING_CALLS))

@@ -18,7 +18,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import WEAK_STATE_OPTIMIZERS
+from jitlint.jaxfacts import DTYPE_KEEPING_METHODS, WEAK_STATE_OPTIMIZERS
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import leaf_fields, pytree_class
 from jitlint.rules._context import calling_context, unpacked_call
@@ -675,9 +675,6 @@ UNKNOWN_ARRAY: Kind = ("array", False)  # a strongly typed array of a dtype not 
 STRONG_KINDS = frozenset({("bool", False), ("int", False), ("float", False), UNKNOWN_ARRAY})
 # jax.random draws of another category than float
 RANDOM_KINDS = {"jax.random.randint": ("int", False), "jax.random.bernoulli": ("bool", False)}
-# array methods that keep the receiver's kind (``sum`` of bools counts them: int)
-KIND_KEEPING_METHODS = frozenset({"max", "min", "reshape", "squeeze", "ravel", "flatten", "transpose",
-                                  "clip", "round", "take", "repeat"})
 COUNTING_METHODS = frozenset({"sum", "cumsum", "prod"})
 AVERAGING_METHODS = frozenset({"mean", "std", "var"})
 SELECTING_CALLS = frozenset({"jax.numpy.where", "jax.lax.select"})  # the condition does not count
@@ -801,7 +798,7 @@ class _KindOf:
             method, receiver = call.func.attr.value, inner(call.func.value)
             if receiver is None:
                 return None
-            if method in KIND_KEEPING_METHODS:
+            if method in DTYPE_KEEPING_METHODS:
                 return receiver
             if method in COUNTING_METHODS:
                 return ("int" if receiver[0] == "bool" else receiver[0]), receiver[1]

@@ -66,7 +66,7 @@ from typing import NamedTuple, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMESPACES, NUMPY_KEEPING_JNP_FUNCTIONS, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, COMPILE_TIME_EVAL_CONTEXTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMESPACES, NUMPY_KEEPING_JNP_FUNCTIONS, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, BOOL_DTYPES, COMPILE_TIME_EVAL_CONTEXTS, MASK_KEEPING_METHODS, SHAPE_JOINING_CALLS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
@@ -2568,14 +2568,24 @@ class _FunctionAnalysis:
         if isinstance(expr, cst.BinaryOperation):
             return isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and (
                 self.boolean_traced(expr.left, scope, seen) or self.boolean_traced(expr.right, scope, seen))
+        if isinstance(expr, cst.Subscript):  # ``mask[:-1]``: a slice of a mask is a mask
+            return all(isinstance(e.slice, cst.Slice) for e in expr.slice) \
+                and self.boolean_traced(expr.value, scope, seen)
         if isinstance(expr, cst.Call):
             func = expr.func
             if isinstance(func, cst.Attribute) and func.attr.value == "astype" and len(expr.args) == 1:
-                dtype = expr.args[0].value
-                return (isinstance(dtype, cst.Name) and dtype.value == "bool"
-                        and not self.model.lookup("bool", scope)) \
-                    or self.model.qualified_name(dtype, scope) in ("jax.numpy.bool_", "numpy.bool_")
-            return self.model.qualified_name(func, scope) in BOOLEAN_RESULT_FUNCTIONS
+                return self._bool_dtype(expr.args[0].value, scope)
+            if isinstance(func, cst.Attribute) and func.attr.value in MASK_KEEPING_METHODS:
+                return self.boolean_traced(func.value, scope, seen)  # ``mask.ravel()``
+            dtype = next((a.value for a in expr.args if a.keyword is not None and a.keyword.value == "dtype"), None)
+            qualname = self.model.qualified_name(func, scope)
+            if dtype is not None and _makes_jax_array(qualname):
+                return self._bool_dtype(dtype, scope)  # ``jnp.zeros((n, 1), dtype=bool)``: staged under jit
+            if qualname in SHAPE_JOINING_CALLS and qualname.startswith("jax.numpy.") and expr.args and isinstance(expr.args[0].value, (cst.List, cst.Tuple)):
+                parts = expr.args[0].value.elements  # ``jnp.concatenate([mask_a, mask_b])``
+                return bool(parts) and all(not isinstance(p, cst.StarredElement)
+                                           and self.boolean_traced(p.value, scope, seen) for p in parts)
+            return qualname in BOOLEAN_RESULT_FUNCTIONS
         if isinstance(expr, cst.Name):
             bindings = self.model.lookup(expr.value, scope)
             if not bindings or any(id(b) in seen for b in bindings):
@@ -2586,6 +2596,10 @@ class _FunctionAnalysis:
             return all(b.kind == "assign" and b.value is not None
                        and self.boolean_traced(b.value, b.scope, seen) for b in bindings)
         return False
+
+    def _bool_dtype(self, dtype: cst.BaseExpression, scope: Scope) -> bool:
+        return (isinstance(dtype, cst.Name) and dtype.value == "bool" and not self.model.lookup("bool", scope)) \
+            or self.model.qualified_name(dtype, scope) in BOOL_DTYPES
 
     def _passed_boolean(self, param: str) -> bool:
         """Every call of this jitted def in the module passes a boolean array as ``param``
@@ -3385,7 +3399,7 @@ def _boolean_array(model: SemanticModel, expr: Optional[cst.BaseExpression], sco
         if isinstance(func, cst.Attribute) and func.attr.value == "astype" and len(expr.args) == 1:
             dtype = expr.args[0].value
             return (isinstance(dtype, cst.Name) and dtype.value == "bool") \
-                or model.qualified_name(dtype, scope) in ("jax.numpy.bool_", "numpy.bool_")
+                or model.qualified_name(dtype, scope) in BOOL_DTYPES
         qualname = model.qualified_name(func, scope) or ""
         if qualname in BOOLEAN_RESULT_FUNCTIONS or "jax." + qualname in BOOLEAN_RESULT_FUNCTIONS:
             return True
