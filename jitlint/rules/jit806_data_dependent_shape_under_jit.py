@@ -27,7 +27,10 @@ class DataDependentShapeUnderJit(Rule):
     traced), blackjax log densities, jaxopt objectives, diffrax vector fields, a function
     `jax.closure_convert` converts (jax#7535; also imported from `jax._src`:
     `jaxfacts.PUBLIC_SPELLINGS`) (`jaxfacts.TRACING_CALLS`). There a mask computed by jax from
-    a concrete global (`keep == 0` of `keep = jnp.array(...)`) is a tracer too.
+    a concrete global (`keep == 0` of `keep = jnp.array(...)`) is a tracer too, and so is a
+    mask jax builds from constants (`jnp.concatenate([jnp.zeros(n, dtype=bool), ...]).ravel()`,
+    ott#407: jit stages `jnp.zeros`; `jaxfacts.BOOL_DTYPES`, `MASK_KEEPING_METHODS`); the same
+    mask built with NumPy is a constant and works.
 
     ## Why is this bad?
     XLA compiles programs with static shapes; a shape that depends on the data cannot be
