@@ -598,6 +598,11 @@ def argument_value(call: cst.Call, position: Optional[int], *keywords: str) -> O
     return arg.value if arg is not None else None
 
 
+def is_none(expr: Optional[cst.BaseExpression]) -> bool:
+    """The literal ``None``."""
+    return isinstance(expr, cst.Name) and expr.value == "None"
+
+
 def decorator_name(decorator: cst.Decorator) -> str:
     """``@staticmethod`` -> staticmethod; '' for any decorator that is not a plain name."""
     expr = decorator.decorator

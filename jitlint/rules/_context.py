@@ -49,7 +49,7 @@ from jitlint.jaxfacts import (APPLIED_MODULE_BASES, APPLYING_METHODS, CONCRETE_P
 from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
-                              argument_value, dotted_name, has_decorator, target_names)
+                              argument_value, dotted_name, has_decorator, is_none, target_names)
 from jitlint.values import function_returns, origin, value_flow
 from jitlint.walk import children, iter_nodes
 
@@ -389,6 +389,22 @@ class CallingContext:
         result = classes.pop() if len(classes) == 1 else None
         self._passed[key] = result
         return result
+
+    def only_none(self, param: Binding) -> bool:
+        """``param`` of a plain function defaults to None and every call of the function in
+        the module (there is one) leaves it out or passes None: handed on to a jit, it is an
+        empty pytree, never a tracer (``epoch_step(..., l1_reg_lambda=None)`` forwards it)."""
+        function = param.scope.node
+        if not isinstance(function, cst.FunctionDef) or not isinstance(param.node, cst.Param) \
+                or not is_none(param.node.default) or self.model.functions[function].scope.kind == "class":
+            return False
+        positional = [*function.params.posonly_params, *function.params.params]
+        position = positional.index(param.node) if param.node in positional else None
+        sites = self.call_sites(function)
+        return bool(sites) and all(
+            not any(a.star for a in site.node.args) and (
+                (value := argument_value(site.node, position, param.name)) is None or is_none(value))
+            for site in sites)
 
     def _class_of_self(self, param: Binding) -> Optional[cst.ClassDef]:
         """The class whose method has ``param`` as its first parameter (``self``)."""

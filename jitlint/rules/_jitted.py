@@ -289,35 +289,58 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
             by_def.setdefault(app.target, []).append(app)
     found = []
     flow = value_flow(ctx)
+    def bound_app(binding) -> Optional[JitApplication]:
+        if binding.kind == "def" and len(by_def.get(binding.node, ())) == 1:
+            return by_def[binding.node][0]
+        if binding.kind == "assign" and isinstance(binding.value, cst.Call) \
+                and binding.value in by_call and isinstance(binding.node, cst.Assign) \
+                and len(binding.node.targets) == 1:
+            return by_call[binding.value]
+        return None
+
     for site in model.calls:
         func = site.node.func
-        app: Optional[JitApplication] = None
+        apps: list[JitApplication] = []
         name = "the jitted function"
         if isinstance(func, cst.Call) and func in by_call:
-            app = by_call[func]
+            apps = [by_call[func]]
         elif isinstance(func, cst.Name):
             binding = model.single_binding(func.value, site.frame.scope) \
                 or _rewrapped(model.lookup(func.value, site.frame.scope), by_call, model) \
                 or flow.single(func, site.frame.scope)  # ``f = jax.jit(f)``; ``g = None`` ... ``g = jax.jit(f)``
-            if binding is None:
-                continue
             name = func.value
-            if binding.kind == "def" and len(by_def.get(binding.node, ())) == 1:
-                app = by_def[binding.node][0]
-            elif binding.kind == "assign" and isinstance(binding.value, cst.Call) \
-                    and binding.value in by_call and isinstance(binding.node, cst.Assign) \
-                    and len(binding.node.targets) == 1:
-                app = by_call[binding.value]
+            app = bound_app(binding) if binding is not None else None
+            apps = [app] if app is not None else _aliased_apps(model, flow, func, site.frame.scope, bound_app)
         elif isinstance(func, cst.Attribute):  # ``self.logits(x)`` after ``self.logits = jax.jit(...)`` in __init__
             stored = self_attribute_value(model, func, site.frame.scope)
             if stored is not None and stored[0] in by_call:
-                app, name = by_call[stored[0]], f"self.{func.attr.value}"
-        if app is None or app.jit.qualname not in CALLABLE_JITS:
-            continue
-        wrapped = _wrapped_function(app, model)
-        static_args, static_keywords = _call_statics(site.node, app, wrapped, model)
-        found.append(JittedCall(site.node, app, wrapped, name, static_args, static_keywords))
+                apps, name = [by_call[stored[0]]], f"self.{func.attr.value}"
+        for app in apps:
+            if app.jit.qualname not in CALLABLE_JITS:
+                continue
+            wrapped = _wrapped_function(app, model)
+            static_args, static_keywords = _call_statics(site.node, app, wrapped, model)
+            found.append(JittedCall(site.node, app, wrapped, name, static_args, static_keywords))
     return found
+
+
+def _aliased_apps(model: SemanticModel, flow, func: cst.Name, scope, bound_app) -> list[JitApplication]:
+    """The jits a name stands for when each value reaching the call is another name for one
+    (``step_func = eval_step if test else train_step``, or an ``if``/``else`` binding each):
+    the call runs one of them, so it is a call of each (evojax PR #62)."""
+    apps: list[JitApplication] = []
+    for binding in flow.reaching(func, scope):
+        value = binding.value if binding.kind == "assign" and isinstance(binding.node, cst.Assign) \
+            and len(binding.node.targets) == 1 else None
+        names = [value.body, value.orelse] if isinstance(value, cst.IfExp) else [value]
+        for alias in names:
+            target = model.single_binding(alias.value, binding.scope) if isinstance(alias, cst.Name) else None
+            app = bound_app(target) if target is not None else None
+            if app is None:
+                return []
+            if app not in apps:
+                apps.append(app)
+    return apps
 
 
 def _rewrapped(bindings: list, by_call: dict, model: SemanticModel):

@@ -41,7 +41,7 @@ from jitlint.rules._jitted import (
 from jitlint.jitnames import JitApplication
 from jitlint.rules._context import calling_context
 from jitlint.rules._static import PARTIALS
-from jitlint.semantic import CallSite
+from jitlint.semantic import CallSite, is_none
 from jitlint.staticargs import spec_of
 from jitlint.values import IterationValues, assigned, carried, conditional_within, names_in, origin, value_flow
 
@@ -186,7 +186,7 @@ def _none_or_value(ctx: FileContext, use: _Passing, function: str, param: str) -
 
 def _alternates_with_none(flow, expr: cst.BaseExpression, scope, loop, depth: int) -> Optional[str]:
     if isinstance(expr, cst.IfExp):
-        branches = [_is_none(expr.body), _is_none(expr.orelse)]
+        branches = [is_none(expr.body), is_none(expr.orelse)]
         if sum(branches) == 1 and any(
                 b.frame is not None and b.frame.is_inside(loop) or b.node is loop
                 for n in names_in(expr.test) for b in flow.reaching(n, scope)):
@@ -197,22 +197,18 @@ def _alternates_with_none(flow, expr: cst.BaseExpression, scope, loop, depth: in
     reaching = flow.reaching(expr, scope)
     if len(reaching) == 1 and reaching[0].frame is not None and reaching[0].frame.is_inside(loop):
         value = assigned(reaching[0]).value  # ``mask = None if ... else ...`` in the loop
-        if value is not None and not _is_none(value):
+        if value is not None and not is_none(value):
             return _alternates_with_none(flow, value, reaching[0].scope, loop, depth + 1)
     values = [(b, assigned(b).value) for b in carried(flow, reaching, expr.value)]
     if any(v is None or isinstance(v, cst.IfExp) for _, v in values):
         return None  # not a plain value everywhere: not followed
     before = [v for b, v in values if not (b.frame is not None and b.frame.is_inside(loop))]
     inside = [(b, v) for b, v in values if b.frame is not None and b.frame.is_inside(loop)]
-    if before and inside and all(_is_none(v) for v in before) \
-            and not any(_is_none(v) for _, v in inside) \
+    if before and inside and all(is_none(v) for v in before) \
+            and not any(is_none(v) for _, v in inside) \
             and not any(conditional_within(b, loop) for b, _ in inside):
         return f"None before the loop and `{_code(inside[0][1])}` after the first iteration"
     return None
-
-
-def _is_none(expr: Optional[cst.BaseExpression]) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "None"
 
 
 def _dict_keys(ctx: FileContext, use: _Passing) -> Optional[frozenset[str]]:

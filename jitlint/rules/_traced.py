@@ -85,7 +85,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._arguments import STRINGS
 from jitlint.rules._context import (inherited_method, overriding_methods, PARTIAL_CONSTRUCTORS, bound_method_target,
                                     calling_context, class_methods)
-from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
+from jitlint.rules._jitted import (TRACING_JITS, JittedCall, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, name_loads, positional_params,
                                    scopes_within, states_container)
 from jitlint.rules._lifted import nondiff_spec_of, static_positions as lifted_static_positions
@@ -93,7 +93,7 @@ from jitlint.rules._nnx import NNX_JIT, linen_self_method
 from jitlint.walk import own_nodes
 from jitlint.rules._static import fields_passed, jitted_call_sites, jitted_callee, jitted_reference, map_arguments
 from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, argument_value,
-                              dotted_name)
+                              dotted_name, is_none)
 from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
 from jitlint.values import (annotated_fields, array_made_by, literal_truth, assigned, class_attribute_value, int_constant, returned_made_function,
                             self_attribute_value, value_flow)
@@ -1268,9 +1268,22 @@ def _defaulted_params_passed(ctx: FileContext, jitted: JittedFunction) -> set[st
                 position += 1
             else:
                 name = arg.keyword.value
-            if name in defaulted and id(arg) in dynamic:
+            if name in defaulted and id(arg) in dynamic and not _none_passed(ctx, arg.value, call):
                 passed.add(name)
     return passed
+
+
+def _none_passed(ctx: FileContext, value: cst.BaseExpression, call: JittedCall) -> bool:
+    """``None``, or a parameter of the calling function that only ever holds its None default
+    (``step(state, l1_reg_lambda)`` in ``epoch_step(..., l1_reg_lambda=None)``): an empty
+    pytree, not a tracer."""
+    if is_none(value):
+        return True
+    if not isinstance(value, cst.Name):
+        return False
+    reaching = value_flow(ctx).reaching(value, ctx.model.call_site_of[call.call].frame.scope)
+    context = calling_context(ctx)
+    return bool(reaching) and all(b.kind == "param" and context.only_none(b) for b in reaching)
 
 
 def _pytree_array_fields(ctx: FileContext) -> frozenset[str]:

@@ -55,6 +55,10 @@ class PythonControlFlowOnTracer(Rule):
     value sits under another key stay concrete (`override["key"]`). A helper flag
     that every call passes as the same constant (`simplify(op, approx=False)`) decides `and` /
     `or` before a traced operand is reached.
+    A parameter with a default is traced when a call passes it; a call through a name bound to
+    one of several jits (`step_func = eval_step if test else train_step`: evojax PR #62) is a
+    call of each, and a value that is only ever None (a caller's parameter forwarded with its
+    None default) is an empty pytree, not a tracer (`fixtures/trace_misuse/flag_through_*`).
     Under `jax.grad` alone the tracers carry their values, and these work.
     Also a jitted function that recurses through a `lax.cond` branch with no Python condition
     of its own: cond traces both branches whatever the predicate, so the recursion never stops
