@@ -28,6 +28,8 @@ anything built through a call we do not know.
 
 from __future__ import annotations
 
+import ast
+import textwrap
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
@@ -115,8 +117,9 @@ def _analyse(ctx: FileContext) -> list[Churn]:
             found.extend(_forwarded_churns(ctx, jc, site, jitted, jitted_results, project))
             continue
         checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, jitted_results, project)
+        replay = _replays_earlier_loop(model, site, loops[-1])
         for leaf in (leaf for arg in jc.dynamic_args() for leaf in _display_leaves(arg.value)):
-            result = checker.shape(leaf)
+            result = checker.shape(leaf) if not replay else None
             kind = "shape"
             if result is None:
                 result, kind = checker.ragged(leaf), "ragged"
@@ -1365,6 +1368,31 @@ def _makes_float(binding: Binding) -> bool:
 def _builtin_call(expr: cst.BaseExpression, name: str, model: SemanticModel, scope: Scope) -> bool:
     return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) \
         and expr.func.value == name and not model.lookup(name, scope)
+
+
+def _replays_earlier_loop(model: SemanticModel, site: CallSite, loop: cst.CSTNode) -> bool:
+    """The same loop, statement for statement, ran before in this function or module (a
+    notebook timing a jitted function after warming it up): every shape it makes is already
+    compiled."""
+    if not isinstance(loop, (cst.For, cst.While)):
+        return False
+    outer = next((frame.node for frame in site.frame if isinstance(frame.node, cst.FunctionDef)), model.module)
+    for node in iter_nodes(outer):
+        if node is loop:
+            return False
+        if isinstance(node, type(loop)) and _same_statement(model, node, loop):
+            return True
+    return False
+
+
+def _same_statement(model: SemanticModel, a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    """The same code, comments and layout aside."""
+    def tree(node: cst.CSTNode) -> Optional[str]:
+        try:
+            return ast.dump(ast.parse(textwrap.dedent(model.module.code_for_node(node))))
+        except SyntaxError:
+            return None
+    return tree(a) is not None and tree(a) == tree(b)
 
 
 def _same_code(a: cst.CSTNode, b: cst.CSTNode) -> bool:

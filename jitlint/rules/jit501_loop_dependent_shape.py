@@ -46,7 +46,9 @@ class LoopDependentShape(Rule):
     (tapnet#42). Sizes may come from a loop over records of a literal list (`for frames, n in
     [(load(k), k) for k in (50, 80, 120)]`).
     Names are followed to the definitions that reach the call, so reusing the counter's name
-    elsewhere changes nothing.
+    elsewhere changes nothing. A loop that repeats an earlier loop of the same function or
+    module statement for statement (a notebook timing the cached calls after a warm-up) makes
+    no new shape and is not flagged (`fixtures/shape_churn/warmed_up_shapes_timed_again.py`).
 
     ## Why is this bad?
     jit compiles once per distinct input shape. Measured on jax 0.10.2 (CPU), 5 iterations:
