@@ -39,7 +39,10 @@ class LoopVariableStaticArg(Rule):
     Also a pytree field marked static (`struct.field(pytree_node=False)`,
     `eqx.field(static=True)`, `field(metadata={"static": True})`) that the code steps from itself
     (`Sampler(key=k, draws=s.draws + 1)`) while a loop feeds the jitted function's result back
-    into it (`jitlint/rules/_counter_fields.py`).
+    into it (`jitlint/rules/_counter_fields.py`). A counter of an inner loop that counts over
+    the same values on every pass of an outer loop compiles once per value on the first pass
+    and hits the cache after that; the message says so (evojax's MAP-Elites example:
+    `fixtures/static/jit401_inner_counter_repeated_per_step.py`, 5 compiles in 50 calls).
 
     ## Why is this bad?
     Each distinct static value is a new cache key, so every iteration compiles again.
@@ -128,10 +131,12 @@ class LoopVariableStaticArg(Rule):
                 continue
             if counter is not None and varying.how.startswith("the loop counter"):
                 of = "" if _is_name(use.value, counter) else " (an expression of it)"
+                cost = (f"`{use.callee}` compiles once per value on the first pass of the outer "
+                        f"loop (later passes reuse them)" if _repeats_per_outer_pass(use.site, counter)
+                        else f"`{use.callee}` recompiles on every call")
                 yield Violation(use.arg, (
                     f"{use.where()} is the loop counter `{counter}`{of}, a new value on every "
-                    f"iteration: `{use.callee}` recompiles on every call; "
-                    f"{_advice(ctx, use.callee, use.param)}"))
+                    f"iteration: {cost}; {_advice(ctx, use.callee, use.param)}"))
             else:
                 cls = _object_class(ctx, use)
                 advice = (f"keep `{cls}` static for the settings that stay the same and pass the "
@@ -150,6 +155,18 @@ class LoopVariableStaticArg(Rule):
                     f"call; drop the static marking (a Python `{counter.counter.annotation}` leaf "
                     f"is traced under jax.jit), or keep the changing value out of the pytree"),
                     related=counter.related)
+
+
+def _repeats_per_outer_pass(site, counter: str) -> bool:
+    """The counter's loop sits in an outer loop and counts over the same values on every pass
+    (its iterable reads nothing the outer loop assigns): `for step in ...: for i in range(n):`."""
+    loops = site.frame.loops_in_scope()  # innermost first
+    inner = next((i for i, loop in enumerate(loops) if counter in loop_targets(loop)), None)
+    if inner is None or inner + 1 >= len(loops) or not isinstance(loops[inner], cst.For):
+        return False
+    outer = loops[inner + 1]
+    changed = names_assigned_in(outer.body) | loop_targets(outer)
+    return not {name.value for name in name_loads(loops[inner].iter)} & changed
 
 
 def _sweep_of_programs(ctx: FileContext, use) -> bool:
