@@ -702,3 +702,33 @@ def narrowed_to_str(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) 
                 and any(node is site.node for node in iter_nodes(test_if.body)):
             return NonJaxValue(STR, f"a str (inside `if {_src(test)}:`)")
     return None
+
+
+def flattened_children(flatten: cst.FunctionDef) -> dict[str, cst.CSTNode]:
+    """The ``self.<field>`` values among the children ``tree_flatten`` returns (``params =
+    (self.a, self.b)``, ``params += (self.c,)``, ``return params, aux``): leaves, traced in an
+    instance jit traces."""
+    return flattened_fields(flatten, 0)
+
+
+def flattened_fields(flatten: cst.FunctionDef, part: int) -> dict[str, cst.CSTNode]:
+    """The ``self.<field>`` values in part ``part`` (0: children, 1: aux data) of what
+    ``tree_flatten`` returns, also through names assigned (or extended with ``+=``) in it."""
+    found: dict[str, cst.CSTNode] = {}
+    assigned_in: dict[str, list[cst.BaseExpression]] = {}
+    for node in iter_nodes(flatten):
+        if isinstance(node, cst.Assign):
+            for t in node.targets:
+                if isinstance(t.target, cst.Name):
+                    assigned_in.setdefault(t.target.value, []).append(node.value)
+        elif isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+            assigned_in.setdefault(node.target.value, []).append(node.value)
+    for node in iter_nodes(flatten):
+        if isinstance(node, cst.Return) and isinstance(node.value, cst.Tuple) and len(node.value.elements) == 2:
+            value = node.value.elements[part].value
+            # ``aux_data = (self.x,)`` ... ``return children, aux_data``
+            values = assigned_in.get(value.value, [value]) if isinstance(value, cst.Name) else [value]
+            for n in (n for v in values for n in iter_nodes(v)):
+                if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == "self":
+                    found.setdefault(n.attr.value, n)
+    return found

@@ -28,6 +28,7 @@ import libcst as cst
 
 from jitlint.jaxfacts import PYTREE_METADATA_DECORATORS, STATIC_FIELD_MARKERS
 from jitlint.rule import FileContext
+from jitlint.rules._arguments import flattened_fields
 from jitlint.rules._counter_fields import marked_static
 from jitlint.rules._static import created_object, field_class, fields_passed, fresh_when, jitted_callee
 from jitlint.semantic import Binding, CallSite, Frame, Scope
@@ -252,18 +253,7 @@ def _meta_fields_registered(ctx: FileContext, binding) -> Optional[dict[str, cst
 def _aux_fields(flatten: cst.FunctionDef) -> dict[str, cst.CSTNode]:
     """The ``self.<field>`` values in the aux data ``tree_flatten`` returns (``return
     (self.x,), (self.y,)``, also through a name assigned in it), each with its attribute."""
-    found: dict[str, cst.CSTNode] = {}
-    assigned_in = {t.target.value: node.value for node in iter_nodes(flatten) if isinstance(node, cst.Assign)
-                   for t in node.targets if isinstance(t.target, cst.Name)}
-    for node in iter_nodes(flatten):
-        if isinstance(node, cst.Return) and isinstance(node.value, cst.Tuple) and len(node.value.elements) == 2:
-            aux = node.value.elements[1].value
-            if isinstance(aux, cst.Name):  # ``aux_data = (self.x,)`` ... ``return children, aux_data``
-                aux = assigned_in.get(aux.value, aux)
-            for n in iter_nodes(aux):
-                if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == "self":
-                    found.setdefault(n.attr.value, n)
-    return found
+    return flattened_fields(flatten, 1)
 
 
 def _array_value(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> Optional[str]:

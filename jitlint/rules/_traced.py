@@ -73,7 +73,7 @@ from jitlint.jaxfacts import (ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMES
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
                               NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
-                              PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
+                              PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS, PYTREE_METADATA_DECORATORS,
                               SCHEDULE_PARAMS, SEQUENCE_CONVERTING_FUNCTIONS, SIGNATURE_PRESERVING_TRANSFORMS,
                               APPLIED_MODULE_BASES, STAGED_LIBRARY_FUNCTIONS, STATIC_FIELD_MARKERS, TRACER_TYPES, TRACED_RESULT_CALLS, TRACING_CALLS, JIT_DISABLED_FLAGS,
                               DataSizedOutput, PYTHON_INT_RANGE, X64_FLAG,
@@ -82,7 +82,7 @@ from jitlint.callgraph import LIBRARIES
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JIT_FUNCTIONS
 from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext
-from jitlint.rules._arguments import STRINGS
+from jitlint.rules._arguments import STRINGS, flattened_children
 from jitlint.rules._context import (inherited_method, overriding_methods, PARTIAL_CONSTRUCTORS, bound_method_target,
                                     calling_context, class_methods)
 from jitlint.rules._jitted import (TRACING_JITS, JittedCall, JittedFunction, binds_name, jitted_calls,
@@ -1338,6 +1338,12 @@ def _leaf_fields(ctx: FileContext) -> dict[cst.ClassDef, frozenset[str]]:
                         and not _marked_static(small.value, scope, model):
                     fields.add(small.target.value)
         found[cls] = frozenset(fields)
+    for cls, frame in model.classes.items():  # ``@register_pytree_node_class``: tree_flatten's children
+        if any(PYTREE_METADATA_DECORATORS.get(model.qualified_name(d.decorator, frame.scope) or "") == "flatten"
+               for d in cls.decorators):
+            flatten = class_methods(cls).get("tree_flatten")
+            if flatten is not None:
+                found[cls] = frozenset(flattened_children(flatten))
     return found
 
 
@@ -1822,6 +1828,10 @@ class _FunctionAnalysis:
         traced: set[str] = set()
         bound: set[str] = set()  # the parameters the call's own arguments give values
         for index, arg in enumerate(call.args):
+            if arg.star == "*" and self.hands_traced(arg.value, scope):
+                # ``helper(*state)`` of a traced tuple: the parameters from here on get tracers
+                keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+                traced |= {p.name.value for p in params[index:] if p is not None} - keywords
             if arg.star:
                 break
             name = arg.keyword.value if arg.keyword is not None else \
@@ -2152,15 +2162,16 @@ class _FunctionAnalysis:
         or the fields a dataclass-style class fills: ``prob = LinearProblem(geom, tau_a=t)``)."""
         if not isinstance(expr, cst.Name):
             return None
-        if self._is_self(expr, scope):
-            cls = self._class_of(self.func)
-            return HeldObject(cls, self.traced_fields) if cls is not None and self.traced_fields else None
+        if self._is_self(expr, scope) and (cls := self._class_of(self.func)) is not None:
+            return HeldObject(cls, self.traced_fields) if self.traced_fields else None
         bindings = self.model.lookup(expr.value, scope)
         if len(bindings) != 1:
             return None
         binding = bindings[0]
         if binding.kind == "param":
-            return self.object_params.get(binding.name) if binding.scope.node is self.func else None
+            if binding.scope.node is not self.func:
+                return None
+            return self.object_params.get(binding.name) or self._traced_pytree_param(binding.name)
         made = binding.value
         if binding.kind != "assign" or id(binding.scope) not in self.scope_ids or not isinstance(made, cst.Call):
             return None
@@ -2171,6 +2182,15 @@ class _FunctionAnalysis:
         fields = frozenset(field for field, value in fields_passed(cls, declared, made)
                            if self.hands_traced(value, binding.scope))
         return HeldObject(cls, fields) if fields else None
+
+    def _traced_pytree_param(self, param: str) -> Optional["HeldObject"]:
+        """A traced parameter given instances of one pytree class of this module: its leaf
+        fields hold tracers (``cosmo.k``, a property reading them, is traced too)."""
+        if param not in self.jitted.traced_params:
+            return None
+        classes = list(self.param_classes().get(param, {}))
+        leaves = self.ctx.shared("pytree-leaf-fields", _leaf_fields).get(classes[0]) if len(classes) == 1 else None
+        return HeldObject(classes[0], leaves) if leaves else None
 
     def hands_held(self, call: cst.Call, scope: Scope) -> bool:
         """``call`` hands a held object (``held_object``) on, as an argument or its receiver."""
@@ -2485,12 +2505,22 @@ class _FunctionAnalysis:
             return any(self.elements_traced(side, scope, depth + 1) for side in (expr.left, expr.right))
         if isinstance(expr, cst.Name) and depth < 3:  # ``heads = [x * 0.5, x * 2.0]``
             bindings = self.flow.reaching(expr, scope)
+            if len(bindings) == 1 and self._traced_star_param(bindings[0]):
+                return True
             return bool(bindings) and all(
                 b.kind == "assign" and id(b.scope) in self.scope_ids
                 and (isinstance(b.value, (cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp, cst.Dict))
                      or _sequence_arithmetic(b.value) or self._sequence_of(b.value, b.scope) is not None)
                 and self.elements_traced(b.value, b.scope, depth + 1) for b in bindings)
         return False
+
+    def _traced_star_param(self, binding: Binding) -> bool:
+        """``state`` of ``def step(*state)`` jitted with no static positions: a tuple of tracers."""
+        star = self.func.params.star_arg
+        return self.caller is None and not self.root.traced_by and isinstance(star, cst.Param) \
+            and binding.kind == "param" and binding.node is star \
+            and not any(k.keyword is not None and k.keyword.value == "static_argnums"
+                        for app in self.jitted.apps for k in app.keywords)
 
     def _sequence_of(self, expr: Optional[cst.BaseExpression], scope: Scope) -> Optional[cst.BaseExpression]:
         """``tuple(x)`` / ``list(x)`` (the builtins): the iterable it unpacks."""
@@ -2659,7 +2689,7 @@ class _FunctionAnalysis:
     # ------------------------------------------------------------------ findings
     def run(self) -> list[TracerUse]:
         """The findings, with those in the module functions it calls; ``solve`` first."""
-        if not (self.traced_bindings or self.staged):
+        if not (self.traced_bindings or self.staged or self.traced_fields):
             return []
         if not self.uses:
             _UseFinder(self, self.model.scope_of[self.func]).walk(self.func.body)

@@ -1,6 +1,9 @@
 from typing import Iterator
 
+import libcst as cst
+
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.walk import iter_nodes, source_text as _src
 from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_METHODS, TRACING_TRANSFORM_NAMES, tracer_uses
 
 
@@ -59,6 +62,13 @@ class PythonControlFlowOnTracer(Rule):
     one of several jits (`step_func = eval_step if test else train_step`: evojax PR #62) is a
     call of each, and a value that is only ever None (a caller's parameter forwarded with its
     None default) is an empty pytree, not a tracer (`fixtures/trace_misuse/flag_through_*`).
+    The children `tree_flatten` returns in a `@register_pytree_node_class` class of the module
+    are leaves: a parameter given instances of it holds tracers there, and its properties read
+    them traced (`cosmo.k` of jax_cosmo PR #84); its aux data stays a Python value. Arguments
+    forwarded with `*state` from a jitted function's own `*state` are tracers in the helper
+    (dcegm PR #167). One finding per function: tracing stops at its first Python test on a
+    tracer, and the others, which raise in turn once it is fixed, are listed with it (pgx
+    PR #42; `fixtures/trace_misuse/python_tests_in_turn_one_finding.py`).
     Under `jax.grad` alone the tracers carry their values, and these work.
     Also a jitted function that recurses through a `lax.cond` branch with no Python condition
     of its own: cond traces both branches whatever the predicate, so the recursion never stops
@@ -150,6 +160,25 @@ class PythonControlFlowOnTracer(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
+        # One finding per function: tracing stops at its first Python test on a tracer, and
+        # the others raise in turn once that one is fixed (listed with it, not as findings of
+        # their own: the fix is one decision for the function).
+        by_function: dict[int, list] = {}
         for use in tracer_uses(ctx):
             if use.kind == "bool":
-                yield Violation(use.node, use.message, related=use.related)
+                by_function.setdefault(id(use.function) if use.function is not None else id(use), []).append(use)
+        for uses in by_function.values():
+            if len(uses) > 1:  # in source order
+                order = {id(node): index for index, node in enumerate(iter_nodes(uses[0].function))}
+                uses.sort(key=lambda u: order.get(id(u.node), len(order)))
+            first, rest = uses[0], uses[1:]
+            message = first.message
+            if rest:
+                shown = ", ".join(f"`{_src(u.node)}`" for u in rest[:3]) + (", ..." if len(rest) > 3 else "")
+                many = len(rest) > 1
+                where = f"`{first.function.name.value}`" if isinstance(first.function, cst.FunctionDef) \
+                    else "the same function"
+                message += (f"; {len(rest)} more Python test{'s' if many else ''} on traced values in "
+                            f"{where} raise{'' if many else 's'} in turn ({shown})")
+            yield Violation(first.node, message, related=first.related + tuple(
+                (u.node, "raises too, once the first is fixed") for u in rest))
