@@ -116,6 +116,11 @@ STATIC_FIELD_MARKERS: dict[str, tuple[str, bool] | None] = {
 # (chex#104).  chex.dataclass has no static marker at all.  Measured by tests/test_jaxfacts.py.
 LEAF_FIELD_DATACLASSES = frozenset({"chex.dataclass", "flax.struct.dataclass", "flax.struct.PyTreeNode"})
 
+# Decorators that, used bare, leave a def called with the arguments it is given: under
+# ``jax.jit(f)`` of ``@jax.custom_jvp def f(x)`` the primal body runs with ``x`` a tracer
+# (pytzer 93b0950).  Checked by tests/test_jaxfacts.py.
+ARGUMENT_KEEPING_DECORATORS = frozenset({"jax.custom_jvp", "jax.custom_vjp"})
+
 # Transforms that return a new callable on every application: ``jax.jit(T(f))`` built per
 # step traces and compiles on every step, also for a module-level ``f`` (jit caches on the
 # wrapped object's identity and holds it weakly).  Built once and re-jitted, the same object

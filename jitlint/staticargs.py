@@ -17,7 +17,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import PASS_THROUGH_WRAPPERS, SIGNATURE_PRESERVING_TRANSFORMS
+from jitlint.jaxfacts import ARGUMENT_KEEPING_DECORATORS, PASS_THROUGH_WRAPPERS, SIGNATURE_PRESERVING_TRANSFORMS
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.semantic import Scope, SemanticModel
 from jitlint.walk import iter_nodes
@@ -185,7 +185,8 @@ def spec_of(app: JitApplication, model: SemanticModel,
         if "classmethod" in names:
             return None
     elif isinstance(function, cst.FunctionDef) and function.decorators:
-        signature_known = False
+        scope = model.functions[function].scope
+        signature_known = all(signature_kept(d, model, scope) for d in function.decorators)
     params = function.params
     positional = tuple(p.name.value for p in (*params.posonly_params, *params.params))
     posonly = len(params.posonly_params)
@@ -270,7 +271,7 @@ def passthrough_decorator(decorator: cst.Decorator, model: SemanticModel, scope:
 
 def signature_kept(decorator: cst.Decorator, model: SemanticModel, scope: Scope) -> bool:
     """Under a jit, ``decorator`` leaves the signature jit sees as the function's own."""
-    if model.qualified_name(decorator.decorator, scope) in SIGNATURE_PRESERVING_TRANSFORMS:
+    if model.qualified_name(decorator.decorator, scope) in SIGNATURE_PRESERVING_TRANSFORMS | ARGUMENT_KEEPING_DECORATORS:
         return True
     passing = passthrough_decorator(decorator, model, scope)
     return passing is not None and passing[1]

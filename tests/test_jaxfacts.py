@@ -47,7 +47,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQU
                               SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS,
                               LIST_RETURNING_METHODS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS,
                               SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS,
-                              FLAG_LEAF_OBJECTS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES)
+                              FLAG_LEAF_OBJECTS, ARGUMENT_KEEPING_DECORATORS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -2328,6 +2328,24 @@ def test_bool_dtype_spelling_makes_a_mask_that_raises_as_an_index_under_jit(qual
     assert odd_entries(jnp.arange(4.0)).shape == (2,)  # eagerly a concrete mask
     with pytest.raises(jax.errors.NonConcreteBooleanIndexError):
         jax.jit(odd_entries)(jnp.arange(4.0))
+
+
+@pytest.mark.parametrize("qualname", sorted(ARGUMENT_KEEPING_DECORATORS))
+def test_argument_keeping_decorator_hands_the_jitted_arguments_on_as_tracers(qualname):
+    decorator = _resolve(qualname, jax, "jax.")
+    seen = []
+
+    @decorator
+    def f(x):
+        seen.append(isinstance(x, jax.core.Tracer))
+        return x * 2.0
+
+    if qualname == "jax.custom_jvp":
+        f.defjvp(lambda primals, tangents: (f(*primals), tangents[0] * 2.0))
+    else:
+        f.defvjp(lambda x: (f(x), None), lambda _, g: (g * 2.0,))
+    assert float(jax.jit(f)(1.5)) == 3.0
+    assert seen and all(seen)
 
 
 @pytest.mark.parametrize("qualname", sorted(SHAPE_JOINING_CALLS))

@@ -20,6 +20,7 @@ from typing import Iterator, Optional, Union
 
 import libcst as cst
 
+from jitlint.jaxfacts import ARGUMENT_KEEPING_DECORATORS
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
 from jitlint.semantic import SemanticModel, dotted_name
@@ -125,7 +126,8 @@ def jitted_def(app: JitApplication, model: SemanticModel) -> Optional[cst.Functi
         binding = model.single_binding(app.target.value, app.frame.scope) or _rebound_def(app, model) \
             or _reaching_def(app, model)
         if binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
-            if not binding.node.decorators:
+            if all(model.qualified_name(d.decorator, binding.scope) in ARGUMENT_KEEPING_DECORATORS
+                   for d in binding.node.decorators):
                 return binding.node
     return None
 

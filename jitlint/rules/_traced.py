@@ -119,7 +119,7 @@ CONCRETE_FUNCTIONS = frozenset({
     "jax.numpy.iscomplexobj", "jax.numpy.isrealobj", "jax.numpy.broadcast_shapes",
     "jax.lax.broadcast_shapes", "jax.numpy.vectorize", "jax.numpy.frompyfunc",
     "jax.numpy.printoptions", "jax.numpy.get_printoptions", "jax.lax.padtype_to_pads",
-    "jax.lax.conv_dimension_numbers", "jax.lax.axis_size",
+    "jax.lax.conv_dimension_numbers", "jax.lax.axis_size", "jax.lax.dtype",
 })
 CONCRETE_NAMESPACES = ("jax.nn.initializers.",)  # initializers: functions
 # Traced only with a traced argument: ``lax.psum(1, "i")`` is the axis size, a Python int.
@@ -1575,6 +1575,14 @@ class _FunctionAnalysis:
         """``helper`` named by ``func``: an undecorated, unjitted def of this module outside
         this function and outside a class body."""
         binding = self.model.single_binding(func.value, scope) if isinstance(func, cst.Name) else None
+        if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Call) \
+                and id(binding.scope) not in self.scope_ids:
+            # ``learning_rate_fn = make_schedule(config)``: the def the factory returns
+            made = returned_made_function(self.model, self.flow, binding.value, binding.scope)
+            if isinstance(made, cst.FunctionDef) and not made.decorators and made not in self.jitted_defs \
+                    and made is not self.func:
+                return made
+            return None
         if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
             return None
         helper = binding.node

@@ -68,7 +68,11 @@ class PythonControlFlowOnTracer(Rule):
     forwarded with `*state` from a jitted function's own `*state` are tracers in the helper
     (dcegm PR #167). One finding per function: tracing stops at its first Python test on a
     tracer, and the others, which raise in turn once it is fixed, are listed with it (pgx
-    PR #42; `fixtures/trace_misuse/python_tests_in_turn_one_finding.py`).
+    PR #42; `fixtures/trace_misuse/python_tests_in_turn_one_finding.py`). A function a factory
+    of the module returns (`learning_rate_fn = make_lr_fn(config)`), called in traced code with
+    a traced argument, is followed like a helper (scenic da0a6a3), and so is `jax.jit(f)` of a
+    bare `@jax.custom_jvp` / `@jax.custom_vjp` def, whose body jit traces with the arguments
+    (pytzer 93b0950; `jaxfacts.ARGUMENT_KEEPING_DECORATORS`).
     Under `jax.grad` alone the tracers carry their values, and these work.
     Also a jitted function that recurses through a `lax.cond` branch with no Python condition
     of its own: cond traces both branches whatever the predicate, so the recursion never stops
