@@ -143,7 +143,7 @@ LAYER_NAMESPACES = ("flax.linen.", "flax.nnx.", "equinox.nn.", "haiku.")
 NNX_MODULE_BASES = frozenset({"flax.nnx.Module"})
 # Builtins whose result is a traced array when their argument is one.
 TRACED_BUILTINS = frozenset({"abs", "sum", "pow", "round"})
-MAX_HELPER_DEPTH = 3
+MAX_HELPER_DEPTH = 5
 # The JIT8xx rules' prefilter words: a file that names no jit may still trace code through these.
 # The lax ones (JIT520 parses those files anyway) and the libraries' (numpyro's NUTS, ...: rare
 # words); not JAX's own transforms: adding jax.vmap and jax.grad parsed 74 more files of the JAX
