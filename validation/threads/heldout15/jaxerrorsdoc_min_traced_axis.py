@@ -1,0 +1,43 @@
+# source: https://jax.readthedocs.io/en/latest/errors.html
+# expect: trace-time-error at line 36
+# runtime: ERROR ConcretizationTypeError
+# why: axis is a traced argument of the jitted func, and x.min(axis) needs a concrete axis, so the call raises under jit.
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+import jax  # scaffolding
+from functools import partial
+from jax import jit
+import jax.numpy as jnp
+
+
+@jit
+def func(x, axis):
+    return x.min(axis)
+
+
+try:  # scaffolding
+    func(jnp.arange(4), 0)
+    _report({"jit(func)"}, 1)  # scaffolding
+except Exception as e:  # scaffolding
+    print(f"ERROR {type(e).__name__}")  # scaffolding
