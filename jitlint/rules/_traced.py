@@ -136,7 +136,8 @@ PYTREE_DATACLASS_BASES = PYTREE_CLASS_BASES
 REINITIALISED_PYTREES = frozenset({"flax.struct.dataclass", "flax.struct.PyTreeNode",
                                    "jax_dataclasses.pytree_dataclass",
                                    "jax.tree_util.register_dataclass"})
-ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "chex.Array", "jaxtyping.Array"})
+# ``jnp.array`` (the function) is a common spelling of the type in annotations (scarlet2)
+ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jax.numpy.array", "chex.Array", "jaxtyping.Array"})
 # Layers of these libraries, built and called at once (``nn.Dense(4)(x)``), return arrays:
 # traced when an argument is.
 LAYER_NAMESPACES = ("flax.linen.", "flax.nnx.", "equinox.nn.", "haiku.")
@@ -1301,25 +1302,56 @@ def _pytree_array_fields(ctx: FileContext) -> frozenset[str]:
             for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
                 if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
                     array = pytree and small.value is None \
-                        and model.qualified_name(small.annotation.annotation, scope) in ARRAY_ANNOTATIONS
+                        and _array_annotation(model, small.annotation.annotation, scope)
                     (arrays if array else others).add(small.target.value)
                 elif isinstance(small, cst.Assign):
                     others.update(t.target.value for t in small.targets if isinstance(t.target, cst.Name))
     return frozenset(arrays - others)
 
 
+def _array_annotation(model: SemanticModel, annotation: cst.BaseExpression, scope: Scope) -> bool:
+    """An array type, or an array or None: ``Optional[jax.Array]``, ``jax.Array | None``, and
+    the tuple some code writes for that (``(None, jnp.array)``)."""
+    if model.qualified_name(annotation, scope) in ARRAY_ANNOTATIONS:
+        return True
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        parts = [annotation.left, annotation.right]
+    elif isinstance(annotation, cst.Tuple):
+        parts = [e.value for e in annotation.elements]
+    elif isinstance(annotation, cst.Subscript) and model.qualified_name(annotation.value, scope) in (
+            "typing.Optional", "typing.Union"):
+        parts = [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
+    else:
+        return False
+    arrays = [p for p in parts if not is_none(p)]
+    return bool(arrays) and all(model.qualified_name(p, scope) in ARRAY_ANNOTATIONS for p in arrays)
+
+
 def _pytree_dataclasses(ctx: FileContext, kinds: frozenset = PYTREE_DATACLASS_DECORATORS
                         | PYTREE_DATACLASS_BASES) -> list[cst.ClassDef]:
     """This module's classes decorated with, or based on, one of ``kinds``."""
     model = ctx.model
-    found = []
-    for cls, frame in model.classes.items():
-        decorators = {model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call)
-                                           else d.decorator, frame.scope) for d in cls.decorators}
-        bases = {model.qualified_name(base.value, frame.scope) for base in cls.bases}
-        if (decorators | bases) & kinds and not bases - kinds:
-            found.append(cls)
+    found: list[cst.ClassDef] = []
+    changed = True
+    while changed:  # a subclass of one found (``class Gaussian(Profile)``, ``Profile(eqx.Module)``) too
+        changed = False
+        for cls, frame in model.classes.items():
+            if cls in found:
+                continue
+            decorators = {model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call)
+                                               else d.decorator, frame.scope) for d in cls.decorators}
+            bases = {model.qualified_name(base.value, frame.scope) for base in cls.bases}
+            local = {model.qualified_name(base.value, frame.scope) for base in cls.bases
+                     if _local_class(model, base.value, frame.scope) in found}
+            if ((decorators | bases) & kinds or local) and not bases - kinds - local:
+                found.append(cls)
+                changed = True
     return found
+
+
+def _local_class(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
+    binding = model.single_binding(expr.value, scope) if isinstance(expr, cst.Name) else None
+    return binding.node if binding is not None and binding.kind == "class" else None
 
 
 def _leaf_fields(ctx: FileContext) -> dict[cst.ClassDef, frozenset[str]]:

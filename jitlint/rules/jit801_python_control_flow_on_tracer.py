@@ -72,7 +72,10 @@ class PythonControlFlowOnTracer(Rule):
     of the module returns (`learning_rate_fn = make_lr_fn(config)`), called in traced code with
     a traced argument, is followed like a helper (scenic da0a6a3), and so is `jax.jit(f)` of a
     bare `@jax.custom_jvp` / `@jax.custom_vjp` def, whose body jit traces with the arguments
-    (pytzer 93b0950; `jaxfacts.ARGUMENT_KEEPING_DECORATORS`).
+    (pytzer 93b0950; `jaxfacts.ARGUMENT_KEEPING_DECORATORS`). A subclass of a pytree class of the
+    module is one too (`GaussianMorphology(ProfileMorphology)`, `ProfileMorphology(eqx.Module)`:
+    scarlet2 baf4167), and a field annotated `jnp.array`, `Optional[jax.Array]`, `jax.Array |
+    None` or `(None, jnp.array)` holds an array.
     Under `jax.grad` alone the tracers carry their values, and these work.
     Also a jitted function that recurses through a `lax.cond` branch with no Python condition
     of its own: cond traces both branches whatever the predicate, so the recursion never stops
