@@ -264,6 +264,11 @@ def states_container(param: cst.Param) -> bool:
     return param.annotation is not None and _container_annotation(param.annotation.annotation)
 
 
+def container_annotation(annotation: cst.BaseExpression) -> bool:
+    """``dict`` / ``Mapping`` / ``Optional[dict]`` / ``list[...] | None`` ...: a Python container."""
+    return _container_annotation(annotation)
+
+
 def _container_annotation(annotation: cst.BaseExpression) -> bool:
     if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
         return _container_annotation(annotation.left) and _container_annotation(annotation.right)

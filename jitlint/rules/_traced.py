@@ -87,14 +87,14 @@ from jitlint.rules._context import (inherited_method, overriding_methods, PARTIA
                                     calling_context, class_methods)
 from jitlint.rules._jitted import (TRACING_JITS, JittedCall, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, name_loads, positional_params,
-                                   scopes_within, states_container)
+                                   scopes_within, states_container, container_annotation)
 from jitlint.rules._lifted import nondiff_spec_of, static_positions as lifted_static_positions
 from jitlint.rules._nnx import NNX_JIT, linen_self_method
 from jitlint.walk import own_nodes
 from jitlint.rules._static import fields_passed, jitted_call_sites, jitted_callee, jitted_reference, map_arguments
 from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, argument_value,
                               dotted_name, is_none)
-from jitlint.staticargs import SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
+from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
 from jitlint.values import (annotated_fields, array_made_by, literal_truth, assigned, class_attribute_value, int_constant, returned_made_function,
                             self_attribute_value, value_flow)
 from jitlint.walk import Walker, iter_nodes
@@ -131,6 +131,9 @@ TRACEDNESS_KEEPING_KEYWORDS = frozenset({"in_axes", "out_axes", "argnums", "has_
 # Pytree dataclasses: a field not marked static is a leaf, traced when the instance is.
 PYTREE_DATACLASS_DECORATORS = PYTREE_CLASS_DECORATORS
 PYTREE_DATACLASS_BASES = PYTREE_CLASS_BASES
+EQUINOX_MODULE_BASES = frozenset({"equinox.Module"})
+# Field types that are no valid JAX type: as a leaf, the jit call raises (JIT807), nothing is traced.
+NON_JAX_FIELD_TYPES = frozenset({"str", "bytes"})
 # Their unflatten calls __init__, so jit runs ``__post_init__`` on traced leaves (measured for
 # flax.struct, jax_dataclasses and register_dataclass; equinox and chex are not assumed to).
 REINITIALISED_PYTREES = frozenset({"flax.struct.dataclass", "flax.struct.PyTreeNode",
@@ -1361,21 +1364,56 @@ def _leaf_fields(ctx: FileContext) -> dict[cst.ClassDef, frozenset[str]]:
     model = ctx.model
     found: dict[cst.ClassDef, frozenset[str]] = {}
     for cls in _pytree_dataclasses(ctx, LEAF_FIELD_DATACLASSES):
-        scope = model.classes[cls].scope
-        fields = set()
-        body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
-        for statement in body:
-            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
-                        and not _marked_static(small.value, scope, model):
-                    fields.add(small.target.value)
-        found[cls] = frozenset(fields)
+        found[cls] = _unmarked_fields(model, cls)
     for cls, frame in model.classes.items():  # ``@register_pytree_node_class``: tree_flatten's children
         if any(PYTREE_METADATA_DECORATORS.get(model.qualified_name(d.decorator, frame.scope) or "") == "flatten"
                for d in cls.decorators):
             flatten = class_methods(cls).get("tree_flatten")
             if flatten is not None:
                 found[cls] = frozenset(flattened_children(flatten))
+    return found
+
+
+def _unmarked_fields(model: SemanticModel, cls: cst.ClassDef) -> frozenset[str]:
+    """The annotated fields of ``cls`` (and of the pytree classes of this module it derives
+    from) not marked static."""
+    fields: set[str] = set()
+    for base in cls.bases:
+        local = _local_class(model, base.value, model.classes[cls].scope)
+        if local is not None and local is not cls:
+            fields |= _unmarked_fields(model, local)
+    scope = model.classes[cls].scope
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for statement in body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
+                    and not _marked_static(small.value, scope, model):
+                fields.add(small.target.value)
+    return frozenset(fields)
+
+
+def _jax_jit_leaf_fields(ctx: FileContext) -> dict[cst.ClassDef, frozenset[str]]:
+    """``_leaf_fields``, and the equinox Modules of this module: under ``jax.jit`` (not
+    ``eqx.filter_jit``) every field not marked static is a traced leaf, ints and floats too (a
+    ``str`` field makes the call raise instead: JIT807)."""
+    found = dict(ctx.shared("pytree-leaf-fields", _leaf_fields))
+    model = ctx.model
+    for cls in _pytree_dataclasses(ctx, EQUINOX_MODULE_BASES):
+        if cls not in found:
+            annotations = _field_annotations(model, cls)
+            found[cls] = frozenset(f for f in _unmarked_fields(model, cls)
+                                   if dotted_name(annotations[f]) not in NON_JAX_FIELD_TYPES)
+    return found
+
+
+def _field_annotations(model: SemanticModel, cls: cst.ClassDef) -> dict[str, cst.BaseExpression]:
+    """Each annotated field of ``cls`` and of the classes of this module it derives from."""
+    found: dict[str, cst.BaseExpression] = {}
+    for base in cls.bases:
+        local = _local_class(model, base.value, model.classes[cls].scope)
+        if local is not None and local is not cls:
+            found.update(_field_annotations(model, local))
+    found.update((field.target.value, field.annotation.annotation) for field in annotated_fields(cls))
     return found
 
 
@@ -1650,9 +1688,14 @@ class _FunctionAnalysis:
             cls = self._class_named(name.func, scope)
         elif isinstance(name, cst.Name):
             binding = self.model.single_binding(name.value, scope)
-            if binding is None or binding.kind != "assign":  # (``self``: not followed here)
+            held = self.held_object(name, scope) if binding is not None and binding.kind == "param" \
+                and not (self._is_self(name, scope) and self._class_of(self.func) is not None) else None
+            if held is not None:  # ``y.normalize()`` of a traced pytree parameter
+                cls = held.cls
+            elif binding is None or binding.kind != "assign":  # (``self``: not followed here)
                 return None
-            cls = calling_context(self.ctx).instance_class(name, scope)
+            else:
+                cls = calling_context(self.ctx).instance_class(name, scope)
         else:
             return None
         method = class_methods(cls).get(method_name) if cls is not None else None
@@ -2229,7 +2272,10 @@ class _FunctionAnalysis:
         if param not in self.jitted.traced_params:
             return None
         classes = list(self.param_classes().get(param, {}))
-        leaves = self.ctx.shared("pytree-leaf-fields", _leaf_fields).get(classes[0]) if len(classes) == 1 else None
+        under_jax_jit = self.root.jitted.apps and all(app.jit.qualname in ARGNUM_JITS for app in self.root.jitted.apps)
+        table = self.ctx.shared("jax-jit-leaf-fields", _jax_jit_leaf_fields) if under_jax_jit \
+            else self.ctx.shared("pytree-leaf-fields", _leaf_fields)
+        leaves = table.get(classes[0]) if len(classes) == 1 else None
         return HeldObject(classes[0], leaves) if leaves else None
 
     def hands_held(self, call: cst.Call, scope: Scope) -> bool:
@@ -2704,7 +2750,12 @@ class _FunctionAnalysis:
 
     def _stated_container(self, expr: cst.BaseExpression, scope: Scope) -> bool:
         """A name bound to a parameter the code states is a container (``params: dict``,
-        ``opts={}``), also after ``params = params or {}`` rebinds it."""
+        ``opts={}``), also after ``params = params or {}`` rebinds it; a field of a held object
+        its class annotates as one (``self.data`` of ``data: dict[int, Array]``)."""
+        if isinstance(expr, cst.Attribute):
+            held = self.held_object(expr.value, scope)
+            annotation = _field_annotations(self.model, held.cls).get(expr.attr.value) if held is not None else None
+            return annotation is not None and container_annotation(annotation)
         return isinstance(expr, cst.Name) and any(
             b.kind == "param" and isinstance(b.node, cst.Param) and states_container(b.node)
             for b in self.model.lookup(expr.value, scope))

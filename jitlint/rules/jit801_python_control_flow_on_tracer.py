@@ -75,7 +75,12 @@ class PythonControlFlowOnTracer(Rule):
     (pytzer 93b0950; `jaxfacts.ARGUMENT_KEEPING_DECORATORS`). A subclass of a pytree class of the
     module is one too (`GaussianMorphology(ProfileMorphology)`, `ProfileMorphology(eqx.Module)`:
     scarlet2 baf4167), and a field annotated `jnp.array`, `Optional[jax.Array]`, `jax.Array |
-    None` or `(None, jnp.array)` holds an array.
+    None` or `(None, jnp.array)` holds an array. Under a plain `jax.jit` (not `eqx.filter_jit`)
+    every field of an equinox Module not marked static is a traced leaf, so a method called on
+    a traced Module parameter reads them traced (`jax.jit(lambda y: y.normalize())`,
+    jaxoplanet #234); a `str` field makes the call raise instead (JIT807), and a field
+    annotated as a container (`data: dict[...]`) has a Python truth value, only its items are
+    traced.
     Under `jax.grad` alone the tracers carry their values, and these work.
     Also a jitted function that recurses through a `lax.cond` branch with no Python condition
     of its own: cond traces both branches whatever the predicate, so the recursion never stops
