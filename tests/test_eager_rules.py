@@ -55,6 +55,15 @@ def test_staticmethod_with_fresh_branches_compiles_per_call(reports):
     assert control_flow_compiles(reports[FIXTURES / "eager" / "staticmethod_cond_fresh_branches.py"])["jit(cond)"] == 4
 
 
+def test_scan_over_own_bound_method_compiles_per_eager_call(reports):
+    """flowMC #133: each ``self.sample_loop`` access is a new bound method; jitted once, one."""
+    eager = control_flow_compiles(reports[FIXTURES / "eager" / "method_scan_over_own_bound_method.py"])
+    jitted = reports[FIXTURES / "eager" / "method_scan_over_own_bound_method_ok.py"]
+    assert eager["jit(scan)"] == 4  # 4 rounds
+    assert control_flow_compiles(jitted) == Counter()
+    assert Counter(e["fun_name"] for e in jitted["compiles"])["jit(sample)"] == 1
+
+
 def test_timed_loop_compiles_on_every_call(reports):
     """Timing the calls is no reason to recompile: each timed call compiles the loop again."""
     timed = control_flow_compiles(reports[FIXTURES / "eager" / "timed_helper_fori_loop.py"])

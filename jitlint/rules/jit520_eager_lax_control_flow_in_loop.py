@@ -8,7 +8,8 @@ from jitlint.jaxfacts import (CACHE_CLEARS, LAX_CONTROL_FLOW_FUNCTION_PARAMS, LA
 from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._builders import built_by
-from jitlint.rules._context import PARTIAL_CONSTRUCTORS, PLAIN_DECORATORS, CallingContext, calling_context
+from jitlint.rules._context import (PARTIAL_CONSTRUCTORS, PLAIN_DECORATORS, CallingContext, calling_context,
+                                    inherited_method)
 from jitlint.rules._jitted import jitted_functions
 from jitlint.walk import own_nodes
 from jitlint.rules._static import created_object
@@ -40,7 +41,8 @@ class EagerLaxControlFlowInLoop(Rule):
     module of the project, that calls
     `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it makes itself (a local
     `def`, a lambda or a `functools.partial`, passed directly, through a local name or by
-    keyword), itself or through one call of its own (`step` calling `settle`). A function
+    keyword; or a method of its own class, `self.sample_loop`, bound anew on every access:
+    flowMC #133, 4 compiles in 4 rounds, 1 with `sample` jitted), itself or through one call of its own (`step` calling `settle`). A function
     differentiated or vectorised in the loop (`jax.grad(loss)(w)`, or through a name bound to
     `jax.value_and_grad(loss)`) counts as called there: `jax.grad` and `jax.vmap` keep no
     compiled program and run its Python on every call. So does a function handed to a library
@@ -175,9 +177,9 @@ class EagerLaxControlFlowInLoop(Rule):
             # ``scipy.optimize.minimize(objective, x0)`` runs ``objective`` eagerly, again and again
             found = None if context.runs_traced(site.frame) else _fresh_control_flow(function, model, jitted, context, 0)
             if found is not None and id(found[2]) not in repeated:
-                inner, control, call = found
+                inner, control, call, body = found
                 yield Violation(call, (
-                    f"`{control}` gets a body defined anew on every call of `{function.name.value}`, which "
+                    f"`{control}` gets {body} on every call of `{function.name.value}`, which "
                     f"`{runner}` calls again and again outside jit: its body is traced and compiled again "
                     f"on every call; define the body once outside `{function.name.value}`, or move its JAX "
                     f"computation into one module-level jitted function that it calls"),
@@ -189,7 +191,7 @@ class EagerLaxControlFlowInLoop(Rule):
             jit_what = _src(sites[0].node.func, 50) if context.applies_transform(sites[0].node) \
                 else helper.called.name.value
             yield Violation(helper.call, (
-                f"`{helper.control}` gets a body defined anew on every call of `{helper.owner.name.value}`"
+                f"`{helper.control}` gets {helper.body} on every call of `{helper.owner.name.value}`"
                 f"{through} and runs outside jit, called in a loop (`{_src(sites[0].node, 50)}`): its body "
                 f"is traced and compiled again on every iteration; jit `{jit_what}` once, "
                 f"or define the body once outside it"),
@@ -293,6 +295,7 @@ class EagerHelper:
     owner: cst.FunctionDef
     control: str
     call: cst.Call
+    body: str  # what the fresh body is, for the message
 
 
 def _eager_helper(site: CallSite, model: SemanticModel, jitted: set, context: CallingContext
@@ -306,8 +309,8 @@ def _eager_helper(site: CallSite, model: SemanticModel, jitted: set, context: Ca
     found = _fresh_control_flow(helper, model, jitted, context, 0)
     if found is None:
         return None
-    inner, control, call = found
-    return EagerHelper(helper, inner, control, call)
+    inner, control, call, body = found
+    return EagerHelper(helper, inner, control, call, body)
 
 
 def _calls_back(helper: cst.FunctionDef, site: CallSite, model: SemanticModel, context: CallingContext) -> bool:
@@ -322,8 +325,9 @@ def _calls_back(helper: cst.FunctionDef, site: CallSite, model: SemanticModel, c
 
 
 def _fresh_control_flow(helper: cst.FunctionDef, model: SemanticModel, jitted: set,
-                        context: CallingContext, depth: int) -> Optional[tuple[cst.FunctionDef, str, cst.Call]]:
-    """(the def whose lax call gets a fresh body, the lax function, the call) for an eager ``helper``."""
+                        context: CallingContext, depth: int) -> Optional[tuple[cst.FunctionDef, str, cst.Call, str]]:
+    """(the def whose lax call gets a fresh body, the lax function, the call, what the body
+    is) for an eager ``helper``."""
     if helper in jitted or context.traced(helper) or not _plain(helper, model):
         return None
     control = _control_flow_with_local_body(helper, model)
@@ -374,9 +378,12 @@ def _project_helper(site: CallSite, ctx: FileContext) -> Optional[str]:
     return f"`{qualname}` (its `{control}` with a body defined inside it)"
 
 
-def _control_flow_with_local_body(helper: cst.FunctionDef, model: SemanticModel) -> Optional[tuple[str, cst.Call]]:
-    """(the lax function, its call) of a lax call in ``helper`` given a function made anew per
-    call; not one that runs only under a trace (``if isinstance(keys, jax.core.Tracer):``)."""
+def _control_flow_with_local_body(helper: cst.FunctionDef, model: SemanticModel
+                                  ) -> Optional[tuple[str, cst.Call, str]]:
+    """(the lax function, its call, what the body is) of a lax call in ``helper`` given a
+    function made anew per call, or a method of ``self`` (each access binds a new method
+    object: measured 3 compiles in 3 eager calls, flowMC #133); not one that runs only under a
+    trace (``if isinstance(keys, jax.core.Tracer):``)."""
     scope = model.scope_of[helper]
     traced_only = _tracer_guarded(helper, model, scope)
     for node in own_nodes(helper.body):
@@ -390,8 +397,22 @@ def _control_flow_with_local_body(helper: cst.FunctionDef, model: SemanticModel)
         for index, keyword in LAX_CONTROL_FLOW_FUNCTION_PARAMS[qualname]:
             function = positional[index] if index < len(positional) else keywords.get(keyword)
             if function is not None and _is_fresh_function(function, scope, model):
-                return qualname.replace("jax.lax.", "lax."), node
+                return qualname.replace("jax.lax.", "lax."), node, "a body defined anew"
+            if function is not None and _own_bound_method(function, helper, model):
+                return qualname.replace("jax.lax.", "lax."), node, f"`{_src(function)}`, a new bound-method object,"
     return None
+
+
+def _own_bound_method(expr: cst.BaseExpression, helper: cst.FunctionDef, model: SemanticModel) -> bool:
+    """``self.body_fn`` in a method ``helper``: a method of its class (not a staticmethod)."""
+    params = [*helper.params.posonly_params, *helper.params.params]
+    outer = model.functions[helper].scope
+    if not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and params
+            and expr.value.value == params[0].name.value and outer.kind == "class"
+            and isinstance(outer.node, cst.ClassDef)):
+        return False
+    method = inherited_method(model, outer.node, expr.attr.value)
+    return method is not None and not any(dotted_name(d.decorator) == "staticmethod" for d in method.decorators)
 
 
 def _tracer_guarded(helper: cst.FunctionDef, model: SemanticModel, scope: Scope) -> set[int]:
