@@ -23,8 +23,8 @@ from typing import Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, RaggedBatcher
-from jitlint.semantic import Scope, SemanticModel
+from jitlint.jaxfacts import HOST_RANDOM_SIZE_PARAMS, RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, RaggedBatcher
+from jitlint.semantic import Scope, SemanticModel, argument_value
 from jitlint.values import ValueFlow, assigned
 from jitlint.batches import ragged_loop, src as _src
 from jitlint.walk import own_nodes
@@ -87,7 +87,7 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
         return None
     if isinstance(func, cst.Attribute) and func.attr.value in DATASET_METHODS:
         return ragged_source(model, flow, func.value, scope, depth + 1, project)
-    return _ragged_generator(model, expr, scope, project)
+    return _ragged_generator(model, flow, expr, scope, project)
 
 
 def batch_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
@@ -204,17 +204,21 @@ def _known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
         if value is None:
             return None
         expr, scope = value, binding.scope  # type: ignore[union-attr]
-    if not isinstance(expr, cst.Call) or not expr.args or expr.args[0].keyword is not None:
+    if not isinstance(expr, cst.Call) or not expr.args:
         return None
     qualname = model.qualified_name(expr.func, scope) or ""
     module, _, last = qualname.rpartition(".")
-    if module not in ("numpy", "jax.numpy") or last not in SHAPED_CONSTRUCTORS \
-            or (last == "arange" and len(expr.args) != 1):
+    if qualname in HOST_RANDOM_SIZE_PARAMS:  # ``np.random.normal(size=(64, 4))``, ``np.random.rand(64, 4)``
+        position, keyword = HOST_RANDOM_SIZE_PARAMS[qualname]
+        shape = argument_value(expr, position if position >= 0 else 0, *((keyword,) if keyword else ()))
+    elif module not in ("numpy", "jax.numpy") or last not in SHAPED_CONSTRUCTORS \
+            or (last == "arange" and len(expr.args) != 1) or expr.args[0].keyword is not None:
         return None
-    shape = expr.args[0].value
+    else:
+        shape = expr.args[0].value
     if isinstance(shape, cst.Tuple) and shape.elements:
         shape = shape.elements[0].value
-    return int(shape.evaluated_value) if isinstance(shape, cst.Integer) else None
+    return _int_of(flow, shape, scope) if shape is not None else None
 
 
 def _root_name(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
@@ -241,7 +245,7 @@ def _root_name(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, 
 
 
 # ---------------------------------------------------------------------------- generators
-def _ragged_generator(model: SemanticModel, call: cst.Call, scope: Scope,
+def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, scope: Scope,
                       project=None) -> Optional[RaggedSource]:
     func = call.func
     if not isinstance(func, (cst.Name, cst.Attribute)):
@@ -261,7 +265,7 @@ def _ragged_generator(model: SemanticModel, call: cst.Call, scope: Scope,
         return None
     loop, size, guard = found
     if guard is None:
-        return _ragged(func.value)
+        return None if _divides_evenly(model, flow, call, generator, size, scope) else _ragged(func.value)
     flag = _flag_of(guard, loop, generator)
     if flag is not None and _passes_false(call, generator, flag):
         return RaggedSource(
@@ -270,6 +274,31 @@ def _ragged_generator(model: SemanticModel, call: cst.Call, scope: Scope,
             f"drop the short batch whatever `{flag}` is, or pad it to the batch size and "
             f"mask the padding")
     return None
+
+
+def _divides_evenly(model: SemanticModel, flow: ValueFlow, call: cst.Call, generator: cst.FunctionDef,
+                    size: str, scope: Scope) -> bool:
+    """The call passes the generator's batch-size parameter a known int that divides the known
+    lengths of the arrays of its data argument (``eval_dataloader((xs, ys), batch_size)`` with
+    ``xs = np.random.normal(size=(64, 4))`` and ``batch_size = 16``): no batch is short."""
+    params = [p.name.value for p in (*generator.params.posonly_params, *generator.params.params)]
+    if size not in params or not call.args or call.args[0].keyword is not None or any(a.star for a in call.args):
+        return False
+    batch = _int_of(flow, argument_value(call, params.index(size), size), scope)
+    data = call.args[0].value
+    arrays = [e.value for e in data.elements] if isinstance(data, (cst.Tuple, cst.List)) else [data]
+    # the arrays of one dataset share their length (``np.sin(xs)`` beside ``xs``): one known suffices
+    lengths = [n for n in (_known_length(model, flow, array, scope) for array in arrays) if n is not None]
+    return bool(batch) and bool(lengths) and all(n % batch == 0 for n in lengths)
+
+
+def _int_of(flow: ValueFlow, expr: Optional[cst.BaseExpression], scope: Scope) -> Optional[int]:
+    """A literal int, or a name bound once to one."""
+    if isinstance(expr, cst.Name):
+        binding = flow.single(expr, scope)
+        value = assigned(binding).value if binding is not None else None
+        expr = value if value is not None else None
+    return int(expr.evaluated_value) if isinstance(expr, cst.Integer) else None
 
 
 def _ragged(name: str) -> RaggedSource:

@@ -18,7 +18,10 @@ class RaggedLastBatch(Rule):
     without `drop_remainder=True`, `np.array_split`), or a generator of the module that slices
     its data up to its length (`for s in range(0, len(x), B): yield x[s:s + B]`, `while start <
     n: yield x[start:end]` with `n = x.shape[0]`) without dropping the remainder, or drops it only when a flag such as
-    `shuffle` is true and is called with the flag false. A batch passed inside a tuple, list or
+    `shuffle` is true and is called with the flag false; not when the call passes a batch size
+    (a literal, or a name bound once to one) that divides the known length of the data it
+    passes (`np.random.normal(size=(64, 4))` in batches of 16: equinox's parallelism example).
+    A batch passed inside a tuple, list or
     dict display (`loss(params, (x[s:s + B], y[s:s + B]))`) counts as passed directly: each
     leaf's shape is part of the signature (the same holds for JIT501 and JIT502).
 
