@@ -462,11 +462,16 @@ class _Analysis:
         return self._values_set_in_loop(node, loop, creation) & derived
 
     def _listed(self, iterable: cst.BaseExpression, scope: Scope) -> bool:
-        """A list, tuple, set or dict display, or a name bound once to one."""
+        """A list, tuple, set or dict display, or a library call listing them (``games =
+        pgx.available_envs()``: not ``range`` or another builtin), or a name bound once to one."""
         if isinstance(iterable, cst.Name):
             binding = value_flow(self.ctx).single(iterable, scope)
             iterable = binding.value if binding is not None and binding.kind == "assign" and binding.value is not None \
                 else iterable
+        if isinstance(iterable, cst.Call):
+            qualname = self.model.qualified_name(iterable.func, scope)
+            return qualname is not None and "." in qualname and not any(
+                b.kind != "import" for b in self.model.lookup(dotted_name(iterable.func).split(".")[0], scope))
         return isinstance(iterable, (cst.List, cst.Tuple, cst.Set, cst.Dict))
 
     def _values_set_in_loop(self, node: cst.CSTNode, loop: cst.CSTNode, creation: Frame) -> set[str]:

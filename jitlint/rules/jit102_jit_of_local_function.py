@@ -27,7 +27,9 @@ class JitOfLocalFunction(FreshCallableRule):
     both three times. A `@jax.jit def loss` inside a step function, only called as
     `jax.grad(loss)(w)`, compiles 5 times in 5 steps (`fixtures/fresh/`). A loop over a dict
     of variants that builds each and jits an evaluation closing over it compiles once per
-    variant, each a program of its own: that is left alone (evosax's BBOB notebook).
+    variant, each a program of its own: that is left alone (evosax's BBOB notebook), and so is
+    a loop over configurations a library call lists (`pgx.available_envs()`,
+    `itertools.product(depths, widths)`) that builds each and jits it (JIT104/105 too).
 
     ## Fix safety
     Moving the function to module level is safe when it closes over nothing that changes; pass

@@ -19,7 +19,10 @@ class JitOfBoundMethod(FreshCallableRule):
     project index, never imported). An inherited name counts when a base that defines it is in
     view, or is a framework method (`flax.linen.Module.apply`/`init`); a base nobody can read
     keeps it silent. For a class defined elsewhere the advice warns that jitting once freezes
-    any attribute the method reads that changes later.
+    any attribute the method reads that changes later. A loop over configurations (a literal
+    collection, or one a library call lists: `itertools.product(depths, widths)`) that builds
+    an object from each and jits its method compiles once per configuration, each a program
+    of its own: left alone (`fixtures/fresh/ok_jit_per_library_listed_variant.py`).
 
     ## Why is this bad?
     Every attribute access of a method builds a new bound-method object, and JAX caches compiled
