@@ -36,6 +36,7 @@ RAISES = {
     "JIT812": {"OverflowError"},
     "JIT813": {"ValueError"},  # not functionalized
     "JIT814": {"NameError"},  # unbound axis name
+    "JIT815": {"TypeError"},  # lax.cond / switch branch output types differ
 }
 # Raised after the function is traced, when JAX checks the staged program: from the jit (or
 # lax.scan) call, never from the marked line.

@@ -823,3 +823,29 @@ def _field_key(sub: cst.Subscript) -> Optional[str]:
             and isinstance(sub.slice[0].slice.value, cst.SimpleString):
         return sub.slice[0].slice.value.evaluated_value
     return None
+
+
+def dtype_category(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> Optional[str]:
+    """The dtype category ("bool", "int", "float") a value certainly has, whatever its weak
+    type: the kind model above, plus what it leaves open when an operand's dtype is not known
+    (a true division gives a float, and so does anything combined with a float: jax's
+    promotion, bar complex); names followed to their one binding, in enclosing scopes too
+    (the branches of ``lax.cond`` close over the caller's values).  None: not known."""
+    if depth > 6:
+        return None
+    model, flow = ctx.model, value_flow(ctx)
+    kind = _KindOf(model, flow, argument_types(ctx), None, {})(expr, scope)
+    if kind is not None and kind != UNKNOWN_ARRAY:
+        return kind[0]
+    if isinstance(expr, cst.BinaryOperation):
+        if isinstance(expr.operator, cst.Divide):
+            return "float"
+        sides = {dtype_category(ctx, side, scope, depth + 1) for side in (expr.left, expr.right)}
+        return "float" if "float" in sides else None
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        return dtype_category(ctx, expr.expression, scope, depth + 1)
+    if isinstance(expr, cst.Name):
+        binding = model.single_binding(expr.value, scope)
+        value = assigned(binding).value if binding is not None and binding.kind == "assign" else None
+        return dtype_category(ctx, value, binding.scope, depth + 1) if value is not None else None
+    return None
