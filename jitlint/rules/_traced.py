@@ -85,7 +85,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._arguments import STRINGS, flattened_children
 from jitlint.rules._context import (inherited_method, overriding_methods, PARTIAL_CONSTRUCTORS, bound_method_target,
                                     calling_context, class_methods)
-from jitlint.rules._jitted import (TRACING_JITS, JittedCall, JittedFunction, binds_name, jitted_calls,
+from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, name_loads, positional_params,
                                    scopes_within, states_container, container_annotation)
 from jitlint.rules._lifted import nondiff_spec_of, static_positions as lifted_static_positions
@@ -1272,12 +1272,45 @@ def _defaulted_params_passed(ctx: FileContext, jitted: JittedFunction) -> set[st
                 position += 1
             else:
                 name = arg.keyword.value
-            if name in defaulted and id(arg) in dynamic and not _none_passed(ctx, arg.value, call):
+            if name in defaulted and id(arg) in dynamic and not _none_passed(ctx, arg.value, call.call):
+                passed.add(name)
+    return passed | _defaulted_params_passed_to_method(ctx, jitted, defaulted)
+
+
+def _defaulted_params_passed_to_method(ctx: FileContext, jitted: JittedFunction, defaulted: set[str]) -> set[str]:
+    """A jitted method with a static ``self`` called on an instance (``model.run_from_state(...,
+    output_averages=False)``: jax-gcm 0c65af4): the defaulted parameters the calls pass at a
+    traced position (``self`` is bound: the call's arguments start at parameter 1)."""
+    func = jitted.func
+    if not isinstance(func, cst.FunctionDef) or ctx.model.functions[func].scope.kind != "class" \
+            or len(jitted.apps) != 1:
+        return set()
+    spec = spec_of(jitted.apps[0], ctx.model)
+    if spec is None or not spec.readable or not spec.signature_known or spec.filtering:
+        return set()
+    nums, names = spec.effective_static()
+    if 0 not in nums:
+        return set()  # a traced ``self`` raises first (JIT805)
+    params = [p.name.value for p in positional_params(func)]
+    passed: set[str] = set()
+    for site in calling_context(ctx).call_sites(func):
+        if not isinstance(site.node.func, cst.Attribute) or any(a.star for a in site.node.args):
+            continue
+        position = 1
+        for arg in site.node.args:
+            if arg.keyword is None:
+                index, position = position, position + 1
+                name = params[index] if index < len(params) else None
+            else:
+                name = arg.keyword.value
+                index = params.index(name) if name in params else -1
+            if name in defaulted and index not in nums and name not in names \
+                    and not _none_passed(ctx, arg.value, site.node):
                 passed.add(name)
     return passed
 
 
-def _none_passed(ctx: FileContext, value: cst.BaseExpression, call: JittedCall) -> bool:
+def _none_passed(ctx: FileContext, value: cst.BaseExpression, call: cst.Call) -> bool:
     """``None``, or a parameter of the calling function that only ever holds its None default
     (``step(state, l1_reg_lambda)`` in ``epoch_step(..., l1_reg_lambda=None)``): an empty
     pytree, not a tracer."""
@@ -1285,7 +1318,7 @@ def _none_passed(ctx: FileContext, value: cst.BaseExpression, call: JittedCall) 
         return True
     if not isinstance(value, cst.Name):
         return False
-    reaching = value_flow(ctx).reaching(value, ctx.model.call_site_of[call.call].frame.scope)
+    reaching = value_flow(ctx).reaching(value, ctx.model.call_site_of[call].frame.scope)
     context = calling_context(ctx)
     return bool(reaching) and all(b.kind == "param" and context.only_none(b) for b in reaching)
 
