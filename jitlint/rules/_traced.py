@@ -1492,6 +1492,9 @@ class _FunctionAnalysis:
                  object_params: Optional[dict[str, "HeldObject"]] = None,
                  record_params: Optional[dict[str, frozenset[str]]] = None) -> None:
         self.ctx = ctx
+        # helper parameters handed a parameter of the jitted root as it is: helper name -> root
+        # name (a Python flag that a traced test reads here is the root's to mark static)
+        self.param_origins: dict[str, str] = {}
         # traced parameters handed dicts with literal str keys (or a list of them), only some of
         # whose entries hold tracers: the keys that do (``{"key": name, "val": p[name]}``)
         self.record_params = record_params or {}
@@ -1993,6 +1996,14 @@ class _FunctionAnalysis:
         analysis = _FunctionAnalysis(self.ctx, JittedFunction(helper, [], traced, set(traced)),
                                      self.jitted_defs, self, self.depth + 1, traced_fields=fields,
                                      array_params=arrays, object_params=held, record_params=records)
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                break
+            name = arg.keyword.value if arg.keyword is not None else \
+                params[index].name.value if index < len(params) and params[index] is not None else None
+            origin = self.root_param(arg.value, scope) if name in traced else None
+            if origin is not None:
+                analysis.param_origins[name] = origin
         self.followed[key] = analysis
         analysis.solve()
 
@@ -2801,6 +2812,17 @@ class _FunctionAnalysis:
         return len(bindings) == 1 and bindings[0].kind == "param" and bindings[0].scope.node is self.func \
             and bindings[0].name == positional_params(self.func)[0].name.value
 
+    def root_param(self, expr: cst.BaseExpression, scope: Scope) -> Optional[str]:
+        """The jitted root's own parameter ``expr`` is, handed down unchanged (``flag`` in the
+        root, or a helper parameter that was handed it)."""
+        bare = self._is_bare_param(expr, scope)
+        if bare is not None or self.caller is None or not isinstance(expr, cst.Name):
+            return bare
+        bindings = self.model.lookup(expr.value, scope)
+        if len(bindings) == 1 and bindings[0].kind == "param" and bindings[0].scope.node is self.func:
+            return self.param_origins.get(expr.value)
+        return None
+
     def _is_bare_param(self, expr: cst.BaseExpression, scope: Scope) -> Optional[str]:
         """The jitted def's own parameter ``expr`` names (one a caller can mark static)."""
         if self.caller is not None or self.root.traced_by or not isinstance(expr, cst.Name):
@@ -2850,6 +2872,14 @@ class _FunctionAnalysis:
             self.report("bool", expr, f"{construct} on `{param}`, a traced (non-static) argument of "
                                       f"{where}, raises {TRUTH_ERROR}; "
                                       f"{static_fix(param)}, else {fix}")
+            return
+        origin = self.root_param(expr, scope)
+        if origin is not None:  # the root's flag handed down: the fix is the root's static spec
+            root = _name(self.root.func)
+            self.report("bool", expr, f"{construct} on `{_src(expr)}` in `{_name(self.func)}`, which holds "
+                                      f"`{origin}`, a traced (non-static) argument of jitted `{root}`, "
+                                      f"raises {TRUTH_ERROR}; if it is a Python value, mark it static in "
+                                      f"`{root}` (static_argnames=(\"{origin}\",)), else {fix}")
             return
         constant = next((n for n in name_loads(expr) if self.jax_array_constant(n, scope)), None)
         staged = (f" (`{constant.value}` is a concrete jax array, but a jax operation on it is staged "
