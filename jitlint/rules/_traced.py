@@ -1944,8 +1944,8 @@ class _FunctionAnalysis:
         """Analyse ``helper`` with the parameters (``params``, in the order of the call's
         positional arguments; None: an argument that binds none) that receive traced arguments
         traced."""
+        passed: list[tuple[str, cst.Arg]] = []  # (the parameter it fills, the argument), up to a star
         traced: set[str] = set()
-        bound: set[str] = set()  # the parameters the call's own arguments give values
         for index, arg in enumerate(call.args):
             if arg.star == "*" and self.hands_traced(arg.value, scope):
                 # ``helper(*state)`` of a traced tuple: the parameters from here on get tracers
@@ -1955,39 +1955,27 @@ class _FunctionAnalysis:
                 break
             name = arg.keyword.value if arg.keyword is not None else \
                 params[index].name.value if index < len(params) and params[index] is not None else None
-            if name is None:
-                continue
-            bound.add(name)
-            if self.hands_traced(arg.value, scope):
-                traced.add(name)
+            if name is not None:
+                passed.append((name, arg))
+        traced |= {name for name, arg in passed if self.hands_traced(arg.value, scope)}
         names = {p.name.value for p in (*params, *helper.params.kwonly_params) if p is not None}
         if any(arg.star == "**" and self.hands_traced(arg.value, scope) for arg in call.args):
-            traced |= names - bound  # ``model(dataset, **hyper)`` of a traced dict: each value a tracer
+            # ``model(dataset, **hyper)`` of a traced dict: each value a tracer
+            traced |= names - {name for name, _ in passed}
         traced &= names
         if also:
             traced.add(also)
         held: dict[str, HeldObject] = {}
-        for index, arg in enumerate(call.args):
-            if arg.star:
-                break
-            name = arg.keyword.value if arg.keyword is not None else \
-                params[index].name.value if index < len(params) and params[index] is not None else None
-            obj = self.held_object(arg.value, scope) if name is not None and name not in traced else None
+        for name, arg in passed:
+            obj = self.held_object(arg.value, scope) if name not in traced else None
             if obj is not None:
                 held[name] = obj
         records: dict[str, frozenset[str]] = {}
-        for index, arg in enumerate(call.args):
-            if arg.star:
-                break
-            name = arg.keyword.value if arg.keyword is not None else \
-                params[index].name.value if index < len(params) and params[index] is not None else None
+        for name, arg in passed:
             keys = self._record_keys(arg.value, scope) if name in traced else None
             if keys is not None:
-                records[name] = keys  # type: ignore[index]
-        arrays = frozenset(
-            (arg.keyword.value if arg.keyword is not None else params[index].name.value)
-            for index, arg in enumerate(call.args) if not arg.star and self._made_array(arg.value, scope)
-            and (arg.keyword is not None or (index < len(params) and params[index] is not None))) & traced
+                records[name] = keys
+        arrays = frozenset(name for name, arg in passed if self._made_array(arg.value, scope)) & traced
         key = (id(helper), frozenset(traced), fields, arrays) + (
             (frozenset((n, id(o.cls), o.fields) for n, o in held.items()),) if held else ()) + (
             (frozenset(records.items()),) if records else ())
@@ -1996,11 +1984,7 @@ class _FunctionAnalysis:
         analysis = _FunctionAnalysis(self.ctx, JittedFunction(helper, [], traced, set(traced)),
                                      self.jitted_defs, self, self.depth + 1, traced_fields=fields,
                                      array_params=arrays, object_params=held, record_params=records)
-        for index, arg in enumerate(call.args):
-            if arg.star:
-                break
-            name = arg.keyword.value if arg.keyword is not None else \
-                params[index].name.value if index < len(params) and params[index] is not None else None
+        for name, arg in passed:
             origin = self.root_param(arg.value, scope) if name in traced else None
             if origin is not None:
                 analysis.param_origins[name] = origin
