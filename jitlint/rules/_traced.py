@@ -1407,22 +1407,24 @@ def _leaf_fields(ctx: FileContext) -> dict[cst.ClassDef, frozenset[str]]:
     return found
 
 
-def _unmarked_fields(model: SemanticModel, cls: cst.ClassDef) -> frozenset[str]:
-    """The annotated fields of ``cls`` (and of the pytree classes of this module it derives
-    from) not marked static."""
-    fields: set[str] = set()
+def _declared_fields(model: SemanticModel, cls: cst.ClassDef, seen: frozenset = frozenset()
+                     ) -> dict[str, tuple[cst.AnnAssign, Scope]]:
+    """Each annotated field of ``cls`` and of the classes of this module it derives from (a
+    subclass's declaration wins), with the scope it is declared in."""
+    found: dict[str, tuple[cst.AnnAssign, Scope]] = {}
     for base in cls.bases:
         local = _local_class(model, base.value, model.classes[cls].scope)
-        if local is not None and local is not cls:
-            fields |= _unmarked_fields(model, local)
+        if local is not None and local is not cls and local not in seen:
+            found.update(_declared_fields(model, local, seen | {cls}))
     scope = model.classes[cls].scope
-    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
-    for statement in body:
-        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
-            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
-                    and not _marked_static(small.value, scope, model):
-                fields.add(small.target.value)
-    return frozenset(fields)
+    found.update((field.target.value, (field, scope)) for field in annotated_fields(cls))
+    return found
+
+
+def _unmarked_fields(model: SemanticModel, cls: cst.ClassDef) -> frozenset[str]:
+    """The fields of ``cls`` (``_declared_fields``) not marked static."""
+    return frozenset(name for name, (field, scope) in _declared_fields(model, cls).items()
+                     if not _marked_static(field.value, scope, model))
 
 
 def _jax_jit_leaf_fields(ctx: FileContext) -> dict[cst.ClassDef, frozenset[str]]:
@@ -1440,14 +1442,8 @@ def _jax_jit_leaf_fields(ctx: FileContext) -> dict[cst.ClassDef, frozenset[str]]
 
 
 def _field_annotations(model: SemanticModel, cls: cst.ClassDef) -> dict[str, cst.BaseExpression]:
-    """Each annotated field of ``cls`` and of the classes of this module it derives from."""
-    found: dict[str, cst.BaseExpression] = {}
-    for base in cls.bases:
-        local = _local_class(model, base.value, model.classes[cls].scope)
-        if local is not None and local is not cls:
-            found.update(_field_annotations(model, local))
-    found.update((field.target.value, field.annotation.annotation) for field in annotated_fields(cls))
-    return found
+    """The annotation of each field of ``cls`` (``_declared_fields``)."""
+    return {name: field.annotation.annotation for name, (field, _) in _declared_fields(model, cls).items()}
 
 
 def _marked_static(value: Optional[cst.BaseExpression], scope: Scope, model: SemanticModel) -> bool:
