@@ -104,7 +104,7 @@ def _fed_back(ctx: FileContext) -> list[FedBack]:
         target = statement.targets[0].target
         outputs = target_names(target)
         known = isinstance(func, (cst.FunctionDef, cst.Lambda)) and jc.static_args is not None
-        params = positional_params(func) if known else []
+        params = jc.params() if known else []
         positional = [a for a in jc.call.args if a.keyword is None and not a.star]
         for index, arg in enumerate(positional):
             if not isinstance(arg.value, cst.Name) or (known and (index >= len(params) or jc.static_args[index])):

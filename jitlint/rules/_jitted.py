@@ -23,7 +23,7 @@ import libcst as cst
 from jitlint.jaxfacts import ARGUMENT_KEEPING_DECORATORS
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
-from jitlint.semantic import SemanticModel, dotted_name
+from jitlint.semantic import SemanticModel, argument_value, dotted_name, has_decorator
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, passthrough_decorator, spec_of
 from jitlint.values import self_attribute_value, value_flow
 from jitlint.walk import Walker, iter_nodes
@@ -58,6 +58,34 @@ class JittedCall:
     name: str  # how the message names the callee
     static_args: Optional[list[bool]]  # per positional arg; None: unknown
     static_keywords: Optional[set[str]]  # keyword names that are static; None: unknown
+    # ``env.step(state, action)`` of a jitted method: the call binds ``self`` (static, or a
+    # pytree jit traces), so its arguments start at the parameter after it
+    bound: bool = False
+
+    def params(self) -> list[cst.Param]:
+        """The parameters the call's positional arguments bind, in order (none when the
+        wrapped function is unknown)."""
+        params = positional_params(self.func) if self.func is not None else []
+        return params[1:] if self.bound else params
+
+    def passed(self) -> Iterator[tuple[Optional[str], cst.Arg]]:
+        """(the parameter it binds, argument) for each argument before any ``*args``; the name
+        is None past the known positional parameters."""
+        names = [p.name.value for p in self.params()]
+        position = 0
+        for arg in self.call.args:
+            if arg.star:
+                return
+            if arg.keyword is None:
+                yield (names[position] if position < len(names) else None), arg
+                position += 1
+            else:
+                yield arg.keyword.value, arg
+
+    def argument(self, param: str) -> Optional[cst.BaseExpression]:
+        """The value the call passes to parameter ``param`` (by position or keyword)."""
+        names = [p.name.value for p in self.params()]
+        return argument_value(self.call, names.index(param) if param in names else None, param)
 
     def dynamic_args(self) -> Iterator[cst.Arg]:
         """The arguments that are certainly traced (not static); none when unknown."""
@@ -309,6 +337,7 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
         func = site.node.func
         apps: list[JitApplication] = []
         name = "the jitted function"
+        bound = False
         if isinstance(func, cst.Call) and func in by_call:
             apps = [by_call[func]]
         elif isinstance(func, cst.Name):
@@ -322,13 +351,32 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
             stored = self_attribute_value(model, func, site.frame.scope)
             if stored is not None and stored[0] in by_call:
                 apps, name = [by_call[stored[0]]], f"self.{func.attr.value}"
+            else:
+                method = _instance_method(ctx, func, site.frame.scope)
+                if method is not None and len(by_def.get(method, ())) == 1:
+                    apps, name, bound = by_def[method], dotted_name(func) or func.attr.value, True
         for app in apps:
             if app.jit.qualname not in CALLABLE_JITS:
                 continue
             wrapped = _wrapped_function(app, model)
-            static_args, static_keywords = _call_statics(site.node, app, wrapped, model)
-            found.append(JittedCall(site.node, app, wrapped, name, static_args, static_keywords))
+            static_args, static_keywords = _call_statics(site.node, app, wrapped, model, bound)
+            found.append(JittedCall(site.node, app, wrapped, name, static_args, static_keywords, bound))
     return found
+
+
+def _instance_method(ctx: FileContext, func: cst.Attribute, scope) -> Optional[cst.FunctionDef]:
+    """The method def of a class of this module that ``obj.method`` binds when ``obj`` is an
+    instance of it (``self`` in its methods, ``env = Env()``, a parameter every caller gives
+    one): not ``Cls.method`` (unbound), nor a static or class method (no ``self`` bound)."""
+    from jitlint.rules._context import calling_context, inherited_method  # the call graph builds on this module
+    if not isinstance(func.value, cst.Name):
+        return None
+    cls = calling_context(ctx).instance_class(func.value, scope)
+    method = inherited_method(ctx.model, cls, func.attr.value) if cls is not None else None
+    if method is None or not positional_params(method) or any(
+            has_decorator(method, name) for name in ("staticmethod", "classmethod")):
+        return None
+    return method
 
 
 def _aliased_apps(model: SemanticModel, flow, func: cst.Name, scope, bound_app) -> list[JitApplication]:
@@ -374,19 +422,21 @@ def _wrapped_function(app: JitApplication, model: SemanticModel) -> Optional[Fun
     return jitted_def(app, model)
 
 
-def _call_statics(call: cst.Call, app: JitApplication, func: Optional[FunctionLike], model):
-    """(static flag per positional argument, static keyword names), or (None, None)."""
+def _call_statics(call: cst.Call, app: JitApplication, func: Optional[FunctionLike], model, bound: bool):
+    """(static flag per positional argument, static keyword names), or (None, None).
+    ``bound``: the call binds ``self`` first, so its argument ``i`` is parameter ``i + 1``."""
     positional = [a for a in call.args if a.keyword is None and not a.star]
     if isinstance(func, cst.FunctionDef):
         spec = spec_of(app, model)
-        if spec is None or spec.method or not (spec.checkable or spec.filtering) \
+        if spec is None or (spec.method and not bound) or not (spec.checkable or spec.filtering) \
                 or not spec.readable or not spec.signature_known:
             return None, None
         if spec.filtering:  # arrays are traced, everything else static: decided per value
             return [False] * len(positional), set()
         nums, names = spec.effective_static()
-        count = len(positional)
-        flags = [i in nums or (i - count) in nums or (spec.param_at(i) in names) for i in range(count)]
+        shift = int(bound)
+        count = len(positional) + shift
+        flags = [i in nums or (i - count) in nums or (spec.param_at(i) in names) for i in range(shift, count)]
         return flags, set(names)
     if any(a.keyword is not None and a.keyword.value in SPEC_KEYWORDS for a in app.keywords):
         return None, None  # a lambda or unknown callable with static arguments: not followed

@@ -75,16 +75,15 @@ def _analyse(ctx: FileContext) -> list[StructureChurn]:
     # reach the jitted function one after the other.
     passings: dict[tuple[int, str, int], list[_Passing]] = {}
     names: dict[int, str] = {}
-    for app, func, name, call, site, bound in _calls(ctx):
+    for app, params, name, call, site, bound in _calls(ctx):
         if calling_context(ctx).runs_traced(site.frame):
             continue  # inlined into the outer trace: no compile of its own
         spec = spec_of(app, ctx.model)
         static = static_names(spec) if spec is not None else frozenset()
-        if spec is not None and (spec.filtering or spec.method or not spec.checkable):
+        if spec is not None and (spec.filtering or not spec.checkable):
             continue
         if static is None or any(a.star for a in (*bound, *call.args)):
             continue
-        params = [p.name.value for p in positional_params(func)]
         names[id(app)] = name
         positional = [a for a in bound if a.keyword is None] + [a for a in call.args if a.keyword is None]
         keywords = [a for a in bound if a.keyword is not None] + [a for a in call.args if a.keyword is not None]
@@ -224,13 +223,14 @@ def _dict_keys(ctx: FileContext, use: _Passing) -> Optional[frozenset[str]]:
 
 
 def _calls(ctx: FileContext):
-    """(application, wrapped def or lambda, its name, call, site, arguments bound by a partial)."""
+    """(application, the names of the parameters the call's positional arguments bind, the
+    callee's name, call, site, arguments bound by a partial)."""
     model = ctx.model
     if not ctx.jit_applications:
         return
     for jc in jitted_calls(ctx):
         if jc.func is not None and jc.app.jit.qualname in CALLABLE_JITS:
-            yield jc.app, jc.func, jc.name, jc.call, model.call_site_of[jc.call], ()
+            yield jc.app, [p.name.value for p in jc.params()], jc.name, jc.call, model.call_site_of[jc.call], ()
     flow = value_flow(ctx)
     for site in model.calls:
         func = site.node.func
@@ -245,7 +245,8 @@ def _calls(ctx: FileContext):
         target = partial.args[0].value
         found = _jitted_target(ctx, target, made[1])
         if found is not None:
-            yield found[0], found[1], found[1].name.value, site.node, site, tuple(partial.args[1:])
+            yield found[0], [p.name.value for p in positional_params(found[1])], found[1].name.value, site.node, \
+                site, tuple(partial.args[1:])
 
 
 def _jitted_target(ctx: FileContext, target: cst.BaseExpression, scope) -> Optional[tuple[JitApplication, cst.FunctionDef]]:

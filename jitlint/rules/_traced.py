@@ -876,15 +876,13 @@ def _filter_jitted(ctx: FileContext) -> list[TracerUse]:
     for func, jitted in jitted_functions(ctx).items():
         if not jitted.apps or any(app.jit.qualname not in FILTERING_JIT_FUNCTIONS for app in jitted.apps):
             continue
-        params = [p.name.value for p in positional_params(func)]
-        calls = {id(call.call) for call in jitted_calls(ctx) if call.func is func}
-        sites = [site for site in model.calls if id(site.node) in calls]
+        calls = [call for call in jitted_calls(ctx) if call.func is func]
         traced: set[str] = set()
         classes: dict[str, cst.ClassDef] = {}
-        for index, param in enumerate(params):
-            kinds = {_array_or_pytree(model, argument_value(site.node, index, param), site.frame.scope, pytrees)
-                     for site in sites}
-            if sites and None not in kinds and len(kinds) == 1:
+        for param in (p.name.value for p in positional_params(func)):
+            kinds = {_array_or_pytree(model, call.argument(param), model.call_site_of[call.call].frame.scope, pytrees)
+                     for call in calls}
+            if calls and None not in kinds and len(kinds) == 1:
                 traced.add(param)
                 kind = kinds.pop()
                 if isinstance(kind, cst.ClassDef):
@@ -1253,60 +1251,17 @@ def needs_python_value(ctx: FileContext, name: str, param: str) -> Optional[bool
 
 
 def _defaulted_params_passed(ctx: FileContext, jitted: JittedFunction) -> set[str]:
+    """The defaulted parameters some call passes at a traced position (also through an
+    instance: ``model.run_from_state(..., output_averages=False)``, jax-gcm 0c65af4)."""
     defaulted = {p.name.value for p in (*positional_params(jitted.func), *jitted.func.params.kwonly_params)
                  if p.default is not None}
-    if not defaulted:
-        return set()
-    params = positional_params(jitted.func)
     passed: set[str] = set()
-    for call in jitted_calls(ctx):
+    for call in jitted_calls(ctx) if defaulted else ():
         if call.func is not jitted.func:
             continue
         dynamic = {id(arg) for arg in call.dynamic_args()}
-        position = 0
-        for arg in call.call.args:
-            if arg.star:
-                break
-            if arg.keyword is None:
-                name = params[position].name.value if position < len(params) else None
-                position += 1
-            else:
-                name = arg.keyword.value
-            if name in defaulted and id(arg) in dynamic and not _none_passed(ctx, arg.value, call.call):
-                passed.add(name)
-    return passed | _defaulted_params_passed_to_method(ctx, jitted, defaulted)
-
-
-def _defaulted_params_passed_to_method(ctx: FileContext, jitted: JittedFunction, defaulted: set[str]) -> set[str]:
-    """A jitted method with a static ``self`` called on an instance (``model.run_from_state(...,
-    output_averages=False)``: jax-gcm 0c65af4): the defaulted parameters the calls pass at a
-    traced position (``self`` is bound: the call's arguments start at parameter 1)."""
-    func = jitted.func
-    if not isinstance(func, cst.FunctionDef) or ctx.model.functions[func].scope.kind != "class" \
-            or len(jitted.apps) != 1:
-        return set()
-    spec = spec_of(jitted.apps[0], ctx.model)
-    if spec is None or not spec.readable or not spec.signature_known or spec.filtering:
-        return set()
-    nums, names = spec.effective_static()
-    if 0 not in nums:
-        return set()  # a traced ``self`` raises first (JIT805)
-    params = [p.name.value for p in positional_params(func)]
-    passed: set[str] = set()
-    for site in calling_context(ctx).call_sites(func):
-        if not isinstance(site.node.func, cst.Attribute) or any(a.star for a in site.node.args):
-            continue
-        position = 1
-        for arg in site.node.args:
-            if arg.keyword is None:
-                index, position = position, position + 1
-                name = params[index] if index < len(params) else None
-            else:
-                name = arg.keyword.value
-                index = params.index(name) if name in params else -1
-            if name in defaulted and index not in nums and name not in names \
-                    and not _none_passed(ctx, arg.value, site.node):
-                passed.add(name)
+        passed.update(name for name, arg in call.passed() if name in defaulted and id(arg) in dynamic
+                      and not _none_passed(ctx, arg.value, call.call))
     return passed
 
 
@@ -2514,11 +2469,7 @@ class _FunctionAnalysis:
             if jc.func is not func:
                 continue
             site = model.call_site_of[jc.call]
-            for index, arg in enumerate(jc.call.args):
-                if arg.star:
-                    break
-                name = arg.keyword.value if arg.keyword is not None else \
-                    params[index].name.value if index < len(params) else None
+            for name, arg in jc.passed():
                 origin = model.value_origin(arg.value, site.frame.scope, site.frame)
                 if name is not None and origin is not None and isinstance(origin[0], cst.Call):
                     cls = self._class_named(origin[0].func, origin[1])
@@ -2759,13 +2710,10 @@ class _FunctionAnalysis:
         (``masked_mean(x, x > 0)``, ``f(x, jnp.array([True, False]))``), and there is one."""
         if self.caller is not None or self.root.traced_by:
             return False
-        params = [p.name.value for p in positional_params(self.func)]
-        position = params.index(param) if param in params else -1
-        calls = {id(call.call) for call in jitted_calls(self.ctx) if call.func is self.func}
-        sites = [site for site in self.model.calls if id(site.node) in calls]
-        return bool(sites) and all(
-            _boolean_array(self.model, argument_value(site.node, position, param), site.frame.scope)
-            for site in sites)
+        calls = [call for call in jitted_calls(self.ctx) if call.func is self.func]
+        return bool(calls) and all(
+            _boolean_array(self.model, call.argument(param), self.model.call_site_of[call.call].frame.scope)
+            for call in calls)
 
     def _builtin(self, func: cst.BaseExpression, scope: Scope) -> Optional[str]:
         if isinstance(func, cst.Name) and not self.model.lookup(func.value, scope):

@@ -3,7 +3,7 @@ from typing import Iterator
 import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._jitted import jitted_calls, jitted_functions, positional_params
+from jitlint.rules._jitted import jitted_calls, jitted_functions
 from jitlint.rules._nnx import NNX, PLAIN_JITS, creates_nnx_object, in_place_updates, returned_names
 
 
@@ -116,7 +116,7 @@ def _nnx_arguments(ctx: FileContext) -> dict[cst.FunctionDef, set[str]]:
         if not isinstance(jc.func, cst.FunctionDef):
             continue
         site = ctx.model.call_site_of[jc.call]
-        params = positional_params(jc.func)
+        params = jc.params()
         positional = [a for a in jc.call.args if a.keyword is None and not a.star]
         pairs = [(params[i].name.value, a.value) for i, a in enumerate(positional) if i < len(params)]
         pairs += [(a.keyword.value, a.value) for a in jc.call.args if a.keyword is not None]
