@@ -232,7 +232,7 @@ def _weak_type_alternations(ctx: FileContext, jitted: set) -> Iterator[Churn]:
     signatures, two compiles (jax issue 4274).  Calls in a loop are _ArgChecker.dtype's."""
     model, flow = ctx.model, value_flow(ctx)
     calls = [jc for jc in jitted_calls(ctx) if not jc.app.jit.qualname.startswith("equinox.")]
-    types = _ArgTypes(model, flow, {jc.call: jc for jc in calls})
+    types = _ArgTypes(model, flow, {jc.call: jc for jc in calls}, calling_context(ctx).unpacked_values)
     by_callee: dict[tuple[int, int], list[JittedCall]] = {}
     for jc in calls:
         site = model.call_site_of[jc.call]
@@ -278,17 +278,19 @@ def argument_types(ctx: FileContext) -> "_ArgTypes":
     """The module's argument-kind reader (a Python int / float, weakly typed, or a strongly
     typed array), shared by the rules that compare the types a jitted function receives."""
     return ctx.shared("argument-types", lambda c: _ArgTypes(
-        c.model, value_flow(c), {jc.call: jc for jc in jitted_calls(c)}))
+        c.model, value_flow(c), {jc.call: jc for jc in jitted_calls(c)}, calling_context(c).unpacked_values))
 
 
 class _ArgTypes:
     """Which of three kinds an argument certainly is: a Python int, a Python float (both weakly
     typed), or an array with a strong dtype.  None: unknown (most values)."""
 
-    def __init__(self, model: SemanticModel, flow: ValueFlow, jitted_calls_by_node: dict) -> None:
+    def __init__(self, model: SemanticModel, flow: ValueFlow, jitted_calls_by_node: dict,
+                 unpacked_values: Callable[[Binding], list[tuple[cst.BaseExpression, Scope]]]) -> None:
         self.model = model
         self.flow = flow
         self.calls = jitted_calls_by_node
+        self.unpacked_values = unpacked_values  # ``ball, paddle = init_state(key)``: what the def returns there
 
     def kind(self, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> Optional[tuple[str, str]]:
         """(kind, description): kind "python int" / "python float" / "strong"."""
@@ -335,10 +337,12 @@ class _ArgTypes:
 
     def _bound(self, binding: Binding, depth: int) -> Optional[tuple[str, str]]:
         node = binding.node
-        if binding.kind != "assign" or not isinstance(node, cst.Assign) or len(node.targets) != 1 \
-                or not isinstance(node.targets[0].target, cst.Name) or binding.value is None:
+        if binding.kind != "assign" or not isinstance(node, cst.Assign) or len(node.targets) != 1:
             return None
-        return self.kind(binding.value, binding.scope, depth + 1)
+        if not isinstance(node.targets[0].target, cst.Name):
+            kinds = {self.kind(value, scope, depth + 1) for value, scope in self.unpacked_values(binding)}
+            return kinds.pop() if len(kinds) == 1 else None
+        return self.kind(binding.value, binding.scope, depth + 1) if binding.value is not None else None
 
     def explicitly_typed(self, call: cst.Call, scope: Scope) -> bool:
         """``np.float32(x)``, ``jnp.asarray(x, dtype=...)``, ``x.astype(...)``, ``jnp.ones(())``

@@ -473,7 +473,7 @@ def _weak_field_starts(ctx: FileContext) -> list[WeakField]:
                 param, stored_fields, every_return = None, _traced_constructions(ctx).get(cls, []), False
             else:
                 continue
-            evaluate = _KindOf(model, flow, types, param, kinds)
+            evaluate = _KindOf(model, flow, types, param, kinds, _passed_kinds(ctx, fed.jc.func) if param else {})
             for field in weak:
                 values = [s.get(field) for s in stored_fields]
                 strong = [v for v, scope in filter(None, values) if evaluate(v, scope) in STRONG_KINDS]
@@ -559,7 +559,9 @@ def _pytree_instance(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, d
     if not isinstance(expr, cst.Call) or depth > 2:
         return None
     if isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Name):
-        return _made_by_classmethod(ctx, expr.func, scope, depth)  # ``State.create(params)``
+        made = _made_by_classmethod(ctx, expr.func, scope, depth)  # ``State.create(params)``
+        method = calling_context(ctx).callee(expr, scope) if made is None else None
+        return _returned_instance(ctx, method, depth) if method is not None else made  # ``env.reset(key)``
     if not isinstance(expr.func, cst.Name):
         return None
     binding = model.single_binding(expr.func.value, scope)
@@ -568,11 +570,7 @@ def _pytree_instance(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, d
     if binding.kind == "param" and class_of is not None:  # ``cls(...)`` in a classmethod
         binding = class_of
     if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
-        inner = model.scope_of.get(binding.node)
-        returns = [r.value for r, f in model.returns if f.enclosing_function() is binding.node]
-        if inner is None or len(returns) != 1 or returns[0] is None:
-            return None
-        return _pytree_instance(ctx, returns[0], inner, depth + 1)
+        return _returned_instance(ctx, binding.node, depth)
     cls = binding.node
     if binding.kind != "class" or not isinstance(cls, cst.ClassDef) \
             or not pytree_class(ctx, cls, model.classes[cls].scope) \
@@ -595,6 +593,16 @@ def _pytree_instance(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, d
         else:
             values.pop(field, None)
     return cls, values, expr
+
+
+def _returned_instance(ctx: FileContext, function: cst.FunctionDef, depth: int):
+    """The pytree instance the one ``return`` of ``function`` builds."""
+    model = ctx.model
+    inner = model.scope_of.get(function)
+    returns = [r.value for r, f in model.returns if f.enclosing_function() is function]
+    if inner is None or len(returns) != 1 or returns[0] is None:
+        return None
+    return _pytree_instance(ctx, returns[0], inner, depth + 1)
 
 
 def _made_by_classmethod(ctx: FileContext, func: cst.Attribute, scope: Scope, depth: int):
@@ -703,15 +711,35 @@ def _category(dtype: str) -> str:
     return "bool" if dtype == "bool" else "int" if "int" in dtype else "float"
 
 
+def _passed_kinds(ctx: FileContext, func) -> dict[cst.Param, Kind]:
+    """The step's parameters that every jitted call of it in the module passes a value of one
+    kind (``env.step(state, action)`` with ``action = jax.random.randint(...)``: a strong
+    int32), each with that kind."""
+    model, flow, types = ctx.model, value_flow(ctx), argument_types(ctx)
+    evaluate = _KindOf(model, flow, types, None, {})
+    calls = [jc for jc in jitted_calls(ctx) if jc.func is func]
+    found: dict[str, list[Optional[Kind]]] = {}
+    for jc in calls:
+        scope = model.call_site_of[jc.call].frame.scope
+        for name, arg in jc.passed():
+            if name is not None:
+                found.setdefault(name, []).append(evaluate(arg.value, scope))
+    params = {p.name.value: p for p in (*positional_params(func), *func.params.kwonly_params)} if calls else {}
+    return {params[name]: kinds[0] for name, kinds in found.items()
+            if name in params and len(kinds) == len(calls) and kinds[0] is not None and len(set(kinds)) == 1}
+
+
 class _KindOf:
     """The kind of a value in the step (traced code): ``param``'s fields read as they start
-    (``kinds``); an array returned by a method of an object not seen (``env_state, timestep =
-    self._env.step(...)``) is strongly typed, of a dtype not known (a Python float added to it
-    gives float32, jax's default; a Python int may stay weak: ``1 - done`` of a bool);
-    None: unknown."""
+    (``kinds``), the step's other parameters as every call passes them (``passed``); an array
+    returned by a method of an object not seen (``env_state, timestep = self._env.step(...)``)
+    is strongly typed, of a dtype not known (a Python float added to it gives float32, jax's
+    default; a Python int may stay weak: ``1 - done`` of a bool); None: unknown."""
 
-    def __init__(self, model: SemanticModel, flow, types, param: Optional[str], kinds: dict[str, Kind]) -> None:
+    def __init__(self, model: SemanticModel, flow, types, param: Optional[str], kinds: dict[str, Kind],
+                 passed: Optional[dict[cst.Param, Kind]] = None) -> None:
         self.model, self.flow, self.types, self.param, self.kinds = model, flow, types, param, kinds
+        self.passed = passed or {}
 
     def __call__(self, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> Optional[Kind]:
         if depth > 8:
@@ -765,6 +793,8 @@ class _KindOf:
         return name if self.param is None or owner.value == self.param else None
 
     def _bound(self, binding: Binding, inner) -> Optional[Kind]:
+        if binding.kind == "param":
+            return self.passed.get(binding.node)  # type: ignore[call-overload]
         found = assigned(binding)
         if found.value is not None:
             return inner(found.value)
