@@ -1257,8 +1257,8 @@ def _defaulted_params_passed(ctx: FileContext, jitted: JittedFunction) -> set[st
                  if p.default is not None}
     passed: set[str] = set()
     for call in jitted_calls(ctx) if defaulted else ():
-        if call.func is not jitted.func:
-            continue
+        if call.func is not jitted.func or call.app.jit.qualname not in TRACING_JITS:
+            continue  # under equinox's filtering a passed Python value stays static (_filter_jitted)
         dynamic = {id(arg) for arg in call.dynamic_args()}
         passed.update(name for name, arg in call.passed() if name in defaulted and id(arg) in dynamic
                       and not _none_passed(ctx, arg.value, call.call))
