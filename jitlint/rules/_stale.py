@@ -81,6 +81,7 @@ class Event:
     frame: Frame
     order: int
     node: Optional[cst.CSTNode] = None  # the write itself, where one is shown as evidence
+    app: Optional[object] = None  # a call's: the jit application whose callable it runs, where known
 
 
 def stale_reads(ctx: FileContext) -> list[StaleRead]:
@@ -107,7 +108,7 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
         func = jc.func if isinstance(jc.func, (cst.FunctionDef, cst.Lambda)) else by_app.get(id(jc.app))
         if func in jitted:
             site = ctx.model.call_site_of[jc.call]
-            calls_of.setdefault(func, []).append(Event(site.frame, order(jc.call)))
+            calls_of.setdefault(func, []).append(Event(site.frame, order(jc.call), app=jc.app))
     for func, entry in jitted.items():
         if any(app.jit.qualname == NNX_JIT for app in entry.apps) and func not in calls_of \
                 and isinstance(func, cst.FunctionDef):
@@ -932,7 +933,7 @@ class _Analysis:
             bindings = self.model.lookup(name.value, scope)
             if not bindings or any(id(b.scope) in own for b in bindings):
                 continue
-            if any(b.kind in ("import", "def", "class") for b in bindings) or _same_recipe(bindings):
+            if any(b.kind in ("import", "def", "class") for b in bindings) or _same_recipe(bindings, self.model):
                 continue
             owner = bindings[0].scope
             if owner.kind == "class":
@@ -1053,7 +1054,6 @@ class _Analysis:
     # ------------------------------------------------------------------ ordering
     def _stale(self, name: str, owner: Scope, bindings: list[Binding], entry: JittedFunction,
                calls: list[Event], kinds: tuple[str, ...] = ("reassigned", "mutated")) -> Optional[str]:
-        definitions = [app.anchor for app in entry.apps]
         stops = tuple(f.node for app in entry.apps for f in app.frame
                       if isinstance(f.node, cst.FunctionDef))
         if owner.kind == "function":
@@ -1062,19 +1062,23 @@ class _Analysis:
             if how not in kinds or any(_inside(write.frame, j) for j in self.jitted):
                 continue  # runs at trace time only
             for w in self._lift(write, stops):
-                if self._recreated_with(w, definitions):
+                fresh = self._recreated_with(w, entry)
+                if fresh and len(fresh) == len(entry.apps):
                     continue
-                if self._between_calls(w, calls, stops):
+                live = [c for c in calls if c.app is None or id(c.app) not in fresh]
+                if self._between_calls(w, live, stops):
                     return how
         return None
 
-    def _recreated_with(self, write: Event, definitions: list[cst.CSTNode]) -> bool:
-        """The jitted function is (re)created in the loop that writes: traced anew each time."""
+    def _recreated_with(self, write: Event, entry: JittedFunction) -> set[int]:
+        """The jit applications whose callable is (re)created in the loop that writes: traced
+        anew each time (a new ``jax.jit(f)`` of the same ``f`` shares its cache and stays
+        stale; ``jax.jit(jax.grad(f))`` wraps a new function each time)."""
+        fresh: set[int] = set()
         for loop in write.frame.loops_in_scope():
             start, end = self.model.span(loop)  # type: ignore[misc]
-            if any(start < self.model.order(anchor) < end for anchor in definitions):
-                return True
-        return False
+            fresh |= {id(app) for app in entry.apps if start < self.model.order(_made_at(app, entry.func)) < end}
+        return fresh
 
     def _between_calls(self, write: Event, calls: list[Event], stops: tuple[cst.CSTNode, ...]) -> bool:
         body = _body(write.frame)
@@ -1109,8 +1113,16 @@ class _Analysis:
         if binding is None:
             return events
         for site in self.model.calls_to(binding):
-            events.extend(self._lift(Event(site.frame, self.model.order(site.node)), stops, depth + 1))
+            events.extend(self._lift(Event(site.frame, self.model.order(site.node), app=event.app), stops, depth + 1))
         return events
+
+
+def _made_at(app, func) -> cst.CSTNode:
+    """Where the object jit caches on is made: the def or lambda itself when the jit wraps it
+    by name (``jax.jit(likelihood)`` in a loop wraps the same function each time: measured,
+    one trace for all, with the globals of the first), else the application (a decorator, a
+    lambda written in the call, a transform's fresh result)."""
+    return func if isinstance(app.target, cst.Name) and func is not None else app.anchor
 
 
 def _label(model: SemanticModel, func: cst.CSTNode) -> str:
@@ -1124,7 +1136,7 @@ def _label(model: SemanticModel, func: cst.CSTNode) -> str:
     return "<lambda>"
 
 
-def _same_recipe(bindings: list[Binding]) -> bool:
+def _same_recipe(bindings: list[Binding], model: SemanticModel) -> bool:
     """Every binding runs the very same call with no arguments but literals
     (``num_train, idx = train_init()`` before the loop and again in each epoch): the value is
     recomputed, not changed, as far as the code shows; a write that differs
@@ -1140,6 +1152,8 @@ def _same_recipe(bindings: list[Binding]) -> bool:
                 or not all(isinstance(arg.value, (cst.Integer, cst.Float, cst.SimpleString))
                            for arg in value.args):
             return False
+        if _host_state_read(value, binding.scope, model) is not None:
+            return False  # ``x = np.random.normal(size=3)`` in each epoch: a new draw every time
         loops = binding.frame.loops_in_scope() if binding.frame is not None else []
         if loops and _reads_loop_bound_name(value.func, loops[0]):
             return False  # ``len_batching_funcs[l]()`` with ``l`` drawn in the loop: another recipe
