@@ -933,13 +933,18 @@ class _Analysis:
             bindings = self.model.lookup(name.value, scope)
             if not bindings or any(id(b.scope) in own for b in bindings):
                 continue
-            if any(b.kind in ("import", "def", "class") for b in bindings) or _same_recipe(bindings, self.model):
+            # a class or module read as a namespace (``Hyper.lr``) goes stale only through
+            # writes of its attributes (``Hyper.lr *= 0.5``); rebinding it is no change of state
+            namespace = all(b.kind in ("import", "class") for b in bindings)
+            if (not namespace and any(b.kind in ("import", "def", "class") for b in bindings)) \
+                    or _same_recipe(bindings, self.model):
                 continue
             owner = bindings[0].scope
             if owner.kind == "class":
                 continue
             seen.add(name.value)
-            how = self._stale(name.value, owner, bindings, entry, calls)
+            how = self._stale(name.value, owner, bindings, entry, calls,
+                              kinds=("mutated",) if namespace else ("reassigned", "mutated"))
             if how is not None:
                 name = self._computational_read(func, name.value, bindings)
                 if name is None:
@@ -948,7 +953,8 @@ class _Analysis:
                 if all(b.kind == "assign" and b.value is not None and b.frame is not None
                        and creates_nnx_object(b.value, b.scope, b.frame, self.model) for b in bindings):
                     how = NNX_UPDATED
-                yield StaleRead(name, entry.func, name.value, how, lambdas, label=_label(self.model, entry.func))
+                shown = _attribute_read(func, name) if namespace else name.value
+                yield StaleRead(name, entry.func, shown, how, lambdas, label=_label(self.model, entry.func))
 
     def _computational_read(self, func: cst.FunctionDef, name: str,
                             bindings: list[Binding]) -> Optional[cst.Name]:
@@ -1115,6 +1121,13 @@ class _Analysis:
         for site in self.model.calls_to(binding):
             events.extend(self._lift(Event(site.frame, self.model.order(site.node), app=event.app), stops, depth + 1))
         return events
+
+
+def _attribute_read(func: cst.CSTNode, name: cst.Name) -> str:
+    """``Hyper.lr`` for the read ``name`` of a namespace in ``func`` (the name alone when it is
+    not read through an attribute)."""
+    attribute = next((node for node in iter_nodes(func) if isinstance(node, cst.Attribute) and node.value is name), None)
+    return f"{name.value}.{attribute.attr.value}" if attribute is not None else name.value
 
 
 def _made_at(app, func) -> cst.CSTNode:

