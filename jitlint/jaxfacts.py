@@ -114,7 +114,8 @@ STATIC_FIELD_MARKERS: dict[str, tuple[str, bool] | None] = {
 # Pytree dataclasses whose every field is a leaf unless marked static (STATIC_FIELD_MARKERS):
 # under jax.jit a field annotated ``int`` is a tracer too, so ``lax.scan(length=c.n)`` raises
 # (chex#104).  chex.dataclass has no static marker at all.  Measured by tests/test_jaxfacts.py.
-LEAF_FIELD_DATACLASSES = frozenset({"chex.dataclass", "flax.struct.dataclass", "flax.struct.PyTreeNode"})
+LEAF_FIELD_DATACLASSES = frozenset({"chex.dataclass", "flax.struct.dataclass", "flax.struct.PyTreeNode",
+                                    "typing.NamedTuple"})
 
 # Decorators that, used bare, leave a def called with the arguments it is given: under
 # ``jax.jit(f)`` of ``@jax.custom_jvp def f(x)`` the primal body runs with ``x`` a tracer

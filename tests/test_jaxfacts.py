@@ -10,6 +10,8 @@ import importlib
 import inspect
 import time
 
+import typing
+
 import pytest
 
 from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
@@ -1802,7 +1804,11 @@ def test_dtype_object_raises_at_a_traced_position_of_jax_jit(qualname):
     assert jax.jit(lambda x, d: x, static_argnums=1)(1.0, dtype) == 1.0
 def _leaf_field_class(qualname: str):
     """A class made by ``qualname`` with an int field ``n`` (no static marker) and ``k`` marked
-    static where the library can (chex cannot)."""
+    static where the library can (chex and NamedTuple cannot)."""
+    if qualname == "typing.NamedTuple":
+        class Counted(typing.NamedTuple):
+            n: int
+        return Counted, None
     if qualname == "chex.dataclass":
         chex = pytest.importorskip("chex")
 

@@ -66,7 +66,7 @@ from typing import NamedTuple, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMESPACES, NUMPY_KEEPING_JNP_FUNCTIONS, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, BOOL_DTYPES, COMPILE_TIME_EVAL_CONTEXTS, MASK_KEEPING_METHODS, SHAPE_JOINING_CALLS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (NAMED_TUPLE_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMESPACES, NUMPY_KEEPING_JNP_FUNCTIONS, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, BOOL_DTYPES, COMPILE_TIME_EVAL_CONTEXTS, MASK_KEEPING_METHODS, SHAPE_JOINING_CALLS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
@@ -2436,7 +2436,44 @@ class _FunctionAnalysis:
                     return node.value, class_scope
         return None
 
-    def leaf_field_class(self, expr: cst.Attribute, scope: Scope) -> Optional[tuple[str, list[cst.Arg]]]:
+    def int_leaf_declaration(self, read: cst.Attribute, scope: Scope
+                             ) -> Optional[tuple[cst.ClassDef, cst.AnnAssign]]:
+        """(class, field declaration) when ``read`` is a leaf field of a class of this module
+        that a parameter's annotation names (no call passes one), declared as Python ints
+        only (``Tuple[int, int]``, ``Sequence[Tuple[int, int]]``)."""
+        leaf = self.leaf_field_class(read, scope)
+        if leaf is None or leaf[1]:
+            return None
+        declared = _declared_fields(self.model, leaf[0]).get(read.attr.value)
+        if declared is None or not _python_ints_annotation(declared[0].annotation.annotation):
+            return None
+        return leaf[0], declared[0]
+
+    def leaf_fix(self, cls: cst.ClassDef) -> str:
+        """How to keep a leaf field of ``cls`` a Python value."""
+        if any(self.model.qualified_name(base.value, self.model.classes[cls].scope) in NAMED_TUPLE_BASES
+               for base in cls.bases):
+            return ("a NamedTuple has no static fields: pass the value as a static argument of its own, "
+                    "or hold it in a flax.struct dataclass field with pytree_node=False")
+        return ("declare the field static (`flax.struct.field(pytree_node=False)`, `eqx.field(static=True)`) "
+                "or pass it as a static argument of its own")
+
+    def leaf_read(self, expr: Optional[cst.BaseExpression], scope: Scope, depth: int = 0) -> Optional[cst.Attribute]:
+        """The attribute read ``expr`` comes from, through subscripts and names bound once in
+        this function (``hw = grids.resolutions[level]``: ``grids.resolutions``)."""
+        while isinstance(expr, cst.Subscript):
+            expr = expr.value
+        if isinstance(expr, cst.Name) and depth < 3:
+            binding = self.flow.single(expr, scope)
+            if binding is None or binding.kind != "assign" or id(binding.scope) not in self.scope_ids:
+                return None
+            value = assigned(binding).value
+            if value is None and isinstance(binding.node, cst.Assign):  # ``height, width = grids.resolution``
+                value = binding.node.value
+            return self.leaf_read(value, binding.scope, depth + 1) if value is not None else None
+        return expr if isinstance(expr, cst.Attribute) else None
+
+    def leaf_field_class(self, expr: cst.Attribute, scope: Scope) -> Optional[tuple[cst.ClassDef, list[cst.Arg]]]:
         """``c.n`` of a traced parameter ``c`` that an instance of a class of this module is
         passed to (at a call of the jitted def, or by annotation), whose ``n`` is a leaf
         (LEAF_FIELD_DATACLASSES): that class's name, with the call arguments that pass one
@@ -2449,7 +2486,7 @@ class _FunctionAnalysis:
             return None
         for cls, passed in self.param_classes().get(param, {}).items():
             if expr.attr.value in leaves.get(cls, ()):
-                return cls.name.value, passed
+                return cls, passed
         return None
 
     def param_classes(self) -> dict[str, dict[cst.ClassDef, list[cst.Arg]]]:
@@ -2595,9 +2632,10 @@ class _FunctionAnalysis:
         """A shape or pad-width argument's parts (``_elements``), also through a name bound once
         in this trace to a list built by joining or repeating displays (``pad_config = [(0, 0)]
         * (ndim - 1) + [(padl, padr)]``)."""
-        if depth < 3 and _sequence_arithmetic(expr):
-            return [part for side in (expr.left, expr.right) if isinstance(side, (cst.List, cst.Tuple, cst.Name))
-                    or _sequence_arithmetic(side) for part in self.shape_parts(side, scope, depth + 1)]
+        if depth < 3 and _sequence_arithmetic(expr):  # ``(4,) + grids.resolution`` too: its elements
+            return [part for side in (expr.left, expr.right) for part in self.shape_parts(side, scope, depth + 1)]
+        if depth < 3 and (inner := self._sequence_of(expr, scope)) is not None:
+            return self.shape_parts(inner, scope, depth + 1)  # ``tuple(hw)``: the elements of ``hw``
         if depth < 3 and isinstance(expr, cst.Name):
             binding = self.flow.single(expr, scope)
             if binding is not None and binding.kind == "assign" and id(binding.scope) in self.scope_ids \
@@ -2867,15 +2905,39 @@ def tracer_test(model: SemanticModel, test: cst.BaseExpression, scope: Scope) ->
     return "untraced" if negated else "traced"
 
 
+_INT_CONTAINERS = frozenset({"Tuple", "tuple", "Sequence", "List", "list"})
+
+
+def _python_ints_annotation(annotation: cst.BaseExpression) -> bool:
+    """``int``, ``Tuple[int, int]``, ``Sequence[Tuple[int, int]]``: Python ints, nothing else."""
+    if isinstance(annotation, cst.Subscript):
+        return _last_name(annotation.value) in _INT_CONTAINERS and all(
+            isinstance(e.slice, cst.Index) and (_python_ints_annotation(e.slice.value)
+                                                or isinstance(e.slice.value, cst.Ellipsis))
+            for e in annotation.slice)
+    return _last_name(annotation) == "int"
+
+
 def _sequence_arithmetic(expr) -> bool:
-    """``[a] + [b]`` or ``[a] * n``: a list or tuple display joined or repeated."""
+    """``[a] + [b]`` or ``[a] * n``: a list or tuple display joined or repeated; also a shape
+    joined with one (``x.shape[:2] + tuple(hw) + (1,)``)."""
     if not isinstance(expr, cst.BinaryOperation) or not isinstance(expr.operator, (cst.Add, cst.Multiply)):
         return False
     sides = (expr.left, expr.right)
     displays = (cst.List, cst.Tuple, cst.ListComp)
     if isinstance(expr.operator, cst.Multiply):
         return any(isinstance(side, displays) for side in sides)
-    return any(isinstance(side, displays) or _sequence_arithmetic(side) for side in sides)
+    return any(isinstance(side, displays) or _sequence_arithmetic(side) for side in sides) \
+        or (all(_shape_sequence(side) for side in sides))
+
+
+def _shape_sequence(expr) -> bool:
+    """``x.shape``, ``x.shape[:2]``, ``tuple(...)`` / ``list(...)``: a sequence, not an array."""
+    if isinstance(expr, cst.Subscript):
+        expr = expr.value
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value == "shape"
+    return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("tuple", "list")
 
 
 def _makes_jax_array(qualname: Optional[str]) -> bool:
@@ -3410,16 +3472,19 @@ class _UseFinder(Walker):
                          error: str, fix: str) -> None:
         a = self.a
         param = a._is_bare_param(value, self.scope)
-        leaf = a.leaf_field_class(value, self.scope) if isinstance(value, cst.Attribute) else None
+        read = a.leaf_read(value, self.scope)
+        declared = a.int_leaf_declaration(read, self.scope) if read is not None else None
+        if declared is not None:
+            self._report_int_leaf(node, value, what, error, *declared)
+            return
+        leaf = a.leaf_field_class(read, self.scope) if read is not None else None
         if leaf is None:
             advice = static_fix(param) + f", else {fix}" if param is not None else fix
             a.report("convert", node, f"{what} needs a concrete value but `{_src(value)}` is traced "
                                       f"in {a.where}: it raises {error}; {advice}")
             return
         cls, passed = leaf
-        advice = (f"`{value.attr.value}` is a pytree leaf of `{cls}`, traced like its arrays: declare "
-                  f"the field static (`flax.struct.field(pytree_node=False)`, "
-                  f"`eqx.field(static=True)`) or pass it as a static argument of its own")
+        advice = f"`{read.attr.value}` is a pytree leaf of `{cls.name.value}`, traced like its arrays: {a.leaf_fix(cls)}"
         if not passed:
             a.report("convert", node, f"{what} needs a concrete value but `{_src(value)}` is traced "
                                       f"in {a.where}: it raises {error}; {advice}")
@@ -3427,9 +3492,21 @@ class _UseFinder(Walker):
         # Shown where a `cls` instance is passed: another class (a static field) may work
         # with the same body (chex#104: the flax.struct twin with the field static does).
         for arg in passed:
-            a.report("convert", arg, f"passing a `{cls}` to {a.where}: there {what} is "
+            a.report("convert", arg, f"passing a `{cls.name.value}` to {a.where}: there {what} is "
                                      f"`{_src(value)}`, which needs a concrete value but is traced: "
                                      f"it raises {error}; {advice}", ((node, "the use"),))
+
+    def _report_int_leaf(self, node: cst.CSTNode, value: cst.BaseExpression, what: str, error: str,
+                         cls: cst.ClassDef, field: cst.AnnAssign) -> None:
+        """A field the class declares as Python ints (``resolutions: Sequence[Tuple[int, int]]``)
+        that its kind of pytree makes a leaf, so jit traces it: shown at the declaration, where
+        the fix goes (tapnet c1b0059)."""
+        a = self.a
+        name = f"{cls.name.value}.{field.target.value}"  # type: ignore[attr-defined]
+        a.report("convert", field, (
+            f"`{name}` is declared as Python ints (`{_src(field.annotation.annotation)}`), but every field of "
+            f"`{cls.name.value}` is a pytree leaf, so under {a.where} it arrives traced, and {what} "
+            f"(`{_src(value)}`) needs a concrete value: it raises {error}; {a.leaf_fix(cls)}"), ((node, "the use"),))
 
     def _data_sized(self, node: cst.Call, fact: DataSizedOutput) -> None:
         """``jnp.nonzero(x)``: an output sized by traced data, without the size keyword."""

@@ -25,7 +25,10 @@ class ConcreteConversionOfTracer(Rule):
     `categorical`'s `logits`). A parameter with a default counts as
     traced when a call in the module passes it. A shape or pad width built as a list first
     (`pad_config = [(0, 0)] * (x.ndim - 1) + [(pad, pad)]`, jax#27601) is read element by
-    element.
+    element, and so is one joined with a shape (`x.shape[:1] + tuple(hw) + (1,)`). A pytree
+    leaf reaching such a place is shown where the fix goes: at the call passing the instance,
+    or, for a field the class declares as Python ints (`resolution: Tuple[int, int]` in a
+    `NamedTuple`, whose fields are all leaves; tapnet c1b0059), at that declaration.
     Traced code is all the code JIT801 lists (`jitlint rule JIT801`): jitted functions, and the
     functions that vmap, the lax loops, `model.apply`, equinox and nnx methods, transforms
     called in traced code and the libraries of `jaxfacts.TRACING_CALLS` trace.
