@@ -3463,7 +3463,8 @@ class _UseFinder(Walker):
         a, scope = self.a, self.scope
         for arg in args:
             for value in a.shape_parts(arg.value, scope):
-                if a.traced(value, scope):
+                # ``jnp.full(shape, v)`` of ``def alloc(v, *shape)``: a tuple of tracers
+                if a.traced(value, scope) or (isinstance(value, cst.Name) and a.elements_traced(value, scope)):
                     self._report_concrete(node, value, what, error, fix)
                     return True
         return False
@@ -3478,6 +3479,10 @@ class _UseFinder(Walker):
             self._report_int_leaf(node, value, what, error, *declared)
             return
         leaf = a.leaf_field_class(read, self.scope) if read is not None else None
+        star = isinstance(value, cst.Name) and any(a._traced_star_param(b) for b in a.flow.reaching(value, self.scope))
+        if star:  # ``def alloc(v, *shape)``: each value the call passes is traced
+            fix = (f"`*{value.value}` collects traced arguments: take the shape as one argument and "
+                   f"mark it static (a tuple), or mark those positions static with static_argnums")
         if leaf is None:
             advice = static_fix(param) + f", else {fix}" if param is not None else fix
             a.report("convert", node, f"{what} needs a concrete value but `{_src(value)}` is traced "
