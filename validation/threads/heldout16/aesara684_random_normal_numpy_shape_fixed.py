@@ -1,0 +1,38 @@
+# source: https://github.com/aesara-devs/aesara/issues/684
+# expect: none
+# runtime: COMPILES 1 CALLS 1
+# why: the thread's solution (#702): keep the shape a NumPy array in the transpiled function, so it is concrete at trace time and jax_funcified compiles once.
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# --- end harness ---
+import jax
+import numpy as np
+
+shape = np.array([10])  # currently jnp.array([10])
+
+def jax_funcified(prng_key):
+    return jax.random.normal(prng_key, shape)
+
+key = jax.random.PRNGKey(0)
+print(jax.jit(jax_funcified)(key))
+_report({"jit(jax_funcified)"}, 1)  # scaffolding
