@@ -994,6 +994,9 @@ class _Analysis:
         for frame, node in self.item_writes.get(name, ()):
             if self._same(name, frame.scope, bindings):
                 yield "mutated", Event(frame, self.model.order(node), node)
+        for site in self._passed_to_mutator(name):  # ``refresh(weights)`` writing ``buf[:] = ...``
+            if self._same(name, site.frame.scope, bindings):
+                yield "mutated", Event(site.frame, self.model.order(site.node), site.node)
         if all(b.kind == "assign" and b.value is not None and b.frame is not None
                and creates_nnx_object(b.value, b.scope, b.frame, self.model) for b in bindings):
             for site in self._nnx_updates(name):
@@ -1005,6 +1008,39 @@ class _Analysis:
         for site in self.method_calls.get(name, ()):
             if self._same(name, site.frame.scope, bindings):
                 yield "mutated", Event(site.frame, self.model.order(site.node), site.node)
+
+    def _passed_to_mutator(self, name: str) -> Iterator:
+        """Calls that pass ``name`` to a def of this module (not jitted) that mutates that
+        parameter in place: an item or attribute write (``buf[:] = ...``) or a mutating method
+        (``buf.append(x)``) on it, in its own body."""
+        for site in self.model.calls:
+            func = site.node.func
+            if not isinstance(func, cst.Name) or not any(
+                    isinstance(a.value, cst.Name) and a.value.value == name for a in site.node.args):
+                continue
+            binding = self.model.single_binding(func.value, site.frame.scope)
+            callee = binding.node if binding is not None and binding.kind == "def" else None
+            if not isinstance(callee, cst.FunctionDef) or callee in self.jitted:
+                continue
+            params = positional_params(callee)
+            mutated = self._mutated_params(callee)
+            for index, arg in enumerate(site.node.args):
+                if arg.star:
+                    break
+                param = arg.keyword.value if arg.keyword is not None else \
+                    params[index].name.value if index < len(params) else None
+                if isinstance(arg.value, cst.Name) and arg.value.value == name and param in mutated:
+                    yield site
+                    break
+
+    def _mutated_params(self, function: cst.FunctionDef) -> set[str]:
+        scope = self.model.scope_of[function]
+        params = {p.name.value for p in (*positional_params(function), *function.params.kwonly_params)
+                  if all(b.kind == "param" for b in scope.bindings.get(p.name.value, ()))}  # not rebound
+        found = {written for written in params for frame, _ in self.item_writes.get(written, ())
+                 if frame.scope is scope}
+        return found | {written for written in params for site in self.method_calls.get(written, ())
+                        if site.frame.scope is scope}
 
     def _nnx_updates(self, name: str) -> Iterator:
         """Calls that update the NNX object ``name`` in place: ``name.update(...)``

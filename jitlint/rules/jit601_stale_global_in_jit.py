@@ -31,7 +31,9 @@ class StaleGlobalInJit(Rule):
     another one (shown at the write); a class read as a namespace (`Hyper.lr`) whose
     attribute the program writes between calls (`Hyper.lr *= 0.5`); and a function jitted
     again in the loop that rewrites what it reads (`objective = jax.jit(likelihood)` each fit:
-    a new jit of the same function shares its cache, jax#2479). Also a draw from a random generator kept in Python
+    a new jit of the same function shares its cache, jax#2479); and a global handed to a
+    function of this module that fills that parameter in place (`refill(weights, v)` with
+    `buffer[:] = v`). Also a draw from a random generator kept in Python
     (`np.random.normal()`, `random.random()`, `autoray.do("random.normal", ...)`, a NumPy
     Generator made outside or passed as a static argument: `rng.random()`) or a read of
     the host clock (`time.time()`, `time.perf_counter_ns()`: jaxfacts.HOST_CLOCK_READS) or
