@@ -603,9 +603,9 @@ PYTHON_VALUE_ATTRIBUTES: dict[str, str] = {
     "is_fully_addressable": _CONCRETIZATION, "committed": _CONCRETIZATION, "global_shards": _CONCRETIZATION,
 }
 # syntax: a truth test (`if`, `while`, `and`, `or`, `not`), a Python slice bound (`x[:n]`), an
-# index into a Python list or tuple
+# index into a Python list or tuple, the count a list or tuple is repeated by (`[x] * n`)
 PYTHON_VALUE_SYNTAX: dict[str, str] = {"truth test": _BOOL, "slice bound": "IndexError",
-                                       "sequence index": _INTEGER}
+                                       "sequence index": _INTEGER, "sequence repeat": "TypeError"}
 
 # jax.numpy functions that read a list or tuple argument with NumPy (``jnp.ndim([x, y])``):
 # with a tracer among its items they raise TracerArrayConversionError under jit (a jax.Array

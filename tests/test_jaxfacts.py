@@ -710,6 +710,7 @@ SYNTAX_EXAMPLES = {
     "truth test": lambda v: 1.0 if v > 0 else 0.0,
     "slice bound": lambda v: jnp.arange(5)[:v],
     "sequence index": lambda v: [1.0, 2.0, 3.0][v],
+    "sequence repeat": lambda v: jnp.concatenate([jnp.ones(2)] * v),
 }
 
 

@@ -3381,9 +3381,17 @@ class _UseFinder(Walker):
             self._report_hash(node, f"the dict `{_src(node)}` hashes its keys", _hash_fix("dict"))
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
-        """``x * 2654435761`` / ``x % 2**32`` with ``x`` traced: the int does not fit int32."""
+        """``x * 2654435761`` / ``x % 2**32`` with ``x`` traced: the int does not fit int32;
+        ``[x] * n`` with ``n`` traced: a Python list repeated by a tracer."""
         if not isinstance(node.operator, cst.MatrixMultiply):
             self._overflow(node.left, node.right, node)
+        if isinstance(node.operator, cst.Multiply):
+            for sequence, count in ((node.left, node.right), (node.right, node.left)):
+                if _is_python_sequence(self.a.model, sequence, self.scope) and self.a.traced(count, self.scope):
+                    self._report_concrete(node, count, "the count a Python list or tuple is repeated by",
+                                          PYTHON_VALUE_SYNTAX["sequence repeat"],
+                                          "repeat with jnp.tile / jnp.repeat and a static count")
+                    return
 
     def _overflow(self, left: cst.BaseExpression, right: cst.BaseExpression, node: cst.CSTNode) -> None:
         for constant, other in ((left, right), (right, left)):
@@ -3695,6 +3703,8 @@ def _is_python_sequence(model: SemanticModel, expr: cst.BaseExpression, scope: S
     sequences = (cst.List, cst.Tuple, cst.ListComp)
     if isinstance(expr, sequences):
         return True
+    if isinstance(expr, cst.Attribute) and expr.attr.value == "shape":
+        return True  # ``x.shape[i]``: a tuple of Python ints, under jit too
     if isinstance(expr, cst.Name):
         bindings = model.lookup(expr.value, scope)
         return bool(bindings) and all(

@@ -14,7 +14,8 @@ class ConcreteConversionOfTracer(Rule):
     `jaxfacts.PYTHON_VALUE_METHODS` / `PYTHON_VALUE_ATTRIBUTES`),
     and traced values where JAX needs a Python value: a `range(n)` bound, a shape
     (`jnp.zeros((n,))`, `x.reshape(n, -1)`, `jnp.arange(n)`), a slice bound (`x[:n]`), an index
-    into a Python list or tuple, a size or axis argument (`jax.nn.one_hot(x, n)`,
+    into a Python list or tuple (`x.shape[axis]` too), the count a list is repeated by
+    (`[block] * n`), a size or axis argument (`jax.nn.one_hot(x, n)`,
     `jnp.sum(x, axis=k)`; every parameter of `jaxfacts.CONCRETE_PARAMS`, library calls too:
     flax's `Dropout(deterministic=...)`, chex's static assertions `chex.assert_equal` /
     `assert_scalar_*`, also under `@chex.chexify`), also in module functions the jitted body calls with traced arguments,
