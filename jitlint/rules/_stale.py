@@ -1335,7 +1335,8 @@ def _find_state_flows(ctx: FileContext) -> list[StateFlow]:
         for helper in _followed_helpers(ctx, analysis, jitted, inner_of_jitted):
             where = f"`{helper.func.name.value}` (called from jitted `{func.name.value}`)"
             found.extend(dataclasses.replace(f, where=where) for f in
-                         _StateFlowOfFunction(ctx, helper.func, helper, inner_of_jitted).run())
+                         _StateFlowOfFunction(ctx, helper.func, helper, inner_of_jitted,
+                                              _module_object_self(ctx, helper.func)).run())
     found.extend(_bound_method_updates(ctx))
     return found
 
@@ -1357,6 +1358,23 @@ def _followed_helpers(ctx: FileContext, analysis, jitted, inner_of_jitted: set[i
             found.append(helper)
         stack.extend(helper.followed.values())
     return found
+
+
+def _module_object_self(ctx: FileContext, method: cst.FunctionDef) -> frozenset[str]:
+    """``self`` of a method of a plain class whose every instance the module makes at its top
+    level (``tracker = Tracker()``): the object outlives any trace, so what the method stores
+    on it from traced code leaks (``tracker.log(loss)`` appending to ``self.history``)."""
+    frame = ctx.model.functions.get(method)
+    params = positional_params(method)
+    cls = frame.scope.node if frame is not None and frame.scope.kind == "class" else None
+    context = calling_context(ctx)
+    if not isinstance(cls, cst.ClassDef) or not params or method.decorators or not context.is_plain_class(cls):
+        return frozenset()
+    binding = ctx.model.single_binding(cls.name.value, ctx.model.classes[cls].scope)
+    made = [site for site in ctx.model.calls_to(binding)] if binding is not None else []
+    at_top = [site for site in made if site.frame.scope is ctx.model.module_scope
+              and isinstance(ctx.model.parent_statement.get(site.node), cst.Assign)]
+    return frozenset({params[0].name.value}) if made and len(at_top) == len(made) else frozenset()
 
 
 def _bound_method_updates(ctx: FileContext) -> Iterator[StateFlow]:

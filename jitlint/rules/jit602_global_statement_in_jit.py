@@ -9,7 +9,8 @@ class GlobalStatementInJit(Rule):
     ## What it does
     Flags outer state (a `global` / `nonlocal` variable, a list, dict or set defined outside or
     passed to the enclosing factory, an attribute of a static `self`, or of a class or object
-    the module binds at its top level: `RNG.key`) that a jitted function
+    the module binds at its top level: `RNG.key`, also through a method of such an object the
+    jitted function calls: `tracker.log(loss)` appending to `self.history`) that a jitted function
     writes, when that state flows into or out of the traced computation:
     a traced value stored in it (a leaked tracer), a PRNG key in it split or replaced, or the
     variable the body updates also read into the result. Also a bound method jitted as it is
