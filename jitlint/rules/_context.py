@@ -339,8 +339,10 @@ class CallingContext:
 
     def instance_class(self, name: cst.Name, scope: Scope) -> Optional[cst.ClassDef]:
         """The class of this module that ``name`` is an instance of: ``self`` in a method,
-        a variable assigned once from ``Cls(...)``, or a parameter that every call gives one."""
-        binding = self.model.single_binding(name.value, scope)
+        a variable assigned once from ``Cls(...)`` (or the one such assignment that reaches
+        this read: ``counter = Counter()`` ... ``counter = CounterV2()`` further down), or a
+        parameter that every call gives one."""
+        binding = self.model.single_binding(name.value, scope) or value_flow(self.ctx).single(name, scope)
         if binding is None:
             return None
         if binding.kind == "param":
