@@ -2449,6 +2449,28 @@ class _FunctionAnalysis:
             return None
         return leaf[0], declared[0]
 
+    def holds_none(self, expr: cst.BaseExpression, scope: Scope) -> bool:
+        """``None``, or the jitted def's own parameter that every jitted call in the module
+        passes as None or leaves at a None default (``jnp.where(mask, size=size)`` of
+        ``size=None``: unsized; ``if batch is None: return`` with ``batch=None`` at every call)."""
+        if is_none(expr):
+            return True
+        if self.caller is not None or self.root.traced_by or not isinstance(expr, cst.Name):
+            return False
+        bindings = self.model.lookup(expr.value, scope)
+        node = bindings[0].node if len(bindings) == 1 and bindings[0].kind == "param" \
+            and bindings[0].scope.node is self.func else None
+        if not isinstance(node, cst.Param):
+            return False
+        param, default_none = node.name.value, node.default is not None and is_none(node.default)
+        calls = [jc for jc in jitted_calls(self.ctx) if jc.func is self.func]
+        for jc in calls:
+            passed = [arg.value for name, arg in jc.passed() if name == param]
+            if any(arg.star for arg in jc.call.args) or not (all(is_none(v) for v in passed) if passed
+                                                             else default_none):
+                return False
+        return bool(calls)
+
     def leaf_fix(self, cls: cst.ClassDef) -> str:
         """How to keep a leaf field of ``cls`` a Python value."""
         if any(self.model.qualified_name(base.value, self.model.classes[cls].scope) in NAMED_TUPLE_BASES
@@ -3034,6 +3056,25 @@ class _UseFinder(Walker):
             self.bool_context.add(id(expr))
             self._mark(expr.expression)
 
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
+        """The statements in order, up to an ``if batch is None: return ...`` that every call
+        takes (``batch=None``): what follows it never runs."""
+        for statement in node.body:
+            self.walk(statement)
+            if isinstance(statement, cst.If) and self._always_returns(statement):
+                break
+        return False
+
+    def _always_returns(self, node: cst.If) -> bool:
+        test = node.test
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+                and isinstance(test.comparisons[0].operator, cst.Is) and is_none(test.comparisons[0].comparator)
+                and self.a.holds_none(test.left, self.scope)):
+            return False
+        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+        last = body[-1] if body else None
+        return isinstance(last, cst.SimpleStatementLine) and any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
+
     def visit_If(self, node: cst.If) -> Optional[bool]:
         self._test(node.test, "Python `if`", IF_FIX)
         guard = self.a.tracer_guard(node.test, self.scope)
@@ -3526,7 +3567,7 @@ class _UseFinder(Walker):
         a, scope = self.a, self.scope
         args = [arg for arg in node.args if not arg.star]
         if len(args) < len(node.args) or any(arg.keyword is not None and arg.keyword.value == fact.size_keyword
-                                              for arg in args):
+                                              and not a.holds_none(arg.value, scope) for arg in args):
             return  # sized, or *args/**kwargs we cannot see into
         positional = [arg for arg in args if arg.keyword is None]
         if (fact.max_positional is not None and len(positional) > fact.max_positional) \
