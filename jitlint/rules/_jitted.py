@@ -23,6 +23,7 @@ import libcst as cst
 from jitlint.jaxfacts import ARGUMENT_KEEPING_DECORATORS
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
+from jitlint.rules._context import calling_context, inherited_method
 from jitlint.semantic import SemanticModel, argument_value, dotted_name, has_decorator
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, passthrough_decorator, spec_of
 from jitlint.values import self_attribute_value, value_flow
@@ -368,7 +369,6 @@ def _instance_method(ctx: FileContext, func: cst.Attribute, scope) -> Optional[c
     """The method def of a class of this module that ``obj.method`` binds when ``obj`` is an
     instance of it (``self`` in its methods, ``env = Env()``, a parameter every caller gives
     one): not ``Cls.method`` (unbound), nor a static or class method (no ``self`` bound)."""
-    from jitlint.rules._context import calling_context, inherited_method  # the call graph builds on this module
     if not isinstance(func.value, cst.Name):
         return None
     cls = calling_context(ctx).instance_class(func.value, scope)

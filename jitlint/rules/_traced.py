@@ -2455,21 +2455,38 @@ class _FunctionAnalysis:
         ``size=None``: unsized; ``if batch is None: return`` with ``batch=None`` at every call)."""
         if is_none(expr):
             return True
+        values = self._root_param_values(expr, scope)
+        return values is not None and all(is_none(value) for value in values)
+
+    def root_flag(self, expr: cst.BaseExpression, scope: Scope) -> Optional[bool]:
+        """The truth value of the jitted def's own parameter that every jitted call in the
+        module passes as a literal of one truth value, or leaves at such a default (``if
+        verbose:`` with ``verbose=False`` never passed): None when unknown."""
+        if self.traced(expr, scope):
+            return None  # a literal passed at a traced position arrives a tracer: the test raises
+        values = self._root_param_values(expr, scope)
+        truths = {literal_truth(value) for value in values} if values else {None}
+        return truths.pop() if len(truths) == 1 else None
+
+    def _root_param_values(self, expr: cst.BaseExpression, scope: Scope) -> Optional[list[cst.BaseExpression]]:
+        """What every jitted call in the module gives the jitted def's own parameter ``expr``
+        (the default where a call leaves it out); None when unknown (no call, ``*args``, a
+        parameter without a default left out)."""
         if self.caller is not None or self.root.traced_by or not isinstance(expr, cst.Name):
-            return False
+            return None
         bindings = self.model.lookup(expr.value, scope)
         node = bindings[0].node if len(bindings) == 1 and bindings[0].kind == "param" \
             and bindings[0].scope.node is self.func else None
         if not isinstance(node, cst.Param):
-            return False
-        param, default_none = node.name.value, node.default is not None and is_none(node.default)
+            return None
         calls = [jc for jc in jitted_calls(self.ctx) if jc.func is self.func]
+        values: list[cst.BaseExpression] = []
         for jc in calls:
-            passed = [arg.value for name, arg in jc.passed() if name == param]
-            if any(arg.star for arg in jc.call.args) or not (all(is_none(v) for v in passed) if passed
-                                                             else default_none):
-                return False
-        return bool(calls)
+            passed = [arg.value for name, arg in jc.passed() if name == node.name.value]
+            if any(arg.star for arg in jc.call.args) or (not passed and node.default is None):
+                return None
+            values.extend(passed or [node.default])
+        return values or None
 
     def leaf_fix(self, cls: cst.ClassDef) -> str:
         """How to keep a leaf field of ``cls`` a Python value."""
@@ -3076,6 +3093,14 @@ class _UseFinder(Walker):
         return isinstance(last, cst.SimpleStatementLine) and any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
 
     def visit_If(self, node: cst.If) -> Optional[bool]:
+        flag = self.a.root_flag(node.test, self.scope)
+        if flag is not None:  # ``if verbose:`` that no jitted call turns on: that branch never runs
+            self.walk(node.test)
+            if flag:
+                self.walk(node.body)
+            elif node.orelse is not None:
+                self.walk(node.orelse)
+            return False
         self._test(node.test, "Python `if`", IF_FIX)
         guard = self.a.tracer_guard(node.test, self.scope)
         if guard is not None:  # ``if isinstance(v, jax.core.Tracer):``: one branch sees no tracer
