@@ -333,6 +333,18 @@ def test_another_modules_name_changed_between_calls_of_a_jit_that_reads_it(tmp_p
     assert _findings(root) == {finding}
 
 
+def test_another_modules_name_read_in_the_jitted_module_is_one_finding(tmp_path):
+    """``settings.scale`` read under jit and assigned between calls in the same module: the
+    imported-name analysis reports it once (a class namespace's writes are the same-module
+    analysis's; a module's must not be reported by both)."""
+    files = STALE[3][0]
+    root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", "settings.py": "scale = 2.0\n", **files})
+    settings = Settings(root=root)
+    found = [d.code for d in all_diagnostics(lint_files(list(iter_python_files([str(root)], settings)), settings,
+                                                        jobs=1))]
+    assert found == ["JIT601"]
+
+
 @pytest.mark.parametrize("main", [
     _calls("from model import apply", "apply", between="settings.offset = 3.0"),  # not what it reads
     "import jax.numpy as jnp\n\nimport settings\nfrom model import apply\n\nsettings.scale = 3.0\n"

@@ -933,9 +933,9 @@ class _Analysis:
             bindings = self.model.lookup(name.value, scope)
             if not bindings or any(id(b.scope) in own for b in bindings):
                 continue
-            # a class or module read as a namespace (``Hyper.lr``) goes stale only through
-            # writes of its attributes (``Hyper.lr *= 0.5``); rebinding it is no change of state
-            namespace = all(b.kind in ("import", "class") for b in bindings)
+            # a class read as a namespace (``Hyper.lr``) goes stale only through writes of its
+            # attributes (``Hyper.lr *= 0.5``); an imported module's are stale_imported_reads'
+            namespace = all(b.kind == "class" for b in bindings)
             if (not namespace and any(b.kind in ("import", "def", "class") for b in bindings)) \
                     or _same_recipe(bindings, self.model):
                 continue
