@@ -351,6 +351,12 @@ class CallingContext:
             return self.class_of(binding.value.func, binding.scope)
         return None
 
+    def instance_method(self, expr: cst.Attribute, scope: Scope) -> Optional[cst.FunctionDef]:
+        """The method def that ``obj.method`` binds when ``obj`` is an instance of a class of
+        this module (not ``Cls.method``, which binds nothing)."""
+        cls = self.instance_class(expr.value, scope) if isinstance(expr.value, cst.Name) else None
+        return inherited_method(self.model, cls, expr.attr.value) if cls is not None else None
+
     def _receiver_class(self, receiver: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
         if isinstance(receiver, cst.Name):  # an instance, or the class itself (``Fit.from_conditions(...)``)
             return self.instance_class(receiver, scope) or self.class_of(receiver, scope)

@@ -23,7 +23,7 @@ import libcst as cst
 from jitlint.jaxfacts import ARGUMENT_KEEPING_DECORATORS
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
-from jitlint.rules._context import calling_context, inherited_method
+from jitlint.rules._context import calling_context
 from jitlint.semantic import SemanticModel, argument_value, dotted_name, has_decorator
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, passthrough_decorator, spec_of
 from jitlint.values import self_attribute_value, value_flow
@@ -369,10 +369,7 @@ def _instance_method(ctx: FileContext, func: cst.Attribute, scope) -> Optional[c
     """The method def of a class of this module that ``obj.method`` binds when ``obj`` is an
     instance of it (``self`` in its methods, ``env = Env()``, a parameter every caller gives
     one): not ``Cls.method`` (unbound), nor a static or class method (no ``self`` bound)."""
-    if not isinstance(func.value, cst.Name):
-        return None
-    cls = calling_context(ctx).instance_class(func.value, scope)
-    method = inherited_method(ctx.model, cls, func.attr.value) if cls is not None else None
+    method = calling_context(ctx).instance_method(func, scope)
     if method is None or not positional_params(method) or any(
             has_decorator(method, name) for name in ("staticmethod", "classmethod")):
         return None

@@ -36,7 +36,7 @@ from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jit
                                    name_loads, positional_params, scopes_within, static_names)
 from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates
 from jitlint.walk import own_nodes
-from jitlint.semantic import Binding, Frame, Scope, SemanticModel
+from jitlint.semantic import Binding, Frame, Scope, SemanticModel, argument_value
 from jitlint.staticargs import ARGNUM_JITS, spec_of
 from jitlint.values import assigned, self_attribute_value, value_flow
 from jitlint.walk import Walker, children, iter_nodes
@@ -1022,16 +1022,11 @@ class _Analysis:
             callee = binding.node if binding is not None and binding.kind == "def" else None
             if not isinstance(callee, cst.FunctionDef) or callee in self.jitted:
                 continue
-            params = positional_params(callee)
-            mutated = self._mutated_params(callee)
-            for index, arg in enumerate(site.node.args):
-                if arg.star:
-                    break
-                param = arg.keyword.value if arg.keyword is not None else \
-                    params[index].name.value if index < len(params) else None
-                if isinstance(arg.value, cst.Name) and arg.value.value == name and param in mutated:
-                    yield site
-                    break
+            positional = [p.name.value for p in positional_params(callee)]
+            passed = (argument_value(site.node, positional.index(param) if param in positional else None, param)
+                      for param in self._mutated_params(callee))
+            if any(isinstance(value, cst.Name) and value.value == name for value in passed):
+                yield site
 
     def _mutated_params(self, function: cst.FunctionDef) -> set[str]:
         scope = self.model.scope_of[function]

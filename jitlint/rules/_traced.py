@@ -2455,37 +2455,44 @@ class _FunctionAnalysis:
         ``size=None``: unsized; ``if batch is None: return`` with ``batch=None`` at every call)."""
         if is_none(expr):
             return True
-        values = self._root_param_values(expr, scope)
+        values = self.param_values(expr, scope) if self.caller is None else None
         return values is not None and all(is_none(value) for value in values)
 
     def root_flag(self, expr: cst.BaseExpression, scope: Scope) -> Optional[bool]:
         """The truth value of the jitted def's own parameter that every jitted call in the
         module passes as a literal of one truth value, or leaves at such a default (``if
         verbose:`` with ``verbose=False`` never passed): None when unknown."""
-        if self.traced(expr, scope):
+        if self.caller is not None or self.traced(expr, scope):
             return None  # a literal passed at a traced position arrives a tracer: the test raises
-        values = self._root_param_values(expr, scope)
-        truths = {literal_truth(value) for value in values} if values else {None}
-        return truths.pop() if len(truths) == 1 else None
+        return _one_truth(self.param_values(expr, scope))
 
-    def _root_param_values(self, expr: cst.BaseExpression, scope: Scope) -> Optional[list[cst.BaseExpression]]:
-        """What every jitted call in the module gives the jitted def's own parameter ``expr``
-        (the default where a call leaves it out); None when unknown (no call, ``*args``, a
+    def param_values(self, expr: cst.BaseExpression, scope: Scope) -> Optional[list[cst.BaseExpression]]:
+        """What every call of this function in the module gives its own parameter ``expr``
+        (the default where a call leaves it out): the jitted calls of the jitted def, the calls
+        by name of a helper followed from traced code; None when unknown (no call, ``*args``, a
         parameter without a default left out)."""
-        if self.caller is not None or self.root.traced_by or not isinstance(expr, cst.Name):
+        func = self.func
+        if not isinstance(expr, cst.Name) or not isinstance(func, cst.FunctionDef) \
+                or (self.caller is None and self.root.traced_by):
             return None
         bindings = self.model.lookup(expr.value, scope)
         node = bindings[0].node if len(bindings) == 1 and bindings[0].kind == "param" \
-            and bindings[0].scope.node is self.func else None
+            and bindings[0].scope.node is func else None
         if not isinstance(node, cst.Param):
             return None
-        calls = [jc for jc in jitted_calls(self.ctx) if jc.func is self.func]
+        if self.caller is None:
+            calls = [(jc.call, jc.argument(node.name.value)) for jc in jitted_calls(self.ctx) if jc.func is func]
+        else:
+            positional = [p.name.value for p in positional_params(func)]
+            position = positional.index(node.name.value) if node.name.value in positional else None
+            calls = [(site.node, argument_value(site.node, position, node.name.value))
+                     for site in self.model.calls_named(func.name.value) if isinstance(site.node.func, cst.Name)
+                     and any(b.node is func for b in self.model.bindings_at(site.node.func, site.frame.scope))]
         values: list[cst.BaseExpression] = []
-        for jc in calls:
-            passed = [arg.value for name, arg in jc.passed() if name == node.name.value]
-            if any(arg.star for arg in jc.call.args) or (not passed and node.default is None):
+        for call, value in calls:
+            if any(arg.star for arg in call.args) or (value is None and node.default is None):
                 return None
-            values.extend(passed or [node.default])
+            values.append(value if value is not None else node.default)
         return values or None
 
     def leaf_fix(self, cls: cst.ClassDef) -> str:
@@ -2898,28 +2905,9 @@ class _FunctionAnalysis:
         that every call of it in the module passes as the same kind of literal
         (``simplify(op, approx=False)``) or leaves at such a default; None when unknown.  Such a
         flag decides an ``and`` / ``or`` before its traced operand is evaluated."""
-        func = self.func
-        if self.caller is None or not isinstance(expr, cst.Name) or not isinstance(func, cst.FunctionDef):
+        if self.caller is None:
             return None
-        bindings = self.model.lookup(expr.value, scope)
-        if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].scope is not self.model.scope_of.get(func):
-            return None
-        params = func.params
-        positional = [p.name.value for p in (*params.posonly_params, *params.params)]
-        param = next((p for p in (*params.posonly_params, *params.params, *params.kwonly_params)
-                      if p.name.value == expr.value), None)
-        sites = [site for site in self.model.calls_named(func.name.value) if isinstance(site.node.func, cst.Name)
-                 and any(b.node is func for b in self.model.bindings_at(site.node.func, site.frame.scope))]
-        if param is None or not sites:
-            return None
-        truths = set()
-        for site in sites:
-            if any(arg.star for arg in site.node.args):
-                return None
-            position = positional.index(expr.value) if expr.value in positional and param not in params.kwonly_params else -1
-            value = argument_value(site.node, position, expr.value)
-            truths.add(literal_truth(value if value is not None else param.default))
-        return truths.pop() if len(truths) == 1 else None
+        return _one_truth(self.param_values(expr, scope))
 
     def tracer_guard(self, test: cst.BaseExpression, scope: Scope) -> Optional[str]:
         return tracer_test(self.model, test, scope)
@@ -2942,6 +2930,13 @@ def tracer_test(model: SemanticModel, test: cst.BaseExpression, scope: Scope) ->
     if not all(model.qualified_name(t, scope) in TRACER_TYPES for t in members):
         return None
     return "untraced" if negated else "traced"
+
+
+def _one_truth(values: Optional[list[cst.BaseExpression]]) -> Optional[bool]:
+    """The truth value every one of ``values`` (literals) has; None when they differ or one is
+    not a literal."""
+    truths = {literal_truth(value) for value in values} if values else {None}
+    return truths.pop() if len(truths) == 1 else None
 
 
 _INT_CONTAINERS = frozenset({"Tuple", "tuple", "Sequence", "List", "list"})
