@@ -89,14 +89,17 @@ class GlobalStatementInJit(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
+        flows = sorted(state_flows(ctx), key=lambda f: ctx.model.order(f.node))  # the first write leads
         leaks: dict[int, list] = {}  # one finding per function for its leaked tracers: one fix
-        for flow in sorted(state_flows(ctx), key=lambda f: ctx.model.order(f.node)):  # the first write leads
+        for flow in flows:
             if flow.kind == "leak":
                 leaks.setdefault(id(flow.function), []).append(flow)
-        for flow in state_flows(ctx):
-            others = leaks.get(id(flow.function), [flow])[1:] if flow.kind == "leak" else []
-            if flow.kind == "leak" and flow is not leaks[id(flow.function)][0]:
-                continue
+        for flow in flows:
+            others = []
+            if flow.kind == "leak":
+                first, *others = leaks[id(flow.function)]
+                if flow is not first:
+                    continue
             function = flow.named
             if flow.kind == "prng":
                 message = (f"{function} splits the PRNG key `{flow.name}` held in outer "
