@@ -448,12 +448,17 @@ class TracingCall:
     argnums: Optional[Param] = None
     given: Optional[tuple[int, ...]] = None
     keywords_take_axes: bool = False
+    # a call that runs the function at once: its positional arguments from this index are the
+    # function's (``jax.vjp(f, x, y)``), or they are the elements of the tuple at this index
+    # (``jax.jvp(f, (x, y), tangents)``)
+    arguments_from: Optional[int] = None
+    arguments_in: Optional[int] = None
 
 
 _DIFFERENTIATE = TracingCall(((0, "fun"),), abstract=False, wraps=True, argnums=(1, "argnums"))
 # forward- and reverse-mode transforms that run the function at once on tracers carrying values
-# (``jax.jvp(f, (a, b), ...)``: the primals tuple holds every positional argument)
-_EVALUATE_DIFFERENTIATED = TracingCall(((0, "fun"),), abstract=False)
+# (``jax.vjp(f, a, b)``; ``jax.jvp(f, (a, b), ...)``: the primals tuple holds every positional argument)
+_EVALUATE_DIFFERENTIATED = TracingCall(((0, "fun"),), abstract=False, arguments_from=1)
 # numpyro's inference objects run the model (and guide) under their own jit (MCMC.run, SVI.run,
 # Predictive's call): the body is traced, the arguments stay as passed (jit_model_args=False)
 _PROBABILISTIC_MODEL = TracingCall(((0, "model"),), given=())
@@ -473,7 +478,8 @@ TRACING_CALLS: dict[str, TracingCall] = {
     "jax.lax.map": TracingCall(((0, "f"),)),
     **{f"jax.{name}": _DIFFERENTIATE for name in ("grad", "value_and_grad", "jacfwd", "jacrev",
                                                   "hessian")},
-    **{f"jax.{name}": _EVALUATE_DIFFERENTIATED for name in ("linearize", "vjp", "jvp")},
+    **{f"jax.{name}": _EVALUATE_DIFFERENTIATED for name in ("linearize", "vjp")},
+    "jax.jvp": TracingCall(((0, "fun"),), abstract=False, arguments_in=1),
     **{f"jax.{name}": TracingCall(((0, "fun"),), wraps=True) for name in ("checkpoint", "remat",
                                                                            "make_jaxpr")},
     "jax.pmap": TracingCall(((0, "fun"),), wraps=True, in_axes=(2, "in_axes")),

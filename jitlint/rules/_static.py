@@ -28,7 +28,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._arguments import field_assignments, instance_class
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._lifted import lifted_specs, transformed_calls
-from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context
+from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context, inherited_method
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument, target_names
 from jitlint.rules._jitted import annotated_strict_array, static_names
 from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
@@ -279,8 +279,14 @@ def jitted_callee(ctx: FileContext, site: CallSite) -> Optional[tuple[StaticArgS
 def jitted_reference(ctx: FileContext, expr: cst.BaseExpression, at: CallSite) -> Optional[StaticArgSpec]:
     """The spec of the jitted function ``expr`` names (not calls), read in the call ``at``:
     ``Partial(step, n)``."""
-    found = jitted_callee(ctx, CallSite(cst.Call(expr), at.frame, statement=at.statement))
+    found = referenced_jit(ctx, expr, at)
     return found[0] if found is not None and found[1] == 0 else None
+
+
+def referenced_jit(ctx: FileContext, expr: cst.BaseExpression, at: CallSite) -> Optional[tuple[StaticArgSpec, int]]:
+    """Like ``jitted_callee`` for a function ``expr`` names: (spec, 1) for a bound jitted
+    method (``jax.vmap(env.reset)``, whose ``self`` is bound)."""
+    return jitted_callee(ctx, CallSite(cst.Call(expr), at.frame, statement=at.statement))
 
 
 def module_info(ctx: FileContext) -> tuple[Optional[str], bool]:
@@ -474,7 +480,7 @@ class _Callees:
                 return method, 1
             if self.methods:  # ``lens.model(...)`` on an instance of the class of a jitted method
                 cls = calling_context(self.ctx).instance_class(func.value, scope)
-                method = self.methods.get((cls, func.attr.value)) if cls is not None else None
+                method = self.methods.get(self._defining(cls, func.attr.value)) if cls is not None else None
                 if method is not None and 0 in method.effective_static()[0]:
                     return method, 1  # (a traced ``self`` raises first: JIT805)
             if self.instance_jits:
@@ -495,6 +501,12 @@ class _Callees:
         if spec is None or spec.method:
             return None
         return spec, 0
+
+    def _defining(self, cls: cst.ClassDef, name: str) -> tuple[cst.ClassDef, str]:
+        """(the class whose def ``instance.name`` runs, name): ``cls`` or a base of it."""
+        found = inherited_method(self.model, cls, name)
+        owner = self.model.functions[found].scope.node if found is not None else cls
+        return owner, name
 
     def _stored_on_instance(self, statement, app) -> Optional[tuple[cst.ClassDef, str]]:
         """(class, name) for ``self.name = jax.jit(...)`` in a method of a class of this module,
@@ -1532,7 +1544,9 @@ class TransformedStaticUse:
     """``jax.vmap(functools.partial(step, a, b))(xs)``: a transform hands its tracers to the
     jitted ``spec`` at a static ``position`` (after the arguments a partial binds first)."""
 
-    arg: cst.Arg  # the argument of the transformed call that becomes the tracer
+    arg: cst.CSTNode  # the argument of the transformed call that becomes the tracer
+    call: cst.Call  # the call that hands it over
+    function: cst.BaseExpression  # the jitted function as the transform is given it
     spec: StaticArgSpec
     position: int
     transform: str  # the transform's qualified name (``jax.vmap``)
@@ -1551,6 +1565,7 @@ def _transformed_static_uses(ctx: FileContext) -> list[TransformedStaticUse]:
     model = ctx.model
     uses: list[TransformedStaticUse] = []
     for site in model.calls:
+        uses.extend(_evaluated_static_uses(ctx, site))
         inner, inner_scope = site.node.func, site.frame.scope
         if isinstance(inner, cst.Name):  # ``pmapped = jax.pmap(f)`` then ``pmapped(a, b, flag)``
             made = origin(value_flow(ctx), inner, inner_scope, site.frame)
@@ -1572,19 +1587,49 @@ def _transformed_static_uses(ctx: FileContext) -> list[TransformedStaticUse]:
                 continue  # keywords or *args bound: which positions stay open is not read here
             bound = len(function.args) - 1
             function = function.args[0].value
-        spec = jitted_reference(ctx, function, site)
-        if spec is None or spec.filtering or not spec.checkable:
+        found = referenced_jit(ctx, function, site)
+        if found is None or found[0].filtering or not found[0].checkable:
             continue
+        spec, shift = found  # shift: the bound ``self`` of a jitted method
         args = site.node.args
         if any(arg.star or arg.keyword is not None for arg in args):
             continue
         handed = _handed_positions(model, fact, inner, len(args), inner_scope)
         if handed is None:
             continue
-        static = spec.static_positions(bound + len(args), exact=True)
-        uses.extend(TransformedStaticUse(args[index], spec, bound + index, transform, bound)
-                    for index in sorted(handed) if bound + index in static)
+        first = shift + bound
+        static = spec.static_positions(first + len(args), exact=True)
+        uses.extend(TransformedStaticUse(args[index], site.node, function, spec, first + index, transform, bound)
+                    for index in sorted(handed) if first + index in static)
     return uses
+
+
+def _evaluated_static_uses(ctx: FileContext, site) -> list[TransformedStaticUse]:
+    """``jax.vjp(f, x, a)`` / ``jax.jvp(f, (x, a), tangents)``: a transform that runs the jitted
+    ``f`` at once hands every argument it is given to ``f`` as a tracer."""
+    transform = ctx.model.qualified_name(site.node.func, site.frame.scope)
+    fact = TRACING_CALLS.get(transform) if transform is not None else None
+    if fact is None or (fact.arguments_from is None and fact.arguments_in is None):
+        return []
+    target = argument(site.node, *fact.functions[0])
+    found = referenced_jit(ctx, target.value, site) if target is not None else None
+    if found is None or found[0].filtering or not found[0].checkable:
+        return []
+    spec, shift = found
+    if fact.arguments_from is not None:
+        if any(arg.star for arg in site.node.args):
+            return []  # ``*primals``: which argument lands where is not read here
+        # the keywords are the transform's own (``has_aux=True``)
+        handed = [arg for arg in site.node.args[fact.arguments_from:] if arg.keyword is None]
+    else:
+        primals = site.node.args[fact.arguments_in] if len(site.node.args) > fact.arguments_in else None
+        if primals is None or primals.keyword is not None or not isinstance(primals.value, cst.Tuple) \
+                or any(isinstance(e, cst.StarredElement) for e in primals.value.elements):
+            return []
+        handed = list(primals.value.elements)
+    static = spec.static_positions(shift + len(handed), exact=True)
+    return [TransformedStaticUse(arg, site.node, target.value, spec, shift + index, transform, 0)
+            for index, arg in enumerate(handed) if shift + index in static]
 
 
 def _handed_positions(model, fact: TracingCall, call: cst.Call, count: int, scope: Scope

@@ -5,11 +5,12 @@ import libcst as cst
 from jitlint.walk import source_text as _code
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._module_fields import ARRAY, instance_uses
-from jitlint.rules._traced import tracer_uses
-from jitlint.rules._static import (all_static_uses, array_hashing_elements, array_hashing_object, forwarded_static_uses,
+from jitlint.rules._traced import needs_python_value, tracer_uses
+from jitlint.rules._static import (ARRAY_FIX, all_static_uses, specs, array_hashing_elements, array_hashing_object, forwarded_static_uses,
                                    hashed_function_arguments, static_array_params, static_receivers,
                                    transformed_static_uses, unhashable, unhashable_callables, unhashable_receiver,
                                    array_hashing_bound_methods)
+from jitlint.jaxfacts import TRACING_CALLS
 from jitlint.staticargs import ARGNUM_JITS
 
 
@@ -63,13 +64,24 @@ class UnhashableStaticArg(Rule):
     Module made with an array or container field), through names and `self.attr` fields; and
     such a library layer at a static position. Also a transform's tracer landing on a static
     position: `jax.vmap(functools.partial(f, a, b))(xs)` maps `xs` onto `f`'s third parameter
-    (`jax.vmap` / `jax.pmap` by `in_axes`, `jax.grad` by `argnums`: `jaxfacts.TRACING_CALLS`).
+    (`jax.vmap` / `jax.pmap` by `in_axes`, `jax.grad` by `argnums`; `jax.vjp(f, x, a)`,
+    `jax.linearize` and `jax.jvp(f, (x, a), ...)` trace every argument they run `f` with:
+    `jaxfacts.TRACING_CALLS`), also of a jitted method bound to an instance
+    (`jax.vmap(env.reset)(keys, params)`, the method defined in a base class). One finding per
+    call names every static parameter it reaches.
     Also, once at the spec, a static parameter annotated as an array (`x: jax.Array`,
     `np.ndarray`, `Float[Array, "n"]`; not `ArrayLike`, which admits scalars), and calls of a
     jit stored on the instance (`self.fit = jax.jit(self.fit, static_argnums=0)`, called as
     `gp.fit(x, y)`: a bound method's argnums start after `self`, so 0 is `x`, jax#5344), and
     the arguments of a thin wrapper that passes its parameter on to a static position
     (`def mesh_eval(f, x_limits): return _mesh_eval(f, x_limits)`, called with a list: jax#7561).
+
+    Where the finding goes: when no call gives the parameter a hashable value, the values are
+    arrays (or a mapping transform's batch tracers) and the body needs no Python value of the
+    parameter (it traces it just as well: `template.shape` stays static), the static marking
+    is the mistake: one finding at `static_argnums` / `static_argnames` names the parameters,
+    with the calls as related locations (gymnax 1b3b85d, craftax 5d45856). Otherwise it goes
+    to the call (a parameter that other calls give ints is meant static).
 
     ## Why is this bad?
     Static arguments are hashed to look up the compilation cache. Measured on jax 0.10.2:
@@ -144,10 +156,14 @@ class UnhashableStaticArg(Rule):
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         array_params = list(static_array_params(ctx))
         reported = {(id(spec), p.name.value) for _, spec, params in array_params for p in params}
+        mismarked = _Mismarked(ctx)
         for use in (*all_static_uses(ctx), *forwarded_static_uses(ctx)):
             if use.spec.filtering or (id(use.spec), use.param) in reported:
                 continue  # equinox hashes no container; a static array parameter is reported at its spec
             found = unhashable(ctx, use.value, use.scope)
+            if found is not None and found[1] == ARRAY_FIX and not use.via \
+                    and mismarked.add(use.spec, use.param, use.site.node, use.arg, found[0]):
+                continue
             if found is not None:
                 what, fix = found
                 yield Violation(use.arg, (
@@ -205,16 +221,33 @@ class UnhashableStaticArg(Rule):
                 f"so the first call raises TypeError (unhashable type: an array); use "
                 f"eqx.filter_jit({_code(app.target)}), or jit a function that takes the module as "
                 f"an argument"))
+        by_call: dict[int, list] = {}
         for use in transformed_static_uses(ctx):
-            param = use.spec.param_at(use.position) or f"*{use.position}"
-            bound = (f" after the {use.bound} argument{'s' if use.bound > 1 else ''} the "
-                     f"`functools.partial` binds") if use.bound else ""
-            yield Violation(use.arg, (
-                f"`{use.transform}` passes this argument as a tracer to parameter `{param}` of "
-                f"jitted `{use.spec.name}`{bound}, which is static: a tracer is unhashable, so the "
-                f"call raises ValueError (non-hashable static argument); bind the static value by "
-                f"keyword (`functools.partial({use.spec.name}, {param}=...)`) or call it from a "
-                f"lambda that passes the mapped value at a traced position"))
+            param = use.spec.param_at(use.position)
+            # a mapped argument is array data, which cannot be static; a differentiated one may be
+            # a Python number the caller meant to keep static (bound by keyword, it stays so)
+            # (mapped onto a parameter a partial's positionals pushed it to, the partial is the mistake)
+            mapped = TRACING_CALLS[use.transform].in_axes is not None and not use.bound
+            if param is None or not mapped \
+                    or not mismarked.add(use.spec, param, use.call, use.arg, f"`{use.transform}`'s tracers"):
+                by_call.setdefault(id(use.call), []).append(use)
+        yield from mismarked.violations()
+        for uses in by_call.values():  # one finding per call: one fix
+            first = uses[0]
+            params = [use.spec.param_at(use.position) or f"*{use.position}" for use in uses]
+            names = ", ".join(f"`{param}`" for param in params)
+            bound = (f" after the {first.bound} argument{'s' if first.bound > 1 else ''} the "
+                     f"`functools.partial` binds") if first.bound else ""
+            keywords = ", ".join(f"{param}=..." for param in params)
+            several = len(uses) > 1
+            yield Violation(first.arg, (
+                f"`{first.transform}` passes {'these arguments as tracers' if several else 'this argument as a tracer'} to {'parameters' if several else 'parameter'} {names} of jitted "
+                f"`{first.spec.name}`{bound}, which {'are' if several else 'is'} static: a tracer is "
+                f"unhashable, so the call raises ValueError (non-hashable static argument); bind "
+                f"the static {'values' if several else 'value'} by keyword "
+                f"(`functools.partial({_code(first.function)}, {keywords})`) or close over "
+                f"{'them' if several else 'it'} in a lambda that takes only the traced arguments"),
+                related=tuple((use.arg, f"`{param}`") for use, param in zip(uses[1:], params[1:])))
         for app, spec, params in array_params:
             names = ", ".join(f"`{p.name.value}`" for p in params)
             annotations = ", ".join(sorted({cst.Module([]).code_for_node(p.annotation.annotation) for p in params}))
@@ -254,3 +287,46 @@ def _hashed_objects(ctx: FileContext) -> Iterator[Violation]:
                 f"them: `lambda x, m=m: m(x)`), not the modules"))
 
 
+
+
+class _Mismarked:
+    """Unhashable values (arrays, a transform's tracers) at static parameters that the body
+    would take traced just as well: the mistake is the static marking, so the finding goes to
+    the jit's spec, once per jitted function, with the calls as evidence."""
+
+    def __init__(self, ctx: FileContext) -> None:
+        self.ctx = ctx
+        self.apps = {id(spec): app for app, spec in specs(ctx)}
+        self.found: dict[int, list] = {}
+        # a parameter some call gives a hashable value is meant static: the odd call is the mistake
+        self.given_hashable = {(id(use.spec), use.param) for use in all_static_uses(ctx)
+                               if unhashable(ctx, use.value, use.scope) is None}
+
+    def add(self, spec, param: str, call: cst.Call, arg, what: str) -> bool:
+        """Record ``arg`` when the spec is this file's, no call gives ``param`` a hashable value
+        and the body needs no Python value of it (else False: the call must pass a hashable
+        value, and is reported itself)."""
+        if id(spec) not in self.apps or spec.filtering or (id(spec), param) in self.given_hashable \
+                or needs_python_value(self.ctx, spec.name, param) is not False:
+            return False
+        self.found.setdefault(id(spec), []).append((spec, param, call, arg, what))
+        return True
+
+    def violations(self) -> Iterator[Violation]:
+        for key, uses in self.found.items():
+            spec = uses[0][0]
+            params = list(dict.fromkeys(param for _, param, _, _, _ in uses))
+            whats = list(dict.fromkeys(what for _, _, _, _, what in uses))
+            several = len(params) > 1
+            names = ", ".join(f"`{param}`" for param in params)
+            calls = len({id(call) for _, _, call, _, _ in uses})
+            app = self.apps[key]
+            marking = next((a for a in reversed(app.keywords) if a.keyword is not None
+                            and a.keyword.value.startswith("static_")), app.anchor)
+            yield Violation(marking, (
+                f"`{spec.name}` marks {names} static, but {'a call passes' if calls == 1 else f'{calls} calls pass'} "
+                f"{' and '.join(whats)} there: an array or a tracer is unhashable, so "
+                f"{'the call raises' if calls == 1 else 'they raise'} ValueError (non-hashable static argument); "
+                f"the body works with {'them' if several else 'it'} traced: take {'them' if several else 'it'} "
+                f"out of static_argnums / static_argnames"),
+                related=tuple((arg, f"passes `{param}`") for _, param, _, arg, _ in uses))
