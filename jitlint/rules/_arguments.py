@@ -78,6 +78,9 @@ class NonJaxValue:
     # or pytree class (leaf) it is
     name: str = ""
     element: str = ""  # result: what its items are, when each is such a value too
+    # where the fix goes, when that is a declaration of this module: the str field to mark
+    # static, the plain @dataclass to register as a pytree
+    declared: Optional[cst.CSTNode] = None
 
 
 def non_jax_value(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
@@ -184,7 +187,7 @@ def _call_value(ctx: FileContext, call: cst.Call, scope: Scope, depth: int) -> O
                                    cls.name.value)
             if plain_class(ctx, cls, binding.scope):
                 return NonJaxValue(OBJECT, f"an instance of `{cls.name.value}`, a plain class (not a "
-                                           f"pytree)", cls.name.value)
+                                           f"pytree)", cls.name.value, declared=cls if cls.decorators else None)
             base = next((q for b in cls.bases if (q := model.qualified_name(b.value, binding.scope))
                          in NON_PYTREE_CLASS_BASES), None)
             if base is not None and cls not in registered_classes(ctx):
@@ -192,9 +195,10 @@ def _call_value(ctx: FileContext, call: cst.Call, scope: Scope, depth: int) -> O
                                            f"dataclass, not a pytree)", cls.name.value)
             field = _str_leaf(ctx, cls, binding.scope)
             if field is not None:
+                name = field.target.value  # type: ignore[union-attr]
                 return NonJaxValue(FIELD, f"an instance of `{cls.name.value}`, a pytree whose field "
-                                          f"`{field}` is a str (a leaf: every field not marked static "
-                                          f"is one)", field)
+                                          f"`{name}` is a str (a leaf: every field not marked static "
+                                          f"is one)", name, declared=field)
             return _leaf_argument(ctx, cls, call, scope, binding.scope, depth)
         if binding is not None and binding.kind == "def" and not binding.node.decorators:  # type: ignore[union-attr]
             return _returned_value(ctx, binding, depth)
@@ -648,7 +652,7 @@ def plain_class(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> bool:
     return cls not in registered_classes(ctx)
 
 
-def _str_leaf(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> Optional[str]:
+def _str_leaf(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> Optional[cst.AnnAssign]:
     """A field annotated ``str`` (no static marker) of a pytree class of this module: a flax.struct
     or chex dataclass, an equinox Module, a NamedTuple (``jaxfacts.PYTREE_CLASS_*``)."""
     model = ctx.model
@@ -661,7 +665,7 @@ def _str_leaf(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> Optional[str
                     and isinstance(small.annotation.annotation, cst.Name) \
                     and small.annotation.annotation.value == "str" and not model.lookup("str", scope) \
                     and (small.value is None or isinstance(small.value, STRINGS)):
-                return small.target.value
+                return small
     return None
 
 

@@ -54,6 +54,11 @@ class NonJaxTypeArgument(Rule):
     pytree class with a `str` field, is reported once, at the first call passing one: the fix is
     in the class.
 
+    Where the finding goes: a class's problem is reported once, however many calls pass its
+    instances. When the fix is one declaration of this module, the finding sits there, with
+    the first call as a related location: the `str` field to mark static (interpax PR 77), the
+    plain `@dataclass` to register as a pytree (jwave 108ce87). A bare class goes to the call.
+
     ## Why is this bad?
     jit abstracts every non-static argument to an array. Measured on jax 0.10.2 (CPU): a str,
     a class, a function, a `functools.partial`, a jitted function, a plain object (a
@@ -130,9 +135,12 @@ class NonJaxTypeArgument(Rule):
                 if (found.kind, found.name) in class_causes:
                     continue
                 class_causes.add((found.kind, found.name))
-            yield Violation(use.arg, (
-                f"{use.where()} is {found.what}, not a valid JAX type: jit traces every non-static "
-                f"argument as an array, so the call raises TypeError; {_fix(use, found.kind, found.name)}"))
+            message = (f"{use.where()} is {found.what}, not a valid JAX type: jit traces every non-static "
+                       f"argument as an array, so the call raises TypeError; {_fix(use, found.kind, found.name)}")
+            if found.declared is not None:  # at the declaration the fix changes, the call as evidence
+                yield Violation(found.declared, message, related=((use.arg, "the call that passes it traced"),))
+                continue
+            yield Violation(use.arg, message)
         for use in array_leaf_uses(ctx):
             found = non_jax_value(ctx, use.value, use.scope)
             if found is not None and found.kind == FLAG:
