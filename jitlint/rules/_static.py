@@ -608,6 +608,10 @@ def _binding_of(scope: Scope, name: str, node: cst.CSTNode) -> Optional[Binding]
 # ---------------------------------------------------------------------------- unhashable values
 CONTAINERS = ("a list", "a dict", "a set")
 ARRAY_FIX = "pass it as a traced (non-static) argument, or pass a tuple"
+OPTIMIZER_STATE_FIX = "pass it traced: an optimizer state is array data, like the parameters"
+# the fixes of values that are array data: such a parameter belongs traced, unless the body needs
+# its Python value
+ARRAY_DATA_FIXES = frozenset({ARRAY_FIX, OPTIMIZER_STATE_FIX})
 MASK_FIX = ("pass the hashable values it is computed from (a bound, a length) and build the mask "
             "inside the jitted function; a traced mask cannot index")
 
@@ -649,8 +653,7 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         optimizer = _optimizer_state_maker(ctx, expr, scope)
         if optimizer is not None:
             short = optimizer.replace("jax.example_libraries.", "")
-            return (f"an optimizer state (`{short}`'s init: a pytree of arrays)",
-                    "pass it traced: an optimizer state is array data, like the parameters")
+            return f"an optimizer state (`{short}`'s init: a pytree of arrays)", OPTIMIZER_STATE_FIX
         cls = class_verdict(ctx, func, scope)
         if cls is not None and cls[1] == UNHASHABLE:
             if cls[2] == "dataclass":

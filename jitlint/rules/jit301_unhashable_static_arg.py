@@ -6,7 +6,7 @@ from jitlint.walk import source_text as _code
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._module_fields import ARRAY, instance_uses
 from jitlint.rules._traced import needs_python_value, tracer_uses
-from jitlint.rules._static import (ARRAY_FIX, all_static_uses, specs, array_hashing_elements, array_hashing_object, forwarded_static_uses,
+from jitlint.rules._static import (ARRAY_DATA_FIXES, all_static_uses, specs, array_hashing_elements, array_hashing_object, forwarded_static_uses,
                                    hashed_function_arguments, static_array_params, static_receivers,
                                    transformed_static_uses, unhashable, unhashable_callables, unhashable_receiver,
                                    array_hashing_bound_methods)
@@ -77,7 +77,7 @@ class UnhashableStaticArg(Rule):
     (`def mesh_eval(f, x_limits): return _mesh_eval(f, x_limits)`, called with a list: jax#7561).
 
     Where the finding goes: when no call gives the parameter a hashable value, the values are
-    arrays (or a mapping transform's batch tracers) and the body needs no Python value of the
+    array data (arrays, an optimizer state, a mapping transform's batch tracers) and the body needs no Python value of the
     parameter (it traces it just as well: `template.shape` stays static), the static marking
     is the mistake: one finding at `static_argnums` / `static_argnames` names the parameters,
     with the calls as related locations (gymnax 1b3b85d, craftax 5d45856). Otherwise it goes
@@ -161,7 +161,7 @@ class UnhashableStaticArg(Rule):
             if use.spec.filtering or (id(use.spec), use.param) in reported:
                 continue  # equinox hashes no container; a static array parameter is reported at its spec
             found = unhashable(ctx, use.value, use.scope)
-            if found is not None and found[1] == ARRAY_FIX and not use.via \
+            if found is not None and found[1] in ARRAY_DATA_FIXES and not use.via \
                     and mismarked.add(use.spec, use.param, use.site.node, use.arg, found[0]):
                 continue
             if found is not None:

@@ -1,5 +1,5 @@
 # source: validation/threads/heldout4/chex327_dataclass_str_field_jit.py (a pytree with a str leaf passed traced), a flax.struct dataclass with a `name: str` field not marked pytree_node=False, jit as a decorator
-# expect: JIT807 at line 21
+# expect: JIT807 at line 11
 # runtime: ERROR TypeError
 import jax
 import jax.numpy as jnp
@@ -8,7 +8,7 @@ from flax import struct
 
 @struct.dataclass
 class Batch:
-    name: str
+    name: str  # <- the field to mark static (the call below raises)
     images: jax.Array
 
 
@@ -18,4 +18,4 @@ def normalise(batch):
 
 
 batch = Batch(name="train", images=jnp.ones((2, 3)))
-print(normalise(batch))  # <-
+print(normalise(batch))
