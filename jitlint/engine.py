@@ -396,7 +396,27 @@ def _run_rules(module: cst.Module, text: str, path: str, settings: Settings,
         diagnostics.add(Diagnostic(path, span.start.line, span.start.column + 1, span.end.line,
                                    span.end.column + 1, rule.code, rule.name, message,
                                    rule.severity, related=related, group=group))
-    return sorted(diagnostics, key=_sort_key)
+    separate = {rule.code for rule in rules if rule.separate_findings}
+    return _one_per_line(sorted(diagnostics, key=_sort_key), separate)
+
+
+def _one_per_line(diagnostics: list[Diagnostic], separate: set[str]) -> list[Diagnostic]:
+    """One finding per rule and line: ``float(p[0]) + float(p[1])`` or ``src[mask], dst[mask]``
+    is one mistake to fix, so the later ones become related locations of the first (except for
+    the rules whose findings stand alone: Rule.separate_findings)."""
+    kept: list[Diagnostic] = []
+    first: dict[tuple[str, int, Optional[str]], int] = {}
+    for diagnostic in diagnostics:
+        key = (diagnostic.code, diagnostic.line, diagnostic.group)
+        if diagnostic.code in separate or key not in first:
+            first.setdefault(key, len(kept))
+            kept.append(diagnostic)
+            continue
+        index = first[key]
+        also = Related(diagnostic.line, diagnostic.column, diagnostic.end_line, diagnostic.end_column,
+                       f"also on this line: {diagnostic.message}")
+        kept[index] = replace(kept[index], related=(*kept[index].related, also))
+    return kept
 
 
 def _group(ctx: FileContext, rule: Rule, violation: Violation) -> Optional[UnknownContext]:

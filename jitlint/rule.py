@@ -109,6 +109,9 @@ class Rule:
     # Its findings hold only where the code runs eagerly, or repeatedly: one in a function whose
     # callers are not seen goes to the opt-in group ``unknown-callers`` (rules/_context.py).
     calling_context: ClassVar[bool] = False
+    # Each finding on a line stands alone (each has its own --fix edit: two lambdas jitted on one
+    # line); else the engine keeps one finding per line, the others as its related locations.
+    separate_findings: ClassVar[bool] = False
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         raise NotImplementedError

@@ -41,6 +41,7 @@ class JitOfLambda(FreshCallableRule):
     """
 
     code = "JIT101"
+    separate_findings = True  # each finding has its own --fix edit
     calling_context = True
     name = "jit-of-lambda"
     summary = "jit of a lambda created on every iteration or call recompiles every time"

@@ -37,6 +37,7 @@ class JitOfLocalFunction(FreshCallableRule):
     """
 
     code = "JIT102"
+    separate_findings = True  # each finding has its own --fix edit
     calling_context = True
     name = "jit-of-local-function"
     summary = "jit of a function defined in the enclosing body recompiles on every run of that body"

@@ -120,6 +120,7 @@ class UnhashableStaticArg(Rule):
     """
 
     code = "JIT301"
+    separate_findings = True  # each finding has its own --fix edit
     name = "unhashable-static-arg"
     summary = "an unhashable value at a static argument position raises ValueError at call time"
     severity = "error"
