@@ -1,4 +1,4 @@
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 import libcst as cst
 
@@ -6,12 +6,12 @@ from jitlint.walk import source_text as _code
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._module_fields import ARRAY, instance_uses
 from jitlint.rules._traced import needs_python_value, tracer_uses
-from jitlint.rules._static import (ARRAY_DATA_FIXES, all_static_uses, specs, array_hashing_elements, array_hashing_object, forwarded_static_uses,
-                                   hashed_function_arguments, static_array_params, static_receivers,
-                                   transformed_static_uses, unhashable, unhashable_callables, unhashable_receiver,
-                                   array_hashing_bound_methods)
+from jitlint.rules._static import (ARRAY_DATA_FIXES, all_static_uses, array_hashing_bound_methods,
+                                   array_hashing_elements, array_hashing_object, forwarded_static_uses,
+                                   hashed_function_arguments, specs, static_array_params, static_receivers,
+                                   transformed_static_uses, unhashable, unhashable_callables, unhashable_receiver)
 from jitlint.jaxfacts import TRACING_CALLS
-from jitlint.staticargs import ARGNUM_JITS
+from jitlint.staticargs import ARGNUM_JITS, StaticArgSpec
 
 
 class UnhashableStaticArg(Rule):
@@ -77,9 +77,9 @@ class UnhashableStaticArg(Rule):
     (`def mesh_eval(f, x_limits): return _mesh_eval(f, x_limits)`, called with a list: jax#7561).
 
     Where the finding goes: when no call gives the parameter a hashable value, the values are
-    array data (arrays, an optimizer state, a mapping transform's batch tracers) and the body needs no Python value of the
-    parameter (it traces it just as well: `template.shape` stays static), the static marking
-    is the mistake: one finding at `static_argnums` / `static_argnames` names the parameters,
+    array data (arrays, an optimizer state, a mapping transform's batch tracers) and the body
+    needs no Python value of the parameter (it traces it just as well: `template.shape` stays
+    static), the static marking is the mistake: one finding at `static_argnums` / `static_argnames` names the parameters,
     with the calls as related locations (gymnax 1b3b85d, craftax 5d45856). Otherwise it goes
     to the call (a parameter that other calls give ints is meant static).
 
@@ -163,7 +163,7 @@ class UnhashableStaticArg(Rule):
                 continue  # equinox hashes no container; a static array parameter is reported at its spec
             found = unhashable(ctx, use.value, use.scope)
             if found is not None and found[1] in ARRAY_DATA_FIXES and not use.via \
-                    and mismarked.add(use.spec, use.param, use.site.node, use.arg, found[0]):
+                    and mismarked.add(_MismarkedUse(use.spec, use.param, use.site.node, use.arg, found[0])):
                 continue
             if found is not None:
                 what, fix = found
@@ -225,12 +225,12 @@ class UnhashableStaticArg(Rule):
         by_call: dict[int, list] = {}
         for use in transformed_static_uses(ctx):
             param = use.spec.param_at(use.position)
-            # a mapped argument is array data, which cannot be static; a differentiated one may be
-            # a Python number the caller meant to keep static (bound by keyword, it stays so)
-            # (mapped onto a parameter a partial's positionals pushed it to, the partial is the mistake)
+            # A mapped argument is array data, which cannot be static (unless a partial's
+            # positionals pushed it onto the wrong parameter: the partial is the mistake); a
+            # differentiated one may be a number the caller meant static (bound by keyword).
             mapped = TRACING_CALLS[use.transform].in_axes is not None and not use.bound
-            if param is None or not mapped \
-                    or not mismarked.add(use.spec, param, use.call, use.arg, f"`{use.transform}`'s tracers"):
+            if param is None or not mapped or not mismarked.add(
+                    _MismarkedUse(use.spec, param, use.call, use.arg, f"`{use.transform}`'s tracers")):
                 by_call.setdefault(id(use.call), []).append(use)
         yield from mismarked.violations()
         for uses in by_call.values():  # one finding per call: one fix
@@ -241,13 +241,14 @@ class UnhashableStaticArg(Rule):
                      f"`functools.partial` binds") if first.bound else ""
             keywords = ", ".join(f"{param}=..." for param in params)
             several = len(uses) > 1
+            these, them = ("these arguments as tracers", "them") if several else ("this argument as a tracer", "it")
             yield Violation(first.arg, (
-                f"`{first.transform}` passes {'these arguments as tracers' if several else 'this argument as a tracer'} to {'parameters' if several else 'parameter'} {names} of jitted "
-                f"`{first.spec.name}`{bound}, which {'are' if several else 'is'} static: a tracer is "
-                f"unhashable, so the call raises ValueError (non-hashable static argument); bind "
-                f"the static {'values' if several else 'value'} by keyword "
-                f"(`functools.partial({_code(first.function)}, {keywords})`) or close over "
-                f"{'them' if several else 'it'} in a lambda that takes only the traced arguments"),
+                f"`{first.transform}` passes {these} to parameter{'s' if several else ''} {names} of "
+                f"jitted `{first.spec.name}`{bound}, which {'are' if several else 'is'} static: a tracer "
+                f"is unhashable, so the call raises ValueError (non-hashable static argument); bind "
+                f"the static value{'s' if several else ''} by keyword "
+                f"(`functools.partial({_code(first.function)}, {keywords})`) or close over {them} "
+                f"in a lambda that takes only the traced arguments"),
                 related=tuple((use.arg, f"`{param}`") for use, param in zip(uses[1:], params[1:])))
         for app, spec, params in array_params:
             names = ", ".join(f"`{p.name.value}`" for p in params)
@@ -289,45 +290,54 @@ def _hashed_objects(ctx: FileContext) -> Iterator[Violation]:
 
 
 
+class _MismarkedUse(NamedTuple):
+    spec: StaticArgSpec
+    param: str
+    call: cst.Call
+    arg: cst.CSTNode
+    what: str  # "a jax Array", "`jax.vmap`'s tracers"
+
 
 class _Mismarked:
-    """Unhashable values (arrays, a transform's tracers) at static parameters that the body
-    would take traced just as well: the mistake is the static marking, so the finding goes to
-    the jit's spec, once per jitted function, with the calls as evidence."""
+    """Unhashable array data (arrays, an optimizer state, a mapping transform's tracers) at
+    static parameters that the body would take traced just as well: the mistake is the static
+    marking, so the finding goes to the jit's spec, once per jitted function, with the calls as
+    evidence."""
 
     def __init__(self, ctx: FileContext) -> None:
         self.ctx = ctx
         self.apps = {id(spec): app for app, spec in specs(ctx)}
-        self.found: dict[int, list] = {}
+        self.found: dict[int, list[_MismarkedUse]] = {}
         # a parameter some call gives a hashable value is meant static: the odd call is the mistake
         self.given_hashable = {(id(use.spec), use.param) for use in all_static_uses(ctx)
                                if unhashable(ctx, use.value, use.scope) is None}
 
-    def add(self, spec, param: str, call: cst.Call, arg, what: str) -> bool:
-        """Record ``arg`` when the spec is this file's, no call gives ``param`` a hashable value
-        and the body needs no Python value of it (else False: the call must pass a hashable
-        value, and is reported itself)."""
-        if id(spec) not in self.apps or spec.filtering or (id(spec), param) in self.given_hashable \
-                or needs_python_value(self.ctx, spec.name, param) is not False:
+    def add(self, use: _MismarkedUse) -> bool:
+        """Record ``use`` when its spec is this file's, no call gives the parameter a hashable
+        value and the body needs no Python value of it (else False: the call must pass a
+        hashable value, and is reported itself)."""
+        spec = use.spec
+        if id(spec) not in self.apps or spec.filtering or (id(spec), use.param) in self.given_hashable \
+                or needs_python_value(self.ctx, spec.name, use.param) is not False:
             return False
-        self.found.setdefault(id(spec), []).append((spec, param, call, arg, what))
+        self.found.setdefault(id(spec), []).append(use)
         return True
 
     def violations(self) -> Iterator[Violation]:
         for key, uses in self.found.items():
-            spec = uses[0][0]
-            params = list(dict.fromkeys(param for _, param, _, _, _ in uses))
-            whats = list(dict.fromkeys(what for _, _, _, _, what in uses))
-            several = len(params) > 1
-            names = ", ".join(f"`{param}`" for param in params)
-            calls = len({id(call) for _, _, call, _, _ in uses})
+            spec = uses[0].spec
+            params = list(dict.fromkeys(use.param for use in uses))
+            whats = " and ".join(dict.fromkeys(use.what for use in uses))
+            them = "them" if len(params) > 1 else "it"
+            calls = len({id(use.call) for use in uses})
+            passing, raising = ("a call passes", "the call raises") if calls == 1 else \
+                (f"{calls} calls pass", "they raise")
             app = self.apps[key]
             marking = next((a for a in reversed(app.keywords) if a.keyword is not None
                             and a.keyword.value.startswith("static_")), app.anchor)
             yield Violation(marking, (
-                f"`{spec.name}` marks {names} static, but {'a call passes' if calls == 1 else f'{calls} calls pass'} "
-                f"{' and '.join(whats)} there: an array or a tracer is unhashable, so "
-                f"{'the call raises' if calls == 1 else 'they raise'} ValueError (non-hashable static argument); "
-                f"the body works with {'them' if several else 'it'} traced: take {'them' if several else 'it'} "
+                f"`{spec.name}` marks {', '.join(f'`{p}`' for p in params)} static, but {passing} "
+                f"{whats} there: an array or a tracer is unhashable, so {raising} ValueError "
+                f"(non-hashable static argument); the body works with {them} traced: take {them} "
                 f"out of static_argnums / static_argnames"),
-                related=tuple((arg, f"passes `{param}`") for _, param, _, arg, _ in uses))
+                related=tuple((use.arg, f"passes `{use.param}`") for use in uses))
