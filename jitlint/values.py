@@ -430,13 +430,21 @@ def class_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scop
                           ) -> Optional[tuple[cst.BaseExpression, Scope]]:
     """``cfg.class_weights`` / ``Config.class_weights``: the value the class body of a class of
     this module assigns, read through the class or an instance bound once to a call of it
-    (``cfg = Config()``), when no ``__init__`` sets it and nothing in the module writes it."""
-    if not isinstance(attr.value, cst.Name) or attribute_written_elsewhere(model, attr.attr.value):
+    (``cfg = Config()``, or ``self.config = Config()`` in ``__init__``), when no ``__init__``
+    sets it and nothing in the module writes it."""
+    if attribute_written_elsewhere(model, attr.attr.value):
         return None
-    binding = model.single_binding(attr.value.value, scope)
-    if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Call) \
-            and isinstance(binding.value.func, cst.Name):
-        binding = model.single_binding(binding.value.func.value, binding.scope)
+    if isinstance(attr.value, cst.Attribute):  # ``self.config.rules`` with ``self.config = Config()``
+        made = self_attribute_value(model, attr.value, scope)
+        binding = model.single_binding(made[0].func.value, made[1]) \
+            if made is not None and isinstance(made[0], cst.Call) and isinstance(made[0].func, cst.Name) else None
+    elif isinstance(attr.value, cst.Name):
+        binding = model.single_binding(attr.value.value, scope)
+        if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Call) \
+                and isinstance(binding.value.func, cst.Name):
+            binding = model.single_binding(binding.value.func.value, binding.scope)
+    else:
+        return None
     if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef):
         return None
     cls = binding.node

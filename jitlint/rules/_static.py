@@ -640,6 +640,12 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         if isinstance(func, cst.Name) and func.value in UNHASHABLE_BUILTINS \
                 and not ctx.model.lookup(func.value, scope):
             return UNHASHABLE_BUILTINS[func.value]
+        if isinstance(func, cst.Name) and func.value in ("tuple", "frozenset") and len(expr.args) == 1 \
+                and not expr.args[0].star and not ctx.model.lookup(func.value, scope):
+            # a shallow conversion keeps the items: ``tuple(rules)`` of a list of lists
+            held = _held_unhashable(ctx, expr.args[0].value, scope, depth + 1)
+            return (f"a {func.value} containing {held[0]}", f"{held[1]} inside the {func.value} "
+                    f"(`tuple(map(tuple, ...))` for a list of lists)") if held is not None else None
         if isinstance(func, cst.Attribute) and func.attr.value in LIST_RETURNING_METHODS and not expr.args:
             return (f"a list (`.{func.attr.value}()` of an array)",
                     "pass a tuple (`tuple(map(tuple, x.tolist()))` for a nested list)")
@@ -762,6 +768,32 @@ def _imported_unhashable(ctx: FileContext, qualname: Optional[str]) -> Optional[
     return f"{what} (`{qualname}`)", fix
 
 
+def _held_unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
+                     depth: int) -> Optional[tuple[str, str]]:
+    """(what, fix) of an unhashable item of the list, tuple or set ``expr`` evaluates to: a
+    display, or a name or attribute bound once to one (``self.config.rules`` of a class body)."""
+    if depth > 4:
+        return None
+    if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+        for element in expr.elements:
+            if isinstance(element, cst.StarredElement):
+                return None
+            found = unhashable(ctx, element.value, scope, depth + 1)
+            if found is not None:
+                return found
+        return None
+    if isinstance(expr, (cst.ListComp, cst.SetComp)):
+        return unhashable(ctx, expr.elt, scope, depth + 1)
+    if isinstance(expr, cst.Attribute):
+        own = self_attribute_value(ctx.model, expr, scope) or class_attribute_value(ctx.model, expr, scope)
+        return _held_unhashable(ctx, own[0], own[1], depth + 1) if own is not None else None
+    if isinstance(expr, cst.Name):
+        values = reaching_values(value_flow(ctx), expr, scope)
+        if len(values) == 1 and values[0].value is not None:
+            return _held_unhashable(ctx, values[0].value, values[0].binding.scope, depth + 1)
+    return None
+
+
 def _attribute_unhashable(ctx: FileContext, attr: cst.Attribute, scope: Scope,
                           depth: int) -> Optional[tuple[str, str]]:
     """``cfg.reps`` where ``cfg = Config()`` (one definition reaches it), a class of this module
@@ -774,13 +806,13 @@ def _attribute_unhashable(ctx: FileContext, attr: cst.Attribute, scope: Scope,
         binding = ctx.model.single_binding(root.value, scope)
         if binding is not None and binding.kind == "import":
             return _imported_unhashable(ctx, ctx.model.qualified_name(attr, scope))
-    if not isinstance(attr.value, cst.Name):
-        return None
     own = self_attribute_value(ctx.model, attr, scope) or class_attribute_value(ctx.model, attr, scope)
     if own is not None:  # ``self.sizes`` that ``__init__`` sets, ``cfg.SIZES`` of the class body
         inner = unhashable(ctx, own[0], own[1], depth + 1)
         return (f"{inner[0]} (`{attr.attr.value}`, set {'in `__init__`' if own[1].kind == 'function' else 'in the class body'})",
                 inner[1]) if inner is not None else None
+    if not isinstance(attr.value, cst.Name):
+        return None
     made = reaching_values(value_flow(ctx), attr.value, scope)
     if len(made) != 1 or not isinstance(made[0].value, cst.Call) \
             or not isinstance(made[0].value.func, cst.Name):

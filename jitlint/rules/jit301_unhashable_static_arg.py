@@ -25,7 +25,8 @@ class UnhashableStaticArg(Rule):
     herculens 8175191): list, dict and set literals
     and comprehensions, `list(...)`/`dict(...)`/`set(...)`, `bytearray(...)`, `slice(...)`,
     an array's `.tolist()` (`jaxfacts.LIST_RETURNING_METHODS`; bonsai PR 170),
-    `np.array`/`jnp.array`/`jnp.zeros`-style arrays, tuples containing any of these, instances of
+    `np.array`/`jnp.array`/`jnp.zeros`-style arrays, tuples containing any of these (also a
+    shallow `tuple(rules)` / `frozenset(...)` of a list of lists, maxdiffusion de45665), instances of
     non-frozen `@dataclass` classes (eq=True sets `__hash__` to None) or of classes defining
     `__eq__` without `__hash__` (classes resolved within the linted tree), a slice of an array
     (`x[:, None]`), an optimizer state (`tx.init(params)` of a stateful optax optimizer,
