@@ -331,8 +331,9 @@ class _Mismarked:
             whats = " and ".join(dict.fromkeys(use.what for use in uses))
             them = "them" if len(params) > 1 else "it"
             calls = len({id(use.call) for use in uses})
-            passing, raising = ("a call passes", "the call raises") if calls == 1 else \
-                (f"{calls} calls pass", "they raise")
+            quoted = f"`{_code(uses[0].call)}`"
+            passing, raising = (f"{quoted} passes", "the call raises") if calls == 1 else \
+                (f"{calls} calls pass (the first: {quoted})", "they raise")
             app = self.apps[key]
             marking = next((a for a in reversed(app.keywords) if a.keyword is not None
                             and a.keyword.value.startswith("static_")), app.anchor)

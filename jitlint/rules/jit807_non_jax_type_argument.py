@@ -3,6 +3,7 @@ from typing import Iterator
 import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.walk import source_text as _code
 from jitlint.jaxfacts import NON_JAX_RESULTS
 from jitlint.rules._arguments import (ARRAY, CLASS, ENUM, FIELD, FLAG, FUNCTION, HALF, LEAF, LIBRARY, MODULE, OBJECT, RESULT, STR,
                                       first_value, narrowed_to_str, non_jax_value)
@@ -138,7 +139,8 @@ class NonJaxTypeArgument(Rule):
             message = (f"{use.where()} is {found.what}, not a valid JAX type: jit traces every non-static "
                        f"argument as an array, so the call raises TypeError; {_fix(use, found.kind, found.name)}")
             if found.declared is not None:  # at the declaration the fix changes, the call as evidence
-                yield Violation(found.declared, message, related=((use.arg, "the call that passes it traced"),))
+                yield Violation(found.declared, f"`{_code(use.site.node)}`: {message}",
+                                related=((use.arg, "the call that passes it traced"),))
                 continue
             yield Violation(use.arg, message)
         for use in array_leaf_uses(ctx):
