@@ -677,6 +677,15 @@ NUMPY_CONVERTING_FUNCTIONS: dict[str, str] = {
 }
 # numpy functions that, given a tracer, call the jax.Array's own method (``np.sum(x)`` is
 # ``x.sum()``): they work under jit and return a tracer.
+# Methods of a jax.Array that return a jax.Array (``x.at[i].set(v)`` included): traced in traced
+# code, and unhashable like the array (a reduction too: ``x.mean()`` is a 0-d Array)
+ARRAY_METHODS = frozenset({
+    "sum", "mean", "max", "min", "prod", "any", "all", "argmax", "argmin", "astype", "reshape",
+    "transpose", "squeeze", "ravel", "flatten", "dot", "clip", "round", "cumsum", "cumprod", "std",
+    "var", "conj", "conjugate", "take", "sort", "argsort", "swapaxes", "repeat", "view", "trace",
+    "diagonal", "ptp", "nonzero", "searchsorted", "choose", "compress",
+    "set", "add", "multiply", "divide", "power", "get", "apply",  # x.at[i].<op>(v)
+})
 NUMPY_ARRAY_METHOD_FUNCTIONS = frozenset(f"numpy.{name}" for name in (
     "sum", "mean", "max", "min", "amax", "amin", "prod", "any", "all", "std", "var", "reshape",
     "transpose", "squeeze", "round", "around", "argmax", "argmin", "cumsum", "cumprod", "repeat",

@@ -14,7 +14,7 @@ import typing
 
 import pytest
 
-from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_METHODS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS,
                               FIELD_HASHING_BASES, FRAMEWORK_METHODS, PUBLIC_SPELLINGS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
@@ -2717,3 +2717,45 @@ def test_solver_parameters_name_the_solver_argument(qualname):
     function = getattr(pytest.importorskip(module), name)
     position, keyword = SOLVER_PARAMETERS[qualname]
     assert list(inspect.signature(function).parameters)[position] == keyword
+
+
+# arguments of each jax.Array method in ARRAY_METHODS (on a 2x2 float array; ``at[0].<op>(1.0)``
+# for the update methods)
+_ARRAY_METHOD_ARGS = {"astype": (jnp.float16,), "reshape": (4,), "dot": (jnp.eye(2),), "clip": (0.0, 1.0),
+                      "take": (jnp.array([0]),), "swapaxes": (0, 1), "repeat": (2,), "searchsorted": (1.0,),
+                      "choose": ([jnp.zeros(2), jnp.ones(2)],), "compress": (jnp.array([True, False]),),
+                      "view": (jnp.int32,)}
+_AT_METHODS = ("set", "add", "multiply", "divide", "power", "get", "apply")
+
+
+@pytest.mark.parametrize("method", sorted(ARRAY_METHODS))
+def test_array_method_returns_an_unhashable_jax_array(method):
+    """What jitlint assumes of ``x.<method>(...)`` on a jax Array: a jax Array again (so it is
+    traced under jit, and unhashable at a static position, a reduction included)."""
+    x = jnp.array([[0.0, 1.0], [2.0, 3.0]])
+    if method in _AT_METHODS:
+        result = getattr(x.at[0], method)(*(() if method == "get" else (jnp.negative,) if method == "apply" else (1.0,)))
+    elif method in ("choose", "searchsorted"):  # of a 1-d array
+        result = getattr(jnp.array([0, 1]), method)(*_ARRAY_METHOD_ARGS[method])
+    else:
+        result = getattr(x, method)(*_ARRAY_METHOD_ARGS.get(method, ()))
+    results = result if isinstance(result, tuple) else (result,)  # ``nonzero`` gives one per axis
+    for each in results:
+        assert isinstance(each, jax.Array), (method, type(each))
+        with pytest.raises(TypeError):
+            hash(each)
+
+
+@pytest.mark.parametrize("qualname", sorted(q for q, f in TRACING_CALLS.items()
+                                            if f.arguments_from is not None or f.arguments_in is not None))
+def test_evaluating_transform_hands_every_argument_to_the_function_as_a_tracer(qualname):
+    """``jax.vjp(f, x, a)`` / ``jax.jvp(f, (x, a), ...)``: a static position of a jitted ``f``
+    gets a tracer there, which is unhashable (ValueError)."""
+    fact, transform = TRACING_CALLS[qualname], _resolve(qualname, jax, "jax.")
+    scaled = jax.jit(lambda x, scale: scale * x, static_argnums=1)
+    scaled(jnp.float32(1.0), 2.0)  # called directly, the static float hashes
+    call = (lambda: transform(scaled, jnp.float32(1.0), 2.0)) if fact.arguments_from == 1 else \
+        (lambda: transform(scaled, (jnp.float32(1.0), 2.0), (jnp.float32(1.0), 0.0)))
+    assert fact.arguments_from in (None, 1) and fact.arguments_in in (None, 1)
+    with pytest.raises(ValueError, match="Non-hashable static arguments"):
+        call()

@@ -18,7 +18,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_LEAF_PARAMS, LIST_RETURNING_METHODS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
+from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ARRAY_LEAF_PARAMS, LIST_RETURNING_METHODS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
                               OPTAX_SCHEDULES, OPTIMIZER_STATE_INITS, OPTAX_TRANSFORMATIONS, REJECTED_JIT_KEYWORDS, TRACING_CALLS,
                               GRAPH_STATIC_JITS, TracingCall, FRESH_TRANSFORMS,
                               JIT_POSITIONAL_ARGUMENTS)
@@ -646,6 +646,10 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
             held = _held_unhashable(ctx, expr.args[0].value, scope, depth + 1)
             return (f"a {func.value} containing {held[0]}", f"{held[1]} inside the {func.value} "
                     f"(`tuple(map(tuple, ...))` for a list of lists)") if held is not None else None
+        if isinstance(func, cst.Attribute) and func.attr.value in ARRAY_METHODS:
+            receiver = unhashable(ctx, func.value, scope, depth + 1)
+            if receiver is not None and receiver[1] == ARRAY_FIX and receiver[0].startswith("a jax Array"):
+                return receiver  # ``x.mean()`` of a jax Array is a (0-d) jax Array
         if isinstance(func, cst.Attribute) and func.attr.value in LIST_RETURNING_METHODS and not expr.args:
             return (f"a list (`.{func.attr.value}()` of an array)",
                     "pass a tuple (`tuple(map(tuple, x.tolist()))` for a nested list)")

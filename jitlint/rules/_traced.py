@@ -70,7 +70,7 @@ from jitlint.jaxfacts import (NAMED_TUPLE_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIO
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
-                              NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
+                              ARRAY_METHODS, NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
                               NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS, PYTREE_METADATA_DECORATORS,
@@ -102,15 +102,8 @@ from jitlint.walk import source_text as _src
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
                                  "weak_type", "itemsize", "nbytes", "device"})
-# Attributes and methods of a jax.Array that give traced arrays (``x.at[i].set(v)`` included).
+# Attributes of a jax.Array that give traced arrays (its methods: jaxfacts.ARRAY_METHODS).
 ARRAY_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "at", "flat"})
-ARRAY_METHODS = frozenset({
-    "sum", "mean", "max", "min", "prod", "any", "all", "argmax", "argmin", "astype", "reshape",
-    "transpose", "squeeze", "ravel", "flatten", "dot", "clip", "round", "cumsum", "cumprod", "std",
-    "var", "conj", "conjugate", "take", "sort", "argsort", "swapaxes", "repeat", "view", "trace",
-    "diagonal", "ptp", "nonzero", "searchsorted", "choose", "compress",
-    "set", "add", "multiply", "divide", "power", "get", "apply",  # x.at[i].<op>(v)
-})
 # ... except these, which return Python values, dtypes, shapes or functions.
 CONCRETE_FUNCTIONS = frozenset({
     "jax.numpy.shape", "jax.numpy.ndim", "jax.numpy.size", "jax.numpy.result_type",

@@ -25,6 +25,7 @@ class UnhashableStaticArg(Rule):
     herculens 8175191): list, dict and set literals
     and comprehensions, `list(...)`/`dict(...)`/`set(...)`, `bytearray(...)`, `slice(...)`,
     an array's `.tolist()` (`jaxfacts.LIST_RETURNING_METHODS`; bonsai PR 170),
+    a jax Array's method result (`x.mean()` is a 0-d Array: `jaxfacts.ARRAY_METHODS`),
     `np.array`/`jnp.array`/`jnp.zeros`-style arrays, tuples containing any of these (also a
     shallow `tuple(rules)` / `frozenset(...)` of a list of lists, maxdiffusion de45665), instances of
     non-frozen `@dataclass` classes (eq=True sets `__hash__` to None) or of classes defining
