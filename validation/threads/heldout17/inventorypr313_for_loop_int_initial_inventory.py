@@ -1,0 +1,94 @@
+# source: https://github.com/QuantEcon/lecture-jax/pull/313
+# expect: shape-churn at line 65
+# runtime: COMPILES 2 CALLS 1000
+# why: project_cross_section starts from jnp.full((num_firms,), x_init) with the Python int x_init = 50, a weakly typed int32 array, while the jitted update_cross_section returns float32 (the demand shocks are floats), so update_cross_section is compiled for the int32 input on the first step and again for float32 on every later step.
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# lectures/inventory_dynamics.md at 7667b90 (PR #313): the for-loop version's cells, in order
+import numpy as np
+import jax
+import jax.numpy as jnp
+from jax import random, lax
+from typing import NamedTuple
+from time import time
+
+class ModelParameters(NamedTuple):
+    s: int = 10
+    S: int = 100
+    μ: float = 1.0
+    σ: float = 0.5
+
+@jax.jit
+def update_cross_section(params: ModelParameters,
+                         X_vec: jnp.ndarray, 
+                         D: jnp.ndarray) -> jnp.ndarray:
+    """
+    Update by one period a cross-section of firms with inventory levels given by
+    X_vec, given the vector of demand shocks in D. Here D[i] is the demand shock
+    for firm i with current inventory X_vec[i].
+
+    """
+    # Unpack
+    s, S = params.s, params.S
+    # Restock if the inventory is below the threshold
+    X_new = jnp.where(X_vec <= s, 
+                      jnp.maximum(S - D, 0), 
+                      jnp.maximum(X_vec - D, 0))
+    return X_new
+
+def project_cross_section(params: ModelParameters, 
+                          x_init: jnp.ndarray, 
+                          T: int, 
+                          key: jnp.ndarray, 
+                          num_firms: int = 50_000) -> jnp.ndarray:
+    # Set up initial distribution
+    X_vec = jnp.full((num_firms, ), x_init)
+    # Loop
+    for i in range(T):
+        key, subkey = random.split(key)
+        Z = random.normal(subkey, shape=(num_firms, ))
+        D = jnp.exp(params.μ + params.σ * Z)
+
+        X_vec = update_cross_section(params, X_vec, D)
+
+    return X_vec
+
+params = ModelParameters()
+x_init = 50
+T = 500
+# Initialize random number generator
+key = random.PRNGKey(10)
+
+start_time = time()
+X_vec = project_cross_section(
+    params, x_init, T, key).block_until_ready()
+end_time = time()
+print(f"Elapsed time: {(end_time - start_time) * 1000:.6f} ms")
+
+# (the cell is run again 'to see the speed without compile time')
+start_time = time()
+X_vec = project_cross_section(
+    params, x_init, T, key).block_until_ready()
+end_time = time()
+print(f"Elapsed time: {(end_time - start_time) * 1000:.6f} ms")
+_report({"jit(update_cross_section)"}, 2 * T)  # scaffolding

@@ -1,0 +1,55 @@
+# source: https://jax.readthedocs.io/en/latest/stateful-computations.html
+# expect: stale-closure at line 51
+# runtime: COMPILES 1 CALLS 3
+# why: fast_count = jax.jit(counter.count) runs self.n += 1 only at trace time, so its 3 calls all return 1 (1 compile, 3 calls): the docs' 'Oh no! Our counter isn't working'.
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+import jax
+import jax.numpy as jnp
+
+class Counter:
+  """A simple counter."""
+
+  def __init__(self):
+    self.n = 0
+
+  def count(self) -> int:
+    """Increments the counter and returns the new value."""
+    self.n += 1
+    return self.n
+
+  def reset(self):
+    """Resets the counter to zero."""
+    self.n = 0
+
+counter = Counter()
+
+for _ in range(3):
+  print(counter.count())
+
+counter.reset()
+fast_count = jax.jit(counter.count)
+
+for _ in range(3):
+  print(fast_count())
+_report({"jit(count)"}, 3)  # scaffolding

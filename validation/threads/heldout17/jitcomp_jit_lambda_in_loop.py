@@ -1,0 +1,43 @@
+# source: https://docs.jax.dev/en/latest/jit-compilation.html
+# expect: jit-in-loop-or-body at line 38
+# runtime: COMPILES 20 CALLS 20
+# why: each while-loop iteration jits a fresh lambda, a new function object with a new cache key, so the 20 calls compile 20 times ('Don't do this!, lambda will also return a function with a different hash').
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+import jax  # scaffolding (earlier cell)
+from functools import partial
+
+def unjitted_loop_body(prev_i):
+  return prev_i + 1
+
+def g_inner_jitted_lambda(x, n):
+  i = 0
+  while i < n:
+    # Don't do this!, lambda will also return
+    # a function with a different hash
+    i = jax.jit(lambda x: unjitted_loop_body(x))(i)
+  return x + i
+
+print("jit called in a loop with lambdas:")
+print(g_inner_jitted_lambda(10, 20))  # scaffolding (page: %timeit ... .block_until_ready())
+_report({"jit(<lambda>)"}, 20)  # scaffolding

@@ -1,0 +1,139 @@
+# source: https://github.com/QuantEcon/lecture-jax/commit/71ba4347c3c313a77536b2d7fd278639c83d23d9
+# expect: none
+# runtime: COMPILES 2 CALLS 3
+# why: the lecture uses jax.jit(static_argnames=...) directly as a decorator factory; jax 0.10.2 accepts that form, Params is a hashable NamedTuple and the agent index is traced, so get_unhappy_agents and move_agent compile once each over all calls.
+
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+# lectures/schelling_jax.md (before the commit), code cells in order; the plotting cell and run_simulation cut
+
+import numpy as np
+import jax
+import jax.numpy as jnp
+from jax import random, jit, vmap
+from typing import NamedTuple
+import time
+
+class Params(NamedTuple):
+    num_of_type_0: int = 1000    # number of agents of type 0 (orange)
+    num_of_type_1: int = 1000    # number of agents of type 1 (green)
+    num_neighbors: int = 10      # number of agents regarded as neighbors
+    max_other_type: int = 6     # max number of different-type neighbors tolerated
+
+
+params = Params()
+
+def initialize_state(key, params):
+    """
+    Initialize agent locations and types.
+
+    """
+    num_of_type_0, num_of_type_1 = params.num_of_type_0, params.num_of_type_1
+    n = num_of_type_0 + num_of_type_1
+    locations = random.uniform(key, (n, 2))
+    types = jnp.concatenate([jnp.zeros(num_of_type_0, dtype=int),
+                              jnp.ones(num_of_type_1, dtype=int)])
+    return locations, types
+
+@jit(static_argnames=('params',))
+def is_happy(loc, agent_idx, locations, types, params):
+    " True if an agent at loc has at most max_other_type different-type neighbors. "
+    # Squared distances from loc to every agent
+    distances = jnp.sum((loc - locations)**2, axis=1)
+    distances = distances.at[agent_idx].set(jnp.inf)  # exclude self
+    # top_k finds the k smallest distances in O(n) (we negate to use top_k)
+    _, neighbors = jax.lax.top_k(-distances, params.num_neighbors)
+    num_other = jnp.sum(types[neighbors] != types[agent_idx])
+    return num_other <= params.max_other_type
+
+@jit(static_argnames=('params',))
+def move_agent(i, locations, types, key, params, max_attempts=10_000):
+    """
+    Find a location where agent i is happy.
+
+    Returns the new location and updated random key. The calling code
+    is responsible for updating the locations array if the agent moved.
+    """
+    loc = locations[i, :]
+
+    # Continue while under max_attempts and not yet happy
+    def while_test(state):
+        loc, key, attempts = state
+        return (attempts < max_attempts) & ~is_happy(loc, i, locations, types, params)
+
+    # Draw a new random location
+    def update(state):
+        _, key, attempts = state
+        key, subkey = random.split(key)
+        new_loc = random.uniform(subkey, 2)
+        return new_loc, key, attempts + 1
+
+    final_loc, key, _ = jax.lax.while_loop(while_test, update, (loc, key, 0))
+    return final_loc, key
+
+@jit(static_argnames=('params',))
+def get_unhappy_agents(locations, types, params):
+    """
+    Return a boolean array indicating which agents are unhappy.
+    """
+    n = params.num_of_type_0 + params.num_of_type_1
+
+    def is_unhappy(i):
+        return ~is_happy(locations[i], i, locations, types, params)
+
+    return vmap(is_unhappy)(jnp.arange(n))
+
+
+def simulation_loop(locations, types, key, params, max_iter):
+    """
+    Run the simulation loop until convergence or max iterations.
+    """
+    n = params.num_of_type_0 + params.num_of_type_1
+    converged = False
+    for iteration in range(1, max_iter + 1):
+        print(f'Entering iteration {iteration}')
+
+        # Find unhappy agents using vectorized computation
+        unhappy = get_unhappy_agents(locations, types, params)
+
+        # Check if everyone is happy
+        if not jnp.any(unhappy):
+            converged = True
+            break
+
+        # Move the unhappy agents
+        for i in range(n):
+            if unhappy[i]:
+                new_loc, key = move_agent(i, locations, types, key, params)
+                locations = locations.at[i, :].set(new_loc)
+
+    return locations, iteration, converged, key
+
+
+# scaffolding: a smaller town (300 agents) and three iterations of the lecture's loop
+params = Params(num_of_type_0=150, num_of_type_1=150)
+key = random.key(1234)
+key, init_key = random.split(key)
+locations, types = initialize_state(init_key, params)
+locations, iteration, converged, key = simulation_loop(locations, types, key, params, 3)
+_report({"jit(move_agent)", "jit(get_unhappy_agents)", "jit(is_happy)"}, iteration)  # calls: get_unhappy_agents, once per iteration (move_agent is called for every unhappy agent besides)
