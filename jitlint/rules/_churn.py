@@ -35,7 +35,7 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (BATCH_KEEPING_CALLS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, DATA_SIZED_OUTPUTS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_GENERATORS,
+from jitlint.jaxfacts import (ARRAY_METHODS, BATCH_KEEPING_CALLS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, DATA_SIZED_OUTPUTS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_GENERATORS,
                               HOST_RANDOM_SIZE_PARAMS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
@@ -1125,12 +1125,31 @@ class _ArgChecker:
         outside = [b for b in bindings if not self._inside(b, loop)]
         inside = [b for b in bindings if self._inside(b, loop)]
         if outside and inside and all(_is_float_literal(b.value) for b in outside) \
-                and all(isinstance(b.node, cst.Assign) and b.node.value in self.jitted_results
+                and all(isinstance(b.node, cst.Assign) and self._jitted_array(b.node.value, b.scope)
                         for b in inside):
-            return ("a Python float on the first call (weak float32), then the jitted result, "
-                    "a float32 array", f"start it as an array: {name.value} = jnp.asarray("
+            return ("a Python float on the first call (weak float32), then a float32 array from "
+                    "the jitted result", f"start it as an array: {name.value} = jnp.asarray("
                     f"{_src(outside[0].value)}, dtype=jnp.float32)")  # type: ignore[arg-type]
         return None
+
+    def _jitted_array(self, value: cst.BaseExpression, scope: Scope) -> bool:
+        """A jitted call's result, or an array read from one: ``out.sum()`` (a jax.Array
+        method: jaxfacts.ARRAY_METHODS) or ``out[0]`` of a name only a jitted call binds, also
+        in arithmetic (``out.sum() / 4``)."""
+        if value in self.jitted_results:
+            return True
+        if isinstance(value, cst.BinaryOperation):  # ``out.sum() / 4``: a strong array stays strong
+            return self._jitted_array(value.left, scope) or self._jitted_array(value.right, scope)
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                and value.func.attr.value in ARRAY_METHODS:
+            receiver = value.func.value
+        elif isinstance(value, cst.Subscript):
+            receiver = value.value
+        else:
+            return False
+        bindings = self.flow.reaching(receiver, scope) if isinstance(receiver, cst.Name) else []
+        return bool(bindings) and all(isinstance(b.node, cst.Assign) and b.node.value in self.jitted_results
+                                      for b in bindings)
 
     def _int_then_float(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:
         bindings = self._bindings(name, scope)

@@ -20,7 +20,7 @@ class ChangingDtype(Rule):
     a Python scalar and then a Python scalar of the other kind (`f(x, 2)` then `f(x, 0.5)`), or
     a Python scalar and a strongly typed array (`np.float32(0.)`, a `dtype=`, `.astype`, or the
     result of a jitted function whose returned value combines one: `y = f(0.)` then `f(y)`,
-    jax issue 4274), followed through names; a strongly typed constructor (`jnp.ones(())`,
+    jax issue 4274; in a loop, also an array read from the jitted result: `factor = out.sum() / 4`), followed through names; a strongly typed constructor (`jnp.ones(())`,
     `jaxfacts.STRONG_ARRAY_CONSTRUCTORS`) and `jnp.array(1.0)` at the same argument (equinox#817).
     And an optax state fed back through a jitted step (`w, state = step(w, state)` in a loop)
     whose first value is the `init` state of an optimizer that starts it weakly typed
