@@ -609,9 +609,12 @@ PYTHON_VALUE_ATTRIBUTES: dict[str, str] = {
     "is_fully_addressable": _CONCRETIZATION, "committed": _CONCRETIZATION, "global_shards": _CONCRETIZATION,
 }
 # syntax: a truth test (`if`, `while`, `and`, `or`, `not`), a Python slice bound (`x[:n]`), an
-# index into a Python list or tuple, the count a list or tuple is repeated by (`[x] * n`)
+# index into a Python list or tuple, the count a list or tuple is repeated by (`[x] * n`), a
+# format spec (`f"{x:.2f}"`, `"{:.2f}".format(x)`, `format(x, ".2f")`: a tracer's __format__
+# takes none) and a numeric %-conversion (`"%.2f" % x` calls float() on it)
 PYTHON_VALUE_SYNTAX: dict[str, str] = {"truth test": _BOOL, "slice bound": "IndexError",
-                                       "sequence index": _INTEGER, "sequence repeat": "TypeError"}
+                                       "sequence index": _INTEGER, "sequence repeat": "TypeError",
+                                       "format spec": "TypeError", "numeric %-format": _CONCRETIZATION}
 
 # jax.numpy functions that read a list or tuple argument with NumPy (``jnp.ndim([x, y])``):
 # with a tracer among its items they raise TracerArrayConversionError under jit (a jax.Array

@@ -711,6 +711,8 @@ SYNTAX_EXAMPLES = {
     "slice bound": lambda v: jnp.arange(5)[:v],
     "sequence index": lambda v: [1.0, 2.0, 3.0][v],
     "sequence repeat": lambda v: jnp.concatenate([jnp.ones(2)] * v),
+    "format spec": lambda v: (f"{v:.2f}", v)[1],
+    "numeric %-format": lambda v: ("%.2f" % v, v)[1],
 }
 
 

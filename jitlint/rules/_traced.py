@@ -62,6 +62,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+import re
+import string
 from typing import NamedTuple, Optional, Sequence
 
 import libcst as cst
@@ -2988,6 +2990,49 @@ IF_FIX = "use jnp.where or jax.lax.cond"
 WHILE_FIX = "use jax.lax.while_loop or jax.lax.fori_loop"
 
 
+FORMAT_FIX = ("format it outside jit, or print it with jax.debug.print(\"{x:.3f}\", x=...), which "
+              "formats the value when it runs")
+_PERCENT_CONVERSION = re.compile(r"%(?:\((?P<key>[^)]*)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(?P<kind>[diouxXeEfFgGcrsa%])")
+
+
+def format_spec_arguments(template: str, args: Sequence[cst.Arg]) -> list[tuple[cst.Arg, str]]:
+    """The arguments of ``template.format(*args)`` whose field has a format spec (``{:.2f}``,
+    ``{0:>8}``, ``{loss:.3f}``)."""
+    try:
+        fields = [(name, spec) for _, name, spec, _ in string.Formatter().parse(template) if name is not None]
+    except (ValueError, TypeError):  # not a valid template, or bytes
+        return []
+    positional = [arg for arg in args if arg.keyword is None and not arg.star]
+    keywords = {arg.keyword.value: arg for arg in args if arg.keyword is not None}
+    found, auto = [], 0
+    for name, spec in fields:
+        if name == "":
+            index, auto = auto, auto + 1
+            arg = positional[index] if index < len(positional) else None
+        elif name.isdigit():
+            arg = positional[int(name)] if int(name) < len(positional) else None
+        else:  # ``{loss:.3f}``; ``{state.loss:.3f}`` and ``{a[0]}`` read a part: not followed
+            arg = keywords.get(name) if name.isidentifier() else None
+        if spec and arg is not None:
+            found.append((arg, spec))
+    return found
+
+
+def numeric_percent_operands(template: str, operand: cst.BaseExpression) -> list[tuple[cst.BaseExpression, str]]:
+    """The operands of ``template % operand`` that a numeric conversion (``%d``, ``%.2f``)
+    turns into a Python number (``%s`` / ``%r`` only call str / repr)."""
+    if not isinstance(template, str):
+        return []  # bytes
+    conversions = [m for m in _PERCENT_CONVERSION.finditer(template) if m["kind"] != "%"]
+    if any(m["key"] is not None for m in conversions):
+        return []  # a mapping operand: not read here
+    values = [e.value for e in operand.elements] if isinstance(operand, cst.Tuple) \
+        and not any(isinstance(e, cst.StarredElement) for e in operand.elements) else [operand]
+    if len(values) != len(conversions):
+        return []
+    return [(value, m[0]) for value, m in zip(values, conversions) if m["kind"] not in "rsa"]
+
+
 def static_fix(param: str) -> str:
     return f'if it is a Python value, mark it static (static_argnames=("{param}",))'
 
@@ -3184,6 +3229,7 @@ class _UseFinder(Walker):
         name = a.where
         func = node.func
         self._traced_static_args(node)
+        self._format_call(node)
         builtin = a._builtin(func, scope)
         if builtin in PYTHON_VALUE_BUILTINS and len(node.args) == 1 and not node.args[0].star \
                 and a.traced(node.args[0].value, scope):
@@ -3434,9 +3480,35 @@ class _UseFinder(Walker):
         if any(isinstance(e, cst.DictElement) and self.a.traced(e.key, self.scope) for e in node.elements):
             self._report_hash(node, f"the dict `{_src(node)}` hashes its keys", _hash_fix("dict"))
 
+    def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
+        """``f"{loss:.3f}"`` of a traced ``loss``: a tracer's ``__format__`` takes no spec."""
+        if node.format_spec is not None:
+            spec = "".join(_src(part, 20) for part in node.format_spec)
+            self._formatted(node, node.expression, f"the format spec `:{spec}`", "format spec")
+
+    def _formatted(self, node: cst.CSTNode, value: cst.BaseExpression, what: str, operation: str) -> None:
+        if self.a.traced(value, self.scope):
+            self._report_concrete(node, value, what, PYTHON_VALUE_SYNTAX[operation], FORMAT_FIX)
+
+    def _format_call(self, node: cst.Call) -> None:
+        """``"{:.2f}".format(x)`` (the fields with a spec, matched to their arguments) and
+        ``format(x, ".2f")`` of a traced ``x``."""
+        func = node.func
+        if self.a._builtin(func, self.scope) == "format" and len(node.args) == 2 \
+                and not any(arg.star or arg.keyword for arg in node.args):
+            self._formatted(node, node.args[0].value, f"`{_src(node)}`", "format spec")
+        elif isinstance(func, cst.Attribute) and func.attr.value == "format" \
+                and isinstance(func.value, cst.SimpleString):
+            for arg, spec in format_spec_arguments(func.value.evaluated_value, node.args):
+                self._formatted(node, arg.value, f"the format spec `:{spec}`", "format spec")
+
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         """``x * 2654435761`` / ``x % 2**32`` with ``x`` traced: the int does not fit int32;
-        ``[x] * n`` with ``n`` traced: a Python list repeated by a tracer."""
+        ``[x] * n`` with ``n`` traced: a Python list repeated by a tracer; ``"%.2f" % x``."""
+        if isinstance(node.operator, cst.Modulo) and isinstance(node.left, cst.SimpleString):
+            for value, conversion in numeric_percent_operands(node.left.evaluated_value, node.right):
+                self._formatted(node, value, f"the numeric conversion `{conversion}`", "numeric %-format")
+            return
         if not isinstance(node.operator, cst.MatrixMultiply):
             self._overflow(node.left, node.right, node)
         if isinstance(node.operator, cst.Multiply):

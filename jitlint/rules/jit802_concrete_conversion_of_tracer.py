@@ -15,7 +15,9 @@ class ConcreteConversionOfTracer(Rule):
     and traced values where JAX needs a Python value: a `range(n)` bound, a shape
     (`jnp.zeros((n,))`, `x.reshape(n, -1)`, `jnp.arange(n)`), a slice bound (`x[:n]`), an index
     into a Python list or tuple (`x.shape[axis]` too), the count a list is repeated by
-    (`[block] * n`), a size or axis argument (`jax.nn.one_hot(x, n)`,
+    (`[block] * n`), a number formatted with a spec (`f"{loss:.4f}"`, `"{:.2f}".format(x)`,
+    `format(x, ".3f")`: TypeError) or a numeric %-conversion (`"%.2f" % x`:
+    ConcretizationTypeError; `%s` and an f-string without a spec only call `str`), a size or axis argument (`jax.nn.one_hot(x, n)`,
     `jnp.sum(x, axis=k)`; every parameter of `jaxfacts.CONCRETE_PARAMS`, library calls too:
     flax's `Dropout(deterministic=...)`, chex's static assertions `chex.assert_equal` /
     `assert_scalar_*`, also under `@chex.chexify`), also in module functions the jitted body calls with traced arguments,
