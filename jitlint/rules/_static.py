@@ -50,6 +50,10 @@ UNHASHABLE_BUILTINS = {
     "set": ("a set", "pass a frozenset"),
     "bytearray": ("a bytearray", "pass bytes"),
     "slice": ("a slice", "pass (start, stop, step) as a tuple"),
+    # builtins whose result is one of those: ``vars(args)`` of parsed options, ``sorted(keys)``
+    "vars": ("a dict (`vars(...)` of an object's attributes)",
+             "pass the options it needs, or a frozen dataclass of them"),
+    "sorted": ("a list (`sorted(...)` returns one)", "pass a tuple (`tuple(sorted(...))`)"),
 }
 LITERALS = {
     cst.List: "list", cst.ListComp: "list", cst.Dict: "dict", cst.DictComp: "dict",

@@ -24,6 +24,7 @@ class UnhashableStaticArg(Rule):
     on an instance, `lens.model(source, lens_light)`, where `static_argnums` counts `self`:
     herculens 8175191): list, dict and set literals
     and comprehensions, `list(...)`/`dict(...)`/`set(...)`, `bytearray(...)`, `slice(...)`,
+    `vars(args)` (a dict), `sorted(...)` (a list),
     an array's `.tolist()` (`jaxfacts.LIST_RETURNING_METHODS`; bonsai PR 170),
     a jax Array's method result (`x.mean()` is a 0-d Array: `jaxfacts.ARRAY_METHODS`),
     `np.array`/`jnp.array`/`jnp.zeros`-style arrays, tuples containing any of these (also a
