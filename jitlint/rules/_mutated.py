@@ -240,11 +240,20 @@ def _changes(ctx: FileContext, name: str, bindings: list[Binding],
         return len(found) == len(bindings) and all(a is b for a, b in zip(found, bindings))
 
     aliases = _aliases(ctx, name, bindings)
+    setters = _property_setters(cls) if cls is not None else {}
     for written, frame, node in model.item_writes:
-        if written == name and same(frame.scope):
-            yield _first_attribute(_write_target(node), name), Event(frame, model.order(node), node)
-        elif written in aliases and model.lookup(written, frame.scope) == [aliases[written]]:
-            yield _first_attribute(_write_target(node), written), Event(frame, model.order(node), node)
+        if (written == name and same(frame.scope)) or \
+                (written in aliases and model.lookup(written, frame.scope) == [aliases[written]]):
+            for part in _target_parts(_write_target(node), written):
+                attribute = _first_attribute(part, written)
+                if attribute in setters:  # ``agent.learning_states = ...`` runs the property's setter
+                    changed = _setter_writes(setters[attribute])
+                    if changed is None:
+                        continue  # it changes the objects it holds: which reads go stale is not read here
+                    for each in changed:
+                        yield each, Event(frame, model.order(node), node)
+                    continue
+                yield attribute, Event(frame, model.order(node), node)
     methods = class_methods(cls) if cls is not None else {}
     for site in model.calls:
         func, args, scope = site.node.func, site.node.args, site.frame.scope
@@ -301,6 +310,45 @@ def _write_target(node: cst.CSTNode) -> Optional[cst.BaseExpression]:
     if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
         return node.target
     return None
+
+
+def _target_parts(target: Optional[cst.BaseExpression], name: str) -> list[Optional[cst.BaseExpression]]:
+    """The parts of an assignment target that write into ``name``: the target, or the elements
+    of a tuple target (``agent.states, report = ...``)."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        parts = [e.value.value if isinstance(e.value, cst.StarredElement) else e.value for e in target.elements]
+        return [part for each in parts for part in _target_parts(each, name)]
+    root = target
+    while isinstance(root, (cst.Attribute, cst.Subscript)):
+        root = root.value
+    return [target] if isinstance(root, cst.Name) and root.value == name else []
+
+
+def _property_setters(cls: cst.ClassDef) -> dict[str, cst.FunctionDef]:
+    """``@name.setter`` defs of the class body, by property name."""
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    return {statement.name.value: statement for statement in body if isinstance(statement, cst.FunctionDef)
+            and any(isinstance(d.decorator, cst.Attribute) and d.decorator.attr.value == "setter"
+                    for d in statement.decorators)}
+
+
+def _setter_writes(setter: cst.FunctionDef) -> Optional[list[str]]:
+    """The attributes of ``self`` a property setter assigns (``self.params = state[0]``); None
+    when it changes an object it holds instead (``self.model.state = ...``)."""
+    params = positional_params(setter)
+    if not params:
+        return None
+    receiver = params[0].name.value
+    nested = False
+
+    class _Nested(Walker):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            nonlocal nested
+            for part in _target_parts(node.target, receiver):
+                nested = nested or (isinstance(part, cst.Attribute) and isinstance(part.value, (cst.Attribute, cst.Subscript)))
+
+    _Nested().walk(setter)
+    return None if nested else _attributes_written(setter, receiver)
 
 
 def _first_attribute(target: Optional[cst.BaseExpression], name: str) -> Optional[str]:

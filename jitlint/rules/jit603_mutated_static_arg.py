@@ -11,7 +11,10 @@ class MutatedStaticArg(Rule):
     jitted method (`@partial(jax.jit, static_argnums=0)`), that is changed between two calls or
     in the loop that calls: an attribute or item write (`cfg.scale = 3.0`, `m.data += 1`),
     `setattr`, a method of its class that writes `self.<attr>` (`t.assign_fn(g)`), or a function
-    of the module that writes an attribute of the parameter it is given. The object is one a
+    of the module that writes an attribute of the parameter it is given, also as one element of
+    a tuple target (`agent.scale, log = ...`) and through a property setter that assigns
+    `self.<attr>` (a setter that changes the objects it holds, `self.model.params = ...`, is
+    not followed: dreamax 7f1c3e3's fix was reported otherwise). The object is one a
     call builds (`cfg = Config(2.0)`), or a parameter every caller passes such a call
     (`train(x, Config(1.0))` from `main()`, the loop in `train`). The finding is on the
     jitted body's read of what changed, where the old value is baked in; an attribute the body
