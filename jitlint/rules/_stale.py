@@ -1300,6 +1300,10 @@ class StateFlow:
     kind: str  # leak | prng | read
     keyword: str  # global | nonlocal | "" (a container mutated without a statement)
     where: str = ""  # how messages name the function, when not ``jitted `f` ``
+    # A helper written to run eagerly (it calls a jitted function itself) that the jitted body
+    # calls: the call in the jitted body, where the mistake is, and the two functions' names
+    eager_call: Optional[cst.Call] = None
+    jitted_name: str = ""
 
     @property
     def named(self) -> str:
@@ -1311,7 +1315,7 @@ def state_flows(ctx: FileContext) -> list[StateFlow]:
 
 
 def _find_state_flows(ctx: FileContext) -> list[StateFlow]:
-    from jitlint.rules._traced import traced_values  # _traced imports nothing of this module
+    from jitlint.rules._traced import calls_jitted, traced_values  # _traced imports nothing of this module
 
     found: list[StateFlow] = []
     jitted = jitted_functions(ctx)
@@ -1329,9 +1333,13 @@ def _find_state_flows(ctx: FileContext) -> list[StateFlow]:
         found.extend(flow.run())
         for helper in _followed_helpers(ctx, analysis, jitted, inner_of_jitted):
             where = f"`{helper.func.name.value}` (called from jitted `{func.name.value}`)"
-            found.extend(dataclasses.replace(f, where=where) for f in
-                         _StateFlowOfFunction(ctx, helper.func, helper, inner_of_jitted,
-                                              _module_object_self(ctx, helper.func)).run())
+            top = helper
+            while top.caller is not None and top.caller.caller is not None:
+                top = top.caller
+            eager = top.entry_call if calls_jitted(ctx, helper.func) else None
+            found.extend(dataclasses.replace(f, where=where, eager_call=eager, jitted_name=func.name.value)
+                         for f in _StateFlowOfFunction(ctx, helper.func, helper, inner_of_jitted,
+                                                       _module_object_self(ctx, helper.func)).run())
     found.extend(_bound_method_updates(ctx))
     return found
 

@@ -480,6 +480,12 @@ def _calls_jitted(ctx: FileContext, func: cst.FunctionDef) -> bool:
     return memo[id(func)]
 
 
+def calls_jitted(ctx: FileContext, func: cst.FunctionDef) -> bool:
+    """Does ``func`` itself call a jitted function (a function written to run eagerly around
+    one: ``train`` calling ``self._train_step``)?"""
+    return _calls_jitted(ctx, func)
+
+
 def _calls_jitted_within(ctx: FileContext, analysis: "_FunctionAnalysis") -> bool:
     """The jitted def, or a module function its analysis followed, calls a jitted function."""
     pending = [analysis]
@@ -1476,6 +1482,7 @@ class _FunctionAnalysis:
         self.func = jitted.func
         self.jitted_defs = jitted_defs
         self.caller = caller
+        self.entry_call: Optional[cst.Call] = None  # the caller's call that led here (a followed helper)
         self.depth = depth
         self.scope_ids = scopes_within(model, jitted.func)
         self.traced_bindings: set[int] = set()
@@ -1934,6 +1941,7 @@ class _FunctionAnalysis:
             origin = self.root_param(arg.value, scope) if name in traced else None
             if origin is not None:
                 analysis.param_origins[name] = origin
+        analysis.entry_call = call
         self.followed[key] = analysis
         analysis.solve()
 

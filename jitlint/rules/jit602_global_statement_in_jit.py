@@ -26,6 +26,11 @@ class GlobalStatementInJit(Rule):
     The leaked tracers of one function are one finding, at its first write, naming the others
     (one fix: return the new values).
 
+    A helper written to run eagerly around a jit (it calls a jitted function itself and stores
+    the result, `self.w, loss = self._step(self.w, x)`) is right where it is: when a jitted
+    function calls it, the finding sits on that call (JAX-CORL 20's `train_n_step` calling
+    `train`), with the store as a related location.
+
     ## Why is this bad?
     The body of a jitted function runs only when JAX traces it: once per input signature, not
     once per call. Measured on jax 0.10.2 (CPU): `global calls; calls = calls + 1; return calls`
@@ -101,6 +106,9 @@ class GlobalStatementInJit(Rule):
                 if flow is not first:
                     continue
             function = flow.named
+            if flow.eager_call is not None and flow.kind in ("read", "leak"):
+                yield _eager_helper_called(flow)  # the helper is right eagerly: the jitted call is the mistake
+                continue
             if flow.kind == "prng":
                 message = (f"{function} splits the PRNG key `{flow.name}` held in outer "
                            f"state: the split runs once, at trace time, so every call reuses the same "
@@ -119,6 +127,18 @@ class GlobalStatementInJit(Rule):
                            f"call returns the value frozen at the first trace; pass it in and return "
                            f"the new value")
             yield Violation(flow.node, message, tuple((o.node, f"`{o.name}` written here too") for o in others[:3]))
+
+
+def _eager_helper_called(flow) -> Violation:
+    helper = flow.function.name.value
+    updated = f"`{flow.keyword} {flow.name}`" if flow.keyword else f"`{flow.name}`"
+    consequence = ("the update runs once per trace, not per call, so every call returns the value frozen "
+                   "at the first trace") if flow.kind == "read" else \
+        "the store runs only at trace time and leaves a leaked tracer (UnexpectedTracerError when used outside)"
+    return Violation(flow.eager_call, (
+        f"jitted `{flow.jitted_name}` calls `{helper}`, which runs a jitted step and stores into "
+        f"{updated}: under jit {consequence}; call `{helper}` outside jit (a Python loop), or jit a "
+        f"pure function that takes the state and returns the new one"), ((flow.node, f"{updated} written here"),))
 
 
 def _listed(names: list[str]) -> str:
