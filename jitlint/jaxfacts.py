@@ -1354,6 +1354,9 @@ X64_FLAG = "jax_enable_x64"  # the config flag (JAX_ENABLE_X64 in the environmen
 # weak type and are not here).  jit compiles once per (dtype, weak type), so one of these and a
 # Python scalar (or ``jnp.array(1.0)``) at the same argument are two signatures (equinox#817).
 # tests/test_jaxfacts.py checks each result's weak_type.
+# jax.numpy constructors that keep a Python scalar's weak type when no dtype is given, with the
+# position of that scalar: ``jnp.asarray(0.5)``, ``jnp.full((n,), 1.0)`` are weakly typed float32
+WEAK_SCALAR_ARRAYS: dict[str, int] = {"jax.numpy.array": 0, "jax.numpy.asarray": 0, "jax.numpy.full": 1}
 STRONG_ARRAY_CONSTRUCTORS = frozenset({
     *(f"jax.numpy.{name}" for name in ("ones", "zeros", "empty", "eye", "identity", "arange", "linspace")),
     *(f"jax.random.{name}" for name in ("normal", "uniform")),

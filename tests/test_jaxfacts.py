@@ -14,7 +14,7 @@ import typing
 
 import pytest
 
-from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_METHODS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_METHODS, WEAK_SCALAR_ARRAYS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS,
                               FIELD_HASHING_BASES, FRAMEWORK_METHODS, PUBLIC_SPELLINGS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
@@ -2761,3 +2761,12 @@ def test_evaluating_transform_hands_every_argument_to_the_function_as_a_tracer(q
     assert fact.arguments_from in (None, 1) and fact.arguments_in in (None, 1)
     with pytest.raises(ValueError, match="Non-hashable static arguments"):
         call()
+
+
+@pytest.mark.parametrize("qualname", sorted(WEAK_SCALAR_ARRAYS))
+def test_weak_scalar_array_keeps_the_python_scalars_weak_type_unless_given_a_dtype(qualname):
+    make = _resolve(qualname, jax, "jax.")
+    leading = [(3,)] * WEAK_SCALAR_ARRAYS[qualname]  # the shape before the fill value
+    for scalar in (1.0, 50):
+        assert make(*leading, scalar).weak_type
+        assert not make(*leading, scalar, dtype=jnp.float32).weak_type

@@ -35,7 +35,7 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_METHODS, BATCH_KEEPING_CALLS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, DATA_SIZED_OUTPUTS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_GENERATORS,
+from jitlint.jaxfacts import (ARRAY_METHODS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, DATA_SIZED_OUTPUTS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_GENERATORS,
                               HOST_RANDOM_SIZE_PARAMS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
@@ -60,7 +60,6 @@ CONCATENATORS = frozenset({"concatenate", "append", "vstack", "hstack", "column_
                            "row_stack", "stack"})
 ARRAY_MODULES = ("jax.numpy", "numpy")
 # Array constructors of a value: jax's keep a Python scalar's weak type, NumPy's never do.
-JAX_ARRAY_MAKERS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
 NUMPY_ARRAY_MAKERS = frozenset({"numpy.array", "numpy.asarray"})
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power, cst.Modulo,
               cst.MatrixMultiply)
@@ -90,9 +89,10 @@ MASK_FIX = ("keep the shape fixed: jnp.where(mask, x, 0), or pass the mask as a 
 @dataclass(eq=False)
 class Churn:
     kind: str  # "shape" | "dtype" | "ragged"
-    node: cst.CSTNode  # the argument
+    node: cst.CSTNode  # the argument (or where the value is made, when the fix goes there)
     call: JittedCall
     message: str
+    related: tuple[tuple[cst.CSTNode, str], ...] = ()
 
 
 def churns(ctx: FileContext) -> list[Churn]:
@@ -116,7 +116,7 @@ def _analyse(ctx: FileContext) -> list[Churn]:
         if not loops:
             found.extend(_forwarded_churns(ctx, jc, site, jitted, jitted_results, project))
             continue
-        checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, jitted_results, project)
+        checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, jitted_results, argument_types(ctx), project)
         replay = _replays_earlier_loop(model, site, loops[-1])
         for leaf in (leaf for arg in jc.dynamic_args() for leaf in _display_leaves(arg.value)):
             result = checker.shape(leaf) if not replay else None
@@ -126,7 +126,11 @@ def _analyse(ctx: FileContext) -> list[Churn]:
             if result is None and not jc.app.jit.qualname.startswith("equinox."):
                 result, kind = checker.dtype(leaf), "dtype"
             if result is not None:
-                found.append(Churn(kind, leaf, jc, _message(jc, kind, leaf, *result)))
+                # a weakly typed array made before the loop is reported where it is made: the
+                # fix (a dtype) goes there; the loop's call is the evidence
+                made = checker.weak_starts.get(id(leaf)) if kind == "dtype" else None
+                found.append(Churn(kind, made or leaf, jc, _message(jc, kind, leaf, *result),
+                                   related=((leaf, "fed to the jitted function in the loop here"),) if made else ()))
                 if kind == "ragged":
                     break  # the other arguments of the batch are short at the same call
     flagged = {id(churn.node) for churn in found}
@@ -155,7 +159,7 @@ def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: 
             passed = argument_value(caller.node, positional.index(param) if param in positional else None, param)
             if not loops or passed is None or any(frame.node in jitted for frame in caller.frame):
                 continue
-            result = _ArgChecker(ctx.model, flow, caller.frame.scope, loops, jitted_results, project).shape(passed)
+            result = _ArgChecker(ctx.model, flow, caller.frame.scope, loops, jitted_results, argument_types(ctx), project).shape(passed)
             if result is not None:
                 desc, fix = result
                 handed = f"`{param}`" if _src(leaf) == param else f"`{param}` (as `{_src(leaf)}`)"
@@ -291,6 +295,7 @@ class _ArgTypes:
         self.flow = flow
         self.calls = jitted_calls_by_node
         self.unpacked_values = unpacked_values  # ``ball, paddle = init_state(key)``: what the def returns there
+        self._scopes: Optional[dict[int, Scope]] = None  # call node id -> the scope it runs in
 
     def kind(self, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> Optional[tuple[str, str]]:
         """(kind, description): kind "python int" / "python float" / "strong"."""
@@ -306,8 +311,13 @@ class _ArgTypes:
             if len(kinds) == 1 and None not in kinds:
                 return kinds.pop()
             return None
+        if isinstance(expr, cst.BinaryOperation):  # ``mu + sigma * random.normal(...)`` (structural: no depth)
+            sides = [self.kind(side, scope, depth) for side in (expr.left, expr.right)]
+            strong = next((side for side in sides if side is not None and side[0] == "strong"), None)
+            if strong is not None:
+                return strong
         if isinstance(expr, cst.Call):
-            weak = self._weak_array(expr, scope)
+            weak = self.weak_array(expr, scope)
             if weak is not None:
                 return f"python {weak}", f"a weakly typed array, like a Python {weak} (no dtype given)"
             qualname = self.model.qualified_name(expr.func, scope) or ""
@@ -315,25 +325,70 @@ class _ArgTypes:
                 return "strong", f"a strongly typed array (`{_src(expr.func)}` gives a dtype of its own)"
             if self.explicitly_typed(expr, scope):
                 return "strong", "an array with an explicit dtype (strongly typed)"
+            if qualname.startswith("jax.numpy."):  # ``jnp.exp(z)`` of a strong ``z`` (structural: no depth)
+                for arg in expr.args:
+                    inner = self.kind(arg.value, scope, depth) if arg.keyword is None and not arg.star else None
+                    if inner is not None and inner[0] == "strong":
+                        return inner
             if qualname in NUMPY_ARRAY_MAKERS:
                 return "strong", "a NumPy array (NumPy dtypes are never weak)"
             jc = self.calls.get(expr)
-            if jc is not None and jc.func is not None and self._returns_strong(jc.func):
+            if jc is not None and jc.func is not None and self.returns_strong(jc.func, depth + 1):
                 return "strong", f"the result of jitted `{jc.name}` (a strongly typed array)"
             returned = returned_values(self.model, self.flow, expr, scope)
-            if returned and self._returns_strong(returned[0].function):
+            if returned and self.returns_strong(returned[0].function, depth + 1):
                 return "strong", f"the result of `{_src(expr.func)}` (a strongly typed array)"
         return None
 
-    def _weak_array(self, call: cst.Call, scope: Scope) -> Optional[str]:
+    def weak_array(self, call: cst.Call, scope: Scope) -> Optional[str]:
         """``jnp.array(1)`` / ``jnp.asarray(0.5)``: a jax array of a Python scalar without a dtype
         is weakly typed, the same signature as the scalar itself (measured: one compile for
         ``jnp.asarray(2)`` then ``3``)."""
         qualname = self.model.qualified_name(call.func, scope) or ""
-        if qualname not in JAX_ARRAY_MAKERS or len(call.args) != 1 or call.args[0].keyword is not None:
-            return None
-        literal = _literal_kind(call.args[0].value, self.model, scope)
-        return literal if literal in ("int", "float") and not isinstance(call.args[0].value, cst.Call) else None
+        position = WEAK_SCALAR_ARRAYS.get(qualname)
+        if position is None or len(call.args) != position + 1 or any(a.keyword is not None or a.star for a in call.args):
+            return None  # a dtype given (or more than the scalar): strongly typed
+        value = call.args[position].value
+        literal = self._python_scalar(value, scope)
+        return literal if literal in ("int", "float") and not isinstance(value, cst.Call) else None
+
+    def _python_scalar(self, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> Optional[str]:
+        """"int" / "float" for a Python number literal, or a name every definition of which
+        gives one: an assignment, or a parameter that every call by name in the module fills
+        with one (its default where a call leaves it out)."""
+        literal = _literal_kind(expr, self.model, scope)
+        if literal is not None or not isinstance(expr, cst.Name) or depth > 2:
+            return literal
+        kinds = set()
+        for binding in self.flow.reaching(expr, scope):
+            if binding.kind == "assign" and binding.value is not None and isinstance(binding.node, cst.Assign) \
+                    and len(binding.node.targets) == 1 and isinstance(binding.node.targets[0].target, cst.Name):
+                kinds.add(self._python_scalar(binding.value, binding.scope, depth + 1))
+            elif binding.kind == "param" and isinstance(binding.node, cst.Param) \
+                    and isinstance(binding.scope.node, cst.FunctionDef):
+                kinds |= self._passed_scalars(binding.scope.node, binding.node, depth)
+            else:
+                return None
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def _passed_scalars(self, func: cst.FunctionDef, param: cst.Param, depth: int) -> set[Optional[str]]:
+        positional = [p.name.value for p in positional_params(func)]
+        name = param.name.value
+        position = positional.index(name) if name in positional else None
+        sites = [site for site in self.model.calls_named(func.name.value) if isinstance(site.node.func, cst.Name)
+                 and any(b.node is func for b in self.model.bindings_at(site.node.func, site.frame.scope))]
+        if not sites:
+            return {None}
+        kinds: set[Optional[str]] = set()
+        for site in sites:
+            if any(arg.star for arg in site.node.args):
+                return {None}
+            value = argument_value(site.node, position, name)
+            if value is None:
+                kinds.add(_literal_kind(param.default, self.model, site.frame.scope) if param.default is not None else None)
+            else:
+                kinds.add(self._python_scalar(value, site.frame.scope, depth + 1))
+        return kinds
 
     def _bound(self, binding: Binding, depth: int) -> Optional[tuple[str, str]]:
         node = binding.node
@@ -366,15 +421,87 @@ class _ArgTypes:
             return argument.value
         return _dtype_of(argument, self.model, scope) or ""
 
-    def _returns_strong(self, func) -> bool:
+    def returns_strong(self, func, depth: int = 0) -> bool:
         """A jitted body whose returned value combines a strongly typed value
-        (``x + np.float32(0.)``): the result is strongly typed whatever the input's weak type."""
+        (``x + np.float32(0.)``; a local name bound to one; a parameter every jitted call passes
+        a strongly typed array, ``exp_a * s`` of ``exp_a = jnp.exp(a_random)``): the result is
+        strongly typed whatever the other inputs' weak type."""
         scope = self.model.scope_of.get(func)
         returned = [func.body] if isinstance(func, cst.Lambda) else [
             r.value for r, f in self.model.returns if r.value is not None and f.enclosing_function() is func]
-        if scope is None or not returned:
+        if scope is None or not returned or depth > 2:
             return False
-        return all(any(self.explicitly_typed(call, scope) for call in _calls_in(value)) for value in returned)
+        return all(self._combines_strong(value, scope, func, depth) for value in returned)
+
+    def _combines_strong(self, expr: cst.BaseExpression, scope: Scope, func, depth: int, steps: int = 0) -> bool:
+        if any(self.explicitly_typed(call, scope) for call in _calls_in(expr)):
+            return True
+        if steps > 4:
+            return False
+        for name in _operand_names(expr):
+            bindings = self.flow.reaching(name, scope)
+            if bindings and all(b.kind == "param" and b.scope is scope for b in bindings):
+                if self._passed_strong(func, name.value, depth):
+                    return True
+            elif bindings and all(b.kind == "assign" and b.value is not None and isinstance(b.node, cst.Assign)
+                                  and len(b.node.targets) == 1 and isinstance(b.node.targets[0].target, cst.Name)
+                                  for b in bindings) \
+                    and all(self._combines_strong(b.value, b.scope, func, depth, steps + 1) for b in bindings):
+                return True
+        return False
+
+    def _passed_strong(self, func, param: str, depth: int) -> bool:
+        """Every jitted call of ``func`` in the module gives ``param`` a strongly typed array."""
+        calls = [jc for jc in self.calls.values() if jc.func is func]
+        if not calls:
+            return False
+        for jc in calls:
+            value = jc.argument(param)
+            scope = self._call_scopes().get(id(jc.call))
+            if value is None or scope is None:
+                return False
+            kind = self.kind(value, scope, depth + 1)
+            if (kind is None or kind[0] != "strong") and not self._fed_back_strong(func, value, scope, depth):
+                return False
+        return True
+
+    def _fed_back_strong(self, func, value: cst.BaseExpression, scope: Scope, depth: int) -> bool:
+        """``n = jnp.zeros(k)`` before the loop, ``n, x = step(n, x)`` in it: a strong start,
+        then the function's own result for it, which that start keeps strong."""
+        if not isinstance(value, cst.Name):
+            return False
+        bindings = self.flow.reaching(value, scope)
+        fed_back = [b for b in bindings if isinstance(b.node, cst.Assign)
+                    and (jc := self.calls.get(b.node.value)) is not None and jc.func is func]
+        starts = [b for b in bindings if b not in fed_back]
+        return bool(fed_back) and bool(starts) and all(
+            b.kind == "assign" and b.value is not None and (k := self.kind(b.value, b.scope, depth + 1)) is not None
+            and k[0] == "strong" for b in starts)
+
+    def _call_scopes(self) -> dict[int, Scope]:
+        if self._scopes is None:
+            self._scopes = {id(site.node): site.frame.scope for site in self.model.calls}
+        return self._scopes
+
+
+def _operand_names(expr: cst.BaseExpression) -> Iterator[cst.Name]:
+    """The names whose values enter ``expr``'s result: not those only compared (a condition's
+    dtype does not reach ``jnp.where``'s result), nor attribute names or keywords."""
+    if isinstance(expr, cst.Name):
+        yield expr
+    elif isinstance(expr, cst.Comparison):
+        return
+    elif isinstance(expr, cst.Attribute):
+        yield from _operand_names(expr.value)
+    elif isinstance(expr, cst.Call):
+        for arg in expr.args:
+            yield from _operand_names(arg.value)
+    else:
+        for child in expr.children:
+            if isinstance(child, cst.BaseExpression):
+                yield from _operand_names(child)
+            elif isinstance(child, (cst.Arg, cst.Element, cst.SubscriptElement, cst.Index)):
+                yield from (n for c in child.children if isinstance(c, cst.BaseExpression) for n in _operand_names(c))
 
 
 def _message(jc: JittedCall, kind: str, arg: cst.BaseExpression, desc: str, fix: str) -> str:
@@ -392,8 +519,12 @@ def _message(jc: JittedCall, kind: str, arg: cst.BaseExpression, desc: str, fix:
 
 class _ArgChecker:
     def __init__(self, model: SemanticModel, flow: ValueFlow, scope: Scope,
-                 loops: list[cst.CSTNode], jitted_results: set[cst.Call], project=None) -> None:
+                 loops: list[cst.CSTNode], jitted_results: set[cst.Call], types: "_ArgTypes",
+                 project=None) -> None:
         self.model = model
+        self.types = types  # the kinds of arguments (weakly typed Python numbers, strong arrays)
+        # argument node id -> the weakly typed array made before the loop that it starts as
+        self.weak_starts: dict[int, cst.CSTNode] = {}
         self.project = project  # (index, module name, is_package) for _loaders.ragged_source
         self.flow = flow
         self.jitted_results = jitted_results  # calls of jitted callables: their results are arrays
@@ -1124,12 +1255,26 @@ class _ArgChecker:
         bindings = self._bindings(name, scope)
         outside = [b for b in bindings if not self._inside(b, loop)]
         inside = [b for b in bindings if self._inside(b, loop)]
-        if outside and inside and all(_is_float_literal(b.value) for b in outside) \
-                and all(isinstance(b.node, cst.Assign) and self._jitted_array(b.node.value, b.scope)
-                        for b in inside):
+        if not (outside and inside and all(isinstance(b.node, cst.Assign) and self._jitted_array(b.node.value, b.scope)
+                                           for b in inside)):
+            return None
+        if all(_is_float_literal(b.value) for b in outside):
             return ("a Python float on the first call (weak float32), then a float32 array from "
                     "the jitted result", f"start it as an array: {name.value} = jnp.asarray("
                     f"{_src(outside[0].value)}, dtype=jnp.float32)")  # type: ignore[arg-type]
+        # ``s = jnp.full((M,), s_init)`` of a Python number: a weakly typed array, which the
+        # jitted step returns strongly typed (kesten PR 118, inventory PR 313)
+        types = self.types
+        weak = {types.weak_array(b.value, b.scope) if isinstance(b.value, cst.Call) else None for b in outside}
+        results = [types.calls.get(b.node.value) for b in inside]
+        if len(weak) == 1 and None not in weak and all(jc is not None and jc.func is not None
+                                                       and types.returns_strong(jc.func) for jc in results):
+            kind = weak.pop()
+            made = outside[0].value
+            self.weak_starts[id(name)] = made
+            return (f"`{_src(made)}`, a weakly typed {kind} array (a Python {kind}, no dtype), on the "
+                    f"first call, then the jitted result, strongly typed",
+                    f"give it a dtype: {_src(made.func)}(..., dtype=jnp.{'int32' if kind == 'int' else 'float32'})")
         return None
 
     def _jitted_array(self, value: cst.BaseExpression, scope: Scope) -> bool:

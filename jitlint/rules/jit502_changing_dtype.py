@@ -20,7 +20,13 @@ class ChangingDtype(Rule):
     a Python scalar and then a Python scalar of the other kind (`f(x, 2)` then `f(x, 0.5)`), or
     a Python scalar and a strongly typed array (`np.float32(0.)`, a `dtype=`, `.astype`, or the
     result of a jitted function whose returned value combines one: `y = f(0.)` then `f(y)`,
-    jax issue 4274; in a loop, also an array read from the jitted result: `factor = out.sum() / 4`), followed through names; a strongly typed constructor (`jnp.ones(())`,
+    jax issue 4274; in a loop, also an array read from the jitted result: `factor = out.sum() / 4`).
+    A weakly typed array made before a loop (`s = jnp.full((M,), s_init)` of a Python number, or
+    `jnp.asarray(0.5)`, no dtype: `jaxfacts.WEAK_SCALAR_ARRAYS`, tested) that the loop feeds
+    back through a jitted function returning it strongly typed (its result mixes in an array
+    every call passes strongly typed, followed through names, `jnp` functions and arithmetic)
+    is reported where it is made, where the dtype goes (QuantEcon kesten PR 118, inventory PR
+    313), followed through names; a strongly typed constructor (`jnp.ones(())`,
     `jaxfacts.STRONG_ARRAY_CONSTRUCTORS`) and `jnp.array(1.0)` at the same argument (equinox#817).
     And an optax state fed back through a jitted step (`w, state = step(w, state)` in a loop)
     whose first value is the `init` state of an optimizer that starts it weakly typed
@@ -99,7 +105,7 @@ class ChangingDtype(Rule):
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         for churn in churns(ctx):
             if churn.kind == "dtype":
-                yield Violation(churn.node, churn.message)
+                yield Violation(churn.node, churn.message, churn.related)
         for start in weak_state_starts(ctx):
             fed, init = start.fed, cst.Module([]).code_for_node(start.init)
             yield Violation(fed.arg, (
