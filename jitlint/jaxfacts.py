@@ -895,6 +895,11 @@ DTYPE_OBJECTS = frozenset({
     "jax.numpy.bfloat16", "jax.numpy.dtype", "numpy.dtype",
 })
 
+# Python iterables that JAX does not flatten (a leaf that is no array): passed at a traced
+# position of jit, the call raises TypeError (jax 0.10.2 warns that flattening them as leaves
+# will become an error); a generator expression too
+ITERATOR_BUILTINS = frozenset({"iter", "zip", "map", "filter", "enumerate", "reversed", "range"})
+
 # Library calls whose result is not a valid JAX type (measured on jax 0.10.2: jax.jit raises
 # TypeError "Error interpreting argument to <f> as an abstract array" when it is passed at a
 # traced position, and "... returned a value of type <T>, which is not a valid JAX type" when a

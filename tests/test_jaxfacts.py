@@ -14,7 +14,7 @@ import typing
 
 import pytest
 
-from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_METHODS, WEAK_SCALAR_ARRAYS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ITERATOR_BUILTINS, WEAK_SCALAR_ARRAYS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS,
                               FIELD_HASHING_BASES, FRAMEWORK_METHODS, PUBLIC_SPELLINGS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
@@ -2770,3 +2770,16 @@ def test_weak_scalar_array_keeps_the_python_scalars_weak_type_unless_given_a_dty
     for scalar in (1.0, 50):
         assert make(*leading, scalar).weak_type
         assert not make(*leading, scalar, dtype=jnp.float32).weak_type
+
+
+_ITERATOR_EXAMPLES = {"iter": ([1.0, 2.0],), "zip": ([1.0], [2.0]), "map": (float, [1]),
+                      "filter": (None, [1.0]), "enumerate": ([1.0],), "reversed": ([1.0, 2.0],),
+                      "range": (3,)}
+
+
+@pytest.mark.parametrize("builtin", sorted(ITERATOR_BUILTINS))
+def test_iterator_builtin_result_is_not_a_valid_jax_type_at_a_traced_position(builtin):
+    assert set(_ITERATOR_EXAMPLES) == set(ITERATOR_BUILTINS)
+    value = getattr(builtins, builtin)(*_ITERATOR_EXAMPLES[builtin])
+    with pytest.raises(TypeError):
+        jax.jit(lambda xs: xs)(value)

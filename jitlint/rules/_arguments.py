@@ -39,7 +39,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_FILTERS, DTYPE_OBJECTS, FLAG_LEAF_OBJECTS, PARTITIONS, LIBRARY_FUNCTIONS, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, NON_JAX_ENUM_BASES,
+from jitlint.jaxfacts import (ARRAY_FILTERS, DTYPE_OBJECTS, ITERATOR_BUILTINS, FLAG_LEAF_OBJECTS, PARTITIONS, LIBRARY_FUNCTIONS, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, NON_JAX_ENUM_BASES,
                               NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS, NON_NUMERIC_DTYPE_CODES,
                               NON_NUMERIC_DTYPE_NAMES, NUMPY_DTYPED_CONSTRUCTORS,
                               NUMPY_INFERRING_CONSTRUCTORS, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
@@ -67,6 +67,7 @@ _NON_NUMERIC_DTYPE_CODE = re.compile(NON_NUMERIC_DTYPE_CODES)
 STR, CLASS, FUNCTION, OBJECT, LIBRARY, FIELD = "str", "class", "function", "object", "library", "field"
 ARRAY, RESULT, ENUM, LEAF, MODULE = "array", "result", "enum", "leaf", "module"
 HALF = "half"  # the non-array half of a partitioned library object (``eqx.partition``)
+ITERATOR = "iterator"  # ``iter(xs)``, ``zip(a, b)``, ``range(n)``, a generator: not flattened
 FLAG = "flag"  # a library layer whose Python flags are leaves it tests (valid, but raises once run)
 
 
@@ -93,6 +94,8 @@ def non_jax_value(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         return NonJaxValue(STR, f"a {kind} ({_src(expr)})")
     if isinstance(expr, cst.Lambda):
         return NonJaxValue(FUNCTION, "a lambda")
+    if isinstance(expr, cst.GeneratorExp):
+        return NonJaxValue(ITERATOR, "a generator")
     if isinstance(expr, (cst.Tuple, cst.List)):
         return _container(ctx, [e for e in expr.elements], "tuple" if isinstance(expr, cst.Tuple) else "list",
                           scope, depth)
@@ -158,6 +161,8 @@ def _call_value(ctx: FileContext, call: cst.Call, scope: Scope, depth: int) -> O
     model = ctx.model
     if isinstance(func, cst.Name) and func.value in STRING_BUILTINS and not model.lookup(func.value, scope):
         return NonJaxValue(STR, f"a str (`{_src(call)}`)")
+    if isinstance(func, cst.Name) and func.value in ITERATOR_BUILTINS and not model.lookup(func.value, scope):
+        return NonJaxValue(ITERATOR, f"`{_src(call)}`, a Python iterable that is no pytree")
     if isinstance(func, cst.Attribute) and isinstance(func.value, STRINGS) and func.attr.value in STRING_METHODS:
         return NonJaxValue(STR, f"a str (`{_src(call)}`)")
     qualname = model.qualified_name(func, scope)

@@ -5,7 +5,7 @@ import libcst as cst
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.walk import source_text as _code
 from jitlint.jaxfacts import NON_JAX_RESULTS
-from jitlint.rules._arguments import (ARRAY, CLASS, ENUM, FIELD, FLAG, FUNCTION, HALF, LEAF, LIBRARY, MODULE, OBJECT, RESULT, STR,
+from jitlint.rules._arguments import (ARRAY, CLASS, ENUM, FIELD, FLAG, FUNCTION, HALF, ITERATOR, LEAF, LIBRARY, MODULE, OBJECT, RESULT, STR,
                                       first_value, narrowed_to_str, non_jax_value)
 from jitlint.rules._static import StaticUse, array_leaf_uses, jitted_output, traced_uses
 
@@ -14,7 +14,8 @@ class NonJaxTypeArgument(Rule):
     """
     ## What it does
     Flags a value that is not a valid JAX type passed at a traced (non-static) position of a
-    function jitted with `jax.jit` (or pjit): a `str`, a class object (`cls` of a classmethod
+    function jitted with `jax.jit` (or pjit): a `str`, a Python iterable that is no pytree
+    (`iter(xs)`, `zip`, `map`, `range`, a generator: `jaxfacts.ITERATOR_BUILTINS`), a class object (`cls` of a classmethod
     included), a function (a `def`, a lambda, a `functools.partial`, another jitted function,
     an activation of `jax.nn` / `flax.linen` or an elementwise `jax.numpy` function),
     an instance of a plain class of this module (no base, not registered as a pytree; `self`
@@ -201,6 +202,8 @@ def _fix(use: StaticUse, kind: str, name: str) -> str:
                 f"field static in `{name}` (a NamedTuple has no static fields)")
     if kind == HALF:
         return _HALF_FIX
+    if kind == ITERATOR:
+        return "pass a list or tuple of its items (`list(...)`), or an array (`jnp.asarray(list(...))`)"
     assert kind == LIBRARY
     return ("use eqx.filter_jit, which keeps non-array leaves static (or eqx.partition the model "
             "and pass its array half)")
