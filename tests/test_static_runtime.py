@@ -35,6 +35,8 @@ JAX_MESSAGES = {
                "All static broadcasted arguments must be passed positionally",  # pmap
                "jit() takes from 0 to 1 positional arguments"),  # the spec passed by position
     "JIT704": "Attempted boolean conversion of traced array",
+    # a parameter static only by position, passed by keyword: traced, and used as a shape
+    "JIT706": "Shapes must be 1D sequences of concrete values of integer type, got (JitTracer",
     "JIT801": "Attempted boolean conversion of traced array",
     "JIT703": "Jitted function has donate_argnums=",
     "JIT705": ("vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional",

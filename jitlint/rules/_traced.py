@@ -1246,9 +1246,11 @@ def needs_python_value(ctx: FileContext, name: str, param: str) -> Optional[bool
         analysis.solve()
         return {id(use.node): use.kind for use in analysis.run()}
 
-    # only the uses the parameter causes (jax.numpy values in the body are traced anyway)
-    without = uses(set())
-    return any(kind != "print" and node not in without for node, kind in uses({param}).items())
+    # only the uses the parameter causes, with the other parameters traced as the jit traces
+    # them (``x.reshape(n, k)`` needs ``x`` traced for ``k`` to count as its shape)
+    others = set(entry.traced_params) - {param}
+    without = uses(others)
+    return any(kind != "print" and node not in without for node, kind in uses(others | {param}).items())
 
 
 def _defaulted_params_passed(ctx: FileContext, jitted: JittedFunction) -> set[str]:

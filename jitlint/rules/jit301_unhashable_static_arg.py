@@ -344,4 +344,5 @@ class _Mismarked:
                 f"{whats} there: an array or a tracer is unhashable, so {raising} ValueError "
                 f"(non-hashable static argument); the body works with {them} traced: take {them} "
                 f"out of static_argnums / static_argnames"),
-                related=tuple((use.arg, f"passes `{use.param}`") for use in uses))
+                related=tuple((use.arg, f"passes `{use.param}`") for use in uses),
+                repeated_at=uses[0].arg, runs_at_repeat=True)  # --confirm: the call raises there

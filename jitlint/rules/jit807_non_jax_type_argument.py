@@ -141,7 +141,8 @@ class NonJaxTypeArgument(Rule):
                        f"argument as an array, so the call raises TypeError; {_fix(use, found.kind, found.name)}")
             if found.declared is not None:  # at the declaration the fix changes, the call as evidence
                 yield Violation(found.declared, f"`{_code(use.site.node)}`: {message}",
-                                related=((use.arg, "the call that passes it traced"),))
+                                related=((use.arg, "the call that passes it traced"),),
+                                repeated_at=use.arg, runs_at_repeat=True)  # --confirm: it raises there
                 continue
             yield Violation(use.arg, message)
         for use in array_leaf_uses(ctx):

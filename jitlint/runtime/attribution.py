@@ -300,7 +300,7 @@ def _raised(site, report: dict) -> Optional[dict]:
     cwd = report.get("cwd")
     if outcome.get("status") == "raised":
         frame = next((f for f in outcome.get("stack", ()) if _path(f[0], cwd) == site.path), None)
-        if frame is not None and site.first <= int(frame[1]) <= site.last:
+        if frame is not None and site.holds(int(frame[1])):  # the finding's lines, or where it runs
             return {"type": outcome.get("type"), "message": outcome.get("message") or "",
                     "caught": False}
     seen = (report.get("raises") or {}).get(str(site.ident))
