@@ -14,7 +14,7 @@ are ``ReceiverUse``s (JIT301, JIT402).  Anything not understood stays silent.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional, TypeVar
 
 import libcst as cst
 
@@ -39,6 +39,8 @@ from jitlint.values import (
     returned_values, attribute_written_elsewhere, fields_made_in_init, self_attribute_value, unpacked_keywords,
     value_flow,
 )
+
+T = TypeVar("T")  # what a display's element check returns
 
 PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 # Partials that are pytrees: their bound arguments are leaves (traced when passed traced).
@@ -776,6 +778,18 @@ def _imported_unhashable(ctx: FileContext, qualname: Optional[str]) -> Optional[
     return f"{what} (`{qualname}`)", fix
 
 
+def first_of_elements(display: cst.BaseExpression, check: Callable[[cst.BaseExpression], Optional[T]]) -> Optional[T]:
+    """The first verdict ``check`` gives an element of a list, tuple or set display; None when
+    an element is starred (what it spreads is not read here)."""
+    for element in display.elements:  # type: ignore[attr-defined]
+        if isinstance(element, cst.StarredElement):
+            return None
+        found = check(element.value)
+        if found is not None:
+            return found
+    return None
+
+
 def _held_unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
                      depth: int) -> Optional[tuple[str, str]]:
     """(what, fix) of an unhashable item of the list, tuple or set ``expr`` evaluates to: a
@@ -783,13 +797,7 @@ def _held_unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
     if depth > 4:
         return None
     if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
-        for element in expr.elements:
-            if isinstance(element, cst.StarredElement):
-                return None
-            found = unhashable(ctx, element.value, scope, depth + 1)
-            if found is not None:
-                return found
-        return None
+        return first_of_elements(expr, lambda value: unhashable(ctx, value, scope, depth + 1))
     if isinstance(expr, (cst.ListComp, cst.SetComp)):
         return unhashable(ctx, expr.elt, scope, depth + 1)
     if isinstance(expr, cst.Attribute):
@@ -1539,13 +1547,7 @@ def array_hashing_elements(ctx: FileContext, expr: cst.BaseExpression, scope: Sc
     if depth > 4:
         return None
     if isinstance(expr, (cst.List, cst.Tuple)):
-        for element in expr.elements:
-            if isinstance(element, cst.StarredElement):
-                return None
-            what = array_hashing_object(ctx, element.value, scope, depth + 1)
-            if what is not None:
-                return what
-        return None
+        return first_of_elements(expr, lambda value: array_hashing_object(ctx, value, scope, depth + 1))
     if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
         return array_hashing_object(ctx, expr.elt, ctx.model.scope_of.get(expr, scope), depth + 1)
     values: list[tuple[cst.BaseExpression, Scope]] = []
