@@ -102,7 +102,6 @@ def churns(ctx: FileContext) -> list[Churn]:
 def _analyse(ctx: FileContext) -> list[Churn]:
     model = ctx.model
     jitted = set(jitted_functions(ctx))
-    jitted_results = {jc.call for jc in jitted_calls(ctx)}
     # generators of other modules (_loaders.ragged_source), through the project index
     project = (ctx.index, *module_name_for(ctx.path)) if ctx.index is not None else None
     if project is not None and model.module_name:
@@ -114,9 +113,9 @@ def _analyse(ctx: FileContext) -> list[Churn]:
             continue  # inside a jitted body: runs once, at trace time
         loops = site.frame.loops_in_scope()
         if not loops:
-            found.extend(_forwarded_churns(ctx, jc, site, jitted, jitted_results, project))
+            found.extend(_forwarded_churns(ctx, jc, site, jitted, project))
             continue
-        checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, jitted_results, argument_types(ctx), project)
+        checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, argument_types(ctx), project)
         replay = _replays_earlier_loop(model, site, loops[-1])
         for leaf in (leaf for arg in jc.dynamic_args() for leaf in _display_leaves(arg.value)):
             result = checker.shape(leaf) if not replay else None
@@ -138,7 +137,7 @@ def _analyse(ctx: FileContext) -> list[Churn]:
     return found
 
 
-def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: set, jitted_results: set,
+def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: set,
                       project) -> Iterator[Churn]:
     """A helper that hands a parameter to the jit (``def inference(frames, q): return
     model_apply(params, q[None])``), called in a loop with arrays whose shape changes: each new
@@ -159,7 +158,7 @@ def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: 
             passed = argument_value(caller.node, positional.index(param) if param in positional else None, param)
             if not loops or passed is None or any(frame.node in jitted for frame in caller.frame):
                 continue
-            result = _ArgChecker(ctx.model, flow, caller.frame.scope, loops, jitted_results, argument_types(ctx), project).shape(passed)
+            result = _ArgChecker(ctx.model, flow, caller.frame.scope, loops, argument_types(ctx), project).shape(passed)
             if result is not None:
                 desc, fix = result
                 handed = f"`{param}`" if _src(leaf) == param else f"`{param}` (as `{_src(leaf)}`)"
@@ -486,22 +485,21 @@ class _ArgTypes:
 
 def _operand_names(expr: cst.BaseExpression) -> Iterator[cst.Name]:
     """The names whose values enter ``expr``'s result: not those only compared (a condition's
-    dtype does not reach ``jnp.where``'s result), nor attribute names or keywords."""
+    dtype does not reach ``jnp.where``'s result), nor an index (``x[i]`` has ``x``'s dtype),
+    attribute names or keywords."""
     if isinstance(expr, cst.Name):
         yield expr
-    elif isinstance(expr, cst.Comparison):
-        return
-    elif isinstance(expr, cst.Attribute):
+    elif isinstance(expr, (cst.Attribute, cst.Subscript)):
         yield from _operand_names(expr.value)
     elif isinstance(expr, cst.Call):
         for arg in expr.args:
             yield from _operand_names(arg.value)
-    else:
+    elif not isinstance(expr, cst.Comparison):
         for child in expr.children:
             if isinstance(child, cst.BaseExpression):
                 yield from _operand_names(child)
-            elif isinstance(child, (cst.Arg, cst.Element, cst.SubscriptElement, cst.Index)):
-                yield from (n for c in child.children if isinstance(c, cst.BaseExpression) for n in _operand_names(c))
+            elif isinstance(child, cst.BaseElement):  # a list or tuple display's items
+                yield from _operand_names(child.value)
 
 
 def _message(jc: JittedCall, kind: str, arg: cst.BaseExpression, desc: str, fix: str) -> str:
@@ -519,7 +517,7 @@ def _message(jc: JittedCall, kind: str, arg: cst.BaseExpression, desc: str, fix:
 
 class _ArgChecker:
     def __init__(self, model: SemanticModel, flow: ValueFlow, scope: Scope,
-                 loops: list[cst.CSTNode], jitted_results: set[cst.Call], types: "_ArgTypes",
+                 loops: list[cst.CSTNode], types: "_ArgTypes",
                  project=None) -> None:
         self.model = model
         self.types = types  # the kinds of arguments (weakly typed Python numbers, strong arrays)
@@ -527,7 +525,7 @@ class _ArgChecker:
         self.weak_starts: dict[int, cst.CSTNode] = {}
         self.project = project  # (index, module name, is_package) for _loaders.ragged_source
         self.flow = flow
-        self.jitted_results = jitted_results  # calls of jitted callables: their results are arrays
+        self.jitted_results = types.calls.keys()  # calls of jitted callables: their results are arrays
         self.scope = scope
         self.loops = loops  # innermost first
         self.iterations = IterationValues(model, flow)

@@ -468,7 +468,7 @@ def python_value_uses(ctx: FileContext, func: cst.FunctionDef, traced: set[str],
     return found
 
 
-def _calls_jitted(ctx: FileContext, func: cst.FunctionDef) -> bool:
+def calls_jitted(ctx: FileContext, func: cst.FunctionDef) -> bool:
     """Does ``func`` (a def of this module) call a jitted function this file can see?"""
     def compute(ctx: FileContext) -> dict[int, bool]:
         return {}
@@ -480,18 +480,12 @@ def _calls_jitted(ctx: FileContext, func: cst.FunctionDef) -> bool:
     return memo[id(func)]
 
 
-def calls_jitted(ctx: FileContext, func: cst.FunctionDef) -> bool:
-    """Does ``func`` itself call a jitted function (a function written to run eagerly around
-    one: ``train`` calling ``self._train_step``)?"""
-    return _calls_jitted(ctx, func)
-
-
 def _calls_jitted_within(ctx: FileContext, analysis: "_FunctionAnalysis") -> bool:
     """The jitted def, or a module function its analysis followed, calls a jitted function."""
     pending = [analysis]
     while pending:
         current = pending.pop()
-        if isinstance(current.func, cst.FunctionDef) and _calls_jitted(ctx, current.func):
+        if isinstance(current.func, cst.FunctionDef) and calls_jitted(ctx, current.func):
             return True
         pending.extend(current.followed.values())
     return False
@@ -2746,7 +2740,7 @@ class _FunctionAnalysis:
         binding = self.model.single_binding(call.func.value, scope)
         if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
             return False
-        return _calls_jitted(self.ctx, binding.node)
+        return calls_jitted(self.ctx, binding.node)
 
     def boolean_traced(self, expr: cst.BaseExpression, scope: Scope, seen: frozenset = frozenset()) -> bool:
         """A traced boolean array: a comparison of traced values, ``~``, ``&``, ``|``, ``^`` of
@@ -3005,7 +2999,7 @@ FORMAT_FIX = ("format it outside jit, or print it with jax.debug.print(\"{x:.3f}
 _PERCENT_CONVERSION = re.compile(r"%(?:\((?P<key>[^)]*)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(?P<kind>[diouxXeEfFgGcrsa%])")
 
 
-def format_spec_arguments(template: str, args: Sequence[cst.Arg]) -> list[tuple[cst.Arg, str]]:
+def _format_spec_arguments(template: str, args: Sequence[cst.Arg]) -> list[tuple[cst.Arg, str]]:
     """The arguments of ``template.format(*args)`` whose field has a format spec (``{:.2f}``,
     ``{0:>8}``, ``{loss:.3f}``)."""
     try:
@@ -3028,7 +3022,7 @@ def format_spec_arguments(template: str, args: Sequence[cst.Arg]) -> list[tuple[
     return found
 
 
-def numeric_percent_operands(template: str, operand: cst.BaseExpression) -> list[tuple[cst.BaseExpression, str]]:
+def _numeric_percent_operands(template: str, operand: cst.BaseExpression) -> list[tuple[cst.BaseExpression, str]]:
     """The operands of ``template % operand`` that a numeric conversion (``%d``, ``%.2f``)
     turns into a Python number (``%s`` / ``%r`` only call str / repr)."""
     if not isinstance(template, str):
@@ -3509,14 +3503,14 @@ class _UseFinder(Walker):
             self._formatted(node, node.args[0].value, f"`{_src(node)}`", "format spec")
         elif isinstance(func, cst.Attribute) and func.attr.value == "format" \
                 and isinstance(func.value, cst.SimpleString):
-            for arg, spec in format_spec_arguments(func.value.evaluated_value, node.args):
+            for arg, spec in _format_spec_arguments(func.value.evaluated_value, node.args):
                 self._formatted(node, arg.value, f"the format spec `:{spec}`", "format spec")
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         """``x * 2654435761`` / ``x % 2**32`` with ``x`` traced: the int does not fit int32;
         ``[x] * n`` with ``n`` traced: a Python list repeated by a tracer; ``"%.2f" % x``."""
         if isinstance(node.operator, cst.Modulo) and isinstance(node.left, cst.SimpleString):
-            for value, conversion in numeric_percent_operands(node.left.evaluated_value, node.right):
+            for value, conversion in _numeric_percent_operands(node.left.evaluated_value, node.right):
                 self._formatted(node, value, f"the numeric conversion `{conversion}`", "numeric %-format")
             return
         if not isinstance(node.operator, cst.MatrixMultiply):

@@ -1,3 +1,4 @@
+from functools import cached_property
 from typing import Iterator, NamedTuple
 
 import libcst as cst
@@ -311,9 +312,13 @@ class _Mismarked:
         self.ctx = ctx
         self.apps = {id(spec): app for app, spec in specs(ctx)}
         self.found: dict[int, list[_MismarkedUse]] = {}
-        # a parameter some call gives a hashable value is meant static: the odd call is the mistake
-        self.given_hashable = {(id(use.spec), use.param) for use in all_static_uses(ctx)
-                               if unhashable(ctx, use.value, use.scope) is None}
+
+    @cached_property
+    def given_hashable(self) -> set[tuple[int, str]]:
+        """A parameter some call gives a hashable value is meant static: the odd call is the
+        mistake (read only when an unhashable array reaches a static position)."""
+        return {(id(use.spec), use.param) for use in all_static_uses(self.ctx)
+                if unhashable(self.ctx, use.value, use.scope) is None}
 
     def add(self, use: _MismarkedUse) -> bool:
         """Record ``use`` when its spec is this file's, no call gives the parameter a hashable
