@@ -24,7 +24,7 @@ from jitlint.jaxfacts import ARGUMENT_KEEPING_DECORATORS
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
 from jitlint.rules._context import calling_context
-from jitlint.semantic import SemanticModel, argument_value, dotted_name, has_decorator
+from jitlint.semantic import SemanticModel, argument_value, dotted_name, has_decorator, is_none
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, passthrough_decorator, spec_of
 from jitlint.values import self_attribute_value, value_flow
 from jitlint.walk import Walker, iter_nodes
@@ -265,12 +265,19 @@ STRICT_ARRAY_ANNOTATIONS = frozenset({"Array", "ndarray", "DeviceArray"})
 
 def annotated_strict_array(param: cst.Param) -> bool:
     """``x: jax.Array`` / ``np.ndarray`` / ``jnp.DeviceArray`` / ``Float[Array, "n"]``."""
-    if param.annotation is None:
-        return False
-    annotation = param.annotation.annotation
+    return param.annotation is not None and strict_array_annotation(param.annotation.annotation)
+
+
+def strict_array_annotation(annotation: cst.BaseExpression, optional: bool = False) -> bool:
+    """``jax.Array`` / ``np.ndarray`` / ``Float[Array, "n"]`` / ``Optional[jax.Array]``; with
+    ``optional``, also ``jax.Array | None``."""
+    if optional and isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        parts = [p for p in (annotation.left, annotation.right) if not is_none(p)]
+        return len(parts) == 1 and strict_array_annotation(parts[0])
     if isinstance(annotation, cst.Subscript) and annotation.slice \
-            and isinstance(annotation.slice[0].slice, cst.Index):  # jaxtyping's Float[Array, "n"]
-        annotation = annotation.slice[0].slice.value
+            and isinstance(annotation.slice[0].slice, cst.Index):
+        # jaxtyping's Float[Array, "n"], Optional[Array], Optional[Float[Array, "n"]]
+        return strict_array_annotation(annotation.slice[0].slice.value, optional)
     return isinstance(annotation, (cst.Name, cst.Attribute)) \
         and dotted_name(annotation).rsplit(".", 1)[-1] in STRICT_ARRAY_ANNOTATIONS
 

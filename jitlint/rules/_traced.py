@@ -89,7 +89,8 @@ from jitlint.rules._context import (inherited_method, overriding_methods, PARTIA
                                     calling_context, class_methods)
 from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, name_loads, positional_params,
-                                   scopes_within, states_container, container_annotation)
+                                   scopes_within, states_container, container_annotation,
+                                   strict_array_annotation)
 from jitlint.rules._lifted import nondiff_spec_of, static_positions as lifted_static_positions
 from jitlint.rules._nnx import NNX_JIT, linen_self_method
 from jitlint.walk import own_nodes
@@ -1446,6 +1447,7 @@ class _FunctionAnalysis:
         # traced parameters handed dicts with literal str keys (or a list of them), only some of
         # whose entries hold tracers: the keys that do (``{"key": name, "val": p[name]}``)
         self.record_params = record_params or {}
+        self._str_key_reads: Optional[dict[str, list[cst.Name]]] = None
         self._writing: set[str] = set()  # containers whose item writes are being judged
         # parameters handed an instance of a class of this module whose attributes hold tracers
         # (``Sinkhorn()(prob)`` with ``prob = LinearProblem(geom, tau_a=tau_a)``)
@@ -1949,6 +1951,29 @@ class _FunctionAnalysis:
             expr = binding.value if binding is not None and binding.kind == "assign" else None
         return isinstance(expr, cst.Call) and _makes_jax_array(self.model.qualified_name(expr.func, scope))
 
+    def known_array(self, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> bool:
+        """The code says ``expr`` is an array, not a pytree of them: a jax array function's
+        result, a parameter or a held field annotated as one (``omegas: Optional[Float[Array,
+        "w"]]``), or arithmetic on one."""
+        if depth > 3:
+            return False
+        if isinstance(expr, cst.Call):
+            return _makes_jax_array(self.model.qualified_name(expr.func, scope))
+        if isinstance(expr, cst.BinaryOperation):
+            return self.known_array(expr.left, scope, depth + 1) or self.known_array(expr.right, scope, depth + 1)
+        if isinstance(expr, cst.Attribute):
+            held = self.held_object(expr.value, scope)
+            annotation = _field_annotations(self.model, held.cls).get(expr.attr.value) if held is not None else None
+            return annotation is not None and strict_array_annotation(annotation, optional=True)
+        if not isinstance(expr, cst.Name):
+            return False
+        bindings = self.flow.reaching(expr, scope)
+        return bool(bindings) and all(
+            strict_array_annotation(b.node.annotation.annotation, optional=True)
+            if b.kind == "param" and isinstance(b.node, cst.Param) and b.node.annotation is not None
+            else b.kind == "assign" and self.known_array(b.value, b.scope, depth + 1)
+            for b in bindings)
+
     # ------------------------------------------------------------------ dataflow
     def _bindings(self) -> list[Binding]:
         result = []
@@ -2056,6 +2081,8 @@ class _FunctionAnalysis:
         """Does ``for target in iterable`` bind ``name`` to a traced value: iterating a traced
         array or a display of traced values, or the traced one of ``zip(params, grads)`` /
         ``enumerate(xs)``?"""
+        if isinstance(iterable, cst.Name) and self._read_by_str_keys(iterable, scope):
+            return False  # ``for key in batch`` over a dict the code reads as ``batch["x"]``: str keys
         if self.traced(iterable, scope) or self.elements_traced(iterable, scope):
             return True
         if not isinstance(iterable, cst.Call) or any(arg.star or arg.keyword for arg in iterable.args):
@@ -2176,6 +2203,19 @@ class _FunctionAnalysis:
                 and isinstance(target.value, cst.Name) else None
             writes.setdefault(root, []).append((written, value, frame.scope))
         return writes
+
+    def _read_by_str_keys(self, name: cst.Name, scope: Scope) -> bool:
+        """The value ``name`` holds here is read as ``name["key"]`` somewhere in this function:
+        a dict, whose iteration gives its str keys."""
+        if self._str_key_reads is None:
+            self._str_key_reads = {}
+            for node in iter_nodes(self.func):
+                if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) \
+                        and _literal_key(node) is not None:
+                    self._str_key_reads.setdefault(node.value.value, []).append(node.value)
+        reaching = {id(b) for b in self.flow.reaching(name, scope)}
+        return bool(reaching) and any({id(b) for b in self.flow.reaching(read, scope)} == reaching
+                                      for read in self._str_key_reads.get(name.value, ()))
 
     def _record_entry_traced(self, expr: cst.Subscript, scope: Scope) -> Optional[bool]:
         """``record["key"]`` where ``record`` is a record parameter (``record_params``) or the
@@ -3560,6 +3600,17 @@ class _UseFinder(Walker):
                                             f"using `==` and takes the truth value, in {self.a.where}: "
                                             f"it raises {TRUTH_ERROR}; use "
                                             f"jnp.isin({_src(left)}, jnp.asarray({_src(comparison.comparator)}))")
+                return
+            if isinstance(comparison.operator, (cst.In, cst.NotIn)) \
+                    and self.a.traced(comparison.comparator, scope) \
+                    and self.a.known_array(comparison.comparator, scope):
+                # ``o in self.omegas`` with a traced array: Python iterates it and takes the truth
+                # value of each ``==``, whatever ``o`` is
+                self.a.report("bool", node, f"`{_src(node)}` compares `{_src(left)}` with each element of "
+                                            f"the traced array `{_src(comparison.comparator)}` and takes "
+                                            f"the truth value, in {self.a.where}: it raises {TRUTH_ERROR}; "
+                                            f"use jnp.isin({_src(left)}, {_src(comparison.comparator)}) as "
+                                            f"an array (jnp.where / lax.cond), or check it before jit")
                 return
             left = comparison.comparator
 
