@@ -2415,10 +2415,20 @@ class _FunctionAnalysis:
         qualname = self.model.qualified_name(built[0].func, built[1]) or "" if built is not None else ""
         return qualname if qualname.startswith(LAYER_NAMESPACES) else None
 
-    def submodule_method(self, func: cst.Attribute, scope: Scope) -> Optional[cst.FunctionDef]:
+    def submodule_method(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
         """``self.encoder(x)`` where ``__init__`` / ``setup`` sets ``self.encoder = Encoder(...)``,
-        a class of this module: its ``__call__`` (also inherited from a base of this module)."""
-        built = self._built_attribute(func, scope)
+        a class of this module, or ``Encoder(...)(x)`` (a linen compact submodule), or a name
+        bound once to ``Encoder(...)``: its ``__call__`` (also inherited from a base of this
+        module)."""
+        if isinstance(func, cst.Attribute):
+            built = self._built_attribute(func, scope)
+        elif isinstance(func, cst.Call):
+            built = (func, scope)
+        elif isinstance(func, cst.Name) and (binding := self.flow.single(func, scope)) is not None \
+                and binding.kind == "assign" and isinstance(binding.value, cst.Call):
+            built = (binding.value, binding.scope)
+        else:
+            built = None
         if built is None or not isinstance(built[0].func, cst.Name):
             return None
         binding = self.model.single_binding(built[0].func.value, built[1])
@@ -3360,9 +3370,10 @@ class _UseFinder(Walker):
                 a.follow_table_entries(node, scope)
             elif a.called_module(func, scope) is not None:
                 a.follow_module_call(node, scope, a.called_module(func, scope))
-            elif isinstance(func, cst.Attribute) and any(a.hands_traced(arg.value, scope) for arg in node.args) \
+            elif isinstance(func, (cst.Attribute, cst.Call, cst.Name)) \
+                    and any(a.hands_traced(arg.value, scope) for arg in node.args) \
                     and (submodule := a.submodule_method(func, scope)) is not None:
-                a.follow_submodule(node, scope, submodule)  # ``self.encoder(x)`` built in setup
+                a.follow_submodule(node, scope, submodule)  # ``self.encoder(x)``, ``Encoder(...)(x)``
             elif self._nondiff_tracer(node):
                 return  # reported at the call, where the fix goes
             elif isinstance(func, cst.Name) and any(a.hands_traced(arg.value, scope) for arg in node.args):
