@@ -235,3 +235,39 @@ def test_once(name, how):
 @pytest.mark.parametrize("name", ["public", "scanned", "pick", "make_policy", "run_once"])
 def test_unknown_without_callers(name, how):
     assert how[name] == UNKNOWN
+
+
+HANDED_THROUGH = """
+import time
+
+
+def solve(beta):
+    return beta * 2
+
+
+def fit(beta):
+    return beta + 1
+
+
+def timed(algorithm, *args):
+    start = time.perf_counter()
+    result = algorithm(*args)
+    print(time.perf_counter() - start)
+    return result
+
+
+solve(0.9)
+timed(solve, 0.9)
+timed(fit, 0.5)
+"""
+
+
+def test_function_passed_to_a_def_that_calls_it_runs_at_that_call():
+    """``timed(solve, 0.9)``: ``solve`` runs where ``timed`` calls ``algorithm`` — twice in all
+    with the direct call, once for ``fit``, which only ``timed`` runs."""
+    module = cst.parse_module(textwrap.dedent(HANDED_THROUGH))
+    ctx = FileContext("vfi.py", module, build_model(module))
+    context = calling_context(ctx)
+    how = {function.name.value: context.how(function) for function in ctx.model.functions}
+    assert how["solve"] == REPEATED
+    assert how["fit"] == ONCE

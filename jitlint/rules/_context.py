@@ -36,6 +36,7 @@ once to one, or to a ``range``) runs once per distinct program: ``sweeps_configu
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cached_property
 from typing import Iterator, NamedTuple, Optional
 
@@ -75,6 +76,7 @@ class CallingContext:
         self._how: dict[cst.FunctionDef, str] = {}
         self._known: dict[cst.FunctionDef, bool] = {}
         self._passed: dict[int, Optional[cst.ClassDef]] = {}
+        self._passed_at: dict[int, CallSite] = {}  # a call through a parameter -> the passing call
 
     # ---------------------------------------------------------------- the questions
     def how(self, function: cst.FunctionDef) -> str:
@@ -116,6 +118,8 @@ class CallingContext:
             return False
         if site.frame.loops_in_scope() or any(f.node in self._handed.runner_lambdas for f in site.frame):
             return True
+        if id(site) in self._passed_at:
+            return self.site_repeats(self._passed_at[id(site)])
         caller = site.frame.enclosing_function()
         return caller is not None and self.how(caller) == REPEATED
 
@@ -124,6 +128,8 @@ class CallingContext:
             return True  # traced once per compile of the outer jit, then inlined
         if site.frame.loops_in_scope():
             return False
+        if id(site) in self._passed_at:
+            return self.site_runs_once(self._passed_at[id(site)])
         caller = site.frame.enclosing_function()
         if caller is None:
             return not any(isinstance(f.node, cst.ClassDef) for f in site.frame)  # module level
@@ -251,9 +257,46 @@ class CallingContext:
                             if b.node is function), None)
             sites = list(self.model.calls_to(binding)) if binding is not None else []
         sites += self._handed.applied.get(function, ())
+        sites += self._called_through_parameters.get(function, ())
         sites += self._instantiations(function)
         sites += self._applications(function)
         return [site for site in sites if not site.frame.is_inside(function)]
+
+    @cached_property
+    def _called_through_parameters(self) -> dict[cst.FunctionDef, list[CallSite]]:
+        """``run_algorithm(vfi, model)`` where the def ``run_algorithm`` calls its parameter
+        (``algorithm(model)``): ``vfi`` runs at those calls, as often as the passing call runs
+        (``_passed_at``; ``run_algorithm`` itself may run more often, for other functions)."""
+        found: dict[cst.FunctionDef, list[CallSite]] = {}
+        for site in self.model.calls:
+            scope = site.frame.scope
+            passed = [(index, arg) for index, arg in enumerate(site.node.args)
+                      if not arg.star and isinstance(arg.value, (cst.Name, cst.Attribute))]
+            if not passed:
+                continue
+            receiver = next(self._functions_named(site.node.func, scope, guess=False), None)
+            if receiver is None:
+                continue
+            params = receiver.params.params
+            if self.model.functions[receiver].scope.kind == "class" and params \
+                    and params[0].name.value in ("self", "cls"):
+                params = params[1:]  # ``runner.run(step)``: the first argument fills the second
+            for index, arg in passed:
+                functions = list(self._functions_named(arg.value, scope, guess=False))
+                name = arg.keyword.value if arg.keyword is not None else \
+                    params[index].name.value if index < len(params) else None
+                if not functions or name is None:
+                    continue
+                binding = self.model.single_binding(name, self.model.scope_of[receiver])
+                if binding is None or binding.kind != "param":
+                    continue
+                for function in functions:
+                    for inner in self.model.calls_to(binding):
+                        # its own copy: it repeats as the call that passed ``function`` does
+                        through = dataclasses.replace(inner)
+                        self._passed_at[id(through)] = site
+                        found.setdefault(function, []).append(through)
+        return found
 
     def runner_calls(self) -> dict[cst.FunctionDef, tuple[str, CallSite]]:
         """Every def the module hands to such a library call (``runner_call``)."""
