@@ -366,7 +366,7 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
         for app in apps:
             if app.jit.qualname not in CALLABLE_JITS:
                 continue
-            wrapped = _wrapped_function(app, model)
+            wrapped = _wrapped_function(app, model, by_call)
             static_args, static_keywords = _call_statics(site.node, app, wrapped, model, bound)
             found.append(JittedCall(site.node, app, wrapped, name, static_args, static_keywords, bound))
     return found
@@ -404,26 +404,40 @@ def _aliased_apps(model: SemanticModel, flow, func: cst.Name, scope, bound_app) 
 
 def _rewrapped(bindings: list, by_call: dict, model: SemanticModel):
     """A name bound several times to the same jit of the same def (``g = jax.jit(f)`` again
-    after redefining what ``f`` reads): its first binding, which every call behaves like."""
+    after redefining what ``f`` reads; ``f = jax.jit(f)`` after ``def f``, and again): its
+    first jit binding, which every call behaves like."""
     if len(bindings) < 2:
         return None
+    if bindings[0].kind == "def":
+        bindings = bindings[1:]  # ``def f`` then ``f = jax.jit(f)``: calls in functions run the jit
     apps = []
     for binding in bindings:
         if binding.kind != "assign" or binding.value not in by_call or not isinstance(binding.node, cst.Assign) \
                 or len(binding.node.targets) != 1:
             return None
         apps.append(by_call[binding.value])
-    defs = {id(jitted_def(app, model)) for app in apps}
+    wrapped = [_wrapped_function(app, model, by_call) for app in apps]
     same_options = len({tuple(cst.Module([]).code_for_node(k) for k in app.keywords) for app in apps}) == 1
-    if len(defs) != 1 or jitted_def(apps[0], model) is None or not same_options:
+    if len({id(w) for w in wrapped}) != 1 or not isinstance(wrapped[0], cst.FunctionDef) or not same_options:
         return None
     return bindings[0]
 
 
-def _wrapped_function(app: JitApplication, model: SemanticModel) -> Optional[FunctionLike]:
+def _wrapped_function(app: JitApplication, model: SemanticModel,
+                      by_call: dict[cst.Call, JitApplication]) -> Optional[FunctionLike]:
+    """The def or lambda that ``app`` runs: also through a jit of a jitted name (``B =
+    jax.jit(B)`` again, after ``B = jax.jit(B)``), whose trace runs the inner jit's cached
+    program of that def."""
     if isinstance(app.target, cst.Lambda):
         return app.target
-    return jitted_def(app, model)
+    found = jitted_def(app, model)
+    if found is None and isinstance(app.target, cst.Name):
+        bindings = model.bindings_at(app.target, app.frame.scope)
+        inner = by_call.get(bindings[0].value) if len(bindings) == 1 and bindings[0].kind == "assign" \
+            and isinstance(bindings[0].value, cst.Call) else None
+        if inner is not None and inner is not app and inner.jit.qualname == app.jit.qualname:
+            return jitted_def(inner, model)
+    return found
 
 
 def _call_statics(call: cst.Call, app: JitApplication, func: Optional[FunctionLike], model, bound: bool):

@@ -61,7 +61,7 @@ class StaleRead:
     name: str
     how: str  # "reassigned" | "mutated" (between calls) | a phrase saying where it changes |
     #           NNX_UPDATED (an NNX object updated in place: JIT610 says it)
-    function_value: bool = False  # every binding is a lambda: the stale value is a function
+    function_value: bool = False  # every binding is a lambda or a def: the stale value is a function
     fix: str = ""  # the fix, where it is not "pass it as an argument"
     related: tuple[tuple[cst.CSTNode, str], ...] = ()  # evidence shown with the finding
     described: bool = False  # ``name`` is a description (a library's hidden state), not code
@@ -120,7 +120,7 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
     for func, entry in jitted.items():
         for site in _factory_calls(ctx, func, entry):
             calls_of.setdefault(func, []).append(Event(site.frame, order(site.node)))
-    analysis = _Analysis(ctx.model, set(jitted))
+    analysis = _Analysis(ctx.model, set(jitted), calls_of)
     found = []
     for func, entry in jitted.items():
         calls = [e for e in calls_of.get(func, []) if not _inside(e.frame, func)]
@@ -886,9 +886,14 @@ def _body(frame: Frame) -> cst.CSTNode:
 
 
 class _Analysis:
-    def __init__(self, model: SemanticModel, jitted: set[cst.FunctionDef]) -> None:
+    def __init__(self, model: SemanticModel, jitted: set[cst.FunctionDef],
+                 calls_of: Optional[dict[cst.FunctionDef, list[Event]]] = None) -> None:
         self.model = model
         self.jitted = jitted
+        self.calls_of = calls_of or {}  # the calls of each jitted function
+        # ``jax.clear_caches()``: a call after one traces again, with the values of then
+        self.cache_clears = [Event(site.frame, model.order(site.node)) for site in model.calls
+                             if model.qualified_name(site.node.func, site.frame.scope) in CACHE_CLEARS]
         scopes = {id(s): s for s in model.scope_of.values()}.values()
         self.redirecting = [s for s in scopes if s.global_names or s.nonlocal_names]
         self.method_calls: dict[str, list] = {}  # name -> its mutating method call sites
@@ -936,7 +941,12 @@ class _Analysis:
             # a class read as a namespace (``Hyper.lr``) goes stale only through writes of its
             # attributes (``Hyper.lr *= 0.5``); an imported module's are stale_imported_reads'
             namespace = all(b.kind == "class" for b in bindings)
-            if (not namespace and any(b.kind in ("import", "def", "class") for b in bindings)) \
+            # a function defined again (a notebook's later cell: ``def u(c)`` with a new
+            # utility) is a reassignment; a single def is a constant
+            redefined = sum(b.kind == "def" for b in bindings) > 1 \
+                and all(b.kind in ("def", "assign") for b in bindings) \
+                and _every_def_fits(bindings, name, func)
+            if (not namespace and not redefined and any(b.kind in ("import", "def", "class") for b in bindings)) \
                     or _same_recipe(bindings, self.model):
                 continue
             owner = bindings[0].scope
@@ -949,12 +959,22 @@ class _Analysis:
                 name = self._computational_read(func, name.value, bindings)
                 if name is None:
                     continue  # only asserted, printed or logged: a trace-time check, not a result
-                lambdas = all(isinstance(b.value, cst.Lambda) for b in bindings)
+                lambdas = all(b.kind == "def" or isinstance(b.value, cst.Lambda) for b in bindings)
                 if all(b.kind == "assign" and b.value is not None and b.frame is not None
                        and creates_nnx_object(b.value, b.scope, b.frame, self.model) for b in bindings):
                     how = NNX_UPDATED
                 shown = _attribute_read(func, name) if namespace else name.value
-                yield StaleRead(name, entry.func, shown, how, lambdas, label=_label(self.model, entry.func))
+                fix, related = "", ()
+                again = [b.node for b in bindings[1:] if b.kind == "def" and isinstance(b.node, cst.FunctionDef)]
+                if redefined and how == "reassigned" and again:
+                    # shown where it is defined again (a later notebook cell): the fix goes there
+                    how = "defined again here, between its calls"
+                    fix = (f"jit caches the trace per wrapped function, so re-wrapping it with jax.jit does "
+                           f"not help; call jax.clear_caches() after defining `{shown}` again, or pass it "
+                           f"as a static argument")
+                    name, related = again[0].name, ((name, f"the jitted function reads `{shown}` here"),)
+                yield StaleRead(name, entry.func, shown, how, lambdas, fix=fix, related=related,
+                                label=_label(self.model, entry.func))
 
     def _computational_read(self, func: cst.FunctionDef, name: str,
                             bindings: list[Binding]) -> Optional[cst.Name]:
@@ -1129,7 +1149,8 @@ class _Analysis:
                 if shared:
                     return True
                 before = before or c.order < write.order
-                after = after or c.order > write.order
+                after = after or c.order > write.order and not any(
+                    _body(clear.frame) is body and write.order < clear.order < c.order for clear in self.cache_clears)
         return before and after
 
     def _lift(self, event: Event, stops: tuple[cst.CSTNode, ...], depth: int = 0) -> list[Event]:
@@ -1141,7 +1162,14 @@ class _Analysis:
         if depth >= MAX_LIFT:
             return events
         func = event.frame.enclosing_function()
-        if func is None or _body(event.frame) is not func or func in self.jitted or func in stops:
+        if func is None or _body(event.frame) is not func or func in stops:
+            return events
+        if func in self.jitted:
+            # a call traced inside another jitted function runs when that one is traced; its
+            # calls hit the outer cache or, traced again, the inner one: both hold the old trace
+            for call in self.calls_of.get(func, ()):
+                if not _inside(call.frame, func):
+                    events.extend(self._lift(Event(call.frame, call.order, app=event.app), stops, depth + 1))
             return events
         outer = self.model.functions.get(func)
         if outer is None or outer.scope.kind == "class":
@@ -1152,6 +1180,27 @@ class _Analysis:
         for site in self.model.calls_to(binding):
             events.extend(self._lift(Event(site.frame, self.model.order(site.node), app=event.app), stops, depth + 1))
         return events
+
+
+def _every_def_fits(bindings: list[Binding], name: cst.Name, func: cst.FunctionDef) -> bool:
+    """Every def of the name takes the positional arguments the jitted body calls it with: a
+    def of another arity is another function that reuses the name (a notebook's vmap variant
+    ``B(v, c, s, a, i, j, ip)`` after ``B(v, c, s, a)``), not a new version of this one."""
+    calls = [node for node in iter_nodes(func) if isinstance(node, cst.Call)
+             and isinstance(node.func, cst.Name) and node.func.value == name.value]
+    for call in calls:
+        if any(arg.star for arg in call.args):
+            continue
+        given = sum(arg.keyword is None for arg in call.args)
+        for binding in bindings:
+            if binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
+                continue
+            params = binding.node.params
+            positional = [*params.posonly_params, *params.params]
+            required = sum(p.default is None for p in positional)
+            if given < required or (given > len(positional) and not isinstance(params.star_arg, cst.Param)):
+                return False
+    return True
 
 
 def _attribute_read(func: cst.CSTNode, name: cst.Name) -> str:

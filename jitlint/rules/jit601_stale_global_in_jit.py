@@ -43,8 +43,12 @@ class StaleGlobalInJit(Rule):
     `map`, eager or traced: jaxfacts.LAX_LOOP_BODIES), and `jax.config.update(flag, ...)` of a flag
     that jit's cache key leaves out (`jax_high_dynamic_range_gumbel`, for a function drawing
     with `jax.random.gumbel`/`categorical`) between two calls, with no `jax.clear_caches()`
-    between (shown at the update). Constants bound once, imports,
-    functions and classes are not flagged, nor are writes that all happen before the first call,
+    between (shown at the update); and a function defined again between two calls of a
+    jitted function that reads it, directly or through a jitted function it calls (a notebook
+    exercise's `def u(c)` with a new utility, shown at the new def: re-jitting does not help,
+    `jax.clear_caches()` does). Constants bound once, imports, functions defined once and
+    classes are not flagged, nor is a value changed before a `jax.clear_caches()` that comes
+    before the next call, nor are writes that all happen before the first call,
     nor a value the loop recomputes with the very same argument-free call (`x = load_dataset()`
     on every step; a random draw such as `np.random.normal(size=3)` is a new value), nor a
     lambda or transform jitted anew in the loop that writes (each is traced anew); a call that the loop picks anew (`x = getters[length]()` with `length` drawn
