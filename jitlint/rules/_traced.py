@@ -1585,7 +1585,7 @@ class _FunctionAnalysis:
                               fields=self.traced_fields, force=force)
         if methods:
             return
-        if self._follow_class(call, scope):
+        if self._follow_class(call, scope, force):
             return
         if not isinstance(call.func, cst.Name):
             self._record_imported(call, scope)
@@ -1598,7 +1598,14 @@ class _FunctionAnalysis:
         if helper is not None:
             self._follow_into(helper, call, scope, positional_params(helper), force=force)
 
-    def _follow_class(self, call: cst.Call, scope: Scope) -> bool:
+    def _constructed_class(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
+        """``Spec(...)`` of a plain class of this module whose own ``__init__`` runs in the
+        trace (a spec that validates its bounds with ``jnp.any``: a tracer under omnistaging)."""
+        cls = self._class_named(func, scope)
+        init = inherited_method(self.model, cls, "__init__") if cls is not None else None
+        return cls if init is not None and not init.decorators and init not in self.jitted_defs else None
+
+    def _follow_class(self, call: cst.Call, scope: Scope, force: bool = False) -> bool:
         """``Cls(x)`` / ``Cls.from_factors(x)`` of a class of this module with traced arguments:
         its ``__init__`` (also inherited) or classmethod runs in this trace with them; a
         dataclass-style class without ``__init__`` runs ``__post_init__`` / ``__check_init__``
@@ -1610,7 +1617,7 @@ class _FunctionAnalysis:
             if method is None or not positional_params(method) or method in self.jitted_defs or not any(
                     dotted_name(d.decorator) == "classmethod" for d in method.decorators):
                 return False
-            self._follow_into(method, call, scope, positional_params(method)[1:])
+            self._follow_into(method, call, scope, positional_params(method)[1:], force=force)
             return True
         cls = self._class_named(func, scope)
         if cls is None:
@@ -1618,7 +1625,7 @@ class _FunctionAnalysis:
         init = inherited_method(self.model, cls, "__init__")
         if init is not None:
             if positional_params(init) and not init.decorators and init not in self.jitted_defs:
-                self._follow_into(init, call, scope, positional_params(init)[1:])
+                self._follow_into(init, call, scope, positional_params(init)[1:], force=force)
             return True
         declared = [field.target.value for field in annotated_fields(cls)]
         fields = frozenset(field for field, value in fields_passed(cls, declared, call) if self.hands_traced(value, scope))
@@ -1707,13 +1714,28 @@ class _FunctionAnalysis:
         return [m for m in methods if m is not self.func and not m.decorators and m not in self.jitted_defs
                 and positional_params(m)]
 
+    def own_property(self, expr: cst.Attribute, scope: Scope) -> Optional[cst.FunctionDef]:
+        """``self.n_actions`` in a staged trace, a ``property`` / ``cached_property`` of this
+        method's class (also inherited): reading it runs its body in the trace."""
+        if not self.staged or self.depth >= MAX_HELPER_DEPTH or not self._is_self(expr.value, scope):
+            return None
+        cls = self._class_of(self.func)
+        prop = inherited_method(self.model, cls, expr.attr.value) if cls is not None else None
+        if prop is None or prop is self.func or not any(
+                dotted_name(d.decorator) == "property" or self.model.qualified_name(
+                    d.decorator, self.model.scope_of[prop].parent) == "functools.cached_property"
+                for d in prop.decorators):
+            return None
+        return prop
+
     def runs_staged(self, call: cst.Call, scope: Scope) -> bool:
         """``call`` runs a plain function or method of this module in this staged trace, with no
         traced argument: its ``jax.numpy`` calls still give tracers (omnistaging), so
         ``int(jnp.ceil(t / dt))`` there raises."""
         if not self.staged or self.depth >= MAX_HELPER_DEPTH:
             return False
-        return bool(self.own_methods(call.func, scope)) or self._plain_helper(call.func, scope) is not None
+        return bool(self.own_methods(call.func, scope)) or self._plain_helper(call.func, scope) is not None \
+            or self._constructed_class(call.func, scope) is not None
 
     def _record_imported(self, call: cst.Call, scope: Scope) -> None:
         """``relu(x)`` / ``ops.relu(x)`` / ``from .ops import relu`` with traced arguments in
@@ -3120,6 +3142,9 @@ class _UseFinder(Walker):
             self.a.report("convert", node, f"`{_src(node)}` needs a concrete array but `{_src(node.value)}` "
                                            f"is traced in {self.a.where}: it raises {error}; read it "
                                            f"outside jit (or from a static argument)", node.attr.value)
+        prop = self.a.own_property(node, self.scope)
+        if prop is not None:  # ``self.n_actions``: its body runs here, first read in the trace
+            self.a._follow_held(prop, self.a.traced_fields)
 
     def _iterates_param(self, node) -> bool:
         """A comprehension over a bare parameter, which may be a dict: its keys are str."""
