@@ -285,6 +285,11 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "jax.numpy.tri": _concrete(_TYPE, (0, "N"), (1, "M")),
     **{f"jax.numpy.{f}": _concrete(_CONCRETIZATION, (0, "n")) for f in ("triu_indices", "tril_indices", "diag_indices")},
     "jax.numpy.indices": _concrete(_CONCRETIZATION, (0, "dimensions")),
+    # JAX's own check that a value is concrete, which libraries call before NumPy work
+    # (dynamiqs' ``array_to_sparsedia``)
+    "jax._src.core.concrete_or_error": _concrete(
+        _CONCRETIZATION, (1, "val"), fix="pass the value from outside jit, or the argument the function "
+                                         "offers to skip the check (a static one)"),
     # reshaping and padding
     "jax.numpy.reshape": _concrete(_TYPE, (1, "shape")),
     "jax.numpy.broadcast_to": _concrete(_TYPE, (1, "shape")),

@@ -477,6 +477,7 @@ def _concrete_examples() -> dict[str, tuple[tuple, dict]]:
         "jax.numpy.tri": ((3, 2), {}),
         **{f"jax.numpy.{f}": ((3,), {}) for f in ("triu_indices", "tril_indices", "diag_indices")},
         "jax.numpy.indices": (((3,),), {}),
+        "jax._src.core.concrete_or_error": ((None, 3.0, "needs a concrete value"), {}),
         "jax.numpy.reshape": ((x, (2, 3)), {}),
         "jax.numpy.broadcast_to": ((x, (2, 6)), {}),
         "jax.numpy.resize": ((x, (3,)), {}),

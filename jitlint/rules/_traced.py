@@ -64,7 +64,7 @@ from dataclasses import dataclass
 from functools import cached_property
 import re
 import string
-from typing import NamedTuple, Optional, Sequence
+from typing import Iterator, NamedTuple, Optional, Sequence
 
 import libcst as cst
 
@@ -175,6 +175,9 @@ NESTED_TRACING_JITS = TRACING_JITS | {NNX_JIT}
 # The uses that raise as they are traced (a ``print`` of a tracer does not; an int32 overflow
 # wraps silently).
 RAISING_KINDS = frozenset({"bool", "convert", "numpy", "shape", "hash", "nondiff", "unfunctionalized"})
+# Those that raise at the use itself, while tracing (not when the staged program is checked
+# after the trace, as an unfunctionalized checkify.check does, nor at the custom_vjp call)
+RAISING_AT_THE_USE = RAISING_KINDS - {"nondiff", "unfunctionalized"}
 
 
 @dataclass(eq=False)
@@ -1949,7 +1952,8 @@ class _FunctionAnalysis:
             if keys is not None:
                 records[name] = keys
         arrays = frozenset(name for name, arg in passed if self._made_array(arg.value, scope)) & traced
-        key = (id(helper), frozenset(traced), fields, arrays) + (
+        nones = frozenset((name, _none_kind(arg.value)) for name, arg in passed)  # for ``if p is None:``
+        key = (id(helper), frozenset(traced), fields, arrays, nones) + (
             (frozenset((n, id(o.cls), o.fields) for n, o in held.items()),) if held else ()) + (
             (frozenset(records.items()),) if records else ())
         if not (traced or fields or force or held) or key in self.followed:
@@ -2533,25 +2537,39 @@ class _FunctionAnalysis:
         """The truth value of the jitted def's own parameter that every jitted call in the
         module passes as a literal of one truth value, or leaves at such a default (``if
         verbose:`` with ``verbose=False`` never passed): None when unknown."""
+        if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 and is_none(expr.comparisons[0].comparator) \
+                and isinstance(expr.comparisons[0].operator, (cst.Is, cst.IsNot)):
+            # ``if offsets is None:`` where every call passes a tuple display (or None), or the
+            # call that led here does (``_unique(x, size=x.size)``): known
+            verdict = _none_verdict(self.param_values(expr.left, scope))
+            if verdict is None and self.entry_call is not None:
+                verdict = _none_verdict(self.param_values(expr.left, scope, entry_only=True))
+            return None if verdict is None else verdict == isinstance(expr.comparisons[0].operator, cst.Is)
         if self.caller is not None or self.traced(expr, scope):
             return None  # a literal passed at a traced position arrives a tracer: the test raises
         return _one_truth(self.param_values(expr, scope))
 
-    def param_values(self, expr: cst.BaseExpression, scope: Scope) -> Optional[list[cst.BaseExpression]]:
+    def param_values(self, expr: cst.BaseExpression, scope: Scope,
+                     entry_only: bool = False) -> Optional[list[cst.BaseExpression]]:
         """What every call of this function in the module gives its own parameter ``expr``
         (the default where a call leaves it out): the jitted calls of the jitted def, the calls
-        by name of a helper followed from traced code; None when unknown (no call, ``*args``, a
+        by name of a helper followed from traced code (``entry_only``: the call that led here,
+        whose kind of value the follow key holds); None when unknown (no call, ``*args``, a
         parameter without a default left out)."""
         func = self.func
         if not isinstance(expr, cst.Name) or not isinstance(func, cst.FunctionDef) \
                 or (self.caller is None and self.root.traced_by):
             return None
-        bindings = self.model.lookup(expr.value, scope)
+        bindings = self.flow.reaching(expr, scope)  # the parameter, here (rebound after: ``offsets = ...``)
         node = bindings[0].node if len(bindings) == 1 and bindings[0].kind == "param" \
             and bindings[0].scope.node is func else None
         if not isinstance(node, cst.Param):
             return None
-        if self.caller is None:
+        if entry_only and self.entry_call is not None:
+            positional = [p.name.value for p in positional_params(func)]
+            position = positional.index(node.name.value) if node.name.value in positional else None
+            calls = [(self.entry_call, argument_value(self.entry_call, position, node.name.value))]
+        elif self.caller is None:
             calls = [(jc.call, jc.argument(node.name.value)) for jc in jitted_calls(self.ctx) if jc.func is func]
         else:
             positional = [p.name.value for p in positional_params(func)]
@@ -2923,9 +2941,36 @@ class _FunctionAnalysis:
         if not self.uses:
             _UseFinder(self, self.model.scope_of[self.func]).walk(self.func.body)
         found = list(self.uses.values())
+        # a block stops at its first statement that surely raises: what follows never runs
+        dead = self._unreachable_after_raises(found)
+        if dead:
+            found = [use for use in found if not _within(self.model.order(use.node), dead)]
         for helper in list(self.followed.values()):
-            found.extend(helper.run())
+            if helper.entry_call is None or not _within(self.model.order(helper.entry_call), dead):
+                found.extend(helper.run())
         return found
+
+    def _unreachable_after_raises(self, uses: list[TracerUse]) -> list[tuple[int, int]]:
+        """The rest of each block after its first simple statement (also inside a ``with``)
+        that raises on every trace: a raising use outside any lambda, comprehension,
+        conditional expression or ``and``/``or`` operand. As (after, end) source orders."""
+        raising = [self.model.order(use.node) for use in uses if use.kind in RAISING_AT_THE_USE]
+        if not raising:
+            return []
+        dead = []
+        for block in iter_nodes(self.func):
+            if not isinstance(block, cst.IndentedBlock) or (block_span := self.model.span(block)) is None:
+                continue
+            for statement in _straight_line(block):
+                span = self.model.span(statement)
+                if span is None or not isinstance(statement, cst.SimpleStatementLine):
+                    continue
+                held = [order for order in raising if span[0] <= order <= span[1]]
+                conditional = [self.model.span(n) for n in iter_nodes(statement) if isinstance(n, CONDITIONAL_EVALUATION)]
+                if any(not any(c is not None and c[0] < order <= c[1] for c in conditional) for order in held):
+                    dead.append((span[1], block_span[1]))
+                    break
+        return dead
 
     def report(self, kind: str, node: cst.CSTNode, message: str, operation: str = "",
                evidence: tuple[tuple[cst.CSTNode, str], ...] = ()) -> None:
@@ -3846,6 +3891,45 @@ def _boolean_array(model: SemanticModel, expr: Optional[cst.BaseExpression], sco
         return binding is not None and binding.kind == "assign" and binding.value is not None \
             and _boolean_array(model, binding.value, binding.scope, depth + 1)
     return False
+
+
+def _within(order: int, ranges: list[tuple[int, int]]) -> bool:
+    return any(start < order <= end for start, end in ranges)
+
+
+def _straight_line(block: cst.BaseSuite) -> Iterator[cst.BaseStatement]:
+    """The statements of ``block`` that run one after the other, also those of a ``with``."""
+    for statement in block.body if isinstance(block, cst.IndentedBlock) else ():
+        if isinstance(statement, cst.With):
+            yield from _straight_line(statement.body)
+        else:
+            yield statement
+
+
+# Expressions whose parts run only sometimes (or later): a raise inside one is not certain.
+CONDITIONAL_EVALUATION = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.IfExp,
+                          cst.BooleanOperation)
+
+
+def _none_kind(expr: cst.BaseExpression) -> str:
+    """"none", "value" (an expression that is never None), or "?"."""
+    if is_none(expr):
+        return "none"
+    if isinstance(expr, NOT_NONE_LITERALS + (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison)) or (
+            isinstance(expr, cst.Attribute) and expr.attr.value in ("size", "shape", "ndim", "dtype")):
+        return "value"
+    return "?"
+
+
+def _none_verdict(values: Optional[list[cst.BaseExpression]]) -> Optional[bool]:
+    """True when every value is None, False when none is (all never None), else None."""
+    kinds = {_none_kind(v) for v in values} if values else {"?"}
+    return None if len(kinds) != 1 or "?" in kinds else kinds == {"none"}
+
+
+# Displays and literals that are never None, whatever they hold.
+NOT_NONE_LITERALS = (cst.Tuple, cst.List, cst.Dict, cst.Set, cst.Integer, cst.Float, cst.SimpleString,
+                     cst.ConcatenatedString, cst.FormattedString, cst.Lambda)
 
 
 def _literal_key(sub: cst.Subscript) -> Optional[str]:

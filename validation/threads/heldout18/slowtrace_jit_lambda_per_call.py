@@ -1,0 +1,43 @@
+# source: https://docs.jax.dev/en/latest/debugging/slow_tracing_compilation.html
+# expect: jit-in-loop-or-body at line 36
+# runtime: COMPILES 5 CALLS 5
+# why: top_function wraps a fresh lambda in jax.jit on every call, so each call misses the cache and compiles again.
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+import jax
+import jax.numpy as jnp
+
+# ❌ BAD: JIT compiling a freshly created lambda on every call
+def add_multiply(a, b, scale):
+  return (a + b) * scale
+
+def top_function(x, y, scale_factor):
+  # Creates a brand new lambda object with a new memory id on every pass!
+  return jax.jit(lambda a, b: add_multiply(a, b, scale=scale_factor))(x, y)
+
+
+x = jnp.ones(8)  # scaffolding
+y = jnp.ones(8)  # scaffolding
+for _ in range(5):  # scaffolding
+    top_function(x, y, 2.0)  # scaffolding
+_report({"jit(<lambda>)"}, 5)  # scaffolding
