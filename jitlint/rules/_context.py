@@ -861,6 +861,19 @@ def overriding_methods(model: SemanticModel, cls: cst.ClassDef, name: str) -> li
     return found
 
 
+def sole_override(model: SemanticModel, cls: cst.ClassDef, name: str, chosen) -> Optional[cst.FunctionDef]:
+    """``self.name(...)`` in a method of ``cls``, a base class the module never instantiates
+    itself: the one def of ``name`` in its subclasses for which ``chosen`` holds (a jitted
+    override: netket's ``LinearOperator.solve`` calling ``self._solve``), else None."""
+    for site in model.calls_named(cls.name.value):
+        if isinstance(site.node.func, cst.Name):
+            binding = model.single_binding(site.node.func.value, site.frame.scope)
+            if binding is not None and binding.node is cls:
+                return None  # instances of the base itself run its own def
+    found = [method for method in overriding_methods(model, cls, name) if chosen(method)]
+    return found[0] if len(found) == 1 else None
+
+
 def _derives_from(model: SemanticModel, cls: cst.ClassDef, base: cst.ClassDef, depth: int) -> bool:
     frame = model.classes.get(cls)
     if frame is None or depth > 5:

@@ -23,7 +23,7 @@ import libcst as cst
 from jitlint.jaxfacts import ARGUMENT_KEEPING_DECORATORS
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
-from jitlint.rules._context import calling_context
+from jitlint.rules._context import calling_context, sole_override
 from jitlint.semantic import SemanticModel, argument_value, dotted_name, has_decorator, is_none
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, passthrough_decorator, spec_of
 from jitlint.values import self_attribute_value, value_flow
@@ -361,6 +361,8 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
                 apps, name = [by_call[stored[0]]], f"self.{func.attr.value}"
             else:
                 method = _instance_method(ctx, func, site.frame.scope)
+                if method is not None and method not in by_def:
+                    method = _jitted_override(ctx, method, func, by_def) or method
                 if method is not None and len(by_def.get(method, ())) == 1:
                     apps, name, bound = by_def[method], dotted_name(func) or func.attr.value, True
         for app in apps:
@@ -381,6 +383,15 @@ def _instance_method(ctx: FileContext, func: cst.Attribute, scope) -> Optional[c
             has_decorator(method, name) for name in ("staticmethod", "classmethod")):
         return None
     return method
+
+
+def _jitted_override(ctx: FileContext, method: cst.FunctionDef, func: cst.Attribute,
+                     by_def: dict) -> Optional[cst.FunctionDef]:
+    """``self._solve(...)`` in a base class whose one subclass override is jitted."""
+    owner = ctx.model.functions[method].scope.node
+    if not (isinstance(func.value, cst.Name) and func.value.value == "self" and isinstance(owner, cst.ClassDef)):
+        return None
+    return sole_override(ctx.model, owner, method.name.value, lambda m: m in by_def)
 
 
 def _aliased_apps(model: SemanticModel, flow, func: cst.Name, scope, bound_app) -> list[JitApplication]:

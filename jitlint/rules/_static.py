@@ -28,7 +28,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._arguments import field_assignments, instance_class
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._lifted import lifted_specs, transformed_calls
-from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context, inherited_method
+from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context, inherited_method, sole_override
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument, target_names
 from jitlint.rules._jitted import annotated_strict_array, static_names
 from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
@@ -548,7 +548,13 @@ class _Callees:
             return None
         cls = outer.scope.node
         assert isinstance(cls, cst.ClassDef)
-        return self.methods.get((cls, func.attr.value))
+        found = self.methods.get((cls, func.attr.value))
+        if found is None and self.methods:  # a base's call that runs a subclass's jitted override
+            override = sole_override(self.model, cls, func.attr.value,
+                                     lambda m: (self.model.functions[m].scope.node, m.name.value) in self.methods)
+            found = self.methods.get((self.model.functions[override].scope.node, override.name.value)) \
+                if override is not None else None
+        return found
 
     def _static_method(self, func: cst.Attribute, site: CallSite) -> Optional[StaticArgSpec]:
         """``Cls.name(...)`` or ``obj.name(...)`` (``obj`` made by ``Cls(...)``) of a jitted
