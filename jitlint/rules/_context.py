@@ -102,6 +102,13 @@ class CallingContext:
             return self._traced[function]
         self._traced[function] = False  # cycle guard
         result = function in self._handed.traced_defs or self._framework_call(function)
+        if result and not function.decorators and not self._framework_call(function):
+            # handed to a transform, and also called directly, outside any trace, again and
+            # again (``with_inner_jit(1)``, ``with_inner_jit(-1)``, then checkify of it): it
+            # runs eagerly too, so it is judged by those calls
+            direct = [site for site in self.call_sites(function) if isinstance(site.node.func, cst.Name)
+                      and not self.runs_traced(site.frame)]
+            result = not (direct and self._repeats(function, direct))
         if not result:
             sites = self.call_sites(function)
             if sites:
