@@ -29,6 +29,8 @@ class DataSizedOutput:
     on_constants: bool = True
     # the size may be passed positionally at this position too (``segment_sum(x, ids, 3)``)
     size_position: int | None = None
+    # the advice, where the keyword is no upper bound (``jnp.delete``'s flag)
+    fix: str = ""
 
 
 _FIRST = ((0, ""),)
@@ -52,6 +54,11 @@ DATA_SIZED_OUTPUTS: dict[str, DataSizedOutput] = {
     "jax.numpy.extract": DataSizedOutput("size", ((0, "condition"),)),
     "jax.numpy.bincount": DataSizedOutput("length", ((0, "x"),)),
     "jax.numpy.repeat": DataSizedOutput("total_repeat_length", ((1, "repeats"),), on_constants=False),
+    # traced indices may repeat, so the count deleted is data: unless they are promised unique
+    "jax.numpy.delete": DataSizedOutput(
+        "assume_unique_indices", ((1, "obj"),), on_constants=False,
+        fix="pass assume_unique_indices=True when the indices never repeat (the size is then known), "
+            "or keep the array and mask the deleted entries (jnp.where)"),
     # without num_segments the count is max(segment_ids) + 1, read from the traced ids
     **{f"jax.ops.{name}": DataSizedOutput("num_segments", ((1, "segment_ids"),), size_position=2)
        for name in ("segment_sum", "segment_max", "segment_min", "segment_prod")},

@@ -416,8 +416,9 @@ def _jitted_data_sized(jc, qualname: str, fact: DataSizedOutput, traced) -> Opti
     return TracerUse("shape", jc.call, None, (
         f"jitted `{qualname}` is called without `{fact.size_keyword}=`: its output's shape then "
         f"depends on the values of `{_src(data[0].value)}`, which jit traces, so tracing raises "
-        f"ConcretizationTypeError; pass {fact.size_keyword}= (a static upper bound, via "
-        f"functools.partial or static_argnames)"), ((jc.app.anchor, JITTED_HERE),))
+        f"ConcretizationTypeError; " + (fact.fix or f"pass {fact.size_keyword}= (a static upper bound, via "
+                                                    f"functools.partial or static_argnames)")),
+        ((jc.app.anchor, JITTED_HERE),))
 
 
 def _analyse(ctx: FileContext) -> list[TracerUse]:
@@ -3808,7 +3809,7 @@ class _UseFinder(Walker):
                            and any(not isinstance(arg.value, (cst.Integer, cst.Float)) for arg in data))):
             return
         padding = "; with fill_value= for the padding" if fact.size_keyword == "size" else ""
-        fix = f"pass {fact.size_keyword}= (an upper bound{padding}) for a fixed-size result"
+        fix = fact.fix or f"pass {fact.size_keyword}= (an upper bound{padding}) for a fixed-size result"
         if fact.max_positional is not None:
             fix = "use the three-argument form jnp.where(cond, x, y), or " + fix
         why = "the values of a traced array" if traced else \
