@@ -1,7 +1,9 @@
 from typing import Iterator
 
+import libcst as cst
+
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._traced import TRACING_CALL_NAMES, tracer_uses
+from jitlint.rules._traced import JITTED_HERE, TRACING_CALL_NAMES, tracer_uses
 
 
 class CheckifyCheckNotFunctionalized(Rule):
@@ -10,7 +12,9 @@ class CheckifyCheckNotFunctionalized(Rule):
     Flags `checkify.check(...)` in code that jit (`jax.jit`, `eqx.filter_jit`, `nnx.jit`),
     `pmap` or lax control flow (`lax.scan`, `fori_loop`, `while_loop`, `cond`, `switch`,
     `map`) stages, directly or in a helper it calls, in a file that never calls
-    `checkify.checkify`. Under `vmap`, `grad` or `eval_shape` alone the check runs and is
+    `checkify.checkify`. It is shown at the jit that stages the check (where
+    `checkify.checkify` goes, and where JAX raises, after tracing), with each check as
+    evidence; a check a lax call stages outside any jit is shown where it is written. Under `vmap`, `grad` or `eval_shape` alone the check runs and is
     not flagged; a file that calls `checkify.checkify` anywhere is silent, since which
     function it wraps is not followed.
 
@@ -67,6 +71,17 @@ class CheckifyCheckNotFunctionalized(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
+        # shown at the jit (or lax call) that stages the check: that is where checkify.checkify
+        # goes, and where JAX raises, after tracing; each check it stages is evidence
+        staging: dict[int, tuple[cst.CSTNode, str, list]] = {}
         for use in tracer_uses(ctx):
-            if use.kind == "unfunctionalized":
+            if use.kind != "unfunctionalized":
+                continue
+            anchor = next((node for node, why in use.related if why == JITTED_HERE), None)
+            if anchor is None:
                 yield Violation(use.node, use.message, related=use.related)
+                continue
+            found = staging.setdefault(id(anchor), (anchor, use.message, []))
+            found[2].append((use.node, "the check it stages"))
+        for anchor, message, checks in staging.values():
+            yield Violation(anchor, message, related=tuple(checks))
