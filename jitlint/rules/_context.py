@@ -101,8 +101,9 @@ class CallingContext:
         if function in self._traced:
             return self._traced[function]
         self._traced[function] = False  # cycle guard
-        result = function in self._handed.traced_defs or self._framework_call(function)
-        if result and not function.decorators and not self._framework_call(function):
+        framework = self._framework_call(function)
+        result = function in self._handed.traced_defs or framework
+        if result and not function.decorators and not framework:
             # handed to a transform, and also called directly, outside any trace, again and
             # again (``with_inner_jit(1)``, ``with_inner_jit(-1)``, then checkify of it): it
             # runs eagerly too, so it is judged by those calls
