@@ -13,6 +13,8 @@ are ``ReceiverUse``s (JIT301, JIT402).  Anything not understood stays silent.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, replace
 from typing import Callable, Iterator, Optional, TypeVar
 
@@ -639,6 +641,9 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
     for node_type, kind in LITERALS.items():
         if isinstance(expr, node_type):
             return UNHASHABLE_BUILTINS[kind]
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Multiply, cst.Add)) \
+            and any(isinstance(side, (cst.List, cst.ListComp)) for side in (expr.left, expr.right)):
+        return UNHASHABLE_BUILTINS["list"]  # ``[AttentionType.GLOBAL] * num_layers``
     if isinstance(expr, cst.Tuple):
         for element in expr.elements:
             if isinstance(element, cst.StarredElement):
@@ -876,10 +881,15 @@ def unhashable_field(ctx: FileContext, call: cst.Call, scope: Scope, depth: int,
                                            *fields_made_in_init(ctx.model, cls, fields)):
         inner = unhashable(ctx, value, value_scope, depth + 1)
         if inner is not None and (not containers_only or inner[0] in CONTAINERS):
+            nested = NESTED_FIELD_FIX.match(inner[1])  # a field of a field: one path, one reason
             return (f"an instance of {kind} `{cls.name.value}` whose field `{field_name}` is "
-                    f"{inner[0]} (hashing the instance hashes its fields)",
-                    f"store a hashable value in `{field_name}` ({inner[1]})")
+                    f"{inner[0]}" + ("" if nested else " (hashing the instance hashes its fields)"),
+                    f"store a hashable value in `{field_name}.{nested[1]}` ({nested[2]})" if nested
+                    else f"store a hashable value in `{field_name}` ({inner[1]})")
     return None
+
+
+NESTED_FIELD_FIX = re.compile(r"store a hashable value in `([\w.]+)` \((.*)\)$")
 
 
 def field_class(ctx: FileContext, func: cst.BaseExpression, scope: Scope):
@@ -899,6 +909,8 @@ def field_class(ctx: FileContext, func: cst.BaseExpression, scope: Scope):
     bases = [ctx.model.qualified_name(a.value, binding.scope) for a in cls.bases]
     if bases == ["equinox.Module"] and not cls.decorators:
         kind = "an equinox.Module"
+    elif bases == ["flax.linen.Module"] and not cls.decorators:
+        kind = "a flax.linen Module"  # a dataclass with unsafe_hash: it hashes its fields
     elif (bases == ["flax.struct.PyTreeNode"] and not cls.decorators) or (not bases and [
             ctx.model.qualified_name(d.decorator, binding.scope) for d in cls.decorators] == ["flax.struct.dataclass"]):
         kind = "a flax.struct dataclass"  # frozen
