@@ -41,16 +41,20 @@ from jitlint.rule import FileContext
 from jitlint.project import module_name_for
 from jitlint.rules._loaders import ragged_source
 from jitlint.rules._context import calling_context
+from jitlint.rules._instances import pytree_instance
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads, positional_params
 from jitlint.semantic import Binding, CallSite, Scope, SemanticModel, argument_value, has_decorator
 from jitlint.values import (IterationValues, substituted, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
-                            loop_elements,
+                            array_made_by, loop_elements,
                             statements_in,
                             returned_values, value_flow)
 from jitlint.walk import Walker, children, iter_nodes
 from jitlint.walk import source_text as _src
 
 Poly = dict[tuple[str, ...], int]
+# how many names, returns and parameter-to-call hops _ArgTypes.kind follows (``r = r_given_k(K)``
+# in ``G(K)`` called over ``k_vals = jnp.linspace(...)`` takes five)
+KIND_DEPTH = 6
 
 SIZED_SHAPE_ARG0 = frozenset({"zeros", "ones", "empty", "full", "eye", "identity"})
 RANDOM_SHAPE_ARG1 = frozenset({"jax.random.normal", "jax.random.uniform", "jax.random.randint",
@@ -107,6 +111,7 @@ def _analyse(ctx: FileContext) -> list[Churn]:
     if project is not None and model.module_name:
         project = (ctx.index, model.module_name, project[2])
     found = []
+    weak_started: dict[int, Churn] = {}  # a jitted call -> the finding of its first weakly typed start
     for jc in jitted_calls(ctx):
         site = model.call_site_of[jc.call]
         if any(frame.node in jitted for frame in site.frame):
@@ -128,12 +133,19 @@ def _analyse(ctx: FileContext) -> list[Churn]:
                 # a weakly typed array made before the loop is reported where it is made: the
                 # fix (a dtype) goes there; the loop's call is the evidence
                 made = checker.weak_starts.get(id(leaf)) if kind == "dtype" else None
+                if made is not None and id(jc.call) in weak_started:  # ``status = 0; idx = 0``: one finding
+                    weak_started[id(jc.call)].message += f" (`{_src(leaf)}` starts weakly typed too: `{_src(made)}`)"
+                    continue
                 found.append(Churn(kind, made or leaf, jc, _message(jc, kind, leaf, *result),
                                    related=((leaf, "fed to the jitted function in the loop here"),) if made else ()))
+                if made is not None:
+                    weak_started[id(jc.call)] = found[-1]
                 if kind == "ragged":
                     break  # the other arguments of the batch are short at the same call
     flagged = {id(churn.node) for churn in found}
     found.extend(c for c in _weak_type_alternations(ctx, jitted) if id(c.node) not in flagged)
+    flagged = {id(churn.node) for churn in found}
+    found.extend(c for c in _field_kind_alternations(ctx, jitted) if id(c.node) not in flagged)
     return found
 
 
@@ -269,6 +281,200 @@ def _weak_type_alternations(ctx: FileContext, jitted: set) -> Iterator[Churn]:
                     f"`{jc.name}` a second time; {_weak_fix(before, kind[0], scalar)}"))
 
 
+@dataclass(eq=False)
+class _Built:
+    """A pytree instance one jitted call receives at one argument, and what made it."""
+
+    cls: cst.CSTNode  # the class (or the dict display)
+    kinds: dict[str, tuple[tuple[str, str], cst.BaseExpression, Scope]]  # field -> (kind, value, scope)
+    made: cst.CSTNode  # the construction (``Prices()``, ``create_ifp(a_r=a_r)``)
+    order: int  # where the module-level call that leads to it runs
+
+
+def _field_kind_alternations(ctx: FileContext, jitted: set) -> Iterator[Churn]:
+    """Calls of one jitted function, anywhere in the module, whose same argument is a pytree
+    (a NamedTuple or pytree dataclass of the module, or what a def of the module returns that
+    builds one) built at two places with one leaf field a Python scalar at one and a strongly
+    typed array, or a Python scalar of the other kind, at the other.  The argument is followed
+    through the undecorated defs that pass their parameter on (``howard(household, prices)``
+    calling ``get_greedy(v, household, prices)``).  Each (dtype, weak type) of a leaf is its own
+    signature, so the jitted function compiles once per kind (QuantEcon lectures: ``Prices()``
+    of float defaults, then ``Prices(r=r, w=w)`` of arrays; ``create_model(c=c)`` over
+    ``c_vals = 1, 2, 3`` after the default ``c=5.0``)."""
+    model = ctx.model
+    types = argument_types(ctx)
+    context = calling_context(ctx)
+    built: dict[tuple[int, object], list[tuple[_Built, JittedCall]]] = {}
+    for jc in jitted_calls(ctx):
+        site = model.call_site_of[jc.call]
+        if any(frame.node in jitted for frame in site.frame) or jc.app.jit.qualname.startswith("equinox."):
+            continue  # traced (no compile of its own), or Python scalars are static there (JIT403)
+        positional = [a for a in jc.call.args if a.keyword is None]
+        for arg in jc.dynamic_args():
+            key = arg.keyword.value if arg.keyword is not None else positional.index(arg)
+            for value, scope, order in _passed_values(ctx, context, jitted, arg.value, site, 0):
+                instance = _built(ctx, types, value, scope, order)
+                if instance is not None:
+                    built.setdefault((id(jc.app), key), []).append((instance, jc))
+    reported: set[int] = set()  # constructions already reported (for another jitted function)
+    for group in built.values():
+        group.sort(key=lambda item: (item[0].order, model.order(item[0].made)))
+        first = group[0][0]
+        difference = next(((instance, jc, field, found) for instance, jc in group[1:]
+                           if instance.cls is first.cls and id(instance.made) not in reported
+                           for field, found in instance.kinds.items()
+                           if field in first.kinds and _other_signature(found[0][0], first.kinds[field][0][0])), None)
+        if difference is None:
+            continue  # one finding per argument: the first build of another kind (its fix covers the rest)
+        instance, jc, field, (kind, value, scope) = difference
+        before = first.kinds[field]
+        reported.add(id(instance.made))
+        anchor = _listed_origin(ctx, value, scope) or instance.made
+        related = ((instance.made, f"built here with `{field}` {kind[1]}"),) if anchor is not instance.made else ()
+        yield Churn("dtype", anchor, jc, (
+            f"`{jc.name}` receives `{_src(instance.made, 40)}`, whose field `{field}` is "
+            f"`{_src(value, 30)}`, {kind[1]}, after `{_src(first.made, 40)}` gave it "
+            f"`{_src(before[1], 30)}`, {before[0][1]}: each (dtype, weak type) of a leaf is its own "
+            f"signature, so `{jc.name}` compiles again; "
+            f"{_field_fix(field, kind[0], before[0][0], listed=anchor is not instance.made)}"),
+            related=related + ((first.made, "the first value, of the other kind"),))
+
+
+def _other_signature(kind: str, before: str) -> bool:
+    """Two argument kinds that trace differently: a Python int and a Python float (weak int32,
+    weak float32), or a Python scalar and a strongly typed array."""
+    return kind != before and "python" in (kind[:6], before[:6])
+
+
+def _iterated(binding: Binding, model: SemanticModel) -> Optional[cst.BaseExpression]:
+    """What the loop that binds ``binding`` iterates, one element per value of the name:
+    ``for c in c_vals`` and ``for i, c in enumerate(c_vals)`` give ``c_vals``."""
+    node = binding.node
+    if binding.kind != "loop-target" or not isinstance(node, (cst.For, cst.CompFor)):
+        return None
+    if isinstance(node.target, cst.Name):
+        return node.iter
+    iterable, target = node.iter, node.target
+    if isinstance(target, cst.Tuple) and len(target.elements) == 2 and isinstance(target.elements[1].value, cst.Name) \
+            and target.elements[1].value.value == binding.name and isinstance(iterable, cst.Call) \
+            and len(iterable.args) == 1 and isinstance(iterable.func, cst.Name) and iterable.func.value == "enumerate" \
+            and not model.lookup("enumerate", binding.scope):
+        return iterable.args[0].value
+    return None
+
+
+def _field_fix(field: str, kind: str, before: str, listed: bool) -> str:
+    dtype = "float32" if "float" in kind + before or "strong" in kind + before and "int" not in kind + before \
+        else "int32"
+    if listed and kind.startswith("python") and before.startswith("python"):
+        return "write the listed values as the default is written (1.0, not 1)"
+    return f"give the field one dtype wherever it is built ({field}=jnp.asarray(..., jnp.{dtype}))"
+
+
+def _passed_values(ctx: FileContext, context, jitted: set, expr: cst.BaseExpression, site: CallSite, depth: int
+                   ) -> Iterator[tuple[cst.BaseExpression, Scope, int]]:
+    """What ``expr`` at ``site`` holds: the value a name is bound to, and for a parameter of an
+    undecorated def of the module, what each call of that def passes (with the order of the
+    outermost call)."""
+    scope = site.frame.scope
+    if not isinstance(expr, cst.Name) or depth > 3:
+        yield expr, scope, _run_order(ctx, context, site, 0)
+        return
+    reaching = value_flow(ctx).reaching(expr, scope)
+    if len(reaching) != 1:
+        return
+    binding = reaching[0]
+    node = binding.node
+    if binding.kind == "assign" and isinstance(node, cst.Assign) and len(node.targets) == 1 \
+            and isinstance(node.targets[0].target, cst.Name) and binding.value is not None:
+        yield binding.value, binding.scope, _run_order(ctx, context, site, 0)
+    elif binding.kind == "param" and isinstance(node, cst.Param) and isinstance(binding.scope.node, cst.FunctionDef) \
+            and binding.scope.node not in jitted and ctx.model.functions[binding.scope.node].scope.kind != "class":
+        func = binding.scope.node
+        positional = [p.name.value for p in positional_params(func)]
+        position = positional.index(node.name.value) if node.name.value in positional else None
+        for caller in context.call_sites(func):
+            if any(frame.node in jitted for frame in caller.frame) or any(a.star for a in caller.node.args):
+                continue
+            value = argument_value(caller.node, position, node.name.value)
+            if value is not None:
+                yield from _passed_values(ctx, context, jitted, value, caller, depth + 1)
+
+
+def _run_order(ctx: FileContext, context, site: CallSite, depth: int) -> int:
+    """Where the module-level code that first runs ``site`` is (a call in a def runs when the
+    first call of that def does), to tell which of two calls of a jitted function comes first."""
+    func = next((frame.node for frame in site.frame if isinstance(frame.node, cst.FunctionDef)), None)
+    if func is None or depth > 3 or ctx.model.functions[func].scope.kind == "class":
+        return ctx.model.order(site.node)
+    callers = context.call_sites(func)
+    return min((_run_order(ctx, context, caller, depth + 1) for caller in callers), default=ctx.model.order(site.node))
+
+
+def _built(ctx: FileContext, types: "_ArgTypes", value: cst.BaseExpression, scope: Scope, order: int
+           ) -> Optional[_Built]:
+    """The pytree ``value`` builds, with the kind of each leaf field whose kind is known; the
+    parameters of a def that builds it (``create_ifp(a_r=0.16)``) take what the call passes,
+    or their defaults."""
+    made = pytree_instance(ctx, value, scope, 0)
+    if made is None or isinstance(made[0], cst.Dict):
+        return None
+    cls, fields, _ = made
+    factory = _called_def(ctx.model, value, scope)
+    kinds = {}
+    for field, (expr, field_scope) in fields.items():
+        expr, field_scope = _at_call(ctx, factory, value, scope, expr, field_scope)
+        kind = types.kind(expr, field_scope) if expr is not None else None
+        if kind is not None:
+            kinds[field] = (kind, expr, field_scope)
+    return _Built(cls, kinds, value, order) if kinds else None
+
+
+def _called_def(model: SemanticModel, value: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
+    if not isinstance(value, cst.Call) or not isinstance(value.func, cst.Name):
+        return None
+    binding = model.single_binding(value.func.value, scope)
+    return binding.node if binding is not None and binding.kind == "def" \
+        and isinstance(binding.node, cst.FunctionDef) else None
+
+
+def _at_call(ctx: FileContext, factory: Optional[cst.FunctionDef], call: cst.BaseExpression, scope: Scope,
+             expr: cst.BaseExpression, expr_scope: Scope) -> tuple[Optional[cst.BaseExpression], Scope]:
+    """A field value that is a parameter of the def building the instance, as this call fills
+    it: the argument, or the parameter's default."""
+    if factory is None or not isinstance(expr, cst.Name) or not isinstance(call, cst.Call):
+        return expr, expr_scope
+    reaching = value_flow(ctx).reaching(expr, expr_scope)
+    if len(reaching) != 1 or reaching[0].kind != "param" or reaching[0].scope.node is not factory:
+        return expr, expr_scope
+    param = reaching[0].node
+    positional = [p.name.value for p in positional_params(factory)]
+    position = positional.index(expr.value) if expr.value in positional else None
+    if any(a.star for a in call.args):
+        return None, scope
+    passed = argument_value(call, position, expr.value)
+    if passed is not None:
+        return passed, scope
+    default = param.default if isinstance(param, cst.Param) else None
+    return default, ctx.model.functions[factory].scope if default is not None else scope
+
+
+def _listed_origin(ctx: FileContext, value: cst.BaseExpression, scope: Scope) -> Optional[cst.CSTNode]:
+    """Where the values a loop feeds into a field are written (``c_vals = 1, 2, 3`` of ``for c
+    in c_vals``): the fix (values of the other kind) goes there.  None: not a loop target."""
+    if not isinstance(value, cst.Name):
+        return None
+    binding = value_flow(ctx).single(value, scope)
+    iterable = _iterated(binding, ctx.model) if binding is not None else None
+    if iterable is None:
+        return None
+    if isinstance(iterable, cst.Name):
+        source = value_flow(ctx).single(iterable, binding.scope)
+        if source is not None and source.kind == "assign" and isinstance(source.node, cst.Assign):
+            return source.node
+    return binding.node
+
+
 def _weak_fix(before: str, after: str, scalar: cst.BaseExpression) -> str:
     if before.startswith("python") and after.startswith("python"):
         return "pass one Python type at both calls (write 1.0, not 1)"
@@ -304,12 +510,15 @@ class _ArgTypes:
         item = dict_item_value(self.flow, expr, scope) if depth < 3 else None
         if item is not None:  # ``cfg["s"]`` of ``cfg = {"s": np.float32(2.0)}``
             return self.kind(item[0], item[1], depth + 1)
-        if isinstance(expr, cst.Name) and depth < 3:
+        if isinstance(expr, cst.Name) and depth < KIND_DEPTH:
             bindings = self.flow.reaching(expr, scope)
             kinds = {self._bound(b, depth) for b in bindings}
             if len(kinds) == 1 and None not in kinds:
                 return kinds.pop()
             return None
+        if isinstance(expr, cst.Subscript):  # ``k_vals[0]``: an element of a strong array is strong (structural)
+            whole = self.kind(expr.value, scope, depth)
+            return whole if whole is not None and whole[0] == "strong" else None
         if isinstance(expr, cst.BinaryOperation):  # ``mu + sigma * random.normal(...)`` (structural: no depth)
             sides = [self.kind(side, scope, depth) for side in (expr.left, expr.right)]
             strong = next((side for side in sides if side is not None and side[0] == "strong"), None)
@@ -391,12 +600,58 @@ class _ArgTypes:
 
     def _bound(self, binding: Binding, depth: int) -> Optional[tuple[str, str]]:
         node = binding.node
+        if binding.kind == "loop-target":
+            return self._element(binding, depth)
+        if binding.kind == "param" and isinstance(node, cst.Param) and isinstance(binding.scope.node, cst.FunctionDef):
+            return self._passed_kind(binding.scope.node, node, depth)
         if binding.kind != "assign" or not isinstance(node, cst.Assign) or len(node.targets) != 1:
             return None
         if not isinstance(node.targets[0].target, cst.Name):
             kinds = {self.kind(value, scope, depth + 1) for value, scope in self.unpacked_values(binding)}
             return kinds.pop() if len(kinds) == 1 else None
         return self.kind(binding.value, binding.scope, depth + 1) if binding.value is not None else None
+
+    def _passed_kind(self, func: cst.FunctionDef, param: cst.Param, depth: int) -> Optional[tuple[str, str]]:
+        """The kind every call of ``func`` by name in the module gives ``param`` (its default
+        where a call leaves it out); None when the calls disagree or one is unknown."""
+        positional = [p.name.value for p in positional_params(func)]
+        name = param.name.value
+        position = positional.index(name) if name in positional else None
+        sites = [site for site in self.model.calls_named(func.name.value) if isinstance(site.node.func, cst.Name)
+                 and any(b.node is func for b in self.model.bindings_at(site.node.func, site.frame.scope))]
+        kinds = []
+        for site in sites:
+            if any(arg.star for arg in site.node.args):
+                return None
+            value = argument_value(site.node, position, name)
+            value = param.default if value is None else value
+            kind = self.kind(value, site.frame.scope, depth + 1) if value is not None else None
+            if kind is None or kinds and kind[0] != kinds[0][0]:
+                return None
+            kinds.append(kind)
+        return kinds[0] if kinds else None
+
+    def _element(self, binding: Binding, depth: int) -> Optional[tuple[str, str]]:
+        """The kind of what ``for x in ...`` binds: an element of an array is a strongly typed
+        array (a NumPy scalar or a 0-d jax array: iterating never gives a weak type), one of a
+        literal sequence of Python numbers of one kind that kind."""
+        iterable, scope = _iterated(binding, self.model), binding.scope
+        if iterable is None:
+            return None
+        if isinstance(iterable, cst.Name):
+            source = self.flow.single(iterable, scope)
+            if source is None or source.kind != "assign" or source.value is None or not isinstance(source.node, cst.Assign):
+                return None
+            iterable, scope = source.value, source.scope
+        if isinstance(iterable, cst.Call) and array_made_by(self.model, iterable, scope) is not None \
+                or (whole := self.kind(iterable, scope, depth + 1)) is not None and whole[0] == "strong":
+            return "strong", "an element of an array (strongly typed)"
+        elements = loop_elements(binding, self.flow)
+        kinds = {_literal_kind(e, self.model, scope) for e in elements or ()}
+        if len(kinds) == 1 and (kind := kinds.pop()) in ("int", "float") \
+                and not any(isinstance(e, cst.Call) for e in elements or ()):
+            return f"python {kind}", f"a Python {kind} (weakly typed)"
+        return None
 
     def explicitly_typed(self, call: cst.Call, scope: Scope) -> bool:
         """``np.float32(x)``, ``jnp.asarray(x, dtype=...)``, ``x.astype(...)``, ``jnp.ones(())``
@@ -420,16 +675,21 @@ class _ArgTypes:
             return argument.value
         return _dtype_of(argument, self.model, scope) or ""
 
-    def returns_strong(self, func, depth: int = 0) -> bool:
+    def returns_strong(self, func, depth: int = 0, position: Optional[int] = None) -> bool:
         """A jitted body whose returned value combines a strongly typed value
         (``x + np.float32(0.)``; a local name bound to one; a parameter every jitted call passes
         a strongly typed array, ``exp_a * s`` of ``exp_a = jnp.exp(a_random)``): the result is
-        strongly typed whatever the other inputs' weak type."""
+        strongly typed whatever the other inputs' weak type.  ``position``: only that element
+        of the tuple every return builds."""
         scope = self.model.scope_of.get(func)
         returned = [func.body] if isinstance(func, cst.Lambda) else [
             r.value for r, f in self.model.returns if r.value is not None and f.enclosing_function() is func]
-        if scope is None or not returned or depth > 2:
+        if scope is None or not returned or depth >= KIND_DEPTH:
             return False
+        if position is not None:
+            if not all(isinstance(v, cst.Tuple) and len(v.elements) > position for v in returned):
+                return False
+            returned = [v.elements[position].value for v in returned]  # type: ignore[attr-defined]
         return all(self._combines_strong(value, scope, func, depth) for value in returned)
 
     def _combines_strong(self, expr: cst.BaseExpression, scope: Scope, func, depth: int, steps: int = 0) -> bool:
@@ -440,7 +700,8 @@ class _ArgTypes:
         for name in _operand_names(expr):
             bindings = self.flow.reaching(name, scope)
             if bindings and all(b.kind == "param" and b.scope is scope for b in bindings):
-                if self._passed_strong(func, name.value, depth):
+                if self._passed_strong(func, name.value, depth) or (
+                        (kind := self.kind(name, scope, depth + 1)) is not None and kind[0] == "strong"):
                     return True
             elif bindings and all(b.kind == "assign" and b.value is not None and isinstance(b.node, cst.Assign)
                                   and len(b.node.targets) == 1 and isinstance(b.node.targets[0].target, cst.Name)
@@ -1260,9 +1521,19 @@ class _ArgChecker:
             return ("a Python float on the first call (weak float32), then a float32 array from "
                     "the jitted result", f"start it as an array: {name.value} = jnp.asarray("
                     f"{_src(outside[0].value)}, dtype=jnp.float32)")  # type: ignore[arg-type]
+        types = self.types
+        if all(_is_int_literal_binding(b) for b in outside) and all(
+                (jc := types.calls.get(b.node.value)) is not None and jc.func is not None
+                and types.returns_strong(jc.func, position=_unpacked_position(b)) for b in inside):
+            # ``status = 0`` then ``status, idx = step(key, status, idx)``: weak int32, then
+            # the step's strongly typed int32 (QuantEcon separation lecture)
+            self.weak_starts[id(name)] = outside[0].value
+            return (f"the Python int `{_src(outside[0].value)}` (weak int32) on the first call, then "
+                    f"the jitted result, a strongly typed array",
+                    f"start it as an array: {name.value} = jnp.asarray({_src(outside[0].value)}, "
+                    f"dtype=jnp.int32)")  # type: ignore[arg-type]
         # ``s = jnp.full((M,), s_init)`` of a Python number: a weakly typed array, which the
         # jitted step returns strongly typed (kesten PR 118, inventory PR 313)
-        types = self.types
         weak = {types.weak_array(b.value, b.scope) if isinstance(b.value, cst.Call) else None for b in outside}
         results = [types.calls.get(b.node.value) for b in inside]
         if len(weak) == 1 and None not in weak and all(jc is not None and jc.func is not None
@@ -1306,6 +1577,15 @@ class _ArgChecker:
 
 
 # ---------------------------------------------------------------------------- helpers
+def _unpacked_position(binding: Binding) -> Optional[int]:
+    """``status`` in ``status, idx = step(...)``: 0; None for a plain ``name = ...``."""
+    target = binding.node.targets[0].target if isinstance(binding.node, cst.Assign) and len(binding.node.targets) == 1 else None
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return next((i for i, e in enumerate(target.elements)
+                     if isinstance(e.value, cst.Name) and e.value.value == binding.name), None)
+    return None
+
+
 def _counts(binding: Binding, model: SemanticModel) -> bool:
     """``for i in range(...)`` / ``for i, x in enumerate(...)``: i is an int counter
     (values.counts)."""

@@ -20,14 +20,14 @@ import libcst as cst
 
 from jitlint.jaxfacts import DTYPE_KEEPING_METHODS, WEAK_STATE_OPTIMIZERS
 from jitlint.rule import FileContext
-from jitlint.rules._arguments import leaf_fields, pytree_class
 from jitlint.rules._context import calling_context, unpacked_call
+from jitlint.rules._instances import pytree_instance, string_keys
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._churn import argument_types
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
 from jitlint.walk import own_nodes
-from jitlint.semantic import Binding, Frame, Scope, SemanticModel, dotted_name, target_names
-from jitlint.values import annotated_fields, assigned, value_flow
+from jitlint.semantic import Binding, Frame, Scope, SemanticModel, target_names
+from jitlint.values import assigned, value_flow
 from jitlint.walk import iter_nodes
 
 ARRAY_MODULES = ("jax.numpy.", "numpy.")
@@ -494,7 +494,7 @@ class _Instance:
 
 def _held_instances(ctx: FileContext, binding: Binding, depth: int, whole: bool = True) -> list[_Instance]:
     """The pytree instances the value ``binding`` assigns holds: the value itself
-    (``_pytree_instance``), the elements of a tuple or list display, the names they read, and
+    (``pytree_instance``), the elements of a tuple or list display, the names they read, and
     an element of what a def or method of this module returns when the binding unpacks its
     call (``env_state, timestep = env.reset(key)``, also ``jax.vmap(env.reset)(keys)``)."""
     if depth > 3:
@@ -508,7 +508,7 @@ def _held_instances(ctx: FileContext, binding: Binding, depth: int, whole: bool 
 
 def _instances_in(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, depth: int,
                   whole: bool) -> list[_Instance]:
-    made = _pytree_instance(ctx, expr, scope, 0)
+    made = pytree_instance(ctx, expr, scope, 0)
     if made is not None:
         return [_Instance(made[0], made[1], made[2], whole)]
     if isinstance(expr, (cst.Tuple, cst.List)):
@@ -535,92 +535,10 @@ def _find_traced_constructions(ctx: FileContext):
         binding = model.single_binding(site.node.func.value, site.frame.scope)
         if binding is None or binding.kind != "class":
             continue
-        made = _pytree_instance(ctx, site.node, site.frame.scope, 0)
+        made = pytree_instance(ctx, site.node, site.frame.scope, 0)
         if made is not None and made[0] is binding.node:
             found.setdefault(binding.node, []).append(made[1])
     return found
-
-
-def _pytree_instance(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, depth: int,
-                     class_of: Optional[Binding] = None
-                     ) -> Optional[tuple[cst.ClassDef | cst.Dict, dict[str, tuple[cst.BaseExpression, Scope]],
-                                         cst.CSTNode]]:
-    """``State(x=..., n=0)`` of a pytree class of this module (a NamedTuple or pytree dataclass
-    with no ``__init__`` of its own), or a dict display with string keys, also returned by a def
-    of this module (``init_state()``) or a classmethod of the class (``State.create(...)``
-    returning ``cls(...)``; ``class_of``: the class its first parameter stands for): the class
-    (or the dict), each leaf field's value (the class default where the call gives none) and
-    the construction."""
-    model = ctx.model
-    if isinstance(expr, cst.Dict) and depth <= 2:  # ``{"t": 0.0, "x": jnp.zeros(3)}``: a pytree too
-        keys = _string_keys(expr)
-        return (expr, {key: (element.value, scope) for key, element in zip(keys, expr.elements)}, expr) \
-            if keys is not None else None
-    if not isinstance(expr, cst.Call) or depth > 2:
-        return None
-    if isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Name):
-        made = _made_by_classmethod(ctx, expr.func, scope, depth)  # ``State.create(params)``
-        method = calling_context(ctx).callee(expr, scope) if made is None else None
-        return _returned_instance(ctx, method, depth) if method is not None else made  # ``env.reset(key)``
-    if not isinstance(expr.func, cst.Name):
-        return None
-    binding = model.single_binding(expr.func.value, scope)
-    if binding is None:
-        return None
-    if binding.kind == "param" and class_of is not None:  # ``cls(...)`` in a classmethod
-        binding = class_of
-    if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
-        return _returned_instance(ctx, binding.node, depth)
-    cls = binding.node
-    if binding.kind != "class" or not isinstance(cls, cst.ClassDef) \
-            or not pytree_class(ctx, cls, model.classes[cls].scope) \
-            or any(isinstance(s, cst.FunctionDef) and s.name.value == "__init__" for s in cls.body.body):
-        return None
-    leaves = leaf_fields(cls)
-    class_scope = model.classes[cls].scope
-    values: dict[str, tuple[cst.BaseExpression, Scope]] = {
-        field.target.value: (field.value, class_scope) for field in annotated_fields(cls)
-        if field.value is not None and leaves.get(field.target.value)}
-    names = list(leaves)
-    for index, arg in enumerate(expr.args):
-        if arg.star:
-            return None
-        field = arg.keyword.value if arg.keyword is not None else names[index] if index < len(names) else None
-        if field is None:
-            return None
-        if leaves.get(field):
-            values[field] = (arg.value, scope)
-        else:
-            values.pop(field, None)
-    return cls, values, expr
-
-
-def _returned_instance(ctx: FileContext, function: cst.FunctionDef, depth: int):
-    """The pytree instance the one ``return`` of ``function`` builds."""
-    model = ctx.model
-    inner = model.scope_of.get(function)
-    returns = [r.value for r, f in model.returns if f.enclosing_function() is function]
-    if inner is None or len(returns) != 1 or returns[0] is None:
-        return None
-    return _pytree_instance(ctx, returns[0], inner, depth + 1)
-
-
-def _made_by_classmethod(ctx: FileContext, func: cst.Attribute, scope: Scope, depth: int):
-    """``State.create(...)``: a classmethod of a class of this module whose one ``return``
-    builds ``cls(...)``."""
-    model = ctx.model
-    binding = model.single_binding(func.value.value, scope)
-    if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef):
-        return None
-    method = next((s for s in binding.node.body.body if isinstance(s, cst.FunctionDef)
-                   and s.name.value == func.attr.value
-                   and any(dotted_name(d.decorator) == "classmethod" for d in s.decorators)), None)
-    inner = model.scope_of.get(method) if method is not None else None
-    returns = [r.value for r, f in model.returns if f.enclosing_function() is method] if inner else []
-    if len(returns) != 1 or not isinstance(returns[0], cst.Call) or not isinstance(returns[0].func, cst.Name) \
-            or not positional_params(method) or returns[0].func.value != positional_params(method)[0].name.value:
-        return None
-    return _pytree_instance(ctx, returns[0], inner, depth + 1, class_of=binding)
 
 
 def _stored_by_every_return(fed: FedBack, model: SemanticModel, flow) -> list[dict[str, cst.BaseExpression]]:
@@ -657,7 +575,7 @@ def _replaced_fields(expr, param: str, scope: Scope, model: SemanticModel, flow,
     if isinstance(expr, cst.Dict):  # ``{**state, "t": t + dt}`` or every key written out
         kept = [e for e in expr.elements if isinstance(e, cst.StarredDictElement)]
         written = [e for e in expr.elements if isinstance(e, cst.DictElement)]
-        keys = _string_keys(cst.Dict(written))
+        keys = string_keys(cst.Dict(written))
         if keys is None or any(not (isinstance(e.value, cst.Name) and e.value.value == param) for e in kept):
             return None
         return dict(zip(keys, (e.value for e in written)))
@@ -835,16 +753,6 @@ class _KindOf:
             if method in AVERAGING_METHODS:
                 return "float", receiver[1]
         return None
-
-
-def _string_keys(mapping: cst.Dict) -> Optional[list[str]]:
-    """The keys of a dict display when every one is a plain string."""
-    keys = []
-    for element in mapping.elements:
-        if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
-            return None
-        keys.append(element.key.evaluated_value)
-    return keys
 
 
 def _field_key(sub: cst.Subscript) -> Optional[str]:
