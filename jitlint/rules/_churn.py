@@ -39,7 +39,7 @@ from jitlint.jaxfacts import (ARRAY_METHODS, BATCH_KEEPING_CALLS, WEAK_SCALAR_AR
                               HOST_RANDOM_SIZE_PARAMS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
-from jitlint.rules._loaders import ragged_source
+from jitlint.rules._loaders import PASS_THROUGH, ragged_source
 from jitlint.rules._context import calling_context
 from jitlint.rules._instances import pytree_instance
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads, positional_params
@@ -240,20 +240,22 @@ def _display_leaves(expr: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
 
 # ---------------------------------------------------------------------------- weak types
 def _weak_type_alternations(ctx: FileContext, jitted: set) -> Iterator[Churn]:
-    """Two calls of one jitted callable, in the same block, one after the other, that pass the
-    same argument a Python scalar (weakly typed: int -> weak int32, float -> weak float32) and
-    then a Python scalar of the other kind or a strongly typed array (``np.float32(0.)``, a
-    ``dtype=``, ``.astype``, or the result of a jitted function that returns one): two
-    signatures, two compiles (jax issue 4274).  Calls in a loop are _ArgChecker.dtype's."""
+    """Two calls of one jitted callable in the same body (a def's or the module's, before or in
+    a loop), one after the other, that pass the same argument a Python scalar or a weakly typed
+    array of one (weak int32 / weak float32) and then a Python scalar of the other kind or a
+    strongly typed array (``np.float32(0.)``, a ``dtype=``, ``.astype``, an element of an
+    array, or the result of a jitted function that returns one): two signatures, two compiles
+    (jax issue 4274, LINX issue 13).  A loop's own alternation is _ArgChecker.dtype's."""
     model, flow = ctx.model, value_flow(ctx)
-    calls = [jc for jc in jitted_calls(ctx) if not jc.app.jit.qualname.startswith("equinox.")]
+    calls = [jc for jc in jitted_calls(ctx)  # filter_pmap maps its own way (in_axes by leaf kind)
+             if not jc.app.jit.qualname.startswith("equinox.") or jc.app.jit.qualname == "equinox.filter_jit"]
     types = _ArgTypes(model, flow, {jc.call: jc for jc in calls}, calling_context(ctx).unpacked_values)
     by_callee: dict[tuple[int, int], list[JittedCall]] = {}
     for jc in calls:
         site = model.call_site_of[jc.call]
         if any(frame.node in jitted for frame in site.frame):
             continue
-        by_callee.setdefault((id(jc.app), id(site.frame.node)), []).append(jc)
+        by_callee.setdefault((id(jc.app), id(site.frame.scope)), []).append(jc)
     for group in by_callee.values():
         group.sort(key=lambda jc: model.order(jc.call))
         first_seen: dict[object, tuple[str, str, cst.BaseExpression]] = {}
@@ -266,6 +268,9 @@ def _weak_type_alternations(ctx: FileContext, jitted: set) -> Iterator[Churn]:
                 kind = types.kind(arg.value, scope)
                 if kind is None or key in reported:
                     continue
+                if jc.app.jit.qualname.startswith("equinox.") and kind[0].startswith("python") \
+                        and not isinstance(arg.value, cst.Call):
+                    continue  # a Python scalar is static under filter_jit (JIT403's); an array is traced
                 if key not in first_seen:
                     first_seen[key] = (*kind, arg.value)
                     continue
@@ -353,7 +358,11 @@ def _iterated(binding: Binding, model: SemanticModel) -> Optional[cst.BaseExpres
     if binding.kind != "loop-target" or not isinstance(node, (cst.For, cst.CompFor)):
         return None
     if isinstance(node.target, cst.Name):
-        return node.iter
+        iterable = node.iter
+        if isinstance(iterable, cst.Call) and len(iterable.args) == 1 \
+                and model.qualified_name(iterable.func, binding.scope) in PASS_THROUGH:
+            return iterable.args[0].value  # ``for x in tqdm(xs)``
+        return iterable
     iterable, target = node.iter, node.target
     if isinstance(target, cst.Tuple) and len(target.elements) == 2 and isinstance(target.elements[1].value, cst.Name) \
             and target.elements[1].value.value == binding.name and isinstance(iterable, cst.Call) \

@@ -23,7 +23,7 @@ import libcst as cst
 from jitlint.jaxfacts import ARGUMENT_KEEPING_DECORATORS
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
-from jitlint.rules._context import calling_context, sole_override
+from jitlint.rules._context import calling_context, inherited_method, sole_override
 from jitlint.semantic import SemanticModel, argument_value, dotted_name, has_decorator, is_none
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, passthrough_decorator, spec_of
 from jitlint.values import self_attribute_value, value_flow
@@ -355,6 +355,11 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
             name = func.value
             app = bound_app(binding) if binding is not None else None
             apps = [app] if app is not None else _aliased_apps(model, flow, func, site.frame.scope, bound_app)
+            if not apps:  # ``model(x)`` of an instance whose class jits ``__call__``
+                cls = calling_context(ctx).instance_class(func, site.frame.scope)
+                method = inherited_method(model, cls, "__call__") if cls is not None else None
+                if method is not None and len(by_def.get(method, ())) == 1:
+                    apps, bound = by_def[method], True
         elif isinstance(func, cst.Attribute):  # ``self.logits(x)`` after ``self.logits = jax.jit(...)`` in __init__
             stored = self_attribute_value(model, func, site.frame.scope)
             if stored is not None and stored[0] in by_call:
