@@ -62,6 +62,11 @@ class EagerLaxControlFlowInLoop(Rule):
     bound-method object), a method of an object built in the loop, a `functools.partial`
     (lambdas there are JIT101's).
 
+    Outside loops, a helper of this module like that called twice the same way at module level
+    (no branch between: a lecture's "with compile" call, then the timed "warm" one) is reported
+    at its lax call too, with the second call as evidence: it compiles again (QuantEcon
+    optimistic policy iteration; a `jax.clear_caches()` between them is a cold-start measurement).
+
     ## Why is this bad?
     Outside jit, each lax control-flow call traces its body and compiles it; JAX reuses the
     compiled body only for the very same function object, and a body defined inside the
@@ -85,7 +90,8 @@ class EagerLaxControlFlowInLoop(Rule):
     its own.
     `lax.fori_loop(0, 10, walker.body_fn, key)` in a 3-iteration loop compiles 3 times, with
     one object made before the loop too; with `body = walker.body_fn` bound once, once
-    (jax#1710).
+    (jax#1710). An unjitted solver running `lax.while_loop` over a condition and an update of
+    its own, called twice in a row, compiles the loop twice; jitted at module level, once.
 
     ## Fix safety
     Jit the step (`@jax.jit def step(params, state): ...` returning the new params and state),
@@ -146,8 +152,13 @@ class EagerLaxControlFlowInLoop(Rule):
         context = calling_context(ctx)
         jitted = set(jitted_functions(ctx))
         repeated: dict[int, tuple[EagerHelper, list[CallSite]]] = {}
+        in_sequence: dict[int, tuple[EagerHelper, list[CallSite]]] = {}
         for site in model.calls:
             loops = [loop for loop in site.frame.loops_in_scope() if isinstance(loop, (cst.For, cst.While))]
+            if not loops and site.frame.scope.kind == "module" and _straight_line(site):
+                helper = _eager_helper(site, model, jitted, context)
+                if helper is not None:  # ``run(model)`` to warm up, then ``run(model)`` timed
+                    in_sequence.setdefault(id(helper.call), (helper, []))[1].append(site)
             if not loops or context.runs_traced(site.frame):
                 continue  # traced code runs once per trace of its caller's jit
             made = _body_made_in_loop(ctx, site, loops)
@@ -185,6 +196,18 @@ class EagerLaxControlFlowInLoop(Rule):
                     f"computation into one module-level jitted function that it calls"),
                     related=((site.node, f"`{runner}` calls `{function.name.value}` here, again and again"),),
                     repeated_at=site.node)
+        for key, (helper, sites) in in_sequence.items():
+            again = _called_again(sites, model)
+            if key in repeated or again is None:
+                continue
+            yield Violation(helper.call, (
+                f"`{helper.control}` gets {helper.body} on every call of `{helper.owner.name.value}` and "
+                f"runs outside jit; `{_src(again.node, 50)}` calls it again after a first call, and "
+                f"compiles its body again (the second call is no faster than the first); jit "
+                f"`{helper.called.name.value}` once, or define the body once outside it"),
+                related=((again.node, "called again here, compiling again"),
+                         (sites[0].node, "first called here")),
+                repeated_at=again.node)
         for helper, sites in repeated.values():
             through = "" if helper.owner is helper.called else f", which `{helper.called.name.value}` calls,"
             # ``jax.grad(loss)(w)``: jit what the loop calls, the differentiated function
@@ -311,6 +334,34 @@ def _eager_helper(site: CallSite, model: SemanticModel, jitted: set, context: Ca
         return None
     inner, control, call, body = found
     return EagerHelper(helper, inner, control, call, body)
+
+
+def _straight_line(site: CallSite) -> bool:
+    """The call runs whenever the body holding it runs: no branch, handler or ``with`` between
+    them (a call under ``if`` may be the one that runs instead of another)."""
+    for frame in site.frame:
+        if isinstance(frame.node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return True
+        if isinstance(frame.node, (cst.If, cst.Try, cst.IfExp)):
+            return False
+    return True
+
+
+def _called_again(sites: list[CallSite], model: SemanticModel) -> Optional[CallSite]:
+    """A repeat of the first of these module-level calls, written the same way (the warm-up
+    and the timed run of one configuration: jit would reuse its program), with no cache clear
+    between them: it compiles the fresh body again."""
+    sites = sorted(sites, key=lambda site: model.order(site.node))
+    first = sites[0]
+    same = cst.Module([]).code_for_node(first.node)
+    for second in sites[1:]:
+        if cst.Module([]).code_for_node(second.node) != same:
+            continue
+        clears = [s for s in model.calls if s.frame.scope is first.frame.scope
+                  and model.order(first.node) < model.order(s.node) < model.order(second.node)
+                  and model.qualified_name(s.node.func, s.frame.scope) in CACHE_CLEARS]
+        return None if clears else second
+    return None
 
 
 def _calls_back(helper: cst.FunctionDef, site: CallSite, model: SemanticModel, context: CallingContext) -> bool:
