@@ -1,0 +1,45 @@
+# source: https://github.com/aghilanai/jax-course/blob/main/ep04/solution.ipynb
+# expect: trace-time-error at line 34
+# runtime: ERROR TypeError
+# why: jnp.ones((length,)) with length traced by jit raises TypeError (shape from a traced value) on bad_example_jit(10, 4).
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+from jax import grad, jit, lax
+
+def example_fun(length, val):
+    # length: Tracer(int<32>), val: Tracer(float32)
+    return jnp.ones((length,)) * val
+
+
+print(example_fun(5, 4))
+
+bad_example_jit = jit(example_fun)
+
+try:
+    bad_example_jit(10, 4)
+    _report({"jit(example_fun)"}, 1)  # scaffolding
+except TypeError as e:
+    print(f"ERROR {type(e).__name__}")  # scaffolding: the notebook prints the message
