@@ -45,7 +45,7 @@ from jitlint.jaxfacts import (ARRAY_FILTERS, DTYPE_OBJECTS, ITERATOR_BUILTINS, F
                               NUMPY_INFERRING_CONSTRUCTORS, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               PYTREE_REGISTRATIONS, NON_PYTREE_CLASS_BASES)
 from jitlint.rule import FileContext
-from jitlint.semantic import Binding, CallSite, Scope, target_names
+from jitlint.semantic import Binding, CallSite, Scope, argument_value, target_names
 from jitlint.values import annotated_fields, assigned, value_flow
 from jitlint.walk import iter_nodes, own_nodes
 from jitlint.walk import source_text as _src
@@ -687,8 +687,28 @@ def _registered(ctx: FileContext) -> set[cst.CSTNode]:
             continue
         if ctx.model.qualified_name(site.node.func, site.frame.scope) not in PYTREE_REGISTRATIONS:
             continue
-        found.update(b.node for b in ctx.model.bindings_at(args[0].value, site.frame.scope)
-                     if isinstance(b.node, cst.ClassDef))
+        for binding in ctx.model.bindings_at(args[0].value, site.frame.scope):
+            if isinstance(binding.node, cst.ClassDef):
+                found.add(binding.node)
+            elif binding.kind == "param" and isinstance(binding.scope.node, cst.FunctionDef):
+                found.update(_classes_passed(ctx, binding.scope.node, binding.name))  # a helper that registers
+    return found
+
+
+def _classes_passed(ctx: FileContext, helper: cst.FunctionDef, param: str) -> set[cst.CSTNode]:
+    """The classes of this module the calls of ``helper`` by name pass as ``param``
+    (``_register(SolverRuntime, meta=(...))`` around ``register_dataclass(cls, ...)``)."""
+    model = ctx.model
+    positional = [p.name.value for p in (*helper.params.posonly_params, *helper.params.params)]
+    position = positional.index(param) if param in positional else None
+    found: set[cst.CSTNode] = set()
+    for site in model.calls_named(helper.name.value):
+        if not isinstance(site.node.func, cst.Name) \
+                or not any(b.node is helper for b in model.bindings_at(site.node.func, site.frame.scope)):
+            continue
+        value = argument_value(site.node, position, param)
+        if isinstance(value, cst.Name):
+            found.update(b.node for b in model.bindings_at(value, site.frame.scope) if isinstance(b.node, cst.ClassDef))
     return found
 
 

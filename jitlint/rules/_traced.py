@@ -1212,6 +1212,26 @@ def _post_init_uses(ctx: FileContext) -> list[TracerUse]:
     return uses
 
 
+def _passed_arrays(ctx: FileContext, jitted: JittedFunction) -> set[str]:
+    """The traced parameters every jitted call in the module fills with a jax array it makes
+    (``f(jnp.array([[6.0, 1 - 2j], ...]))``): arrays under the trace, never a Python container."""
+    model, flow = ctx.model, value_flow(ctx)
+    calls = [jc for jc in jitted_calls(ctx) if jc.func is jitted.func]
+    found = set()
+    for name in jitted.traced_params:
+        values = [(jc.argument(name), model.call_site_of[jc.call].frame.scope) for jc in calls]
+        if values and all(value is not None and _made_jax_array(model, flow, value, scope) for value, scope in values):
+            found.add(name)
+    return found
+
+
+def _made_jax_array(model: SemanticModel, flow, expr: cst.BaseExpression, scope: Scope) -> bool:
+    if isinstance(expr, cst.Name):
+        binding = flow.single(expr, scope)
+        expr = binding.value if binding is not None and binding.kind == "assign" else None
+    return isinstance(expr, cst.Call) and _makes_jax_array(model.qualified_name(expr.func, scope))
+
+
 def traced_values(ctx: FileContext, jitted: JittedFunction) -> "_FunctionAnalysis":
     """The solved traced-value dataflow of one jitted def (``.traced(expr, scope)``).
 
@@ -1219,9 +1239,10 @@ def traced_values(ctx: FileContext, jitted: JittedFunction) -> "_FunctionAnalysi
     static argument): JAX uses the Python default only when the argument is left out."""
     def compute(ctx: FileContext) -> _FunctionAnalysis:
         passed = _defaulted_params_passed(ctx, jitted)
-        if passed:
+        arrays = _passed_arrays(ctx, jitted)
+        if passed or not arrays <= jitted.array_params:
             jitted_copy = JittedFunction(jitted.func, jitted.apps, jitted.traced_params | passed,
-                                         jitted.array_params | passed)
+                                         jitted.array_params | passed | arrays)
         else:
             jitted_copy = jitted
         analysis = _FunctionAnalysis(ctx, jitted_copy, set(jitted_functions(ctx)))
@@ -1970,13 +1991,19 @@ class _FunctionAnalysis:
         self.followed[key] = analysis
         analysis.solve()
 
+    def arrays_passed(self) -> frozenset[str] | set[str]:
+        """This function's parameters that every call leading here fills with a jax array: for
+        the jitted def, those annotated as arrays or made as arrays at every jitted call."""
+        return self.array_params if self.caller is not None else self.jitted.array_params
+
     def _made_array(self, expr: cst.BaseExpression, scope: Scope) -> bool:
-        """``jnp.array([a, b])``, or a name bound once to such a call: a jax array, never a
-        container."""
-        if isinstance(expr, cst.Name):
+        """``jnp.array([a, b])``, or a name bound once to such a call, or this function's own
+        parameter known to hold an array: a jax array, never a container."""
+        if isinstance(expr, cst.Name) and expr.value in self.arrays_passed():
             binding = self.flow.single(expr, scope)
-            expr = binding.value if binding is not None and binding.kind == "assign" else None
-        return isinstance(expr, cst.Call) and _makes_jax_array(self.model.qualified_name(expr.func, scope))
+            if binding is not None and binding.kind == "param":
+                return True
+        return _made_jax_array(self.model, self.flow, expr, scope)
 
     def known_array(self, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> bool:
         """The code says ``expr`` is an array, not a pytree of them: a jax array function's
@@ -2546,6 +2573,16 @@ class _FunctionAnalysis:
             if verdict is None and self.entry_call is not None:
                 verdict = _none_verdict(self.param_values(expr.left, scope, entry_only=True))
             return None if verdict is None else verdict == isinstance(expr.comparisons[0].operator, cst.Is)
+        if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 \
+                and isinstance(expr.comparisons[0].operator, (cst.Equal, cst.NotEqual)) \
+                and isinstance(expr.comparisons[0].comparator, (cst.SimpleString, cst.Integer)):
+            # ``if backend == "numpy":`` where every call passes another string, or leaves the
+            # parameter at a default of one (a stand-in's ``backend=None``): known
+            values = self.param_values(expr.left, scope)
+            if values is None and self.entry_call is not None:
+                values = self.param_values(expr.left, scope, entry_only=True)
+            verdict = _equal_verdict(values, expr.comparisons[0].comparator)
+            return None if verdict is None else verdict == isinstance(expr.comparisons[0].operator, cst.Equal)
         if self.caller is not None or self.traced(expr, scope):
             return None  # a literal passed at a traced position arrives a tracer: the test raises
         return _one_truth(self.param_values(expr, scope))
@@ -3049,6 +3086,23 @@ def tracer_test(model: SemanticModel, test: cst.BaseExpression, scope: Scope) ->
     return "untraced" if negated else "traced"
 
 
+def _equal_verdict(values: Optional[list[cst.BaseExpression]], literal: cst.BaseExpression) -> Optional[bool]:
+    """Whether every one of ``values`` (literals or None) equals ``literal``: True / False when
+    they all agree, None when one is not a literal or they differ."""
+    wanted = literal.evaluated_value if isinstance(literal, cst.SimpleString) else literal.value  # type: ignore[attr-defined]
+    verdicts = set()
+    for value in values or [None]:  # type: ignore[list-item]
+        if value is not None and is_none(value):
+            verdicts.add(False)
+        elif isinstance(value, cst.SimpleString) and isinstance(literal, cst.SimpleString):
+            verdicts.add(value.evaluated_value == wanted)
+        elif isinstance(value, cst.Integer) and isinstance(literal, cst.Integer):
+            verdicts.add(value.value == wanted)
+        else:
+            return None
+    return verdicts.pop() if len(verdicts) == 1 else None
+
+
 def _one_truth(values: Optional[list[cst.BaseExpression]]) -> Optional[bool]:
     """The truth value every one of ``values`` (literals) has; None when they differ or one is
     not a literal."""
@@ -3285,7 +3339,7 @@ class _UseFinder(Walker):
 
     def visit_IfExp(self, node: cst.IfExp) -> Optional[bool]:
         self._test(node.test, "a conditional expression", "use jnp.where or jax.lax.select")
-        if not self._numpy_guard(node.test):
+        if not (self._numpy_guard(node.test) or self._container_guard(node.test)):
             return None
         self.walk(node.test)
         self.walk(node.orelse)
@@ -3296,7 +3350,7 @@ class _UseFinder(Walker):
         ``array_params``: False for the jax array the traced calls pass."""
         a, scope = self.a, self.scope
         if not (isinstance(test, cst.Call) and a._builtin(test.func, scope) == "isinstance" and len(test.args) == 2
-                and isinstance(test.args[0].value, cst.Name) and test.args[0].value.value in a.array_params):
+                and isinstance(test.args[0].value, cst.Name) and test.args[0].value.value in a.arrays_passed()):
             return False
         bindings = a.flow.reaching(test.args[0].value, scope)  # the parameter's own value here
         if len(bindings) != 1 or bindings[0].kind != "param":
