@@ -301,11 +301,30 @@ def _leaf_set_in_init(ctx: FileContext, cls: cst.ClassDef, fields: dict[str, boo
     return flagged
 
 
+def class_decorators(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> set[Optional[str]]:
+    """The qualified names of ``cls``'s decorators; a def of this module that returns a pytree
+    registration of its parameter (``def pytree_dataclass(cls): ... return
+    jax.tree_util.register_dataclass(cls)``) stands for that registration."""
+    model = ctx.model
+    found: set[Optional[str]] = set()
+    for decorator in cls.decorators:
+        func = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+        binding = model.single_binding(func.value, scope) if isinstance(func, cst.Name) else None
+        if binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
+            func_scope = model.scope_of.get(binding.node)
+            returns = [r.value for r, f in model.returns if f.enclosing_function() is binding.node]
+            if func_scope is not None and len(returns) == 1 and isinstance(returns[0], cst.Call) \
+                    and (registered := model.qualified_name(returns[0].func, func_scope)) in PYTREE_CLASS_DECORATORS:
+                found.add(registered)
+                continue
+        found.add(model.qualified_name(func, scope))
+    return found
+
+
 def pytree_class(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> bool:
     """A NamedTuple or pytree dataclass of this module (``jaxfacts.PYTREE_CLASS_*``)."""
     model = ctx.model
-    decorators = {model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator,
-                                       scope) for d in cls.decorators}
+    decorators = class_decorators(ctx, cls, scope)
     bases = {model.qualified_name(b.value, scope) for b in cls.bases}
     kinds = PYTREE_CLASS_DECORATORS | PYTREE_CLASS_BASES | NAMED_TUPLE_BASES
     return bool((decorators | bases) & kinds) and not bases - kinds \

@@ -84,7 +84,7 @@ from jitlint.callgraph import LIBRARIES
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JIT_FUNCTIONS
 from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext
-from jitlint.rules._arguments import STRINGS, flattened_children
+from jitlint.rules._arguments import STRINGS, class_decorators, flattened_children
 from jitlint.rules._context import (inherited_method, overriding_methods, PARTIAL_CONSTRUCTORS, bound_method_target,
                                     calling_context, class_methods)
 from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
@@ -1352,8 +1352,7 @@ def _pytree_dataclasses(ctx: FileContext, kinds: frozenset = PYTREE_DATACLASS_DE
         for cls, frame in model.classes.items():
             if cls in found:
                 continue
-            decorators = {model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call)
-                                               else d.decorator, frame.scope) for d in cls.decorators}
+            decorators = class_decorators(ctx, cls, frame.scope)
             bases = {model.qualified_name(base.value, frame.scope) for base in cls.bases}
             local = {model.qualified_name(base.value, frame.scope) for base in cls.bases
                      if _local_class(model, base.value, frame.scope) in found}
@@ -1974,7 +1973,9 @@ class _FunctionAnalysis:
             if keys is not None:
                 records[name] = keys
         arrays = frozenset(name for name, arg in passed if self._made_array(arg.value, scope)) & traced
-        nones = frozenset((name, _none_kind(arg.value)) for name, arg in passed)  # for ``if p is None:``
+        # for ``if p is None:`` and ``if p == "numpy":``, decided by the call that leads here
+        nones = frozenset((name, _none_kind(arg.value), arg.value.value if isinstance(arg.value, (cst.SimpleString, cst.Integer))
+                           else None) for name, arg in passed)
         key = (id(helper), frozenset(traced), fields, arrays, nones) + (
             (frozenset((n, id(o.cls), o.fields) for n, o in held.items()),) if held else ()) + (
             (frozenset(records.items()),) if records else ())
@@ -2578,10 +2579,10 @@ class _FunctionAnalysis:
                 and isinstance(expr.comparisons[0].comparator, (cst.SimpleString, cst.Integer)):
             # ``if backend == "numpy":`` where every call passes another string, or leaves the
             # parameter at a default of one (a stand-in's ``backend=None``): known
-            values = self.param_values(expr.left, scope)
-            if values is None and self.entry_call is not None:
-                values = self.param_values(expr.left, scope, entry_only=True)
-            verdict = _equal_verdict(values, expr.comparisons[0].comparator)
+            verdict = _equal_verdict(self.param_values(expr.left, scope), expr.comparisons[0].comparator)
+            if verdict is None and self.entry_call is not None:  # the call that led here (in the follow key)
+                verdict = _equal_verdict(self.param_values(expr.left, scope, entry_only=True),
+                                         expr.comparisons[0].comparator)
             return None if verdict is None else verdict == isinstance(expr.comparisons[0].operator, cst.Equal)
         if self.caller is not None or self.traced(expr, scope):
             return None  # a literal passed at a traced position arrives a tracer: the test raises

@@ -44,6 +44,18 @@ class ChangingDtype(Rule):
     be stored back where the trace builds the class again (the wrapper's `step`, run by a
     `lax.scan` in the jitted learner): an episode return reset to `0.0` and stored as
     `(ret + reward) * (1 - done)` (Stoix PR #100, Mava PR #906).
+    Across calls anywhere in the module: one jitted function whose same argument is a pytree
+    (a NamedTuple or pytree dataclass of the module, or what a factory def returns) built with a
+    leaf of one kind at one call and of another at a later one: `Prices()` of float defaults,
+    then `Prices(r=r, w=w)` of arrays; `create_model()` with `c=5.0`, then `create_model(c=c)`
+    over `c_vals = 1, 2, 3` or a `jnp.linspace`. The argument is followed through the defs that
+    pass their parameter on, loop elements of an array are strongly typed, and the finding sits
+    where the listed values are written (or at the construction), once per argument (QuantEcon
+    Aiyagari, McCall and IFP lectures). A Python int start (`status = 0`) fed back from a step
+    that returns it strongly typed (`.astype(jnp.int32)`, per returned element) is reported
+    where it starts. Two calls in one body, before and in a loop, with a weakly typed array
+    and then a strongly typed one count too, also for an equinox Module whose `__call__` is a
+    `filter_jit` (LINX issue 13).
 
     ## Why is this bad?
     jit compiles once per distinct dtype and weak type. Python ints are weak `int32`, Python
@@ -63,7 +75,10 @@ class ChangingDtype(Rule):
     sampler state counting accepted moves from a default of `0` with `accepted += mask.sum()`
     compiles its step 2 times in 5 steps (netket PR #1021), a time starting as
     `jnp.asarray(0.0)` advanced by `jnp.float32(dt)` 2 times in 5 (mujoco#2306); a counter
-    advanced by `+ 1` once.
+    advanced by `+ 1` once. A NamedTuple model built with a float default, then over Python
+    ints, then over a `jnp.linspace`, compiles its jitted solver 3 times; with floats
+    everywhere, once. An agent state starting at Python `0` fed back through a step returning
+    `astype(jnp.int32)` compiles it twice; a counter kept weak (`count + 1`), once.
 
     ## Fix safety
     Converting once (`jnp.asarray(v, jnp.float32)`, or writing `1.0` instead of `1`) can change
