@@ -91,6 +91,10 @@ class StaticArgSpec:
         """(static_argnums, static_argnames) as jax.jit infers them from the signature."""
         return _infer(self, self.static_argnums, self.static_argnames)
 
+    def effective_donated(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        """(donate_argnums, donate_argnames) as jax.jit infers them from the signature."""
+        return _infer(self, self.donate_argnums, self.donate_argnames)
+
     def static_positions(self, n_passed: int, exact: bool) -> set[int]:
         """The positions jax.jit treats as static in a call with ``n_passed`` positional
         arguments; a negative argnum counts from the end only when that count is exact (no

@@ -953,8 +953,8 @@ class _Analysis:
         if app.call is None or isinstance(app.target, cst.Name) or app.frame.loops_in_scope():
             return None
         use = self._use_expression(app.call)
-        if use is None or use is app.call:
-            return None  # only traced, or a handle stored for later (two handles may serve other calls)
+        if use is None or (use is app.call and not isinstance(app, EagerLoopApplication)):
+            return None  # only traced, or a jit kept for later (two handles may serve other calls)
         definitions = tuple(id(b.node) for name in _names_read(use)
                             for b in self.model.bindings_at(name, app.frame.scope))
         key = (app.frame.node, self._use_text(use, app.call),

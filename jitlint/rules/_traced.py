@@ -1239,10 +1239,9 @@ def traced_values(ctx: FileContext, jitted: JittedFunction) -> "_FunctionAnalysi
     static argument): JAX uses the Python default only when the argument is left out."""
     def compute(ctx: FileContext) -> _FunctionAnalysis:
         passed = _defaulted_params_passed(ctx, jitted)
-        arrays = _passed_arrays(ctx, jitted)
-        if passed or not arrays <= jitted.array_params:
+        if passed:
             jitted_copy = JittedFunction(jitted.func, jitted.apps, jitted.traced_params | passed,
-                                         jitted.array_params | passed | arrays)
+                                         jitted.array_params | passed)
         else:
             jitted_copy = jitted
         analysis = _FunctionAnalysis(ctx, jitted_copy, set(jitted_functions(ctx)))
@@ -1480,6 +1479,7 @@ class _FunctionAnalysis:
         # traced parameters that every traced call of this helper fills with a jax array (not a
         # pytree container): ``isinstance(p, dict)`` is False for them under the trace
         self.array_params = array_params
+        self._root_arrays: Optional[set[str]] = None  # arrays_passed() of a jitted def
         # the second pass of ``_nested_jit_uses``: a call of a jitted function returns tracers
         # (under an outer jit it does whatever its arguments, static ones too)
         self.jit_outputs = jit_outputs if caller is None else caller.jit_outputs
@@ -1994,8 +1994,12 @@ class _FunctionAnalysis:
 
     def arrays_passed(self) -> frozenset[str] | set[str]:
         """This function's parameters that every call leading here fills with a jax array: for
-        the jitted def, those annotated as arrays or made as arrays at every jitted call."""
-        return self.array_params if self.caller is not None else self.jitted.array_params
+        the jitted def, those every jitted call fills with an array it makes."""
+        if self.caller is not None:
+            return self.array_params
+        if self._root_arrays is None:
+            self._root_arrays = _passed_arrays(self.ctx, self.jitted)
+        return self._root_arrays
 
     def _made_array(self, expr: cst.BaseExpression, scope: Scope) -> bool:
         """``jnp.array([a, b])``, or a name bound once to such a call, or this function's own
@@ -2576,7 +2580,8 @@ class _FunctionAnalysis:
             return None if verdict is None else verdict == isinstance(expr.comparisons[0].operator, cst.Is)
         if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 \
                 and isinstance(expr.comparisons[0].operator, (cst.Equal, cst.NotEqual)) \
-                and isinstance(expr.comparisons[0].comparator, (cst.SimpleString, cst.Integer)):
+                and isinstance(expr.comparisons[0].comparator, (cst.SimpleString, cst.Integer)) \
+                and not self.traced(expr.left, scope):  # a literal passed at a traced position is a tracer
             # ``if backend == "numpy":`` where every call passes another string, or leaves the
             # parameter at a default of one (a stand-in's ``backend=None``): known
             verdict = _equal_verdict(self.param_values(expr.left, scope), expr.comparisons[0].comparator)

@@ -155,7 +155,7 @@ class EagerLaxControlFlowInLoop(Rule):
         in_sequence: dict[int, tuple[EagerHelper, list[CallSite]]] = {}
         for site in model.calls:
             loops = [loop for loop in site.frame.loops_in_scope() if isinstance(loop, (cst.For, cst.While))]
-            if not loops and site.frame.scope.kind == "module" and _straight_line(site):
+            if not loops and _top_level(ctx, site):
                 helper = _eager_helper(site, model, jitted, context)
                 if helper is not None:  # ``run(model)`` to warm up, then ``run(model)`` timed
                     in_sequence.setdefault(id(helper.call), (helper, []))[1].append(site)
@@ -336,15 +336,10 @@ def _eager_helper(site: CallSite, model: SemanticModel, jitted: set, context: Ca
     return EagerHelper(helper, inner, control, call, body)
 
 
-def _straight_line(site: CallSite) -> bool:
-    """The call runs whenever the body holding it runs: no branch, handler or ``with`` between
-    them (a call under ``if`` may be the one that runs instead of another)."""
-    for frame in site.frame:
-        if isinstance(frame.node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            return True
-        if isinstance(frame.node, (cst.If, cst.Try, cst.IfExp)):
-            return False
-    return True
+def _top_level(ctx: FileContext, site: CallSite) -> bool:
+    """A statement of the module's own body (a notebook cell's): it runs once, whenever the
+    module does (not under an ``if``, a ``try`` or a ``with jax.disable_jit():``)."""
+    return site.frame.scope.kind == "module" and any(statement is site.statement for statement in ctx.module.body)
 
 
 def _called_again(sites: list[CallSite], model: SemanticModel) -> Optional[CallSite]:
