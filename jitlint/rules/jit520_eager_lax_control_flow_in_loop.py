@@ -348,15 +348,20 @@ def _called_again(sites: list[CallSite], model: SemanticModel) -> Optional[CallS
     between them: it compiles the fresh body again."""
     sites = sorted(sites, key=lambda site: model.order(site.node))
     first = sites[0]
-    same = cst.Module([]).code_for_node(first.node)
+    same = _written(first.node)
     for second in sites[1:]:
-        if cst.Module([]).code_for_node(second.node) != same:
+        if _written(second.node) != same:
             continue
         clears = [s for s in model.calls if s.frame.scope is first.frame.scope
                   and model.order(first.node) < model.order(s.node) < model.order(second.node)
                   and model.qualified_name(s.node.func, s.frame.scope) in CACHE_CLEARS]
         return None if clears else second
     return None
+
+
+def _written(call: cst.Call) -> str:
+    """The call's code without its layout (a call split over lines is the same call)."""
+    return "".join(cst.Module([]).code_for_node(call).split())
 
 
 def _calls_back(helper: cst.FunctionDef, site: CallSite, model: SemanticModel, context: CallingContext) -> bool:
