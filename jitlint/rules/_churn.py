@@ -55,6 +55,9 @@ Poly = dict[tuple[str, ...], int]
 # how many names, returns and parameter-to-call hops _ArgTypes.kind follows (``r = r_given_k(K)``
 # in ``G(K)`` called over ``k_vals = jnp.linspace(...)`` takes five)
 KIND_DEPTH = 6
+# How a size or bound swept over a literal list is described (``for n in [5, 8, 10]``); an
+# outer loop's sweep around an inner loop of calls is a configuration, not churn
+LISTED = "taken from a list of"
 
 SIZED_SHAPE_ARG0 = frozenset({"zeros", "ones", "empty", "full", "eye", "identity"})
 RANDOM_SHAPE_ARG1 = frozenset({"jax.random.normal", "jax.random.uniform", "jax.random.randint",
@@ -860,8 +863,12 @@ class _ArgChecker:
 
     # ------------------------------------------------------------------ shapes
     def shape(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:
-        for loop in self.loops:
+        for index, loop in enumerate(self.loops):
             result = self._shape_in(arg, self.scope, loop, depth=0)
+            if result is not None and index > 0 and LISTED in result[0]:
+                # ``for N in (50, 100, 200): for rs in range(5): f(draw(N))``: each listed size is
+                # a configuration the inner loop repeats; one compile per size serves its calls
+                continue
             if result is not None:
                 return result
         return None
@@ -1169,7 +1176,7 @@ class _ArgChecker:
             values = self._loop_values(name, scope, loop)
             numbers = {v.evaluated_value for v in values or () if isinstance(v, (cst.Integer, cst.Float))}
             if values is not None and len(numbers) >= 3 and len(numbers) == len(values):
-                return f"`{name.value}`, taken from a list of {len(numbers)} different bounds"
+                return f"`{name.value}`, {LISTED} {len(numbers)} different bounds"
         return self.size_varies(expr, scope, loop)
 
     def size_varies(self, expr: cst.BaseExpression, scope: Scope, loop, depth: int = 0) -> Optional[str]:
@@ -1192,7 +1199,7 @@ class _ArgChecker:
                 # Two sizes (a train and an eval shape) are a fixed, visible cost, left alone
                 # as JIT503 leaves two structures; three or more is a sweep that compiles each.
                 if len(sizes) >= 3 and all(isinstance(v, cst.Integer) for v in values):
-                    return f"`{name.value}`, taken from a list of {len(sizes)} different sizes"
+                    return f"`{name.value}`, {LISTED} {len(sizes)} different sizes"
                 continue
             how = iterations.varies_in(name, scope, loop) or self._drawn(name, scope, loop)
             if how is not None:

@@ -49,6 +49,10 @@ class LoopDependentShape(Rule):
     elsewhere changes nothing. A loop that repeats an earlier loop of the same function or
     module statement for statement (a notebook timing the cached calls after a warm-up) makes
     no new shape and is not flagged (`fixtures/shape_churn/warmed_up_shapes_timed_again.py`).
+    Nor is an outer loop over a literal list of sizes around an inner loop of calls (`for N in
+    (50, 100, 200): for rs in range(5): f(draw(N))`): each size is a setting of the experiment
+    whose compile serves the inner loop's calls (`fixtures/repetition/ok_sample_size_sweep_with_repeats.py`:
+    3 compiles, 15 calls).
 
     ## Why is this bad?
     jit compiles once per distinct input shape. Measured on jax 0.10.2 (CPU), 5 iterations:
