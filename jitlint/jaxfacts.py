@@ -121,8 +121,19 @@ STATIC_FIELD_MARKERS: dict[str, tuple[str, bool] | None] = {
 # Pytree dataclasses whose every field is a leaf unless marked static (STATIC_FIELD_MARKERS):
 # under jax.jit a field annotated ``int`` is a tracer too, so ``lax.scan(length=c.n)`` raises
 # (chex#104).  chex.dataclass has no static marker at all.  Measured by tests/test_jaxfacts.py.
+# Exceptions whose handler catches the trace-time error of a truth test of a tracer
+# (TracerBoolConversionError, a ConcretizationTypeError, a TypeError): a ``try`` around traced
+# code with such a handler raises nothing there (jax-md 8bbe142 skips a check under jit this
+# way).  Checked by tests/test_jaxfacts.py.
+TRACE_ERROR_CATCHERS = frozenset({
+    "jax.errors.ConcretizationTypeError", "jax.errors.TracerBoolConversionError",
+    "builtins.TypeError", "builtins.Exception", "builtins.BaseException",
+})
+
+# ``jax.tree_util.register_dataclass`` used bare over a dataclass (no data_fields / meta_fields:
+# every field not marked ``metadata={"static": True}`` is data).
 LEAF_FIELD_DATACLASSES = frozenset({"chex.dataclass", "flax.struct.dataclass", "flax.struct.PyTreeNode",
-                                    "typing.NamedTuple"})
+                                    "typing.NamedTuple", "jax.tree_util.register_dataclass"})
 
 # Decorators that, used bare, leave a def called with the arguments it is given: under
 # ``jax.jit(f)`` of ``@jax.custom_jvp def f(x)`` the primal body runs with ``x`` a tracer

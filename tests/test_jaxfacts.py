@@ -23,7 +23,7 @@ from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ITERATOR_BUI
                               NUMPY_DTYPED_CONSTRUCTORS, NUMPY_INFERRING_CONSTRUCTORS,
                               FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, RETRACING_TRANSFORMS, JIT_POSITIONAL_ARGUMENTS, JIT_DISABLED_FLAGS, HOST_RANDOM_SIZE_PARAMS,
                               HOST_GENERATOR_SIZE_PARAMS, LAX_LOOP_LIBRARY_CALLS,
-                              LEAF_FIELD_DATACLASSES, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS,
+                              LEAF_FIELD_DATACLASSES, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, TRACE_ERROR_CATCHERS,
                               PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, PASS_THROUGH_WRAPPERS,
                               COMPILE_TIME_EVAL_CONTEXTS, TRACER_TYPES,
@@ -1809,6 +1809,7 @@ def test_dtype_object_raises_at_a_traced_position_of_jax_jit(qualname):
 def _leaf_field_class(qualname: str):
     """A class made by ``qualname`` with an int field ``n`` (no static marker) and ``k`` marked
     static where the library can (chex and NamedTuple cannot)."""
+    import dataclasses
     if qualname == "typing.NamedTuple":
         class Counted(typing.NamedTuple):
             n: int
@@ -1820,6 +1821,13 @@ def _leaf_field_class(qualname: str):
         class Counted:
             n: int
         return Counted, None
+    if qualname == "jax.tree_util.register_dataclass":
+        @jax.tree_util.register_dataclass
+        @dataclasses.dataclass
+        class Counted:
+            n: int
+            k: int = dataclasses.field(default=3, metadata={"static": True})
+        return Counted, "k"
     struct = pytest.importorskip("flax.struct")
     if qualname == "flax.struct.dataclass":
         @struct.dataclass
@@ -2784,3 +2792,21 @@ def test_iterator_builtin_result_is_not_a_valid_jax_type_at_a_traced_position(bu
     value = getattr(builtins, builtin)(*_ITERATOR_EXAMPLES[builtin])
     with pytest.raises(TypeError):
         jax.jit(lambda xs: xs)(value)
+
+
+@pytest.mark.parametrize("qualname", sorted(TRACE_ERROR_CATCHERS))
+def test_trace_error_catcher_catches_a_truth_test_of_a_tracer(qualname):
+    """A ``try`` with a handler of each TRACE_ERROR_CATCHERS entry catches the error of a
+    Python ``if`` on a tracer at trace time: the jitted function compiles and runs."""
+    module, _, name = qualname.rpartition(".")
+    caught = getattr(builtins if module == "builtins" else importlib.import_module(module), name)
+
+    def checked(x):
+        try:
+            if jnp.any(x > 1):
+                raise ValueError("too large")
+        except caught:
+            pass
+        return x * 2
+
+    assert float(jax.jit(checked)(jnp.ones(2)).sum()) == 4.0

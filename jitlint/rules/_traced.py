@@ -68,7 +68,7 @@ from typing import Iterator, NamedTuple, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (NAMED_TUPLE_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMESPACES, NUMPY_KEEPING_JNP_FUNCTIONS, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, BOOL_DTYPES, COMPILE_TIME_EVAL_CONTEXTS, MASK_KEEPING_METHODS, SHAPE_JOINING_CALLS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (NAMED_TUPLE_BASES, TRACE_ERROR_CATCHERS, ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMESPACES, NUMPY_KEEPING_JNP_FUNCTIONS, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, BOOL_DTYPES, COMPILE_TIME_EVAL_CONTEXTS, MASK_KEEPING_METHODS, SHAPE_JOINING_CALLS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
@@ -3335,6 +3335,30 @@ class _UseFinder(Walker):
         self.walk(node.test)
         if node.orelse is not None:
             self.walk(node.orelse)
+        return False
+
+    def visit_Try(self, node: cst.Try) -> Optional[bool]:
+        """``try: if jnp.any(x > 0): ... except jax.errors.ConcretizationTypeError: ...``: the
+        tracer error is caught at trace time (the check is skipped under jit), so nothing in
+        the ``try`` body raises (jaxfacts.TRACE_ERROR_CATCHERS)."""
+        if not any(self._catches_trace_errors(handler.type) for handler in node.handlers):
+            return None
+        for handler in node.handlers:
+            self.walk(handler)
+        for part in (node.orelse, node.finalbody):
+            if part is not None:
+                self.walk(part)
+        return False
+
+    def _catches_trace_errors(self, caught: Optional[cst.BaseExpression]) -> bool:
+        if caught is None:
+            return True  # a bare ``except:``
+        members = [e.value for e in caught.elements] if isinstance(caught, cst.Tuple) else [caught]
+        for member in members:
+            builtin = self.a._builtin(member, self.scope)
+            qualname = f"builtins.{builtin}" if builtin else self.a.model.qualified_name(member, self.scope)
+            if qualname in TRACE_ERROR_CATCHERS:
+                return True
         return False
 
     def visit_While(self, node: cst.While) -> None:
