@@ -40,7 +40,7 @@ from jitlint.jaxfacts import (ARRAY_METHODS, BATCH_KEEPING_CALLS, WEAK_SCALAR_AR
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
 from jitlint.rules._loaders import PASS_THROUGH, ragged_source
-from jitlint.rules._context import calling_context
+from jitlint.rules._context import CallingContext, calling_context
 from jitlint.rules._instances import pytree_instance
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads, positional_params
 from jitlint.semantic import Binding, CallSite, Scope, SemanticModel, argument_value, has_decorator
@@ -383,7 +383,7 @@ def _field_fix(field: str, kind: str, before: str, listed: bool) -> str:
     return f"give the field one dtype wherever it is built ({field}=jnp.asarray(..., jnp.{dtype}))"
 
 
-def _passed_values(ctx: FileContext, context, jitted: set, expr: cst.BaseExpression, site: CallSite, depth: int
+def _passed_values(ctx: FileContext, context: CallingContext, jitted: set, expr: cst.BaseExpression, site: CallSite, depth: int
                    ) -> Iterator[tuple[cst.BaseExpression, Scope, int]]:
     """What ``expr`` at ``site`` holds: the value a name is bound to, and for a parameter of an
     undecorated def of the module, what each call of that def passes (with the order of the
@@ -413,7 +413,7 @@ def _passed_values(ctx: FileContext, context, jitted: set, expr: cst.BaseExpress
                 yield from _passed_values(ctx, context, jitted, value, caller, depth + 1)
 
 
-def _run_order(ctx: FileContext, context, site: CallSite, depth: int) -> int:
+def _run_order(ctx: FileContext, context: CallingContext, site: CallSite, depth: int) -> int:
     """Where the module-level code that first runs ``site`` is (a call in a def runs when the
     first call of that def does), to tell which of two calls of a jitted function comes first."""
     func = next((frame.node for frame in site.frame if isinstance(frame.node, cst.FunctionDef)), None)
@@ -595,8 +595,7 @@ class _ArgTypes:
         positional = [p.name.value for p in positional_params(func)]
         name = param.name.value
         position = positional.index(name) if name in positional else None
-        sites = [site for site in self.model.calls_named(func.name.value) if isinstance(site.node.func, cst.Name)
-                 and any(b.node is func for b in self.model.bindings_at(site.node.func, site.frame.scope))]
+        sites = self._calls_by_name(func)
         if not sites:
             return {None}
         kinds: set[Optional[str]] = set()
@@ -623,14 +622,18 @@ class _ArgTypes:
             return kinds.pop() if len(kinds) == 1 else None
         return self.kind(binding.value, binding.scope, depth + 1) if binding.value is not None else None
 
+    def _calls_by_name(self, func: cst.FunctionDef) -> list[CallSite]:
+        """The module's calls of ``func`` by its own name (``helper(x)``)."""
+        return [site for site in self.model.calls_named(func.name.value) if isinstance(site.node.func, cst.Name)
+                and any(b.node is func for b in self.model.bindings_at(site.node.func, site.frame.scope))]
+
     def _passed_kind(self, func: cst.FunctionDef, param: cst.Param, depth: int) -> Optional[tuple[str, str]]:
         """The kind every call of ``func`` by name in the module gives ``param`` (its default
         where a call leaves it out); None when the calls disagree or one is unknown."""
         positional = [p.name.value for p in positional_params(func)]
         name = param.name.value
         position = positional.index(name) if name in positional else None
-        sites = [site for site in self.model.calls_named(func.name.value) if isinstance(site.node.func, cst.Name)
-                 and any(b.node is func for b in self.model.bindings_at(site.node.func, site.frame.scope))]
+        sites = self._calls_by_name(func)
         kinds = []
         for site in sites:
             if any(arg.star for arg in site.node.args):
