@@ -1094,10 +1094,11 @@ HASHED_FUNCTION_PARAMS: dict[str, tuple[tuple[int, str, bool], ...]] = {
 # --- Transforms that keep the signature ----------------------------------------------------------
 # They wrap with functools.wraps, so inspect.signature (which jax.jit reads to map static_argnums
 # to names) sees the wrapped function's parameters: ``@partial(jax.jit, static_argnums=1)`` over
-# ``@jax.grad`` counts in the original signature (tests/test_jaxfacts.py).
+# ``@jax.grad`` or ``@partial(jnp.vectorize, ...)`` counts in the original signature
+# (tests/test_jaxfacts.py).
 SIGNATURE_PRESERVING_TRANSFORMS = frozenset({
     "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jacfwd",
-    "jax.jacrev", "jax.hessian",
+    "jax.jacrev", "jax.hessian", "jax.numpy.vectorize",
 })
 
 # Context managers under which jax.numpy calls on concrete operands run eagerly, even inside a

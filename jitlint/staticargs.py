@@ -18,7 +18,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.jaxfacts import ARGUMENT_KEEPING_DECORATORS, PASS_THROUGH_WRAPPERS, SIGNATURE_PRESERVING_TRANSFORMS
-from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
+from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, PARTIAL_FUNCTIONS, JitApplication
 from jitlint.semantic import Scope, SemanticModel
 from jitlint.walk import iter_nodes
 
@@ -274,8 +274,13 @@ def passthrough_decorator(decorator: cst.Decorator, model: SemanticModel, scope:
 
 
 def signature_kept(decorator: cst.Decorator, model: SemanticModel, scope: Scope) -> bool:
-    """Under a jit, ``decorator`` leaves the signature jit sees as the function's own."""
-    if model.qualified_name(decorator.decorator, scope) in SIGNATURE_PRESERVING_TRANSFORMS | ARGUMENT_KEEPING_DECORATORS:
+    """Under a jit, ``decorator`` leaves the signature jit sees as the function's own
+    (``@jax.grad``, or ``@partial(jnp.vectorize, signature=...)``)."""
+    expr = decorator.decorator
+    if isinstance(expr, cst.Call) and expr.args and expr.args[0].keyword is None \
+            and model.qualified_name(expr.func, scope) in PARTIAL_FUNCTIONS:
+        expr = expr.args[0].value
+    if model.qualified_name(expr, scope) in SIGNATURE_PRESERVING_TRANSFORMS | ARGUMENT_KEEPING_DECORATORS:
         return True
     passing = passthrough_decorator(decorator, model, scope)
     return passing is not None and passing[1]

@@ -25,7 +25,7 @@ from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
 from jitlint.rules._context import calling_context, inherited_method, sole_override
 from jitlint.semantic import SemanticModel, argument_value, dotted_name, has_decorator, is_none
-from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, passthrough_decorator, spec_of
+from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, signature_kept, spec_of
 from jitlint.values import self_attribute_value, value_flow
 from jitlint.walk import Walker, iter_nodes
 
@@ -146,9 +146,10 @@ def jitted_def(app: JitApplication, model: SemanticModel) -> Optional[cst.Functi
     if isinstance(app.target, cst.FunctionDef):
         decorators = app.target.decorators
         index = next((i for i, d in enumerate(decorators) if d is app.anchor), None)
-        # a pass-through decorator of this module with functools.wraps in between calls it as is
-        if index is not None and all((passing := passthrough_decorator(d, model, app.frame.scope)) is not None
-                                     and passing[1] for d in decorators[index + 1:]):
+        # a pass-through decorator of this module with functools.wraps in between calls it as is;
+        # a signature-keeping transform in between (``@jax.grad``, ``@partial(jnp.vectorize, ...)``)
+        # calls it with the jit's tracers and static values, or tracers of its own in their place
+        if index is not None and all(signature_kept(d, model, app.frame.scope) for d in decorators[index + 1:]):
             return app.target
         return None
     if isinstance(app.target, cst.Name):
