@@ -149,7 +149,8 @@ class JitResolver:
                 return JitRef(factory.qualname, factory.keywords + keywords)
             # ``jax.jit(static_argnames=...)`` used as a decorator factory.
             inner = self.resolve(expr.func, scope, _depth + 1)
-            if inner is not None and _wrapped_callable(expr) is None:
+            # (not ``jax.jit(*args, **kwargs)``: the forwarded arguments hold the function)
+            if inner is not None and _wrapped_callable(expr) is None and not any(a.star == "*" for a in expr.args):
                 keywords = tuple(a for a in expr.args if a.keyword is not None)
                 return JitRef(inner.qualname, inner.keywords + keywords, inner.via)
         return None
@@ -184,7 +185,8 @@ class JitResolver:
 
     def wrapper_shape(self, function: cst.FunctionDef, depth: int = 0, staticmethod: bool = False
                       ) -> Optional[tuple[JitRef, bool]]:
-        """``def my_jit(f, ...): return jax.jit(f, ...)`` (jit under another name: False) or
+        """``def my_jit(f, ...): return jax.jit(f, ...)`` or ``def my_jit(*args, **kwargs):
+        return jax.jit(*args, **kwargs)`` (jit under another name: False) or
         ``def my_jit(**kw): return functools.partial(jax.jit, **kw)`` (a decorator factory:
         True); the jit with the keywords the wrapper binds.  Only a function whose whole body
         returns it: one that memoises (a decorator) or stores the result is no fresh jit."""
@@ -206,7 +208,10 @@ class JitResolver:
         if not isinstance(call, cst.Call):
             return None
         wrapped = _wrapped_callable(call)
-        if not (params and isinstance(wrapped, cst.Name) and wrapped.value == params[0].name.value):
+        star = function.params.star_arg
+        forwards = bool(call.args) and call.args[0].star == "*" and isinstance(star, cst.Param) \
+            and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == star.name.value
+        if not forwards and not (params and isinstance(wrapped, cst.Name) and wrapped.value == params[0].name.value):
             return None  # ``return jax.jit(module_function)``: the same function each time
         inner = self.resolve(call.func, inner_scope, depth + 1)
         if inner is None:

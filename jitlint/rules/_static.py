@@ -31,8 +31,8 @@ from jitlint.rules._arguments import field_assignments, instance_class
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._lifted import lifted_specs, transformed_calls
 from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context, inherited_method, sole_override
-from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument, target_names
-from jitlint.rules._jitted import annotated_strict_array, static_names
+from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument, argument_value, target_names
+from jitlint.rules._jitted import annotated_strict_array, positional_params, static_names
 from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
                                 spec_errors, spec_of, target_def)
 from jitlint.values import (
@@ -718,7 +718,8 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
             elif value.binding.kind == "import":
                 inner = _imported_unhashable(ctx, value.binding.imported)
             else:
-                inner = _static_half(ctx, value.binding, depth + 1) or _unpacked_unhashable(ctx, value.binding, depth)
+                inner = _static_half(ctx, value.binding, depth + 1) or _unpacked_unhashable(ctx, value.binding, depth) \
+                    or _passed_unhashable(ctx, value.binding, depth)
             if inner is None:
                 return None
             found = found or inner
@@ -735,6 +736,35 @@ def _unpacked_unhashable(ctx: FileContext, binding, depth: int) -> Optional[tupl
         return None
     callee = cst.Module([]).code_for_node(binding.node.value.func)
     return f"{found[0][0]}, returned by `{callee}()`", found[0][1]
+
+
+def _passed_unhashable(ctx: FileContext, binding, depth: int) -> Optional[tuple[str, str]]:
+    """A parameter of a constructor of this module (``__init__``'s ``net`` in
+    ``NQS(TwoNets([...]))``) that every call of the class passes an unhashable value; None
+    when it has no call here."""
+    func = binding.scope.node
+    if binding.kind != "param" or not isinstance(binding.node, cst.Param) or binding.node.default is not None \
+            or not isinstance(func, cst.FunctionDef) or func.params.star_arg is binding.node:
+        return None
+    context = calling_context(ctx)
+    positional = [p.name.value for p in positional_params(func)]
+    # only a constructor's: a def's parameter passed on to the jitted call is reported at the
+    # def's calls (StaticUse.via), and a method's callers pass values through receivers
+    if ctx.model.functions[func].scope.kind == "class":
+        if func.name.value != "__init__":
+            return None
+        positional = positional[1:]
+    position = positional.index(binding.name) if binding.name in positional else None
+    found = None
+    for site in context.call_sites(func):
+        value = argument_value(site.node, position, binding.name) \
+            if not any(a.star for a in site.node.args) else None
+        inner = unhashable(ctx, value, site.frame.scope, depth + 1) if value is not None else None
+        if inner is None:
+            return None
+        cls = ctx.model.functions[func].scope.node.name.value if func.name.value == "__init__" else func.name.value
+        found = found or (f"{inner[0]}, passed to `{cls}` as `{binding.name}`", inner[1])
+    return found
 
 
 def _optimizer_state_maker(ctx: FileContext, call: cst.Call, scope: Scope) -> Optional[str]:
@@ -833,7 +863,7 @@ def _attribute_unhashable(ctx: FileContext, attr: cst.Attribute, scope: Scope,
         binding = ctx.model.single_binding(root.value, scope)
         if binding is not None and binding.kind == "import":
             return _imported_unhashable(ctx, ctx.model.qualified_name(attr, scope))
-    own = self_attribute_value(ctx.model, attr, scope) or class_attribute_value(ctx.model, attr, scope)
+    own = self_attribute_value(ctx.model, attr, scope, any_value=True) or class_attribute_value(ctx.model, attr, scope)
     if own is not None:  # ``self.sizes`` that ``__init__`` sets, ``cfg.SIZES`` of the class body
         inner = unhashable(ctx, own[0], own[1], depth + 1)
         return (f"{inner[0]} (`{attr.attr.value}`, set {'in `__init__`' if own[1].kind == 'function' else 'in the class body'})",

@@ -162,10 +162,16 @@ class UnhashableStaticArg(Rule):
         array_params = list(static_array_params(ctx))
         reported = {(id(spec), p.name.value) for _, spec, params in array_params for p in params}
         mismarked = _Mismarked(ctx)
-        for use in (*all_static_uses(ctx), *forwarded_static_uses(ctx)):
+        passed_on = set()  # reported at the wrapper's call: not again where the wrapper passes it on
+        for use in (*forwarded_static_uses(ctx), *all_static_uses(ctx)):
             if use.spec.filtering or (id(use.spec), use.param) in reported:
                 continue  # equinox hashes no container; a static array parameter is reported at its spec
+            wrapper = use.site.frame.enclosing_function()
+            if not use.via and wrapper is not None and (id(use.spec), use.param, wrapper.name.value) in passed_on:
+                continue
             found = unhashable(ctx, use.value, use.scope)
+            if found is not None and use.via:
+                passed_on.add((id(use.spec), use.param, use.via))
             if found is not None and found[1] in ARRAY_DATA_FIXES and not use.via \
                     and mismarked.add(_MismarkedUse(use.spec, use.param, use.site.node, use.arg, found[0])):
                 continue
