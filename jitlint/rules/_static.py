@@ -489,8 +489,8 @@ class _Callees:
             if self.methods:  # ``lens.model(...)`` on an instance of the class of a jitted method
                 cls = calling_context(self.ctx).instance_class(func.value, scope)
                 method = self.methods.get(self._defining(cls, func.attr.value)) if cls is not None else None
-                if method is not None and 0 in method.effective_static()[0]:
-                    return method, 1  # (a traced ``self`` raises first: JIT805)
+                if method is not None and (0 in method.effective_static()[0] or method.filtering):
+                    return method, 1  # (a traced ``self`` raises first: JIT805; equinox filters it)
             if self.instance_jits:
                 cls = calling_context(self.ctx).instance_class(func.value, scope)
                 stored = self.instance_jits.get((cls, func.attr.value)) if cls is not None else None
@@ -1427,7 +1427,8 @@ def changing_scalar(ctx: FileContext, expr: cst.BaseExpression, site: CallSite,
 @dataclass(frozen=True)
 class ChangingAttribute:
     """``model.temperature = <a scalar that changes every iteration>`` in the loop around a call
-    of a GRAPH_STATIC_JITS function that is passed ``model``."""
+    of a GRAPH_STATIC_JITS function that is passed ``model``, or ``params["tau"] = <such a
+    scalar>`` around a call of an equinox-filtered function passed ``params``."""
 
     write: cst.CSTNode  # the assignment target
     value: cst.BaseExpression
@@ -1443,7 +1444,10 @@ def changing_graph_attributes(ctx: FileContext) -> list[ChangingAttribute]:
 def _changing_graph_attributes(ctx: FileContext) -> list[ChangingAttribute]:
     found = []
     for site, spec, _ in jitted_call_sites(ctx):
-        if spec.jit not in GRAPH_STATIC_JITS:
+        # nnx.jit keeps a Module's plain attributes static; equinox's filtering keeps every
+        # Python scalar leaf static, also an item of a dict it is given
+        written = cst.Attribute if spec.jit in GRAPH_STATIC_JITS else cst.Subscript if spec.filtering else None
+        if written is None:
             continue
         passed = {arg.value.value for arg in site.node.args if isinstance(arg.value, cst.Name)}
         for loop in site.frame.loops_in_scope():
@@ -1451,7 +1455,7 @@ def _changing_graph_attributes(ctx: FileContext) -> list[ChangingAttribute]:
                 if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1):
                     continue
                 target = statement.targets[0].target
-                if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+                if not (isinstance(target, written) and isinstance(target.value, cst.Name)
                         and target.value.value in passed):
                     continue
                 varying = changing_scalar(ctx, statement.value, site, objects=False)

@@ -29,7 +29,9 @@ class FilterJitChangingScalar(Rule):
     (`t0 = float(solution.ts[-1])`). And a plain attribute of an object passed to `nnx.jit`
     set to such a scalar in the loop around the call (`model.temperature = 1.0 / (epoch + 1)`):
     nnx.jit keeps attributes that are not Variables in the static graph definition
-    (`jaxfacts.GRAPH_STATIC_JITS`).
+    (`jaxfacts.GRAPH_STATIC_JITS`). Likewise an item of a dict passed to an `equinox.filter_jit`
+    function (or method) set to such a scalar before each call (`params["tau"] = tau` in a
+    parameter scan): the float is a non-array leaf, so static.
 
     ## Why is this bad?
     `equinox.filter_jit` traces only arrays; every other argument, Python ints and floats
@@ -41,7 +43,8 @@ class FilterJitChangingScalar(Rule):
     5 of 5 each. A TrainState whose `step: int` is stepped per call (equinox#792), 5 of 5; the
     same field annotated and built as an array, once (`fixtures/changing_statics/`). An
     `nnx.Module` attribute annealed each epoch before an `nnx.jit` call (flax 0.12.8): 3 of 3;
-    held in an `nnx.Variable`, once.
+    held in an `nnx.Variable`, once. A parameter scan storing a Python float in the params dict
+    of a filter_jit method (ABCMB#17), 5 of 5; storing `jnp.asarray(tau)`, once.
 
     ## Fix safety
     Pass an array: `f(x, jnp.asarray(i))` is traced and compiles once. The body must then not
@@ -115,10 +118,18 @@ class FilterJitChangingScalar(Rule):
                         f"every call; pass jnp.asarray({source}) so it is traced"))
                     break
         for changed in changing_graph_attributes(ctx):  # ``model.temperature = 1 / (epoch + 1)``
-            attribute = cst.Module([]).code_for_node(changed.write)
-            how = _described(changed.varying, cst.Module([]).code_for_node(changed.value))
+            written = cst.Module([]).code_for_node(changed.write)
+            source = cst.Module([]).code_for_node(changed.value)
+            how = _described(changed.varying, source)
+            if isinstance(changed.write, cst.Subscript):  # ``params["tau"] = tau`` for filter_jit
+                yield Violation(changed.write, (
+                    f"`{written}` is set to {how}, a Python scalar, before each call of "
+                    f"`{changed.spec.name}`: equinox.filter_jit keeps every non-array leaf static, "
+                    f"so every new value recompiles; store jnp.asarray({source}) so it is traced"),
+                    related=((changed.site.node, "the filter_jit call that receives it"),))
+                continue
             yield Violation(changed.write, (
-                f"`{attribute}` is set to {how} before each call of "
+                f"`{written}` is set to {how} before each call of "
                 f"`{changed.spec.name}`: nnx.jit keeps a Module's plain attributes static (in its "
                 f"graph definition), so every new value recompiles; store it as a Variable "
                 f"(`nnx.Variable(jnp.asarray(...))`, updated through `.value`) so it is traced"),
