@@ -286,6 +286,7 @@ _INTEGER = "TracerIntegerConversionError"
 _BOOL = "TracerBoolConversionError"
 _VALUE = "ValueError"
 _ARRAY = "TracerArrayConversionError"
+_NUMPY_SIZE_FIX = "derive it from a static shape (x.shape[0])"
 _SHAPE_0 = _concrete(_TYPE, (0, "shape"))
 _SHAPE_1 = _concrete(_TYPE, (1, "shape"))
 _AXIS_1 = _concrete(_CONCRETIZATION, (1, "axis"))
@@ -303,6 +304,12 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "jax.numpy.tri": _concrete(_TYPE, (0, "N"), (1, "M")),
     **{f"jax.numpy.{f}": _concrete(_CONCRETIZATION, (0, "n")) for f in ("triu_indices", "tril_indices", "diag_indices")},
     "jax.numpy.indices": _concrete(_CONCRETIZATION, (0, "dimensions")),
+    # NumPy's constructors under jit: a traced size cannot become a Python int
+    # (``np.ones(shape=(a,))`` with ``a`` a jitted function's argument)
+    **{f"numpy.{f}": _concrete(_TYPE, (0, "shape"), fix=_NUMPY_SIZE_FIX) for f in ("zeros", "ones", "empty", "full")},
+    "numpy.linspace": _concrete(_INTEGER, (2, "num"), fix=_NUMPY_SIZE_FIX),
+    "numpy.eye": _concrete(_INTEGER, (0, "N"), (1, "M"), fix=_NUMPY_SIZE_FIX),
+    "numpy.identity": _concrete(_INTEGER, (0, "n"), fix=_NUMPY_SIZE_FIX),
     # JAX's own check that a value is concrete, which libraries call before NumPy work
     # (dynamiqs' ``array_to_sparsedia``)
     "jax._src.core.concrete_or_error": _concrete(
@@ -697,7 +704,7 @@ NUMPY_CONVERTING_FUNCTIONS: dict[str, str] = {
         "average", "ptp", "cov", "corrcoef", "diag", "triu", "tril", "roll", "digitize", "isin",
         "append", "insert", "delete", "sort_complex", "trim_zeros", "unwrap", "gradient",
         "ediff1d", "meshgrid", "polyval", "polyfit", "flipud", "broadcast_to", "partition",
-        "argpartition",
+        "argpartition", "arange",
     )},
     "numpy.argsort": _TYPE,
 }

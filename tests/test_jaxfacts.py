@@ -603,6 +603,11 @@ def _library_concrete_calls() -> dict[str, tuple[object, tuple, dict]]:
         **{f"chex.{name}": (getattr(pytest.importorskip("chex"), name), (1,) + ((0, 2) if name.endswith("_in") else ()), {})
            for name in ("assert_scalar", "assert_scalar_positive", "assert_scalar_non_negative", "assert_scalar_in")},
         "chex.assert_scalar_negative": (pytest.importorskip("chex").assert_scalar_negative, (-1,), {}),
+        **{f"numpy.{name}": (getattr(np, name), ((2,),) + ((1.0,) if name == "full" else ()), {})
+           for name in ("zeros", "ones", "empty", "full")},
+        "numpy.linspace": (np.linspace, (0.0, 1.0, 3), {}),
+        "numpy.eye": (np.eye, (2, 3), {}),
+        "numpy.identity": (np.identity, (2,), {}),
         **{f"equinox.{name}": (getattr(pytest.importorskip("equinox"), name),
                                (((1.0, 2.0), 3.0), ((True, False), False)), {}) for name in ("partition", "filter")},
     }
