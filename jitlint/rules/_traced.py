@@ -1716,7 +1716,8 @@ class _FunctionAnalysis:
                 cls = calling_context(self.ctx).instance_class(name, scope)
         else:
             return None
-        method = class_methods(cls).get(method_name) if cls is not None else None
+        # (also a method the class inherits from a base of this module: ``gp.compute(t, yerr)``)
+        method = inherited_method(self.model, cls, method_name) if cls is not None else None
         params = positional_params(method) if method is not None else []
         if not params or params[0].name.value != "self":
             return None
