@@ -1269,9 +1269,32 @@ class FreshCallableRule(Rule):
         return own[:why] + WHEN_IT_FIRES + "\n\n" + own[why:]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
+        # Several fresh jits in one function that compile on each of its calls are one thing to
+        # change (build them once, outside): one finding, at the first, the others related.
+        grouped: dict[tuple, list[FreshJit]] = {}
         for fresh in fresh_jits(ctx):
-            if fresh.kind in self.kinds:
-                yield Violation(fresh.app.anchor, fresh.message(), fresh.related)
+            if fresh.kind not in self.kinds:
+                continue
+            key = (fresh.kind, id(fresh.function), _branches(fresh.app)) \
+                if fresh.function is not None and fresh.repetition in ("function", "builder") else (id(fresh),)
+            grouped.setdefault(key, []).append(fresh)
+        for group in grouped.values():
+            first, others = group[0], group[1:]
+            message = first.message()
+            if others:
+                name = first.function.name.value if first.function is not None else "?"
+                message += (f"; {len(others)} more jit{'s' if len(others) > 1 else ''} in `{name}` "
+                            f"{'are' if len(others) > 1 else 'is'} built anew on each call the same way")
+            related = first.related + tuple((other.app.anchor, "also jitted anew on each call")
+                                            for other in others)
+            yield Violation(first.app.anchor, message, related)
+
+
+def _branches(app: JitApplication) -> tuple[tuple[int, bool], ...]:
+    """The ``if`` branches ``app`` is written in (each ``if`` and whether in its body): jits in
+    exclusive branches run on different calls, each is its own finding."""
+    return tuple((id(node), any(n is app.anchor for n in iter_nodes(node.body)))
+                 for node in app.frame.ifs_in_scope())
 
 
 def _wraps_callable(call: cst.Call) -> bool:
