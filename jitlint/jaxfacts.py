@@ -306,7 +306,7 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "jax.numpy.indices": _concrete(_CONCRETIZATION, (0, "dimensions")),
     # NumPy's constructors under jit: a traced size cannot become a Python int
     # (``np.ones(shape=(a,))`` with ``a`` a jitted function's argument)
-    **{f"numpy.{f}": _concrete(_TYPE, (0, "shape"), fix=_NUMPY_SIZE_FIX) for f in ("zeros", "ones", "empty", "full")},
+    **{f"numpy.{f}": _concrete(_INTEGER, (0, "shape"), fix=_NUMPY_SIZE_FIX) for f in ("zeros", "ones", "empty", "full")},
     "numpy.linspace": _concrete(_INTEGER, (2, "num"), fix=_NUMPY_SIZE_FIX),
     "numpy.eye": _concrete(_INTEGER, (0, "N"), (1, "M"), fix=_NUMPY_SIZE_FIX),
     "numpy.identity": _concrete(_INTEGER, (0, "n"), fix=_NUMPY_SIZE_FIX),

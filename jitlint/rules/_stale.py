@@ -1774,3 +1774,89 @@ def _statement_of(node: cst.CSTNode, parents: dict[int, cst.CSTNode]) -> cst.CST
     while current is not None and not isinstance(current, cst.BaseSmallStatement):
         current = parents.get(id(current))
     return current if current is not None else node
+
+
+# Reads of a leaked value that do not touch the tracer itself (a list of tracers has a length);
+# printing it shows tracers where values were expected, a use.
+_METADATA_BUILTINS = frozenset({"len", "type", "id", "isinstance"})
+
+
+def leak_used_later(ctx: FileContext, flow: StateFlow) -> bool:
+    """Whether code outside the traces reads what ``flow`` (a leak) stores into, after a jitted
+    call, in a way that uses the tracer (``external_list[0] + 1``, ``layer.W @ x``, printing
+    it), or the writing function reads it itself (``RNG.key, sub = split(RNG.key)``: frozen at
+    the first trace).  A tracer
+    stored into a module-level list or object and never used again raises nothing (a tutorial
+    showing that the append runs once; a framework swapping values in under the trace).
+    Anything other than a module-level name (``self.cache``) counts as used."""
+    root, _, rest = flow.name.partition(".")
+    model = ctx.model
+    module_bindings = model.module_scope.bindings.get(root)
+    if not module_bindings or flow.keyword:
+        return True
+    attr = rest.split(".")[0] if rest else None
+    context = calling_context(ctx)
+    traced_defs = set(jitted_functions(ctx))
+    first_call = min((model.order(call.call) for call in jitted_calls(ctx)
+                      if model.call_site_of.get(call.call) is not None
+                      and model.call_site_of[call.call].frame.enclosing_function() is None), default=None)
+    parents: dict[int, cst.CSTNode] = {}
+    found = False
+
+    class _Reads(Walker):
+        def __init__(self) -> None:
+            self.scopes = [model.module_scope]
+            self.stack: list[cst.CSTNode] = []
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            nonlocal found
+            if found:
+                return False
+            if isinstance(node, cst.FunctionDef) and node is not flow.function \
+                    and (node in traced_defs or context.traced(node)):
+                return False  # reads under another trace see the tracer while it is valid
+            if self.stack:
+                parents[id(node)] = self.stack[-1]
+            self.stack.append(node)
+            scope = model.scope_of.get(node)
+            if scope is not None:
+                self.scopes.append(scope)
+            if isinstance(node, cst.Name) and node.value == root and self._uses(node):
+                found = True
+            return True
+
+        def on_leave(self, node: cst.CSTNode) -> None:
+            if self.stack and self.stack[-1] is node:
+                self.stack.pop()
+            if node in model.scope_of and len(self.scopes) > 1:
+                self.scopes.pop()
+
+        def _uses(self, name: cst.Name) -> bool:
+            if model.lookup(root, self.scopes[-1]) is not module_bindings:
+                return False
+            read: cst.CSTNode = name
+            parent = parents.get(id(name))
+            if any(isinstance(n, cst.AssignTarget) for n in self.stack):
+                return False  # a store (``RNG.key, sub = ...``)
+            if isinstance(parent, cst.Param) or (
+                    isinstance(parent, cst.Attribute) and parent.attr is name):
+                return False
+            if attr is not None:
+                if not (isinstance(parent, cst.Attribute) and parent.value is name and parent.attr.value == attr):
+                    return False
+                read, parent = parent, parents.get(id(parent))
+            if isinstance(parent, cst.Arg):
+                call = parents.get(id(parent))
+                if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) \
+                        and call.func.value in _METADATA_BUILTINS and not model.lookup(call.func.value, self.scopes[-1]):
+                    return False
+            if isinstance(parent, cst.Attribute) and parent.value is read and isinstance(
+                    parents.get(id(parent)), cst.Call) and parent.attr.value in MUTATING_METHODS:
+                return False  # another store into it
+            outside = not any(isinstance(n, (cst.FunctionDef, cst.Lambda, cst.For, cst.While)) for n in self.stack)
+            if outside and first_call is not None and model.order(name) < first_call:
+                return False  # read before any jitted call ran
+            return True
+
+    _Reads().walk(ctx.module)
+    return found

@@ -1,7 +1,7 @@
 from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._stale import state_flows
+from jitlint.rules._stale import leak_used_later, state_flows
 
 
 class GlobalStatementInJit(Rule):
@@ -96,6 +96,8 @@ class GlobalStatementInJit(Rule):
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         flows = sorted(state_flows(ctx), key=lambda f: ctx.model.order(f.node))  # the first write leads
         leaks: dict[int, list] = {}  # one finding per function for its leaked tracers: one fix
+        # a tracer stored into module-level state that nothing uses afterwards raises nothing
+        flows = [f for f in flows if f.kind != "leak" or leak_used_later(ctx, f)]
         for flow in flows:
             if flow.kind == "leak":
                 leaks.setdefault(id(flow.function), []).append(flow)
