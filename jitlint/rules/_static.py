@@ -158,7 +158,9 @@ def jitted_call_sites(ctx: FileContext) -> list[tuple[CallSite, StaticArgSpec, i
     """(site, spec, shift) for every call of a jitted function this file can see."""
     def compute(ctx: FileContext) -> list[tuple[CallSite, StaticArgSpec, int]]:
         callees = ctx.shared("static-callees", _Callees)
-        return [(site, *found) for site in ctx.model.calls if (found := callees.lookup(site)) is not None]
+        # a spec jax.jit rejects raises where it is applied (JIT701-703): its calls never run
+        return [(site, *found) for site in ctx.model.calls if (found := callees.lookup(site)) is not None
+                and next(spec_errors(found[0]), None) is None]
     return ctx.shared("jitted-call-sites", compute)
 
 

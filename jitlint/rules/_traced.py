@@ -155,6 +155,10 @@ TRACING_METHODS = {name: fact.functions[0][0] for name, fact in TRACING_CALLS.it
                    if name.split(".")[-2][:1].isupper()}
 TRACING_CALL_NAMES = frozenset(name for name in TRACING_CALLS if name not in TRACING_METHODS
                                and (name.startswith("jax.lax.") or not name.startswith("jax.")))
+# ... and the libraries whose tracing callables code picks at run time
+# (``getattr(jaxopt, self.solver_name)(fun=loss)``: _chosen_library_callable)
+CHOOSABLE_TRACING_MODULES = frozenset(name.rpartition(".")[0] for name in TRACING_CALL_NAMES
+                                      if not name.startswith("jax."))
 # ... and JAX's own transforms, which make a file worth parsing when the function handed to one
 # does a Python-value operation (project.transformed_function_forces)
 TRACING_TRANSFORM_NAMES = frozenset(TRACING_CALLS) - TRACING_CALL_NAMES
@@ -451,7 +455,23 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
     first: dict[tuple[int, str], TracerUse] = {}
     for use in uses.values():
         first.setdefault((id(use.function), use.message), use)
-    return list(first.values())
+    return _reachable(list(first.values()))
+
+
+def _reachable(uses: list[TracerUse]) -> list[TracerUse]:
+    """Leave out uses in the body of an ``if`` / ``while`` whose own test raises under the trace:
+    that body never runs (rewriting the test rewrites it too)."""
+    tests = {id(use.node) for use in uses if use.kind == "bool"}
+    if not tests:
+        return uses
+    unreached: set[int] = set()
+    for use in uses:
+        if use.kind != "bool" or not isinstance(use.function, cst.FunctionDef):
+            continue
+        for node in iter_nodes(use.function.body):
+            if isinstance(node, (cst.If, cst.While)) and id(node.test) in tests and node.test is use.node:
+                unreached.update(id(n) for n in iter_nodes(node.body))
+    return [use for use in uses if id(use.node) not in unreached]
 
 
 def python_value_uses(ctx: FileContext, func: cst.FunctionDef, traced: set[str], by: str
@@ -537,11 +557,14 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
     for site in model.calls:
         call, scope = site.node, site.frame.scope
         func = call.func
-        if (func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute)
+        if isinstance(func, cst.Call):  # ``getattr(jaxopt, self.solver_name)(fun=loss)``
+            qualname, fact = _chosen_library_callable(model, call, scope)
+        elif (func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute)
                 else None) not in _TRACING_CALL_LAST_NAMES:
             continue  # cheap test first: most calls are not these
-        qualname = model.qualified_name(func, scope) or linen_self_method(func, scope, model)
-        fact = TRACING_CALLS.get(qualname) if qualname is not None else None
+        else:
+            qualname = model.qualified_name(func, scope) or linen_self_method(func, scope, model)
+            fact = TRACING_CALLS.get(qualname) if qualname is not None else None
         if fact is None:
             continue
         static = lifted_static_positions(model, call, scope)
@@ -571,6 +594,28 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
         if static is not None:
             uses.extend(_traced_by(ctx, function, call, fact, qualname, static, _UNBOUND, False, frame))
     return uses
+
+
+def _chosen_library_callable(model: SemanticModel, call: cst.Call, scope: Scope
+                             ) -> tuple[Optional[str], Optional[TracingCall]]:
+    """``getattr(jaxopt, name)(fun=loss)``: a callable of a library module chosen at run time,
+    given a function by a keyword that every TRACING_CALLS entry of that module taking that
+    keyword traces (any jaxopt solver traces ``fun``)."""
+    chooser = call.func
+    if not (isinstance(chooser, cst.Call) and isinstance(chooser.func, cst.Name) and chooser.func.value == "getattr"
+            and not model.lookup("getattr", scope) and len(chooser.args) == 2):
+        return None, None
+    module = model.qualified_name(chooser.args[0].value, scope)
+    keywords = {arg.keyword.value for arg in call.args if arg.keyword is not None}
+    if module is None or not keywords:
+        return None, None
+    entries = [fact for name, fact in TRACING_CALLS.items()
+               if name.rpartition(".")[0] == module and not fact.wraps]
+    for keyword in sorted(keywords):
+        taking = [fact for fact in entries if any(k == keyword for _, k in fact.functions)]
+        if taking and all(len(fact.functions) == 1 for fact in taking):
+            return f"{module}.<{cst.Module([]).code_for_node(chooser.args[1].value)}>", TracingCall(((-1, keyword),))
+    return None, None
 
 
 def _traced_by(ctx: FileContext, func, call: cst.Call, fact: TracingCall, qualname: str, static: frozenset[int],
@@ -1728,9 +1773,12 @@ class _FunctionAnalysis:
         class (not this one, not a jitted or decorated one), else of a base class of this
         module, else the defs of the subclasses that supply it (a base class's ``step``
         calling ``self.step_env``, defined by each environment)."""
-        if not isinstance(func, cst.Attribute) or not self._is_self(func.value, scope):
+        if not isinstance(func, cst.Attribute):
             return []
-        class_scope = self.model.scope_of[self.func].parent
+        if self._is_self(func.value, scope):
+            class_scope = self.model.scope_of[self.func].parent
+        else:  # ``self._score(...)`` in a def nested in a method (a loss handed to a solver)
+            class_scope = self._enclosing_class_of_self(func.value, scope)
         if class_scope is None or class_scope.kind != "class" or not isinstance(class_scope.node, cst.ClassDef):
             return []
         cls, name = class_scope.node, func.attr.value
@@ -1738,6 +1786,17 @@ class _FunctionAnalysis:
         methods = [found] if found is not None else overriding_methods(self.model, cls, name)
         return [m for m in methods if m is not self.func and not m.decorators and m not in self.jitted_defs
                 and positional_params(m)]
+
+    def _enclosing_class_of_self(self, expr: cst.BaseExpression, scope: Scope) -> Optional[Scope]:
+        """The class scope of the method whose ``self`` a nested def of it reads (a closure)."""
+        if not isinstance(expr, cst.Name):
+            return None
+        bindings = self.model.lookup(expr.value, scope)
+        method = bindings[0].scope.node if len(bindings) == 1 and bindings[0].kind == "param" else None
+        if not isinstance(method, cst.FunctionDef) or method is self.func or not positional_params(method) \
+                or positional_params(method)[0].name.value != expr.value or method.decorators:
+            return None
+        return self.model.scope_of[method].parent
 
     def own_property(self, expr: cst.Attribute, scope: Scope) -> Optional[cst.FunctionDef]:
         """``self.n_actions`` in a staged trace, a ``property`` / ``cached_property`` of this

@@ -4,7 +4,7 @@ import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.walk import iter_nodes, source_text as _src
-from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_METHODS, TRACING_TRANSFORM_NAMES, tracer_uses
+from jitlint.rules._traced import CHOOSABLE_TRACING_MODULES, TRACING_CALL_NAMES, TRACING_METHODS, TRACING_TRANSFORM_NAMES, tracer_uses
 
 
 class PythonControlFlowOnTracer(Rule):
@@ -110,7 +110,8 @@ class PythonControlFlowOnTracer(Rule):
     code = "JIT801"
     name = "python-control-flow-on-tracer"
     summary = "Python control flow on a traced value raises TracerBoolConversionError under jit"
-    prefilter_names = TRACING_CALL_NAMES  # code that lax.scan and friends trace outside jit
+    # code that lax.scan and friends trace outside jit, also a solver picked by name
+    prefilter_names = TRACING_CALL_NAMES | CHOOSABLE_TRACING_MODULES
     prefilter_methods = TRACING_METHODS  # self.param(name, init_fn): flax traces init_fn in apply
     prefilter_transforms = TRACING_TRANSFORM_NAMES  # jax.vmap(f) where f does a Python-value operation
     severity = "error"
