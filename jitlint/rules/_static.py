@@ -32,7 +32,7 @@ from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._lifted import lifted_specs, transformed_calls
 from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context, inherited_method, sole_override
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument, argument_value, target_names
-from jitlint.rules._jitted import annotated_strict_array, positional_params, static_names
+from jitlint.rules._jitted import annotated_strict_array, jitted_functions, positional_params, static_names
 from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
                                 spec_errors, spec_of, target_def)
 from jitlint.values import (
@@ -741,31 +741,30 @@ def _unpacked_unhashable(ctx: FileContext, binding, depth: int) -> Optional[tupl
 
 
 def _passed_unhashable(ctx: FileContext, binding, depth: int) -> Optional[tuple[str, str]]:
-    """A parameter of a constructor of this module (``__init__``'s ``net`` in
-    ``NQS(TwoNets([...]))``) that every call of the class passes an unhashable value; None
-    when it has no call here."""
+    """A parameter of an undecorated def or a constructor of this module (``__init__``'s ``net``
+    in ``NQS(TwoNets([...]))``) that every call of it passes an unhashable value; None when it
+    has no call here.  Not a jitted def's: its static arguments are judged at its own calls."""
     func = binding.scope.node
     if binding.kind != "param" or not isinstance(binding.node, cst.Param) or binding.node.default is not None \
-            or not isinstance(func, cst.FunctionDef) or func.params.star_arg is binding.node:
+            or not isinstance(func, cst.FunctionDef) or func.params.star_arg is binding.node or func.decorators \
+            or func in jitted_functions(ctx):
         return None
-    context = calling_context(ctx)
     positional = [p.name.value for p in positional_params(func)]
-    # only a constructor's: a def's parameter passed on to the jitted call is reported at the
-    # def's calls (StaticUse.via), and a method's callers pass values through receivers
-    if ctx.model.functions[func].scope.kind == "class":
+    owner = ctx.model.functions[func].scope
+    if owner.kind == "class":
         if func.name.value != "__init__":
-            return None
+            return None  # a method's callers pass values through receivers, not followed here
         positional = positional[1:]
     position = positional.index(binding.name) if binding.name in positional else None
+    callee = owner.node.name.value if owner.kind == "class" else func.name.value
     found = None
-    for site in context.call_sites(func):
+    for site in calling_context(ctx).call_sites(func):
         value = argument_value(site.node, position, binding.name) \
             if not any(a.star for a in site.node.args) else None
         inner = unhashable(ctx, value, site.frame.scope, depth + 1) if value is not None else None
         if inner is None:
             return None
-        cls = ctx.model.functions[func].scope.node.name.value if func.name.value == "__init__" else func.name.value
-        found = found or (f"{inner[0]}, passed to `{cls}` as `{binding.name}`", inner[1])
+        found = found or (f"{inner[0]}, passed to `{callee}` as `{binding.name}`", inner[1])
     return found
 
 
