@@ -5,6 +5,7 @@ import libcst as cst
 from jitlint.jaxfacts import NON_PYTREE_CLASS_DECORATORS
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._arguments import PYTREE_METHODS, registered_classes
+from jitlint.rules._context import calling_context
 from jitlint.rules._jitted import TRACING_JITS, jitted_functions, positional_params, static_names
 from jitlint.semantic import Scope, decorator_name
 from jitlint.staticargs import literal, spec_of
@@ -14,7 +15,9 @@ class JitOnMethod(Rule):
     """
     ## What it does
     Flags `@jax.jit` (or `@partial(jax.jit, ...)` without `self` static) directly on a method
-    of a plain class: no base class, no class decorator but ones that make no pytree
+    of a plain class: no base class but plain classes of this module (none of which defines
+    `__init_subclass__`, which may register subclasses), no metaclass, no class decorator but
+    ones that make no pytree
     (`@dataclass`, `@attr.s`, `@attrs.define`: `jaxfacts.NON_PYTREE_CLASS_DECORATORS`; jax issue
     1567), no `tree_flatten`, not registered by
     a call in the module (`jax.tree_util.register_pytree_node(Cls, ...)` and the others of
@@ -112,17 +115,30 @@ def _counted_self(spec, params: list[cst.Param]) -> str:
 
 
 def _plain_class(ctx: FileContext, node: cst.CSTNode, scope: Scope) -> bool:
-    """A class JAX sees as a plain object: no base class, no ``tree_flatten``, and no class
+    """A class JAX sees as a plain object: no base class but plain classes of this module, no
+    ``tree_flatten``, and no class
     decorator but ones that make no pytree (``@dataclass``, ``@attr.s``: jaxfacts)."""
     if not isinstance(node, cst.ClassDef) or scope.parent is None or any(
             ctx.model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator,
                                      scope.parent) not in NON_PYTREE_CLASS_DECORATORS
             for d in node.decorators):
         return False
-    if any(not (isinstance(b.value, cst.Name) and b.value.value == "object") for b in node.bases):
+    for base in node.bases:  # bases of this module that are plain classes themselves
+        if isinstance(base.value, cst.Name) and base.value.value == "object":
+            continue
+        local = calling_context(ctx).class_of(base.value, scope.parent)
+        if local is None or local is node or not _plain_class(ctx, local, ctx.model.scope_of[local]) \
+                or _defines(local, "__init_subclass__"):
+            return False  # (a base's __init_subclass__ may register each subclass as a pytree)
+    if node.keywords:  # a metaclass
         return False
     return not any(isinstance(s, cst.FunctionDef) and s.name.value in PYTREE_METHODS
                    for s in node.body.body)
+
+
+def _defines(cls: cst.ClassDef, name: str) -> bool:
+    return isinstance(cls.body, cst.IndentedBlock) and any(
+        isinstance(s, cst.FunctionDef) and s.name.value == name for s in cls.body.body)
 
 
 def _classmethods(ctx: FileContext) -> Iterator[Violation]:
