@@ -35,7 +35,7 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_METHODS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, DATA_SIZED_OUTPUTS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_GENERATORS,
+from jitlint.jaxfacts import (ARRAY_METHODS, TREE_MAPS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, DATA_SIZED_OUTPUTS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_GENERATORS,
                               HOST_RANDOM_SIZE_PARAMS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
@@ -618,9 +618,31 @@ class _ArgTypes:
         if binding.kind != "assign" or not isinstance(node, cst.Assign) or len(node.targets) != 1:
             return None
         if not isinstance(node.targets[0].target, cst.Name):
+            mapped = self._tree_mapped(binding, depth)
+            if mapped is not None:
+                return mapped
             kinds = {self.kind(value, scope, depth + 1) for value, scope in self.unpacked_values(binding)}
             return kinds.pop() if len(kinds) == 1 else None
         return self.kind(binding.value, binding.scope, depth + 1) if binding.value is not None else None
+
+    def _tree_mapped(self, binding: Binding, depth: int) -> Optional[tuple[str, str]]:
+        """``a, b, e = jax.tree.map(jnp.exp, (a, b, e))``: a jax.numpy function mapped over a
+        tuple display gives, at each position, that function of the element there (strongly
+        typed when the element is)."""
+        node = binding.node
+        target, value = node.targets[0].target, node.value
+        if not (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, cst.Call) and len(value.args) == 2
+                and (self.model.qualified_name(value.func, binding.scope) or "") in TREE_MAPS
+                and (self.model.qualified_name(value.args[0].value, binding.scope) or "").startswith("jax.numpy.")
+                and isinstance(value.args[1].value, cst.Tuple)):
+            return None
+        names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+        elements = value.args[1].value.elements
+        if binding.name not in names or len(elements) != len(names) \
+                or any(isinstance(e, cst.StarredElement) for e in elements):
+            return None
+        kind = self.kind(elements[names.index(binding.name)].value, binding.scope, depth + 1)
+        return kind if kind is not None and kind[0] == "strong" else None
 
     def _calls_by_name(self, func: cst.FunctionDef) -> list[CallSite]:
         """The module's calls of ``func`` by its own name (``helper(x)``)."""
