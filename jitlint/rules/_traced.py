@@ -68,7 +68,7 @@ from typing import Iterator, NamedTuple, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (NAMED_TUPLE_BASES, TRACE_ERROR_CATCHERS, ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMESPACES, NUMPY_KEEPING_JNP_FUNCTIONS, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, BOOL_DTYPES, COMPILE_TIME_EVAL_CONTEXTS, MASK_KEEPING_METHODS, SHAPE_JOINING_CALLS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (HOST_CALLBACKS, NAMED_TUPLE_BASES, TRACE_ERROR_CATCHERS, ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMESPACES, NUMPY_KEEPING_JNP_FUNCTIONS, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, BOOL_DTYPES, COMPILE_TIME_EVAL_CONTEXTS, MASK_KEEPING_METHODS, SHAPE_JOINING_CALLS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
@@ -1516,6 +1516,7 @@ class _FunctionAnalysis:
         # whose entries hold tracers: the keys that do (``{"key": name, "val": p[name]}``)
         self.record_params = record_params or {}
         self._str_key_reads: Optional[dict[str, list[cst.Name]]] = None
+        self._host_defs: Optional[dict[int, bool]] = None
         self._writing: set[str] = set()  # containers whose item writes are being judged
         # parameters handed an instance of a class of this module whose attributes hold tracers
         # (``Sinkhorn()(prob)`` with ``prob = LinearProblem(geom, tau_a=tau_a)``)
@@ -1786,6 +1787,21 @@ class _FunctionAnalysis:
         methods = [found] if found is not None else overriding_methods(self.model, cls, name)
         return [m for m in methods if m is not self.func and not m.decorators and m not in self.jitted_defs
                 and positional_params(m)]
+
+    def host_callback_defs(self) -> dict[int, bool]:
+        """The defs in this function's body that it hands to a host callback
+        (``jax.pure_callback(host_call, shapes, x)``: jaxfacts.HOST_CALLBACKS), by id."""
+        if self._host_defs is None:
+            self._host_defs = {}
+            for node in iter_nodes(self.func.body):
+                if isinstance(node, cst.Call) and node.args and isinstance(node.args[0].value, cst.Name) \
+                        and node.args[0].keyword is None:
+                    scope = self.model.scope_of.get(self.func, self.model.module_scope)
+                    if self.model.qualified_name(node.func, scope) in HOST_CALLBACKS:
+                        for binding in self.model.lookup(node.args[0].value.value, scope):
+                            if binding.kind == "def":
+                                self._host_defs[id(binding.node)] = True
+        return self._host_defs
 
     def _enclosing_class_of_self(self, expr: cst.BaseExpression, scope: Scope) -> Optional[Scope]:
         """The class scope of the method whose ``self`` a nested def of it reads (a closure)."""
@@ -3298,7 +3314,26 @@ class _UseFinder(Walker):
     def _leave(self, node) -> None:
         self.scopes.pop()
 
-    visit_FunctionDef = visit_Lambda = visit_ListComp = visit_GeneratorExp = _enter
+    visit_Lambda = visit_ListComp = visit_GeneratorExp = _enter
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> Optional[bool]:
+        outer = self.scope
+        self._enter(node)
+        if not self.a.host_callback_defs().get(id(node)):
+            return None
+        # a def handed to a host callback runs later on the host, with concrete arrays: its
+        # own values are NumPy's, but a tracer of this trace it closes over cannot become one
+        own = self.a.model.scope_of.get(node)
+        for name in name_loads(node.body):
+            bindings = self.a.model.lookup(name.value, own) if own is not None else []
+            if bindings and all(b.scope is not own for b in bindings) and self.a.traced(name, outer):
+                self.a.report("numpy", name, (
+                    f"`{node.name.value}` runs on the host with concrete arrays after the trace, but "
+                    f"reads `{name.value}`, a tracer of {self.a.where} that it closes over: the "
+                    f"callback raises TracerArrayConversionError (JaxRuntimeError at the jitted "
+                    f"call); pass `{name.value}` to the callback as an argument"))
+                break
+        return False
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         """``x.device`` / ``x.sharding`` of a traced value: a tracer has no such attribute or

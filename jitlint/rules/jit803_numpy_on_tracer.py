@@ -20,7 +20,11 @@ class NumpyOnTracer(Rule):
     Traced code is all the code JIT801 lists (`jitlint rule JIT801`): jitted functions, and the
     functions that vmap, the lax loops, `model.apply`, equinox and nnx methods, transforms
     called in traced code and the libraries of `jaxfacts.TRACING_CALLS` trace.
-    `jax.grad`'s differentiated arguments count too, with or without jit.
+    `jax.grad`'s differentiated arguments count too, with or without jit. A def handed to a
+    host callback (`jax.pure_callback`, `io_callback`, `jax.debug.callback`:
+    `jaxfacts.HOST_CALLBACKS`) is host code, given concrete arrays; only a tracer of the
+    enclosing trace that it closes over is flagged (pounce#740: the callback raises, surfacing
+    as `JaxRuntimeError` at the jitted call; `fixtures/trace_errors/host_callback_closes_over_tracer.py`).
 
     ## Why is this bad?
     numpy needs the data, and a tracer has none. Measured on jax 0.10.2 / numpy 2.4 (CPU):
