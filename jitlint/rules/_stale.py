@@ -266,18 +266,34 @@ def _bound_jitted_methods(ctx: FileContext, jitted: set) -> list[cst.FunctionDef
     return found
 
 
-def _first_host_read(ctx: FileContext, body) -> Optional[tuple[cst.Call, tuple[str, str, str]]]:
+def _first_host_read(ctx: FileContext, body, depth: int = 0) -> Optional[tuple[cst.Call, tuple[str, str, str]]]:
     """The first host-state read that ``body`` makes itself (not in a nested def, which may run
-    at call time as a host callback), with no traced parameter in its arguments."""
+    at call time as a host callback), with no traced parameter in its arguments; else the first
+    call of a method of an object of this module that makes one (``rb.sample(batch_size)``
+    drawing with ``np.random``), reported at that call."""
     model = ctx.model
     params = {p.name.value for p in (*positional_params(body), *body.params.kwonly_params)}
+    helpers = []
     for site in model.calls:
         if not site.frame.is_inside(body) or _nested_function(site.frame, body):
             continue
         read = _host_state_read(site.node, site.frame.scope, model) or _iterator_advance(ctx, site.node, site.frame.scope, body) \
             or _generator_draw(ctx, site.node, site.frame.scope, body)
-        if read is not None and not any(_reads_value_of(a.value, params) for a in site.node.args):
+        # (a helper's parameters hold what its call passes, judged at that call)
+        if read is not None and (depth > 0 or not any(_reads_value_of(a.value, params) for a in site.node.args)):
             return site.node, read
+        if read is None and depth < 2 and not any(_reads_value_of(a.value, params) for a in site.node.args
+                                                  if depth == 0):
+            helpers.append(site)
+    jitted = set(jitted_functions(ctx))
+    for site in helpers:  # (plain helper defs are bodies of their own: _Analysis._helpers)
+        callee = calling_context(ctx).callee(site.node, site.frame.scope) \
+            if isinstance(site.node.func, cst.Attribute) else None
+        if isinstance(callee, cst.FunctionDef) and callee is not body and callee not in jitted \
+                and not callee.decorators and model.functions[callee].scope.kind == "class":
+            inner = _first_host_read(ctx, callee, depth + 1)
+            if inner is not None:
+                return site.node, inner[1]
     return None
 
 
