@@ -393,6 +393,12 @@ def self_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope
     if not isinstance(attr.value, cst.Name) or not isinstance(scope.node, cst.FunctionDef):
         return None
     method = scope.node
+    if attr.value.value == "self" and not any(p.name.value == "self" for p in method.params.params):
+        # ``self.table`` in a def nested in a method (a closure the method returns)
+        bindings = model.lookup("self", scope)
+        if len(bindings) != 1 or bindings[0].kind != "param" or not isinstance(bindings[0].scope.node, cst.FunctionDef):
+            return None
+        method = bindings[0].scope.node
     params = [*method.params.posonly_params, *method.params.params]
     if not params or params[0].name.value != attr.value.value or attr.value.value != "self" \
             or method not in model.functions:
@@ -1318,12 +1324,14 @@ def returned_values(model: SemanticModel, flow: ValueFlow, call: cst.Call, scope
     return function_returns(model, function)
 
 
-def returned_made_function(model: SemanticModel, flow: ValueFlow, call: cst.Call, scope: Scope
-                           ) -> Optional[cst.CSTNode]:
-    """``make_schedule(0.9)``: the def or lambda the called module function creates and returns
-    on every ``return`` (a new function per call); None when some return gives anything else."""
+def returned_made_function(model: SemanticModel, flow: ValueFlow, call: cst.Call, scope: Scope,
+                           function: Optional[cst.FunctionDef] = None) -> Optional[cst.CSTNode]:
+    """``make_schedule(0.9)``: the def or lambda the called module function (or ``function``,
+    the method a call runs) creates and returns on every ``return`` (a new function per call);
+    None when some return gives anything else."""
     found = None
-    for returned in returned_values(model, flow, call, scope):
+    returns = function_returns(model, function) if function is not None else returned_values(model, flow, call, scope)
+    for returned in returns:
         made = model.value_origin(returned.value, returned.scope, returned.frame)  # type: ignore[arg-type]
         if made is None or not isinstance(made[0], (cst.FunctionDef, cst.Lambda)) \
                 or not any(f.node is returned.function for f in made[2]):
