@@ -2650,7 +2650,17 @@ class _FunctionAnalysis:
     def root_flag(self, expr: cst.BaseExpression, scope: Scope) -> Optional[bool]:
         """The truth value of the jitted def's own parameter that every jitted call in the
         module passes as a literal of one truth value, or leaves at such a default (``if
-        verbose:`` with ``verbose=False`` never passed): None when unknown."""
+        verbose:`` with ``verbose=False`` never passed): None when unknown.  Also ``if not
+        self.no_cutoff:`` where ``__init__`` sets the attribute from a parameter that every
+        construction of the class in the module gives a literal of one truth value."""
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+            inner = _instance_flag(self.ctx, expr.expression, scope)
+            if inner is not None:
+                return not inner
+        elif isinstance(expr, cst.Attribute):
+            inner = _instance_flag(self.ctx, expr, scope)
+            if inner is not None:
+                return inner
         if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 and is_none(expr.comparisons[0].comparator) \
                 and isinstance(expr.comparisons[0].operator, (cst.Is, cst.IsNot)):
             # ``if offsets is None:`` where every call passes a tuple display (or None), or the
@@ -4011,7 +4021,8 @@ class _UseFinder(Walker):
             return
         for element in node.slice:
             index = element.slice
-            if isinstance(index, cst.Index) and _is_numpy_array(a.model, node.value, scope) \
+            if isinstance(index, cst.Index) and (_is_numpy_array(a.model, node.value, scope)
+                                                 or _numpy_passed_to_init(a.ctx, node.value, scope)) \
                     and a.traced(index.value, scope):
                 table = _src(node.value)
                 a.report("numpy", node, f"`{_src(node)}` indexes a NumPy array with a traced value "
@@ -4201,6 +4212,54 @@ def _is_python_sequence(model: SemanticModel, expr: cst.BaseExpression, scope: S
         made = self_attribute_value(model, expr, scope, any_value=True)
         return made is not None and _is_python_sequence(model, *made, depth=1)
     return False
+
+
+def _init_param_values(ctx: FileContext, expr: cst.BaseExpression, scope: Scope
+                       ) -> Optional[list[tuple[cst.BaseExpression, Scope]]]:
+    """``self.flag`` that ``__init__`` sets from its parameter: what every construction of the
+    class in this module passes there (the default where one leaves it out); None when
+    unknown, or when no construction is in view."""
+    model = ctx.model
+    if not isinstance(expr, cst.Attribute):
+        return None
+    made = self_attribute_value(model, expr, scope, any_value=True)
+    if made is None or not isinstance(made[0], cst.Name):
+        return None
+    bindings = model.lookup(made[0].value, made[1])
+    init = bindings[0].scope.node if len(bindings) == 1 and bindings[0].kind == "param" else None
+    if not isinstance(init, cst.FunctionDef) or init.name.value != "__init__" \
+            or not isinstance(bindings[0].node, cst.Param):
+        return None
+    param = bindings[0].node
+    positional = [p.name.value for p in positional_params(init)][1:]
+    name = bindings[0].name
+    position = positional.index(name) if name in positional else None
+    sites = calling_context(ctx).call_sites(init)
+    values = []
+    for site in sites:
+        if any(a.star for a in site.node.args):
+            return None
+        value = argument_value(site.node, position, name)
+        value = param.default if value is None else value
+        if value is None:
+            return None
+        values.append((value, site.frame.scope))
+    return values or None
+
+
+def _instance_flag(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> Optional[bool]:
+    """The truth value of ``self.flag`` when every construction gives it one literal's
+    (``isNoCut=True`` at the only ``LennardJonesForce(...)``)."""
+    values = _init_param_values(ctx, expr, scope)
+    return _one_truth([value for value, _ in values]) if values is not None else None
+
+
+def _numpy_passed_to_init(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> bool:
+    """``self.map_prm`` that ``__init__`` sets from its parameter, which every construction of
+    the class in this module passes a NumPy array (``LennardJonesForce(..., map_lj, ...)`` with
+    ``map_lj = np.array([0, 0])``)."""
+    values = _init_param_values(ctx, expr, scope)
+    return values is not None and all(_is_numpy_array(ctx.model, value, value_scope) for value, value_scope in values)
 
 
 def _is_numpy_array(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bool:
