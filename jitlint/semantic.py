@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterator, Optional, Union
+from typing import Iterable, Iterator, Optional, Union
 
 import libcst as cst
 
@@ -596,6 +596,24 @@ def argument_value(call: cst.Call, position: Optional[int], *keywords: str) -> O
     """The value of ``argument``."""
     arg = argument(call, position, *keywords)
     return arg.value if arg is not None else None
+
+
+def passed_values(sites: Iterable["CallSite"], position: Optional[int], name: str,
+                  default: Optional[cst.BaseExpression] = None
+                  ) -> Optional[list[tuple[cst.BaseExpression, "CallSite"]]]:
+    """What each call in ``sites`` gives the parameter ``name`` (at ``position``), ``default``
+    where a call leaves it out: (value, site) per call.  None when a call spreads arguments
+    (``*args``) or leaves out a parameter that has no default."""
+    found = []
+    for site in sites:
+        if any(arg.star for arg in site.node.args):
+            return None
+        value = argument_value(site.node, position, name)
+        value = default if value is None else value
+        if value is None:
+            return None
+        found.append((value, site))
+    return found
 
 
 def is_none(expr: Optional[cst.BaseExpression]) -> bool:

@@ -43,7 +43,7 @@ from jitlint.rules._loaders import PASS_THROUGH, ragged_source
 from jitlint.rules._context import CallingContext, calling_context
 from jitlint.rules._instances import pytree_instance
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads, positional_params
-from jitlint.semantic import Binding, CallSite, Scope, SemanticModel, argument_value, has_decorator
+from jitlint.semantic import Binding, CallSite, Scope, SemanticModel, argument_value, has_decorator, passed_values
 from jitlint.values import (IterationValues, substituted, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
                             array_made_by, loop_elements,
                             statements_in,
@@ -655,18 +655,14 @@ class _ArgTypes:
         positional = [p.name.value for p in positional_params(func)]
         name = param.name.value
         position = positional.index(name) if name in positional else None
-        sites = self._calls_by_name(func)
+        values = passed_values(self._calls_by_name(func), position, name, param.default)
         kinds = []
-        for site in sites:
-            if any(arg.star for arg in site.node.args):
-                return None
-            value = argument_value(site.node, position, name)
-            value = param.default if value is None else value
-            kind = self.kind(value, site.frame.scope, depth + 1) if value is not None else None
+        for value, site in values or ():
+            kind = self.kind(value, site.frame.scope, depth + 1)
             if kind is None or kinds and kind[0] != kinds[0][0]:
                 return None
             kinds.append(kind)
-        return kinds[0] if kinds else None
+        return kinds[0] if values and kinds else None
 
     def _element(self, binding: Binding, depth: int) -> Optional[tuple[str, str]]:
         """The kind of what ``for x in ...`` binds: an element of an array is a strongly typed

@@ -31,7 +31,7 @@ from jitlint.rules._arguments import field_assignments, instance_class
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._lifted import lifted_specs, transformed_calls
 from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context, inherited_method, sole_override
-from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument, argument_value, target_names
+from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument, passed_values, target_names
 from jitlint.rules._jitted import annotated_strict_array, jitted_functions, positional_params, static_names
 from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
                                 spec_errors, spec_of, target_def)
@@ -758,10 +758,8 @@ def _passed_unhashable(ctx: FileContext, binding, depth: int) -> Optional[tuple[
     position = positional.index(binding.name) if binding.name in positional else None
     callee = owner.node.name.value if owner.kind == "class" else func.name.value
     found = None
-    for site in calling_context(ctx).call_sites(func):
-        value = argument_value(site.node, position, binding.name) \
-            if not any(a.star for a in site.node.args) else None
-        inner = unhashable(ctx, value, site.frame.scope, depth + 1) if value is not None else None
+    for value, site in passed_values(calling_context(ctx).call_sites(func), position, binding.name) or ():
+        inner = unhashable(ctx, value, site.frame.scope, depth + 1)
         if inner is None:
             return None
         found = found or (f"{inner[0]}, passed to `{callee}` as `{binding.name}`", inner[1])

@@ -95,7 +95,7 @@ from jitlint.rules._lifted import nondiff_spec_of, static_positions as lifted_st
 from jitlint.rules._nnx import NNX_JIT, linen_self_method
 from jitlint.walk import own_nodes
 from jitlint.rules._static import fields_passed, jitted_call_sites, jitted_callee, jitted_reference, map_arguments
-from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, argument_value,
+from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, argument_value, passed_values,
                               dotted_name, is_none)
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
 from jitlint.values import (annotated_fields, array_made_by, literal_truth, assigned, class_attribute_value, int_constant, returned_made_function,
@@ -4234,17 +4234,8 @@ def _init_param_values(ctx: FileContext, expr: cst.BaseExpression, scope: Scope
     positional = [p.name.value for p in positional_params(init)][1:]
     name = bindings[0].name
     position = positional.index(name) if name in positional else None
-    sites = calling_context(ctx).call_sites(init)
-    values = []
-    for site in sites:
-        if any(a.star for a in site.node.args):
-            return None
-        value = argument_value(site.node, position, name)
-        value = param.default if value is None else value
-        if value is None:
-            return None
-        values.append((value, site.frame.scope))
-    return values or None
+    values = passed_values(calling_context(ctx).call_sites(init), position, name, param.default)
+    return [(value, site.frame.scope) for value, site in values] if values else None
 
 
 def _instance_flag(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> Optional[bool]:
