@@ -197,6 +197,15 @@ class SemanticModel:
             return self.value_origin(binding.value, binding.scope, binding.frame, _depth + 1)
         return None
 
+    def through_aliases(self, binding: Optional[Binding], depth: int = 3) -> Optional[Binding]:
+        """The binding a chain of plain renames leads to (``ljE = potential_fn`` -> the def
+        ``potential_fn``): each name bound once, followed ``depth`` steps at most."""
+        for _ in range(depth):
+            if binding is None or binding.kind != "assign" or not isinstance(binding.value, cst.Name):
+                break
+            binding = self.single_binding(binding.value.value, binding.scope)
+        return binding
+
     def single_binding(self, name: str, scope: Scope) -> Optional[Binding]:
         bindings = self.lookup(name, scope)
         return bindings[0] if len(bindings) == 1 else None

@@ -304,12 +304,9 @@ def target_def(app: JitApplication, model: SemanticModel) -> Optional[cst.Functi
                 return binding.node
         if len(bindings) == 1 and bindings[0].kind == "assign" and isinstance(bindings[0].value, cst.Lambda):
             return bindings[0].value
-        for _ in range(3):  # ``ljE = potential_fn`` then ``jit(ljE)``: the def the alias names
-            if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, cst.Name):
-                break
-            bindings = model.lookup(bindings[0].value.value, bindings[0].scope)
-            if len(bindings) == 1 and bindings[0].kind == "def" and isinstance(bindings[0].node, cst.FunctionDef):
-                return bindings[0].node
+        aliased = model.through_aliases(bindings[0]) if len(bindings) == 1 else None
+        if aliased is not None and aliased.kind == "def" and isinstance(aliased.node, cst.FunctionDef):
+            return aliased.node  # ``ljE = potential_fn`` then ``jit(ljE)``
     if isinstance(app.target, cst.Attribute) and isinstance(app.target.value, cst.Name):
         # ``jax.jit(Solver.solve, static_argnums=(0, 2))``: the function as the class holds
         # it, ``self`` its first parameter (a staticmethod: as written)

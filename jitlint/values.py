@@ -392,16 +392,9 @@ def self_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope
     module writes ``.table``."""
     if not isinstance(attr.value, cst.Name) or not isinstance(scope.node, cst.FunctionDef):
         return None
-    method = scope.node
-    if attr.value.value == "self" and not any(p.name.value == "self" for p in method.params.params):
-        # ``self.table`` in a def nested in a method (a closure the method returns)
-        bindings = model.lookup("self", scope)
-        if len(bindings) != 1 or bindings[0].kind != "param" or not isinstance(bindings[0].scope.node, cst.FunctionDef):
-            return None
-        method = bindings[0].scope.node
-    params = [*method.params.posonly_params, *method.params.params]
-    if not params or params[0].name.value != attr.value.value or attr.value.value != "self" \
-            or method not in model.functions:
+    # the method whose ``self`` it reads: this one, or one a closure here is nested in
+    method = method_of_self(model, attr.value, scope) if attr.value.value == "self" else None
+    if method is None or method not in model.functions:
         return None
     owner = model.functions[method].scope
     if owner.kind != "class" or not isinstance(owner.node, cst.ClassDef):
@@ -410,6 +403,17 @@ def self_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope
     if len(values) != 1 or attribute_written_elsewhere(model, attr.attr.value):
         return None
     return values[0][1], values[0][2]
+
+
+def method_of_self(model: SemanticModel, name: cst.Name, scope: Scope) -> Optional[cst.FunctionDef]:
+    """The def whose first parameter ``name`` (read in ``scope``) is: the function ``scope``
+    belongs to, or one it is nested in (``self.table`` in a closure a method returns)."""
+    bindings = model.lookup(name.value, scope)
+    if len(bindings) != 1 or bindings[0].kind != "param" or not isinstance(bindings[0].scope.node, cst.FunctionDef):
+        return None
+    method = bindings[0].scope.node
+    params = [*method.params.posonly_params, *method.params.params]
+    return method if params and params[0] is bindings[0].node else None
 
 
 def dict_item_value(flow: "ValueFlow", expr: cst.BaseExpression, scope: Scope

@@ -50,7 +50,7 @@ from jitlint.jaxfacts import (APPLIED_MODULE_BASES, APPLYING_METHODS, CONCRETE_P
 from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
-                              argument_value, dotted_name, has_decorator, is_none, target_names)
+                              argument_value, dotted_name, has_decorator, is_none, passed_values, target_names)
 from jitlint.values import function_returns, origin, value_flow
 from jitlint.walk import children, iter_nodes
 
@@ -269,6 +269,23 @@ class CallingContext:
         sites += self._instantiations(function)
         sites += self._applications(function)
         return [site for site in sites if not site.frame.is_inside(function)]
+
+    def passed_to(self, param: Binding) -> Optional[list[tuple[cst.BaseExpression, CallSite]]]:
+        """What every call in the module gives the parameter ``param`` of a plain def, or of a
+        class's ``__init__`` through the constructions of the class (its default where a call
+        leaves it out); None when a call's arguments are not readable, or for another method
+        (its callers pass values through receivers)."""
+        func = param.scope.node
+        if param.kind != "param" or not isinstance(param.node, cst.Param) or not isinstance(func, cst.FunctionDef) \
+                or func.params.star_arg is param.node:
+            return None
+        positional = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        if self.model.functions[func].scope.kind == "class":
+            if func.name.value != "__init__":
+                return None
+            positional = positional[1:]
+        position = positional.index(param.name) if param.name in positional else None
+        return passed_values(self.call_sites(func), position, param.name, param.node.default)
 
     @cached_property
     def _called_through_parameters(self) -> dict[cst.FunctionDef, list[CallSite]]:

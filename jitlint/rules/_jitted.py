@@ -153,12 +153,9 @@ def jitted_def(app: JitApplication, model: SemanticModel) -> Optional[cst.Functi
             return app.target
         return None
     if isinstance(app.target, cst.Name):
-        binding = model.single_binding(app.target.value, app.frame.scope) or _rebound_def(app, model) \
-            or _reaching_def(app, model)
-        for _ in range(3):  # ``ljE = potential_fn`` then ``jit(ljE)``: the def the alias names
-            if binding is None or binding.kind != "assign" or not isinstance(binding.value, cst.Name):
-                break
-            binding = model.single_binding(binding.value.value, binding.scope)
+        # (``ljE = potential_fn`` then ``jit(ljE)``: the def the alias names)
+        binding = model.through_aliases(model.single_binding(app.target.value, app.frame.scope)
+                                        or _rebound_def(app, model) or _reaching_def(app, model))
         if binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
             if all(model.qualified_name(d.decorator, binding.scope) in ARGUMENT_KEEPING_DECORATORS
                    for d in binding.node.decorators):

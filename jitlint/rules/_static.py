@@ -31,8 +31,8 @@ from jitlint.rules._arguments import field_assignments, instance_class
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._lifted import lifted_specs, transformed_calls
 from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context, inherited_method, sole_override
-from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument, passed_values, target_names
-from jitlint.rules._jitted import annotated_strict_array, jitted_functions, positional_params, static_names
+from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument, target_names
+from jitlint.rules._jitted import annotated_strict_array, jitted_functions, static_names
 from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
                                 spec_errors, spec_of, target_def)
 from jitlint.values import (
@@ -746,19 +746,12 @@ def _passed_unhashable(ctx: FileContext, binding, depth: int) -> Optional[tuple[
     has no call here.  Not a jitted def's: its static arguments are judged at its own calls."""
     func = binding.scope.node
     if binding.kind != "param" or not isinstance(binding.node, cst.Param) or binding.node.default is not None \
-            or not isinstance(func, cst.FunctionDef) or func.params.star_arg is binding.node or func.decorators \
-            or func in jitted_functions(ctx):
+            or not isinstance(func, cst.FunctionDef) or func.decorators or func in jitted_functions(ctx):
         return None
-    positional = [p.name.value for p in positional_params(func)]
     owner = ctx.model.functions[func].scope
-    if owner.kind == "class":
-        if func.name.value != "__init__":
-            return None  # a method's callers pass values through receivers, not followed here
-        positional = positional[1:]
-    position = positional.index(binding.name) if binding.name in positional else None
     callee = owner.node.name.value if owner.kind == "class" else func.name.value
     found = None
-    for value, site in passed_values(calling_context(ctx).call_sites(func), position, binding.name) or ():
+    for value, site in calling_context(ctx).passed_to(binding) or ():
         inner = unhashable(ctx, value, site.frame.scope, depth + 1)
         if inner is None:
             return None

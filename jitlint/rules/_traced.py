@@ -95,11 +95,11 @@ from jitlint.rules._lifted import nondiff_spec_of, static_positions as lifted_st
 from jitlint.rules._nnx import NNX_JIT, linen_self_method
 from jitlint.walk import own_nodes
 from jitlint.rules._static import fields_passed, jitted_call_sites, jitted_callee, jitted_reference, map_arguments
-from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, argument_value, passed_values,
+from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, argument_value,
                               dotted_name, is_none)
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
 from jitlint.values import (annotated_fields, array_made_by, literal_truth, assigned, class_attribute_value, int_constant, returned_made_function,
-                            self_attribute_value, value_flow)
+                            method_of_self, self_attribute_value, value_flow)
 from jitlint.walk import Walker, iter_nodes
 from jitlint.walk import source_text as _src
 
@@ -461,17 +461,14 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
 def _reachable(uses: list[TracerUse]) -> list[TracerUse]:
     """Leave out uses in the body of an ``if`` / ``while`` whose own test raises under the trace:
     that body never runs (rewriting the test rewrites it too)."""
-    tests = {id(use.node) for use in uses if use.kind == "bool"}
-    if not tests:
-        return uses
     unreached: set[int] = set()
     for use in uses:
         if use.kind != "bool" or not isinstance(use.function, cst.FunctionDef):
             continue
         for node in iter_nodes(use.function.body):
-            if isinstance(node, (cst.If, cst.While)) and id(node.test) in tests and node.test is use.node:
+            if isinstance(node, (cst.If, cst.While)) and node.test is use.node:
                 unreached.update(id(n) for n in iter_nodes(node.body))
-    return [use for use in uses if id(use.node) not in unreached]
+    return [use for use in uses if id(use.node) not in unreached] if unreached else uses
 
 
 def python_value_uses(ctx: FileContext, func: cst.FunctionDef, traced: set[str], by: str
@@ -1516,7 +1513,7 @@ class _FunctionAnalysis:
         # whose entries hold tracers: the keys that do (``{"key": name, "val": p[name]}``)
         self.record_params = record_params or {}
         self._str_key_reads: Optional[dict[str, list[cst.Name]]] = None
-        self._host_defs: Optional[dict[int, bool]] = None
+        self._host_defs: Optional[set[int]] = None
         self._writing: set[str] = set()  # containers whose item writes are being judged
         # parameters handed an instance of a class of this module whose attributes hold tracers
         # (``Sinkhorn()(prob)`` with ``prob = LinearProblem(geom, tau_a=tau_a)``)
@@ -1793,29 +1790,23 @@ class _FunctionAnalysis:
         return [m for m in methods if m is not self.func and not m.decorators and m not in self.jitted_defs
                 and positional_params(m)]
 
-    def host_callback_defs(self) -> dict[int, bool]:
+    def host_callback_defs(self) -> set[int]:
         """The defs in this function's body that it hands to a host callback
         (``jax.pure_callback(host_call, shapes, x)``: jaxfacts.HOST_CALLBACKS), by id."""
         if self._host_defs is None:
-            self._host_defs = {}
-            for node in iter_nodes(self.func.body):
-                if isinstance(node, cst.Call) and node.args and isinstance(node.args[0].value, cst.Name) \
-                        and node.args[0].keyword is None:
-                    scope = self.model.scope_of.get(self.func, self.model.module_scope)
-                    if self.model.qualified_name(node.func, scope) in HOST_CALLBACKS:
-                        for binding in self.model.lookup(node.args[0].value.value, scope):
-                            if binding.kind == "def":
-                                self._host_defs[id(binding.node)] = True
+            scope = self.model.scope_of.get(self.func, self.model.module_scope)
+            self._host_defs = {
+                id(binding.node) for node in iter_nodes(self.func.body)
+                if isinstance(node, cst.Call) and node.args and node.args[0].keyword is None
+                and isinstance(node.args[0].value, cst.Name)
+                and self.model.qualified_name(node.func, scope) in HOST_CALLBACKS
+                for binding in self.model.lookup(node.args[0].value.value, scope) if binding.kind == "def"}
         return self._host_defs
 
     def _enclosing_class_of_self(self, expr: cst.BaseExpression, scope: Scope) -> Optional[Scope]:
         """The class scope of the method whose ``self`` a nested def of it reads (a closure)."""
-        if not isinstance(expr, cst.Name):
-            return None
-        bindings = self.model.lookup(expr.value, scope)
-        method = bindings[0].scope.node if len(bindings) == 1 and bindings[0].kind == "param" else None
-        if not isinstance(method, cst.FunctionDef) or method is self.func or not positional_params(method) \
-                or positional_params(method)[0].name.value != expr.value or method.decorators:
+        method = method_of_self(self.model, expr, scope) if isinstance(expr, cst.Name) else None
+        if method is None or method is self.func or method.decorators:
             return None
         return self.model.scope_of[method].parent
 
@@ -3334,7 +3325,7 @@ class _UseFinder(Walker):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> Optional[bool]:
         outer = self.scope
         self._enter(node)
-        if not self.a.host_callback_defs().get(id(node)):
+        if id(node) not in self.a.host_callback_defs():
             return None
         # a def handed to a host callback runs later on the host, with concrete arrays: its
         # own values are NumPy's, but a tracer of this trace it closes over cannot become one
@@ -4227,14 +4218,9 @@ def _init_param_values(ctx: FileContext, expr: cst.BaseExpression, scope: Scope
         return None
     bindings = model.lookup(made[0].value, made[1])
     init = bindings[0].scope.node if len(bindings) == 1 and bindings[0].kind == "param" else None
-    if not isinstance(init, cst.FunctionDef) or init.name.value != "__init__" \
-            or not isinstance(bindings[0].node, cst.Param):
+    if not isinstance(init, cst.FunctionDef) or init.name.value != "__init__":
         return None
-    param = bindings[0].node
-    positional = [p.name.value for p in positional_params(init)][1:]
-    name = bindings[0].name
-    position = positional.index(name) if name in positional else None
-    values = passed_values(calling_context(ctx).call_sites(init), position, name, param.default)
+    values = calling_context(ctx).passed_to(bindings[0])
     return [(value, site.frame.scope) for value, site in values] if values else None
 
 
