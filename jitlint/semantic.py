@@ -278,10 +278,11 @@ class SemanticModel:
         return spans, [spans[id(node)] for node in nodes if type(node) in _LOOP_TYPE_SET]
 
     def calls_to(self, binding: Binding) -> Iterator[CallSite]:
-        """Call sites ``name(...)`` whose callee name resolves to exactly ``binding``."""
+        """Call sites ``name(...)`` whose callee name resolves to exactly ``binding`` (where the
+        name is bound again in the same scope, the binding live at the call: ``bindings_at``)."""
         for site in self.calls_named(binding.name):
             if isinstance(site.node.func, cst.Name):
-                bindings = self.lookup(binding.name, site.frame.scope)
+                bindings = self.bindings_at(site.node.func, site.frame.scope)
                 if len(bindings) == 1 and bindings[0] is binding:
                     yield site
 

@@ -310,7 +310,7 @@ def _field_kind_alternations(ctx: FileContext, jitted: set) -> Iterator[Churn]:
     of float defaults, then ``Prices(r=r, w=w)`` of arrays; ``create_model(c=c)`` over
     ``c_vals = 1, 2, 3`` after the default ``c=5.0``)."""
     model = ctx.model
-    types = argument_types(ctx)
+    types = argument_types(ctx, strong_at_some_call=True)
     context = calling_context(ctx)
     built: dict[tuple[int, object], list[tuple[_Built, JittedCall]]] = {}
     for jc in jitted_calls(ctx):
@@ -495,11 +495,15 @@ def _weak_fix(before: str, after: str, scalar: cst.BaseExpression) -> str:
             f"(jnp.asarray({_src(scalar, 20)}, jnp.{dtype})) so every call sees the same strongly typed array")
 
 
-def argument_types(ctx: FileContext) -> "_ArgTypes":
+def argument_types(ctx: FileContext, strong_at_some_call: bool = False) -> "_ArgTypes":
     """The module's argument-kind reader (a Python int / float, weakly typed, or a strongly
-    typed array), shared by the rules that compare the types a jitted function receives."""
-    return ctx.shared("argument-types", lambda c: _ArgTypes(
-        c.model, value_flow(c), {jc.call: jc for jc in jitted_calls(c)}, calling_context(c).unpacked_values))
+    typed array), shared by the rules that compare the types a jitted function receives.
+    ``strong_at_some_call``: a parameter that some call fills with a strongly typed array is
+    strong even where other calls pass Python scalars; for comparing one leaf's kinds across
+    every construction, where that call's construction is already the one of the other kind."""
+    return ctx.shared(f"argument-types-{strong_at_some_call}", lambda c: _ArgTypes(
+        c.model, value_flow(c), {jc.call: jc for jc in jitted_calls(c)}, calling_context(c).unpacked_values,
+        strong_at_some_call))
 
 
 class _ArgTypes:
@@ -507,8 +511,10 @@ class _ArgTypes:
     typed), or an array with a strong dtype.  None: unknown (most values)."""
 
     def __init__(self, model: SemanticModel, flow: ValueFlow, jitted_calls_by_node: dict,
-                 unpacked_values: Callable[[Binding], list[tuple[cst.BaseExpression, Scope]]]) -> None:
+                 unpacked_values: Callable[[Binding], list[tuple[cst.BaseExpression, Scope]]],
+                 strong_at_some_call: bool = False) -> None:
         self.model = model
+        self.strong_at_some_call = strong_at_some_call
         self.flow = flow
         self.calls = jitted_calls_by_node
         self.unpacked_values = unpacked_values  # ``ball, paddle = init_state(key)``: what the def returns there
@@ -659,10 +665,12 @@ class _ArgTypes:
         kinds = []
         for value, site in values or ():
             kind = self.kind(value, site.frame.scope, depth + 1)
-            if kind is None or kinds and kind[0] != kinds[0][0]:
-                return None
+            if self.strong_at_some_call and kind is not None and kind[0] == "strong":
+                return kind[0], f"{kind[1]} where `{_src(site.node, 30)}` passes it"
             kinds.append(kind)
-        return kinds[0] if values and kinds else None
+        if not values or None in kinds or len({kind[0] for kind in kinds}) != 1:
+            return None
+        return kinds[0]
 
     def _element(self, binding: Binding, depth: int) -> Optional[tuple[str, str]]:
         """The kind of what ``for x in ...`` binds: an element of an array is a strongly typed

@@ -411,7 +411,10 @@ def _aliased_apps(model: SemanticModel, flow, func: cst.Name, scope, bound_app) 
             and len(binding.node.targets) == 1 else None
         names = [value.body, value.orelse] if isinstance(value, cst.IfExp) else [value]
         for alias in names:
-            target = model.single_binding(alias.value, binding.scope) if isinstance(alias, cst.Name) else None
+            # ``_solve_jit = solve`` just before ``def solve`` is redefined as a wrapper: the def
+            # that reaches the alias, not the later one
+            target = (model.single_binding(alias.value, binding.scope) or flow.single(alias, binding.scope)) \
+                if isinstance(alias, cst.Name) else None
             app = bound_app(target) if target is not None else None
             if app is None:
                 return []
