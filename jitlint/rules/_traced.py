@@ -1504,8 +1504,13 @@ class _FunctionAnalysis:
                  traced_fields: frozenset[str] = frozenset(), jit_outputs: bool = False,
                  project_caller: str = "", array_params: frozenset[str] = frozenset(),
                  object_params: Optional[dict[str, "HeldObject"]] = None,
-                 record_params: Optional[dict[str, frozenset[str]]] = None) -> None:
+                 record_params: Optional[dict[str, frozenset[str]]] = None,
+                 constant_params: frozenset[str] = frozenset()) -> None:
         self.ctx = ctx
+        # parameters every call leading here fills with a concrete jax array (a module global
+        # ``ub = jnp.full(2, 10.0)`` passed on): under a staging trace, jax operations on them
+        # give tracers (omnistaging), as on the global itself
+        self.constant_params = constant_params
         # helper parameters handed a parameter of the jitted root as it is: helper name -> root
         # name (a Python flag that a traced test reads here is the root's to mark static)
         self.param_origins: dict[str, str] = {}
@@ -1589,6 +1594,8 @@ class _FunctionAnalysis:
             return False
         for binding in bindings:
             evaluated = id(binding.node) in self.compile_time_eval_nodes
+            if binding.kind == "param" and binding.scope.node is self.func and binding.name in self.constant_params:
+                continue
             if id(binding.scope) in self.scope_ids and not evaluated:
                 return False  # a local: its own tracedness decides
             value = assigned(binding).value
@@ -2045,17 +2052,20 @@ class _FunctionAnalysis:
             if keys is not None:
                 records[name] = keys
         arrays = frozenset(name for name, arg in passed if self._made_array(arg.value, scope)) & traced
+        constants = frozenset(name for name, arg in passed
+                              if name not in traced and self.jax_array_constant(arg.value, scope)) & names
         # for ``if p is None:`` and ``if p == "numpy":``, decided by the call that leads here
         nones = frozenset((name, _none_kind(arg.value), arg.value.value if isinstance(arg.value, (cst.SimpleString, cst.Integer))
                            else None) for name, arg in passed)
-        key = (id(helper), frozenset(traced), fields, arrays, nones) + (
+        key = (id(helper), frozenset(traced), fields, arrays, nones, constants) + (
             (frozenset((n, id(o.cls), o.fields) for n, o in held.items()),) if held else ()) + (
             (frozenset(records.items()),) if records else ())
         if not (traced or fields or force or held) or key in self.followed:
             return
         analysis = _FunctionAnalysis(self.ctx, JittedFunction(helper, [], traced, set(traced)),
                                      self.jitted_defs, self, self.depth + 1, traced_fields=fields,
-                                     array_params=arrays, object_params=held, record_params=records)
+                                     array_params=arrays, object_params=held, record_params=records,
+                                     constant_params=constants)
         for name, arg in passed:
             origin = self.root_param(arg.value, scope) if name in traced else None
             if origin is not None:
