@@ -49,9 +49,12 @@ class ChangingDtype(Rule):
     leaf of one kind at one call and of another at a later one: `Prices()` of float defaults,
     then `Prices(r=r, w=w)` of arrays; `create_model()` with `c=5.0`, then `create_model(c=c)`
     over `c_vals = 1, 2, 3` or a `jnp.linspace`. The argument is followed through the defs that
-    pass their parameter on, loop elements of an array are strongly typed, and the finding sits
-    where the listed values are written (or at the construction), once per argument (QuantEcon
-    Aiyagari, McCall and IFP lectures). A Python int start (`status = 0`) fed back from a step
+    pass their parameter on (also a wrapper that counts calls in front of the jitted def kept
+    under another name), loop elements of an array are strongly typed, a parameter that one
+    caller fills with them (a capital grid) is strongly typed there even where another caller
+    passes Python floats (a fixed-point search), and the finding sits where the listed values
+    are written (or at the construction), once per argument (QuantEcon Aiyagari, McCall and IFP
+    lectures). A Python int start (`status = 0`) fed back from a step
     that returns it strongly typed (`.astype(jnp.int32)`, per returned element) is reported
     where it starts. Two calls in one body, before and in a loop, with a weakly typed array
     and then a strongly typed one count too, also for an equinox Module whose `__call__` is a
@@ -77,7 +80,9 @@ class ChangingDtype(Rule):
     `jnp.asarray(0.0)` advanced by `jnp.float32(dt)` 2 times in 5 (mujoco#2306); a counter
     advanced by `+ 1` once. A NamedTuple model built with a float default, then over Python
     ints, then over a `jnp.linspace`, compiles its jitted solver 3 times; with floats
-    everywhere, once. An agent state starting at Python `0` fed back through a step returning
+    everywhere, once. `Prices()` of float defaults, then prices computed from a `jnp.linspace`
+    capital grid and from Python floats, compiles the jitted step 2 times; from a Python int
+    and Python floats only, once. An agent state starting at Python `0` fed back through a step returning
     `astype(jnp.int32)` compiles it twice; a counter kept weak (`count + 1`), once.
 
     ## Fix safety

@@ -22,7 +22,9 @@ class PythonControlFlowOnTracer(Rule):
     test guarded by `isinstance(v, jax.core.Tracer)` (`if not isinstance(c, jax.core.Tracer) and
     c:`, or the branch of such an `if` that sees no tracer) converts no tracer. A concrete jax
     array read from outside (a module global, a closure: `W = jnp.ones(3)`) is concrete itself,
-    but any jax operation on it in staged code is staged out, so `if (W > 0).all():` raises too.
+    but any jax operation on it in staged code is staged out, so `if (W > 0).all():` raises too;
+    so does one on a helper's parameter that such an array is passed to (`float(ub[i])` in a
+    helper given the global bounds `ub`, pounce#795: JIT802).
     Library solvers given a traced argument return traced results
     (`jaxfacts.ARGUMENT_TRACED_LIBRARY_FUNCTIONS`): `if not diffrax.is_okay(sol.result):` or
     `if sol.ys[-1, 0] < 0.5:` after `diffrax.diffeqsolve(..., args=rate)` in a traced body
