@@ -195,12 +195,14 @@ class JitResolver:
         params = [*function.params.posonly_params, *function.params.params]
         statements = [s for s in function.body.body if not _is_docstring(s)] \
             if isinstance(function.body, cst.IndentedBlock) else []
-        if len(statements) != 1 or not isinstance(statements[0], cst.SimpleStatementLine):
-            return None
-        returned = statements[0].body[0]
-        if not isinstance(returned, cst.Return) or returned.value is None:
-            return None
         inner_scope = self.model.scope_of[function]
+        made = _returned_def(statements)
+        if made is not None:  # ``def jit_condition(**kw): def deco(f): return jit(f, **kw); return deco``
+            inner = self.wrapper_shape(made, depth + 1)
+            return (inner[0], True) if inner is not None and not inner[1] else None
+        returned = _switched_return(statements, params[0].name.value if params else None)
+        if returned is None:
+            return None
         factory = self.resolve(returned.value, inner_scope, depth + 1)
         if factory is not None:
             return factory, True
@@ -261,6 +263,40 @@ def is_foreign(node: cst.CSTNode) -> bool:
     """A node made from another module's summary: no position in this file to point at."""
     return id(node) in _FOREIGN
 
+
+
+def _returned_def(statements: list) -> Optional[cst.FunctionDef]:
+    """``def deco(f): ...`` then ``return deco``: the nested def a factory's body returns."""
+    if len(statements) != 2 or not isinstance(statements[0], cst.FunctionDef) or statements[0].decorators \
+            or not isinstance(statements[1], cst.SimpleStatementLine):
+        return None
+    returned = statements[1].body[0]
+    return statements[0] if isinstance(returned, cst.Return) and isinstance(returned.value, cst.Name) \
+        and returned.value.value == statements[0].name.value else None
+
+
+def _switched_return(statements: list, param: Optional[str]) -> Optional[cst.Return]:
+    """The ``return`` of a wrapper's whole body: a single one, or the jit of a debugging switch
+    that otherwise hands its first parameter back unjitted (``if DO_JIT: return jit(f) else:
+    return f``; the switch is on in the runs that compile)."""
+    def single(block) -> Optional[cst.Return]:
+        body = [s for s in block.body if not _is_docstring(s)] if isinstance(block, cst.IndentedBlock) else \
+            list(block) if isinstance(block, list) else []
+        if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
+                and isinstance(body[0].body[0], cst.Return) and body[0].body[0].value is not None:
+            return body[0].body[0]
+        return None
+
+    if len(statements) == 1 and not isinstance(statements[0], cst.If):
+        return single(statements)
+    switch = statements[0] if statements and isinstance(statements[0], cst.If) else None
+    if switch is None or len(statements) > 2 or (len(statements) == 2) == isinstance(switch.orelse, cst.Else):
+        return None
+    other = single(switch.orelse.body) if isinstance(switch.orelse, cst.Else) else single(statements[1:])
+    returned = single(switch.body)
+    if returned is None or other is None or not (isinstance(other.value, cst.Name) and other.value.value == param):
+        return None
+    return returned
 
 
 def _is_docstring(statement: cst.CSTNode) -> bool:
