@@ -1250,6 +1250,51 @@ def _parameter(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> bool
     return binding is not None and binding.kind == "param"
 
 
+def fresh_tree_partial(ctx: FileContext, expr: cst.BaseExpression, site: CallSite
+                       ) -> Optional[tuple[cst.CSTNode, str, Fresh]]:
+    """``expr``, a traced argument of the call at ``site``, is a ``jax.tree_util.Partial`` over
+    a lambda or nested def made together with it (also by a module function that builds and
+    returns it: ``make_kernel(s)``), each time the call runs: the function is the static part
+    of the Partial's pytree and compares by identity, so each new one is another signature.
+    (the lambda or def, "a lambda" / "a nested function", when)."""
+    made = origin(value_flow(ctx), expr, site.frame.scope, site.frame)
+    if made is None or not isinstance(made[0], cst.Call):
+        return None
+    call, scope, frame = made
+    found = _partial_over_own_function(ctx, call, scope, frame)
+    if found is None:  # ``make_kernel(s)`` returning ``Partial(cov_fn, s=s)`` of its own ``def cov_fn``
+        method = calling_context(ctx).callee(call, scope) if isinstance(call.func, cst.Attribute) else None
+        returned = function_returns(ctx.model, method) if method is not None and not method.decorators \
+            else returned_values(ctx.model, value_flow(ctx), call, scope)
+        inner = [(r, _partial_over_own_function(ctx, r.value, r.scope, r.frame)) for r in returned]
+        if not inner or any(f is None or not any(fr.node is r.function for fr in f[2]) for r, f in inner):
+            return None
+        found = inner[0][1]
+    assert found is not None
+    partial, what, _ = found
+    fresh = fresh_when(ctx, "partial", None, frame, site)  # type: ignore[arg-type]
+    return (partial, what, fresh) if fresh is not None else None
+
+
+def _partial_over_own_function(ctx: FileContext, value: cst.BaseExpression, scope: Scope, frame: Frame
+                               ) -> Optional[tuple[cst.CSTNode, str, Frame]]:
+    """``jax.tree_util.Partial(f, ...)`` whose ``f`` is a lambda or nested def made in the same
+    run of the code as the Partial (its function, or one iteration of its loop)."""
+    made = origin(value_flow(ctx), value, scope, frame)
+    if made is None or not isinstance(made[0], cst.Call) or not made[0].args or made[0].args[0].star \
+            or ctx.model.qualified_name(made[0].func, made[1]) not in PYTREE_PARTIALS:
+        return None
+    call, scope, frame = made  # type: ignore[assignment]
+    function = created_object(ctx, call.args[0].value, scope, frame)
+    if function is None or function[0] not in ("lambda", "def"):
+        return None
+    made_in = function[1]
+    same_run = made_in.scope is scope and (scope.kind == "function" or any(
+        made_in.is_inside(loop) for loop in frame.loops_in_scope()))
+    defined = origin(value_flow(ctx), call.args[0].value, scope, frame)
+    return (defined[0], FRESH_TEXT[function[0]][0], frame) if same_run and defined is not None else None
+
+
 def fresh_when(ctx: FileContext, kind: str, label: Optional[str], creation: Frame,
                 site: CallSite) -> Optional[Fresh]:
     for loop in site.frame.loops_in_scope():

@@ -5,12 +5,12 @@ import libcst as cst
 from jitlint.jaxfacts import FUNCTION_KEYED_LIBRARY_CALLS, SOLVER_PARAMETERS
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import calling_context
-from jitlint.rules._jitted import jitted_functions
+from jitlint.rules._jitted import jitted_calls, jitted_functions
 from jitlint.rules._nnx import NNX_JIT, creates_nnx_object
 from jitlint.rules._module_fields import FRESH, instance_uses
 from jitlint.rules._static import (
-    Fresh, StaticUse, created_object, fresh_when, kept_static_by_filtering, fresh_receiver, fresh_value, static_receivers, static_uses,
-    twin_objects,
+    Fresh, StaticUse, created_object, fresh_tree_partial, fresh_when, kept_static_by_filtering, fresh_receiver, fresh_value,
+    static_receivers, static_uses, twin_objects,
 )
 from jitlint.semantic import Frame, Scope
 from jitlint.values import assigned, returned_values, value_flow
@@ -54,6 +54,10 @@ class FreshObjectStaticArg(Rule):
     `jax.experimental.ode.odeint`), directly or inside one of the library's own objects
     (`diffrax.ODETerm(vector_field)`, also through a name); not in a loop that passes another
     solver on every iteration (`jaxfacts.SOLVER_PARAMETERS`: each is a new program anyway).
+    And a `jax.tree_util.Partial` over a lambda or nested def made together with it (also by a
+    function or method that builds and returns it), passed as a traced argument each time the
+    call repeats: the Partial is a pytree whose function is static structure, compared by
+    identity (NIFTy's kernel interpolator).
     Silent where the call runs traced: in a jitted body, or in a
     function that is handed to a jit or transform, or whose every caller runs traced (a
     helper of a jitted loss): it is traced once with its caller.
@@ -81,6 +85,8 @@ class FreshObjectStaticArg(Rule):
     iterations compiles 5 times, a `jax.tree_util.Partial` over a module-level function once;
     `diffrax.diffeqsolve` (diffrax 0.7.2) given `ODETerm` of a vector field nested in the solving
     function compiles on each of 4 solves, a module-level one reading `args` once (diffrax#142).
+    A method returning `jax.tree_util.Partial` over its own nested def, called for 5 kernels,
+    compiles the jitted consumer 5 times; over a module-level def, once.
 
     ## Fix safety
     Create the object once (hoist the lambda or partial out of the loop, define the function at
@@ -164,6 +170,7 @@ class FreshObjectStaticArg(Rule):
                     f"{fresh.when}: `{name}` recompiles on every call; {fresh.fix}"))
         yield from _optimizers_with_fresh_transformations(ctx)
         yield from _fresh_functions_into_filtered_library_calls(ctx)
+        yield from _tree_partials_over_fresh_functions(ctx)
         for use, fresh, first in twin_objects(ctx):
             earlier = " ".join(cst.Module([]).code_for_node(first.value).split())
             yield Violation(use.arg, (
@@ -207,6 +214,30 @@ def _fresh_functions_into_filtered_library_calls(ctx: FileContext) -> Iterator[V
                 f"`{shown}` given to `{qualname}` is {fresh.what} {fresh.when}: `{qualname}` keeps the "
                 f"functions it is given static in its jit and compares them by identity, so it "
                 f"recompiles on every call; {fresh.fix}{CLOSURE_ARGUMENTS.get(package, '')}"))
+
+
+def _tree_partials_over_fresh_functions(ctx: FileContext) -> Iterator[Violation]:
+    """A ``jax.tree_util.Partial`` over a lambda or nested def made with it, passed as a traced
+    argument of a jitted function each time the call runs: the Partial is a pytree whose
+    function is static structure, compared by identity (NIFTy's kernel interpolator)."""
+    context = calling_context(ctx)
+    for jc in jitted_calls(ctx):
+        site = ctx.model.call_site_of[jc.call]
+        if context.runs_traced(site.frame):
+            continue
+        for arg in jc.dynamic_args():
+            found = fresh_tree_partial(ctx, arg.value, site)
+            if found is None:
+                continue
+            function, what, fresh = found
+            shown = f"`{function.name.value}`" if isinstance(function, cst.FunctionDef) else "the lambda"
+            # reported at the function: defining it once is the fix
+            yield Violation(function.name if isinstance(function, cst.FunctionDef) else function, (
+                f"{shown} is wrapped in a `jax.tree_util.Partial` passed to `{jc.name}`, and made anew "
+                f"{fresh.when}: the function is the static part of the Partial's pytree and equal only "
+                f"to itself, so `{jc.name}` recompiles on every call; define it once at module level "
+                f"and pass what changes as the Partial's arguments"),
+                related=((arg.value, f"passed to `{jc.name}` here"),))
 
 
 def _solver_per_iteration(ctx: FileContext, site, qualname: str) -> bool:
