@@ -1319,7 +1319,7 @@ def returned_values(model: SemanticModel, flow: ValueFlow, call: cst.Call, scope
     off the end: a body that does not end in ``return``/``raise``)."""
     if not isinstance(call.func, cst.Name):
         return []
-    binding = flow.single(call.func, scope)
+    binding = model.through_aliases(flow.single(call.func, scope))  # ``factory = make_fn``
     if binding is None or binding.kind != "def":
         return []
     function = binding.node

@@ -51,7 +51,7 @@ from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
                               argument_value, dotted_name, has_decorator, is_none, passed_values, target_names)
-from jitlint.values import function_returns, origin, value_flow
+from jitlint.values import function_returns, origin, returned_made_function, value_flow
 from jitlint.walk import children, iter_nodes
 
 # ``f.defvjp(fwd, bwd)``: the rules of a custom derivative are traced with ``f``.
@@ -266,6 +266,7 @@ class CallingContext:
             sites = list(self.model.calls_to(binding)) if binding is not None else []
         sites += self._handed.applied.get(function, ())
         sites += self._called_through_parameters.get(function, ())
+        sites += self._calls_of_made_functions.get(function, ())
         sites += self._instantiations(function)
         sites += self._applications(function)
         return [site for site in sites if not site.frame.is_inside(function)]
@@ -286,6 +287,21 @@ class CallingContext:
             positional = positional[1:]
         position = positional.index(param.name) if param.name in positional else None
         return passed_values(self.call_sites(func), position, param.name, param.node.default)
+
+    @cached_property
+    def _calls_of_made_functions(self) -> dict[cst.CSTNode, list[CallSite]]:
+        """``integrate = self._get_integrate_fn(...)`` then ``integrate(state)``: a call of the
+        def the factory (or method) creates and returns runs that def."""
+        found: dict[cst.CSTNode, list[CallSite]] = {}
+        for site in self.model.calls:
+            func = site.node.func
+            binding = self.model.single_binding(func.value, site.frame.scope) if isinstance(func, cst.Name) else None
+            if binding is None or binding.kind != "assign" or not isinstance(binding.value, cst.Call):
+                continue
+            made = self.made_function(binding.value, binding.scope)
+            if isinstance(made, cst.FunctionDef):
+                found.setdefault(made, []).append(site)
+        return found
 
     @cached_property
     def _called_through_parameters(self) -> dict[cst.FunctionDef, list[CallSite]]:
@@ -715,6 +731,16 @@ class CallingContext:
         ``obj.method(x)`` / ``self.method(x)`` on an instance of a class of this module, and
         ``jax.grad(f)(x)`` (``result_calls``: calling what such a transform returns runs ``f``)."""
         return next(self._functions_named(call.func, scope, guess=False), None) or self._applied_at.get(call)
+
+    def made_function(self, call: cst.Call, scope: Scope) -> Optional[cst.CSTNode]:
+        """``make_schedule(config)`` / ``self._get_integrate_fn(...)``: the def or lambda the
+        module function or method that ``call`` runs creates and returns on every ``return`` (a
+        new function per call); None when unknown or some return gives anything else."""
+        made = returned_made_function(self.model, value_flow(self.ctx), call, scope)
+        method = self.callee(call, scope) if made is None and isinstance(call.func, cst.Attribute) else None
+        if method is not None and not method.decorators:
+            made = returned_made_function(self.model, value_flow(self.ctx), call, scope, method)
+        return made
 
     def unpacked_values(self, binding: Binding) -> list[tuple[cst.BaseExpression, Scope]]:
         """``params, memory = init_strategy(...)`` binding ``params`` (also ``env.reset(key)``,

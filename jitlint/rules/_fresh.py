@@ -57,7 +57,7 @@ from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, ar
                               dotted_name, has_decorator)
 from jitlint.staticargs import IDENTITY, UNHASHABLE
 from jitlint.staticargs import UNKNOWN as UNKNOWN_CLASS
-from jitlint.values import returned_made_function, value_flow
+from jitlint.values import value_flow
 from jitlint.walk import Walker, children, iter_nodes
 
 # equinox's transforms return Modules that compare equal field by field; equinox's jits take
@@ -407,9 +407,10 @@ class _Analysis:
 
     def _returned_function(self, call: cst.Call, scope: Scope,
                            creation: Frame) -> Optional[tuple[str, Frame, cst.CSTNode]]:
-        """``make_body(0.9)``: a module function whose every ``return`` gives a def or lambda
-        it creates: each call makes a new function, where the call runs."""
-        made = returned_made_function(self.model, value_flow(self.ctx), call, scope)
+        """``make_body(0.9)``: a module function (or a method: ``self._get_integrate_fn()``)
+        whose every ``return`` gives a def or lambda it creates: each call makes a new
+        function, where the call runs."""
+        made = self.context.made_function(call, scope)
         if made is None:
             return None
         return "local-def" if isinstance(made, cst.FunctionDef) else "lambda", creation, call

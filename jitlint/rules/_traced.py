@@ -1717,11 +1717,7 @@ class _FunctionAnalysis:
                 and id(binding.scope) not in self.scope_ids:
             # ``learning_rate_fn = make_schedule(config)``: the def the factory returns (also a
             # method of an object of this module: ``energy = force.generate_get_energy()``)
-            made = returned_made_function(self.model, self.flow, binding.value, binding.scope)
-            method = calling_context(self.ctx).callee(binding.value, binding.scope) \
-                if made is None and isinstance(binding.value.func, cst.Attribute) else None
-            if method is not None and not method.decorators:
-                made = returned_made_function(self.model, self.flow, binding.value, binding.scope, method)
+            made = calling_context(self.ctx).made_function(binding.value, binding.scope)
             if isinstance(made, cst.FunctionDef) and not made.decorators and made not in self.jitted_defs \
                     and made is not self.func:
                 return made

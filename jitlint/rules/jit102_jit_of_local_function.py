@@ -13,7 +13,10 @@ class JitOfLocalFunction(FreshCallableRule):
     PR #338; a classmethod called as `Cls.method(...)` counts as called there). Also flags factories (`def make(c): ... return
     jax.jit(step)`) whose result is called right away in a loop (`make(0.5)(w, g)`), or made
     and called by a function that itself runs repeatedly (`cost_fn, grad_fn =
-    self._build_functions(data)` in a `solve` called in a loop: scikit-robot#871).
+    self._build_functions(data)` in a `solve` called in a loop: scikit-robot#871), and the
+    def a function or method builds and returns (`jax.jit(self._get_integrate_fn(...))` in an
+    `unroll` called per chunk, or a closure it returns that jits what it builds each time it
+    runs: jax-gcm 5aac6d3).
 
     ## Why is this bad?
     A `def` statement creates a new function object each time it runs, and JAX caches compiled
@@ -24,7 +27,8 @@ class JitOfLocalFunction(FreshCallableRule):
     epoch (5 in 5 epochs; 1 when the step is built once outside), and a factory returning
     `(Z, project, recover)` jitted closures, unpacked and called per iteration, compiles both
     every iteration; three solves that each rebuild a jitted cost and its gradient compile
-    both three times. A `@jax.jit def loss` inside a step function, only called as
+    both three times; an `unroll` jitting the closure a method returns compiles on each of 5
+    chunks (jitted once in `__init__`: once). A `@jax.jit def loss` inside a step function, only called as
     `jax.grad(loss)(w)`, compiles 5 times in 5 steps (`fixtures/fresh/`). A loop over a dict
     of variants that builds each and jits an evaluation closing over it compiles once per
     variant, each a program of its own: that is left alone (evosax's BBOB notebook), and so is
