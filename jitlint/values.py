@@ -322,10 +322,14 @@ def unpacked_keywords(expr: cst.BaseExpression, scope: Scope, model: SemanticMod
     known."""
     if isinstance(expr, cst.Name):
         bindings = model.lookup(expr.value, scope)
+
+        def same(name: str, where: Scope) -> bool:  # that name, not another function's ``kwargs``
+            return name == expr.value and any(b is bindings[0] for b in model.lookup(name, where))
+
         if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].node, cst.Assign) \
                 or len(bindings[0].node.targets) != 1 or not isinstance(bindings[0].node.targets[0].target, cst.Name) \
-                or any(root == expr.value for root, _, _ in model.item_writes) \
-                or any(isinstance(site.node.func, cst.Attribute) and _code(site.node.func.value) == expr.value
+                or any(same(root, frame.scope) for root, frame, _ in model.item_writes) \
+                or any(isinstance(site.node.func, cst.Attribute) and same(_code(site.node.func.value), site.frame.scope)
                        for site in model.calls):
             return None  # rebound, or written (``options["lr"] = ...``, ``options.update(...)``)
         expr = bindings[0].value  # type: ignore[assignment]
