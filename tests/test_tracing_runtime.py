@@ -98,7 +98,9 @@ def test_shape_churn_fixture_compiles_as_claimed(path: Path, reports):
         assert max(declared.values()) >= 5  # a compile on every one of the 5 iterations
     elif "JIT502" in codes:
         assert max(declared.values()) >= 2
-    else:
+    elif "# intended:" not in path.read_text(encoding="utf-8"):
+        # a negative compiles once, unless it says why more compiles are what it means to pay
+        # (a benchmark sweep warms up each size)
         assert set(declared.values()) == {1}
 
 

@@ -124,7 +124,8 @@ def _analyse(ctx: FileContext) -> list[Churn]:
             found.extend(_forwarded_churns(ctx, jc, site, jitted, project))
             continue
         checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, argument_types(ctx), project)
-        replay = _replays_earlier_loop(model, site, loops[-1])
+        # a loop that benchmarks each size compiles each on purpose (a warm-up call keeps it untimed)
+        replay = _replays_earlier_loop(model, site, loops[-1]) or calling_context(ctx).times_iterations(loops[0], benchmarks_only=True)
         for leaf in (leaf for arg in jc.dynamic_args() for leaf in _display_leaves(arg.value)):
             result = checker.shape(leaf) if not replay else None
             kind = "shape"

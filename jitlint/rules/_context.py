@@ -62,6 +62,11 @@ PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "abc.ab
                               "functools.wraps", "typing.overload", "typing_extensions.override",
                               "typing.override"})
 
+# Timing calls: a loop that measures each variant is a benchmark sweep, one compile each.
+BENCHMARK_TIMERS = frozenset({"timeit.timeit", "timeit.repeat"})
+TIMERS = BENCHMARK_TIMERS | frozenset({"time.time", "time.perf_counter", "time.monotonic", "time.process_time",
+                                       "timeit.default_timer"})
+
 
 def calling_context(ctx: FileContext) -> "CallingContext":
     return ctx.shared("calling-context", CallingContext)
@@ -359,6 +364,14 @@ class CallingContext:
         outer = self.model.classes[cls].scope
         binding = next((b for b in outer.bindings.get(cls.name.value, ()) if b.node is cls), None)
         return list(self.model.calls_to(binding)) if binding is not None else []
+
+    def times_iterations(self, loop: cst.CSTNode, benchmarks_only: bool = False) -> bool:
+        """A loop that times each iteration (a benchmark or autotuning sweep): the compile each
+        new variant or shape costs is what it runs, or what it keeps out of the timing.
+        ``benchmarks_only``: by ``timeit`` (a training loop logs ``time.time()`` per step too)."""
+        timers = BENCHMARK_TIMERS if benchmarks_only else TIMERS
+        return any(site.frame.is_inside(loop) and self.model.qualified_name(site.node.func, site.frame.scope) in timers
+                   for site in self.model.calls)
 
     def sweeps_configurations(self, loop: cst.CSTNode, scope: Scope, user: cst.CSTNode) -> bool:
         """``for n in (64, 128): run(n)`` / ``sizes = [...]; for n in sizes: run(n)``: a loop

@@ -81,9 +81,6 @@ TREE_MAPS = {"jax.tree.map": 0, "jax.tree_util.tree_map": 0, "jax.tree.map_with_
              "jax.tree_util.tree_map_with_path": 1}
 # What a program can read of an array leaf that is the same for every leaf of one shape.
 SHAPE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size"})
-# Timing calls: a loop that measures each variant is a benchmark sweep, one compile each.
-TIMERS = frozenset({"time.time", "time.perf_counter", "time.monotonic", "time.process_time",
-                    "timeit.timeit", "timeit.default_timer", "timeit.repeat"})
 ARITHMETIC = (cst.BinaryOperation, cst.UnaryOperation)
 
 # kind -> what the message calls the jitted callable
@@ -293,7 +290,7 @@ class _Analysis:
         # Each iteration may be a genuinely different program (autotuning): silent, unless
         # every loop value read is only an operand of array arithmetic in a loop that does
         # not time its variants.
-        if self._is_sweep(loop) or not all(self._only_traced_operand(callable_node, name, creation)
+        if self.context.times_iterations(loop) or not all(self._only_traced_operand(callable_node, name, creation)
                                            for name in varying):
             return None
         return FreshJit(app, kind, "loop-operand", operand=min(varying))
@@ -353,7 +350,7 @@ class _Analysis:
         assert isinstance(cls, cst.ClassDef)
         for site in self.context.call_sites(init):
             loops = site.frame.loops_in_scope()
-            if not loops or not self.context.site_repeats(site) or self._is_sweep(loops[0]):
+            if not loops or not self.context.site_repeats(site) or self.context.times_iterations(loops[0]):
                 continue
             name = _assigned_name(site, -1)
             for use in self.model.calls_named(attribute):
@@ -645,13 +642,6 @@ class _Analysis:
             elif any(isinstance(n, cst.Name) and n.value == name for n in name_loads(arg.value)):
                 return None  # the loop value inside an expression: not followed
         return (function, found) if found is not None else None
-
-    def _is_sweep(self, loop: cst.CSTNode) -> bool:
-        """A loop that times each variant (a benchmark or autotuning sweep)."""
-        for site in self.model.calls:
-            if site.frame.is_inside(loop) and self.model.qualified_name(site.node.func, site.frame.scope) in TIMERS:
-                return True
-        return False
 
     def _is_fresh_callable_instance(self, call: cst.Call, scope: Scope, equality_keyed: bool) -> bool:
         """``Model()`` of a class in this module that has ``__call__``.  jax.jit holds the

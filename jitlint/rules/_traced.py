@@ -459,14 +459,16 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
 
 
 def _reachable(uses: list[TracerUse]) -> list[TracerUse]:
-    """Leave out uses in the body of an ``if`` / ``while`` whose own test raises under the trace:
-    that body never runs (rewriting the test rewrites it too)."""
+    """Leave out uses in the body of an ``if`` / ``while`` whose own test raises under the trace,
+    or of a ``for`` whose iterable does (``for i in range(num_seqs[0]):``): that body never runs
+    (rewriting the test or the loop rewrites it too)."""
     unreached: set[int] = set()
     for use in uses:
-        if use.kind != "bool" or not isinstance(use.function, cst.FunctionDef):
+        if not isinstance(use.function, cst.FunctionDef):
             continue
         for node in iter_nodes(use.function.body):
-            if isinstance(node, (cst.If, cst.While)) and node.test is use.node:
+            if use.kind == "bool" and isinstance(node, (cst.If, cst.While)) and node.test is use.node \
+                    or isinstance(node, cst.For) and any(n is use.node for n in iter_nodes(node.iter)):
                 unreached.update(id(n) for n in iter_nodes(node.body))
     return [use for use in uses if id(use.node) not in unreached] if unreached else uses
 
@@ -2051,8 +2053,9 @@ class _FunctionAnalysis:
         constants = frozenset(name for name, arg in passed
                               if name not in traced and self.jax_array_constant(arg.value, scope)) & names
         # for ``if p is None:`` and ``if p == "numpy":``, decided by the call that leads here
+        # (``if p:`` of ``runtime_validate=False`` too: the literal's truth)
         nones = frozenset((name, _none_kind(arg.value), arg.value.value if isinstance(arg.value, (cst.SimpleString, cst.Integer))
-                           else None) for name, arg in passed)
+                           else literal_truth(arg.value)) for name, arg in passed)
         key = (id(helper), frozenset(traced), fields, arrays, nones, constants) + (
             (frozenset((n, id(o.cls), o.fields) for n, o in held.items()),) if held else ()) + (
             (frozenset(records.items()),) if records else ())
@@ -2677,8 +2680,10 @@ class _FunctionAnalysis:
                 verdict = _equal_verdict(self.param_values(expr.left, scope, entry_only=True),
                                          expr.comparisons[0].comparator)
             return None if verdict is None else verdict == isinstance(expr.comparisons[0].operator, cst.Equal)
-        if self.caller is not None or self.traced(expr, scope):
+        if self.traced(expr, scope):
             return None  # a literal passed at a traced position arrives a tracer: the test raises
+        if self.caller is not None:  # a helper: the call that led here (its literal is in the follow key)
+            return _one_truth(self.param_values(expr, scope, entry_only=True)) if self.entry_call is not None else None
         return _one_truth(self.param_values(expr, scope))
 
     def param_values(self, expr: cst.BaseExpression, scope: Scope,

@@ -59,7 +59,9 @@ class PythonControlFlowOnTracer(Rule):
     `np.min(params["axial_diffusion"])` raises), while entries of records whose only traced
     value sits under another key stay concrete (`override["key"]`). A helper flag
     that every call passes as the same constant (`simplify(op, approx=False)`) decides `and` /
-    `or` before a traced operand is reached.
+    `or` before a traced operand is reached, and a helper's `if runtime_validate:` is decided
+    by the literal the traced call passes (timemachine 5b8b305). Uses in the body of a loop whose
+    `range` bound raises are never reached: the range is the one finding.
     A parameter with a default is traced when a call passes it (also a call of a jitted method
     with a static `self` on an instance, `model.run_from_state(..., output_averages=False)`:
     jax-gcm 0c65af4; a flag the jitted function hands a helper unchanged is named with the
