@@ -51,7 +51,7 @@ from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
                               argument_value, dotted_name, has_decorator, is_none, passed_values, target_names)
-from jitlint.values import function_returns, origin, returned_made_function, value_flow
+from jitlint.values import function_returns, origin, returned_made_function, self_attribute_value, value_flow
 from jitlint.walk import children, iter_nodes
 
 # ``f.defvjp(fwd, bwd)``: the rules of a custom derivative are traced with ``f``.
@@ -80,7 +80,7 @@ class CallingContext:
         self._traced: dict[cst.FunctionDef, bool] = {}
         self._how: dict[cst.FunctionDef, str] = {}
         self._known: dict[cst.FunctionDef, bool] = {}
-        self._passed: dict[int, Optional[cst.ClassDef]] = {}
+        self._passed: dict[object, Optional[cst.ClassDef]] = {}
         self._passed_at: dict[int, CallSite] = {}  # a call through a parameter -> the passing call
 
     # ---------------------------------------------------------------- the questions
@@ -459,7 +459,32 @@ class CallingContext:
             return self.instance_class(receiver, scope) or self.class_of(receiver, scope)
         if isinstance(receiver, cst.Call):  # a method called on the instance just made
             return self.class_of(receiver.func, scope)
-        return None
+        return self.attribute_class(receiver, scope)
+
+    def attribute_class(self, expr: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
+        """``self.module`` in a method: the class of this module whose instance ``__init__``
+        stores there, made in place (``self.module = Wrapper(...)``) or received by a parameter
+        that every construction fills with one (``Model(Wrapper(vae, params), data)``)."""
+        if not isinstance(expr, cst.Attribute):
+            return None
+        stored = self_attribute_value(self.model, expr, scope, any_value=True)
+        if stored is None:
+            return None
+        value, value_scope = stored
+        if isinstance(value, cst.Call):
+            return self.class_of(value.func, value_scope)
+        binding = self.model.single_binding(value.value, value_scope) if isinstance(value, cst.Name) else None
+        if binding is None or binding.kind != "param":
+            return None
+        key = ("attribute", id(binding.node))
+        if key in self._passed:
+            return self._passed[key]
+        self._passed[key] = None  # cycle guard: constructions read while finding the callers
+        classes = {self.class_of(v.func, site.frame.scope) if isinstance(v, cst.Call)
+                   else self.instance_class(v, site.frame.scope) if isinstance(v, cst.Name) else None
+                   for v, site in self.passed_to(binding) or ()}
+        self._passed[key] = result = classes.pop() if len(classes) == 1 else None
+        return result
 
     def is_plain_class(self, cls: cst.CSTNode) -> bool:
         """A class whose bases are all in view and plain (no framework Module behind it)."""
@@ -799,7 +824,8 @@ class CallingContext:
                 yield binding.node
         elif isinstance(expr, cst.Attribute):
             method = expr.attr.value
-            cls = self.instance_class(expr.value, scope) if isinstance(expr.value, cst.Name) else None
+            cls = self.instance_class(expr.value, scope) if isinstance(expr.value, cst.Name) \
+                else self.attribute_class(expr.value, scope)  # ``self.module.get_inference_fn``
             if cls is None and isinstance(expr.value, cst.Name):
                 cls = self.class_of(expr.value, scope)  # Cls.method
             if cls is not None:

@@ -879,7 +879,10 @@ class _Analysis:
             if name is None:
                 continue
             for use in (*self.model.calls_named(name), *self._transformed_calls_of(name)):
-                if use.frame.scope is not site.frame.scope or not isinstance(use.node.func, (cst.Name, cst.Call)):
+                scope = use.frame.scope
+                while scope.kind == "comprehension" and scope.parent is not None:
+                    scope = scope.parent  # ``[run(b) for b in batches]`` calls it in the same function
+                if scope is not site.frame.scope or not isinstance(use.node.func, (cst.Name, cst.Call)):
                     continue
                 if loops and use.frame.is_inside(loops[0]):
                     return f"its result `{name}` is called in the loop that calls `{factory.name.value}`"

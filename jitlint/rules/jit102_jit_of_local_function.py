@@ -16,7 +16,9 @@ class JitOfLocalFunction(FreshCallableRule):
     self._build_functions(data)` in a `solve` called in a loop: scikit-robot#871), and the
     def a function or method builds and returns (`jax.jit(self._get_integrate_fn(...))` in an
     `unroll` called per chunk, or a closure it returns that jits what it builds each time it
-    runs: jax-gcm 5aac6d3).
+    runs: jax-gcm 5aac6d3), also a method of an object the class stores (`run =
+    self.module.get_inference_fn()` in a method called per plot, its result called per batch,
+    in a loop or a comprehension: scvi-tools PR 1552).
 
     ## Why is this bad?
     A `def` statement creates a new function object each time it runs, and JAX caches compiled
