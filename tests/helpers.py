@@ -273,10 +273,19 @@ def _pmapped_defs(tree) -> set[str]:
         return (isinstance(target, ast.Attribute) and target.attr == "pmap") or \
             (isinstance(target, ast.Name) and target.id == "pmap")
 
+    def is_partial(node) -> bool:
+        target = node.func if isinstance(node, ast.Call) else None
+        return (isinstance(target, ast.Attribute) and target.attr == "partial") or \
+            (isinstance(target, ast.Name) and target.id == "partial")
+
+    # ``update_fn = functools.partial(update_step, ...)``: pmapping the name runs update_step
+    partials = {node.targets[0].id: node.value.args[0].id for node in ast.walk(tree)
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and is_partial(node.value) and node.value.args and isinstance(node.value.args[0], ast.Name)}
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(is_pmap(d) for d in node.decorator_list):
             found.add(node.name)
         elif isinstance(node, ast.Call) and is_pmap(node) and node.args and isinstance(node.args[0], ast.Name):
-            found.add(node.args[0].id)
+            found.add(partials.get(node.args[0].id, node.args[0].id))
     return found

@@ -497,6 +497,8 @@ class _Analysis:
             if target is None:
                 return False
             function, param = target
+            if not any(n.value == param for n in name_loads(function.body)):
+                return True  # bound but never read: it changes nothing in the program
             return _operand_only(function.body, param, _params(function), self._array_call(creation))
         if isinstance(node, cst.Lambda):
             return _operand_only(node.body, name, {p.name.value for p in node.params.params}, self._array_call(creation))
