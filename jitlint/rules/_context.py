@@ -51,7 +51,7 @@ from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
                               argument_value, dotted_name, has_decorator, is_none, passed_values, target_names)
-from jitlint.values import function_returns, origin, returned_made_function, self_attribute_value, value_flow
+from jitlint.values import function_returns, method_of_self, origin, returned_made_function, self_attribute_value, value_flow
 from jitlint.walk import children, iter_nodes
 
 # ``f.defvjp(fwd, bwd)``: the rules of a custom derivative are traced with ``f``.
@@ -272,6 +272,7 @@ class CallingContext:
         sites += self._handed.applied.get(function, ())
         sites += self._called_through_parameters.get(function, ())
         sites += self._calls_of_made_functions.get(function, ())
+        sites += self._calls_through_self_attributes.get(function, ())
         sites += self._instantiations(function)
         sites += self._applications(function)
         return [site for site in sites if not site.frame.is_inside(function)]
@@ -292,6 +293,46 @@ class CallingContext:
             positional = positional[1:]
         position = positional.index(param.name) if param.name in positional else None
         return passed_values(self.call_sites(func), position, param.name, param.node.default)
+
+    @cached_property
+    def _calls_through_self_attributes(self) -> dict[cst.FunctionDef, list[CallSite]]:
+        """``self._broadcast_key_fn = _broadcast_key`` (a def, in any method, also lazily under
+        ``if not self._broadcast_key_fn:``) then ``self._broadcast_key_fn(k)``: the call runs
+        that def, when it is the one def the class ever stores there."""
+        stored: dict[tuple[int, str], set] = {}
+        for cls in self.model.classes:
+            for method in class_methods(cls).values():
+                scope = self.model.scope_of.get(method)
+                params = [*method.params.posonly_params, *method.params.params]
+                if scope is None or not params:
+                    continue
+                for node in iter_nodes(method.body):
+                    if not isinstance(node, cst.Assign):
+                        continue
+                    for target in node.targets:
+                        attr = target.target
+                        if not (isinstance(attr, cst.Attribute) and isinstance(attr.value, cst.Name)
+                                and attr.value.value == params[0].name.value):
+                            continue
+                        key = (id(cls), attr.attr.value)
+                        if is_none(node.value):
+                            continue  # ``self._fn = None`` until it is made
+                        binding = self.model.single_binding(node.value.value, scope) \
+                            if isinstance(node.value, cst.Name) else None
+                        stored.setdefault(key, set()).add(
+                            binding.node if binding is not None and binding.kind == "def" else None)
+        found: dict[cst.FunctionDef, list[CallSite]] = {}
+        for site in self.model.calls:
+            func = site.node.func
+            if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+                continue
+            method = method_of_self(self.model, func.value, site.frame.scope)
+            owner = self.model.functions[method].scope.node if method is not None and method in self.model.functions \
+                else None
+            defs = stored.get((id(owner), func.attr.value)) if isinstance(owner, cst.ClassDef) else None
+            if defs is not None and len(defs) == 1 and None not in defs:
+                found.setdefault(next(iter(defs)), []).append(site)
+        return found
 
     @cached_property
     def _calls_of_made_functions(self) -> dict[cst.CSTNode, list[CallSite]]:

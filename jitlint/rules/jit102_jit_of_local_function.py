@@ -18,7 +18,8 @@ class JitOfLocalFunction(FreshCallableRule):
     `unroll` called per chunk, or a closure it returns that jits what it builds each time it
     runs: jax-gcm 5aac6d3), also a method of an object the class stores (`run =
     self.module.get_inference_fn()` in a method called per plot, its result called per batch,
-    in a loop or a comprehension: scvi-tools PR 1552).
+    in a loop or a comprehension: scvi-tools PR 1552), and a closure a method stores on
+    `self` (also lazily) and calls through the attribute (paxml e4fad96).
 
     ## Why is this bad?
     A `def` statement creates a new function object each time it runs, and JAX caches compiled
