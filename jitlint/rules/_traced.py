@@ -96,7 +96,7 @@ from jitlint.rules._nnx import NNX_JIT, linen_self_method
 from jitlint.walk import own_nodes
 from jitlint.rules._static import fields_passed, jitted_call_sites, jitted_callee, jitted_reference, map_arguments
 from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, argument_value,
-                              dotted_name, is_none)
+                              dotted_name, has_decorator, is_none, target_names)
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
 from jitlint.values import (annotated_fields, array_made_by, literal_truth, assigned, class_attribute_value, int_constant, returned_made_function,
                             method_of_self, self_attribute_value, value_flow)
@@ -1688,12 +1688,12 @@ class _FunctionAnalysis:
         (equinox) with the fields the call fills traced.  True when ``call`` is such a call."""
         func = call.func
         if isinstance(func, cst.Attribute):
-            cls = self._class_named(func.value, scope)
-            method = class_methods(cls).get(func.attr.value) if cls is not None else None
-            if method is None or not positional_params(method) or method in self.jitted_defs or not any(
-                    dotted_name(d.decorator) == "classmethod" for d in method.decorators):
+            method = self._class_level_method(func, scope)
+            if method is None:
                 return False
-            self._follow_into(method, call, scope, positional_params(method)[1:], force=force)
+            params = positional_params(method)
+            self._follow_into(method, call, scope, params if has_decorator(method, "staticmethod") else params[1:],
+                              force=force)
             return True
         cls = self._class_named(func, scope)
         if cls is None:
@@ -1710,6 +1710,17 @@ class _FunctionAnalysis:
             if fields and method is not None and positional_params(method) and not method.decorators:
                 self._follow_into(method, call, scope, [], fields=fields)
         return True
+
+    def _class_level_method(self, func: cst.Attribute, scope: Scope) -> Optional[cst.FunctionDef]:
+        """``Cls.from_factors`` / ``TimeAxis.from_medium``: a classmethod or staticmethod of a
+        class of this module, called on the class (its body runs in this trace)."""
+        cls = self._class_named(func.value, scope)
+        method = class_methods(cls).get(func.attr.value) if cls is not None else None
+        if method is None or method in self.jitted_defs \
+                or [dotted_name(d.decorator) for d in method.decorators] not in (["classmethod"], ["staticmethod"]) \
+                or has_decorator(method, "classmethod") and not positional_params(method):
+            return None
+        return method
 
     def _plain_helper(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
         """``helper`` named by ``func``: an undecorated, unjitted def of this module outside
@@ -1836,7 +1847,8 @@ class _FunctionAnalysis:
         if not self.staged or self.depth >= MAX_HELPER_DEPTH:
             return False
         return bool(self.own_methods(call.func, scope)) or self._plain_helper(call.func, scope) is not None \
-            or self._constructed_class(call.func, scope) is not None
+            or self._constructed_class(call.func, scope) is not None \
+            or isinstance(call.func, cst.Attribute) and self._class_level_method(call.func, scope) is not None
 
     def _record_imported(self, call: cst.Call, scope: Scope) -> None:
         """``relu(x)`` / ``ops.relu(x)`` / ``from .ops import relu`` with traced arguments in
@@ -2261,9 +2273,25 @@ class _FunctionAnalysis:
     def name_traced(self, name: cst.Name, scope: Scope) -> bool:
         """Every binding that reaches this read is traced (``state = step(state)`` further down
         does not make ``range(state.n)`` at the top concrete)."""
-        bindings = self.flow.reaching(name, scope)
+        bindings = [b for b in self.flow.reaching(name, scope) if not self._replaced_default(b, scope)]
         return bool(bindings) and all(id(b.scope) in self.scope_ids and id(b) in self.traced_bindings
                                       for b in bindings)
+
+    def _replaced_default(self, binding: Binding, scope: Scope) -> bool:
+        """A parameter left at its ``None`` default by the calls that lead here, which ``if p is
+        None: p = ...`` always replaces: its own value never reaches a later read."""
+        if binding.kind != "param" or binding.scope.node is not self.func or not isinstance(self.func, cst.FunctionDef):
+            return False
+        for node in own_nodes(self.func.body):
+            if isinstance(node, cst.If) and isinstance(node.test, cst.Comparison) \
+                    and isinstance(node.test.left, cst.Name) and node.test.left.value == binding.name \
+                    and len(node.test.comparisons) == 1 and isinstance(node.test.comparisons[0].operator, cst.Is) \
+                    and is_none(node.test.comparisons[0].comparator) and self.root_flag(node.test, scope) is True \
+                    and any(isinstance(line, cst.SimpleStatementLine) and isinstance(line.body[0], cst.Assign)
+                            and binding.name in target_names(line.body[0].targets[0].target)
+                            for line in node.body.body):
+                return True
+        return False
 
     def traced(self, expr: cst.BaseExpression, scope: Scope) -> bool:
         if isinstance(expr, cst.Name):

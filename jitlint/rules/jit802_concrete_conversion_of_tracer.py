@@ -31,7 +31,11 @@ class ConcreteConversionOfTracer(Rule):
     element, and so is one joined with a shape (`x.shape[:1] + tuple(hw) + (1,)`). A pytree
     leaf reaching such a place is shown where the fix goes: at the call passing the instance,
     or, for a field the class declares as Python ints (`resolution: Tuple[int, int]` in a
-    `NamedTuple`, whose fields are all leaves; tapnet c1b0059), at that declaration.
+    `NamedTuple`, whose fields are all leaves; tapnet c1b0059), at that declaration. A jax
+    operation on constants in traced code is staged too (omnistaging): `float(jnp.sqrt(...))`
+    in a staticmethod or classmethod a jitted function calls on its class raises, also when
+    the value replaces a `None` default the call leaves out (`if t_end is None: t_end =
+    jnp.sqrt(...)`, jwave 38febdf).
     Traced code is all the code JIT801 lists (`jitlint rule JIT801`): jitted functions, and the
     functions that vmap, the lax loops, `model.apply`, equinox and nnx methods, transforms
     called in traced code and the libraries of `jaxfacts.TRACING_CALLS` trace.
