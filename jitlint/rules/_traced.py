@@ -98,7 +98,7 @@ from jitlint.rules._static import fields_passed, jitted_call_sites, jitted_calle
 from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, argument_value,
                               dotted_name, has_decorator, is_none, target_names)
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
-from jitlint.values import (annotated_fields, array_made_by, literal_truth, assigned, class_attribute_value, int_constant, returned_made_function,
+from jitlint.values import (annotated_fields, array_made_by, literal_truth, assigned, class_attribute_value, function_returns, int_constant, returned_made_function,
                             method_of_self, self_attribute_value, value_flow)
 from jitlint.walk import Walker, iter_nodes
 from jitlint.walk import source_text as _src
@@ -1416,8 +1416,13 @@ def _leaf_fields(ctx: FileContext) -> dict[cst.ClassDef, frozenset[str]]:
     their annotation, in an instance jit traces."""
     model = ctx.model
     found: dict[cst.ClassDef, frozenset[str]] = {}
-    for cls in _pytree_dataclasses(ctx, LEAF_FIELD_DATACLASSES):
-        found[cls] = _unmarked_fields(model, cls)
+    containers = set(_pytree_dataclasses(ctx, LEAF_FIELD_DATACLASSES))
+    for cls in containers:
+        # a field holding another of these dataclasses is a subtree, not a leaf: its own static
+        # fields (``core.device``, ``pytree_node=False``) stay Python values under the trace
+        annotations = _field_annotations(model, cls)
+        found[cls] = frozenset(f for f in _unmarked_fields(model, cls)
+                               if not _names_class_of(annotations.get(f), containers, model, model.classes[cls].scope))
     for cls, frame in model.classes.items():  # ``@register_pytree_node_class``: tree_flatten's children
         if any(PYTREE_METADATA_DECORATORS.get(model.qualified_name(d.decorator, frame.scope) or "") == "flatten"
                for d in cls.decorators):
@@ -1425,6 +1430,16 @@ def _leaf_fields(ctx: FileContext) -> dict[cst.ClassDef, frozenset[str]]:
             if flatten is not None:
                 found[cls] = frozenset(flattened_children(flatten))
     return found
+
+
+def _names_class_of(annotation: Optional[cst.BaseExpression], classes: set, model: SemanticModel, scope: Scope) -> bool:
+    """``core: SimCore`` or ``attitude: AttitudeData | None`` naming one of ``classes``."""
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        return _names_class_of(annotation.left, classes, model, scope) or \
+            _names_class_of(annotation.right, classes, model, scope)
+    if isinstance(annotation, cst.SimpleString):
+        return any(cls.name.value == annotation.evaluated_value for cls in classes)
+    return _local_class(model, annotation, scope) in classes if annotation is not None else False
 
 
 def _declared_fields(model: SemanticModel, cls: cst.ClassDef, seen: frozenset = frozenset()
@@ -1769,8 +1784,8 @@ class _FunctionAnalysis:
         if isinstance(name, cst.Call):  # ``Sinkhorn()(prob)``: an instance made in place
             cls = self._class_named(name.func, scope)
         elif isinstance(name, cst.Name):
-            binding = self.model.single_binding(name.value, scope)
-            held = self.held_object(name, scope) if binding is not None and binding.kind == "param" \
+            binding = self.model.single_binding(name.value, scope) or self.flow.single(name, scope)
+            held = self.held_object(name, scope) if binding is not None and binding.kind in ("param", "assign") \
                 and not (self._is_self(name, scope) and self._class_of(self.func) is not None) else None
             if held is not None:  # ``y.normalize()`` of a traced pytree parameter
                 cls = held.cls
@@ -2424,18 +2439,21 @@ class _FunctionAnalysis:
                            if self.hands_traced(e.value, scope))
         return traced if len(traced) < len(expr.elements) else None
 
-    def held_object(self, expr: cst.BaseExpression, scope: Scope) -> Optional["HeldObject"]:
+    def held_object(self, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> Optional["HeldObject"]:
         """An instance of a class of this module some of whose attributes hold tracers: ``self``
         with this method's traced fields, a parameter handed one, or a name bound once in this
         trace to ``Cls(...)`` given traced values (the attributes ``__init__`` stores them in,
         or the fields a dataclass-style class fills: ``prob = LinearProblem(geom, tau_a=t)``)."""
-        if not isinstance(expr, cst.Name):
+        if not isinstance(expr, cst.Name) or depth > 3:
             return None
         if self._is_self(expr, scope) and (cls := self._class_of(self.func)) is not None:
             return HeldObject(cls, self.traced_fields) if self.traced_fields else None
         bindings = self.model.lookup(expr.value, scope)
         if len(bindings) != 1:
-            return None
+            reaching = self.flow.single(expr, scope)  # ``state = state.merge(...)`` rebinds it
+            if reaching is None or reaching.kind not in ("assign", "param"):
+                return None
+            bindings = [reaching]
         binding = bindings[0]
         if binding.kind == "param":
             if binding.scope.node is not self.func:
@@ -2444,6 +2462,9 @@ class _FunctionAnalysis:
         made = binding.value
         if binding.kind != "assign" or id(binding.scope) not in self.scope_ids or not isinstance(made, cst.Call):
             return None
+        rebuilt = self._same_class_result(made, binding.scope, depth)
+        if rebuilt is not None:
+            return rebuilt
         cls = self._class_named(made.func, binding.scope)
         if cls is None:
             return None
@@ -2451,6 +2472,39 @@ class _FunctionAnalysis:
         fields = frozenset(field for field, value in fields_passed(cls, declared, made)
                            if self.hands_traced(value, binding.scope))
         return HeldObject(cls, fields) if fields else None
+
+    def _same_class_result(self, call: cst.Call, scope: Scope, depth: int) -> Optional["HeldObject"]:
+        """``state.merge(other)`` / ``state.replace(step=...)`` on a held object, where the
+        method rebuilds its own class from its fields (every return is ``type(self)(...)``,
+        ``self.__class__(...)``, ``Cls(...)`` or ``self.replace(...)``; ``replace`` of a flax
+        struct or chex dataclass is one): an instance of that class whose fields hold tracers."""
+        func = call.func
+        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+            return None
+        held = self.held_object(func.value, scope, depth + 1)
+        if held is None:
+            return None
+        method = inherited_method(self.model, held.cls, func.attr.value)
+        if method is None:
+            return held if func.attr.value == "replace" else None
+        params = positional_params(method)
+        returns = function_returns(self.model, method)
+        if not params or not returns:
+            return None
+        me = params[0].name.value
+
+        def rebuilds(value: Optional[cst.BaseExpression]) -> bool:
+            if not isinstance(value, cst.Call):
+                return False
+            maker = value.func
+            return (isinstance(maker, cst.Call) and isinstance(maker.func, cst.Name) and maker.func.value == "type"
+                    and len(maker.args) == 1 and isinstance(maker.args[0].value, cst.Name)
+                    and maker.args[0].value.value == me) \
+                or (isinstance(maker, cst.Attribute) and isinstance(maker.value, cst.Name) and maker.value.value == me
+                    and maker.attr.value in ("__class__", "replace")) \
+                or (isinstance(maker, cst.Name) and maker.value == held.cls.name.value)
+
+        return held if all(rebuilds(r.value) for r in returns) else None
 
     def _traced_pytree_param(self, param: str) -> Optional["HeldObject"]:
         """A traced parameter given instances of one pytree class of this module: its leaf
@@ -2778,16 +2832,29 @@ class _FunctionAnalysis:
         passed to (at a call of the jitted def, or by annotation), whose ``n`` is a leaf
         (LEAF_FIELD_DATACLASSES): that class's name, with the call arguments that pass one
         (empty: the annotation says so)."""
-        param = self._is_bare_param(expr.value, scope)
-        if param is None:
-            return None
         leaves = self.ctx.shared("pytree-leaf-fields", _leaf_fields)
         if not leaves:
             return None
-        for cls, passed in self.param_classes().get(param, {}).items():
+        for cls, passed in self._subtree_classes(expr.value, scope, leaves).items():
             if expr.attr.value in leaves.get(cls, ()):
                 return cls, passed
         return None
+
+    def _subtree_classes(self, expr: cst.BaseExpression, scope: Scope, leaves: dict, depth: int = 0
+                         ) -> dict[cst.ClassDef, list[cst.Arg]]:
+        """The pytree dataclasses of this module ``expr`` holds: a traced parameter's classes,
+        or a field of one that holds another (``data.core`` of ``core: SimCore``)."""
+        if isinstance(expr, cst.Attribute) and depth < 4:
+            found: dict[cst.ClassDef, list[cst.Arg]] = {}
+            for cls, passed in self._subtree_classes(expr.value, scope, leaves, depth + 1).items():
+                annotation = _field_annotations(self.model, cls).get(expr.attr.value)
+                inner = _local_class(self.model, annotation, self.model.classes[cls].scope) \
+                    if isinstance(annotation, cst.Name) else None
+                if inner is not None and inner in leaves:
+                    found[inner] = passed
+            return found
+        param = self._is_bare_param(expr, scope)
+        return self.param_classes().get(param, {}) if param is not None else {}
 
     def param_classes(self) -> dict[str, dict[cst.ClassDef, list[cst.Arg]]]:
         """Parameter of the jitted def -> classes of this module it receives instances of: by
@@ -2802,12 +2869,20 @@ class _FunctionAnalysis:
             cls = self._class_named(annotation, model.scope_of[func]) if annotation is not None else None
             if cls is not None:
                 found.setdefault(param.name.value, {})[cls] = []
+        own_calls = {id(jc.call) for jc in jitted_calls(self.ctx) if jc.func is func}
         for jc in jitted_calls(self.ctx):
             if jc.func is not func:
                 continue
             site = model.call_site_of[jc.call]
             for name, arg in jc.passed():
                 origin = model.value_origin(arg.value, site.frame.scope, site.frame)
+                if origin is None and isinstance(arg.value, cst.Name):
+                    # ``state, avg = eval_step(state, ...)`` in a loop: what the step hands back
+                    # is fed in again; the state it starts from tells the class
+                    starts = [b for b in self.flow.reaching(arg.value, site.frame.scope)
+                              if not (isinstance(b.node, cst.Assign) and id(b.node.value) in own_calls)]
+                    if len(starts) == 1 and starts[0].frame is not None and assigned(starts[0]).value is not None:
+                        origin = model.value_origin(assigned(starts[0]).value, starts[0].scope, starts[0].frame)
                 if name is not None and origin is not None and isinstance(origin[0], cst.Call):
                     cls = self._class_named(origin[0].func, origin[1])
                     if cls is not None:

@@ -60,7 +60,12 @@ class PythonControlFlowOnTracer(Rule):
     value sits under another key stay concrete (`override["key"]`). A helper flag
     that every call passes as the same constant (`simplify(op, approx=False)`) decides `and` /
     `or` before a traced operand is reached, and a helper's `if runtime_validate:` is decided
-    by the literal the traced call passes (timemachine 5b8b305). Uses in the body of a loop whose
+    by the literal the traced call passes (timemachine 5b8b305). A pytree state fed back through
+    the jitted step keeps the class it starts as, and a method that rebuilds its own class
+    (`type(self)(...)`, `self.replace(...)`) returns an instance whose fields are traced the
+    same way: `state = state.merge(batch)` then `state.compute()` (kauldron 0e4c332). A field
+    holding another pytree dataclass of the module is a subtree, not a leaf: its static fields
+    stay Python values (`data.core.device`, crazyflow PR 56). Uses in the body of a loop whose
     `range` bound raises are never reached: the range is the one finding.
     A parameter with a default is traced when a call passes it (also a call of a jitted method
     with a static `self` on an instance, `model.run_from_state(..., output_averages=False)`:
