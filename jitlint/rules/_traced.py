@@ -3423,6 +3423,7 @@ class _UseFinder(Walker):
         self.a = analysis
         self.scopes = [scope]
         self.bool_context: set[int] = set()  # BooleanOperation/not nodes already checked as tests
+        self.numpy_stores: set[tuple[str, int]] = set()  # NumPy arrays a tracer was stored in
 
     @property
     def scope(self) -> Scope:
@@ -4115,6 +4116,24 @@ class _UseFinder(Walker):
             "the values of its input, which the trace stages out even when it is a constant"
         a.report("shape", node, f"`{_src(node)}` in {a.where}: its output's shape depends on "
                                 f"{why}, so tracing raises ConcretizationTypeError; {fix}")
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        """``dt[i] = thi - tlo`` into ``dt = np.zeros(n)``: NumPy converts the stored tracer and
+        raises (diffstar PR 1)."""
+        a, scope = self.a, self.scope
+        for target in node.targets:
+            store = target.target
+            if isinstance(store, cst.Subscript) and _is_numpy_array(a.model, store.value, scope) \
+                    and a.traced(node.value, scope):
+                table = _src(store.value)
+                if (table, id(scope)) in self.numpy_stores:
+                    return  # the first store raises: one finding per array
+                self.numpy_stores.add((table, id(scope)))
+                a.report("numpy", store, f"`{_src(store)} = ...` stores a traced value in a NumPy array in "
+                                         f"{a.where}: numpy converts the tracer and raises (ValueError: setting "
+                                         f"an array element with a sequence); build it as a jax array "
+                                         f"({table} = {table}.at[...].set(...) on jnp.zeros, or a vectorised jnp expression)")
+                return
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         a, scope = self.a, self.scope

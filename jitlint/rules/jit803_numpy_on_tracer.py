@@ -15,7 +15,9 @@ class NumpyOnTracer(Rule):
     (`TABLE[step]`; also `jnp.reshape(TABLE, ...)`, which hands a NumPy array back as NumPy:
     `jaxfacts.NUMPY_KEEPING_JNP_FUNCTIONS`, jax#3391), and methods of library objects that hand their arguments to NumPy
     (`jaxfacts.NUMPY_CONVERTING_METHODS`: `run` of jaxopt's SciPy wrappers such as
-    `ScipyMinimize`) called on traced values. A NumPy branch behind `isinstance(x, np.ndarray)` (or `x[0]`, or a
+    `ScipyMinimize`) called on traced values, and a traced value stored into a NumPy array
+    (`dt[i] = thi - tlo` after `dt = np.zeros(n)`: NumPy raises ValueError, setting an array
+    element with a sequence; once per array, at the first store: diffstar PR 1). A NumPy branch behind `isinstance(x, np.ndarray)` (or `x[0]`, or a
     tuple of NumPy types) is silent: under jit the value is a tracer, so that branch never runs.
     Traced code is all the code JIT801 lists (`jitlint rule JIT801`): jitted functions, and the
     functions that vmap, the lax loops, `model.apply`, equinox and nnx methods, transforms
