@@ -1740,7 +1740,9 @@ class _FunctionAnalysis:
     def _plain_helper(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
         """``helper`` named by ``func``: an undecorated, unjitted def of this module outside
         this function and outside a class body."""
-        binding = self.model.single_binding(func.value, scope) if isinstance(func, cst.Name) else None
+        # (``utils_validate = validate_normalization``: a rename of the def)
+        binding = self.model.through_aliases(self.model.single_binding(func.value, scope)) \
+            if isinstance(func, cst.Name) else None
         if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Call) \
                 and id(binding.scope) not in self.scope_ids:
             # ``learning_rate_fn = make_schedule(config)``: the def the factory returns (also a
