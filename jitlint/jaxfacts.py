@@ -1267,6 +1267,12 @@ NON_PYTREE_CLASS_DECORATORS = frozenset({
     "attrs.define", "attrs.frozen", "attrs.mutable",
 })
 
+# --- Library bases that leave a class plain -----------------------------------------------------
+# A subclass of these is still a plain Python object to JAX (no pytree registration, no
+# ``__init_subclass__`` that makes one): ``self`` of a ``@jax.jit`` method raises TypeError on
+# the first call (rl-blox PR 19: a value function deriving ``abc.ABC``; tests/test_jaxfacts.py).
+PLAIN_CLASS_BASES = frozenset({"abc.ABC"})
+
 # --- Base classes whose subclasses are no pytrees -------------------------------------------------
 # A flax.linen Module is a frozen dataclass, not a pytree: passed at a traced position of
 # jax.jit it raises TypeError on the call; as a static argument it hashes by its attributes

@@ -39,7 +39,7 @@ from jitlint.jaxfacts import (HOST_CALLBACKS, ARRAY_HASHING_OBJECTS, ARRAY_METHO
                               TRACED_RESULT_CALLS,
                               TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
-                              HOST_RANDOM_DRAWS, HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, LAX_LOOP_BODIES, NON_PYTREE_CLASS_DECORATORS, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
+                              HOST_RANDOM_DRAWS, HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, LAX_LOOP_BODIES, NON_PYTREE_CLASS_DECORATORS, PLAIN_CLASS_BASES, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
                               CONFIG_UPDATES, CACHE_CLEARS, NONDIFF_SPEC_TRANSFORMS, BATCH_KEEPING_CALLS,
                               HOST_RANDOM_GENERATORS, PYTREE_METADATA_DECORATORS, PYTHON_VALUE_ATTRIBUTES,
                               FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS,
@@ -2171,6 +2171,21 @@ def test_non_pytree_class_decorator_leaves_self_no_valid_jit_argument(qualname):
     scaler = Scaler()
     [leaf] = jax.tree_util.tree_leaves(scaler)
     assert leaf is scaler  # one opaque leaf: no pytree
+    with pytest.raises(TypeError, match="not a valid JAX type|abstract array"):
+        jax.jit(Scaler.scaled)(Scaler(), 1.0)
+
+
+@pytest.mark.parametrize("qualname", sorted(PLAIN_CLASS_BASES))
+def test_plain_class_base_leaves_self_no_valid_jit_argument(qualname):
+    module, name = qualname.rsplit(".", 1)
+    base = getattr(importlib.import_module(module), name)
+
+    class Scaler(base):
+        def scaled(self, v):
+            return v * 2.0
+
+    [leaf] = jax.tree_util.tree_leaves(Scaler())
+    assert isinstance(leaf, Scaler)  # one opaque leaf: no pytree
     with pytest.raises(TypeError, match="not a valid JAX type|abstract array"):
         jax.jit(Scaler.scaled)(Scaler(), 1.0)
 

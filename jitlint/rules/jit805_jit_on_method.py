@@ -2,7 +2,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from jitlint.jaxfacts import NON_PYTREE_CLASS_DECORATORS
+from jitlint.jaxfacts import NON_PYTREE_CLASS_DECORATORS, PLAIN_CLASS_BASES
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._arguments import PYTREE_METHODS, registered_classes
 from jitlint.rules._context import calling_context
@@ -16,7 +16,8 @@ class JitOnMethod(Rule):
     ## What it does
     Flags `@jax.jit` (or `@partial(jax.jit, ...)` without `self` static) directly on a method
     of a plain class: no base class but plain classes of this module (none of which defines
-    `__init_subclass__`, which may register subclasses), no metaclass, no class decorator but
+    `__init_subclass__`, which may register subclasses) and library bases that make no pytree
+    (`abc.ABC`: `jaxfacts.PLAIN_CLASS_BASES`, rl-blox PR 19), no metaclass, no class decorator but
     ones that make no pytree
     (`@dataclass`, `@attr.s`, `@attrs.define`: `jaxfacts.NON_PYTREE_CLASS_DECORATORS`; jax issue
     1567), no `tree_flatten`, not registered by
@@ -124,7 +125,8 @@ def _plain_class(ctx: FileContext, node: cst.CSTNode, scope: Scope) -> bool:
             for d in node.decorators):
         return False
     for base in node.bases:  # bases of this module that are plain classes themselves
-        if isinstance(base.value, cst.Name) and base.value.value == "object":
+        if isinstance(base.value, cst.Name) and base.value.value == "object" \
+                or ctx.model.qualified_name(base.value, scope.parent) in PLAIN_CLASS_BASES:
             continue
         local = calling_context(ctx).class_of(base.value, scope.parent)
         if local is None or local is node or not _plain_class(ctx, local, ctx.model.scope_of[local]) \
