@@ -1528,6 +1528,7 @@ class _FunctionAnalysis:
         # ``ub = jnp.full(2, 10.0)`` passed on): under a staging trace, jax operations on them
         # give tracers (omnistaging), as on the global itself
         self.constant_params = constant_params
+        self._replaced_defaults: dict[int, bool] = {}  # param binding id -> _replaced_default
         # helper parameters handed a parameter of the jitted root as it is: helper name -> root
         # name (a Python flag that a traced test reads here is the root's to mark static)
         self.param_origins: dict[str, str] = {}
@@ -2297,8 +2298,16 @@ class _FunctionAnalysis:
     def _replaced_default(self, binding: Binding, scope: Scope) -> bool:
         """A parameter left at its ``None`` default by the calls that lead here, which ``if p is
         None: p = ...`` always replaces: its own value never reaches a later read."""
-        if binding.kind != "param" or binding.scope.node is not self.func or not isinstance(self.func, cst.FunctionDef):
+        if binding.kind != "param" or binding.scope.node is not self.func or not isinstance(self.func, cst.FunctionDef) \
+                or not isinstance(binding.node, cst.Param) or not is_none(binding.node.default):
             return False
+        known = self._replaced_defaults.get(id(binding))
+        if known is not None:
+            return known
+        self._replaced_defaults[id(binding)] = found = self._replaced_by_none_test(binding, scope)
+        return found
+
+    def _replaced_by_none_test(self, binding: Binding, scope: Scope) -> bool:
         for node in own_nodes(self.func.body):
             if isinstance(node, cst.If) and isinstance(node.test, cst.Comparison) \
                     and isinstance(node.test.left, cst.Name) and node.test.left.value == binding.name \
