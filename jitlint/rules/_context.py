@@ -51,7 +51,8 @@ from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
                               argument_value, dotted_name, has_decorator, is_none, passed_values, target_names)
-from jitlint.values import function_returns, method_of_self, origin, returned_made_function, self_attribute_value, value_flow
+from jitlint.values import (Returned, function_returns, method_of_self, origin, returned_made_function, returned_values,
+                            self_attribute_value, value_flow)
 from jitlint.walk import children, iter_nodes
 
 # ``f.defvjp(fwd, bwd)``: the rules of a custom derivative are traced with ``f``.
@@ -815,11 +816,20 @@ class CallingContext:
         """``make_schedule(config)`` / ``self._get_integrate_fn(...)``: the def or lambda the
         module function or method that ``call`` runs creates and returns on every ``return`` (a
         new function per call); None when unknown or some return gives anything else."""
-        made = returned_made_function(self.model, value_flow(self.ctx), call, scope)
-        method = self.callee(call, scope) if made is None and isinstance(call.func, cst.Attribute) else None
-        if method is not None and not method.decorators:
-            made = returned_made_function(self.model, value_flow(self.ctx), call, scope, method)
-        return made
+        method = self.called_method(call, scope)
+        return returned_made_function(self.model, value_flow(self.ctx), call, scope, method)
+
+    def call_returns(self, call: cst.Call, scope: Scope) -> list[Returned]:
+        """What ``call`` may return: each ``return`` of the plain function it names, or of the
+        undecorated method it runs (``kernel.interpolator(...)``)."""
+        method = self.called_method(call, scope)
+        return function_returns(self.model, method) if method is not None \
+            else returned_values(self.model, value_flow(self.ctx), call, scope)
+
+    def called_method(self, call: cst.Call, scope: Scope) -> Optional[cst.FunctionDef]:
+        """The undecorated method of a class of this module that ``obj.method(...)`` runs."""
+        method = self.callee(call, scope) if isinstance(call.func, cst.Attribute) else None
+        return method if method is not None and not method.decorators else None
 
     def unpacked_values(self, binding: Binding) -> list[tuple[cst.BaseExpression, Scope]]:
         """``params, memory = init_strategy(...)`` binding ``params`` (also ``env.reset(key)``,

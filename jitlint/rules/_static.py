@@ -1263,17 +1263,14 @@ def fresh_tree_partial(ctx: FileContext, expr: cst.BaseExpression, site: CallSit
     call, scope, frame = made
     found = _partial_over_own_function(ctx, call, scope, frame)
     if found is None:  # ``make_kernel(s)`` returning ``Partial(cov_fn, s=s)`` of its own ``def cov_fn``
-        method = calling_context(ctx).callee(call, scope) if isinstance(call.func, cst.Attribute) else None
-        returned = function_returns(ctx.model, method) if method is not None and not method.decorators \
-            else returned_values(ctx.model, value_flow(ctx), call, scope)
-        inner = [(r, _partial_over_own_function(ctx, r.value, r.scope, r.frame)) for r in returned]
+        inner = [(r, _partial_over_own_function(ctx, r.value, r.scope, r.frame))
+                 for r in calling_context(ctx).call_returns(call, scope)]
         if not inner or any(f is None or not any(fr.node is r.function for fr in f[2]) for r, f in inner):
             return None
         found = inner[0][1]
-    assert found is not None
-    partial, what, _ = found
+    function, what, _ = found  # type: ignore[misc]
     fresh = fresh_when(ctx, "partial", None, frame, site)  # type: ignore[arg-type]
-    return (partial, what, fresh) if fresh is not None else None
+    return (function, what, fresh) if fresh is not None else None
 
 
 def _partial_over_own_function(ctx: FileContext, value: cst.BaseExpression, scope: Scope, frame: Frame
