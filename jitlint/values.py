@@ -28,7 +28,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.jaxfacts import HOST_RANDOM_DRAWS, HOST_RANDOM_SIZE_PARAMS, JAX_RANDOM_NUMBER_DRAWS
-from jitlint.semantic import LOOP_TYPES, Binding, CallSite, Scope, SemanticModel
+from jitlint.semantic import LOOP_TYPES, Binding, CallSite, Scope, SemanticModel, target_names
 from jitlint.walk import children, iter_nodes, own_nodes
 
 State = dict[str, frozenset]  # name -> the bindings that may reach this point
@@ -1330,6 +1330,40 @@ def returned_values(model: SemanticModel, flow: ValueFlow, call: cst.Call, scope
     if not isinstance(function, cst.FunctionDef) or function.decorators:
         return []
     return function_returns(model, function)
+
+
+def unpacked_call(binding: Binding) -> Optional[tuple[cst.Call, int, int]]:
+    """``a, b = f(x)`` binding ``b``: the call, the name's position and the number of targets."""
+    node = binding.node
+    if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call)
+            and isinstance(node.targets[0].target, (cst.Tuple, cst.List))):
+        return None
+    names = target_names(node.targets[0].target)
+    if binding.name not in names or any(isinstance(e, cst.StarredElement) for e in node.targets[0].target.elements):
+        return None
+    return node.value, names.index(binding.name), len(names)
+
+
+def tuple_elements(returns: list[Returned], position: int, arity: int) -> list[tuple[cst.BaseExpression, Scope]]:
+    """The element at ``position`` of each returned tuple display of ``arity`` elements (what
+    ``a, b = f()`` binds to the name at that position); returns of other shapes give nothing."""
+    return [(r.value.elements[position].value, r.scope) for r in returns
+            if isinstance(r.value, cst.Tuple) and len(r.value.elements) == arity
+            and not any(isinstance(e, cst.StarredElement) for e in r.value.elements)]
+
+
+def bound_values(model: SemanticModel, flow: ValueFlow, binding: Binding) -> list[tuple[cst.BaseExpression, Scope]]:
+    """What an assignment binding gives its name: the assigned expression, or for ``a, b =
+    f()`` (``f`` a plain function of this module) the element at the name's position of each
+    tuple ``f`` returns (empty when unknown)."""
+    value = assigned(binding).value
+    if value is not None:
+        return [(value, binding.scope)]
+    unpacked = unpacked_call(binding)
+    if unpacked is None:
+        return []
+    call, position, arity = unpacked
+    return tuple_elements(returned_values(model, flow, call, binding.scope), position, arity)
 
 
 def returned_made_function(model: SemanticModel, flow: ValueFlow, call: cst.Call, scope: Scope,

@@ -50,9 +50,9 @@ from jitlint.jaxfacts import (APPLIED_MODULE_BASES, APPLYING_METHODS, CONCRETE_P
 from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
-                              argument_value, dotted_name, has_decorator, is_none, passed_values, target_names)
-from jitlint.values import (Returned, function_returns, method_of_self, origin, returned_made_function, returned_values,
-                            self_attribute_value, value_flow)
+                              argument_value, dotted_name, has_decorator, is_none, passed_values)
+from jitlint.values import (Returned, attribute_written_elsewhere, fields_made_in_init, function_returns, method_of_self, origin, returned_made_function, returned_values,
+                            self_attribute_value, tuple_elements, unpacked_call, value_flow)
 from jitlint.walk import children, iter_nodes
 
 # ``f.defvjp(fwd, bwd)``: the rules of a custom derivative are traced with ``f``.
@@ -819,6 +819,18 @@ class CallingContext:
         method = self.called_method(call, scope)
         return returned_made_function(self.model, value_flow(self.ctx), call, scope, method)
 
+    def stored_made_function(self, attr: cst.Attribute, scope: Scope) -> Optional[cst.CSTNode]:
+        """``force.get_energy`` where the class's ``__init__`` stores ``self.get_energy =
+        self.generate_get_energy()``: the def or lambda that call makes (one per instance), when
+        nothing else writes ``.get_energy``."""
+        cls = self.instance_class(attr.value, scope) if isinstance(attr.value, cst.Name) else None
+        if cls is None or attribute_written_elsewhere(self.model, attr.attr.value):
+            return None
+        stored = [(value, value_scope) for _, value, value_scope in fields_made_in_init(self.model, cls, [attr.attr.value])]
+        if len(stored) != 1 or not isinstance(stored[0][0], cst.Call):
+            return None
+        return self.made_function(*stored[0])
+
     def call_returns(self, call: cst.Call, scope: Scope) -> list[Returned]:
         """What ``call`` may return: each ``return`` of the plain function it names, or of the
         undecorated method it runs (``kernel.interpolator(...)``)."""
@@ -840,9 +852,7 @@ class CallingContext:
         if callee is None:
             return []
         _, position, arity = unpacked
-        return [(r.value.elements[position].value, r.scope) for r in function_returns(self.model, callee)
-                if isinstance(r.value, cst.Tuple) and len(r.value.elements) == arity
-                and not any(isinstance(e, cst.StarredElement) for e in r.value.elements)]
+        return tuple_elements(function_returns(self.model, callee), position, arity)
 
     def applies_transform(self, call: cst.Call) -> bool:
         """``call`` calls what a transform keeping no program returned (``jax.grad(f)(x)``)."""
@@ -924,18 +934,6 @@ def _amortised(site: CallSite, model: SemanticModel) -> bool:
     start = model.order(site.node)
     return any(isinstance(node, (cst.For, cst.While)) and node is not loops[0] and not site.frame.is_inside(node)
                and model.order(node) > start for node in iter_nodes(loops[0]))
-
-
-def unpacked_call(binding: Binding) -> Optional[tuple[cst.Call, int, int]]:
-    """``a, b = f(x)`` binding ``b``: the call, the name's position and the number of targets."""
-    node = binding.node
-    if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call)
-            and isinstance(node.targets[0].target, (cst.Tuple, cst.List))):
-        return None
-    names = target_names(node.targets[0].target)
-    if binding.name not in names or any(isinstance(e, cst.StarredElement) for e in node.targets[0].target.elements):
-        return None
-    return node.value, names.index(binding.name), len(names)
 
 
 def names_assigned_in(node: cst.CSTNode) -> set[str]:

@@ -20,14 +20,14 @@ import libcst as cst
 
 from jitlint.jaxfacts import DTYPE_KEEPING_METHODS, WEAK_STATE_OPTIMIZERS
 from jitlint.rule import FileContext
-from jitlint.rules._context import calling_context, unpacked_call
+from jitlint.rules._context import calling_context
 from jitlint.rules._instances import pytree_instance, string_keys
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._churn import argument_types
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
 from jitlint.walk import own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel, target_names
-from jitlint.values import assigned, value_flow
+from jitlint.values import assigned, unpacked_call, value_flow
 from jitlint.walk import iter_nodes
 
 ARRAY_MODULES = ("jax.numpy.", "numpy.")

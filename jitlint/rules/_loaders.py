@@ -25,7 +25,7 @@ import libcst as cst
 
 from jitlint.jaxfacts import HOST_RANDOM_SIZE_PARAMS, RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, RaggedBatcher
 from jitlint.semantic import Scope, SemanticModel, argument_value
-from jitlint.values import ValueFlow, assigned
+from jitlint.values import ValueFlow, assigned, bound_values, returned_values
 from jitlint.batches import ragged_loop, src as _src
 from jitlint.walk import own_nodes
 from jitlint.walk import children
@@ -59,12 +59,13 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
         return None
     if isinstance(expr, cst.Name):
         binding = flow.single(expr, scope)
-        node = binding.node if binding is not None else None
-        if binding is None or binding.kind != "assign" or binding.value is None \
-                or not isinstance(node, cst.Assign) or len(node.targets) != 1 \
-                or not isinstance(node.targets[0].target, cst.Name):
+        if binding is None or binding.kind != "assign" or not isinstance(binding.node, cst.Assign):
             return None
-        return ragged_source(model, flow, binding.value, binding.scope, depth + 1, project)
+        for value, value_scope in bound_values(model, flow, binding):  # ``train, test = make_loaders()``
+            found = ragged_source(model, flow, value, value_scope, depth + 1, project)
+            if found is not None:
+                return found
+        return None
     if isinstance(expr, (cst.List, cst.Tuple)):  # a grain DataLoader's operations=[...]
         for element in expr.elements:
             found = ragged_source(model, flow, element.value, scope, depth + 1, project)
@@ -87,6 +88,10 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
         return None
     if isinstance(func, cst.Attribute) and func.attr.value in DATASET_METHODS:
         return ragged_source(model, flow, func.value, scope, depth + 1, project)
+    for returned in returned_values(model, flow, expr, scope):  # ``def make_loader(): return DataLoader(...)``
+        found = ragged_source(model, flow, returned.value, returned.scope, depth + 1, project)
+        if found is not None:
+            return found
     return _ragged_generator(model, flow, expr, scope, project)
 
 
@@ -101,8 +106,9 @@ def batch_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression
         return False
     if isinstance(expr, cst.Name):
         binding = flow.single(expr, scope)
-        return binding is not None and binding.kind == "assign" and binding.value is not None \
-            and batch_source(model, flow, binding.value, binding.scope, depth + 1)
+        return binding is not None and binding.kind == "assign" and any(
+            batch_source(model, flow, value, value_scope, depth + 1)
+            for value, value_scope in bound_values(model, flow, binding))
     if not isinstance(expr, cst.Call):
         return False
     func = expr.func
@@ -120,6 +126,9 @@ def batch_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression
         return any(batch_source(model, flow, arg.value, scope, depth + 1) for arg in expr.args)
     if isinstance(func, cst.Attribute) and func.attr.value in DATASET_METHODS:
         return batch_source(model, flow, func.value, scope, depth + 1)
+    if any(batch_source(model, flow, returned.value, returned.scope, depth + 1)
+           for returned in returned_values(model, flow, expr, scope)):
+        return True
     if isinstance(func, cst.Name):
         bindings = model.lookup(func.value, scope)
         if len(bindings) == 1 and bindings[0].kind == "def" and isinstance(bindings[0].node, cst.FunctionDef):

@@ -846,21 +846,28 @@ def _calls_def(model: SemanticModel, caller, callee: cst.FunctionDef) -> bool:
 
 
 def _jitted_factory_results(ctx: FileContext) -> list[TracerUse]:
-    """``jax.jit(make_loss(1.0))``: the def (or lambda) a module function builds and returns,
+    """``jax.jit(make_loss(1.0))`` (or a method's result, also one ``__init__`` stores): the def (or lambda) a module function builds and returns,
     jitted, with its parameters that have no default traced; what it closes over from the
     factory stays concrete."""
     model = ctx.model
+    context = calling_context(ctx)
     uses: list[TracerUse] = []
     for app in ctx.jit_applications:
         target = app.target
-        if not (isinstance(target, cst.Call) and isinstance(target.func, cst.Name) and app.jit.qualname in TRACING_JITS
+        if not (isinstance(target, (cst.Call, cst.Attribute)) and app.jit.qualname in TRACING_JITS
                 and not any(k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS)
                             for k in app.keywords)):
             continue
-        factory = function_value(model, target.func, app.frame.scope)
-        if not isinstance(factory, cst.FunctionDef) or factory.decorators:
-            continue
-        for func in _returned_functions(model, factory):
+        if isinstance(target, cst.Call) and isinstance(target.func, cst.Name):
+            factory = function_value(model, target.func, app.frame.scope)
+            made = _returned_functions(model, factory) \
+                if isinstance(factory, cst.FunctionDef) and not factory.decorators else []
+        else:  # ``jax.jit(force.generate())``, ``jax.jit(force.get_energy)`` stored from such a call
+            function = context.made_function(target, app.frame.scope) if isinstance(target, cst.Call) \
+                else context.stored_made_function(target, app.frame.scope)
+            made = [function] if isinstance(function, cst.FunctionDef) and not function.decorators \
+                or isinstance(function, cst.Lambda) else []
+        for func in made:
             traced = {p.name.value for p in (*positional_params(func), *func.params.kwonly_params)
                       if p.default is None}
             if traced:
@@ -2760,7 +2767,7 @@ class _FunctionAnalysis:
             # call that led here does (``_unique(x, size=x.size)``): known
             verdict = _none_verdict(self.param_values(expr.left, scope))
             if verdict is None and self.entry_call is not None:
-                verdict = _none_verdict(self.param_values(expr.left, scope, entry_only=True))
+                verdict = _none_verdict(self.entry_values(expr.left, scope))
             return None if verdict is None else verdict == isinstance(expr.comparisons[0].operator, cst.Is)
         if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 \
                 and isinstance(expr.comparisons[0].operator, (cst.Equal, cst.NotEqual)) \
@@ -2778,6 +2785,20 @@ class _FunctionAnalysis:
         if self.caller is not None:  # a helper: the call that led here (its literal is in the follow key)
             return _one_truth(self.param_values(expr, scope, entry_only=True)) if self.entry_call is not None else None
         return _one_truth(self.param_values(expr, scope))
+
+    def entry_values(self, expr: cst.BaseExpression, scope: Scope) -> Optional[list[cst.BaseExpression]]:
+        """What the call that led here passes the parameter ``expr``; an instance attribute
+        passed on (``steps_pol=self.steps_pol``) stands for what every construction of the class
+        gives the ``__init__`` parameter that sets it."""
+        values = self.param_values(expr, scope, entry_only=True)
+        site = self.model.call_site_of.get(self.entry_call) if self.entry_call is not None else None
+        if values is None or site is None:
+            return values
+        resolved: list[cst.BaseExpression] = []
+        for value in values:
+            given = _init_param_values(self.ctx, value, site.frame.scope) if isinstance(value, cst.Attribute) else None
+            resolved.extend([v for v, _ in given] if given is not None else [value])
+        return resolved
 
     def param_values(self, expr: cst.BaseExpression, scope: Scope,
                      entry_only: bool = False) -> Optional[list[cst.BaseExpression]]:
