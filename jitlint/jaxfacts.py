@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from jitlint import scipy_array_api
+
 # (position, keyword) of a parameter; a keyword of "" means positional-only.
 Param = tuple[int, str]
 
@@ -344,6 +346,8 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
         "cumsum", "cumprod", "sort", "argsort", "median", "nansum", "nanmean")},
     **{f"jax.numpy.{f}": _concrete(_INTEGER, (1, "axis")) for f in ("concatenate", "stack", "argmax", "argmin")},
     "jax.numpy.take": _concrete(_INTEGER, (2, "axis")),
+    "jax.numpy.delete": _concrete(_INTEGER, (2, "axis")),  # the indices may be traced with assume_unique_indices
+    "jax.numpy.insert": _concrete(_CONCRETIZATION, (3, "axis")),
     "jax.numpy.roll": _concrete(_CONCRETIZATION, (2, "axis")),  # the shift may be traced
     "jax.numpy.moveaxis": _concrete(_CONCRETIZATION, (1, "source"), (2, "destination")),
     "jax.numpy.swapaxes": _concrete(_VALUE, (1, "axis1"), (2, "axis2")),
@@ -363,10 +367,13 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "jax.image.resize": _SHAPE_1,
     # lax: the parameters lax treats as static (jit would need static_argnums for them)
     "jax.lax.dynamic_slice": _concrete(_TYPE, (2, "slice_sizes")),
-    "jax.lax.dynamic_slice_in_dim": _concrete(_INTEGER, (2, "slice_size")),
+    "jax.lax.dynamic_slice_in_dim": _concrete(_INTEGER, (2, "slice_size")) + _concrete(_CONCRETIZATION, (3, "axis")),
+    "jax.lax.dynamic_index_in_dim": _concrete(_VALUE, (2, "axis")),
+    "jax.lax.dynamic_update_slice_in_dim": _concrete(_CONCRETIZATION, (3, "axis")),
+    "jax.lax.dynamic_update_index_in_dim": _concrete(_VALUE, (3, "axis")),
     "jax.lax.slice": _concrete(_TYPE, (1, "start_indices"), (2, "limit_indices")),
-    "jax.lax.slice_in_dim": _concrete(_INTEGER, (1, "start_index"), (2, "limit_index")),
-    "jax.lax.index_in_dim": _concrete(_INTEGER, (1, "index")),
+    "jax.lax.slice_in_dim": _concrete(_INTEGER, (1, "start_index"), (2, "limit_index"), (4, "axis")),
+    "jax.lax.index_in_dim": _concrete(_INTEGER, (1, "index")) + _concrete(_CONCRETIZATION, (2, "axis")),
     "jax.lax.broadcast": _concrete(_BOOL, (1, "sizes")),
     "jax.lax.broadcast_in_dim": _concrete(_BOOL, (1, "shape")),
     "jax.lax.reshape": _concrete(_TYPE, (1, "new_sizes")),
@@ -730,6 +737,11 @@ NUMPY_ARRAY_METHOD_FUNCTIONS = frozenset(f"numpy.{name}" for name in (
 NUMPY_CONVERTING_SUBMODULES: dict[str, str] = {"numpy.linalg.": "TracerArrayConversionError",
                                                "numpy.fft.": "TracerArrayConversionError",
                                                "scipy.": "TracerArrayConversionError"}
+# With this environment variable set (the module sets it before importing SciPy), SciPy
+# dispatches on the array's namespace: the functions of scipy_array_api.JAX_JIT_FUNCTIONS then
+# run on JAX arrays under jit (scipy.stats.tmean); the rest still convert with NumPy.
+SCIPY_ARRAY_API_SWITCH = "SCIPY_ARRAY_API"
+SCIPY_JAX_JIT_FUNCTIONS = scipy_array_api.JAX_JIT_FUNCTIONS
 
 @dataclass(frozen=True)
 class UnfunctionalizedCall:

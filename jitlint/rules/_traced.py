@@ -73,7 +73,7 @@ from jitlint.jaxfacts import (HOST_CALLBACKS, NAMED_TUPLE_BASES, TRACE_ERROR_CAT
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
                               ARRAY_METHODS, NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
-                              NUMPY_CONVERTING_SUBMODULES, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
+                              NUMPY_CONVERTING_SUBMODULES, SCIPY_ARRAY_API_SWITCH, SCIPY_JAX_JIT_FUNCTIONS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS, PYTREE_METADATA_DECORATORS,
                               SCHEDULE_PARAMS, SEQUENCE_CONVERTING_FUNCTIONS, SIGNATURE_PRESERVING_TRANSFORMS,
@@ -217,11 +217,23 @@ def enables_x64(ctx: FileContext) -> bool:
     ``os.environ["JAX_ENABLE_X64"] = ...``, ``jax.experimental.enable_x64()``): Python ints
     then become int64.  Any string naming the flag counts: how it is set does not matter."""
     def compute(c: FileContext) -> bool:
-        return any(isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str)
-                   and node.evaluated_value.lower() == X64_FLAG for node in iter_nodes(c.module)) or any(
+        return X64_FLAG in _strings(c) or any(
             (c.model.qualified_name(site.node.func, site.frame.scope) or "").endswith(".enable_x64")
             for site in c.model.calls_named("enable_x64"))
     return ctx.shared("enables-x64", compute)
+
+
+def enables_scipy_array_api(ctx: FileContext) -> bool:
+    """The module sets ``SCIPY_ARRAY_API`` (``os.environ.setdefault("SCIPY_ARRAY_API", "1")``):
+    SciPy then runs some functions on JAX arrays under jit."""
+    return SCIPY_ARRAY_API_SWITCH.lower() in _strings(ctx)
+
+
+def _strings(ctx: FileContext) -> frozenset[str]:
+    """The string literals of the module, lowercased (switches named by a string)."""
+    return ctx.shared("strings", lambda c: frozenset(
+        node.evaluated_value.lower() for node in iter_nodes(c.module)
+        if isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str)))
 
 
 def overflow_message(constant: cst.BaseExpression, value: int, where: str) -> str:
@@ -342,7 +354,7 @@ def _jitted_builtins(ctx: FileContext) -> list[TracerUse]:
             uses.append(TracerUse("convert", arg, None, (
                 f"jitted `{name}` makes a Python number of its argument, but jit passes it a tracer: "
                 f"the call raises {error}; {fix}"), where, name))
-        elif (error := _numpy_conversion_error(qualname)) is not None:
+        elif (error := _numpy_conversion_error(ctx, qualname)) is not None:
             uses.append(TracerUse("numpy", arg, None, (
                 f"jitted `{qualname}` converts its argument to a NumPy array, but jit passes it a "
                 f"tracer: the call raises {error}; jit the jax.numpy function instead"), where))
@@ -3716,7 +3728,7 @@ class _UseFinder(Walker):
                                     f"tracer once, not the values of each call; use jax.debug.print")
         else:
             qualname = a.model.qualified_name(func, scope)
-            numpy_error = _numpy_conversion_error(qualname)
+            numpy_error = _numpy_conversion_error(a.ctx, qualname)
             if qualname in UNFUNCTIONALIZED_CALLS:
                 self._unfunctionalized(node, qualname, UNFUNCTIONALIZED_CALLS[qualname])
             elif numpy_error is not None and any(a.traced(arg.value, scope) or a.elements_traced(arg.value, scope)
@@ -4422,10 +4434,16 @@ def _is_numpy_array(model: SemanticModel, expr: cst.BaseExpression, scope: Scope
     return False
 
 
-def _numpy_conversion_error(qualname: Optional[str]) -> Optional[str]:
-    """What a numpy function raises on a tracer (None: it is not one that converts)."""
+def _numpy_conversion_error(ctx: FileContext, qualname: Optional[str]) -> Optional[str]:
+    """What a numpy function raises on a tracer (None: it is not one that converts, or a SciPy
+    function that runs on JAX arrays under jit where the module switches SciPy's array API on)."""
     if qualname is None:
         return None
+    if qualname.startswith("scipy.") and enables_scipy_array_api(ctx):
+        # SciPy's array-API mode: what fails depends on the function (a NumPy conversion, a
+        # boolean mask, a Python branch on a value), all of it while tracing
+        return None if qualname in SCIPY_JAX_JIT_FUNCTIONS else (
+            "an error while tracing (SciPy's capability table marks it as not running on JAX under jit)")
     for prefix, error in NUMPY_CONVERTING_SUBMODULES.items():
         if qualname.startswith(prefix) and not qualname.rpartition(".")[2][:1].isupper():
             return error

@@ -9,7 +9,7 @@ class NumpyOnTracer(Rule):
     ## What it does
     Flags numpy (not `jax.numpy`) functions that convert their argument to a numpy array
     (`np.asarray`, `np.array`, ufuncs such as `np.exp`, `np.where`, `np.concatenate`,
-    `np.linalg.*` ...) applied to a traced value inside a jitted function (or to a list or
+    `np.linalg.*`, SciPy's functions ...) applied to a traced value inside a jitted function (or to a list or
     tuple holding one: `np.array([a, b])` converts each element), and a NumPy array
     (a name bound to `np.linspace(...)`, `np.array(...)` ...) indexed with a traced value
     (`TABLE[step]`; also `jnp.reshape(TABLE, ...)`, which hands a NumPy array back as NumPy:
@@ -27,6 +27,11 @@ class NumpyOnTracer(Rule):
     `jaxfacts.HOST_CALLBACKS`) is host code, given concrete arrays; only a tracer of the
     enclosing trace that it closes over is flagged (pounce#740: the callback raises, surfacing
     as `JaxRuntimeError` at the jitted call; `fixtures/trace_errors/host_callback_closes_over_tracer.py`).
+    A module that sets `SCIPY_ARRAY_API` (`os.environ.setdefault("SCIPY_ARRAY_API", "1")`, before
+    importing SciPy) switches SciPy to dispatch on JAX arrays: the SciPy functions its capability
+    table marks as running on JAX under jit (`jaxfacts.SCIPY_JAX_JIT_FUNCTIONS`, generated from
+    SciPy 1.17's table: `scipy.stats.tmean`, `Rotation.from_quat`) are silent there; the others
+    still fail while tracing, each in its own way (`scipy.stats.rankdata`: a boolean mask).
 
     ## Why is this bad?
     numpy needs the data, and a tracer has none. Measured on jax 0.10.2 / numpy 2.4 (CPU):
