@@ -25,7 +25,7 @@ import libcst as cst
 
 from jitlint.jaxfacts import HOST_RANDOM_SIZE_PARAMS, RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, RaggedBatcher
 from jitlint.semantic import Scope, SemanticModel, argument_value
-from jitlint.values import ValueFlow, assigned, bound_values, returned_values
+from jitlint.values import ValueFlow, assigned, bound_values, returned_values, unpacked_call
 from jitlint.batches import ragged_loop, src as _src
 from jitlint.walk import own_nodes
 from jitlint.walk import children
@@ -42,6 +42,8 @@ DATASET_METHODS = frozenset({
     "to_iter_dataset", "mp_prefetch", "with_options",
 })
 FALSY = ("False", "None")
+# ``np.split(x, [i, j])``: parts cut at those row indices
+SPLITTING_AT_INDICES = frozenset({"numpy.split", "numpy.array_split", "jax.numpy.split", "jax.numpy.array_split"})
 
 
 @dataclass(frozen=True)
@@ -206,13 +208,25 @@ def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
 def _known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression,
                   scope: Scope) -> Optional[int]:
     """The length of an array made by ``np.ones((10, 2))`` / ``np.arange(10)`` with literal
-    sizes, written there or bound once to a name."""
+    sizes, of rows sliced with known bounds (``x[:400]``), or of a part of ``np.split(x, [400])``
+    unpacked into names, written there or bound once to a name."""
     if isinstance(expr, cst.Name):
         binding = flow.single(expr, scope)
-        value = assigned(binding).value if binding is not None else None
+        if binding is None:
+            return None
+        unpacked = unpacked_call(binding)
+        if unpacked is not None:
+            return _split_part_length(model, flow, *unpacked, binding.scope)
+        value = assigned(binding).value
         if value is None:
             return None
-        expr, scope = value, binding.scope  # type: ignore[union-attr]
+        expr, scope = value, binding.scope
+    if isinstance(expr, cst.Subscript) and expr.slice and isinstance(expr.slice[0].slice, cst.Slice) \
+            and expr.slice[0].slice.step is None:
+        rows = expr.slice[0].slice
+        lower = _int_of(flow, rows.lower, scope) if rows.lower is not None else 0
+        upper = _int_of(flow, rows.upper, scope) if rows.upper is not None else None
+        return upper - lower if lower is not None and upper is not None and 0 <= lower <= upper else None
     if not isinstance(expr, cst.Call) or not expr.args:
         return None
     qualname = model.qualified_name(expr.func, scope) or ""
@@ -228,6 +242,24 @@ def _known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
     if isinstance(shape, cst.Tuple) and shape.elements:
         shape = shape.elements[0].value
     return _int_of(flow, shape, scope) if shape is not None else None
+
+
+def _split_part_length(model: SemanticModel, flow: ValueFlow, call: cst.Call, position: int, arity: int,
+                       scope: Scope) -> Optional[int]:
+    """``train, test = np.split(x, [400])``: the length of the part at ``position`` (the last
+    part's only when the length of ``x`` is known too)."""
+    if model.qualified_name(call.func, scope) not in SPLITTING_AT_INDICES or len(call.args) < 2 \
+            or any(a.keyword is not None or a.star for a in call.args[:2]):
+        return None
+    indices = call.args[1].value
+    if not isinstance(indices, (cst.List, cst.Tuple)) or len(indices.elements) != arity - 1:
+        return None
+    bounds = [_int_of(flow, e.value, scope) for e in indices.elements]
+    if position == arity - 1:
+        bounds.append(_known_length(model, flow, call.args[0].value, scope))
+    start = bounds[position - 1] if position > 0 else 0
+    end = bounds[position]
+    return end - start if start is not None and end is not None and end >= start else None
 
 
 def _root_name(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,

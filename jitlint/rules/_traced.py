@@ -3313,7 +3313,7 @@ class _FunctionAnalysis:
         return tracer_test(self.model, test, scope)
 
 
-def tracer_test(model: SemanticModel, test: cst.BaseExpression, scope: Scope) -> Optional[str]:
+def tracer_test(model: SemanticModel, test: cst.BaseExpression, scope: Scope, depth: int = 0) -> Optional[str]:
     """"traced" for ``isinstance(v, jax.core.Tracer)`` (jaxfacts.TRACER_TYPES), "untraced" for
     its negation and for a test that jit is disabled (jaxfacts.JIT_DISABLED_FLAGS): what
     follows on the true side of the test never sees a tracer when it is "untraced", and runs
@@ -3322,6 +3322,10 @@ def tracer_test(model: SemanticModel, test: cst.BaseExpression, scope: Scope) ->
     call = test.expression if negated else test
     if isinstance(call, (cst.Name, cst.Attribute)) and model.qualified_name(call, scope) in JIT_DISABLED_FLAGS:
         return "traced" if negated else "untraced"  # ``if jax.config.jax_disable_jit:``: jit is off there
+    predicate = _predicate_helper(model, call, scope) if depth < 2 else None
+    if predicate is not None:  # ``_is_tracer(x)`` whose one line is ``return isinstance(v, jax.core.Tracer)``
+        found = tracer_test(model, *predicate, depth + 1)
+        return found if found is None or not negated else ("traced" if found == "untraced" else "untraced")
     if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == "isinstance"
             and not model.lookup("isinstance", scope) and len(call.args) == 2):
         return None
@@ -3330,6 +3334,27 @@ def tracer_test(model: SemanticModel, test: cst.BaseExpression, scope: Scope) ->
     if not all(model.qualified_name(t, scope) in TRACER_TYPES for t in members):
         return None
     return "untraced" if negated else "traced"
+
+
+def _predicate_helper(model: SemanticModel, call: cst.BaseExpression, scope: Scope
+                      ) -> Optional[tuple[cst.BaseExpression, Scope]]:
+    """``_is_tracer(x)`` calling a plain function of this module whose body is one ``return``
+    of a test on its one parameter: that test, with the parameter in the helper's scope (the
+    argument is the value the test reads: ``isinstance`` does not depend on which name holds it)."""
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and len(call.args) == 1
+            and call.args[0].keyword is None and not call.args[0].star):
+        return None
+    binding = model.single_binding(call.func.value, scope)
+    helper = binding.node if binding is not None and binding.kind == "def" else None
+    if not isinstance(helper, cst.FunctionDef) or helper.decorators or len(helper.params.params) != 1 \
+            or not isinstance(helper.body, cst.IndentedBlock) or len(helper.body.body) != 1:
+        return None
+    line = helper.body.body[0]
+    statement = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+    inner = model.scope_of.get(helper)
+    if not isinstance(statement, cst.Return) or statement.value is None or inner is None:
+        return None
+    return statement.value, inner
 
 
 def _equal_verdict(values: Optional[list[cst.BaseExpression]], literal: cst.BaseExpression) -> Optional[bool]:
@@ -3629,6 +3654,11 @@ class _UseFinder(Walker):
 
     def visit_IfExp(self, node: cst.IfExp) -> Optional[bool]:
         self._test(node.test, "a conditional expression", "use jnp.where or jax.lax.select")
+        guard = self.a.tracer_guard(node.test, self.scope)
+        if guard is not None:  # ``None if isinstance(v, jax.core.Tracer) else float(v)``
+            self.walk(node.test)
+            self.walk(node.body if guard == "traced" else node.orelse)
+            return False
         if not (self._numpy_guard(node.test) or self._container_guard(node.test)):
             return None
         self.walk(node.test)
