@@ -479,16 +479,23 @@ class CallingContext:
     def instance_class(self, name: cst.Name, scope: Scope) -> Optional[cst.ClassDef]:
         """The class of this module that ``name`` is an instance of: ``self`` in a method,
         a variable assigned once from ``Cls(...)`` (or the one such assignment that reaches
-        this read: ``counter = Counter()`` ... ``counter = CounterV2()`` further down), or a
-        parameter that every call gives one."""
+        this read: ``counter = Counter()`` ... ``counter = CounterV2()`` further down) or from a
+        factory that returns one, or a parameter that every call gives one."""
         binding = self.model.single_binding(name.value, scope) or value_flow(self.ctx).single(name, scope)
         if binding is None:
             return None
         if binding.kind == "param":
             return self._class_of_self(binding) or self._class_passed(binding)
         if binding.kind == "assign" and isinstance(binding.value, cst.Call):
-            return self.class_of(binding.value.func, binding.scope)
+            return self.class_of(binding.value.func, binding.scope) or self._class_made_by(binding.value, binding.scope)
         return None
+
+    def _class_made_by(self, call: cst.Call, scope: Scope) -> Optional[cst.ClassDef]:
+        """``env = create_env(name)`` where every ``return`` of the factory is ``OvercookedV3(...)``:
+        that class of this module."""
+        classes = {self.class_of(r.value.func, r.scope) if isinstance(r.value, cst.Call) else None
+                   for r in self.call_returns(call, scope)}
+        return classes.pop() if len(classes) == 1 else None
 
     def instance_method(self, expr: cst.Attribute, scope: Scope) -> Optional[cst.FunctionDef]:
         """The method def that ``obj.method`` binds when ``obj`` is an instance of a class of

@@ -25,9 +25,10 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (CACHE_CLEARS, CACHE_KEY_MISSING_FLAGS, CONFIG_UPDATES, DISPATCHED_RANDOM_DRAWS,
+from jitlint.jaxfacts import (PYTREE_CLASS_DECORATORS, CACHE_CLEARS, CACHE_KEY_MISSING_FLAGS, CONFIG_UPDATES, DISPATCHED_RANDOM_DRAWS,
                               HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, HOST_RANDOM_DRAWS, HOST_RANDOM_GENERATORS,
                               LAX_LOOP_BODIES)
+from jitlint.callgraph import MEMOISERS
 from jitlint.project import absolute, attribute_reads, module_name_for
 from jitlint.rule import FileContext
 from jitlint.rules._context import (PARTIAL_CONSTRUCTORS, bound_method_target, calling_context, class_methods, loop_targets,
@@ -1407,6 +1408,74 @@ def _find_state_flows(ctx: FileContext) -> list[StateFlow]:
                                                        _module_object_self(ctx, helper.func)).run())
     found.extend(_bound_method_updates(ctx))
     return found
+
+
+MEMOISING_PROPERTIES = frozenset({"functools.cached_property"})
+COMPILE_TIME_EVAL = "jax.ensure_compile_time_eval"  # jax operations in its block run eagerly
+
+
+@dataclass(frozen=True)
+class MemoisedArray:
+    """A memoised function whose own body makes a jax array, reached from traced code."""
+
+    decorator: cst.Decorator  # the memoising decorator (lru_cache, cache, cached_property)
+    function: cst.FunctionDef
+    made: cst.Call  # the first jax array its body makes
+
+
+def memoised_jax_arrays(ctx: FileContext) -> list[MemoisedArray]:
+    """A memoised function (``functools.lru_cache`` / ``cache``, or a ``cached_property``)
+    whose own body makes a jax array, called (or read) in code a jit traces: under the trace
+    that array is a tracer and the cache outlives the trace (GKX e253a6bc's projector, jax-frc
+    3857956's coil parameters).  Silent when the body uses ``jax.ensure_compile_time_eval``, and
+    for calls that pass a tracer (hashing it raises first: JIT809)."""
+    from jitlint.rules._traced import makes_jax_array, tracer_uses  # _traced imports nothing of this module
+
+    model = ctx.model
+    context = calling_context(ctx)
+    # a call that hands the cache a tracer raises while hashing it (JIT809): nothing is cached
+    hashing = {id(use.node) for use in tracer_uses(ctx) if use.kind == "hash"}
+    found = []
+    for func, frame in model.functions.items():
+        memo = next((d for d in func.decorators if _memoiser(model, d, frame.scope) is not None), None)
+        scope = model.scope_of.get(func)
+        if memo is None or scope is None:
+            continue
+        calls = [node for node in own_nodes(func.body) if isinstance(node, cst.Call)]
+        made = next((call for call in calls if makes_jax_array(model.qualified_name(call.func, scope))), None)
+        if made is None or any(model.qualified_name(call.func, scope) == COMPILE_TIME_EVAL for call in calls):
+            continue
+        if _memoiser(model, memo, frame.scope) in MEMOISING_PROPERTIES:
+            # the value is cached on the instance: one the trace rebuilds from its leaves (a
+            # pytree passed traced) drops it with the trace, a plain object keeps it
+            owner = frame.scope.node
+            reached = context.is_plain_class(owner) and not any(
+                model.qualified_name(d.decorator, frame.scope) in PYTREE_CLASS_DECORATORS for d in owner.decorators) \
+                and _property_read_traced(ctx, func.name.value)
+        else:
+            binding = model.single_binding(func.name.value, frame.scope)
+            reached = binding is not None and any(context.runs_traced(site.frame) and id(site.node) not in hashing
+                                                  for site in model.calls_to(binding))
+        if reached:
+            found.append(MemoisedArray(memo, func, made))
+    return found
+
+
+def _memoiser(model: SemanticModel, decorator: cst.Decorator, scope: Scope) -> Optional[str]:
+    """The memoising decorator's qualified name (``functools.lru_cache(maxsize=32)`` too)."""
+    expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+    qualname = model.qualified_name(expr, scope)
+    return qualname if qualname in MEMOISERS | MEMOISING_PROPERTIES else None
+
+
+def _property_read_traced(ctx: FileContext, name: str) -> bool:
+    """``external._coil_params`` read in a function that runs only under a trace."""
+    context = calling_context(ctx)
+    for function in ctx.model.functions:
+        if context.traced(function) and any(isinstance(node, cst.Attribute) and node.attr.value == name
+                                            for node in own_nodes(function.body)):
+            return True
+    return False
 
 
 def _followed_helpers(ctx: FileContext, analysis, jitted, inner_of_jitted: set[int]) -> list:

@@ -1292,7 +1292,7 @@ def _made_jax_array(model: SemanticModel, flow, expr: cst.BaseExpression, scope:
     if isinstance(expr, cst.Name):
         binding = flow.single(expr, scope)
         expr = binding.value if binding is not None and binding.kind == "assign" else None
-    return isinstance(expr, cst.Call) and _makes_jax_array(model.qualified_name(expr.func, scope))
+    return isinstance(expr, cst.Call) and makes_jax_array(model.qualified_name(expr.func, scope))
 
 
 def traced_values(ctx: FileContext, jitted: JittedFunction) -> "_FunctionAnalysis":
@@ -1639,7 +1639,7 @@ class _FunctionAnalysis:
             if isinstance(value, (cst.Comparison, cst.BinaryOperation)) and evaluated:
                 continue
             qualname = self.model.qualified_name(value.func, binding.scope) if isinstance(value, cst.Call) else None
-            if not _makes_jax_array(qualname):
+            if not makes_jax_array(qualname):
                 return False
         return True
 
@@ -2147,7 +2147,7 @@ class _FunctionAnalysis:
         if depth > 3:
             return False
         if isinstance(expr, cst.Call):
-            return _makes_jax_array(self.model.qualified_name(expr.func, scope))
+            return makes_jax_array(self.model.qualified_name(expr.func, scope))
         if isinstance(expr, cst.BinaryOperation):
             return self.known_array(expr.left, scope, depth + 1) or self.known_array(expr.right, scope, depth + 1)
         if isinstance(expr, cst.Attribute):
@@ -3140,7 +3140,7 @@ class _FunctionAnalysis:
                 return self.boolean_traced(func.value, scope, seen)  # ``mask.ravel()``
             dtype = next((a.value for a in expr.args if a.keyword is not None and a.keyword.value == "dtype"), None)
             qualname = self.model.qualified_name(func, scope)
-            if dtype is not None and _makes_jax_array(qualname):
+            if dtype is not None and makes_jax_array(qualname):
                 return self._bool_dtype(dtype, scope)  # ``jnp.zeros((n, 1), dtype=bool)``: staged under jit
             if qualname in SHAPE_JOINING_CALLS and qualname.startswith("jax.numpy.") and expr.args and isinstance(expr.args[0].value, (cst.List, cst.Tuple)):
                 parts = expr.args[0].value.elements  # ``jnp.concatenate([mask_a, mask_b])``
@@ -3416,7 +3416,7 @@ def _shape_sequence(expr) -> bool:
     return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("tuple", "list")
 
 
-def _makes_jax_array(qualname: Optional[str]) -> bool:
+def makes_jax_array(qualname: Optional[str]) -> bool:
     """A call of this function returns a jax array (``jnp.ones``, ``jax.random.normal``), not a
     dtype, a shape or a class instance."""
     return qualname is not None and qualname.startswith(JAX_ARRAY_NAMESPACES) and qualname not in CONCRETE_FUNCTIONS \
