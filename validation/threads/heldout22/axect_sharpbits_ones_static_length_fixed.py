@@ -1,0 +1,37 @@
+# source: https://github.com/Axect/JAX_tutorial/blob/3745e50043289acd722421ed0d22d7c5fe04194c/02_sharpbits.py
+# expect: none
+# runtime: COMPILES 1 CALLS 1
+# why: length declared static gives jnp.ones a concrete shape; one compile.
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+import jax
+from jax import grad, jit, lax, random, make_jaxpr, vmap
+import jax.numpy as jnp
+from jax.errors import TracerBoolConversionError, NonConcreteBooleanIndexError
+
+# For argument-value dependent shapes, we should need static_argnums
+def example_fun(length, val):
+    return jnp.ones((length,)) * val
+
+print(example_fun(5, 4)) # it's ok
+
+print(jit(example_fun, static_argnums=(0,))(5, 4)) # smaller subfunction (only work for (0,))
+_report({"jit(example_fun)"}, 1)  # scaffolding

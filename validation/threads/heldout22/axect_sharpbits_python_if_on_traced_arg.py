@@ -1,0 +1,41 @@
+# source: https://github.com/Axect/JAX_tutorial/blob/3745e50043289acd722421ed0d22d7c5fe04194c/02_sharpbits.py
+# expect: trace-time-error at line 31
+# runtime: ERROR TracerBoolConversionError
+# why: Python if on the traced argument x under jit raises TracerBoolConversionError.
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+import jax
+from jax import grad, jit, lax, random, make_jaxpr, vmap
+import jax.numpy as jnp
+from jax.errors import TracerBoolConversionError, NonConcreteBooleanIndexError
+
+def f(x):
+    if x < 3: # only work for numbers not arrays -> JIT compile failed
+        return 3. * x ** 2
+    else:
+        return -4 * x
+
+try:
+    print(jit(f)(2))
+    _report({"jit(f)"}, 1)  # scaffolding
+except TracerBoolConversionError as e:
+    print(e)
+    print(f"ERROR {type(e).__name__}")  # scaffolding

@@ -1,0 +1,121 @@
+# source: https://github.com/google/brax/commit/10017d69eda8808419d9068c2f3a50c7dca59bd0
+# expect: trace-time-error at line 85
+# runtime: ERROR UnexpectedTracerError
+# why: _env_fn assigns the vmapped sys tracer to env.unwrapped.sys and never restores it, so after the first jitted reset the shared environment holds a leaked tracer and wrapping it again for evaluation fails.
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+from typing import Callable, Tuple  # scaffolding
+import jax
+import jax.numpy as jp  # scaffolding
+from flax import struct  # scaffolding
+
+
+@struct.dataclass
+class System:  # scaffolding: brax.System stand-in with one randomised field
+    friction: jax.Array  # scaffolding
+
+
+@struct.dataclass
+class State:  # scaffolding: brax.envs.base.State stand-in
+    obs: jax.Array  # scaffolding
+
+
+class Env:  # scaffolding: brax.envs.base.Env / PipelineEnv stand-in
+    def __init__(self):  # scaffolding
+        self.sys = System(friction=jp.ones(()))  # scaffolding
+
+    @property  # scaffolding
+    def unwrapped(self):  # scaffolding
+        return self  # scaffolding
+
+    def reset(self, rng):  # scaffolding
+        return State(obs=jax.random.normal(rng, (3,)) * self.sys.friction)  # scaffolding
+
+    def step(self, state, action):  # scaffolding
+        return State(obs=state.obs + action * self.sys.friction)  # scaffolding
+
+
+class Wrapper(Env):  # scaffolding: brax.envs.base.Wrapper
+    def __init__(self, env):  # scaffolding
+        self.env = env  # scaffolding
+
+    @property  # scaffolding
+    def unwrapped(self):  # scaffolding
+        return self.env.unwrapped  # scaffolding
+
+    def __getattr__(self, name):  # scaffolding
+        if name == '__setstate__':  # scaffolding
+            raise AttributeError(name)  # scaffolding
+        return getattr(self.env, name)  # scaffolding
+
+
+class DomainRandomizationVmapWrapper(Wrapper):
+  """Wrapper for domain randomization."""
+
+  def __init__(
+      self,
+      env: Env,
+      randomization_fn: Callable[[System], Tuple[System, System]],
+  ):
+    super().__init__(env)
+    self._sys_v, self._in_axes = randomization_fn(self.sys)
+
+  def _env_fn(self, sys: System) -> Env:
+    env = self.env
+    env.unwrapped.sys = sys
+    return env
+
+  def reset(self, rng: jax.Array) -> State:
+    def reset(sys, rng):
+      env = self._env_fn(sys=sys)
+      return env.reset(rng)
+
+    state = jax.vmap(reset, in_axes=[self._in_axes, 0])(self._sys_v, rng)
+    return state
+
+  def step(self, state: State, action: jax.Array) -> State:
+    def step(sys, s, a):
+      env = self._env_fn(sys=sys)
+      return env.step(s, a)
+
+    res = jax.vmap(step, in_axes=[self._in_axes, 0, 0])(
+        self._sys_v, state, action
+    )
+    return res
+
+
+def randomization_fn(sys):  # scaffolding: a domain randomisation of friction over 4 envs
+    friction = sys.friction * jp.linspace(0.5, 1.5, 4)  # scaffolding
+    return sys.replace(friction=friction), System(friction=0)  # scaffolding
+
+
+environment = Env()  # scaffolding
+try:  # scaffolding
+    env = DomainRandomizationVmapWrapper(environment, randomization_fn)  # scaffolding: training env
+    state = jax.jit(env.reset)(jax.random.split(jax.random.PRNGKey(0), 4))  # scaffolding
+    state = jax.jit(env.step)(state, jp.ones((4, 3)))  # scaffolding
+    eval_env = DomainRandomizationVmapWrapper(environment, randomization_fn)  # scaffolding: eval env wraps the same environment
+    eval_state = jax.jit(eval_env.reset)(jax.random.split(jax.random.PRNGKey(1), 4))  # scaffolding
+    _report({"jit(reset)", "jit(step)"}, 3)  # scaffolding
+except Exception as err:  # scaffolding
+    print(f"ERROR {type(err).__name__}")  # scaffolding
