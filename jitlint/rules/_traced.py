@@ -98,7 +98,7 @@ from jitlint.rules._static import fields_passed, jitted_call_sites, jitted_calle
 from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, argument_value,
                               dotted_name, has_decorator, is_none, target_names)
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
-from jitlint.values import (annotated_fields, array_made_by, literal_truth, assigned, class_attribute_value, function_returns, int_constant, returned_made_function,
+from jitlint.values import (GROW_METHODS, annotated_fields, array_made_by, literal_truth, assigned, class_attribute_value, function_returns, int_constant, returned_made_function,
                             method_of_self, self_attribute_value, value_flow)
 from jitlint.walk import Walker, iter_nodes
 from jitlint.walk import source_text as _src
@@ -1541,12 +1541,16 @@ class _FunctionAnalysis:
                  project_caller: str = "", array_params: frozenset[str] = frozenset(),
                  object_params: Optional[dict[str, "HeldObject"]] = None,
                  record_params: Optional[dict[str, frozenset[str]]] = None,
-                 constant_params: frozenset[str] = frozenset()) -> None:
+                 constant_params: frozenset[str] = frozenset(),
+                 constant_objects: Optional[dict[str, frozenset[str]]] = None) -> None:
         self.ctx = ctx
         # parameters every call leading here fills with a concrete jax array (a module global
         # ``ub = jnp.full(2, 10.0)`` passed on): under a staging trace, jax operations on them
         # give tracers (omnistaging), as on the global itself
         self.constant_params = constant_params
+        # parameters handed an object made outside the trace whose fields hold concrete jax
+        # arrays (``grid = SpectralGrid(z=jnp.linspace(...))`` passed on): those fields
+        self.constant_objects = constant_objects or {}
         self._replaced_defaults: dict[int, bool] = {}  # param binding id -> _replaced_default
         # helper parameters handed a parameter of the jitted root as it is: helper name -> root
         # name (a Python flag that a traced test reads here is the root's to mark static)
@@ -1624,6 +1628,8 @@ class _FunctionAnalysis:
         result of a jax array function (``W = jnp.ones(3)``).  The name itself is concrete, but
         under a staging trace every jax operation on it is staged out and gives a tracer
         (omnistaging: ``if (W > 0).all():`` raises; jax#9823 for the block)."""
+        if self.staged and isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
+            return expr.attr.value in (self.constant_array_fields(expr.value, scope) or ())  # ``grid.z``
         if not self.staged or not isinstance(expr, cst.Name):
             return False
         bindings = self.flow.reaching(expr, scope)
@@ -1642,6 +1648,36 @@ class _FunctionAnalysis:
             if not makes_jax_array(qualname):
                 return False
         return True
+
+    def constant_array_fields(self, name: cst.Name, scope: Scope) -> Optional[frozenset[str]]:
+        """The fields holding concrete jax arrays of the object ``name`` holds: a parameter of
+        ``constant_objects``, or a name bound outside this function to an instance of a class
+        of this module made with jax arrays (``SpectralGrid(z=jnp.linspace(...))``)."""
+        bindings = self.flow.reaching(name, scope)
+        if len(bindings) != 1:
+            return None
+        binding = bindings[0]
+        if binding.kind == "param" and binding.scope.node is self.func:
+            return self.constant_objects.get(binding.name)
+        value = assigned(binding).value
+        if id(binding.scope) in self.scope_ids or not isinstance(value, cst.Call):
+            return None
+        cls = calling_context(self.ctx).class_of(value.func, binding.scope)
+        if cls is None:
+            return None
+        order = [field.target.value for field in annotated_fields(cls)]  # type: ignore[attr-defined]
+        fields = set()
+        for index, arg in enumerate(value.args):
+            if arg.star:
+                break
+            field = arg.keyword.value if arg.keyword is not None else order[index] if index < len(order) else None
+            made = arg.value
+            if isinstance(made, cst.BinaryOperation):  # ``jnp.fft.fftfreq(8) * 8.0``
+                made = made.left
+            if field is not None and isinstance(made, cst.Call) \
+                    and makes_jax_array(self.model.qualified_name(made.func, binding.scope)):
+                fields.add(field)
+        return frozenset(fields) or None
 
     def _staged_operand(self, operand: cst.BaseExpression, scope: Scope, at: cst.CSTNode) -> bool:
         """``operand`` of the operation ``at`` gives a tracer there: traced, or a concrete jax
@@ -2101,19 +2137,23 @@ class _FunctionAnalysis:
         arrays = frozenset(name for name, arg in passed if self._made_array(arg.value, scope)) & traced
         constants = frozenset(name for name, arg in passed
                               if name not in traced and self.jax_array_constant(arg.value, scope)) & names
+        objects = {name: arrays_held for name, arg in passed if name not in traced and name in names
+                   and isinstance(arg.value, cst.Name) and self.staged
+                   and (arrays_held := self.constant_array_fields(arg.value, scope)) is not None}
         # for ``if p is None:`` and ``if p == "numpy":``, decided by the call that leads here
         # (``if p:`` of ``runtime_validate=False`` too: the literal's truth)
         nones = frozenset((name, _none_kind(arg.value), arg.value.value if isinstance(arg.value, (cst.SimpleString, cst.Integer))
                            else literal_truth(arg.value)) for name, arg in passed)
         key = (id(helper), frozenset(traced), fields, arrays, nones, constants) + (
             (frozenset((n, id(o.cls), o.fields) for n, o in held.items()),) if held else ()) + (
-            (frozenset(records.items()),) if records else ())
-        if not (traced or fields or force or held) or key in self.followed:
+            (frozenset(records.items()),) if records else ()) + (
+            (frozenset(objects.items()),) if objects else ())
+        if not (traced or fields or force or held or objects) or key in self.followed:
             return
         analysis = _FunctionAnalysis(self.ctx, JittedFunction(helper, [], traced, set(traced)),
                                      self.jitted_defs, self, self.depth + 1, traced_fields=fields,
                                      array_params=arrays, object_params=held, record_params=records,
-                                     constant_params=constants)
+                                     constant_params=constants, constant_objects=objects)
         for name, arg in passed:
             origin = self.root_param(arg.value, scope) if name in traced else None
             if origin is not None:
@@ -3024,11 +3064,29 @@ class _FunctionAnalysis:
             bindings = self.flow.reaching(expr, scope)
             if len(bindings) == 1 and self._traced_star_param(bindings[0]):
                 return True
-            return bool(bindings) and all(
+            displays = bool(bindings) and all(
                 b.kind == "assign" and id(b.scope) in self.scope_ids
                 and (isinstance(b.value, (cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp, cst.Dict))
                      or _sequence_arithmetic(b.value) or self._sequence_of(b.value, b.scope) is not None)
-                and self.elements_traced(b.value, b.scope, depth + 1) for b in bindings)
+                for b in bindings)
+            return displays and (all(self.elements_traced(b.value, b.scope, depth + 1) for b in bindings)
+                                 or self._appended_traced(bindings))
+        return False
+
+    def _appended_traced(self, bindings: list[Binding]) -> bool:
+        """``x = []`` then ``x.append(index % base)`` of a traced value in this function (also
+        ``insert``, ``extend`` of a display holding one): the list holds a tracer."""
+        for node in iter_nodes(self.func):
+            if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                    and isinstance(node.func.value, cst.Name) and node.func.attr.value in GROW_METHODS and node.args):
+                continue
+            site = self.model.call_site_of.get(node)
+            if site is None or not any(b in bindings for b in self.flow.reaching(node.func.value, site.frame.scope)):
+                continue
+            added = node.args[-1].value
+            if self.traced(added, site.frame.scope) or (node.func.attr.value == "extend"
+                                                        and self.elements_traced(added, site.frame.scope, 2)):
+                return True
         return False
 
     def _traced_star_param(self, binding: Binding) -> bool:
