@@ -1433,8 +1433,6 @@ def memoised_jax_arrays(ctx: FileContext) -> list[MemoisedArray]:
 
     model = ctx.model
     context = calling_context(ctx)
-    # a call that hands the cache a tracer raises while hashing it (JIT809): nothing is cached
-    hashing = {id(use.node) for use in tracer_uses(ctx) if use.kind == "hash"}
     found = []
     for func, frame in model.functions.items():
         memo = next((d for d in func.decorators if _memoiser(model, d, frame.scope) is not None), None)
@@ -1454,6 +1452,8 @@ def memoised_jax_arrays(ctx: FileContext) -> list[MemoisedArray]:
                 and _property_read_traced(ctx, func.name.value)
         else:
             binding = model.single_binding(func.name.value, frame.scope)
+            # a call that hands the cache a tracer raises while hashing it (JIT809): nothing is cached
+            hashing = {id(use.node) for use in tracer_uses(ctx) if use.kind == "hash"}
             reached = binding is not None and any(context.runs_traced(site.frame) and id(site.node) not in hashing
                                                   for site in model.calls_to(binding))
         if reached:

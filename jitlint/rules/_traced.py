@@ -3076,18 +3076,27 @@ class _FunctionAnalysis:
     def _appended_traced(self, bindings: list[Binding]) -> bool:
         """``x = []`` then ``x.append(index % base)`` of a traced value in this function (also
         ``insert``, ``extend`` of a display holding one): the list holds a tracer."""
-        for node in iter_nodes(self.func):
-            if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
-                    and isinstance(node.func.value, cst.Name) and node.func.attr.value in GROW_METHODS and node.args):
+        names = {b.name for b in bindings}
+        for call, scope in self._growing_calls:
+            if call.func.value.value not in names \
+                    or not any(b in bindings for b in self.flow.reaching(call.func.value, scope)):
                 continue
-            site = self.model.call_site_of.get(node)
-            if site is None or not any(b in bindings for b in self.flow.reaching(node.func.value, site.frame.scope)):
-                continue
-            added = node.args[-1].value
-            if self.traced(added, site.frame.scope) or (node.func.attr.value == "extend"
-                                                        and self.elements_traced(added, site.frame.scope, 2)):
+            added = call.args[-1].value
+            if self.traced(added, scope) or (call.func.attr.value == "extend" and self.elements_traced(added, scope, 2)):
                 return True
         return False
+
+    @cached_property
+    def _growing_calls(self) -> list[tuple[cst.Call, Scope]]:
+        """The ``name.append(v)`` / ``insert`` / ``extend`` calls in this function, with their scopes."""
+        found = []
+        for node in iter_nodes(self.func):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.args \
+                    and isinstance(node.func.value, cst.Name) and node.func.attr.value in GROW_METHODS:
+                site = self.model.call_site_of.get(node)
+                if site is not None:
+                    found.append((node, site.frame.scope))
+        return found
 
     def _traced_star_param(self, binding: Binding) -> bool:
         """``state`` of ``def step(*state)`` jitted with no static positions: a tuple of tracers."""
