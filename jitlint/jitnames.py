@@ -7,13 +7,14 @@ never matched: ``numba.jit`` or a user's own ``def jit`` resolve to other names.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterator, Optional, Sequence, Union
 
 import libcst as cst
 
-from jitlint.semantic import Frame, Scope, SemanticModel, decorator_name
+from jitlint.semantic import Frame, Scope, SemanticModel, decorator_name, dotted_name
 if TYPE_CHECKING:
     from jitlint.project import ProjectIndex
 
@@ -77,10 +78,14 @@ class JitRef:
     qualname: str
     keywords: tuple[cst.Arg, ...] = ()
     via: str = ""  # the wrapper the code calls, when it is a known wrapper of ``qualname``
+    spelled: str = ""  # the project's own wrapper as the code names it (``jit_deco``), for messages
 
     @property
     def display(self) -> str:
-        return self.via or self.qualname.replace("jax.experimental.pjit.pjit", "pjit")
+        if self.via:
+            return self.via
+        jit = self.qualname.replace("jax.experimental.pjit.pjit", "pjit")
+        return f"`{self.spelled}` ({jit})" if self.spelled else jit
 
 
 @dataclass(eq=False)
@@ -123,11 +128,11 @@ class JitResolver:
             if qualname is not None and self.index is not None:
                 imported = self._imported_wrapper(qualname, factory=False)
                 if imported is not None:
-                    return imported
+                    return dataclasses.replace(imported, spelled=dotted_name(expr))
             if isinstance(expr, (cst.Name, cst.Attribute)):
                 wrapper = self._wrapper(expr, scope, _depth)
                 if wrapper is not None and not wrapper[1]:
-                    return wrapper[0]
+                    return dataclasses.replace(wrapper[0], spelled=wrapper[0].spelled or dotted_name(expr))
             if isinstance(expr, cst.Name):
                 # ``J = partial(jax.jit, static_argnums=1)`` then ``@J``
                 binding = self.model.single_binding(expr.value, scope)
@@ -141,18 +146,19 @@ class JitResolver:
                 inner = self.resolve(expr.args[0].value, scope, _depth + 1)
                 if inner is not None:
                     keywords = tuple(a for a in expr.args[1:] if a.keyword is not None)
-                    return JitRef(inner.qualname, inner.keywords + keywords, inner.via)
+                    return JitRef(inner.qualname, inner.keywords + keywords, inner.via, inner.spelled)
                 return None
             factory = self._factory(expr.func, scope, _depth)
             if factory is not None:  # ``my_jit(static_argnums=1)``: the project's decorator factory
                 keywords = tuple(a for a in expr.args if a.keyword is not None)
-                return JitRef(factory.qualname, factory.keywords + keywords)
+                return JitRef(factory.qualname, factory.keywords + keywords,
+                              spelled=factory.spelled or dotted_name(expr.func))
             # ``jax.jit(static_argnames=...)`` used as a decorator factory.
             inner = self.resolve(expr.func, scope, _depth + 1)
             # (not ``jax.jit(*args, **kwargs)``: the forwarded arguments hold the function)
             if inner is not None and _wrapped_callable(expr) is None and not any(a.star == "*" for a in expr.args):
                 keywords = tuple(a for a in expr.args if a.keyword is not None)
-                return JitRef(inner.qualname, inner.keywords + keywords, inner.via)
+                return JitRef(inner.qualname, inner.keywords + keywords, inner.via, inner.spelled)
         return None
 
     def _factory(self, func: cst.BaseExpression, scope: Scope, depth: int) -> Optional[JitRef]:

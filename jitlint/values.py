@@ -545,7 +545,13 @@ def reaching_values(flow: ValueFlow, name: cst.Name, scope: Scope) -> list[Assig
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power)
 SCALAR_FUNCTIONS = frozenset({"math.exp", "math.cos", "math.sin", "math.sqrt", "math.log",
                               "math.pow", "numpy.exp", "numpy.cos", "numpy.sqrt", "numpy.power"})
-GROW_METHODS = frozenset({"append", "extend", "insert"})
+# Methods that add elements to a list (or a deque).
+GROW_METHODS = frozenset({"append", "extend", "insert", "appendleft"})
+# Methods that change a container in place (lists, dicts, sets).
+MUTATING_METHODS = GROW_METHODS | frozenset({
+    "pop", "remove", "clear", "update", "setdefault", "popitem", "add", "discard", "sort", "reverse",
+    "__setitem__", "__delitem__",
+})
 
 
 @dataclass(frozen=True)

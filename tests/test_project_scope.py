@@ -116,7 +116,7 @@ WRAPPER_USE = textwrap.dedent("""\
     for i in range(3):
         step(float(i))
 """)
-WRAPPER_FINDING = ":5:12: JIT101 jax.jit of a lambda in `step` compiles on every call of `step`"
+WRAPPER_FINDING = ":5:12: JIT101 `helpers.compiled` (jax.jit) of a lambda in `step` compiles on every call of `step`"
 
 
 def test_a_jit_wrapper_of_another_module_is_found_alone_in_the_tree_by_flake8_and_stdin(project):

@@ -46,7 +46,7 @@ from jitlint.jaxfacts import (ARRAY_FILTERS, DTYPE_OBJECTS, ITERATOR_BUILTINS, F
                               PYTREE_REGISTRATIONS, NON_PYTREE_CLASS_BASES)
 from jitlint.rule import FileContext
 from jitlint.semantic import Binding, CallSite, Scope, argument_value, target_names
-from jitlint.values import annotated_fields, assigned, value_flow
+from jitlint.values import MUTATING_METHODS, annotated_fields, assigned, value_flow
 from jitlint.walk import iter_nodes, own_nodes
 from jitlint.walk import source_text as _src
 
@@ -60,7 +60,6 @@ PYTREE_METHODS = frozenset({"tree_flatten", "tree_unflatten", "tree_flatten_with
 ARRAY_PROTOCOL = frozenset({"__jax_array__", "__array__"})
 MAX_DEPTH = 4
 # methods that change a dict or list in place: its display no longer says what it holds
-MUTATING_METHODS = ("pop", "popitem", "clear", "update", "remove", "setdefault", "__delitem__")
 _NON_NUMERIC_DTYPE_CODE = re.compile(NON_NUMERIC_DTYPE_CODES)
 
 # kinds of values

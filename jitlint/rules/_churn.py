@@ -44,7 +44,7 @@ from jitlint.rules._context import CallingContext, calling_context
 from jitlint.rules._instances import pytree_instance
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads, positional_params
 from jitlint.semantic import Binding, CallSite, Scope, SemanticModel, argument_value, has_decorator, passed_values
-from jitlint.values import (IterationValues, substituted, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
+from jitlint.values import (GROW_METHODS, IterationValues, substituted, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
                             array_made_by, loop_elements,
                             statements_in,
                             returned_values, value_flow)
@@ -70,7 +70,6 @@ ARRAY_MODULES = ("jax.numpy", "numpy")
 NUMPY_ARRAY_MAKERS = frozenset({"numpy.array", "numpy.asarray"})
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power, cst.Modulo,
               cst.MatrixMultiply)
-GROW_METHODS = frozenset({"append", "extend", "insert"})
 DATA_SIZED = frozenset({"nonzero", "flatnonzero", "argwhere", "unique", "where"})
 SHRINK_METHODS = frozenset({"pop", "remove", "clear", "popleft"})
 DTYPE_NAMES = frozenset({

@@ -39,14 +39,9 @@ from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place
 from jitlint.walk import own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel, argument_value
 from jitlint.staticargs import ARGNUM_JITS, spec_of
-from jitlint.values import assigned, self_attribute_value, value_flow
+from jitlint.values import GROW_METHODS, MUTATING_METHODS, assigned, self_attribute_value, value_flow
 from jitlint.walk import Walker, children, iter_nodes
 
-MUTATING_METHODS = frozenset({
-    "append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem",
-    "add", "discard", "sort", "reverse", "__setitem__", "__delitem__",
-})
-LIST_GROWING_METHODS = frozenset({"append", "extend", "insert", "appendleft"})
 SKIPPED_JITS = frozenset({"flax.linen.jit"})
 # Transformations whose result, jitted, traces the function they wrap.
 TRANSFORMS = frozenset({"jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev",
@@ -1727,7 +1722,7 @@ class _StateFlowOfFunction:
                 continue
             # a parameter of an enclosing def: a container only by how it is used here (``tot[0] +=
             # x``, ``out.append(x)``), not by a method that optimizers have too (``opt.update``)
-            by_use = not isinstance(parent, cst.Attribute) or parent.attr.value in LIST_GROWING_METHODS
+            by_use = not isinstance(parent, cst.Attribute) or parent.attr.value in GROW_METHODS
             if not all(_is_container(b) or (by_use and self._closed_over_param(b)) for b in bindings):
                 continue
             reported.add(node.value)
