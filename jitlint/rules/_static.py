@@ -31,14 +31,14 @@ from jitlint.rules._arguments import field_assignments, instance_class
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._lifted import lifted_specs, transformed_calls
 from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context, inherited_method, sole_override
-from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument, target_names
+from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument, argument_value, target_names
 from jitlint.rules._jitted import annotated_strict_array, jitted_functions, static_names
 from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
                                 spec_errors, spec_of, target_def)
 from jitlint.values import (
     IterationValues, Varying, array_made_by, assigned, class_attribute_value, dict_item_value, elementwise_operands, function_returns, origin,
     reaching_values, statements_in,
-    returned_values, attribute_written_elsewhere, fields_made_in_init, self_attribute_value, unpacked_keywords,
+    returned_values, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, self_attribute_value, unpacked_keywords,
     value_flow,
 )
 
@@ -900,7 +900,8 @@ def unhashable_field(ctx: FileContext, call: cst.Call, scope: Scope, depth: int,
         return None
     cls, kind, fields = found
     for field_name, value, value_scope in (*((f, v, scope) for f, v in fields_passed(cls, fields, call)),
-                                           *fields_made_in_init(ctx.model, cls, fields)):
+                                           *fields_made_in_init(ctx.model, cls, fields),
+                                           *_fields_from_init_params(ctx, cls, fields, call, scope)):
         inner = unhashable(ctx, value, value_scope, depth + 1)
         if inner is not None and (not containers_only or inner[0] in CONTAINERS):
             nested = NESTED_FIELD_FIX.match(inner[1])  # a field of a field: one path, one reason
@@ -909,6 +910,28 @@ def unhashable_field(ctx: FileContext, call: cst.Call, scope: Scope, depth: int,
                     f"store a hashable value in `{field_name}.{nested[1]}` ({nested[2]})" if nested
                     else f"store a hashable value in `{field_name}` ({inner[1]})")
     return None
+
+
+def _fields_from_init_params(ctx: FileContext, cls: cst.ClassDef, fields: list[str], call: cst.Call,
+                             scope: Scope) -> Iterator[tuple[str, cst.BaseExpression, Scope]]:
+    """``self.indexes = indexes`` in ``__init__``: what ``call`` passes that parameter, or its
+    default where the call leaves it out (``Step(rate=r)`` with ``indexes={"A": 0}``)."""
+    for field_name, value, init_scope in fields_set_in_init(ctx.model, cls, fields):
+        init = init_scope.node
+        if not isinstance(value, cst.Name) or not isinstance(init, cst.FunctionDef) \
+                or any(arg.star for arg in call.args):
+            continue
+        params = [*init.params.posonly_params, *init.params.params][1:]
+        param = next((p for p in (*params, *init.params.kwonly_params) if p.name.value == value.value), None)
+        bindings = ctx.model.lookup(value.value, init_scope)
+        if param is None or len(bindings) != 1 or bindings[0].kind != "param":
+            continue
+        position = params.index(param) if param in params else None
+        passed = argument_value(call, position, param.name.value)
+        if passed is not None:
+            yield field_name, passed, scope
+        elif param.default is not None:
+            yield field_name, param.default, ctx.model.functions[init].scope
 
 
 NESTED_FIELD_FIX = re.compile(r"store a hashable value in `([\w.]+)` \((.*)\)$")
