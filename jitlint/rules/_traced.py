@@ -4149,6 +4149,14 @@ class _UseFinder(Walker):
                 return
         else:
             values = [arg.value for arg in args]
+        if len(values) == 1 and a.traced(values[0], scope) and a.known_array(values[0], scope):
+            # ``max(i)`` of a traced array: Python iterates it and compares the elements
+            fix = (f"use jnp.{'max' if builtin == 'max' else 'min' if builtin == 'min' else 'sort'}({_src(values[0])}) "
+                   f"for an array, or NumPy on a concrete value where a Python number is needed (a shape)")
+            a.report("bool", node, f"`{_src(node)}` iterates the traced array `{_src(values[0])}` and "
+                                   f"compares its elements with Python's `<` in {a.where}: it raises "
+                                   f"{PYTHON_COMPARING_BUILTINS[builtin]}; {fix}")
+            return
         if len(values) < 2 or not any(a.traced(value, scope) for value in values):
             return
         fix = f"use jnp.{'maximum' if builtin == 'max' else 'minimum' if builtin == 'min' else 'sort'}"
