@@ -139,8 +139,9 @@ LEAF_FIELD_DATACLASSES = frozenset({"chex.dataclass", "flax.struct.dataclass", "
 
 # Decorators that, used bare, leave a def called with the arguments it is given: under
 # ``jax.jit(f)`` of ``@jax.custom_jvp def f(x)`` the primal body runs with ``x`` a tracer
-# (pytzer 93b0950).  Checked by tests/test_jaxfacts.py.
-ARGUMENT_KEEPING_DECORATORS = frozenset({"jax.custom_jvp", "jax.custom_vjp"})
+# (pytzer 93b0950); jaxtyping's run-time shape checker calls it as it is (jaxtyping#12).
+# Checked by tests/test_jaxfacts.py.
+ARGUMENT_KEEPING_DECORATORS = frozenset({"jax.custom_jvp", "jax.custom_vjp", "jaxtyping.jaxtyped"})
 
 # Transforms that return a new callable on every application: ``jax.jit(T(f))`` built per
 # step traces and compiles on every step, also for a module-level ``f`` (jit caches on the

@@ -26,7 +26,8 @@ ALL = TRACE_ERRORS + SHAPE_CHURN + STALE_VALUES
 
 # The error each rule's positives raise (exception class name, as the bootstrap reports it).
 RAISES = {
-    "JIT801": {"TracerBoolConversionError", "ValueError"},  # ValueError: an array of more than one element
+    "JIT801": {"TracerBoolConversionError", "ValueError",  # ValueError: an array of more than one element
+               "AssertionError"},  # ``assert isinstance(tracer, int)``
     "JIT802": {"ConcretizationTypeError", "TracerBoolConversionError", "TracerIntegerConversionError",
                "TypeError", "ValueError", "AttributeError",  # AttributeError: ``x.device`` of a tracer
                "TracerArrayConversionError"},  # a lax parameter that lax converts with NumPy (conv strides)

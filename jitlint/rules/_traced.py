@@ -3449,6 +3449,7 @@ def _one_truth(values: Optional[list[cst.BaseExpression]]) -> Optional[bool]:
 
 
 _INT_CONTAINERS = frozenset({"Tuple", "tuple", "Sequence", "List", "list"})
+PYTHON_SCALAR_TYPES = frozenset({"int", "float", "bool", "complex"})  # a tracer is an instance of none
 
 
 def _python_ints_annotation(annotation: cst.BaseExpression) -> bool:
@@ -3717,7 +3718,21 @@ class _UseFinder(Walker):
         self._test(node.test, "Python `while`", WHILE_FIX)
 
     def visit_Assert(self, node: cst.Assert) -> None:
-        self._test(node.test, "`assert`", ASSERT_FIX)
+        test = node.test
+        if isinstance(test, cst.Call) and self.a._builtin(test.func, self.scope) == "isinstance" \
+                and len(test.args) == 2 and self.a.traced(test.args[0].value, self.scope):
+            types = test.args[1].value
+            members = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
+            if members and all(isinstance(t, cst.Name) and t.value in PYTHON_SCALAR_TYPES
+                               and not self.a.model.lookup(t.value, self.scope) for t in members):
+                # ``assert isinstance(y, int)``: a tracer is never a Python number
+                value = _src(test.args[0].value)
+                self.a.report("bool", node, f"`assert {_src(test)}` in {self.a.where}: under jit `{value}` "
+                                            f"is a tracer, never a Python {_src(types)}, so the assertion "
+                                            f"fails while tracing (AssertionError); check the type before "
+                                            f"jit, or test the dtype (jnp.issubdtype({value}.dtype, ...))")
+                return
+        self._test(test, "`assert`", ASSERT_FIX)
 
     def visit_IfExp(self, node: cst.IfExp) -> Optional[bool]:
         self._test(node.test, "a conditional expression", "use jnp.where or jax.lax.select")

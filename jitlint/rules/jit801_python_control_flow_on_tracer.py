@@ -24,7 +24,10 @@ class PythonControlFlowOnTracer(Rule):
     array read from outside (a module global, a closure: `W = jnp.ones(3)`) is concrete itself,
     but any jax operation on it in staged code is staged out, so `if (W > 0).all():` raises too;
     so does one on a helper's parameter that such an array is passed to (`float(ub[i])` in a
-    helper given the global bounds `ub`, pounce#795: JIT802).
+    helper given the global bounds `ub`, pounce#795: JIT802). `assert isinstance(y, int)` (or
+    `float`, `bool`, `complex`) of a traced value fails too: a tracer is never a Python number
+    (jaxtyping#12: AssertionError while tracing). Python's `max(i)` / `min(i)` / `sorted(i)` of
+    one traced array iterates it and compares the elements (fmmax 07f422c).
     Library solvers given a traced argument return traced results
     (`jaxfacts.ARGUMENT_TRACED_LIBRARY_FUNCTIONS`): `if not diffrax.is_okay(sol.result):` or
     `if sol.ys[-1, 0] < 0.5:` after `diffrax.diffeqsolve(..., args=rate)` in a traced body
