@@ -51,7 +51,8 @@ from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
                               argument_value, dotted_name, has_decorator, is_none, passed_values)
-from jitlint.values import (Returned, attribute_written_elsewhere, fields_made_in_init, function_returns, method_of_self, origin, returned_made_function, returned_values,
+from jitlint.values import (Returned, attribute_written_elsewhere, fields_made_in_init, function_returns,
+                            method_of_self, origin, returned_made_function, returned_values,
                             self_attribute_value, tuple_elements, unpacked_call, value_flow)
 from jitlint.walk import children, iter_nodes
 

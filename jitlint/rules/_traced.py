@@ -858,9 +858,10 @@ def _calls_def(model: SemanticModel, caller, callee: cst.FunctionDef) -> bool:
 
 
 def _jitted_factory_results(ctx: FileContext) -> list[TracerUse]:
-    """``jax.jit(make_loss(1.0))`` (or a method's result, also one ``__init__`` stores): the def (or lambda) a module function builds and returns,
+    """``jax.jit(make_loss(1.0))``: the def (or lambda) a module function builds and returns,
     jitted, with its parameters that have no default traced; what it closes over from the
-    factory stays concrete."""
+    factory stays concrete.  Also what a method returns (``jax.jit(force.generate())``), or
+    stores from such a call in ``__init__`` (``jax.jit(force.get_energy)``)."""
     model = ctx.model
     context = calling_context(ctx)
     uses: list[TracerUse] = []
