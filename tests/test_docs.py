@@ -65,3 +65,21 @@ def test_jitlint_rule_prints_the_same_doc(code, run_cli):
     assert out == ALL_RULES[code].doc()
     # ... and docs/rules.md holds it, one heading level down.
     assert f"## {code} {ALL_RULES[code].name}\n" in rendered()
+
+
+def test_readme_sample_output_is_what_jitlint_prints_on_the_examples(tmp_path):
+    """The README's `$ jitlint examples/` block shows lines jitlint really prints there."""
+    import re
+    import shutil
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```text\n\$ jitlint examples/\n(.*?)```", readme, re.S)
+    assert block is not None
+    shown = [line for line in block.group(1).splitlines() if line.startswith("examples/")]
+    assert shown
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    proc = subprocess.run([sys.executable, "-m", "jitlint", "examples/"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    printed = proc.stdout.splitlines()
+    for line in shown:
+        assert line in printed, (line, proc.stdout)
