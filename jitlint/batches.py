@@ -1,7 +1,8 @@
-"""Generators that batch their data (JIT504): whether a generator function slices its data
-up to its length without dropping the shorter last batch.  Syntax only (a libcst def): used by
-rules/_loaders.py for a generator of the linted module, and by project.py to tell other modules
-which of a module's generators are ragged (ModuleSummary.ragged_generators)."""
+"""Generators that batch their data (JIT504): whether a generator function, or the ``__iter__``
+of a hand-written loader class, slices its data up to its length without dropping the shorter
+last batch.  Syntax only (libcst defs and classes): used by rules/_loaders.py for a generator or
+loader class of the linted module, and by project.py to tell other modules which of a module's
+generators and loader classes are ragged (ModuleSummary.ragged_generators)."""
 
 from __future__ import annotations
 
@@ -12,24 +13,50 @@ import libcst as cst
 from jitlint.walk import children, own_nodes, source_text
 
 
-def ragged_loop(generator: cst.FunctionDef) -> Optional[tuple[cst.CSTNode, str, Optional[cst.CSTNode]]]:
+RaggedLoop = tuple[cst.CSTNode, str, Optional[cst.CSTNode]]
+
+
+def ragged_loop(generator: cst.FunctionDef, lengths: frozenset[str] = frozenset()) -> Optional[RaggedLoop]:
     """(the loop, the batch size's code, the ``if`` that drops a short batch or None) of the
-    first loop of a generator (a def that yields) that slices its data up to the end."""
+    first loop of a generator (a def that yields) that slices its data up to the end.
+    ``lengths``: attributes (``self.n``) that hold the data's length (loader_lengths)."""
     if not any(isinstance(node, cst.Yield) for node in own_nodes(generator.body)):
         return None
     for loop in (n for n in own_nodes(generator.body) if isinstance(n, (cst.For, cst.While))):
-        size = sliced_to_end(loop, generator)
+        size = sliced_to_end(loop, generator, lengths)
         if size is not None:
             return loop, size, short_batch_guard(loop, size)
     return None
 
 
-def sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[str]:
+def ragged_loader_class(loader: cst.ClassDef) -> Optional[RaggedLoop]:
+    """ragged_loop of a hand-written loader class's ``__iter__`` generator: ``for i in range(0,
+    len(self.data), self.batch_size): yield self.data[i:i + self.batch_size]``."""
+    methods = [s for s in loader.body.body if isinstance(s, cst.FunctionDef)] \
+        if isinstance(loader.body, cst.IndentedBlock) else []
+    iterate = next((m for m in methods if m.name.value == "__iter__"), None)
+    return ragged_loop(iterate, loader_lengths(methods)) if iterate is not None else None
+
+
+def loader_lengths(methods: list[cst.FunctionDef]) -> frozenset[str]:
+    """The ``self`` attributes the methods assign the data's length (``self.n = len(x)``)."""
+    found = set()
+    for method in methods:
+        for node in own_nodes(method.body):
+            if isinstance(node, cst.Assign) and len(node.targets) == 1 \
+                    and isinstance(node.targets[0].target, cst.Attribute) \
+                    and is_name(node.targets[0].target.value, "self") and data_length(node.value, method):
+                found.add(src(node.targets[0].target))
+    return frozenset(found)
+
+
+def sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef,
+                  lengths: frozenset[str] = frozenset()) -> Optional[str]:
     """The batch size (its code) when ``loop`` slices batches up to the end of the data:
     ``for s in range(a, n, B)`` with ``x[s:s + B]``, or ``while s < n`` with ``x[s:e]``."""
     if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) and isinstance(loop.iter, cst.Call) \
             and isinstance(loop.iter.func, cst.Name) and loop.iter.func.value == "range" \
-            and len(loop.iter.args) == 3 and data_length(loop.iter.args[1].value, generator):
+            and len(loop.iter.args) == 3 and data_length(loop.iter.args[1].value, generator, lengths=lengths):
         start, step = loop.target.value, src(loop.iter.args[2].value)
         for piece in slices(loop.body):
             if is_name(piece.lower, start) and isinstance(piece.upper, cst.BinaryOperation) \
@@ -40,7 +67,7 @@ def sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[str
     if isinstance(loop, cst.While) and isinstance(loop.test, cst.Comparison) \
             and len(loop.test.comparisons) == 1 and isinstance(loop.test.left, cst.Name) \
             and isinstance(loop.test.comparisons[0].operator, cst.LessThan) \
-            and data_length(loop.test.comparisons[0].comparator, generator):
+            and data_length(loop.test.comparisons[0].comparator, generator, lengths=lengths):
         start = loop.test.left.value
         for piece in slices(loop.body):
             if not is_name(piece.lower, start) or piece.upper is None:
@@ -57,19 +84,23 @@ def sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[str
     return None
 
 
-def data_length(expr: cst.BaseExpression, generator: cst.FunctionDef, depth: int = 0) -> bool:
-    """``len(data)`` / ``x.shape[0]``, or a name the generator assigns from one: the length of
-    the data itself.  A count given from outside (``num_samples=16``) may well be a multiple of
+def data_length(expr: cst.BaseExpression, generator: cst.FunctionDef, depth: int = 0,
+                lengths: frozenset[str] = frozenset()) -> bool:
+    """``len(data)`` / ``x.shape[0]``, or a name the generator assigns from one, or an
+    attribute of ``lengths``: the length of the data itself.  A count given from outside
+    (``num_samples=16``) may well be a multiple of
     the batch size: not judged, as JIT504's own ``range(0, len(x), B)`` form requires."""
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "len":
         return True
     if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Attribute) \
             and expr.value.attr.value == "shape":
         return True
+    if isinstance(expr, cst.Attribute) and lengths:
+        return src(expr) in lengths
     if isinstance(expr, cst.Name) and depth < 2:
         values = [n.value for n in own_nodes(generator.body) if isinstance(n, cst.Assign)
                   and len(n.targets) == 1 and is_name(n.targets[0].target, expr.value)]
-        return len(values) == 1 and data_length(values[0], generator, depth + 1)
+        return len(values) == 1 and data_length(values[0], generator, depth + 1, lengths)
     return False
 
 

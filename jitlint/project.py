@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.batches import ragged_loop
+from jitlint.batches import ragged_loader_class, ragged_loop
 from jitlint.callgraph import LIBRARIES, CallCollector, ModuleCalls
 from jitlint.jaxfacts import LAX_CONTROL_FLOW_FUNCTION_PARAMS
 from jitlint.jitnames import JIT_WORDS, JitApplication, JitResolver, may_name_jit
@@ -578,8 +578,8 @@ def with_ast_facts(summary: ModuleSummary, tree: Optional[ast.Module], text: str
     if generators:
         ragged = tuple(sorted(
             statement.name.value for statement in module.body  # type: ignore[union-attr]
-            if isinstance(statement, cst.FunctionDef) and statement.name.value in generators
-            and (found := ragged_loop(statement)) is not None and found[2] is None))
+            if isinstance(statement, (cst.FunctionDef, cst.ClassDef))
+            and statement.name.value in generators and _ragged_batches(statement)))
     if not (helpers or values or ragged):
         return summary
     return replace(summary, lax_helpers=helpers, values=values, ragged_generators=ragged)
@@ -602,24 +602,44 @@ def cheap_summary(tree: ast.Module, text: str, path: str,
                          unparsed_generators=tuple(sorted(_generators(tree, text))))
 
 
+def _ragged_batches(statement: cst.CSTNode) -> bool:
+    """A generator def or loader class whose batches end with a shorter one, unguarded."""
+    if isinstance(statement, cst.FunctionDef):
+        found = ragged_loop(statement)
+    elif isinstance(statement, cst.ClassDef):
+        found = ragged_loader_class(statement)
+    else:
+        return False
+    return found is not None and found[2] is None
+
+
 _YIELD = ("yield ", "yield\n", "yield)")
 
 
 def _generators(tree: ast.Module, text: str) -> dict[str, ast.AST]:
-    """The module-level undecorated defs whose own body yields, by name."""
+    """The module-level undecorated defs whose own body yields, and the classes whose
+    ``__iter__`` does (hand-written loaders), by name."""
     lines = _lines_naming(text, _YIELD) if "yield" in text else []
     if not lines:
         return {}
     found = {}
     for statement in tree.body:
-        if not isinstance(statement, ast.FunctionDef) or statement.decorator_list \
-                or not _spans_any(statement, lines):
+        if isinstance(statement, ast.ClassDef):
+            iterate = next((m for m in statement.body if isinstance(m, ast.FunctionDef)
+                            and m.name == "__iter__"), None)
+            if iterate is None or iterate.decorator_list or not _spans_any(iterate, lines):
+                continue
+            body, name = iterate.body, statement.name
+        elif isinstance(statement, ast.FunctionDef) and not statement.decorator_list \
+                and _spans_any(statement, lines):
+            body, name = statement.body, statement.name
+        else:
             continue
-        pending: list[ast.AST] = list(statement.body)
+        pending: list[ast.AST] = list(body)
         while pending:
             node = pending.pop()
             if isinstance(node, (ast.Yield, ast.YieldFrom)):
-                found[statement.name] = statement
+                found[name] = statement
                 break
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
                 pending.extend(ast.iter_child_nodes(node))

@@ -260,6 +260,21 @@ BATCHES = """\
 """
 
 BATCHES_DROPPED = BATCHES.replace("range(0, len(data), size)", "range(0, len(data) - size + 1, size)")
+# a hand-written loader class: iterating one of its instances yields its batches
+LOADER_CLASS = """import numpy as np
+
+
+class Batches:
+    def __init__(self, size):
+        self.data = np.ones((10, 2))
+        self.size = size
+        self.n = self.data.shape[0]
+
+    def __iter__(self):
+        for start in range(0, self.n, self.size):
+            yield self.data[start:start + self.size]
+"""
+LOADER_CLASS_DROPPED = LOADER_CLASS.replace("range(0, self.n, self.size)", "range(0, self.n - self.size + 1, self.size)")
 
 
 def _epoch(imports: str, source: str) -> str:
@@ -274,6 +289,7 @@ RAGGED = [
       "main.py": _epoch("import pipeline", "pipeline.batches(4)")}, "main.py"),
     ({"pipeline/__init__.py": "", "pipeline/data.py": BATCHES,
       "pipeline/train.py": _epoch("from .data import batches", "enumerate(batches(4))")}, "pipeline/train.py"),
+    ({"data.py": LOADER_CLASS, "main.py": _epoch("from data import Batches", "Batches(4)")}, "main.py"),
 ]
 
 
@@ -283,9 +299,10 @@ def test_another_modules_generator_ends_with_a_short_batch(tmp_path, files, call
     assert {(path, code) for path, _, code in _findings(root)} == {(caller, "JIT504")}
 
 
-def test_another_modules_generator_that_drops_the_remainder_is_silent(tmp_path):
-    root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", "data.py": BATCHES_DROPPED,
-                               "main.py": _epoch("from data import batches", "batches(4)")})
+@pytest.mark.parametrize("data, source", [(BATCHES_DROPPED, "batches"), (LOADER_CLASS_DROPPED, "Batches")])
+def test_another_modules_generator_that_drops_the_remainder_is_silent(tmp_path, data, source):
+    root = _project(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", "data.py": data,
+                               "main.py": _epoch(f"from data import {source}", f"{source}(4)")})
     assert _findings(root) == set()
 
 

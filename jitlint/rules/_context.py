@@ -488,10 +488,10 @@ class CallingContext:
         if binding.kind == "param":
             return self._class_of_self(binding) or self._class_passed(binding)
         if binding.kind == "assign" and isinstance(binding.value, cst.Call):
-            return self.class_of(binding.value.func, binding.scope) or self._class_made_by(binding.value, binding.scope)
+            return self.class_of(binding.value.func, binding.scope) or self.class_made_by(binding.value, binding.scope)
         return None
 
-    def _class_made_by(self, call: cst.Call, scope: Scope) -> Optional[cst.ClassDef]:
+    def class_made_by(self, call: cst.Call, scope: Scope) -> Optional[cst.ClassDef]:
         """``env = create_env(name)`` where every ``return`` of the factory is ``OvercookedV3(...)``:
         that class of this module."""
         classes = {self.class_of(r.value.func, r.scope) if isinstance(r.value, cst.Call) else None

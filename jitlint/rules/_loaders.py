@@ -13,7 +13,9 @@ methods that keep the batches (``prefetch``, ``repeat``, ``as_numpy_iterator``, 
   the batch size) without dropping the remainder: ``for s in range(0, n, B): yield x[s:s + B]``
   or ``while start < n: yield x[start:end]`` with no test of the batch's length, or one that
   drops the short batch only when a flag (``shuffle``) is true and is called with that flag
-  false.
+  false;
+* an instance of a loader class of this module (or another) whose ``__iter__`` is such a
+  generator, over ``len(self.data)`` or an attribute assigned a length (``self.n = len(x)``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import libcst as cst
 from jitlint.jaxfacts import HOST_RANDOM_SIZE_PARAMS, RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, RaggedBatcher
 from jitlint.semantic import Scope, SemanticModel, argument_value
 from jitlint.values import ValueFlow, assigned, bound_values, returned_values, unpacked_call
-from jitlint.batches import ragged_loop, src as _src
+from jitlint.batches import ragged_loader_class, ragged_loop, src as _src
 from jitlint.walk import own_nodes
 from jitlint.walk import children
 
@@ -135,6 +137,8 @@ def batch_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression
         bindings = model.lookup(func.value, scope)
         if len(bindings) == 1 and bindings[0].kind == "def" and isinstance(bindings[0].node, cst.FunctionDef):
             return _yields_arrays(model, bindings[0].node)
+        if len(bindings) == 1 and isinstance(bindings[0].node, cst.ClassDef):
+            return ragged_loader_class(bindings[0].node) is not None
     return False
 
 
@@ -298,6 +302,9 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
     if not isinstance(func, cst.Name):
         return None
     bindings = model.lookup(func.value, scope)
+    if len(bindings) == 1 and isinstance(bindings[0].node, cst.ClassDef):
+        found = ragged_loader_class(bindings[0].node)
+        return _ragged(func.value, "loader class ") if found is not None and found[2] is None else None
     if len(bindings) != 1 or bindings[0].kind != "def" or not isinstance(bindings[0].node, cst.FunctionDef):
         return None
     generator = bindings[0].node
@@ -342,11 +349,13 @@ def _int_of(flow: ValueFlow, expr: Optional[cst.BaseExpression], scope: Scope) -
     return int(expr.evaluated_value) if isinstance(expr, cst.Integer) else None
 
 
-def _ragged(name: str) -> RaggedSource:
+def _ragged(name: str, kind: str = "generator ") -> RaggedSource:
+    """``kind``: "generator ", "loader class " or "" (another module's, of either kind)."""
+    where = f"`{name}.__iter__`" if kind == "loader class " else f"`{name}`"
     return RaggedSource(
-        f"a batch of generator `{name}`, which slices its data up to the end "
-        f"without dropping the shorter last batch",
-        f"drop the short batch in `{name}` (loop while start + batch_size <= n) "
+        f"a batch of {kind}`{name}`, which slices its data "
+        f"up to the end without dropping the shorter last batch",
+        f"drop the short batch in {where} (loop while start + batch_size <= n) "
         f"or pad it to the batch size and mask the padding")
 
 
@@ -367,7 +376,7 @@ def _imported_generator(model: SemanticModel, func: cst.BaseExpression, scope: S
 
     index, module, is_package = project
     qualname = absolute(qualname, module, is_package)
-    return _ragged(qualname) if index.ragged_generator(qualname) else None
+    return _ragged(qualname, "") if index.ragged_generator(qualname) else None
 
 
 def _flag_of(guard: cst.CSTNode, loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[str]:

@@ -326,6 +326,18 @@ class ReceiverUse:
     method: str
     receiver: cst.BaseExpression  # the expression that evaluates to the instance
     creation: Optional[tuple[cst.Call, Scope, Frame]]  # where the instance is made, when known
+    # where the method marks ``self`` static (its ``static_argnums=`` keyword, else its jit):
+    # the fix is there, whichever call shows the problem
+    marking: cst.CSTNode
+
+
+def static_marking(app, first: str = "") -> cst.CSTNode:
+    """The ``first`` keyword (``static_argnums``, for a method's ``self``) of a jit application,
+    else its last ``static_argnums=`` / ``static_argnames=`` keyword, else the application
+    itself: where a finding about what it marks static points."""
+    keywords = [a for a in app.keywords if a.keyword is not None and a.keyword.value.startswith("static_")]
+    return next((a for a in keywords if a.keyword.value == first),
+                keywords[-1] if keywords else app.anchor)
 
 
 def static_receivers(ctx: FileContext) -> list[ReceiverUse]:
@@ -353,6 +365,8 @@ def _receivers(ctx: FileContext) -> list[ReceiverUse]:
             if binding is not None and binding.kind == "class":
                 cls = binding.node
                 creation = (made[0], made[1], made[2])
+            else:  # ``gp = build_gp(params)``, a factory of the module returning ``GP(...)``
+                cls = calling_context(ctx).class_made_by(made[0], made[1])
         elif isinstance(func, cst.Attribute) and isinstance(receiver, cst.Name):
             spec = callees._method(func, scope)
             if spec is not None:
@@ -364,7 +378,8 @@ def _receivers(ctx: FileContext) -> list[ReceiverUse]:
             continue
         nums, names = spec.effective_static()
         if 0 in nums or (spec.positional and spec.positional[0] in names):
-            found.append(ReceiverUse(site, spec, cls, method, receiver, creation))  # type: ignore[arg-type]
+            found.append(ReceiverUse(site, spec, cls, method, receiver, creation,  # type: ignore[arg-type]
+                                     callees.markings.get((cls, method), receiver)))
     return found
 
 
@@ -419,6 +434,8 @@ class _Callees:
         self.by_call: dict[cst.Call, StaticArgSpec] = {}
         self.by_binding: dict[Binding, tuple[StaticArgSpec, Optional[cst.FunctionDef]]] = {}
         self.methods: dict[tuple[cst.ClassDef, str], StaticArgSpec] = {}
+        # where each of ``methods`` marks its arguments static (ReceiverUse.marking)
+        self.markings: dict[tuple[cst.ClassDef, str], cst.CSTNode] = {}
         # jitted staticmethods, called as ``Cls.name(...)`` or ``instance.name(...)``
         self.static_methods: dict[tuple[cst.ClassDef, str], StaticArgSpec] = {}
         # ``self.name = jax.jit(...)`` in a method of the class: called as ``self.name(...)`` or
@@ -434,6 +451,7 @@ class _Callees:
                     assert isinstance(cls, cst.ClassDef)
                     if spec.method:
                         self.methods[(cls, app.target.name.value)] = spec
+                        self.markings[(cls, app.target.name.value)] = static_marking(app, "static_argnums")
                     elif any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
                              for d in app.target.decorators):
                         self.static_methods[(cls, app.target.name.value)] = spec
@@ -453,6 +471,7 @@ class _Callees:
                     # ``step = jax.jit(_step, static_argnums=0)`` in the class body: a method,
                     # ``self`` bound by the attribute access (argument 0)
                     self.methods[(app.frame.scope.node, statement.targets[0].target.value)] = spec
+                    self.markings[(app.frame.scope.node, statement.targets[0].target.value)] = static_marking(app, "static_argnums")
                 elif isinstance(statement, cst.Assign) and len(statement.targets) == 1 \
                         and isinstance(statement.targets[0].target, cst.Name):
                     binding = _binding_of(app.frame.scope, statement.targets[0].target.value, statement)

@@ -1,16 +1,17 @@
 from functools import cached_property
-from typing import Iterator, NamedTuple
+from typing import Iterator, NamedTuple, Optional
 
 import libcst as cst
 
-from jitlint.walk import source_text as _code
+from jitlint.walk import own_nodes, source_text as _code
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._module_fields import ARRAY, instance_uses
 from jitlint.rules._traced import needs_python_value, tracer_uses
 from jitlint.rules._static import (ARRAY_DATA_FIXES, all_static_uses, array_hashing_bound_methods,
                                    array_hashing_elements, array_hashing_object, forwarded_static_uses,
                                    hashed_function_arguments, specs, static_array_params, static_receivers,
-                                   transformed_static_uses, unhashable, unhashable_callables, unhashable_receiver)
+                                   static_marking, transformed_static_uses, unhashable, unhashable_callables,
+                                   unhashable_receiver)
 from jitlint.jaxfacts import TRACING_CALLS
 from jitlint.staticargs import ARGNUM_JITS, StaticArgSpec
 
@@ -43,7 +44,9 @@ class UnhashableStaticArg(Rule):
     `equinox.Module` (both hash their fields) given a list, dict, set or array field, the static
     half of `eqx.partition(model, ...)` when a field of `model` is a list, dict or set, and the
     static `self` of a jitted method (`static_argnums=0`) when the class is a non-frozen
-    `@dataclass` or an `equinox.Module` made with an array or container field. Also inside
+    `@dataclass` or an `equinox.Module` made with an array or container field (reported where
+    `self` is marked static, or at the `return` of a `__hash__` the class writes itself over
+    such a field: that is where the fix goes; the first call that raises is the evidence). Also inside
     traced code (a jitted body, or a helper it calls): the call raises while tracing too.
     Also `jax.jit(obj)` of a callable instance of such an unhashable class: jit hashes the
     function it wraps (jax#17197: `TypeError: unhashable type` at the first call; with
@@ -185,11 +188,16 @@ class UnhashableStaticArg(Rule):
             found = unhashable_receiver(ctx, receiver)
             name = f"{receiver.cls.name.value}.{receiver.method}"
             if found is not None and (name, found) not in receivers_reported:
-                receivers_reported.add((name, found))  # one finding per cause: the first call
+                # one finding per cause, where the method marks ``self`` static; the first call
+                # that raises is the evidence
+                receivers_reported.add((name, found))
                 what, fix = found
-                yield Violation(receiver.receiver, (
+                yield Violation(_own_hash(receiver.cls) or receiver.marking, (
                     f"`{name}` is jitted with a static `self`, which is {what}; it is unhashable, "
-                    f"so the call raises ValueError (non-hashable static argument); {fix}"))
+                    f"so `{_code(receiver.site.node)}` raises ValueError (non-hashable static "
+                    f"argument); {fix}"),
+                    related=((receiver.receiver, "the call that raises"),),
+                    repeated_at=receiver.receiver, runs_at_repeat=True)
         declared_reported = set()
         for use in instance_uses(ctx):
             problem = use.problem
@@ -348,12 +356,21 @@ class _Mismarked:
             passing, raising = (f"{quoted} passes", "the call raises") if calls == 1 else \
                 (f"{calls} calls pass (the first: {quoted})", "they raise")
             app = self.apps[key]
-            marking = next((a for a in reversed(app.keywords) if a.keyword is not None
-                            and a.keyword.value.startswith("static_")), app.anchor)
-            yield Violation(marking, (
+            yield Violation(static_marking(app), (
                 f"`{spec.name}` marks {', '.join(f'`{p}`' for p in params)} static, but {passing} "
                 f"{whats} there: an array or a tracer is unhashable, so {raising} ValueError "
                 f"(non-hashable static argument); the body works with {them} traced: take {them} "
                 f"out of static_argnums / static_argnames"),
                 related=tuple((use.arg, f"passes `{use.param}`") for use in uses),
                 repeated_at=uses[0].arg, runs_at_repeat=True)  # --confirm: the call raises there
+
+
+def _own_hash(cls: cst.ClassDef) -> Optional[cst.CSTNode]:
+    """The ``return`` of a ``__hash__`` the class writes itself (it hashes what cannot be
+    hashed: the fix is there), else None (a generated hash: the fix is the static marking)."""
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    method = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__hash__"), None)
+    if method is None:
+        return None
+    returns = [n for n in own_nodes(method.body) if isinstance(n, cst.Return)]
+    return returns[0] if len(returns) == 1 else method.name

@@ -13,7 +13,7 @@ from jitlint.rules._static import (
     static_receivers, static_uses, twin_objects,
 )
 from jitlint.semantic import Frame, Scope
-from jitlint.values import assigned, returned_values, value_flow
+from jitlint.values import assigned, origin, returned_values, value_flow
 
 
 class FreshObjectStaticArg(Rule):
@@ -30,7 +30,8 @@ class FreshObjectStaticArg(Rule):
     made alike (the same optax factory, a partial of the same function, the same class with
     the same arguments) reach one static parameter at different calls; and when a jitted
     method with a static `self` is called on a new identity-hashed instance each time
-    (`Head(2.0)(x)` in a loop). Also: a default made anew when the caller gives none
+    (`Head(2.0)(x)` in a loop, also an instance a factory function of the module returns:
+    `gp = build_gp(params)`). Also: a default made anew when the caller gives none
     (`fn or (lambda x: x)`, `fn if fn else ...`, `if fn is None: fn = lambda ...`) in a
     repeated function, reported once per call; two instances of a class that defines
     `__hash__` but not `__eq__` (it compares by identity; also through its bases, across
@@ -146,9 +147,12 @@ class FreshObjectStaticArg(Rule):
             if fresh is not None and fresh.default is not None:
                 defaults.setdefault(use.site.node, []).append((use, fresh))
             elif fresh is not None and fresh.kind != "jit":
-                yield Violation(use.arg, (
+                made = _made_beside(ctx, use)
+                yield Violation(made or use.arg, (
                     f"{use.where()} is {fresh.what} {fresh.when}; it is equal only to itself, so "
-                    f"`{use.callee}` recompiles on every call; {fresh.fix}"))
+                    f"`{use.callee}` recompiles on every call; {fresh.fix}"),
+                    related=((use.arg, f"passed to `{use.callee}` here"),) if made is not None else (),
+                    repeated_at=use.arg if made is not None else None, runs_at_repeat=made is not None)
         for call, found in defaults.items():
             yield _defaults_made_per_call(call, found)
         for use in instance_uses(ctx):
@@ -161,13 +165,7 @@ class FreshObjectStaticArg(Rule):
                     f"recompiles for every new instance; store a long-lived function (define or "
                     f"jit it once at module level) in `{problem.field}`"),
                     related=((problem.value, "the object made for each instance"),))
-        for receiver in static_receivers(ctx):
-            fresh = fresh_receiver(ctx, receiver)
-            if fresh is not None and fresh.kind in ("instance", "hashed-instance"):
-                name = f"{receiver.cls.name.value}.{receiver.method}"
-                yield Violation(receiver.receiver, (
-                    f"`{name}` is jitted with a static `self`, and called on {fresh.what} "
-                    f"{fresh.when}: `{name}` recompiles on every call; {fresh.fix}"))
+        yield from _fresh_static_receivers(ctx)
         yield from _optimizers_with_fresh_transformations(ctx)
         yield from _fresh_functions_into_filtered_library_calls(ctx)
         yield from _tree_partials_over_fresh_functions(ctx)
@@ -177,6 +175,36 @@ class FreshObjectStaticArg(Rule):
                 f"{use.where()} is {fresh.what}, created separately from `{earlier}` passed in "
                 f"an earlier call; it is equal only to itself, so `{use.callee}` compiles again; "
                 f"{fresh.fix}"))
+
+
+def _made_beside(ctx: FileContext, use: StaticUse) -> Optional[cst.CSTNode]:
+    """Where a name passed at a static position is made, when that is in the function (or
+    module code) of the call: ``_T = lambda v: T(v, params)`` or ``def rhs_fn(G): ...`` before
+    ``solve(_T, v0)``.  The fix goes there (make it once, outside), so the finding does."""
+    if not isinstance(use.value, cst.Name):
+        return None
+    made = origin(value_flow(ctx), use.value, use.scope, use.site.frame)
+    if made is None or made[1] is not use.scope or made[0] is use.value:
+        return None
+    node = made[0]
+    return node.name if isinstance(node, cst.FunctionDef) else node
+
+
+def _fresh_static_receivers(ctx: FileContext) -> Iterator[Violation]:
+    """A jitted method with a static ``self`` called on a new identity-hashed instance each
+    time, reported at the call (where the instance arrives; reusing one is a fix there), with
+    where ``self`` is marked static as evidence (the other fix: a traced ``self``)."""
+    for receiver in static_receivers(ctx):
+        fresh = fresh_receiver(ctx, receiver)
+        if fresh is None or fresh.kind not in ("instance", "hashed-instance"):
+            continue
+        name = f"{receiver.cls.name.value}.{receiver.method}"
+        yield Violation(receiver.receiver, (
+            f"`{name}` is jitted with a static `self`, and called on {fresh.what} {fresh.when}: "
+            f"`{name}` recompiles on every call; reuse one instance, or make `self` traced "
+            f"instead of static (register `{receiver.cls.name.value}` as a pytree: an equinox "
+            f"Module, a flax struct dataclass)"),
+            related=((receiver.marking, "`self` marked static"),))
 
 
 # Libraries whose solvers pass an ``args`` pytree to the user's function: what a nested

@@ -17,7 +17,9 @@ class RaggedLastBatch(Rule):
     `tf.data` `batch`/`padded_batch` and grain `MapDataset.batch`/`IterDataset.batch`/`Batch`
     without `drop_remainder=True`, `np.array_split`), or a generator of the module that slices
     its data up to its length (`for s in range(0, len(x), B): yield x[s:s + B]`, `while start <
-    n: yield x[start:end]` with `n = x.shape[0]`) without dropping the remainder, or drops it only when a flag such as
+    n: yield x[start:end]` with `n = x.shape[0]`), or a loader class whose `__iter__` does so
+    (also over `self.n = len(data)`), here or imported, without dropping the remainder, or
+    drops it only when a flag such as
     `shuffle` is true and is called with the flag false; not when the call passes a batch size
     (a literal, or a name bound once to one) that divides the known length of the data it
     passes (`np.random.normal(size=(64, 4))` in batches of 16: equinox's parallelism example).
@@ -31,7 +33,8 @@ class RaggedLastBatch(Rule):
     function. Measured on jax 0.10.2 (CPU): 10 rows in batches of 4 compile twice in 3 calls;
     `np.array_split` of 10 rows into 3 chunks compiles twice; 12 rows in batches of 4 compile
     once; a generator slicing 10 rows in batches of 4 up to the end (diffrax issue 111's
-    loader) compiles twice, its fix (`while end <= n`) once.
+    loader) compiles twice, its fix (`while end <= n`) once; a loader class slicing 10 rows in
+    batches of 4 compiles twice, dropping the remainder once.
 
     ## Fix safety
     Dropping the last partial batch changes which data is seen (fine for training epochs, not
