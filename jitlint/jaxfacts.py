@@ -1133,6 +1133,13 @@ COMPILE_TIME_EVAL_CONTEXTS = frozenset({"jax.ensure_compile_time_eval", "jax.cor
 # The tracer type: ``isinstance(v, Tracer)`` tells a tracer from a concrete value, so code that
 # tests it first (``if not isinstance(c, jax.core.Tracer) and c:``) never converts a tracer.
 TRACER_TYPES = frozenset({"jax.core.Tracer"})
+# ``functools.singledispatch`` picks the implementation by ``type(arg).__mro__``.  A concrete
+# array's class derives from ``jax.Array``, a tracer's does not (``isinstance`` still says
+# True: jax.Array answers it by hand), so under jit, vmap or grad a function registered for an
+# array class runs its fallback instead (horqrux beb71b0: NotImplementedError).  Registering
+# for a TRACER_TYPES class as well covers tracers.  tests/test_jaxfacts.py dispatches each.
+TYPE_DISPATCH_DECORATORS = frozenset({"functools.singledispatch"})
+ARRAY_DISPATCH_CLASSES = frozenset({"jax.Array", "jax.numpy.ndarray"})
 # Whether jit is disabled (``with jax.disable_jit():``): a branch taken only when it is runs on
 # concrete values, never on a jit's tracers (jax#3994: an ``assert`` there is skipped under
 # jit).  tests/test_jaxfacts.py reads each under jax.jit and under jax.disable_jit.

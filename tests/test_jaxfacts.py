@@ -30,7 +30,7 @@ from jitlint.jaxfacts import (SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HAS
                               LEAF_FIELD_DATACLASSES, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, TRACE_ERROR_CATCHERS,
                               PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, PASS_THROUGH_WRAPPERS,
-                              COMPILE_TIME_EVAL_CONTEXTS, TRACER_TYPES,
+                              COMPILE_TIME_EVAL_CONTEXTS, TRACER_TYPES, TYPE_DISPATCH_DECORATORS, ARRAY_DISPATCH_CLASSES,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_METHODS,
                               STAGING_TRACES, UNFUNCTIONALIZED_CALLS, NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES,
                               NUMPY_KEEPING_JNP_FUNCTIONS,
@@ -2905,3 +2905,37 @@ def test_trace_error_catcher_catches_a_truth_test_of_a_tracer(qualname):
         return x * 2
 
     assert float(jax.jit(checked)(jnp.ones(2)).sum()) == 4.0
+
+
+def _dispatching(decorator, registered):
+    """A dispatching function: "fallback" by default, "array" for the ``registered`` classes."""
+    @decorator
+    def kind(value):
+        return "fallback"
+
+    for cls in registered:
+        kind.register(cls)(lambda value: "array")
+    return kind
+
+
+@pytest.mark.parametrize("decorator", sorted(TYPE_DISPATCH_DECORATORS))
+@pytest.mark.parametrize("array_class", sorted(ARRAY_DISPATCH_CLASSES))
+def test_dispatch_on_an_array_class_misses_tracers_unless_a_tracer_class_is_registered(decorator, array_class):
+    jax = pytest.importorskip("jax")
+    dispatch = _resolve(decorator, importlib.import_module("functools"), "functools.")
+    array_type = _resolve(array_class, jax, "jax.")
+    for registered, traced_kind in (((array_type,), "fallback"),
+                                    ((array_type, *(_resolve(t, jax, "jax.") for t in TRACER_TYPES)), "array")):
+        kind = _dispatching(dispatch, registered)
+        seen = {}
+
+        def body(x):
+            seen["traced"] = kind(x)
+            return x
+
+        assert kind(jax.numpy.ones(2)) == "array"
+        jax.jit(body)(jax.numpy.ones(2))
+        assert seen["traced"] == traced_kind
+        jax.vmap(body)(jax.numpy.ones(2))
+        assert seen["traced"] == traced_kind
+

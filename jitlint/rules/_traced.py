@@ -77,7 +77,7 @@ from jitlint.jaxfacts import (HOST_CALLBACKS, NAMED_TUPLE_BASES, TRACE_ERROR_CAT
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS, PYTREE_METADATA_DECORATORS,
                               SCHEDULE_PARAMS, SEQUENCE_CONVERTING_FUNCTIONS, SIGNATURE_PRESERVING_TRANSFORMS,
-                              APPLIED_MODULE_BASES, STAGED_LIBRARY_FUNCTIONS, STATIC_FIELD_MARKERS, TRACER_TYPES, TRACED_RESULT_CALLS, TRACING_CALLS, JIT_DISABLED_FLAGS,
+                              APPLIED_MODULE_BASES, STAGED_LIBRARY_FUNCTIONS, STATIC_FIELD_MARKERS, TRACER_TYPES, TYPE_DISPATCH_DECORATORS, ARRAY_DISPATCH_CLASSES, TRACED_RESULT_CALLS, TRACING_CALLS, JIT_DISABLED_FLAGS,
                               DataSizedOutput, PYTHON_INT_RANGE, X64_FLAG,
                               TracingCall, concrete_param)
 from jitlint.callgraph import LIBRARIES
@@ -178,7 +178,7 @@ NESTED_TRACING_JITS = TRACING_JITS | {NNX_JIT}
 
 # The uses that raise as they are traced (a ``print`` of a tracer does not; an int32 overflow
 # wraps silently).
-RAISING_KINDS = frozenset({"bool", "convert", "numpy", "shape", "hash", "nondiff", "unfunctionalized"})
+RAISING_KINDS = frozenset({"bool", "convert", "numpy", "shape", "hash", "dispatch", "nondiff", "unfunctionalized"})
 # Those that raise at the use itself, while tracing (not when the staged program is checked
 # after the trace, as an unfunctionalized checkify.check does, nor at the custom_vjp call)
 RAISING_AT_THE_USE = RAISING_KINDS - {"nondiff", "unfunctionalized"}
@@ -186,7 +186,7 @@ RAISING_AT_THE_USE = RAISING_KINDS - {"nondiff", "unfunctionalized"}
 
 @dataclass(eq=False)
 class TracerUse:
-    kind: str  # bool | convert | numpy | print | shape | hash | nondiff | overflow | unfunctionalized
+    kind: str  # bool | convert | numpy | print | shape | hash | dispatch | nondiff | overflow | unfunctionalized
     node: cst.CSTNode
     function: Optional[cst.FunctionDef]  # None: a jitted library function (no def here)
     message: str
@@ -194,6 +194,71 @@ class TracerUse:
     # ``raises-exception`` that jits it shows the error on purpose
     related: tuple[tuple[cst.CSTNode, str], ...] = ()
     operation: str = ""  # the builtin or method of a ``convert`` (``float``, ``item``)
+    # where the fix goes when that is not the use (a singledispatch registration): the finding
+    # points there, the use is its evidence
+    anchor: Optional[cst.CSTNode] = None
+
+
+def dispatch_registrations(ctx) -> dict[cst.FunctionDef, dict[str, cst.CSTNode]]:
+    return ctx.shared("dispatch-registrations", _dispatch_registrations)
+
+
+def _dispatch_registrations(ctx) -> dict[cst.FunctionDef, dict[str, cst.CSTNode]]:
+    """The classes each module-level ``functools.singledispatch`` def is registered for, by
+    qualified name, each with where (the first registration): ``@kind.register`` over a def
+    whose first parameter is annotated, ``@kind.register(Cls)``, ``kind.register(Cls, impl)``
+    and ``kind.register(Cls)(impl)``."""
+    model = ctx.model
+    module_scope = model.scope_of.get(ctx.module)
+    dispatchers: dict[str, cst.FunctionDef] = {}
+    for statement in ctx.module.body:
+        if isinstance(statement, cst.FunctionDef) and any(
+                model.qualified_name(d.decorator, module_scope) in TYPE_DISPATCH_DECORATORS
+                for d in statement.decorators):
+            dispatchers[statement.name.value] = statement
+    if not dispatchers:
+        return {}
+    found: dict[cst.FunctionDef, dict[str, cst.CSTNode]] = {d: {} for d in dispatchers.values()}
+
+    def target(expr) -> Optional[cst.FunctionDef]:  # ``kind.register``
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "register" and isinstance(expr.value, cst.Name):
+            return dispatchers.get(expr.value.value)
+        return None
+
+    def add(dispatcher: cst.FunctionDef, cls: Optional[cst.BaseExpression], where: cst.CSTNode) -> None:
+        name = model.qualified_name(cls, module_scope) if isinstance(cls, (cst.Name, cst.Attribute)) else None
+        found[dispatcher].setdefault(name or "?", where)
+
+    for node in iter_nodes(ctx.module):
+        if isinstance(node, cst.FunctionDef):
+            for decorator in node.decorators:
+                expr = decorator.decorator
+                if target(expr) is not None:  # ``@kind.register`` reads the annotation
+                    params = node.params.params
+                    add(target(expr), params[0].annotation.annotation
+                        if params and params[0].annotation is not None else None, decorator)
+                elif isinstance(expr, cst.Call) and target(expr.func) is not None and expr.args:
+                    add(target(expr.func), expr.args[0].value, decorator)
+        elif isinstance(node, cst.Call):
+            inner = node.func.func if isinstance(node.func, cst.Call) else None
+            if target(node.func) is not None and node.args:  # ``kind.register(Cls, impl)``
+                add(target(node.func), node.args[0].value, node)
+            elif inner is not None and target(inner) is not None and node.func.args:  # ``kind.register(Cls)(impl)``
+                add(target(inner), node.func.args[0].value, node)
+    return found
+
+
+def _raised_by(function: cst.FunctionDef) -> Optional[str]:
+    """The exception a fallback raises outright (a ``raise`` among its own statements, not in
+    an ``if``), by name: ``NotImplementedError``; None when it may return."""
+    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Raise) and small.exc is not None:
+                    exc = small.exc.func if isinstance(small.exc, cst.Call) else small.exc
+                    return _src(exc) if isinstance(exc, (cst.Name, cst.Attribute)) else "an exception"
+    return None
 
 
 # the leaves of a pytree, as a list (of tracers, for a traced pytree)
@@ -3325,9 +3390,9 @@ class _FunctionAnalysis:
         return dead
 
     def report(self, kind: str, node: cst.CSTNode, message: str, operation: str = "",
-               evidence: tuple[tuple[cst.CSTNode, str], ...] = ()) -> None:
+               evidence: tuple[tuple[cst.CSTNode, str], ...] = (), anchor: Optional[cst.CSTNode] = None) -> None:
         related = evidence + tuple((app.anchor, JITTED_HERE) for app in self.root.jitted.apps)
-        self.uses.setdefault(id(node), TracerUse(kind, node, self.func, message, related, operation))
+        self.uses.setdefault(id(node), TracerUse(kind, node, self.func, message, related, operation, anchor))
 
     def check_truth(self, expr: cst.BaseExpression, scope: Scope, construct: str, fix: str) -> None:
         """``expr`` is converted to bool (an if/while/assert test, an and/or operand, not)."""
@@ -3836,6 +3901,8 @@ class _UseFinder(Walker):
                       func.attr.value)
         elif self._hashes_traced(node, builtin):
             return
+        elif self._dispatches_on_traced(node):
+            return
         elif builtin == "print" and any(_printed_traced(a, arg.value, scope) for arg in node.args):
             a.report("print", node, f"`print` in {name} runs only while tracing: it prints a "
                                     f"tracer once, not the values of each call; use jax.debug.print")
@@ -4016,6 +4083,36 @@ class _UseFinder(Walker):
                                     f"hashes its arguments to look the result up", _hash_fix("cache"))
         else:
             return False
+        return True
+
+    # ------------------------------------------------------------------ type dispatch (JIT817)
+    def _dispatches_on_traced(self, node: cst.Call) -> bool:
+        """``kind(x)`` of a ``functools.singledispatch`` def of the module registered for an
+        array class (jaxfacts.ARRAY_DISPATCH_CLASSES) and not for tracers, whose fallback
+        raises, with a traced ``x``: reported, True."""
+        a, scope, func = self.a, self.scope, node.func
+        if not isinstance(func, cst.Name) or not node.args or node.args[0].star or node.args[0].keyword is not None:
+            return False
+        binding = a.model.single_binding(func.value, scope)
+        if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
+            return False
+        dispatcher = binding.node
+        if not any(a.model.qualified_name(d.decorator, binding.scope) in TYPE_DISPATCH_DECORATORS
+                   for d in dispatcher.decorators):
+            return False
+        registered = dispatch_registrations(a.ctx).get(dispatcher, {})
+        arrays = sorted(registered.keys() & ARRAY_DISPATCH_CLASSES)
+        raised = _raised_by(dispatcher)
+        if not arrays or registered.keys() & TRACER_TYPES or raised is None \
+                or not a.traced(node.args[0].value, scope):
+            return False
+        a.report("dispatch", node, (
+            f"`{func.value}` is a functools.singledispatch function registered for `{arrays[0]}`, "
+            f"but in {a.where} `{_src(node.args[0].value)}` is a tracer, whose class does not derive "
+            f"from it: dispatch falls back to the default `{func.value}`, which raises {raised}; "
+            f"register the implementation for `jax.core.Tracer` too "
+            f"(`{func.value}.register(jax.core.Tracer, impl)`), or test isinstance(x, jax.Array) "
+            f"in one function (tracers pass it)"), anchor=registered[arrays[0]])
         return True
 
     def _library_name(self, func: cst.BaseExpression) -> Optional[str]:
