@@ -1451,6 +1451,39 @@ def _pytree_array_fields(ctx: FileContext) -> frozenset[str]:
     return frozenset(arrays - others)
 
 
+ARITHMETIC_DUNDERS = frozenset({"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+                                "__truediv__", "__rtruediv__", "__pow__", "__matmul__", "__rmatmul__"})
+
+
+def wrapper_fields(ctx: FileContext) -> frozenset[str]:
+    return ctx.shared("wrapper-fields", _wrapper_fields)
+
+
+def _wrapper_fields(ctx: FileContext) -> frozenset[str]:
+    """The fields value-wrapper classes of this module store their data in: a class with an
+    arithmetic dunder that returns a new instance of itself, and ``self.<field> = <parameter>``
+    in its ``__init__`` (``ArrayIrregular(values)`` keeping ``self.array = values``)."""
+    found: set[str] = set()
+    for cls in ctx.model.classes:
+        methods = class_methods(cls)
+        init = methods.get("__init__")
+        if init is None or not any(
+                isinstance(r.value, cst.Call) and isinstance(r.value.func, cst.Name)
+                and r.value.func.value == cls.name.value
+                for name in ARITHMETIC_DUNDERS if name in methods
+                for r in own_nodes(methods[name].body) if isinstance(r, cst.Return) and r.value is not None):
+            continue
+        params = {p.name.value for p in positional_params(init)[1:]}
+        for node in own_nodes(init.body):
+            if isinstance(node, cst.Assign) and len(node.targets) == 1 \
+                    and isinstance(node.targets[0].target, cst.Attribute) \
+                    and isinstance(node.targets[0].target.value, cst.Name) \
+                    and node.targets[0].target.value.value == "self" \
+                    and isinstance(node.value, cst.Name) and node.value.value in params:
+                found.add(node.targets[0].target.attr.value)
+    return frozenset(found)
+
+
 def _array_annotation(model: SemanticModel, annotation: cst.BaseExpression, scope: Scope) -> bool:
     """An array type, or an array or None: ``Optional[jax.Array]``, ``jax.Array | None``, and
     the tuple some code writes for that (``(None, jnp.array)``)."""
@@ -1792,6 +1825,10 @@ class _FunctionAnalysis:
                 self._follow_into(method, call, scope, positional_params(method)[1:], force=force,
                                   fields=held.fields if held is not None else frozenset())
             return
+        static = self._own_staticmethod(call.func, scope)
+        if static is not None:  # ``self.potential_func(eta)``: a staticmethod, every parameter passed
+            self._follow_into(static, call, scope, positional_params(static), force=force)
+            return
         methods = self.own_methods(call.func, scope)
         for method in methods:  # ``self.prepare(x)``: the method, with this method's traced fields
             self._follow_into(method, call, scope, positional_params(method)[1:],
@@ -1944,6 +1981,18 @@ class _FunctionAnalysis:
         methods = [found] if found is not None else overriding_methods(self.model, cls, name)
         return [m for m in methods if m is not self.func and not m.decorators and m not in self.jitted_defs
                 and positional_params(m)]
+
+    def _own_staticmethod(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
+        """``self.name`` in a method, where ``name`` is a staticmethod of its class (or a base of
+        this module), not this function, not jitted."""
+        if not isinstance(func, cst.Attribute) or not self._is_self(func.value, scope):
+            return None
+        cls = self._class_of(self.func)
+        method = inherited_method(self.model, cls, func.attr.value) if cls is not None else None
+        if method is None or method is self.func or method in self.jitted_defs \
+                or [dotted_name(d.decorator) for d in method.decorators] != ["staticmethod"]:
+            return None
+        return method
 
     def host_callback_defs(self) -> set[int]:
         """The defs in this function's body that it hands to a host callback
@@ -2453,7 +2502,8 @@ class _FunctionAnalysis:
             return ((expr.attr.value in ARRAY_ATTRIBUTES or expr.attr.value in self.array_fields)
                     and self.traced(expr.value, scope)) or self.leaf_field_class(expr, scope) is not None \
                 or (expr.attr.value in self.traced_fields and self._is_self(expr.value, scope)) \
-                or self._library_result_field(expr, scope) or self._held_attribute_traced(expr, scope)
+                or self._library_result_field(expr, scope) or self._held_attribute_traced(expr, scope) \
+                or self._wrapped_result_field(expr, scope)
         if isinstance(expr, cst.Subscript):
             entry = self._record_entry_traced(expr, scope)
             if entry is not None:
@@ -2487,6 +2537,15 @@ class _FunctionAnalysis:
         if isinstance(expr, cst.Call):
             return self._call_traced(expr, scope)
         return False
+
+    def _wrapped_result_field(self, expr: cst.Attribute, scope: Scope) -> bool:
+        """``eta.array`` where ``eta`` is traced (arithmetic with a traced operand, or a
+        parameter handed such a value) and ``array`` is a field of a value-wrapper class of
+        this module (one whose arithmetic dunders return a new instance: ``__rmul__`` returning
+        ``ArrayIrregular(other * self.array)``): an array has no such attribute, so ``eta`` is
+        the wrapper, and its arithmetic stored the tracer there."""
+        return isinstance(expr.value, cst.Name) and expr.attr.value in wrapper_fields(self.ctx) \
+            and self.traced(expr.value, scope)
 
     def _item_written_traced(self, name: cst.Name, key: Optional[str]) -> bool:
         """A container of this trace whose item ``key`` (None: any) is written with a traced
@@ -2579,8 +2638,13 @@ class _FunctionAnalysis:
         """An instance of a class of this module some of whose attributes hold tracers: ``self``
         with this method's traced fields, a parameter handed one, or a name bound once in this
         trace to ``Cls(...)`` given traced values (the attributes ``__init__`` stores them in,
-        or the fields a dataclass-style class fills: ``prob = LinearProblem(geom, tau_a=t)``)."""
-        if not isinstance(expr, cst.Name) or depth > 3:
+        or the fields a dataclass-style class fills: ``prob = LinearProblem(geom, tau_a=t)``);
+        also one made in place (``NFW(scale_radius=r).potential(grid)``)."""
+        if depth > 3:
+            return None
+        if isinstance(expr, cst.Call):
+            return self._held_made(expr, scope, depth)
+        if not isinstance(expr, cst.Name):
             return None
         if self._is_self(expr, scope) and (cls := self._class_of(self.func)) is not None:
             return HeldObject(cls, self.traced_fields) if self.traced_fields else None
@@ -2598,15 +2662,19 @@ class _FunctionAnalysis:
         made = binding.value
         if binding.kind != "assign" or id(binding.scope) not in self.scope_ids or not isinstance(made, cst.Call):
             return None
-        rebuilt = self._same_class_result(made, binding.scope, depth)
+        return self._held_made(made, binding.scope, depth)
+
+    def _held_made(self, made: cst.Call, scope: Scope, depth: int) -> Optional["HeldObject"]:
+        """``Cls(...)`` evaluated in this trace: the instance, with the fields given tracers."""
+        rebuilt = self._same_class_result(made, scope, depth)
         if rebuilt is not None:
             return rebuilt
-        cls = self._class_named(made.func, binding.scope)
+        cls = self._class_named(made.func, scope)
         if cls is None:
             return None
         declared = [field.target.value for field in annotated_fields(cls)]
         fields = frozenset(field for field, value in fields_passed(cls, declared, made)
-                           if self.hands_traced(value, binding.scope))
+                           if self.hands_traced(value, scope))
         return HeldObject(cls, fields) if fields else None
 
     def _same_class_result(self, call: cst.Call, scope: Scope, depth: int) -> Optional["HeldObject"]:

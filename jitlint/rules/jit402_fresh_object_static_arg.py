@@ -31,7 +31,9 @@ class FreshObjectStaticArg(Rule):
     the same arguments) reach one static parameter at different calls; and when a jitted
     method with a static `self` is called on a new identity-hashed instance each time
     (`Head(2.0)(x)` in a loop, also an instance a factory function of the module returns:
-    `gp = build_gp(params)`). Also: a default made anew when the caller gives none
+    `gp = build_gp(params)`). A lambda, nested def or partial bound to a name beside the call
+    (in the same function, at the same loop level: `_T = lambda v: T(v, params)` then
+    `solve(_T, v0)`) is reported where it is defined, the call as evidence. Also: a default made anew when the caller gives none
     (`fn or (lambda x: x)`, `fn if fn else ...`, `if fn is None: fn = lambda ...`) in a
     repeated function, reported once per call; two instances of a class that defines
     `__hash__` but not `__eq__` (it compares by identity; also through its bases, across
@@ -147,7 +149,7 @@ class FreshObjectStaticArg(Rule):
             if fresh is not None and fresh.default is not None:
                 defaults.setdefault(use.site.node, []).append((use, fresh))
             elif fresh is not None and fresh.kind != "jit":
-                made = _made_beside(ctx, use)
+                made = _made_beside(ctx, use) if fresh.kind in ("lambda", "def", "partial") else None
                 yield Violation(made or use.arg, (
                     f"{use.where()} is {fresh.what} {fresh.when}; it is equal only to itself, so "
                     f"`{use.callee}` recompiles on every call; {fresh.fix}"),
@@ -178,13 +180,16 @@ class FreshObjectStaticArg(Rule):
 
 
 def _made_beside(ctx: FileContext, use: StaticUse) -> Optional[cst.CSTNode]:
-    """Where a name passed at a static position is made, when that is in the function (or
-    module code) of the call: ``_T = lambda v: T(v, params)`` or ``def rhs_fn(G): ...`` before
-    ``solve(_T, v0)``.  The fix goes there (make it once, outside), so the finding does."""
+    """Where a function passed at a static position (a lambda, a nested def, a partial) is
+    defined, when that is beside the call (the
+    same function or module code, at the same loop level): ``_T = lambda v: T(v, params)`` or
+    ``def rhs_fn(G): ...`` before ``solve(_T, v0)``.  The fix goes there (make it once,
+    outside), so the finding does.  Made once before a loop that calls with it, the object
+    recompiles per run of the code around the loop, and the finding stays at the call."""
     if not isinstance(use.value, cst.Name):
         return None
     made = origin(value_flow(ctx), use.value, use.scope, use.site.frame)
-    if made is None or made[1] is not use.scope or made[0] is use.value:
+    if made is None or made[1] is not use.scope or made[0] is use.value or made[2] is not use.site.frame:
         return None
     node = made[0]
     return node.name if isinstance(node, cst.FunctionDef) else node

@@ -1,0 +1,144 @@
+# source: https://github.com/PyAutoLabs/PyAutoFit/pull/1461
+# expect: none
+# runtime: COMPILES 1 CALLS 3
+# why: after the PR GammaMessage infers the backend from its parameters and log_partition uses jax.scipy's gammaln, so the jitted log partition compiles once.
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+import math
+from itertools import count
+from typing import Union, Tuple
+
+import numpy as np
+import jax  # scaffolding
+import jax.numpy as jnp  # scaffolding
+
+
+class AbstractMessage:  # autofit/messages/abstract.py, cut to __init__ / broadcast / shape
+    ids = count()
+
+    def __init__(
+        self,
+        *parameters: Union[np.ndarray, float],
+        log_norm=0.0,
+        lower_limit=-math.inf,
+        upper_limit=math.inf,
+        id_=None,
+        _xp=np
+    ):
+
+        xp=_xp
+
+        self.lower_limit = float(lower_limit)
+        self.upper_limit = float(upper_limit)
+
+        self.id = next(self.ids) if id_ is None else id_
+        self.log_norm = log_norm
+
+
+        if xp is np:
+            self._broadcast = np.broadcast(*parameters)
+        else:
+            self._broadcast = _xp.broadcast_arrays(*parameters)
+
+        if self.shape:
+            self.parameters = tuple(xp.asarray(p) for p in parameters)
+        else:
+            self.parameters = tuple(parameters)
+
+    @property
+    def broadcast(self):
+        return self._broadcast
+
+    @property
+    def shape(self) -> Tuple[int, ...]:  # from autofit/messages/interface.py
+
+        # JAX behaviour
+        if isinstance(self.broadcast, list):
+            return ()
+
+        return self.broadcast.shape
+
+
+class GammaMessage(AbstractMessage):
+
+    def log_partition(self, xp=np):
+        if xp is np:
+            from scipy.special import gammaln
+        else:
+            from jax.scipy.special import gammaln
+
+        alpha, beta = GammaMessage.invert_natural_parameters(
+            self.natural_parameters(xp=xp)
+        )
+        return gammaln(alpha) - alpha * xp.log(beta)
+
+    log_base_measure = 0.0
+    _support = ((0, np.inf),)
+    _parameter_support = ((0, np.inf), (0, np.inf))
+
+    def __init__(
+            self,
+            alpha=1.0,
+            beta=1.0,
+            log_norm=0.0,
+            id_=None
+    ):
+        if isinstance(alpha, (np.ndarray, float, int, list)):
+            xp = np
+        else:
+            import jax.numpy as jnp
+
+            xp = jnp
+
+        super().__init__(
+            alpha,
+            beta,
+            log_norm=log_norm,
+            id_=id_,
+            _xp=xp,
+        )
+        self.alpha, self.beta = self.parameters
+
+    def natural_parameters(self, xp=np) -> np.ndarray:
+        return self.calc_natural_parameters(self.alpha, self.beta, xp=xp)
+
+    @staticmethod
+    def calc_natural_parameters(alpha, beta, xp=np):
+        return xp.stack([alpha - 1, -beta])
+
+    @staticmethod
+    def invert_natural_parameters(natural_parameters):
+        eta1, eta2 = natural_parameters
+        return eta1 + 1, -eta2
+
+
+
+# scaffolding: the PR's regression test, jax.jit(lambda traced: message_log_partition(traced, jnp))
+message_log_partition = lambda value, xp: GammaMessage(value + 1.0, value + 2.0).log_partition(xp=xp)  # scaffolding
+log_partition = jax.jit(lambda traced: message_log_partition(traced, jnp))  # scaffolding
+try:  # scaffolding
+    for value in (2.0, 3.0, 4.0):  # scaffolding
+        log_partition(jnp.asarray(value))  # scaffolding
+    _report({"jit(<lambda>)"}, 3)  # scaffolding
+except Exception as err:  # scaffolding
+    print(f"ERROR {type(err).__name__}")  # scaffolding

@@ -1,0 +1,52 @@
+# source: https://docs.kidger.site/equinox/tricks/
+# expect: none
+# runtime: COMPILES 1 CALLS 5
+# why: the usual eqx.filter_jit make_step called in a loop with the updated model and opt_state of the same structure compiles once.
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+import equinox as eqx  # scaffolding
+import jax  # scaffolding
+import jax.numpy as jnp  # scaffolding
+import optax  # scaffolding
+
+optim = optax.sgd(1e-2)  # scaffolding
+
+def loss_and_update(model, opt_state, x, y):  # scaffolding: the '...' of make_step
+    grads = eqx.filter_grad(lambda m: jnp.mean((jax.vmap(m)(x) - y) ** 2))(model)  # scaffolding
+    updates, opt_state = optim.update(grads, opt_state)  # scaffolding
+    return eqx.apply_updates(model, updates), opt_state  # scaffolding
+
+def dataloader(n):  # scaffolding
+    for i in range(n):  # scaffolding
+        yield jnp.ones((8, 2)) * i, jnp.zeros((8, 1))  # scaffolding
+
+@eqx.filter_jit
+def make_step(model, opt_state, x, y):
+    update_model, update_opt_state = loss_and_update(model, opt_state, x, y)  # scaffolding: '...'
+    return update_model, update_opt_state
+
+model = eqx.nn.MLP(2, 1, 8, 1, key=jax.random.PRNGKey(0))  # scaffolding: 'model = ...'
+opt_state = optim.init(eqx.filter(model, eqx.is_array))  # scaffolding: 'opt_state = ...'
+
+for batch_x, batch_y in dataloader(5):
+    model, opt_state = make_step(model, opt_state, batch_x, batch_y)
+_report({"jit(make_step)"}, 5)  # scaffolding
