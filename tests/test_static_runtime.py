@@ -39,7 +39,8 @@ JAX_MESSAGES = {
     "JIT706": "Shapes must be 1D sequences of concrete values of integer type, got (JitTracer",
     "JIT801": "Attempted boolean conversion of traced array",
     "JIT703": "Jitted function has donate_argnums=",
-    "JIT707": "Buffer has been deleted or donated",
+    "JIT707": ("Buffer has been deleted or donated",  # passed to a jitted call again
+               "Array has been deleted"),  # read by anything else
     "JIT705": ("vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional",
                "tuple index out of range"),  # pmap with static_broadcasted_argnums (jax#6302)
 }

@@ -1409,7 +1409,8 @@ class _ArgChecker:
         return self._row_slice(expr, loop)
 
     def _while_batch_slice(self, expr, loop: cst.While) -> Optional[tuple[str, str]]:
-        """``while s < len(x): f(x[s:s + B]); s += B``: the while form of the range batches."""
+        """``while s < len(x): f(x[s:s + B]); s += B``: the while form of the range batches;
+        also ``e = min(n, s + B); f(x[s:e]); s = e`` up to ``n``, the array's length."""
         test = loop.test
         if not (isinstance(expr, cst.Subscript) and isinstance(test, cst.Comparison) and len(test.comparisons) == 1
                 and isinstance(test.comparisons[0].operator, cst.LessThan) and isinstance(test.left, cst.Name)):
@@ -1419,29 +1420,69 @@ class _ArgChecker:
             return None
         piece = expr.slice[0].slice
         upper = piece.upper
+        clipped = self._clipped_end(upper, loop, counter, stop)
+        if clipped is not None:  # ``e = min(n, s + B)``: the end, clipped to the data
+            upper = clipped
         if not (isinstance(piece.lower, cst.Name) and piece.lower.value == counter.value and piece.step is None
                 and isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Add)
                 and isinstance(upper.left, cst.Name) and upper.left.value == counter.value):
             return None
         step = upper.right
-        stepped = [small for small in statements_in(loop) if isinstance(small, cst.AugAssign)
-                   and isinstance(small.operator, cst.AddAssign) and isinstance(small.target, cst.Name)
-                   and small.target.value == counter.value]
+        stepped = [small for small in statements_in(loop) if isinstance(small, (cst.AugAssign, cst.Assign))
+                   and _steps_counter(small, counter.value, step, piece.upper if clipped is not None else None)]
         binding = next((b for b in self._bindings(counter, self.scope) if b.node is stepped[0]), None) \
             if len(stepped) == 1 else None
-        if binding is None or not _same_code(stepped[0].value, step) or conditional_within(binding, loop):
+        if binding is None or conditional_within(binding, loop):
             return None
         if isinstance(stop, cst.Name):
-            binding = self.flow.single(stop, self.scope)
-            if binding is not None and binding.kind == "assign" and binding.value is not None:
-                stop = binding.value
+            if self._leading_dimension(expr.value, stop):
+                stop = cst.Subscript(cst.Attribute(expr.value, cst.Name("shape")),
+                                     [cst.SubscriptElement(cst.Index(cst.Integer("0")))])
+            else:
+                binding = self.flow.single(stop, self.scope)
+                if binding is not None and binding.kind == "assign" and binding.value is not None:
+                    stop = binding.value
         if not _length_of(stop, expr.value, self.model, self.scope) \
-                or _known_multiple(expr.value, step, self.model, self.flow, self.scope):
+                or _known_multiple(expr.value, step, self.model, self.flow, self.scope) \
+                or self._stop_multiple(test.comparisons[0].comparator, step):
             return None
         return (f"batches of `{_src(step)}` rows whose last one is shorter unless "
                 f"len({_src(expr.value)}) is a multiple of `{_src(step)}`",
                 "stop while a full batch is left (while s + B <= len(x)) or pad the last batch to B "
                 "rows and mask the padding")
+
+    def _clipped_end(self, end, loop: cst.While, counter: cst.Name,
+                     stop: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+        """``s + B`` when ``end`` is a name bound in the loop to ``min(stop, s + B)`` (either
+        order)."""
+        if not isinstance(end, cst.Name):
+            return None
+        binding = self.flow.single(end, self.scope)
+        value = binding.value if binding is not None and binding.kind == "assign" and self._inside(binding, loop) else None
+        if not (_builtin_call(value, "min", self.model, self.scope) and len(value.args) == 2):
+            return None
+        first, second = (a.value for a in value.args)
+        for bound, summed in ((first, second), (second, first)):
+            if _same_code(bound, stop) and isinstance(summed, cst.BinaryOperation) \
+                    and isinstance(summed.operator, cst.Add) and _same_code(summed.left, counter):
+                return summed
+        return None
+
+    def _leading_dimension(self, array: cst.BaseExpression, stop: cst.Name) -> bool:
+        """``array`` is made here with ``stop`` as its leading dimension: ``x =
+        jax.random.uniform(key, (n, 5))`` for ``while s < n``."""
+        if not isinstance(array, cst.Name):
+            return False
+        binding = self.flow.single(array, self.scope)
+        value = binding.value if binding is not None and binding.kind == "assign" else None
+        shapes = [a.value for a in value.args if isinstance(a.value, (cst.Tuple, cst.List)) and a.value.elements] \
+            if isinstance(value, cst.Call) else []
+        return len(shapes) == 1 and _same_code(shapes[0].elements[0].value, stop)
+
+    def _stop_multiple(self, stop: cst.BaseExpression, step: cst.BaseExpression) -> bool:
+        """The loop's bound and the batch size are known ints and the one divides the other."""
+        size, total = _int_value(step, self.flow, self.scope), _int_value(stop, self.flow, self.scope)
+        return size is not None and total is not None and size > 0 and total % size == 0
 
     def _row_slice(self, expr, loop: cst.For, columns: Optional[tuple[str, cst.BaseExpression]] = None
                    ) -> Optional[tuple[str, str]]:
@@ -1888,6 +1929,17 @@ def _same_statement(model: SemanticModel, a: cst.CSTNode, b: cst.CSTNode) -> boo
 
 def _same_code(a: cst.CSTNode, b: cst.CSTNode) -> bool:
     return _src(a, 200) == _src(b, 200)
+
+
+def _steps_counter(statement: cst.CSTNode, counter: str, step: cst.BaseExpression,
+                   end: Optional[cst.BaseExpression]) -> bool:
+    """``s += B``, or ``s = e`` for the batch's end ``e`` (``end``, when it is clipped)."""
+    if isinstance(statement, cst.AugAssign):
+        return isinstance(statement.operator, cst.AddAssign) and isinstance(statement.target, cst.Name) \
+            and statement.target.value == counter and _same_code(statement.value, step)
+    return end is not None and isinstance(statement, cst.Assign) and len(statement.targets) == 1 \
+        and isinstance(statement.targets[0].target, cst.Name) and statement.targets[0].target.value == counter \
+        and _same_code(statement.value, end)
 
 
 def _length_of(stop: cst.BaseExpression, array: cst.BaseExpression, model: SemanticModel,

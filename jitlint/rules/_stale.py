@@ -37,7 +37,7 @@ from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jit
                                    name_loads, positional_params, scopes_within, static_names)
 from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates
 from jitlint.walk import own_nodes
-from jitlint.semantic import Binding, Frame, Scope, SemanticModel, argument_value
+from jitlint.semantic import Binding, Frame, Scope, SemanticModel, argument_value, is_none
 from jitlint.staticargs import ARGNUM_JITS, spec_of
 from jitlint.values import GROW_METHODS, MUTATING_METHODS, assigned, self_attribute_value, value_flow
 from jitlint.walk import Walker, children, iter_nodes
@@ -1658,6 +1658,8 @@ class _StateFlowOfFunction:
         """("read", the first read that flows into the computation), or None."""
         if not writes:
             return None  # read-only: the value may change elsewhere (JIT601)
+        if all(self._lazy_initialisation(binding, name) for binding in writes):
+            return None  # ``if TABLE is None: TABLE = make()``: written once, the same for every call
         for node, scope in _loads_with_scopes(self.model, self.func):
             if node.value != name:
                 continue
@@ -1667,6 +1669,21 @@ class _StateFlowOfFunction:
             if not self._bookkeeping(node, name, scope):
                 return "read", node
         return None
+
+    def _lazy_initialisation(self, binding: Binding, name: str) -> bool:
+        """The write sits in ``if name is None:`` (or ``if not name:``): a value made on first
+        use and kept, the memoisation idiom, not state that changes from call to call."""
+        parent = self.parents.get(id(binding.node))
+        while parent is not None and not isinstance(parent, cst.FunctionDef):
+            if isinstance(parent, cst.If):
+                test = parent.test
+                if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+                    return isinstance(test.expression, cst.Name) and test.expression.value == name
+                return isinstance(test, cst.Comparison) and len(test.comparisons) == 1 \
+                    and isinstance(test.comparisons[0].operator, cst.Is) and is_none(test.comparisons[0].comparator) \
+                    and isinstance(test.left, cst.Name) and test.left.value == name
+            parent = self.parents.get(id(parent))
+        return False
 
     def _bookkeeping(self, name_node: cst.Name, name: str, scope: Scope) -> bool:
         """Is this read part of trace-time bookkeeping: the name's own update, a print or log

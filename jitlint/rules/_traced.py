@@ -1354,6 +1354,31 @@ def _passed_arrays(ctx: FileContext, jitted: JittedFunction) -> set[str]:
     return found
 
 
+def _passed_containers(ctx: FileContext, jitted: JittedFunction) -> set[str]:
+    """The traced parameters every jitted call in the module fills with a Python tuple, list or
+    dict (a display, a comprehension, ``tuple(...)``; directly or through a name bound once):
+    a pytree of arrays, whose truth value and length are concrete under the trace."""
+    model, flow = ctx.model, value_flow(ctx)
+    calls = [jc for jc in jitted_calls(ctx) if jc.func is jitted.func]
+    found = set()
+    for name in jitted.array_params:
+        values = [(jc.argument(name), model.call_site_of[jc.call].frame.scope) for jc in calls]
+        if values and all(value is not None and _python_container(model, flow, value, scope) for value, scope in values):
+            found.add(name)
+    return found
+
+
+def _python_container(model: SemanticModel, flow, expr: cst.BaseExpression, scope: Scope) -> bool:
+    if isinstance(expr, cst.Name):
+        binding = flow.single(expr, scope)
+        expr, scope = (binding.value, binding.scope) if binding is not None and binding.kind == "assign" \
+            else (None, scope)
+    if isinstance(expr, (cst.Tuple, cst.List, cst.Dict, cst.ListComp, cst.DictComp)):
+        return True
+    return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) \
+        and expr.func.value in ("tuple", "list", "dict") and not model.lookup(expr.func.value, scope)
+
+
 def _made_jax_array(model: SemanticModel, flow, expr: cst.BaseExpression, scope: Scope) -> bool:
     if isinstance(expr, cst.Name):
         binding = flow.single(expr, scope)
@@ -1368,9 +1393,10 @@ def traced_values(ctx: FileContext, jitted: JittedFunction) -> "_FunctionAnalysi
     static argument): JAX uses the Python default only when the argument is left out."""
     def compute(ctx: FileContext) -> _FunctionAnalysis:
         passed = _defaulted_params_passed(ctx, jitted)
-        if passed:
+        containers = _passed_containers(ctx, jitted)
+        if passed or containers:
             jitted_copy = JittedFunction(jitted.func, jitted.apps, jitted.traced_params | passed,
-                                         jitted.array_params | passed)
+                                         (jitted.array_params | passed) - containers)
         else:
             jitted_copy = jitted
         analysis = _FunctionAnalysis(ctx, jitted_copy, set(jitted_functions(ctx)))

@@ -35,7 +35,10 @@ class LoopVariableStaticArg(Rule):
     takes a new value every iteration, also inside a helper: `step % 3 + 1`), a bool flag toggling between train and eval (two
     compiles, by design), and a sweep of distinct programs: a value the body needs as a Python
     value (a scan length, a pad width) in a loop that carries no state from one iteration to the
-    next (`for n in range(1, 9): _ = sample(key, n)`, timing one program per length: jax#2777).
+    next (`for n in range(1, 9): _ = sample(key, n)`, timing one program per length: jax#2777),
+    and a counter passed beside the loop's item at another static position (`for i, env in
+    enumerate(envs): train(params, env, i)`): every item is a program of its own
+    (`fixtures/changing_statics/ok_index_beside_static_item_per_iteration.py`).
     Also a pytree field marked static (`struct.field(pytree_node=False)`,
     `eqx.field(static=True)`, `field(metadata={"static": True})`) that the code steps from itself
     (`Sampler(key=k, draws=s.draws + 1)`) while a loop feeds the jitted function's result back
@@ -127,7 +130,7 @@ class LoopVariableStaticArg(Rule):
             if varying is None:
                 continue
             counter = varying.counter
-            if _sweep_of_programs(ctx, use):
+            if _sweep_of_programs(ctx, use) or _beside_another_program_per_item(ctx, use, counter):
                 continue
             if counter is not None and varying.how.startswith("the loop counter"):
                 of = "" if _is_name(use.value, counter) else " (an expression of it)"
@@ -181,6 +184,18 @@ def _sweep_of_programs(ctx: FileContext, use) -> bool:
     rebound = names_assigned_in(loop.body)
     read = {name.value for name in name_loads(loop.body)}
     return not (read - loop_targets(loop)) & rebound  # no state carried from one iteration on
+
+
+def _beside_another_program_per_item(ctx: FileContext, use, counter: Optional[str]) -> bool:
+    """The same call passes, at another static position, the item the loop iterates over (``for
+    i, env in enumerate(envs): train(rng, state, env, i)`` with ``env`` static too): every
+    iteration is a program of its own anyway, and the counter adds no compile."""
+    loops = use.site.frame.loops_in_scope()
+    if not loops:
+        return False
+    items = loop_targets(loops[0]) - {counter}
+    return any(other is not use and other.site is use.site and isinstance(other.value, cst.Name)
+               and other.value.value in items for other in static_uses(ctx))
 
 
 def _object_class(ctx: FileContext, use) -> Optional[str]:

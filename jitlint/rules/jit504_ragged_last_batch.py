@@ -8,8 +8,9 @@ class RaggedLastBatch(Rule):
     """
     ## What it does
     Flags a jitted function called in a loop over batches whose last batch is shorter than the
-    others: `for s in range(0, len(x), B): f(x[s:s + B])` (also `x.shape[0]`, and a batch bound
-    to a name in the loop) when the length is not known to be a multiple of `B` and nothing in
+    others: `for s in range(0, len(x), B): f(x[s:s + B])` (also `x.shape[0]`, a batch bound
+    to a name in the loop, and `while s < n: e = min(n, s + B); f(x[s:e]); s = e` with `n` the
+    length of `x`) when the length is not known to be a multiple of `B` and nothing in
     the loop skips a short batch (an `if` comparing a length or shape with `B`), and a batch
     the loop takes (through names, `enumerate`, `zip`, `tqdm` and dataset methods such as
     `prefetch`) from a source whose last batch is shorter: a library loader called without

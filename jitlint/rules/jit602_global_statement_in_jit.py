@@ -21,7 +21,9 @@ class GlobalStatementInJit(Rule):
     update. Trace counters (`global n_traces;
     n_traces += 1`), `print` / logging of the state, `if` tests on it and records of concrete
     values (`shapes.append(x.shape)`) stay silent: that is JAX's own idiom for seeing when
-    tracing happens.
+    tracing happens. So does a value made on first use and kept (`if TABLE is None: TABLE =
+    make_table()`, read into the result): it is the same for every call
+    (`fixtures/trace_state/lazy_global_table_ok.py`).
 
     The leaked tracers of one function are one finding, at its first write, naming the others
     (one fix: return the new values).

@@ -79,6 +79,7 @@ class DonatedArgumentReused(Rule):
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         context = calling_context(ctx)
+        jitted_args = {id(arg.value) for site, _, _ in jitted_call_sites(ctx) for arg in site.node.args}
         for site, spec, shift in jitted_call_sites(ctx):
             nums, names = spec.effective_donated()
             if not (nums or names) or spec.filtering or not spec.checkable or context.runs_traced(site.frame):
@@ -93,10 +94,14 @@ class DonatedArgumentReused(Rule):
                     found = _reuse(ctx, site, arg.value)
                     if found is not None:
                         use, how = found
+                        # a jitted call checks its buffers (ValueError); anything else reads the
+                        # deleted array (RuntimeError)
+                        error = "ValueError: buffer has been deleted or donated" \
+                            if use is arg.value or id(use) in jitted_args else "RuntimeError: Array has been deleted"
                         yield Violation(use, (
                             f"`{arg.value.value}` was donated to `{spec.name}` (`{_src(site.node, 50)}`): "
                             f"its buffer is deleted after that call, and {how}, which raises "
-                            f"(ValueError: buffer has been deleted or donated); rebind "
+                            f"({error}); rebind "
                             f"`{arg.value.value}` to the call's result, pass a copy (jnp.copy), or "
                             f"stop donating it"),
                             related=((arg.value, "donated here"),))

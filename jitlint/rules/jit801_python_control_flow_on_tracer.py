@@ -15,8 +15,10 @@ class PythonControlFlowOnTracer(Rule):
     non-static parameter, or a value computed from one. `.shape`, `.ndim`, `.dtype`, `len()`,
     `isinstance()`, `is None` tests and static parameters are concrete and stay silent, and
     so are parameters the code states are containers: annotated `dict`, `Mapping`,
-    `Optional[dict]`, `list[...]` ..., given a container default (`opts={}`), or used as
-    `params or {}` (a dict's truth value is a Python bool whatever arrays it holds). Values
+    `Optional[dict]`, `list[...]` ..., given a container default (`opts={}`), used as
+    `params or {}` (a dict's truth value is a Python bool whatever arrays it holds), or filled
+    by every call of the module with a tuple, list or dict (`tuple(jnp.asarray(c) for c in
+    cols)`: `fixtures/trace_errors/truth_of_tuple_argument_ok.py`). Values
     computed from constants inside `with jax.ensure_compile_time_eval():` (or
     `jax.core.eval_context()`) are concrete, and a
     test guarded by `isinstance(v, jax.core.Tracer)` (`if not isinstance(c, jax.core.Tracer) and
