@@ -136,3 +136,11 @@ def test_declared_control_flow_compiles(path: Path, reports):
     for name, count in declared_compiles(path).items():
         program = name if name.startswith("jit(") else f"jit({name})"
         assert compiles[program] == count, (name, compiles)
+
+
+def test_lax_cond_in_a_method_jitted_by_a_class_decorator_compiles_with_it(reports):
+    """evox's `@jit_class` jits `tell`: its `lax.cond` over `self._decomposition` (a new bound
+    method per access) is traced with `tell`, once, never on its own per step."""
+    report = reports[FIXTURES / "eager" / "lax_cond_in_method_of_jit_class_ok.py"]
+    assert control_flow_compiles(report) == Counter()
+    assert Counter(e["fun_name"] for e in report["compiles"])["jit(tell)"] == 1

@@ -672,7 +672,27 @@ def plain_class(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> bool:
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     if any(isinstance(s, cst.FunctionDef) and s.name.value in PYTREE_METHODS | ARRAY_PROTOCOL for s in body):
         return False
-    return cls not in registered_classes(ctx)
+    return cls not in registered_classes(ctx) and not registers_dynamically(ctx)
+
+
+def registers_dynamically(ctx: FileContext) -> bool:
+    """The module registers pytree nodes for classes it finds at run time
+    (``for cls in model.classes(): register_pytree_node(cls, ...)``, PyAutoFit's
+    ``register_model``): any of its classes may be a pytree by the time jit sees it."""
+    return ctx.shared("pytree-registered-dynamically", _dynamic_registration)
+
+
+def _dynamic_registration(ctx: FileContext) -> bool:
+    for site in ctx.model.calls:
+        args = site.node.args
+        if not args or args[0].keyword is not None \
+                or ctx.model.qualified_name(site.node.func, site.frame.scope) not in PYTREE_REGISTRATIONS:
+            continue
+        value = args[0].value
+        bindings = ctx.model.bindings_at(value, site.frame.scope) if isinstance(value, cst.Name) else []
+        if not bindings or not all(isinstance(b.node, cst.ClassDef) or b.kind == "param" for b in bindings):
+            return True  # a loop variable, an attribute, a call: a class found at run time
+    return False
 
 
 def _str_leaf(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> Optional[cst.AnnAssign]:

@@ -3,7 +3,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (CACHE_CLEARS, LAX_CONTROL_FLOW_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS,
+from jitlint.jaxfacts import (NON_PYTREE_CLASS_DECORATORS, PYTREE_CLASS_DECORATORS, CACHE_CLEARS, LAX_CONTROL_FLOW_FUNCTION_PARAMS, LAX_LOOP_LIBRARY_CALLS,
                               LaxLoopCall)
 from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext, Rule, Violation
@@ -54,8 +54,10 @@ class EagerLaxControlFlowInLoop(Rule):
     a `range`) are left alone; a list item read only as array data (`jnp.full(2, start)`:
     not a shape, size or axis there, `jaxfacts.CONCRETE_PARAMS`) is no configuration. A
     helper that calls back the function holding the loop (a program interpreter whose `scan`
-    rule interprets the body again) runs wherever its caller runs: left alone.
-    A library call is reported at the call in the loop; a helper of this module at its lax
+    rule interprets the body again) runs wherever its caller runs: left alone, as is a method
+    of a class under a decorator that may rewrap its methods (`@evox.jit_class` jits them:
+    `fixtures/eager/lax_cond_in_method_of_jit_class_ok.py`; dataclass and pytree decorators
+    keep them as written). A library call is reported at the call in the loop; a helper of this module at its lax
     call, the one to change, with every call in a loop that repeats it as evidence (one
     finding per lax call). Also a lax control-flow call in the loop itself given a function
     made on every iteration: a bound method (`walker.body_fn`: each access makes a new
@@ -401,10 +403,27 @@ def _fresh_control_flow(helper: cst.FunctionDef, model: SemanticModel, jitted: s
 
 
 def _plain(function: cst.FunctionDef, model: SemanticModel) -> bool:
-    """No decorator that could jit or cache it (``@staticmethod``, ``@property`` are plain)."""
+    """No decorator that could jit or cache it (``@staticmethod``, ``@property`` are plain),
+    nor, for a method, a class decorator that could rewrap its methods (``@evox.jit_class``
+    jits them; a dataclass or pytree registration keeps them as written)."""
     scope = model.functions[function].scope
-    return all((model.qualified_name(d.decorator, scope) or dotted_name(d.decorator)) in PLAIN_DECORATORS
-               for d in function.decorators)  # (a builtin such as ``staticmethod`` has no import)
+    if not all((model.qualified_name(d.decorator, scope) or dotted_name(d.decorator)) in PLAIN_DECORATORS
+               for d in function.decorators):  # (a builtin such as ``staticmethod`` has no import)
+        return False
+    if scope.kind != "class" or not isinstance(scope.node, cst.ClassDef):
+        return True
+    return all((model.qualified_name(_applied(d.decorator), scope.parent) or "") in KEEPING_CLASS_DECORATORS
+               for d in scope.node.decorators)
+
+
+# Class decorators that leave the methods as written.
+KEEPING_CLASS_DECORATORS = NON_PYTREE_CLASS_DECORATORS | PYTREE_CLASS_DECORATORS | {
+    "jax.tree_util.register_pytree_node_class", "functools.total_ordering", "typing.final"}
+
+
+def _applied(decorator: cst.BaseExpression) -> cst.BaseExpression:
+    """``dataclass`` for ``@dataclass(frozen=True)``."""
+    return decorator.func if isinstance(decorator, cst.Call) else decorator
 
 
 def _project_helper(site: CallSite, ctx: FileContext) -> Optional[str]:
@@ -437,8 +456,9 @@ def _control_flow_with_local_body(helper: cst.FunctionDef, model: SemanticModel
     trace (``if isinstance(keys, jax.core.Tracer):``)."""
     scope = model.scope_of[helper]
     traced_only = _tracer_guarded(helper, model, scope)
-    for node in own_nodes(helper.body):
-        if not isinstance(node, cst.Call) or id(node) in traced_only:
+    calls = sorted((node for node in own_nodes(helper.body) if isinstance(node, cst.Call)), key=model.order)
+    for node in calls:  # the first in the source: the finding shows one of them
+        if id(node) in traced_only:
             continue
         qualname = model.qualified_name(node.func, scope)
         if qualname not in LAX_CONTROL_FLOW_FUNCTION_PARAMS:

@@ -18,8 +18,8 @@ class NonJaxTypeArgument(Rule):
     (`iter(xs)`, `zip`, `map`, `range`, a generator: `jaxfacts.ITERATOR_BUILTINS`), a class object (`cls` of a classmethod
     included), a function (a `def`, a lambda, a `functools.partial`, another jitted function,
     an activation of `jax.nn` / `flax.linen` or an elementwise `jax.numpy` function),
-    an instance of a plain class of this module (no base, not registered as a pytree; `self`
-    in its methods included), an instance of this module's flax.linen Module (a frozen
+    an instance of a plain class of this module (no base, not registered as a pytree, in a
+    module that registers no classes it finds at run time; `self` in its methods included), an instance of this module's flax.linen Module (a frozen
     dataclass, no pytree: `jaxfacts.NON_PYTREE_CLASS_BASES`), also a parameter every call of
     its module function passes one such value (`evaluate(model, ...)`), a library object holding such a leaf (`eqx.nn.Lambda`,
     `eqx.nn.MLP`: `jitlint/jaxfacts.py`), an instance of this module's pytree class (a
