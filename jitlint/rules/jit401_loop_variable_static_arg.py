@@ -130,7 +130,9 @@ class LoopVariableStaticArg(Rule):
             if varying is None:
                 continue
             counter = varying.counter
-            if _sweep_of_programs(ctx, use) or _beside_another_program_per_item(ctx, use, counter):
+            if _sweep_of_programs(ctx, use) or (
+                    counter is not None and varying.how.startswith("the loop counter")
+                    and _is_name(use.value, counter) and _beside_another_program_per_item(ctx, use, counter)):
                 continue
             if counter is not None and varying.how.startswith("the loop counter"):
                 of = "" if _is_name(use.value, counter) else " (an expression of it)"
@@ -187,9 +189,10 @@ def _sweep_of_programs(ctx: FileContext, use) -> bool:
 
 
 def _beside_another_program_per_item(ctx: FileContext, use, counter: Optional[str]) -> bool:
-    """The same call passes, at another static position, the item the loop iterates over (``for
-    i, env in enumerate(envs): train(rng, state, env, i)`` with ``env`` static too): every
-    iteration is a program of its own anyway, and the counter adds no compile."""
+    """The loop counter is passed beside, at another static position, the item the loop
+    iterates over (``for i, env in enumerate(envs): train(rng, state, env, i)`` with ``env``
+    static too): every iteration is a program of its own anyway, and the counter adds no
+    compile."""
     loops = use.site.frame.loops_in_scope()
     if not loops:
         return False
