@@ -263,10 +263,11 @@ class CallingContext:
             # a method: self.name(...), obj.name(...) on an instance, Cls(...).name(...), or
             # Cls.name(...) (a classmethod or staticmethod)
             # (an instance of a subclass that inherits it runs it too)
+            # (and ``self.name(...)`` in a base class that leaves ``name`` to its subclasses)
             sites = [site for site in self.model.calls_named(function.name.value)
                      if isinstance(site.node.func, cst.Attribute)
                      and (receiver := self._receiver_class(site.node.func.value, site.frame.scope)) is not None
-                     and inherited_method(self.model, receiver, function.name.value) is function]
+                     and self._runs_method(receiver, site.node.func, function)]
         else:
             binding = next((b for b in outer.scope.bindings.get(function.name.value, ())
                             if b.node is function), None)
@@ -278,6 +279,15 @@ class CallingContext:
         sites += self._instantiations(function)
         sites += self._applications(function)
         return [site for site in sites if not site.frame.is_inside(function)]
+
+    def _runs_method(self, receiver: cst.ClassDef, func: cst.Attribute, method: cst.FunctionDef) -> bool:
+        """``receiver_obj.name`` runs ``method``: the class (or a base) defines it, or ``self``
+        of a base class that does not, whose subclass ``method`` supplies it."""
+        found = inherited_method(self.model, receiver, method.name.value)
+        if found is not None:
+            return found is method
+        return isinstance(func.value, cst.Name) and func.value.value == "self" \
+            and method in overriding_methods(self.model, receiver, method.name.value)
 
     def passed_to(self, param: Binding) -> Optional[list[tuple[cst.BaseExpression, CallSite]]]:
         """What every call in the module gives the parameter ``param`` of a plain def, or of a

@@ -687,6 +687,11 @@ class _Analysis:
                         return True
                     return member_kind(self.ctx, ClassRef(local=cls), attr) in BOUND_KINDS
                 return not has_decorator(method, "staticmethod") and not has_decorator(method, "property")
+        if isinstance(base, cst.Attribute):  # ``self._output.apply``, ``self._output`` filled by
+            cls = self.context.attribute_class(base, scope)  # every construction with one class
+            method = class_methods(cls).get(attr) if cls is not None else None
+            if method is not None and attr not in _instance_attributes(cls):
+                return not has_decorator(method, "staticmethod") and not has_decorator(method, "property")
         # The class the code states: an annotation, a pytest fixture, ``self.attr = Cls()``,
         # a class imported from another module or an installed package.
         receiver = receiver_class(self.ctx, base, scope)

@@ -14,7 +14,10 @@ class JitOfBoundMethod(FreshCallableRule):
     The receiver's class is read where the code states it: `self`, a name assigned from
     `Cls(...)`, a parameter annotation (`model: Model`, `Optional[Model]`), a pytest fixture of
     the module that a test takes (its return annotation or the `Cls(...)` it returns),
-    `self.attr` assigned once from `Cls(...)` (or annotated in the class body), and classes of
+    `self.attr` assigned once from `Cls(...)` (or annotated in the class body, or from an
+    `__init__` parameter every construction fills with a `Cls(...)`: moscot's
+    `jax.jit(self._output.apply)`, `fixtures/fresh/bound_method_of_wrapped_output_per_push.py`,
+    whose `_apply` a base class's `push` calls through `self`), and classes of
     other modules of the project or of installed packages (their source read through the
     project index, never imported). An inherited name counts when a base that defines it is in
     view, or is a framework method (`flax.linen.Module.apply`/`init`); a base nobody can read
