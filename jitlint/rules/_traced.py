@@ -1344,26 +1344,25 @@ def _post_init_uses(ctx: FileContext) -> list[TracerUse]:
 def _passed_arrays(ctx: FileContext, jitted: JittedFunction) -> set[str]:
     """The traced parameters every jitted call in the module fills with a jax array it makes
     (``f(jnp.array([[6.0, 1 - 2j], ...]))``): arrays under the trace, never a Python container."""
-    model, flow = ctx.model, value_flow(ctx)
-    calls = [jc for jc in jitted_calls(ctx) if jc.func is jitted.func]
-    found = set()
-    for name in jitted.traced_params:
-        values = [(jc.argument(name), model.call_site_of[jc.call].frame.scope) for jc in calls]
-        if values and all(value is not None and _made_jax_array(model, flow, value, scope) for value, scope in values):
-            found.add(name)
-    return found
+    return _filled_by_every_call(ctx, jitted, jitted.traced_params, _made_jax_array)
 
 
 def _passed_containers(ctx: FileContext, jitted: JittedFunction) -> set[str]:
     """The traced parameters every jitted call in the module fills with a Python tuple, list or
     dict (a display, a comprehension, ``tuple(...)``; directly or through a name bound once):
     a pytree of arrays, whose truth value and length are concrete under the trace."""
+    return _filled_by_every_call(ctx, jitted, jitted.array_params, _python_container)
+
+
+def _filled_by_every_call(ctx: FileContext, jitted: JittedFunction, params, kind) -> set[str]:
+    """Those of ``params`` that every jitted call of the function in the module passes a value
+    of ``kind`` (a predicate of the model, the value flow, the argument and its scope)."""
     model, flow = ctx.model, value_flow(ctx)
     calls = [jc for jc in jitted_calls(ctx) if jc.func is jitted.func]
     found = set()
-    for name in jitted.array_params:
+    for name in params:
         values = [(jc.argument(name), model.call_site_of[jc.call].frame.scope) for jc in calls]
-        if values and all(value is not None and _python_container(model, flow, value, scope) for value, scope in values):
+        if values and all(value is not None and kind(model, flow, value, scope) for value, scope in values):
             found.add(name)
     return found
 
