@@ -25,8 +25,21 @@ def ragged_loop(generator: cst.FunctionDef, lengths: frozenset[str] = frozenset(
     for loop in (n for n in own_nodes(generator.body) if isinstance(n, (cst.For, cst.While))):
         size = sliced_to_end(loop, generator, lengths)
         if size is not None:
-            return loop, size, short_batch_guard(loop, size)
+            return loop, size, short_batch_guard(loop, size) or flag_bounded_stop(loop, generator)
     return None
+
+
+def flag_bounded_stop(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[cst.IfExp]:
+    """``stop = n - n % B if drop_last else n`` bounding ``for s in range(0, stop, B)``: the
+    remainder is dropped only when the flag is true (the conditional is the guard)."""
+    if not (isinstance(loop, cst.For) and isinstance(loop.iter, cst.Call) and len(loop.iter.args) == 3):
+        return None
+    stop = loop.iter.args[1].value
+    if isinstance(stop, cst.Name):
+        values = [n.value for n in own_nodes(generator.body) if isinstance(n, cst.Assign)
+                  and len(n.targets) == 1 and is_name(n.targets[0].target, stop.value)]
+        stop = values[0] if len(values) == 1 else stop
+    return stop if isinstance(stop, cst.IfExp) and isinstance(stop.test, cst.Name) else None
 
 
 def ragged_loader_class(loader: cst.ClassDef) -> Optional[RaggedLoop]:
@@ -58,10 +71,12 @@ def sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef,
             and isinstance(loop.iter.func, cst.Name) and loop.iter.func.value == "range" \
             and len(loop.iter.args) == 3 and data_length(loop.iter.args[1].value, generator, lengths=lengths):
         start, step = loop.target.value, src(loop.iter.args[2].value)
-        for piece in slices(loop.body):
-            if is_name(piece.lower, start) and isinstance(piece.upper, cst.BinaryOperation) \
-                    and isinstance(piece.upper.operator, cst.Add) and is_name(piece.upper.left, start) \
-                    and src(piece.upper.right) == step:
+        for lower, upper in (*((p.lower, p.upper) for p in slices(loop.body)), *index_ranges(loop.body)):
+            if upper is not None and _builtin(upper, "min") and len(upper.args) == 2:
+                upper = next((a.value for a in upper.args if isinstance(a.value, cst.BinaryOperation)), upper)
+            if is_name(lower, start) and isinstance(upper, cst.BinaryOperation) \
+                    and isinstance(upper.operator, cst.Add) and is_name(upper.left, start) \
+                    and src(upper.right) == step:
                 return step
         return None
     if isinstance(loop, cst.While) and isinstance(loop.test, cst.Comparison) \
@@ -97,6 +112,8 @@ def data_length(expr: cst.BaseExpression, generator: cst.FunctionDef, depth: int
         return True
     if isinstance(expr, cst.Attribute) and lengths:
         return src(expr) in lengths
+    if isinstance(expr, cst.IfExp) and isinstance(expr.test, cst.Name):  # ``... if drop_last else n``
+        return data_length(expr.orelse, generator, depth, lengths)
     if isinstance(expr, cst.Name) and depth < 2:
         values = [n.value for n in own_nodes(generator.body) if isinstance(n, cst.Assign)
                   and len(n.targets) == 1 and is_name(n.targets[0].target, expr.value)]
@@ -110,6 +127,27 @@ def slices(node: cst.CSTNode) -> Iterator[cst.Slice]:
         current = stack.pop()
         if isinstance(current, cst.Slice):
             yield current
+        if not isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            stack.extend(children(current))
+
+
+def index_ranges(node: cst.CSTNode) -> Iterator[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """(start, stop) of each ``range(start, stop)`` in ``node``: a batch gathered item by item
+    (``[dataset[j] for j in range(i, min(i + B, n))]``) spans those rows as a slice would."""
+    for call in (n for n in _walk(node) if isinstance(n, cst.Call)):
+        if _builtin(call, "range") and len(call.args) == 2 and not any(a.keyword or a.star for a in call.args):
+            yield call.args[0].value, call.args[1].value
+
+
+def _builtin(expr: Optional[cst.CSTNode], name: str) -> bool:
+    return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == name
+
+
+def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
         if not isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             stack.extend(children(current))
 

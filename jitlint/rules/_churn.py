@@ -122,7 +122,8 @@ def _analyse(ctx: FileContext) -> list[Churn]:
         if not loops:
             found.extend(_forwarded_churns(ctx, jc, site, jitted, project))
             continue
-        checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, argument_types(ctx), project)
+        checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, argument_types(ctx), project,
+                              calling_context(ctx).passed_to)
         # a loop that benchmarks each size compiles each on purpose (a warm-up call keeps it untimed)
         replay = _replays_earlier_loop(model, site, loops[-1]) or calling_context(ctx).times_iterations(loops[0], benchmarks_only=True)
         for leaf in (leaf for arg in jc.dynamic_args() for leaf in _display_leaves(arg.value)):
@@ -173,7 +174,8 @@ def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: 
             passed = argument_value(caller.node, positional.index(param) if param in positional else None, param)
             if not loops or passed is None or any(frame.node in jitted for frame in caller.frame):
                 continue
-            result = _ArgChecker(ctx.model, flow, caller.frame.scope, loops, argument_types(ctx), project).shape(passed)
+            result = _ArgChecker(ctx.model, flow, caller.frame.scope, loops, argument_types(ctx), project,
+                                 calling_context(ctx).passed_to).shape(passed)
             if result is not None:
                 desc, fix = result
                 handed = f"`{param}`" if _src(leaf) == param else f"`{param}` (as `{_src(leaf)}`)"
@@ -820,8 +822,9 @@ def _message(jc: JittedCall, kind: str, arg: cst.BaseExpression, desc: str, fix:
 class _ArgChecker:
     def __init__(self, model: SemanticModel, flow: ValueFlow, scope: Scope,
                  loops: list[cst.CSTNode], types: "_ArgTypes",
-                 project=None) -> None:
+                 project=None, passed=None) -> None:
         self.model = model
+        self.passed = passed  # CallingContext.passed_to: what the calls give a parameter
         self.types = types  # the kinds of arguments (weakly typed Python numbers, strong arrays)
         # argument node id -> the weakly typed array made before the loop that it starts as
         self.weak_starts: dict[int, cst.CSTNode] = {}
@@ -1378,7 +1381,8 @@ class _ArgChecker:
         is shorter (_loaders.ragged_source: library loaders, generators, np.array_split)."""
         if not any(b.node is loop for n in name_loads(expr) for b in self._bindings(n, self.scope)):
             return None
-        source = ragged_source(self.model, self.flow, loop.iter, self.scope, project=self.project)
+        source = ragged_source(self.model, self.flow, loop.iter, self.scope, project=self.project,
+                               passed=self.passed)
         return (source.what, source.fix) if source is not None else None
 
     def _batch_in_loop(self, name: cst.Name, loop, depth: int = 0):

@@ -15,7 +15,10 @@ methods that keep the batches (``prefetch``, ``repeat``, ``as_numpy_iterator``, 
   drops the short batch only when a flag (``shuffle``) is true and is called with that flag
   false;
 * an instance of a loader class of this module (or another) whose ``__iter__`` is such a
-  generator, over ``len(self.data)`` or an attribute assigned a length (``self.n = len(x)``).
+  generator, over ``len(self.data)`` or an attribute assigned a length (``self.n = len(x)``),
+  also one a factory function defines and returns, dropping the remainder only under the
+  factory's flag (``stop = n - n % B if drop_last else n``);
+* a parameter that every call of its function fills with such a source.
 """
 
 from __future__ import annotations
@@ -55,24 +58,31 @@ class RaggedSource:
 
 
 def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
-                  depth: int = 0, project=None) -> Optional[RaggedSource]:
+                  depth: int = 0, project=None, passed=None) -> Optional[RaggedSource]:
     """The batches ``for ... in expr`` yields end with a shorter one (None: not known to).
     ``project``: (the project index, this module's name, whether it is a package), to ask
-    about a generator imported from another module."""
+    about a generator imported from another module; ``passed``: what the calls of the module
+    give a parameter (CallingContext.passed_to), for a loader handed to the function."""
     if depth > 6:
         return None
     if isinstance(expr, cst.Name):
         binding = flow.single(expr, scope)
+        if binding is not None and binding.kind == "param" and passed is not None:
+            # ``def evaluate(state, loader): for batch in loader``: every call hands a ragged one
+            values = passed(binding) or []
+            found = [ragged_source(model, flow, value, site.frame.scope, depth + 1, project, passed)
+                     for value, site in values]
+            return found[0] if found and all(f is not None for f in found) else None
         if binding is None or binding.kind != "assign" or not isinstance(binding.node, cst.Assign):
             return None
         for value, value_scope in bound_values(model, flow, binding):  # ``train, test = make_loaders()``
-            found = ragged_source(model, flow, value, value_scope, depth + 1, project)
+            found = ragged_source(model, flow, value, value_scope, depth + 1, project, passed)
             if found is not None:
                 return found
         return None
     if isinstance(expr, (cst.List, cst.Tuple)):  # a grain DataLoader's operations=[...]
         for element in expr.elements:
-            found = ragged_source(model, flow, element.value, scope, depth + 1, project)
+            found = ragged_source(model, flow, element.value, scope, depth + 1, project, passed)
             if found is not None:
                 return found
         return None
@@ -86,14 +96,16 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
     if qualname in PASS_THROUGH or (isinstance(func, cst.Name) and func.value in PASS_THROUGH_BUILTINS
                                     and not model.lookup(func.value, scope)):
         for arg in expr.args:
-            found = ragged_source(model, flow, arg.value, scope, depth + 1, project)
+            found = ragged_source(model, flow, arg.value, scope, depth + 1, project, passed)
             if found is not None:
                 return found
         return None
     if isinstance(func, cst.Attribute) and func.attr.value in DATASET_METHODS:
-        return ragged_source(model, flow, func.value, scope, depth + 1, project)
+        return ragged_source(model, flow, func.value, scope, depth + 1, project, passed)
     for returned in returned_values(model, flow, expr, scope):  # ``def make_loader(): return DataLoader(...)``
-        found = ragged_source(model, flow, returned.value, returned.scope, depth + 1, project)
+        found = ragged_source(model, flow, returned.value, returned.scope, depth + 1, project, passed)
+        if found is None and isinstance(returned.value, cst.Call):  # ``return _Loader()`` of a class it defines
+            found = _ragged_generator(model, flow, returned.value, returned.scope, None, (expr, returned.function))
         if found is not None:
             return found
     return _ragged_generator(model, flow, expr, scope, project)
@@ -291,7 +303,10 @@ def _root_name(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, 
 
 # ---------------------------------------------------------------------------- generators
 def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, scope: Scope,
-                      project=None) -> Optional[RaggedSource]:
+                      project=None, factory: Optional[tuple[cst.Call, cst.FunctionDef]] = None
+                      ) -> Optional[RaggedSource]:
+    """``factory``: (the call of a function, the function) that returns ``call``'s instance
+    of a loader class it defines, whose flags (``drop_last``) are the function's parameters."""
     func = call.func
     if not isinstance(func, (cst.Name, cst.Attribute)):
         return None
@@ -304,7 +319,15 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
     bindings = model.lookup(func.value, scope)
     if len(bindings) == 1 and isinstance(bindings[0].node, cst.ClassDef):
         found = ragged_loader_class(bindings[0].node)
-        return _ragged(func.value, "loader class ") if found is not None and found[2] is None else None
+        if found is None:
+            return None
+        if found[2] is None:
+            return _ragged(func.value, "loader class ")
+        guard = found[2]  # ``stop = n - n % B if drop_last else n``, ``drop_last`` the factory's
+        if factory is not None and isinstance(guard, cst.IfExp) and isinstance(guard.test, cst.Name) \
+                and _passes_false(factory[0], factory[1], guard.test.value):
+            return _flagged(factory[1].name.value, guard.test.value)
+        return None
     if len(bindings) != 1 or bindings[0].kind != "def" or not isinstance(bindings[0].node, cst.FunctionDef):
         return None
     generator = bindings[0].node
@@ -316,12 +339,17 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
         return None if _divides_evenly(model, flow, call, generator, size, scope) else _ragged(func.value)
     flag = _flag_of(guard, loop, generator)
     if flag is not None and _passes_false(call, generator, flag):
-        return RaggedSource(
-            f"a batch of generator `{func.value}`, which drops the shorter last batch only "
-            f"when `{flag}` is true, and this call passes `{flag}` false",
-            f"drop the short batch whatever `{flag}` is, or pad it to the batch size and "
-            f"mask the padding")
+        return _flagged(func.value, flag)
     return None
+
+
+def _flagged(name: str, flag: str) -> RaggedSource:
+    return RaggedSource(
+        f"a batch of `{name}`, which drops the shorter last batch only when `{flag}` is true "
+        f"(this call passes it false): the last batch is shorter unless the data's length is a "
+        f"multiple of the batch size",
+        f"pass `{flag}=True` (or drop the short batch whatever `{flag}` is), or pad it to the "
+        f"batch size and mask the padding")
 
 
 def _divides_evenly(model: SemanticModel, flow: ValueFlow, call: cst.Call, generator: cst.FunctionDef,
@@ -385,6 +413,8 @@ def _flag_of(guard: cst.CSTNode, loop: cst.CSTNode, generator: cst.FunctionDef) 
     params = {p.name.value for p in (*generator.params.posonly_params, *generator.params.params,
                                      *generator.params.kwonly_params)}
     test = guard.test  # type: ignore[attr-defined]
+    if isinstance(guard, cst.IfExp):  # ``stop = n - n % B if drop_last else n``
+        return test.value if isinstance(test, cst.Name) and test.value in params else None
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
         for side in (test.left, test.right):
             if isinstance(side, cst.Name) and side.value in params:

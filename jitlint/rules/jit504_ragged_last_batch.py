@@ -18,9 +18,12 @@ class RaggedLastBatch(Rule):
     `tf.data` `batch`/`padded_batch` and grain `MapDataset.batch`/`IterDataset.batch`/`Batch`
     without `drop_remainder=True`, `np.array_split`), or a generator of the module that slices
     its data up to its length (`for s in range(0, len(x), B): yield x[s:s + B]`, `while start <
-    n: yield x[start:end]` with `n = x.shape[0]`), or a loader class whose `__iter__` does so
-    (also over `self.n = len(data)`), here or imported, without dropping the remainder, or
-    drops it only when a flag such as
+    n: yield x[start:end]` with `n = x.shape[0]`, also gathering `range(i, min(i + B, n))`
+    item by item), or a loader class whose `__iter__` does so (also over `self.n =
+    len(data)`, and a class a factory function defines and returns, whose `stop = n - n % B
+    if drop_last else n` takes the factory's flag), here or imported, without dropping the
+    remainder; the loop may get the loader as a parameter that every call of its function
+    fills with one (`evaluate(state, test_loader)`); or drops it only when a flag such as
     `shuffle` is true and is called with the flag false; not when the call passes a batch size
     (a literal, or a name bound once to one) that divides the known length of the data it
     passes (`np.random.normal(size=(64, 4))` in batches of 16: equinox's parallelism example).
