@@ -87,7 +87,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._arguments import STRINGS, class_decorators, flattened_children
 from jitlint.rules._context import (inherited_method, overriding_methods, PARTIAL_CONSTRUCTORS, bound_method_target,
                                     calling_context, class_methods)
-from jitlint.rules._jitted import (TRACING_JITS, JittedFunction, binds_name, jitted_calls,
+from jitlint.rules._jitted import (TRACING_JITS, FunctionLike, JittedFunction, binds_name, jitted_calls,
                                    jitted_functions, jitted_lambdas, name_loads, positional_params,
                                    scopes_within, states_container, container_annotation,
                                    strict_array_annotation)
@@ -1921,9 +1921,9 @@ class _FunctionAnalysis:
             return None
         return method
 
-    def _plain_helper(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
+    def _plain_helper(self, func: cst.BaseExpression, scope: Scope) -> Optional[FunctionLike]:
         """``helper`` named by ``func``: an undecorated, unjitted def of this module outside
-        this function and outside a class body."""
+        this function and outside a class body, or a lambda bound to a module-level name."""
         # (``utils_validate = validate_normalization``: a rename of the def)
         binding = self.model.through_aliases(self.model.single_binding(func.value, scope)) \
             if isinstance(func, cst.Name) else None
@@ -1936,6 +1936,10 @@ class _FunctionAnalysis:
                     and made is not self.func:
                 return made
             return None
+        if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Lambda) \
+                and binding.scope.kind == "module" and binding.value is not self.func:
+            # ``message_array = lambda value, xp: Model.to_form(value, xp=xp)``: a named lambda
+            return binding.value  # type: ignore[return-value]
         if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
             return None
         helper = binding.node
