@@ -1476,6 +1476,8 @@ def _pytree_array_fields(ctx: FileContext) -> frozenset[str]:
     return frozenset(arrays - others)
 
 
+# The array modules array-API style code passes around as a parameter (``xp=np``).
+ARRAY_NAMESPACES = frozenset({"numpy", "jax.numpy"})
 ARITHMETIC_DUNDERS = frozenset({"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                                 "__truediv__", "__rtruediv__", "__pow__", "__matmul__", "__rmatmul__"})
 
@@ -1666,8 +1668,15 @@ class _FunctionAnalysis:
                  object_params: Optional[dict[str, "HeldObject"]] = None,
                  record_params: Optional[dict[str, frozenset[str]]] = None,
                  constant_params: frozenset[str] = frozenset(),
-                 constant_objects: Optional[dict[str, frozenset[str]]] = None) -> None:
+                 constant_objects: Optional[dict[str, frozenset[str]]] = None,
+                 namespace_params: Optional[dict[str, tuple[str, cst.Call]]] = None) -> None:
         self.ctx = ctx
+        # parameters that hold an array module, passed or by default (``xp=np``, array-API
+        # style code): ``xp.sqrt`` is ``numpy.sqrt`` when the call leading here leaves ``xp`` out;
+        # each with the call that chose it (passed ``np``, or left the parameter out)
+        self.namespace_params: dict[str, tuple[str, cst.Call]] = namespace_params or {}
+        # the calls (by id) that chose a module by leaving the parameter out, shared down the chain
+        self.namespace_defaults: set[int] = caller.namespace_defaults if caller is not None else set()
         # parameters every call leading here fills with a concrete jax array (a module global
         # ``ub = jnp.full(2, 10.0)`` passed on): under a staging trace, jax operations on them
         # give tracers (omnistaging), as on the global itself
@@ -2288,7 +2297,9 @@ class _FunctionAnalysis:
         # (``if p:`` of ``runtime_validate=False`` too: the literal's truth)
         nones = frozenset((name, _none_kind(arg.value), arg.value.value if isinstance(arg.value, (cst.SimpleString, cst.Integer))
                            else literal_truth(arg.value)) for name, arg in passed)
-        key = (id(helper), frozenset(traced), fields, arrays, nones, constants) + (
+        namespaces = self._namespaces_passed(helper, dict(passed), params, call, scope)
+        key = (id(helper), frozenset(traced), fields, arrays, nones, constants,
+               frozenset(namespaces.items())) + (
             (frozenset((n, id(o.cls), o.fields) for n, o in held.items()),) if held else ()) + (
             (frozenset(records.items()),) if records else ()) + (
             (frozenset(objects.items()),) if objects else ())
@@ -2297,7 +2308,8 @@ class _FunctionAnalysis:
         analysis = _FunctionAnalysis(self.ctx, JittedFunction(helper, [], traced, set(traced)),
                                      self.jitted_defs, self, self.depth + 1, traced_fields=fields,
                                      array_params=arrays, object_params=held, record_params=records,
-                                     constant_params=constants, constant_objects=objects)
+                                     constant_params=constants, constant_objects=objects,
+                                     namespace_params=namespaces)
         for name, arg in passed:
             origin = self.root_param(arg.value, scope) if name in traced else None
             if origin is not None:
@@ -2305,6 +2317,48 @@ class _FunctionAnalysis:
         analysis.entry_call = call
         self.followed[key] = analysis
         analysis.solve()
+
+    def _namespaces_passed(self, helper: FunctionLike, passed: dict[str, cst.Arg], params: list,
+                           call: cst.Call, scope: Scope) -> dict[str, tuple[str, cst.Call]]:
+        """The helper's parameters that get an array module (``numpy``, ``jax.numpy``): the
+        argument ``call`` passes (``xp=jnp``, or this function's own such parameter), else the
+        default (``xp=np``); each with the call that chose it."""
+        found = {}
+        defining = self.model.scope_of.get(helper, scope).parent or scope if isinstance(helper, cst.FunctionDef) else scope
+        for param in (*params, *helper.params.kwonly_params):
+            if param is None:
+                continue
+            arg = passed.get(param.name.value)
+            chosen = self.array_namespace(arg.value, scope, call) if arg is not None else \
+                self.array_namespace(param.default, defining, call) if param.default is not None else None
+            if chosen is not None:
+                found[param.name.value] = chosen
+                if chosen[1] is call and arg is None:
+                    self.namespace_defaults.add(id(call))  # the call left it out
+        return found
+
+    def array_namespace(self, expr: cst.BaseExpression, scope: Scope,
+                        call: Optional[cst.Call] = None) -> Optional[tuple[str, Optional[cst.Call]]]:
+        """``np`` / ``jnp`` (a module alias; chosen by ``call``), or a parameter of this function
+        holding one (chosen where that was)."""
+        if not isinstance(expr, (cst.Name, cst.Attribute)):
+            return None
+        qualname = self.model.qualified_name(expr, scope)
+        if qualname in ARRAY_NAMESPACES:
+            return qualname, call
+        if isinstance(expr, cst.Name) and expr.value in self.namespace_params \
+                and any(b.kind == "param" for b in self.model.lookup(expr.value, scope)):
+            return self.namespace_params[expr.value]
+        return None
+
+    def namespace_function(self, func: cst.BaseExpression, scope: Scope) -> Optional[tuple[str, Optional[cst.Call]]]:
+        """(``numpy.sqrt``, the call that chose NumPy) for ``xp.sqrt`` where ``xp`` is such a
+        parameter."""
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+                and func.value.value in self.namespace_params:
+            chosen = self.array_namespace(func.value, scope)
+            return (f"{chosen[0]}.{func.attr.value}", chosen[1]) if chosen is not None else None
+        return None
 
     def arrays_passed(self) -> frozenset[str] | set[str]:
         """This function's parameters that every call leading here fills with a jax array: for
@@ -4004,7 +4058,8 @@ class _UseFinder(Walker):
             a.report("print", node, f"`print` in {name} runs only while tracing: it prints a "
                                     f"tracer once, not the values of each call; use jax.debug.print")
         else:
-            qualname = a.model.qualified_name(func, scope)
+            namespaced = a.namespace_function(func, scope)
+            qualname = a.model.qualified_name(func, scope) or (namespaced[0] if namespaced else None)
             numpy_error = _numpy_conversion_error(a.ctx, qualname)
             if qualname in UNFUNCTIONALIZED_CALLS:
                 self._unfunctionalized(node, qualname, UNFUNCTIONALIZED_CALLS[qualname])
@@ -4012,8 +4067,20 @@ class _UseFinder(Walker):
                                                for arg in node.args):  # ``np.array([a, b])`` of tracers too
                 fix = (f"use the jax.scipy function of that name if there is one (`jax.{qualname}`), else "
                        f"call it outside jit" if qualname.startswith("scipy.") else f"use `jax.{qualname}`")
-                a.report("numpy", node, f"`{qualname}` on a traced value in {name} raises "
-                                        f"{numpy_error}; {fix}")
+                if namespaced is not None and namespaced[1] is not None:
+                    # ``xp.sqrt`` where a call chose NumPy for ``xp`` (left it out, its default
+                    # ``np``): the finding is at that call, the fix passes the jax namespace
+                    namespace = func.value.value  # type: ignore[attr-defined]
+                    chose = (f"leaves `{namespace}` out, so it is NumPy (the default)"
+                             if id(namespaced[1]) in a.namespace_defaults else f"passes NumPy as `{namespace}`")
+                    a.report("numpy", namespaced[1], (
+                        f"`{_src(namespaced[1])}` {chose}, and `{_src(node)}` in {name} runs "
+                        f"`{qualname}` on a traced value: it raises {numpy_error}; pass "
+                        f"`{namespace}=jnp` (or the caller's `{namespace}`) here"),
+                        evidence=((node, "the NumPy call on the traced value"),))
+                else:
+                    a.report("numpy", node, f"`{qualname}` on a traced value in {name} raises "
+                                            f"{numpy_error}; {fix}")
             elif (converting := a.numpy_converting_method(func, scope)) is not None and any(
                     a.traced(arg.value, scope) or a.elements_traced(arg.value, scope) for arg in node.args):
                 built, instead = converting

@@ -17,7 +17,11 @@ class NumpyOnTracer(Rule):
     (`jaxfacts.NUMPY_CONVERTING_METHODS`: `run` of jaxopt's SciPy wrappers such as
     `ScipyMinimize`) called on traced values, and a traced value stored into a NumPy array
     (`dt[i] = thi - tlo` after `dt = np.zeros(n)`: NumPy raises ValueError, setting an array
-    element with a sequence; once per array, at the first store: diffstar PR 1). A NumPy branch behind `isinstance(x, np.ndarray)` (or `x[0]`, or a
+    element with a sequence; once per array, at the first store: diffstar PR 1), and `xp.f(...)`
+    on a traced value where the array module `xp` is a parameter that the call leading there
+    leaves at its NumPy default (`xp=np`) or passes NumPy: reported at that call, where `xp=jnp`
+    goes (PyAutoGalaxy PR 263: `fixtures/trace_errors/numpy_namespace_left_out_under_jit.py`).
+    A NumPy branch behind `isinstance(x, np.ndarray)` (or `x[0]`, or a
     tuple of NumPy types) is silent: under jit the value is a tracer, so that branch never runs.
     Traced code is all the code JIT801 lists (`jitlint rule JIT801`): jitted functions, and the
     functions that vmap, the lax loops, `model.apply`, equinox and nnx methods, transforms
