@@ -99,6 +99,16 @@ LAX_CONTROL_FLOW_FUNCTION_PARAMS: dict[str, tuple[Param, ...]] = {
     "jax.lax.switch": ((1, "branches"),),
     "jax.lax.map": ((0, "f"),),
 }
+# How many arguments each lax function hands the function it is given, all of them tracers (the
+# carry and the slice, the loop index and the carry, the operands): a jitted function marking
+# one of them static raises ValueError (non-hashable static arguments) while lax traces it.
+# None: as many as the call passes operands after its own (``lax.cond(pred, f, g, *operands)``,
+# ``lax.switch(i, branches, *operands)``: ``LAX_OPERANDS_FROM``).  tests/test_jaxfacts.py.
+LAX_BODY_ARITY: dict[str, Optional[int]] = {
+    "jax.lax.scan": 2, "jax.lax.fori_loop": 2, "jax.lax.while_loop": 1, "jax.lax.map": 1,
+    "jax.lax.cond": None, "jax.lax.switch": None,
+}
+LAX_OPERANDS_FROM: dict[str, int] = {"jax.lax.cond": 3, "jax.lax.switch": 2}
 # the transforms that, besides jit, stage the functions they trace into one program (measured
 # for checkify.check, UNFUNCTIONALIZED_CALLS)
 STAGING_TRACES = frozenset({*LAX_CONTROL_FLOW_FUNCTION_PARAMS, "jax.pmap"})

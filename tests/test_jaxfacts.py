@@ -30,7 +30,7 @@ from jitlint.jaxfacts import (SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HAS
                               LEAF_FIELD_DATACLASSES, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, TRACE_ERROR_CATCHERS,
                               PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, PASS_THROUGH_WRAPPERS,
-                              COMPILE_TIME_EVAL_CONTEXTS, TRACER_TYPES, TYPE_DISPATCH_DECORATORS, ARRAY_DISPATCH_CLASSES,
+                              COMPILE_TIME_EVAL_CONTEXTS, TRACER_TYPES, TYPE_DISPATCH_DECORATORS, ARRAY_DISPATCH_CLASSES, LAX_BODY_ARITY, LAX_OPERANDS_FROM,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_METHODS,
                               STAGING_TRACES, UNFUNCTIONALIZED_CALLS, NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES,
                               NUMPY_KEEPING_JNP_FUNCTIONS,
@@ -2938,4 +2938,37 @@ def test_dispatch_on_an_array_class_misses_tracers_unless_a_tracer_class_is_regi
         assert seen["traced"] == traced_kind
         jax.vmap(body)(jax.numpy.ones(2))
         assert seen["traced"] == traced_kind
+
+
+# a call of each lax function that hands ``fn`` its arguments (two operands for cond/switch)
+_LAX_CALLS = {
+    "jax.lax.scan": lambda lax, jnp, fn: lax.scan(fn, 0.0, jnp.arange(3.0)),
+    "jax.lax.fori_loop": lambda lax, jnp, fn: lax.fori_loop(0, 3, fn, 0.0),
+    "jax.lax.while_loop": lambda lax, jnp, fn: lax.while_loop(lambda c: c < 3.0, fn, 0.0),
+    "jax.lax.map": lambda lax, jnp, fn: lax.map(fn, jnp.arange(3.0)),
+    "jax.lax.cond": lambda lax, jnp, fn: lax.cond(True, fn, fn, 1.0, 2.0),
+    "jax.lax.switch": lambda lax, jnp, fn: lax.switch(0, [fn, fn], 1.0, 2.0),
+}
+
+
+@pytest.mark.parametrize("qualname", sorted(LAX_BODY_ARITY))
+def test_lax_function_hands_tracers_at_every_argument_it_passes(qualname):
+    """A jitted function marking any of the arguments lax passes static raises ValueError
+    (non-hashable static arguments); the same function without static arguments runs."""
+    jax = pytest.importorskip("jax")
+    import functools
+
+    arity = LAX_BODY_ARITY[qualname]
+    passed = arity if arity is not None else 2  # the two operands _LAX_CALLS hands cond/switch
+    assert (arity is None) == (qualname in LAX_OPERANDS_FROM)
+
+    def body(*args):
+        out = sum(args[1:], args[0]) if len(args) > 1 else args[0] + 1.0
+        return (out, out) if qualname == "jax.lax.scan" else out
+
+    call = _LAX_CALLS[qualname]
+    call(jax.lax, jax.numpy, jax.jit(body))  # nothing static: runs
+    for position in range(passed):
+        with pytest.raises(ValueError, match="Non-hashable static arguments"):
+            call(jax.lax, jax.numpy, functools.partial(jax.jit, static_argnums=position)(body))
 
