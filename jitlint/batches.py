@@ -36,10 +36,15 @@ def flag_bounded_stop(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional
         return None
     stop = loop.iter.args[1].value
     if isinstance(stop, cst.Name):
-        values = [n.value for n in own_nodes(generator.body) if isinstance(n, cst.Assign)
-                  and len(n.targets) == 1 and is_name(n.targets[0].target, stop.value)]
-        stop = values[0] if len(values) == 1 else stop
+        stop = assigned_once(generator, stop.value) or stop
     return stop if isinstance(stop, cst.IfExp) and isinstance(stop.test, cst.Name) else None
+
+
+def assigned_once(generator: cst.FunctionDef, name: str) -> Optional[cst.BaseExpression]:
+    """The value of the one ``name = value`` statement in the generator's own body, if one."""
+    values = [n.value for n in own_nodes(generator.body) if isinstance(n, cst.Assign)
+              and len(n.targets) == 1 and is_name(n.targets[0].target, name)]
+    return values[0] if len(values) == 1 else None
 
 
 def ragged_loader_class(loader: cst.ClassDef) -> Optional[RaggedLoop]:
@@ -115,20 +120,13 @@ def data_length(expr: cst.BaseExpression, generator: cst.FunctionDef, depth: int
     if isinstance(expr, cst.IfExp) and isinstance(expr.test, cst.Name):  # ``... if drop_last else n``
         return data_length(expr.orelse, generator, depth, lengths)
     if isinstance(expr, cst.Name) and depth < 2:
-        values = [n.value for n in own_nodes(generator.body) if isinstance(n, cst.Assign)
-                  and len(n.targets) == 1 and is_name(n.targets[0].target, expr.value)]
-        return len(values) == 1 and data_length(values[0], generator, depth + 1, lengths)
+        value = assigned_once(generator, expr.value)
+        return value is not None and data_length(value, generator, depth + 1, lengths)
     return False
 
 
 def slices(node: cst.CSTNode) -> Iterator[cst.Slice]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Slice):
-            yield current
-        if not isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            stack.extend(children(current))
+    return (n for n in _walk(node) if isinstance(n, cst.Slice))
 
 
 def index_ranges(node: cst.CSTNode) -> Iterator[tuple[cst.BaseExpression, cst.BaseExpression]]:
@@ -144,6 +142,7 @@ def _builtin(expr: Optional[cst.CSTNode], name: str) -> bool:
 
 
 def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """``node`` and what it holds, not into nested defs, classes or lambdas."""
     stack = [node]
     while stack:
         current = stack.pop()

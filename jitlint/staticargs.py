@@ -182,7 +182,7 @@ def spec_of(app: JitApplication, model: SemanticModel,
         index = next(i for i, d in enumerate(function.decorators) if d is app.anchor)
         if not all(signature_kept(d, model, frame.scope) for d in function.decorators[index + 1:]):
             signature_known = False  # decorators applied before the jit (jax.grad keeps it)
-        if any(name != "staticmethod" and _decorator_qualname(d, model, frame.scope) not in PASS_THROUGH_WRAPPERS
+        if any(name != "staticmethod" and decorator_qualname(d, model, frame.scope) not in PASS_THROUGH_WRAPPERS
                for name, d in zip(names[:index], function.decorators[:index])):
             signature_known = False  # wrapped again after the jit: calls do not reach it directly
         method = frame.scope.kind == "class" and "staticmethod" not in names
@@ -286,7 +286,7 @@ def signature_kept(decorator: cst.Decorator, model: SemanticModel, scope: Scope)
     return passing is not None and passing[1]
 
 
-def _decorator_qualname(decorator: cst.Decorator, model: SemanticModel, scope: Scope) -> Optional[str]:
+def decorator_qualname(decorator: cst.Decorator, model: SemanticModel, scope: Scope) -> Optional[str]:
     """``@chex.chexify`` and ``@chex.chexify(async_check=False)`` alike."""
     expr = decorator.decorator
     return model.qualified_name(expr.func if isinstance(expr, cst.Call) else expr, scope)

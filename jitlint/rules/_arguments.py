@@ -679,20 +679,7 @@ def registers_dynamically(ctx: FileContext) -> bool:
     """The module registers pytree nodes for classes it finds at run time
     (``for cls in model.classes(): register_pytree_node(cls, ...)``, PyAutoFit's
     ``register_model``): any of its classes may be a pytree by the time jit sees it."""
-    return ctx.shared("pytree-registered-dynamically", _dynamic_registration)
-
-
-def _dynamic_registration(ctx: FileContext) -> bool:
-    for site in ctx.model.calls:
-        args = site.node.args
-        if not args or args[0].keyword is not None \
-                or ctx.model.qualified_name(site.node.func, site.frame.scope) not in PYTREE_REGISTRATIONS:
-            continue
-        value = args[0].value
-        bindings = ctx.model.bindings_at(value, site.frame.scope) if isinstance(value, cst.Name) else []
-        if not bindings or not all(isinstance(b.node, cst.ClassDef) or b.kind == "param" for b in bindings):
-            return True  # a loop variable, an attribute, a call: a class found at run time
-    return False
+    return ctx.shared("pytree-registrations", _registrations)[1]
 
 
 def _str_leaf(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> Optional[cst.AnnAssign]:
@@ -714,23 +701,29 @@ def _str_leaf(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> Optional[cst
 
 def registered_classes(ctx: FileContext) -> set[cst.CSTNode]:
     """Classes of this module made pytrees by a call: ``register_pytree_node(Cls, ...)``."""
-    return ctx.shared("pytree-registered-classes", _registered)
+    return ctx.shared("pytree-registrations", _registrations)[0]
 
 
-def _registered(ctx: FileContext) -> set[cst.CSTNode]:
-    found = set()
+def _registrations(ctx: FileContext) -> tuple[set[cst.CSTNode], bool]:
+    """(the classes the module's registration calls name, whether one registers a class found
+    at run time: a loop variable, an attribute, a call)."""
+    found: set[cst.CSTNode] = set()
+    dynamic = False
     for site in ctx.model.calls:
         args = site.node.args
-        if not args or not isinstance(args[0].value, cst.Name) or args[0].keyword is not None:
+        if not args or args[0].keyword is not None \
+                or ctx.model.qualified_name(site.node.func, site.frame.scope) not in PYTREE_REGISTRATIONS:
             continue
-        if ctx.model.qualified_name(site.node.func, site.frame.scope) not in PYTREE_REGISTRATIONS:
-            continue
-        for binding in ctx.model.bindings_at(args[0].value, site.frame.scope):
+        value = args[0].value
+        bindings = ctx.model.bindings_at(value, site.frame.scope) if isinstance(value, cst.Name) else []
+        if not bindings or not all(isinstance(b.node, cst.ClassDef) or b.kind == "param" for b in bindings):
+            dynamic = True
+        for binding in bindings:
             if isinstance(binding.node, cst.ClassDef):
                 found.add(binding.node)
             elif binding.kind == "param" and isinstance(binding.scope.node, cst.FunctionDef):
                 found.update(_classes_passed(ctx, binding.scope.node, binding.name))  # a helper that registers
-    return found
+    return found, dynamic
 
 
 def _classes_passed(ctx: FileContext, helper: cst.FunctionDef, param: str) -> set[cst.CSTNode]:

@@ -1478,6 +1478,15 @@ def _pytree_array_fields(ctx: FileContext) -> frozenset[str]:
 
 # The array modules array-API style code passes around as a parameter (``xp=np``).
 ARRAY_NAMESPACES = frozenset({"numpy", "jax.numpy"})
+
+
+class Namespace(NamedTuple):
+    """The array module a parameter holds, and the call that chose it (None: the jitted root's
+    own), passing it or leaving the parameter at its default (``left_out``)."""
+
+    module: str
+    call: Optional[cst.Call]
+    left_out: bool
 ARITHMETIC_DUNDERS = frozenset({"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                                 "__truediv__", "__rtruediv__", "__pow__", "__matmul__", "__rmatmul__"})
 
@@ -1669,14 +1678,11 @@ class _FunctionAnalysis:
                  record_params: Optional[dict[str, frozenset[str]]] = None,
                  constant_params: frozenset[str] = frozenset(),
                  constant_objects: Optional[dict[str, frozenset[str]]] = None,
-                 namespace_params: Optional[dict[str, tuple[str, cst.Call]]] = None) -> None:
+                 namespace_params: Optional[dict[str, "Namespace"]] = None) -> None:
         self.ctx = ctx
         # parameters that hold an array module, passed or by default (``xp=np``, array-API
-        # style code): ``xp.sqrt`` is ``numpy.sqrt`` when the call leading here leaves ``xp`` out;
-        # each with the call that chose it (passed ``np``, or left the parameter out)
-        self.namespace_params: dict[str, tuple[str, cst.Call]] = namespace_params or {}
-        # the calls (by id) that chose a module by leaving the parameter out, shared down the chain
-        self.namespace_defaults: set[int] = caller.namespace_defaults if caller is not None else set()
+        # style code): ``xp.sqrt`` is ``numpy.sqrt`` when the call leading here leaves ``xp`` out
+        self.namespace_params: dict[str, Namespace] = namespace_params or {}
         # parameters every call leading here fills with a concrete jax array (a module global
         # ``ub = jnp.full(2, 10.0)`` passed on): under a staging trace, jax operations on them
         # give tracers (omnistaging), as on the global itself
@@ -2319,7 +2325,7 @@ class _FunctionAnalysis:
         analysis.solve()
 
     def _namespaces_passed(self, helper: FunctionLike, passed: dict[str, cst.Arg], params: list,
-                           call: cst.Call, scope: Scope) -> dict[str, tuple[str, cst.Call]]:
+                           call: cst.Call, scope: Scope) -> dict[str, "Namespace"]:
         """The helper's parameters that get an array module (``numpy``, ``jax.numpy``): the
         argument ``call`` passes (``xp=jnp``, or this function's own such parameter), else the
         default (``xp=np``); each with the call that chose it."""
@@ -2330,34 +2336,33 @@ class _FunctionAnalysis:
                 continue
             arg = passed.get(param.name.value)
             chosen = self.array_namespace(arg.value, scope, call) if arg is not None else \
-                self.array_namespace(param.default, defining, call) if param.default is not None else None
+                self.array_namespace(param.default, defining, call, left_out=True) if param.default is not None else None
             if chosen is not None:
                 found[param.name.value] = chosen
-                if chosen[1] is call and arg is None:
-                    self.namespace_defaults.add(id(call))  # the call left it out
         return found
 
-    def array_namespace(self, expr: cst.BaseExpression, scope: Scope,
-                        call: Optional[cst.Call] = None) -> Optional[tuple[str, Optional[cst.Call]]]:
-        """``np`` / ``jnp`` (a module alias; chosen by ``call``), or a parameter of this function
-        holding one (chosen where that was)."""
+    def array_namespace(self, expr: cst.BaseExpression, scope: Scope, call: Optional[cst.Call] = None,
+                        left_out: bool = False) -> Optional["Namespace"]:
+        """``np`` / ``jnp`` (a module alias; chosen by ``call``, which passes it or, ``left_out``,
+        leaves the parameter at it), or a parameter of this function holding one (chosen where
+        that was)."""
         if not isinstance(expr, (cst.Name, cst.Attribute)):
             return None
         qualname = self.model.qualified_name(expr, scope)
         if qualname in ARRAY_NAMESPACES:
-            return qualname, call
+            return Namespace(qualname, call, left_out)
         if isinstance(expr, cst.Name) and expr.value in self.namespace_params \
                 and any(b.kind == "param" for b in self.model.lookup(expr.value, scope)):
             return self.namespace_params[expr.value]
         return None
 
-    def namespace_function(self, func: cst.BaseExpression, scope: Scope) -> Optional[tuple[str, Optional[cst.Call]]]:
-        """(``numpy.sqrt``, the call that chose NumPy) for ``xp.sqrt`` where ``xp`` is such a
+    def namespace_function(self, func: cst.BaseExpression, scope: Scope) -> Optional[tuple[str, "Namespace"]]:
+        """(``numpy.sqrt``, how NumPy was chosen) for ``xp.sqrt`` where ``xp`` is such a
         parameter."""
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
                 and func.value.value in self.namespace_params:
             chosen = self.array_namespace(func.value, scope)
-            return (f"{chosen[0]}.{func.attr.value}", chosen[1]) if chosen is not None else None
+            return (f"{chosen.module}.{func.attr.value}", chosen) if chosen is not None else None
         return None
 
     def arrays_passed(self) -> frozenset[str] | set[str]:
@@ -4067,14 +4072,15 @@ class _UseFinder(Walker):
                                                for arg in node.args):  # ``np.array([a, b])`` of tracers too
                 fix = (f"use the jax.scipy function of that name if there is one (`jax.{qualname}`), else "
                        f"call it outside jit" if qualname.startswith("scipy.") else f"use `jax.{qualname}`")
-                if namespaced is not None and namespaced[1] is not None:
+                chosen_by = namespaced[1].call if namespaced is not None else None
+                if chosen_by is not None:
                     # ``xp.sqrt`` where a call chose NumPy for ``xp`` (left it out, its default
                     # ``np``): the finding is at that call, the fix passes the jax namespace
                     namespace = func.value.value  # type: ignore[attr-defined]
                     chose = (f"leaves `{namespace}` out, so it is NumPy (the default)"
-                             if id(namespaced[1]) in a.namespace_defaults else f"passes NumPy as `{namespace}`")
-                    a.report("numpy", namespaced[1], (
-                        f"`{_src(namespaced[1])}` {chose}, and `{_src(node)}` in {name} runs "
+                             if namespaced[1].left_out else f"passes NumPy as `{namespace}`")
+                    a.report("numpy", chosen_by, (
+                        f"`{_src(chosen_by)}` {chose}, and `{_src(node)}` in {name} runs "
                         f"`{qualname}` on a traced value: it raises {numpy_error}; pass "
                         f"`{namespace}=jnp` (or the caller's `{namespace}`) here"),
                         evidence=((node, "the NumPy call on the traced value"),))
@@ -4258,13 +4264,10 @@ class _UseFinder(Walker):
         if not isinstance(func, cst.Name) or not node.args or node.args[0].star or node.args[0].keyword is not None:
             return False
         binding = a.model.single_binding(func.value, scope)
-        if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
+        registered = dispatch_registrations(a.ctx).get(binding.node) if binding is not None else None
+        if registered is None:  # not a module-level singledispatch def
             return False
         dispatcher = binding.node
-        if not any(a.model.qualified_name(d.decorator, binding.scope) in TYPE_DISPATCH_DECORATORS
-                   for d in dispatcher.decorators):
-            return False
-        registered = dispatch_registrations(a.ctx).get(dispatcher, {})
         arrays = sorted(registered.keys() & ARRAY_DISPATCH_CLASSES)
         raised = _raised_by(dispatcher)
         if not arrays or registered.keys() & TRACER_TYPES or raised is None \

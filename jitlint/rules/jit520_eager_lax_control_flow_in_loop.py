@@ -16,6 +16,7 @@ from jitlint.rules._static import created_object
 from jitlint.rules._traced import tracer_test
 from jitlint.rules._types import member_kind, receiver_class
 from jitlint.semantic import CallSite, Frame, Scope, SemanticModel, dotted_name
+from jitlint.staticargs import decorator_qualname
 from jitlint.values import ValueFlow, assigned, chosen_branch, value_flow
 from jitlint.walk import iter_nodes
 from jitlint.walk import source_text as _src
@@ -412,18 +413,13 @@ def _plain(function: cst.FunctionDef, model: SemanticModel) -> bool:
         return False
     if scope.kind != "class" or not isinstance(scope.node, cst.ClassDef):
         return True
-    return all((model.qualified_name(_applied(d.decorator), scope.parent) or "") in KEEPING_CLASS_DECORATORS
+    return all(decorator_qualname(d, model, scope.parent) in KEEPING_CLASS_DECORATORS
                for d in scope.node.decorators)
 
 
 # Class decorators that leave the methods as written.
 KEEPING_CLASS_DECORATORS = NON_PYTREE_CLASS_DECORATORS | PYTREE_CLASS_DECORATORS | {
     "jax.tree_util.register_pytree_node_class", "functools.total_ordering", "typing.final"}
-
-
-def _applied(decorator: cst.BaseExpression) -> cst.BaseExpression:
-    """``dataclass`` for ``@dataclass(frozen=True)``."""
-    return decorator.func if isinstance(decorator, cst.Call) else decorator
 
 
 def _project_helper(site: CallSite, ctx: FileContext) -> Optional[str]:
