@@ -785,6 +785,18 @@ NNX_SELF_UPDATING_LAYERS: dict[str, str] = {
 # methods that switch those updates off for an object and the layers it holds
 NNX_UPDATE_SWITCHES = frozenset({"eval", "set_attributes"})
 
+# NNX modes: ``Module.eval()`` / ``Module.train()`` set these attributes on every layer a module
+# holds (flax 0.12.8: ``set_attributes(deterministic=..., use_running_average=...)``).  They are
+# static, part of the graph definition nnx.jit keys its cache on, and a switch made inside
+# nnx.jit persists after the call (tests/test_jaxfacts.py measures both for each layer).
+NNX_MODE_LAYERS: dict[str, str] = {
+    "flax.nnx.Dropout": "deterministic",
+    "flax.nnx.BatchNorm": "use_running_average",
+    "flax.nnx.MultiHeadAttention": "deterministic",
+}
+# the mode methods -> the value they give those attributes
+NNX_MODE_SWITCHES: dict[str, bool] = {"eval": True, "train": False}
+
 # methods of library objects that hand their arguments to NumPy (jaxopt's SciPy wrappers run
 # scipy.optimize on host arrays): on a tracer (under jit, vmap or lax.scan) they raise
 # TracerArrayConversionError.  The class -> (the method, the advice: a solver that runs in JAX).

@@ -33,6 +33,7 @@ from jitlint.jaxfacts import (SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HAS
                               COMPILE_TIME_EVAL_CONTEXTS, TRACER_TYPES, TYPE_DISPATCH_DECORATORS, ARRAY_DISPATCH_CLASSES, LAX_BODY_ARITY, LAX_OPERANDS_FROM,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_METHODS,
                               STAGING_TRACES, UNFUNCTIONALIZED_CALLS, NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES,
+                              NNX_MODE_LAYERS, NNX_MODE_SWITCHES,
                               NUMPY_KEEPING_JNP_FUNCTIONS,
                               NUMPY_CONVERTING_SUBMODULES,
                               OPTAX_COMBINATORS, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
@@ -1316,6 +1317,42 @@ def test_nnx_self_updating_layer_raises_when_a_jit_closes_over_it(qualname):
         layer = _nnx_layer(qualname)
         getattr(layer, switch)(**({NNX_SELF_UPDATING_LAYERS[qualname]: True} if switch == "set_attributes" else {}))
         jax.jit(lambda v: layer(v))(x)
+
+
+@pytest.mark.parametrize("qualname", sorted(NNX_MODE_LAYERS))
+def test_nnx_mode_switch_sets_the_layer_attribute_and_persists_out_of_nnx_jit(qualname):
+    nnx = pytest.importorskip("flax.nnx")
+    cls = getattr(nnx, qualname.removeprefix("flax.nnx."))
+    attribute = NNX_MODE_LAYERS[qualname]
+
+    class Holder(nnx.Module):
+        def __init__(self):
+            rngs = nnx.Rngs(0)
+            self.layer = (cls(0.5, rngs=rngs) if qualname.endswith("Dropout") else
+                          cls(num_heads=1, in_features=4, decode=False, rngs=rngs)
+                          if qualname.endswith("MultiHeadAttention") else cls(4, rngs=rngs))
+
+    holder = Holder()
+    for method, value in NNX_MODE_SWITCHES.items():  # each switch sets the layer's static attribute
+        getattr(holder, method)()
+        assert getattr(holder.layer, attribute) is value
+    holder.train()
+
+    @nnx.jit
+    def switch(module, x):
+        module.eval()
+        return x + 1
+
+    @nnx.jit
+    def other(module, x):
+        return x * 2
+
+    x = jnp.ones(3)
+    assert _compiles(lambda: other(holder, x)) == 1
+    switch(holder, x)
+    assert getattr(holder.layer, attribute) is True  # the switch made inside nnx.jit persists
+    assert _compiles(lambda: other(holder, x)) == 1  # a new graph definition: compiled again
+    assert _compiles(lambda: other(holder, x)) == 0
 
 
 @pytest.mark.parametrize("qualname", sorted(NUMPY_KEEPING_JNP_FUNCTIONS))

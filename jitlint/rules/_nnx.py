@@ -12,14 +12,16 @@ next to such a parameter.  Names are resolved through imports, never matched as 
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Iterator, NamedTuple, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES
+from jitlint.jaxfacts import NNX_MODE_LAYERS, NNX_MODE_SWITCHES, NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES
+from jitlint.rule import FileContext
 from jitlint.rules._context import class_methods
+from jitlint.rules._jitted import jitted_functions
 from jitlint.semantic import Frame, Scope, SemanticModel, dotted_name
-from jitlint.walk import children, own_nodes
+from jitlint.walk import children, iter_nodes, own_nodes
 
 NNX = "flax.nnx."
 LINEN = "flax.linen."
@@ -304,3 +306,61 @@ def _names(node: cst.CSTNode) -> Iterator[cst.Name]:
         if isinstance(current, cst.Name):
             yield current
         stack.extend(children(current))
+
+
+# ---------------------------------------------------------------------------- modes (JIT405)
+class ModeSwitch(NamedTuple):
+    """``model.eval()`` / ``model.train()``: a switch of an NNX module's mode."""
+
+    call: cst.Call
+    mode: str  # "eval" / "train"
+    receiver: str  # as written: ``model``, ``optimizer.model``
+    jitted: Optional[cst.FunctionDef]  # the nnx.jit function whose argument it switches, in its trace
+
+
+def mode_switches(ctx: FileContext) -> list[ModeSwitch]:
+    """Every ``x.eval()`` / ``x.train()`` of the module, in source order, each with the nnx.jit
+    function whose argument (or an argument of a def nested in it, ``loss_fn(model)``) it
+    switches inside the trace."""
+    return ctx.shared("nnx-mode-switches", _find_mode_switches)
+
+
+def _find_mode_switches(ctx: FileContext) -> list[ModeSwitch]:
+    model = ctx.model
+    nnx_jitted = [func for func, entry in jitted_functions(ctx).items() if isinstance(func, cst.FunctionDef)
+                  and any(app.jit.qualname == NNX_JIT for app in entry.apps)]
+    found = []
+    for method in NNX_MODE_SWITCHES:
+        for site in model.calls_named(method):
+            call = site.node
+            if call.args or not isinstance(call.func, cst.Attribute):
+                continue
+            root = call.func.value
+            while isinstance(root, cst.Attribute):
+                root = root.value
+            if not isinstance(root, cst.Name):
+                continue
+            bindings = model.lookup(root.value, site.frame.scope)
+            owner = bindings[0].scope.node if len(bindings) == 1 and bindings[0].kind == "param" else None
+            jitted = next((func for func in nnx_jitted if owner is func or (
+                isinstance(owner, cst.FunctionDef) and any(f.node is func for f in model.functions.get(owner, ())))),
+                None)
+            found.append(ModeSwitch(call, method, dotted_name(call.func.value) or root.value, jitted))
+    return sorted(found, key=lambda s: model.order(s.call))
+
+
+def trains_nnx(func: cst.FunctionDef, model: SemanticModel) -> bool:
+    """``func`` differentiates an NNX object (``nnx.grad`` / ``nnx.value_and_grad``): a training
+    step."""
+    scope = model.scope_of[func]
+    return any(isinstance(node, cst.Call) and model.qualified_name(
+        node.func.func if isinstance(node.func, cst.Call) else node.func, scope) in NNX_GRADS
+        for node in iter_nodes(func.body))
+
+
+def holds_mode_layers(model: SemanticModel) -> bool:
+    """The module builds a layer whose mode ``eval()`` / ``train()`` switch
+    (jaxfacts.NNX_MODE_LAYERS), or defines no NNX class (its modules come from elsewhere)."""
+    nnx_classes = [c for c in model.classes if any(is_nnx_class(b.value, model.module_scope, model) for b in c.bases)]
+    return not nnx_classes or any(
+        model.qualified_name(site.node.func, site.frame.scope) in NNX_MODE_LAYERS for site in model.calls)
