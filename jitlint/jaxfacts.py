@@ -196,15 +196,19 @@ FRAMEWORK_METHODS = {
 class RaggedBatcher:
     """A data loader (or splitter) whose last batch is shorter than the others when the data's
     length is not a multiple of the batch size, unless ``drop_keyword`` is passed true; ""
-    means it has no such keyword (``np.array_split``: chunks differ in length by one).  Keys
-    are qualified names; for a method (``ds.batch(32)``) the key is ``<module>.<Class>.<method>``
-    and ``receiver`` the module the dataset must come from (``tf.data.Dataset.range(10)...``)."""
+    means it has no such keyword.  ``chunks``: it splits into a number of parts given
+    (``np.array_split``: parts differ in length by one).  Keys are qualified names; for a
+    method (``ds.batch(32)``) the key is ``<module>.<Class>.<method>`` and ``receiver`` the
+    modules the dataset may come from (``tf.data.Dataset.range(10)...``, ``tfds.load(...)``).
+    A batch size of ``None`` or below 1 means no batching (``tfds.load(batch_size=-1)``: the
+    whole split at once)."""
 
     drop_keyword: str
     batch_size: Param  # where the batch size (or the number of chunks) is passed
     docs: str  # the library's documentation of the keyword and its default
-    receiver: str = ""
+    receiver: tuple[str, ...] = ()
     default_batch_size: int = 0  # when it may be omitted (torch: 1, which is never ragged)
+    chunks: bool = False
 
 
 _TORCH_DOCS = "https://pytorch.org/docs/stable/data.html#torch.utils.data.DataLoader"
@@ -212,6 +216,8 @@ _TF_DOCS = "https://www.tensorflow.org/api_docs/python/tf/data/Dataset#batch"
 _GRAIN_DOCS = "https://google-grain.readthedocs.io/en/latest/grain.dataset.html"
 _GRAIN_OPERATION_DOCS = "https://google-grain.readthedocs.io/en/latest/grain.transforms.html"
 _NUMPY_SPLIT_DOCS = "https://numpy.org/doc/stable/reference/generated/numpy.array_split.html"
+_HF_DATASETS_DOCS = "https://huggingface.co/docs/datasets/package_reference/main_classes#datasets.Dataset.iter"
+_TFDS_DOCS = "https://www.tensorflow.org/datasets/api_docs/python/tfds/load"
 
 # Array constructors whose first argument is the shape (arange: with one argument, the length),
 # so a literal there tells the array's length (``np.ones((10, 2))``: 10 rows); for numpy and
@@ -251,21 +257,28 @@ BATCH_KEEPING_CALLS: dict[str, int] = {"flax.training.common_utils.shard": 0, "j
 
 # Loaders that yield a short last batch unless asked not to (each tested against the library
 # where it is installed: tests/test_jaxfacts.py).
+_TF_DATASETS = ("tensorflow", "tensorflow_datasets")
 RAGGED_BATCHERS: dict[str, RaggedBatcher] = {
     "torch.utils.data.DataLoader": RaggedBatcher("drop_last", (1, "batch_size"), _TORCH_DOCS,
                                                  default_batch_size=1),
+    # a tf.data dataset, made by tf.data or loaded by tensorflow_datasets
     "tensorflow.data.Dataset.batch": RaggedBatcher("drop_remainder", (0, "batch_size"), _TF_DOCS,
-                                                   receiver="tensorflow"),
+                                                   receiver=_TF_DATASETS),
     "tensorflow.data.Dataset.padded_batch": RaggedBatcher("drop_remainder", (0, "batch_size"),
-                                                          _TF_DOCS, receiver="tensorflow"),
+                                                          _TF_DOCS, receiver=_TF_DATASETS),
+    # ``tfds.load(..., batch_size=128)`` batches with tf.data's ``batch`` and has no drop option
+    "tensorflow_datasets.load": RaggedBatcher("", (-1, "batch_size"), _TFDS_DOCS),
     "grain.MapDataset.batch": RaggedBatcher("drop_remainder", (0, "batch_size"), _GRAIN_DOCS,
-                                            receiver="grain"),
+                                            receiver=("grain",)),
     "grain.IterDataset.batch": RaggedBatcher("drop_remainder", (0, "batch_size"), _GRAIN_DOCS,
-                                             receiver="grain"),
+                                             receiver=("grain",)),
+    # Hugging Face datasets: ``load_dataset(...)["train"].iter(batch_size=128)``
+    "datasets.Dataset.iter": RaggedBatcher("drop_last_batch", (0, "batch_size"), _HF_DATASETS_DOCS,
+                                           receiver=("datasets",)),
     "grain.python.Batch": RaggedBatcher("drop_remainder", (0, "batch_size"), _GRAIN_OPERATION_DOCS),
     "grain.transforms.Batch": RaggedBatcher("drop_remainder", (0, "batch_size"), _GRAIN_OPERATION_DOCS),
-    "numpy.array_split": RaggedBatcher("", (1, "indices_or_sections"), _NUMPY_SPLIT_DOCS),
-    "jax.numpy.array_split": RaggedBatcher("", (1, "indices_or_sections"), _NUMPY_SPLIT_DOCS),
+    "numpy.array_split": RaggedBatcher("", (1, "indices_or_sections"), _NUMPY_SPLIT_DOCS, chunks=True),
+    "jax.numpy.array_split": RaggedBatcher("", (1, "indices_or_sections"), _NUMPY_SPLIT_DOCS, chunks=True),
 }
 
 

@@ -1323,19 +1323,55 @@ class Returned:
 
 
 def returned_values(model: SemanticModel, flow: ValueFlow, call: cst.Call, scope: Scope) -> list[Returned]:
-    """What ``call`` may return when it calls, by name, a plain function of this module (one
-    definition reaches the name; no decorator, not a generator): the value of each of its
+    """What ``call`` may return when it calls, by name (or as a member of a namespace object,
+    ``namespace_member``), a plain function of this module (one definition reaches the name;
+    no decorator, not a generator): the value of each of its
     ``return`` statements.  Empty when unknown, or when some path returns nothing (or falls
     off the end: a body that does not end in ``return``/``raise``)."""
-    if not isinstance(call.func, cst.Name):
+    func = call.func
+    if isinstance(func, cst.Attribute):  # ``torch.utils.data.DataLoader(...)`` of a namespace
+        member = namespace_member(model, flow, func, scope)
+        if member is None:
+            return []
+        func, scope = member
+    if not isinstance(func, cst.Name):
         return []
-    binding = model.through_aliases(flow.single(call.func, scope))  # ``factory = make_fn``
+    binding = model.through_aliases(flow.single(func, scope))  # ``factory = make_fn``
     if binding is None or binding.kind != "def":
         return []
     function = binding.node
     if not isinstance(function, cst.FunctionDef) or function.decorators:
         return []
     return function_returns(model, function)
+
+
+# Objects whose attributes are the keywords they were made with.
+NAMESPACE_CONSTRUCTORS = frozenset({"types.SimpleNamespace", "argparse.Namespace"})
+
+
+def namespace_member(model: SemanticModel, flow: ValueFlow, attr: cst.Attribute, scope: Scope,
+                     depth: int = 0) -> Optional[tuple[cst.BaseExpression, Scope]]:
+    """``torch.utils.data.DataLoader`` where ``torch = SimpleNamespace(utils=SimpleNamespace(
+    data=...))`` (a name bound once): the expression the keyword was given, and its scope."""
+    if depth > 6:
+        return None
+    value = attr.value
+    if isinstance(value, cst.Attribute):
+        outer = namespace_member(model, flow, value, scope, depth + 1)
+        if outer is None:
+            return None
+        made, made_scope = outer
+    elif isinstance(value, cst.Name):
+        binding = flow.single(value, scope)
+        if binding is None or binding.kind != "assign" or binding.value is None:
+            return None
+        made, made_scope = binding.value, binding.scope
+    else:
+        return None
+    if not isinstance(made, cst.Call) or model.qualified_name(made.func, made_scope) not in NAMESPACE_CONSTRUCTORS:
+        return None
+    return next(((arg.value, made_scope) for arg in made.args
+                 if arg.keyword is not None and arg.keyword.value == attr.attr.value), None)
 
 
 def unpacked_call(binding: Binding) -> Optional[tuple[cst.Call, int, int]]:

@@ -17,7 +17,7 @@ REQUIRES = re.compile(r"^# requires: (?P<module>[\w.]+)$", re.M)
 
 
 def test_each_loader_has_a_positive_and_a_negative():
-    for library in ("torch", "tf_data", "grain"):
+    for library in ("torch", "tf_data", "grain", "hf_datasets", "tfds"):
         mine = [p for p in SCRIPTS if p.name.startswith(library)]
         assert any(expected_findings(p) for p in mine) and any(not expected_findings(p) for p in mine)
 

@@ -6,8 +6,10 @@ sources recognised, through names, ``enumerate`` / ``zip`` / ``iter`` / ``tqdm``
 methods that keep the batches (``prefetch``, ``repeat``, ``as_numpy_iterator``, ...):
 
 * a library loader of ``jaxfacts.RAGGED_BATCHERS`` called without its drop keyword
-  (``DataLoader(ds, batch_size=32)``, ``ds.batch(32)`` on a ``tf.data`` / ``grain`` dataset,
-  ``grain.python.Batch(32)`` among a grain DataLoader's operations, ``np.array_split``);
+  (``DataLoader(ds, batch_size=32)``, ``ds.batch(32)`` on a ``tf.data`` / ``tfds`` / ``grain``
+  dataset, ``grain.python.Batch(32)`` among a grain DataLoader's operations, a Hugging Face
+  dataset's ``ds.iter(batch_size=32)``, ``np.array_split``) or one without a drop option
+  (``tfds.load(..., batch_size=32)``), also on a dataset handed to the function;
 * a generator function of this module that slices its data up to its length (``len(x)``,
   ``x.shape[0]``, or a name it assigns from one; a count its caller gives may be a multiple of
   the batch size) without dropping the remainder: ``for s in range(0, n, B): yield x[s:s + B]``
@@ -30,7 +32,7 @@ import libcst as cst
 
 from jitlint.jaxfacts import HOST_RANDOM_SIZE_PARAMS, RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, RaggedBatcher
 from jitlint.semantic import Scope, SemanticModel, argument_value
-from jitlint.values import ValueFlow, assigned, bound_values, returned_values, unpacked_call
+from jitlint.values import ValueFlow, assigned, bound_values, namespace_member, returned_values, unpacked_call
 from jitlint.batches import ragged_loader_class, ragged_loop, src as _src
 from jitlint.walk import own_nodes
 from jitlint.walk import children
@@ -88,7 +90,7 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
         return None
     if not isinstance(expr, cst.Call):
         return None
-    found = _batcher_call(model, flow, expr, scope)
+    found = _batcher_call(model, flow, expr, scope, passed)
     if found is not None:
         return found
     func = expr.func
@@ -131,12 +133,8 @@ def batch_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression
     qualname = model.qualified_name(func, scope)
     if qualname in RAGGED_BATCHERS and not RAGGED_BATCHERS[qualname].receiver:
         return True
-    if isinstance(func, cst.Attribute):
-        root = _root_name(model, flow, func.value, scope)
-        if root is not None and any(entry.receiver and key.endswith("." + func.attr.value)
-                                    and root.startswith(entry.receiver + ".")
-                                    for key, entry in RAGGED_BATCHERS.items()):
-            return True
+    if isinstance(func, cst.Attribute) and _method_batcher(model, flow, func, scope) is not None:
+        return True
     if qualname in PASS_THROUGH or (isinstance(func, cst.Name) and func.value in PASS_THROUGH_BUILTINS
                                     and not model.lookup(func.value, scope)):
         return any(batch_source(model, flow, arg.value, scope, depth + 1) for arg in expr.args)
@@ -171,7 +169,7 @@ def _yields_arrays(model: SemanticModel, generator: cst.FunctionDef) -> bool:
 
 
 def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
-                  scope: Scope) -> Optional[RaggedSource]:
+                  scope: Scope, passed=None) -> Optional[RaggedSource]:
     """A call of a loader of the table without its drop keyword."""
     func = call.func
     name = model.qualified_name(func, scope)
@@ -179,12 +177,9 @@ def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
     if entry is not None and entry.receiver:
         entry = None  # a method's key is not a callable name
     if entry is None and isinstance(func, cst.Attribute):
-        root = _root_name(model, flow, func.value, scope)
-        for key, candidate in RAGGED_BATCHERS.items():
-            if candidate.receiver and key.endswith("." + func.attr.value) and root is not None \
-                    and root.startswith(candidate.receiver + "."):
-                entry, name = candidate, key
-                break
+        found = _method_batcher(model, flow, func, scope, passed)
+        if found is not None:
+            name, entry = found
     if entry is None or name is None:
         return None
     position, keyword = entry.batch_size
@@ -192,28 +187,36 @@ def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
     if any(a.star for a in call.args):
         return None
     if entry.drop_keyword:
-        if len(positional) > position + 1:
+        if position >= 0 and len(positional) > position + 1:
             return None  # the drop flag may be passed positionally
         for arg in call.args:
             if arg.keyword is not None and arg.keyword.value == entry.drop_keyword \
                     and not (isinstance(arg.value, cst.Name) and arg.value.value in FALSY):
                 return None
-    size = positional[position].value if len(positional) > position else next(
+    size = positional[position].value if 0 <= position < len(positional) else next(
         (a.value for a in call.args if a.keyword is not None and a.keyword.value == keyword), None)
-    if size is None and entry.default_batch_size <= 1 and entry.drop_keyword:
-        return None  # one item per batch: never short
-    if isinstance(size, cst.Integer) and int(size.evaluated_value) == 1:
+    if size is None and entry.default_batch_size <= 1:
+        return None  # one item per batch, or no batching: never short
+    if isinstance(size, cst.Name) and size.value == "None":
         return None
+    if isinstance(size, cst.UnaryOperation) or isinstance(size, cst.Integer) and int(size.evaluated_value) <= 1:
+        return None  # ``batch_size=-1``: the whole split at once
     if isinstance(size, cst.Integer) and position > 0 and positional:
         length = _known_length(model, flow, positional[0].value, scope)
         if length is not None and length % int(size.evaluated_value) == 0:
             return None  # ``np.array_split(np.ones((10, 2)), 2)``: every chunk is as long
-    shown = name.replace("tensorflow.", "tf.").replace("numpy.", "np.")
-    if not entry.drop_keyword:
+    shown = name.replace("tensorflow_datasets.", "tfds.").replace("tensorflow.", "tf.").replace("numpy.", "np.")
+    if entry.chunks:
         return RaggedSource(f"a chunk of `{_src(call)}`, whose chunks differ in length by one unless "
                             f"the length divides evenly",
                             "split into equal chunks (np.split on a length padded to a multiple) "
                             "or pad each chunk to the longest")
+    if not entry.drop_keyword:
+        return RaggedSource(f"a batch of `{_src(call)}` ({shown} batches without dropping the "
+                            f"remainder and has no option to), whose last batch is shorter unless the "
+                            f"data's length is a multiple of the batch size",
+                            "load unbatched and batch with `.batch(B, drop_remainder=True)`, or pad "
+                            "the last batch to the batch size and mask the padding")
     return RaggedSource(f"a batch of `{_src(call)}` ({shown} without {entry.drop_keyword}=True), "
                         f"whose last batch is shorter unless the data's length is a multiple of "
                         f"the batch size",
@@ -278,10 +281,24 @@ def _split_part_length(model: SemanticModel, flow: ValueFlow, call: cst.Call, po
     return end - start if start is not None and end is not None and end >= start else None
 
 
+def _method_batcher(model: SemanticModel, flow: ValueFlow, func: cst.Attribute, scope: Scope,
+                    passed=None) -> Optional[tuple[str, RaggedBatcher]]:
+    """``ds.batch`` / ``ds.iter`` on a dataset made by a module of the method's
+    ``RaggedBatcher.receiver``: the table's key and entry."""
+    root = _root_name(model, flow, func.value, scope, passed=passed)
+    if root is None:
+        return None
+    return next(((key, entry) for key, entry in RAGGED_BATCHERS.items()
+                 if key.endswith("." + func.attr.value) and any(root.startswith(module + ".") for module in entry.receiver)),
+                None)
+
+
 def _root_name(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
-               depth: int = 0) -> Optional[str]:
+               depth: int = 0, passed=None) -> Optional[str]:
     """The qualified name a method chain starts from: ``tf.data.Dataset.range(8).shuffle(4)``
-    -> "tensorflow.data.Dataset.range"; through names bound once."""
+    -> "tensorflow.data.Dataset.range", ``load_dataset("mnist")["train"]`` ->
+    "datasets.load_dataset"; through names bound once, and parameters that every call fills
+    with values of one root (``passed``: CallingContext.passed_to)."""
     while depth < 8:
         depth += 1
         qualname = model.qualified_name(expr, scope) if isinstance(expr, (cst.Name, cst.Attribute)) else None
@@ -289,10 +306,14 @@ def _root_name(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, 
             return qualname
         if isinstance(expr, cst.Call):
             expr = expr.func
-        elif isinstance(expr, cst.Attribute):
+        elif isinstance(expr, (cst.Attribute, cst.Subscript)):
             expr = expr.value
         elif isinstance(expr, cst.Name):
             binding = flow.single(expr, scope)
+            if binding is not None and binding.kind == "param" and passed is not None:
+                values = passed(binding) or []
+                roots = {_root_name(model, flow, value, site.frame.scope, depth, passed) for value, site in values}
+                return roots.pop() if len(roots) == 1 else None
             if binding is None or binding.kind != "assign" or binding.value is None:
                 return None
             expr, scope = binding.value, binding.scope
@@ -314,9 +335,13 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
         imported = _imported_generator(model, func, scope, project)
         if imported is not None:
             return imported
+    defined_in = scope
+    if isinstance(func, cst.Attribute):  # ``data.batches(...)`` of a SimpleNamespace
+        member = namespace_member(model, flow, func, scope)
+        func, defined_in = member if member is not None else (func, scope)
     if not isinstance(func, cst.Name):
         return None
-    bindings = model.lookup(func.value, scope)
+    bindings = model.lookup(func.value, defined_in)
     if len(bindings) == 1 and isinstance(bindings[0].node, cst.ClassDef):
         found = ragged_loader_class(bindings[0].node)
         if found is None:
