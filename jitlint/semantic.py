@@ -149,6 +149,22 @@ class SemanticModel:
             current = current.parent
         return []
 
+    def global_bindings(self, name: str) -> list[Binding]:
+        """Every binding of the module-level ``name``: at module level, and in the functions
+        that declare it ``global`` (``if TABLE is None: TABLE = np.array(...)``)."""
+        found = list(self.module_scope.bindings.get(name, []))
+        for scope in self._global_writers.get(name, ()):
+            found.extend(scope.bindings.get(name, []))
+        return found
+
+    @cached_property
+    def _global_writers(self) -> dict[str, list[Scope]]:
+        writers: dict[str, list[Scope]] = {}
+        for scope in {id(s): s for s in self.scope_of.values()}.values():
+            for name in scope.global_names:
+                writers.setdefault(name, []).append(scope)
+        return writers
+
     def qualified_name(self, expr: cst.BaseExpression, scope: Scope, _depth: int = 0) -> Optional[str]:
         """The dotted name an expression refers to, through imports and simple aliases.
 

@@ -4801,21 +4801,35 @@ def _numpy_passed_to_init(ctx: FileContext, expr: cst.BaseExpression, scope: Sco
     return values is not None and all(_is_numpy_array(ctx.model, value, value_scope) for value, value_scope in values)
 
 
-def _is_numpy_array(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bool:
-    """A numpy constructor call (``np.zeros(3)``), a name every binding of which is one, or
+def _is_numpy_array(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> bool:
+    """A numpy constructor call (``np.zeros(3)``), a call of a plain function of this module
+    every ``return`` of which is one (``get_table()``), a name every binding of which is one
+    (or ``None``: a table initialised lazily, ``if TABLE is None: TABLE = np.array(...)``), or
     ``self.x`` that ``__init__`` sets to one."""
+    if depth > 4:
+        return False
     if isinstance(expr, cst.Call):
         qualname = model.qualified_name(expr.func, scope)
         if qualname in NUMPY_KEEPING_JNP_FUNCTIONS:  # jnp.reshape(np.zeros(10), (2, 5)) stays NumPy
-            return bool(expr.args) and not expr.args[0].star and _is_numpy_array(model, expr.args[0].value, scope)
-        return qualname in NUMPY_ARRAY_CONSTRUCTORS
+            return bool(expr.args) and not expr.args[0].star and _is_numpy_array(model, expr.args[0].value, scope, depth + 1)
+        if qualname in NUMPY_ARRAY_CONSTRUCTORS:
+            return True
+        binding = model.single_binding(expr.func.value, scope) if isinstance(expr.func, cst.Name) else None
+        if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef) \
+                or binding.node.decorators:
+            return False
+        returns = function_returns(model, binding.node)
+        return bool(returns) and all(_is_numpy_array(model, r.value, r.scope, depth + 1) for r in returns)
     if isinstance(expr, cst.Name):
         bindings = model.lookup(expr.value, scope)
-        return bool(bindings) and all(b.kind == "assign" and isinstance(b.value, cst.Call)
-                                      and _is_numpy_array(model, b.value, b.scope) for b in bindings)
+        if bindings and bindings[0].scope is model.module_scope:
+            bindings = model.global_bindings(expr.value)
+        arrays = [b for b in bindings if not is_none(b.value)]
+        return bool(arrays) and all(b.kind == "assign" and isinstance(b.value, cst.Call)
+                                    and _is_numpy_array(model, b.value, b.scope, depth + 1) for b in arrays)
     if isinstance(expr, cst.Attribute):  # ``self.table``, set once in ``__init__``
         made = self_attribute_value(model, expr, scope)
-        return made is not None and isinstance(made[0], cst.Call) and _is_numpy_array(model, *made)
+        return made is not None and isinstance(made[0], cst.Call) and _is_numpy_array(model, *made, depth + 1)
     return False
 
 
