@@ -1004,6 +1004,13 @@ OPTAX_TRANSFORMATIONS = frozenset(f"optax.{name}" for name in (
     "scale_by_schedule", "scale_by_learning_rate", "add_decayed_weights", "multi_transform",
     "masked", "zero_nans", "contrib.muon",
 ))
+# Static fields of library train states (``flax.struct.field(pytree_node=False)``): part of the
+# pytree's structure, so a jitted function that returns the state with a new object there (one
+# that hashes by identity: an optax transformation, a function) hands its next call, and every
+# jit the state goes to, a new cache key (tests/test_jaxfacts.py measures the fields).
+STATIC_STATE_FIELDS: dict[str, frozenset[str]] = {
+    "flax.training.train_state.TrainState": frozenset({"apply_fn", "tx"}),
+}
 # optax schedule factories: their result is a function, which hashes by identity too.
 OPTAX_SCHEDULES = frozenset(f"optax.{name}" for name in (
     "exponential_decay", "cosine_decay_schedule", "linear_schedule", "warmup_cosine_decay_schedule",

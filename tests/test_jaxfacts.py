@@ -33,7 +33,7 @@ from jitlint.jaxfacts import (SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HAS
                               COMPILE_TIME_EVAL_CONTEXTS, TRACER_TYPES, TYPE_DISPATCH_DECORATORS, ARRAY_DISPATCH_CLASSES, LAX_BODY_ARITY, LAX_OPERANDS_FROM,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_METHODS,
                               STAGING_TRACES, UNFUNCTIONALIZED_CALLS, NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES,
-                              NNX_MODE_LAYERS, NNX_MODE_SWITCHES,
+                              NNX_MODE_LAYERS, NNX_MODE_SWITCHES, STATIC_STATE_FIELDS,
                               NUMPY_KEEPING_JNP_FUNCTIONS,
                               NUMPY_CONVERTING_SUBMODULES,
                               OPTAX_COMBINATORS, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
@@ -1327,6 +1327,24 @@ def test_nnx_self_updating_layer_raises_when_a_jit_closes_over_it(qualname):
         layer = _nnx_layer(qualname)
         getattr(layer, switch)(**({NNX_SELF_UPDATING_LAYERS[qualname]: True} if switch == "set_attributes" else {}))
         jax.jit(lambda v: layer(v))(x)
+
+
+@pytest.mark.parametrize("qualname", sorted(STATIC_STATE_FIELDS))
+def test_static_state_fields_are_structure_and_a_new_object_there_compiles_again(qualname):
+    import dataclasses
+
+    optax = pytest.importorskip("optax")
+    module, _, name = qualname.rpartition(".")
+    cls = getattr(importlib.import_module(module), name)
+    static = {f.name for f in dataclasses.fields(cls) if not f.metadata.get("pytree_node", True)}
+    assert STATIC_STATE_FIELDS[qualname] <= static
+    state = cls.create(apply_fn=lambda p, x: x * p, params=jnp.ones(2), tx=optax.adam(0.1))
+    step = jax.jit(lambda s: s.replace(step=s.step + 1))
+    assert _compiles(lambda: step(state)) == 1
+    assert _compiles(lambda: step(state.replace(opt_state=state.tx.init(state.params)))) == 0
+    for field in STATIC_STATE_FIELDS[qualname]:  # an equal-looking new object: a new cache key
+        fresh = optax.adam(0.1) if field == "tx" else (lambda p, x: x * p)
+        assert _compiles(lambda: step(state.replace(**{field: fresh}))) == 1
 
 
 @pytest.mark.parametrize("qualname", sorted(NNX_MODE_LAYERS))

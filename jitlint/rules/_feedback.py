@@ -18,7 +18,8 @@ from typing import Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import DTYPE_KEEPING_METHODS, WEAK_STATE_OPTIMIZERS
+from jitlint.jaxfacts import (DTYPE_KEEPING_METHODS, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, STATIC_STATE_FIELDS,
+                               WEAK_STATE_OPTIMIZERS)
 from jitlint.rule import FileContext
 from jitlint.rules._context import calling_context
 from jitlint.rules._instances import pytree_instance, string_keys
@@ -121,6 +122,80 @@ def _fed_back(ctx: FileContext) -> list[FedBack]:
             if feeds:
                 found.append(FedBack(jc, arg.value, name, None, -1, 0, site.frame, feeds))
     return found
+
+
+@dataclass(eq=False)
+class FreshStaticField:
+    """``state = state.replace(tx=optax.chain(...))`` in a jitted function whose returned state
+    is fed back to it: a static field given an object made in the trace."""
+
+    fed: FedBack
+    replace: cst.Call  # the ``.replace(...)`` call
+    field: str
+    made: cst.BaseExpression  # the object stored there
+
+
+STATIC_FIELDS = frozenset().union(*STATIC_STATE_FIELDS.values())
+# a train state's methods that return it with its static fields as they are
+STATE_KEEPING_METHODS = frozenset({"apply_gradients", "replace"})
+
+
+def fresh_static_fields(ctx: FileContext) -> list[FreshStaticField]:
+    found = []
+    for fed in fed_back(ctx):
+        func = fed.jc.func
+        if fed.param is None or not isinstance(func, cst.FunctionDef):
+            continue
+        made = _fresh_static_field(func, fed.position, fed.arity, ctx.model)
+        if made is not None:
+            found.append(FreshStaticField(fed, *made))
+    return found
+
+
+def _fresh_static_field(func: cst.FunctionDef, position: int, arity: int, model: SemanticModel):
+    """(the ``.replace`` call, the field, the object) when every ``return`` of ``func`` gives
+    output ``position`` as a name that the body rebinds to ``<name>.replace(<static field>=X)``,
+    X an object made in the trace that hashes by identity (an optax transformation or schedule,
+    a lambda)."""
+    scope = model.scope_of[func]
+    returned = [n.value for n in own_nodes(func.body) if isinstance(n, cst.Return)]
+    found = None
+    for value in returned:
+        if arity:
+            if not isinstance(value, (cst.Tuple, cst.List)) or len(value.elements) != arity:
+                return None
+            value = value.elements[position].value
+        calls = []  # ``return state.replace(tx=...).apply_gradients(grads=grads)``
+        while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                and value.func.attr.value in STATE_KEEPING_METHODS:
+            calls.append(value)
+            value = value.func.value
+        if not isinstance(value, cst.Name):
+            return None
+        calls += [b.value for b in model.lookup(value.value, scope)
+                  if b.scope is scope and b.kind == "assign" and isinstance(b.value, cst.Call)]
+        hit = next((made for call in calls if (made := _fresh_replacement(call, scope, model)) is not None), None)
+        if hit is None:
+            return None
+        found = found or hit
+    return found
+
+
+def _fresh_replacement(call: cst.Call, scope: Scope, model: SemanticModel):
+    """``x.replace(tx=optax.adam(...))``: (the call, the field, the object)."""
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "replace"):
+        return None
+    for arg in call.args:
+        made = _local_value(arg.value, scope, model)
+        if arg.keyword is not None and arg.keyword.value in STATIC_FIELDS and _made_by_identity(made, scope, model):
+            return call, arg.keyword.value, made
+    return None
+
+
+def _made_by_identity(expr: cst.BaseExpression, scope: Scope, model: SemanticModel) -> bool:
+    if isinstance(expr, cst.Lambda):
+        return True
+    return isinstance(expr, cst.Call) and model.qualified_name(expr.func, scope) in OPTAX_TRANSFORMATIONS | OPTAX_SCHEDULES
 
 
 def _part_of_output(value: Optional[cst.BaseExpression], outputs: list[Optional[str]]) -> bool:

@@ -5,6 +5,7 @@ import libcst as cst
 from jitlint.jaxfacts import FUNCTION_KEYED_LIBRARY_CALLS, SOLVER_PARAMETERS
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import calling_context
+from jitlint.rules._feedback import fresh_static_fields
 from jitlint.rules._jitted import jitted_calls, jitted_functions
 from jitlint.rules._nnx import NNX_JIT, creates_nnx_object
 from jitlint.rules._module_fields import FRESH, instance_uses
@@ -61,6 +62,10 @@ class FreshObjectStaticArg(Rule):
     function or method that builds and returns it), passed as a traced argument each time the
     call repeats: the Partial is a pytree whose function is static structure, compared by
     identity (NIFTy's kernel interpolator).
+    And a jitted function that stores an optax transformation, schedule or lambda it makes in a
+    static field of the train state it returns (`state.replace(tx=optax.chain(...))`;
+    `jaxfacts.STATIC_STATE_FIELDS`: a flax `TrainState`'s `tx` and `apply_fn`) when a loop feeds
+    that state back to it (MEAL 1013dfe).
     Silent where the call runs traced: in a jitted body, or in a
     function that is handed to a jit or transform, or whose every caller runs traced (a
     helper of a jitted loss): it is traced once with its caller.
@@ -90,6 +95,10 @@ class FreshObjectStaticArg(Rule):
     function compiles on each of 4 solves, a module-level one reading `args` once (diffrax#142).
     A method returning `jax.tree_util.Partial` over its own nested def, called for 5 kernels,
     compiles the jitted consumer 5 times; over a module-level def, once.
+
+    A jitted training function that stores a new `optax.chain` in the `tx` of the TrainState it
+    returns, fed back for 3 tasks, compiles 3 times; reset only `opt_state` and it compiles once
+    (`fixtures/changing_statics/train_state_fresh_optimizer_in_returned_state.py`).
 
     ## Fix safety
     Create the object once (hoist the lambda or partial out of the loop, define the function at
@@ -171,6 +180,7 @@ class FreshObjectStaticArg(Rule):
         yield from _optimizers_with_fresh_transformations(ctx)
         yield from _fresh_functions_into_filtered_library_calls(ctx)
         yield from _tree_partials_over_fresh_functions(ctx)
+        yield from _fresh_static_fields_fed_back(ctx)
         for use, fresh, first in twin_objects(ctx):
             earlier = " ".join(cst.Module([]).code_for_node(first.value).split())
             yield Violation(use.arg, (
@@ -408,3 +418,20 @@ def _defaults_made_per_call(call: cst.Call, found: list[tuple[StaticUse, Fresh]]
         f"it is equal only to itself, so `{use.callee}` recompiles on every call; {fix}"),
         related=tuple((f.made, f"the default for `{u.param}`, made here") for u, f in found
                       if f.made is not None))
+
+
+def _fresh_static_fields_fed_back(ctx: FileContext) -> Iterator[Violation]:
+    """``state = state.replace(tx=optax.chain(...))`` in a jitted function whose returned state
+    comes back to it in a loop: the static field holds a new object on every call."""
+    for found in fresh_static_fields(ctx):
+        callee = found.fed.jc.func.name.value
+        func = found.made.func if isinstance(found.made, cst.Call) else None
+        made = f"a new `{cst.Module([]).code_for_node(func)}(...)`" if func is not None else "a new lambda"
+        yield Violation(found.replace, (
+            f"`{callee}` stores {made}, made on every call, in the static field `{found.field}` of "
+            f"the state it returns, and the loop feeds that state back: a static field is part of "
+            f"the pytree's structure and this object is equal only to itself, so `{callee}` (and "
+            f"every jit the state reaches) recompiles on every call; build it once outside the jit "
+            f"and keep it in the state (reset only `opt_state`, with the same `tx`)"),
+            related=((found.fed.arg, f"`{found.fed.name}` fed back to `{callee}` here"),),
+            repeated_at=found.fed.arg, runs_at_repeat=True)
