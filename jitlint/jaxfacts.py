@@ -1036,6 +1036,8 @@ OPTIMIZER_STATE_INITS: dict[str, tuple[str, int]] = {
 
 _OPTIMIZER_FIX = "a NamedTuple of functions hashes, so it compiles once; or close over it in the " \
                  "jitted function and pass only its state (an array pytree) traced"
+_TRANSFORMED_FIX = "a NamedTuple of functions hashes, so it compiles once; or close over it in the " \
+                   "jitted function (or jit `network.apply` itself) and pass only the params traced"
 NON_JAX_RESULTS: dict[str, NonJaxResult] = {
     **{f"jax.{name}": NonJaxResult("a list of `jax.Device` objects", _DEVICE_FIX, "a `jax.Device`")
        for name in ("devices", "local_devices")},
@@ -1049,6 +1051,11 @@ NON_JAX_RESULTS: dict[str, NonJaxResult] = {
                                    "adamax", "sm3")},
     **{name: NonJaxResult("a `GradientTransformation` (a NamedTuple of the functions init and update)",
                           _OPTIMIZER_FIX, "a function") for name in OPTAX_TRANSFORMATIONS},
+    # haiku's transformed functions: NamedTuples of the functions init and apply
+    **{f"haiku.{name}": NonJaxResult(f"a haiku `{kind}` (a NamedTuple of the functions init and apply)",
+                                     _TRANSFORMED_FIX, "a function")
+       for name, kind in (("transform", "Transformed"), ("transform_with_state", "TransformedWithState"),
+                          ("without_apply_rng", "Transformed"))},
 }
 
 # Library functions code passes around as values (activations, elementwise maps): a function is

@@ -2078,6 +2078,11 @@ def _non_jax_result(qualname: str):
     }
     if qualname.startswith("optax."):
         return _optax_made(qualname)
+    if qualname.startswith("haiku."):
+        hk = pytest.importorskip("haiku")
+        made = _resolve(qualname, hk, "haiku.")
+        forward = lambda x: hk.Linear(2)(x)  # noqa: E731
+        return made(hk.transform(forward)) if qualname == "haiku.without_apply_rng" else made(forward)
     if qualname.startswith("jax.example_libraries.optimizers."):
         optimizers = importlib.import_module("jax.example_libraries.optimizers")
         function = _resolve(qualname, optimizers, "jax.example_libraries.optimizers.")

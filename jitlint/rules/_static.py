@@ -402,12 +402,16 @@ def map_arguments(site: CallSite, spec: StaticArgSpec, shift: int, traced: bool 
             break
         if arg.keyword is None:
             positional.append(arg)
+    # shift -1: ``functools.partial(jitted, a, b)``, whose first argument is the jitted function
+    # and whose calls may add more arguments
     static_nums = spec.static_positions(len(positional) + shift,
-                                        exact=not any(arg.star == "*" for arg in args))
+                                        exact=shift >= 0 and not any(arg.star == "*" for arg in args))
     role = "traced argument" if traced else "static argument"
     uses = []
     for index, arg in enumerate(positional):
         position = index + shift
+        if position < 0:
+            continue
         param = spec.param_at(position)
         if (spec.filtering or position in static_nums) != traced:
             if param is None and not spec.varargs:
@@ -484,6 +488,15 @@ class _Callees:
     def lookup(self, site: CallSite) -> Optional[tuple[StaticArgSpec, int]]:
         func = site.node.func
         scope = site.frame.scope
+        args = site.node.args
+        if args and args[0].keyword is None and not args[0].star and isinstance(args[0].value, cst.Name) \
+                and self.model.qualified_name(func, scope) == "functools.partial":
+            # ``partial(loss_fn, network)``: the arguments it binds reach the jitted def at every call
+            bindings = self.model.lookup(args[0].value.value, scope)
+            if len(bindings) == 1 and bindings[0] in self.by_binding:
+                spec = self.by_binding[bindings[0]][0]
+                return (spec, -1) if not any(n < 0 for n in spec.effective_static()[0]) else None
+            return None
         if isinstance(func, cst.Call):
             spec = self.by_call.get(func)
             return (spec, 0) if spec is not None else None
