@@ -257,6 +257,16 @@ BATCH_KEEPING_CALLS: dict[str, int] = {"flax.training.common_utils.shard": 0, "j
 
 # Loaders that yield a short last batch unless asked not to (each tested against the library
 # where it is installed: tests/test_jaxfacts.py).
+# The number of examples in the splits of common tensorflow_datasets datasets (the catalog's
+# figures): a loader batching a whole split by a size that divides it makes no short batch
+# (``builder.as_dataset("test").batch(500)`` on CIFAR-100's 10,000 test images).
+TFDS_SPLIT_SIZES: dict[tuple[str, str], int] = {
+    **{(name, "train"): 60000 for name in ("mnist", "fashion_mnist", "kmnist")},
+    **{(name, "test"): 10000 for name in ("mnist", "fashion_mnist", "kmnist", "cifar10", "cifar100")},
+    ("cifar10", "train"): 50000, ("cifar100", "train"): 50000,
+    ("svhn_cropped", "train"): 73257, ("svhn_cropped", "test"): 26032,
+    ("imagenet2012", "train"): 1281167, ("imagenet2012", "validation"): 50000,
+}
 _TF_DATASETS = ("tensorflow", "tensorflow_datasets")
 RAGGED_BATCHERS: dict[str, RaggedBatcher] = {
     "torch.utils.data.DataLoader": RaggedBatcher("drop_last", (1, "batch_size"), _TORCH_DOCS,

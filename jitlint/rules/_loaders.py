@@ -30,7 +30,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import HOST_RANDOM_SIZE_PARAMS, RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, RaggedBatcher
+from jitlint.jaxfacts import HOST_RANDOM_SIZE_PARAMS, RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, TFDS_SPLIT_SIZES, RaggedBatcher
 from jitlint.semantic import Scope, SemanticModel, argument_value
 from jitlint.values import ValueFlow, assigned, bound_values, namespace_member, returned_values, unpacked_call
 from jitlint.batches import ragged_loader_class, ragged_loop, src as _src
@@ -48,6 +48,8 @@ DATASET_METHODS = frozenset({
     "prefetch", "repeat", "as_numpy_iterator", "cache", "map", "take", "skip", "shuffle",
     "to_iter_dataset", "mp_prefetch", "with_options",
 })
+# Dataset methods that keep every example (a whole split stays whole).
+LENGTH_KEEPING_DATASET_METHODS = frozenset({"map", "shuffle", "prefetch", "cache", "with_options"})
 FALSY = ("False", "None")
 # ``np.split(x, [i, j])``: parts cut at those row indices
 SPLITTING_AT_INDICES = frozenset({"numpy.split", "numpy.array_split", "jax.numpy.split", "jax.numpy.array_split"})
@@ -201,8 +203,9 @@ def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
         return None
     if isinstance(size, cst.UnaryOperation) or isinstance(size, cst.Integer) and int(size.evaluated_value) <= 1:
         return None  # ``batch_size=-1``: the whole split at once
-    if isinstance(size, cst.Integer) and position > 0 and positional:
-        length = _known_length(model, flow, positional[0].value, scope)
+    if isinstance(size, cst.Integer) and (position > 0 and positional or isinstance(func, cst.Attribute)):
+        length = _known_length(model, flow, positional[0].value, scope) if position > 0 \
+            else _split_size(model, flow, func.value, scope)  # type: ignore[union-attr]
         if length is not None and length % int(size.evaluated_value) == 0:
             return None  # ``np.array_split(np.ones((10, 2)), 2)``: every chunk is as long
     shown = name.replace("tensorflow_datasets.", "tfds.").replace("tensorflow.", "tf.").replace("numpy.", "np.")
@@ -261,6 +264,42 @@ def _known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
     if isinstance(shape, cst.Tuple) and shape.elements:
         shape = shape.elements[0].value
     return _int_of(flow, shape, scope) if shape is not None else None
+
+
+def _split_size(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
+                depth: int = 0) -> Optional[int]:
+    """The number of examples of a whole tensorflow_datasets split the dataset ``expr`` holds
+    (jaxfacts.TFDS_SPLIT_SIZES): ``tfds.load("mnist", split="test")`` or
+    ``tfds.builder("cifar100").as_dataset("test")``, through names and methods that keep every
+    example (``map``, ``shuffle``, ``prefetch``, ``cache``)."""
+    if depth > 8:
+        return None
+    if isinstance(expr, cst.Name):
+        binding = flow.single(expr, scope)
+        if binding is None or binding.kind != "assign" or binding.value is None:
+            return None
+        return _split_size(model, flow, binding.value, binding.scope, depth + 1)
+    if not isinstance(expr, cst.Call):
+        return None
+    func = expr.func
+    qualname = model.qualified_name(func, scope)
+    if qualname == "tensorflow_datasets.load":
+        name, split = argument_value(expr, 0, "name"), argument_value(expr, None, "split")
+    elif isinstance(func, cst.Attribute) and func.attr.value == "as_dataset":
+        builder = func.value
+        if isinstance(builder, cst.Name):
+            binding = flow.single(builder, scope)
+            builder = binding.value if binding is not None and binding.kind == "assign" else None
+        if not (isinstance(builder, cst.Call) and model.qualified_name(builder.func, scope) == "tensorflow_datasets.builder"):
+            return None
+        name, split = argument_value(builder, 0, "name"), argument_value(expr, 0, "split")
+    elif isinstance(func, cst.Attribute) and func.attr.value in LENGTH_KEEPING_DATASET_METHODS:
+        return _split_size(model, flow, func.value, scope, depth + 1)
+    else:
+        return None
+    if not (isinstance(name, cst.SimpleString) and isinstance(split, cst.SimpleString)):
+        return None
+    return TFDS_SPLIT_SIZES.get((name.evaluated_value, split.evaluated_value))
 
 
 def _split_part_length(model: SemanticModel, flow: ValueFlow, call: cst.Call, position: int, arity: int,
