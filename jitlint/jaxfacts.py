@@ -1487,6 +1487,11 @@ STRONG_ARRAY_CONSTRUCTORS = frozenset({
     *(f"jax.numpy.{name}" for name in ("ones", "zeros", "empty", "eye", "identity", "arange", "linspace")),
     *(f"jax.random.{name}" for name in ("normal", "uniform")),
 })
+# Updates that cast every leaf of the params they are given to ``jnp.asarray(p).dtype``: a Python
+# float leaf (weakly typed under jit) comes back a strongly typed float32 array, so a params
+# pytree of Python scalars fed back through a jitted step changes signature after the first
+# call (tests/test_jaxfacts.py).
+LEAF_CASTING_UPDATES = frozenset({"optax.apply_updates"})
 # optax transformations whose ``init`` state holds weakly typed scalars that ``update`` returns
 # strongly typed: a training loop that feeds the state through one jitted step compiles it twice
 # (optax PR #1108, #1175; measured with optax 0.2.8 by tests/test_jaxfacts.py, also inside

@@ -2724,6 +2724,17 @@ def _weak_state_optimizer(qualname: str):
     return optax.chain(optax.sgd(0.1), made(10))  # a line search after a descent direction
 
 
+@pytest.mark.parametrize("qualname", sorted(__import__("jitlint.jaxfacts", fromlist=["x"]).LEAF_CASTING_UPDATES))
+def test_leaf_casting_update_returns_python_float_leaves_strongly_typed(qualname):
+    """JIT502: a params pytree of Python floats comes back float32, strongly typed."""
+    optax = pytest.importorskip("optax")
+    update = _resolve(qualname, optax, "optax.")
+    out = jax.jit(lambda p, u: update(p, u))({"w": 0.0, "b": 1.0}, {"w": jnp.float32(0.5), "b": jnp.float32(0.5)})
+    assert all(leaf.dtype == jnp.float32 and not leaf.weak_type for leaf in jax.tree.leaves(out))
+    weak = jax.jit(lambda p: p)({"w": 0.0})
+    assert jax.tree.leaves(weak)[0].weak_type  # the Python float itself goes in weakly typed
+
+
 @pytest.mark.parametrize("qualname", sorted(__import__("jitlint.jaxfacts", fromlist=["x"]).WEAK_STATE_OPTIMIZERS))
 def test_weak_state_optimizer_step_compiles_twice_until_the_state_is_strong(qualname, compiles):
     """JIT502: the init state has weakly typed leaves, the jitted step returns them strongly

@@ -18,7 +18,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (DTYPE_KEEPING_METHODS, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, STATIC_STATE_FIELDS,
+from jitlint.jaxfacts import (DTYPE_KEEPING_METHODS, LEAF_CASTING_UPDATES, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, STATIC_STATE_FIELDS,
                                WEAK_STATE_OPTIMIZERS)
 from jitlint.rule import FileContext
 from jitlint.rules._context import calling_context
@@ -541,7 +541,9 @@ def _weak_field_starts(ctx: FileContext) -> list[WeakField]:
                 continue
             if instance.whole and fed.param and (stored := _stored_by_every_return(fed, model, flow)):
                 param = fed.param
-                stored_fields = [{f: (v, model.scope_of[fed.jc.func]) for f, v in s.items()} for s in stored]
+                step_scope = model.scope_of[fed.jc.func]
+                stored_fields = [{f: (s.call if isinstance(s, _EveryField) else s[f], step_scope)
+                                  for f in (fields if isinstance(s, _EveryField) else s)} for s in stored]
                 every_return = True  # each return of the step stores the field
             elif isinstance(cls, cst.ClassDef):
                 # the class built again in traced code (a wrapper's ``step`` under the jitted learner)
@@ -656,12 +658,27 @@ def _replaced_fields(expr, param: str, scope: Scope, model: SemanticModel, flow,
         return dict(zip(keys, (e.value for e in written)))
     if not isinstance(expr, cst.Call):
         return None
+    if model.qualified_name(expr.func, scope) in LEAF_CASTING_UPDATES and expr.args \
+            and isinstance(expr.args[0].value, cst.Name) and expr.args[0].value.value == param:
+        return _EveryField(expr)  # ``optax.apply_updates(params, updates)``: each leaf stored anew
     keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
     if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in REPLACE_METHODS:
         return keywords
     if model.qualified_name(expr.func, scope) in DATACLASS_REPLACERS:
         return keywords
     return None
+
+
+class _EveryField(dict):
+    """What ``optax.apply_updates(params, updates)`` stores: every leaf of ``params``, as the
+    call's result (strongly typed: jaxfacts.LEAF_CASTING_UPDATES)."""
+
+    def __init__(self, call: cst.Call) -> None:
+        super().__init__()
+        self.call = call
+
+    def get(self, key, default=None):
+        return self.call
 
 
 # ------------------------------------------------------------------ JAX's type promotion, in short
@@ -806,6 +823,8 @@ class _KindOf:
         if dtype is not None:
             return _category(dtype or "float32"), False
         qualname = model.qualified_name(call.func, scope) or ""
+        if qualname in LEAF_CASTING_UPDATES:
+            return "float", False  # a Python float leaf comes back float32, strongly typed
         if qualname.startswith(STRONG_RESULT_MODULES):
             return RANDOM_KINDS.get(qualname, UNKNOWN_ARRAY)
         arguments = [a.value for a in call.args if a.keyword is None]
