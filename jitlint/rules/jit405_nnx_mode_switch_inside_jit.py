@@ -72,16 +72,7 @@ class NnxModeSwitchInsideJit(Rule):
     ]
     VALID = [
         """
-        import optax
         from flax import nnx
-
-        class Model(nnx.Module):
-            def __init__(self, rngs):
-                self.linear = nnx.Linear(4, 4, rngs=rngs)
-                self.dropout = nnx.Dropout(0.5, rngs=rngs)
-
-            def __call__(self, x):
-                return self.dropout(self.linear(x))
 
         @nnx.jit
         def train_step(model, optimizer, x):
