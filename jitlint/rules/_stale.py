@@ -811,8 +811,8 @@ def _attribute_loads(body: cst.CSTNode, receiver: str) -> list[cst.Attribute]:
 
 def _attribute_writes(ctx: FileContext, cls: cst.ClassDef, methods: dict, builder: str) -> dict[str, str]:
     """attribute name -> where it is written after construction: ``self.P = ...`` / ``self.P[k]
-    = ...`` / ``self.P += ...`` in a method other than ``__init__`` and ``builder``, or
-    ``obj.P = ...`` on a name bound to ``Cls(...)``."""
+    = ...`` / ``self.P += ...`` in a method other than ``__init__`` and ``builder`` (and the
+    helpers only they call), or ``obj.P = ...`` on a name bound to ``Cls(...)``."""
     writes: dict[str, str] = {}
     model = ctx.model
 
@@ -833,10 +833,14 @@ def _attribute_writes(ctx: FileContext, cls: cst.ClassDef, methods: dict, builde
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
             note(node.target, self.receiver_ok, self.where)
 
+    constructing = {methods[n] for n in ("__init__", builder) if n in methods}
     for name, method in methods.items():
         params = positional_params(method)
         if name in ("__init__", builder) or not params:
             continue
+        sites = model.calls_named(name)
+        if sites and all(site.frame.enclosing_function() in constructing for site in sites):
+            continue  # a helper of the construction (``self.get_env_setup()`` in ``__init__``)
         receiver = params[0].name.value
         _Writes(lambda n, r=receiver: n == r, f"`{name}`").walk(method.body)
 
