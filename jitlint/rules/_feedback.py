@@ -112,6 +112,8 @@ def _fed_back(ctx: FileContext) -> list[FedBack]:
                 continue
             name = arg.value.value
             if name in outputs:
+                if not any(b.node is statement for b in flow.reaching(arg.value, site.frame.scope)):
+                    continue  # rebound from a fresh value earlier in the iteration: not carried over
                 found.append(FedBack(jc, arg.value, name, params[index].name.value if known else None,
                                      outputs.index(name),
                                      len(outputs) if isinstance(target, (cst.Tuple, cst.List)) else 0,
