@@ -1492,6 +1492,10 @@ STRONG_ARRAY_CONSTRUCTORS = frozenset({
 # pytree of Python scalars fed back through a jitted step changes signature after the first
 # call (tests/test_jaxfacts.py).
 LEAF_CASTING_UPDATES = frozenset({"optax.apply_updates"})
+# Calls that drop every compiled program of the process (jax.clear_caches: the jit caches and
+# the tracing caches), so the next call of each jitted function traces and compiles again
+# (tests/test_jaxfacts.py).
+CACHE_CLEARING_CALLS = frozenset({"jax.clear_caches"})
 # optax transformations whose ``init`` state holds weakly typed scalars that ``update`` returns
 # strongly typed: a training loop that feeds the state through one jitted step compiles it twice
 # (optax PR #1108, #1175; measured with optax 0.2.8 by tests/test_jaxfacts.py, also inside

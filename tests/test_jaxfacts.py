@@ -1347,6 +1347,17 @@ def test_static_state_fields_are_structure_and_a_new_object_there_compiles_again
         assert _compiles(lambda: step(state.replace(**{field: fresh}))) == 1
 
 
+@pytest.mark.parametrize("qualname", sorted(__import__("jitlint.jaxfacts", fromlist=["x"]).CACHE_CLEARING_CALLS))
+def test_cache_clearing_call_makes_a_jitted_function_compile_again(qualname):
+    clear = _resolve(qualname, jax, "jax.")
+    step = jax.jit(lambda x: x * 2.0 + 1.0)
+    x = jnp.ones(3)
+    assert _compiles(lambda: step(x)) == 1
+    assert _compiles(lambda: step(x)) == 0
+    clear()
+    assert _compiles(lambda: step(x)) == 1  # the same jit object, the same argument: compiled again
+
+
 @pytest.mark.parametrize("qualname", sorted(NNX_MODE_LAYERS))
 def test_nnx_mode_switch_sets_the_layer_attribute_and_persists_out_of_nnx_jit(qualname):
     nnx = pytest.importorskip("flax.nnx")
