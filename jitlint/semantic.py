@@ -293,14 +293,31 @@ class SemanticModel:
         spans = {id(node): (2 * index, 2 * last[index] + 1) for index, node in enumerate(nodes)}
         return spans, [spans[id(node)] for node in nodes if type(node) in _LOOP_TYPE_SET]
 
-    def calls_to(self, binding: Binding) -> Iterator[CallSite]:
+    def calls_to(self, binding: Binding, depth: int = 0) -> Iterator[CallSite]:
         """Call sites ``name(...)`` whose callee name resolves to exactly ``binding`` (where the
-        name is bound again in the same scope, the binding live at the call: ``bindings_at``)."""
+        name is bound again in the same scope, the binding live at the call: ``bindings_at``),
+        also through names bound once to it (``delta_european = delta_vanilla``)."""
         for site in self.calls_named(binding.name):
             if isinstance(site.node.func, cst.Name):
                 bindings = self.bindings_at(site.node.func, site.frame.scope)
                 if len(bindings) == 1 and bindings[0] is binding:
                     yield site
+        if depth < 3:
+            for alias in self._aliases.get(id(binding), ()):
+                yield from self.calls_to(alias, depth + 1)
+
+    @cached_property
+    def _aliases(self) -> dict[int, list[Binding]]:
+        """id(binding) -> the bindings ``alias = name`` that rename it (each bound once)."""
+        found: dict[int, list[Binding]] = {}
+        for scope in {id(s): s for s in self.scope_of.values()}.values():
+            for name, bindings in scope.bindings.items():
+                if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, cst.Name):
+                    continue
+                target = self.single_binding(bindings[0].value.value, scope)
+                if target is not None and target is not bindings[0]:
+                    found.setdefault(id(target), []).append(bindings[0])
+        return found
 
     def calls_named(self, name: str) -> list[CallSite]:
         """Call sites whose callee is ``name(...)`` or ``<anything>.name(...)``."""
