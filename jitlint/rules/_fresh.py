@@ -881,6 +881,9 @@ class _Analysis:
                 continue
             if position == -1 and site.called_immediately:
                 return f"`{factory.name.value}(...)(...)` runs repeatedly"
+            if position == -1 and _is_property(factory) and isinstance(site.node.func, cst.Attribute):
+                # ``self._poly_basis(x, y, z)``: every access of the property builds the jit anew
+                return f"the property `{factory.name.value}` is read and called repeatedly"
             name = _assigned_name(site, position)
             loops = site.frame.loops_in_scope()
             if name is None:
@@ -1210,6 +1213,11 @@ def _class_attributes(cls: cst.ClassDef) -> set[str]:
                 elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
                     names.add(small.target.value)
     return names
+
+
+def _is_property(function: cst.FunctionDef) -> bool:
+    """``@property``: its body runs on every access (``functools.cached_property`` runs once)."""
+    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == "property" for d in function.decorators)
 
 
 def _walk_statements(block: cst.CSTNode) -> Iterator[cst.CSTNode]:
