@@ -1387,14 +1387,19 @@ class _ArgChecker:
 
     def _batch_in_loop(self, name: cst.Name, loop, depth: int = 0):
         """The batch a name holds at its read, through rebindings in the loop that hand it on
-        (``batch = {k: v[s:s + B] ...}; batch = shard(batch)``: jaxfacts.BATCH_KEEPING_CALLS)."""
+        (``batch = {k: v[s:s + B] ...}; batch = shard(batch)``: jaxfacts.BATCH_KEEPING_CALLS) or
+        convert it (``x = jnp.array(X[s:s + B])``: jaxfacts.SHAPE_KEEPING_CONVERSIONS)."""
         binding = self.flow.single(name, self.scope)
         if binding is None or binding.kind != "assign" or not self._inside(binding, loop) or depth > 3:
             return None
         value = assigned(binding).value
         if isinstance(value, cst.Call):
-            position = BATCH_KEEPING_CALLS.get(self.model.qualified_name(value.func, binding.scope) or "")
+            qualname = self.model.qualified_name(value.func, binding.scope) or ""
+            # ``x_batch = jnp.array(X[s:s + B])``: a conversion keeps the rows
+            position = 0 if qualname in SHAPE_KEEPING_CONVERSIONS else BATCH_KEEPING_CALLS.get(qualname)
             positional = [a.value for a in value.args if a.keyword is None and not a.star]
+            if position == 0 and positional and not isinstance(positional[0], cst.Name):
+                return positional[0], binding.scope
             if position is not None and position < len(positional) and isinstance(positional[position], cst.Name):
                 return self._batch_in_loop(positional[position], loop, depth + 1)
         return (value, binding.scope) if value is not None else None
