@@ -1395,11 +1395,10 @@ class _ArgChecker:
         value = assigned(binding).value
         if isinstance(value, cst.Call):
             qualname = self.model.qualified_name(value.func, binding.scope) or ""
-            # ``x_batch = jnp.array(X[s:s + B])``: a conversion keeps the rows
-            position = 0 if qualname in SHAPE_KEEPING_CONVERSIONS else BATCH_KEEPING_CALLS.get(qualname)
+            position = BATCH_KEEPING_CALLS.get(qualname)
             positional = [a.value for a in value.args if a.keyword is None and not a.star]
-            if position == 0 and positional and not isinstance(positional[0], cst.Name):
-                return positional[0], binding.scope
+            if qualname in SHAPE_KEEPING_CONVERSIONS and positional and isinstance(positional[0], cst.Subscript):
+                return positional[0], binding.scope  # ``x_batch = jnp.array(X[s:s + B])``: the rows kept
             if position is not None and position < len(positional) and isinstance(positional[position], cst.Name):
                 return self._batch_in_loop(positional[position], loop, depth + 1)
         return (value, binding.scope) if value is not None else None

@@ -4,6 +4,7 @@ import libcst as cst
 
 from jitlint.jaxfacts import CACHE_CLEARING_CALLS
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._churn import churns
 from jitlint.rules._context import UNKNOWN, calling_context
 from jitlint.rules._jitted import jitted_calls
 
@@ -13,7 +14,8 @@ class ClearCachesBetweenJittedCalls(Rule):
     ## What it does
     Flags `jax.clear_caches()` in code that runs again and again (a loop, or a function called
     repeatedly: a training episode, an epoch) when the same code calls jitted functions: in the
-    loop around the clear, or in the function that clears.
+    loop around the clear, or in the function that clears. Not when those calls get a new
+    argument shape on every iteration (JIT501): they compile each time anyway.
 
     ## Why is this bad?
     `jax.clear_caches()` drops every compiled program of the process, so the next call of each
@@ -85,6 +87,9 @@ class ClearCachesBetweenJittedCalls(Rule):
                       if (frame := model.call_site_of[jc.call].frame).enclosing_function() is function
                       and (repeats_by_function or any(frame.is_inside(loop) or loop is frame.node
                                                       for loop in loops[:1]))]
+            # a call whose argument takes a new shape on every iteration compiles anyway (JIT501)
+            churning = {id(churn.call.call) for churn in churns(ctx) if churn.kind == "shape"}
+            called = [call for call in called if id(call) not in churning]
             if not called:
                 continue
             first = called[0]
