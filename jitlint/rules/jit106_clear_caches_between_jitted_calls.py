@@ -15,7 +15,9 @@ class ClearCachesBetweenJittedCalls(Rule):
     Flags `jax.clear_caches()` in code that runs again and again (a loop, or a function called
     repeatedly: a training episode, an epoch) when the same code calls jitted functions: in the
     loop around the clear, or in the function that clears. Not when those calls get a new
-    argument shape on every iteration (JIT501): they compile each time anyway.
+    argument shape on every iteration (JIT501): they compile each time anyway; nor in a loop
+    that times each pass (`time.perf_counter()` around the call): the cold compile is what it
+    measures.
 
     ## Why is this bad?
     `jax.clear_caches()` drops every compiled program of the process, so the next call of each
@@ -82,6 +84,8 @@ class ClearCachesBetweenJittedCalls(Rule):
                     context.site_repeats(site) or function is not None and context.how(function) == UNKNOWN):
                 continue  # (unknown callers: the finding joins the group unknown-callers)
             loops = site.frame.loops_in_scope()
+            if loops and context.times_iterations(loops[0]):
+                continue  # a loop that times each pass: measuring the cold compile is its point
             repeats_by_function = function is not None and not loops
             called = [jc.call for jc in jitted_calls(ctx)
                       if (frame := model.call_site_of[jc.call].frame).enclosing_function() is function
