@@ -705,6 +705,11 @@ APPLYING_METHODS = frozenset({"apply", "init", "init_with_output"})
 # through a staged check: dynamiqs PR 1015, ``tsave.tolist()`` after it raises under jit).
 # tests/test_jaxfacts.py calls each on a constant under jax.jit.
 STAGED_LIBRARY_FUNCTIONS = frozenset({"equinox.error_if", "equinox.branched_error_if"})
+# Functions that return the array module of their array arguments (the array API standard's
+# ``__array_namespace__``): given a jax array or a tracer, ``jax.numpy`` itself, so under a trace
+# ``xp = array_namespace(x); n = int(xp.sum(mask))`` converts a tracer (deepmd-kit PR 4775).
+# tests/test_jaxfacts.py calls each on a tracer under jax.jit.
+ARRAY_NAMESPACE_GETTERS = frozenset({"array_api_compat.array_namespace", "array_api_compat.get_namespace"})
 
 # methods a dataclass-style class runs after filling its fields (``dataclasses``' and
 # ``flax.struct``'s ``__post_init__``, equinox's ``__check_init__``): building an instance

@@ -52,7 +52,7 @@ from jitlint.jaxfacts import (SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HAS
                               NON_PYTREE_CLASS_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIONS,
                               FUNCTION_KEYED_LIBRARY_CALLS, FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_RUNNING_CALLS,
                               SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS,
-                              LIST_RETURNING_METHODS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS,
+                              LIST_RETURNING_METHODS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS, ARRAY_NAMESPACE_GETTERS,
                               SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS,
                               FLAG_LEAF_OBJECTS, ARGUMENT_KEEPING_DECORATORS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES)
 
@@ -1678,6 +1678,16 @@ def test_staged_library_function_returns_a_tracer_for_constants_under_jit(qualna
     jax.jit(lambda x: seen.append(STAGED_LIBRARY_EXAMPLES[qualname](eqx, constant)) or x)(1.0)
     assert isinstance(seen[0], jax.core.Tracer)
     assert not isinstance(STAGED_LIBRARY_EXAMPLES[qualname](eqx, constant), jax.core.Tracer)  # eagerly
+
+
+@pytest.mark.parametrize("qualname", sorted(ARRAY_NAMESPACE_GETTERS))
+def test_array_namespace_getter_returns_jax_numpy_for_a_tracer(qualname):
+    compat = pytest.importorskip("array_api_compat")
+    getter = _resolve(qualname, compat, "array_api_compat.")
+    seen = []
+    jax.jit(lambda x: seen.append(getter(x)) or x)(jnp.ones(2))
+    assert seen[0] is jnp  # so ``xp.sum(mask)`` is a jax.numpy call: a tracer under the trace
+    assert getter(np.ones(2)) is not jnp  # NumPy arrays get a NumPy namespace
 
 
 AXIS_COLLECTIVE_EXAMPLES = {

@@ -68,7 +68,7 @@ from typing import Iterator, NamedTuple, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (HOST_CALLBACKS, NAMED_TUPLE_BASES, TRACE_ERROR_CATCHERS, ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMESPACES, NUMPY_KEEPING_JNP_FUNCTIONS, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, BOOL_DTYPES, COMPILE_TIME_EVAL_CONTEXTS, MASK_KEEPING_METHODS, SHAPE_JOINING_CALLS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (ARRAY_NAMESPACE_GETTERS, HOST_CALLBACKS, NAMED_TUPLE_BASES, TRACE_ERROR_CATCHERS, ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMESPACES, NUMPY_KEEPING_JNP_FUNCTIONS, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, BOOL_DTYPES, COMPILE_TIME_EVAL_CONTEXTS, MASK_KEEPING_METHODS, SHAPE_JOINING_CALLS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
@@ -2365,6 +2365,31 @@ class _FunctionAnalysis:
             return (f"{chosen.module}.{func.attr.value}", chosen) if chosen is not None else None
         return None
 
+    def jax_namespace_function(self, func: cst.BaseExpression, scope: Scope) -> Optional[str]:
+        """``jax.numpy.sum`` for ``xp.sum`` where every binding of ``xp`` reaching here is the
+        array module of a traced array (``xp = array_api_compat.array_namespace(x)``,
+        ``jaxfacts.ARRAY_NAMESPACE_GETTERS``) or the result of a def of this module that returns
+        ``jax.numpy`` (a backend switch)."""
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+            return None
+        bindings = self.flow.reaching(func.value, scope)
+        if not bindings or not all(b.kind == "assign" and isinstance(b.value, cst.Call)
+                                   and self._makes_jax_namespace(b.value, b.scope) for b in bindings):
+            return None
+        return f"jax.numpy.{func.attr.value}"
+
+    def _makes_jax_namespace(self, call: cst.Call, scope: Scope) -> bool:
+        if self.model.qualified_name(call.func, scope) in ARRAY_NAMESPACE_GETTERS:
+            return self._any_arg_traced(call, scope)
+        helper = self._class_level_method(call.func, scope) if isinstance(call.func, cst.Attribute) \
+            else self._callee(call.func, scope)
+        if not isinstance(helper, cst.FunctionDef):
+            return False
+        inner = self.model.scope_of.get(helper, scope)
+        returned = [node.value for node in own_nodes(helper.body) if isinstance(node, cst.Return)]
+        return bool(returned) and all(value is not None and self.model.qualified_name(value, inner) == "jax.numpy"
+                                      for value in returned)
+
     def arrays_passed(self) -> frozenset[str] | set[str]:
         """This function's parameters that every call leading here fills with a jax array: for
         the jitted def, those every jitted call fills with an array it makes."""
@@ -2898,7 +2923,7 @@ class _FunctionAnalysis:
                 self.elements_traced(arg.value, scope) for arg in call.args))
         if self._helper_returns_traced(call, scope):
             return True
-        qualname = self.model.qualified_name(func, scope)
+        qualname = self.model.qualified_name(func, scope) or self.jax_namespace_function(func, scope)
         result = TRACED_RESULT_CALLS.get(qualname) if qualname is not None else None
         if result is not None:  # numpyro.sample: a tracer unless it returns an argument
             observed = argument_value(call, *result.observed) if result.observed is not None else None
@@ -3957,6 +3982,11 @@ class _UseFinder(Walker):
         self._test(test, "`assert`", ASSERT_FIX)
 
     def visit_IfExp(self, node: cst.IfExp) -> Optional[bool]:
+        flag = self.a.root_flag(node.test, self.scope)
+        if flag is not None:  # ``int(...) if self.use_dynamic_sel else 0`` with the flag never set
+            self.walk(node.test)
+            self.walk(node.body if flag else node.orelse)
+            return False
         self._test(node.test, "a conditional expression", "use jnp.where or jax.lax.select")
         guard = self.a.tracer_guard(node.test, self.scope)
         if guard is not None:  # ``None if isinstance(v, jax.core.Tracer) else float(v)``
@@ -4064,7 +4094,8 @@ class _UseFinder(Walker):
                                     f"tracer once, not the values of each call; use jax.debug.print")
         else:
             namespaced = a.namespace_function(func, scope)
-            qualname = a.model.qualified_name(func, scope) or (namespaced[0] if namespaced else None)
+            qualname = a.model.qualified_name(func, scope) or (namespaced[0] if namespaced else None) \
+                or a.jax_namespace_function(func, scope)
             numpy_error = _numpy_conversion_error(a.ctx, qualname)
             if qualname in UNFUNCTIONALIZED_CALLS:
                 self._unfunctionalized(node, qualname, UNFUNCTIONALIZED_CALLS[qualname])
@@ -4788,7 +4819,12 @@ def _init_param_values(ctx: FileContext, expr: cst.BaseExpression, scope: Scope
 
 def _instance_flag(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> Optional[bool]:
     """The truth value of ``self.flag`` when every construction gives it one literal's
-    (``isNoCut=True`` at the only ``LennardJonesForce(...)``)."""
+    (``isNoCut=True`` at the only ``LennardJonesForce(...)``), or ``__init__`` sets it to a
+    literal and nothing else writes it (``self.use_dynamic_sel = False``)."""
+    if isinstance(expr, cst.Attribute):
+        made = self_attribute_value(ctx.model, expr, scope, any_value=True)
+        if made is not None and literal_truth(made[0]) is not None:
+            return literal_truth(made[0])
     values = _init_param_values(ctx, expr, scope)
     return _one_truth([value for value, _ in values]) if values is not None else None
 
