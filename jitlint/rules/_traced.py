@@ -2616,7 +2616,7 @@ class _FunctionAnalysis:
                     and self.traced(expr.value, scope)) or self.leaf_field_class(expr, scope) is not None \
                 or (expr.attr.value in self.traced_fields and self._is_self(expr.value, scope)) \
                 or self._library_result_field(expr, scope) or self._held_attribute_traced(expr, scope) \
-                or self._wrapped_result_field(expr, scope)
+                or self._wrapped_result_field(expr, scope) or self._attribute_written_traced(expr)
         if isinstance(expr, cst.Subscript):
             entry = self._record_entry_traced(expr, scope)
             if entry is not None:
@@ -2672,6 +2672,42 @@ class _FunctionAnalysis:
                        for written, value, scope in self._item_writes.get(name.value, ()))
         finally:
             self._writing.discard(name.value)
+
+    def _attribute_written_traced(self, read: cst.Attribute) -> bool:
+        """``self.pop_size`` read after this trace stored a traced value in it
+        (``self.pop_size = jnp.ceil(...).astype(int)`` then ``int(self.pop_size / k)``: evox
+        bfcdd0d): the attribute holds the tracer from then on.  Only writes that come before
+        the read in this function count."""
+        if not isinstance(read.value, cst.Name):
+            return False
+        key = f"{read.value.value}.{read.attr.value}"
+        writes = self._attribute_writes.get(key)
+        if not writes or key in self._writing:
+            return False
+        start = self.model.span(read)
+        self._writing.add(key)
+        try:
+            return start is not None and any(
+                end < start[0] and self.traced(value, scope) for end, value, scope in writes)
+        finally:
+            self._writing.discard(key)
+
+    @cached_property
+    def _attribute_writes(self) -> dict[str, list[tuple[int, cst.BaseExpression, Scope]]]:
+        """``name.attr = value`` in this function, by ``"name.attr"``: (where the write ends,
+        the value, the scope it runs in)."""
+        values = {id(target): node.value for node in iter_nodes(self.func) if isinstance(node, cst.Assign)
+                  for target in node.targets}
+        writes: dict[str, list[tuple[int, cst.BaseExpression, Scope]]] = {}
+        for _, frame, write in self.model.item_writes:
+            target = write.target if isinstance(write, cst.AssignTarget) else None
+            span = self.model.span(write)
+            if id(write) not in values or id(frame.scope) not in self.scope_ids or span is None \
+                    or not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)):
+                continue
+            writes.setdefault(f"{target.value.value}.{target.attr.value}", []).append(
+                (span[1], values[id(write)], frame.scope))
+        return writes
 
     @cached_property
     def _item_writes(self) -> dict[str, list[tuple[Optional[str], cst.BaseExpression, Scope]]]:
