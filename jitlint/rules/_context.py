@@ -205,6 +205,30 @@ class CallingContext:
             return f"{module}.{outer.node.name.value}.{function.name.value}"  # type: ignore[attr-defined]
         return None
 
+    def repetition_evidence(self, function: cst.FunctionDef, repeating_site: bool = False) -> Optional[str]:
+        """Visible repetition of ``function`` in this module, in words (None: none seen).
+        ``repeating_site``: several plain call sites are not enough, one must repeat."""
+        if self.how(function) != REPEATED:
+            return None
+        if function.name.value == "__call__":
+            return "it runs on every call of the object"
+        sites = self.call_sites(function)
+        runner = self.runner_call(function)
+        if runner is not None and not sites:
+            return f"`{runner[0]}` calls it again and again"
+        elsewhere = self.project_evidence(function)
+        if elsewhere is not None and not sites:
+            return elsewhere  # "called on every iteration at train.py:88"
+        if repeating_site and not any(self.site_repeats(site) for site in sites):
+            return None
+        if any(site.frame.loops_in_scope() for site in sites):
+            return "it is called in a loop"
+        if len(sites) >= 2:
+            return f"it is called from {len(sites)} places"
+        callers = [site.frame.enclosing_function() for site in sites]
+        names = sorted({c.name.value for c in callers if c is not None})
+        return f"it is called from `{names[0]}`, which runs repeatedly" if names else "it runs repeatedly"
+
     def project_evidence(self, function: cst.FunctionDef) -> Optional[str]:
         """Where another module (or this one, seen project-wide) repeats ``function``: "called
         on every iteration at train.py:88"."""

@@ -320,12 +320,12 @@ class _Analysis:
             return None  # kept alive by a closure that escapes: a factory, built once per product
         if reuse == "loop":
             # train()/fit() called once (or once per configuration) build once: silent
-            evidence = self._evidence(function, repeating_site=True)
+            evidence = self.context.repetition_evidence(function, repeating_site=True)
             if evidence is not None:
                 return FreshJit(app, kind, "builder", function, evidence)
             return None
         if self._result_called(app, lambda frame: frame.scope is scope):
-            return FreshJit(app, kind, "function", function, self._evidence(function))
+            return FreshJit(app, kind, "function", function, self.context.repetition_evidence(function))
         returned = self._returned_position(app)
         if returned is not None:
             evidence = self._factory_result_called_per_iteration(function, returned)
@@ -902,30 +902,6 @@ class _Analysis:
                     return (f"`{caller.name.value}` makes it with `{factory.name.value}(...)` and calls "
                             f"`{name}` on each of its runs, and `{caller.name.value}` runs repeatedly")
         return None
-
-    def _evidence(self, function: cst.FunctionDef, repeating_site: bool = False) -> Optional[str]:
-        """Visible repetition of ``function`` in this module, in words (None: none seen).
-        ``repeating_site``: several plain call sites are not enough, one must repeat."""
-        if self.context.how(function) != REPEATED:
-            return None
-        if function.name.value == "__call__":
-            return "it runs on every call of the object"
-        sites = self.context.call_sites(function)
-        runner = self.context.runner_call(function)
-        if runner is not None and not sites:
-            return f"`{runner[0]}` calls it again and again"
-        elsewhere = self.context.project_evidence(function)
-        if elsewhere is not None and not sites:
-            return elsewhere  # "called on every iteration at train.py:88"
-        if repeating_site and not any(self.context.site_repeats(site) for site in sites):
-            return None
-        if any(site.frame.loops_in_scope() for site in sites):
-            return "it is called in a loop"
-        if len(sites) >= 2:
-            return f"it is called from {len(sites)} places"
-        callers = [site.frame.enclosing_function() for site in sites]
-        names = sorted({c.name.value for c in callers if c is not None})
-        return f"it is called from `{names[0]}`, which runs repeatedly" if names else "it runs repeatedly"
 
     def _evidence_sites(self, function: cst.FunctionDef) -> tuple[tuple[cst.CSTNode, str], ...]:
         """The calls of ``function`` that _evidence speaks of: those in a loop, else all."""

@@ -2,7 +2,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import FUNCTION_KEYED_LIBRARY_CALLS, SOLVER_PARAMETERS
+from jitlint.jaxfacts import FUNCTION_KEYED_LIBRARY_CALLS, SOLVER_PARAMETERS, STATIC_STATE_FIELDS
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import calling_context
 from jitlint.rules._feedback import fresh_static_fields
@@ -14,7 +14,7 @@ from jitlint.rules._static import (
     static_receivers, static_uses, twin_objects,
 )
 from jitlint.semantic import Frame, Scope
-from jitlint.values import assigned, origin, returned_values, value_flow
+from jitlint.values import assigned, names_in, origin, returned_values, value_flow
 
 
 class FreshObjectStaticArg(Rule):
@@ -46,7 +46,13 @@ class FreshObjectStaticArg(Rule):
     an NNX object built in a loop around an optax transformation made in that loop
     (`nnx.Optimizer(model, optax.adam(lr))` each epoch, also by a helper of the module that
     builds and returns it: `make_optimizer(model, lr)`) and passed to an `nnx.jit` function
-    called there: the transformation is part of the object's static graph definition.
+    called there: the transformation is part of the object's static graph definition. The same
+    on each run of a function that runs repeatedly (`train()` called per benchmark run, also
+    when it hands the optimizer to a helper that calls the step), and for a flax `TrainState`
+    built there with static fields made anew (`tx=optax.adam(...)`, `apply_fn=model.apply` of a
+    new model; `jaxfacts.STATIC_STATE_FIELDS`) passed to any jitted step; silent when the run
+    builds them from its own parameters (`optax.adam(lr)` in `train(lr)`: a sweep, where each
+    run is a new program anyway).
     Under `eqx.filter_jit` every non-array argument is static: there a lambda, a nested def, a
     `functools.partial` or an optax transformation made anew (per call, or twins) is flagged
     too (a `jax.tree_util.Partial`, a Module, a plain instance are left alone there). So is a
@@ -88,7 +94,12 @@ class FreshObjectStaticArg(Rule):
     per `train()` compiles once per `train()` (4 in 4), two alike compile twice, one reused
     compiles once. flax 0.12.8: an `nnx.jit` epoch step given a new `nnx.Optimizer` around a
     new `optax.adam` every epoch compiles 3 times in 3 epochs (flax#5548); with one `adam`
-    made before the loop, once, even with a new model and optimizer every epoch. Under
+    made before the loop, once, even with a new model and optimizer every epoch; `train()`
+    building `nnx.Optimizer(model, optax.adam(1e-3))`, run 3 times: 3 compiles (1 with the
+    transformation made at module level). A `TrainState.create(apply_fn=model.apply, ...,
+    tx=optax.adam(1e-3))` of a new `nn.Dense` per `train()`, 3 runs: 3 compiles; with only the
+    transformation hoisted still 3 (bound methods compare their object by identity); with the
+    model and the transformation made once, 1. Under
     `eqx.filter_jit`, a lambda, a nested def or a `functools.partial` made on each of 5
     iterations compiles 5 times, a `jax.tree_util.Partial` over a module-level function once;
     `diffrax.diffeqsolve` (diffrax 0.7.2) given `ODETerm` of a vector field nested in the solving
@@ -329,75 +340,185 @@ def _fresh_function_within(ctx: FileContext, value: cst.BaseExpression, scope: S
 
 
 def _optimizers_with_fresh_transformations(ctx: FileContext) -> Iterator[Violation]:
-    """An NNX object built in a loop around an optax transformation made in that loop
-    (``nnx.Optimizer(model, optax.adam(1e-3))`` each epoch), passed to an ``nnx.jit`` function
-    called in the loop: the transformation sits in the object's static graph definition and
-    hashes by identity (flax#5548)."""
+    """An object whose static part holds an optax transformation made anew, passed to a jitted
+    function: an NNX object (``nnx.Optimizer(model, optax.adam(1e-3))``) given to an ``nnx.jit``
+    function, whose graph definition holds it (flax#5548), or a library train state whose static
+    field holds it (``TrainState.create(..., tx=optax.adam(1e-3))``,
+    ``jaxfacts.STATIC_STATE_FIELDS``) given to any jit.  Made in the loop that calls, or on each
+    run of a function that runs repeatedly; the transformation hashes by identity."""
     model = ctx.model
     context = calling_context(ctx)
     for func, entry in jitted_functions(ctx).items():
-        if not isinstance(func, cst.FunctionDef) or not any(app.jit.qualname == NNX_JIT for app in entry.apps):
+        if not isinstance(func, cst.FunctionDef):
             continue
+        nnx = any(app.jit.qualname == NNX_JIT for app in entry.apps)
         binding = next((b for b in model.functions[func].scope.bindings.get(func.name.value, ())
                         if b.node is func), None)
         for site in model.calls_to(binding) if binding is not None else ():
-            loops = site.frame.loops_in_scope()
-            if not loops or context.runs_traced(site.frame):
+            if context.runs_traced(site.frame):
                 continue
+            loops = site.frame.loops_in_scope()
             for arg in site.node.args:
-                made = _fresh_transformation_inside(ctx, arg.value, site, loops)
-                if made is None:
-                    continue
-                shown = " ".join(cst.Module([]).code_for_node(made).split())
+                value = _state_before_feedback(ctx, arg.value, site)
+                held = _fresh_transformation_inside(ctx, value, site, loops, nnx) if loops else None
+                if held is not None:
+                    where, when, fix = ("in this loop", "on every iteration",
+                                        "create the transformation once before the loop (or reuse the optimizer)")
+                else:
+                    per_run = _fresh_transformation_per_run(ctx, value, site, func, nnx)
+                    if per_run is None:
+                        continue
+                    held, caller, evidence = per_run
+                    where, when, fix = (f"in `{caller.name.value}`", f"on every run of `{caller.name.value}` ({evidence})",
+                                        "create the transformation once at module level and pass it in")
+                made, fields = held
+                if fields is None:
+                    what = (f"an NNX object built {where} around `{_src_name(made)}`, a new optax transformation "
+                            f"each time; it is part of the object's static graph definition and its functions "
+                            f"hash by identity")
+                else:
+                    what = (f"a train state built {where} with {' and '.join(fields)}, made anew each time; "
+                            f"{'these are static fields' if len(fields) > 1 else 'that is a static field'}, part "
+                            f"of the state's pytree structure, compared by identity (a bound method by its object)")
+                    objects = " and ".join(dict.fromkeys(
+                        "the transformation" if shown.startswith("`tx=") else "the model" for shown in fields))
+                    fix = fix.replace("the transformation", objects).replace(
+                        "pass it in", "pass them in" if " and " in objects else "pass it in")
                 yield Violation(site.node, (
-                    f"`{_src_name(arg.value)}` passed to nnx.jit `{func.name.value}` is an NNX object built "
-                    f"in this loop around `{shown}`, a new optax transformation each time: its "
-                    f"functions hash by identity in the object's static graph, so "
-                    f"`{func.name.value}` recompiles on every iteration; create the transformation "
-                    f"once before the loop (or reuse the optimizer)"),
-                    related=((made, "the transformation made on every iteration"),))
+                    f"`{_src_name(arg.value)}` passed to {'nnx.jit' if nnx else 'jitted'} `{func.name.value}` is "
+                    f"{what}, so `{func.name.value}` recompiles {when}; {fix}"),
+                    related=((made, "made anew here"),))
                 break
 
 
-def _fresh_transformation_inside(ctx: FileContext, value: cst.BaseExpression, site, loops: list
-                                 ) -> Optional[cst.Call]:
-    """The ``optax.*(...)`` call made in one of ``loops`` that the NNX object ``value`` is
-    built around; also in a helper of this module called there that builds and returns the
+def _state_before_feedback(ctx: FileContext, value: cst.BaseExpression, site) -> cst.BaseExpression:
+    """``state`` at ``state, loss = train_step(state, batch)`` in a loop: the one value it has
+    before the loop (``state = TrainState.create(...)``), the other bindings reaching the call
+    being the call's own results (a train state's step keeps its static fields)."""
+    if not isinstance(value, cst.Name):
+        return value
+    flow = value_flow(ctx)
+    others = []
+    for binding in flow.reaching(value, site.frame.scope):
+        statement = binding.node.value if isinstance(binding.node, cst.Assign) else None
+        if statement is site.node:
+            continue
+        others.append(binding)
+    if len(others) != 1 or len(others) == len(flow.reaching(value, site.frame.scope)):
+        return value
+    start = assigned(others[0]).value
+    return start if start is not None else value
+
+
+def _fresh_transformation_per_run(ctx: FileContext, value: cst.BaseExpression, site, jitted: cst.FunctionDef,
+                                  nnx: bool) -> Optional[tuple[tuple[cst.CSTNode, Optional[list[str]]], cst.FunctionDef, str]]:
+    """What ``_transformation_built_around`` finds for ``value`` made on each run of a function
+    that runs repeatedly (a benchmark's ``train()`` per run, a sweep): the function around
+    ``site``, or one that passes the object to it as a parameter (``train()`` building the
+    optimizer, ``train_epoch(model, optimizer, loader)`` calling the step: jax_projects'
+    MNIST); with the function and the evidence of its repetition."""
+    context = calling_context(ctx)
+    caller = site.frame.enclosing_function()
+    if caller is None or caller is jitted:
+        return None
+    candidates = [(value, site, caller)]  # (the object, where it is passed, the function run again)
+    binding = ctx.model.single_binding(value.value, site.frame.scope) if isinstance(value, cst.Name) else None
+    if binding is not None and binding.kind == "param":
+        for passed, passing in context.passed_to(binding) or ():
+            outer = passing.frame.enclosing_function()
+            if outer is not None and outer is not jitted and not context.runs_traced(passing.frame):
+                candidates.append((passed, passing, outer))
+    for candidate, at, function in candidates:
+        evidence = context.repetition_evidence(function)
+        held = _fresh_transformation_inside(ctx, candidate, at, [function], nnx) if evidence is not None else None
+        if held is not None and not _configured_by_parameters(ctx, held[0], function):
+            return held, function, evidence
+    return None
+
+
+def _configured_by_parameters(ctx: FileContext, made: cst.CSTNode, function: cst.FunctionDef) -> bool:
+    """``optax.adam(lr)`` (or ``CNN(features=config.features)``) in ``train(lr)``: made from the
+    run's own parameters, so each run of a sweep may be a new program anyway: not a needless
+    recompile to report."""
+    scope = ctx.model.scope_of.get(function)
+    flow = value_flow(ctx)
+    if scope is None or not isinstance(made, cst.Call):
+        return False
+    for arg in made.args:
+        for name in names_in(arg.value):
+            if any(b.kind == "param" and b.scope is scope for b in flow.reaching(name, scope)):
+                return True
+    return False
+
+
+def _fresh_transformation_inside(ctx: FileContext, value: cst.BaseExpression, site, loops: list, nnx: bool
+                                 ) -> Optional[tuple[cst.CSTNode, Optional[list[str]]]]:
+    """What ``_transformation_built_around`` finds for ``value`` made in one of ``loops`` (or
+    functions); also in a helper of this module called there that builds and returns the
     object (``make_optimizer(model, lr)``: a new transformation per call)."""
     model = ctx.model
     spans = [model.span(loop) for loop in loops]
-    if not creates_nnx_object(value, site.frame.scope, site.frame, model):
-        origin = model.value_origin(value, site.frame.scope, site.frame)
-        if origin is None or not isinstance(origin[0], cst.Call) \
-                or not any(start < model.order(origin[0]) < end for start, end in spans):
-            return None
-        for returned in returned_values(model, value_flow(ctx), origin[0], origin[1]):
-            function = returned.function
-            made = _transformation_built_around(returned.value, returned.scope, returned.frame, model,
-                                                [model.span(function)])
-            if made is not None:
-                return made
+    held = _transformation_built_around(value, site.frame.scope, site.frame, model, spans, nnx)
+    if held is not None:
+        return held
+    origin = model.value_origin(value, site.frame.scope, site.frame)
+    if origin is None or not isinstance(origin[0], cst.Call) \
+            or not any(start < model.order(origin[0]) < end for start, end in spans):
         return None
-    return _transformation_built_around(value, site.frame.scope, site.frame, model, spans)
+    for returned in returned_values(model, value_flow(ctx), origin[0], origin[1]):
+        function = returned.function
+        held = _transformation_built_around(returned.value, returned.scope, returned.frame, model,
+                                            [model.span(function)], nnx)
+        if held is not None:
+            return held
+    return None
 
 
-def _transformation_built_around(value: cst.BaseExpression, scope, frame, model, spans: list
-                                 ) -> Optional[cst.Call]:
-    """The ``optax.*(...)`` call made within ``spans`` that the NNX object ``value`` is built
-    around (``nnx.Optimizer(model, optax.adam(lr))``)."""
-    if not creates_nnx_object(value, scope, frame, model):
-        return None
+def _transformation_built_around(value: cst.BaseExpression, scope, frame, model, spans: list, nnx: bool
+                                 ) -> Optional[tuple[cst.CSTNode, Optional[list[str]]]]:
+    """The object made within ``spans`` that ``value`` holds in its static part (an
+    ``optax.*(...)`` call, or the model whose bound method it holds), with, for a train state,
+    every static field given an object made there (None: an NNX object's graph): an NNX object built around it (``nnx.Optimizer(model, optax.adam(lr))``,
+    under ``nnx.jit``), or a train state given it for a static field
+    (``TrainState.create(apply_fn=model.apply, params=..., tx=optax.adam(lr))``; a bound method
+    of a model made there is fresh too: bound methods compare their object by identity)."""
     origin = model.value_origin(value, scope, frame)
     if origin is None or not isinstance(origin[0], cst.Call):
         return None
-    for arg in origin[0].args:
-        inner = model.value_origin(arg.value, origin[1], origin[2])
-        if inner is None or not isinstance(inner[0], cst.Call):
+    call, call_scope, call_frame = origin
+
+    def made_within(expr: cst.BaseExpression) -> Optional[cst.CSTNode]:
+        inner = model.value_origin(expr, call_scope, call_frame)
+        if inner is None or not isinstance(inner[0], cst.Call) \
+                or not any(start < model.order(inner[0]) < end for start, end in spans):
+            return None
+        return inner[0]
+
+    def optax_made(expr: cst.BaseExpression) -> Optional[cst.Call]:
+        made = made_within(expr)
+        qualname = model.qualified_name(made.func, call_scope) if isinstance(made, cst.Call) else None
+        return made if (qualname or "").startswith("optax.") else None  # type: ignore[return-value]
+
+    if nnx and creates_nnx_object(value, scope, frame, model):
+        made = next((found for arg in call.args if (found := optax_made(arg.value)) is not None), None)
+        return (made, None) if made is not None else None
+    fields = _static_state_fields(model.qualified_name(call.func, call_scope))
+    fresh: list[tuple[str, cst.CSTNode]] = []
+    for arg in call.args:
+        if arg.keyword is None or arg.keyword.value not in fields:
             continue
-        qualname = model.qualified_name(inner[0].func, inner[1]) or ""
-        if qualname.startswith("optax.") and any(start < model.order(inner[0]) < end for start, end in spans):
-            return inner[0]
-    return None
+        made = optax_made(arg.value) or (  # ``model.apply`` of a model made there
+            made_within(arg.value.value) if isinstance(arg.value, cst.Attribute) else None)
+        if made is not None:
+            fresh.append((f"`{arg.keyword.value}={_src_name(arg.value)}`", made))
+    return (fresh[0][1], [shown for shown, _ in fresh]) if fresh else None
+
+
+def _static_state_fields(qualname: Optional[str]) -> frozenset[str]:
+    """The static fields of the train state ``qualname`` makes (the class, or its ``create``)."""
+    if qualname is None:
+        return frozenset()
+    return STATIC_STATE_FIELDS.get(qualname.removesuffix(".create"), frozenset())
 
 
 def _src_name(expr: cst.BaseExpression) -> str:
