@@ -89,6 +89,8 @@ SHRINK_FIX = ("keep one shape: allocate the full size once and mask the entries 
 # methods of a NumPy Generator / RandomState that draw new values
 RANDOM_DRAW_METHODS = frozenset({"random", "uniform", "normal", "integers", "choice", "rand", "randn",
                                  "randint", "binomial", "poisson", "permutation"})
+SEGMENT_FIX = ("pad each segment to one maximum length and pass its true length (or a mask), or "
+               "pad to a few bucket sizes")
 MASK_FIX = ("keep the shape fixed: jnp.where(mask, x, 0), or pass the mask as a second argument")
 
 
@@ -1074,9 +1076,30 @@ class _ArgChecker:
                 continue
             if lower is None or upper is None:
                 return "a slice bounded by the loop counter", WINDOW_FIX
+            if high_dep and not low_dep and isinstance(lower, cst.Name) and self._segment_start(lower, scope, loop):
+                return (f"a slice from `{lower.value}` to the loop counter, where `{lower.value}` moves to the "
+                        f"counter only when a segment (an episode) ends: its length is each segment's"), SEGMENT_FIX
             if self._varies_with_counter(lower, upper, scope, loop):
                 return "a slice whose length depends on the loop counter", WINDOW_FIX
         return None
+
+    def _segment_start(self, name: cst.Name, scope: Scope, loop) -> bool:
+        """``start_t`` of ``x[start_t:i + 1]``, set before the loop and, inside it, to the
+        counter under an ``if`` only (``if done: ...; start_t = i + 1``): the start of the
+        current episode, so the slice is as long as the episode (rl-blox PR 109)."""
+        inside = [b for b in self._bindings(name, scope) if self._inside(b, loop)]
+        return bool(inside) and len(inside) < len(self._bindings(name, scope)) and all(
+            b.kind == "assign" and b.value is not None and conditional_within(b, loop)
+            and self.mentions_counter(b.value, b.scope, loop) and not self._regular_test(b, scope, loop)
+            for b in inside)
+
+    def _regular_test(self, binding: Binding, scope: Scope, loop) -> bool:
+        """The ``if`` around ``binding`` tests only the counter and values fixed for the loop
+        (``if i % horizon == horizon - 1``): segments of one length, one shape."""
+        test = next((f.node.test for f in binding.frame if isinstance(f.node, cst.If)), None) \
+            if binding.frame is not None else None
+        return test is not None and all(self.counter(n, scope, loop) or self.invariant(n, scope, loop)
+                                        for n in name_loads(test))
 
     def _one_bound_varies(self, lower, upper, scope: Scope, loop) -> Optional[str]:
         """How one bound of ``x[lower:upper]`` takes a new value on every iteration while the

@@ -22,7 +22,10 @@ class LoopDependentShape(Rule):
     every iteration (`size -= 1`, `k += 1` read as `n - k`, `size = size // 2`: followed around
     the loop from where it starts), counts too, as does an array gathered by such an index
     (`x[jnp.arange(n)]`, jax issue 15761), a two-sided slice with one such bound
-    (`x[start:n]`), and an array carried around the loop and resized from itself on every
+    (`x[start:n]`), a slice of the current episode (`rewards[start_t:t + 1]` where `start_t`
+    moves to the counter under an `if` only, when an episode ends; silent when that `if` tests
+    only the counter, `if (t + 1) % horizon == 0`: rl-blox PR 109, 8 compiles in 150 steps of a
+    random walk, fixed horizon: 1), and an array carried around the loop and resized from itself on every
     iteration (`m = m[1:, 1:]`, `x = x[:-1]`, `x = x[::2]`, `jnp.delete(x, 0)`,
     `jnp.pad(x, (0, 1))`, jax issue 7930), also as an attribute (`self.m = self.m[1:, 1:]`,
     `self.hist = jnp.vstack([self.hist, row])`). A value stored in an attribute in the loop
