@@ -741,14 +741,27 @@ def _instance_writes(ctx: FileContext, instance: Binding, cls: cst.ClassDef,
     return found
 
 
+def _target_leaves(target: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """What an assignment target writes, through unpacking (``self.params, self.opt_state =
+    step(...)``: both attributes)."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            yield from _target_leaves(element.value)
+    elif isinstance(target, cst.StarredElement):
+        yield from _target_leaves(target.value)
+    else:
+        yield target
+
+
 def _self_assigned(method: cst.FunctionDef, receiver: str) -> set[str]:
     """The attributes ``method`` assigns on its receiver (``self.P = ...``, ``self.P += ...``)."""
     assigned: set[str] = set()
 
-    def note(target: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
-                and target.value.value == receiver:
-            assigned.add(target.attr.value)
+    def note(targets: cst.BaseExpression) -> None:
+        for target in _target_leaves(targets):
+            if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                    and target.value.value == receiver:
+                assigned.add(target.attr.value)
 
     class _Assigned(Walker):
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
@@ -816,12 +829,13 @@ def _attribute_writes(ctx: FileContext, cls: cst.ClassDef, methods: dict, builde
     writes: dict[str, str] = {}
     model = ctx.model
 
-    def note(target: cst.BaseExpression, receiver_ok, where: str) -> None:
-        while isinstance(target, cst.Subscript):
-            target = target.value
-        if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
-                and receiver_ok(target.value.value):
-            writes.setdefault(target.attr.value, where)
+    def note(targets: cst.BaseExpression, receiver_ok, where: str) -> None:
+        for target in _target_leaves(targets):
+            while isinstance(target, cst.Subscript):
+                target = target.value
+            if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                    and receiver_ok(target.value.value):
+                writes.setdefault(target.attr.value, where)
 
     class _Writes(Walker):
         def __init__(self, receiver_ok, where: str) -> None:
