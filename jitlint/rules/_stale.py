@@ -458,6 +458,12 @@ def _makes_iterator(binding: Binding, model: SemanticModel) -> bool:
     func = value.func
     if isinstance(func, cst.Name) and func.value in HOST_ITERATOR_MAKERS and not model.lookup(func.value, binding.scope):
         return True  # a builtin, not shadowed
+    if isinstance(func, cst.Name):  # a generator function of this module (``sample_minibatches(...)``)
+        made = model.single_binding(func.value, binding.scope)
+        if made is not None and made.kind == "def" and isinstance(made.node, cst.FunctionDef) \
+                and not made.node.decorators \
+                and any(isinstance(node, cst.Yield) for node in own_nodes(made.node.body)):
+            return True
     return model.qualified_name(func, binding.scope) in HOST_ITERATOR_MAKERS
 
 
