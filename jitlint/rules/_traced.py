@@ -2365,6 +2365,43 @@ class _FunctionAnalysis:
             return (f"{chosen.module}.{func.attr.value}", chosen) if chosen is not None else None
         return None
 
+    def sized_by_conversion(self, conversion: cst.Call) -> Optional[tuple[str, cst.CSTNode]]:
+        """``n`` of ``n = int(...)``, with the use, when this function then uses ``n`` where JAX
+        needs a Python value (a shape or size argument: ``jaxfacts.CONCRETE_PARAMS``,
+        ``range(n)``, a slice bound): the conversion cannot move out of jit, the value must stay
+        static."""
+        scope = self.model.scope_of.get(self.func)
+        if scope is None:
+            return None
+        target = next((node.targets[0].target.value for node in iter_nodes(self.func)
+                       if isinstance(node, cst.Assign) and len(node.targets) == 1
+                       and isinstance(node.targets[0].target, cst.Name)
+                       and any(inner is conversion for inner in iter_nodes(node.value))), None)
+        if target is None:
+            return None
+
+        def reads(expr: Optional[cst.CSTNode]) -> bool:
+            return expr is not None and any(isinstance(n, cst.Name) and n.value == target for n in iter_nodes(expr))
+
+        for node in iter_nodes(self.func):
+            if isinstance(node, cst.Subscript) and any(
+                    isinstance(e.slice, cst.Slice) and (reads(e.slice.lower) or reads(e.slice.upper)) for e in node.slice):
+                return target, node
+            if not isinstance(node, cst.Call):
+                continue
+            if isinstance(node.func, cst.Name) and node.func.value == "range" and any(reads(arg.value) for arg in node.args):
+                return target, node
+            facts = CONCRETE_PARAMS.get(self.model.qualified_name(node.func, scope)
+                                        or self.jax_namespace_function(node.func, scope) or "")
+            for index, arg in enumerate(node.args if facts else ()):
+                if arg.star:
+                    break
+                fact = concrete_param(facts, index if arg.keyword is None else None,
+                                      arg.keyword.value if arg.keyword is not None else None)
+                if fact is not None and not fact.flag and reads(arg.value):
+                    return target, node
+        return None
+
     def jax_namespace_function(self, func: cst.BaseExpression, scope: Scope) -> Optional[str]:
         """``jax.numpy.sum`` for ``xp.sum`` where every binding of ``xp`` reaching here is the
         array module of a traced array (``xp = array_api_compat.array_namespace(x)``,
@@ -4109,9 +4146,13 @@ class _UseFinder(Walker):
                                           f"traced (non-static) argument of {name}: it raises "
                                           f"{error}; {static_fix(param)}", builtin)
             else:
+                sized = a.sized_by_conversion(node)
+                fix = (f"`{sized[0]}` must stay a Python value (it sizes `{_src(sized[1])}`): compute it "
+                       f"from static shapes with Python or NumPy (math.prod, math.ceil) or pass it as a static "
+                       f"argument; if it depends on the data, keep a fixed maximum size and mask"
+                       if sized is not None else "keep it an array (.astype) and convert the result outside jit")
                 a.report("convert", node, f"`{_src(node)}` needs a concrete value but its argument is "
-                                          f"traced in {name}: it raises {error}; keep it an "
-                                          f"array (.astype) and convert the result outside jit", builtin)
+                                          f"traced in {name}: it raises {error}; {fix}", builtin)
         elif isinstance(func, cst.Attribute) and _is_update_ref(func.value):
             return  # x.at[i].min(v), .get(): an indexed update, none of the array's own methods
         elif isinstance(func, cst.Attribute) and func.attr.value in PYTHON_VALUE_METHODS \
