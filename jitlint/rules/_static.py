@@ -728,6 +728,11 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
     item = dict_item_value(value_flow(ctx), expr, scope)
     if item is not None:  # ``CONFIG["hidden"]`` of ``CONFIG = {"hidden": [64, 64]}``
         return unhashable(ctx, item[0], item[1], depth + 1)
+    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Call):
+        site = ctx.model.call_site_of.get(expr.value)
+        if site is not None and jitted_callee(ctx, site) is not None:
+            # ``n = count_photons(...)[0]``: every leaf a jitted function returns is a jax Array
+            return f"a jax Array (an output of jitted `{cst.Module([]).code_for_node(expr.value.func)}`)", ARRAY_FIX
     if isinstance(expr, cst.Subscript) and any(_keeps_an_axis(element.slice) for element in expr.slice):
         inner = unhashable(ctx, expr.value, scope, depth + 1)  # ``x[:, None]`` of an array is an array
         return inner if inner is not None and inner[1] == ARRAY_FIX else None
