@@ -963,6 +963,13 @@ ARRAY_LEAF_PARAMS: dict[str, tuple[Param, ...]] = {
 # nested list for one of two or more axes): unhashable as a static argument
 # (tests/test_jaxfacts.py; a 0-d array's ``tolist()`` is a scalar, which such code rarely passes).
 LIST_RETURNING_METHODS = frozenset({"tolist"})
+# Library functions that return a params dict (a plain ``dict`` of arrays): unhashable as a static
+# argument (jax-baseline 6f1e7ce: haiku params made by ``merge`` at a mistaken static position;
+# tests/test_jaxfacts.py calls each and passes the result at a static position).
+DICT_RETURNING_FUNCTIONS = frozenset({
+    "haiku.data_structures.merge", "haiku.data_structures.to_mutable_dict", "haiku.data_structures.filter",
+    "flax.core.unfreeze", "flax.core.frozen_dict.unfreeze",
+})
 # ``eqx.partition(tree, filter)`` returns (the leaves ``filter`` accepts, the rest): with an
 # array filter the rest holds every non-array leaf (an MLP's activation functions), so it is
 # no more a valid JAX value than the tree (tests/test_jaxfacts.py).  qualname -> the index of

@@ -158,6 +158,25 @@ class SemanticModel:
         return found
 
     @cached_property
+    def construction_helpers(self) -> frozenset[cst.FunctionDef]:
+        """Methods that only their class's ``__init__`` calls, as ``self.setup_model()``: their
+        attribute writes build the instance, as ``__init__``'s own do."""
+        found = set()
+        for cls in self.classes:
+            body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+            methods = {s.name.value: s for s in body if isinstance(s, cst.FunctionDef)}
+            init = methods.get("__init__")
+            for name, method in methods.items():
+                sites = self.calls_named(name)
+                if init is None or method is init or not sites:
+                    continue
+                if all(site.frame.enclosing_function() is init and isinstance(site.node.func, cst.Attribute)
+                       and isinstance(site.node.func.value, cst.Name) and site.node.func.value.value == "self"
+                       for site in sites):
+                    found.add(method)
+        return frozenset(found)
+
+    @cached_property
     def _global_writers(self) -> dict[str, list[Scope]]:
         writers: dict[str, list[Scope]] = {}
         for scope in {id(s): s for s in self.scope_of.values()}.values():

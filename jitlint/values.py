@@ -23,12 +23,12 @@ jax array).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
 from jitlint.jaxfacts import HOST_RANDOM_DRAWS, HOST_RANDOM_SIZE_PARAMS, JAX_RANDOM_NUMBER_DRAWS
-from jitlint.semantic import LOOP_TYPES, Binding, CallSite, Scope, SemanticModel, target_names
+from jitlint.semantic import LOOP_TYPES, Binding, CallSite, Frame, Scope, SemanticModel, target_names
 from jitlint.walk import children, iter_nodes, own_nodes
 
 State = dict[str, frozenset]  # name -> the bindings that may reach this point
@@ -362,38 +362,63 @@ def fields_made_in_init(model: SemanticModel, cls: cst.ClassDef, fields: list[st
 
 def fields_set_in_init(model: SemanticModel, cls: cst.ClassDef, fields: list[str]
                        ) -> Iterator[tuple[str, cst.BaseExpression, Scope]]:
-    """(field, value, scope) for each ``self.field = value`` directly in ``__init__``, whatever
-    the value (``self.widths = widths``: a parameter's)."""
+    """(field, value, scope) for each ``self.field = value`` directly in ``__init__`` (or a
+    method only ``__init__`` calls, ``self.setup_model()``), whatever the value
+    (``self.widths = widths``: a parameter's)."""
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
-    init = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
-    init_scope = model.scope_of.get(init) if init is not None else None
-    if init is None or init_scope is None or not isinstance(init.body, cst.IndentedBlock):
-        return
-    for statement in init.body.body:
-        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
-            if isinstance(small, cst.Assign) and len(small.targets) == 1:
-                target = small.targets[0].target
-                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
-                        and target.value.value == "self" and target.attr.value in fields:
-                    yield target.attr.value, small.value, init_scope
+    builders = [s for s in body if isinstance(s, cst.FunctionDef)
+                and (s.name.value == "__init__" or s in model.construction_helpers)]
+    for init in builders:  # ``__init__``, and the methods only it calls (``self.setup_model()``)
+        init_scope = model.scope_of.get(init)
+        if init_scope is None or not isinstance(init.body, cst.IndentedBlock):
+            continue
+        for statement in init.body.body:
+            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                    target = small.targets[0].target
+                    if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                            and target.value.value == "self" and target.attr.value in fields:
+                        yield target.attr.value, small.value, init_scope
 
 
-def attribute_written_elsewhere(model: SemanticModel, name: str) -> bool:
-    """Whether some write outside an ``__init__`` targets ``<something>.name``."""
+def attribute_writes_elsewhere(model: SemanticModel, name: str) -> list[tuple[cst.CSTNode, Frame]]:
+    """The writes of ``<something>.name`` outside an ``__init__`` (and the methods only it
+    calls), also through unpacking (``self.params, self.opt_state = step(...)``): (the write,
+    its frame)."""
+    found = []
     for _, frame, node in model.item_writes:
         target = node.target if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) else None
         function = frame.enclosing_function()
-        if isinstance(target, cst.Attribute) and target.attr.value == name \
-                and (function is None or function.name.value != "__init__"):
-            return True
-    return False
+        if function is not None and (function.name.value == "__init__" or function in model.construction_helpers):
+            continue
+        if any(isinstance(leaf, cst.Attribute) and leaf.attr.value == name for leaf in target_leaves(target)):
+            found.append((node, frame))
+    return found
 
 
-def self_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope, any_value: bool = False
+def attribute_written_elsewhere(model: SemanticModel, name: str) -> bool:
+    """Whether some write outside an ``__init__`` (and the methods only it calls) targets
+    ``<something>.name``."""
+    return bool(attribute_writes_elsewhere(model, name))
+
+
+def target_leaves(target: Optional[cst.BaseExpression]) -> Iterator[cst.BaseExpression]:
+    """What an assignment target writes, through unpacking (``a.x, (b, *c) = ...``)."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            yield from target_leaves(element.value)
+    elif isinstance(target, cst.StarredElement):
+        yield from target_leaves(target.value)
+    elif target is not None:
+        yield target
+
+
+def self_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope, any_value: bool = False,
+                         ignored_write: Optional[Callable[[cst.CSTNode, Frame], bool]] = None
                          ) -> Optional[tuple[cst.BaseExpression, Scope]]:
     """``self.table`` read in a method: the one value its class's ``__init__`` gives it
     (``fields_made_in_init``; ``any_value``: ``fields_set_in_init``), when nothing else in the
-    module writes ``.table``."""
+    module writes ``.table`` (but the writes ``ignored_write`` accepts)."""
     if not isinstance(attr.value, cst.Name) or not isinstance(scope.node, cst.FunctionDef):
         return None
     # the method whose ``self`` it reads: this one, or one a closure here is nested in
@@ -404,7 +429,8 @@ def self_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope
     if owner.kind != "class" or not isinstance(owner.node, cst.ClassDef):
         return None
     values = list((fields_set_in_init if any_value else fields_made_in_init)(model, owner.node, [attr.attr.value]))
-    if len(values) != 1 or attribute_written_elsewhere(model, attr.attr.value):
+    if len(values) != 1 or any(ignored_write is None or not ignored_write(write, frame)
+                               for write, frame in attribute_writes_elsewhere(model, attr.attr.value)):
         return None
     return values[0][1], values[0][2]
 

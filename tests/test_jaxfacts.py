@@ -52,7 +52,7 @@ from jitlint.jaxfacts import (SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HAS
                               NON_PYTREE_CLASS_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIONS,
                               FUNCTION_KEYED_LIBRARY_CALLS, FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_RUNNING_CALLS,
                               SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS,
-                              LIST_RETURNING_METHODS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS, ARRAY_NAMESPACE_GETTERS,
+                              LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS, ARRAY_NAMESPACE_GETTERS,
                               SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS,
                               FLAG_LEAF_OBJECTS, ARGUMENT_KEEPING_DECORATORS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES)
 
@@ -1738,6 +1738,28 @@ def test_list_returning_method_gives_an_unhashable_static_argument(method):
         assert isinstance(value, list)
         with pytest.raises(ValueError, match="hashable"):
             f(1.0, value)
+
+
+DICT_RETURNING_EXAMPLES = {
+    "haiku.data_structures.merge": lambda hk, flax, p: hk.data_structures.merge(p, {"b": {"w": jnp.ones(2)}}),
+    "haiku.data_structures.to_mutable_dict": lambda hk, flax, p: hk.data_structures.to_mutable_dict(p),
+    "haiku.data_structures.filter": lambda hk, flax, p: hk.data_structures.filter(lambda m, n, v: True, p),
+    "flax.core.unfreeze": lambda hk, flax, p: flax.core.unfreeze(flax.core.freeze(p)),
+    "flax.core.frozen_dict.unfreeze": lambda hk, flax, p: flax.core.frozen_dict.unfreeze(flax.core.freeze(p)),
+}
+
+
+@pytest.mark.parametrize("qualname", sorted(DICT_RETURNING_FUNCTIONS))
+def test_dict_returning_function_gives_an_unhashable_static_argument(qualname):
+    hk = pytest.importorskip("haiku")
+    flax = pytest.importorskip("flax")
+    import flax.core  # noqa: F401  (flax.core.frozen_dict)
+    assert set(DICT_RETURNING_EXAMPLES) == set(DICT_RETURNING_FUNCTIONS)
+    _resolve(qualname, {"haiku": hk, "flax": flax}[qualname.split(".")[0]], qualname.split(".")[0] + ".")
+    value = DICT_RETURNING_EXAMPLES[qualname](hk, flax, {"a": {"w": jnp.ones(2)}})
+    assert isinstance(value, dict)
+    with pytest.raises(ValueError, match="hashable"):
+        jax.jit(lambda x, params: x, static_argnums=1)(1.0, value)
 
 
 @pytest.mark.parametrize("key", sorted(ARRAY_LEAF_PARAMS))

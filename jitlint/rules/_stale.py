@@ -39,7 +39,7 @@ from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place
 from jitlint.walk import own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel, argument_value, is_none
 from jitlint.staticargs import ARGNUM_JITS, spec_of
-from jitlint.values import GROW_METHODS, MUTATING_METHODS, assigned, self_attribute_value, value_flow
+from jitlint.values import GROW_METHODS, MUTATING_METHODS, assigned, self_attribute_value, target_leaves, value_flow
 from jitlint.walk import Walker, children, iter_nodes
 
 SKIPPED_JITS = frozenset({"flax.linen.jit"})
@@ -747,24 +747,12 @@ def _instance_writes(ctx: FileContext, instance: Binding, cls: cst.ClassDef,
     return found
 
 
-def _target_leaves(target: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
-    """What an assignment target writes, through unpacking (``self.params, self.opt_state =
-    step(...)``: both attributes)."""
-    if isinstance(target, (cst.Tuple, cst.List)):
-        for element in target.elements:
-            yield from _target_leaves(element.value)
-    elif isinstance(target, cst.StarredElement):
-        yield from _target_leaves(target.value)
-    else:
-        yield target
-
-
 def _self_assigned(method: cst.FunctionDef, receiver: str) -> set[str]:
     """The attributes ``method`` assigns on its receiver (``self.P = ...``, ``self.P += ...``)."""
     assigned: set[str] = set()
 
     def note(targets: cst.BaseExpression) -> None:
-        for target in _target_leaves(targets):
+        for target in target_leaves(targets):
             if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
                     and target.value.value == receiver:
                 assigned.add(target.attr.value)
@@ -836,7 +824,7 @@ def _attribute_writes(ctx: FileContext, cls: cst.ClassDef, methods: dict, builde
     model = ctx.model
 
     def note(targets: cst.BaseExpression, receiver_ok, where: str) -> None:
-        for target in _target_leaves(targets):
+        for target in target_leaves(targets):
             while isinstance(target, cst.Subscript):
                 target = target.value
             if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \

@@ -18,9 +18,10 @@ import re
 from dataclasses import dataclass, replace
 from typing import Callable, Iterator, Optional, TypeVar
 
+from jitlint.walk import iter_nodes
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ARRAY_LEAF_PARAMS, LIST_RETURNING_METHODS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
+from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ARRAY_LEAF_PARAMS, LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
                               OPTAX_SCHEDULES, OPTIMIZER_STATE_INITS, OPTAX_TRANSFORMATIONS, REJECTED_JIT_KEYWORDS, TRACING_CALLS,
                               GRAPH_STATIC_JITS, TracingCall, FRESH_TRANSFORMS,
                               JIT_POSITIONAL_ARGUMENTS)
@@ -701,6 +702,9 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
             receiver = unhashable(ctx, func.value, scope, depth + 1)
             if receiver is not None and receiver[1] == ARRAY_FIX and receiver[0].startswith("a jax Array"):
                 return receiver  # ``x.mean()`` of a jax Array is a (0-d) jax Array
+        if ctx.model.qualified_name(func, scope) in DICT_RETURNING_FUNCTIONS:
+            return (f"a dict of arrays (`{cst.Module([]).code_for_node(func)}` returns a plain dict)",
+                    UNHASHABLE_BUILTINS["dict"][1])
         if isinstance(func, cst.Attribute) and func.attr.value in LIST_RETURNING_METHODS and not expr.args:
             return (f"a list (`.{func.attr.value}()` of an array)",
                     "pass a tuple (`tuple(map(tuple, x.tolist()))` for a nested list)")
@@ -892,11 +896,12 @@ def _attribute_unhashable(ctx: FileContext, attr: cst.Attribute, scope: Scope,
         binding = ctx.model.single_binding(root.value, scope)
         if binding is not None and binding.kind == "import":
             return _imported_unhashable(ctx, ctx.model.qualified_name(attr, scope))
-    own = self_attribute_value(ctx.model, attr, scope, any_value=True) or class_attribute_value(ctx.model, attr, scope)
+    own = self_attribute_value(ctx.model, attr, scope, any_value=True, ignored_write=lambda write, _: _stores_jitted_output(ctx, write)) \
+        or class_attribute_value(ctx.model, attr, scope)
     if own is not None:  # ``self.sizes`` that ``__init__`` sets, ``cfg.SIZES`` of the class body
         inner = unhashable(ctx, own[0], own[1], depth + 1)
-        return (f"{inner[0]} (`{attr.attr.value}`, set {'in `__init__`' if own[1].kind == 'function' else 'in the class body'})",
-                inner[1]) if inner is not None else None
+        where = f"in `{own[1].node.name.value}`" if isinstance(own[1].node, cst.FunctionDef) else "in the class body"
+        return (f"{inner[0]} (`{attr.attr.value}`, set {where})", inner[1]) if inner is not None else None
     if not isinstance(attr.value, cst.Name):
         return None
     made = reaching_values(value_flow(ctx), attr.value, scope)
@@ -914,6 +919,22 @@ def _attribute_unhashable(ctx: FileContext, attr: cst.Attribute, scope: Scope,
     if inner is None:
         return None
     return f"{inner[0]} (set in `{binding.node.name.value}.__init__`)", inner[1]
+
+
+def _stores_jitted_output(ctx: FileContext, write: cst.CSTNode) -> bool:
+    """``self.target_params = self._train_step(...)`` (or unpacked from it): what a jitted
+    function returns is arrays, as unhashable as the construction's value, and it comes only
+    after a call that succeeded."""
+    assign = ctx.shared("assignments-by-target", _assignments_by_target).get(id(write))
+    value = assign.value if assign is not None else None
+    site = ctx.model.call_site_of.get(value) if isinstance(value, cst.Call) else None
+    return site is not None and jitted_callee(ctx, site) is not None
+
+
+def _assignments_by_target(ctx: FileContext) -> dict[int, cst.Assign]:
+    """id of each AssignTarget -> its assignment."""
+    return {id(target): node for node in iter_nodes(ctx.model.module) if isinstance(node, cst.Assign)
+            for target in node.targets}
 
 
 def _returned_unhashable(ctx: FileContext, call: cst.Call, scope: Scope, depth: int) -> Optional[tuple[str, str]]:
