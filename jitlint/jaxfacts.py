@@ -328,6 +328,8 @@ _SHAPE_1 = _concrete(_TYPE, (1, "shape"))
 _AXIS_1 = _concrete(_CONCRETIZATION, (1, "axis"))
 
 # qualname -> the parameters of that JAX function that must be concrete.
+_RATE_FIX = ("a dropout rate is a setting flax compares in Python: pass a Python float (a module "
+             "attribute or a static argument), not a traced value")
 CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     # array creation: shapes and sizes
     **{f"jax.numpy.{f}": _SHAPE_0 for f in ("zeros", "ones", "empty", "full")},
@@ -441,7 +443,9 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     # flax layers branch on these flags in Python, at construction or at the call (the error
     # is raised inside flax; the user's last frame is the layer's call).  ``Q.__call__``: the
     # call of an instance (``nn.Dropout(0.1)(x, deterministic=d)``), positions after ``self``
-    "flax.linen.Dropout": _concrete(_BOOL, (2, "deterministic"), flag=True),
+    "flax.linen.Dropout": _concrete(_BOOL, (2, "deterministic"), flag=True) + _concrete(_BOOL, (0, "rate"), fix=_RATE_FIX),
+    # ``if not deterministic and self.dropout_rate > 0.0`` (algoperf PR 886: a traced rate)
+    "flax.linen.MultiHeadDotProductAttention": _concrete(_BOOL, (6, "dropout_rate"), fix=_RATE_FIX),
     "flax.linen.Dropout.__call__": _concrete(_BOOL, (1, "deterministic"), flag=True),
     "flax.linen.BatchNorm": _concrete(_BOOL, (0, "use_running_average"), flag=True),
     "flax.linen.BatchNorm.__call__": _concrete(_BOOL, (1, "use_running_average"), flag=True),

@@ -607,12 +607,17 @@ def _library_concrete_calls() -> dict[str, tuple[object, tuple, dict]]:
     nn = pytest.importorskip("flax.linen")
     x, rngs = jnp.ones((2, 3)), {"dropout": jax.random.key(1)}
     stats = nn.BatchNorm(use_running_average=False).init(jax.random.key(0), x)
+    x3 = jnp.ones((2, 3, 4))
+    attention = nn.MultiHeadDotProductAttention(num_heads=1).init(jax.random.key(0), x3, deterministic=True)
 
     def batch_norm(*args, **kwargs):
         return nn.BatchNorm(*args, **kwargs).apply(stats, x, mutable=["batch_stats"])[0]
 
     return {
         "flax.linen.Dropout": (lambda *a, **k: nn.Dropout(*a, **k).apply({}, x, rngs=rngs), (0.1, (), True), {}),
+        "flax.linen.MultiHeadDotProductAttention": (
+            lambda *a, **k: nn.MultiHeadDotProductAttention(*a, **k).apply(attention, x3, deterministic=False, rngs=rngs),
+            (1, None, jnp.float32, None, None, False, 0.1), {}),
         "flax.linen.Dropout.__call__": (lambda *a, **k: nn.Dropout(0.1).apply({}, *a, rngs=rngs, **k),
                                         (x, True), {}),
         "flax.linen.BatchNorm": (batch_norm, (True,), {}),
