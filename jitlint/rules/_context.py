@@ -502,7 +502,12 @@ class CallingContext:
 
     # ---------------------------------------------------------------- classes and instances
     def class_of(self, expr: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
-        """The class of this module that ``expr`` names."""
+        """The class of this module that ``expr`` names (also ``Outer.Inner``, a class nested
+        in one)."""
+        if isinstance(expr, cst.Attribute):
+            outer = self.class_of(expr.value, scope)
+            body = outer.body.body if outer is not None and isinstance(outer.body, cst.IndentedBlock) else ()
+            return next((s for s in body if isinstance(s, cst.ClassDef) and s.name.value == expr.attr.value), None)
         if not isinstance(expr, cst.Name):
             return None
         binding = self.model.single_binding(expr.value, scope)
