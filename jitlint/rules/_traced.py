@@ -519,7 +519,8 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
                 uses.setdefault(id(use.node), use)
     for use in _traced_by_calls(ctx) + _jitted_partials(ctx) + _jitted_factory_results(ctx) \
             + _jitted_bound_methods(ctx) + _jitted_module_applies(ctx) + _filter_jitted(ctx) \
-            + _nnx_jitted(ctx) + _recursion_through_traced_branches(ctx) + _traced_from_project(ctx):
+            + _nnx_jitted(ctx) + _recursion_through_traced_branches(ctx) + _traced_from_project(ctx) \
+            + _transformed_static_jits(ctx):
         uses.setdefault(id(use.node), use)
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
         for use in _post_init_uses(ctx):
@@ -849,6 +850,60 @@ def _jitted_transform_calls(ctx: FileContext) -> set[int]:
         if isinstance(target, cst.Call):
             found.add(id(target))
     return found
+
+
+def _transformed_static_jits(ctx: FileContext) -> list[TracerUse]:
+    """``jax.jit(jax.vmap(solve, in_axes=(0, None, None)))`` with no static spec of its own,
+    where ``solve`` is jitted with static parameters: the outer jit traces every argument, the
+    transform hands them on, and ``solve``'s jit hashes tracers at its static positions, which
+    raises ValueError at the first call (adam_core PR 118)."""
+    found = []
+    for app in ctx.jit_applications:
+        if app.jit.qualname not in TRACING_JITS or app.call is None or any(
+                k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS) for k in app.keywords):
+            continue
+        target = app.target
+        if isinstance(target, cst.Name):
+            binding = ctx.model.single_binding(target.value, app.frame.scope)
+            target = binding.value if binding is not None and binding.kind == "assign" else None
+        site = ctx.model.call_site_of.get(target) if isinstance(target, cst.Call) else None
+        if site is None or not target.args or target.args[0].star or target.args[0].keyword is not None \
+                or ctx.model.qualified_name(target.func, site.frame.scope) not in SIGNATURE_PRESERVING_TRANSFORMS:
+            continue
+        spec = jitted_reference(ctx, target.args[0].value, site)
+        if spec is None or spec.filtering or not spec.checkable or spec.jit not in NESTED_TRACING_JITS:
+            continue
+        nums, names = spec.effective_static()
+        params = [name for name in names] or [p for n in nums if (p := spec.param_at(n)) is not None]
+        if not params or not _fills_static_positions(ctx, app, spec, params):
+            continue  # left at their defaults by every call: no tracer reaches them
+        shown = ", ".join(f"`{p}`" for p in params)
+        found.append(TracerUse("static", app.anchor, None, (
+            f"`{_src(app.call)}` traces every argument, and jitted `{spec.name}` inside it marks {shown} "
+            f"static: the first call hands it tracers there, and a tracer is unhashable, so the call "
+            f"raises ValueError (non-hashable static argument); give the outer jit the same static "
+            f"positions (`static_argnums=...`), or leave the outer jit out (`{spec.name}` is jitted already)")))
+    return found
+
+
+def _fills_static_positions(ctx: FileContext, app, spec: StaticArgSpec, params: list[str]) -> bool:
+    """A call of the jit ``app`` makes (bound once to a name, or called in place) passes a value
+    at one of ``params``, by position or keyword."""
+    positions = {i for i, name in enumerate(spec.positional) if name in params}
+    statement = ctx.model.parent_statement.get(app.call)
+    calls = []
+    if isinstance(statement, cst.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0].target, cst.Name):
+        binding = next((b for b in ctx.model.lookup(statement.targets[0].target.value, app.frame.scope)
+                        if b.node is statement), None)
+        calls = [site.node for site in ctx.model.calls_to(binding)] if binding is not None else []
+    else:  # ``jax.jit(jax.vmap(solve))(x, 5)``
+        calls = [call for call in ctx.model.call_site_of if call.func is app.call]
+    for call in calls:
+        positional = [a for a in call.args if a.keyword is None]
+        if any(a.star for a in call.args) or any(i < len(positional) for i in positions) \
+                or any(a.keyword is not None and a.keyword.value in params for a in call.args):
+            return True
+    return False
 
 
 def _jitted_partials(ctx: FileContext) -> list[TracerUse]:

@@ -117,7 +117,12 @@ class UnhashableStaticArg(Rule):
     A traced value of an outer jit (a non-static parameter, or computed from one, also in a
     helper it calls) at a static position of a jitted function called there, directly or
     bound by a `functools.partial` made there (pcax#3), raises the same ValueError while the
-    outer jit traces; an outer static forwarded there is fine (`fixtures/static/`).
+    outer jit traces; an outer static forwarded there is fine (`fixtures/static/`). So does
+    `jax.jit(jax.vmap(solve, in_axes=(0, None, None)))` (a signature-keeping transform of a
+    jitted function with static parameters, under a jit with no static spec of its own) when a
+    call passes those positions: vmap hands the outer jit's tracers on (adam_core PR 118,
+    measured; with `static_argnums=(1, 2)` on the outer jit, or the statics left at their
+    defaults, it runs).
 
     ## Fix safety
     Pass a hashable equivalent: a tuple for a list, a frozenset for a set, a tuple of items or a
