@@ -1221,8 +1221,10 @@ ARRAY_DISPATCH_CLASSES = frozenset({"jax.Array", "jax.numpy.ndarray"})
 JIT_DISABLED_FLAGS = frozenset({"jax.config.jax_disable_jit"})
 
 # Decorators that, applied over a jitted function, call it with the arguments they get: calls
-# of the decorated name reach the jit as written (``@chex.chexify`` over ``@jax.jit``; chex#387).
-PASS_THROUGH_WRAPPERS = frozenset({"chex.chexify"})
+# of the decorated name reach the jit as written (``@chex.chexify`` over ``@jax.jit``; chex#387;
+# ``@jaxtyped(typechecker=...)`` over ``@partial(jax.jit)``, odisseo 114aa9f).  Used bare or
+# called with options.
+PASS_THROUGH_WRAPPERS = frozenset({"chex.chexify", "jaxtyping.jaxtyped"})
 
 # Class decorators and bases that make a class's instances pytrees whose fields are leaves unless
 # marked static (STATIC_FIELD_MARKERS): an array field is traced under jit, a ``str`` field makes
