@@ -709,6 +709,9 @@ APPLYING_METHODS = frozenset({"apply", "init", "init_with_output"})
 # through a staged check: dynamiqs PR 1015, ``tsave.tolist()`` after it raises under jit).
 # tests/test_jaxfacts.py calls each on a constant under jax.jit.
 STAGED_LIBRARY_FUNCTIONS = frozenset({"equinox.error_if", "equinox.branched_error_if"})
+# jax.random functions named like classes that return a jax Array (a legacy uint32 key):
+# unhashable as a static argument (nerf-jax's sample_pdf, tests/test_jaxfacts.py).
+ARRAY_RETURNING_KEY_FUNCTIONS = frozenset({"jax.random.PRNGKey"})
 # Functions that return the array module of their array arguments (the array API standard's
 # ``__array_namespace__``): given a jax array or a tracer, ``jax.numpy`` itself, so under a trace
 # ``xp = array_namespace(x); n = int(xp.sum(mask))`` converts a tracer (deepmd-kit PR 4775).

@@ -27,7 +27,7 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import HOST_RANDOM_DRAWS, HOST_RANDOM_SIZE_PARAMS, JAX_RANDOM_NUMBER_DRAWS
+from jitlint.jaxfacts import ARRAY_RETURNING_KEY_FUNCTIONS, HOST_RANDOM_DRAWS, HOST_RANDOM_SIZE_PARAMS, JAX_RANDOM_NUMBER_DRAWS
 from jitlint.semantic import LOOP_TYPES, Binding, CallSite, Frame, Scope, SemanticModel, target_names
 from jitlint.walk import children, iter_nodes, own_nodes
 
@@ -1510,7 +1510,7 @@ def array_made_by(model: SemanticModel, call: cst.Call, scope: Scope) -> Optiona
         return "a NumPy array"
     if qualname.startswith("jax.numpy.") and last not in NOT_ARRAYS and last[:1].islower():
         return "a jax Array"
-    if qualname.startswith("jax.random.") and last[:1].islower():
+    if qualname.startswith("jax.random.") and last[:1].islower() or qualname in ARRAY_RETURNING_KEY_FUNCTIONS:
         return "a jax Array"
     return None
 

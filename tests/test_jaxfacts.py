@@ -52,7 +52,7 @@ from jitlint.jaxfacts import (SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HAS
                               NON_PYTREE_CLASS_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIONS,
                               FUNCTION_KEYED_LIBRARY_CALLS, FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_RUNNING_CALLS,
                               SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS,
-                              LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS, ARRAY_NAMESPACE_GETTERS,
+                              LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, ARRAY_RETURNING_KEY_FUNCTIONS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS, ARRAY_NAMESPACE_GETTERS,
                               SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS,
                               FLAG_LEAF_OBJECTS, ARGUMENT_KEEPING_DECORATORS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES)
 
@@ -1743,6 +1743,14 @@ def test_list_returning_method_gives_an_unhashable_static_argument(method):
         assert isinstance(value, list)
         with pytest.raises(ValueError, match="hashable"):
             f(1.0, value)
+
+
+@pytest.mark.parametrize("qualname", sorted(ARRAY_RETURNING_KEY_FUNCTIONS))
+def test_array_returning_key_function_gives_an_unhashable_static_argument(qualname):
+    key = _resolve(qualname, jax, "jax.")(0)
+    assert isinstance(key, jax.Array)
+    with pytest.raises(ValueError, match="hashable"):
+        jax.jit(lambda x, k: x, static_argnums=1)(1.0, key)
 
 
 DICT_RETURNING_EXAMPLES = {
