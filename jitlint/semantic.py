@@ -321,9 +321,24 @@ class SemanticModel:
                 bindings = self.bindings_at(site.node.func, site.frame.scope)
                 if len(bindings) == 1 and bindings[0] is binding:
                     yield site
+            elif self._namespace_member(site.node.func, site.frame.scope) is binding:
+                yield site  # ``U.generate(...)`` of ``U = types.SimpleNamespace(generate=generate)``
         if depth < 3:
             for alias in self._aliases.get(id(binding), ()):
                 yield from self.calls_to(alias, depth + 1)
+
+    def _namespace_member(self, func: cst.BaseExpression, scope: Scope) -> Optional[Binding]:
+        """The binding ``ns.name`` names when ``ns`` is bound once to
+        ``types.SimpleNamespace(name=<a name>)`` (a registry of functions standing for a module)."""
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+            return None
+        holder = self.single_binding(func.value.value, scope)
+        value = holder.value if holder is not None and holder.kind == "assign" else None
+        if not isinstance(value, cst.Call) or self.qualified_name(value.func, holder.scope) != "types.SimpleNamespace":
+            return None
+        member = next((arg.value for arg in value.args
+                       if arg.keyword is not None and arg.keyword.value == func.attr.value), None)
+        return self.single_binding(member.value, holder.scope) if isinstance(member, cst.Name) else None
 
     @cached_property
     def _aliases(self) -> dict[int, list[Binding]]:
