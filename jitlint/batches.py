@@ -6,7 +6,7 @@ generators and loader classes are ragged (ModuleSummary.ragged_generators)."""
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
@@ -16,17 +16,145 @@ from jitlint.walk import children, own_nodes, source_text
 RaggedLoop = tuple[cst.CSTNode, str, Optional[cst.CSTNode]]
 
 
-def ragged_loop(generator: cst.FunctionDef, lengths: frozenset[str] = frozenset()) -> Optional[RaggedLoop]:
+# What a name not assigned in a generator is bound to around it: the assignment (``n = len(x)``,
+# ``full, rest = divmod(n, B)``), or None.  rules/_loaders.py answers it with the module's scopes.
+OuterAssignment = Callable[[str], Optional[cst.Assign]]
+
+
+def ragged_loop(generator: cst.FunctionDef, lengths: frozenset[str] = frozenset(),
+                outer: Optional[OuterAssignment] = None) -> Optional[RaggedLoop]:
     """(the loop, the batch size's code, the ``if`` that drops a short batch or None) of the
     first loop of a generator (a def that yields) that slices its data up to the end.
-    ``lengths``: attributes (``self.n``) that hold the data's length (loader_lengths)."""
+    ``lengths``: attributes (``self.n``) that hold the data's length (loader_lengths);
+    ``outer``: the assignments of names the generator reads from around it."""
     if not any(isinstance(node, cst.Yield) for node in own_nodes(generator.body)):
         return None
     for loop in (n for n in own_nodes(generator.body) if isinstance(n, (cst.For, cst.While))):
-        size = sliced_to_end(loop, generator, lengths)
+        size = sliced_to_end(loop, generator, lengths) or counted_to_end(loop, generator, outer)
         if size is not None:
             return loop, size, short_batch_guard(loop, size) or flag_bounded_stop(loop, generator)
     return None
+
+
+def counted_to_end(loop: cst.CSTNode, generator: cst.FunctionDef,
+                   outer: Optional[OuterAssignment] = None) -> Optional[str]:
+    """The batch size (its code) when ``loop`` counts batches up to one past the last full one
+    and slices batch ``i`` as ``x[i * B:(i + 1) * B]``: ``for i in range(num_batches)`` with
+    ``num_batches = full + bool(rest)`` of ``full, rest = divmod(len(x), B)`` (JAX's own MNIST
+    example), ``math.ceil(n / B)`` or ``-(-n // B)``."""
+    if not (isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) and _builtin(loop.iter, "range")
+            and len(loop.iter.args) == 1):  # type: ignore[union-attr]
+        return None
+    counter = loop.target.value
+    size = _ceiling_count(loop.iter.args[0].value, generator, outer)  # type: ignore[union-attr]
+    if size is None:
+        return None
+    for piece in slices(loop.body):
+        low, high = piece.lower, piece.upper
+        if _times(low, counter, size) and isinstance(high, cst.BinaryOperation) and isinstance(high.operator, cst.Multiply) \
+                and any(_plus_one(side, counter) for side in (high.left, high.right)) \
+                and any(src(side) == size for side in (high.left, high.right)):
+            return size
+    return None
+
+
+def counted_length(loop: cst.CSTNode, generator: cst.FunctionDef,
+                   outer: Optional[OuterAssignment] = None) -> Optional[cst.BaseExpression]:
+    """The data length a ``counted_to_end`` loop counts the batches of (``n`` of
+    ``divmod(n, B)``, through one name assigned around the generator), to check that it does
+    not divide evenly."""
+    if not (isinstance(loop, cst.For) and _builtin(loop.iter, "range") and len(loop.iter.args) == 1):  # type: ignore[union-attr]
+        return None
+    found: list[cst.BaseExpression] = []
+    _ceiling_count(loop.iter.args[0].value, generator, outer, found=found)  # type: ignore[union-attr]
+    if not found:
+        return None
+    length = found[0]
+    if isinstance(length, cst.Name):
+        assigned = _value_of(length.value, generator, outer)
+        length = assigned[1] if assigned is not None and is_name(assigned[0], length.value) else length
+    return length
+
+
+def _times(expr: Optional[cst.BaseExpression], counter: str, size: str) -> bool:
+    """``i * B`` or ``B * i``."""
+    return isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Multiply) and (
+        is_name(expr.left, counter) and src(expr.right) == size or is_name(expr.right, counter) and src(expr.left) == size)
+
+
+def _plus_one(expr: cst.BaseExpression, counter: str) -> bool:
+    """``(i + 1)``."""
+    return isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add) \
+        and is_name(expr.left, counter) and isinstance(expr.right, cst.Integer) and expr.right.value == "1"
+
+
+def _value_of(name: str, generator: cst.FunctionDef, outer: Optional[OuterAssignment]
+              ) -> Optional[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """(target, value) of the one assignment of ``name`` in the generator, or around it."""
+    statements = [n for n in own_nodes(generator.body) if isinstance(n, cst.Assign) and len(n.targets) == 1
+                  and any(is_name(t, name) for t in _target_names(n.targets[0].target))]
+    statement = statements[0] if len(statements) == 1 else None
+    if statement is None and not statements and outer is not None:
+        statement = outer(name)
+    return (statement.targets[0].target, statement.value) if statement is not None and len(statement.targets) == 1 else None
+
+
+def _target_names(target: cst.BaseExpression) -> list[cst.BaseExpression]:
+    return [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+
+
+def _ceiling_count(expr: cst.BaseExpression, generator: cst.FunctionDef, outer: Optional[OuterAssignment],
+                   depth: int = 0, found: Optional[list] = None) -> Optional[str]:
+    """The batch size when ``expr`` is the number of batches of a data length, the last one
+    partial: ``full + bool(rest)`` of ``full, rest = divmod(n, B)``, ``math.ceil(n / B)``,
+    ``-(-n // B)``; through names assigned once."""
+    if depth > 3:
+        return None
+    if isinstance(expr, cst.Name):
+        value = _value_of(expr.value, generator, outer)
+        return _ceiling_count(value[1], generator, outer, depth + 1, found) if value is not None and is_name(value[0], expr.value) else None
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):  # ``full + bool(rest)``
+        for full, rest in ((expr.left, expr.right), (expr.right, expr.left)):
+            if isinstance(rest, cst.Call) and _builtin(rest, "bool") and rest.args:
+                rest = rest.args[0].value
+            if isinstance(full, cst.Name) and isinstance(rest, cst.Name):
+                pair = _value_of(full.value, generator, outer)
+                if pair is not None and isinstance(pair[0], cst.Tuple) and len(pair[0].elements) == 2 \
+                        and is_name(pair[0].elements[0].value, full.value) and is_name(pair[0].elements[1].value, rest.value) \
+                        and _builtin(pair[1], "divmod") and len(pair[1].args) == 2 \
+                        and _length(pair[1].args[0].value, generator, outer):
+                    if found is not None:
+                        found.append(pair[1].args[0].value)
+                    return src(pair[1].args[1].value)
+        return None
+    if isinstance(expr, cst.Call) and isinstance(expr.func, (cst.Attribute, cst.Name)) and src(expr.func).endswith("ceil") \
+            and expr.args and isinstance(expr.args[0].value, cst.BinaryOperation) \
+            and isinstance(expr.args[0].value.operator, cst.Divide) \
+            and _length(expr.args[0].value.left, generator, outer):  # ``math.ceil(n / B)``
+        if found is not None:
+            found.append(expr.args[0].value.left)
+        return src(expr.args[0].value.right)
+    if isinstance(expr, cst.Call) and _builtin(expr, "int") and expr.args:  # ``int(np.ceil(n / B))``
+        return _ceiling_count(expr.args[0].value, generator, outer, depth + 1, found)
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus) \
+            and isinstance(expr.expression, cst.BinaryOperation) and isinstance(expr.expression.operator, cst.FloorDivide):
+        inner = expr.expression  # ``-(-n // B)``
+        if isinstance(inner.left, cst.UnaryOperation) and isinstance(inner.left.operator, cst.Minus) \
+                and _length(inner.left.expression, generator, outer):
+            if found is not None:
+                found.append(inner.left.expression)
+            return src(inner.right)
+    return None
+
+
+def _length(expr: cst.BaseExpression, generator: cst.FunctionDef, outer: Optional[OuterAssignment]) -> bool:
+    """A data length (``data_length``), also through a name assigned around the generator."""
+    if data_length(expr, generator):
+        return True
+    if isinstance(expr, cst.Name):
+        found = _value_of(expr.value, generator, outer)
+        return found is not None and is_name(found[0], expr.value) and data_length(found[1], generator)
+    return False
 
 
 def flag_bounded_stop(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[cst.IfExp]:

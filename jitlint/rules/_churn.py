@@ -1377,6 +1377,9 @@ class _ArgChecker:
 
     # ------------------------------------------------------------------ ragged batches
     def ragged(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:
+        drawn = self._drawn_batch(arg)
+        if drawn is not None:
+            return drawn
         for loop in self.loops:
             if isinstance(loop, cst.While):
                 expr = arg
@@ -1398,6 +1401,19 @@ class _ArgChecker:
             if found is not None:
                 return found
         return None
+
+    def _drawn_batch(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:
+        """``update(i, opt_state, next(batches))`` in a loop, ``batches`` an iterator over a
+        ragged source made outside it (``batches = data_stream()``: JAX's MNIST example)."""
+        if not (isinstance(arg, cst.Call) and isinstance(arg.func, cst.Name) and arg.func.value == "next"
+                and not self.model.lookup("next", self.scope) and len(arg.args) == 1
+                and isinstance(arg.args[0].value, cst.Name)):
+            return None
+        iterator = arg.args[0].value
+        if any(self._inside(b, loop) for b in self._bindings(iterator, self.scope) for loop in self.loops):
+            return None
+        source = ragged_source(self.model, self.flow, iterator, self.scope, project=self.project, passed=self.passed)
+        return (source.what, source.fix) if source is not None else None
 
     def _loader_batch(self, expr, loop: cst.For) -> Optional[tuple[str, str]]:
         """``for x, y in loader: f(x)``: a batch the loop takes from a source whose last batch

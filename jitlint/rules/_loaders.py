@@ -15,7 +15,10 @@ methods that keep the batches (``prefetch``, ``repeat``, ``as_numpy_iterator``, 
   the batch size) without dropping the remainder: ``for s in range(0, n, B): yield x[s:s + B]``
   or ``while start < n: yield x[start:end]`` with no test of the batch's length, or one that
   drops the short batch only when a flag (``shuffle``) is true and is called with that flag
-  false;
+  false; also ``for i in range(num_batches): yield x[perm[i * B:(i + 1) * B]]`` with
+  ``num_batches = full + bool(rest)`` of ``divmod(len(x), B)`` (JAX's MNIST example: silent
+  when the known length is a multiple of the known batch size), drawn with ``next(batches)``
+  as well as iterated;
 * an instance of a loader class of this module (or another) whose ``__iter__`` is such a
   generator, over ``len(self.data)`` or an attribute assigned a length (``self.n = len(x)``),
   also one a factory function defines and returns, dropping the remainder only under the
@@ -33,7 +36,7 @@ import libcst as cst
 from jitlint.jaxfacts import HOST_RANDOM_SIZE_PARAMS, RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, TFDS_SPLIT_SIZES, RaggedBatcher
 from jitlint.semantic import Scope, SemanticModel, argument_value
 from jitlint.values import ValueFlow, assigned, bound_values, namespace_member, returned_values, unpacked_call
-from jitlint.batches import ragged_loader_class, ragged_loop, src as _src
+from jitlint.batches import counted_length, ragged_loader_class, ragged_loop, src as _src
 from jitlint.walk import own_nodes
 from jitlint.walk import children
 
@@ -249,6 +252,8 @@ def _known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
         lower = _int_of(flow, rows.lower, scope) if rows.lower is not None else 0
         upper = _int_of(flow, rows.upper, scope) if rows.upper is not None else None
         return upper - lower if lower is not None and upper is not None and 0 <= lower <= upper else None
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "astype":
+        return _known_length(model, flow, expr.func.value, scope)  # ``np.ones((64, 4)).astype(np.float32)``
     if not isinstance(expr, cst.Call) or not expr.args:
         return None
     qualname = model.qualified_name(expr.func, scope) or ""
@@ -395,16 +400,52 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
     if len(bindings) != 1 or bindings[0].kind != "def" or not isinstance(bindings[0].node, cst.FunctionDef):
         return None
     generator = bindings[0].node
-    found = ragged_loop(generator)
+    found = ragged_loop(generator, outer=_outer_assignments(model, generator))
     if found is None:
         return None
     loop, size, guard = found
     if guard is None:
-        return None if _divides_evenly(model, flow, call, generator, size, scope) else _ragged(func.value)
+        if _divides_evenly(model, flow, call, generator, size, scope) \
+                or _counted_evenly(model, flow, loop, generator, size):
+            return None
+        return _ragged(func.value)
     flag = _flag_of(guard, loop, generator)
     if flag is not None and _passes_false(call, generator, flag):
         return _flagged(func.value, flag)
     return None
+
+
+def _counted_evenly(model: SemanticModel, flow: ValueFlow, loop: cst.CSTNode, generator: cst.FunctionDef,
+                    size: str) -> bool:
+    """A generator that counts batches up to the partial one (``num_batches = full +
+    bool(rest)``) over data of a known length that its known batch size divides: no partial
+    batch (1,024 rows in batches of 128)."""
+    outer = _outer_assignments(model, generator)
+    length = counted_length(loop, generator, outer)
+    scope = model.scope_of.get(generator)
+    if length is None or scope is None:
+        return False
+    array = length.args[0].value if isinstance(length, cst.Call) and length.args else \
+        length.value.value if isinstance(length, cst.Subscript) and isinstance(length.value, cst.Attribute) else None
+    rows = _known_length(model, flow, array, scope) if array is not None else None
+    if size.isdigit():
+        batch: Optional[int] = int(size)
+    else:
+        assignment = outer(size)
+        batch = int(assignment.value.value) if assignment is not None and isinstance(assignment.value, cst.Integer) else None
+    return bool(rows) and bool(batch) and rows % batch == 0  # type: ignore[operator]
+
+
+def _outer_assignments(model: SemanticModel, generator: cst.FunctionDef):
+    """batches.OuterAssignment for a generator of this module: the one assignment statement of a
+    name it reads from the scopes around it (``num_batches = full + bool(rest)``)."""
+    scope = model.scope_of.get(generator)
+
+    def outer(name: str) -> Optional[cst.Assign]:
+        bindings = model.lookup(name, scope) if scope is not None else []
+        node = bindings[0].node if len(bindings) == 1 and bindings[0].kind == "assign" else None
+        return node if isinstance(node, cst.Assign) else None
+    return outer
 
 
 def _flagged(name: str, flag: str) -> RaggedSource:

@@ -19,7 +19,9 @@ class RaggedLastBatch(Rule):
     without `drop_remainder=True`, `np.array_split`), or a generator of the module that slices
     its data up to its length (`for s in range(0, len(x), B): yield x[s:s + B]`, `while start <
     n: yield x[start:end]` with `n = x.shape[0]`, also gathering `range(i, min(i + B, n))`
-    item by item), or a loader class whose `__iter__` does so (also over `self.n =
+    item by item, or counting `for i in range(num_batches)` with `num_batches = full +
+    bool(rest)` of `divmod(num_train, B)` and slicing `perm[i * B:(i + 1) * B]`, as JAX's own
+    MNIST example does, its batches drawn with `next(batches)`), or a loader class whose `__iter__` does so (also over `self.n =
     len(data)`, and a class a factory function defines and returns, whose `stop = n - n % B
     if drop_last else n` takes the factory's flag), here or imported, without dropping the
     remainder; the loop may get the loader as a parameter that every call of its function
@@ -38,7 +40,8 @@ class RaggedLastBatch(Rule):
     `np.array_split` of 10 rows into 3 chunks compiles twice; 12 rows in batches of 4 compile
     once; a generator slicing 10 rows in batches of 4 up to the end (diffrax issue 111's
     loader) compiles twice, its fix (`while end <= n`) once; a loader class slicing 10 rows in
-    batches of 4 compiles twice, dropping the remainder once.
+    batches of 4 compiles twice, dropping the remainder once; the MNIST example's `data_stream`
+    over 1,000 rows in batches of 128 compiles `update` twice, over 1,024 rows once.
 
     ## Fix safety
     Dropping the last partial batch changes which data is seen (fine for training epochs, not
