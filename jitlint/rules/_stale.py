@@ -825,7 +825,10 @@ def _attribute_writes(ctx: FileContext, cls: cst.ClassDef, methods: dict, builde
 
     def note(targets: cst.BaseExpression, receiver_ok, where: str) -> None:
         for target in target_leaves(targets):
-            while isinstance(target, cst.Subscript):
+            # ``self.P[k] = ...`` and ``self.ac.q_state = ...`` change what reads of ``self.P`` /
+            # ``self.ac...`` see
+            while isinstance(target, (cst.Subscript, cst.Attribute)) and not (
+                    isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)):
                 target = target.value
             if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
                     and receiver_ok(target.value.value):
