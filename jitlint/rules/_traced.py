@@ -838,7 +838,13 @@ def _jitted_transform_calls(ctx: FileContext) -> set[int]:
     """The transform calls a jit wraps (``jax.jit(jax.value_and_grad(loss))``, also through a
     name bound once: ``grad_fn = jax.grad(loss); jax.jit(grad_fn)``) with no static spec: the
     function they transform runs under the jit's staging trace, every argument traced."""
-    found: set[int] = set()
+    return {id(call) for _, call in _unspecced_jits_of_calls(ctx)}
+
+
+def _unspecced_jits_of_calls(ctx: FileContext) -> Iterator[tuple[object, cst.Call]]:
+    """(the jit application, the call it wraps) for each jit with no static or donation spec
+    whose target is a call, written there or bound once to a name (``jax.jit(jax.vmap(f))``,
+    ``grad_fn = jax.grad(loss); jax.jit(grad_fn)``)."""
     for app in ctx.jit_applications:
         if app.jit.qualname not in TRACING_JITS or any(
                 k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS) for k in app.keywords):
@@ -848,8 +854,7 @@ def _jitted_transform_calls(ctx: FileContext) -> set[int]:
             binding = ctx.model.single_binding(target.value, app.frame.scope)
             target = binding.value if binding is not None and binding.kind == "assign" else None
         if isinstance(target, cst.Call):
-            found.add(id(target))
-    return found
+            yield app, target
 
 
 def _transformed_static_jits(ctx: FileContext) -> list[TracerUse]:
@@ -858,15 +863,8 @@ def _transformed_static_jits(ctx: FileContext) -> list[TracerUse]:
     transform hands them on, and ``solve``'s jit hashes tracers at its static positions, which
     raises ValueError at the first call (adam_core PR 118)."""
     found = []
-    for app in ctx.jit_applications:
-        if app.jit.qualname not in TRACING_JITS or app.call is None or any(
-                k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS) for k in app.keywords):
-            continue
-        target = app.target
-        if isinstance(target, cst.Name):
-            binding = ctx.model.single_binding(target.value, app.frame.scope)
-            target = binding.value if binding is not None and binding.kind == "assign" else None
-        site = ctx.model.call_site_of.get(target) if isinstance(target, cst.Call) else None
+    for app, target in _unspecced_jits_of_calls(ctx):
+        site = ctx.model.call_site_of.get(target) if app.call is not None else None
         if site is None or not target.args or target.args[0].star or target.args[0].keyword is not None \
                 or ctx.model.qualified_name(target.func, site.frame.scope) not in SIGNATURE_PRESERVING_TRANSFORMS:
             continue
