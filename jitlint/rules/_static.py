@@ -515,6 +515,12 @@ class _Callees:
                 if other.node is function and self._after(site, local[0]):
                     return spec, 0
                 return None
+            chosen = [self.by_binding.get(self.model.through_aliases(b)) for b in bindings]
+            if len(chosen) > 1 and all(c is not None for c in chosen) \
+                    and len({c[0].effective_static()[0] for c in chosen}) == 1:  # type: ignore[index]
+                # ``step_ = dense_step`` then ``if sparse: step_ = sparse_step``: jitted functions
+                # with the same static positions, whichever the call reaches (covid-net PR 13)
+                return chosen[0][0], 0  # type: ignore[index]
             if bindings and any(b.kind != "import" for b in bindings):
                 return None
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
