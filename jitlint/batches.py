@@ -46,9 +46,10 @@ def counted_to_end(loop: cst.CSTNode, generator: cst.FunctionDef,
             and len(loop.iter.args) == 1):  # type: ignore[union-attr]
         return None
     counter = loop.target.value
-    size = _ceiling_count(loop.iter.args[0].value, generator, outer)  # type: ignore[union-attr]
-    if size is None:
+    counted = _ceiling_count(loop.iter.args[0].value, generator, outer)  # type: ignore[union-attr]
+    if counted is None:
         return None
+    size = counted[0]
     for piece in slices(loop.body):
         low, high = piece.lower, piece.upper
         if _times(low, counter, size) and isinstance(high, cst.BinaryOperation) and isinstance(high.operator, cst.Multiply) \
@@ -65,11 +66,10 @@ def counted_length(loop: cst.CSTNode, generator: cst.FunctionDef,
     not divide evenly."""
     if not (isinstance(loop, cst.For) and _builtin(loop.iter, "range") and len(loop.iter.args) == 1):  # type: ignore[union-attr]
         return None
-    found: list[cst.BaseExpression] = []
-    _ceiling_count(loop.iter.args[0].value, generator, outer, found=found)  # type: ignore[union-attr]
-    if not found:
+    counted = _ceiling_count(loop.iter.args[0].value, generator, outer)  # type: ignore[union-attr]
+    if counted is None:
         return None
-    length = found[0]
+    length = counted[1]
     if isinstance(length, cst.Name):
         assigned = _value_of(length.value, generator, outer)
         length = assigned[1] if assigned is not None and is_name(assigned[0], length.value) else length
@@ -104,15 +104,15 @@ def _target_names(target: cst.BaseExpression) -> list[cst.BaseExpression]:
 
 
 def _ceiling_count(expr: cst.BaseExpression, generator: cst.FunctionDef, outer: Optional[OuterAssignment],
-                   depth: int = 0, found: Optional[list] = None) -> Optional[str]:
-    """The batch size when ``expr`` is the number of batches of a data length, the last one
-    partial: ``full + bool(rest)`` of ``full, rest = divmod(n, B)``, ``math.ceil(n / B)``,
-    ``-(-n // B)``; through names assigned once."""
+                   depth: int = 0) -> Optional[tuple[str, cst.BaseExpression]]:
+    """(the batch size's code, the data length) when ``expr`` is the number of batches of a data
+    length, the last one partial: ``full + bool(rest)`` of ``full, rest = divmod(n, B)``,
+    ``math.ceil(n / B)``, ``-(-n // B)``; through names assigned once."""
     if depth > 3:
         return None
     if isinstance(expr, cst.Name):
         value = _value_of(expr.value, generator, outer)
-        return _ceiling_count(value[1], generator, outer, depth + 1, found) if value is not None and is_name(value[0], expr.value) else None
+        return _ceiling_count(value[1], generator, outer, depth + 1) if value is not None and is_name(value[0], expr.value) else None
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):  # ``full + bool(rest)``
         for full, rest in ((expr.left, expr.right), (expr.right, expr.left)):
             if isinstance(rest, cst.Call) and _builtin(rest, "bool") and rest.args:
@@ -123,27 +123,21 @@ def _ceiling_count(expr: cst.BaseExpression, generator: cst.FunctionDef, outer: 
                         and is_name(pair[0].elements[0].value, full.value) and is_name(pair[0].elements[1].value, rest.value) \
                         and _builtin(pair[1], "divmod") and len(pair[1].args) == 2 \
                         and _length(pair[1].args[0].value, generator, outer):
-                    if found is not None:
-                        found.append(pair[1].args[0].value)
-                    return src(pair[1].args[1].value)
+                    return src(pair[1].args[1].value), pair[1].args[0].value
         return None
     if isinstance(expr, cst.Call) and isinstance(expr.func, (cst.Attribute, cst.Name)) and src(expr.func).endswith("ceil") \
             and expr.args and isinstance(expr.args[0].value, cst.BinaryOperation) \
             and isinstance(expr.args[0].value.operator, cst.Divide) \
             and _length(expr.args[0].value.left, generator, outer):  # ``math.ceil(n / B)``
-        if found is not None:
-            found.append(expr.args[0].value.left)
-        return src(expr.args[0].value.right)
+        return src(expr.args[0].value.right), expr.args[0].value.left
     if isinstance(expr, cst.Call) and _builtin(expr, "int") and expr.args:  # ``int(np.ceil(n / B))``
-        return _ceiling_count(expr.args[0].value, generator, outer, depth + 1, found)
+        return _ceiling_count(expr.args[0].value, generator, outer, depth + 1)
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus) \
             and isinstance(expr.expression, cst.BinaryOperation) and isinstance(expr.expression.operator, cst.FloorDivide):
         inner = expr.expression  # ``-(-n // B)``
         if isinstance(inner.left, cst.UnaryOperation) and isinstance(inner.left.operator, cst.Minus) \
                 and _length(inner.left.expression, generator, outer):
-            if found is not None:
-                found.append(inner.left.expression)
-            return src(inner.right)
+            return src(inner.right), inner.left.expression
     return None
 
 

@@ -397,14 +397,9 @@ def _state_before_feedback(ctx: FileContext, value: cst.BaseExpression, site) ->
     being the call's own results (a train state's step keeps its static fields)."""
     if not isinstance(value, cst.Name):
         return value
-    flow = value_flow(ctx)
-    others = []
-    for binding in flow.reaching(value, site.frame.scope):
-        statement = binding.node.value if isinstance(binding.node, cst.Assign) else None
-        if statement is site.node:
-            continue
-        others.append(binding)
-    if len(others) != 1 or len(others) == len(flow.reaching(value, site.frame.scope)):
+    reaching = value_flow(ctx).reaching(value, site.frame.scope)
+    others = [b for b in reaching if not (isinstance(b.node, cst.Assign) and b.node.value is site.node)]
+    if len(others) != 1 or len(others) == len(reaching):
         return value
     start = assigned(others[0]).value
     return start if start is not None else value
