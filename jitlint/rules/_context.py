@@ -84,6 +84,7 @@ class CallingContext:
         self._known: dict[cst.FunctionDef, bool] = {}
         self._passed: dict[object, Optional[cst.ClassDef]] = {}
         self._passed_at: dict[int, CallSite] = {}  # a call through a parameter -> the passing call
+        self._typing: set[int] = set()  # instance_class's bindings being resolved (cycle guard)
 
     # ---------------------------------------------------------------- the questions
     def how(self, function: cst.FunctionDef) -> str:
@@ -527,7 +528,14 @@ class CallingContext:
         if binding.kind == "param":
             return self._class_of_self(binding) or self._class_passed(binding)
         if binding.kind == "assign" and isinstance(binding.value, cst.Call):
-            return self.class_of(binding.value.func, binding.scope) or self.class_made_by(binding.value, binding.scope)
+            made = self.class_of(binding.value.func, binding.scope)
+            if made is not None or id(binding) in self._typing:
+                return made  # (``jax = jax.jit(f)``: the call's own receiver is the name being typed)
+            self._typing.add(id(binding))
+            try:
+                return self.class_made_by(binding.value, binding.scope)
+            finally:
+                self._typing.discard(id(binding))
         return None
 
     def class_made_by(self, call: cst.Call, scope: Scope) -> Optional[cst.ClassDef]:
