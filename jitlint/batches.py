@@ -22,18 +22,47 @@ OuterAssignment = Callable[[str], Optional[cst.Assign]]
 
 
 def ragged_loop(generator: cst.FunctionDef, lengths: frozenset[str] = frozenset(),
-                outer: Optional[OuterAssignment] = None) -> Optional[RaggedLoop]:
+                outer: Optional[OuterAssignment] = None, parameter_lengths: bool = False) -> Optional[RaggedLoop]:
     """(the loop, the batch size's code, the ``if`` that drops a short batch or None) of the
-    first loop of a generator (a def that yields) that slices its data up to the end.
+    first loop of a generator (a def that yields) that slices its data up to the end, or of the
+    comprehension a def returns (``return [(x[i:i + 32], y[i:i + 32]) for i in range(0, n, 32)]``).
     ``lengths``: attributes (``self.n``) that hold the data's length (loader_lengths);
-    ``outer``: the assignments of names the generator reads from around it."""
-    if not any(isinstance(node, cst.Yield) for node in own_nodes(generator.body)):
-        return None
-    for loop in (n for n in own_nodes(generator.body) if isinstance(n, (cst.For, cst.While))):
-        size = sliced_to_end(loop, generator, lengths) or counted_to_end(loop, generator, outer)
+    ``outer``: the assignments of names the generator reads from around it;
+    ``parameter_lengths``: a loop may stop at a parameter of the def (``range(0, n, B)``), for
+    a caller that judges the length each call passes (stop_parameter)."""
+    if any(isinstance(node, cst.Yield) for node in own_nodes(generator.body)):
+        loops = [n for n in own_nodes(generator.body) if isinstance(n, (cst.For, cst.While))]
+    else:
+        loops = [n.value for n in own_nodes(generator.body) if isinstance(n, cst.Return)
+                 and isinstance(n.value, (cst.ListComp, cst.GeneratorExp)) and n.value.for_in.inner_for_in is None]
+    for loop in loops:
+        size = sliced_to_end(loop, generator, lengths, parameter_lengths) or counted_to_end(loop, generator, outer)
         if size is not None:
             return loop, size, short_batch_guard(loop, size) or flag_bounded_stop(loop, generator)
     return None
+
+
+def _loop_parts(loop: cst.CSTNode) -> Optional[tuple[cst.BaseAssignTargetExpression, cst.BaseExpression, cst.CSTNode]]:
+    """(target, iterable, body) of a ``for`` statement or of a one-``for`` comprehension (its
+    element is the body)."""
+    if isinstance(loop, cst.For):
+        return loop.target, loop.iter, loop.body
+    if isinstance(loop, (cst.ListComp, cst.GeneratorExp)):
+        return loop.for_in.target, loop.for_in.iter, loop.elt
+    return None
+
+
+def stop_parameter(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[str]:
+    """The parameter of ``generator`` that a ``range(a, n, B)`` loop stops at, if it does."""
+    parts = _loop_parts(loop)
+    stop = parts[1].args[1].value if parts is not None and _builtin(parts[1], "range") \
+        and len(parts[1].args) == 3 else None  # type: ignore[attr-defined]
+    return stop.value if isinstance(stop, cst.Name) and stop.value in _parameter_names(generator) else None
+
+
+def _parameter_names(function: cst.FunctionDef) -> set[str]:
+    params = function.params
+    return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
 
 
 def counted_to_end(loop: cst.CSTNode, generator: cst.FunctionDef,
@@ -191,14 +220,18 @@ def loader_lengths(methods: list[cst.FunctionDef]) -> frozenset[str]:
 
 
 def sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef,
-                  lengths: frozenset[str] = frozenset()) -> Optional[str]:
+                  lengths: frozenset[str] = frozenset(), parameter_lengths: bool = False) -> Optional[str]:
     """The batch size (its code) when ``loop`` slices batches up to the end of the data:
-    ``for s in range(a, n, B)`` with ``x[s:s + B]``, or ``while s < n`` with ``x[s:e]``."""
-    if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) and isinstance(loop.iter, cst.Call) \
-            and isinstance(loop.iter.func, cst.Name) and loop.iter.func.value == "range" \
-            and len(loop.iter.args) == 3 and data_length(loop.iter.args[1].value, generator, lengths=lengths):
-        start, step = loop.target.value, src(loop.iter.args[2].value)
-        for lower, upper in (*((p.lower, p.upper) for p in slices(loop.body)), *index_ranges(loop.body)):
+    ``for s in range(a, n, B)`` (or a comprehension over it) with ``x[s:s + B]``, or ``while
+    s < n`` with ``x[s:e]``.  ``parameter_lengths``: ``n`` may be a parameter of the def."""
+    parts = _loop_parts(loop)
+    if parts is not None and isinstance(parts[0], cst.Name) and _builtin(parts[1], "range") \
+            and len(parts[1].args) == 3 and (  # type: ignore[attr-defined]
+                data_length(parts[1].args[1].value, generator, lengths=lengths)  # type: ignore[attr-defined]
+                or parameter_lengths and stop_parameter(loop, generator) is not None):
+        target, iterable, body = parts
+        start, step = target.value, src(iterable.args[2].value)  # type: ignore[attr-defined]
+        for lower, upper in (*((p.lower, p.upper) for p in slices(body)), *index_ranges(body)):
             if upper is not None and _builtin(upper, "min") and len(upper.args) == 2:
                 upper = next((a.value for a in upper.args if isinstance(a.value, cst.BinaryOperation)), upper)
             if is_name(lower, start) and isinstance(upper, cst.BinaryOperation) \
@@ -276,10 +309,11 @@ def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 def short_batch_guard(loop: cst.CSTNode, size: str) -> Optional[cst.CSTNode]:
     """An ``if`` in the loop that tests a batch's length (``len(...)`` / ``.shape``) or the
     end of a batch against the data (drop_last written by hand)."""
-    stack = list(children(loop.body))  # type: ignore[attr-defined]
+    # a comprehension's ``if`` clauses hang on its ``for``
+    stack = list(children(loop.for_in if isinstance(loop, (cst.ListComp, cst.GeneratorExp)) else loop.body))  # type: ignore[attr-defined]
     while stack:
         node = stack.pop()
-        if isinstance(node, (cst.If, cst.IfExp)):
+        if isinstance(node, (cst.If, cst.IfExp, cst.CompIf)):
             test = src(node.test, 400)
             if ("len(" in test or ".shape" in test or (size and size in test)) and any(
                     op in test for op in ("<", ">", "!=", "==")):

@@ -1199,6 +1199,15 @@ SIGNATURE_PRESERVING_TRANSFORMS = frozenset({
     "jax.jacrev", "jax.hessian", "jax.numpy.vectorize",
 })
 
+# Transforms whose result calls the function with the arguments it is given (the differentiated
+# ones as tracers of the same shape): ``jax.grad(loss)(params, batch)`` of a jitted ``loss`` is a
+# call of that jit, so a batch of a new shape compiles it again (measured: twice per new shape,
+# the forward and the backward program).  tests/test_jaxfacts.py checks each entry.
+ARGUMENT_FORWARDING_TRANSFORMS = frozenset({
+    "jax.grad", "jax.value_and_grad", "jax.checkpoint", "jax.remat", "jax.jacfwd", "jax.jacrev",
+    "jax.hessian",
+})
+
 # Host callbacks: the function handed first runs on the host, later, with concrete NumPy arrays
 # (``jax.pure_callback(host_call, shapes, x)``): its body is not traced code
 # (tests/test_jaxfacts.py calls np.asarray on its argument under jit).

@@ -29,7 +29,7 @@ from jitlint.jaxfacts import (SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HAS
                               HOST_GENERATOR_SIZE_PARAMS, LAX_LOOP_LIBRARY_CALLS,
                               LEAF_FIELD_DATACLASSES, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, TRACE_ERROR_CATCHERS,
                               PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
-                              SIGNATURE_PRESERVING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, PASS_THROUGH_WRAPPERS,
+                              SIGNATURE_PRESERVING_TRANSFORMS, ARGUMENT_FORWARDING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, PASS_THROUGH_WRAPPERS,
                               COMPILE_TIME_EVAL_CONTEXTS, TRACER_TYPES, TYPE_DISPATCH_DECORATORS, ARRAY_DISPATCH_CLASSES, LAX_BODY_ARITY, LAX_OPERANDS_FROM,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_METHODS,
                               STAGING_TRACES, UNFUNCTIONALIZED_CALLS, NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES,
@@ -1962,6 +1962,38 @@ def test_signature_preserving_transform_keeps_the_parameters(qualname):
         return jnp.sum(params * x)
 
     assert list(inspect.signature(transform(loss)).parameters) == ["params", "static", "x"]
+
+
+@pytest.mark.parametrize("qualname", sorted(ARGUMENT_FORWARDING_TRANSFORMS))
+def test_argument_forwarding_transform_compiles_the_jitted_function_again_for_a_new_shape(qualname):
+    """``T(loss)(params, batch)`` of a jitted ``loss`` calls that jit with the batch as given:
+    the same shape again compiles nothing of ``loss``, a new shape compiles it again."""
+    from jax import monitoring
+
+    transform = _resolve(qualname, jax, "jax.")
+
+    @jax.jit
+    def forwarded_loss(params, batch):
+        return jnp.sum((batch @ params) ** 2)
+
+    applied = transform(forwarded_loss)
+    params = jnp.ones(3)
+    names = []
+
+    def listen(event: str, duration: float, **kwargs) -> None:
+        if event == "/jax/core/compile/backend_compile_duration":
+            names.append(kwargs.get("fun_name"))
+
+    monitoring.register_event_duration_secs_listener(listen)
+    try:
+        counts = []
+        for rows in (4, 4, 5):
+            before = len(names)
+            jax.block_until_ready(applied(params, jnp.ones((rows, 3))))
+            counts.append(sum(1 for name in names[before:] if name == "jit(forwarded_loss)"))
+    finally:
+        monitoring.unregister_event_duration_listener(listen)
+    assert counts[0] >= 1 and counts[1] == 0 and counts[2] >= 1
 
 
 def _pytree_class(qualname: str, decorator: bool):

@@ -176,14 +176,17 @@ def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: 
             passed = argument_value(caller.node, positional.index(param) if param in positional else None, param)
             if not loops or passed is None or any(frame.node in jitted for frame in caller.frame):
                 continue
-            result = _ArgChecker(ctx.model, flow, caller.frame.scope, loops, argument_types(ctx), project,
-                                 calling_context(ctx).passed_to).shape(passed)
-            if result is not None:
-                desc, fix = result
-                handed = f"`{param}`" if _src(leaf) == param else f"`{param}` (as `{_src(leaf)}`)"
-                yield Churn("shape", passed, jc, (
-                    f"`{function.name.value}` hands {handed} to `{jc.name}` and is called in a loop with "
-                    f"`{_src(passed)}`, {desc}: every new shape compiles `{jc.name}` again; {fix}"))
+            checker = _ArgChecker(ctx.model, flow, caller.frame.scope, loops, argument_types(ctx), project,
+                                  calling_context(ctx).passed_to)
+            for kind, check in (("shape", checker.shape), ("ragged", checker.ragged)):
+                result = next((found for found in map(check, _display_leaves(passed)) if found is not None), None)
+                if result is not None:
+                    desc, fix = result
+                    handed = f"`{param}`" if _src(leaf) == param else f"`{param}` (as `{_src(leaf)}`)"
+                    yield Churn(kind, passed, jc, (
+                        f"`{function.name.value}` hands {handed} to `{jc.name}` and is called in a loop with "
+                        f"`{_src(passed)}`, {desc}: every new shape compiles `{jc.name}` again; {fix}"))
+                    break
 
 
 def _forwarded_param(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,

@@ -20,7 +20,7 @@ from typing import Iterator, Optional, Union
 
 import libcst as cst
 
-from jitlint.jaxfacts import ARGUMENT_KEEPING_DECORATORS
+from jitlint.jaxfacts import ARGUMENT_FORWARDING_TRANSFORMS, ARGUMENT_KEEPING_DECORATORS
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
 from jitlint.rules._context import calling_context, inherited_method, sole_override
@@ -350,7 +350,12 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
         bound = False
         if isinstance(func, cst.Call) and func in by_call:
             apps = [by_call[func]]
-        elif isinstance(func, cst.Name):
+        elif isinstance(func, cst.Call) and func.args and func.args[0].keyword is None and not func.args[0].star \
+                and isinstance(func.args[0].value, cst.Name) \
+                and model.qualified_name(func.func, site.frame.scope) in ARGUMENT_FORWARDING_TRANSFORMS:
+            # ``jax.grad(loss)(params, batch)``: the transform calls jitted ``loss`` with these arguments
+            func = func.args[0].value
+        if isinstance(func, cst.Name):
             binding = model.single_binding(func.value, site.frame.scope) \
                 or _rewrapped(model.lookup(func.value, site.frame.scope), by_call, model) \
                 or flow.single(func, site.frame.scope)  # ``f = jax.jit(f)``; ``g = None`` ... ``g = jax.jit(f)``

@@ -36,7 +36,7 @@ import libcst as cst
 from jitlint.jaxfacts import HOST_RANDOM_SIZE_PARAMS, RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, TFDS_SPLIT_SIZES, RaggedBatcher
 from jitlint.semantic import Scope, SemanticModel, argument_value
 from jitlint.values import ValueFlow, assigned, bound_values, namespace_member, returned_values, unpacked_call
-from jitlint.batches import counted_length, ragged_loader_class, ragged_loop, src as _src
+from jitlint.batches import counted_length, ragged_loader_class, ragged_loop, src as _src, stop_parameter
 from jitlint.walk import own_nodes
 from jitlint.walk import children
 
@@ -75,11 +75,11 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
     if isinstance(expr, cst.Name):
         binding = flow.single(expr, scope)
         if binding is not None and binding.kind == "param" and passed is not None:
-            # ``def evaluate(state, loader): for batch in loader``: every call hands a ragged one
+            # ``def evaluate(state, loader): for batch in loader``: a call that hands a ragged
+            # one (``accuracy(params, test_batches)``) compiles the short batch's shape there
             values = passed(binding) or []
-            found = [ragged_source(model, flow, value, site.frame.scope, depth + 1, project, passed)
-                     for value, site in values]
-            return found[0] if found and all(f is not None for f in found) else None
+            return next((found for value, site in values if (found := ragged_source(
+                model, flow, value, site.frame.scope, depth + 1, project, passed)) is not None), None)
         if binding is None or binding.kind != "assign" or not isinstance(binding.node, cst.Assign):
             return None
         for value, value_scope in bound_values(model, flow, binding):  # ``train, test = make_loaders()``
@@ -400,15 +400,16 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
     if len(bindings) != 1 or bindings[0].kind != "def" or not isinstance(bindings[0].node, cst.FunctionDef):
         return None
     generator = bindings[0].node
-    found = ragged_loop(generator, outer=_outer_assignments(model, generator))
+    found = ragged_loop(generator, outer=_outer_assignments(model, generator), parameter_lengths=True)
     if found is None:
         return None
     loop, size, guard = found
     if guard is None:
         if _divides_evenly(model, flow, call, generator, size, scope) \
-                or _counted_evenly(model, flow, loop, generator, size):
+                or _counted_evenly(model, flow, loop, generator, size) \
+                or not _passed_length_ragged(flow, call, generator, loop, size, scope):
             return None
-        return _ragged(func.value)
+        return _ragged(func.value, "generator " if isinstance(loop, (cst.For, cst.While)) else "function ")
     flag = _flag_of(guard, loop, generator)
     if flag is not None and _passes_false(call, generator, flag):
         return _flagged(func.value, flag)
@@ -473,6 +474,28 @@ def _divides_evenly(model: SemanticModel, flow: ValueFlow, call: cst.Call, gener
     return bool(batch) and bool(lengths) and all(n % batch == 0 for n in lengths)
 
 
+def _passed_length_ragged(flow: ValueFlow, call: cst.Call, generator: cst.FunctionDef, loop: cst.CSTNode,
+                          size: str, scope: Scope) -> bool:
+    """For a loop that stops at a parameter (``def batches(n, seed): ... range(0, n, 32)``): the
+    call passes it a known int that the known batch size (a literal, or another parameter the
+    call fills with one) does not divide (``batches(80, 1)``).  A count not known here may well
+    be a multiple of the batch size: not judged.  True for a loop that stops at the data's own
+    length."""
+    stop = stop_parameter(loop, generator)
+    if stop is None:
+        return True
+    params = [p.name.value for p in (*generator.params.posonly_params, *generator.params.params)]
+    if any(a.star for a in call.args):
+        return False
+
+    def passed_int(name: str) -> Optional[int]:
+        value = argument_value(call, params.index(name) if name in params else None, name)
+        return _int_of(flow, value, scope)
+    rows = passed_int(stop)
+    batch = int(size) if size.isdigit() else passed_int(size) if size in params else None
+    return bool(rows) and bool(batch) and rows % batch != 0  # type: ignore[operator]
+
+
 def _int_of(flow: ValueFlow, expr: Optional[cst.BaseExpression], scope: Scope) -> Optional[int]:
     """A literal int, or a name bound once to one."""
     if isinstance(expr, cst.Name):
@@ -483,7 +506,14 @@ def _int_of(flow: ValueFlow, expr: Optional[cst.BaseExpression], scope: Scope) -
 
 
 def _ragged(name: str, kind: str = "generator ") -> RaggedSource:
-    """``kind``: "generator ", "loader class " or "" (another module's, of either kind)."""
+    """``kind``: "generator ", "loader class ", "function " (one returning a list of batches) or
+    "" (another module's generator or loader class)."""
+    if kind == "function ":
+        return RaggedSource(
+            f"a batch of the list `{name}` returns, which slices its data up to the end without "
+            f"dropping the shorter last batch",
+            f"build only full batches in `{name}` (range(0, n - B + 1, B)) or pad the last one to "
+            f"the batch size and mask the padding")
     where = f"`{name}.__iter__`" if kind == "loader class " else f"`{name}`"
     return RaggedSource(
         f"a batch of {kind}`{name}`, which slices its data "

@@ -21,7 +21,10 @@ class RaggedLastBatch(Rule):
     n: yield x[start:end]` with `n = x.shape[0]`, also gathering `range(i, min(i + B, n))`
     item by item, or counting `for i in range(num_batches)` with `num_batches = full +
     bool(rest)` of `divmod(num_train, B)` and slicing `perm[i * B:(i + 1) * B]`, as JAX's own
-    MNIST example does, its batches drawn with `next(batches)`), or a loader class whose `__iter__` does so (also over `self.n =
+    MNIST example does, its batches drawn with `next(batches)`), or a function of the module that
+    returns a list of such batches (`return [(x[i:i + 32], y[i:i + 32]) for i in range(0, n,
+    32)]`; a count `n` the def is given is judged at the call: `make_batches(80, 1)` is ragged,
+    `make_batches(128, 0)` is not), or a loader class whose `__iter__` does so (also over `self.n =
     len(data)`, and a class a factory function defines and returns, whose `stop = n - n % B
     if drop_last else n` takes the factory's flag), here or imported, without dropping the
     remainder; the loop may get the loader as a parameter that every call of its function
@@ -31,7 +34,11 @@ class RaggedLastBatch(Rule):
     passes (`np.random.normal(size=(64, 4))` in batches of 16: equinox's parallelism example).
     A batch passed inside a tuple, list or
     dict display (`loss(params, (x[s:s + B], y[s:s + B]))`) counts as passed directly: each
-    leaf's shape is part of the signature (the same holds for JIT501 and JIT502).
+    leaf's shape is part of the signature (the same holds for JIT501 and JIT502). The loop may
+    call an eager helper that hands the batch on (`update(params, batch)` with `def
+    update(params, batch): return ... jax.grad(loss)(params, batch)` of a jitted `loss`: a
+    transform that calls the jit with the arguments it is given, JAX facts
+    `ARGUMENT_FORWARDING_TRANSFORMS`).
 
     ## Why is this bad?
     jit compiles once per input shape, so the short last batch (or the shorter chunks of
@@ -41,7 +48,9 @@ class RaggedLastBatch(Rule):
     once; a generator slicing 10 rows in batches of 4 up to the end (diffrax issue 111's
     loader) compiles twice, its fix (`while end <= n`) once; a loader class slicing 10 rows in
     batches of 4 compiles twice, dropping the remainder once; the MNIST example's `data_stream`
-    over 1,000 rows in batches of 128 compiles `update` twice, over 1,024 rows once.
+    over 1,000 rows in batches of 128 compiles `update` twice, over 1,024 rows once; a jitted
+    `loss` differentiated by an eager `update` over 100 rows in batches of 32 compiles 4 times
+    (forward and backward, per batch shape), over full batches twice.
 
     ## Fix safety
     Dropping the last partial batch changes which data is seen (fine for training epochs, not
