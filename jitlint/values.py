@@ -1635,3 +1635,72 @@ def annotated_fields(cls: cst.ClassDef) -> list[cst.AnnAssign]:
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     return [small for statement in body if isinstance(statement, cst.SimpleStatementLine)
             for small in statement.body if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)]
+
+
+# ---------------------------------------------------------------------------- Python numbers
+# What Python type a number is matters to jit: a Python int is a weak int32 argument, a Python
+# float a weak float32, so a value that starts as ``1`` and becomes ``0.99`` is two signatures.
+PythonNumber = str  # "int" | "float" | "number" (a Python number of either type)
+_INT_RESULT_BUILTINS = frozenset({"int", "len", "round"})
+_CHOOSING_BUILTINS = frozenset({"max", "min", "abs"})
+
+
+def python_number(model: SemanticModel, flow: "ValueFlow", expr: cst.BaseExpression, scope: Scope,
+                  is_itself: Callable[[cst.BaseExpression], bool] = lambda e: False,
+                  passed: Optional[Callable[[Binding], Optional[list]]] = None, depth: int = 0
+                  ) -> Optional[PythonNumber]:
+    """"int" / "float" when ``expr`` is a Python number of that type (never an array), "number"
+    when it is a Python number of either type; None when not known to be a Python number.
+    ``is_itself``: the value being updated (``epsilon`` in ``epsilon = max(epsilon * 0.99,
+    0.05)``), a Python number of either type; ``passed``: CallingContext.passed_to, for a
+    parameter every call fills with a number."""
+    if depth > 4:
+        return None
+    if is_itself(expr):
+        return "number"
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
+        return python_number(model, flow, expr.expression, scope, is_itself, passed, depth)
+    if isinstance(expr, cst.Integer):
+        return "int"
+    if isinstance(expr, cst.Float):
+        return "float"
+    if isinstance(expr, cst.BinaryOperation):
+        sides = [python_number(model, flow, side, scope, is_itself, passed, depth + 1) for side in (expr.left, expr.right)]
+        if None in sides:
+            return None
+        if isinstance(expr.operator, cst.Divide) or "float" in sides:
+            return "float"
+        if isinstance(expr.operator, cst.Power) or "number" in sides:
+            return "number"  # ``2 ** -1`` is a float
+        return "int"
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and not model.lookup(expr.func.value, scope):
+        name = expr.func.value
+        if name == "float":
+            return "float"
+        if name in _INT_RESULT_BUILTINS and len(expr.args) == 1:
+            return "int"
+        if name in _CHOOSING_BUILTINS and expr.args and not any(a.star or a.keyword for a in expr.args):
+            kinds = {python_number(model, flow, a.value, scope, is_itself, passed, depth + 1) for a in expr.args}
+            return None if None in kinds else kinds.pop() if len(kinds) == 1 else "number"
+        return None
+    if isinstance(expr, cst.Attribute):
+        value = self_attribute_value(model, expr, scope, any_value=True)
+        return python_number(model, flow, value[0], value[1], is_itself, passed, depth + 1) if value is not None else None
+    if not isinstance(expr, cst.Name):
+        return None
+    kinds = set()
+    for binding in flow.reaching(expr, scope):
+        if binding.kind == "assign" and isinstance(binding.node, cst.Assign) and len(binding.node.targets) == 1 \
+                and isinstance(binding.node.targets[0].target, cst.Name) and binding.value is not None:
+            kinds.add(python_number(model, flow, binding.value, binding.scope, is_itself, passed, depth + 1))
+        elif binding.kind == "param" and passed is not None:
+            values = passed(binding)
+            if not values:
+                return None
+            kinds |= {python_number(model, flow, value, site.frame.scope, is_itself, passed, depth + 1)
+                      for value, site in values}
+        else:
+            return None
+    if not kinds or None in kinds:
+        return None
+    return kinds.pop() if len(kinds) == 1 else "number"

@@ -44,7 +44,7 @@ from jitlint.rules._context import CallingContext, calling_context
 from jitlint.rules._instances import pytree_instance
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads, positional_params
 from jitlint.semantic import Binding, CallSite, Scope, SemanticModel, argument_value, has_decorator, passed_values
-from jitlint.values import (GROW_METHODS, IterationValues, substituted, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
+from jitlint.values import (GROW_METHODS, python_number, method_of_self, IterationValues, substituted, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
                             array_made_by, loop_elements,
                             statements_in,
                             returned_values, value_flow)
@@ -152,6 +152,8 @@ def _analyse(ctx: FileContext) -> list[Churn]:
     found.extend(c for c in _weak_type_alternations(ctx, jitted) if id(c.node) not in flagged)
     flagged = {id(churn.node) for churn in found}
     found.extend(c for c in _field_kind_alternations(ctx, jitted) if id(c.node) not in flagged)
+    flagged = {id(churn.node) for churn in found}
+    found.extend(c for c in _attribute_kind_changes(ctx, jitted) if id(c.node) not in flagged)
     return found
 
 
@@ -294,6 +296,68 @@ def _weak_type_alternations(ctx: FileContext, jitted: set) -> Iterator[Churn]:
                     f"with `{_src(before_arg)}`, {before_text}, at the same argument: each "
                     f"(dtype, weak type) is its own signature, so this call compiles "
                     f"`{jc.name}` a second time; {_weak_fix(before, kind[0], scalar)}"))
+
+
+def _attribute_kind_changes(ctx: FileContext, jitted: set) -> Iterator[Churn]:
+    """A jitted call that passes ``self.epsilon`` (traced) where the class's methods write it
+    a Python int (``self.epsilon = self.init_epsilon`` of a constructor parameter every
+    construction fills with ``1``) and elsewhere make it a float (``self.epsilon *=
+    self.decay`` of a float ``decay``): a weak int32 on the calls before the decay, a weak
+    float32 after it, two signatures (junoJaxRL's DQN agent: 2 compiles of ``select_action``).
+    An equinox filter_jit holds Python numbers static (JIT403's)."""
+    model, flow, context = ctx.model, value_flow(ctx), calling_context(ctx)
+    for jc in jitted_calls(ctx):
+        site = model.call_site_of[jc.call]
+        if jc.app.jit.qualname.startswith("equinox.") or any(frame.node in jitted for frame in site.frame):
+            continue
+        for arg in jc.dynamic_args():
+            attr = arg.value
+            if not (isinstance(attr, cst.Attribute) and isinstance(attr.value, cst.Name) and attr.value.value == "self"):
+                continue
+            method = method_of_self(model, attr.value, site.frame.scope)
+            owner = model.functions[method].scope.node if method is not None and method in model.functions else None
+            if not isinstance(owner, cst.ClassDef):
+                continue
+            starts, floats = [], []
+            for write, value, scope in _self_attribute_writes(model, owner, attr.attr.value):
+                def itself(expr: cst.BaseExpression, name: str = attr.attr.value) -> bool:
+                    return isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) \
+                        and expr.value.value == "self" and expr.attr.value == name
+                kind = "float" if isinstance(write, cst.AugAssign) and isinstance(write.operator, cst.DivideAssign) \
+                    else python_number(model, flow, value, scope, itself, context.passed_to)
+                if isinstance(write, cst.Assign) and kind == "int":
+                    starts.append(write)
+                elif kind == "float":
+                    floats.append(write)
+            if starts and floats:
+                start, change = starts[0], floats[0]
+                yield Churn("dtype", attr, jc, (
+                    f"`{jc.name}` is called with `{_src(attr)}`, which `{_src(start, 50)}` starts as a "
+                    f"Python int (weak int32) and `{_src(change, 50)}` makes a float (weak float32): "
+                    f"each is its own signature, so the calls after the change compile `{jc.name}` "
+                    f"a second time; start it as a float (`{_src(start.targets[0].target)} = "
+                    f"float({_src(start.value, 40)})`)"))
+
+
+def _self_attribute_writes(model: SemanticModel, cls: cst.ClassDef, name: str
+                           ) -> Iterator[tuple[cst.CSTNode, cst.BaseExpression, Scope]]:
+    """(the statement, the value written, its scope) for each ``self.name = value`` and
+    ``self.name op= value`` in the methods of ``cls``."""
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for method in (s for s in body if isinstance(s, cst.FunctionDef)):
+        scope = model.scope_of.get(method)
+        if scope is None:
+            continue
+        for node in iter_nodes(method.body):
+            if isinstance(node, cst.Assign) and len(node.targets) == 1:
+                target = node.targets[0].target
+            elif isinstance(node, cst.AugAssign):
+                target = node.target
+            else:
+                continue
+            if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                    and target.value.value == "self" and target.attr.value == name:
+                yield node, node.value, scope
 
 
 @dataclass(eq=False)
@@ -1706,7 +1770,7 @@ class _ArgChecker:
         outside = [b for b in bindings if not self._inside(b, loop)]
         inside = [b for b in bindings if self._inside(b, loop)]
         if outside and inside and all(_is_int_literal_binding(b) for b in outside) \
-                and all(_makes_float(b) for b in inside):
+                and all(_makes_float(b, self.model, self.flow) for b in inside):
             return ("a Python int before the loop that becomes a float inside it (weak int32, "
                     "then weak float32)", f"start it as a float ({name.value} = 1.0)")
         return None
@@ -1932,19 +1996,19 @@ def _is_int_literal_binding(binding: Binding) -> bool:
     return isinstance(value, cst.Integer)
 
 
-def _makes_float(binding: Binding) -> bool:
+def _makes_float(binding: Binding, model: SemanticModel, flow: ValueFlow) -> bool:
+    """The write makes ``binding.name`` a Python float (values.python_number), whatever Python
+    number it held: ``eps /= 2``, ``eps *= decay`` of a float ``decay``, ``eps = max(eps *
+    0.99, 0.05)``."""
     node = binding.node
+    def itself(expr: cst.BaseExpression) -> bool:
+        return isinstance(expr, cst.Name) and expr.value == binding.name
     if isinstance(node, cst.AugAssign):
-        return isinstance(node.operator, cst.DivideAssign) or _is_float_literal(node.value)
-    if binding.kind != "assign" or not isinstance(node, cst.Assign):
+        return isinstance(node.operator, cst.DivideAssign) or python_number(
+            model, flow, node.value, binding.scope, itself) == "float"
+    if binding.kind != "assign" or not isinstance(node, cst.Assign) or binding.value is None:
         return False
-    value = binding.value
-    if _is_float_literal(value):
-        return True
-    if isinstance(value, cst.BinaryOperation):
-        return isinstance(value.operator, cst.Divide) or _is_float_literal(value.left) \
-            or _is_float_literal(value.right)
-    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "float"
+    return python_number(model, flow, binding.value, binding.scope, itself) == "float"
 
 
 def _builtin_call(expr: cst.BaseExpression, name: str, model: SemanticModel, scope: Scope) -> bool:

@@ -369,8 +369,14 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
                     apps, bound = by_def[method], True
         elif isinstance(func, cst.Attribute):  # ``self.logits(x)`` after ``self.logits = jax.jit(...)`` in __init__
             stored = self_attribute_value(model, func, site.frame.scope)
+            # ``self.select_action = select_action`` of a jitted def (one made in ``__init__``)
+            named = self_attribute_value(model, func, site.frame.scope, any_value=True) if stored is None else None
+            stored_app = bound_app(binding) if named is not None and isinstance(named[0], cst.Name) \
+                and (binding := model.single_binding(named[0].value, named[1])) is not None else None
             if stored is not None and stored[0] in by_call:
                 apps, name = [by_call[stored[0]]], f"self.{func.attr.value}"
+            elif stored_app is not None:
+                apps, name = [stored_app], f"self.{func.attr.value}"
             else:
                 method = _instance_method(ctx, func, site.frame.scope)
                 if method is not None and method not in by_def:

@@ -15,8 +15,13 @@ class ChangingDtype(Rule):
     weak type between iterations: the loop variable of a literal list mixing Python `int`,
     `float`, `bool` and `None` values (or several dtypes used as `dtype=` / `.astype`), also stored in an
     attribute in the loop first (`cfg.factor = factor` ... `f(x, cfg.factor)`), a name that starts
-    as a Python `int` and becomes a `float` in the loop (`lr = 1` ... `lr = lr / 2`), or
-    `1 if cond else 0.5`. Outside loops too: two calls in one block that give the same argument
+    as a Python `int` and becomes a `float` in the loop (`lr = 1` ... `lr = lr / 2`, `eps =
+    max(eps * 0.99, 0.05)`: the Python number type is followed through arithmetic, `max`/`min`,
+    names and parameters), or `1 if cond else 0.5`. An attribute passed to the jit
+    (`self.select_action(q, self.epsilon, key)`) that one method of its class sets to a Python
+    int (`self.epsilon = self.init_epsilon` of a constructor given `1`) and another makes a
+    float (`self.epsilon *= self.eps_decay_rate` with a float rate) is a weak int32 before the
+    change and a weak float32 after it: two compiles (junoJaxRL's DQN agent). Outside loops too: two calls in one block that give the same argument
     a Python scalar and then a Python scalar of the other kind (`f(x, 2)` then `f(x, 0.5)`), or
     a Python scalar and a strongly typed array (`np.float32(0.)`, a `dtype=`, `.astype`, or the
     result of a jitted function whose returned value combines one: `y = f(0.)` then `f(y)`,
@@ -67,7 +72,10 @@ class ChangingDtype(Rule):
     attribute set from `(2, 0.5, 3, 1.5)` compiles twice in 4 calls; the
     10 arguments 1, 1.0, jnp.float32, np.float32, jnp.array(1.), True, np.float64, jnp.int32,
     2, 3.0 compile 5 times. Python ints 0..4 alone compile once; `None, 0, 1, 1.0, 0.5` compile
-    3 times (DESC#1781). `f(0.0)` then `f(f(0.0))` with
+    3 times (DESC#1781). An epsilon started as `1` and decayed with `max(epsilon * 0.99, 0.05)`
+    compiles `select_action` twice in 10 calls (once started as `1.0`); the agent whose
+    `self.epsilon` starts as the constructor's `1` and is decayed with `*= 0.99` twice in 5
+    (once given `1.0`). `f(0.0)` then `f(f(0.0))` with
     `f = lambda x: x + np.float32(0.5)` compiles twice; with `np.float32(0.0)` first, or with a
     body of weak values only (`x / 2`: the result stays weakly typed), once. An episode-statistics
     wrapper reset eagerly to `0.0` and stored back as `(ret + reward) * (1 - done)` compiles the
