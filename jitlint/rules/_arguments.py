@@ -45,6 +45,7 @@ from jitlint.jaxfacts import (ARRAY_FILTERS, DTYPE_OBJECTS, ITERATOR_BUILTINS, F
                               NUMPY_INFERRING_CONSTRUCTORS, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
                               PYTREE_REGISTRATIONS, NON_PYTREE_CLASS_BASES)
 from jitlint.rule import FileContext
+from jitlint.rules._context import calling_context
 from jitlint.semantic import Binding, CallSite, Scope, argument_value, target_names
 from jitlint.values import MUTATING_METHODS, annotated_fields, assigned, value_flow
 from jitlint.walk import iter_nodes, own_nodes
@@ -495,29 +496,16 @@ def _param_value(ctx: FileContext, binding: Binding, depth: int = 0) -> Optional
 
 
 def _passed_to_param(ctx: FileContext, binding: Binding, param: cst.Param, depth: int) -> Optional[NonJaxValue]:
-    """The non-JAX value every call site of the module function passes for ``param`` (by
-    position or keyword), when there is one and all agree on its kind."""
+    """The non-JAX value every call in the module passes for ``param`` (by position or
+    keyword; CallingContext.passed_to: a module function's calls, a method's through its
+    instances), when there is one and all agree on its kind."""
     function = binding.scope.node
-    if depth > MAX_DEPTH or param.default is not None or not isinstance(function, cst.FunctionDef) \
-            or function.decorators:
+    if depth > MAX_DEPTH or not isinstance(function, cst.FunctionDef) or function.decorators:
         return None
-    model = ctx.model
-    defined = model.single_binding(function.name.value, model.module_scope)
-    if defined is None or defined.node is not function:
-        return None
-    params = [*function.params.posonly_params, *function.params.params]
-    if param not in params:
-        return None
-    index = params.index(param)
+    values = calling_context(ctx).passed_to(binding)
     found = None
-    for site in model.calls_to(defined):
-        args = site.node.args
-        if any(a.star for a in args):
-            return None
-        given = next((a.value for a in args if a.keyword is not None and a.keyword.value == param.name.value), None)
-        positional = [a.value for a in args if a.keyword is None]
-        given = given if given is not None else positional[index] if index < len(positional) else None
-        value = non_jax_value(ctx, given, site.frame.scope, depth + 1) if given is not None else None
+    for given, site in values or ():
+        value = non_jax_value(ctx, given, site.frame.scope, depth + 1)
         if value is None or (found is not None and value.kind != found.kind):
             return None
         found = found or value

@@ -324,12 +324,20 @@ class CallingContext:
                 or func.params.star_arg is param.node:
             return None
         positional = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        sites = self.call_sites(func)
         if self.model.functions[func].scope.kind == "class":
-            if func.name.value != "__init__":
+            if any(has_decorator(func, name) for name in ("staticmethod", "classmethod")) \
+                    or not positional or param.name == positional[0]:
                 return None
             positional = positional[1:]
+            # a method: its calls through an instance (``evaluator.evaluate(actor, state)``)
+            # bind ``self`` first; any other kind of call leaves the values unknown
+            if func.name.value != "__init__" and not all(
+                    isinstance(site.node.func, cst.Attribute) and func.name.value == site.node.func.attr.value
+                    and self.class_of(site.node.func.value, site.frame.scope) is None for site in sites):
+                return None
         position = positional.index(param.name) if param.name in positional else None
-        return passed_values(self.call_sites(func), position, param.name, param.node.default)
+        return passed_values(sites, position, param.name, param.node.default)
 
     @cached_property
     def _calls_through_self_attributes(self) -> dict[cst.FunctionDef, list[CallSite]]:

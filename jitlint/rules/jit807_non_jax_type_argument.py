@@ -21,7 +21,8 @@ class NonJaxTypeArgument(Rule):
     an instance of a plain class of this module (no base, not registered as a pytree, in a
     module that registers no classes it finds at run time; `self` in its methods included), an instance of this module's flax.linen Module (a frozen
     dataclass, no pytree: `jaxfacts.NON_PYTREE_CLASS_BASES`), also a parameter every call of
-    its module function passes one such value (`evaluate(model, ...)`), a library object holding such a leaf (`eqx.nn.Lambda`,
+    its module function passes one such value (`evaluate(model, ...)`; of a method, every call
+    through an instance: `evaluator.evaluate(actor, state)`), a library object holding such a leaf (`eqx.nn.Lambda`,
     `eqx.nn.MLP`: `jitlint/jaxfacts.py`), an instance of this module's pytree class (a
     flax.struct or chex dataclass, an equinox Module, a NamedTuple: `jaxfacts.PYTREE_CLASS_*`)
     with a field annotated `str` and not marked static, a NumPy array of strings, bytes or
