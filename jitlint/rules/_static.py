@@ -14,11 +14,9 @@ are ``ReceiverUse``s (JIT301, JIT402).  Anything not understood stays silent.
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass, replace
 from typing import Callable, Iterator, Optional, TypeVar
 
-from jitlint.walk import iter_nodes
 import libcst as cst
 
 from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ARRAY_LEAF_PARAMS, LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
@@ -33,7 +31,7 @@ from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._lifted import lifted_specs, transformed_calls
 from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context, inherited_method, sole_override
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument, argument_value, target_names
-from jitlint.rules._jitted import annotated_strict_array, jitted_functions, static_names
+from jitlint.rules._jitted import annotated_strict_array, jitted_calls, jitted_functions, static_names
 from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
                                 spec_errors, spec_of, target_def)
 from jitlint.values import (
@@ -42,6 +40,7 @@ from jitlint.values import (
     returned_values, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, self_attribute_value, unpacked_keywords,
     value_flow,
 )
+from jitlint.walk import iter_nodes, source_text as _src
 
 T = TypeVar("T")  # what a display's element check returns
 
@@ -757,6 +756,13 @@ def unhashable(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
     if isinstance(expr, cst.Name):
         found = None
         values = reaching_values(value_flow(ctx), expr, scope)
+        for value in values:
+            if jitted_output(ctx, value.binding) and any(jc.call is value.binding.node.value for jc in jitted_calls(ctx)) \
+                    and not ctx.model.call_site_of[value.binding.node.value].frame.loops_in_scope():
+                # ``epsilon = decaying_epsilon(...)`` on a path to the call (outside loops):
+                # every leaf a jitted function returns is a jax Array, so that path raises
+                return (f"a jax Array on a path to the call (`{_src(value.binding.node, 60)}`: every "
+                        f"output of a jitted function is an array)", ARRAY_FIX)
         for value in values:
             if jitted_output(ctx, value.binding):
                 # ``params, opt_state = step(params, opt_state)`` in the loop: that value comes

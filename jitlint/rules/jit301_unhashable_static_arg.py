@@ -37,7 +37,9 @@ class UnhashableStaticArg(Rule):
     `opt_init(params)` from `jax.example_libraries.optimizers`: jaxfacts.OPTIMIZER_STATE_INITS,
     ctd#15), and a variable when
     every definition reaching the read is one of these (flow-sensitive: `x = [0]` twice is
-    still a list; `x = tuple(x)` before the call is fine). Also any `jax.numpy` / `jax.random`
+    still a list; `x = tuple(x)` before the call is fine; an output of a jitted function on
+    any path to the call, outside loops, is an array: `epsilon = decaying_epsilon(...)` under
+    `if not eval_mode:`, dopamine-style exploration). Also any `jax.numpy` / `jax.random`
     result (a jax Array: `jnp.sum(x > 0)`), arithmetic on or a comparison of an array (a
     boolean mask, `np.arange(n) < k`: the advice is to pass the bound and build the mask inside,
     as a traced mask cannot index), an instance of a frozen or `unsafe_hash=True` dataclass or an
