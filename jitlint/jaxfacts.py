@@ -820,6 +820,19 @@ NNX_SELF_UPDATING_LAYERS: dict[str, str] = {
 # methods that switch those updates off for an object and the layers it holds
 NNX_UPDATE_SWITCHES = frozenset({"eval", "set_attributes"})
 
+# NNX transforms that split the graph of the NNX objects handed to them.  Inside a jit (nnx.jit
+# or jax.jit) whose function reads the module from outside (a global, an enclosing function's,
+# ``self.model`` of the method it is defined in), the module belongs to no trace level of the
+# jit, and the transform raises at the first call with this error (flax 0.12.8): the module must
+# be an argument of the jitted function.  tests/test_jaxfacts.py checks each entry.
+NNX_GRAPH_TRANSFORMS: dict[str, str] = {
+    "flax.nnx.grad": "ValueError",
+    "flax.nnx.value_and_grad": "ValueError",
+    "flax.nnx.vmap": "ValueError",
+    "flax.nnx.remat": "TraceContextError",
+    "flax.nnx.jit": "TraceContextError",
+}
+
 # NNX modes: ``Module.eval()`` / ``Module.train()`` set these attributes on every layer a module
 # holds (flax 0.12.8: ``set_attributes(deterministic=..., use_running_average=...)``).  They are
 # static, part of the graph definition nnx.jit keys its cache on, and a switch made inside

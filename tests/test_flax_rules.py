@@ -62,6 +62,8 @@ def test_jit610_updating_a_global_nnx_object_under_jax_jit_raises(reports):
     ("jax_jit_closure_in_init_updates_self_optimizer.py", "ValueError"),
     ("jax_jit_closure_in_method_updates_self_counter.py", "TraceContextError"),
     ("nnx_jit_closure_in_method_updates_self_model.py", "ValueError"),
+    ("nnx_jit_closure_differentiates_self_model.py", "ValueError"),
+    ("nnx_jit_step_differentiates_model_argument_ok.py", "steps: 3"),
     ("nnx_jit_method_passes_self_objects_ok.py", "steps: 3"),
     ("jax_jit_method_split_merge_ok.py", "steps: 3"),
 ])

@@ -32,7 +32,7 @@ from jitlint.jaxfacts import (SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HAS
                               SIGNATURE_PRESERVING_TRANSFORMS, ARGUMENT_FORWARDING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, PASS_THROUGH_WRAPPERS,
                               COMPILE_TIME_EVAL_CONTEXTS, TRACER_TYPES, TYPE_DISPATCH_DECORATORS, ARRAY_DISPATCH_CLASSES, LAX_BODY_ARITY, LAX_OPERANDS_FROM,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_METHODS,
-                              STAGING_TRACES, UNFUNCTIONALIZED_CALLS, NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES,
+                              STAGING_TRACES, UNFUNCTIONALIZED_CALLS, NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES, NNX_GRAPH_TRANSFORMS,
                               NNX_MODE_LAYERS, NNX_MODE_SWITCHES, STATIC_STATE_FIELDS,
                               NUMPY_KEEPING_JNP_FUNCTIONS,
                               NUMPY_CONVERTING_SUBMODULES,
@@ -1332,6 +1332,27 @@ def test_nnx_self_updating_layer_raises_when_a_jit_closes_over_it(qualname):
         layer = _nnx_layer(qualname)
         getattr(layer, switch)(**({NNX_SELF_UPDATING_LAYERS[qualname]: True} if switch == "set_attributes" else {}))
         jax.jit(lambda v: layer(v))(x)
+
+
+@pytest.mark.parametrize("qualname", sorted(NNX_GRAPH_TRANSFORMS))
+def test_nnx_graph_transform_of_a_closed_over_module_raises_inside_a_jit(qualname):
+    """``T(f)(model, x)`` inside a jit that reads ``model`` from outside raises the recorded
+    error; with ``model`` an argument of the jitted function it runs."""
+    nnx = pytest.importorskip("flax.nnx")
+    transform = getattr(nnx, qualname.rpartition(".")[2])
+    x = jnp.ones((4, 2))
+    keywords = {"in_axes": (None, 0)} if qualname.endswith("vmap") else {}
+
+    def applied(module, v):
+        return transform(lambda m, row: jnp.sum(m(row)), **keywords)(module, v)
+
+    for jit in (jax.jit, nnx.jit):
+        closed = nnx.Linear(2, 1, rngs=nnx.Rngs(0))
+        with pytest.raises(Exception) as caught:
+            jit(lambda v: applied(closed, v))(x)
+        assert type(caught.value).__name__ == NNX_GRAPH_TRANSFORMS[qualname]
+    passed = nnx.Linear(2, 1, rngs=nnx.Rngs(0))
+    nnx.jit(applied)(passed, x)
 
 
 @pytest.mark.parametrize("qualname", sorted(STATIC_STATE_FIELDS))

@@ -16,7 +16,7 @@ from typing import Iterator, NamedTuple, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import NNX_MODE_LAYERS, NNX_MODE_SWITCHES, NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES
+from jitlint.jaxfacts import NNX_GRAPH_TRANSFORMS, NNX_MODE_LAYERS, NNX_MODE_SWITCHES, NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES
 from jitlint.rule import FileContext
 from jitlint.rules._context import class_methods
 from jitlint.rules._jitted import jitted_functions
@@ -147,7 +147,33 @@ def closed_over_updates(func: cst.FunctionDef, model: SemanticModel) -> dict[str
     outer |= receiver_nnx_attributes(func, model)
     if not outer:
         return {}
-    return {**_self_updating_calls(func, model, outer), **_updates(func, model, outer, outer)}
+    return {**_graph_transforms(func, model, outer), **_self_updating_calls(func, model, outer),
+            **_updates(func, model, outer, outer)}
+
+
+def graph_transform(call: cst.CSTNode, model: SemanticModel, scope) -> Optional[str]:
+    """The NNX transform (jaxfacts.NNX_GRAPH_TRANSFORMS) whose result ``call`` calls:
+    ``nnx.value_and_grad(loss_fn)(model, x)``."""
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Call)):
+        return None
+    qualname = model.qualified_name(call.func.func, scope)
+    return qualname if qualname in NNX_GRAPH_TRANSFORMS else None
+
+
+def _graph_transforms(func: cst.FunctionDef, model: SemanticModel, outer: set[str]) -> dict[str, cst.CSTNode]:
+    """Outer NNX objects ``func`` hands to an NNX transform (``nnx.value_and_grad(loss_fn)(
+    self.model, X, y)``): the transform splits a graph that belongs to no trace level of the
+    jit, which raises at the first call like an in-place update."""
+    scope = model.scope_of[func]
+    found: dict[str, cst.CSTNode] = {}
+    for node in sorted(own_nodes(func.body), key=model.order):
+        if graph_transform(node, model, scope) is None:
+            continue
+        for arg in node.args:  # type: ignore[attr-defined]
+            name = dotted_name(arg.value)
+            if name in outer:
+                found.setdefault(name, node)
+    return found
 
 
 def _self_updating_calls(func: cst.FunctionDef, model: SemanticModel, outer: set[str]) -> dict[str, cst.CSTNode]:

@@ -5,7 +5,8 @@ import libcst as cst
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import class_methods
 from jitlint.rules._jitted import jitted_functions
-from jitlint.rules._nnx import NNX_JIT, PLAIN_JITS, closed_over_updates, creates_nnx_object, in_place_updates
+from jitlint.jaxfacts import NNX_GRAPH_TRANSFORMS
+from jitlint.rules._nnx import NNX_JIT, PLAIN_JITS, closed_over_updates, creates_nnx_object, graph_transform, in_place_updates
 from jitlint.rules._stale import NNX_UPDATED, stale_reads
 
 
@@ -18,7 +19,8 @@ class JitClosesOverNnxModule(Rule):
     passes it to an `nnx.jit` train step, `nnx.update`s it, or assigns its variables. Also a
     jitted function (`nnx.jit` or `jax.jit`) that updates such an outer object itself (`counter.count.value += 1`,
     `optimizer.update(model, grads)` on a global, or on `self.optimizer` from a function defined
-    in a method), and `nnx.jit(counter)` of a module instance whose `__call__` updates `self`.
+    in a method), or hands it to an NNX transform (`nnx.value_and_grad(loss_fn)(self.model,
+    x, y)`), and `nnx.jit(counter)` of a module instance whose `__call__` updates `self`.
     Calling a layer whose call updates its own state counts as an update
     (`jaxfacts.NNX_SELF_UPDATING_LAYERS`: `nnx.Dropout`'s RNG stream unless `deterministic=True`,
     `nnx.BatchNorm`'s running statistics unless `use_running_average=True`), also through a
@@ -39,7 +41,11 @@ class JitClosesOverNnxModule(Rule):
     (flax#4695); a `jax.jit` closure of a method writing `self.counter.count.value` raises
     TraceContextError. So does a jitted function calling a global `nnx.Dropout(0.5, rngs=...)`
     or a model holding an `nnx.BatchNorm` in training mode (flax#4539); `deterministic=True`,
-    `use_running_average=True` or `model.eval()` run.
+    `use_running_average=True` or `model.eval()` run. Handing an outer module to an NNX
+    transform inside the jit (`nnx.value_and_grad(loss_fn)(self.model, x, y)`, nnx.grad, vmap,
+    remat, jit: `jaxfacts.NNX_GRAPH_TRANSFORMS`, tested) raises too, even with the optimizer
+    passed as an argument: ValueError (`Cannot extract graph node from different trace
+    level`) for grad and vmap, TraceContextError for remat and jit.
 
     ## Fix safety
     Take the module as an argument (`def predict(model, x)` under `nnx.jit`; for `jax.jit`
@@ -132,6 +138,17 @@ def _updates_inside(ctx: FileContext) -> Iterator[Violation]:
             if names is None:
                 continue  # one finding per update, naming every object it updates
             them = " and ".join(f"`{n}`" for n in names)
+            transform = graph_transform(node, ctx.model, ctx.model.scope_of[func])
+            if transform is not None:
+                short = transform.replace("flax.nnx.", "nnx.")
+                yield Violation(node, (
+                    f"`{func.name.value}`, under {jit}, hands {them}, which it reads from outside, to "
+                    f"`{short}`: the module is closed over, not an input of the trace, so the "
+                    f"transform cannot split it and raises {NNX_GRAPH_TRANSFORMS[transform]} at the "
+                    f"first call; pass {them} as {'arguments' if len(names) > 1 else 'an argument'}"
+                    f"{'' if apps[0].jit.qualname == NNX_JIT else ' and use nnx.jit'}"),
+                    related=((apps[0].anchor, f"the {jit}"),))
+                continue
             yield Violation(node, (
                 f"`{func.name.value}`, under {jit}, updates the NNX object{'s' if len(names) > 1 else ''} "
                 f"{them} it reads from outside: {'they are' if len(names) > 1 else 'it is'} closed "
