@@ -36,10 +36,10 @@ from jitlint.rule import FileContext
 from jitlint.rules._context import class_methods
 from jitlint.rules._jitted import FunctionLike, jitted_functions, positional_params
 from jitlint.rules._stale import Event, _Analysis, _attribute_loads, _is_container
-from jitlint.semantic import Binding, CallSite, Frame, Scope
+from jitlint.semantic import Binding, CallSite, Frame, Scope, dotted_name, has_decorator
 from jitlint.staticargs import target_def
-from jitlint.values import array_made_by, origin, value_flow
-from jitlint.walk import Walker
+from jitlint.values import array_made_by, origin, target_leaves, value_flow
+from jitlint.walk import Walker, iter_nodes
 
 # Calls that register a class as a pytree (its first argument), and class decorators that do.
 PYTREE_REGISTRATIONS = frozenset({
@@ -63,6 +63,7 @@ class MutatedStatic:
     called: bool  # the body calls the changed attribute (a function held by the object)
     passed: cst.CSTNode  # the object at the first call
     mutation: cst.CSTNode  # the change between two calls
+    path: Optional[str] = None  # ``self.ac.q_state`` when the change writes below the attribute
 
 
 @dataclass(eq=False)
@@ -87,8 +88,8 @@ def _analyse(ctx: FileContext) -> list[MutatedStatic]:
     groups: dict[tuple[str, tuple[int, ...]], list[_Passing]] = {}
     for passing in _passings(ctx):
         bindings = ctx.model.lookup(passing.name.value, passing.site_frame.scope)
-        if not bindings or not all(_built_object(ctx, b) for b in bindings):
-            continue  # an object a call builds: not a literal, container or array
+        if not bindings or not (all(_built_object(ctx, b) for b in bindings) or _receiver_class(ctx, bindings)):
+            continue  # an object a call builds (or a method's receiver): not a literal, container or array
         groups.setdefault((passing.callee, tuple(id(b) for b in bindings)), []).append(passing)
     if not groups:
         return []
@@ -99,20 +100,27 @@ def _analyse(ctx: FileContext) -> list[MutatedStatic]:
         first = min(passings, key=lambda p: p.order)
         bindings = ctx.model.lookup(first.name.value, first.site_frame.scope)
         calls = [Event(p.site_frame, p.order) for p in passings]
-        cls = _class_of(ctx, bindings[0])
+        cls = _class_of(ctx, bindings[0]) or _receiver_class(ctx, bindings)
         read = _attributes_read(first, cls)
+        stale = []  # (attribute, write, the path below it that changes) of each change between calls
         for attribute, write in _changes(ctx, first.name.value, bindings, cls):
             if any(write.frame.is_inside(j) for j in jitted) or _rebuilt_in_loop(bindings, write):
                 continue
             if attribute is not None and read is not None and attribute not in read:
                 continue  # the trace never reads it (a counter, a log): nothing goes stale
             if any(analysis._between_calls(w, calls, ()) for w in analysis._lift(write, ())):
-                read = _stale_read(first, attribute)
-                found.append(MutatedStatic(
-                    read, first.name.value, first.callee, attribute, first.receiver,
-                    cls.name.value if cls is not None and is_pytree_class(ctx, cls) else None,
-                    _called(first.function, read), first.shown, write.node or first.shown))
-                break
+                stale.append((attribute, write, _changed_path(write.node, first.name.value, attribute)))
+        if not stale:
+            continue
+        # a change whose path the body reads (``self.ac.pi_state``) before one it only reaches
+        # through the attribute (``self.ac.q_state`` of a body reading ``self.ac.q1``)
+        attribute, write, path = next((each for each in stale if each[2] is not None
+                                       and _path_read(first, each[2]) is not None), stale[0])
+        node = _stale_read(first, attribute, path)
+        found.append(MutatedStatic(
+            node, first.name.value, first.callee, attribute, first.receiver,
+            cls.name.value if cls is not None and is_pytree_class(ctx, cls) else None,
+            _called(first.function, node), first.shown, write.node or first.shown, path))
     return found
 
 
@@ -140,6 +148,9 @@ def _passings(ctx: FileContext) -> Iterator[_Passing]:
         caller = use.site.frame.enclosing_function()
         if use.receiver.value != "self" or caller is None:
             continue
+        # ``self`` itself in the calling method: ``self.q = ...`` between two calls there
+        yield _Passing(use.receiver, use.site.frame, order(use.site.node), use.spec.name, method, param, True,
+                       use.receiver)
         for receiver, site in _outer_receivers(ctx, use.cls, caller):
             yield _Passing(receiver, site.frame, order(site.node), use.spec.name, method, param, True, receiver)
 
@@ -159,6 +170,7 @@ def _outer_receivers(ctx: FileContext, cls: cst.ClassDef, method: cst.FunctionDe
         if func.value.value == "self":
             caller = site.frame.enclosing_function()
             if caller is not None and caller is not method:
+                yield func.value, site  # ``self.update_q(...)`` in ``train``: that method's receiver
                 yield from _outer_receivers(ctx, cls, caller, depth + 1)
             continue
         made = origin(flow, func.value, site.frame.scope, site.frame)
@@ -216,6 +228,19 @@ def _creation(ctx: FileContext, binding: Binding) -> Optional[tuple[cst.Call, Sc
     if not built or len({cst.Module([]).code_for_node(call.func) for call, _ in built}) != 1:
         return None
     return built[0]
+
+
+def _receiver_class(ctx: FileContext, bindings: list[Binding]) -> Optional[cst.ClassDef]:
+    """The class whose method has ``bindings`` (one) as its receiver, ``self``."""
+    if len(bindings) != 1 or bindings[0].kind != "param" or not isinstance(bindings[0].scope.node, cst.FunctionDef):
+        return None
+    method = bindings[0].scope.node
+    params = positional_params(method)
+    owner = ctx.model.functions[method].scope.node if method in ctx.model.functions else None
+    if not params or params[0] is not bindings[0].node or not isinstance(owner, cst.ClassDef) \
+            or any(has_decorator(method, name) for name in ("staticmethod", "classmethod")):
+        return None
+    return owner
 
 
 def _class_of(ctx: FileContext, binding: Binding) -> Optional[cst.ClassDef]:
@@ -429,14 +454,39 @@ def _rebuilt_in_loop(bindings: list[Binding], write: Event) -> bool:
     return any(b.frame is not None and any(b.frame.is_inside(loop) for loop in loops) for b in bindings)
 
 
-def _stale_read(passing: _Passing, attribute: Optional[str]) -> cst.CSTNode:
-    """The jitted body's first read of the changed attribute (of any attribute when it is not
-    known): where the old value is baked in.  The static argument when the body is elsewhere."""
+def _stale_read(passing: _Passing, attribute: Optional[str], path: Optional[str] = None) -> cst.CSTNode:
+    """The jitted body's first read of the changed attribute (of the changed ``path`` below it
+    when known; of any attribute when the attribute is not known): where the old value is
+    baked in.  The static argument when the body is elsewhere."""
     if passing.function is None or passing.param is None:
         return passing.shown
+    deep = _path_read(passing, path) if path is not None else None
+    if deep is not None:
+        return deep
     reads = _attribute_loads(passing.function.body, passing.param)
     chosen = [r for r in reads if r.attr.value == attribute] or reads
     return chosen[0] if chosen else passing.shown
+
+
+def _path_read(passing: _Passing, path: str) -> Optional[cst.Attribute]:
+    """The jitted body's first read of the changed ``path`` (``sac.ac.q_state`` read as
+    ``self.ac.q_state``)."""
+    if passing.function is None or passing.param is None:
+        return None
+    below = f"{passing.param}.{path.split('.', 1)[1]}"
+    return next((n for n in iter_nodes(passing.function.body)
+                 if isinstance(n, cst.Attribute) and dotted_name(n) == below), None)
+
+
+def _changed_path(write: Optional[cst.CSTNode], name: str, attribute: Optional[str]) -> Optional[str]:
+    """``self.ac.q_state`` when the change writes below the first attribute (``self.ac.q_state,
+    loss = ...``): the path that really changes, for the message, the fix and the read."""
+    target = write.target if isinstance(write, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) else None
+    for leaf in target_leaves(target):
+        path = dotted_name(leaf) if isinstance(leaf, cst.Attribute) else None
+        if attribute and path and path.startswith(f"{name}.{attribute}.") and path.count(".") > 1:
+            return path
+    return None
 
 
 def _called(function: Optional[FunctionLike], read: cst.CSTNode) -> bool:

@@ -19,7 +19,7 @@ from typing import Callable, Iterator, Optional, TypeVar
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ARRAY_LEAF_PARAMS, LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
+from jitlint.jaxfacts import (ARGUMENT_FORWARDING_TRANSFORMS, ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ARRAY_LEAF_PARAMS, LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
                               OPTAX_SCHEDULES, OPTIMIZER_STATE_INITS, OPTAX_TRANSFORMATIONS, REJECTED_JIT_KEYWORDS, TRACING_CALLS,
                               GRAPH_STATIC_JITS, TracingCall, FRESH_TRANSFORMS,
                               JIT_POSITIONAL_ARGUMENTS)
@@ -353,6 +353,9 @@ def _receivers(ctx: FileContext) -> list[ReceiverUse]:
     for site in ctx.model.calls:
         func = site.node.func
         scope = site.frame.scope
+        if isinstance(func, cst.Call) and func.args and isinstance(func.args[0].value, cst.Attribute) \
+                and ctx.model.qualified_name(func.func, scope) in ARGUMENT_FORWARDING_TRANSFORMS:
+            func = func.args[0].value  # ``jax.grad(self.pi_loss)(s)`` runs the bound method
         if isinstance(func, cst.Attribute):
             receiver, method = func.value, func.attr.value
         else:
