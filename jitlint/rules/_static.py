@@ -206,10 +206,23 @@ def static_array_params(ctx: FileContext) -> Iterator[tuple[object, StaticArgSpe
         static = static_names(spec)
         if not isinstance(function, cst.FunctionDef) or not static:
             continue
+        # a call that passes a shape or a literal there (``image_shape=image.shape[:2]`` of an
+        # ``image_shape: jnp.ndarray``) shows the annotation is loose, not the call wrong
+        passed_plain = {use.param for use in all_static_uses(ctx) if use.spec is spec and _plain_python(use.value)}
         params = [p for p in (*function.params.posonly_params, *function.params.params, *function.params.kwonly_params)
-                  if p.name.value in static and p.name.value != "self" and annotated_strict_array(p)]
+                  if p.name.value in static and p.name.value != "self" and annotated_strict_array(p)
+                  and p.name.value not in passed_plain]
         if params:
             yield app, spec, params
+
+
+def _plain_python(expr: cst.BaseExpression) -> bool:
+    """A literal, a tuple display, or an array's shape (``x.shape``, ``x.shape[:2]``): a
+    hashable Python value, never an array."""
+    if isinstance(expr, cst.Subscript):
+        expr = expr.value
+    return isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString, cst.Tuple)) \
+        or isinstance(expr, cst.Attribute) and expr.attr.value == "shape"
 
 
 def eager_lax_uses(ctx: FileContext) -> list[StaticUse]:
