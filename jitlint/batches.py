@@ -10,6 +10,7 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
+from jitlint.jaxfacts import SIZE_KEEPING_METHODS
 from jitlint.walk import children, own_nodes, source_text
 
 
@@ -306,9 +307,24 @@ def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
             stack.extend(children(current))
 
 
+def guard_acts(guard: cst.CSTNode) -> bool:
+    """An ``if`` about the short batch does something about it: it skips it (``continue``,
+    ``break``, ``return``, ``raise``), or calls something (pads it, or makes the jitted call
+    only for full batches), not only a method that keeps its rows."""
+    if not isinstance(guard, cst.If):
+        return True  # a conditional expression picks another value for the short batch
+    for node in _walk(guard):
+        if isinstance(node, (cst.Continue, cst.Break, cst.Return, cst.Raise)):
+            return True
+        if isinstance(node, cst.Call) and not (isinstance(node.func, cst.Attribute)
+                                               and node.func.attr.value in SIZE_KEEPING_METHODS):
+            return True
+    return False
+
+
 def short_batch_guard(loop: cst.CSTNode, size: str) -> Optional[cst.CSTNode]:
     """An ``if`` in the loop that tests a batch's length (``len(...)`` / ``.shape``) or the
-    end of a batch against the data (drop_last written by hand)."""
+    end of a batch against the data (drop_last written by hand), and acts on it (guard_acts)."""
     # a comprehension's ``if`` clauses hang on its ``for``
     stack = list(children(loop.for_in if isinstance(loop, (cst.ListComp, cst.GeneratorExp)) else loop.body))  # type: ignore[attr-defined]
     while stack:
@@ -316,7 +332,7 @@ def short_batch_guard(loop: cst.CSTNode, size: str) -> Optional[cst.CSTNode]:
         if isinstance(node, (cst.If, cst.IfExp, cst.CompIf)):
             test = src(node.test, 400)
             if ("len(" in test or ".shape" in test or (size and size in test)) and any(
-                    op in test for op in ("<", ">", "!=", "==")):
+                    op in test for op in ("<", ">", "!=", "==")) and guard_acts(node):
                 return node
         if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             stack.extend(children(node))

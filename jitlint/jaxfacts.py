@@ -230,6 +230,10 @@ SHAPE_KEEPING_CONVERSIONS = frozenset({"jax.numpy.asarray", "jax.numpy.array", "
                                        "numpy.array", "jax.device_put"})
 # Array methods that return an array of the receiver's shape (``points.astype(np.float32)``).
 SHAPE_KEEPING_METHODS = frozenset({"astype", "copy"})
+# Array methods whose result has as many elements as the array: rebinding a short last batch
+# with one (``x_batch = x_batch.reshape(-1, 1, 28, 28)`` under ``if x_batch.shape[0] != B``)
+# leaves it short, so that ``if`` does not guard the jitted call (tests/test_jaxfacts.py).
+SIZE_KEEPING_METHODS = frozenset({"reshape", "astype", "squeeze", "transpose", "flatten", "ravel", "view"})
 # Array methods whose result has a numeric receiver's dtype (``sum`` of bools counts them: an
 # int), and those of them that keep a boolean mask a mask (``mask.ravel()``; ``clip`` makes
 # it int32, ``round`` raises).  Checked by tests/test_jaxfacts.py.

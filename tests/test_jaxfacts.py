@@ -29,7 +29,7 @@ from jitlint.jaxfacts import (SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HAS
                               HOST_GENERATOR_SIZE_PARAMS, LAX_LOOP_LIBRARY_CALLS,
                               LEAF_FIELD_DATACLASSES, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, TRACE_ERROR_CATCHERS,
                               PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
-                              SIGNATURE_PRESERVING_TRANSFORMS, ARGUMENT_FORWARDING_TRANSFORMS, NUMPY_ARRAY_CONSTRUCTORS, PASS_THROUGH_WRAPPERS,
+                              SIGNATURE_PRESERVING_TRANSFORMS, ARGUMENT_FORWARDING_TRANSFORMS, SIZE_KEEPING_METHODS, NUMPY_ARRAY_CONSTRUCTORS, PASS_THROUGH_WRAPPERS,
                               COMPILE_TIME_EVAL_CONTEXTS, TRACER_TYPES, TYPE_DISPATCH_DECORATORS, ARRAY_DISPATCH_CLASSES, LAX_BODY_ARITY, LAX_OPERANDS_FROM,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_METHODS,
                               STAGING_TRACES, UNFUNCTIONALIZED_CALLS, NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES, NNX_GRAPH_TRANSFORMS,
@@ -1983,6 +1983,17 @@ def test_signature_preserving_transform_keeps_the_parameters(qualname):
         return jnp.sum(params * x)
 
     assert list(inspect.signature(transform(loss)).parameters) == ["params", "static", "x"]
+
+
+@pytest.mark.parametrize("method", sorted(SIZE_KEEPING_METHODS))
+def test_size_keeping_method_keeps_a_short_batch_short(method):
+    """A short batch of 3 rows (of 4 features) rebound with the method still holds 12 values,
+    never the 16 of a full batch of 4: NumPy and jax arrays alike."""
+    arguments = {"reshape": (-1, 2, 2), "astype": (np.float32,), "view": ()}.get(method, ())
+    for short in (np.ones((3, 4), np.float32), jnp.ones((3, 4), jnp.float32)):
+        if method == "view" and not isinstance(short, np.ndarray):
+            continue  # jax arrays have no view(); NumPy's keeps the buffer
+        assert getattr(short, method)(*arguments).size == 12
 
 
 @pytest.mark.parametrize("qualname", sorted(ARGUMENT_FORWARDING_TRANSFORMS))

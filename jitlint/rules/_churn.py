@@ -35,10 +35,11 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_METHODS, TREE_MAPS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, DATA_SIZED_OUTPUTS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_GENERATORS,
+from jitlint.jaxfacts import (ARRAY_METHODS, SIZE_KEEPING_METHODS, TREE_MAPS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, DATA_SIZED_OUTPUTS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_GENERATORS,
                               HOST_RANDOM_SIZE_PARAMS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
+from jitlint.batches import guard_acts
 from jitlint.rules._loaders import PASS_THROUGH, ragged_source
 from jitlint.rules._context import CallingContext, calling_context
 from jitlint.rules._instances import pytree_instance
@@ -1495,7 +1496,7 @@ class _ArgChecker:
         """The batch a name holds at its read, through rebindings in the loop that hand it on
         (``batch = {k: v[s:s + B] ...}; batch = shard(batch)``: jaxfacts.BATCH_KEEPING_CALLS) or
         convert it (``x = jnp.array(X[s:s + B])``: jaxfacts.SHAPE_KEEPING_CONVERSIONS)."""
-        binding = self.flow.single(name, self.scope)
+        binding = self.flow.single(name, self.scope) or self._rows_kept(name)
         if binding is None or binding.kind != "assign" or not self._inside(binding, loop) or depth > 3:
             return None
         value = assigned(binding).value
@@ -1508,6 +1509,16 @@ class _ArgChecker:
             if position is not None and position < len(positional) and isinstance(positional[position], cst.Name):
                 return self._batch_in_loop(positional[position], loop, depth + 1)
         return (value, binding.scope) if value is not None else None
+
+    def _rows_kept(self, name: cst.Name) -> Optional[Binding]:
+        """The one binding of ``name`` reaching its read besides rebindings that keep its rows
+        (``x_batch = x_batch.reshape(-1, 1, 28, 28)`` under an ``if``): what the batch is."""
+        bindings = self.flow.reaching(name, self.scope)
+        others = [b for b in bindings if not (
+            b.kind == "assign" and isinstance(b.value, cst.Call) and isinstance(b.value.func, cst.Attribute)
+            and b.value.func.attr.value in SIZE_KEEPING_METHODS and isinstance(b.value.func.value, cst.Name)
+            and b.value.func.value.value == name.value)]
+        return others[0] if len(others) == 1 and len(bindings) > 1 else None
 
     def _batch_slice(self, expr, loop: cst.For) -> Optional[tuple[str, str]]:
         """``for s in range(0, len(x), B): f(x[s:s + B])``: the last batch is short unless
@@ -2135,7 +2146,7 @@ def _skips_short_batches(loop: cst.For, step: cst.BaseExpression) -> bool:
     for node in _walk(loop.body):
         if isinstance(node, (cst.If, cst.IfExp)):
             test = _src(node.test, 400)
-            if step_code in test and ("len(" in test or ".shape" in test):
+            if step_code in test and ("len(" in test or ".shape" in test) and guard_acts(node):
                 return True
     return False
 

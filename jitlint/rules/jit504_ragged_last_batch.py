@@ -11,7 +11,9 @@ class RaggedLastBatch(Rule):
     others: `for s in range(0, len(x), B): f(x[s:s + B])` (also `x.shape[0]`, a batch bound
     to a name in the loop, and `while s < n: e = min(n, s + B); f(x[s:e]); s = e` with `n` the
     length of `x`) when the length is not known to be a multiple of `B` and nothing in
-    the loop skips a short batch (an `if` comparing a length or shape with `B`), and a batch
+    the loop skips a short batch (an `if` comparing a length or shape with `B` that skips it,
+    pads it or guards the call; one that only reshapes it, `x_batch.reshape(-1, 1, 28, 28)`,
+    keeps it short: `jaxfacts.SIZE_KEEPING_METHODS`), and a batch
     the loop takes (through names, `enumerate`, `zip`, `tqdm` and dataset methods such as
     `prefetch`) from a source whose last batch is shorter: a library loader called without
     its drop keyword (JAX facts `RAGGED_BATCHERS`: torch `DataLoader` without `drop_last=True`,
