@@ -362,8 +362,14 @@ class CallingContext:
                         key = (id(cls), attr.attr.value)
                         if is_none(node.value):
                             continue  # ``self._fn = None`` until it is made
-                        binding = self.model.single_binding(node.value.value, scope) \
-                            if isinstance(node.value, cst.Name) else None
+                        value = node.value
+                        if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) \
+                                and value.value.value == params[0].name.value:
+                            # ``self._do_step = self._do_step_fixed``: a method of the class
+                            stored.setdefault(key, set()).add(class_methods(cls).get(value.attr.value))
+                            continue
+                        binding = self.model.single_binding(value.value, scope) \
+                            if isinstance(value, cst.Name) else None
                         stored.setdefault(key, set()).add(
                             binding.node if binding is not None and binding.kind == "def" else None)
         found: dict[cst.FunctionDef, list[CallSite]] = {}
@@ -375,8 +381,10 @@ class CallingContext:
             owner = self.model.functions[method].scope.node if method is not None and method in self.model.functions \
                 else None
             defs = stored.get((id(owner), func.attr.value)) if isinstance(owner, cst.ClassDef) else None
-            if defs is not None and len(defs) == 1 and None not in defs:
-                found.setdefault(next(iter(defs)), []).append(site)
+            # one of several (``self._do_step = self._do_step_adaptive if ... else
+            # self._do_step_fixed``): the call runs whichever the object holds, a call of each
+            for each in defs if defs is not None and None not in defs else ():
+                found.setdefault(each, []).append(site)
         return found
 
     @cached_property
