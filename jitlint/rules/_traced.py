@@ -1169,9 +1169,14 @@ def transformed_function(ctx: FileContext, expr: cst.BaseExpression, scope: Scop
     """``net.apply`` (or ``.init``) where ``net`` is made by a FUNCTION_TRANSFORMS call of a def
     or lambda of this module (``hk.transform(forward)``, also through its wrappers and as a
     decorator): (that function, how many leading arguments the method takes before its)."""
-    if not (isinstance(expr, cst.Attribute) and isinstance(expr.value, (cst.Name, cst.Call))) or depth > 3:
+    if not (isinstance(expr, cst.Attribute) and isinstance(expr.value, (cst.Name, cst.Call, cst.Attribute))) or depth > 3:
         return None
     method, made = expr.attr.value, expr.value
+    if isinstance(made, cst.Attribute):  # ``self.actor.apply`` of ``self.actor = hk.transform(...)``
+        stored = self_attribute_value(ctx.model, made, scope, any_value=True)
+        if stored is None or not isinstance(stored[0], (cst.Name, cst.Call)):
+            return None
+        return transformed_function(ctx, cst.Attribute(stored[0], expr.attr), stored[1], depth + 1)
     if isinstance(made, cst.Name):
         binding = ctx.model.single_binding(made.value, scope)
         if binding is not None and binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
