@@ -3035,6 +3035,10 @@ class _FunctionAnalysis:
         if isinstance(func, cst.Call) and self._transform(func, scope):
             # jax.grad(loss)(params): staged out like a jax.numpy call, a tracer on constants too
             return self.staged or self._any_arg_traced(call, scope)
+        if isinstance(func, cst.Name) and (made := self.flow.single(func, scope)) is not None \
+                and made.kind == "assign" and isinstance(made.value, cst.Call) and self._transform(made.value, made.scope):
+            # ``grad_fn = jax.value_and_grad(loss_fn, has_aux=True)`` ... ``grad_fn(params)``
+            return self.staged or self._any_arg_traced(call, scope)
         if isinstance(func, cst.Attribute) and (self.layer_attribute(func, scope) is not None
                                                 or self.submodule_method(func, scope) is not None):
             return self._any_arg_traced(call, scope)  # self.linear(x): a layer built in __init__
