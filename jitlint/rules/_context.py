@@ -612,23 +612,19 @@ class CallingContext:
         return True
 
     def _class_passed(self, param: Binding) -> Optional[cst.ClassDef]:
-        """The class of this module whose instances every call of a plain function gives
-        ``param`` (``get_learner_fn(env, config)`` with ``env = LogWrapper(ToyEnv())``: the
-        nested ``env.step`` the learner runs is ``LogWrapper.step``)."""
+        """The class of this module whose instances every call of a function (or of a method,
+        through its instances) gives ``param`` (``get_learner_fn(env, config)`` with ``env =
+        LogWrapper(ToyEnv())``: the nested ``env.step`` the learner runs is ``LogWrapper.step``)."""
         key = id(param.node)
         if key in self._passed:
             return self._passed[key]
         self._passed[key] = None  # cycle guard
         function = param.scope.node
-        if not isinstance(function, cst.FunctionDef) or not isinstance(param.node, cst.Param) \
-                or self.model.functions[function].scope.kind == "class":
+        if not isinstance(function, cst.FunctionDef) or not isinstance(param.node, cst.Param):
             return None
-        positional = [*function.params.posonly_params, *function.params.params]
-        position = positional.index(param.node) if param.node in positional else None
-        classes = set()
-        for site in self.call_sites(function):
-            value = argument_value(site.node, position, param.name)
-            classes.add(self.instance_class(value, site.frame.scope) if isinstance(value, cst.Name) else None)
+        # (a method's parameter through the calls of its instances: ``trainer.run(agent)``)
+        classes = {self.instance_class(value, site.frame.scope) if isinstance(value, cst.Name) else None
+                   for value, site in self.passed_to(param) or [(None, None)]}
         result = classes.pop() if len(classes) == 1 else None
         self._passed[key] = result
         return result
