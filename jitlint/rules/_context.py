@@ -1042,11 +1042,16 @@ def _passed_callables(call: cst.Call) -> Iterator[cst.BaseExpression]:
 def bound_method_target(ctx: FileContext, target: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
     """The plain method that ``jax.jit(model.loss)`` / ``jax.jit(self.loss)`` wraps, when
     ``model`` is an instance of a class of this module (``calling_context.instance_class``) and
-    ``loss`` an undecorated method of it taking ``self``."""
-    if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)):
+    ``loss`` an undecorated method of it taking ``self``; for ``jax.jit(factor)`` of such an
+    instance, its ``__call__``."""
+    if isinstance(target, cst.Name):
+        receiver, name = target, "__call__"
+    elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+        receiver, name = target.value, target.attr.value
+    else:
         return None
-    cls = calling_context(ctx).instance_class(target.value, scope)
-    method = inherited_method(ctx.model, cls, target.attr.value) if cls is not None else None
+    cls = calling_context(ctx).instance_class(receiver, scope)
+    method = inherited_method(ctx.model, cls, name) if cls is not None else None
     if method is None or method.decorators:
         return None
     params = [*method.params.posonly_params, *method.params.params]

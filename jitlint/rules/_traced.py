@@ -1024,12 +1024,13 @@ def _returned_functions(model: SemanticModel, factory: cst.FunctionDef) -> list:
 
 def _jitted_bound_methods(ctx: FileContext) -> list[TracerUse]:
     """``jax.jit(model.loss)`` where ``model`` is bound once to an instance of a class of this
-    module (``model = Model()``; or ``self.loss`` in a method): the method's parameters after
-    ``self`` (without defaults) are traced, ``self`` is a constant of the trace."""
+    module (``model = Model()``; or ``self.loss`` in a method), or ``jax.jit(factor)`` of such
+    an instance (its ``__call__``): the method's parameters after ``self`` (without defaults)
+    are traced, ``self`` is a constant of the trace."""
     uses: list[TracerUse] = []
     for app in ctx.jit_applications:
         target = app.target
-        if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+        if not ((isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) or isinstance(target, cst.Name))
                 and app.jit.qualname in TRACING_JITS
                 and not any(k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS)
                             for k in app.keywords)):
