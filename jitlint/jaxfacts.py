@@ -897,6 +897,10 @@ LAX_LOOP_LIBRARY_CALLS: dict[str, LaxLoopCall] = {
     # body closures are new on every run (jaxopt#563); the stochastic solvers have no loop
     **{f"jaxopt.{name}": LaxLoopCall("the solver's iterations (lax.while_loop)", 1, "run") for name in (
         "LBFGS", "GradientDescent", "BFGS", "NonlinearCG", "GaussNewton", "LevenbergMarquardt")},
+    # flax 0.12: NNX's cond and switch wrap each branch in a new object on every call, so an
+    # eager call with the same module-level branches compiles again (flax#5512)
+    "flax.nnx.cond": LaxLoopCall("lax.cond over branch wrappers made anew on every call", 1),
+    "flax.nnx.switch": LaxLoopCall("lax.switch over branch wrappers made anew on every call", 1),
     "jax.scipy.optimize.minimize": LaxLoopCall("lax.while_loop", 1),
     "jax.scipy.sparse.linalg.cg": LaxLoopCall("lax.while_loop", 1),
     "jax.scipy.sparse.linalg.gmres": LaxLoopCall("lax.while_loop", 1),

@@ -50,6 +50,14 @@ def test_switch_with_fresh_branches_compiles_per_call(reports):
     assert kept["jit(cond)"] == 1
 
 
+def test_nnx_cond_compiles_per_eager_call_even_with_the_same_branches(reports):
+    """flax#5512: nnx.cond wraps the branches anew on every call; inside a jitted step, once."""
+    eager = control_flow_compiles(reports[FIXTURES / "eager" / "nnx_cond_eager_loop_same_branches.py"])
+    jitted = control_flow_compiles(reports[FIXTURES / "eager" / "nnx_cond_inside_jitted_step_ok.py"])
+    assert eager["jit(cond)"] == 3
+    assert jitted == Counter()
+
+
 def test_staticmethod_with_fresh_branches_compiles_per_call(reports):
     """netket#2043: a staticmethod called as ``Class.method`` in the loop, lax.cond over lambdas."""
     assert control_flow_compiles(reports[FIXTURES / "eager" / "staticmethod_cond_fresh_branches.py"])["jit(cond)"] == 4

@@ -1445,6 +1445,10 @@ def compiles() -> list[str]:
     return _COMPILES
 
 
+def _quadratic_twice(x):
+    return 2.0 * _quadratic(x)
+
+
 def _quadratic(x):
     return jnp.sum((x - 1.0) ** 2)
 
@@ -1522,6 +1526,10 @@ def _lax_loop_examples():
         "optax.value_and_grad_from_state": _value_and_grad_from_state(),
         "jax.scipy.optimize.minimize": lambda: jax.scipy.optimize.minimize(
             _quadratic, jnp.zeros(3), method="BFGS"),
+        "flax.nnx.cond": lambda: importlib.import_module("flax.nnx").cond(
+            True, _quadratic, _quadratic_twice, jnp.ones(3)),
+        "flax.nnx.switch": lambda: importlib.import_module("flax.nnx").switch(
+            1, (_quadratic, _quadratic_twice), jnp.ones(3)),
         "jax.scipy.sparse.linalg.cg": lambda: jax.scipy.sparse.linalg.cg(a, b),
         "jax.scipy.sparse.linalg.gmres": lambda: jax.scipy.sparse.linalg.gmres(a, b),
         "jax.scipy.sparse.linalg.bicgstab": lambda: jax.scipy.sparse.linalg.bicgstab(a, b),

@@ -36,7 +36,8 @@ class EagerLaxControlFlowInLoop(Rule):
     the `run` of jaxopt's iterative solvers (`LBFGS`, `GradientDescent`, `BFGS`, `NonlinearCG`,
     `GaussNewton`, `LevenbergMarquardt`: one compile of their while loop per eager run, jaxopt#563),
     the `step` of blackjax's `nuts`, `hmc`, `mala`, `rmh`, and the kernels their
-    `build_kernel()` returns),
+    `build_kernel()` returns; flax's `nnx.cond` and `nnx.switch`, which wrap their branches anew
+    on every call, so even module-level branches compile once per eager call, flax#5512),
     or a function or method of this module (`helper(x)`, `obj.run(x)`, `self.run(x)` on an
     instance of a class of the module), or through the project index a function of another
     module of the project, that calls
