@@ -2139,7 +2139,9 @@ class _FunctionAnalysis:
             return False
         return bool(self.own_methods(call.func, scope)) or self._plain_helper(call.func, scope) is not None \
             or self._constructed_class(call.func, scope) is not None \
-            or isinstance(call.func, cst.Attribute) and self._class_level_method(call.func, scope) is not None
+            or isinstance(call.func, cst.Attribute) and (
+                self._class_level_method(call.func, scope) is not None
+                or self.instance_method(call.func, scope) is not None)  # ``keys.next_key()``
 
     def _record_imported(self, call: cst.Call, scope: Scope) -> None:
         """``relu(x)`` / ``ops.relu(x)`` / ``from .ops import relu`` with traced arguments in

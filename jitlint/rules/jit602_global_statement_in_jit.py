@@ -10,7 +10,8 @@ class GlobalStatementInJit(Rule):
     Flags outer state (a `global` / `nonlocal` variable, a list, dict or set defined outside or
     passed to the enclosing factory, an attribute of a static `self`, or of a class or object
     the module binds at its top level: `RNG.key`, also through a method of such an object the
-    jitted function calls: `tracker.log(loss)` appending to `self.history`) that a jitted function
+    jitted function calls: `tracker.log(loss)` appending to `self.history`, `keys.next_key()`
+    splitting and storing `self._key` with no traced argument at all) that a jitted function
     writes, when that state flows into or out of the traced computation:
     a traced value stored in it (a leaked tracer), a PRNG key in it split or replaced, or the
     variable the body updates also read into the result. Also a bound method jitted as it is
