@@ -977,10 +977,14 @@ class _ArgChecker:
 
     def _shape_in(self, expr, scope: Scope, loop, depth: int) -> Optional[tuple[str, str]]:
         if isinstance(expr, cst.Name):
+            value = self._value_in_loop(expr, scope, loop)
+            if value is not None and isinstance(value[0], cst.Subscript) and depth < 2:
+                cropped = self._cropped(value[0], value[1], loop)  # ``context = context[:, -window:]``
+                if cropped is not None:
+                    return cropped
             grows = self._grows(expr, scope, loop)
             if grows is not None:
                 return grows
-            value = self._value_in_loop(expr, scope, loop)
             if value is not None and depth < 2:
                 return self._shape_in(value[0], value[1], loop, depth + 1)
             return None
@@ -1372,7 +1376,10 @@ class _ArgChecker:
         bindings = carried(self.flow, self._bindings(name, scope), name.value)
         outside = [b for b in bindings if not self._inside(b, loop)]
         inside = [b for b in bindings if self._inside(b, loop)]
-        if inside and all(self._is_concatenation(b, name.value) for b in inside):
+        # (``context = context[:, -window:]`` before the concatenation: the window crop, which
+        # _cropped reports, keeps it growing until the bound)
+        if inside and any(self._is_concatenation(b, name.value) for b in inside) and all(
+                self._is_concatenation(b, name.value) or _window_crop(b, name.value) for b in inside):
             return "an array grown by concatenation on every iteration", GROW_FIX
         if not outside:
             return None
@@ -1865,6 +1872,16 @@ def _is_mask(expr: cst.BaseExpression, model: SemanticModel, flow: ValueFlow, sc
         if binding is not None and binding.kind == "assign" and binding.value is not None:
             return _is_mask(binding.value, model, flow, binding.scope, depth + 1)
     return False
+
+
+def _window_crop(binding: Binding, name: str) -> bool:
+    """``context = context[:, -window:]``: the name cropped to its last entries."""
+    value = binding.value if binding.kind == "assign" else None
+    if not (isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and value.value.value == name):
+        return False
+    pieces = [element.slice for element in value.slice]
+    return all(isinstance(p, cst.Slice) and p.upper is None and p.step is None for p in pieces) and any(
+        isinstance(p.lower, cst.UnaryOperation) and isinstance(p.lower.operator, cst.Minus) for p in pieces)  # type: ignore[union-attr]
 
 
 def _is_list_value(binding: Binding) -> bool:
