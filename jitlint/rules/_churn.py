@@ -320,10 +320,11 @@ def _attribute_kind_changes(ctx: FileContext, jitted: set) -> Iterator[Churn]:
             if not isinstance(owner, cst.ClassDef):
                 continue
             starts, floats = [], []
+
+            def itself(expr: cst.BaseExpression, name: str = attr.attr.value) -> bool:
+                return isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) \
+                    and expr.value.value == "self" and expr.attr.value == name
             for write, value, scope in _self_attribute_writes(model, owner, attr.attr.value):
-                def itself(expr: cst.BaseExpression, name: str = attr.attr.value) -> bool:
-                    return isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) \
-                        and expr.value.value == "self" and expr.attr.value == name
                 kind = "float" if isinstance(write, cst.AugAssign) and isinstance(write.operator, cst.DivideAssign) \
                     else python_number(model, flow, value, scope, itself, context.passed_to)
                 if isinstance(write, cst.Assign) and kind == "int":
