@@ -69,6 +69,7 @@ ARRAY, RESULT, ENUM, LEAF, MODULE = "array", "result", "enum", "leaf", "module"
 HALF = "half"  # the non-array half of a partitioned library object (``eqx.partition``)
 ITERATOR = "iterator"  # ``iter(xs)``, ``zip(a, b)``, ``range(n)``, a generator: not flattened
 FLAG = "flag"  # a library layer whose Python flags are leaves it tests (valid, but raises once run)
+CONFIG = "config"  # an instance of a plain dataclass of Python values only: a config to keep static
 
 
 @dataclass(frozen=True)
@@ -191,6 +192,10 @@ def _call_value(ctx: FileContext, call: cst.Call, scope: Scope, depth: int) -> O
                 return NonJaxValue(ENUM, f"`{_src(call)}`, a member of the enum `{cls.name.value}`",
                                    cls.name.value)
             if plain_class(ctx, cls, binding.scope):
+                if python_values_dataclass(cls):  # a config: registering it would trace its ints
+                    frozen = "frozen " if frozen_dataclass(cls) else ""
+                    return NonJaxValue(CONFIG, f"an instance of `{cls.name.value}`, a plain {frozen}dataclass "
+                                               f"of Python values (not a pytree)", cls.name.value)
                 return NonJaxValue(OBJECT, f"an instance of `{cls.name.value}`, a plain class (not a "
                                            f"pytree)", cls.name.value, declared=cls if cls.decorators else None)
             base = next((q for b in cls.bases if (q := model.qualified_name(b.value, binding.scope))
@@ -661,6 +666,45 @@ def plain_class(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> bool:
     if any(isinstance(s, cst.FunctionDef) and s.name.value in PYTREE_METHODS | ARRAY_PROTOCOL for s in body):
         return False
     return cls not in registered_classes(ctx) and not registers_dynamically(ctx)
+
+
+_PYTHON_VALUE_TYPES = frozenset({"int", "float", "bool", "str", "complex", "None"})
+_VALUE_CONTAINERS = frozenset({"Optional", "Union", "Tuple", "tuple", "Literal"})
+
+
+def python_values_dataclass(cls: cst.ClassDef) -> bool:
+    """A ``@dataclass`` whose fields are all annotated as Python values (``int``, ``str``,
+    ``Optional[float]``, ``Tuple[int, ...]``): a config, whose values code uses as Python
+    values (sizes, flags), so it belongs static, not registered as a pytree of traced leaves."""
+    fields = annotated_fields(cls)
+    return bool(cls.decorators) and bool(fields) and all(
+        _python_value_annotation(field.annotation.annotation) for field in fields)
+
+
+def _python_value_annotation(annotation: cst.BaseExpression) -> bool:
+    if isinstance(annotation, cst.Name):
+        return annotation.value in _PYTHON_VALUE_TYPES
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        return _python_value_annotation(annotation.left) and _python_value_annotation(annotation.right)
+    if isinstance(annotation, cst.Subscript):
+        head = annotation.value.attr.value if isinstance(annotation.value, cst.Attribute) else \
+            getattr(annotation.value, "value", None)
+        if head == "Literal":
+            return True
+        return head in _VALUE_CONTAINERS and all(
+            isinstance(e.slice, cst.Index) and (isinstance(e.slice.value, cst.Ellipsis)
+                                                or _python_value_annotation(e.slice.value))
+            for e in annotation.slice)
+    return False
+
+
+def frozen_dataclass(cls: cst.ClassDef) -> bool:
+    """``@dataclass(frozen=True)``: instances hash by their fields (a plain ``@dataclass`` sets
+    ``__hash__`` to None, so it cannot be a static argument)."""
+    return any(isinstance(d.decorator, cst.Call) and any(
+        a.keyword is not None and a.keyword.value in ("frozen", "unsafe_hash")
+        and isinstance(a.value, cst.Name) and a.value.value == "True" for a in d.decorator.args)
+        for d in cls.decorators)
 
 
 def registers_dynamically(ctx: FileContext) -> bool:

@@ -5,7 +5,7 @@ import libcst as cst
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.walk import source_text as _code
 from jitlint.jaxfacts import NON_JAX_RESULTS
-from jitlint.rules._arguments import (ARRAY, CLASS, ENUM, FIELD, FLAG, FUNCTION, HALF, ITERATOR, LEAF, LIBRARY, MODULE, OBJECT, RESULT, STR,
+from jitlint.rules._arguments import (ARRAY, CLASS, CONFIG, ENUM, FIELD, FLAG, FUNCTION, HALF, ITERATOR, LEAF, LIBRARY, MODULE, OBJECT, RESULT, STR,
                                       first_value, narrowed_to_str, non_jax_value)
 from jitlint.rules._static import StaticUse, array_leaf_uses, jitted_output, traced_uses
 
@@ -61,6 +61,11 @@ class NonJaxTypeArgument(Rule):
     instances. When the fix is one declaration of this module, the finding sits there, with
     the first call as a related location: the `str` field to mark static (interpax PR 77), the
     plain `@dataclass` to register as a pytree (jwave 108ce87). A bare class goes to the call.
+    So does a plain `@dataclass` whose fields are all Python values (`n_layer: int`,
+    `activation: str`, `Optional[float]`): a config, which code uses as Python values (`range`,
+    `if`), so registering it would only move the error; the advice is to make it
+    `@dataclass(frozen=True)` (a plain dataclass has `__hash__ = None` and cannot be static)
+    and mark it static, or close over it (minGPT-reimplemented).
 
     ## Why is this bad?
     jit abstracts every non-static argument to an array. Measured on jax 0.10.2 (CPU): a str,
@@ -132,14 +137,14 @@ class NonJaxTypeArgument(Rule):
                                          f"the layer's `if` raises TracerBoolConversionError when the model runs; "
                                          f"{_FLAG_FIX}")
                 continue
-            if found.kind in (FIELD, OBJECT):
+            if found.kind in (FIELD, OBJECT, CONFIG):
                 # the fix is in the class (a static field, a pytree registration): one finding,
                 # at the first call, however many calls pass its instances
                 if (found.kind, found.name) in class_causes:
                     continue
                 class_causes.add((found.kind, found.name))
             message = (f"{use.where()} is {found.what}, not a valid JAX type: jit traces every non-static "
-                       f"argument as an array, so the call raises TypeError; {_fix(use, found.kind, found.name)}")
+                       f"argument as an array, so the call raises TypeError; {_fix(use, found.kind, found.name, found.what)}")
             if found.declared is not None:  # at the declaration the fix changes, the call as evidence
                 yield Violation(found.declared, f"`{_code(use.site.node)}`: {message}",
                                 related=((use.arg, "the call that passes it traced"),),
@@ -173,7 +178,7 @@ def _array_leaf_fix(kind: str) -> str:
     return "pass arrays only there, and close over the rest in the function"
 
 
-def _fix(use: StaticUse, kind: str, name: str) -> str:
+def _fix(use: StaticUse, kind: str, name: str, found_what: str = "") -> str:
     static = f"static_argnums={use.position}" if use.param.startswith("*") \
         else f'static_argnames=("{use.param}",)'
     if kind == STR:
@@ -183,6 +188,10 @@ def _fix(use: StaticUse, kind: str, name: str) -> str:
     if kind == FUNCTION:
         return (f"mark it static ({static}) or close over it in the jitted function; a "
                 f"jax.tree_util.Partial is a pytree and may be passed traced")
+    if kind == CONFIG:
+        hashable = "" if "frozen" in found_what else f"make `{name}` a `@dataclass(frozen=True)` so it hashes, and "
+        return (f"{hashable}mark it static ({static}): its values stay Python values and each distinct "
+                f"config compiles once; or close over it")
     if kind == OBJECT:
         return (f"register `{name}` as a pytree (jax.tree_util.register_dataclass, or "
                 f"register_pytree_node_class) or pass its arrays")
