@@ -776,6 +776,12 @@ ARRAY_METHODS = frozenset({
     "diagonal", "ptp", "nonzero", "searchsorted", "choose", "compress",
     "set", "add", "multiply", "divide", "power", "get", "apply",  # x.at[i].<op>(v)
 })
+# Methods of a probability distribution object (numpyro, distrax, TFP substrates.jax) that
+# return arrays: a distribution a traced ``apply`` returned gives tracers through them
+# (``policy.sample(seed=key)``; measured on numpyro, which implements no ``mode``).
+DISTRIBUTION_METHODS = frozenset({
+    "sample", "mean", "variance", "log_prob", "entropy", "cdf", "icdf",
+})
 NUMPY_ARRAY_METHOD_FUNCTIONS = frozenset(f"numpy.{name}" for name in (
     "sum", "mean", "max", "min", "amax", "amin", "prod", "any", "all", "std", "var", "reshape",
     "transpose", "squeeze", "round", "around", "argmax", "argmin", "cumsum", "cumprod", "repeat",

@@ -29,7 +29,7 @@ from jitlint.jaxfacts import (SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HAS
                               HOST_GENERATOR_SIZE_PARAMS, LAX_LOOP_LIBRARY_CALLS,
                               LEAF_FIELD_DATACLASSES, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, TRACE_ERROR_CATCHERS,
                               PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
-                              SIGNATURE_PRESERVING_TRANSFORMS, ARGUMENT_FORWARDING_TRANSFORMS, SIZE_KEEPING_METHODS, NUMPY_ARRAY_CONSTRUCTORS, PASS_THROUGH_WRAPPERS,
+                              SIGNATURE_PRESERVING_TRANSFORMS, ARGUMENT_FORWARDING_TRANSFORMS, SIZE_KEEPING_METHODS, DISTRIBUTION_METHODS, NUMPY_ARRAY_CONSTRUCTORS, PASS_THROUGH_WRAPPERS,
                               COMPILE_TIME_EVAL_CONTEXTS, TRACER_TYPES, TYPE_DISPATCH_DECORATORS, ARRAY_DISPATCH_CLASSES, LAX_BODY_ARITY, LAX_OPERANDS_FROM,
                               NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS, NUMPY_CONVERTING_METHODS,
                               STAGING_TRACES, UNFUNCTIONALIZED_CALLS, NNX_SELF_UPDATING_LAYERS, NNX_UPDATE_SWITCHES, NNX_GRAPH_TRANSFORMS,
@@ -2002,6 +2002,26 @@ def test_size_keeping_method_keeps_a_short_batch_short(method):
         if method == "view" and not isinstance(short, np.ndarray):
             continue  # jax arrays have no view(); NumPy's keeps the buffer
         assert getattr(short, method)(*arguments).size == 12
+
+
+@pytest.mark.parametrize("method", sorted(DISTRIBUTION_METHODS))
+def test_distribution_method_returns_a_tracer_under_jit(method):
+    """A distribution built from traced values gives tracers through each method (numpyro's
+    Normal: ``mean`` and ``variance`` are properties there, methods in distrax), so
+    ``np.clip(policy.sample(seed=key), ...)`` raises like NumPy on any tracer."""
+    distributions = pytest.importorskip("numpyro.distributions")
+    arguments = {"sample": (jax.random.key(0),), "log_prob": (0.5,), "cdf": (0.5,), "icdf": (0.3,)}
+    seen = []
+
+    @jax.jit
+    def run(loc):
+        member = getattr(distributions.Normal(loc, 1.0), method)
+        value = member(*arguments.get(method, ())) if callable(member) else member
+        seen.append(isinstance(value, jax.core.Tracer))
+        return value
+
+    run(jnp.float32(0.0))
+    assert seen == [True]
 
 
 @pytest.mark.parametrize("qualname", sorted(ARGUMENT_FORWARDING_TRANSFORMS))

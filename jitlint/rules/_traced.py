@@ -72,7 +72,7 @@ from jitlint.jaxfacts import (ARRAY_NAMESPACE_GETTERS, HOST_CALLBACKS, NAMED_TUP
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
-                              ARRAY_METHODS, NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
+                              ARRAY_METHODS, DISTRIBUTION_METHODS, NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
                               NUMPY_CONVERTING_SUBMODULES, SCIPY_ARRAY_API_SWITCH, SCIPY_JAX_JIT_FUNCTIONS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS, PYTREE_METADATA_DECORATORS,
@@ -3051,8 +3051,15 @@ class _FunctionAnalysis:
                 _applied_module_call(self.ctx, func, scope) is not None
                 or transformed_function(self.ctx, func, scope) is not None):
             return self._any_arg_traced(call, scope)  # model.apply(params, x) of a linen Module / hk.transform
+        if isinstance(func, cst.Attribute) and func.attr.value == "apply" and call.args \
+                and call.args[0].keyword is None and not call.args[0].star and self.traced(call.args[0].value, scope):
+            # ``self.actor.apply(params, obs)`` of a wrapper this file cannot see into: an apply
+            # given traced variables runs the model on them (arrays, or an object holding them)
+            return True
         if isinstance(func, cst.Attribute) and self._staged_operand(func.value, scope, call):
-            return func.attr.value in ARRAY_METHODS  # a method of a traced array
+            # a method of a traced array, or of a traced distribution (``policy.sample(seed=key)``
+            # of what a traced apply returned)
+            return func.attr.value in ARRAY_METHODS or func.attr.value in DISTRIBUTION_METHODS
         if isinstance(func, cst.Attribute) and _is_update_ref(func.value) and self._any_arg_traced(call, scope):
             return True  # ``x.at[i].set(v)`` of a concrete ``x`` with a traced ``v``
         builtin = self._builtin(func, scope)
