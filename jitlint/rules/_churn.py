@@ -125,6 +125,7 @@ def _analyse(ctx: FileContext) -> list[Churn]:
         if not loops:
             found.extend(_forwarded_churns(ctx, jc, site, jitted, project))
             continue
+        before = len(found)
         checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, argument_types(ctx), project,
                               calling_context(ctx).passed_to)
         # a loop that benchmarks each size compiles each on purpose (a warm-up call keeps it untimed)
@@ -149,6 +150,8 @@ def _analyse(ctx: FileContext) -> list[Churn]:
                     weak_started[id(jc.call)] = found[-1]
                 if kind == "ragged":
                     break  # the other arguments of the batch are short at the same call
+        if len(found) == before:  # ``for layer in layers: x = layer_fn(w, x)`` in a helper's own loop
+            found.extend(_forwarded_churns(ctx, jc, site, jitted, project))
     flagged = {id(churn.node) for churn in found}
     found.extend(c for c in _weak_type_alternations(ctx, jitted) if id(c.node) not in flagged)
     flagged = {id(churn.node) for churn in found}
@@ -208,6 +211,10 @@ def _forwarded_param(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpres
     if not isinstance(expr, cst.Name):
         return None
     binding = flow.single(expr, scope)
+    if binding is None:
+        # ``for layer in layers: x = layer_fn(w, x)``: the parameter reaches the first call
+        binding = next((b for b in flow.reaching(expr, scope)
+                        if b.kind == "param" and b.scope is model.scope_of[function]), None)
     if binding is None:
         return None
     if binding.kind == "param" and binding.scope is model.scope_of[function]:
@@ -1494,11 +1501,57 @@ class _ArgChecker:
     def _loader_batch(self, expr, loop: cst.For) -> Optional[tuple[str, str]]:
         """``for x, y in loader: f(x)``: a batch the loop takes from a source whose last batch
         is shorter (_loaders.ragged_source: library loaders, generators, np.array_split)."""
-        if not any(b.node is loop for n in name_loads(expr) for b in self._bindings(n, self.scope)):
+        if not any(b.node is loop for n in name_loads(expr) for b in self._bindings(n, self.scope)) \
+                and not self._carries_loop_rows(expr, self.scope, loop):
             return None
         source = ragged_source(self.model, self.flow, loop.iter, self.scope, project=self.project,
                                passed=self.passed)
         return (source.what, source.fix) if source is not None else None
+
+    def _carries_loop_rows(self, expr: cst.BaseExpression, scope: Scope, loop: cst.For, depth: int = 0) -> bool:
+        """Does ``expr`` hold the rows of the item the loop takes, through names the loop body
+        binds once to values that keep them: ``real = (real - 127.5) / 127.5``, ``x = real``,
+        ``x = jnp.concatenate([real, fake])`` (lengths add up), ``x.astype(...)``, ``batch["x"]``,
+        ``x[:, :3]``?  A size (``x.shape[0]``, ``len(x)``) or a row (``x[0]``) does not."""
+        if depth > 4:
+            return False
+        if isinstance(expr, cst.Name):
+            bindings = self._bindings(expr, scope)
+            if any(b.node is loop for b in bindings):
+                return True
+            return len(bindings) == 1 and bindings[0].kind == "assign" and self._inside(bindings[0], loop) \
+                and isinstance(bindings[0].node, cst.Assign) and bindings[0].value is not None \
+                and self._carries_loop_rows(bindings[0].value, bindings[0].scope, loop, depth + 1)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._carries_loop_rows(expr.left, scope, loop, depth + 1) \
+                or self._carries_loop_rows(expr.right, scope, loop, depth + 1)
+        if isinstance(expr, cst.UnaryOperation):
+            return self._carries_loop_rows(expr.expression, scope, loop, depth + 1)
+        if isinstance(expr, (cst.List, cst.Tuple)):
+            return any(self._carries_loop_rows(e.value, scope, loop, depth + 1) for e in expr.elements)
+        if isinstance(expr, cst.Subscript):  # a column, a field, a slice of the rows keep them
+            first = expr.slice[0].slice if expr.slice else None
+            keeps = isinstance(first, cst.Slice) and first.lower is None and first.upper is None \
+                or isinstance(first, cst.Index) and isinstance(first.value, cst.SimpleString)
+            return keeps and self._carries_loop_rows(expr.value, scope, loop, depth + 1)
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            if isinstance(func, cst.Attribute) and func.attr.value in SIZE_KEEPING_METHODS | SHAPE_KEEPING_METHODS:
+                return self._carries_loop_rows(func.value, scope, loop, depth + 1)
+            qualname = self.model.qualified_name(func, scope)
+            positional = [a.value for a in expr.args if a.keyword is None and not a.star]
+            if qualname in SHAPE_KEEPING_CONVERSIONS:
+                return bool(positional) and self._carries_loop_rows(positional[0], scope, loop, depth + 1)
+            if qualname in SHAPE_JOINING_CALLS and positional and isinstance(positional[0], (cst.List, cst.Tuple)):
+                parts = [e.value for e in positional[0].elements]
+                carrying = [p for p in parts if self._carries_loop_rows(p, scope, loop, depth + 1)]
+                # along axis 0 a part sized by the batch (``jnp.zeros((B - len(x), 4))``) pads it
+                return bool(carrying) and (_joins_other_axes(expr, qualname) or not any(
+                    self._mentions_loop_rows(p, scope, loop) for p in parts if p not in carrying))
+        return False
+
+    def _mentions_loop_rows(self, expr: cst.BaseExpression, scope: Scope, loop: cst.For) -> bool:
+        return any(self._carries_loop_rows(n, scope, loop) for n in name_loads(expr))
 
     def _batch_in_loop(self, name: cst.Name, loop, depth: int = 0):
         """The batch a name holds at its read, through rebindings in the loop that hand it on

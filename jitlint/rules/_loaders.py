@@ -185,6 +185,10 @@ def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
         found = _method_batcher(model, flow, func, scope, passed)
         if found is not None:
             name, entry = found
+    if entry is None and isinstance(func, cst.Name):
+        subclass = _loader_subclass(model, func, scope)
+        if subclass is not None:
+            name, entry = subclass
     if entry is None or name is None:
         return None
     position, keyword = entry.batch_size
@@ -228,6 +232,42 @@ def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
                         f"the batch size",
                         f"pass {entry.drop_keyword}=True, or pad the last batch to the batch size "
                         f"and mask the padding")
+
+
+def _loader_subclass(model: SemanticModel, func: cst.Name, scope: Scope
+                     ) -> Optional[tuple[str, RaggedBatcher]]:
+    """A class of this module that subclasses a loader of the table and hands its batch size and
+    drop flag on by the library's names, defaulting the flag to false (JAX's tutorial
+    ``class NumpyLoader(data.DataLoader)`` with ``drop_last=False``): its calls batch like the
+    library's."""
+    binding = model.single_binding(func.value, scope)
+    if binding is None or binding.kind != "class" or not isinstance(binding.node, cst.ClassDef):
+        return None
+    cls = binding.node
+    base = next((q for b in cls.bases if (q := model.qualified_name(b.value, binding.scope)) in RAGGED_BATCHERS
+                 and not RAGGED_BATCHERS[q].receiver), None)
+    if base is None:
+        return None
+    entry = RAGGED_BATCHERS[base]
+    init = next((m for m in (cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ())
+                 if isinstance(m, cst.FunctionDef) and m.name.value == "__init__"), None)
+    if init is None:
+        return base, entry
+    params = {p.name.value: p for p in (*init.params.params, *init.params.kwonly_params)}
+    drop = params.get(entry.drop_keyword)
+    keyword = entry.batch_size[1]
+    if keyword not in params or drop is None or drop.default is None \
+            or not (isinstance(drop.default, cst.Name) and drop.default.value in FALSY):
+        return None  # the flag is not handed on, or defaults to dropping
+    # positions: the subclass's own (``NumpyLoader(ds, 32)``), ``self`` left out
+    positional = [p.name.value for p in init.params.params]
+    position = positional.index(keyword) - 1 if keyword in positional else -1
+    return base, RaggedBatcher(entry.drop_keyword, (position, keyword), entry.docs,
+                               default_batch_size=_int_default(params[keyword]))
+
+
+def _int_default(param: cst.Param) -> int:
+    return int(param.default.evaluated_value) if isinstance(param.default, cst.Integer) else 0
 
 
 def _known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression,

@@ -47,8 +47,9 @@ class LoopDependentShape(Rule):
     axis=1)`: `jaxfacts.SHAPE_JOINING_CALLS`; not along axis 0, where a pad of `N - n` rows after
     `n` rows is the fix),
     and through a helper that hands its parameter to the jit (`def track(frames, points):
-    return apply(frames, points[None])`), called in the loop: reported at the loop's argument
-    (tapnet#42). Sizes may come from a loop over records of a literal list (`for frames, n in
+    return apply(frames, points[None])`; also one that runs the jit over its parameter in a
+    loop of its own, `for _ in range(n_blocks): x = layer(w, x)`, a decoder's forward), called in
+    the loop: reported at the loop's argument (tapnet#42). Sizes may come from a loop over records of a literal list (`for frames, n in
     [(load(k), k) for k in (50, 80, 120)]`).
     Names are followed to the definitions that reach the call, so reusing the counter's name
     elsewhere changes nothing. A loop that repeats an earlier loop of the same function or

@@ -18,7 +18,9 @@ class RaggedLastBatch(Rule):
     `prefetch`) from a source whose last batch is shorter: a library loader called without
     its drop keyword (JAX facts `RAGGED_BATCHERS`: torch `DataLoader` without `drop_last=True`,
     `tf.data` `batch`/`padded_batch` and grain `MapDataset.batch`/`IterDataset.batch`/`Batch`
-    without `drop_remainder=True`, `np.array_split`), or a generator of the module that slices
+    without `drop_remainder=True`, `np.array_split`; also a class of the module that subclasses
+    one and hands the flag on with a false default, like the `NumpyLoader(data.DataLoader)` of
+    JAX's data-loading tutorial), or a generator of the module that slices
     its data up to its length (`for s in range(0, len(x), B): yield x[s:s + B]`, `while start <
     n: yield x[start:end]` with `n = x.shape[0]`, also gathering `range(i, min(i + B, n))`
     item by item, or counting `for i in range(num_batches)` with `num_batches = full +
@@ -34,7 +36,9 @@ class RaggedLastBatch(Rule):
     `shuffle` is true and is called with the flag false; not when the call passes a batch size
     (a literal, or a name bound once to one) that divides the known length of the data it
     passes (`np.random.normal(size=(64, 4))` in batches of 16: equinox's parallelism example).
-    A batch passed inside a tuple, list or
+    The batch may be rebound in the loop on the way (`real = (real - 127.5) / 127.5`, `x = real`,
+    `jnp.concatenate([real, fake])`: lengths add up, unless the other part is sized by the
+    batch's own length, the padding fix). A batch passed inside a tuple, list or
     dict display (`loss(params, (x[s:s + B], y[s:s + B]))`) counts as passed directly: each
     leaf's shape is part of the signature (the same holds for JIT501 and JIT502). The loop may
     call an eager helper that hands the batch on (`update(params, batch)` with `def
