@@ -365,8 +365,11 @@ class CallingContext:
                         value = node.value
                         if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) \
                                 and value.value.value == params[0].name.value:
-                            # ``self._do_step = self._do_step_fixed``: a method of the class
-                            stored.setdefault(key, set()).add(class_methods(cls).get(value.attr.value))
+                            # ``self._do_step = self._do_step_fixed``: a method of the class (one
+                            # it does not define, perhaps inherited, adds no call of its own)
+                            method_def = class_methods(cls).get(value.attr.value)
+                            if method_def is not None:
+                                stored.setdefault(key, set()).add(method_def)
                             continue
                         binding = self.model.single_binding(value.value, scope) \
                             if isinstance(value, cst.Name) else None
@@ -544,7 +547,7 @@ class CallingContext:
         if binding.kind == "param":
             return self._class_of_self(binding) or self._class_passed(binding)
         if binding.kind == "assign" and isinstance(binding.value, cst.Call):
-            made = self.class_of(binding.value.func, binding.scope)
+            made = self.constructed_class(binding.value.func, binding.scope)
             if made is not None or id(binding) in self._typing:
                 return made  # (``jax = jax.jit(f)``: the call's own receiver is the name being typed)
             self._typing.add(id(binding))
@@ -554,11 +557,31 @@ class CallingContext:
                 self._typing.discard(id(binding))
         return None
 
+    def constructed_class(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
+        """The class of this module whose instance calling ``func`` makes: the class itself, or
+        a name bound once to ``functools.partial(Cls, ...)`` (``RK4 = partial(RKConfig,
+        tableau=bt_rk4)``)."""
+        found = self.class_of(func, scope)
+        if found is not None or not isinstance(func, cst.Name):
+            return found
+        binding = self.model.single_binding(func.value, scope)
+        value = binding.value if binding is not None and binding.kind == "assign" else None
+        if isinstance(value, cst.Call) and value.args and value.args[0].keyword is None \
+                and self.model.qualified_name(value.func, binding.scope) == "functools.partial":
+            return self.class_of(value.args[0].value, binding.scope)
+        return None
+
     def class_made_by(self, call: cst.Call, scope: Scope) -> Optional[cst.ClassDef]:
         """``env = create_env(name)`` where every ``return`` of the factory is ``OvercookedV3(...)``:
-        that class of this module."""
-        classes = {self.class_of(r.value.func, r.scope) if isinstance(r.value, cst.Call) else None
-                   for r in self.call_returns(call, scope)}
+        that class of this module; also what an instance's ``__call__`` returns (``integrator =
+        RK4(dt=0.04)(f, t0, y0)``, a config called to build the object)."""
+        func = call.func
+        maker = self.constructed_class(func.func, scope) if isinstance(func, cst.Call) \
+            else self.instance_class(func, scope) if isinstance(func, cst.Name) else None
+        dunder = inherited_method(self.model, maker, "__call__") if maker is not None else None
+        returns = function_returns(self.model, dunder) if dunder is not None else self.call_returns(call, scope)
+        classes = {self.constructed_class(r.value.func, r.scope) if isinstance(r.value, cst.Call) else None
+                   for r in returns}
         return classes.pop() if len(classes) == 1 else None
 
     def instance_method(self, expr: cst.Attribute, scope: Scope) -> Optional[cst.FunctionDef]:
@@ -571,7 +594,7 @@ class CallingContext:
         if isinstance(receiver, cst.Name):  # an instance, or the class itself (``Fit.from_conditions(...)``)
             return self.instance_class(receiver, scope) or self.class_of(receiver, scope)
         if isinstance(receiver, cst.Call):  # a method called on the instance just made
-            return self.class_of(receiver.func, scope)
+            return self.constructed_class(receiver.func, scope)
         return self.attribute_class(receiver, scope)
 
     def attribute_class(self, expr: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
