@@ -257,7 +257,7 @@ class SemanticModel:
         bindings = self.lookup(name.value, scope)
         if len(bindings) < 2 or any(b.scope is not scope for b in bindings):
             return bindings
-        spans, loops = self._layout
+        spans, loops, elses = self._layout
         read = spans.get(id(name))
         if read is None:
             return bindings
@@ -273,7 +273,9 @@ class SemanticModel:
         live: list[Binding] = []
         for binding in reversed(before):
             live.append(binding)
-            if binding.frame is not None and binding.frame.node is scope.node:
+            start = spans[id(binding.node)][0]
+            if binding.frame is not None and binding.frame.node is scope.node \
+                    and not any(e[0] < start < e[1] for e in elses):
                 break
         return live[::-1]
 
@@ -289,8 +291,9 @@ class SemanticModel:
         return -1 if span is None else span[0]
 
     @cached_property
-    def _layout(self) -> tuple[dict[int, tuple[int, int]], list[tuple[int, int]]]:
-        """(id of every meaningful node -> its span, the spans of the loops), from one walk.
+    def _layout(self) -> tuple[dict[int, tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
+        """(id of every meaningful node -> its span, the spans of the loops, the spans of the
+        ``else:`` blocks, which the frames do not mark conditional), from one walk.
         A span is (2 * the node's pre-order index, 2 * the pre-order index of the last node
         under it + 1): no leave step per node; the module holds the nodes, so ids are stable."""
         nodes: list[cst.CSTNode] = []
@@ -310,7 +313,8 @@ class SemanticModel:
             if last[index] > last[parent]:
                 last[parent] = last[index]
         spans = {id(node): (2 * index, 2 * last[index] + 1) for index, node in enumerate(nodes)}
-        return spans, [spans[id(node)] for node in nodes if type(node) in _LOOP_TYPE_SET]
+        return spans, [spans[id(node)] for node in nodes if type(node) in _LOOP_TYPE_SET], \
+            [spans[id(node)] for node in nodes if isinstance(node, cst.Else)]
 
     def calls_to(self, binding: Binding, depth: int = 0) -> Iterator[CallSite]:
         """Call sites ``name(...)`` whose callee name resolves to exactly ``binding`` (where the
@@ -320,6 +324,10 @@ class SemanticModel:
             if isinstance(site.node.func, cst.Name):
                 bindings = self.bindings_at(site.node.func, site.frame.scope)
                 if len(bindings) == 1 and bindings[0] is binding:
+                    yield site
+                elif depth > 0 and any(b is binding for b in bindings) and all(
+                        id(b) in self._alias_bindings for b in bindings):
+                    # ``g = f_fast if ... else`` / ``g = f_slow``, then ``g(x)``: a call of each
                     yield site
             elif self._namespace_member(site.node.func, site.frame.scope) is binding:
                 yield site  # ``U.generate(...)`` of ``U = types.SimpleNamespace(generate=generate)``
@@ -346,12 +354,19 @@ class SemanticModel:
         found: dict[int, list[Binding]] = {}
         for scope in {id(s): s for s in self.scope_of.values()}.values():
             for name, bindings in scope.bindings.items():
-                if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, cst.Name):
+                # each binding of the name renames one (``sample = sample_f`` in one branch,
+                # ``sample = sample_t`` in the other): a call through it may run either
+                if not bindings or not all(b.kind == "assign" and isinstance(b.value, cst.Name) for b in bindings):
                     continue
-                target = self.single_binding(bindings[0].value.value, scope)
-                if target is not None and target is not bindings[0]:
-                    found.setdefault(id(target), []).append(bindings[0])
+                for alias in bindings:
+                    target = self.single_binding(alias.value.value, scope)
+                    if target is not None and target is not alias and target.name != name:
+                        found.setdefault(id(target), []).append(alias)
         return found
+
+    @cached_property
+    def _alias_bindings(self) -> set[int]:
+        return {id(alias) for aliases in self._aliases.values() for alias in aliases}
 
     def calls_named(self, name: str) -> list[CallSite]:
         """Call sites whose callee is ``name(...)`` or ``<anything>.name(...)``."""
