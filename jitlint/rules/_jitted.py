@@ -2,7 +2,8 @@
 calls call a jitted callable.
 
 * ``jitted_functions(ctx)``: every ``FunctionDef`` that jit wraps directly (``@jax.jit``,
-  ``@partial(jax.jit, ...)``, ``jax.jit(f)`` naming a def), with the parameters that are traced
+  ``@partial(jax.jit, ...)``, ``jax.jit(f)`` naming a def, ``jax.jit(functools.partial(f, ...))``:
+  the parameters the partial leaves open), with the parameters that are traced
   under *every* application (non-static, no default, not ``self``, not ``*args``).
 * ``jitted_calls(ctx)``: call sites whose callee is a jitted callable (a jit-decorated def, a
   name bound once to ``jax.jit(...)``, or ``jax.jit(f)(...)`` itself), and which of their
@@ -184,7 +185,35 @@ def _rebound_def(app: JitApplication, model: SemanticModel):
 
 
 def _find_jitted_functions(ctx: FileContext) -> dict[cst.FunctionDef, JittedFunction]:
-    return _collect_jitted(ctx, jitted_def)
+    return _collect_jitted(ctx, lambda app, model: jitted_def(app, model) or partial_jitted_def(app, model))
+
+
+def partial_jitted_def(app: JitApplication, model: SemanticModel) -> Optional[cst.FunctionDef]:
+    """The plain def of this module that ``jax.jit(functools.partial(f, a, k=v))`` wraps: jit
+    traces the parameters the partial leaves open; the bound values are constants of the
+    trace (a NumPy array there is staged out like any constant)."""
+    call = app.target
+    if not (isinstance(call, cst.Call) and call.args and call.args[0].keyword is None and not call.args[0].star
+            and isinstance(call.args[0].value, cst.Name)
+            and model.qualified_name(call.func, app.frame.scope) == "functools.partial"):
+        return None
+    binding = model.single_binding(call.args[0].value.value, app.frame.scope)
+    if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef) \
+            or binding.node.decorators:
+        return None
+    return binding.node
+
+
+def _partial_traced_params(func: cst.FunctionDef, partial: cst.Call) -> Optional[set[str]]:
+    """The parameters ``functools.partial(func, ...)`` leaves open, without defaults (None when a
+    ``*`` argument hides what it binds)."""
+    bound = partial.args[1:]
+    if any(a.star for a in bound):
+        return None
+    positional = sum(1 for a in bound if a.keyword is None)
+    keywords = {a.keyword.value for a in bound if a.keyword is not None}
+    params = positional_params(func)[positional:] + list(func.params.kwonly_params)
+    return {p.name.value for p in params if p.default is None and p.name.value not in keywords}
 
 
 def jitted_lambdas(ctx: FileContext) -> dict[cst.Lambda, JittedFunction]:
@@ -213,6 +242,14 @@ def _collect_jitted(ctx: FileContext, wrapped) -> dict:
             continue
         entry = found.setdefault(func, JittedFunction(func))
         entry.apps.append(app)
+        if isinstance(func, cst.FunctionDef) and isinstance(app.target, cst.Call):  # a partial of it
+            traced = _partial_traced_params(func, app.target)
+            if app.jit.qualname not in TRACING_JITS or traced is None or any(
+                    k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS) for k in app.keywords):
+                unknown.add(func)
+                continue
+            entry.traced_params = traced if len(entry.apps) == 1 else entry.traced_params & traced
+            continue
         if isinstance(func, cst.Lambda):
             # No spec for lambdas: traced only when the jit names no static arguments at all.
             static = None if any(k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS)

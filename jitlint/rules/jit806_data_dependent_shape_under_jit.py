@@ -7,7 +7,9 @@ from jitlint.rules._traced import TRACING_CALL_NAMES, TRACING_METHODS, TRACING_T
 class DataDependentShapeUnderJit(Rule):
     """
     ## What it does
-    Flags, inside a jitted function (and the module functions it calls with traced arguments),
+    Flags, inside a jitted function (also one jitted through `functools.partial`,
+    `jax.jit(partial(f, table))`, whose bound values are constants of the trace; and the module
+    functions it calls with traced arguments),
     operations whose result's shape depends on the *values* of a traced array:
     boolean-mask indexing (`x[x > 0]`, `x[mask]`, `x.at[mask].set(0)`), and `jnp.nonzero`,
     `jnp.argwhere`, `jnp.flatnonzero`, `jnp.unique` (and `unique_*`), the set functions
