@@ -1550,8 +1550,18 @@ class _ArgChecker:
                     self._mentions_loop_rows(p, scope, loop) for p in parts if p not in carrying))
         return False
 
-    def _mentions_loop_rows(self, expr: cst.BaseExpression, scope: Scope, loop: cst.For) -> bool:
-        return any(self._carries_loop_rows(n, scope, loop) for n in name_loads(expr))
+    def _mentions_loop_rows(self, expr: cst.BaseExpression, scope: Scope, loop: cst.For, depth: int = 0) -> bool:
+        """Does ``expr`` depend on the loop's item at all, through names the loop body binds
+        (``padding = np.zeros([B - n, ...])`` with ``n = len(images)``)?"""
+        for name in name_loads(expr):
+            if self._carries_loop_rows(name, scope, loop):
+                return True
+            bindings = self._bindings(name, scope)
+            if depth < 3 and len(bindings) == 1 and bindings[0].kind == "assign" and self._inside(bindings[0], loop) \
+                    and bindings[0].value is not None \
+                    and self._mentions_loop_rows(bindings[0].value, bindings[0].scope, loop, depth + 1):
+                return True
+        return False
 
     def _batch_in_loop(self, name: cst.Name, loop, depth: int = 0):
         """The batch a name holds at its read, through rebindings in the loop that hand it on
