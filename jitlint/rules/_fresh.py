@@ -172,7 +172,10 @@ class FreshJit:
         if self.repetition == "per-object":
             cls = self.app.frame.scope.parent.node.name.value if self.app.frame.scope.parent is not None \
                 and isinstance(self.app.frame.scope.parent.node, cst.ClassDef) else "the object"
-            return (f"{jit} of {what} in `{cls}.__init__` compiles once per `{cls}` object, and "
+            method = self.app.frame.scope.node.name.value if isinstance(self.app.frame.scope.node, cst.FunctionDef) \
+                else "__init__"
+            where = f"`{cls}.__init__`" if method == "__init__" else f"`{cls}.{method}` (run by `__init__`)"
+            return (f"{jit} of {what} in {where} compiles once per `{cls}` object, and "
                     f"{self.evidence}: every iteration compiles again; make the object once before "
                     f"the loop, or jit a module-level function once and pass the object's values "
                     f"as arguments")
@@ -308,7 +311,11 @@ class _Analysis:
             return FreshJit(app, kind, "per-leaf", function, f"`{mapper}`", related=(
                 (mapping.node, f"maps `{function.name.value}` over a pytree: one jit per leaf"),))
         if function.name.value == "__init__":
-            return self._per_object(app, kind, function)
+            return self._per_object(app, kind, function, self._stored_attribute(
+                self.model.parent_statement.get(app.call) if app.call is not None else None, function))
+        stored = self._stored_by_init(app, function)
+        if stored is not None:  # ``self._fn = self._setup()`` in ``__init__``, the jit made there
+            return self._per_object(app, kind, *stored)
         if self.context.how(function) in (ONCE, TRACED):
             return None
         if self._configured_per_call(function, callable_node, creation):
@@ -333,35 +340,63 @@ class _Analysis:
                 return FreshJit(app, kind, "factory", function, evidence)
         return None
 
-    def _per_object(self, app: JitApplication, kind: str, init: cst.FunctionDef) -> Optional[FreshJit]:
-        """``self.act = jax.jit(lambda x: ...)`` in ``__init__`` of a class whose objects are
-        made on every iteration of a loop and called there (``ctrl = Controller(g)``, then
-        ``ctrl.act(x)``): each new object compiles its jit again."""
-        statement = self.model.parent_statement.get(app.call) if app.call is not None else None
+    @staticmethod
+    def _stored_attribute(statement, method: cst.FunctionDef) -> Optional[str]:
+        """``attr`` when ``statement`` is ``self.attr = ...`` in ``method`` (``self`` its first
+        parameter)."""
         if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1
                 and isinstance(statement.targets[0].target, cst.Attribute)
                 and isinstance(statement.targets[0].target.value, cst.Name)
-                and [p.name.value for p in positional_params(init)][:1] == [statement.targets[0].target.value.value]):
+                and [p.name.value for p in positional_params(method)][:1] == [statement.targets[0].target.value.value]):
             return None
-        attribute = statement.targets[0].target.attr.value
-        if self.context.how(init) != REPEATED:
+        return statement.targets[0].target.attr.value
+
+    def _stored_by_init(self, app: JitApplication, method: cst.FunctionDef) -> Optional[tuple[cst.FunctionDef, str]]:
+        """(``__init__``, the attribute) when ``method`` returns the jit it makes and its one call
+        is ``self.attr = self.method()`` in ``__init__`` of its class (squishyplanet's
+        ``self._lightcurve = self._setup_lightcurve_func()``)."""
+        if self.model.functions[method].scope.kind != "class" or self._returned_position(app) != -1:
+            return None
+        sites = self.context.call_sites(method)
+        init = self.model.functions[sites[0].frame.enclosing_function()].scope.node \
+            if len(sites) == 1 and sites[0].frame.enclosing_function() is not None else None
+        caller = sites[0].frame.enclosing_function() if len(sites) == 1 else None
+        if caller is None or caller.name.value != "__init__" or init is not self.model.functions[method].scope.node:
+            return None
+        statement = self.model.parent_statement.get(sites[0].node)
+        attribute = self._stored_attribute(statement, caller)
+        return (caller, attribute) if attribute is not None and statement.value is sites[0].node else None
+
+    def _per_object(self, app: JitApplication, kind: str, init: cst.FunctionDef,
+                    attribute: Optional[str]) -> Optional[FreshJit]:
+        """``self.act = jax.jit(lambda x: ...)`` in ``__init__`` of a class whose objects are
+        made on every iteration of a loop and called there (``ctrl = Controller(g)``, then
+        ``ctrl.act(x)``, or a method of the class that calls ``self.act``): each new object
+        compiles its jit again."""
+        if attribute is None or self.context.how(init) != REPEATED:
             return None
         cls = self.model.functions[init].scope.node
         assert isinstance(cls, cst.ClassDef)
+        # the names called on the object that run the jit: the attribute, or a method calling it
+        entries = {attribute} | {name for name, method in class_methods(cls).items() if any(
+            isinstance(use.node.func, cst.Attribute) and isinstance(use.node.func.value, cst.Name)
+            and use.node.func.value.value == "self" and use.frame.is_inside(method)
+            for use in self.model.calls_named(attribute))}
         for site in self.context.call_sites(init):
             loops = site.frame.loops_in_scope()
             if not loops or not self.context.site_repeats(site) or self.context.times_iterations(loops[0]):
                 continue
             name = _assigned_name(site, -1)
-            for use in self.model.calls_named(attribute):
+            for use in (use for entry in sorted(entries) for use in self.model.calls_named(entry)):
                 receiver = use.node.func.value if isinstance(use.node.func, cst.Attribute) else None
                 if use.frame.is_inside(loops[0]) and (receiver is site.node or (
                         name is not None and isinstance(receiver, cst.Name) and receiver.value == name)):
+                    called = use.node.func.attr.value  # type: ignore[attr-defined]
                     return FreshJit(app, kind, "per-object", init,
-                                    f"a new `{cls.name.value}` is made and its `{attribute}` called on every "
+                                    f"a new `{cls.name.value}` is made and its `{called}` called on every "
                                     f"iteration of a loop", related=(
                                         (site.node, f"a new `{cls.name.value}` on every iteration"),
-                                        (use.node, f"its `{attribute}` compiles here")))
+                                        (use.node, f"its `{called}` compiles here")))
         return None
 
     # ---------------------------------------------------------------- what is jitted
@@ -1230,8 +1265,12 @@ only when it is itself seen to repeat (a `train_epoch` called per epoch), and a 
 when its result (or a tuple element of it) is called per iteration, or when a pytree map
 calls it per leaf (`jax.tree.map(make_init, specs)`) and its jit reads the leaf only through
 its shape and dtype (leaves of one shape are one program, compiled again per leaf; measured:
-12 leaves of 2 shapes, 12 compiles; one jit with the shape static, 2). The same jit written
-twice in one block is reported at the second. Silent: module top level, `if __name__ ==
+12 leaves of 2 shapes, 12 compiles; one jit with the shape static, 2). A jit that `__init__`
+stores on the object (directly, or through a setup method it runs, `self._fn =
+self._setup()`) is reported when a loop makes a new object on every iteration and calls it,
+or a method of the class that calls it (5 compiles for 5 objects). A jitted local def may be
+called through a name a branch binds to one of several (`sample = sample_f` or `sample =
+sample_t`). The same jit written twice in one block is reported at the second. Silent: module top level, `if __name__ ==
 "__main__":`, `main`/`train`/`fit`-like entry points, test files and tests,
 `__init__`/`setUp`, `init`/`setup`/`build`-named initialisation functions, functions only
 called from code that runs once or from traced code (also functions handed to a jit or
