@@ -102,7 +102,8 @@ def _analyse(ctx: FileContext) -> list[StructureChurn]:
     flagged: set[int] = set()  # one finding per call site
     for (app_id, param, _), uses in passings.items():
         for use in uses:
-            churn = _growing_dict(ctx, use, names[app_id], param) or _none_or_value(ctx, use, names[app_id], param)
+            churn = _growing_dict(ctx, use, names[app_id], param) or _none_or_value(ctx, use, names[app_id], param) \
+                or _filtered_list(ctx, use, names[app_id], param)
             if churn is not None and id(use.site) not in flagged:
                 flagged.add(id(use.site))
                 found.append(churn)
@@ -160,6 +161,61 @@ def _growing_dict(ctx: FileContext, use: _Passing, function: str, param: str) ->
                 f"compiles again on every iteration; create every key "
                 f"before the loop, keep a fixed set of keys, or stack the values into one array"))
     return None
+
+
+def _filtered_list(ctx: FileContext, use: _Passing, function: str, param: str) -> Optional[StructureChurn]:
+    """A list made empty in the calling function and filled by a loop that appends only when
+    a condition holds (the ``append`` under an ``if``, or after a ``continue``), passed as it
+    is: every element is a leaf, so each new length is a new pytree structure.  Only where the
+    call runs again (in a loop, or in a function seen to repeat): one length is one compile."""
+    if use.via_partial or not isinstance(use.value, cst.Name):
+        return None
+    model, flow = ctx.model, value_flow(ctx)
+    scope = use.site.frame.scope
+    binding = flow.single(use.value, scope)
+    if binding is None or binding.kind != "assign" or binding.scope is not scope \
+            or not (isinstance(binding.value, cst.List) and not binding.value.elements):
+        return None
+    name = use.value.value
+    appends = [site for site in model.calls_named("append")
+               if isinstance(site.node.func, cst.Attribute) and isinstance(site.node.func.value, cst.Name)
+               and site.node.func.value.value == name and site.frame.scope is scope
+               and flow.single(site.node.func.value, scope) is binding]
+    loop = next((frame.node for site in appends for frame in site.frame
+                 if isinstance(frame.node, cst.For) and not use.site.frame.is_inside(frame.node)
+                 and _filters(site, frame.node)), None)
+    if loop is None:
+        return None
+    function_def = use.site.frame.enclosing_function()
+    if not use.site.frame.loops_in_scope() and (
+            function_def is None or calling_context(ctx).repetition_evidence(function_def) is None):
+        return None
+    return StructureChurn(use.node, function, param, (
+        f"`{function}` gets `{name}`, a Python list a loop fills only when a condition holds: jit "
+        f"takes each element as a leaf, so every new length is a new pytree structure and "
+        f"`{function}` compiles again; stack the items into one array padded to a fixed length "
+        f"(with a mask or a count), or pass a list of fixed length"))
+
+
+def _filters(append: CallSite, loop: cst.For) -> bool:
+    """The ``append`` runs on only some iterations of ``loop``: under an ``if`` inside it, or
+    after a ``continue`` of it."""
+    for frame in append.frame:
+        if frame.node is loop:
+            break
+        if isinstance(frame.node, cst.If):
+            return True
+    return any(isinstance(node, cst.Continue) for node in _own_statements(loop.body))
+
+
+def _own_statements(node: cst.CSTNode):
+    """The nodes of a loop body, not those of loops or functions nested in it (their
+    ``continue`` is their own)."""
+    for child in node.children:
+        if isinstance(child, (cst.For, cst.While, cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            continue
+        yield child
+        yield from _own_statements(child)
 
 
 def _none_or_value(ctx: FileContext, use: _Passing, function: str, param: str) -> Optional[StructureChurn]:

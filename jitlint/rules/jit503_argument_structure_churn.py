@@ -18,7 +18,11 @@ class ArgumentStructureChurn(Rule):
     passed to a jitted call in that loop: unbounded churn. Also, in a loop, an argument that is
     None on some iterations and an array on the others: `None if step == 0 else mask` (a test
     that changes in the loop), or a name set to None before the loop and to a value in it
-    (`prev = None` ... `prev = out`).
+    (`prev = None` ... `prev = out`). Also a list made empty and filled by a loop that appends
+    only when a condition holds (under an `if`, or after a `continue`), passed as it is where
+    the call runs again (in a loop, or in a function seen to repeat): each element is a leaf,
+    so every new length is a new structure (measured: 4 compiles for 4 lengths; padded to a
+    fixed number of rows with a mask, 1).
 
     ## Why is this bad?
     `jax.jit` keys its cache on the tree structure of `(args, kwargs)`, so each structure is
