@@ -339,6 +339,25 @@ class CallingContext:
         position = positional.index(param.name) if param.name in positional else None
         return passed_values(sites, position, param.name, param.node.default)
 
+    def handed_bindings(self, param: Binding, depth: int = 0) -> Optional[list[Binding]]:
+        """The bindings of the names every call hands the parameter ``param``, through the
+        parameters of other functions that pass it on (``solve_ode(dfx=linear_2D)`` passing
+        ``dfx`` to ``rk4``): the defs or jits a parameter called as a function runs.  None
+        when a call hands anything but a name, or nothing is known."""
+        passed = self.passed_to(param) if depth < 3 else None
+        if not passed:
+            return None
+        found: list[Binding] = []
+        for value, site in passed:
+            binding = self.model.single_binding(value.value, site.frame.scope) if isinstance(value, cst.Name) else None
+            if binding is None:
+                return None
+            inner = self.handed_bindings(binding, depth + 1) if binding.kind == "param" else [binding]
+            if inner is None:
+                return None
+            found.extend(b for b in inner if all(b is not seen for seen in found))
+        return found
+
     @cached_property
     def _calls_through_self_attributes(self) -> dict[cst.FunctionDef, list[CallSite]]:
         """``self._broadcast_key_fn = _broadcast_key`` (a def, in any method, also lazily under

@@ -536,6 +536,12 @@ class _Callees:
                 # ``step_ = dense_step`` then ``if sparse: step_ = sparse_step``: jitted functions
                 # with the same static positions, whichever the call reaches (covid-net PR 13)
                 return chosen[0][0], 0  # type: ignore[index]
+            if len(bindings) == 1 and bindings[0].kind == "param":
+                # ``dfx(t, x)`` in ``def rk4(carry, dfx)`` where every call hands it a jitted def
+                handed = [self.by_binding.get(b) for b in calling_context(self.ctx).handed_bindings(bindings[0]) or ()]
+                if handed and all(h is not None for h in handed) \
+                        and len({h[0].effective_static()[0] for h in handed}) == 1:  # type: ignore[index]
+                    return handed[0][0], 0  # type: ignore[index]
             if bindings and any(b.kind != "import" for b in bindings):
                 return None
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):

@@ -1798,6 +1798,8 @@ class _FunctionAnalysis:
         self.mapped: dict[int, dict[str, list]] = {}  # (solve) the parameters tree maps feed
         self.param_bindings: dict[int, str] = {}
         self.uses: dict[int, TracerUse] = {}
+        # (jitted callee, static parameter) already reported in this function: one fix, one finding
+        self.static_reached: set[tuple[str, str]] = set()
         self.followed: dict[tuple, "_FunctionAnalysis"] = {}
         # parameter -> class -> the call arguments passing an instance (none: its annotation)
         self._param_classes: Optional[dict[str, dict[cst.ClassDef, list[cst.Arg]]]] = None
@@ -4390,8 +4392,9 @@ class _UseFinder(Walker):
         if not spec.checkable:
             return
         for use in map_arguments(site, spec, shift, model=a.model):
-            if not a.traced(use.value, scope):
+            if not a.traced(use.value, scope) or (spec.name, use.param) in a.static_reached:
                 continue
+            a.static_reached.add((spec.name, use.param))
             param = a._is_bare_param(use.value, scope)
             what = (f"`{param}`, a traced (non-static) argument of {a.where}," if param is not None
                     else f"`{_src(use.value)}`, traced in {a.where},")

@@ -118,7 +118,10 @@ class UnhashableStaticArg(Rule):
     `functools.partial` too; bound by keyword the static value stays outside the map and works.
     A traced value of an outer jit (a non-static parameter, or computed from one, also in a
     helper it calls) at a static position of a jitted function called there, directly or
-    bound by a `functools.partial` made there (pcax#3), raises the same ValueError while the
+    bound by a `functools.partial` made there (pcax#3), or handed in as an argument that every
+    call fills with that jitted function (`def rk4(carry, dfx): dfx(t, x)` of a solver given
+    `dfx=linear_2D`, also through the parameters of functions passing it on: ngclearn PR 87;
+    one finding per function and static parameter), raises the same ValueError while the
     outer jit traces; an outer static forwarded there is fine (`fixtures/static/`). So does
     `jax.jit(jax.vmap(solve, in_axes=(0, None, None)))` (a signature-keeping transform of a
     jitted function with static parameters, under a jit with no static spec of its own) when a
