@@ -174,7 +174,8 @@ def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: 
     if ctx.model.functions[function].scope.kind == "class" and not has_decorator(function, "staticmethod"):
         positional = positional[1:]  # ``obj.method(a)``: ``a`` is the parameter after ``self``
     for leaf in (leaf for arg in jc.dynamic_args() for leaf in _display_leaves(arg.value)):
-        param = _forwarded_param(ctx.model, flow, leaf, site.frame.scope, function)
+        callee = jc.call.func.value if isinstance(jc.call.func, cst.Name) else None
+        param = _forwarded_param(ctx.model, flow, leaf, site.frame.scope, function, callee=callee)
         if param is None:
             continue
         for caller in calling_context(ctx).call_sites(function):
@@ -196,31 +197,35 @@ def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: 
 
 
 def _forwarded_param(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
-                     function: cst.FunctionDef, depth: int = 0) -> Optional[str]:
+                     function: cst.FunctionDef, depth: int = 0, callee: Optional[str] = None) -> Optional[str]:
     """The parameter of ``function`` that ``expr`` is, up to shape-keeping steps (``q[None]``,
     ``q.astype(...)``, ``jnp.asarray(q)``, a name bound to one of those)."""
     if depth > 3:
         return None
     if isinstance(expr, cst.Subscript) and all(_adds_axis_only(element.slice) for element in expr.slice):
-        return _forwarded_param(model, flow, expr.value, scope, function, depth + 1)  # ``q[None]``
+        return _forwarded_param(model, flow, expr.value, scope, function, depth + 1, callee)  # ``q[None]``
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in SHAPE_KEEPING_METHODS:
-        return _forwarded_param(model, flow, expr.func.value, scope, function, depth + 1)
+        return _forwarded_param(model, flow, expr.func.value, scope, function, depth + 1, callee)
     if isinstance(expr, cst.Call) and expr.args and expr.args[0].keyword is None and not expr.args[0].star \
             and model.qualified_name(expr.func, scope) in SHAPE_KEEPING_CONVERSIONS:
-        return _forwarded_param(model, flow, expr.args[0].value, scope, function, depth + 1)
+        return _forwarded_param(model, flow, expr.args[0].value, scope, function, depth + 1, callee)
     if not isinstance(expr, cst.Name):
         return None
     binding = flow.single(expr, scope)
-    if binding is None:
-        # ``for layer in layers: x = layer_fn(w, x)``: the parameter reaches the first call
-        binding = next((b for b in flow.reaching(expr, scope)
-                        if b.kind == "param" and b.scope is model.scope_of[function]), None)
+    if binding is None and callee is not None:
+        # ``for _ in range(n_blocks): x = layer_fn(w, x)``: the parameter reaches the first call,
+        # and the jit's own output (of the same shape) the others
+        reaching = flow.reaching(expr, scope)
+        params = [b for b in reaching if b.kind == "param" and b.scope is model.scope_of[function]]
+        outputs = [b for b in reaching if b.kind == "assign" and isinstance(b.value, cst.Call)
+                   and isinstance(b.value.func, cst.Name) and b.value.func.value == callee]
+        binding = params[0] if len(params) == 1 and len(params) + len(outputs) == len(reaching) else None
     if binding is None:
         return None
     if binding.kind == "param" and binding.scope is model.scope_of[function]:
         return binding.name
     value = assigned(binding).value if binding.kind == "assign" else None
-    return _forwarded_param(model, flow, value, binding.scope, function, depth + 1) if value is not None else None
+    return _forwarded_param(model, flow, value, binding.scope, function, depth + 1, callee) if value is not None else None
 
 
 def _joins_other_axes(call: cst.Call, qualname: Optional[str]) -> bool:
@@ -1321,6 +1326,9 @@ class _ArgChecker:
         a value that changes on every iteration (``n = len(history)`` of a growing list,
         ``n += 8``; values.IterationValues).  None: it does not, as far as the code shows."""
         iterations = IterationValues(self.model, self.flow)
+        expanded = self._expanded(expr, scope, loop)
+        if expanded is not None and not any(coeff for term, coeff in expanded.items() if term):
+            return None  # ``n_par - width`` with ``n_par = width + 4``: the same size every time
         for name in name_loads(expr):
             values = self._loop_values(name, scope, loop)
             bindings = self._bindings(name, scope)
@@ -1340,6 +1348,24 @@ class _ArgChecker:
             if how is not None:
                 return how
         return None
+
+    def _expanded(self, expr: cst.BaseExpression, scope: Scope, loop, depth: int = 0) -> Optional[Poly]:
+        """``expr`` as a polynomial, names the loop body binds once to integer arithmetic
+        replaced by it (``n_par = width + 2 * order``), other names kept as symbols."""
+        if isinstance(expr, cst.Name) and depth < 3:
+            bindings = self._bindings(expr, scope)
+            if len(bindings) == 1 and bindings[0].kind == "assign" and self._inside(bindings[0], loop) \
+                    and isinstance(bindings[0].node, cst.Assign) and bindings[0].value is not None \
+                    and isinstance(bindings[0].value, (cst.BinaryOperation, cst.Integer)):
+                return self._expanded(bindings[0].value, bindings[0].scope, loop, depth + 1)
+            return {(expr.value,): 1}
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+            left = self._expanded(expr.left, scope, loop, depth)
+            right = self._expanded(expr.right, scope, loop, depth)
+            if left is None or right is None:
+                return None
+            return _combine(left, right, expr.operator)
+        return _poly(expr, lambda n: False) if isinstance(expr, (cst.Integer, cst.UnaryOperation)) else None
 
     def _drawn(self, name: cst.Name, scope: Scope, loop) -> Optional[str]:
         """``n = rng.integers(1, 5)`` in the loop, or ``for n in np.random.randint(3, 10, 5)``:
@@ -1893,6 +1919,22 @@ def _comp_fors(comp: cst.BaseComp, node: cst.CSTNode) -> bool:
     return False
 
 
+def _combine(left: Poly, right: Poly, operator: cst.BaseBinaryOp) -> Poly:
+    """Two polynomials added, subtracted or multiplied."""
+    result: Poly = {}
+    if isinstance(operator, cst.Multiply):
+        for t1, c1 in left.items():
+            for t2, c2 in right.items():
+                term = tuple(sorted(t1 + t2))
+                result[term] = result.get(term, 0) + c1 * c2
+        return result
+    sign = 1 if isinstance(operator, cst.Add) else -1
+    result = dict(left)
+    for term, coeff in right.items():
+        result[term] = result.get(term, 0) + sign * coeff
+    return result
+
+
 def _poly(expr: cst.BaseExpression, known: Callable[[cst.Name], bool]) -> Optional[Poly]:
     """``expr`` as a polynomial over names with integer coefficients, or None."""
     if isinstance(expr, cst.Integer):
@@ -1906,19 +1948,8 @@ def _poly(expr: cst.BaseExpression, known: Callable[[cst.Name], bool]) -> Option
         left, right = _poly(expr.left, known), _poly(expr.right, known)
         if left is None or right is None:
             return None
-        if isinstance(expr.operator, (cst.Add, cst.Subtract)):
-            sign = 1 if isinstance(expr.operator, cst.Add) else -1
-            result = dict(left)
-            for term, coeff in right.items():
-                result[term] = result.get(term, 0) + sign * coeff
-            return result
-        if isinstance(expr.operator, cst.Multiply):
-            result: Poly = {}
-            for t1, c1 in left.items():
-                for t2, c2 in right.items():
-                    term = tuple(sorted(t1 + t2))
-                    result[term] = result.get(term, 0) + c1 * c2
-            return result
+        if isinstance(expr.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+            return _combine(left, right, expr.operator)
     return None
 
 
