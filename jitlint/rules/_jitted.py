@@ -399,10 +399,6 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
             name = func.value
             app = bound_app(binding) if binding is not None else None
             apps = [app] if app is not None else _aliased_apps(model, flow, func, site.frame.scope, bound_app)
-            if not apps and binding is not None and binding.kind == "param":
-                # ``def rk4(carry, dfx, ...): dfx(t, x)`` where every call hands it a jitted def
-                handed = [bound_app(b) for b in calling_context(ctx).handed_bindings(binding) or ()]
-                apps = handed if handed and all(a is not None for a in handed) else []
             if not apps:  # ``model(x)`` of an instance whose class jits ``__call__``
                 cls = calling_context(ctx).instance_class(func, site.frame.scope)
                 method = inherited_method(model, cls, "__call__") if cls is not None else None
