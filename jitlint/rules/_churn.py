@@ -1083,12 +1083,31 @@ class _ArgChecker:
                 bound = lower.expression
             elif lower is not None:
                 return None
-        if bound is None:
+        if bound is None or self._starts_full(sub.value, scope, loop, _src(bound)):
             return None
         return (f"an array grown on every iteration and cropped to its last `{_src(bound)}` "
                 f"entries, so its length changes on every iteration until it reaches that bound",
                 "preallocate the full length (a fixed window padded from the left) and pass the "
                 "position as an argument, or pad the context to a few bucket lengths")
+
+    def _starts_full(self, name: cst.Name, scope: Scope, loop, bound: str) -> bool:
+        """The array enters the loop already as long as the crop: every binding that reaches
+        the loop from before it is made with the bound (``context = jnp.tile(start, T)``, also
+        cropped again before the loop: ``context = context[None, -T:]``)."""
+        outside = [b for b in self._bindings(name, scope) if not self._inside(b, loop)]
+        if not outside:
+            return False
+        for binding in outside:
+            value = binding.value if binding.kind == "assign" else None
+            for _ in range(3):  # through crops of itself made before the loop
+                if not (isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name)):
+                    break
+                earlier = self.flow.single(value.value, binding.scope)
+                value = earlier.value if earlier is not None and earlier.kind == "assign" else None
+            if not (isinstance(value, cst.Call) and any(_src(node) == bound for node in iter_nodes(value)
+                                                         if isinstance(node, (cst.Name, cst.Attribute)))):
+                return False
+        return True
 
     def _counted_sequence(self, expr, scope: Scope, loop) -> Optional[tuple[str, str]]:
         """``[x] * i``, ``tuple(range(i))``: a list or tuple (a pytree) whose length is the loop
