@@ -1019,6 +1019,10 @@ FLAG_LEAF_OBJECTS: dict[str, str] = {
     "equinox.nn.Dropout": "its `inference` flag (and rate `p`) are pytree leaves, and its `__call__` "
                           "tests `if inference:`",
 }
+# The keyword a call of such a layer passes to use instead of its flag field: a model whose
+# every call of the layer passes it (``self.dropout(x, inference=inference, key=key)``) never
+# tests the traced field (tests/test_jaxfacts.py).
+FLAG_CALL_OVERRIDES: dict[str, str] = {"equinox.nn.Dropout": "inference"}
 
 # dtypes are type objects (``jnp.float32``, ``np.float32``) or ``np.dtype`` instances: at a traced
 # position of jax.jit each raises the same TypeError (pass them static).

@@ -54,7 +54,7 @@ from jitlint.jaxfacts import (SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HAS
                               SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS,
                               LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, ARRAY_RETURNING_KEY_FUNCTIONS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS, ARRAY_NAMESPACE_GETTERS,
                               SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS,
-                              FLAG_LEAF_OBJECTS, ARGUMENT_KEEPING_DECORATORS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES)
+                              FLAG_LEAF_OBJECTS, FLAG_CALL_OVERRIDES, ARGUMENT_KEEPING_DECORATORS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -1843,6 +1843,19 @@ def test_flag_leaf_layer_raises_when_run_under_jax_jit(qualname):
     with pytest.raises(jax.errors.TracerBoolConversionError):
         jax.lax.scan(lambda m, v: (m, m(v, key=key)), layer, jnp.ones((2, 3)))
     eqx.filter_jit(lambda m, v, k: m(v, key=k))(layer, x, key)
+
+
+@pytest.mark.parametrize("qualname", sorted(FLAG_CALL_OVERRIDES))
+def test_flag_call_override_runs_under_jax_jit(qualname):
+    """The same layer run under jax.jit with its flag passed by that keyword at the call never
+    tests the traced field: it traces and runs (both values)."""
+    pytest.importorskip("equinox")
+    assert qualname in FLAG_LEAF_OBJECTS
+    layer, x, key = _equinox_object(qualname), jnp.ones(3), jax.random.PRNGKey(0)
+    keyword = FLAG_CALL_OVERRIDES[qualname]
+    for value in (True, False):
+        out = jax.jit(lambda m, v, k: m(v, key=k, **{keyword: value}))(layer, x, key)
+        assert out.shape == x.shape
 
 
 @pytest.mark.parametrize("qualname", sorted(NON_ARRAY_LEAF_OBJECTS))

@@ -39,7 +39,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_FILTERS, DTYPE_OBJECTS, ITERATOR_BUILTINS, FLAG_LEAF_OBJECTS, PARTITIONS, LIBRARY_FUNCTIONS, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, NON_JAX_ENUM_BASES,
+from jitlint.jaxfacts import (ARRAY_FILTERS, DTYPE_OBJECTS, ITERATOR_BUILTINS, FLAG_CALL_OVERRIDES, FLAG_LEAF_OBJECTS, PARTITIONS, LIBRARY_FUNCTIONS, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, NON_JAX_ENUM_BASES,
                               NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS, NON_NUMERIC_DTYPE_CODES,
                               NON_NUMERIC_DTYPE_NAMES, NUMPY_DTYPED_CONSTRUCTORS,
                               NUMPY_INFERRING_CONSTRUCTORS, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
@@ -297,6 +297,8 @@ def _leaf_set_in_init(ctx: FileContext, cls: cst.ClassDef, fields: dict[str, boo
             inner = non_jax_value(ctx, value, scope, depth + 1)
             if inner is None or inner.kind == LEAF:
                 continue
+            if inner.kind == FLAG and _flag_always_passed(cls, field, inner.name):
+                continue  # every ``self.dropout(..., inference=...)`` overrides the traced field
             held = NonJaxValue(FLAG if inner.kind == FLAG else LEAF,
                                f"an instance of `{cls.name.value}`, a pytree whose field `{field}` holds "
                                f"{inner.what} (a leaf: every field not marked static is one)", cls.name.value)
@@ -304,6 +306,19 @@ def _leaf_set_in_init(ctx: FileContext, cls: cst.ClassDef, fields: dict[str, boo
                 return held
             flagged = flagged or held
     return flagged
+
+
+def _flag_always_passed(cls: cst.ClassDef, field: str, layer: str) -> bool:
+    """Every call of ``self.<field>(...)`` in the class passes the keyword that overrides the
+    layer's flag field (``jaxfacts.FLAG_CALL_OVERRIDES``), with a value other than None."""
+    keyword = FLAG_CALL_OVERRIDES.get(layer.replace("eqx.", "equinox."))
+    calls = [node for node in iter_nodes(cls) if isinstance(node, cst.Call)
+             and isinstance(node.func, cst.Attribute) and node.func.attr.value == field
+             and isinstance(node.func.value, cst.Name) and node.func.value.value == "self"]
+    return keyword is not None and bool(calls) and all(
+        any(a.keyword is not None and a.keyword.value == keyword and not (
+            isinstance(a.value, cst.Name) and a.value.value == "None") for a in call.args)
+        for call in calls)
 
 
 def class_decorators(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> set[Optional[str]]:

@@ -143,6 +143,7 @@ LAYER_NAMESPACES = ("flax.linen.", "flax.nnx.", "equinox.nn.", "haiku.")
 NNX_MODULE_BASES = frozenset({"flax.nnx.Module"})
 # Builtins whose result is a traced array when their argument is one.
 TRACED_BUILTINS = frozenset({"abs", "sum", "pow", "round"})
+MAPPING_METHODS = frozenset({"get", "items", "keys", "values"})  # a dict's, no jax.Array's
 MAX_HELPER_DEPTH = 5
 # The JIT8xx rules' prefilter words: a file that names no jit may still trace code through these.
 # The lax ones (JIT520 parses those files anyway) and the libraries' (numpyro's NUTS, ...: rare
@@ -3647,8 +3648,20 @@ class _FunctionAnalysis:
             annotation = _field_annotations(self.model, held.cls).get(expr.attr.value) if held is not None else None
             return annotation is not None and container_annotation(annotation)
         return isinstance(expr, cst.Name) and any(
-            b.kind == "param" and isinstance(b.node, cst.Param) and states_container(b.node)
+            b.kind == "param" and isinstance(b.node, cst.Param) and (states_container(b.node) or self._used_as_mapping(b))
             for b in self.model.lookup(expr.value, scope))
+
+    def _used_as_mapping(self, param: Binding) -> bool:
+        """The function calls a mapping's own method on the parameter (``lora_layer.get(key)``,
+        ``.items()``): an array has none of them, so it is a dict (or None), whose truth is
+        Python's."""
+        function = param.scope.node
+        return isinstance(function, cst.FunctionDef) and any(
+            isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in MAPPING_METHODS and isinstance(node.func.value, cst.Name)
+            and node.func.value.value == param.name
+            and any(b is param for b in self.model.lookup(param.name, self.model.scope_of.get(node, param.scope)))
+            for node in iter_nodes(function.body))
 
     def _is_self(self, expr: cst.BaseExpression, scope: Scope) -> bool:
         """``expr`` names this method's first parameter."""

@@ -44,7 +44,9 @@ class NonJaxTypeArgument(Rule):
     wrong order (`jaxfacts.PARTITIONS`; optimistix#56, equinox#376). And a model holding a layer
     whose Python flags are leaves it tests (`eqx.nn.Dropout`'s `inference`:
     `jaxfacts.FLAG_LEAF_OBJECTS`) at such a position: valid there, but the layer raises
-    TracerBoolConversionError once it runs traced (equinox#681). A name the loop rebinds from
+    TracerBoolConversionError once it runs traced (equinox#681); not when every call of the layer
+    in the model passes the flag itself (`self.dropout(x, key=key, inference=inference)`:
+    `jaxfacts.FLAG_CALL_OVERRIDES`, tested). A name the loop rebinds from
     the jitted call's own output (`model = step(model, ...)`) is judged by its value before
     the loop: the later ones exist only after a call that succeeded.
     Values are followed through names (every definition that reaches the call must be one, or
