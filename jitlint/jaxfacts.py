@@ -886,6 +886,10 @@ class LaxLoopCall:
     method: str = ""
     when: tuple[tuple[str, str], ...] = ()
     fix: str = ""
+    # it holds without ``when`` too, where the building call does not pass this keyword (name,
+    # value as written) and the loop's call hands the method data made anew on each iteration
+    fresh_data_unless: tuple[str, str] = ()
+    fresh_data_fix: str = ""
 
 
 LAX_LOOP_LIBRARY_CALLS: dict[str, LaxLoopCall] = {
@@ -937,7 +941,11 @@ LAX_LOOP_LIBRARY_CALLS: dict[str, LaxLoopCall] = {
                                       when=(("progress_bar", "False"),),
                                       fix="drop progress_bar=False and pass jit_model_args=True: later runs "
                                           "then reuse the compiled sampler (except where CI is set: numpyro "
-                                          "turns the progress bar off there)"),
+                                          "turns the progress bar off there)",
+                                      fresh_data_unless=("jit_model_args", "True"),
+                                      fresh_data_fix="pass jit_model_args=True to MCMC (and build the MCMC once, "
+                                                     "before the loop): the data then becomes a traced argument "
+                                                     "of one compiled sampler"),
 }
 # optax optimizers whose learning rate may be a schedule (a function of the step count): their
 # ``update`` calls it with the count kept in the optimizer state, a traced array whenever the

@@ -152,3 +152,13 @@ def test_lax_cond_in_a_method_jitted_by_a_class_decorator_compiles_with_it(repor
     report = reports[FIXTURES / "eager" / "lax_cond_in_method_of_jit_class_ok.py"]
     assert control_flow_compiles(report) == Counter()
     assert Counter(e["fun_name"] for e in report["compiles"])["jit(tell)"] == 1
+
+
+def test_mcmc_rerun_on_fresh_data_without_jit_model_args_compiles_every_run(reports):
+    """Without jit_model_args=True each run on new data compiles the sampler again: its
+    `_body_fn` with the progress bar, its `_fori_collect_loop` where numpyro turns the bar off
+    (CI, pytest-xdist): 4 runs, 4 compiles either way."""
+    report = reports[FIXTURES / "eager" / "mcmc_rerun_on_fresh_data_without_jit_model_args.py"]
+    assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
+    compiles = Counter(e["fun_name"] for e in report["compiles"])
+    assert compiles["jit(_body_fn)"] + compiles["jit(_fori_collect_loop)"] == 4, compiles

@@ -1568,6 +1568,24 @@ def test_lax_loop_library_call_caches_without_its_condition(qualname, compiles, 
     assert len(compiles) == before, compiles[before:]
 
 
+@pytest.mark.parametrize("qualname", sorted(q for q, fact in LAX_LOOP_LIBRARY_CALLS.items() if fact.fresh_data_unless))
+def test_lax_loop_library_call_compiles_again_on_fresh_data_without_its_keyword(qualname, compiles, monkeypatch):
+    """Built without ``fresh_data_unless`` (and with the progress bar on), a run on data made
+    anew compiles again; with that keyword, the same runs compile nothing more."""
+    assert qualname == "numpyro.infer.MCMC"  # the one such fact; its example is _mcmc_run
+    for variable in ("CI", "PYTEST_XDIST_WORKER"):
+        monkeypatch.delenv(variable, raising=False)
+    keyword, value = LAX_LOOP_LIBRARY_CALLS[qualname].fresh_data_unless
+    assert (keyword, value) == ("jit_model_args", "True")
+    assert f"{keyword}={value}" in LAX_LOOP_LIBRARY_CALLS[qualname].fresh_data_fix
+    for keywords, recompiles in (({}, True), ({keyword: True}, False)):
+        call = _mcmc_run(**keywords)  # each run gets a new ``jnp.ones(4)``
+        call()
+        before = len(compiles)
+        call()
+        assert (len(compiles) > before) is recompiles, (keywords, compiles[before:])
+
+
 def _jaxopt_run(solver: str):
     """An eager ``run`` of a jaxopt solver built once (least squares ones get residuals)."""
     jaxopt = pytest.importorskip("jaxopt")

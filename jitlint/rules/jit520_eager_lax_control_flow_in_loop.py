@@ -37,7 +37,10 @@ class EagerLaxControlFlowInLoop(Rule):
     `GaussNewton`, `LevenbergMarquardt`: one compile of their while loop per eager run, jaxopt#563),
     the `step` of blackjax's `nuts`, `hmc`, `mala`, `rmh`, and the kernels their
     `build_kernel()` returns; flax's `nnx.cond` and `nnx.switch`, which wrap their branches anew
-    on every call, so even module-level branches compile once per eager call, flax#5512),
+    on every call, so even module-level branches compile once per eager call, flax#5512;
+    numpyro's `MCMC.run` built with `progress_bar=False`, numpyro#2171, or built without
+    `jit_model_args=True` and run on data made anew on each iteration, numpyro#448 and PR 860:
+    the sampler closes over the data, 4 compiles in 4 runs either way, measured),
     or a function or method of this module (`helper(x)`, `obj.run(x)`, `self.run(x)` on an
     instance of a class of the module), or through the project index a function of another
     module of the project, that calls
@@ -288,9 +291,41 @@ def _library_loop_call(site: CallSite, model: SemanticModel, flow: ValueFlow) ->
         return None
     found = _builds_lax_loop(origin[0], origin[1], origin[2], model, method)
     if found is None:
-        return None
+        return _fresh_data_call(site, origin, model, flow, method, shown)
     builder, fact = found
     return f"`{shown}` ({builder}: {fact.runs})", fact.fix
+
+
+def _fresh_data_call(site: CallSite, origin, model: SemanticModel, flow: ValueFlow, method: str,
+                     shown: str) -> Optional[tuple[str, str]]:
+    """``mcmc.run(key, np.zeros(n))`` in a loop, of an ``MCMC`` built without
+    ``jit_model_args=True`` (``LaxLoopCall.fresh_data_unless``): the data is baked into the
+    sampler, and data made anew on each iteration compiles it again on each run."""
+    qualname = model.qualified_name(origin[0].func, origin[1])
+    fact = LAX_LOOP_LIBRARY_CALLS.get(qualname or "")
+    if fact is None or not fact.fresh_data_unless or fact.method != method:
+        return None
+    keyword, value = fact.fresh_data_unless
+    if any(a.keyword is not None and a.keyword.value == keyword and cst.Module([]).code_for_node(a.value) == value
+           for a in origin[0].args):
+        return None
+    loops = site.frame.loops_in_scope()
+    data = [a.value for a in site.node.args[1:] if not a.star] + \
+        [a.value for a in site.node.args[:1] if a.keyword is not None]
+    if not loops or not any(_made_in(value, site, loops[0], flow) for value in data):
+        return None
+    return (f"`{shown}` ({qualname} without {keyword}={value}: its sampler closes over the run's data, "
+            f"made anew on every iteration)", fact.fresh_data_fix)
+
+
+def _made_in(value: cst.BaseExpression, site: CallSite, loop: cst.CSTNode, flow: ValueFlow) -> bool:
+    """``value`` is an array made on each iteration of ``loop``: a call written there, or a
+    name the loop body binds to one."""
+    if isinstance(value, cst.Call):
+        return True
+    binding = flow.single(value, site.frame.scope) if isinstance(value, cst.Name) else None
+    return binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Call) \
+        and binding.frame is not None and binding.frame.is_inside(loop)
 
 
 def _builds_lax_loop(call: cst.Call, scope: Scope, frame: Frame, model: SemanticModel,
