@@ -87,7 +87,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._arguments import STRINGS, class_decorators, flattened_children
 from jitlint.rules._context import (inherited_method, overriding_methods, PARTIAL_CONSTRUCTORS, bound_method_target,
                                     calling_context, class_methods)
-from jitlint.rules._jitted import (TRACING_JITS, FunctionLike, JittedFunction, binds_name, jitted_calls,
+from jitlint.rules._jitted import (TRACING_JITS, FunctionLike, JittedFunction, binds_name, jitted_calls, static_names,
                                    jitted_functions, jitted_lambdas, name_loads, positional_params,
                                    scopes_within, states_container, container_annotation,
                                    strict_array_annotation)
@@ -1498,7 +1498,31 @@ def _defaulted_params_passed(ctx: FileContext, jitted: JittedFunction) -> set[st
         dynamic = {id(arg) for arg in call.dynamic_args()}
         passed.update(name for name, arg in call.passed() if name in defaulted and id(arg) in dynamic
                       and not _none_passed(ctx, arg.value, call.call))
-    return passed
+    return passed | _defaulted_params_bound(ctx, jitted, defaulted)
+
+
+def _defaulted_params_bound(ctx: FileContext, jitted: JittedFunction, defaulted: set[str]) -> set[str]:
+    """The defaulted parameters a ``functools.partial`` of the jitted def binds by keyword
+    (``partial(l1_loss, training=True)``): every call of the partial passes them, traced unless
+    the jit marks them static (egnn-jax 8d9332c)."""
+    if not defaulted or not jitted.apps:
+        return set()
+    statics = [static_names(spec_of(app, ctx.model)) for app in jitted.apps]
+    if any(static is None for static in statics) or any(app.jit.qualname not in TRACING_JITS for app in jitted.apps):
+        return set()
+    static = frozenset().union(*statics)  # type: ignore[arg-type]
+    found: set[str] = set()
+    for site in ctx.model.calls:
+        call = site.node
+        if not (call.args and call.args[0].keyword is None and isinstance(call.args[0].value, cst.Name)
+                and ctx.model.qualified_name(call.func, site.frame.scope) == "functools.partial"):
+            continue
+        binding = ctx.model.single_binding(call.args[0].value.value, site.frame.scope)
+        if binding is None or binding.node is not jitted.func:
+            continue
+        found.update(a.keyword.value for a in call.args[1:] if a.keyword is not None
+                     and a.keyword.value in defaulted and a.keyword.value not in static and not is_none(a.value))
+    return found
 
 
 def _none_passed(ctx: FileContext, value: cst.BaseExpression, call: cst.Call) -> bool:

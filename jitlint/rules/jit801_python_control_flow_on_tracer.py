@@ -74,7 +74,9 @@ class PythonControlFlowOnTracer(Rule):
     `range` bound raises are never reached: the range is the one finding.
     A parameter with a default is traced when a call passes it (also a call of a jitted method
     with a static `self` on an instance, `model.run_from_state(..., output_averages=False)`:
-    jax-gcm 0c65af4; a flag the jitted function hands a helper unchanged is named with the
+    jax-gcm 0c65af4; also a keyword a `functools.partial` of the jitted function binds, which
+    every call of the partial passes: `partial(l1_loss, training=True)`, egnn-jax 8d9332c;
+    a flag the jitted function hands a helper unchanged is named with the
     advice to mark it static there, in the jitted function's spec); a call through a name bound to
     one of several jits (`step_func = eval_step if test else train_step`: evojax PR #62) is a
     call of each, and a value that is only ever None (a caller's parameter forwarded with its
