@@ -602,13 +602,15 @@ def _field_value(ctx: FileContext, found: tuple[cst.ClassDef, Scope], attr: str,
 
 
 def class_annotation(cls: cst.ClassDef, attr: str) -> Optional[cst.BaseExpression]:
-    """The annotation of a field declared without a value in the class body (``mode: str``), or
-    with a dataclass field spec (``mode: Mode = dataclasses.field(metadata=dict(static=True))``)."""
+    """The annotation of a field declared without a value in the class body (``mode: str``),
+    with a dataclass field spec (``mode: Mode = dataclasses.field(metadata=dict(static=True))``),
+    or with a str default that agrees with it (``neighborlist_format: str = 'sparse'``)."""
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     for statement in body:
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
             if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
-                    and small.target.value == attr and (small.value is None or isinstance(small.value, cst.Call)):
+                    and small.target.value == attr and (small.value is None or isinstance(small.value, cst.Call)
+                                                        or isinstance(small.value, STRINGS)):
                 return small.annotation.annotation
     return None
 
