@@ -358,11 +358,10 @@ class _Analysis:
         if self.model.functions[method].scope.kind != "class" or self._returned_position(app) != -1:
             return None
         sites = self.context.call_sites(method)
-        init = self.model.functions[sites[0].frame.enclosing_function()].scope.node \
-            if len(sites) == 1 and sites[0].frame.enclosing_function() is not None else None
         caller = sites[0].frame.enclosing_function() if len(sites) == 1 else None
-        if caller is None or caller.name.value != "__init__" or init is not self.model.functions[method].scope.node:
-            return None
+        if caller is None or caller.name.value != "__init__" \
+                or self.model.functions[caller].scope is not self.model.functions[method].scope:
+            return None  # (``__init__`` of the same class)
         statement = self.model.parent_statement.get(sites[0].node)
         attribute = self._stored_attribute(statement, caller)
         return (caller, attribute) if attribute is not None and statement.value is sites[0].node else None
