@@ -259,6 +259,13 @@ SHAPE_JOINING_CALLS: dict[str, Optional[Param]] = {
 # batch stays short (tests/test_jaxfacts.py).
 BATCH_KEEPING_CALLS: dict[str, int] = {"flax.training.common_utils.shard": 0, "jax.device_put": 0}
 
+# Calls that make an index array over rows: qualname -> the position of what sets its length, a
+# count ``n`` (``np.random.permutation(n)``, ``jnp.arange(n)``) or an array whose rows it orders
+# (``jax.random.permutation(key, x)``).  Slicing one in batches (``idx = perm[s:s + B]``) and
+# gathering with it (``x[idx]``) batches like slicing the rows (tests/test_jaxfacts.py).
+ROW_INDEX_ARRAYS: dict[str, int] = {"numpy.arange": 0, "jax.numpy.arange": 0, "numpy.random.permutation": 0,
+                                    "jax.random.permutation": 1, "torch.randperm": 0}
+
 # Loaders that yield a short last batch unless asked not to (each tested against the library
 # where it is installed: tests/test_jaxfacts.py).
 # The number of examples in the splits of common tensorflow_datasets datasets (the catalog's

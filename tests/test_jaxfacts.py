@@ -54,7 +54,7 @@ from jitlint.jaxfacts import (SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HAS
                               SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS,
                               LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, ARRAY_RETURNING_KEY_FUNCTIONS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS, ARRAY_NAMESPACE_GETTERS,
                               SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS,
-                              FLAG_LEAF_OBJECTS, FLAG_CALL_OVERRIDES, ARGUMENT_KEEPING_DECORATORS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES)
+                              FLAG_LEAF_OBJECTS, FLAG_CALL_OVERRIDES, ROW_INDEX_ARRAYS, ARGUMENT_KEEPING_DECORATORS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -2771,6 +2771,22 @@ def test_batch_keeping_call_keeps_a_short_batch_short(qualname):
         return [leaf.shape for leaf in jax.tree_util.tree_leaves(call(*args))]
 
     assert shapes(4) != shapes(2)
+
+
+@pytest.mark.parametrize("qualname", sorted(ROW_INDEX_ARRAYS))
+def test_row_index_array_is_as_long_as_its_count_or_rows(qualname):
+    """Given a count at the recorded position the call makes that many row indices; given an
+    array (where it takes one), as many as the array has rows: 10 indices sliced in batches of 4
+    leave a last batch of 2 (the key of ``jax.random.permutation`` fills the position before)."""
+    module, _, name = qualname.rpartition(".")
+    call = getattr(pytest.importorskip(module), name)
+    prefix = [jax.random.key(0)] * ROW_INDEX_ARRAYS[qualname]
+    indices = np.asarray(call(*prefix, 10))
+    assert sorted(indices.tolist()) == list(range(10))
+    assert [len(indices[s:s + 4]) for s in range(0, 10, 4)] == [4, 4, 2]
+    if qualname.endswith("permutation"):
+        rows = np.asarray(call(*prefix, np.arange(30).reshape(10, 3)))
+        assert rows.shape == (10, 3)
 
 
 @pytest.mark.parametrize("qualname,method", sorted((q, m) for q, methods in HOST_RANDOM_GENERATORS.items()

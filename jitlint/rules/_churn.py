@@ -36,12 +36,13 @@ from typing import Callable, Iterator, Optional
 import libcst as cst
 
 from jitlint.jaxfacts import (ARRAY_METHODS, SIZE_KEEPING_METHODS, TREE_MAPS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, DATA_SIZED_OUTPUTS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_GENERATORS,
-                              HOST_RANDOM_SIZE_PARAMS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
+                              HOST_RANDOM_SIZE_PARAMS, ROW_INDEX_ARRAYS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
 from jitlint.batches import guard_acts
-from jitlint.rules._loaders import PASS_THROUGH, ragged_source
+from jitlint.rules._loaders import PASS_THROUGH, RANGES_WITH_PROGRESS, ragged_source
 from jitlint.rules._context import CallingContext, calling_context
+from jitlint.rules._episodes import EPISODE_FIX, episode_length
 from jitlint.rules._instances import pytree_instance
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads, positional_params
 from jitlint.semantic import Binding, CallSite, Scope, SemanticModel, argument_value, has_decorator, passed_values
@@ -173,15 +174,18 @@ def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: 
     positional = [p.name.value for p in positional_params(function)]
     if ctx.model.functions[function].scope.kind == "class" and not has_decorator(function, "staticmethod"):
         positional = positional[1:]  # ``obj.method(a)``: ``a`` is the parameter after ``self``
+    reported: set[int] = set()  # loops already reported: two calls of the helper there hand it one batch
     for leaf in (leaf for arg in jc.dynamic_args() for leaf in _display_leaves(arg.value)):
         callee = jc.call.func.value if isinstance(jc.call.func, cst.Name) else None
         param = _forwarded_param(ctx.model, flow, leaf, site.frame.scope, function, callee=callee)
         if param is None:
             continue
-        for caller in calling_context(ctx).call_sites(function):
+        for caller in sorted(calling_context(ctx).call_sites(function),
+                             key=lambda site: ctx.model.span(site.node) or (0, 0)):
             loops = caller.frame.loops_in_scope()
             passed = argument_value(caller.node, positional.index(param) if param in positional else None, param)
-            if not loops or passed is None or any(frame.node in jitted for frame in caller.frame):
+            if not loops or passed is None or any(frame.node in jitted for frame in caller.frame) \
+                    or id(loops[-1]) in reported:
                 continue
             checker = _ArgChecker(ctx.model, flow, caller.frame.scope, loops, argument_types(ctx), project,
                                   calling_context(ctx).passed_to)
@@ -193,6 +197,7 @@ def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: 
                     yield Churn(kind, passed, jc, (
                         f"`{function.name.value}` hands {handed} to `{jc.name}` and is called in a loop with "
                         f"`{_src(passed)}`, {desc}: every new shape compiles `{jc.name}` again; {fix}"))
+                    reported.add(id(loops[-1]))
                     break
 
 
@@ -998,9 +1003,8 @@ class _ArgChecker:
             grows = self._grows(expr, scope, loop)
             if grows is not None:
                 return grows
-            if value is not None and depth < 2:
-                return self._shape_in(value[0], value[1], loop, depth + 1)
-            return None
+            found = self._shape_in(value[0], value[1], loop, depth + 1) if value is not None and depth < 2 else None
+            return found or self._episode(expr, scope, loop)
         if isinstance(expr, cst.Attribute) and depth < 2:  # ``state.window = x[:i]`` ... ``f(state.window)``
             written = self.iterations.attribute_value(expr, scope, loop)
             if written is None:
@@ -1048,6 +1052,15 @@ class _ArgChecker:
                     or self._shape_in(expr.right, scope, loop, depth + 1)
             return found
         return None
+
+    def _episode(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        """``obs, a, r = rollout(params, key)`` on every iteration: arrays as long as the episode
+        the rollout ran (_episodes: a loop that stops on ``done``)."""
+        bindings = self._bindings(name, scope)
+        if not bindings or not all(self._inside(b, loop) for b in bindings):
+            return None
+        episode = episode_length(self.model, self.flow, name, scope)
+        return (episode.describe(), EPISODE_FIX) if episode is not None else None
 
     def _returned_sized(self, call: cst.Call, scope: Scope, loop) -> Optional[tuple[str, str]]:
         """``make_batch(rows)``: a module function whose every ``return`` builds an array sized
@@ -1727,10 +1740,45 @@ class _ArgChecker:
 
     def _row_slice(self, expr, loop: cst.For, columns: Optional[tuple[str, cst.BaseExpression]] = None
                    ) -> Optional[tuple[str, str]]:
-        """``x[s:s + B]`` (``columns``: ``v[s:s + B]`` with ``v`` a column of that dict)."""
+        """``x[s:s + B]`` (``columns``: ``v[s:s + B]`` with ``v`` a column of that dict), or
+        ``x[idx]`` gathering with such a slice of a row order (``idx = perm[s:s + B]``)."""
+        gathered = self._gathered_rows(expr, loop)
+        if gathered is not None:
+            return gathered
+        sliced = self._loop_slice(expr, loop)
+        if sliced is None:
+            return None
+        array, stop, step = sliced
+        if columns is not None:  # ``v[s:s + B]`` for ``k, v in data.items()``: data's columns
+            if not (isinstance(array, cst.Name) and array.value == columns[0]):
+                return None
+            array = columns[1]
+        stop = self._stop_value(stop)
+        if not _length_of(stop, array, self.model, self.scope):
+            return None
+        if _known_multiple(array, step, self.model, self.flow, self.scope) \
+                or _skips_short_batches(loop, step):
+            return None
+        return self._ragged_slices(stop, array, step)
+
+    def _ragged_slices(self, stop: cst.BaseExpression, array: cst.BaseExpression, step: cst.BaseExpression
+                       ) -> tuple[str, str]:
+        return (f"batches of `{_src(step)}` rows whose last one is shorter unless "
+                f"len({_src(stop.args[0].value if _builtin_call(stop, 'len', self.model, self.scope) else array)}) "
+                f"is a multiple of `{_src(step)}`",
+                "drop the last partial batch (range(0, len(x) - B + 1, B)) or pad it to B rows "
+                "and mask the padding")
+
+    def _loop_slice(self, expr, loop: cst.For) -> Optional[tuple[cst.BaseExpression, cst.BaseExpression, cst.BaseExpression]]:
+        """(array, stop, step) of ``array[s:s + B]`` in ``for s in range(0, stop, B)`` (also
+        ``tqdm(range(...))`` and ``trange(...)``)."""
         iterable, target = loop.iter, loop.target
+        while isinstance(iterable, cst.Call) and iterable.args and iterable.args[0].keyword is None \
+                and self.model.qualified_name(iterable.func, self.scope) in PASS_THROUGH:
+            iterable = iterable.args[0].value
         if not isinstance(expr, cst.Subscript) or not isinstance(target, cst.Name) \
-                or not _builtin_call(iterable, "range", self.model, self.scope) \
+                or not (_builtin_call(iterable, "range", self.model, self.scope) or isinstance(iterable, cst.Call)
+                        and self.model.qualified_name(iterable.func, self.scope) in RANGES_WITH_PROGRESS) \
                 or len(iterable.args) != 3 or any(a.keyword or a.star for a in iterable.args):  # type: ignore[attr-defined]
             return None
         _, stop, step = (a.value for a in iterable.args)  # type: ignore[attr-defined]
@@ -1743,25 +1791,63 @@ class _ArgChecker:
                 and isinstance(upper.left, cst.Name) and upper.left.value == target.value
                 and _same_code(upper.right, step) and piece.step is None):
             return None
-        array = expr.value
-        if columns is not None:  # ``v[s:s + B]`` for ``k, v in data.items()``: data's columns
-            if not (isinstance(array, cst.Name) and array.value == columns[0]):
-                return None
-            array = columns[1]
-        if isinstance(stop, cst.Name):  # n = len(data) before the loop
+        return expr.value, stop, step
+
+    def _stop_value(self, stop: cst.BaseExpression) -> cst.BaseExpression:
+        """What a name bound once before the loop holds (``n = len(data)``); else ``stop``."""
+        if isinstance(stop, cst.Name):
             binding = self.flow.single(stop, self.scope)
             if binding is not None and binding.kind == "assign" and binding.value is not None:
-                stop = binding.value
-        if not _length_of(stop, array, self.model, self.scope):
+                return binding.value
+        return stop
+
+    def _gathered_rows(self, expr, loop: cst.For) -> Optional[tuple[str, str]]:
+        """``x[idx]`` with ``idx = perm[s:s + B]`` (or the slice inline), ``perm`` a row order as
+        long as the loop's range (jaxfacts.ROW_INDEX_ARRAYS: ``perm = random.permutation(key,
+        jnp.arange(n))`` for ``range(0, n, B)``): the rows gathered come in batches whose last
+        one is shorter."""
+        if not (isinstance(expr, cst.Subscript) and len(expr.slice) == 1
+                and isinstance(expr.slice[0].slice, cst.Index)):
             return None
-        if _known_multiple(array, step, self.model, self.flow, self.scope) \
+        index = expr.slice[0].slice.value
+        if isinstance(index, cst.Name):
+            value = self._value_in_loop(index, self.scope, loop)
+            index = value[0] if value is not None else index
+        sliced = self._loop_slice(index, loop)
+        if sliced is None:
+            return None
+        order, stop, step = sliced
+        count = self._row_count(order)
+        if not (_length_of(self._stop_value(stop), order, self.model, self.scope)
+                or count is not None and any(_same_code(a, b) or _length_of(b, a, self.model, self.scope)
+                                             for a in (count, self._stop_value(count))
+                                             for b in (stop, self._stop_value(stop)))):
+            return None
+        size, total = _int_value(step, self.flow, self.scope), _int_value(count, self.flow, self.scope) \
+            if count is not None else None
+        if size and total is not None and total % size == 0 \
+                or _known_multiple(expr.value, step, self.model, self.flow, self.scope) \
                 or _skips_short_batches(loop, step):
             return None
-        return (f"batches of `{_src(step)}` rows whose last one is shorter unless "
-                f"len({_src(stop.args[0].value if _builtin_call(stop, 'len', self.model, self.scope) else array)}) "
-                f"is a multiple of `{_src(step)}`",
-                "drop the last partial batch (range(0, len(x) - B + 1, B)) or pad it to B rows "
-                "and mask the padding")
+        return self._ragged_slices(self._stop_value(stop), expr.value, step)
+
+    def _row_count(self, order: cst.BaseExpression, depth: int = 0) -> Optional[cst.BaseExpression]:
+        """What sets the length of the row order ``order`` (a name bound once to
+        ``np.random.permutation(n)``, ``jax.random.permutation(key, jnp.arange(n))``...): the
+        count ``n``, or the array whose rows it orders."""
+        if depth > 3:
+            return None
+        value = order
+        if isinstance(order, cst.Name):
+            binding = self.flow.single(order, self.scope)
+            value = binding.value if binding is not None and binding.kind == "assign" else None
+        if not isinstance(value, cst.Call):
+            return None
+        position = ROW_INDEX_ARRAYS.get(self.model.qualified_name(value.func, self.scope) or "")
+        positional = [a.value for a in value.args if a.keyword is None and not a.star]
+        if position is None or position >= len(positional):
+            return None
+        return self._row_count(positional[position], depth + 1) or positional[position]
 
     # ------------------------------------------------------------------ dtypes
     def dtype(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:

@@ -46,6 +46,8 @@ PASS_THROUGH = frozenset({
     "itertools.islice", "grain.python.DataLoader", "grain.DataLoader",
 })
 PASS_THROUGH_BUILTINS = frozenset({"enumerate", "zip", "iter"})
+# ``range`` with a progress bar: ``trange(0, n, B)`` counts as ``tqdm(range(0, n, B))`` does.
+RANGES_WITH_PROGRESS = frozenset({"tqdm.trange", "tqdm.auto.trange", "tqdm.notebook.trange"})
 # Dataset methods that keep the batching of the dataset they are called on.
 DATASET_METHODS = frozenset({
     "prefetch", "repeat", "as_numpy_iterator", "cache", "map", "take", "skip", "shuffle",

@@ -10,7 +10,10 @@ class RaggedLastBatch(Rule):
     Flags a jitted function called in a loop over batches whose last batch is shorter than the
     others: `for s in range(0, len(x), B): f(x[s:s + B])` (also `x.shape[0]`, a batch bound
     to a name in the loop, and `while s < n: e = min(n, s + B); f(x[s:e]); s = e` with `n` the
-    length of `x`) when the length is not known to be a multiple of `B` and nothing in
+    length of `x`) when the length is not known to be a multiple of `B` (the loop may show
+    progress, `tqdm(range(...))`, `trange(...)`; the rows may be gathered with a slice of
+    shuffled indices, `idx = perm[s:s + B]; f(x[idx])` with `perm` a permutation or `arange`
+    as long as the range: `jaxfacts.ROW_INDEX_ARRAYS`) and nothing in
     the loop skips a short batch (an `if` comparing a length or shape with `B` that skips it,
     pads it or guards the call; one that only reshapes it, `x_batch.reshape(-1, 1, 28, 28)`,
     keeps it short: `jaxfacts.SIZE_KEEPING_METHODS`), and a batch
@@ -56,7 +59,9 @@ class RaggedLastBatch(Rule):
     batches of 4 compiles twice, dropping the remainder once; the MNIST example's `data_stream`
     over 1,000 rows in batches of 128 compiles `update` twice, over 1,024 rows once; a jitted
     `loss` differentiated by an eager `update` over 100 rows in batches of 32 compiles 4 times
-    (forward and backward, per batch shape), over full batches twice.
+    (forward and backward, per batch shape), over full batches twice; rows gathered with
+    shuffled indices in batches of 32 from 100 rows compile the jitted `mlp_predict` 4 times
+    over two epochs (forward and backward), with the remainder dropped twice.
 
     ## Fix safety
     Dropping the last partial batch changes which data is seen (fine for training epochs, not
