@@ -36,7 +36,7 @@ from typing import Callable, Iterator, Optional
 import libcst as cst
 
 from jitlint.jaxfacts import (ARRAY_METHODS, SIZE_KEEPING_METHODS, TREE_MAPS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, DATA_SIZED_OUTPUTS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_GENERATORS,
-                              HOST_RANDOM_SIZE_PARAMS, ROW_INDEX_ARRAYS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
+                              HOST_RANDOM_SIZE_PARAMS, NUMPY_ARRAY_CONSTRUCTORS, ROW_INDEX_ARRAYS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
 from jitlint.batches import guard_acts
@@ -646,7 +646,8 @@ class _ArgTypes:
                     inner = self.kind(arg.value, scope, depth) if arg.keyword is None and not arg.star else None
                     if inner is not None and inner[0] == "strong":
                         return inner
-            if qualname in NUMPY_ARRAY_MAKERS:
+            if qualname in NUMPY_ARRAY_MAKERS or qualname in NUMPY_ARRAY_CONSTRUCTORS \
+                    and not qualname.startswith("numpy.random."):  # a draw without a size is a Python float
                 return "strong", "a NumPy array (NumPy dtypes are never weak)"
             jc = self.calls.get(expr)
             if jc is not None and jc.func is not None and self.returns_strong(jc.func, depth + 1):
@@ -834,11 +835,36 @@ class _ArgTypes:
                 if self._passed_strong(func, name.value, depth) or (
                         (kind := self.kind(name, scope, depth + 1)) is not None and kind[0] == "strong"):
                     return True
-            elif bindings and all(b.kind == "assign" and b.value is not None and isinstance(b.node, cst.Assign)
-                                  and len(b.node.targets) == 1 and isinstance(b.node.targets[0].target, cst.Name)
-                                  for b in bindings) \
-                    and all(self._combines_strong(b.value, b.scope, func, depth, steps + 1) for b in bindings):
-                return True
+            elif bindings and all(b.kind == "assign" and isinstance(b.node, cst.Assign) and len(b.node.targets) == 1
+                                  and assigned(b).value is not None for b in bindings) \
+                    and all(self._combines_strong(assigned(b).value, b.scope, func, depth, steps + 1) for b in bindings):
+                return True  # ``x = ...`` or ``gw, gb = jnp.mean(gw), jnp.mean(gb)``
+            elif bindings and all(isinstance(b.node, cst.AugAssign) for b in bindings) \
+                    and all(self._combines_strong(b.node.value, b.scope, func, depth, steps + 1) for b in bindings):
+                return True  # ``w -= lr * w_grad``: a strongly typed operand makes the result strong
+        return False
+
+    def returns_float(self, func, position: Optional[int] = None) -> bool:
+        """The returned value (the element at ``position``) is computed with a float: a float
+        literal or a true division among its operands, through the names it is built from
+        (``w -= lr * w_grad`` with ``lr = 0.001``)."""
+        returned = [r.value for r, f in self.model.returns if r.value is not None and f.enclosing_function() is func]
+        if position is not None:
+            returned = [v.elements[position].value for v in returned
+                        if isinstance(v, cst.Tuple) and len(v.elements) > position]
+        scope = self.model.scope_of.get(func)
+        return scope is not None and any(self._mixes_float(value, scope, 0) for value in returned)
+
+    def _mixes_float(self, expr: cst.BaseExpression, scope: Scope, steps: int) -> bool:
+        if any(isinstance(node, (cst.Float, cst.Divide)) for node in iter_nodes(expr)):
+            return True
+        if steps > 4:
+            return False
+        for name in _operand_names(expr):
+            for binding in self.flow.reaching(name, scope):
+                value = binding.node.value if isinstance(binding.node, cst.AugAssign) else assigned(binding).value
+                if value is not None and self._mixes_float(value, binding.scope, steps + 1):
+                    return True
         return False
 
     def _passed_strong(self, func, param: str, depth: int) -> bool:
@@ -1930,21 +1956,25 @@ class _ArgChecker:
         if not (outside and inside and all(isinstance(b.node, cst.Assign) and self._jitted_array(b.node.value, b.scope)
                                            for b in inside)):
             return None
-        if all(_is_float_literal(b.value) for b in outside):
+        if all(_is_float_literal(assigned(b).value) for b in outside):
             return ("a Python float on the first call (weak float32), then a float32 array from "
                     "the jitted result", f"start it as an array: {name.value} = jnp.asarray("
-                    f"{_src(outside[0].value)}, dtype=jnp.float32)")  # type: ignore[arg-type]
+                    f"{_src(assigned(outside[0]).value)}, dtype=jnp.float32)")  # type: ignore[arg-type]
         types = self.types
         if all(_is_int_literal_binding(b) for b in outside) and all(
                 (jc := types.calls.get(b.node.value)) is not None and jc.func is not None
                 and types.returns_strong(jc.func, position=_unpacked_position(b)) for b in inside):
             # ``status = 0`` then ``status, idx = step(key, status, idx)``: weak int32, then
-            # the step's strongly typed int32 (QuantEcon separation lecture)
-            self.weak_starts[id(name)] = outside[0].value
-            return (f"the Python int `{_src(outside[0].value)}` (weak int32) on the first call, then "
-                    f"the jitted result, a strongly typed array",
-                    f"start it as an array: {name.value} = jnp.asarray({_src(outside[0].value)}, "
-                    f"dtype=jnp.int32)")  # type: ignore[arg-type]
+            # the step's strongly typed int32 (QuantEcon separation lecture); ``w = 1`` then
+            # ``w -= lr * grad`` in the step: a float32 array
+            start = assigned(outside[0]).value
+            self.weak_starts[id(name)] = start
+            floats = any(types.returns_float(types.calls[b.node.value].func, _unpacked_position(b)) for b in inside)
+            dtype, literal = ("float32", f"{_src(start)}.0") if floats else ("int32", _src(start))
+            return (f"the Python int `{_src(start)}` (weak int32) on the first call, then "
+                    f"the jitted result, a strongly typed {dtype} array",
+                    f"start it as an array: {name.value} = jnp.asarray({literal}, "
+                    f"dtype=jnp.{dtype})")  # type: ignore[arg-type]
         # ``s = jnp.full((M,), s_init)`` of a Python number: a weakly typed array, which the
         # jitted step returns strongly typed (kesten PR 118, inventory PR 313)
         weak = {types.weak_array(b.value, b.scope) if isinstance(b.value, cst.Call) else None for b in outside}
@@ -2216,9 +2246,10 @@ def _dtype_argument(call: cst.Call) -> Optional[cst.BaseExpression]:
 
 
 def _is_int_literal_binding(binding: Binding) -> bool:
+    """``n = 1`` / ``w, b = 1, 1``: the name is bound to an int literal."""
     if binding.kind != "assign" or not isinstance(binding.node, cst.Assign):
         return False
-    value = binding.value
+    value = assigned(binding).value
     if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
         value = value.expression
     return isinstance(value, cst.Integer)

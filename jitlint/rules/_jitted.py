@@ -387,6 +387,9 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
         bound = False
         if isinstance(func, cst.Call) and func in by_call:
             apps = [by_call[func]]
+            wrapped = func.args[0].value if func.args and func.args[0].keyword is None else None
+            if isinstance(wrapped, cst.Name):  # ``jit(update)(w, b, x)``: the calls are update's
+                name = wrapped.value
         elif isinstance(func, cst.Call) and func.args and func.args[0].keyword is None and not func.args[0].star \
                 and isinstance(func.args[0].value, cst.Name) \
                 and model.qualified_name(func.func, site.frame.scope) in ARGUMENT_FORWARDING_TRANSFORMS:

@@ -60,8 +60,10 @@ class ChangingDtype(Rule):
     passes Python floats (a fixed-point search), and the finding sits where the listed values
     are written (or at the construction), once per argument (QuantEcon Aiyagari, McCall and IFP
     lectures). A Python int start (`status = 0`) fed back from a step
-    that returns it strongly typed (`.astype(jnp.int32)`, per returned element) is reported
-    where it starts. Two calls in one body, before and in a loop, with a weakly typed array
+    that returns it strongly typed (`.astype(jnp.int32)`, per returned element; or a float32
+    array, `w -= lr * w_grad` of a NumPy or `jnp.arange` input, where the advice is a float32
+    start: `w, b = 1, 1` fed to `jit(update)`, 2 compiles; started as `jnp.float32(1.0)`, 1)
+    is reported where it starts. Two calls in one body, before and in a loop, with a weakly typed array
     and then a strongly typed one count too, also for an equinox Module whose `__call__` is a
     `filter_jit` (LINX issue 13).
 
