@@ -30,7 +30,8 @@ RAISES = {
                "AssertionError"},  # ``assert isinstance(tracer, int)``
     "JIT802": {"ConcretizationTypeError", "TracerBoolConversionError", "TracerIntegerConversionError",
                "TypeError", "ValueError", "AttributeError",  # AttributeError: ``x.device`` of a tracer
-               "TracerArrayConversionError"},  # a lax parameter that lax converts with NumPy (conv strides)
+               "TracerArrayConversionError",  # a lax parameter that lax converts with NumPy (conv strides)
+               "IndexError"},  # a traced slice bound (``x[:n]``)
     "JIT803": {"TracerArrayConversionError", "ValueError",  # ValueError: a tracer stored in a NumPy array
                "NonConcreteBooleanIndexError"},  # SciPy's array-API mode: each function fails its own way
     "JIT810": {"UnexpectedTracerError"},

@@ -1149,11 +1149,21 @@ def _array_or_pytree(model: SemanticModel, expr: Optional[cst.BaseExpression], s
     return None
 
 
-def _applied_module_call(ctx: FileContext, expr: cst.BaseExpression, scope: Scope):
+def _applied_module_call(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
+                         call: Optional[cst.Call] = None):
     """``model.apply`` where ``model`` is an instance of a flax.linen Module of this module (or
     ``Net(...).apply``, one built there): that class's ``__call__`` (``apply(variables, *args)``
-    calls it with ``args``)."""
+    calls it with ``args``), or the method the ``call`` names (``method=Normalizer.accumulate``,
+    ``method="accumulate"``)."""
     if not (isinstance(expr, cst.Attribute) and expr.attr.value == "apply"):
+        return None
+    chosen = argument_value(call, None, "method") if call is not None else None
+    name = "__call__"
+    if isinstance(chosen, cst.Attribute) and isinstance(chosen.value, cst.Name):
+        name = chosen.attr.value  # ``Normalizer.accumulate``: checked to be the class below
+    elif isinstance(chosen, cst.SimpleString):
+        name = chosen.evaluated_value
+    elif chosen is not None:
         return None
     receiver = expr.value
     cls = calling_context(ctx).instance_class(receiver, scope) if isinstance(receiver, cst.Name) else \
@@ -1163,7 +1173,9 @@ def _applied_module_call(ctx: FileContext, expr: cst.BaseExpression, scope: Scop
     frame_scope = ctx.model.classes[cls].scope
     if not any(ctx.model.qualified_name(base.value, frame_scope) in APPLIED_MODULE_BASES for base in cls.bases):
         return None
-    method = class_methods(cls).get("__call__")
+    if isinstance(chosen, cst.Attribute) and calling_context(ctx).class_of(chosen.value, scope) is not cls:
+        return None
+    method = class_methods(cls).get(name)
     return method if method is not None and positional_params(method) else None
 
 
@@ -2256,7 +2268,7 @@ class _FunctionAnalysis:
         of a FUNCTION_TRANSFORMS object: its function with ``x``."""
         if self.depth >= MAX_HELPER_DEPTH:
             return
-        method = _applied_module_call(self.ctx, call.func, scope)
+        method = _applied_module_call(self.ctx, call.func, scope, call)
         if method is not None and method is not self.func:
             self._follow_into(method, call, scope, [None, *positional_params(method)[1:]],
                               fields=self.built_fields(call.func.value, scope))
@@ -3075,7 +3087,7 @@ class _FunctionAnalysis:
         if isinstance(func, cst.Attribute) and func.attr.value in self.traced_fields and self._is_self(func.value, scope):
             return True  # self.a1(t): a field holding a pytree of tracers (an equinox Module), called
         if isinstance(func, cst.Attribute) and func.attr.value == "apply" and (
-                _applied_module_call(self.ctx, func, scope) is not None
+                _applied_module_call(self.ctx, func, scope, call) is not None
                 or transformed_function(self.ctx, func, scope) is not None):
             return self._any_arg_traced(call, scope)  # model.apply(params, x) of a linen Module / hk.transform
         if isinstance(func, cst.Attribute) and func.attr.value == "apply" and call.args \

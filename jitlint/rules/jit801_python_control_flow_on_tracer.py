@@ -41,7 +41,9 @@ class PythonControlFlowOnTracer(Rule):
     traces them (`@jax.vmap`, `@jax.remat` / `@jax.checkpoint`: jax#10602, `@partial(jax.vmap,
     in_axes=(0, None))`, whose unmapped parameters stay as passed), the open parameters of
     `jax.jit(functools.partial(f, ...))`, and a flax.linen Module's `__call__` under
-    `jax.jit(model.apply)` or `model.apply(...)` in traced code, and an equinox Module's
+    `jax.jit(model.apply)` or `model.apply(...)` in traced code (or the method that
+    `model.apply(..., method=Normalizer.accumulate)` names, also as a string; its variables'
+    `.value` are traced: gnn-jax's normalizer, IndexError), and an equinox Module's
     `__call__` (or another method) called in an `eqx.filter_jit` function, an `nnx.Module`'s
     `__call__` called in an `nnx.jit` function (its layers, `self.linear(x)`, return arrays;
     its plain Python attributes stay static), the function of a
