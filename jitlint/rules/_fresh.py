@@ -179,6 +179,11 @@ class FreshJit:
                     f"{self.evidence}: every iteration compiles again; make the object once before "
                     f"the loop, or jit a module-level function once and pass the object's values "
                     f"as arguments")
+        if self.repetition == "handed":
+            return (f"{jit} of the parameter `{self.operand}` in `{name}` compiles on every call: "
+                    f"a loop hands `{name}` {what} made on every iteration, a new function each "
+                    f"time; make it once before the loop (passing what it reads that changes, "
+                    f"such as the model, as an argument) so the jit is reused")
         if self.repetition == "builder":
             return (f"{jit} of {what} in `{name}` compiles once per call of `{name}`{seen}; build "
                     f"the jitted function once, at module level or in the caller, and pass it in")
@@ -252,7 +257,7 @@ class _Analysis:
             return None  # lax loops in code that may run under an outer jit: inlined there
         created = self._classify(app)
         if created is None:
-            return None
+            return None if isinstance(app, EagerLoopApplication) else self._handed_fresh(app)
         kind, creation, callable_node = created
         for loop in app.frame.loops_in_scope():
             if creation.is_inside(loop):
@@ -297,6 +302,40 @@ class _Analysis:
                                            for name in varying):
             return None
         return FreshJit(app, kind, "loop-operand", operand=min(varying))
+
+    def _handed_fresh(self, app: JitApplication) -> Optional[FreshJit]:
+        """``policy = eqx.filter_jit(policy)`` in ``rollout(env, policy)``, called in a loop that
+        hands it a function made anew on every iteration (``partial_agent = lambda x:
+        agent(x)[0]``): every call jits a new function and compiles again."""
+        target, scope = app.target, app.frame.scope
+        if not isinstance(target, cst.Name) or scope.kind != "function" or app.frame.loops_in_scope():
+            return None
+        bindings = value_flow(self.ctx).reaching(target, scope)
+        if len(bindings) != 1 or bindings[0].kind != "param" \
+                or not self._result_called(app, lambda frame: frame.scope is scope):
+            return None
+        function = scope.node
+        assert isinstance(function, cst.FunctionDef)
+        names = [p.name.value for p in positional_params(function)]
+        if self.model.functions[function].scope.kind == "class" and not has_decorator(function, "staticmethod"):
+            names = names[1:]  # ``obj.method(a)``: ``a`` is the parameter after ``self``
+        param = target.value
+        for site in self.context.call_sites(function):
+            passed = argument_value(site.node, names.index(param) if param in names else None, param)
+            created = self._classify_expr(passed, site.frame.scope, site.frame, app) if passed is not None else None
+            if created is None:
+                continue
+            kind, creation, callable_node = created
+            loop = next((loop for loop in site.frame.loops_in_scope() if creation.is_inside(loop)), None)
+            if loop is None or self.context.times_iterations(loop) or self._clears_cache(loop, site.frame.scope):
+                continue
+            varying = self._loop_values_read(callable_node, loop, creation)
+            if varying and not all(self._only_traced_operand(callable_node, name, creation) for name in varying):
+                continue  # one program per value the loop sweeps: every compile is needed
+            return FreshJit(app, kind, "handed", function, operand=param, related=(
+                (site.node, f"hands `{function.name.value}` {KINDS[kind]} made on every iteration"),
+                (loop, "the loop that runs it on every iteration")))
+        return None
 
     def _in_function(self, app: JitApplication, kind: str, creation: Frame,
                      callable_node: cst.CSTNode) -> Optional[FreshJit]:

@@ -21,7 +21,10 @@ class JitOfLambda(FreshCallableRule):
     `__init__` (`self.act = jax.jit(lambda x: ...)`) of a class that a loop instantiates and
     calls on every iteration (not an object made once per run of an inner loop that reuses
     it), and a lambda in a function that a loop differentiates outside jit (`jax.grad(loss)(w)`
-    runs `loss` again on every call).
+    runs `loss` again on every call), and a function that jits its own parameter (`policy =
+    eqx.filter_jit(policy)` in `rollout(policy, obs)`) called in a loop that hands it a lambda
+    made on every iteration (`partial_agent = lambda x: agent(x)[0]`: arturgalstyan's PPO, 5
+    compiles in 5 episodes; one policy of the agent and the observation jitted once, 1).
     (It reads only files that mention `jit`, `pmap` or a jit wrapper of the project.)
 
     ## Why is this bad?
