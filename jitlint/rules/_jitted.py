@@ -24,7 +24,7 @@ import libcst as cst
 from jitlint.jaxfacts import ARGUMENT_FORWARDING_TRANSFORMS, ARGUMENT_KEEPING_DECORATORS
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
-from jitlint.rules._context import calling_context, inherited_method, sole_override
+from jitlint.rules._context import PARTIAL_CONSTRUCTORS, calling_context, inherited_method, sole_override
 from jitlint.semantic import SemanticModel, argument_value, dotted_name, has_decorator, is_none
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, signature_kept, spec_of
 from jitlint.values import self_attribute_value, value_flow
@@ -402,6 +402,8 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
             name = func.value
             app = bound_app(binding) if binding is not None else None
             apps = [app] if app is not None else _aliased_apps(model, flow, func, site.frame.scope, bound_app)
+            if not apps and binding is not None:
+                apps = _keyword_partial_apps(model, binding, bound_app)
             if not apps:  # ``model(x)`` of an instance whose class jits ``__call__``
                 cls = calling_context(ctx).instance_class(func, site.frame.scope)
                 method = inherited_method(model, cls, "__call__") if cls is not None else None
@@ -430,6 +432,22 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
             static_args, static_keywords = _call_statics(site.node, app, wrapped, model, bound)
             found.append(JittedCall(site.node, app, wrapped, name, static_args, static_keywords, bound))
     return found
+
+
+def _keyword_partial_apps(model: SemanticModel, binding, bound_app) -> list[JitApplication]:
+    """``update_fn = partial(update, loss_fn=loss_fn, opt_update=opt_update)`` of a jitted
+    ``update``: a call of the partial passes its own arguments to ``update`` in the same places
+    (the partial binds keywords only; positional ones would shift them)."""
+    value = binding.value if binding.kind == "assign" and isinstance(binding.node, cst.Assign) \
+        and len(binding.node.targets) == 1 else None
+    if not (isinstance(value, cst.Call) and value.args and value.args[0].keyword is None
+            and isinstance(value.args[0].value, cst.Name)
+            and all(arg.keyword is not None for arg in value.args[1:])
+            and model.qualified_name(value.func, binding.scope) in PARTIAL_CONSTRUCTORS):
+        return []
+    target = model.single_binding(value.args[0].value.value, binding.scope)
+    app = bound_app(target) if target is not None else None
+    return [app] if app is not None else []
 
 
 def _instance_method(ctx: FileContext, func: cst.Attribute, scope) -> Optional[cst.FunctionDef]:

@@ -14,7 +14,8 @@ class ClearCachesBetweenJittedCalls(Rule):
     ## What it does
     Flags `jax.clear_caches()` in code that runs again and again (a loop, or a function called
     repeatedly: a training episode, an epoch) when the same code calls jitted functions: in the
-    loop around the clear, or in the function that clears. Not when those calls get a new
+    loop around the clear, or in the function that clears (also through a partial that binds
+    keywords, `update_fn = partial(update, loss_fn=...)`: egnn-jax, 5 compiles in 5 batches). Not when those calls get a new
     argument shape on every iteration (JIT501): they compile each time anyway; nor in a loop
     that times each pass (`time.perf_counter()` around the call): the cold compile is what it
     measures.
