@@ -497,14 +497,19 @@ class CallingContext:
         if not isinstance(loop, cst.For) or not self._reads_as_configuration(user, loop_targets(loop), scope):
             return False
         iterable = loop.iter
-        if isinstance(iterable, cst.Name):  # the one definition reaching the loop
+        for _ in range(3):  # the one definition reaching the loop, through crops (``Ns = Ns[:6]``)
+            if not isinstance(iterable, cst.Name):
+                break
             made = origin(value_flow(self.ctx), iterable, scope, None)
             if made is None:
                 return False
-            iterable = made[0]
-            if isinstance(iterable, cst.Call) and self.model.qualified_name(iterable.func, made[1]) == "range":
+            iterable, scope = made[0], made[1]
+            if isinstance(iterable, cst.Call) and self.model.qualified_name(iterable.func, scope) == "range":
                 return True
-        return isinstance(iterable, (cst.List, cst.Tuple, cst.Set))
+            if isinstance(iterable, cst.Subscript) and isinstance(iterable.value, cst.Name):
+                iterable = iterable.value
+        # a literal list, or one a comprehension computes (``[1 << i for i in range(2, 15)]``)
+        return isinstance(iterable, (cst.List, cst.Tuple, cst.Set, cst.ListComp))
 
     def _reads_as_configuration(self, expr: cst.CSTNode, targets: set[str], scope: Scope) -> bool:
         """``expr`` reads one of ``targets`` other than as the data of a NumPy / jax.numpy call

@@ -288,6 +288,8 @@ class _Analysis:
         if not varying:
             if isinstance(app, EagerLoopApplication):
                 return FreshJit(app, kind, "eager-loop")
+            if self._called_per_swept_size(app, loop):
+                return None  # a new shape per iteration compiles each pass anyway (a size sweep)
             # ``scale = 2.0 * step`` in the loop, read only as an operand: hoisting the jit
             # would freeze ``scale``; passing it as an argument is the fix
             set_in_loop = self._values_set_in_loop(callable_node, loop, creation)
@@ -302,6 +304,22 @@ class _Analysis:
                                            for name in varying):
             return None
         return FreshJit(app, kind, "loop-operand", operand=min(varying))
+
+    def _called_per_swept_size(self, app: JitApplication, loop: cst.CSTNode) -> bool:
+        """Every call of the jitted result in the loop passes an array made there with a shape
+        the loop's item sets (``for N in Ns: x = jax.random.normal(key, (N, D)); f(x)`` over a
+        list of sizes): each pass is a new program, jitted anew or not (hmankodiya's timing
+        notebook: 12 compiles for 6 sizes either way)."""
+        calls = self._result_calls(app, lambda frame: frame.is_inside(loop)) or []
+        flow = value_flow(self.ctx)
+        for site in calls:
+            made = [b.value for arg in site.node.args if isinstance(arg.value, cst.Name)
+                    for b in [flow.single(arg.value, site.frame.scope)]
+                    if b is not None and b.kind == "assign" and b.value is not None and b.frame is not None
+                    and b.frame.is_inside(loop)]
+            if not any(self.context.sweeps_configurations(loop, site.frame.scope, value) for value in made):
+                return False
+        return bool(calls)
 
     def _handed_fresh(self, app: JitApplication) -> Optional[FreshJit]:
         """``policy = eqx.filter_jit(policy)`` in ``rollout(env, policy)``, called in a loop that
@@ -626,7 +644,7 @@ class _Analysis:
             return False
         positional = [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
         if self.model.functions[function].scope.kind == "class" and not has_decorator(function, "staticmethod"):
-            closed_over.discard(positional[0] if positional else "")  # self / cls: the receiver
+            closed_over.pop(positional[0] if positional else "", None)  # self / cls: the receiver
             positional = positional[1:]  # obj.method(a, b): a is the second parameter
         for site in repeating:
             loops = site.frame.loops_in_scope()
@@ -638,8 +656,8 @@ class _Analysis:
             items = loop_targets(loops[0])
             if not any(isinstance(arg := argument_value(site.node, positional.index(param)
                                                         if param in positional else None, param), cst.Name)
-                       and arg.value in items and not self._only_traced_operand(node, param, creation)
-                       for param in closed_over):
+                       and arg.value in items and not self._only_traced_operand(node, read, creation)
+                       for param, read in closed_over.items()):
                 return False
         return True
 
@@ -668,13 +686,25 @@ class _Analysis:
             return site
         return None
 
-    def _closed_over_params(self, function: cst.FunctionDef, node: cst.CSTNode, creation: Frame) -> set[str]:
-        """Parameters of ``function`` that the callable ``node`` reads."""
+    def _closed_over_params(self, function: cst.FunctionDef, node: cst.CSTNode, creation: Frame) -> dict[str, str]:
+        """Parameters of ``function`` that the callable ``node`` reads -> the name it reads them
+        by: the parameter itself, or a local that ``function`` builds from it once (``op =
+        Operator(values, method=method)`` read by ``lambda x: Operator.mv(op, x)``: the program
+        follows ``method``)."""
         scope = self.model.scope_of.get(node) or creation.scope
         function_scope = self.model.scope_of[function]
-        return {loaded.value for loaded in name_loads(node)
-                if any(b.kind == "param" and b.scope is function_scope
-                       for b in self.model.lookup(loaded.value, scope))}
+        found: dict[str, str] = {}
+        for loaded in name_loads(node):
+            bindings = self.model.lookup(loaded.value, scope)
+            if any(b.kind == "param" and b.scope is function_scope for b in bindings):
+                found[loaded.value] = loaded.value
+            elif len(bindings) == 1 and bindings[0].kind == "assign" and bindings[0].scope is function_scope \
+                    and bindings[0].value is not None:
+                for name in name_loads(bindings[0].value):
+                    if any(b.kind == "param" and b.scope is function_scope
+                           for b in self.model.lookup(name.value, function_scope)):
+                        found.setdefault(name.value, loaded.value)
+        return found
 
     def _literal_shape(self, expr: Optional[cst.BaseExpression], scope: Scope) -> Optional[str]:
         """``jnp.ones((3, 4))`` -> "(3, 4)": the shape of an array built from a literal."""

@@ -208,12 +208,28 @@ def static_array_params(ctx: FileContext) -> Iterator[tuple[object, StaticArgSpe
             continue
         # a call that passes a shape or a literal there (``image_shape=image.shape[:2]`` of an
         # ``image_shape: jnp.ndarray``) shows the annotation is loose, not the call wrong
-        passed_plain = {use.param for use in all_static_uses(ctx) if use.spec is spec and _plain_python(use.value)}
+        passed_plain = {use.param for use in all_static_uses(ctx) if use.spec is spec
+                        and (_plain_python(use.value) or _plain_parameter(ctx, use.value, use.scope))}
         params = [p for p in (*function.params.posonly_params, *function.params.params, *function.params.kwonly_params)
                   if p.name.value in static and p.name.value != "self" and annotated_strict_array(p)
                   and p.name.value not in passed_plain]
         if params:
             yield app, spec, params
+
+
+_PLAIN_ANNOTATIONS = frozenset({"bool", "int", "float", "str"})
+
+
+def _plain_parameter(ctx: FileContext, expr: cst.BaseExpression, scope) -> bool:
+    """A parameter handed on whose annotation says a Python scalar (``mask: bool`` of the
+    caller passing ``mask`` to a layer that annotates it ``jax.Array``)."""
+    if not isinstance(expr, cst.Name):
+        return False
+    bindings = ctx.model.lookup(expr.value, scope)
+    return len(bindings) == 1 and bindings[0].kind == "param" and isinstance(bindings[0].node, cst.Param) \
+        and bindings[0].node.annotation is not None \
+        and isinstance(bindings[0].node.annotation.annotation, cst.Name) \
+        and bindings[0].node.annotation.annotation.value in _PLAIN_ANNOTATIONS
 
 
 def _plain_python(expr: cst.BaseExpression) -> bool:
@@ -222,6 +238,7 @@ def _plain_python(expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.Subscript):
         expr = expr.value
     return isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString, cst.Tuple)) \
+        or isinstance(expr, cst.Name) and expr.value in ("True", "False", "None") \
         or isinstance(expr, cst.Attribute) and expr.attr.value == "shape"
 
 

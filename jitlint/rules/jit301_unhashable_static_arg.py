@@ -176,6 +176,7 @@ class UnhashableStaticArg(Rule):
         reported = {(id(spec), p.name.value) for _, spec, params in array_params for p in params}
         mismarked = _Mismarked(ctx)
         passed_on = set()  # reported at the wrapper's call: not again where the wrapper passes it on
+        passing: list[tuple] = []  # (use, finding), reported once every spec-level mistake is known
         for use in (*forwarded_static_uses(ctx), *all_static_uses(ctx)):
             if use.spec.filtering or (id(use.spec), use.param) in reported:
                 continue  # equinox hashes no container; a static array parameter is reported at its spec
@@ -190,9 +191,13 @@ class UnhashableStaticArg(Rule):
                 continue
             if found is not None:
                 what, fix = found
-                yield Violation(use.arg, (
+                passing.append((use, Violation(use.arg, (
                     f"{use.where()} is {what}; it is unhashable, so the call raises ValueError "
-                    f"(non-hashable static argument); {fix}"))
+                    f"(non-hashable static argument); {fix}"))))
+        for use, violation in passing:
+            if use.via and (id(use.spec), use.param) in mismarked.marked():
+                continue  # the static marking is the mistake, reported once at the spec
+            yield violation
         receivers_reported = set()
         for receiver in static_receivers(ctx):
             found = unhashable_receiver(ctx, receiver)
@@ -354,6 +359,10 @@ class _Mismarked:
             return False
         self.found.setdefault(id(spec), []).append(use)
         return True
+
+    def marked(self) -> set[tuple[int, str]]:
+        """(spec id, parameter) of the static markings recorded as the mistake so far."""
+        return {(key, use.param) for key, uses in self.found.items() for use in uses}
 
     def violations(self) -> Iterator[Violation]:
         for key, uses in self.found.items():
