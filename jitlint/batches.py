@@ -40,7 +40,50 @@ def ragged_loop(generator: cst.FunctionDef, lengths: frozenset[str] = frozenset(
         size = sliced_to_end(loop, generator, lengths, parameter_lengths) or counted_to_end(loop, generator, outer)
         if size is not None:
             return loop, size, short_batch_guard(loop, size) or flag_bounded_stop(loop, generator)
+    for loop in loops:
+        size = yields_remainder(loop, generator)
+        if size is not None:
+            return loop, size, None
     return None
+
+
+def yields_remainder(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[str]:
+    """The batch size (its code) when the loop collects items into a list, yields it whenever
+    it holds a batch (``if len(batch_images) == self.batch_size: yield np.stack(batch_images)``)
+    and the generator yields what is left after the loop (``if batch_images: yield ...``): the
+    last batch is the remainder, shorter unless the data divides evenly."""
+    for node in _walk(loop):
+        if not (isinstance(node, cst.If) and isinstance(node.test, cst.Comparison)
+                and len(node.test.comparisons) == 1
+                and isinstance(node.test.comparisons[0].operator, (cst.Equal, cst.GreaterThanEqual))
+                and _builtin(node.test.left, "len") and len(node.test.left.args) == 1  # type: ignore[attr-defined]
+                and isinstance(node.test.left.args[0].value, cst.Name)):  # type: ignore[attr-defined]
+            continue
+        buffer = node.test.left.args[0].value.value  # type: ignore[attr-defined]
+        size = src(node.test.comparisons[0].comparator, 200)
+        if not _yields(node.body, buffer):
+            continue
+        for statement in own_nodes(generator.body):
+            if any(inner is statement for inner in _walk(loop)):
+                continue
+            if isinstance(statement, cst.If) and size not in src(statement.test, 400) \
+                    and _yields(statement.body, buffer):
+                return size  # ``if batch: yield batch`` after the loop
+            if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Yield) \
+                    and _yields(statement, buffer) and not _guarded_in(generator, statement):
+                return size  # ``yield batch`` after the loop
+    return None
+
+
+def _yields(node: cst.CSTNode, buffer: str) -> bool:
+    return any(isinstance(inner, cst.Yield) and inner.value is not None
+               and any(is_name(name, buffer) for name in _walk(inner.value)) for inner in _walk(node))
+
+
+def _guarded_in(generator: cst.FunctionDef, statement: cst.CSTNode) -> bool:
+    """``statement`` sits under an ``if`` or a loop of the generator."""
+    return any(isinstance(node, (cst.If, cst.For, cst.While)) and node is not statement
+               and any(inner is statement for inner in _walk(node)) for node in own_nodes(generator.body))
 
 
 def _loop_parts(loop: cst.CSTNode) -> Optional[tuple[cst.BaseAssignTargetExpression, cst.BaseExpression, cst.CSTNode]]:

@@ -228,6 +228,12 @@ SHAPED_CONSTRUCTORS = frozenset({"ones", "zeros", "empty", "full", "arange"})
 # is as long as ``np.arange(n)``, so a shape that changes inside changes outside.
 SHAPE_KEEPING_CONVERSIONS = frozenset({"jax.numpy.asarray", "jax.numpy.array", "numpy.asarray",
                                        "numpy.array", "jax.device_put"})
+# Functions whose result keeps every axis of their first argument's, in some order, maybe with
+# axes of length 1 added: an array whose length changes gives a result whose shape changes
+# (``jnp.expand_dims(jnp.array(tokens), axis=0)`` of a growing token list; tests/test_jaxfacts.py).
+AXES_KEEPING_CALLS = frozenset(f"{module}.{name}" for module in ("numpy", "jax.numpy") for name in (
+    "expand_dims", "atleast_1d", "atleast_2d", "atleast_3d", "transpose", "flip", "moveaxis", "swapaxes",
+))
 # Array methods that return an array of the receiver's shape (``points.astype(np.float32)``).
 SHAPE_KEEPING_METHODS = frozenset({"astype", "copy"})
 # Array methods whose result has as many elements as the array: rebinding a short last batch

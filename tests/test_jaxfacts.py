@@ -54,7 +54,7 @@ from jitlint.jaxfacts import (SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HAS
                               SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS,
                               LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, ARRAY_RETURNING_KEY_FUNCTIONS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS, ARRAY_NAMESPACE_GETTERS,
                               SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS,
-                              FLAG_LEAF_OBJECTS, FLAG_CALL_OVERRIDES, ROW_INDEX_ARRAYS, ARGUMENT_KEEPING_DECORATORS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES)
+                              FLAG_LEAF_OBJECTS, FLAG_CALL_OVERRIDES, ROW_INDEX_ARRAYS, AXES_KEEPING_CALLS, ARGUMENT_KEEPING_DECORATORS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -2771,6 +2771,21 @@ def test_batch_keeping_call_keeps_a_short_batch_short(qualname):
         return [leaf.shape for leaf in jax.tree_util.tree_leaves(call(*args))]
 
     assert shapes(4) != shapes(2)
+
+
+@pytest.mark.parametrize("qualname", sorted(AXES_KEEPING_CALLS))
+def test_axes_keeping_call_passes_a_changing_length_on(qualname):
+    """Arrays of 3 and 4 rows give results of different shapes, and each result holds as many
+    values as its argument (no axis dropped or resized)."""
+    module, _, name = qualname.rpartition(".")
+    call = getattr(importlib.import_module(module), name)
+    extra = {"expand_dims": (0,), "moveaxis": (0, 1), "swapaxes": (0, 1)}.get(name, ())
+    shapes = []
+    for rows in (3, 4):
+        result = call(np.ones((rows, 2)), *extra)
+        assert result.size == rows * 2
+        shapes.append(result.shape)
+    assert shapes[0] != shapes[1]
 
 
 @pytest.mark.parametrize("qualname", sorted(ROW_INDEX_ARRAYS))

@@ -36,7 +36,7 @@ from typing import Callable, Iterator, Optional
 import libcst as cst
 
 from jitlint.jaxfacts import (ARRAY_METHODS, SIZE_KEEPING_METHODS, TREE_MAPS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, DATA_SIZED_OUTPUTS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_GENERATORS,
-                              HOST_RANDOM_SIZE_PARAMS, NUMPY_ARRAY_CONSTRUCTORS, ROW_INDEX_ARRAYS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
+                              HOST_RANDOM_SIZE_PARAMS, AXES_KEEPING_CALLS, NUMPY_ARRAY_CONSTRUCTORS, ROW_INDEX_ARRAYS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
 from jitlint.batches import guard_acts
@@ -1053,8 +1053,9 @@ class _ArgChecker:
                 or self._index_array(expr, scope, loop, depth) or self._cropped(expr, scope, loop)
         if isinstance(expr, cst.Call) and depth < 2 and len(expr.args) >= 1 and expr.args[0].keyword is None \
                 and not expr.args[0].star and isinstance(expr.args[0].value, (cst.Call, cst.Name, cst.Subscript)) \
-                and self.model.qualified_name(expr.func, scope) in SHAPE_KEEPING_CONVERSIONS:
-            inner = self._shape_in(expr.args[0].value, scope, loop, depth + 1)  # ``jnp.asarray(np.arange(n))``
+                and self.model.qualified_name(expr.func, scope) in SHAPE_KEEPING_CONVERSIONS | AXES_KEEPING_CALLS:
+            # ``jnp.asarray(np.arange(n))``, ``jnp.expand_dims(jnp.array(output), axis=0)``
+            inner = self._shape_in(expr.args[0].value, scope, loop, depth + 1)
             if inner is not None:
                 return inner
         if isinstance(expr, cst.Call) and depth < 3 and isinstance(expr.func, cst.Attribute) \

@@ -21,7 +21,7 @@ from typing import Iterator, Optional, Union
 
 import libcst as cst
 
-from jitlint.jaxfacts import ARGUMENT_FORWARDING_TRANSFORMS, ARGUMENT_KEEPING_DECORATORS
+from jitlint.jaxfacts import ARGUMENT_FORWARDING_TRANSFORMS, ARGUMENT_KEEPING_DECORATORS, GRAPH_STATIC_JITS
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
 from jitlint.rules._context import PARTIAL_CONSTRUCTORS, calling_context, inherited_method, sole_override
@@ -34,7 +34,7 @@ from jitlint.walk import Walker, iter_nodes
 # non-array argument static, flax.linen.jit wraps modules: both are left alone there.
 TRACING_JITS = ARGNUM_JITS
 # jit kinds whose calls we analyse for argument churn (JIT5xx).
-CALLABLE_JITS = ARGNUM_JITS | FILTERING_JIT_FUNCTIONS | {"jax.pmap"}
+CALLABLE_JITS = ARGNUM_JITS | FILTERING_JIT_FUNCTIONS | {"jax.pmap", "flax.nnx.jit"}
 # Parameter annotations that say "this is an array (or a scalar made one)".
 ARRAY_ANNOTATIONS = frozenset({
     "Array", "ArrayLike", "ndarray", "bool", "int", "float", "complex", "Float", "Int", "Bool",
@@ -534,6 +534,11 @@ def _call_statics(call: cst.Call, app: JitApplication, func: Optional[FunctionLi
     """(static flag per positional argument, static keyword names), or (None, None).
     ``bound``: the call binds ``self`` first, so its argument ``i`` is parameter ``i + 1``."""
     positional = [a for a in call.args if a.keyword is None and not a.star]
+    if app.jit.qualname in GRAPH_STATIC_JITS and not any(
+            a.keyword is not None and a.keyword.value in SPEC_KEYWORDS for a in app.keywords):
+        # ``@nnx.jit`` without static arguments: arrays are traced as jax.jit traces them
+        # (their shapes key the cache), Modules split into traced state and a graph definition
+        return [False] * len(positional), set()
     if isinstance(func, cst.FunctionDef):
         spec = spec_of(app, model)
         if spec is None or (spec.method and not bound) or not (spec.checkable or spec.filtering) \

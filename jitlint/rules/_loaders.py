@@ -36,7 +36,8 @@ import libcst as cst
 from jitlint.jaxfacts import HOST_RANDOM_SIZE_PARAMS, RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, TFDS_SPLIT_SIZES, RaggedBatcher
 from jitlint.semantic import Scope, SemanticModel, argument_value
 from jitlint.values import ValueFlow, assigned, bound_values, namespace_member, returned_values, unpacked_call
-from jitlint.batches import counted_length, ragged_loader_class, ragged_loop, src as _src, stop_parameter
+from jitlint.batches import (counted_length, ragged_loader_class, ragged_loop, src as _src, stop_parameter,
+                             yields_remainder)
 from jitlint.walk import own_nodes
 from jitlint.walk import children
 
@@ -82,6 +83,11 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
             values = passed(binding) or []
             return next((found for value, site in values if (found := ragged_source(
                 model, flow, value, site.frame.scope, depth + 1, project, passed)) is not None), None)
+        if binding is not None and isinstance(binding.node, cst.With):  # ``with tqdm(loader) as bar:``
+            item = next((item for item in binding.node.items if item.asname is not None
+                         and isinstance(item.asname.name, cst.Name) and item.asname.name.value == expr.value), None)
+            return ragged_source(model, flow, item.item, scope, depth + 1, project, passed) \
+                if item is not None else None
         if binding is None or binding.kind != "assign" or not isinstance(binding.node, cst.Assign):
             return None
         for value, value_scope in bound_values(model, flow, binding):  # ``train, test = make_loaders()``
@@ -433,7 +439,9 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
         if found is None:
             return None
         if found[2] is None:
-            return _ragged(func.value, "loader class ")
+            iterate = next(m for m in bindings[0].node.body.body
+                           if isinstance(m, cst.FunctionDef) and m.name.value == "__iter__")
+            return _ragged(func.value, "loader class ", remainder=yields_remainder(found[0], iterate) is not None)
         guard = found[2]  # ``stop = n - n % B if drop_last else n``, ``drop_last`` the factory's
         if factory is not None and isinstance(guard, cst.IfExp) and isinstance(guard.test, cst.Name) \
                 and _passes_false(factory[0], factory[1], guard.test.value):
@@ -451,7 +459,8 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
                 or _counted_evenly(model, flow, loop, generator, size) \
                 or not _passed_length_ragged(flow, call, generator, loop, size, scope):
             return None
-        return _ragged(func.value, "generator " if isinstance(loop, (cst.For, cst.While)) else "function ")
+        return _ragged(func.value, "generator " if isinstance(loop, (cst.For, cst.While)) else "function ",
+                       remainder=isinstance(loop, (cst.For, cst.While)) and yields_remainder(loop, generator) is not None)
     flag = _flag_of(guard, loop, generator)
     if flag is not None and _passes_false(call, generator, flag):
         return _flagged(func.value, flag)
@@ -547,16 +556,23 @@ def _int_of(flow: ValueFlow, expr: Optional[cst.BaseExpression], scope: Scope) -
     return int(expr.evaluated_value) if isinstance(expr, cst.Integer) else None
 
 
-def _ragged(name: str, kind: str = "generator ") -> RaggedSource:
+def _ragged(name: str, kind: str = "generator ", remainder: bool = False) -> RaggedSource:
     """``kind``: "generator ", "loader class ", "function " (one returning a list of batches) or
-    "" (another module's generator or loader class)."""
+    "" (another module's generator or loader class); ``remainder``: it collects items and yields
+    what is left after its loop (batches.yields_remainder)."""
+    where = f"`{name}.__iter__`" if kind == "loader class " else f"`{name}`"
+    if remainder:
+        return RaggedSource(
+            f"a batch of {kind}`{name}`, which collects items into batches and yields the "
+            f"leftover items after its loop as a last, shorter batch",
+            f"drop the leftover in {where} (yield only full batches) or pad it to the batch size "
+            f"and mask the padding")
     if kind == "function ":
         return RaggedSource(
             f"a batch of the list `{name}` returns, which slices its data up to the end without "
             f"dropping the shorter last batch",
             f"build only full batches in `{name}` (range(0, n - B + 1, B)) or pad the last one to "
             f"the batch size and mask the padding")
-    where = f"`{name}.__iter__`" if kind == "loader class " else f"`{name}`"
     return RaggedSource(
         f"a batch of {kind}`{name}`, which slices its data "
         f"up to the end without dropping the shorter last batch",

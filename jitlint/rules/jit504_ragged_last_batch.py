@@ -7,8 +7,8 @@ from jitlint.rules._churn import churns
 class RaggedLastBatch(Rule):
     """
     ## What it does
-    Flags a jitted function called in a loop over batches whose last batch is shorter than the
-    others: `for s in range(0, len(x), B): f(x[s:s + B])` (also `x.shape[0]`, a batch bound
+    Flags a jitted function (`jax.jit`, `eqx.filter_jit`, `nnx.jit` without static arguments)
+    called in a loop over batches whose last batch is shorter than the others: `for s in range(0, len(x), B): f(x[s:s + B])` (also `x.shape[0]`, a batch bound
     to a name in the loop, and `while s < n: e = min(n, s + B); f(x[s:e]); s = e` with `n` the
     length of `x`) when the length is not known to be a multiple of `B` (the loop may show
     progress, `tqdm(range(...))`, `trange(...)`; the rows may be gathered with a slice of
@@ -17,7 +17,8 @@ class RaggedLastBatch(Rule):
     the loop skips a short batch (an `if` comparing a length or shape with `B` that skips it,
     pads it or guards the call; one that only reshapes it, `x_batch.reshape(-1, 1, 28, 28)`,
     keeps it short: `jaxfacts.SIZE_KEEPING_METHODS`), and a batch
-    the loop takes (through names, `enumerate`, `zip`, `tqdm` and dataset methods such as
+    the loop takes (through names, `enumerate`, `zip`, `tqdm` (also `with tqdm(loader) as
+    bar`) and dataset methods such as
     `prefetch`) from a source whose last batch is shorter: a library loader called without
     its drop keyword (JAX facts `RAGGED_BATCHERS`: torch `DataLoader` without `drop_last=True`,
     `tf.data` `batch`/`padded_batch` and grain `MapDataset.batch`/`IterDataset.batch`/`Batch`
@@ -26,7 +27,10 @@ class RaggedLastBatch(Rule):
     JAX's data-loading tutorial), or a generator of the module that slices
     its data up to its length (`for s in range(0, len(x), B): yield x[s:s + B]`, `while start <
     n: yield x[start:end]` with `n = x.shape[0]`, also gathering `range(i, min(i + B, n))`
-    item by item, or counting `for i in range(num_batches)` with `num_batches = full +
+    item by item, or collecting items into a list that it yields whenever it holds a batch,
+    `if len(batch) == B: yield np.stack(batch)`, and yielding the leftover after its loop, `if
+    batch: yield ...`: ghif's dl-jax101, 2 compiles, 1 without the leftover; or counting
+    `for i in range(num_batches)` with `num_batches = full +
     bool(rest)` of `divmod(num_train, B)` and slicing `perm[i * B:(i + 1) * B]`, as JAX's own
     MNIST example does, its batches drawn with `next(batches)`), or a function of the module that
     returns a list of such batches (`return [(x[i:i + 32], y[i:i + 32]) for i in range(0, n,
