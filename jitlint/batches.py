@@ -248,7 +248,39 @@ def ragged_loader_class(loader: cst.ClassDef) -> Optional[RaggedLoop]:
     methods = [s for s in loader.body.body if isinstance(s, cst.FunctionDef)] \
         if isinstance(loader.body, cst.IndentedBlock) else []
     iterate = next((m for m in methods if m.name.value == "__iter__"), None)
-    return ragged_loop(iterate, loader_lengths(methods)) if iterate is not None else None
+    found = ragged_loop(iterate, loader_lengths(methods)) if iterate is not None else None
+    return found or next_slices_to_end(methods)
+
+
+def next_slices_to_end(methods: list[cst.FunctionDef]) -> Optional[RaggedLoop]:
+    """A loader whose ``__next__`` (or a method it calls) slices ``self.indices[self.i:self.i +
+    self.batch_size]``, advances ``self.i += self.batch_size`` and stops with StopIteration once
+    ``self.i >= len(...)``: the last slice holds what is left (hmankodiya's DataLoader)."""
+    step = next((m for m in methods if m.name.value == "__next__"), None)
+    if step is None or not any(isinstance(node, cst.Raise) for node in own_nodes(step.body)):
+        return None
+    for method in methods:
+        for node in own_nodes(method.body):
+            if not isinstance(node, cst.Slice) or node.step is not None:
+                continue
+            lower, upper = node.lower, node.upper
+            if not (isinstance(lower, cst.Attribute) and is_name(lower.value, "self")
+                    and isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Add)
+                    and src(upper.left) == src(lower)):
+                continue
+            counter, size = src(lower), src(upper.right)
+            advances = any(isinstance(n, cst.AugAssign) and isinstance(n.operator, cst.AddAssign)
+                           and src(n.target) == counter and src(n.value) == size
+                           for m in methods for n in own_nodes(m.body))
+            # ``if self.i >= len(self.indices): raise StopIteration`` (not ``self.i + B > n``,
+            # which drops the short batch)
+            stops = any(isinstance(n, cst.If) and isinstance(n.test, cst.Comparison) and len(n.test.comparisons) == 1
+                        and src(n.test.left) == counter and "len(" in src(n.test.comparisons[0].comparator, 400)
+                        and isinstance(n.test.comparisons[0].operator, (cst.GreaterThanEqual, cst.GreaterThan))
+                        and any(isinstance(r, cst.Raise) for r in _walk(n.body)) for n in own_nodes(step.body))
+            if advances and stops:
+                return step, size, None
+    return None
 
 
 def loader_lengths(methods: list[cst.FunctionDef]) -> frozenset[str]:

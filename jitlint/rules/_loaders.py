@@ -439,6 +439,8 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
         if found is None:
             return None
         if found[2] is None:
+            if isinstance(found[0], cst.FunctionDef):  # ``__next__`` slicing from a counter
+                return _ragged(func.value, "loader class ", method="__next__")
             iterate = next(m for m in bindings[0].node.body.body
                            if isinstance(m, cst.FunctionDef) and m.name.value == "__iter__")
             return _ragged(func.value, "loader class ", remainder=yields_remainder(found[0], iterate) is not None)
@@ -556,11 +558,18 @@ def _int_of(flow: ValueFlow, expr: Optional[cst.BaseExpression], scope: Scope) -
     return int(expr.evaluated_value) if isinstance(expr, cst.Integer) else None
 
 
-def _ragged(name: str, kind: str = "generator ", remainder: bool = False) -> RaggedSource:
+def _ragged(name: str, kind: str = "generator ", remainder: bool = False, method: str = "__iter__") -> RaggedSource:
     """``kind``: "generator ", "loader class ", "function " (one returning a list of batches) or
     "" (another module's generator or loader class); ``remainder``: it collects items and yields
-    what is left after its loop (batches.yields_remainder)."""
-    where = f"`{name}.__iter__`" if kind == "loader class " else f"`{name}`"
+    what is left after its loop (batches.yields_remainder); ``method``: the loader class's
+    method that makes the batches (``__next__``: batches.next_slices_to_end)."""
+    where = f"`{name}.{method}`" if kind == "loader class " else f"`{name}`"
+    if method == "__next__":
+        return RaggedSource(
+            f"a batch of {kind}`{name}`, whose `__next__` slices its data up to the end without "
+            f"dropping the shorter last batch",
+            f"stop in {where} once fewer than a batch of items is left, or pad the last batch to "
+            f"the batch size and mask the padding")
     if remainder:
         return RaggedSource(
             f"a batch of {kind}`{name}`, which collects items into batches and yields the "

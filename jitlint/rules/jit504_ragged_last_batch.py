@@ -38,7 +38,10 @@ class RaggedLastBatch(Rule):
     `make_batches(128, 0)` is not), or a loader class whose `__iter__` does so (also over `self.n =
     len(data)`, and a class a factory function defines and returns, whose `stop = n - n % B
     if drop_last else n` takes the factory's flag), here or imported, without dropping the
-    remainder; the loop may get the loader as a parameter that every call of its function
+    remainder (or a loader class whose `__next__` slices `self.indices[self.i:self.i + B]`,
+    advances `self.i += B` and raises StopIteration only once `self.i >= len(...)`:
+    hmankodiya's DataLoader, 2 compiles; stopping at `self.i + B > len(...)`, 1); the loop may
+    get the loader as a parameter that every call of its function
     fills with one (`evaluate(state, test_loader)`); or drops it only when a flag such as
     `shuffle` is true and is called with the flag false; not when the call passes a batch size
     (a literal, or a name bound once to one) that divides the known length of the data it
