@@ -1,0 +1,45 @@
+# source: https://github.com/jax-ml/jax/issues/968
+# expect: none
+# runtime: COMPILES 0 CALLS 0
+# why: the commenter's own first snippet with his noted fix applied (z converted to a NumPy array): a plain Python loop over NumPy values, no jit anywhere, so nothing is traced or compiled.
+# --- measurement harness: counts XLA backend compiles per jitted function name ---
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax import monitoring as _monitoring
+
+_COMPILED = []  # one entry per XLA compile, e.g. "jit(step)"
+
+
+def _on_duration(event, duration_secs, **kwargs):
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILED.append(kwargs.get("fun_name"))
+
+
+_monitoring.register_event_duration_secs_listener(_on_duration)
+
+
+def _report(targets, calls):
+    n = sum(1 for name in _COMPILED if name in targets)
+    print(f"COMPILES {n} CALLS {calls}")
+
+
+
+import numpy as original_numpy
+import jax.numpy as np
+import jax.random as random
+import time
+
+z = random.normal(random.PRNGKey(123123), shape=[100, 100])
+z = original_numpy.asarray(z) # Adding this reduces running time from 28.2714s to 0.0153s
+points = []
+start_time = time.time()
+for i in range(100):
+    if i in [0, 99]: continue
+    for j in range(100):
+        if j in [0, 99]: continue
+        if z[j, i] <= z[j-1, i] and z[j, i] <= z[j+1, i] and z[j, i] <= z[j, i-1] and z[j, i] <= z[j, i+1]:
+            points.append([i, j])
+total_time = time.time() - start_time
+print('Elapsed Time = %.4f' % total_time)
+_report({"jit(compare)"}, 0)  # scaffolding: no jitted function in this snippet
