@@ -18,7 +18,7 @@ from jitlint.rules._jitted import name_loads, positional_params
 from jitlint.semantic import Binding, Scope, SemanticModel, argument_value
 from jitlint.values import (GROW_METHODS, ValueFlow, assigned, elementwise_operands, literal_truth, returned_values,
                             tuple_elements, unpacked_call)
-from jitlint.walk import children
+from jitlint.walk import children, iter_nodes, own_nodes
 from jitlint.walk import source_text as _src
 
 # NumPy / jax.numpy calls that make one array of a list of per-step values, one row per step.
@@ -324,23 +324,8 @@ def _body_nodes(loop: cst.CSTNode):
 
 def _loops(node: cst.CSTNode):
     """The ``for`` and ``while`` loops in a function body (not in nested defs)."""
-    stack = list(children(node))
-    while stack:
-        current = stack.pop()
-        if isinstance(current, _NESTED):
-            continue
-        if isinstance(current, (cst.For, cst.While)):
-            yield current
-        stack.extend(children(current))
+    return (current for current in own_nodes(node) if isinstance(current, (cst.For, cst.While)))
 
 
 def _within(node: cst.CSTNode, loop: cst.CSTNode) -> bool:
-    return any(child is node for child in _all_nodes(loop))
-
-
-def _all_nodes(node: cst.CSTNode):
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(children(current))
+    return any(child is node for child in iter_nodes(loop))
