@@ -162,3 +162,13 @@ def test_mcmc_rerun_on_fresh_data_without_jit_model_args_compiles_every_run(repo
     assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
     compiles = Counter(e["fun_name"] for e in report["compiles"])
     assert compiles["jit(_body_fn)"] + compiles["jit(_fori_collect_loop)"] == 4, compiles
+
+
+def test_scan_in_call_of_self_compiles_per_generated_token(reports):
+    """A plain class's `__call__` with a scan over a local body, called as `self(idx)` per token
+    outside jit: a compile per token (5); the forward pass jitted once: one compile."""
+    eager = control_flow_compiles(reports[FIXTURES / "eager" / "call_of_self_runs_scan_with_local_body.py"])
+    jitted = reports[FIXTURES / "eager" / "call_of_self_jitted_scan_ok.py"]
+    assert eager["jit(scan)"] == 5
+    assert control_flow_compiles(jitted) == Counter()
+    assert Counter(e["fun_name"] for e in jitted["compiles"])["jit(forward)"] == 1

@@ -997,6 +997,12 @@ class CallingContext:
             binding = self.model.single_binding(expr.value, scope)
             if binding is not None and isinstance(binding.node, cst.FunctionDef):
                 yield binding.node
+                return
+            # ``self(x)`` in a method: the class's own ``__call__``
+            cls = self._class_of_self(binding) if binding is not None and binding.kind == "param" else None
+            found = inherited_method(self.model, cls, "__call__") if cls is not None else None
+            if found is not None:
+                yield found
         elif isinstance(expr, cst.Attribute):
             method = expr.attr.value
             cls = self.instance_class(expr.value, scope) if isinstance(expr.value, cst.Name) \
