@@ -6,7 +6,7 @@ generators and loader classes are ragged (ModuleSummary.ragged_generators)."""
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterator, NamedTuple, Optional
 
 import libcst as cst
 
@@ -14,7 +14,13 @@ from jitlint.jaxfacts import SIZE_KEEPING_METHODS
 from jitlint.walk import children, own_nodes, source_text
 
 
-RaggedLoop = tuple[cst.CSTNode, str, Optional[cst.CSTNode]]
+class RaggedLoop(NamedTuple):
+    loop: cst.CSTNode  # the loop (or comprehension) that batches, or a loader's ``__next__``
+    size: str  # the batch size's code
+    guard: Optional[cst.CSTNode]  # the ``if`` that drops a short batch, or None
+    # how the last batch comes out short: "sliced" (up to the end), "remainder" (the leftover
+    # after a collecting loop: yields_remainder) or "next" (next_slices_to_end)
+    way: str = "sliced"
 
 
 # What a name not assigned in a generator is bound to around it: the assignment (``n = len(x)``,
@@ -39,11 +45,11 @@ def ragged_loop(generator: cst.FunctionDef, lengths: frozenset[str] = frozenset(
     for loop in loops:
         size = sliced_to_end(loop, generator, lengths, parameter_lengths) or counted_to_end(loop, generator, outer)
         if size is not None:
-            return loop, size, short_batch_guard(loop, size) or flag_bounded_stop(loop, generator)
+            return RaggedLoop(loop, size, short_batch_guard(loop, size) or flag_bounded_stop(loop, generator))
     for loop in loops:
         size = yields_remainder(loop, generator)
         if size is not None:
-            return loop, size, None
+            return RaggedLoop(loop, size, None, "remainder")
     return None
 
 
@@ -279,7 +285,7 @@ def next_slices_to_end(methods: list[cst.FunctionDef]) -> Optional[RaggedLoop]:
                         and isinstance(n.test.comparisons[0].operator, (cst.GreaterThanEqual, cst.GreaterThan))
                         and any(isinstance(r, cst.Raise) for r in _walk(n.body)) for n in own_nodes(step.body))
             if advances and stops:
-                return step, size, None
+                return RaggedLoop(step, size, None, "next")
     return None
 
 

@@ -610,7 +610,7 @@ def _ragged_batches(statement: cst.CSTNode) -> bool:
         found = ragged_loader_class(statement)
     else:
         return False
-    return found is not None and found[2] is None
+    return found is not None and found.guard is None
 
 
 _YIELD = ("yield ", "yield\n", "yield)")

@@ -44,8 +44,8 @@ from jitlint.rules._loaders import PASS_THROUGH, RANGES_WITH_PROGRESS, ragged_so
 from jitlint.rules._context import CallingContext, calling_context
 from jitlint.rules._episodes import EPISODE_FIX, episode_length
 from jitlint.rules._instances import pytree_instance
-from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, name_loads, positional_params
-from jitlint.semantic import Binding, CallSite, Scope, SemanticModel, argument_value, has_decorator, passed_values
+from jitlint.rules._jitted import JittedCall, called_positions, jitted_calls, jitted_functions, name_loads, positional_params
+from jitlint.semantic import Binding, CallSite, Scope, SemanticModel, argument_value, passed_values
 from jitlint.values import (GROW_METHODS, python_number, method_of_self, IterationValues, substituted, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
                             array_made_by, loop_elements,
                             statements_in,
@@ -171,9 +171,7 @@ def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: 
     if function is None or function in jitted:
         return
     flow = value_flow(ctx)
-    positional = [p.name.value for p in positional_params(function)]
-    if ctx.model.functions[function].scope.kind == "class" and not has_decorator(function, "staticmethod"):
-        positional = positional[1:]  # ``obj.method(a)``: ``a`` is the parameter after ``self``
+    positional = called_positions(ctx.model, function)
     reported: set[int] = set()  # loops already reported: two calls of the helper there hand it one batch
     for leaf in (leaf for arg in jc.dynamic_args() for leaf in _display_leaves(arg.value)):
         callee = jc.call.func.value if isinstance(jc.call.func, cst.Name) else None
@@ -814,15 +812,21 @@ class _ArgTypes:
         strongly typed whatever the other inputs' weak type.  ``position``: only that element
         of the tuple every return builds."""
         scope = self.model.scope_of.get(func)
-        returned = [func.body] if isinstance(func, cst.Lambda) else [
-            r.value for r, f in self.model.returns if r.value is not None and f.enclosing_function() is func]
+        returned = self._returned(func, position)
         if scope is None or not returned or depth >= KIND_DEPTH:
             return False
-        if position is not None:
-            if not all(isinstance(v, cst.Tuple) and len(v.elements) > position for v in returned):
-                return False
-            returned = [v.elements[position].value for v in returned]  # type: ignore[attr-defined]
         return all(self._combines_strong(value, scope, func, depth) for value in returned)
+
+    def _returned(self, func, position: Optional[int]) -> list[cst.BaseExpression]:
+        """What ``func`` returns (a lambda its body), or the element at ``position`` of the tuple
+        every return builds (empty when some return builds none)."""
+        returned = [func.body] if isinstance(func, cst.Lambda) else [
+            r.value for r, f in self.model.returns if r.value is not None and f.enclosing_function() is func]
+        if position is None:
+            return returned
+        if not all(isinstance(v, cst.Tuple) and len(v.elements) > position for v in returned):
+            return []
+        return [v.elements[position].value for v in returned]  # type: ignore[attr-defined]
 
     def _combines_strong(self, expr: cst.BaseExpression, scope: Scope, func, depth: int, steps: int = 0) -> bool:
         if any(self.explicitly_typed(call, scope) for call in _calls_in(expr)):
@@ -848,12 +852,8 @@ class _ArgTypes:
         """The returned value (the element at ``position``) is computed with a float: a float
         literal or a true division among its operands, through the names it is built from
         (``w -= lr * w_grad`` with ``lr = 0.001``)."""
-        returned = [r.value for r, f in self.model.returns if r.value is not None and f.enclosing_function() is func]
-        if position is not None:
-            returned = [v.elements[position].value for v in returned
-                        if isinstance(v, cst.Tuple) and len(v.elements) > position]
         scope = self.model.scope_of.get(func)
-        return scope is not None and any(self._mixes_float(value, scope, 0) for value in returned)
+        return scope is not None and any(self._mixes_float(value, scope, 0) for value in self._returned(func, position))
 
     def _mixes_float(self, expr: cst.BaseExpression, scope: Scope, steps: int) -> bool:
         if any(isinstance(node, (cst.Float, cst.Divide)) for node in iter_nodes(expr)):

@@ -48,7 +48,7 @@ from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED, calling_context,
                                     class_methods, loop_targets)
-from jitlint.rules._jitted import name_loads, positional_params
+from jitlint.rules._jitted import called_positions, name_loads, positional_params
 from jitlint.rules._loaders import batch_source
 from jitlint.rules._stale import state_changed_after_construction
 from jitlint.rules._static import class_verdict
@@ -334,9 +334,7 @@ class _Analysis:
             return None
         function = scope.node
         assert isinstance(function, cst.FunctionDef)
-        names = [p.name.value for p in positional_params(function)]
-        if self.model.functions[function].scope.kind == "class" and not has_decorator(function, "staticmethod"):
-            names = names[1:]  # ``obj.method(a)``: ``a`` is the parameter after ``self``
+        names = called_positions(self.model, function)
         param = target.value
         for site in self.context.call_sites(function):
             passed = argument_value(site.node, names.index(param) if param in names else None, param)
@@ -841,9 +839,7 @@ class _Analysis:
             positional = [a.value for a in site.node.args if a.keyword is None and not a.star]
             keywords = {a.keyword.value: a.value for a in site.node.args if a.keyword is not None}
             if callee is not None:
-                names = [p.name.value for p in positional_params(callee)]
-                if self.model.functions[callee].scope.kind == "class" and not has_decorator(callee, "staticmethod"):
-                    names = names[1:]  # obj.method(a) / cls.method(a): a is the second parameter
+                names = called_positions(self.model, callee)  # obj.method(a) / cls.method(a)
                 params = tuple((i, name) for i, name in enumerate(names)) + tuple(
                     (-1, p.name.value) for p in callee.params.kwonly_params)
             for position, keyword in params:

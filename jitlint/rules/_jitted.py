@@ -137,6 +137,15 @@ def positional_params(func: FunctionLike) -> list[cst.Param]:
     return [*func.params.posonly_params, *func.params.params]
 
 
+def called_positions(model: SemanticModel, function: cst.FunctionDef) -> list[str]:
+    """The positional parameters a call's arguments fill, in order: a method's call
+    (``obj.method(a)``) binds ``self`` first, so ``a`` is the parameter after it."""
+    names = [p.name.value for p in positional_params(function)]
+    if model.functions[function].scope.kind == "class" and not has_decorator(function, "staticmethod"):
+        return names[1:]
+    return names
+
+
 # ------------------------------------------------------------------------------ jitted defs
 def jitted_functions(ctx: FileContext) -> dict[cst.FunctionDef, JittedFunction]:
     return ctx.shared("jitted-functions", _find_jitted_functions)

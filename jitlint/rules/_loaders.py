@@ -36,8 +36,7 @@ import libcst as cst
 from jitlint.jaxfacts import HOST_RANDOM_SIZE_PARAMS, RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, TFDS_SPLIT_SIZES, RaggedBatcher
 from jitlint.semantic import Scope, SemanticModel, argument_value
 from jitlint.values import ValueFlow, assigned, bound_values, namespace_member, returned_values, unpacked_call
-from jitlint.batches import (counted_length, ragged_loader_class, ragged_loop, src as _src, stop_parameter,
-                             yields_remainder)
+from jitlint.batches import counted_length, ragged_loader_class, ragged_loop, src as _src, stop_parameter
 from jitlint.walk import own_nodes
 from jitlint.walk import children
 
@@ -438,13 +437,9 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
         found = ragged_loader_class(bindings[0].node)
         if found is None:
             return None
-        if found[2] is None:
-            if isinstance(found[0], cst.FunctionDef):  # ``__next__`` slicing from a counter
-                return _ragged(func.value, "loader class ", method="__next__")
-            iterate = next(m for m in bindings[0].node.body.body
-                           if isinstance(m, cst.FunctionDef) and m.name.value == "__iter__")
-            return _ragged(func.value, "loader class ", remainder=yields_remainder(found[0], iterate) is not None)
-        guard = found[2]  # ``stop = n - n % B if drop_last else n``, ``drop_last`` the factory's
+        if found.guard is None:
+            return _ragged(func.value, "loader class ", found.way)
+        guard = found.guard  # ``stop = n - n % B if drop_last else n``, ``drop_last`` the factory's
         if factory is not None and isinstance(guard, cst.IfExp) and isinstance(guard.test, cst.Name) \
                 and _passes_false(factory[0], factory[1], guard.test.value):
             return _flagged(factory[1].name.value, guard.test.value)
@@ -455,14 +450,13 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
     found = ragged_loop(generator, outer=_outer_assignments(model, generator), parameter_lengths=True)
     if found is None:
         return None
-    loop, size, guard = found
+    loop, size, guard, way = found
     if guard is None:
         if _divides_evenly(model, flow, call, generator, size, scope) \
                 or _counted_evenly(model, flow, loop, generator, size) \
                 or not _passed_length_ragged(flow, call, generator, loop, size, scope):
             return None
-        return _ragged(func.value, "generator " if isinstance(loop, (cst.For, cst.While)) else "function ",
-                       remainder=isinstance(loop, (cst.For, cst.While)) and yields_remainder(loop, generator) is not None)
+        return _ragged(func.value, "generator " if isinstance(loop, (cst.For, cst.While)) else "function ", way)
     flag = _flag_of(guard, loop, generator)
     if flag is not None and _passes_false(call, generator, flag):
         return _flagged(func.value, flag)
@@ -558,19 +552,19 @@ def _int_of(flow: ValueFlow, expr: Optional[cst.BaseExpression], scope: Scope) -
     return int(expr.evaluated_value) if isinstance(expr, cst.Integer) else None
 
 
-def _ragged(name: str, kind: str = "generator ", remainder: bool = False, method: str = "__iter__") -> RaggedSource:
+def _ragged(name: str, kind: str = "generator ", way: str = "sliced") -> RaggedSource:
     """``kind``: "generator ", "loader class ", "function " (one returning a list of batches) or
-    "" (another module's generator or loader class); ``remainder``: it collects items and yields
-    what is left after its loop (batches.yields_remainder); ``method``: the loader class's
-    method that makes the batches (``__next__``: batches.next_slices_to_end)."""
+    "" (another module's generator or loader class); ``way``: how its last batch comes out
+    short (batches.RaggedLoop.way)."""
+    method = "__next__" if way == "next" else "__iter__"
     where = f"`{name}.{method}`" if kind == "loader class " else f"`{name}`"
-    if method == "__next__":
+    if way == "next":
         return RaggedSource(
             f"a batch of {kind}`{name}`, whose `__next__` slices its data up to the end without "
             f"dropping the shorter last batch",
             f"stop in {where} once fewer than a batch of items is left, or pad the last batch to "
             f"the batch size and mask the padding")
-    if remainder:
+    if way == "remainder":
         return RaggedSource(
             f"a batch of {kind}`{name}`, which collects items into batches and yields the "
             f"leftover items after its loop as a last, shorter batch",
