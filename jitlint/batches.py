@@ -37,20 +37,53 @@ def ragged_loop(generator: cst.FunctionDef, lengths: frozenset[str] = frozenset(
     ``outer``: the assignments of names the generator reads from around it;
     ``parameter_lengths``: a loop may stop at a parameter of the def (``range(0, n, B)``), for
     a caller that judges the length each call passes (stop_parameter)."""
-    if any(isinstance(node, cst.Yield) for node in own_nodes(generator.body)):
-        loops = [n for n in own_nodes(generator.body) if isinstance(n, (cst.For, cst.While))]
+    if any(isinstance(node, cst.Yield) for node in own_nodes(_body(generator))):
+        loops = [n for n in own_nodes(_body(generator)) if isinstance(n, (cst.For, cst.While))]
     else:
-        loops = [n.value for n in own_nodes(generator.body) if isinstance(n, cst.Return)
+        loops = [n.value for n in own_nodes(_body(generator)) if isinstance(n, cst.Return)
                  and isinstance(n.value, (cst.ListComp, cst.GeneratorExp)) and n.value.for_in.inner_for_in is None]
     for loop in loops:
-        size = sliced_to_end(loop, generator, lengths, parameter_lengths) or counted_to_end(loop, generator, outer)
-        if size is not None:
-            return RaggedLoop(loop, size, short_batch_guard(loop, size) or flag_bounded_stop(loop, generator))
+        found = _to_end(loop, generator, lengths, outer, parameter_lengths)
+        if found is not None:
+            return found
     for loop in loops:
         size = yields_remainder(loop, generator)
         if size is not None:
             return RaggedLoop(loop, size, None, "remainder")
     return None
+
+
+def _to_end(loop: cst.CSTNode, container: "cst.FunctionDef | cst.Module", lengths: frozenset[str] = frozenset(),
+            outer: Optional[OuterAssignment] = None, parameter_lengths: bool = False) -> Optional[RaggedLoop]:
+    """The RaggedLoop of a loop that slices its data up to the end (sliced_to_end) or counts
+    batches up to the partial one (counted_to_end)."""
+    size = sliced_to_end(loop, container, lengths, parameter_lengths)
+    way = "sliced"
+    if size is None:
+        size, way = counted_to_end(loop, container, outer), "counted"
+    if size is None:
+        return None
+    return RaggedLoop(loop, size, short_batch_guard(loop, size) or flag_bounded_stop(loop, container), way)
+
+
+def collected_to_end(container: "cst.FunctionDef | cst.Module", name: str,
+                     outer: Optional[OuterAssignment] = None) -> Optional[RaggedLoop]:
+    """The RaggedLoop of a loop of ``container`` that appends a batch to the list ``name`` on
+    each step and slices its data up to the end (``for s in range(0, n, B): batches.append(
+    x[s:s + B])``): the list's last batch is the short remainder."""
+    for loop in own_nodes(_body(container)):
+        if isinstance(loop, cst.For) and any(
+                isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                and node.func.attr.value == "append" and is_name(node.func.value, name) for node in _walk(loop.body)):
+            found = _to_end(loop, container, outer=outer)
+            if found is not None:
+                return found
+    return None
+
+
+def _body(container: "cst.FunctionDef | cst.Module") -> cst.CSTNode:
+    """What to walk for a def's own statements, or a module's."""
+    return container.body if isinstance(container, cst.FunctionDef) else container
 
 
 def yields_remainder(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[str]:
@@ -69,7 +102,7 @@ def yields_remainder(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional[
         size = src(node.test.comparisons[0].comparator, 200)
         if not _yields(node.body, buffer):
             continue
-        for statement in own_nodes(generator.body):
+        for statement in own_nodes(_body(generator)):
             if any(inner is statement for inner in _walk(loop)):
                 continue
             if isinstance(statement, cst.If) and size not in src(statement.test, 400) \
@@ -89,7 +122,7 @@ def _yields(node: cst.CSTNode, buffer: str) -> bool:
 def _guarded_in(generator: cst.FunctionDef, statement: cst.CSTNode) -> bool:
     """``statement`` sits under an ``if`` or a loop of the generator."""
     return any(isinstance(node, (cst.If, cst.For, cst.While)) and node is not statement
-               and any(inner is statement for inner in _walk(node)) for node in own_nodes(generator.body))
+               and any(inner is statement for inner in _walk(node)) for node in own_nodes(_body(generator)))
 
 
 def _loop_parts(loop: cst.CSTNode) -> Optional[tuple[cst.BaseAssignTargetExpression, cst.BaseExpression, cst.CSTNode]]:
@@ -121,15 +154,18 @@ def counted_to_end(loop: cst.CSTNode, generator: cst.FunctionDef,
     and slices batch ``i`` as ``x[i * B:(i + 1) * B]``: ``for i in range(num_batches)`` with
     ``num_batches = full + bool(rest)`` of ``full, rest = divmod(len(x), B)`` (JAX's own MNIST
     example), ``math.ceil(n / B)`` or ``-(-n // B)``."""
-    if not (isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) and _builtin(loop.iter, "range")
-            and len(loop.iter.args) == 1):  # type: ignore[union-attr]
+    parts = _loop_parts(loop)
+    if parts is None:
         return None
-    counter = loop.target.value
-    counted = _ceiling_count(loop.iter.args[0].value, generator, outer)  # type: ignore[union-attr]
+    target, iterable, body = parts
+    if not (isinstance(target, cst.Name) and _builtin(iterable, "range") and len(iterable.args) == 1):  # type: ignore[attr-defined]
+        return None
+    counter = target.value
+    counted = _ceiling_count(iterable.args[0].value, generator, outer)  # type: ignore[attr-defined]
     if counted is None:
         return None
     size = counted[0]
-    for piece in slices(loop.body):
+    for piece in slices(body):
         low, high = piece.lower, piece.upper
         if _times(low, counter, size) and isinstance(high, cst.BinaryOperation) and isinstance(high.operator, cst.Multiply) \
                 and any(_plus_one(side, counter) for side in (high.left, high.right)) \
@@ -138,17 +174,20 @@ def counted_to_end(loop: cst.CSTNode, generator: cst.FunctionDef,
     return None
 
 
-def counted_length(loop: cst.CSTNode, generator: cst.FunctionDef,
+def batched_length(loop: cst.CSTNode, generator: "cst.FunctionDef | cst.Module",
                    outer: Optional[OuterAssignment] = None) -> Optional[cst.BaseExpression]:
-    """The data length a ``counted_to_end`` loop counts the batches of (``n`` of
-    ``divmod(n, B)``, through one name assigned around the generator), to check that it does
-    not divide evenly."""
-    if not (isinstance(loop, cst.For) and _builtin(loop.iter, "range") and len(loop.iter.args) == 1):  # type: ignore[union-attr]
+    """The data length a ragged loop batches, to check that it does not divide evenly: ``n`` of
+    a counted_to_end loop's ``divmod(n, B)``, or the stop of a sliced_to_end loop's ``range(0,
+    n, B)`` (``len(x)``, ``x.shape[0]``), through one name assigned in or around the generator."""
+    parts = _loop_parts(loop)
+    if parts is None or not _builtin(parts[1], "range"):
         return None
-    counted = _ceiling_count(loop.iter.args[0].value, generator, outer)  # type: ignore[union-attr]
-    if counted is None:
-        return None
-    length = counted[1]
+    arguments = parts[1].args  # type: ignore[attr-defined]
+    if len(arguments) == 1:
+        counted = _ceiling_count(arguments[0].value, generator, outer)
+        length = counted[1] if counted is not None else None
+    else:
+        length = arguments[1].value if len(arguments) == 3 else None
     if isinstance(length, cst.Name):
         assigned = _value_of(length.value, generator, outer)
         length = assigned[1] if assigned is not None and is_name(assigned[0], length.value) else length
@@ -170,7 +209,7 @@ def _plus_one(expr: cst.BaseExpression, counter: str) -> bool:
 def _value_of(name: str, generator: cst.FunctionDef, outer: Optional[OuterAssignment]
               ) -> Optional[tuple[cst.BaseExpression, cst.BaseExpression]]:
     """(target, value) of the one assignment of ``name`` in the generator, or around it."""
-    statements = [n for n in own_nodes(generator.body) if isinstance(n, cst.Assign) and len(n.targets) == 1
+    statements = [n for n in own_nodes(_body(generator)) if isinstance(n, cst.Assign) and len(n.targets) == 1
                   and any(is_name(t, name) for t in _target_names(n.targets[0].target))]
     statement = statements[0] if len(statements) == 1 else None
     if statement is None and not statements and outer is not None:
@@ -211,6 +250,10 @@ def _ceiling_count(expr: cst.BaseExpression, generator: cst.FunctionDef, outer: 
         return src(expr.args[0].value.right), expr.args[0].value.left
     if isinstance(expr, cst.Call) and _builtin(expr, "int") and expr.args:  # ``int(np.ceil(n / B))``
         return _ceiling_count(expr.args[0].value, generator, outer, depth + 1)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.FloorDivide):
+        rounded = _rounded_up(expr.left, src(expr.right))  # ``(n + B - 1) // B``
+        if rounded is not None and _length(rounded, generator, outer):
+            return src(expr.right), rounded
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus) \
             and isinstance(expr.expression, cst.BinaryOperation) and isinstance(expr.expression.operator, cst.FloorDivide):
         inner = expr.expression  # ``-(-n // B)``
@@ -218,6 +261,27 @@ def _ceiling_count(expr: cst.BaseExpression, generator: cst.FunctionDef, outer: 
                 and _length(inner.left.expression, generator, outer):
             return src(inner.right), inner.left.expression
     return None
+
+
+def _rounded_up(expr: cst.BaseExpression, size: str) -> Optional[cst.BaseExpression]:
+    """``n`` of ``n + B - 1`` (or ``n + (B - 1)``), the numerator that rounds a floor division
+    by ``B`` up."""
+    expr = _unparenthesized(expr)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Subtract) \
+            and isinstance(expr.right, cst.Integer) and expr.right.value == "1":
+        added = _unparenthesized(expr.left)  # ``(n + B) - 1``
+        if isinstance(added, cst.BinaryOperation) and isinstance(added.operator, cst.Add) and src(added.right) == size:
+            return added.left
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        less = _unparenthesized(expr.right)  # ``n + (B - 1)``
+        if isinstance(less, cst.BinaryOperation) and isinstance(less.operator, cst.Subtract) \
+                and src(less.left) == size and isinstance(less.right, cst.Integer) and less.right.value == "1":
+            return expr.left
+    return None
+
+
+def _unparenthesized(expr: cst.BaseExpression) -> cst.BaseExpression:
+    return expr.with_changes(lpar=[], rpar=[]) if getattr(expr, "lpar", None) else expr
 
 
 def _length(expr: cst.BaseExpression, generator: cst.FunctionDef, outer: Optional[OuterAssignment]) -> bool:
@@ -243,7 +307,7 @@ def flag_bounded_stop(loop: cst.CSTNode, generator: cst.FunctionDef) -> Optional
 
 def assigned_once(generator: cst.FunctionDef, name: str) -> Optional[cst.BaseExpression]:
     """The value of the one ``name = value`` statement in the generator's own body, if one."""
-    values = [n.value for n in own_nodes(generator.body) if isinstance(n, cst.Assign)
+    values = [n.value for n in own_nodes(_body(generator)) if isinstance(n, cst.Assign)
               and len(n.targets) == 1 and is_name(n.targets[0].target, name)]
     return values[0] if len(values) == 1 else None
 
@@ -314,6 +378,9 @@ def sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef,
         target, iterable, body = parts
         start, step = target.value, src(iterable.args[2].value)  # type: ignore[attr-defined]
         for lower, upper in (*((p.lower, p.upper) for p in slices(body)), *index_ranges(body)):
+            if isinstance(upper, cst.Name):  # ``end = min(start + B, n)`` in the loop
+                upper = next((n.value for n in _walk(body) if isinstance(n, cst.Assign) and len(n.targets) == 1
+                              and is_name(n.targets[0].target, upper.value)), upper)
             if upper is not None and _builtin(upper, "min") and len(upper.args) == 2:
                 upper = next((a.value for a in upper.args if isinstance(a.value, cst.BinaryOperation)), upper)
             if is_name(lower, start) and isinstance(upper, cst.BinaryOperation) \
@@ -331,7 +398,7 @@ def sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef,
                 continue
             upper = piece.upper
             if isinstance(upper, cst.Name):  # end = start + batch_size, somewhere in the generator
-                upper = next((n.value for n in own_nodes(generator.body) if isinstance(n, cst.Assign)
+                upper = next((n.value for n in own_nodes(_body(generator)) if isinstance(n, cst.Assign)
                               and len(n.targets) == 1 and is_name(n.targets[0].target, upper.value)
                               and isinstance(n.value, cst.BinaryOperation)
                               and isinstance(n.value.operator, cst.Add)), upper)

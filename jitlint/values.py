@@ -27,7 +27,8 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import ARRAY_RETURNING_KEY_FUNCTIONS, HOST_RANDOM_DRAWS, HOST_RANDOM_SIZE_PARAMS, JAX_RANDOM_NUMBER_DRAWS
+from jitlint.jaxfacts import (ARRAY_RETURNING_KEY_FUNCTIONS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_DRAWS,
+                              HOST_RANDOM_GENERATORS, HOST_RANDOM_SIZE_PARAMS, JAX_RANDOM_NUMBER_DRAWS)
 from jitlint.semantic import LOOP_TYPES, Binding, CallSite, Frame, Scope, SemanticModel, target_names
 from jitlint.walk import children, iter_nodes, own_nodes
 
@@ -1704,3 +1705,17 @@ def python_number(model: SemanticModel, flow: "ValueFlow", expr: cst.BaseExpress
     if not kinds or None in kinds:
         return None
     return kinds.pop() if len(kinds) == 1 else "number"
+
+
+def host_random_size(model: SemanticModel, call: cst.Call, qualname: Optional[str],
+                     scope: Scope) -> Optional[tuple[int, str]]:
+    """Where a NumPy random draw takes its output's size (jaxfacts.HOST_RANDOM_SIZE_PARAMS):
+    ``np.random.rand(n, 3)``, or ``rng.normal(0, 1, size=n)`` of a Generator made here
+    (``np.random.default_rng(0).normal(size=(1024, 3))`` too): (position, keyword)."""
+    if qualname in HOST_RANDOM_SIZE_PARAMS:
+        return HOST_RANDOM_SIZE_PARAMS[qualname]  # type: ignore[index]
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in HOST_GENERATOR_SIZE_PARAMS):
+        return None
+    made = model.value_origin(call.func.value, scope, None)  # type: ignore[arg-type]
+    maker = model.qualified_name(made[0].func, made[1]) if made is not None and isinstance(made[0], cst.Call) else None
+    return HOST_GENERATOR_SIZE_PARAMS[call.func.attr.value] if maker in HOST_RANDOM_GENERATORS else None

@@ -35,8 +35,8 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_METHODS, SIZE_KEEPING_METHODS, TREE_MAPS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, DATA_SIZED_OUTPUTS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_GENERATORS,
-                              HOST_RANDOM_SIZE_PARAMS, AXES_KEEPING_CALLS, NUMPY_ARRAY_CONSTRUCTORS, ROW_INDEX_ARRAYS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
+from jitlint.jaxfacts import (ARRAY_METHODS, SIZE_KEEPING_METHODS, TREE_MAPS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, DATA_SIZED_OUTPUTS,
+                              AXES_KEEPING_CALLS, NUMPY_ARRAY_CONSTRUCTORS, ROW_INDEX_ARRAYS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
 from jitlint.batches import guard_acts
@@ -49,7 +49,7 @@ from jitlint.semantic import Binding, CallSite, Scope, SemanticModel, argument_v
 from jitlint.values import (GROW_METHODS, python_number, method_of_self, IterationValues, substituted, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
                             array_made_by, loop_elements,
                             statements_in,
-                            returned_values, value_flow)
+                            host_random_size, returned_values, value_flow)
 from jitlint.walk import Walker, children, iter_nodes
 from jitlint.walk import source_text as _src
 
@@ -229,6 +229,25 @@ def _forwarded_param(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpres
         return binding.name
     value = assigned(binding).value if binding.kind == "assign" else None
     return _forwarded_param(model, flow, value, binding.scope, function, depth + 1, callee) if value is not None else None
+
+
+def _adds_axes(subscript: cst.Subscript) -> bool:
+    """``x[None]``, ``x[None, :]``, ``x[..., np.newaxis]``: new axes around all of ``x``, whose
+    lengths it keeps."""
+    new_axis = False
+    for element in subscript.slice:
+        index = element.slice
+        if isinstance(index, cst.Slice) and index.lower is None and index.upper is None and index.step is None:
+            continue
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.Ellipsis):
+            continue
+        if isinstance(index, cst.Index) and (isinstance(index.value, cst.Name) and index.value.value == "None"
+                                             or isinstance(index.value, cst.Attribute)
+                                             and index.value.attr.value == "newaxis"):
+            new_axis = True
+            continue
+        return False
+    return new_axis
 
 
 def _joins_other_axes(call: cst.Call, qualname: Optional[str]) -> bool:
@@ -1048,6 +1067,8 @@ class _ArgChecker:
         if isinstance(expr, cst.IfExp) and depth < 2:  # ``idx if short else idx[:, -k:]``
             return self._shape_in(expr.orelse, scope, loop, depth + 1) \
                 or self._shape_in(expr.body, scope, loop, depth + 1)
+        if isinstance(expr, cst.Subscript) and depth < 2 and _adds_axes(expr):
+            return self._shape_in(expr.value, scope, loop, depth + 1)  # ``jnp.array(output)[None]``
         if isinstance(expr, cst.Subscript):
             return self._slice(expr, scope, loop) or self._mask(expr, scope, loop) \
                 or self._index_array(expr, scope, loop, depth) or self._cropped(expr, scope, loop)
@@ -1322,7 +1343,7 @@ class _ArgChecker:
             size = argument_value(call, 2, "num")
         elif qualname in RANDOM_SHAPE_ARG1:
             size = argument_value(call, 1, "shape")
-        elif (drawn_size := self._host_random_size(call, qualname, scope)) is not None:
+        elif (drawn_size := host_random_size(self.model, call, qualname, scope)) is not None:
             position, keyword = drawn_size
             if position == -1:  # ``np.random.rand(n, 3)``: every argument is a dimension
                 dimensions = [a.value for a in call.args if a.keyword is None and not a.star]
@@ -1356,17 +1377,6 @@ class _ArgChecker:
         if how is not None:
             return f"an array whose shape depends on {how}", SIZED_FIX
         return None
-
-    def _host_random_size(self, call: cst.Call, qualname: str, scope: Scope) -> Optional[tuple[int, str]]:
-        """Where a NumPy random draw takes its output's size (jaxfacts.HOST_RANDOM_SIZE_PARAMS):
-        ``np.random.rand(n, 3)``, or ``rng.normal(0, 1, size=n)`` of a Generator made here."""
-        if qualname in HOST_RANDOM_SIZE_PARAMS:
-            return HOST_RANDOM_SIZE_PARAMS[qualname]
-        if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in HOST_GENERATOR_SIZE_PARAMS):
-            return None
-        made = self.model.value_origin(call.func.value, scope, None)
-        maker = self.model.qualified_name(made[0].func, made[1]) if made is not None and isinstance(made[0], cst.Call) else None
-        return HOST_GENERATOR_SIZE_PARAMS[call.func.attr.value] if maker in HOST_RANDOM_GENERATORS else None
 
     def _bound_varies(self, expr: cst.BaseExpression, scope: Scope, loop) -> Optional[str]:
         """How a range bound (``T`` of ``arange(0.0, T, dt)``) changes on the iterations: taken
@@ -1604,9 +1614,13 @@ class _ArgChecker:
             bindings = self._bindings(expr, scope)
             if any(b.node is loop for b in bindings):
                 return True
-            return len(bindings) == 1 and bindings[0].kind == "assign" and self._inside(bindings[0], loop) \
-                and isinstance(bindings[0].node, cst.Assign) and bindings[0].value is not None \
-                and self._carries_loop_rows(bindings[0].value, bindings[0].scope, loop, depth + 1)
+            if not (len(bindings) == 1 and bindings[0].kind == "assign" and self._inside(bindings[0], loop)
+                    and isinstance(bindings[0].node, cst.Assign)):
+                return False
+            # ``obs, actions = batch``: an element of the loop's item holds its rows
+            value = bindings[0].value if bindings[0].value is not None else \
+                bindings[0].node.value if isinstance(bindings[0].node.value, cst.Name) else None
+            return value is not None and self._carries_loop_rows(value, bindings[0].scope, loop, depth + 1)
         if isinstance(expr, cst.BinaryOperation):
             return self._carries_loop_rows(expr.left, scope, loop, depth + 1) \
                 or self._carries_loop_rows(expr.right, scope, loop, depth + 1)

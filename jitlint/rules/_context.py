@@ -604,9 +604,26 @@ class CallingContext:
             else self.instance_class(func, scope) if isinstance(func, cst.Name) else None
         dunder = inherited_method(self.model, maker, "__call__") if maker is not None else None
         returns = function_returns(self.model, dunder) if dunder is not None else self.call_returns(call, scope)
-        classes = {self.constructed_class(r.value.func, r.scope) if isinstance(r.value, cst.Call) else None
-                   for r in returns}
+        classes = {self._returned_class(r) for r in returns}
         return classes.pop() if len(classes) == 1 else None
+
+    def _returned_class(self, returned: Returned) -> Optional[cst.ClassDef]:
+        """The class of this module whose instance a ``return`` makes: ``return Cls(...)``, or
+        ``return cls(...)`` in a classmethod of the class (``JaxFormer.init(key, ...)``)."""
+        if not isinstance(returned.value, cst.Call):
+            return None
+        func = returned.value.func
+        made = self.constructed_class(func, returned.scope)
+        if made is not None or not isinstance(func, cst.Name):
+            return made
+        function = returned.function
+        params = [*function.params.posonly_params, *function.params.params]
+        defined_in = self.model.scope_of.get(function)
+        owner = defined_in.parent if defined_in is not None else None
+        if params and params[0].name.value == func.value and owner is not None and owner.kind == "class" \
+                and any(dotted_name(d.decorator) == "classmethod" for d in function.decorators):
+            return owner.node  # type: ignore[return-value]
+        return None
 
     def instance_method(self, expr: cst.Attribute, scope: Scope) -> Optional[cst.FunctionDef]:
         """The method def that ``obj.method`` binds when ``obj`` is an instance of a class of
@@ -955,7 +972,8 @@ class CallingContext:
     def called_method(self, call: cst.Call, scope: Scope) -> Optional[cst.FunctionDef]:
         """The undecorated method of a class of this module that ``obj.method(...)`` runs."""
         method = self.callee(call, scope) if isinstance(call.func, cst.Attribute) else None
-        return method if method is not None and not method.decorators else None
+        return method if method is not None and all(
+            dotted_name(d.decorator) in ("classmethod", "staticmethod") for d in method.decorators) else None
 
     def unpacked_values(self, binding: Binding) -> list[tuple[cst.BaseExpression, Scope]]:
         """``params, memory = init_strategy(...)`` binding ``params`` (also ``env.reset(key)``,

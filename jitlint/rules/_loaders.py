@@ -33,10 +33,11 @@ from typing import Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import HOST_RANDOM_SIZE_PARAMS, RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, TFDS_SPLIT_SIZES, RaggedBatcher
+from jitlint.jaxfacts import RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, TFDS_SPLIT_SIZES, RaggedBatcher
 from jitlint.semantic import Scope, SemanticModel, argument_value
-from jitlint.values import ValueFlow, assigned, bound_values, namespace_member, returned_values, unpacked_call
-from jitlint.batches import counted_length, ragged_loader_class, ragged_loop, src as _src, stop_parameter
+from jitlint.values import (ValueFlow, assigned, bound_values, host_random_size, namespace_member, returned_values,
+                            unpacked_call)
+from jitlint.batches import batched_length, collected_to_end, ragged_loader_class, ragged_loop, src as _src, stop_parameter
 from jitlint.walk import own_nodes
 from jitlint.walk import children
 
@@ -45,7 +46,7 @@ PASS_THROUGH = frozenset({
     "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tensorflow_datasets.as_numpy",
     "itertools.islice", "grain.python.DataLoader", "grain.DataLoader",
 })
-PASS_THROUGH_BUILTINS = frozenset({"enumerate", "zip", "iter"})
+PASS_THROUGH_BUILTINS = frozenset({"enumerate", "zip", "iter", "list", "tuple"})
 # ``range`` with a progress bar: ``trange(0, n, B)`` counts as ``tqdm(range(0, n, B))`` does.
 RANGES_WITH_PROGRESS = frozenset({"tqdm.trange", "tqdm.auto.trange", "tqdm.notebook.trange"})
 # Dataset methods that keep the batching of the dataset they are called on.
@@ -89,6 +90,13 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
                 if item is not None else None
         if binding is None or binding.kind != "assign" or not isinstance(binding.node, cst.Assign):
             return None
+        if _empty_list(binding.value) and isinstance(binding.scope.node, (cst.FunctionDef, cst.Module)):
+            # ``batches = []`` filled in a loop: ``batches.append(x[s:s + B])``
+            found_loop = collected_to_end(binding.scope.node, expr.value, _outer_assignments(model, binding.scope.node))
+            if found_loop is None or found_loop.guard is not None \
+                    or _divides_evenly_known(model, flow, found_loop.loop, binding.scope.node, found_loop.size):
+                return None
+            return _ragged(expr.value, "list ", found_loop.way)
         for value, value_scope in bound_values(model, flow, binding):  # ``train, test = make_loaders()``
             found = ragged_source(model, flow, value, value_scope, depth + 1, project, passed)
             if found is not None:
@@ -305,8 +313,9 @@ def _known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
         return None
     qualname = model.qualified_name(expr.func, scope) or ""
     module, _, last = qualname.rpartition(".")
-    if qualname in HOST_RANDOM_SIZE_PARAMS:  # ``np.random.normal(size=(64, 4))``, ``np.random.rand(64, 4)``
-        position, keyword = HOST_RANDOM_SIZE_PARAMS[qualname]
+    drawn = host_random_size(model, expr, qualname, scope)
+    if drawn is not None:  # ``np.random.normal(size=(64, 4))``, ``np.random.rand(64, 4)``, ``rng.normal(...)``
+        position, keyword = drawn
         shape = argument_value(expr, position if position >= 0 else 0, *((keyword,) if keyword else ()))
     elif module not in ("numpy", "jax.numpy") or last not in SHAPED_CONSTRUCTORS \
             or (last == "arange" and len(expr.args) != 1) or expr.args[0].keyword is not None:
@@ -453,7 +462,7 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
     loop, size, guard, way = found
     if guard is None:
         if _divides_evenly(model, flow, call, generator, size, scope) \
-                or _counted_evenly(model, flow, loop, generator, size) \
+                or _divides_evenly_known(model, flow, loop, generator, size) \
                 or not _passed_length_ragged(flow, call, generator, loop, size, scope):
             return None
         return _ragged(func.value, "generator " if isinstance(loop, (cst.For, cst.While)) else "function ", way)
@@ -463,13 +472,13 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
     return None
 
 
-def _counted_evenly(model: SemanticModel, flow: ValueFlow, loop: cst.CSTNode, generator: cst.FunctionDef,
-                    size: str) -> bool:
-    """A generator that counts batches up to the partial one (``num_batches = full +
-    bool(rest)``) over data of a known length that its known batch size divides: no partial
-    batch (1,024 rows in batches of 128)."""
+def _divides_evenly_known(model: SemanticModel, flow: ValueFlow, loop: cst.CSTNode,
+                          generator: "cst.FunctionDef | cst.Module", size: str) -> bool:
+    """A ragged loop (counting batches up to the partial one, ``num_batches = full +
+    bool(rest)``, or slicing to the end) over data of a known length that its known batch size
+    divides: no partial batch (1,024 rows in batches of 128)."""
     outer = _outer_assignments(model, generator)
-    length = counted_length(loop, generator, outer)
+    length = batched_length(loop, generator, outer)
     scope = model.scope_of.get(generator)
     if length is None or scope is None:
         return False
@@ -482,6 +491,12 @@ def _counted_evenly(model: SemanticModel, flow: ValueFlow, loop: cst.CSTNode, ge
         assignment = outer(size)
         batch = int(assignment.value.value) if assignment is not None and isinstance(assignment.value, cst.Integer) else None
     return bool(rows) and bool(batch) and rows % batch == 0  # type: ignore[operator]
+
+
+def _empty_list(value: Optional[cst.BaseExpression]) -> bool:
+    """``[]`` or ``list()``."""
+    return isinstance(value, cst.List) and not value.elements or \
+        isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "list" and not value.args
 
 
 def _outer_assignments(model: SemanticModel, generator: cst.FunctionDef):
@@ -553,34 +568,35 @@ def _int_of(flow: ValueFlow, expr: Optional[cst.BaseExpression], scope: Scope) -
 
 
 def _ragged(name: str, kind: str = "generator ", way: str = "sliced") -> RaggedSource:
-    """``kind``: "generator ", "loader class ", "function " (one returning a list of batches) or
-    "" (another module's generator or loader class); ``way``: how its last batch comes out
-    short (batches.RaggedLoop.way)."""
-    method = "__next__" if way == "next" else "__iter__"
-    where = f"`{name}.{method}`" if kind == "loader class " else f"`{name}`"
+    """``kind``: "generator ", "loader class ", "function " (one returning a list of batches),
+    "list " (a list filled with batches in a loop) or "" (another module's generator or loader
+    class); ``way``: how its last batch comes out short (batches.RaggedLoop.way)."""
+    source = f"the list `{name}` returns" if kind == "function " else \
+        f"the list `{name}`, filled in a loop that" if kind == "list " else f"{kind}`{name}`, which"
+    if kind == "function ":
+        source += ", which"
+    where = f"`{name}.{'__next__' if way == 'next' else '__iter__'}`" if kind == "loader class " else f"`{name}`"
+    pad = "or pad it to the batch size and mask the padding"
     if way == "next":
         return RaggedSource(
             f"a batch of {kind}`{name}`, whose `__next__` slices its data up to the end without "
             f"dropping the shorter last batch",
-            f"stop in {where} once fewer than a batch of items is left, or pad the last batch to "
-            f"the batch size and mask the padding")
+            f"stop in {where} once fewer than a batch of items is left, {pad}")
     if way == "remainder":
         return RaggedSource(
-            f"a batch of {kind}`{name}`, which collects items into batches and yields the "
-            f"leftover items after its loop as a last, shorter batch",
-            f"drop the leftover in {where} (yield only full batches) or pad it to the batch size "
-            f"and mask the padding")
-    if kind == "function ":
+            f"a batch of {source} collects items into batches and yields the leftover items "
+            f"after its loop as a last, shorter batch",
+            f"drop the leftover in {where} (yield only full batches) {pad}")
+    if way == "counted":
         return RaggedSource(
-            f"a batch of the list `{name}` returns, which slices its data up to the end without "
-            f"dropping the shorter last batch",
-            f"build only full batches in `{name}` (range(0, n - B + 1, B)) or pad the last one to "
-            f"the batch size and mask the padding")
+            f"a batch of {source} counts its batches up to a last, partial one (the count is "
+            f"rounded up)",
+            f"count only full batches in {where} (n // batch_size) {pad}")
+    fix = f"append only full batches to `{name}`" if kind == "list " else \
+        f"build only full batches in `{name}`" if kind == "function " else f"drop the short batch in {where}"
     return RaggedSource(
-        f"a batch of {kind}`{name}`, which slices its data "
-        f"up to the end without dropping the shorter last batch",
-        f"drop the short batch in {where} (loop while start + batch_size <= n) "
-        f"or pad it to the batch size and mask the padding")
+        f"a batch of {source} slices its data up to the end without dropping the shorter last batch",
+        f"{fix} (loop while start + batch_size <= n) {pad}")
 
 
 def _imported_generator(model: SemanticModel, func: cst.BaseExpression, scope: Scope,
