@@ -14,7 +14,7 @@ literal constructors (``jnp.zeros((8, 5))``, ``jax.random.normal(key, (8, 5))``)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Iterator, Optional
 
 import libcst as cst
 
@@ -26,7 +26,7 @@ from jitlint.rules._instances import pytree_instance, string_keys
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._churn import argument_types
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
-from jitlint.walk import own_nodes
+from jitlint.walk import children, own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel, target_names
 from jitlint.values import assigned, unpacked_call, value_flow
 from jitlint.walk import iter_nodes
@@ -526,10 +526,10 @@ def _weak_field_starts(ctx: FileContext) -> list[WeakField]:
     types = argument_types(ctx)
     found = []
     for fed in fed_back(ctx):
+        # (``state = {...}`` in each branch of an ``if``: each start is judged)
         starts = [b for b in flow.reaching(fed.arg, fed.frame.scope) if b.node not in fed.feeds]
-        if len(starts) != 1:
-            continue
-        for instance in _held_instances(ctx, starts[0], 0):
+        seen: set[str] = set()
+        for instance in (i for start in starts for i in _held_instances(ctx, start, 0)):
             cls, fields = instance.cls, instance.fields
             kinds: dict[str, Kind] = {}
             for field, (value, scope) in fields.items():
@@ -556,7 +556,8 @@ def _weak_field_starts(ctx: FileContext) -> list[WeakField]:
             for field in weak:
                 values = [s.get(field) for s in stored_fields]
                 strong = [v for v, scope in filter(None, values) if evaluate(v, scope) in STRONG_KINDS]
-                if strong and (not every_return or len(strong) == len(values)):
+                if strong and (not every_return or len(strong) == len(values)) and field not in seen:
+                    seen.add(field)
                     value, scope = fields[field]
                     found.append(WeakField(fed, cls.name.value if isinstance(cls, cst.ClassDef) else None,
                                            field, kinds[field][0], value, strong[0], instance.made))
@@ -628,6 +629,7 @@ def _stored_by_every_return(fed: FedBack, model: SemanticModel, flow) -> list[di
     scope = model.scope_of[func]
     returned = [func.body] if isinstance(func, cst.Lambda) else \
         [n.value for n in own_nodes(func.body) if isinstance(n, cst.Return)]
+    written = _item_writes(func, fed.param) if isinstance(func, cst.FunctionDef) else {}
     found = []
     for value in returned:
         if fed.arity:
@@ -637,8 +639,44 @@ def _stored_by_every_return(fed: FedBack, model: SemanticModel, flow) -> list[di
         stored = _replaced_fields(value, fed.param, scope, model, flow, 0)
         if stored is None:
             return []
-        found.append(stored)
+        found.append(stored if isinstance(stored, _EveryField) else {**written, **stored})
     return found
+
+
+def _in_order(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The nodes under ``node`` in source order, not into the defs, lambdas and classes it holds."""
+    stack = list(reversed(children(node)))
+    while stack:
+        current = stack.pop()
+        yield current
+        if not isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            stack.extend(reversed(children(current)))
+
+
+# ``state["n"] += x`` stores ``state["n"] + x``
+AUGMENTED_OPERATORS = {cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract,
+                       cst.MultiplyAssign: cst.Multiply, cst.DivideAssign: cst.Divide}
+
+
+def _item_writes(func: cst.FunctionDef, param: str) -> dict[str, cst.BaseExpression]:
+    """The keys the step writes into its dict parameter in place (``state["loss_avg"] =
+    state["loss_avg"] * 0.9 + loss``, ``state["iteration"] += 1``), each with the value of its
+    last write, for a step that returns the parameter itself."""
+    written: dict[str, cst.BaseExpression] = {}
+    for statement in _in_order(func.body):
+        if not isinstance(statement, (cst.Assign, cst.AugAssign)):
+            continue
+        targets = [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
+        for target in targets:
+            if not (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name)
+                    and target.value.value == param and (key := _field_key(target)) is not None):
+                continue
+            if isinstance(statement, cst.Assign):
+                written[key] = statement.value
+            elif type(statement.operator) in AUGMENTED_OPERATORS:
+                written[key] = cst.BinaryOperation(
+                    left=target, operator=AUGMENTED_OPERATORS[type(statement.operator)](), right=statement.value)
+    return written
 
 
 def _replaced_fields(expr, param: str, scope: Scope, model: SemanticModel, flow, depth: int
