@@ -4807,7 +4807,8 @@ class _UseFinder(Walker):
         for element in node.slice:
             index = element.slice
             if isinstance(index, cst.Index) and (_is_numpy_array(a.model, node.value, scope)
-                                                 or _numpy_passed_to_init(a.ctx, node.value, scope)) \
+                                                 or _numpy_passed_to_init(a.ctx, node.value, scope)
+                                                 or _numpy_passed_to_factory(a.ctx, node.value, scope)) \
                     and a.traced(index.value, scope):
                 table = _src(node.value)
                 a.report("numpy", node, f"`{_src(node)}` indexes a NumPy array with a traced value "
@@ -5036,6 +5037,45 @@ def _numpy_passed_to_init(ctx: FileContext, expr: cst.BaseExpression, scope: Sco
     ``map_lj = np.array([0, 0])``)."""
     values = _init_param_values(ctx, expr, scope)
     return values is not None and all(_is_numpy_array(ctx.model, value, value_scope) for value, value_scope in values)
+
+
+def _numpy_passed_to_factory(ctx: FileContext, expr: cst.BaseExpression, scope: Scope) -> bool:
+    """A parameter of a def around the traced function (a factory: ``def build(x_np, B):
+    @jit def step(key): ... x_np[idx]``) that every call of the factory in this module passes
+    a NumPy array, or an element of a tuple of them (``for elem in data`` with ``data =
+    (np.array(X),)``)."""
+    if not isinstance(expr, cst.Name):
+        return False
+    binding = ctx.model.single_binding(expr.value, scope)
+    elements = False
+    if binding is not None and binding.kind == "loop-target" and isinstance(binding.node, cst.CompFor) \
+            and isinstance(binding.node.target, cst.Name) and binding.node.target.value == expr.value \
+            and isinstance(binding.node.iter, cst.Name):
+        binding, elements = ctx.model.single_binding(binding.node.iter.value, binding.scope), True
+    if binding is None or binding.kind != "param" or binding.scope is scope or not _encloses(binding.scope, scope):
+        return False
+    passed = calling_context(ctx).passed_to(binding)
+    if not passed:
+        return False
+    for value, site in passed:
+        scope_of_value = site.frame.scope
+        if elements:  # ``data = (np.array(X),)`` then ``build(data, ...)``
+            made = ctx.model.value_origin(value, site.frame.scope, site.frame)
+            value, scope_of_value = (made[0], made[1]) if made is not None else (value, scope_of_value)
+        values = [e.value for e in value.elements] if elements and isinstance(value, (cst.Tuple, cst.List)) \
+            else [] if elements else [value]
+        if not values or not all(_is_numpy_array(ctx.model, v, scope_of_value) for v in values):  # type: ignore[arg-type]
+            return False
+    return True
+
+
+def _encloses(outer: Scope, inner: Scope) -> bool:
+    current: Optional[Scope] = inner.parent
+    while current is not None:
+        if current is outer:
+            return True
+        current = current.parent
+    return False
 
 
 def _is_numpy_array(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> bool:
