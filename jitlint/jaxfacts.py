@@ -726,6 +726,15 @@ APPLYING_METHODS = frozenset({"apply", "init", "init_with_output"})
 # through a staged check: dynamiqs PR 1015, ``tsave.tolist()`` after it raises under jit).
 # tests/test_jaxfacts.py calls each on a constant under jax.jit.
 STAGED_LIBRARY_FUNCTIONS = frozenset({"equinox.error_if", "equinox.branched_error_if"})
+# Calls whose arguments are random seeds: a seed picks the numbers drawn, never the shape or
+# dtype of what is made from it, so a loop over seeds (``for seed in (0, 1, 2): run(seed)``)
+# repeats one program with new data, not a sweep of configurations (_context).
+# tests/test_jaxfacts.py calls each with two seeds and compares what comes out.
+SEEDING_CALLS = frozenset({
+    "jax.random.PRNGKey", "jax.random.key", "numpy.random.default_rng", "numpy.random.seed",
+    "numpy.random.RandomState", "random.seed", "random.Random", "haiku.PRNGSequence",
+    "flax.nnx.Rngs", "torch.manual_seed",
+})
 # jax.random functions named like classes that return a jax Array (a legacy uint32 key):
 # unhashable as a static argument (nerf-jax's sample_pdf, tests/test_jaxfacts.py).
 ARRAY_RETURNING_KEY_FUNCTIONS = frozenset({"jax.random.PRNGKey"})

@@ -46,7 +46,7 @@ from jitlint.jaxfacts import (SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HAS
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
                               HOST_RANDOM_DRAWS, HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, LAX_LOOP_BODIES, NON_PYTREE_CLASS_DECORATORS, PLAIN_CLASS_BASES, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
                               CONFIG_UPDATES, CACHE_CLEARS, NONDIFF_SPEC_TRANSFORMS, BATCH_KEEPING_CALLS,
-                              HOST_RANDOM_GENERATORS, PYTREE_METADATA_DECORATORS, PYTHON_VALUE_ATTRIBUTES,
+                              HOST_RANDOM_GENERATORS, PYTREE_METADATA_DECORATORS, SEEDING_CALLS, PYTHON_VALUE_ATTRIBUTES,
                               FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS,
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, GRAPH_STATIC_JITS, TREE_MAPS,
                               NON_PYTREE_CLASS_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIONS,
@@ -2814,6 +2814,25 @@ def test_host_random_generator_draw_is_baked_in_under_jit(qualname, method):
     jitted = jax.jit(lambda: jnp.asarray(draw(*args)))
     assert np.array_equal(jitted(), jitted())  # drawn once, at trace time
     assert not np.array_equal(draw(*args), draw(*args))  # eagerly each draw advances the state
+
+
+@pytest.mark.parametrize("qualname", sorted(SEEDING_CALLS))
+def test_seeding_call_makes_the_same_kind_of_value_for_every_seed(qualname):
+    """A seed changes the numbers, not the program: two seeds give values of one type, and
+    jax keys of one shape and dtype (draws from them compile once)."""
+    module, name = qualname.rsplit(".", 1)
+    if module == "torch":
+        pytest.importorskip("torch")
+    if module == "haiku":
+        pytest.importorskip("haiku")
+    call = getattr(importlib.import_module(module), name)
+    first, second = call(0), call(1)
+    assert type(first) is type(second)
+    if qualname.startswith("jax."):
+        assert (first.shape, first.dtype) == (second.shape, second.dtype)
+        assert not np.array_equal(jax.random.key_data(first), jax.random.key_data(second))
+    elif qualname == "numpy.random.default_rng":
+        assert first.random() != second.random()
 
 
 @pytest.mark.parametrize("qualname", sorted(PYTREE_METADATA_DECORATORS))

@@ -46,7 +46,7 @@ from jitlint.callgraph import (ECOSYSTEM, ENTRY_POINT_WORDS, MEMO_WORDS, MEMOISE
                                ONCE, REPEATED, RUNNERS, TRACED, UNKNOWN, is_test_file, is_transform,
                                runs_once_by_name)
 from jitlint.jaxfacts import (APPLIED_MODULE_BASES, APPLYING_METHODS, CONCRETE_PARAMS, FUNCTION_RUNNING_CALLS,
-                              RETRACING_TRANSFORMS, concrete_param)
+                              RETRACING_TRANSFORMS, SEEDING_CALLS, concrete_param)
 from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
@@ -54,7 +54,7 @@ from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Sco
 from jitlint.values import (Returned, attribute_written_elsewhere, fields_made_in_init, function_returns,
                             method_of_self, origin, returned_made_function, returned_values,
                             self_attribute_value, tuple_elements, unpacked_call, value_flow)
-from jitlint.walk import children, iter_nodes
+from jitlint.walk import children, iter_nodes, own_nodes
 
 # ``f.defvjp(fwd, bwd)``: the rules of a custom derivative are traced with ``f``.
 DERIVATIVE_RULES = frozenset({"defvjp", "defjvp", "defjvps", "def_fwd", "def_bwd"})
@@ -520,6 +520,14 @@ class CallingContext:
             return self._reads_as_configuration(expr.value, targets, scope)
         if isinstance(expr, cst.Call):
             qualname = self.model.qualified_name(expr.func, scope) or ""
+            if qualname in SEEDING_CALLS:
+                return False  # ``jax.random.PRNGKey(seed)``: new numbers, the same program
+            callee = self.callee(expr, scope) if not any(a.star for a in expr.args) else None
+            if callee is not None:  # ``run(seed)``: read as the callee reads its parameter
+                return self._reads_as_configuration(expr.func, targets, scope) or any(
+                    self._reads_as_configuration(arg.value, targets, scope)
+                    and not self._only_seeds(callee, param, 0)
+                    for arg, param in _bound_params(callee, expr))
             if qualname.startswith(("jax.numpy.", "numpy.")) and not any(a.star for a in expr.args):
                 facts = CONCRETE_PARAMS.get("jax.numpy." + qualname.split("numpy.", 1)[1], ())
                 position = 0
@@ -532,6 +540,25 @@ class CallingContext:
                             return True
                 return False
         return any(self._reads_as_configuration(child, targets, scope) for child in children(expr))
+
+    def _only_seeds(self, function: cst.FunctionDef, param: Optional[str], depth: int) -> bool:
+        """Every read of ``param`` in ``function`` is a seed: an argument of a seeding call
+        (jaxfacts.SEEDING_CALLS), or handed on to a def of this module that only seeds with it."""
+        scope = self.model.scope_of.get(function)
+        if param is None or scope is None or depth > 2 or any(
+                b.kind != "param" for b in scope.bindings.get(param, [])):
+            return False
+        seeded: set[int] = set()
+        for call in (n for n in own_nodes(function.body) if isinstance(n, cst.Call)):
+            qualname = self.model.qualified_name(call.func, scope) or ""
+            callee = self.callee(call, scope) if qualname not in SEEDING_CALLS else None
+            for arg, inner in (((a, None) for a in call.args) if qualname in SEEDING_CALLS
+                               else _bound_params(callee, call) if callee is not None else ()):
+                if isinstance(arg.value, cst.Name) and arg.value.value == param and (
+                        callee is None or self._only_seeds(callee, inner, depth + 1)):
+                    seeded.add(id(arg.value))
+        reads = [n for n in own_nodes(function.body) if isinstance(n, cst.Name) and n.value == param]
+        return bool(reads) and all(id(n) in seeded for n in reads)
 
     def memoised(self, function: cst.FunctionDef) -> bool:
         scope = self.model.functions[function].scope
@@ -1023,10 +1050,8 @@ class CallingContext:
                 yield found
         elif isinstance(expr, cst.Attribute):
             method = expr.attr.value
-            cls = self.instance_class(expr.value, scope) if isinstance(expr.value, cst.Name) \
-                else self.attribute_class(expr.value, scope)  # ``self.module.get_inference_fn``
-            if cls is None and isinstance(expr.value, cst.Name):
-                cls = self.class_of(expr.value, scope)  # Cls.method
+            # ``obj.run``, ``Cls.method``, ``Cls(...).run``, ``self.module.get_inference_fn``
+            cls = self._receiver_class(expr.value, scope)
             if cls is not None:
                 found = inherited_method(self.model, cls, method)
                 if found is not None:
@@ -1035,6 +1060,25 @@ class CallingContext:
             candidates = [m for c in self.model.classes if (m := class_methods(c).get(method)) is not None]
             if guess and len(candidates) == 1:  # a method name unique among the module's classes
                 yield candidates[0]
+
+
+def _bound_params(function: Optional[cst.FunctionDef], call: cst.Call) -> Iterator[tuple[cst.Arg, Optional[str]]]:
+    """Each argument of ``call`` with the parameter of ``function`` it binds (None: not known);
+    a method called through an instance or ``self`` binds ``self`` first."""
+    if function is None:
+        return
+    params = [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
+    if params and params[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
+        params = params[1:]
+    named = {p.name.value for p in (*function.params.posonly_params, *function.params.params,
+                                    *function.params.kwonly_params)}
+    position = 0
+    for arg in call.args:
+        if arg.keyword is not None:
+            yield arg, arg.keyword.value if arg.keyword.value in named else None
+        else:
+            yield arg, params[position] if position < len(params) else None
+            position += 1
 
 
 class _Handed(NamedTuple):

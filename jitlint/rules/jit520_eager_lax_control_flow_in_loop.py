@@ -58,7 +58,10 @@ class EagerLaxControlFlowInLoop(Rule):
     `while state:`) and sweeps over a literal list of configurations
     that the call reads (written inline, or bound to a name first: `sizes = (64, 128)`, also
     a `range`) are left alone; a list item read only as array data (`jnp.full(2, start)`:
-    not a shape, size or axis there, `jaxfacts.CONCRETE_PARAMS`) is no configuration. A
+    not a shape, size or axis there, `jaxfacts.CONCRETE_PARAMS`) is no configuration, nor is
+    one read only as a random seed (`jaxfacts.SEEDING_CALLS`: `jax.random.PRNGKey(seed)`,
+    `hk.PRNGSequence(seed)`, also through a function of the module that only seeds with it:
+    a k-means `fit` refitted per seed, 3 compiles for 3 seeds). A
     helper that calls back the function holding the loop (a program interpreter whose `scan`
     rule interprets the body again) runs wherever its caller runs: left alone, as is a method
     of a class under a decorator that may rewrap its methods (`@evox.jit_class` jits them:
