@@ -1463,7 +1463,7 @@ class _ArgChecker:
             # ``jnp.concatenate([context] + outputs)``: each list added in counts
             for part in _added_lists(call.args[0].value):
                 growth = self._grows(part, scope, loop)
-                if growth is not None:
+                if growth is not None and not _padded_by_length_of(call.args[0].value, part.value):
                     return growth
             first = call.args[0].value
             rows = self._loop_values(first, scope, loop) if isinstance(first, cst.Name) else None
@@ -2163,6 +2163,28 @@ def _added_lists(expr: cst.BaseExpression) -> list[cst.Name]:
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
         return _added_lists(expr.left) + _added_lists(expr.right)
     return []
+
+
+def _padded_by_length_of(expr: cst.BaseExpression, name: str) -> bool:
+    """A list sum with a padding term that takes off ``len(name)`` (``tokens + generated + [0] *
+    (maxlen - len(tokens) - len(generated))``): as long as ``maxlen`` whatever ``name`` holds."""
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return _padded_by_length_of(expr.left, name) or _padded_by_length_of(expr.right, name)
+    if not (isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Multiply)):
+        return False
+    count = expr.right if isinstance(expr.left, cst.List) else expr.left if isinstance(expr.right, cst.List) else None
+    return count is not None and _subtracts_length(count, name)
+
+
+def _subtracts_length(expr: cst.BaseExpression, name: str) -> bool:
+    """``n - len(name)`` / ``n - len(a) - len(name)``."""
+    if not (isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Subtract)):
+        return False
+    right = expr.right
+    if isinstance(right, cst.Call) and isinstance(right.func, cst.Name) and right.func.value == "len" \
+            and len(right.args) == 1 and isinstance(right.args[0].value, cst.Name) and right.args[0].value.value == name:
+        return True
+    return _subtracts_length(expr.left, name)
 
 
 def _list_growth(loop: cst.CSTNode, name: str, bindings: list[Binding], model: SemanticModel) -> bool:

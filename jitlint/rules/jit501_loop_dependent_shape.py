@@ -10,7 +10,10 @@ class LoopDependentShape(Rule):
     Flags a call of a jitted function inside a loop whose (non-static) argument changes shape
     from one iteration to the next: a slice bounded by the loop counter (`x[:i]`, `x[i:]`), an
     array sized by it (`jnp.zeros((i,))`, `jnp.arange(i)`), a list that grows in the loop (passed
-    as a pytree, through `jnp.array(...)` or a list comprehension over it), a tuple grown with
+    as a pytree, through `jnp.array(...)` or a list comprehension over it, also with a batch axis
+    added, `jnp.array(tokens)[None]`, to a model's jitted `__call__` on an instance a classmethod
+    factory made: jax-transformer's `JaxFormer.init`, 5 compiles for 5 tokens; silent when a
+    padding term takes off the list's length, `[0] * (maxlen - len(generated))`), a tuple grown with
     `acc += (x,)`, an array grown with `jnp.concatenate([acc, x])`,
     a boolean-mask index (`x[x > 0]`) of data that changes in the loop, an index array sized by
     each iteration's data (`np.flatnonzero(batch > 0)`, `np.nonzero(...)[0]`, `np.unique(...)`,
