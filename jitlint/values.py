@@ -887,12 +887,9 @@ class IterationValues:
         function = binding.node
         assert isinstance(function, cst.FunctionDef)
         params = [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
-        body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
-        if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) \
-                or not isinstance(body[0].body[0], cst.Return) or body[0].body[0].value is None \
-                or len(call.args) > len(params) or function.decorators:
+        returned = _returned_expression(function)
+        if returned is None or len(call.args) > len(params) or function.decorators:
             return None
-        returned = body[0].body[0].value
         if not _arithmetic_of_names(returned, trip_count(loop)):
             return None
         arguments = dict(zip(params, (a.value for a in call.args)))
@@ -1267,11 +1264,33 @@ def _number(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, (cst.Integer, cst.Float))
 
 
+def _returned_expression(function: cst.FunctionDef) -> Optional[cst.BaseExpression]:
+    """What a def of simple statements returns, with its local names replaced by their values:
+    ``slope = (end - start) / duration; return max(slope * t + start, end)`` gives
+    ``max((end - start) / duration * t + start, end)``.  None for any other body."""
+    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+    if not body or not all(isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 for s in body):
+        return None
+    *steps, last = [s.body[0] for s in body]  # type: ignore[union-attr]
+    if not isinstance(last, cst.Return) or last.value is None:
+        return None
+    values: dict[str, cst.BaseExpression] = {}
+    for step in steps:
+        if not (isinstance(step, cst.Assign) and len(step.targets) == 1 and isinstance(step.targets[0].target, cst.Name)):
+            return None
+        values[step.targets[0].target.value] = substituted(step.value, values) if values else step.value
+    return substituted(last.value, values) if values else last.value
+
+
 def _arithmetic_of_names(expr: cst.BaseExpression, trips: Optional[int] = None) -> bool:
     """Numbers and names combined by arithmetic: ``base * decay ** t``, ``-t``, ``(t + 1) / 2``;
-    ``t % k`` too when the loop runs at most ``trips`` <= ``k`` times (every value new)."""
+    ``t % k`` too when the loop runs at most ``trips`` <= ``k`` times (every value new); a clamp
+    of such values, ``max(1.0 - t / 10, 0.05)`` (it changes until it reaches the bound)."""
     if isinstance(expr, (cst.Integer, cst.Float, cst.Name)):
         return True
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("max", "min") \
+            and len(expr.args) == 2 and not any(a.keyword or a.star for a in expr.args):
+        return all(_arithmetic_of_names(a.value, trips) for a in expr.args)
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
         return _arithmetic_of_names(expr.expression, trips)
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, ARITHMETIC):

@@ -18,7 +18,9 @@ class LoopVariableStaticArg(Rule):
     passed at a static position of a jitted function inside that loop, also through names
     assigned in the loop (`lr = 0.1 * 0.97 ** t`), a value updated from itself on every
     iteration (`lr *= 0.9`, `lr = lr * decay`, also an attribute: `cfg.lr *= 0.9`), a value
-    returned by a helper of this module from the counter (`anneal(step)`), a number drawn at
+    returned by a helper of this module from the counter (`anneal(step)`, also one that names
+    parts first and clamps, `slope = (end - start) / n; return max(slope * t + start, end)`:
+    a DQN's epsilon schedule, 5 compiles in 5 steps, 1 traced), a number drawn at
     random in the loop (`int(jax.random.randint(key, (), 1, 50))`, `np.random.randint(1, 10)`:
     jaxfacts.HOST_RANDOM_DRAWS, JAX_RANDOM_NUMBER_DRAWS; a draw of at most three values is a
     flag and stays silent),
