@@ -37,7 +37,9 @@ class ChangingDtype(Rule):
     whose first value is the `init` state of an optimizer that starts it weakly typed
     (`optax.lbfgs`, the line searches: `jaxfacts.WEAK_STATE_OPTIMIZERS`, also inside
     `optax.chain`). And a pytree state (a NamedTuple or pytree dataclass of the module, or a dict
-    with string keys: `{**state, "t": ...}`) fed back
+    with string keys: `{**state, "t": ...}`, or a dict the step updates in place and returns,
+    `state["loss_avg"] = state["loss_avg"] * 0.9 + loss`: deepmd-jax, 2 compiles in 5 steps;
+    each start of an `if`/`else` is judged) fed back
     through a jitted step whose first value holds a weakly typed scalar in a field (a Python
     `int`/`float` default or argument, or `jnp.asarray(0.0)` with no dtype) that the step stores
     back strongly typed: combined with an explicit dtype (`t + jnp.float32(dt)`), a comparison's

@@ -31,11 +31,15 @@ class RaggedLastBatch(Rule):
     `if len(batch) == B: yield np.stack(batch)`, and yielding the leftover after its loop, `if
     batch: yield ...`: ghif's dl-jax101, 2 compiles, 1 without the leftover; or counting
     `for i in range(num_batches)` with `num_batches = full +
-    bool(rest)` of `divmod(num_train, B)` and slicing `perm[i * B:(i + 1) * B]`, as JAX's own
+    bool(rest)` of `divmod(num_train, B)` (or `math.ceil(n / B)`, `-(-n // B)`, `(n + B - 1) //
+    B`) and slicing `perm[i * B:(i + 1) * B]`, as JAX's own
     MNIST example does, its batches drawn with `next(batches)`), or a function of the module that
     returns a list of such batches (`return [(x[i:i + 32], y[i:i + 32]) for i in range(0, n,
-    32)]`; a count `n` the def is given is judged at the call: `make_batches(80, 1)` is ragged,
-    `make_batches(128, 0)` is not), or a loader class whose `__iter__` does so (also over `self.n =
+    32)]`, neurobayes' `split_in_batches`; a count `n` the def is given is judged at the call:
+    `make_batches(80, 1)` is ragged, `make_batches(128, 0)` is not), or a list that a loop fills
+    that way (`batches.append((x[s:s + B], y[s:s + B]))`, also with `end = min(s + B, n)`,
+    in a script or in a function that returns it: a PPO agent's `create_minibatches`, 4
+    compiles over 4 episode lengths, 1 with full minibatches only), or a loader class whose `__iter__` does so (also over `self.n =
     len(data)`, and a class a factory function defines and returns, whose `stop = n - n % B
     if drop_last else n` takes the factory's flag), here or imported, without dropping the
     remainder (or a loader class whose `__next__` slices `self.indices[self.i:self.i + B]`,
@@ -45,7 +49,8 @@ class RaggedLastBatch(Rule):
     fills with one (`evaluate(state, test_loader)`); or drops it only when a flag such as
     `shuffle` is true and is called with the flag false; not when the call passes a batch size
     (a literal, or a name bound once to one) that divides the known length of the data it
-    passes (`np.random.normal(size=(64, 4))` in batches of 16: equinox's parallelism example).
+    passes (`np.random.normal(size=(64, 4))`, or a Generator's `rng.normal(size=(1024, 3))`,
+    in batches of 16: equinox's parallelism example).
     The batch may be rebound in the loop on the way (`real = (real - 127.5) / 127.5`, `x = real`,
     `jnp.concatenate([real, fake])`: lengths add up, unless the other part is sized by the
     batch's own length, the padding fix). A batch passed inside a tuple, list or

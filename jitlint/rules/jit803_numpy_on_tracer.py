@@ -13,7 +13,9 @@ class NumpyOnTracer(Rule):
     tuple holding one: `np.array([a, b])` converts each element), and a NumPy array
     (a name bound to `np.linspace(...)`, `np.array(...)` ...) indexed with a traced value
     (`TABLE[step]`; also `jnp.reshape(TABLE, ...)`, which hands a NumPy array back as NumPy:
-    `jaxfacts.NUMPY_KEEPING_JNP_FUNCTIONS`, jax#3391), and methods of library objects that hand their arguments to NumPy
+    `jaxfacts.NUMPY_KEEPING_JNP_FUNCTIONS`, jax#3391; also a parameter of a factory around the
+    jitted function that every call of the factory passes a NumPy array, or an element of a
+    tuple of them, `for elem in data`: SGMCMCJax's gradient estimator), and methods of library objects that hand their arguments to NumPy
     (`jaxfacts.NUMPY_CONVERTING_METHODS`: `run` of jaxopt's SciPy wrappers such as
     `ScipyMinimize`) called on traced values, and a traced value stored into a NumPy array
     (`dt[i] = thi - tlo` after `dt = np.zeros(n)`: NumPy raises ValueError, setting an array
