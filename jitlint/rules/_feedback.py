@@ -28,7 +28,7 @@ from jitlint.rules._churn import argument_types
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
 from jitlint.walk import children, own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel, target_names
-from jitlint.values import assigned, unpacked_call, value_flow
+from jitlint.values import assigned, conditional_within, unpacked_call, value_flow
 from jitlint.walk import iter_nodes
 
 ARRAY_MODULES = ("jax.numpy.", "numpy.")
@@ -192,6 +192,85 @@ def _fresh_replacement(call: cst.Call, scope: Scope, model: SemanticModel):
         if arg.keyword is not None and arg.keyword.value in STATIC_FIELDS and _made_by_identity(made, scope, model):
             return call, arg.keyword.value, made
     return None
+
+
+@dataclass(eq=False)
+class ReplacedInLoop:
+    """``state = state.replace(tx=optax.adam(lr))`` run in the loop that calls a jitted function
+    with ``state`` (or, for ``self.state``, in a method of the class the loop calls): the static
+    field holds a new object each time it runs."""
+
+    jc: JittedCall
+    replace: cst.Call
+    field: str
+    made: cst.BaseExpression
+    loop: cst.CSTNode
+    conditional: bool  # the replacement runs under an ``if`` (now and then, not every iteration)
+
+
+def static_fields_replaced_in_loops(ctx: FileContext) -> list[ReplacedInLoop]:
+    return ctx.shared("static-fields-replaced-in-loops", _static_fields_replaced_in_loops)
+
+
+def _static_fields_replaced_in_loops(ctx: FileContext) -> list[ReplacedInLoop]:
+    model, flow = ctx.model, value_flow(ctx)
+    jitted = set(jitted_functions(ctx))
+    context = calling_context(ctx)
+    found = []
+    for jc in jitted_calls(ctx):
+        site = model.call_site_of[jc.call]
+        loops = site.frame.loops_in_scope()
+        if not loops or any(frame.node in jitted for frame in site.frame):
+            continue
+        loop = loops[-1]  # the outermost loop of the function: an epoch loop holds the batch loop
+        for _, arg in jc.passed():
+            writes: list[tuple[cst.Assign, Scope, bool]] = []
+            if isinstance(arg.value, cst.Name):
+                writes = [(b.node, b.scope, conditional_within(b, loop)) for b in flow.reaching(arg.value, site.frame.scope)
+                          if isinstance(b.node, cst.Assign) and b.frame is not None and b.frame.is_inside(loop)]
+            elif isinstance(arg.value, cst.Attribute) and isinstance(arg.value.value, cst.Name) \
+                    and arg.value.value.value == "self":
+                writes = _self_writes_in_loop(model, context, arg.value.attr.value, loop, site.frame.scope)
+            for statement, scope, conditional in writes:
+                if not isinstance(statement.value, cst.Call):
+                    continue
+                made = _fresh_replacement(statement.value, scope, model)
+                if made is not None:
+                    found.append(ReplacedInLoop(jc, *made, loop, conditional))
+                    break
+    return found
+
+
+def _self_writes_in_loop(model: SemanticModel, context, attr: str, loop: cst.CSTNode, scope: Scope
+                         ) -> list[tuple[cst.Assign, Scope, bool]]:
+    """``self.<attr> = ...`` statements run by the loop: in its body, or in a method it calls on
+    ``self`` (``self.update_learning_rate(lr)``), with whether an ``if`` guards them."""
+    found = []
+    for call in (n for n in iter_nodes(loop) if isinstance(n, cst.Call)):
+        method = context.callee(call, scope) if isinstance(call.func, cst.Attribute) \
+            and isinstance(call.func.value, cst.Name) and call.func.value.value == "self" else None
+        bodies = [(method, model.scope_of.get(method))] if method is not None else []
+        for body, body_scope in bodies:
+            if body_scope is None:
+                continue
+            for node in own_nodes(body.body):
+                if isinstance(node, cst.Assign) and len(node.targets) == 1 \
+                        and isinstance(node.targets[0].target, cst.Attribute) \
+                        and isinstance(node.targets[0].target.value, cst.Name) \
+                        and node.targets[0].target.value.value == "self" and node.targets[0].target.attr.value == attr:
+                    found.append((node, body_scope, _under_if(body, node)))
+    for node in iter_nodes(loop):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Attribute) \
+                and isinstance(node.targets[0].target.value, cst.Name) and node.targets[0].target.value.value == "self" \
+                and node.targets[0].target.attr.value == attr:
+            found.append((node, scope, _under_if(loop, node)))
+    return found
+
+
+def _under_if(container: cst.CSTNode, statement: cst.CSTNode) -> bool:
+    """``statement`` sits under an ``if`` inside ``container``."""
+    return any(isinstance(node, cst.If) and any(inner is statement for inner in iter_nodes(node))
+               for node in iter_nodes(container) if node is not statement)
 
 
 def _made_by_identity(expr: cst.BaseExpression, scope: Scope, model: SemanticModel) -> bool:

@@ -5,7 +5,7 @@ import libcst as cst
 from jitlint.jaxfacts import FUNCTION_KEYED_LIBRARY_CALLS, SOLVER_PARAMETERS, STATIC_STATE_FIELDS
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import calling_context
-from jitlint.rules._feedback import fresh_static_fields
+from jitlint.rules._feedback import fresh_static_fields, static_fields_replaced_in_loops
 from jitlint.rules._jitted import jitted_calls, jitted_functions
 from jitlint.rules._nnx import NNX_JIT, creates_nnx_object
 from jitlint.rules._module_fields import FRESH, instance_uses
@@ -71,7 +71,9 @@ class FreshObjectStaticArg(Rule):
     And a jitted function that stores an optax transformation, schedule or lambda it makes in a
     static field of the train state it returns (`state.replace(tx=optax.chain(...))`;
     `jaxfacts.STATIC_STATE_FIELDS`: a flax `TrainState`'s `tx` and `apply_fn`) when a loop feeds
-    that state back to it (MEAL 1013dfe).
+    that state back to it (MEAL 1013dfe), and the same replacement run in the loop that calls a
+    jitted step with the state (also `self.state = self.state.replace(tx=optax.adam(lr))` in a
+    method the loop calls, under an `if` that changes the rate: NeuroBayes' SWA schedule).
     Silent where the call runs traced: in a jitted body, or in a
     function that is handed to a jit or transform, or whose every caller runs traced (a
     helper of a jitted loss): it is traced once with its caller.
@@ -109,7 +111,10 @@ class FreshObjectStaticArg(Rule):
 
     A jitted training function that stores a new `optax.chain` in the `tx` of the TrainState it
     returns, fed back for 3 tasks, compiles 3 times; reset only `opt_state` and it compiles once
-    (`fixtures/changing_statics/train_state_fresh_optimizer_in_returned_state.py`).
+    (`fixtures/changing_statics/train_state_fresh_optimizer_in_returned_state.py`). An epoch
+    loop that rebuilds `optax.adam(lr)` in the state's `tx` for 4 rates compiles the step 4
+    times; one `optax.inject_hyperparams(optax.adam)` whose `learning_rate` is set in the
+    optimizer state, once.
 
     ## Fix safety
     Create the object once (hoist the lambda or partial out of the loop, define the function at
@@ -192,6 +197,7 @@ class FreshObjectStaticArg(Rule):
         yield from _fresh_functions_into_filtered_library_calls(ctx)
         yield from _tree_partials_over_fresh_functions(ctx)
         yield from _fresh_static_fields_fed_back(ctx)
+        yield from _static_fields_replaced_in_loops(ctx)
         for use, fresh, first in twin_objects(ctx):
             earlier = " ".join(cst.Module([]).code_for_node(first.value).split())
             yield Violation(use.arg, (
@@ -534,6 +540,33 @@ def _defaults_made_per_call(call: cst.Call, found: list[tuple[StaticUse, Fresh]]
         f"it is equal only to itself, so `{use.callee}` recompiles on every call; {fix}"),
         related=tuple((f.made, f"the default for `{u.param}`, made here") for u, f in found
                       if f.made is not None))
+
+
+def _static_fields_replaced_in_loops(ctx: FileContext) -> Iterator[Violation]:
+    """``state = state.replace(tx=optax.adam(lr))`` run in the loop that calls a jitted step with
+    ``state``: a learning rate changed by rebuilding the optimizer."""
+    reported = set()
+    for found in static_fields_replaced_in_loops(ctx):
+        if id(found.replace) in reported:
+            continue
+        reported.add(id(found.replace))
+        callee = found.jc.name
+        func = found.made.func if isinstance(found.made, cst.Call) else None
+        made = f"a new `{cst.Module([]).code_for_node(func)}(...)`" if func is not None else "a new lambda"
+        when = "each time it runs in the loop" if found.conditional else "on every iteration of the loop"
+        fix = ("keep one `tx` and change the rate inside the optimizer state: build it with "
+               "`optax.inject_hyperparams(...)` and set `opt_state.hyperparams['learning_rate']`, "
+               "or give the optimizer a schedule") if found.field == "tx" else \
+            "build it once outside the loop and keep it in the state"
+        replace = " ".join(cst.Module([]).code_for_node(found.replace).split())
+        replace = replace if len(replace) <= 60 else replace[:57] + "..."
+        yield Violation(found.replace, (
+            f"`{replace}` stores {made} in the static field `{found.field}` of the state passed to "
+            f"`{callee}`, {when}: a static field is part of the pytree's structure and this object "
+            f"is equal only to itself, so `{callee}` (and every jit the state reaches) compiles "
+            f"again each time; {fix}"),
+            related=((found.jc.call, f"`{callee}` called with the state here"),),
+            repeated_at=found.jc.call, runs_at_repeat=True)
 
 
 def _fresh_static_fields_fed_back(ctx: FileContext) -> Iterator[Violation]:
