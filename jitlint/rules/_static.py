@@ -1320,6 +1320,81 @@ def fresh_receiver(ctx: FileContext, use: ReceiverUse) -> Optional[Fresh]:
     return _fresh_at(ctx, use.receiver, use.site)
 
 
+def fresh_self(ctx: FileContext, use: ReceiverUse) -> Optional[tuple[Fresh, CallSite]]:
+    """``self.train_step(...)`` (a jitted method whose ``self`` is static) inside another method
+    of the class that a loop runs on a new instance on every iteration (``m = Member(seed);
+    m.train(x)``) or on each instance of a list filled in a loop (``for model in self.models:
+    model.train(x)``): (how the instances are fresh, the call in the loop)."""
+    if not (isinstance(use.receiver, cst.Name) and use.receiver.value == "self"):
+        return None
+    method = use.site.frame.enclosing_function()
+    if method is None or method.name.value == "__init__":
+        return None
+    context = calling_context(ctx)
+    sites = context.call_sites(method)
+    # ``model.train(x)`` over a list of instances: the receiver's class is what the list holds
+    sites += [s for s in ctx.model.calls_named(method.name.value) if s not in sites]
+    for site in sites:
+        func = site.node.func
+        if not isinstance(func, cst.Attribute) or context.runs_traced(site.frame):
+            continue
+        fresh = _fresh_at(ctx, func.value, site)
+        if fresh is not None and fresh.kind in ("instance", "hashed-instance"):
+            loops = site.frame.loops_in_scope()
+            made = origin(value_flow(ctx), func.value, site.frame.scope, site.frame)
+            if made is not None and loops and context.sweeps_configurations(loops[-1], site.frame.scope, made[0]):
+                continue  # ``for lr in (0.1, 0.01): Model(lr).train()``: a program per configuration
+            return fresh, site
+        held = _instance_per_item(ctx, func.value, site, use.cls)
+        if held is not None:
+            return held, site
+    return None
+
+
+def _instance_per_item(ctx: FileContext, expr: cst.BaseExpression, site: CallSite,
+                       cls: cst.ClassDef) -> Optional[Fresh]:
+    """``model`` of ``for model in models`` (or ``self.models``, through ``enumerate``) where a
+    loop fills the list with instances of ``cls`` that hash by identity
+    (``models.append(Member(...))``, also through a name bound to one)."""
+    model = ctx.model
+    binding = value_flow(ctx).single(expr, site.frame.scope) if isinstance(expr, cst.Name) else None
+    if binding is None or binding.kind != "loop-target" or not isinstance(binding.node, cst.For):
+        return None
+    iterable = binding.node.iter
+    if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "enumerate" \
+            and iterable.args:
+        iterable = iterable.args[0].value
+    held = _src(iterable, 200)
+    if isinstance(iterable, cst.Name):  # a local list: filled in the function that loops over it
+        where = [site.frame.enclosing_function()]
+    elif isinstance(iterable, cst.Attribute) and isinstance(iterable.value, cst.Name) and iterable.value.value == "self":
+        owner = site.frame.scope.parent  # the class of the method holding the loop
+        where = [f for f in model.functions if isinstance(f, cst.FunctionDef)
+                 and owner is not None and model.functions[f].scope is owner]
+    else:
+        return None
+    context = calling_context(ctx)
+    for function in filter(None, where):
+        for node in iter_nodes(function):
+            if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.args
+                    and node.func.attr.value == "append" and _src(node.func.value, 200) == held):
+                continue
+            filling = model.call_site_of.get(node)
+            if filling is None or not filling.frame.loops_in_scope():
+                continue
+            made = origin(value_flow(ctx), node.args[0].value, filling.frame.scope, filling.frame)
+            if made is None or not isinstance(made[0], cst.Call) \
+                    or context.constructed_class(made[0].func, made[1]) is not cls:
+                continue
+            verdict = class_verdict(ctx, made[0].func, made[1])
+            if verdict is None or verdict[1] != IDENTITY:
+                return None
+            return Fresh("instance", f"each of the `{cls.name.value}` instances in `{held}`, which hash "
+                         f"by identity", "create it once and reuse it, or make the class a frozen "
+                         "dataclass (or give it __eq__ and __hash__)", "one per item of the loop")
+    return None
+
+
 def _fresh_at(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Optional[Fresh]:
     """``expr``, an argument of the call at ``site``, is a new object each time the call runs."""
     created = created_object(ctx, expr, site.frame.scope, site.frame)

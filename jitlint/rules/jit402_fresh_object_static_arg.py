@@ -11,7 +11,7 @@ from jitlint.rules._nnx import NNX_JIT, creates_nnx_object
 from jitlint.rules._module_fields import FRESH, instance_uses
 from jitlint.rules._static import (
     Fresh, StaticUse, created_object, fresh_tree_partial, fresh_when, kept_static_by_filtering, fresh_receiver, fresh_value,
-    static_receivers, static_uses, twin_objects,
+    fresh_self, static_receivers, static_uses, twin_objects,
 )
 from jitlint.semantic import Frame, Scope
 from jitlint.values import assigned, names_in, origin, returned_values, value_flow
@@ -32,7 +32,12 @@ class FreshObjectStaticArg(Rule):
     the same arguments) reach one static parameter at different calls; and when a jitted
     method with a static `self` is called on a new identity-hashed instance each time
     (`Head(2.0)(x)` in a loop, also an instance a factory function of the module returns:
-    `gp = build_gp(params)`). A lambda, nested def or partial bound to a name beside the call
+    `gp = build_gp(params)`; also through another method of the class that calls
+    `self.train_step(...)`, run by a loop on a new instance per iteration or on each instance
+    of a list a loop fills: NeuroBayes' ensemble, 3 compiles for 3 members, 1 with a
+    module-level step; a loop over a literal list of configurations the constructor reads,
+    `for lr in (0.1, 0.01): Model(lr).train()`, is a program per configuration and stays
+    silent). A lambda, nested def or partial bound to a name beside the call
     (in the same function, at the same loop level: `_T = lambda v: T(v, params)` then
     `solve(_T, v0)`) is reported where it is defined, the call as evidence. Also: a default made anew when the caller gives none
     (`fn or (lambda x: x)`, `fn if fn else ...`, `if fn is None: fn = lambda ...`) in a
@@ -226,11 +231,31 @@ def _fresh_static_receivers(ctx: FileContext) -> Iterator[Violation]:
     """A jitted method with a static ``self`` called on a new identity-hashed instance each
     time, reported at the call (where the instance arrives; reusing one is a fix there), with
     where ``self`` is marked static as evidence (the other fix: a traced ``self``)."""
+    reported = set()
     for receiver in static_receivers(ctx):
         fresh = fresh_receiver(ctx, receiver)
+        through = None
+        if fresh is None:
+            found = fresh_self(ctx, receiver)
+            fresh, through = found if found is not None else (None, None)
         if fresh is None or fresh.kind not in ("instance", "hashed-instance"):
             continue
         name = f"{receiver.cls.name.value}.{receiver.method}"
+        if through is not None:
+            if (id(receiver.marking), id(through.node)) in reported:
+                continue  # one finding per marking and loop call
+            reported.add((id(receiver.marking), id(through.node)))
+            outer = through.node.func.attr.value  # type: ignore[attr-defined]
+            call = " ".join(cst.Module([]).code_for_node(through.node).split())
+            call = call if len(call) <= 50 else call[:47] + "..."
+            yield Violation(receiver.receiver, (
+                f"`{name}` is jitted with a static `self`, and `{outer}` calls it on {fresh.what}, "
+                f"{fresh.when} (`{call}`): each instance is a new cache key, "
+                f"so `{name}` compiles again for every one; make `self` traced instead of static "
+                f"(register `{receiver.cls.name.value}` as a pytree: an equinox Module, a flax "
+                f"struct dataclass), or jit a function of the arrays at module level"),
+                related=((receiver.marking, "`self` marked static"), (through.node, "called on each instance here")))
+            continue
         yield Violation(receiver.receiver, (
             f"`{name}` is jitted with a static `self`, and called on {fresh.what} {fresh.when}: "
             f"`{name}` recompiles on every call; reuse one instance, or make `self` traced "
