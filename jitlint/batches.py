@@ -350,7 +350,60 @@ def next_slices_to_end(methods: list[cst.FunctionDef]) -> Optional[RaggedLoop]:
                         and any(isinstance(r, cst.Raise) for r in _walk(n.body)) for n in own_nodes(step.body))
             if advances and stops:
                 return RaggedLoop(step, size, None, "next")
+    return _counted_next(methods, step)
+
+
+def _counted_next(methods: list[cst.FunctionDef], step: cst.FunctionDef) -> Optional[RaggedLoop]:
+    """A loader whose ``__next__`` slices batch ``self.k`` as ``[self.k * B:(self.k + 1) * B]``,
+    advances ``self.k += 1`` and stops past the count of full batches (``if self.k >
+    self.batch_num: raise StopIteration`` with ``self.batch_num = n // B``), or at a count
+    rounded up (``self.k >= math.ceil(n / B)``): the last batch holds what is left (jax-trainer's
+    dataLoader)."""
+    counts = {src(n.targets[0].target): n.value for m in methods for n in own_nodes(m.body)
+              if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Attribute)
+              and is_name(n.targets[0].target.value, "self")}
+    for method in methods:
+        for piece in (n for n in own_nodes(method.body) if isinstance(n, cst.Slice) and n.step is None):
+            lower, upper = piece.lower, piece.upper
+            if not (isinstance(lower, cst.BinaryOperation) and isinstance(lower.operator, cst.Multiply)
+                    and isinstance(lower.left, cst.Attribute) and is_name(lower.left.value, "self")
+                    and isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Multiply)
+                    and src(upper.right) == src(lower.right)):
+                continue
+            following = _unparenthesized(upper.left)  # ``(self.k + 1)``
+            if not (isinstance(following, cst.BinaryOperation) and isinstance(following.operator, cst.Add)
+                    and src(following.left) == src(lower.left) and isinstance(following.right, cst.Integer)
+                    and following.right.value == "1"):
+                continue
+            counter, size = src(lower.left), src(lower.right)
+            advances = any(isinstance(n, cst.AugAssign) and isinstance(n.operator, cst.AddAssign)
+                           and src(n.target) == counter and src(n.value) == "1"
+                           for m in methods for n in own_nodes(m.body))
+            for test in (n.test for n in own_nodes(step.body) if isinstance(n, cst.If)
+                         and any(isinstance(r, cst.Raise) for r in _walk(n.body))):
+                if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and src(test.left) == counter):
+                    continue
+                operator, bound = test.comparisons[0].operator, test.comparisons[0].comparator
+                count = counts.get(src(bound))
+                floor = isinstance(count, cst.BinaryOperation) and isinstance(count.operator, cst.FloorDivide) \
+                    and src(count.right) in (size, size.removeprefix("self."))
+                rounded = count is not None and _rounds_up(count, size)
+                if advances and (isinstance(operator, cst.GreaterThan) and floor
+                                 or isinstance(operator, (cst.GreaterThanEqual, cst.Equal)) and rounded):
+                    return RaggedLoop(step, size, None, "next")
     return None
+
+
+def _rounds_up(count: cst.BaseExpression, size: str) -> bool:
+    """``math.ceil(n / B)``, ``-(-n // B)``, ``(n + B - 1) // B`` of the batch size ``size``."""
+    sizes = (size, size.removeprefix("self."))
+    if isinstance(count, cst.Call) and src(count.func).endswith("ceil") and count.args \
+            and isinstance(count.args[0].value, cst.BinaryOperation) and src(count.args[0].value.right) in sizes:
+        return True
+    if isinstance(count, cst.BinaryOperation) and isinstance(count.operator, cst.FloorDivide) and src(count.right) in sizes:
+        return _rounded_up(count.left, src(count.right)) is not None or \
+            isinstance(count.left, cst.UnaryOperation) and isinstance(count.left.operator, cst.Minus)
+    return False
 
 
 def loader_lengths(methods: list[cst.FunctionDef]) -> frozenset[str]:

@@ -44,7 +44,10 @@ class RaggedLastBatch(Rule):
     if drop_last else n` takes the factory's flag), here or imported, without dropping the
     remainder (or a loader class whose `__next__` slices `self.indices[self.i:self.i + B]`,
     advances `self.i += B` and raises StopIteration only once `self.i >= len(...)`:
-    hmankodiya's DataLoader, 2 compiles; stopping at `self.i + B > len(...)`, 1); the loop may
+    hmankodiya's DataLoader, 2 compiles; stopping at `self.i + B > len(...)`, 1; or that
+    slices batch `self.k` as `[self.k * B:(self.k + 1) * B]` and stops only past the count of
+    full batches, `self.k > self.batch_num` with `batch_num = n // B`, or at a count rounded
+    up: jax-trainer's dataLoader, 2 compiles; stopping at `self.k == self.batch_num`, 1); the loop may
     get the loader as a parameter that every call of its function
     fills with one (`evaluate(state, test_loader)`); or drops it only when a flag such as
     `shuffle` is true and is called with the flag false; not when the call passes a batch size
