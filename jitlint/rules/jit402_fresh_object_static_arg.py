@@ -15,6 +15,7 @@ from jitlint.rules._static import (
 )
 from jitlint.semantic import Frame, Scope
 from jitlint.values import assigned, names_in, origin, returned_values, value_flow
+from jitlint.walk import source_text
 
 
 class FreshObjectStaticArg(Rule):
@@ -246,8 +247,7 @@ def _fresh_static_receivers(ctx: FileContext) -> Iterator[Violation]:
                 continue  # one finding per marking and loop call
             reported.add((id(receiver.marking), id(through.node)))
             outer = through.node.func.attr.value  # type: ignore[attr-defined]
-            call = " ".join(cst.Module([]).code_for_node(through.node).split())
-            call = call if len(call) <= 50 else call[:47] + "..."
+            call = source_text(through.node, 50)
             yield Violation(receiver.receiver, (
                 f"`{name}` is jitted with a static `self`, and `{outer}` calls it on {fresh.what}, "
                 f"{fresh.when} (`{call}`): each instance is a new cache key, "
@@ -583,8 +583,7 @@ def _static_fields_replaced_in_loops(ctx: FileContext) -> Iterator[Violation]:
                "`optax.inject_hyperparams(...)` and set `opt_state.hyperparams['learning_rate']`, "
                "or give the optimizer a schedule") if found.field == "tx" else \
             "build it once outside the loop and keep it in the state"
-        replace = " ".join(cst.Module([]).code_for_node(found.replace).split())
-        replace = replace if len(replace) <= 60 else replace[:57] + "..."
+        replace = source_text(found.replace, 60)
         yield Violation(found.replace, (
             f"`{replace}` stores {made} in the static field `{found.field}` of the state passed to "
             f"`{callee}`, {when}: a static field is part of the pytree's structure and this object "
