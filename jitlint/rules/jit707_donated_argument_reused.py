@@ -22,7 +22,9 @@ class DonatedArgumentReused(Rule):
     `donate_argnames`, also inferred one from the other as jit does) that the code uses again
     afterwards: passed to a later call (`cauchy(a, g, l)` then `cauchy(b, g, l)`), computed
     with, or passed again by a loop that never rebinds it (the next iteration hands the same,
-    donated buffer). The finding sits at the use that raises, with the donating call as
+    donated buffer). A read after an `if` whose branch donated the array and then rebound the
+    name is fine: only the other branch lets the old binding out, and it donated nothing
+    (tomojax's alignment loop). The finding sits at the use that raises, with the donating call as
     evidence. Reading `.shape` / `.dtype` of it is fine; NumPy arrays are never donated (jit
     copies them); a call that runs traced (inside another jit) donates nothing.
 
@@ -121,10 +123,13 @@ def _reuse(ctx: FileContext, site: CallSite, name: cst.Name) -> Optional[tuple[c
     ids = {id(b) for b in donated}
     loops = site.frame.loops_in_scope()
     after = model.order(site.node)
+    branch = _rebinding_branch(site, name.value)
     for small in sorted(statements_in(scope.node), key=model.order):
         if model.order(small) <= after or isinstance(small, cst.Del) \
                 or any(node is site.node for node in iter_nodes(small)):
             continue  # before the call, a ``del``, or the call's own statement (``x = f(x)``)
+        if branch is not None and not any(node is small for node in iter_nodes(branch)):
+            continue  # past the branch that donates and then rebinds it: the old value reaches only the other path
         metadata = {id(n.value) for n in iter_nodes(small)
                     if isinstance(n, cst.Attribute) and n.attr.value in METADATA_ATTRIBUTES}
         if loops and not any(node is small for node in iter_nodes(loops[-1])) and any(
@@ -140,6 +145,28 @@ def _reuse(ctx: FileContext, site: CallSite, name: cst.Name) -> Optional[tuple[c
         if not any(id(b.node) in inside for b in bound):
             return name, "the loop passes it again on its next iteration without rebinding it"
     return None
+
+
+def _rebinding_branch(site: CallSite, name: str) -> Optional[cst.BaseSuite]:
+    """The ``if`` / ``else`` block around the donating call that rebinds ``name`` in one of its
+    own statements after the call (``p = f(p0)`` ... ``p = lax.cond(...)`` in the ``else``):
+    only the other branch lets the old binding out, and it donated nothing."""
+    loops = site.frame.loops_in_scope()
+    around = loops[0] if loops else site.frame.scope.node  # the innermost loop, or the function
+    containing = [n for n in iter_nodes(around) if isinstance(n, cst.If) and n is not around
+                  and any(node is site.node for node in iter_nodes(n))]
+    if not containing:
+        return None
+    innermost = containing[-1]  # depth first: the last one holding the call is the innermost
+    orelse = innermost.orelse
+    blocks = [innermost.body] + ([orelse.body] if isinstance(orelse, cst.Else) else [])
+    block = next((b for b in blocks if any(node is site.node for node in iter_nodes(b))), None)
+    if not isinstance(block, cst.IndentedBlock):
+        return None  # in the test, or in an ``elif`` chain's own ``if``
+    statements = list(block.body)
+    holding = next(i for i, s in enumerate(statements) if any(node is site.node for node in iter_nodes(s)))
+    rebinds = any(isinstance(t, cst.Name) and t.value == name for s in statements[holding + 1:] for t in _targets(s))
+    return block if rebinds else None
 
 
 def _targets(statement: cst.CSTNode) -> list[cst.CSTNode]:
