@@ -1017,8 +1017,15 @@ class _ArgChecker:
                 return True
             return self.invariant(n, scope, loop)
 
-        low = _poly(lower, known) if lower is not None else {}
-        high = _poly(upper, known)
+        # names the loop body binds once to arithmetic, replaced first (``start = i * B; end =
+        # start + B``: the width is ``B`` whatever ``i``), when every name left is known
+        expanded = [self._expanded(bound, scope, loop) if bound is not None else {} for bound in (lower, upper)]
+        if all(poly is not None for poly in expanded) and all(
+                v.isidentifier() and known(cst.Name(v)) for poly in expanded for term in poly for v in term):  # type: ignore[union-attr]
+            low, high = expanded
+        else:
+            low = _poly(lower, known) if lower is not None else {}
+            high = _poly(upper, known)
         if low is None or high is None:
             return None
         width = dict(high)

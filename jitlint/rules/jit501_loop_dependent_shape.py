@@ -33,7 +33,8 @@ class LoopDependentShape(Rule):
     `jnp.pad(x, (0, 1))`, jax issue 7930), also as an attribute (`self.m = self.m[1:, 1:]`,
     `self.hist = jnp.vstack([self.hist, row])`). A value stored in an attribute in the loop
     (`state.window = x[:i]`) is followed to the call that reads it, and elementwise arithmetic
-    (`jnp.ones(n) * 2.0`) keeps its operand's shape. Two sizes (a train and an eval shape) are a fixed cost and stay silent,
+    (`jnp.ones(n) * 2.0`) keeps its operand's shape. Slice bounds named from the counter first
+    (`start = i * B; end = start + B`) are read through those names: a constant width is silent. Two sizes (a train and an eval shape) are a fixed cost and stay silent,
     and so does a loop that benchmarks each size with `timeit` (a compile per size is what the
     sweep means to pay; jaxlie issue 1).
     A generation loop that feeds the last `k` entries of a sequence it grows
