@@ -51,7 +51,7 @@ from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
                               argument_value, dotted_name, has_decorator, is_none, passed_values)
-from jitlint.values import (Returned, attribute_written_elsewhere, fields_made_in_init, function_returns,
+from jitlint.values import (Returned, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, function_returns,
                             method_of_self, origin, returned_made_function, returned_values,
                             self_attribute_value, tuple_elements, unpacked_call, value_flow)
 from jitlint.walk import children, iter_nodes, own_nodes
@@ -1052,6 +1052,9 @@ class CallingContext:
             method = expr.attr.value
             # ``obj.run``, ``Cls.method``, ``Cls(...).run``, ``self.module.get_inference_fn``
             cls = self._receiver_class(expr.value, scope)
+            if cls is not None and not (isinstance(expr.value, cst.Name) and self.class_of(expr.value, scope) is cls) \
+                    and any(True for _ in fields_set_in_init(self.model, cls, [method])):
+                return  # ``self.sample = jax.jit(partial(self.sample, ...))`` in ``__init__``: that runs
             if cls is not None:
                 found = inherited_method(self.model, cls, method)
                 if found is not None:

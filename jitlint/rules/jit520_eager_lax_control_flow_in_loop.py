@@ -43,7 +43,9 @@ class EagerLaxControlFlowInLoop(Rule):
     the sampler closes over the data, 4 compiles in 4 runs either way, measured),
     or a function or method of this module (`helper(x)`, `obj.run(x)`, `self.run(x)` on an
     instance of a class of the module, `self(x)` in a method: the class's `__call__`, a text
-    generator's scan per token, 5 compiles for 5 tokens, jitted once 1), or through the project index a function of another
+    generator's scan per token, 5 compiles for 5 tokens, jitted once 1; not a method that
+    `__init__` rebinds on the instance, `self.sample = jax.jit(partial(self.sample, ...))`:
+    the call runs that jit, RLib's Q-learning agent), or through the project index a function of another
     module of the project, that calls
     `lax.fori_loop`/`while_loop`/`scan`/`cond`/`switch` with a body it makes itself (a local
     `def`, a lambda or a `functools.partial`, passed directly, through a local name or by
