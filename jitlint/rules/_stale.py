@@ -900,6 +900,21 @@ def _through_transforms(model: SemanticModel, target: cst.BaseExpression, scope:
     return target
 
 
+def _written_attributes(node: Optional[cst.CSTNode], name: str) -> Optional[set[str]]:
+    """The attributes a write stores on ``name`` (``name.a = ...``, ``name.a += ...``,
+    ``name.a, name.b, x = ...``); None when it writes ``name`` another way (an item,
+    ``name.a[k] = ...``) or not at all."""
+    target = node.target if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) else None
+    parts = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+    found: set[str] = set()
+    for part in parts:
+        if isinstance(part, cst.Attribute) and isinstance(part.value, cst.Name) and part.value.value == name:
+            found.add(part.attr.value)
+        elif part is not None and any(isinstance(n, cst.Name) and n.value == name for n in iter_nodes(part)):
+            return None
+    return found or None
+
+
 def _inside(frame: Frame, node: cst.CSTNode) -> bool:
     return frame.is_inside(node)
 
@@ -1142,9 +1157,13 @@ class _Analysis:
                       if isinstance(f.node, cst.FunctionDef))
         if owner.kind == "function":
             stops += (owner.node,)
+        read = self._attributes_read(entry.func, name, bindings) if isinstance(entry.func, cst.FunctionDef) else None
         for how, write in self._writes(name, owner, bindings):
             if how not in kinds or any(_inside(write.frame, j) for j in self.jitted):
                 continue  # runs at trace time only
+            written = _written_attributes(write.node, name) if read is not None and how == "mutated" else None
+            if written is not None and not written & read:  # type: ignore[operator]
+                continue  # ``self.current_lr = lr`` while the trace reads only ``self.x_collocation``
             for w in self._lift(write, stops):
                 fresh = self._recreated_with(w, entry)
                 if fresh and len(fresh) == len(entry.apps):
@@ -1153,6 +1172,37 @@ class _Analysis:
                 if self._between_calls(w, live, stops):
                     return how
         return None
+
+    def _attributes_read(self, func: cst.FunctionDef, name: str, bindings: list[Binding]) -> Optional[set[str]]:
+        """The attributes of ``name`` (the ``self`` of the method that makes the jitted
+        closure) that the trace reads: ``self.x`` in the jitted body and in the methods of the
+        class it calls as ``self.m(...)``; None when it reads ``self`` some other way (passes
+        it whole, ``getattr``) or ``name`` is no such parameter."""
+        binding = bindings[0] if len(bindings) == 1 and bindings[0].kind == "param" else None
+        method = binding.scope.node if binding is not None else None
+        owner = self.model.functions[method].scope if isinstance(method, cst.FunctionDef) \
+            and method in self.model.functions else None
+        if owner is None or owner.kind != "class" or not isinstance(owner.node, cst.ClassDef):
+            return None
+        methods = {m.name.value: m for m in owner.node.body.body if isinstance(m, cst.FunctionDef)}  # type: ignore[union-attr]
+        read: set[str] = set()
+        pending, done = [func], set()
+        while pending:
+            body = pending.pop()
+            if id(body) in done or len(done) > 12:
+                continue
+            done.add(id(body))
+            attributes = {id(n.value) for n in iter_nodes(body.body) if isinstance(n, cst.Attribute)
+                          and isinstance(n.value, cst.Name) and n.value.value == name}
+            if any(isinstance(n, cst.Name) and n.value == name and id(n) not in attributes
+                   for n in iter_nodes(body.body)):
+                return None  # ``helper(self)``, ``getattr(self, k)``: read whole
+            for node in iter_nodes(body.body):
+                if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == name:
+                    read.add(node.attr.value)
+                    if node.attr.value in methods:
+                        pending.append(methods[node.attr.value])
+        return read
 
     def _recreated_with(self, write: Event, entry: JittedFunction) -> set[int]:
         """The jit applications whose callable is (re)created in the loop that writes: traced

