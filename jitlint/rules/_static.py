@@ -1331,14 +1331,14 @@ def fresh_self(ctx: FileContext, use: ReceiverUse) -> Optional[tuple[Fresh, Call
     if method is None or method.name.value == "__init__":
         return None
     context = calling_context(ctx)
-    sites = context.call_sites(method)
+    typed = context.call_sites(method)  # receivers known to be instances of the class
     # ``model.train(x)`` over a list of instances: the receiver's class is what the list holds
-    sites += [s for s in ctx.model.calls_named(method.name.value) if s not in sites]
+    sites = typed + [s for s in ctx.model.calls_named(method.name.value) if s not in typed]
     for site in sites:
         func = site.node.func
         if not isinstance(func, cst.Attribute) or context.runs_traced(site.frame):
             continue
-        fresh = _fresh_at(ctx, func.value, site)
+        fresh = _fresh_at(ctx, func.value, site) if site in typed else None
         if fresh is not None and fresh.kind in ("instance", "hashed-instance"):
             loops = site.frame.loops_in_scope()
             made = origin(value_flow(ctx), func.value, site.frame.scope, site.frame)
