@@ -24,7 +24,9 @@ class DonatedArgumentReused(Rule):
     with, or passed again by a loop that never rebinds it (the next iteration hands the same,
     donated buffer). A read after an `if` whose branch donated the array and then rebound the
     name is fine: only the other branch lets the old binding out, and it donated nothing
-    (tomojax's alignment loop). The finding sits at the use that raises, with the donating call as
+    (tomojax's alignment loop). So is a name bound to the same array before the call (`p5_in =
+    params5`, then `grad_all(params5, x)` donates: reading `p5_in` raises; `jnp.copy(params5)`
+    keeps its own buffer). The finding sits at the use that raises, with the donating call as
     evidence. Reading `.shape` / `.dtype` of it is fine; NumPy arrays are never donated (jit
     copies them); a call that runs traced (inside another jit) donates nothing.
 
@@ -124,6 +126,10 @@ def _reuse(ctx: FileContext, site: CallSite, name: cst.Name) -> Optional[tuple[c
     loops = site.frame.loops_in_scope()
     after = model.order(site.node)
     branch = _rebinding_branch(site, name.value)
+    # ``p5_in = params5`` before the call: another name for the same buffer
+    aliases = {id(b): b.name for names in scope.bindings.values() for b in names
+               if b.kind == "assign" and isinstance(b.value, cst.Name) and b.value.value == name.value
+               and model.order(b.node) < after and any(id(r) in ids for r in flow.reaching(b.value, scope))}
     for small in sorted(statements_in(scope.node), key=model.order):
         if model.order(small) <= after or isinstance(small, cst.Del) \
                 or any(node is site.node for node in iter_nodes(small)):
@@ -139,6 +145,10 @@ def _reuse(ctx: FileContext, site: CallSite, name: cst.Name) -> Optional[tuple[c
             if read.value == name.value and id(read) not in metadata \
                     and any(id(b) in ids for b in flow.reaching(read, scope)):
                 return read, f"`{_src(small, 50)}` uses it again"
+            if read.value != name.value and id(read) not in metadata \
+                    and any(id(b) in aliases for b in flow.reaching(read, scope)):
+                return read, (f"`{_src(small, 50)}` uses it again through `{read.value}`, bound to the "
+                              f"same array before the call")
     bound = scope.bindings.get(name.value, [])
     for loop in site.frame.loops_in_scope():
         inside = {id(node) for node in iter_nodes(loop)}
