@@ -88,6 +88,17 @@ def own_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
             stack.extend(children(current))
 
 
+def own_nodes_in_order(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """``own_nodes`` in source order (depth first), for what depends on which statement comes
+    last (the value a step writes last into a key)."""
+    stack = list(reversed(children(node)))
+    while stack:
+        current = stack.pop()
+        yield current
+        if not isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            stack.extend(reversed(children(current)))
+
+
 class Walker:
     """Subclass and define ``visit_<NodeType>(node)`` (return False to skip the children) and
     ``leave_<NodeType>(node)``, or ``on_visit(node)`` / ``on_leave(node)`` for every node (as

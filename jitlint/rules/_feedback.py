@@ -14,7 +14,7 @@ literal constructors (``jnp.zeros((8, 5))``, ``jax.random.normal(key, (8, 5))``)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Optional
 
 import libcst as cst
 
@@ -26,7 +26,7 @@ from jitlint.rules._instances import pytree_instance, string_keys
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._churn import argument_types
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
-from jitlint.walk import children, own_nodes
+from jitlint.walk import own_nodes, own_nodes_in_order
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel, target_names
 from jitlint.values import assigned, conditional_within, unpacked_call, value_flow
 from jitlint.walk import iter_nodes
@@ -722,16 +722,6 @@ def _stored_by_every_return(fed: FedBack, model: SemanticModel, flow) -> list[di
     return found
 
 
-def _in_order(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """The nodes under ``node`` in source order, not into the defs, lambdas and classes it holds."""
-    stack = list(reversed(children(node)))
-    while stack:
-        current = stack.pop()
-        yield current
-        if not isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            stack.extend(reversed(children(current)))
-
-
 # ``state["n"] += x`` stores ``state["n"] + x``
 AUGMENTED_OPERATORS = {cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract,
                        cst.MultiplyAssign: cst.Multiply, cst.DivideAssign: cst.Divide}
@@ -742,7 +732,7 @@ def _item_writes(func: cst.FunctionDef, param: str) -> dict[str, cst.BaseExpress
     state["loss_avg"] * 0.9 + loss``, ``state["iteration"] += 1``), each with the value of its
     last write, for a step that returns the parameter itself."""
     written: dict[str, cst.BaseExpression] = {}
-    for statement in _in_order(func.body):
+    for statement in own_nodes_in_order(func.body):
         if not isinstance(statement, (cst.Assign, cst.AugAssign)):
             continue
         targets = [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
