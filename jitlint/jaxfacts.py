@@ -284,6 +284,14 @@ TFDS_SPLIT_SIZES: dict[tuple[str, str], int] = {
     ("svhn_cropped", "train"): 73257, ("svhn_cropped", "test"): 26032,
     ("imagenet2012", "train"): 1281167, ("imagenet2012", "validation"): 50000,
 }
+# The same for torchvision's datasets, whose ``train`` flag (the second parameter, true by
+# default) picks the split: (train length, test length).  ``DataLoader(MNIST(root), 32)`` gives
+# 1,875 full batches; batches of 64 leave a short last one (the signatures are tested against
+# torchvision where it is installed: tests/test_jaxfacts.py).
+TORCHVISION_SPLIT_SIZES: dict[str, tuple[int, int]] = {
+    **{f"torchvision.datasets.{name}": (60000, 10000) for name in ("MNIST", "FashionMNIST", "KMNIST")},
+    **{f"torchvision.datasets.{name}": (50000, 10000) for name in ("CIFAR10", "CIFAR100")},
+}
 _TF_DATASETS = ("tensorflow", "tensorflow_datasets")
 RAGGED_BATCHERS: dict[str, RaggedBatcher] = {
     "torch.utils.data.DataLoader": RaggedBatcher("drop_last", (1, "batch_size"), _TORCH_DOCS,

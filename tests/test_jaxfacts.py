@@ -18,7 +18,7 @@ import typing
 import pytest
 
 from helpers import ROOT
-from jitlint.jaxfacts import (SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ITERATOR_BUILTINS, WEAK_SCALAR_ARRAYS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES, SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ITERATOR_BUILTINS, WEAK_SCALAR_ARRAYS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS,
                               FIELD_HASHING_BASES, FRAMEWORK_METHODS, PUBLIC_SPELLINGS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
@@ -467,6 +467,19 @@ def test_ragged_batcher_makes_a_short_last_batch_unless_asked_not_to(qualname):
     if not fact.drop_keyword:  # no option to drop it (tfds.load)
         return
     assert _batches(qualname, 4, 10, drop=True) == [4, 4]
+
+
+@pytest.mark.parametrize("qualname", sorted(TORCHVISION_SPLIT_SIZES))
+def test_torchvision_dataset_picks_its_split_by_a_train_flag(qualname):
+    """The dataset's second parameter is ``train``, true by default; its split lengths are the
+    catalog's, as tensorflow_datasets records them for the same dataset."""
+    tfds_name = {"MNIST": "mnist", "FashionMNIST": "fashion_mnist", "KMNIST": "kmnist", "CIFAR10": "cifar10",
+                 "CIFAR100": "cifar100"}[qualname.rsplit(".", 1)[1]]
+    assert TORCHVISION_SPLIT_SIZES[qualname] == (TFDS_SPLIT_SIZES[(tfds_name, "train")],
+                                                 TFDS_SPLIT_SIZES[(tfds_name, "test")])
+    torchvision = pytest.importorskip("torchvision")
+    parameters = list(inspect.signature(_resolve(qualname, torchvision, "torchvision.")).parameters.values())
+    assert parameters[1].name == "train" and parameters[1].default is True
 
 
 # --- values that must be concrete ---------------------------------------------------------------

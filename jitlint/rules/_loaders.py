@@ -33,7 +33,8 @@ from typing import Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, TFDS_SPLIT_SIZES, RaggedBatcher
+from jitlint.jaxfacts import (RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES,
+                              RaggedBatcher)
 from jitlint.semantic import Scope, SemanticModel, argument_value
 from jitlint.values import (ValueFlow, assigned, bound_values, host_random_size, namespace_member, returned_values,
                             unpacked_call)
@@ -289,7 +290,8 @@ def _known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
                   scope: Scope) -> Optional[int]:
     """The length of an array made by ``np.ones((10, 2))`` / ``np.arange(10)`` with literal
     sizes, of rows sliced with known bounds (``x[:400]``), or of a part of ``np.split(x, [400])``
-    unpacked into names, written there or bound once to a name."""
+    unpacked into names, or of a torchvision dataset's split (``datasets.MNIST(root, train=False)``),
+    written there or bound once to a name."""
     if isinstance(expr, cst.Name):
         binding = flow.single(expr, scope)
         if binding is None:
@@ -312,6 +314,8 @@ def _known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
     if not isinstance(expr, cst.Call) or not expr.args:
         return None
     qualname = model.qualified_name(expr.func, scope) or ""
+    if qualname in TORCHVISION_SPLIT_SIZES:
+        return _torchvision_split_length(expr, qualname)
     module, _, last = qualname.rpartition(".")
     drawn = host_random_size(model, expr, qualname, scope)
     if drawn is not None:  # ``np.random.normal(size=(64, 4))``, ``np.random.rand(64, 4)``, ``rng.normal(...)``
@@ -325,6 +329,16 @@ def _known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
     if isinstance(shape, cst.Tuple) and shape.elements:
         shape = shape.elements[0].value
     return _int_of(flow, shape, scope) if shape is not None else None
+
+
+def _torchvision_split_length(call: cst.Call, qualname: str) -> Optional[int]:
+    """``datasets.MNIST(root, train=False, ...)``: the length of the split its ``train`` flag picks
+    (jaxfacts.TORCHVISION_SPLIT_SIZES); None for a flag that is not a literal."""
+    train = argument_value(call, 1, "train")
+    if train is not None and not (isinstance(train, cst.Name) and train.value in ("True", "False")):
+        return None
+    train_length, test_length = TORCHVISION_SPLIT_SIZES[qualname]
+    return test_length if isinstance(train, cst.Name) and train.value == "False" else train_length
 
 
 def _split_size(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,

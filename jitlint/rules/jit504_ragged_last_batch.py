@@ -53,7 +53,9 @@ class RaggedLastBatch(Rule):
     `shuffle` is true and is called with the flag false; not when the call passes a batch size
     (a literal, or a name bound once to one) that divides the known length of the data it
     passes (`np.random.normal(size=(64, 4))`, or a Generator's `rng.normal(size=(1024, 3))`,
-    in batches of 16: equinox's parallelism example).
+    in batches of 16: equinox's parallelism example; a torchvision dataset's split,
+    `DataLoader(datasets.MNIST(root, train=False), batch_size=100)` over its 10,000 images:
+    1 compile, batches of 64: 2, `jaxfacts.TORCHVISION_SPLIT_SIZES`).
     The batch may be rebound in the loop on the way (`real = (real - 127.5) / 127.5`, `x = real`,
     `jnp.concatenate([real, fake])`: lengths add up, unless the other part is sized by the
     batch's own length, the padding fix). A batch passed inside a tuple, list or
