@@ -196,21 +196,7 @@ def spec_of(app: JitApplication, model: SemanticModel,
     posonly = len(params.posonly_params)
     if bound_method is not None:
         positional, posonly = positional[1:], max(posonly - 1, 0)
-    values: dict[str, object] = {}
-    renamed = RENAMED_SPEC_KEYWORDS.get(jit)
-    if renamed is not None:
-        values.update(static_argnames=(), donate_argnames=())  # nothing is inferred by name
-    readable = True
-    for arg in app.keywords:
-        keyword = arg.keyword.value if arg.keyword is not None else ""
-        if renamed is not None:
-            keyword = renamed.get(keyword, "")
-        if keyword in SPEC_KEYWORDS:
-            value = literal(arg.value, app.frame.scope, model, ints=keyword.endswith("nums"))
-            if value is None:
-                readable = False
-            else:
-                values[keyword] = value
+    values, readable = spec_keyword_values(app, model)
     return StaticArgSpec(
         name=function.name.value if isinstance(function, cst.FunctionDef) else
         app.target.value if isinstance(app.target, cst.Name) else "<lambda>",
@@ -230,6 +216,27 @@ def spec_of(app: JitApplication, model: SemanticModel,
         method=method,
         bound=bound_method is not None,
     )
+
+
+def spec_keyword_values(app: JitApplication, model: SemanticModel) -> tuple[dict[str, object], bool]:
+    """The literal values of the application's static and donate keywords, by jax.jit's names,
+    and whether every one of them could be read."""
+    values: dict[str, object] = {}
+    renamed = RENAMED_SPEC_KEYWORDS.get(app.jit.qualname)
+    if renamed is not None:
+        values.update(static_argnames=(), donate_argnames=())  # nothing is inferred by name
+    readable = True
+    for arg in app.keywords:
+        keyword = arg.keyword.value if arg.keyword is not None else ""
+        if renamed is not None:
+            keyword = renamed.get(keyword, "")
+        if keyword in SPEC_KEYWORDS:
+            value = literal(arg.value, app.frame.scope, model, ints=keyword.endswith("nums"))
+            if value is None:
+                readable = False
+            else:
+                values[keyword] = value
+    return values, readable
 
 
 def passthrough_decorator(decorator: cst.Decorator, model: SemanticModel, scope: Scope

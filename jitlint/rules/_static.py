@@ -33,7 +33,7 @@ from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calli
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument, argument_value, target_names
 from jitlint.rules._jitted import annotated_strict_array, jitted_calls, jitted_functions, static_names
 from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
-                                spec_errors, spec_of, target_def)
+                                spec_errors, spec_keyword_values, spec_of, target_def)
 from jitlint.values import (
     IterationValues, Varying, array_made_by, assigned, class_attribute_value, dict_item_value, elementwise_operands, function_returns, origin,
     reaching_values, statements_in,
@@ -182,20 +182,24 @@ def specs(ctx: FileContext) -> list[tuple[object, StaticArgSpec]]:
     return ctx.shared("static-specs", lambda c: [
         (app, spec) for app in c.jit_applications
         if (spec := spec_of(app, c.model, bound_method_target(c, app.target, app.frame.scope))
-            or _all_traced_spec(app)) is not None])
+            or _all_traced_spec(app, c.model)) is not None])
 
 
-def _all_traced_spec(app: JitApplication) -> Optional[StaticArgSpec]:
+def _all_traced_spec(app: JitApplication, model: SemanticModel) -> Optional[StaticArgSpec]:
     """``kernel = jax.jit(make_kernel(...))``, ``jax.jit(model.apply)``: a callable whose
     signature this file does not show, jitted with no static argument at all: every argument
-    of every call is traced, whatever the signature (``kernel(x1, x2, "ntk")`` raises)."""
+    of every call is traced, whatever the signature (``kernel(x1, x2, "ntk")`` raises); the
+    positions it donates are as written (``jax.jit(jax.grad(loss), donate_argnums=0)``)."""
     if app.jit.qualname not in ARGNUM_JITS or app.call is None \
             or isinstance(app.target, (cst.FunctionDef, cst.Lambda)) \
             or any(a.keyword is None or a.keyword.value not in ("donate_argnums", "donate_argnames")
                    for a in app.call.args[1:]) or app.jit.via:
         return None
+    values, readable = spec_keyword_values(app, model)
     return StaticArgSpec(name=cst.Module([]).code_for_node(app.target), jit=app.jit.qualname,
-                         varargs=True, varkw=True)
+                         varargs=True, varkw=True, readable=readable,
+                         donate_argnums=values.get("donate_argnums"),  # type: ignore[arg-type]
+                         donate_argnames=values.get("donate_argnames"))  # type: ignore[arg-type]
 
 
 def static_array_params(ctx: FileContext) -> Iterator[tuple[object, StaticArgSpec, list[cst.Param]]]:

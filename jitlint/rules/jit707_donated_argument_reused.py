@@ -19,7 +19,9 @@ class DonatedArgumentReused(Rule):
     """
     ## What it does
     Flags an array passed at a donated position of a jitted call (`donate_argnums` /
-    `donate_argnames`, also inferred one from the other as jit does) that the code uses again
+    `donate_argnames`, also inferred one from the other as jit does; also a jit of a transform,
+    `jax.jit(jax.grad(loss), donate_argnums=0)`, whose gradient is written into the donated
+    parameters' buffer) that the code uses again
     afterwards: passed to a later call (`cauchy(a, g, l)` then `cauchy(b, g, l)`), computed
     with, or passed again by a loop that never rebinds it (the next iteration hands the same,
     donated buffer). A read after an `if` whose branch donated the array and then rebound the
