@@ -1450,6 +1450,9 @@ NON_PYTREE_CLASS_DECORATORS = frozenset({
 # ``__init_subclass__`` that makes one): ``self`` of a ``@jax.jit`` method raises TypeError on
 # the first call (rl-blox PR 19: a value function deriving ``abc.ABC``; tests/test_jaxfacts.py).
 PLAIN_CLASS_BASES = frozenset({"abc.ABC"})
+# Metaclasses that leave a class plain the same way (``class NeuralNetwork(metaclass=abc.ABCMeta)``:
+# neural_ilqr's jitted ``update`` method raises TypeError on its ``self``; tests/test_jaxfacts.py).
+PLAIN_METACLASSES = frozenset({"abc.ABCMeta"})
 
 # --- Base classes whose subclasses are no pytrees -------------------------------------------------
 # A flax.linen Module is a frozen dataclass, not a pytree: passed at a traced position of

@@ -44,7 +44,7 @@ from jitlint.jaxfacts import (TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES, SCIPY_J
                               TRACED_RESULT_CALLS,
                               TRACING_CALLS,
                               ConcreteParam, DIFFERENTIATED_VALUE_CONVERSIONS, DISPATCHED_RANDOM_DRAWS,
-                              HOST_RANDOM_DRAWS, HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, LAX_LOOP_BODIES, NON_PYTREE_CLASS_DECORATORS, PLAIN_CLASS_BASES, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
+                              HOST_RANDOM_DRAWS, HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, LAX_LOOP_BODIES, NON_PYTREE_CLASS_DECORATORS, PLAIN_CLASS_BASES, PLAIN_METACLASSES, CONSUMING_METHODS, STATE_MAKERS, CACHE_KEY_MISSING_FLAGS,
                               CONFIG_UPDATES, CACHE_CLEARS, NONDIFF_SPEC_TRANSFORMS, BATCH_KEEPING_CALLS,
                               HOST_RANDOM_GENERATORS, PYTREE_METADATA_DECORATORS, SEEDING_CALLS, PYTHON_VALUE_ATTRIBUTES,
                               FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS,
@@ -2499,6 +2499,21 @@ def test_plain_class_base_leaves_self_no_valid_jit_argument(qualname):
     base = getattr(importlib.import_module(module), name)
 
     class Scaler(base):
+        def scaled(self, v):
+            return v * 2.0
+
+    [leaf] = jax.tree_util.tree_leaves(Scaler())
+    assert isinstance(leaf, Scaler)  # one opaque leaf: no pytree
+    with pytest.raises(TypeError, match="not a valid JAX type|abstract array"):
+        jax.jit(Scaler.scaled)(Scaler(), 1.0)
+
+
+@pytest.mark.parametrize("qualname", sorted(PLAIN_METACLASSES))
+def test_plain_metaclass_leaves_self_no_valid_jit_argument(qualname):
+    module, name = qualname.rsplit(".", 1)
+    metaclass = getattr(importlib.import_module(module), name)
+
+    class Scaler(metaclass=metaclass):
         def scaled(self, v):
             return v * 2.0
 

@@ -43,7 +43,8 @@ from jitlint.jaxfacts import (ARRAY_FILTERS, DTYPE_OBJECTS, ITERATOR_BUILTINS, F
                               NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS, NON_NUMERIC_DTYPE_CODES,
                               NON_NUMERIC_DTYPE_NAMES, NUMPY_DTYPED_CONSTRUCTORS,
                               NUMPY_INFERRING_CONSTRUCTORS, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS,
-                              PYTREE_REGISTRATIONS, NON_PYTREE_CLASS_BASES)
+                              PYTREE_REGISTRATIONS, NON_PYTREE_CLASS_BASES, NON_PYTREE_CLASS_DECORATORS,
+                              PLAIN_CLASS_BASES, PLAIN_METACLASSES)
 from jitlint.rule import FileContext
 from jitlint.rules._context import calling_context
 from jitlint.semantic import Binding, CallSite, Scope, argument_value, target_names
@@ -669,20 +670,37 @@ def _written_elsewhere(ctx: FileContext, cls: cst.ClassDef, attr: str) -> bool:
 
 
 # ---------------------------------------------------------------------------- plain classes
-def plain_class(ctx: FileContext, cls: cst.ClassDef, scope: Scope) -> bool:
-    """A class whose instances are not pytrees: no base (but ``object``), no decorator but
-    ``dataclasses.dataclass``, no ``tree_flatten``, not registered by a call in this module."""
-    if cls.keywords or any(not (isinstance(b.value, cst.Name) and b.value.value == "object") for b in cls.bases):
+def plain_class(ctx: FileContext, cls: cst.CSTNode, scope: Optional[Scope]) -> bool:
+    """A class (written in ``scope``) whose instances JAX sees as plain objects, not pytrees: no
+    base but ``object``, plain classes of this module (none defining ``__init_subclass__``, which
+    may register each subclass) and library bases that make no pytree (``abc.ABC``:
+    jaxfacts.PLAIN_CLASS_BASES); no metaclass but plain ones (``abc.ABCMeta``); no decorator but
+    ones that make no pytree (``@dataclass``, ``@attr.s``); no ``tree_flatten`` nor
+    ``__jax_array__``; not registered by a call in this module."""
+    if not isinstance(cls, cst.ClassDef) or scope is None:
         return False
-    for decorator in cls.decorators:
-        expr = decorator.decorator
-        if ctx.model.qualified_name(expr.func if isinstance(expr, cst.Call) else expr, scope) \
-                != "dataclasses.dataclass":
+    if any(ctx.model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator, scope)
+           not in NON_PYTREE_CLASS_DECORATORS for d in cls.decorators):
+        return False
+    if any(keyword.keyword is None or keyword.keyword.value != "metaclass"
+           or ctx.model.qualified_name(keyword.value, scope) not in PLAIN_METACLASSES for keyword in cls.keywords):
+        return False  # a metaclass may make a pytree of each class
+    for base in cls.bases:
+        if isinstance(base.value, cst.Name) and base.value.value == "object" \
+                or ctx.model.qualified_name(base.value, scope) in PLAIN_CLASS_BASES:
+            continue
+        local = calling_context(ctx).class_of(base.value, scope)
+        if local is None or local is cls or _defines(local, "__init_subclass__") \
+                or not plain_class(ctx, local, ctx.model.scope_of[local].parent):
             return False
-    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
-    if any(isinstance(s, cst.FunctionDef) and s.name.value in PYTREE_METHODS | ARRAY_PROTOCOL for s in body):
+    if _defines(cls, *PYTREE_METHODS, *ARRAY_PROTOCOL):
         return False
     return cls not in registered_classes(ctx) and not registers_dynamically(ctx)
+
+
+def _defines(cls: cst.ClassDef, *names: str) -> bool:
+    return isinstance(cls.body, cst.IndentedBlock) and any(
+        isinstance(s, cst.FunctionDef) and s.name.value in names for s in cls.body.body)
 
 
 _PYTHON_VALUE_TYPES = frozenset({"int", "float", "bool", "str", "complex", "None"})

@@ -33,6 +33,10 @@ from jitlint.walk import Walker, iter_nodes
 # jit kinds whose non-static arguments are traced as arrays (JIT8xx); filtering jits make every
 # non-array argument static, flax.linen.jit wraps modules: both are left alone there.
 TRACING_JITS = ARGNUM_JITS
+# jit kinds that trace a plain object passed to them, and so raise TypeError on it: nnx.jit splits
+# NNX objects into state, but hands any other argument to jax.jit (a trainer's ``self``: measured,
+# fixtures/trace_misuse/nnx_jit_on_method_of_trainer_class.py).
+OBJECT_TRACING_JITS = TRACING_JITS | GRAPH_STATIC_JITS
 # jit kinds whose calls we analyse for argument churn (JIT5xx).
 CALLABLE_JITS = ARGNUM_JITS | FILTERING_JIT_FUNCTIONS | {"jax.pmap", "flax.nnx.jit"}
 # Parameter annotations that say "this is an array (or a scalar made one)".

@@ -2,12 +2,10 @@ from typing import Iterator
 
 import libcst as cst
 
-from jitlint.jaxfacts import NON_PYTREE_CLASS_DECORATORS, PLAIN_CLASS_BASES
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._arguments import PYTREE_METHODS, registered_classes
-from jitlint.rules._context import calling_context
-from jitlint.rules._jitted import TRACING_JITS, jitted_functions, positional_params, static_names
-from jitlint.semantic import Scope, decorator_name
+from jitlint.rules._arguments import plain_class
+from jitlint.rules._jitted import OBJECT_TRACING_JITS, TRACING_JITS, jitted_functions, positional_params, static_names
+from jitlint.semantic import decorator_name
 from jitlint.staticargs import literal, spec_of
 
 
@@ -17,13 +15,17 @@ class JitOnMethod(Rule):
     Flags `@jax.jit` (or `@partial(jax.jit, ...)` without `self` static) directly on a method
     of a plain class: no base class but plain classes of this module (none of which defines
     `__init_subclass__`, which may register subclasses) and library bases that make no pytree
-    (`abc.ABC`: `jaxfacts.PLAIN_CLASS_BASES`, rl-blox PR 19), no metaclass, no class decorator but
+    (`abc.ABC`: `jaxfacts.PLAIN_CLASS_BASES`, rl-blox PR 19), no metaclass but `abc.ABCMeta`
+    (`jaxfacts.PLAIN_METACLASSES`: neural_ilqr's network base class), no class decorator but
     ones that make no pytree
     (`@dataclass`, `@attr.s`, `@attrs.define`: `jaxfacts.NON_PYTREE_CLASS_DECORATORS`; jax issue
     1567), no `tree_flatten`, not registered by
     a call in the module (`jax.tree_util.register_pytree_node(Cls, ...)` and the others of
     `jaxfacts.PYTREE_REGISTRATIONS`). A pytree class (`equinox.Module`, a `flax.struct`
     dataclass, `register_pytree_node_class`) is silent: there `self` is a valid jit argument.
+    The same holds for a bare `@nnx.jit` on such a method: nnx.jit splits NNX objects into
+    state but hands any other argument to jax.jit (learning-jax's MNIST trainer class, TypeError
+    at the first step; the trainer made an `nnx.Module` runs).
     Also `@jax.jit` directly under `@classmethod` unless `static_argnums` names position 0 (or
     `static_argnames` the first parameter): every call passes the class object first.
 
@@ -79,14 +81,9 @@ class JitOnMethod(Rule):
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         yield from _classmethods(ctx)
-        registered = None
         for func, entry in jitted_functions(ctx).items():
             frame = ctx.model.functions.get(func)
-            if frame is None or frame.scope.kind != "class" or not _plain_class(ctx, frame.scope.node, frame.scope):
-                continue
-            if registered is None:
-                registered = registered_classes(ctx)
-            if frame.scope.node in registered:
+            if frame is None or frame.scope.kind != "class" or not plain_class(ctx, frame.scope.node, frame.scope.parent):
                 continue
             if any(decorator_name(d) in ("staticmethod", "classmethod") for d in func.decorators):
                 continue
@@ -94,16 +91,20 @@ class JitOnMethod(Rule):
             if not params or params[0].name.value != "self":
                 continue
             for app in entry.apps:
-                if app.anchor not in func.decorators or app.jit.qualname not in TRACING_JITS:
+                if app.anchor not in func.decorators or app.jit.qualname not in OBJECT_TRACING_JITS:
                     continue
                 spec = spec_of(app, ctx.model)
-                static = static_names(spec)
+                # nnx.jit's own spec is not read: only a bare ``@nnx.jit`` is known to trace ``self``
+                static = static_names(spec) if app.jit.qualname in TRACING_JITS else \
+                    None if app.keywords else frozenset()
                 if static is None or "self" in static:
                     continue
+                fix = "make the class an nnx.Module (nnx.jit splits it into state), or nnx.jit a function " \
+                    "of the model and batch instead" if app.jit.qualname not in TRACING_JITS else \
+                    "jit a function of the arrays instead (or make the class a pytree)"
                 yield Violation(app.anchor, (
                     f"jit on method `{func.name.value}` traces `self`, an object of a plain class: "
-                    f"the first call raises TypeError{_counted_self(spec, params)}; jit a function of "
-                    f"the arrays instead (or make the class a pytree)"))
+                    f"the first call raises TypeError{_counted_self(spec, params)}; {fix}"))
 
 
 def _counted_self(spec, params: list[cst.Param]) -> str:
@@ -113,34 +114,6 @@ def _counted_self(spec, params: list[cst.Param]) -> str:
         return ""
     marked = ", ".join(f"`{params[n].name.value}`" for n in nums)
     return f" (static_argnums counts `self` as position 0, so {tuple(spec.static_argnums)} marks {marked})"
-
-
-def _plain_class(ctx: FileContext, node: cst.CSTNode, scope: Scope) -> bool:
-    """A class JAX sees as a plain object: no base class but plain classes of this module, no
-    ``tree_flatten``, and no class
-    decorator but ones that make no pytree (``@dataclass``, ``@attr.s``: jaxfacts)."""
-    if not isinstance(node, cst.ClassDef) or scope.parent is None or any(
-            ctx.model.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator,
-                                     scope.parent) not in NON_PYTREE_CLASS_DECORATORS
-            for d in node.decorators):
-        return False
-    for base in node.bases:  # bases of this module that are plain classes themselves
-        if isinstance(base.value, cst.Name) and base.value.value == "object" \
-                or ctx.model.qualified_name(base.value, scope.parent) in PLAIN_CLASS_BASES:
-            continue
-        local = calling_context(ctx).class_of(base.value, scope.parent)
-        if local is None or local is node or not _plain_class(ctx, local, ctx.model.scope_of[local]) \
-                or _defines(local, "__init_subclass__"):
-            return False  # (a base's __init_subclass__ may register each subclass as a pytree)
-    if node.keywords:  # a metaclass
-        return False
-    return not any(isinstance(s, cst.FunctionDef) and s.name.value in PYTREE_METHODS
-                   for s in node.body.body)
-
-
-def _defines(cls: cst.ClassDef, name: str) -> bool:
-    return isinstance(cls.body, cst.IndentedBlock) and any(
-        isinstance(s, cst.FunctionDef) and s.name.value == name for s in cls.body.body)
 
 
 def _classmethods(ctx: FileContext) -> Iterator[Violation]:
