@@ -31,12 +31,16 @@ Every rule that asks "does this code run eagerly, and how often?" asks this one 
   own context is unknown.
 
 A loop over a literal list or tuple of configurations (written inline, or through a name bound
-once to one, or to a ``range``) runs once per distinct program: ``sweeps_configurations``.
+once to one, or to a ``range``, a parameter's literal default, or a list appended to in a loop
+over such items) runs once per distinct program: ``sweeps_configurations``.  A call there does
+not repeat its callee when it reads the item as a configuration, also through names the loop
+binds from it (``for lvl in levels: y = lvl["projections"]; align(y)``: a new shape per level).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from functools import cached_property
 from typing import Iterator, NamedTuple, Optional
 
@@ -132,7 +136,11 @@ class CallingContext:
         """The eager call ``site`` runs more than once: in a loop, or in a repeated function."""
         if self.runs_traced(site.frame):
             return False
-        if site.frame.loops_in_scope() or any(f.node in self._handed.runner_lambdas for f in site.frame):
+        # a loop over a literal list of configurations runs the call once per distinct program
+        # (``for lvl in levels: align(..., lvl["projections"])``, a new shape per level)
+        if any(not self.sweeps_configurations(loop, site.frame.scope, site.node, sizes_only=True)
+               for loop in site.frame.loops_in_scope()) \
+                or any(f.node in self._handed.runner_lambdas for f in site.frame):
             return True
         if id(site) in self._passed_at:
             return self.site_repeats(self._passed_at[id(site)])
@@ -489,43 +497,90 @@ class CallingContext:
         return any(site.frame.is_inside(loop) and self.model.qualified_name(site.node.func, site.frame.scope) in timers
                    for site in self.model.calls)
 
-    def sweeps_configurations(self, loop: cst.CSTNode, scope: Scope, user: cst.CSTNode) -> bool:
+    def sweeps_configurations(self, loop: cst.CSTNode, scope: Scope, user: cst.CSTNode,
+                              sizes_only: bool = False) -> bool:
         """``for n in (64, 128): run(n)`` / ``sizes = [...]; for n in sizes: run(n)``: a loop
         over a literal list (or a range bound to a name) whose item ``user`` reads runs once per
         distinct program.  An item read only as array data (``jnp.full(2, start)``,
-        ``jnp.asarray(lr)``: not a shape, size or axis there) is one program with new values."""
-        if not isinstance(loop, cst.For) or not self._reads_as_configuration(user, loop_targets(loop), scope):
+        ``jnp.asarray(lr)``: not a shape, size or axis there) is one program with new values.
+        ``sizes_only``: the literal items are integers (sizes, factors, widths), not floats,
+        strings or dicts that may as well be data (``for prompt in prompts``)."""
+        if not isinstance(loop, cst.For) or not self._reads_as_configuration(user, loop_targets(loop), scope, loop):
             return False
-        iterable = loop.iter
+        return self._literal_items(loop.iter, scope, sizes_only)
+
+    def _literal_items(self, iterable: cst.BaseExpression, scope: Scope, sizes_only: bool, depth: int = 0) -> bool:
+        """``iterable`` is a literal list or tuple (or a comprehension, a ``range``), written
+        there or bound to a name once, or a parameter's literal default; also an empty list
+        filled by ``append`` in loops over such items (``levels = []; for f in factors:
+        levels.append({...})``)."""
+        if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "enumerate" \
+                and not self.model.lookup("enumerate", scope) and iterable.args and not iterable.args[0].star:
+            iterable = iterable.args[0].value  # ``for i, lvl in enumerate(levels)``
+        listed: Optional[tuple[str, Scope]] = None
         for _ in range(3):  # the one definition reaching the loop, through crops (``Ns = Ns[:6]``)
             if not isinstance(iterable, cst.Name):
                 break
+            binding = value_flow(self.ctx).single(iterable, scope)
+            if binding is not None and binding.kind == "param" and isinstance(binding.node, cst.Param):
+                default = binding.node.default  # ``def align_multires(..., factors=(2, 1))``
+                return isinstance(default, (cst.List, cst.Tuple)) and bool(default.elements) \
+                    and (not sizes_only or _sizes(default))
+            listed = (iterable.value, scope)
             made = origin(value_flow(self.ctx), iterable, scope, None)
             if made is None:
                 return False
             iterable, scope = made[0], made[1]
             if isinstance(iterable, cst.Call) and self.model.qualified_name(iterable.func, scope) == "range":
-                return True
+                return not sizes_only  # a counter may as well count epochs or steps
             if isinstance(iterable, cst.Subscript) and isinstance(iterable.value, cst.Name):
                 iterable = iterable.value
+        if isinstance(iterable, cst.List) and not iterable.elements:
+            return listed is not None and depth < 2 and self._appended_per_item(*listed, sizes_only, depth)
         # a literal list, or one a comprehension computes (``[1 << i for i in range(2, 15)]``)
+        if sizes_only:
+            return _sizes(iterable)
         return isinstance(iterable, (cst.List, cst.Tuple, cst.Set, cst.ListComp))
 
-    def _reads_as_configuration(self, expr: cst.CSTNode, targets: set[str], scope: Scope) -> bool:
+    def _appended_per_item(self, name: str, scope: Scope, sizes_only: bool, depth: int) -> bool:
+        """The list ``name`` (of ``scope``) is filled only by ``name.append(...)`` in loops over
+        literal items."""
+        appends = [site for site in self.model.calls
+                   if isinstance(site.node.func, cst.Attribute) and isinstance(site.node.func.value, cst.Name)
+                   and site.node.func.value.value == name and site.frame.scope is scope]
+        if not appends or any(site.node.func.attr.value != "append" for site in appends):  # type: ignore[union-attr]
+            return False
+        for site in appends:
+            loops = [loop for loop in site.frame.loops_in_scope() if isinstance(loop, cst.For)]
+            if not loops or not self._literal_items(loops[0].iter, scope, sizes_only, depth + 1):
+                return False
+        return True
+
+    def _reads_as_configuration(self, expr: cst.CSTNode, targets: set[str], scope: Scope,
+                                loop: Optional[cst.CSTNode] = None, depth: int = 0) -> bool:
         """``expr`` reads one of ``targets`` other than as the data of a NumPy / jax.numpy call
-        (jaxfacts.CONCRETE_PARAMS tells which of its parameters are shapes, sizes, axes)."""
+        (jaxfacts.CONCRETE_PARAMS tells which of its parameters are shapes, sizes, axes), also
+        through a name the body of ``loop`` binds once from one (``y = lvl["projections"]``)."""
         if isinstance(expr, cst.Name):
-            return expr.value in targets
+            if expr.value in targets:
+                return True
+            if loop is None or depth > 2:
+                return False
+            binding = value_flow(self.ctx).single(expr, scope)
+            return binding is not None and binding.kind == "assign" and binding.value is not None \
+                and binding.frame is not None and binding.frame.is_inside(loop) \
+                and self._reads_as_configuration(binding.value, targets, binding.scope, loop, depth + 1)
+        read = functools.partial(self._reads_as_configuration, loop=loop, depth=depth)
         if isinstance(expr, (cst.Attribute, cst.Arg)):  # not ``cfg.n`` / ``f(n=...)``'s names
-            return self._reads_as_configuration(expr.value, targets, scope)
+            return read(expr.value, targets, scope)
         if isinstance(expr, cst.Call):
             qualname = self.model.qualified_name(expr.func, scope) or ""
             if qualname in SEEDING_CALLS:
                 return False  # ``jax.random.PRNGKey(seed)``: new numbers, the same program
             callee = self.callee(expr, scope) if not any(a.star for a in expr.args) else None
             if callee is not None:  # ``run(seed)``: read as the callee reads its parameter
-                return self._reads_as_configuration(expr.func, targets, scope) or any(
-                    self._reads_as_configuration(arg.value, targets, scope)
+                return read(expr.func, targets, scope) or any(
+                    read(arg.value, targets, scope)
                     and not self._only_seeds(callee, param, 0)
                     for arg, param in _bound_params(callee, expr))
             if qualname.startswith(("jax.numpy.", "numpy.")) and not any(a.star for a in expr.args):
@@ -536,10 +591,10 @@ class CallingContext:
                     position += arg.keyword is None
                     keyword = arg.keyword.value if arg.keyword is not None else None
                     if concrete_param(facts, index, keyword) is not None or keyword == "dtype":
-                        if self._reads_as_configuration(arg.value, targets, scope):
+                        if read(arg.value, targets, scope):
                             return True
                 return False
-        return any(self._reads_as_configuration(child, targets, scope) for child in children(expr))
+        return any(read(child, targets, scope) for child in children(expr))
 
     def _only_seeds(self, function: cst.FunctionDef, param: Optional[str], depth: int) -> bool:
         """Every read of ``param`` in ``function`` is a seed: an argument of a seeding call
@@ -1063,6 +1118,13 @@ class CallingContext:
             candidates = [m for c in self.model.classes if (m := class_methods(c).get(method)) is not None]
             if guess and len(candidates) == 1:  # a method name unique among the module's classes
                 yield candidates[0]
+
+
+def _sizes(literal: cst.BaseExpression) -> bool:
+    """A non-empty literal list, tuple or set of integers (sizes, factors, widths: ``(4, 2, 1)``);
+    floats may as well be values the program computes with (``for radius in [0.1, 0.2]``)."""
+    return isinstance(literal, (cst.List, cst.Tuple, cst.Set)) and bool(literal.elements) \
+        and all(isinstance(e.value, cst.Integer) for e in literal.elements)
 
 
 def _bound_params(function: Optional[cst.FunctionDef], call: cst.Call) -> Iterator[tuple[cst.Arg, Optional[str]]]:

@@ -36,7 +36,11 @@ class JitOfLocalFunction(FreshCallableRule):
     of variants that builds each and jits an evaluation closing over it compiles once per
     variant, each a program of its own: that is left alone (evosax's BBOB notebook), and so is
     a loop over configurations a library call lists (`pgx.available_envs()`,
-    `itertools.product(depths, widths)`) that builds each and jits it (JIT104/105 too).
+    `itertools.product(depths, widths)`) that builds each and jits it (JIT104/105 too), and a
+    function called once per level of a list built from literal sizes or factors, each level
+    read through names the loop binds (`for lvl in levels: y = lvl["projections"]; align(y)`,
+    tomojax's coarse-to-fine alignment: a new shape per level, 3 compiles for 3 levels jitted
+    where it is or once; the same levels run for 2 epochs compile 6 times: flagged).
 
     ## Fix safety
     Moving the function to module level is safe when it closes over nothing that changes; pass
