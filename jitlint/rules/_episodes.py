@@ -74,6 +74,9 @@ def _named(model: SemanticModel, flow: ValueFlow, name: cst.Name, scope: Scope, 
     bindings = flow.reaching(name, scope)
     if not bindings:
         return None
+    pooled = _pooled(model, flow, bindings, depth)
+    if pooled is not None:
+        return pooled
     if any(_empty_list(b) for b in bindings):
         return _collected(model, flow, name, bindings)
     found = None
@@ -201,6 +204,23 @@ def _collected(model: SemanticModel, flow: ValueFlow, name: cst.Name, bindings: 
         stop = _open_ended(model, loop, start.scope)
         if stop is not None:
             return Episode(loop, stop, _function_name(start.scope))
+    return None
+
+
+def _pooled(model: SemanticModel, flow: ValueFlow, bindings: list[Binding], depth: int) -> Optional[Episode]:
+    """A list extended by whole episodes (``state_pool += list(states)`` of a rollout's
+    states, then ``jnp.array(state_pool)`` every few episodes): as long as the episodes pooled
+    since it was emptied, a new length at each read."""
+    for binding in bindings:
+        if not _is_extension(binding):
+            continue
+        added = binding.node.value  # type: ignore[attr-defined]
+        if isinstance(added, cst.Call) and isinstance(added.func, cst.Name) and added.func.value in ("list", "tuple") \
+                and not model.lookup(added.func.value, binding.scope) and len(added.args) == 1:
+            added = added.args[0].value
+        episode = episode_length(model, flow, added, binding.scope, depth + 1)
+        if episode is not None:
+            return episode
     return None
 
 
