@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Optional
 
 import jitlint
 from jitlint.config import Settings
@@ -92,6 +92,17 @@ def alive(pid: int, grace: float = 60.0) -> bool:
         if time.monotonic() >= deadline:
             return True
         time.sleep(0.05)
+
+
+REQUIRES = re.compile(r"^# requires: (?P<module>[\w.]+)$", re.M)
+
+
+def missing_requirement(path: Path) -> Optional[str]:
+    """The module a fixture needs (``# requires: torch``) when it is not installed here."""
+    import importlib.util
+
+    required = REQUIRES.search(path.read_text(encoding="utf-8"))
+    return required["module"] if required and importlib.util.find_spec(required["module"]) is None else None
 
 
 def expected_findings(path: Path) -> set[tuple[int, str]]:

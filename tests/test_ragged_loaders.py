@@ -4,16 +4,14 @@ compiles its jitted function twice (the short last batch), each negative once.""
 
 from __future__ import annotations
 
-import importlib.util
-import re
 from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, declared_compiles, expected_findings, run_counting_compiles, user_function_compiles
+from helpers import (FIXTURES, REQUIRES, declared_compiles, expected_findings, missing_requirement, run_counting_compiles,
+                     user_function_compiles)
 
 SCRIPTS = sorted((FIXTURES / "ragged_loaders").glob("*.py"))
-REQUIRES = re.compile(r"^# requires: (?P<module>[\w.]+)$", re.M)
 
 
 def test_each_loader_has_a_positive_and_a_negative():
@@ -25,9 +23,10 @@ def test_each_loader_has_a_positive_and_a_negative():
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
 def test_loader_fixture_compiles_as_claimed(path: Path):
     pytest.importorskip("jax")
-    module = REQUIRES.search(path.read_text(encoding="utf-8"))["module"]
-    if importlib.util.find_spec(module) is None:
-        pytest.skip(f"{module} is not installed")
+    assert REQUIRES.search(path.read_text(encoding="utf-8"))
+    missing = missing_requirement(path)
+    if missing is not None:
+        pytest.skip(f"{missing} is not installed")
     report = run_counting_compiles(path)
     assert report["outcome"]["status"] == "ok", report["stderr"][-2000:]
     declared = declared_compiles(path)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import (FIXTURES, ForkedRun, actual_findings, declared_compiles, expected_findings,
+from helpers import (FIXTURES, ForkedRun, actual_findings, declared_compiles, expected_findings, missing_requirement,
                      run_all_counting_compiles, run_all_without_jit, run_forked,
                      user_function_compiles)
 from jitlint.config import Settings
@@ -60,6 +60,9 @@ def test_every_fixture_declares_its_runtime_behaviour():
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_fixture_behaves_as_declared(path: Path, reports, eager_outputs):
+    missing = missing_requirement(path)
+    if missing is not None:
+        pytest.skip(f"{missing} is not installed")
     report, text = reports[path], path.read_text()
     outcome = report["outcome"]
     raised = RAISES.search(text)
