@@ -1448,8 +1448,10 @@ NON_PYTREE_CLASS_DECORATORS = frozenset({
 # --- Library bases that leave a class plain -----------------------------------------------------
 # A subclass of these is still a plain Python object to JAX (no pytree registration, no
 # ``__init_subclass__`` that makes one): ``self`` of a ``@jax.jit`` method raises TypeError on
-# the first call (rl-blox PR 19: a value function deriving ``abc.ABC``; tests/test_jaxfacts.py).
-PLAIN_CLASS_BASES = frozenset({"abc.ABC"})
+# the first call (rl-blox PR 19: a value function deriving ``abc.ABC``; a torch ``Dataset`` with a
+# jitted ``__getitem__``, GAN-with-JAX's "jax in data loading" commit; tests/test_jaxfacts.py,
+# where the library is installed).
+PLAIN_CLASS_BASES = frozenset({"abc.ABC", "torch.utils.data.Dataset", "torch.utils.data.IterableDataset"})
 # Metaclasses that leave a class plain the same way (``class NeuralNetwork(metaclass=abc.ABCMeta)``:
 # neural_ilqr's jitted ``update`` method raises TypeError on its ``self``; tests/test_jaxfacts.py).
 PLAIN_METACLASSES = frozenset({"abc.ABCMeta"})

@@ -15,7 +15,8 @@ class JitOnMethod(Rule):
     Flags `@jax.jit` (or `@partial(jax.jit, ...)` without `self` static) directly on a method
     of a plain class: no base class but plain classes of this module (none of which defines
     `__init_subclass__`, which may register subclasses) and library bases that make no pytree
-    (`abc.ABC`: `jaxfacts.PLAIN_CLASS_BASES`, rl-blox PR 19), no metaclass but `abc.ABCMeta`
+    (`abc.ABC`, torch's `Dataset`: `jaxfacts.PLAIN_CLASS_BASES`, rl-blox PR 19, a jitted
+    `__getitem__` of GAN-with-JAX's dataset), no metaclass but `abc.ABCMeta`
     (`jaxfacts.PLAIN_METACLASSES`: neural_ilqr's network base class), no class decorator but
     ones that make no pytree
     (`@dataclass`, `@attr.s`, `@attrs.define`: `jaxfacts.NON_PYTREE_CLASS_DECORATORS`; jax issue
