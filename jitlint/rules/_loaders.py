@@ -226,10 +226,11 @@ def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
         return None
     if isinstance(size, cst.UnaryOperation) or isinstance(size, cst.Integer) and int(size.evaluated_value) <= 1:
         return None  # ``batch_size=-1``: the whole split at once
-    if isinstance(size, cst.Integer) and (position > 0 and positional or isinstance(func, cst.Attribute)):
+    size_value = _int_of(flow, size, scope) if size is not None else None  # ``batch_size=B`` with ``B = 100``
+    if size_value and (position > 0 and positional or isinstance(func, cst.Attribute)):
         length = _known_length(model, flow, positional[0].value, scope) if position > 0 \
             else _split_size(model, flow, func.value, scope)  # type: ignore[union-attr]
-        if length is not None and length % int(size.evaluated_value) == 0:
+        if length is not None and length % size_value == 0:
             return None  # ``np.array_split(np.ones((10, 2)), 2)``: every chunk is as long
     shown = name.replace("tensorflow_datasets.", "tfds.").replace("tensorflow.", "tf.").replace("numpy.", "np.")
     if entry.chunks:
