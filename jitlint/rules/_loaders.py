@@ -36,8 +36,8 @@ import libcst as cst
 from jitlint.jaxfacts import (RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES,
                               RaggedBatcher)
 from jitlint.semantic import Scope, SemanticModel, argument_value
-from jitlint.values import (ValueFlow, assigned, bound_values, host_random_size, namespace_member, returned_values,
-                            unpacked_call)
+from jitlint.values import (ValueFlow, assigned, bound_values, host_random_size, literal_truth, namespace_member,
+                            returned_values, unpacked_call)
 from jitlint.batches import batched_length, collected_to_end, ragged_loader_class, ragged_loop, src as _src, stop_parameter
 from jitlint.walk import own_nodes
 from jitlint.walk import children
@@ -336,10 +336,11 @@ def _torchvision_split_length(call: cst.Call, qualname: str) -> Optional[int]:
     """``datasets.MNIST(root, train=False, ...)``: the length of the split its ``train`` flag picks
     (jaxfacts.TORCHVISION_SPLIT_SIZES); None for a flag that is not a literal."""
     train = argument_value(call, 1, "train")
-    if train is not None and not (isinstance(train, cst.Name) and train.value in ("True", "False")):
+    picked = True if train is None else literal_truth(train)
+    if picked is None:
         return None
     train_length, test_length = TORCHVISION_SPLIT_SIZES[qualname]
-    return test_length if isinstance(train, cst.Name) and train.value == "False" else train_length
+    return train_length if picked else test_length
 
 
 def _split_size(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
