@@ -226,11 +226,11 @@ def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
         return None
     if isinstance(size, cst.UnaryOperation) or isinstance(size, cst.Integer) and int(size.evaluated_value) <= 1:
         return None  # ``batch_size=-1``: the whole split at once
-    size_value = _int_of(flow, size, scope) if size is not None else None  # ``batch_size=B`` with ``B = 100``
-    if size_value and (position > 0 and positional or isinstance(func, cst.Attribute)):
+    sizes = _ints_of(flow, size, scope, passed) if size is not None else None  # ``batch_size=B`` with ``B = 100``
+    if sizes and (position > 0 and positional or isinstance(func, cst.Attribute)):
         length = _known_length(model, flow, positional[0].value, scope) if position > 0 \
             else _split_size(model, flow, func.value, scope)  # type: ignore[union-attr]
-        if length is not None and length % size_value == 0:
+        if length is not None and all(length % size_value == 0 for size_value in sizes):
             return None  # ``np.array_split(np.ones((10, 2)), 2)``: every chunk is as long
     shown = name.replace("tensorflow_datasets.", "tfds.").replace("tensorflow.", "tf.").replace("numpy.", "np.")
     if entry.chunks:
@@ -572,6 +572,20 @@ def _passed_length_ragged(flow: ValueFlow, call: cst.Call, generator: cst.Functi
     rows = passed_int(stop)
     batch = int(size) if size.isdigit() else passed_int(size) if size in params else None
     return bool(rows) and bool(batch) and rows % batch != 0  # type: ignore[operator]
+
+
+def _ints_of(flow: ValueFlow, expr: cst.BaseExpression, scope: Scope, passed=None) -> Optional[list[int]]:
+    """The int ``expr`` is (``_int_of``), or, for a parameter of a function (``def
+    make_loaders(batch_size)``), the ints every call of the function gives it
+    (``make_loaders(batch_size=32)``, or its default): None unless every one is known."""
+    value = _int_of(flow, expr, scope)
+    if value is not None:
+        return [value]
+    binding = flow.single(expr, scope) if isinstance(expr, cst.Name) else None
+    if binding is None or binding.kind != "param" or passed is None:
+        return None
+    values = [_int_of(flow, value, site.frame.scope) for value, site in passed(binding) or ()]
+    return values if values and all(v is not None for v in values) else None  # type: ignore[return-value]
 
 
 def _int_of(flow: ValueFlow, expr: Optional[cst.BaseExpression], scope: Scope) -> Optional[int]:
