@@ -330,7 +330,7 @@ def unpacked_keywords(expr: cst.BaseExpression, scope: Scope, model: SemanticMod
         if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].node, cst.Assign) \
                 or len(bindings[0].node.targets) != 1 or not isinstance(bindings[0].node.targets[0].target, cst.Name) \
                 or any(same(root, frame.scope) for root, frame, _ in model.item_writes) \
-                or any(isinstance(site.node.func, cst.Attribute) and same(_code(site.node.func.value), site.frame.scope)
+                or any(isinstance(site.node.func, cst.Attribute) and same(code_text(site.node.func.value), site.frame.scope)
                        for site in model.calls):
             return None  # rebound, or written (``options["lr"] = ...``, ``options.update(...)``)
         expr = bindings[0].value  # type: ignore[assignment]
@@ -803,7 +803,7 @@ class IterationValues:
         if not isinstance(attr.value, cst.Name) or not self.invariant(attr.value, scope, loop) \
                 or attr.attr.value not in self._number_attributes():
             return None
-        text = _code(attr)
+        text = code_text(attr)
         assigns = {id(t): small for small in statements_in(loop) if isinstance(small, cst.Assign)
                    for t in small.targets}
         found = None
@@ -811,7 +811,7 @@ class IterationValues:
             if root != attr.value.value or frame.scope is not scope or not frame.is_inside(loop):
                 continue
             target = write.target
-            if _code(target) != text:
+            if code_text(target) != text:
                 continue
             if any(isinstance(f.node, cst.If) for f in _frames_within(frame, loop)):
                 return None  # ``if plateau: cfg.lr *= 0.5`` changes now and then
@@ -820,11 +820,11 @@ class IterationValues:
                                                    cst.DivideAssign, cst.PowerAssign, cst.FloorDivideAssign)) \
                         or not self.invariant(write.value, scope, loop):
                     return None
-                found = found or (None, f"`{text}`, updated in the loop (`{_code(write)}`)")
+                found = found or (None, f"`{text}`, updated in the loop (`{code_text(write)}`)")
                 continue
             statement = assigns.get(id(write))
             value = statement.value if statement is not None else None
-            if value is not None and all(_code(n) != attr.value.value for n in names_in(value)):
+            if value is not None and all(code_text(n) != attr.value.value for n in names_in(value)):
                 # ``schedule.degree = step + 1``: set from a value new on every iteration
                 inner = self._varies(value, scope, loop, 1)
                 if inner is None:
@@ -832,8 +832,8 @@ class IterationValues:
                 found = found or (None, f"`{text}`, set in the loop from {inner[1]}")
                 continue
             if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, ARITHMETIC)
-                    and sum(_code(side) == text for side in (value.left, value.right)) == 1
-                    and all(_code(side) == text or self.invariant(side, scope, loop)
+                    and sum(code_text(side) == text for side in (value.left, value.right)) == 1
+                    and all(code_text(side) == text or self.invariant(side, scope, loop)
                             for side in (value.left, value.right))
                     and not any(_neutral(side, value.operator) for side in (value.left, value.right))):
                 return None
@@ -845,13 +845,13 @@ class IterationValues:
         not under an ``if`` in it; ``cfg`` not rebound there), or None."""
         if not isinstance(attr.value, cst.Name) or not self.invariant(attr.value, scope, loop):
             return None
-        text = _code(attr)
+        text = code_text(attr)
         assigns = {id(t): small for small in statements_in(loop) if isinstance(small, cst.Assign)
                    for t in small.targets}
         found = []
         for root, frame, write in self.model.item_writes:
             if root != attr.value.value or frame.scope is not scope or not frame.is_inside(loop) \
-                    or _code(write.target) != text:
+                    or code_text(write.target) != text:
                 continue
             statement = assigns.get(id(write))
             if statement is None or len(statement.targets) != 1 \
@@ -908,7 +908,7 @@ class IterationValues:
             found = found or inner
         if found is None or function_scope is None:
             return None
-        return found[0], f"`{_code(call)}`, returned by `{function.name.value}` from {found[1]}"
+        return found[0], f"`{code_text(call)}`, returned by `{function.name.value}` from {found[1]}"
 
     def _constructed_varies(self, call: cst.Call, scope: Scope, loop, depth: int
                             ) -> Optional[tuple[Optional[str], str]]:
@@ -930,7 +930,7 @@ class IterationValues:
             found = found or inner
         if found is None:
             return None
-        return found[0], f"`{_code(call)}`, built from {found[1]}"
+        return found[0], f"`{code_text(call)}`, built from {found[1]}"
 
     def invariant(self, expr: cst.BaseExpression, scope: Scope, loop) -> bool:
         """A number or a name (or ``name.attr``) not rebound inside ``loop``."""
@@ -1030,7 +1030,7 @@ class IterationValues:
                             and sub.value.value == name.value and len(sub.slice) == 1 \
                             and isinstance(sub.slice[0].slice, cst.Index) \
                             and self._new_key(sub.slice[0].slice.value, scope, loop):
-                        how = how or f"`{_code(sub)} = ...`"
+                        how = how or f"`{code_text(sub)} = ...`"
         return how
 
     def _new_key(self, key: cst.BaseExpression, scope: Scope, loop) -> bool:
@@ -1586,7 +1586,8 @@ def statements_in(loop: cst.CSTNode) -> Iterator[cst.CSTNode]:
             stack.extend(children(current))
 
 
-def _code(node: cst.CSTNode) -> str:
+def code_text(node: cst.CSTNode) -> str:
+    """The node as code on one line (whitespace collapsed), to compare two spellings."""
     return " ".join(cst.Module([]).code_for_node(node).split())
 
 

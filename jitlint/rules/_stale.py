@@ -39,7 +39,7 @@ from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place
 from jitlint.walk import own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel, argument_value, is_none
 from jitlint.staticargs import ARGNUM_JITS, spec_of
-from jitlint.values import GROW_METHODS, MUTATING_METHODS, assigned, self_attribute_value, target_leaves, value_flow
+from jitlint.values import GROW_METHODS, MUTATING_METHODS, assigned, code_text, self_attribute_value, target_leaves, value_flow
 from jitlint.walk import Walker, children, iter_nodes
 
 SKIPPED_JITS = frozenset({"flax.linen.jit"})
@@ -1318,17 +1318,34 @@ def _same_recipe(bindings: list[Binding], model: SemanticModel) -> bool:
     texts = set()
     for binding in bindings:
         value = binding.node.value if isinstance(binding.node, cst.Assign) else None
-        if binding.kind != "assign" or not isinstance(value, cst.Call) \
-                or not all(isinstance(arg.value, (cst.Integer, cst.Float, cst.SimpleString))
-                           for arg in value.args):
+        if binding.kind != "assign" or not isinstance(value, cst.Call):
+            return False
+        arguments = [_constant_code(arg.value, binding.scope, model) for arg in value.args]
+        if any(code is None for code in arguments):
             return False
         if _host_state_read(value, binding.scope, model) is not None:
             return False  # ``x = np.random.normal(size=3)`` in each epoch: a new draw every time
         loops = binding.frame.loops_in_scope() if binding.frame is not None else []
         if loops and _reads_loop_bound_name(value.func, loops[0]):
             return False  # ``len_batching_funcs[l]()`` with ``l`` drawn in the loop: another recipe
-        texts.add(cst.Module([]).code_for_node(value))
+        keywords = [arg.keyword.value if arg.keyword is not None else "" for arg in value.args]
+        texts.add((code_text(value.func), tuple(zip(keywords, arguments))))
     return len(texts) == 1
+
+
+def _constant_code(expr: cst.BaseExpression, scope: Scope, model: SemanticModel) -> Optional[str]:
+    """The literal ``expr`` always is, as code: a number or string written there, or a name
+    every assignment of which writes the same one (``lr = 1e-4`` in each pass of the loop that
+    then runs ``optimizer = optax.adabelief(lr)``); None for anything else."""
+    if isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString)):
+        return code_text(expr)
+    if not isinstance(expr, cst.Name):
+        return None
+    bindings = model.lookup(expr.value, scope)
+    codes = {code_text(b.value) if b.kind == "assign" and isinstance(b.node, cst.Assign) and len(b.node.targets) == 1
+             and isinstance(b.node.targets[0].target, cst.Name)
+             and isinstance(b.value, (cst.Integer, cst.Float, cst.SimpleString)) else None for b in bindings}
+    return codes.pop() if len(codes) == 1 and None not in codes else None
 
 
 def _reads_loop_bound_name(expr: cst.BaseExpression, loop: cst.CSTNode) -> bool:
