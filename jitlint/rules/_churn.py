@@ -1587,9 +1587,19 @@ class _ArgChecker:
                 return found
         return None
 
-    def _drawn_batch(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:
+    def _drawn_batch(self, arg: cst.BaseExpression, depth: int = 0) -> Optional[tuple[str, str]]:
         """``update(i, opt_state, next(batches))`` in a loop, ``batches`` an iterator over a
-        ragged source made outside it (``batches = data_stream()``: JAX's MNIST example)."""
+        ragged source made outside it (``batches = data_stream()``: JAX's MNIST example), or a
+        name the loop binds to such a draw (``x, y = next(batches)``), or a tuple of them."""
+        if isinstance(arg, (cst.Tuple, cst.List)):
+            return next((found for e in arg.elements if (found := self._drawn_batch(e.value, depth + 1)) is not None),
+                        None)
+        if isinstance(arg, cst.Name) and depth < 3:
+            bindings = self._bindings(arg, self.scope)
+            if len(bindings) == 1 and isinstance(bindings[0].node, cst.Assign) \
+                    and any(self._inside(bindings[0], loop) for loop in self.loops):
+                return self._drawn_batch(bindings[0].node.value, depth + 1)
+            return None
         if not (isinstance(arg, cst.Call) and isinstance(arg.func, cst.Name) and arg.func.value == "next"
                 and not self.model.lookup("next", self.scope) and len(arg.args) == 1
                 and isinstance(arg.args[0].value, cst.Name)):

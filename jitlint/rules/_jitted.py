@@ -375,6 +375,18 @@ def jitted_calls(ctx: FileContext) -> list[JittedCall]:
     return ctx.shared("jitted-calls", _find_jitted_calls)
 
 
+def _forwarded_through(model: SemanticModel, func: cst.Name, scope: Scope) -> Optional[cst.Name]:
+    """The function a name bound once to a transform that forwards its arguments wraps
+    (``loss_grad_fn = jax.value_and_grad(cross_entropy_loss)``): calling the name calls it."""
+    binding = model.single_binding(func.value, scope)
+    value = binding.value if binding is not None and binding.kind == "assign" else None
+    if not (isinstance(value, cst.Call) and value.args and value.args[0].keyword is None and not value.args[0].star
+            and isinstance(value.args[0].value, cst.Name)
+            and model.qualified_name(value.func, binding.scope) in ARGUMENT_FORWARDING_TRANSFORMS):
+        return None
+    return value.args[0].value
+
+
 def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
     model = ctx.model
     by_call = {app.call: app for app in ctx.jit_applications if app.call is not None}
@@ -408,6 +420,8 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
                 and model.qualified_name(func.func, site.frame.scope) in ARGUMENT_FORWARDING_TRANSFORMS:
             # ``jax.grad(loss)(params, batch)``: the transform calls jitted ``loss`` with these arguments
             func = func.args[0].value
+        elif isinstance(func, cst.Name) and (forwarded := _forwarded_through(model, func, site.frame.scope)) is not None:
+            func = forwarded  # ``loss_grad_fn = jax.value_and_grad(loss)``, then ``loss_grad_fn(params, x, y)``
         if isinstance(func, cst.Name):
             binding = model.single_binding(func.value, site.frame.scope) \
                 or _rewrapped(model.lookup(func.value, site.frame.scope), by_call, model) \
