@@ -153,6 +153,15 @@ LEAF_FIELD_DATACLASSES = frozenset({"chex.dataclass", "flax.struct.dataclass", "
 # Checked by tests/test_jaxfacts.py.
 ARGUMENT_KEEPING_DECORATORS = frozenset({"jax.custom_jvp", "jax.custom_vjp", "jaxtyping.jaxtyped"})
 
+# Constructors whose elements are floats spread over a range (without ``dtype=``): a loop over
+# one sweeps data values (a noise level, a temperature), never sizes or modes, so a jit that
+# closes over the item builds one program with a new constant each time (tests/test_jaxfacts.py
+# checks each gives floats).
+FLOAT_RANGES = frozenset({
+    "numpy.linspace", "numpy.logspace", "numpy.geomspace",
+    "jax.numpy.linspace", "jax.numpy.logspace", "jax.numpy.geomspace",
+})
+
 # Transforms that return a new callable on every application: ``jax.jit(T(f))`` built per
 # step traces and compiles on every step, also for a module-level ``f`` (jit caches on the
 # wrapped object's identity and holds it weakly).  Built once and re-jitted, the same object

@@ -54,7 +54,8 @@ from jitlint.jaxfacts import (TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES, SCIPY_J
                               SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS,
                               LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, ARRAY_RETURNING_KEY_FUNCTIONS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS, ARRAY_NAMESPACE_GETTERS,
                               SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS,
-                              FLAG_LEAF_OBJECTS, FLAG_CALL_OVERRIDES, ROW_INDEX_ARRAYS, AXES_KEEPING_CALLS, ARGUMENT_KEEPING_DECORATORS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES)
+                              FLAG_LEAF_OBJECTS, FLAG_CALL_OVERRIDES, ROW_INDEX_ARRAYS, AXES_KEEPING_CALLS, ARGUMENT_KEEPING_DECORATORS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES,
+                              FLOAT_RANGES)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -3304,3 +3305,15 @@ def test_lax_function_hands_tracers_at_every_argument_it_passes(qualname):
         with pytest.raises(ValueError, match="Non-hashable static arguments"):
             call(jax.lax, jax.numpy, functools.partial(jax.jit, static_argnums=position)(body))
 
+
+
+@pytest.mark.parametrize("qualname", sorted(FLOAT_RANGES))
+def test_float_range_gives_floats_that_cannot_size_an_array(qualname):
+    """A loop over one of these iterates data values: even integer bounds give floats, and a
+    float element cannot be a size (so it never shapes the program)."""
+    module = "jax.numpy" if qualname.startswith("jax.numpy.") else "numpy"
+    function = _resolve(qualname, importlib.import_module(module), module + ".")
+    values = function(1, 4, 4)
+    assert values.dtype.kind == "f" and len(values) == 4
+    with pytest.raises(TypeError):
+        jnp.zeros(values[1])

@@ -42,8 +42,8 @@ from typing import Iterator, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (FUNCTION_RUNNING_CALLS, JAX_ARRAY_NAMESPACES, FRESH_TRANSFORMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS,
-                              TRACING_CALLS)
+from jitlint.jaxfacts import (FLOAT_RANGES, FUNCTION_RUNNING_CALLS, JAX_ARRAY_NAMESPACES, FRESH_TRANSFORMS,
+                              LAX_CONTROL_FLOW_FUNCTION_PARAMS, TRACING_CALLS)
 from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED, calling_context,
@@ -651,6 +651,8 @@ class _Analysis:
             if isinstance(loops[0], cst.For) and batch_source(self.model, value_flow(self.ctx), loops[0].iter,
                                                               site.frame.scope):
                 return False  # batches of data: one program, fed new values
+            if isinstance(loops[0], cst.For) and self._float_range(loops[0].iter, site.frame.scope):
+                return False  # ``for sig in jnp.linspace(0.1, 1.0, 10)``: data values, one program
             items = loop_targets(loops[0])
             if not any(isinstance(arg := argument_value(site.node, positional.index(param)
                                                         if param in positional else None, param), cst.Name)
@@ -658,6 +660,17 @@ class _Analysis:
                        for param, read in closed_over.items()):
                 return False
         return True
+
+    def _float_range(self, iterable: cst.BaseExpression, scope: Scope) -> bool:
+        """``jnp.linspace(0.1, 1.0, 10)`` (jaxfacts.FLOAT_RANGES, no ``dtype=``), written in the
+        loop or bound once to the name it iterates."""
+        if isinstance(iterable, cst.Name):
+            binding = value_flow(self.ctx).single(iterable, scope)
+            iterable = binding.value if binding is not None and binding.kind == "assign" \
+                and binding.value is not None else iterable
+        return isinstance(iterable, cst.Call) and not any(a.keyword is not None and a.keyword.value == "dtype"
+                                                          for a in iterable.args) \
+            and self.model.qualified_name(iterable.func, scope) in FLOAT_RANGES
 
     def _mapped_per_leaf(self, app: JitApplication, function: cst.FunctionDef, node: cst.CSTNode,
                          creation: Frame) -> Optional[CallSite]:
@@ -812,6 +825,11 @@ class _Analysis:
         if isinstance(app, EagerLoopApplication) or \
                 app.call is not None and self.model.call_site_of[app.call].called_immediately:
             return True
+        if app.call is not None and any(
+                site.node.args and site.node.args[0].value is app.call and site.called_immediately
+                and within(site.frame) and self.model.qualified_name(site.node.func, site.frame.scope) in TRANSFORMS
+                for site in self.model.calls):
+            return True  # ``jax.vmap(jax.jit(run_once))(keys)``: the transform calls the new jit
         calls = self._result_calls(app, within)
         return bool(calls) or self._handed_to_runner(app, within)
 
