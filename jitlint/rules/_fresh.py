@@ -788,7 +788,10 @@ class _Analysis:
             if cls is not None:  # Cls.m: only classmethods are bound
                 method = class_methods(cls).get(attr)
                 return method is not None and has_decorator(method, "classmethod")
-            cls = self.context.instance_class(base, scope)
+        if isinstance(base, (cst.Name, cst.Call)):
+            # an instance: ``obj.m`` of ``obj = Cls(...)``, or ``Cls(...).m`` of one made there
+            cls = self.context.instance_class(base, scope) if isinstance(base, cst.Name) \
+                else self.context.constructed_class(base.func, scope)
             if cls is not None:
                 if attr in _instance_attributes(cls):
                     return False  # ``self.f = self.f`` pins one bound method on the instance
@@ -796,7 +799,7 @@ class _Analysis:
                 if method is None:
                     # ``self.update`` that the class neither defines nor assigns: inherited from
                     # a base class we cannot see, where a name called like a method is a method.
-                    if base.value == "self" and not self.context.is_plain_class(cls) \
+                    if isinstance(base, cst.Name) and base.value == "self" and not self.context.is_plain_class(cls) \
                             and attr not in _class_attributes(cls) and self._called_as_method(attr):
                         return True
                     return member_kind(self.ctx, ClassRef(local=cls), attr) in BOUND_KINDS
