@@ -314,16 +314,24 @@ def _breaks(body: cst.BaseSuite) -> bool:
                              else []))
 
 
-def _computed_in(model: SemanticModel, test: cst.BaseExpression, loop: cst.CSTNode, scope: Scope) -> bool:
+def _computed_in(model: SemanticModel, test: cst.BaseExpression, loop: cst.CSTNode, scope: Scope,
+                 depth: int = 0) -> bool:
     """The test reads a name the loop body assigns from a call or unpacking (``obs, r, done, _
-    = env.step(a)``), not only a step counter."""
+    = env.step(a)``), or from names it computes so (``done = term or trunc``), not only a step
+    counter."""
     for name in name_loads(test):
         for binding in model.lookup(name.value, scope):
-            if binding.frame is not None and binding.frame.is_inside(loop) and binding.kind == "assign" \
-                    and isinstance(binding.node, cst.Assign) and not _is_step_count(binding) \
-                    and (isinstance(binding.node.value, cst.Call) or unpacked_call(binding) is not None
-                         or isinstance(binding.node.targets[0].target, (cst.Tuple, cst.List))):
+            if binding.frame is None or not binding.frame.is_inside(loop) or binding.kind != "assign" \
+                    or not isinstance(binding.node, cst.Assign) or _is_step_count(binding):
+                continue
+            value = binding.node.value
+            if isinstance(value, cst.Call) or unpacked_call(binding) is not None \
+                    or isinstance(binding.node.targets[0].target, (cst.Tuple, cst.List)):
                 return True
+            if depth < 2 and isinstance(value, (cst.BooleanOperation, cst.Comparison, cst.UnaryOperation)) \
+                    and (any(isinstance(node, cst.Call) for node in iter_nodes(value))
+                         or _computed_in(model, value, loop, scope, depth + 1)):
+                return True  # ``done = term or trunc``, ``done = rng.random() < p``
     return False
 
 
