@@ -245,6 +245,10 @@ AXES_KEEPING_CALLS = frozenset(f"{module}.{name}" for module in ("numpy", "jax.n
 ))
 # Array methods that return an array of the receiver's shape (``points.astype(np.float32)``).
 SHAPE_KEEPING_METHODS = frozenset({"astype", "copy"})
+# Tensor methods of torch (and ``numpy`` of TensorFlow's eager tensors) that hand a batch to JAX
+# with its shape: ``x.numpy()``, ``x.cpu().numpy()``, ``x.detach()`` (tests/test_jaxfacts.py,
+# where torch is installed).
+TENSOR_CONVERSION_METHODS = frozenset({"numpy", "cpu", "detach"})
 # Array methods whose result has as many elements as the array: rebinding a short last batch
 # with one (``x_batch = x_batch.reshape(-1, 1, 28, 28)`` under ``if x_batch.shape[0] != B``)
 # leaves it short, so that ``if`` does not guard the jitted call (tests/test_jaxfacts.py).

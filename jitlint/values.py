@@ -457,14 +457,40 @@ def dict_item_value(flow: "ValueFlow", expr: cst.BaseExpression, scope: Scope
     key = expr.slice[0].slice.value.evaluated_value
     binding = flow.single(expr.value, scope)
     if binding is None or binding.kind != "assign" or not isinstance(binding.value, cst.Dict) \
-            or not isinstance(binding.node, cst.Assign) or len(binding.node.targets) != 1 \
-            or any(root == expr.value.value for root, _, _ in flow.model.item_writes):
+            or not isinstance(binding.node, cst.Assign) or len(binding.node.targets) != 1:
         return None
+    writes = [(frame, write) for root, frame, write in flow.model.item_writes if root == expr.value.value]
+    if writes:
+        return _item_written_once(flow.model, binding, writes, key)
     for element in binding.value.elements:
         if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString) \
                 and element.key.evaluated_value == key:
             return element.value, binding.scope
     return None
+
+
+def _item_written_once(model: SemanticModel, binding: Binding, writes, key: str
+                       ) -> Optional[tuple[cst.BaseExpression, Scope]]:
+    """``loaders = {}`` then ``loaders["train"] = DataLoader(...)``: the value of the one
+    statement that sets ``key``, when every item write of the dict sets a constant key, in the
+    dict's own scope and not under a loop or an ``if`` (so each runs once, in order)."""
+    found = None
+    for frame, write in writes:
+        target = write.target if isinstance(write, cst.AssignTarget) else None
+        if not (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and len(target.slice) == 1
+                and isinstance(target.slice[0].slice, cst.Index)
+                and isinstance(target.slice[0].slice.value, cst.SimpleString)) \
+                or frame.scope is not binding.scope or frame.node is not binding.scope.node:
+            return None
+        if target.slice[0].slice.value.evaluated_value == key:
+            if found is not None:
+                return None
+            found = write
+    if found is None:
+        return None
+    statement = next((node for node in own_nodes(binding.scope.node)
+                      if isinstance(node, cst.Assign) and any(t is found for t in node.targets)), None)
+    return (statement.value, binding.scope) if statement is not None and len(statement.targets) == 1 else None
 
 
 def class_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope

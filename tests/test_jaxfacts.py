@@ -55,7 +55,7 @@ from jitlint.jaxfacts import (TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES, SCIPY_J
                               LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, ARRAY_RETURNING_KEY_FUNCTIONS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS, ARRAY_NAMESPACE_GETTERS,
                               SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS,
                               FLAG_LEAF_OBJECTS, FLAG_CALL_OVERRIDES, ROW_INDEX_ARRAYS, AXES_KEEPING_CALLS, ARGUMENT_KEEPING_DECORATORS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES,
-                              FLOAT_RANGES)
+                              FLOAT_RANGES, TENSOR_CONVERSION_METHODS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -2678,6 +2678,13 @@ def test_shape_keeping_method_returns_its_receivers_shape(method):
     for array in (np.arange(7.0).reshape(7, 1), jnp.ones((3, 2))):
         result = getattr(array, method)(np.float32) if method == "astype" else getattr(array, method)()
         assert result.shape == array.shape
+
+
+@pytest.mark.parametrize("method", sorted(TENSOR_CONVERSION_METHODS))
+def test_tensor_conversion_method_keeps_a_torch_batchs_shape(method):
+    torch = pytest.importorskip("torch")
+    batch = torch.ones(7, 3)
+    assert tuple(getattr(batch, method)().shape) == (7, 3)
 
 
 _METHOD_ARGUMENTS = {"reshape": (3,), "clip": (0, 1), "take": (jnp.array([0, 2]),), "repeat": (2,)}

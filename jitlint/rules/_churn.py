@@ -35,7 +35,7 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_METHODS, SIZE_KEEPING_METHODS, TREE_MAPS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, DATA_SIZED_OUTPUTS,
+from jitlint.jaxfacts import (ARRAY_METHODS, SIZE_KEEPING_METHODS, TREE_MAPS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, TENSOR_CONVERSION_METHODS, DATA_SIZED_OUTPUTS,
                               AXES_KEEPING_CALLS, NUMPY_ARRAY_CONSTRUCTORS, ROW_INDEX_ARRAYS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
@@ -1634,9 +1634,12 @@ class _ArgChecker:
             if not (len(bindings) == 1 and bindings[0].kind == "assign" and self._inside(bindings[0], loop)
                     and isinstance(bindings[0].node, cst.Assign)):
                 return False
-            # ``obs, actions = batch``: an element of the loop's item holds its rows
+            # ``obs, actions = batch``: an element of the loop's item holds its rows, also when
+            # each is converted on the way (``x, y = map(lambda t: t.numpy(), batch)``)
+            unpacked = bindings[0].node.value
             value = bindings[0].value if bindings[0].value is not None else \
-                bindings[0].node.value if isinstance(bindings[0].node.value, cst.Name) else None
+                unpacked if isinstance(unpacked, cst.Name) else \
+                self._mapped_sequence(unpacked, bindings[0].scope) if isinstance(unpacked, cst.Call) else None
             return value is not None and self._carries_loop_rows(value, bindings[0].scope, loop, depth + 1)
         if isinstance(expr, cst.BinaryOperation):
             return self._carries_loop_rows(expr.left, scope, loop, depth + 1) \
@@ -1652,12 +1655,15 @@ class _ArgChecker:
             return keeps and self._carries_loop_rows(expr.value, scope, loop, depth + 1)
         if isinstance(expr, cst.Call):
             func = expr.func
-            if isinstance(func, cst.Attribute) and func.attr.value in SIZE_KEEPING_METHODS | SHAPE_KEEPING_METHODS:
+            if isinstance(func, cst.Attribute) and func.attr.value in ROW_KEEPING_METHODS:
                 return self._carries_loop_rows(func.value, scope, loop, depth + 1)
             qualname = self.model.qualified_name(func, scope)
             positional = [a.value for a in expr.args if a.keyword is None and not a.star]
             if qualname in SHAPE_KEEPING_CONVERSIONS:
                 return bool(positional) and self._carries_loop_rows(positional[0], scope, loop, depth + 1)
+            mapped = self._mapped_sequence(expr, scope)
+            if mapped is not None:
+                return self._carries_loop_rows(mapped, scope, loop, depth + 1)
             if qualname in SHAPE_JOINING_CALLS and positional and isinstance(positional[0], (cst.List, cst.Tuple)):
                 parts = [e.value for e in positional[0].elements]
                 carrying = [p for p in parts if self._carries_loop_rows(p, scope, loop, depth + 1)]
@@ -1665,6 +1671,33 @@ class _ArgChecker:
                 return bool(carrying) and (_joins_other_axes(expr, qualname) or not any(
                     self._mentions_loop_rows(p, scope, loop) for p in parts if p not in carrying))
         return False
+
+    def _mapped_sequence(self, call: cst.Call, scope: Scope) -> Optional[cst.BaseExpression]:
+        """The batch that ``list(map(lambda t: t.numpy(), batch))``, ``map(np.asarray, batch)``
+        or ``jax.tree.map(lambda t: t.numpy(), batch)`` converts element by element with a
+        function that keeps each element's rows; None for any other call."""
+        if isinstance(call.func, cst.Name) and call.func.value in ("list", "tuple") \
+                and not self.model.lookup(call.func.value, scope) and len(call.args) == 1 \
+                and isinstance(call.args[0].value, cst.Call):
+            call = call.args[0].value
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+        if len(positional) != 2 or len(call.args) != 2:
+            return None
+        is_map = isinstance(call.func, cst.Name) and call.func.value == "map" and not self.model.lookup("map", scope)
+        tree_map = TREE_MAPS.get(self.model.qualified_name(call.func, scope) or "")
+        if not (is_map or (tree_map is not None and tree_map[2] == 0)):
+            return None
+        function = positional[0]
+        if isinstance(function, cst.Lambda):
+            params = function.params.params
+            if len(params) != 1 or function.params.star_arg is not cst.MaybeSentinel.DEFAULT \
+                    and function.params.star_arg is not None:
+                return None
+            keeps = _keeps_rows_of(function.body, params[0].name.value,
+                                   lambda f: self.model.qualified_name(f, scope))
+        else:
+            keeps = self.model.qualified_name(function, scope) in SHAPE_KEEPING_CONVERSIONS
+        return positional[1] if keeps else None
 
     def _mentions_loop_rows(self, expr: cst.BaseExpression, scope: Scope, loop: cst.For, depth: int = 0) -> bool:
         """Does ``expr`` depend on the loop's item at all, through names the loop body binds
@@ -2146,14 +2179,45 @@ def _window_crop(binding: Binding, name: str) -> bool:
         isinstance(p.lower, cst.UnaryOperation) and isinstance(p.lower.operator, cst.Minus) for p in pieces)  # type: ignore[union-attr]
 
 
+# Python calls that return a new list (``tokens = prompt.split()``, ``ids = x.tolist()``): a
+# list that starts there and is appended to in the loop grows without bound (a deque made
+# with ``maxlen`` does not, so an unknown starting value is not taken for one)
+LIST_MAKING_BUILTINS = frozenset({"list", "sorted"})
+LIST_MAKING_METHODS = frozenset({"split", "rsplit", "splitlines", "tolist"})
+
+
+# Methods whose result has the receiver's rows: a batch converted by one is still the batch
+ROW_KEEPING_METHODS = SIZE_KEEPING_METHODS | SHAPE_KEEPING_METHODS | TENSOR_CONVERSION_METHODS
+
+
+def _keeps_rows_of(body: cst.BaseExpression, param: str, qualified_name) -> bool:
+    """Is ``body`` the parameter ``param`` through row-keeping steps only (``t.cpu().numpy()``,
+    ``np.asarray(t)``)?"""
+    while True:
+        if isinstance(body, cst.Name):
+            return body.value == param
+        if not isinstance(body, cst.Call):
+            return False
+        if isinstance(body.func, cst.Attribute) and body.func.attr.value in ROW_KEEPING_METHODS:
+            body = body.func.value
+        elif body.args and body.args[0].keyword is None and not body.args[0].star \
+                and qualified_name(body.func) in SHAPE_KEEPING_CONVERSIONS:
+            body = body.args[0].value
+        else:
+            return False
+
+
 def _is_list_value(binding: Binding) -> bool:
     value = binding.value
     if binding.kind != "assign" or not isinstance(binding.node, cst.Assign):
         return False
     if isinstance(value, (cst.List, cst.ListComp)):
         return True
-    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
-        and value.func.value == "list"
+    if not isinstance(value, cst.Call):
+        return False
+    if isinstance(value.func, cst.Name):
+        return value.func.value in LIST_MAKING_BUILTINS
+    return isinstance(value.func, cst.Attribute) and value.func.attr.value in LIST_MAKING_METHODS
 
 
 def _is_tuple_value(binding: Binding) -> bool:
@@ -2174,11 +2238,18 @@ def _is_list_extension(binding: Binding) -> bool:
 
 
 def _added_lists(expr: cst.BaseExpression) -> list[cst.Name]:
-    """``xs`` -> [xs]; ``[a] + xs + ys`` -> [xs, ys] (the names a list sum is made of)."""
+    """``xs`` -> [xs]; ``[a] + xs + ys`` -> [xs, ys] (the names a list sum is made of). A
+    comprehension over a list keeps its length (``[word_to_id[t] for t in tokens]`` -> [tokens])
+    and a list of one such list adds a batch axis (``[[vocab[t] for t in tokens]]`` -> [tokens])."""
     if isinstance(expr, cst.Name):
         return [expr]
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
         return _added_lists(expr.left) + _added_lists(expr.right)
+    if isinstance(expr, cst.ListComp) and not expr.for_in.ifs and expr.for_in.inner_for_in is None:
+        return _added_lists(expr.for_in.iter)
+    if isinstance(expr, cst.List) and len(expr.elements) == 1 \
+            and isinstance(expr.elements[0], cst.Element):
+        return _added_lists(expr.elements[0].value)
     return []
 
 
@@ -2187,6 +2258,8 @@ def _padded_by_length_of(expr: cst.BaseExpression, name: str) -> bool:
     (maxlen - len(tokens) - len(generated))``): as long as ``maxlen`` whatever ``name`` holds."""
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
         return _padded_by_length_of(expr.left, name) or _padded_by_length_of(expr.right, name)
+    if isinstance(expr, cst.List) and len(expr.elements) == 1 and isinstance(expr.elements[0], cst.Element):
+        return _padded_by_length_of(expr.elements[0].value, name)  # ``[ids + [0] * (n - len(ids))]``
     if not (isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Multiply)):
         return False
     count = expr.right if isinstance(expr.left, cst.List) else expr.left if isinstance(expr.right, cst.List) else None

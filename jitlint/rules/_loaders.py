@@ -36,7 +36,7 @@ import libcst as cst
 from jitlint.jaxfacts import (RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES,
                               RaggedBatcher)
 from jitlint.semantic import Scope, SemanticModel, argument_value
-from jitlint.values import (ValueFlow, assigned, bound_values, host_random_size, literal_truth, namespace_member,
+from jitlint.values import (ValueFlow, assigned, bound_values, dict_item_value, host_random_size, literal_truth, namespace_member,
                             returned_values, unpacked_call)
 from jitlint.batches import batched_length, collected_to_end, ragged_loader_class, ragged_loop, src as _src, stop_parameter
 from jitlint.walk import own_nodes
@@ -103,6 +103,16 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
             if found is not None:
                 return found
         return None
+    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name):
+        # ``loaders["train"]`` of a dict filled once, also one handed to the function
+        # (``def train(loaders): for batch in loaders["train"]``)
+        binding = flow.single(expr.value, scope)
+        if binding is not None and binding.kind == "param" and passed is not None:
+            return next((found for value, site in passed(binding) or () if isinstance(value, cst.Name)
+                         and (found := ragged_source(model, flow, expr.with_changes(value=value), site.frame.scope,
+                                                     depth + 1, project, passed)) is not None), None)
+        item = dict_item_value(flow, expr, scope)
+        return ragged_source(model, flow, item[0], item[1], depth + 1, project, passed) if item is not None else None
     if isinstance(expr, (cst.List, cst.Tuple)):  # a grain DataLoader's operations=[...]
         for element in expr.elements:
             found = ragged_source(model, flow, element.value, scope, depth + 1, project, passed)

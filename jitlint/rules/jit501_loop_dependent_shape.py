@@ -11,7 +11,9 @@ class LoopDependentShape(Rule):
     from one iteration to the next: a slice bounded by the loop counter (`x[:i]`, `x[i:]`), an
     array sized by it (`jnp.zeros((i,))`, `jnp.arange(i)`), a list that grows in the loop (passed
     as a pytree, through `jnp.array(...)` or a list comprehension over it, also with a batch axis
-    added, `jnp.array(tokens)[None]`, to a model's jitted `__call__` on an instance a classmethod
+    added, `jnp.array(tokens)[None]` or `jnp.array([[word_to_id[w] for w in words]])` (a word
+    list that starts as `prompt.split()`: the Indaba LLM practical's generator, 6 compiles in 6
+    words), to a model's jitted `__call__` on an instance a classmethod
     factory made: jax-transformer's `JaxFormer.init`, 5 compiles for 5 tokens; silent when a
     padding term takes off the list's length, `[0] * (maxlen - len(generated))`), a tuple grown with
     `acc += (x,)`, an array grown with `jnp.concatenate([acc, x])`,

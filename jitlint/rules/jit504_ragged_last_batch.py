@@ -18,8 +18,10 @@ class RaggedLastBatch(Rule):
     pads it or guards the call; one that only reshapes it, `x_batch.reshape(-1, 1, 28, 28)`,
     keeps it short: `jaxfacts.SIZE_KEEPING_METHODS`), and a batch
     the loop takes (through names, `enumerate`, `zip`, `tqdm` (also `with tqdm(loader) as
-    bar`) and dataset methods such as
-    `prefetch`) from a source whose last batch is shorter: a library loader called without
+    bar`), dataset methods such as `prefetch`, an item of a dict filled once with loaders,
+    `loaders["train"] = DataLoader(...)`, also a dict handed to the function, and conversions
+    of the batch that keep its rows, `x.numpy()`, `list(map(lambda t: t.numpy(), batch))`:
+    flax-fm's MovieLens notebook, 2 compiles) from a source whose last batch is shorter: a library loader called without
     its drop keyword (JAX facts `RAGGED_BATCHERS`: torch `DataLoader` without `drop_last=True`,
     `tf.data` `batch`/`padded_batch` and grain `MapDataset.batch`/`IterDataset.batch`/`Batch`
     without `drop_remainder=True`, `np.array_split`; also a class of the module that subclasses
