@@ -243,6 +243,15 @@ SHAPE_KEEPING_CONVERSIONS = frozenset({"jax.numpy.asarray", "jax.numpy.array", "
 AXES_KEEPING_CALLS = frozenset(f"{module}.{name}" for module in ("numpy", "jax.numpy") for name in (
     "expand_dims", "atleast_1d", "atleast_2d", "atleast_3d", "transpose", "flip", "moveaxis", "swapaxes",
 ))
+# Array constructors whose rank is known from the call: ``jnp.zeros((3, 4))`` (the length of the
+# shape argument), ``jax.random.normal(key, (5,))`` (the second), and ranges, always one axis
+# (``np.arange(10)``, ``jnp.linspace(0, 1, n)``); values.array_rank reads them.
+SHAPE_ARGUMENT_CONSTRUCTORS: dict[str, int] = {
+    **{f"{module}.{name}": 0 for module in ("numpy", "jax.numpy") for name in ("zeros", "ones", "empty", "full")},
+    **{f"jax.random.{name}": 1 for name in ("normal", "uniform", "bernoulli", "truncated_normal")},
+}
+ONE_AXIS_CONSTRUCTORS = frozenset(f"{module}.{name}" for module in ("numpy", "jax.numpy")
+                                  for name in ("arange", "linspace", "logspace", "geomspace"))
 # Array methods that return an array of the receiver's shape (``points.astype(np.float32)``).
 SHAPE_KEEPING_METHODS = frozenset({"astype", "copy"})
 # Tensor methods of torch (and ``numpy`` of TensorFlow's eager tensors) that hand a batch to JAX

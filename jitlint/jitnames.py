@@ -50,7 +50,7 @@ KNOWN_JIT_WRAPPERS = {
 }
 # Under these every non-array argument is static (equinox's filtering).
 FILTERING_JIT_FUNCTIONS = frozenset({"equinox.filter_jit", "equinox.filter_pmap"})
-PARTIAL_FUNCTIONS = frozenset({"functools.partial"})
+PARTIAL_FUNCTIONS = frozenset({"functools.partial", "jax.tree_util.Partial"})  # Partial: a pytree subclass of it
 
 # Words that must occur in a file's text for any jit to be resolvable in it; used by the
 # prefilter.  ``jit`` covers jit, pjit, filter_jit; ``pmap`` covers pmap and filter_pmap.

@@ -27,7 +27,7 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_RETURNING_KEY_FUNCTIONS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_DRAWS,
+from jitlint.jaxfacts import (ARRAY_RETURNING_KEY_FUNCTIONS, ONE_AXIS_CONSTRUCTORS, SHAPE_ARGUMENT_CONSTRUCTORS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_DRAWS,
                               HOST_RANDOM_GENERATORS, HOST_RANDOM_SIZE_PARAMS, JAX_RANDOM_NUMBER_DRAWS)
 from jitlint.semantic import LOOP_TYPES, Binding, CallSite, Frame, Scope, SemanticModel, target_names
 from jitlint.walk import children, iter_nodes, own_nodes
@@ -1765,3 +1765,27 @@ def host_random_size(model: SemanticModel, call: cst.Call, qualname: Optional[st
     made = model.value_origin(call.func.value, scope, None)  # type: ignore[arg-type]
     maker = model.qualified_name(made[0].func, made[1]) if made is not None and isinstance(made[0], cst.Call) else None
     return HOST_GENERATOR_SIZE_PARAMS[call.func.attr.value] if maker in HOST_RANDOM_GENERATORS else None
+
+
+def array_rank(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, frame: Optional[Frame]) -> Optional[int]:
+    """The rank of the array ``expr`` makes, directly or through a name bound once to it:
+    ``jnp.zeros((3, 4))`` 2, ``jnp.ones(5)`` 1, ``jax.random.normal(key, (5,))`` 1,
+    ``np.arange(10)`` 1 (jaxfacts.SHAPE_ARGUMENT_CONSTRUCTORS, ONE_AXIS_CONSTRUCTORS); None when
+    not known."""
+    origin = model.value_origin(expr, scope, frame) if isinstance(expr, cst.Name) else (expr, scope, frame)
+    if origin is None or not isinstance(origin[0], cst.Call):
+        return None
+    call, call_scope = origin[0], origin[1]
+    qualname = model.qualified_name(call.func, call_scope) or ""
+    if qualname in ONE_AXIS_CONSTRUCTORS:
+        return 1
+    position = SHAPE_ARGUMENT_CONSTRUCTORS.get(qualname)
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    if position is None or len(positional) <= position:
+        return None
+    shape = positional[position]
+    if isinstance(shape, cst.Integer):
+        return 1
+    if isinstance(shape, (cst.Tuple, cst.List)) and all(isinstance(e, cst.Element) for e in shape.elements):
+        return len(shape.elements)
+    return None

@@ -45,8 +45,8 @@ from jitlint.rules._context import CallingContext, calling_context
 from jitlint.rules._episodes import EPISODE_FIX, episode_length
 from jitlint.rules._instances import pytree_instance
 from jitlint.rules._jitted import JittedCall, called_positions, jitted_calls, jitted_functions, name_loads, positional_params
-from jitlint.semantic import Binding, CallSite, Scope, SemanticModel, argument_value, passed_values
-from jitlint.values import (GROW_METHODS, python_number, method_of_self, IterationValues, substituted, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
+from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument_value, passed_values
+from jitlint.values import (GROW_METHODS, array_rank, python_number, method_of_self, IterationValues, substituted, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
                             array_made_by, loop_elements,
                             statements_in,
                             host_random_size, returned_values, value_flow)
@@ -305,10 +305,11 @@ def _weak_type_alternations(ctx: FileContext, jitted: set) -> Iterator[Churn]:
         by_callee.setdefault((id(jc.app), id(site.frame.scope)), []).append(jc)
     for group in by_callee.values():
         group.sort(key=lambda jc: model.order(jc.call))
-        first_seen: dict[object, tuple[str, str, cst.BaseExpression]] = {}
+        first_seen: dict[object, tuple[str, str, cst.BaseExpression, Frame]] = {}
         reported: set[object] = set()
         for jc in group:
-            scope = model.call_site_of[jc.call].frame.scope
+            frame = model.call_site_of[jc.call].frame
+            scope = frame.scope
             positional = [a for a in jc.call.args if a.keyword is None]
             for arg in jc.dynamic_args():
                 key = arg.keyword.value if arg.keyword is not None else positional.index(arg)
@@ -319,11 +320,14 @@ def _weak_type_alternations(ctx: FileContext, jitted: set) -> Iterator[Churn]:
                         and not isinstance(arg.value, cst.Call):
                     continue  # a Python scalar is static under filter_jit (JIT403's); an array is traced
                 if key not in first_seen:
-                    first_seen[key] = (*kind, arg.value)
+                    first_seen[key] = (*kind, arg.value, frame)
                     continue
-                before, before_text, before_arg = first_seen[key]
+                before, before_text, before_arg, before_frame = first_seen[key]
                 if kind[0] == before or "python" not in (kind[0][:6], before[:6]):
                     continue
+                array, array_frame = (arg.value, frame) if before.startswith("python") else (before_arg, before_frame)
+                if (array_rank(model, array, array_frame.scope, array_frame) or 0) > 0:
+                    continue  # ``f(1)`` then ``f(jnp.ones(2))``: a scalar and a vector, two programs whatever the dtype
                 reported.add(key)
                 scalar = before_arg if before.startswith("python") else arg.value
                 yield Churn("dtype", arg.value, jc, (

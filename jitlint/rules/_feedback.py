@@ -28,7 +28,7 @@ from jitlint.rules._churn import argument_types
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
 from jitlint.walk import own_nodes, own_nodes_in_order
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel, target_names
-from jitlint.values import assigned, conditional_within, unpacked_call, value_flow
+from jitlint.values import array_rank, assigned, conditional_within, unpacked_call, value_flow
 from jitlint.walk import iter_nodes
 
 ARRAY_MODULES = ("jax.numpy.", "numpy.")
@@ -37,9 +37,6 @@ GROWERS = {"concatenate": "jnp.concatenate grows it", "append": "jnp.append grow
            "column_stack": "jnp.column_stack grows it", "stack": "jnp.stack adds an axis",
            "pad": "jnp.pad grows it", "expand_dims": "jnp.expand_dims adds an axis"}
 AT_UPDATES = frozenset({"set", "add", "multiply", "divide", "power", "min", "max", "apply"})
-CONSTRUCTORS = frozenset({"zeros", "ones", "empty", "full"})
-RANDOM_WITH_SHAPE = frozenset({"jax.random.normal", "jax.random.uniform", "jax.random.bernoulli",
-                               "jax.random.truncated_normal"})
 
 
 @dataclass(eq=False)
@@ -452,7 +449,7 @@ def _keepdims_rank(expr, param: str, func, model: SemanticModel,
         if isinstance(operand, cst.Name) and operand.value in params:
             index = params.index(operand.value)
             if index < len(positional):
-                rank = _literal_rank(positional[index].value, frame.scope, frame, model)
+                rank = array_rank(model, positional[index].value, frame.scope, frame)
                 if rank is not None and rank > initial:
                     return "keepdims=True keeps the reduced axes", False
     return None
@@ -516,27 +513,7 @@ def _initial_rank(name: str, jc: JittedCall, frame: Frame, model: SemanticModel)
     if len(outer) != 1 or outer[0].kind != "assign" or outer[0].value is None:
         return None
     binding = outer[0]
-    return _literal_rank(binding.value, binding.scope, binding.frame, model)
-
-
-def _literal_rank(expr, scope: Scope, frame: Frame, model: SemanticModel) -> Optional[int]:
-    origin = model.value_origin(expr, scope, frame) if isinstance(expr, cst.Name) else (expr, scope, frame)
-    if origin is None or not isinstance(origin[0], cst.Call):
-        return None
-    call, call_scope = origin[0], origin[1]
-    qualname = model.qualified_name(call.func, call_scope) or ""
-    if qualname.startswith(ARRAY_MODULES) and qualname.rsplit(".", 1)[-1] in CONSTRUCTORS and call.args:
-        shape = call.args[0].value
-    elif qualname in RANDOM_WITH_SHAPE and len(call.args) >= 2:
-        shape = call.args[1].value
-    else:
-        return None
-    if isinstance(shape, cst.Integer):
-        return 1
-    if isinstance(shape, (cst.Tuple, cst.List)) and not any(e.star for e in shape.elements
-                                                            if isinstance(e, cst.StarredElement)):
-        return len(shape.elements)
-    return None
+    return array_rank(model, binding.value, binding.scope, binding.frame)
 
 
 @dataclass(eq=False)

@@ -25,7 +25,7 @@ from jitlint.jaxfacts import ARGUMENT_FORWARDING_TRANSFORMS, ARGUMENT_KEEPING_DE
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
 from jitlint.rules._context import PARTIAL_CONSTRUCTORS, calling_context, inherited_method, sole_override
-from jitlint.semantic import SemanticModel, argument_value, dotted_name, has_decorator, is_none
+from jitlint.semantic import Scope, SemanticModel, argument_value, dotted_name, has_decorator, is_none
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, signature_kept, spec_of
 from jitlint.values import self_attribute_value, value_flow
 from jitlint.walk import Walker, iter_nodes
@@ -205,16 +205,32 @@ def partial_jitted_def(app: JitApplication, model: SemanticModel) -> Optional[cs
     """The plain def of this module that ``jax.jit(functools.partial(f, a, k=v))`` wraps: jit
     traces the parameters the partial leaves open; the bound values are constants of the
     trace (a NumPy array there is staged out like any constant)."""
-    call = app.target
-    if not (isinstance(call, cst.Call) and call.args and call.args[0].keyword is None and not call.args[0].star
-            and isinstance(call.args[0].value, cst.Name)
-            and model.qualified_name(call.func, app.frame.scope) == "functools.partial"):
+    found = _partial_of(app, model)
+    if found is None:
         return None
-    binding = model.single_binding(call.args[0].value.value, app.frame.scope)
+    call, scope = found
+    if not (call.args and call.args[0].keyword is None and not call.args[0].star
+            and isinstance(call.args[0].value, cst.Name)):
+        return None
+    binding = model.single_binding(call.args[0].value.value, scope)
     if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef) \
             or binding.node.decorators:
         return None
     return binding.node
+
+
+def _partial_of(app: JitApplication, model: SemanticModel) -> Optional[tuple[cst.Call, Scope]]:
+    """The ``functools.partial(f, ...)`` call jit wraps: its target, or the value of a name
+    bound once to one (``fit_polynomial = partial(fit, M=12)``, then ``jit(fit_polynomial)``)."""
+    target, scope = app.target, app.frame.scope
+    if isinstance(target, cst.Name):
+        binding = model.single_binding(target.value, scope)
+        if binding is None or binding.kind != "assign" or not isinstance(binding.value, cst.Call):
+            return None
+        target, scope = binding.value, binding.scope
+    if isinstance(target, cst.Call) and model.qualified_name(target.func, scope) in PARTIAL_CONSTRUCTORS:
+        return target, scope
+    return None
 
 
 def _partial_traced_params(func: cst.FunctionDef, partial: cst.Call) -> Optional[set[str]]:
@@ -255,8 +271,9 @@ def _collect_jitted(ctx: FileContext, wrapped) -> dict:
             continue
         entry = found.setdefault(func, JittedFunction(func))
         entry.apps.append(app)
-        if isinstance(func, cst.FunctionDef) and isinstance(app.target, cst.Call):  # a partial of it
-            traced = _partial_traced_params(func, app.target)
+        partial = _partial_of(app, ctx.model) if isinstance(func, cst.FunctionDef) else None
+        if partial is not None:  # a partial of it
+            traced = _partial_traced_params(func, partial[0])
             if app.jit.qualname not in TRACING_JITS or traced is None or any(
                     k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS) for k in app.keywords):
                 unknown.add(func)
