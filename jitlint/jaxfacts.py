@@ -85,6 +85,14 @@ NUMPY_ARRAY_CONSTRUCTORS = frozenset(f"numpy.{name}" for name in (
     "random.permutation", "random.choice",
 ))
 
+# NumPy math whose result is a NumPy scalar or array whatever it is given (``np.exp(0.1)`` is
+# an ``np.float64``): strongly typed for jit, unlike the Python float it may replace (an HMC
+# step size adapted with ``eps *= 1.01``, then set to ``np.exp(np.mean(np.log(eps_list)))``:
+# two compiles). tests/test_jaxfacts.py checks each returns a NumPy type for a Python float.
+NUMPY_VALUE_FUNCTIONS = frozenset(f"numpy.{name}" for name in (
+    "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "square", "abs", "sin", "cos", "tan", "tanh",
+    "mean", "sum", "prod", "std", "var", "median", "max", "min", "amax", "amin", "power", "clip",
+))
 
 # ---------------------------------------------------------------------------- changing statics
 # lax control flow: qualname -> its function parameters (position, name). Called outside jit,

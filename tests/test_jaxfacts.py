@@ -55,7 +55,7 @@ from jitlint.jaxfacts import (TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES, SCIPY_J
                               LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, ARRAY_RETURNING_KEY_FUNCTIONS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS, ARRAY_NAMESPACE_GETTERS,
                               SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS,
                               FLAG_LEAF_OBJECTS, FLAG_CALL_OVERRIDES, ROW_INDEX_ARRAYS, AXES_KEEPING_CALLS, ARGUMENT_KEEPING_DECORATORS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES,
-                              FLOAT_RANGES, TENSOR_CONVERSION_METHODS)
+                              FLOAT_RANGES, TENSOR_CONVERSION_METHODS, NUMPY_VALUE_FUNCTIONS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -2678,6 +2678,16 @@ def test_shape_keeping_method_returns_its_receivers_shape(method):
     for array in (np.arange(7.0).reshape(7, 1), jnp.ones((3, 2))):
         result = getattr(array, method)(np.float32) if method == "astype" else getattr(array, method)()
         assert result.shape == array.shape
+
+
+@pytest.mark.parametrize("qualname", sorted(NUMPY_VALUE_FUNCTIONS))
+def test_numpy_value_function_turns_a_python_float_into_a_strongly_typed_value(qualname):
+    function = _resolve(qualname, np, "numpy.")
+    extra = {"numpy.power": (2.0,), "numpy.clip": (0.0, 1.0)}.get(qualname, ())
+    value = function(0.5, *extra)
+    assert isinstance(value, (np.generic, np.ndarray))  # np.float64 is a float subclass, yet not weak
+    # jit sees a strongly typed float32, where the Python float was weakly typed
+    assert not jnp.asarray(value).weak_type and jnp.asarray(0.5).weak_type
 
 
 @pytest.mark.parametrize("method", sorted(TENSOR_CONVERSION_METHODS))

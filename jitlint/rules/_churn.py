@@ -35,7 +35,7 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_METHODS, SIZE_KEEPING_METHODS, TREE_MAPS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, TENSOR_CONVERSION_METHODS, DATA_SIZED_OUTPUTS,
+from jitlint.jaxfacts import (ARRAY_METHODS, SIZE_KEEPING_METHODS, TREE_MAPS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, TENSOR_CONVERSION_METHODS, NUMPY_VALUE_FUNCTIONS, DATA_SIZED_OUTPUTS,
                               AXES_KEEPING_CALLS, NUMPY_ARRAY_CONSTRUCTORS, ROW_INDEX_ARRAYS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
@@ -125,6 +125,7 @@ def _analyse(ctx: FileContext) -> list[Churn]:
         loops = site.frame.loops_in_scope()
         if not loops:
             found.extend(_forwarded_churns(ctx, jc, site, jitted, project))
+            found.extend(_episode_per_call(ctx, jc, site))
             continue
         before = len(found)
         checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, argument_types(ctx), project,
@@ -160,6 +161,26 @@ def _analyse(ctx: FileContext) -> list[Churn]:
     flagged = {id(churn.node) for churn in found}
     found.extend(c for c in _attribute_kind_changes(ctx, jitted) if id(c.node) not in flagged)
     return found
+
+
+def _episode_per_call(ctx: FileContext, jc: JittedCall, site: CallSite) -> Iterator[Churn]:
+    """``rewards = run_episode(...)`` then ``get_expected_return(rewards)`` in a function that
+    runs again and again (a training step called once per episode): each call runs a new
+    episode, whose length is the array's, so the jit compiles once per distinct length."""
+    function = site.frame.enclosing_function()
+    context = calling_context(ctx)
+    if function is None or not context.site_repeats(site):
+        return
+    flow = value_flow(ctx)
+    for leaf in (leaf for arg in jc.dynamic_args() for leaf in _display_leaves(arg.value)):
+        episode = episode_length(ctx.model, flow, leaf, site.frame.scope)
+        if episode is not None:
+            evidence = context.repetition_evidence(function) or "it runs repeatedly"
+            yield Churn("shape", leaf, jc, (
+                f"`{jc.name}` is called with `{_src(leaf)}`, {episode.describe()}, in "
+                f"`{function.name.value}`, which runs again and again ({evidence}): every new "
+                f"episode length compiles `{jc.name}` again; {EPISODE_FIX}"))
+            return
 
 
 def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: set,
@@ -670,6 +691,8 @@ class _ArgTypes:
             if qualname in NUMPY_ARRAY_MAKERS or qualname in NUMPY_ARRAY_CONSTRUCTORS \
                     and not qualname.startswith("numpy.random."):  # a draw without a size is a Python float
                 return "strong", "a NumPy array (NumPy dtypes are never weak)"
+            if qualname in NUMPY_VALUE_FUNCTIONS:
+                return "strong", f"a NumPy value (`{_src(expr.func)}` returns one, and NumPy dtypes are never weak)"
             jc = self.calls.get(expr)
             if jc is not None and jc.func is not None and self.returns_strong(jc.func, depth + 1):
                 return "strong", f"the result of jitted `{jc.name}` (a strongly typed array)"
@@ -1965,7 +1988,7 @@ class _ArgChecker:
             if mixed is not None:
                 return mixed
             promoted = self._int_then_float(expr, scope, loop) \
-                or self._python_then_array(expr, scope, loop)
+                or self._python_then_array(expr, scope, loop) or self._python_then_numpy(expr, scope, loop)
             if promoted is not None:
                 return promoted
             value = self._value_in_loop(expr, scope, loop)
@@ -2057,6 +2080,31 @@ class _ArgChecker:
                     f"first call, then the jitted result, strongly typed",
                     f"give it a dtype: {_src(made.func)}(..., dtype=jnp.{'int32' if kind == 'int' else 'float32'})")
         return None
+
+    def _python_then_numpy(self, name: cst.Name, scope: Scope, loop) -> Optional[tuple[str, str]]:
+        """``eps`` a Python float before the loop (a literal, or a parameter every call gives
+        one), kept one by ``eps *= 1.01`` in it, and set in it to a NumPy value (``eps =
+        np.exp(np.mean(np.log(eps_list)))``): weak float32 on the first calls, strong after."""
+        bindings = self._bindings(name, scope)
+        outside = [b for b in bindings if not self._inside(b, loop)]
+        inside = [b for b in bindings if self._inside(b, loop)]
+        assigned_inside = [b for b in inside if not isinstance(b.node, cst.AugAssign)]
+        if not outside or not assigned_inside:
+            return None
+        start = {self.types._bound(b, 0) for b in outside}
+        if len(start) != 1 or None in start:
+            return None
+        start_kind, start_text = start.pop()
+        if not start_kind.startswith("python") or any(
+                not isinstance(b.node.value, (cst.Integer, cst.Float)) for b in inside if isinstance(b.node, cst.AugAssign)):
+            return None
+        later = [(self.types.kind(b.value, b.scope), b.value) for b in assigned_inside if b.value is not None]
+        if len(later) != len(assigned_inside) or any(k is None or k[0] != "strong" for k, _ in later):
+            return None
+        (_, text), value = later[0]
+        return (f"{start_text} before the loop, then `{_src(value, 40)}`, {text}, once the loop sets it",
+                f"keep one kind: convert the NumPy value with float(...), or start `{name.value}` as "
+                f"np.float32(...)")
 
     def _jitted_array(self, value: cst.BaseExpression, scope: Scope) -> bool:
         """A jitted call's result, or an array read from one: ``out.sum()`` (a jax.Array

@@ -26,6 +26,8 @@ _STACKERS = frozenset({"array", "asarray", "stack", "vstack", "concatenate"})
 _ARRAY_MODULES = ("numpy", "jax.numpy")
 # ``np.split(buffer, [...], axis=-1)``: columns of the buffer, each with all its rows.
 _SPLITTERS = frozenset({"split", "array_split", "hsplit"})
+# ``x = jnp.append(x, r)``: calls that return their first array with rows added.
+_GROWERS = frozenset({"append", "concatenate", "vstack", "hstack", "row_stack"})
 _DEPTH = 8
 
 
@@ -77,7 +79,7 @@ def _named(model: SemanticModel, flow: ValueFlow, name: cst.Name, scope: Scope, 
     pooled = _pooled(model, flow, bindings, depth)
     if pooled is not None:
         return pooled
-    if any(_empty_list(b) for b in bindings):
+    if any(_empty_start(model, b) for b in bindings):
         return _collected(model, flow, name, bindings)
     found = None
     for binding in bindings:
@@ -181,25 +183,48 @@ def _kept_params(flow: ValueFlow, expr: cst.BaseExpression, scope: Scope, depth:
     return set()
 
 
-def _empty_list(binding: Binding) -> bool:
+def _empty_start(model: SemanticModel, binding: Binding) -> bool:
+    """``xs = []`` / ``list()``, or an empty array to grow (``jnp.array([], dtype=...)``)."""
     value = assigned(binding).value if binding.kind == "assign" else None
-    return isinstance(value, cst.List) and not value.elements or (
-        isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "list"
-        and not value.args)
+    if isinstance(value, cst.List) and not value.elements:
+        return True
+    if not isinstance(value, cst.Call):
+        return False
+    if isinstance(value.func, cst.Name) and value.func.value == "list":
+        return not value.args
+    module, _, function = (model.qualified_name(value.func, binding.scope) or "").rpartition(".")
+    return module in _ARRAY_MODULES and function in ("array", "asarray") and bool(value.args) \
+        and isinstance(value.args[0].value, (cst.List, cst.Tuple)) and not value.args[0].value.elements
+
+
+def _grown_onto(model: SemanticModel, binding: Binding, name: str) -> bool:
+    """``rewards = jnp.append(rewards, r)`` / ``jnp.concatenate([rewards, r])``: one more row."""
+    value = assigned(binding).value if binding.kind == "assign" else None
+    if not (isinstance(value, cst.Call) and value.args):
+        return False
+    module, _, function = (model.qualified_name(value.func, binding.scope) or "").rpartition(".")
+    first = value.args[0].value
+    if isinstance(first, (cst.List, cst.Tuple)) and first.elements:
+        first = first.elements[0].value
+    return module in _ARRAY_MODULES and function in _GROWERS and isinstance(first, cst.Name) and first.value == name
 
 
 def _collected(model: SemanticModel, flow: ValueFlow, name: cst.Name, bindings: list[Binding]) -> Optional[Episode]:
-    """A list made empty before an episode loop that appends to it on every step (``observ =
-    []`` ... ``observ.append(obs)``), read after that loop: one entry per step."""
-    starts = [b for b in bindings if _empty_list(b)]
-    if len(starts) != 1 or any(b is not starts[0] and not _is_extension(b) for b in bindings):
+    """A list (or an empty array) made before an episode loop that appends to it on every step
+    (``observ = []`` ... ``observ.append(obs)``, ``rewards = jnp.append(rewards, r)``), read
+    after that loop: one entry per step."""
+    starts = [b for b in bindings if _empty_start(model, b)]
+    if len(starts) != 1 or any(b is not starts[0] and not _is_extension(b) and not _grown_onto(model, b, name.value)
+                               for b in bindings):
         return None
     start = starts[0]
     function_body = start.scope.node
     for loop in _loops(function_body):
         if start.frame is not None and start.frame.is_inside(loop):
             continue  # emptied on every step: not collected over the episode
-        if not _appends(loop, name.value):
+        if not _appends(loop, name.value) and not any(
+                _grown_onto(model, b, name.value) and b.frame is not None and b.frame.is_inside(loop)
+                for b in bindings):
             continue
         stop = _open_ended(model, loop, start.scope)
         if stop is not None:

@@ -64,7 +64,11 @@ class LoopDependentShape(Rule):
     function (also through helpers that keep the length, `r = reward2go(r)`) and handed to the
     jit once per episode (gebob19's REINFORCE and A2C), also pooled over several episodes
     (`state_pool += list(states)`, then `jnp.array(state_pool)` every 3 episodes: NickDST's
-    REINFORCE, 6 compiles in 7 updates); a rollout of a fixed number of steps that resets the
+    REINFORCE, 6 compiles in 7 updates), also an empty array grown step by step
+    (`rewards = jnp.append(rewards, r)`), and also when the call is in no loop of its own but in
+    a function that runs again and again and runs the episode on each call (a loss under
+    `jax.grad` in a training step per episode: tobiasmerkt's actor-critic, 14 compiles of the
+    jitted returns in 10 episodes); a rollout of a fixed number of steps that resets the
     environment on `done`, an episode padded to the step limit with a mask, or a pool cut to a
     fixed number of steps per update (`state_pool[:32]`: 1 compile), keeps one shape.
     Names are followed to the definitions that reach the call, so reusing the counter's name

@@ -67,7 +67,10 @@ class ChangingDtype(Rule):
     start: `w, b = 1, 1` fed to `jit(update)`, 2 compiles; started as `jnp.float32(1.0)`, 1)
     is reported where it starts. Two calls in one body, before and in a loop, with a weakly typed array
     and then a strongly typed one count too, also for an equinox Module whose `__call__` is a
-    `filter_jit` (LINX issue 13). A Python scalar and then an array of known rank, `f(1)` then
+    `filter_jit` (LINX issue 13). A Python float carried into the loop and kept one there
+    (`eps *= 1.01`) but set in it to a NumPy value (`eps = np.exp(np.mean(np.log(eps_list)))`,
+    `jaxfacts.NUMPY_VALUE_FUNCTIONS`) counts too: an HMC tutorial's adaptive step size, 2
+    compiles; converted with `float(...)`, 1. A Python scalar and then an array of known rank, `f(1)` then
     `f(jnp.ones(2))`, are two programs whatever the dtypes (a scalar and a vector) and stay
     silent.
 
