@@ -48,6 +48,9 @@ class LoopVariableStaticArg(Rule):
     the same values on every pass of an outer loop compiles once per value on the first pass
     and hits the cache after that; the message says so (evojax's MAP-Elites example:
     `fixtures/static/jit401_inner_counter_repeated_per_step.py`, 5 compiles in 50 calls).
+    A loop over a literal `range` whose every value earlier loops of the same body already
+    passed at that argument compiles nothing and stays silent (qdpy's notebook: `range(3, 10)`,
+    then `range(4, 8)`; `fixtures/static/jit401_loop_counter_static_then_loop_over_compiled_values.py`).
 
     ## Why is this bad?
     Each distinct static value is a new cache key, so every iteration compiles again.
@@ -122,7 +125,8 @@ class LoopVariableStaticArg(Rule):
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         context = calling_context(ctx)
         forwarded = [use for use in forwarded_static_uses(ctx) if not context.runs_traced(use.site.frame)]
-        for use in (*static_uses(ctx), *forwarded):
+        uses = (*static_uses(ctx), *forwarded)
+        for use in uses:
             if use.spec.filtering:
                 continue
             fresh = fresh_value(ctx, use)
@@ -134,7 +138,8 @@ class LoopVariableStaticArg(Rule):
             counter = varying.counter
             if _sweep_of_programs(ctx, use) or (
                     counter is not None and varying.how.startswith("the loop counter")
-                    and _is_name(use.value, counter) and _beside_another_program_per_item(ctx, use, counter)):
+                    and _is_name(use.value, counter) and (_beside_another_program_per_item(ctx, use, counter)
+                                                          or _compiled_by_earlier_loops(ctx, use, counter, uses))):
                 continue
             if counter is not None and varying.how.startswith("the loop counter"):
                 of = "" if _is_name(use.value, counter) else " (an expression of it)"
@@ -162,6 +167,37 @@ class LoopVariableStaticArg(Rule):
                     f"call; drop the static marking (a Python `{counter.counter.annotation}` leaf "
                     f"is traced under jax.jit), or keep the changing value out of the pytree"),
                     related=counter.related)
+
+
+def _compiled_by_earlier_loops(ctx: FileContext, use, counter: str, uses) -> bool:
+    """``for ell in range(4, 8): f(ell)`` after loops of the same body that already called
+    ``f`` with every one of those values at that argument (``range(3, 10)``, ``range(5, 12)``):
+    each program is in the cache, so this loop compiles nothing (qdpy's pytrees notebook)."""
+    values = _counted_values(ctx, use, counter)
+    if not values:
+        return False
+    here = ctx.model.order(use.site.node)
+    seen: set[int] = set()
+    for other in uses:
+        if other is use or other.callee != use.callee or other.param != use.param \
+                or other.site.frame.scope is not use.site.frame.scope or ctx.model.order(other.site.node) >= here \
+                or not isinstance(other.value, cst.Name):
+            continue
+        seen |= _counted_values(ctx, other, other.value.value) or set()
+    return values <= seen
+
+
+def _counted_values(ctx: FileContext, use, counter: str) -> Optional[set[int]]:
+    """The ints ``counter`` takes in the loop around the call: ``for counter in range(3, 10)``
+    with literal bounds (None for any other loop)."""
+    loop = next((loop for loop in use.site.frame.loops_in_scope() if counter in loop_targets(loop)), None)
+    if not (isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) and isinstance(loop.iter, cst.Call)
+            and isinstance(loop.iter.func, cst.Name) and loop.iter.func.value == "range"
+            and not ctx.model.lookup("range", use.site.frame.scope)
+            and 1 <= len(loop.iter.args) <= 3
+            and all(isinstance(a.value, cst.Integer) and a.keyword is None for a in loop.iter.args)):
+        return None
+    return set(range(*(int(a.value.value) for a in loop.iter.args)))
 
 
 def _repeats_per_outer_pass(site, counter: str) -> bool:
