@@ -1644,11 +1644,13 @@ def _own_property(ctx: FileContext, attr: cst.Attribute, scope: Scope) -> Option
 
 def _returned_object(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,
                      depth: int) -> Optional[tuple[str, Frame, Optional[str]]]:
-    """Every ``return`` of the called module function gives an object created in that call."""
+    """Every ``return`` of the called module function (or method of an instance of a class of
+    the module: ``exploration.get_policy()`` returning a lambda) gives an object created in
+    that call."""
     if depth > 2:
         return None
     found = None
-    for returned in returned_values(ctx.model, value_flow(ctx), call, scope):
+    for returned in calling_context(ctx).call_returns(call, scope):
         inner = created_object(ctx, returned.value, returned.scope, returned.frame, depth + 1)  # type: ignore[arg-type]
         if inner is None or not any(f.node is returned.function for f in inner[1]):
             return None  # made before the call (a module-level def): the same object each time

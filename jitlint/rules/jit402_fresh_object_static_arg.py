@@ -27,7 +27,10 @@ class FreshObjectStaticArg(Rule):
     `__eq__`, which hashes by identity, an optax transformation or schedule (`optax.adam(lr)`:
     a tuple of closures), a `jax.tree_util.Partial`; also one a `@property` of the class builds
     on every access (`self.activation` returning a lambda; a `functools.cached_property` builds
-    it once and stays silent). It fires when the call repeats: in a loop
+    it once and stays silent), or a method of an instance of the module's class returns on
+    every call (`exploration.get_policy()` returning a lambda, given to an `eqx.filter_jit`
+    step per environment step: actsafe, 5 compiles in 5 steps; returning a lambda stored in
+    `__init__`, 1). It fires when the call repeats: in a loop
     that creates the object, or in a function that is called repeatedly; when two such objects
     made alike (the same optax factory, a partial of the same function, the same class with
     the same arguments) reach one static parameter at different calls; and when a jitted
