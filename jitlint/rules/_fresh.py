@@ -550,7 +550,11 @@ class _Analysis:
 
     def _listed(self, iterable: cst.BaseExpression, scope: Scope) -> bool:
         """A list, tuple, set or dict display, or a library call listing them (``games =
-        pgx.available_envs()``: not ``range`` or another builtin), or a name bound once to one."""
+        pgx.available_envs()``: not ``range`` or another builtin), or a name bound once to one,
+        also numbered (``for i, n in enumerate(NS)``)."""
+        if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "enumerate" \
+                and not self.model.lookup("enumerate", scope) and iterable.args and not iterable.args[0].star:
+            iterable = iterable.args[0].value
         if isinstance(iterable, cst.Name):
             binding = value_flow(self.ctx).single(iterable, scope)
             iterable = binding.value if binding is not None and binding.kind == "assign" and binding.value is not None \
