@@ -373,7 +373,7 @@ class _Analysis:
             return self._per_object(app, kind, *stored)
         if self.context.how(function) in (ONCE, TRACED):
             return None
-        if self._configured_per_call(function, callable_node, creation):
+        if self._configured_per_call(app, function, callable_node, creation):
             return None  # a few call sites, each a different program: bounded, like a sweep
         if self._distinct_per_iteration(function, callable_node, creation):
             return None  # one program per item: every compile is needed
@@ -612,13 +612,16 @@ class _Analysis:
         return any(isinstance(node, cst.Call) and self.model.qualified_name(node.func, scope) in CACHE_CLEARERS
                    for node in iter_nodes(loop))
 
-    def _configured_per_call(self, function: cst.FunctionDef, node: cst.CSTNode, creation: Frame) -> bool:
+    def _configured_per_call(self, app: JitApplication, function: cst.FunctionDef, node: cst.CSTNode,
+                             creation: Frame) -> bool:
         """Is ``function`` repeated only by a few call sites, none in a loop, each a different
         program: they pass different values for a parameter the jitted callable closes over
-        (``pplotter(..., xN)`` then ``pplotter(..., xN * 4)`` sizing an image), or arrays of
-        different literal shapes (``normalise(jnp.ones(3))``, ``normalise(jnp.ones(7))``)?
-        Then, as for a loop over configurations, hoisting the jit saves nothing and the
-        compiles are bounded by the call sites."""
+        (``pplotter(..., xN)`` then ``pplotter(..., xN * 4)`` sizing an image), or for one that
+        sizes the arrays the function hands the jit (``generate_dataset(5000, key)`` then
+        ``generate_dataset(100, key)`` with ``jax.random.uniform(key, (n_samples, 5))``), or
+        arrays of different literal shapes (``normalise(jnp.ones(3))``,
+        ``normalise(jnp.ones(7))``)? Then, as for a loop over configurations, hoisting the jit
+        saves nothing and the compiles are bounded by the call sites."""
         sites = self.context.call_sites(function)
         if len(sites) < 2 or any(self.context.site_repeats(site) for site in sites):
             return False
@@ -629,6 +632,9 @@ class _Analysis:
             index = positional.index(param) if param in positional else None
             arguments = [argument_value(site.node, index, param) for site in sites]
             if param in closed_over and len({_source(a) for a in arguments}) > 1:
+                return True
+            if len({self._constant_source(a, site.frame.scope) for a, site in zip(arguments, sites)}) > 1 \
+                    and self._sizes_jitted_arguments(app, function, param):
                 return True
             shapes = [self._literal_shape(a, site.frame.scope) for a, site in zip(arguments, sites)]
             if None not in shapes and len(set(shapes)) > 1:
@@ -721,22 +727,47 @@ class _Analysis:
                         found.setdefault(name.value, loaded.value)
         return found
 
-    def _literal_shape(self, expr: Optional[cst.BaseExpression], scope: Scope) -> Optional[str]:
-        """``jnp.ones((3, 4))`` -> "(3, 4)": the shape of an array built from a literal."""
+    def _shape_argument(self, expr: Optional[cst.BaseExpression], scope: Scope) -> Optional[cst.BaseExpression]:
+        """The shape (or count) argument of an array constructor or random draw:
+        ``jnp.ones((3, 4))``, ``jax.random.uniform(key, (n, 5))``, ``jax.random.split(key, n)``."""
         if not isinstance(expr, cst.Call) or not expr.args:
             return None
         qualname = self.model.qualified_name(expr.func, scope) or ""
         module, _, name = qualname.rpartition(".")
         if module in ("jax.numpy", "numpy") and name in ("zeros", "ones", "empty", "full"):
-            shape = expr.args[0].value
-        elif qualname.startswith("jax.random.") and len(expr.args) >= 2:
-            shape = expr.args[1].value
-        else:
-            return None
+            return expr.args[0].value
+        if qualname.startswith("jax.random.") and len(expr.args) >= 2:
+            return expr.args[1].value
+        return None
+
+    def _literal_shape(self, expr: Optional[cst.BaseExpression], scope: Scope) -> Optional[str]:
+        """``jnp.ones((3, 4))`` -> "(3, 4)": the shape of an array built from a literal."""
+        shape = self._shape_argument(expr, scope)
         if isinstance(shape, cst.Integer) or (isinstance(shape, cst.Tuple) and all(
                 isinstance(e.value, cst.Integer) for e in shape.elements)):
             return _source(shape)
         return None
+
+    def _sizes_jitted_arguments(self, app: JitApplication, function: cst.FunctionDef, param: str) -> bool:
+        """A call of the new jit in ``function`` passes an array the function makes with a
+        shape of ``param`` (``params = jax.random.uniform(key, (n_samples, 5))``)."""
+        flow = value_flow(self.ctx)
+        for site in self._result_calls(app, lambda frame: frame.enclosing_function() is function) or ():
+            for arg in site.node.args:
+                binding = flow.single(arg.value, site.frame.scope) if isinstance(arg.value, cst.Name) else None
+                shape = self._shape_argument(binding.value, binding.scope) \
+                    if binding is not None and binding.kind == "assign" else None
+                if shape is not None and any(n.value == param for n in name_loads(shape)):
+                    return True
+        return False
+
+    def _constant_source(self, expr: Optional[cst.BaseExpression], scope: Scope) -> str:
+        """The source of ``expr``, or of the literal a name is bound to once (``n_test = 100``)."""
+        if isinstance(expr, cst.Name):
+            binding = value_flow(self.ctx).single(expr, scope)
+            if binding is not None and binding.kind == "assign" and isinstance(binding.value, (cst.Integer, cst.Float)):
+                return _source(binding.value)
+        return _source(expr) if expr is not None else ""
 
     def _partial_param(self, call: cst.Call, name: str, creation: Frame) -> Optional[tuple[cst.FunctionDef, str]]:
         scope = creation.scope

@@ -40,7 +40,11 @@ class JitOfLocalFunction(FreshCallableRule):
     function called once per level of a list built from literal sizes or factors, each level
     read through names the loop binds (`for lvl in levels: y = lvl["projections"]; align(y)`,
     tomojax's coarse-to-fine alignment: a new shape per level, 3 compiles for 3 levels jitted
-    where it is or once; the same levels run for 2 epochs compile 6 times: flagged).
+    where it is or once; the same levels run for 2 epochs compile 6 times: flagged). A few
+    call sites outside loops that give a parameter sizing the jit's arguments different values
+    (`generate_sbi_dataset(500, key)` then `(100, key)` with `jax.random.uniform(key,
+    (n_samples, 2))`) are two programs either way and stay silent; five calls of one size
+    compile five times and are flagged.
 
     ## Fix safety
     Moving the function to module level is safe when it closes over nothing that changes; pass
