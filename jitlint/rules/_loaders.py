@@ -135,6 +135,9 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
         return None
     if isinstance(func, cst.Attribute) and func.attr.value in DATASET_METHODS:
         return ragged_source(model, flow, func.value, scope, depth + 1, project, passed)
+    if expr.args and not expr.args[0].star and expr.args[0].keyword is None and _returns_first_argument(model, func, scope):
+        # ``tqdm = lambda it, **kw: it`` (progress bars switched off): the iterable itself
+        return ragged_source(model, flow, expr.args[0].value, scope, depth + 1, project, passed)
     for returned in returned_values(model, flow, expr, scope):  # ``def make_loader(): return DataLoader(...)``
         found = ragged_source(model, flow, returned.value, returned.scope, depth + 1, project, passed)
         if found is None and isinstance(returned.value, cst.Call):  # ``return _Loader()`` of a class it defines
@@ -142,6 +145,14 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
         if found is not None:
             return found
     return _ragged_generator(model, flow, expr, scope, project)
+
+
+def _returns_first_argument(model: SemanticModel, func: cst.BaseExpression, scope: Scope) -> bool:
+    """``func`` names a lambda bound once whose body is its first parameter."""
+    binding = model.single_binding(func.value, scope) if isinstance(func, cst.Name) else None
+    value = binding.value if binding is not None and binding.kind == "assign" else None
+    return isinstance(value, cst.Lambda) and bool(value.params.params) \
+        and isinstance(value.body, cst.Name) and value.body.value == value.params.params[0].name.value
 
 
 def batch_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
@@ -468,6 +479,11 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
     if not isinstance(func, cst.Name):
         return None
     bindings = model.lookup(func.value, defined_in)
+    if len(bindings) == 1 and bindings[0].kind == "assign":
+        # ``train_iter, n = make_ds(...)`` returning ``iterator, len(X)`` of its nested generator
+        values = bound_values(model, flow, bindings[0])
+        if len(values) == 1 and isinstance(values[0][0], cst.Name):
+            bindings = model.lookup(values[0][0].value, values[0][1])
     if len(bindings) == 1 and isinstance(bindings[0].node, cst.ClassDef):
         found = ragged_loader_class(bindings[0].node)
         if found is None:
