@@ -21,7 +21,8 @@ class RaggedLastBatch(Rule):
     bar`), dataset methods such as `prefetch`, an item of a dict filled once with loaders,
     `loaders["train"] = DataLoader(...)`, also a dict handed to the function, and conversions
     of the batch that keep its rows, `x.numpy()`, `list(map(lambda t: t.numpy(), batch))`:
-    flax-fm's MovieLens notebook, 2 compiles) from a source whose last batch is shorter: a library loader called without
+    flax-fm's MovieLens notebook, 2 compiles, and a lambda that returns its iterable, `tqdm =
+    lambda it, **kw: it`) from a source whose last batch is shorter: a library loader called without
     its drop keyword (JAX facts `RAGGED_BATCHERS`: torch `DataLoader` without `drop_last=True`,
     `tf.data` `batch`/`padded_batch` and grain `MapDataset.batch`/`IterDataset.batch`/`Batch`
     without `drop_remainder=True`, `np.array_split`; also a class of the module that subclasses
@@ -31,7 +32,8 @@ class RaggedLastBatch(Rule):
     n: yield x[start:end]` with `n = x.shape[0]`, also gathering `range(i, min(i + B, n))`
     item by item, or collecting items into a list that it yields whenever it holds a batch,
     `if len(batch) == B: yield np.stack(batch)`, and yielding the leftover after its loop, `if
-    batch: yield ...`: ghif's dl-jax101, 2 compiles, 1 without the leftover; or counting
+    batch: yield ...`: ghif's dl-jax101, 2 compiles, 1 without the leftover; also a nested
+    generator a factory returns, `train_iter, n = make_ds(...)` then `train_iter()`; or counting
     `for i in range(num_batches)` with `num_batches = full +
     bool(rest)` of `divmod(num_train, B)` (or `math.ceil(n / B)`, `-(-n // B)`, `(n + B - 1) //
     B`) and slicing `perm[i * B:(i + 1) * B]`, as JAX's own
