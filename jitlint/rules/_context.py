@@ -728,7 +728,7 @@ class CallingContext:
             return None
         stored = self_attribute_value(self.model, expr, scope, any_value=True)
         if stored is None:
-            return None
+            return self._annotated_field_class(expr, scope)
         value, value_scope = stored
         if isinstance(value, cst.Call):
             return self.class_of(value.func, value_scope)
@@ -744,6 +744,19 @@ class CallingContext:
                    for v, site in self.passed_to(binding) or ()}
         self._passed[key] = result = classes.pop() if len(classes) == 1 else None
         return result
+
+    def _annotated_field_class(self, expr: cst.Attribute, scope: Scope) -> Optional[cst.ClassDef]:
+        """``state.model`` of ``state``, an instance of a class of this module whose body
+        declares ``model: GPT`` (a dataclass or NamedTuple field): the class of this module the
+        annotation names."""
+        owner = self.instance_class(expr.value, scope) if isinstance(expr.value, cst.Name) else None
+        body = owner.body.body if owner is not None and isinstance(owner.body, cst.IndentedBlock) else ()
+        for statement in body:
+            for small in getattr(statement, "body", ()):
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
+                        and small.target.value == expr.attr.value:
+                    return self.class_of(small.annotation.annotation, self.model.module_scope)
+        return None
 
     def is_plain_class(self, cls: cst.CSTNode) -> bool:
         """A class whose bases are all in view and plain (no framework Module behind it)."""
@@ -769,7 +782,9 @@ class CallingContext:
         if not isinstance(function, cst.FunctionDef) or not isinstance(param.node, cst.Param):
             return None
         # (a method's parameter through the calls of its instances: ``trainer.run(agent)``)
-        classes = {self.instance_class(value, site.frame.scope) if isinstance(value, cst.Name) else None
+        classes = {self.instance_class(value, site.frame.scope) if isinstance(value, cst.Name)
+                   else self.constructed_class(value.func, site.frame.scope) if isinstance(value, cst.Call)
+                   else None
                    for value, site in self.passed_to(param) or [(None, None)]}
         result = classes.pop() if len(classes) == 1 else None
         self._passed[key] = result

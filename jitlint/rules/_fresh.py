@@ -844,6 +844,10 @@ class _Analysis:
             method = class_methods(cls).get(attr) if cls is not None else None
             if method is not None and attr not in _instance_attributes(cls):
                 return not has_decorator(method, "staticmethod") and not has_decorator(method, "property")
+            if cls is not None and method is None and attr not in _instance_attributes(cls) \
+                    and attr not in _class_attributes(cls):
+                # ``state.model.apply`` of a ``model: GPT`` field, ``apply`` inherited from nn.Module
+                return member_kind(self.ctx, ClassRef(local=cls), attr) in BOUND_KINDS
         # The class the code states: an annotation, a pytest fixture, ``self.attr = Cls()``,
         # a class imported from another module or an installed package.
         receiver = receiver_class(self.ctx, base, scope)

@@ -17,7 +17,10 @@ class JitOfBoundMethod(FreshCallableRule):
     `self.attr` assigned once from `Cls(...)` (or annotated in the class body, or from an
     `__init__` parameter every construction fills with a `Cls(...)`: moscot's
     `jax.jit(self._output.apply)`, `fixtures/fresh/bound_method_of_wrapped_output_per_push.py`,
-    whose `_apply` a base class's `push` calls through `self`), and classes of
+    whose `_apply` a base class's `push` calls through `self`), a field a class of the module
+    declares with a class of the module (`state.model.apply` of a dataclass with `model: GPT`,
+    a linen module: minGPT-flax's sampler, 5 compiles in 5 tokens, jitted once before the
+    loop: 1), and classes of
     other modules of the project or of installed packages (their source read through the
     project index, never imported). An inherited name counts when a base that defines it is in
     view, or is a framework method (`flax.linen.Module.apply`/`init`); a base nobody can read
