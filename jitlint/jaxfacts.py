@@ -169,6 +169,9 @@ FLOAT_RANGES = frozenset({
     "numpy.linspace", "numpy.logspace", "numpy.geomspace",
     "jax.numpy.linspace", "jax.numpy.logspace", "jax.numpy.geomspace",
 })
+# Ranges whose elements are floats when a bound or the step is a float literal
+# (``np.arange(0, 2.1, 0.5)``); with int bounds they count sizes (tests/test_jaxfacts.py).
+FLOAT_WHEN_FLOAT_BOUND_RANGES = frozenset({"numpy.arange", "jax.numpy.arange"})
 
 # Transforms that return a new callable on every application: ``jax.jit(T(f))`` built per
 # step traces and compiles on every step, also for a module-level ``f`` (jit caches on the

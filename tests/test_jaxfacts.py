@@ -55,7 +55,8 @@ from jitlint.jaxfacts import (TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES, SCIPY_J
                               LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, ARRAY_RETURNING_KEY_FUNCTIONS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS, ARRAY_NAMESPACE_GETTERS,
                               SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS,
                               FLAG_LEAF_OBJECTS, FLAG_CALL_OVERRIDES, ROW_INDEX_ARRAYS, AXES_KEEPING_CALLS, ARGUMENT_KEEPING_DECORATORS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES,
-                              FLOAT_RANGES, TENSOR_CONVERSION_METHODS, NUMPY_VALUE_FUNCTIONS)
+                              FLOAT_RANGES, TENSOR_CONVERSION_METHODS, NUMPY_VALUE_FUNCTIONS,
+                              FLOAT_WHEN_FLOAT_BOUND_RANGES)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -3322,6 +3323,13 @@ def test_lax_function_hands_tracers_at_every_argument_it_passes(qualname):
         with pytest.raises(ValueError, match="Non-hashable static arguments"):
             call(jax.lax, jax.numpy, functools.partial(jax.jit, static_argnums=position)(body))
 
+
+
+@pytest.mark.parametrize("qualname", sorted(FLOAT_WHEN_FLOAT_BOUND_RANGES))
+def test_range_with_a_float_bound_gives_floats_and_with_int_bounds_ints(qualname):
+    module = "jax.numpy" if qualname.startswith("jax.numpy.") else "numpy"
+    function = _resolve(qualname, importlib.import_module(module), module + ".")
+    assert function(0, 2.1, 0.5).dtype.kind == "f" and function(0, 2, 1).dtype.kind == "i"
 
 
 @pytest.mark.parametrize("qualname", sorted(FLOAT_RANGES))

@@ -44,7 +44,11 @@ class JitOfLocalFunction(FreshCallableRule):
     call sites outside loops that give a parameter sizing the jit's arguments different values
     (`generate_sbi_dataset(500, key)` then `(100, key)` with `jax.random.uniform(key,
     (n_samples, 2))`) are two programs either way and stay silent; five calls of one size
-    compile five times and are flagged.
+    compile five times and are flagged. A loop over an item that sets a size (`for width in
+    np.arange(2, 7): fit(int(width))` with a jit closing over `width` that shapes the weights)
+    is a sweep of programs and stays silent; a loop over floats (`np.linspace(...)`,
+    `np.arange(0, 2.1, 0.5)`) sweeps data values through one program and is flagged (a course
+    lab's regularisation sweep: 5 compiles in 5 calls).
 
     ## Fix safety
     Moving the function to module level is safe when it closes over nothing that changes; pass
