@@ -19,7 +19,9 @@ class JitOfLocalFunction(FreshCallableRule):
     runs: jax-gcm 5aac6d3), also a method of an object the class stores (`run =
     self.module.get_inference_fn()` in a method called per plot, its result called per batch,
     in a loop or a comprehension: scvi-tools PR 1552), and a closure a method stores on
-    `self` (also lazily) and calls through the attribute (paxml e4fad96).
+    `self` (also lazily) and calls through the attribute (paxml e4fad96), and a method of an
+    object a dataclass field holds (`evaluator: Evaluator`, then `self.evaluator.unroll(...)`
+    every few steps: jax_v_pytorch's training loop, 5 compiles in 5 evaluations).
 
     ## Why is this bad?
     A `def` statement creates a new function object each time it runs, and JAX caches compiled
