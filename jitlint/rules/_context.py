@@ -752,7 +752,7 @@ class CallingContext:
         owner = self.instance_class(expr.value, scope) if isinstance(expr.value, cst.Name) else None
         body = owner.body.body if owner is not None and isinstance(owner.body, cst.IndentedBlock) else ()
         for statement in body:
-            for small in getattr(statement, "body", ()):
+            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
                 if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
                         and small.target.value == expr.attr.value:
                     return self.class_of(small.annotation.annotation, self.model.module_scope)
