@@ -1300,6 +1300,10 @@ SIGNATURE_PRESERVING_TRANSFORMS = frozenset({
     "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jacfwd",
     "jax.jacrev", "jax.hessian", "jax.numpy.vectorize",
 })
+# Jits whose result shows the function's own signature, so a jit applied again to it checks its
+# spec against those parameters (``jax.jit(train_step, static_argnums=(2, 3))`` of a
+# ``@partial(jax.jit, ...)``-decorated two-parameter ``train_step``: ValueError when applied).
+SIGNATURE_KEEPING_JITS = frozenset({"jax.jit"})
 
 # Transforms whose result calls the function with the arguments it is given (the differentiated
 # ones as tracers of the same shape): ``jax.grad(loss)(params, batch)`` of a jitted ``loss`` is a

@@ -17,7 +17,8 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import ARGUMENT_KEEPING_DECORATORS, PASS_THROUGH_WRAPPERS, SIGNATURE_PRESERVING_TRANSFORMS
+from jitlint.jaxfacts import (ARGUMENT_KEEPING_DECORATORS, PASS_THROUGH_WRAPPERS, SIGNATURE_KEEPING_JITS,
+                              SIGNATURE_PRESERVING_TRANSFORMS)
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, PARTIAL_FUNCTIONS, JitApplication
 from jitlint.semantic import Scope, SemanticModel
 from jitlint.walk import iter_nodes
@@ -287,7 +288,8 @@ def signature_kept(decorator: cst.Decorator, model: SemanticModel, scope: Scope)
     if isinstance(expr, cst.Call) and expr.args and expr.args[0].keyword is None \
             and model.qualified_name(expr.func, scope) in PARTIAL_FUNCTIONS:
         expr = expr.args[0].value
-    if model.qualified_name(expr, scope) in SIGNATURE_PRESERVING_TRANSFORMS | ARGUMENT_KEEPING_DECORATORS:
+    if model.qualified_name(expr, scope) in SIGNATURE_PRESERVING_TRANSFORMS | ARGUMENT_KEEPING_DECORATORS \
+            | SIGNATURE_KEEPING_JITS:
         return True
     passing = passthrough_decorator(decorator, model, scope)
     return passing is not None and passing[1]

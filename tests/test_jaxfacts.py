@@ -56,7 +56,7 @@ from jitlint.jaxfacts import (TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES, SCIPY_J
                               SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS,
                               FLAG_LEAF_OBJECTS, FLAG_CALL_OVERRIDES, ROW_INDEX_ARRAYS, AXES_KEEPING_CALLS, ARGUMENT_KEEPING_DECORATORS, DTYPE_KEEPING_METHODS, MASK_KEEPING_METHODS, BOOL_DTYPES,
                               FLOAT_RANGES, TENSOR_CONVERSION_METHODS, NUMPY_VALUE_FUNCTIONS,
-                              FLOAT_WHEN_FLOAT_BOUND_RANGES)
+                              FLOAT_WHEN_FLOAT_BOUND_RANGES, SIGNATURE_KEEPING_JITS)
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -2037,6 +2037,19 @@ def test_signature_preserving_transform_keeps_the_parameters(qualname):
         return jnp.sum(params * x)
 
     assert list(inspect.signature(transform(loss)).parameters) == ["params", "static", "x"]
+
+
+@pytest.mark.parametrize("qualname", sorted(SIGNATURE_KEEPING_JITS))
+def test_jit_keeps_the_signature_a_second_jit_checks_its_spec_against(qualname):
+    jit = _resolve(qualname, jax, "jax.")
+
+    def train_step(state, batch):
+        return state
+
+    jitted = functools.partial(jit, donate_argnums=0)(train_step)
+    assert list(inspect.signature(jitted).parameters) == ["state", "batch"]
+    with pytest.raises(ValueError, match="static_argnums"):
+        jit(jitted, static_argnums=(2, 3))
 
 
 @pytest.mark.parametrize("method", sorted(SIZE_KEEPING_METHODS))

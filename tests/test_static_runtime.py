@@ -33,7 +33,8 @@ JAX_MESSAGES = {
     "JIT702": ("Jitted function has static_argnums=",
                "the `static_argnums` argument to `jax.checkpoint` / `jax.remat` can only take",
                "All static broadcasted arguments must be passed positionally",  # pmap
-               "jit() takes from 0 to 1 positional arguments"),  # the spec passed by position
+               "jit() takes from 0 to 1 positional arguments",  # the spec passed by position
+               "'str' object cannot be interpreted as an integer"),  # names given as static_argnums
     "JIT704": "Attempted boolean conversion of traced array",
     # a parameter static only by position, passed by keyword: traced, and used as a shape
     "JIT706": "Shapes must be 1D sequences of concrete values of integer type, got (JitTracer",

@@ -19,7 +19,7 @@ from typing import Callable, Iterator, Optional, TypeVar
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARGUMENT_FORWARDING_TRANSFORMS, ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ARRAY_LEAF_PARAMS, LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
+from jitlint.jaxfacts import (ARGUMENT_FORWARDING_TRANSFORMS, SIGNATURE_KEEPING_JITS, ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ARRAY_LEAF_PARAMS, LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
                               OPTAX_SCHEDULES, OPTIMIZER_STATE_INITS, OPTAX_TRANSFORMATIONS, REJECTED_JIT_KEYWORDS, TRACING_CALLS,
                               GRAPH_STATIC_JITS, TracingCall, FRESH_TRANSFORMS,
                               JIT_POSITIONAL_ARGUMENTS)
@@ -1717,6 +1717,10 @@ def spec_problems(ctx: FileContext) -> list[tuple[str, cst.CSTNode, str]]:
     return ctx.shared("static-spec-problems", _spec_problems)
 
 
+# The keyword that takes names, for each that takes positions
+NAMES_FOR_NUMS = {"static_argnums": "static_argnames", "donate_argnums": "donate_argnames"}
+
+
 def _spec_problems(ctx: FileContext) -> list[tuple[str, cst.CSTNode, str]]:
     problems = []
     for app in ctx.jit_applications:
@@ -1727,6 +1731,18 @@ def _spec_problems(ctx: FileContext) -> list[tuple[str, cst.CSTNode, str]]:
                 problems.append((arg.keyword.value, arg, (
                     f"`{short}` takes no `{arg.keyword.value}`: it raises ValueError when applied; "
                     f"drop it, {short} already makes every non-array argument static")))
+    for app in ctx.jit_applications:
+        for arg in app.keywords:
+            # ``static_argnums=("curl_func", "solver")``: names where jax.jit takes positions
+            keyword = arg.keyword.value if arg.keyword is not None else ""
+            names = literal(arg.value, app.frame.scope, ctx.model, ints=False) \
+                if keyword in NAMES_FOR_NUMS and app.jit.qualname in SIGNATURE_KEEPING_JITS and not is_foreign(arg) else None
+            if names:
+                quoted = ", ".join(f'"{n}"' for n in names)
+                problems.append((keyword, arg, (
+                    f"{keyword} holds parameter names ({quoted}), where `{app.jit.display}` takes "
+                    f"positions: it raises TypeError when applied; pass them as "
+                    f"{NAMES_FOR_NUMS[keyword]}=({quoted}{',' if len(names) == 1 else ''})")))
     for app in ctx.jit_applications:
         limit = JIT_POSITIONAL_ARGUMENTS.get(app.jit.qualname)
         positional = [a for a in app.call.args if a.keyword is None and not a.star] if app.call is not None else []

@@ -21,7 +21,12 @@ class StaticArgnumOutOfRange(Rule):
     the static positions passed to `jax.jit` by position (`jax.jit(fn, static_argnums)`, old
     JAX's signature: aesara PR 393): jit takes only the function positionally and raises
     `TypeError: jit() takes from 0 to 1 positional arguments but 2 were given`
-    (`jaxfacts.JIT_POSITIONAL_ARGUMENTS`).
+    (`jaxfacts.JIT_POSITIONAL_ARGUMENTS`). Also parameter names given as `static_argnums`
+    (`static_argnums=("solver", "bc")`: PyPIC3D's time loop, `TypeError: 'str' object cannot be
+    interpreted as an integer` when applied; the fix is `static_argnames`), and positions past
+    the signature of a function that is itself jitted (`jax.jit(train_step, static_argnums=(2,
+    3))` of a `@partial(jax.jit, ...)` two-parameter `train_step`: a jitted function keeps its
+    signature, `jaxfacts.SIGNATURE_KEEPING_JITS`; ValueError when applied).
 
     ## Why is this bad?
     `jax.jit` checks the positions against the signature when it is applied. Measured on jax
