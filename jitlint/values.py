@@ -1789,3 +1789,18 @@ def array_rank(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, fra
     if isinstance(shape, (cst.Tuple, cst.List)) and all(isinstance(e, cst.Element) for e in shape.elements):
         return len(shape.elements)
     return None
+
+
+def constant_code(expr: cst.BaseExpression, scope: Scope, model: SemanticModel) -> Optional[str]:
+    """The literal ``expr`` always is, as code: a number or string written there, or a name
+    every assignment of which writes the same one (``lr = 1e-4`` in each pass of the loop that
+    then runs ``optimizer = optax.adabelief(lr)``); None for anything else."""
+    if isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString)):
+        return code_text(expr)
+    if not isinstance(expr, cst.Name):
+        return None
+    bindings = model.lookup(expr.value, scope)
+    codes = {code_text(b.value) if b.kind == "assign" and isinstance(b.node, cst.Assign) and len(b.node.targets) == 1
+             and isinstance(b.node.targets[0].target, cst.Name)
+             and isinstance(b.value, (cst.Integer, cst.Float, cst.SimpleString)) else None for b in bindings}
+    return codes.pop() if len(codes) == 1 and None not in codes else None

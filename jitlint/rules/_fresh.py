@@ -57,7 +57,7 @@ from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, ar
                               dotted_name, has_decorator)
 from jitlint.staticargs import IDENTITY, UNHASHABLE
 from jitlint.staticargs import UNKNOWN as UNKNOWN_CLASS
-from jitlint.values import value_flow
+from jitlint.values import constant_code, value_flow
 from jitlint.walk import Walker, children, iter_nodes
 
 # equinox's transforms return Modules that compare equal field by field; equinox's jits take
@@ -633,7 +633,8 @@ class _Analysis:
             arguments = [argument_value(site.node, index, param) for site in sites]
             if param in closed_over and len({_source(a) for a in arguments}) > 1:
                 return True
-            if len({self._constant_source(a, site.frame.scope) for a, site in zip(arguments, sites)}) > 1 \
+            if len({(constant_code(a, site.frame.scope, self.model) or _source(a)) if a is not None else ""
+                    for a, site in zip(arguments, sites)}) > 1 \
                     and self._sizes_jitted_arguments(app, function, param):
                 return True
             shapes = [self._literal_shape(a, site.frame.scope) for a, site in zip(arguments, sites)]
@@ -771,14 +772,6 @@ class _Analysis:
                 if shape is not None and any(n.value == param for n in name_loads(shape)):
                     return True
         return False
-
-    def _constant_source(self, expr: Optional[cst.BaseExpression], scope: Scope) -> str:
-        """The source of ``expr``, or of the literal a name is bound to once (``n_test = 100``)."""
-        if isinstance(expr, cst.Name):
-            binding = value_flow(self.ctx).single(expr, scope)
-            if binding is not None and binding.kind == "assign" and isinstance(binding.value, (cst.Integer, cst.Float)):
-                return _source(binding.value)
-        return _source(expr) if expr is not None else ""
 
     def _partial_param(self, call: cst.Call, name: str, creation: Frame) -> Optional[tuple[cst.FunctionDef, str]]:
         scope = creation.scope

@@ -39,7 +39,7 @@ from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place
 from jitlint.walk import own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel, argument_value, is_none
 from jitlint.staticargs import ARGNUM_JITS, spec_of
-from jitlint.values import GROW_METHODS, MUTATING_METHODS, assigned, code_text, self_attribute_value, target_leaves, value_flow
+from jitlint.values import GROW_METHODS, MUTATING_METHODS, assigned, code_text, constant_code, self_attribute_value, target_leaves, value_flow
 from jitlint.walk import Walker, children, iter_nodes
 
 SKIPPED_JITS = frozenset({"flax.linen.jit"})
@@ -1320,7 +1320,7 @@ def _same_recipe(bindings: list[Binding], model: SemanticModel) -> bool:
         value = binding.node.value if isinstance(binding.node, cst.Assign) else None
         if binding.kind != "assign" or not isinstance(value, cst.Call):
             return False
-        arguments = [_constant_code(arg.value, binding.scope, model) for arg in value.args]
+        arguments = [constant_code(arg.value, binding.scope, model) for arg in value.args]
         if any(code is None for code in arguments):
             return False
         if _host_state_read(value, binding.scope, model) is not None:
@@ -1331,21 +1331,6 @@ def _same_recipe(bindings: list[Binding], model: SemanticModel) -> bool:
         keywords = [arg.keyword.value if arg.keyword is not None else "" for arg in value.args]
         texts.add((code_text(value.func), tuple(zip(keywords, arguments))))
     return len(texts) == 1
-
-
-def _constant_code(expr: cst.BaseExpression, scope: Scope, model: SemanticModel) -> Optional[str]:
-    """The literal ``expr`` always is, as code: a number or string written there, or a name
-    every assignment of which writes the same one (``lr = 1e-4`` in each pass of the loop that
-    then runs ``optimizer = optax.adabelief(lr)``); None for anything else."""
-    if isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString)):
-        return code_text(expr)
-    if not isinstance(expr, cst.Name):
-        return None
-    bindings = model.lookup(expr.value, scope)
-    codes = {code_text(b.value) if b.kind == "assign" and isinstance(b.node, cst.Assign) and len(b.node.targets) == 1
-             and isinstance(b.node.targets[0].target, cst.Name)
-             and isinstance(b.value, (cst.Integer, cst.Float, cst.SimpleString)) else None for b in bindings}
-    return codes.pop() if len(codes) == 1 and None not in codes else None
 
 
 def _reads_loop_bound_name(expr: cst.BaseExpression, loop: cst.CSTNode) -> bool:
