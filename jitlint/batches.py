@@ -60,9 +60,10 @@ def _to_end(loop: cst.CSTNode, container: "cst.FunctionDef | cst.Module", length
     size = sliced_to_end(loop, container, lengths, parameter_lengths)
     way = "sliced"
     if size is None:
-        size, way = counted_to_end(loop, container, outer), "counted"
-    if size is None:
-        return None
+        counted = counted_to_end(loop, container, outer)
+        if counted is None:
+            return None
+        size, way = counted.size, "past" if counted.past_full else "counted"
     return RaggedLoop(loop, size, short_batch_guard(loop, size) or flag_bounded_stop(loop, container), way)
 
 
@@ -148,30 +149,65 @@ def _parameter_names(function: cst.FunctionDef) -> set[str]:
     return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
 
 
-def counted_to_end(loop: cst.CSTNode, generator: cst.FunctionDef,
-                   outer: Optional[OuterAssignment] = None) -> Optional[str]:
-    """The batch size (its code) when ``loop`` counts batches up to one past the last full one
-    and slices batch ``i`` as ``x[i * B:(i + 1) * B]``: ``for i in range(num_batches)`` with
-    ``num_batches = full + bool(rest)`` of ``full, rest = divmod(len(x), B)`` (JAX's own MNIST
-    example), ``math.ceil(n / B)`` or ``-(-n // B)``."""
+class BatchCount(NamedTuple):
+    """A loop's count of batches that includes a last, partial one."""
+    size: str  # the batch size's code
+    length: cst.BaseExpression  # the data length counted
+    # ``n // B + 1``: one batch past the full ones, so the last is shorter, or empty when B
+    # divides n; no length makes it even (the rounded-up counts are even when B divides n)
+    past_full: bool = False
+
+
+def counted_batches(loop: cst.CSTNode, container: "cst.FunctionDef | cst.Module",
+                    outer: Optional[OuterAssignment] = None) -> Optional[BatchCount]:
+    """The count of ``for i in range(count)`` when it is a number of batches of a data length
+    with a last partial one (_ceiling_count)."""
     parts = _loop_parts(loop)
     if parts is None:
         return None
-    target, iterable, body = parts
+    target, iterable, _ = parts
     if not (isinstance(target, cst.Name) and _builtin(iterable, "range") and len(iterable.args) == 1):  # type: ignore[attr-defined]
         return None
-    counter = target.value
-    counted = _ceiling_count(iterable.args[0].value, generator, outer)  # type: ignore[attr-defined]
+    return _ceiling_count(iterable.args[0].value, container, outer)  # type: ignore[attr-defined]
+
+
+def counted_slice(piece: cst.Slice, loop: cst.CSTNode, size: str) -> bool:
+    """``x[i * B:(i + 1) * B]`` (or ``x[i * B:i * B + B]``) for ``for i in range(...)``, also
+    through names the loop binds once: ``start = i * B; end = start + B; x[start:end]``."""
+    parts = _loop_parts(loop)
+    if parts is None or not isinstance(parts[0], cst.Name) or piece.step is not None:
+        return False
+    counter, body = parts[0].value, parts[2]
+
+    def bound(expr: Optional[cst.BaseExpression]) -> Optional[cst.BaseExpression]:
+        if isinstance(expr, cst.Name):
+            values = [n.value for n in _walk(body) if isinstance(n, cst.Assign) and len(n.targets) == 1
+                      and is_name(n.targets[0].target, expr.value)]
+            return values[0] if len(values) == 1 else expr
+        return expr
+
+    low, high = bound(piece.lower), bound(piece.upper)
+    if not _times(low, counter, size) or not isinstance(high, cst.BinaryOperation):
+        return False
+    if isinstance(high.operator, cst.Multiply):  # ``(i + 1) * B``
+        return any(_plus_one(side, counter) for side in (high.left, high.right)) \
+            and any(src(side) == size for side in (high.left, high.right))
+    if isinstance(high.operator, cst.Add) and src(high.right) == size:  # ``start + B``, ``i * B + B``
+        return src(high.left) in (src(piece.lower), src(low))
+    return False
+
+
+def counted_to_end(loop: cst.CSTNode, generator: "cst.FunctionDef | cst.Module",
+                   outer: Optional[OuterAssignment] = None) -> Optional[BatchCount]:
+    """The count when ``loop`` counts batches up to one past the last full one and slices
+    batch ``i`` as ``x[i * B:(i + 1) * B]``: ``for i in range(num_batches)`` with
+    ``num_batches = full + bool(rest)`` of ``full, rest = divmod(len(x), B)`` (JAX's own MNIST
+    example), ``math.ceil(n / B)``, ``-(-n // B)`` or ``n // B + 1``."""
+    counted = counted_batches(loop, generator, outer)
     if counted is None:
         return None
-    size = counted[0]
-    for piece in slices(body):
-        low, high = piece.lower, piece.upper
-        if _times(low, counter, size) and isinstance(high, cst.BinaryOperation) and isinstance(high.operator, cst.Multiply) \
-                and any(_plus_one(side, counter) for side in (high.left, high.right)) \
-                and any(src(side) == size for side in (high.left, high.right)):
-            return size
-    return None
+    parts = _loop_parts(loop)
+    return counted if any(counted_slice(piece, loop, counted.size) for piece in slices(parts[2])) else None  # type: ignore[index]
 
 
 def batched_length(loop: cst.CSTNode, generator: "cst.FunctionDef | cst.Module",
@@ -185,7 +221,7 @@ def batched_length(loop: cst.CSTNode, generator: "cst.FunctionDef | cst.Module",
     arguments = parts[1].args  # type: ignore[attr-defined]
     if len(arguments) == 1:
         counted = _ceiling_count(arguments[0].value, generator, outer)
-        length = counted[1] if counted is not None else None
+        length = counted.length if counted is not None and not counted.past_full else None
     else:
         length = arguments[1].value if len(arguments) == 3 else None
     if isinstance(length, cst.Name):
@@ -221,11 +257,11 @@ def _target_names(target: cst.BaseExpression) -> list[cst.BaseExpression]:
     return [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
 
 
-def _ceiling_count(expr: cst.BaseExpression, generator: cst.FunctionDef, outer: Optional[OuterAssignment],
-                   depth: int = 0) -> Optional[tuple[str, cst.BaseExpression]]:
-    """(the batch size's code, the data length) when ``expr`` is the number of batches of a data
-    length, the last one partial: ``full + bool(rest)`` of ``full, rest = divmod(n, B)``,
-    ``math.ceil(n / B)``, ``-(-n // B)``; through names assigned once."""
+def _ceiling_count(expr: cst.BaseExpression, generator: "cst.FunctionDef | cst.Module",
+                   outer: Optional[OuterAssignment], depth: int = 0) -> Optional[BatchCount]:
+    """The BatchCount when ``expr`` is the number of batches of a data length, the last one
+    partial: ``full + bool(rest)`` of ``full, rest = divmod(n, B)``, ``math.ceil(n / B)``,
+    ``-(-n // B)``, ``n // B + 1``; through names assigned once."""
     if depth > 3:
         return None
     if isinstance(expr, cst.Name):
@@ -233,6 +269,9 @@ def _ceiling_count(expr: cst.BaseExpression, generator: cst.FunctionDef, outer: 
         return _ceiling_count(value[1], generator, outer, depth + 1) if value is not None and is_name(value[0], expr.value) else None
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):  # ``full + bool(rest)``
         for full, rest in ((expr.left, expr.right), (expr.right, expr.left)):
+            if isinstance(rest, cst.Integer) and rest.value == "1" and isinstance(full, cst.BinaryOperation) \
+                    and isinstance(full.operator, cst.FloorDivide) and _length(full.left, generator, outer):
+                return BatchCount(src(full.right), full.left, past_full=True)  # ``n // B + 1``
             if isinstance(rest, cst.Call) and _builtin(rest, "bool") and rest.args:
                 rest = rest.args[0].value
             if isinstance(full, cst.Name) and isinstance(rest, cst.Name):
@@ -241,25 +280,25 @@ def _ceiling_count(expr: cst.BaseExpression, generator: cst.FunctionDef, outer: 
                         and is_name(pair[0].elements[0].value, full.value) and is_name(pair[0].elements[1].value, rest.value) \
                         and _builtin(pair[1], "divmod") and len(pair[1].args) == 2 \
                         and _length(pair[1].args[0].value, generator, outer):
-                    return src(pair[1].args[1].value), pair[1].args[0].value
+                    return BatchCount(src(pair[1].args[1].value), pair[1].args[0].value)
         return None
     if isinstance(expr, cst.Call) and isinstance(expr.func, (cst.Attribute, cst.Name)) and src(expr.func).endswith("ceil") \
             and expr.args and isinstance(expr.args[0].value, cst.BinaryOperation) \
             and isinstance(expr.args[0].value.operator, cst.Divide) \
             and _length(expr.args[0].value.left, generator, outer):  # ``math.ceil(n / B)``
-        return src(expr.args[0].value.right), expr.args[0].value.left
+        return BatchCount(src(expr.args[0].value.right), expr.args[0].value.left)
     if isinstance(expr, cst.Call) and _builtin(expr, "int") and expr.args:  # ``int(np.ceil(n / B))``
         return _ceiling_count(expr.args[0].value, generator, outer, depth + 1)
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.FloorDivide):
         rounded = _rounded_up(expr.left, src(expr.right))  # ``(n + B - 1) // B``
         if rounded is not None and _length(rounded, generator, outer):
-            return src(expr.right), rounded
+            return BatchCount(src(expr.right), rounded)
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus) \
             and isinstance(expr.expression, cst.BinaryOperation) and isinstance(expr.expression.operator, cst.FloorDivide):
         inner = expr.expression  # ``-(-n // B)``
         if isinstance(inner.left, cst.UnaryOperation) and isinstance(inner.left.operator, cst.Minus) \
                 and _length(inner.left.expression, generator, outer):
-            return src(inner.right), inner.left.expression
+            return BatchCount(src(inner.right), inner.left.expression)
     return None
 
 

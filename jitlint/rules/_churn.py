@@ -39,8 +39,8 @@ from jitlint.jaxfacts import (ARRAY_METHODS, SIZE_KEEPING_METHODS, TREE_MAPS, BA
                               AXES_KEEPING_CALLS, NUMPY_ARRAY_CONSTRUCTORS, ROW_INDEX_ARRAYS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
-from jitlint.batches import guard_acts
-from jitlint.rules._loaders import PASS_THROUGH, RANGES_WITH_PROGRESS, ragged_source
+from jitlint.batches import counted_batches, counted_slice, guard_acts
+from jitlint.rules._loaders import PASS_THROUGH, RANGES_WITH_PROGRESS, outer_assignments, ragged_source
 from jitlint.rules._context import CallingContext, calling_context
 from jitlint.rules._episodes import EPISODE_FIX, episode_length
 from jitlint.rules._instances import pytree_instance
@@ -1865,7 +1865,7 @@ class _ArgChecker:
             return gathered
         sliced = self._loop_slice(expr, loop)
         if sliced is None:
-            return None
+            return self._counted_rows(expr, loop) if columns is None else None
         array, stop, step = sliced
         if columns is not None:  # ``v[s:s + B]`` for ``k, v in data.items()``: data's columns
             if not (isinstance(array, cst.Name) and array.value == columns[0]):
@@ -1878,6 +1878,35 @@ class _ArgChecker:
                 or _skips_short_batches(loop, step):
             return None
         return self._ragged_slices(stop, array, step)
+
+    def _counted_rows(self, expr, loop: cst.For) -> Optional[tuple[str, str]]:
+        """``x[i * B:(i + 1) * B]`` in ``for i in range(count)``, the count of batches of len(x)
+        with a last partial one (batches.counted_batches: ``len(x) // B + 1``,
+        ``math.ceil(len(x) / B)``...): that batch is shorter, unless a rounded-up count meets
+        an array of a known length that B divides."""
+        if not (isinstance(expr, cst.Subscript) and expr.slice and isinstance(expr.slice[0].slice, cst.Slice)):
+            return None
+        container = self.scope.node if isinstance(self.scope.node, (cst.FunctionDef, cst.Module)) else None
+        count = counted_batches(loop, container, outer_assignments(self.model, container)) \
+            if container is not None else None
+        if count is None or not counted_slice(expr.slice[0].slice, loop, count.size) \
+                or not _length_of(self._stop_value(count.length), expr.value, self.model, self.scope):
+            return None
+        step = cst.parse_expression(count.size)
+        if _skips_short_batches(loop, step):
+            return None
+        if count.past_full:
+            return (f"batches of `{count.size}` rows counted one past the full ones "
+                    f"(len({_src(expr.value)}) // {count.size} + 1), so the last is shorter, or empty "
+                    f"when `{count.size}` divides the length",
+                    f"count only full batches (len(x) // {count.size}) or pad the last batch to "
+                    f"{count.size} rows and mask the padding")
+        if _known_multiple(expr.value, step, self.model, self.flow, self.scope):
+            return None
+        return (f"batches of `{count.size}` rows whose count is rounded up, so the last one is "
+                f"shorter unless len({_src(expr.value)}) is a multiple of `{count.size}`",
+                f"count only full batches (len(x) // {count.size}) or pad the last batch to "
+                f"{count.size} rows and mask the padding")
 
     def _ragged_slices(self, stop: cst.BaseExpression, array: cst.BaseExpression, step: cst.BaseExpression
                        ) -> tuple[str, str]:

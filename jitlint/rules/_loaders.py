@@ -93,7 +93,7 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
             return None
         if _empty_list(binding.value) and isinstance(binding.scope.node, (cst.FunctionDef, cst.Module)):
             # ``batches = []`` filled in a loop: ``batches.append(x[s:s + B])``
-            found_loop = collected_to_end(binding.scope.node, expr.value, _outer_assignments(model, binding.scope.node))
+            found_loop = collected_to_end(binding.scope.node, expr.value, outer_assignments(model, binding.scope.node))
             if found_loop is None or found_loop.guard is not None \
                     or _divides_evenly_known(model, flow, found_loop.loop, binding.scope.node, found_loop.size):
                 return None
@@ -498,12 +498,12 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
     if len(bindings) != 1 or bindings[0].kind != "def" or not isinstance(bindings[0].node, cst.FunctionDef):
         return None
     generator = bindings[0].node
-    found = ragged_loop(generator, outer=_outer_assignments(model, generator), parameter_lengths=True)
+    found = ragged_loop(generator, outer=outer_assignments(model, generator), parameter_lengths=True)
     if found is None:
         return None
     loop, size, guard, way = found
     if guard is None:
-        if _divides_evenly(model, flow, call, generator, size, scope) \
+        if way != "past" and _divides_evenly(model, flow, call, generator, size, scope) \
                 or _divides_evenly_known(model, flow, loop, generator, size) \
                 or not _passed_length_ragged(flow, call, generator, loop, size, scope):
             return None
@@ -519,7 +519,7 @@ def _divides_evenly_known(model: SemanticModel, flow: ValueFlow, loop: cst.CSTNo
     """A ragged loop (counting batches up to the partial one, ``num_batches = full +
     bool(rest)``, or slicing to the end) over data of a known length that its known batch size
     divides: no partial batch (1,024 rows in batches of 128)."""
-    outer = _outer_assignments(model, generator)
+    outer = outer_assignments(model, generator)
     length = batched_length(loop, generator, outer)
     scope = model.scope_of.get(generator)
     if length is None or scope is None:
@@ -541,7 +541,7 @@ def _empty_list(value: Optional[cst.BaseExpression]) -> bool:
         isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "list" and not value.args
 
 
-def _outer_assignments(model: SemanticModel, generator: cst.FunctionDef):
+def outer_assignments(model: SemanticModel, generator: "cst.FunctionDef | cst.Module"):
     """batches.OuterAssignment for a generator of this module: the one assignment statement of a
     name it reads from the scopes around it (``num_batches = full + bool(rest)``)."""
     scope = model.scope_of.get(generator)
@@ -643,6 +643,11 @@ def _ragged(name: str, kind: str = "generator ", way: str = "sliced") -> RaggedS
             f"a batch of {source} collects items into batches and yields the leftover items "
             f"after its loop as a last, shorter batch",
             f"drop the leftover in {where} (yield only full batches) {pad}")
+    if way == "past":
+        return RaggedSource(
+            f"a batch of {source} counts one batch past the full ones (n // batch_size + 1), "
+            f"so the last batch is shorter, or empty when the batch size divides the data",
+            f"count only full batches in {where} (n // batch_size) {pad}")
     if way == "counted":
         return RaggedSource(
             f"a batch of {source} counts its batches up to a last, partial one (the count is "
