@@ -180,9 +180,13 @@ def counted_slice(piece: cst.Slice, loop: cst.CSTNode, size: str) -> bool:
     counter, body = parts[0].value, parts[2]
 
     def bound(expr: Optional[cst.BaseExpression]) -> Optional[cst.BaseExpression]:
+        """What a name holds, the one assignment in the loop not under an ``if`` (an ``if``
+        that clamps the end to the data, ``if end > len(x): end = len(x)``, keeps batches
+        short: short_batch_guard judges whether it drops one)."""
         if isinstance(expr, cst.Name):
+            clamps = [n for node in _walk(body) if isinstance(node, cst.If) for n in _walk(node.body)]
             values = [n.value for n in _walk(body) if isinstance(n, cst.Assign) and len(n.targets) == 1
-                      and is_name(n.targets[0].target, expr.value)]
+                      and is_name(n.targets[0].target, expr.value) and not any(n is c for c in clamps)]
             return values[0] if len(values) == 1 else expr
         return expr
 
@@ -549,17 +553,23 @@ def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 
 def guard_acts(guard: cst.CSTNode) -> bool:
     """An ``if`` about the short batch does something about it: it skips it (``continue``,
-    ``break``, ``return``, ``raise``), or calls something (pads it, or makes the jitted call
-    only for full batches), not only a method that keeps its rows."""
+    ``break``, ``return``, ``raise``), yields only under it, or calls something (pads it, or
+    makes the jitted call only for full batches), not only a method that keeps its rows or a
+    builtin that computes a bound (``if end > len(x): end = len(x)`` keeps the batch short)."""
     if not isinstance(guard, cst.If):
         return True  # a conditional expression picks another value for the short batch
     for node in _walk(guard):
-        if isinstance(node, (cst.Continue, cst.Break, cst.Return, cst.Raise)):
-            return True
+        if isinstance(node, (cst.Continue, cst.Break, cst.Return, cst.Raise, cst.Yield)):
+            return True  # skips the short batch, or yields only under the test
         if isinstance(node, cst.Call) and not (isinstance(node.func, cst.Attribute)
-                                               and node.func.attr.value in SIZE_KEEPING_METHODS):
+                                               and node.func.attr.value in SIZE_KEEPING_METHODS) \
+                and not (isinstance(node.func, cst.Name) and node.func.value in _COUNTING_BUILTINS):
             return True
     return False
+
+
+# Builtins an ``if`` calls to compute a bound (``end = min(len(x), end)``), not to act on a batch
+_COUNTING_BUILTINS = frozenset({"len", "min", "max", "int"})
 
 
 def short_batch_guard(loop: cst.CSTNode, size: str) -> Optional[cst.CSTNode]:

@@ -129,7 +129,7 @@ def _analyse(ctx: FileContext) -> list[Churn]:
             continue
         before = len(found)
         checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, argument_types(ctx), project,
-                              calling_context(ctx).passed_to)
+                              calling_context(ctx))
         # a loop that benchmarks each size compiles each on purpose (a warm-up call keeps it untimed)
         replay = _replays_earlier_loop(model, site, loops[-1]) or calling_context(ctx).times_iterations(loops[0], benchmarks_only=True)
         for leaf in (leaf for arg in jc.dynamic_args() for leaf in _display_leaves(arg.value)):
@@ -207,7 +207,7 @@ def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: 
                     or id(loops[-1]) in reported:
                 continue
             checker = _ArgChecker(ctx.model, flow, caller.frame.scope, loops, argument_types(ctx), project,
-                                  calling_context(ctx).passed_to)
+                                  calling_context(ctx))
             for kind, check in (("shape", checker.shape), ("ragged", checker.ragged)):
                 result = next((found for found in map(check, _display_leaves(passed)) if found is not None), None)
                 if result is not None:
@@ -982,9 +982,9 @@ def _message(jc: JittedCall, kind: str, arg: cst.BaseExpression, desc: str, fix:
 class _ArgChecker:
     def __init__(self, model: SemanticModel, flow: ValueFlow, scope: Scope,
                  loops: list[cst.CSTNode], types: "_ArgTypes",
-                 project=None, passed=None) -> None:
+                 project=None, context: Optional[CallingContext] = None) -> None:
         self.model = model
-        self.passed = passed  # CallingContext.passed_to: what the calls give a parameter
+        self.context = context  # what the calls give a parameter, which methods instances run
         self.types = types  # the kinds of arguments (weakly typed Python numbers, strong arrays)
         # argument node id -> the weakly typed array made before the loop that it starts as
         self.weak_starts: dict[int, cst.CSTNode] = {}
@@ -1634,7 +1634,7 @@ class _ArgChecker:
         iterator = arg.args[0].value
         if any(self._inside(b, loop) for b in self._bindings(iterator, self.scope) for loop in self.loops):
             return None
-        source = ragged_source(self.model, self.flow, iterator, self.scope, project=self.project, passed=self.passed)
+        source = ragged_source(self.model, self.flow, iterator, self.scope, project=self.project, context=self.context)
         return (source.what, source.fix) if source is not None else None
 
     def _loader_batch(self, expr, loop: cst.For) -> Optional[tuple[str, str]]:
@@ -1644,7 +1644,7 @@ class _ArgChecker:
                 and not self._carries_loop_rows(expr, self.scope, loop):
             return None
         source = ragged_source(self.model, self.flow, loop.iter, self.scope, project=self.project,
-                               passed=self.passed)
+                               context=self.context)
         return (source.what, source.fix) if source is not None else None
 
     def _carries_loop_rows(self, expr: cst.BaseExpression, scope: Scope, loop: cst.For, depth: int = 0) -> bool:

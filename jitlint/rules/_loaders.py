@@ -69,13 +69,15 @@ class RaggedSource:
 
 
 def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
-                  depth: int = 0, project=None, passed=None) -> Optional[RaggedSource]:
+                  depth: int = 0, project=None, context=None) -> Optional[RaggedSource]:
     """The batches ``for ... in expr`` yields end with a shorter one (None: not known to).
     ``project``: (the project index, this module's name, whether it is a package), to ask
-    about a generator imported from another module; ``passed``: what the calls of the module
-    give a parameter (CallingContext.passed_to), for a loader handed to the function."""
+    about a generator imported from another module; ``context``: the module's CallingContext,
+    for what its calls give a parameter (a loader handed to the function) and the method an
+    instance of its classes runs (``data.get_batches()``)."""
     if depth > 6:
         return None
+    passed = context.passed_to if context is not None else None
     if isinstance(expr, cst.Name):
         binding = flow.single(expr, scope)
         if binding is not None and binding.kind == "param" and passed is not None:
@@ -83,11 +85,11 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
             # one (``accuracy(params, test_batches)``) compiles the short batch's shape there
             values = passed(binding) or []
             return next((found for value, site in values if (found := ragged_source(
-                model, flow, value, site.frame.scope, depth + 1, project, passed)) is not None), None)
+                model, flow, value, site.frame.scope, depth + 1, project, context)) is not None), None)
         if binding is not None and isinstance(binding.node, cst.With):  # ``with tqdm(loader) as bar:``
             item = next((item for item in binding.node.items if item.asname is not None
                          and isinstance(item.asname.name, cst.Name) and item.asname.name.value == expr.value), None)
-            return ragged_source(model, flow, item.item, scope, depth + 1, project, passed) \
+            return ragged_source(model, flow, item.item, scope, depth + 1, project, context) \
                 if item is not None else None
         if binding is None or binding.kind != "assign" or not isinstance(binding.node, cst.Assign):
             return None
@@ -99,7 +101,7 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
                 return None
             return _ragged(expr.value, "list ", found_loop.way)
         for value, value_scope in bound_values(model, flow, binding):  # ``train, test = make_loaders()``
-            found = ragged_source(model, flow, value, value_scope, depth + 1, project, passed)
+            found = ragged_source(model, flow, value, value_scope, depth + 1, project, context)
             if found is not None:
                 return found
         return None
@@ -110,12 +112,12 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
         if binding is not None and binding.kind == "param" and passed is not None:
             return next((found for value, site in passed(binding) or () if isinstance(value, cst.Name)
                          and (found := ragged_source(model, flow, expr.with_changes(value=value), site.frame.scope,
-                                                     depth + 1, project, passed)) is not None), None)
+                                                     depth + 1, project, context)) is not None), None)
         item = dict_item_value(flow, expr, scope)
-        return ragged_source(model, flow, item[0], item[1], depth + 1, project, passed) if item is not None else None
+        return ragged_source(model, flow, item[0], item[1], depth + 1, project, context) if item is not None else None
     if isinstance(expr, (cst.List, cst.Tuple)):  # a grain DataLoader's operations=[...]
         for element in expr.elements:
-            found = ragged_source(model, flow, element.value, scope, depth + 1, project, passed)
+            found = ragged_source(model, flow, element.value, scope, depth + 1, project, context)
             if found is not None:
                 return found
         return None
@@ -129,22 +131,22 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
     if qualname in PASS_THROUGH or (isinstance(func, cst.Name) and func.value in PASS_THROUGH_BUILTINS
                                     and not model.lookup(func.value, scope)):
         for arg in expr.args:
-            found = ragged_source(model, flow, arg.value, scope, depth + 1, project, passed)
+            found = ragged_source(model, flow, arg.value, scope, depth + 1, project, context)
             if found is not None:
                 return found
         return None
     if isinstance(func, cst.Attribute) and func.attr.value in DATASET_METHODS:
-        return ragged_source(model, flow, func.value, scope, depth + 1, project, passed)
+        return ragged_source(model, flow, func.value, scope, depth + 1, project, context)
     if expr.args and not expr.args[0].star and expr.args[0].keyword is None and _returns_first_argument(model, func, scope):
         # ``tqdm = lambda it, **kw: it`` (progress bars switched off): the iterable itself
-        return ragged_source(model, flow, expr.args[0].value, scope, depth + 1, project, passed)
+        return ragged_source(model, flow, expr.args[0].value, scope, depth + 1, project, context)
     for returned in returned_values(model, flow, expr, scope):  # ``def make_loader(): return DataLoader(...)``
-        found = ragged_source(model, flow, returned.value, returned.scope, depth + 1, project, passed)
+        found = ragged_source(model, flow, returned.value, returned.scope, depth + 1, project, context)
         if found is None and isinstance(returned.value, cst.Call):  # ``return _Loader()`` of a class it defines
             found = _ragged_generator(model, flow, returned.value, returned.scope, None, (expr, returned.function))
         if found is not None:
             return found
-    return _ragged_generator(model, flow, expr, scope, project)
+    return _ragged_generator(model, flow, expr, scope, project, context=context)
 
 
 def _returns_first_argument(model: SemanticModel, func: cst.BaseExpression, scope: Scope) -> bool:
@@ -461,10 +463,12 @@ def _root_name(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, 
 
 # ---------------------------------------------------------------------------- generators
 def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, scope: Scope,
-                      project=None, factory: Optional[tuple[cst.Call, cst.FunctionDef]] = None
-                      ) -> Optional[RaggedSource]:
+                      project=None, factory: Optional[tuple[cst.Call, cst.FunctionDef]] = None,
+                      context=None) -> Optional[RaggedSource]:
     """``factory``: (the call of a function, the function) that returns ``call``'s instance
-    of a loader class it defines, whose flags (``drop_last``) are the function's parameters."""
+    of a loader class it defines, whose flags (``drop_last``) are the function's parameters;
+    ``context``: the CallingContext, for a generator method of an instance
+    (``data.get_batches()``)."""
     func = call.func
     if not isinstance(func, (cst.Name, cst.Attribute)):
         return None
@@ -473,12 +477,20 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
         if imported is not None:
             return imported
     defined_in = scope
+    method = None
     if isinstance(func, cst.Attribute):  # ``data.batches(...)`` of a SimpleNamespace
         member = namespace_member(model, flow, func, scope)
         func, defined_in = member if member is not None else (func, scope)
-    if not isinstance(func, cst.Name):
+        method = context.instance_method(func, scope) if member is None and context is not None else None
+    if method is not None:  # ``data.get_batches()``, ``data`` an instance of a class of the module
+        bindings = [b for b in model.lookup(method.name.value, model.scope_of[method].parent) if b.node is method]
+        func = method.name
+        # the instance fills ``self``: the call's arguments meet the def's parameters after it
+        call = call.with_changes(args=[cst.Arg(call.func.value), *call.args])  # type: ignore[attr-defined]
+    elif not isinstance(func, cst.Name):
         return None
-    bindings = model.lookup(func.value, defined_in)
+    else:
+        bindings = model.lookup(func.value, defined_in)
     if len(bindings) == 1 and bindings[0].kind == "assign":
         # ``train_iter, n = make_ds(...)`` returning ``iterator, len(X)`` of its nested generator
         values = bound_values(model, flow, bindings[0])
