@@ -825,6 +825,8 @@ NUMPY_CONVERTING_FUNCTIONS: dict[str, str] = {
         "append", "insert", "delete", "sort_complex", "trim_zeros", "unwrap", "gradient",
         "ediff1d", "meshgrid", "polyval", "polyfit", "flipud", "broadcast_to", "partition",
         "argpartition", "arange",
+        "poly", "roots", "polyder", "polyint", "polymul", "polyadd", "linspace", "trapezoid",
+        "bincount", "lexsort", "vander", "histogram2d",
     )},
     "numpy.argsort": _TYPE,
 }
@@ -855,7 +857,16 @@ NUMPY_ARRAY_METHOD_FUNCTIONS = frozenset(f"numpy.{name}" for name in (
 # signal.convolve, integrate.trapezoid; a class such as ``scipy.stats.Normal`` is not judged)
 NUMPY_CONVERTING_SUBMODULES: dict[str, str] = {"numpy.linalg.": "TracerArrayConversionError",
                                                "numpy.fft.": "TracerArrayConversionError",
+                                               # measured: polyfromroots, polyval, polyder, polymul,
+                                               # polyroots, chebval, legval, hermval
+                                               "numpy.polynomial.": "TracerArrayConversionError",
                                                "scipy.": "TracerArrayConversionError"}
+# NumPy modules jax.numpy does not mirror (``jax.numpy.polynomial`` does not exist): what to use
+# instead of ``jax.<qualname>``
+NUMPY_MODULES_WITHOUT_JAX_TWIN: dict[str, str] = {
+    "numpy.polynomial.": "jax.numpy has no `polynomial` module: use jax.numpy.poly / polyval / polyder "
+                         "(coefficients highest degree first), or call it outside jit",
+}
 # With this environment variable set (the module sets it before importing SciPy), SciPy
 # dispatches on the array's namespace: the functions of scipy_array_api.JAX_JIT_FUNCTIONS then
 # run on JAX arrays under jit (scipy.stats.tmean); the rest still convert with NumPy.

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Iterator, Optional, Sequence, Union
 import libcst as cst
 
 from jitlint.semantic import Frame, Scope, SemanticModel, decorator_name, dotted_name
+from jitlint.walk import is_docstring
 if TYPE_CHECKING:
     from jitlint.project import ProjectIndex
 
@@ -199,7 +200,7 @@ class JitResolver:
         if (function.decorators and not staticmethod) or depth > 6:
             return None
         params = [*function.params.posonly_params, *function.params.params]
-        statements = [s for s in function.body.body if not _is_docstring(s)] \
+        statements = [s for s in function.body.body if not is_docstring(s)] \
             if isinstance(function.body, cst.IndentedBlock) else []
         inner_scope = self.model.scope_of[function]
         made = _returned_def(statements)
@@ -286,7 +287,7 @@ def _switched_return(statements: list, param: Optional[str]) -> Optional[cst.Ret
     that otherwise hands its first parameter back unjitted (``if DO_JIT: return jit(f) else:
     return f``; the switch is on in the runs that compile)."""
     def single(block) -> Optional[cst.Return]:
-        body = [s for s in block.body if not _is_docstring(s)] if isinstance(block, cst.IndentedBlock) else \
+        body = [s for s in block.body if not is_docstring(s)] if isinstance(block, cst.IndentedBlock) else \
             list(block) if isinstance(block, list) else []
         if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
                 and isinstance(body[0].body[0], cst.Return) and body[0].body[0].value is not None:
@@ -303,11 +304,6 @@ def _switched_return(statements: list, param: Optional[str]) -> Optional[cst.Ret
     if returned is None or other is None or not (isinstance(other.value, cst.Name) and other.value.value == param):
         return None
     return returned
-
-
-def _is_docstring(statement: cst.CSTNode) -> bool:
-    return isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Expr) \
-        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
 
 
 def _wrapped_callable(call: cst.Call) -> Optional[cst.BaseExpression]:

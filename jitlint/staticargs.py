@@ -191,7 +191,9 @@ def spec_of(app: JitApplication, model: SemanticModel,
             return None
     elif isinstance(function, cst.FunctionDef) and function.decorators:
         scope = model.functions[function].scope
-        signature_known = all(signature_kept(d, model, scope) for d in function.decorators)
+        # ``jax.jit(Cls.fn)`` of a @staticmethod: the function as written
+        signature_known = all(_decorator_name(d) == "staticmethod" or signature_kept(d, model, scope)
+                              for d in function.decorators)
     params = function.params
     positional = tuple(p.name.value for p in (*params.posonly_params, *params.params))
     posonly = len(params.posonly_params)

@@ -680,6 +680,8 @@ class IterationValues:
                 and not any(a.keyword or a.star for a in expr.args):
             # ``max(0.1, 1.0 - epoch / 10)``: a value that changes until it reaches the clamp
             first, second = (a.value for a in expr.args)
+            if _chunk_length(expr, loop):
+                return None  # the chunk size on all but the last chunk: at most two values
             for varying, bound in ((first, second), (second, first)):
                 found = self._varies(varying, scope, loop, depth + 1)
                 if found is not None and self.invariant(bound, scope, loop):
@@ -1362,6 +1364,29 @@ def names_in(expr: cst.CSTNode) -> Iterator[cst.Name]:
 
 
 # ---------------------------------------------------------------------------- where it is made
+def _chunk_length(clamp: cst.Call, loop) -> bool:
+    """``min(B, n - i)`` in ``for i in range(start, n, B)``: ``B`` on every pass but the last,
+    which may be shorter; not a new value per iteration."""
+    if not (isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) and isinstance(loop.iter, cst.Call)
+            and isinstance(loop.iter.func, cst.Name) and loop.iter.func.value == "range" and len(loop.iter.args) == 3
+            and isinstance(clamp.func, cst.Name) and clamp.func.value == "min"):
+        return False
+    code = cst.Module([]).code_for_node
+    _, stop, step = (code(a.value) for a in loop.iter.args)
+    first, second = (a.value for a in clamp.args)
+    for size, rest in ((first, second), (second, first)):
+        if code(size) == step and isinstance(rest, cst.BinaryOperation) and isinstance(rest.operator, cst.Subtract) \
+                and code(rest.left) == stop and isinstance(rest.right, cst.Name) and rest.right.value == loop.target.value:
+            return True
+    return False
+
+
+def builtin_call(expr: Optional[cst.BaseExpression], name: str, model: SemanticModel, scope: Scope) -> bool:
+    """``expr`` calls the builtin ``name`` (not a name the module binds)."""
+    return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) \
+        and expr.func.value == name and not model.lookup(name, scope)
+
+
 def origin(flow: ValueFlow, expr: cst.BaseExpression, scope: Scope, frame,
            depth: int = 0) -> Optional[tuple[cst.CSTNode, Scope, object]]:
     """Where the value of ``expr`` is created, with its scope and frame: the expression itself,

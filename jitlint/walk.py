@@ -150,6 +150,12 @@ class Walker:
         pass
 
 
+def is_docstring(statement: cst.CSTNode) -> bool:
+    """A statement that is only a string: a docstring."""
+    return isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Expr) \
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+
+
 def source_text(node: cst.CSTNode, limit: int = 40) -> str:
     """How messages quote code: ``node``'s source on one line, cut to ``limit`` characters."""
     text = " ".join(cst.Module([]).code_for_node(node).split())

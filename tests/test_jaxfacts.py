@@ -24,7 +24,7 @@ from jitlint.jaxfacts import (TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES, SCIPY_J
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LIBRARY_FUNCTIONS, NON_JAX_ENUM_BASES, NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS,
                               NON_NUMERIC_DTYPE_CODES, NON_NUMERIC_DTYPE_NAMES,
-                              NUMPY_DTYPED_CONSTRUCTORS, NUMPY_INFERRING_CONSTRUCTORS,
+                              NUMPY_DTYPED_CONSTRUCTORS, NUMPY_INFERRING_CONSTRUCTORS, NUMPY_MODULES_WITHOUT_JAX_TWIN,
                               FRESH_TRANSFORMS, HASHED_FUNCTION_PARAMS, RETRACING_TRANSFORMS, JIT_POSITIONAL_ARGUMENTS, JIT_DISABLED_FLAGS, HOST_RANDOM_SIZE_PARAMS,
                               HOST_GENERATOR_SIZE_PARAMS, LAX_LOOP_LIBRARY_CALLS,
                               LEAF_FIELD_DATACLASSES, NAMED_TUPLE_BASES, NON_ARRAY_LEAF_OBJECTS, TRACE_ERROR_CATCHERS,
@@ -1210,9 +1210,19 @@ def test_numpy_array_method_function_returns_a_tracer_under_jit(qualname):
 @pytest.mark.parametrize("prefix", sorted(NUMPY_CONVERTING_SUBMODULES))
 def test_numpy_converting_submodule_raises_on_a_tracer(prefix):
     scipy_special = pytest.importorskip("scipy.special")
-    function = {"numpy.linalg.": np.linalg.norm, "numpy.fft.": np.fft.fft, "scipy.": scipy_special.expit}[prefix]
+    function = {"numpy.linalg.": np.linalg.norm, "numpy.fft.": np.fft.fft, "scipy.": scipy_special.expit,
+                "numpy.polynomial.": np.polynomial.polynomial.polyfromroots}[prefix]
     with pytest.raises(_error_class(NUMPY_CONVERTING_SUBMODULES[prefix])):
         jax.jit(lambda v: function(v))(jnp.eye(2))
+
+
+@pytest.mark.parametrize("prefix", sorted(NUMPY_MODULES_WITHOUT_JAX_TWIN))
+def test_numpy_module_without_jax_twin_is_missing_from_jax_and_its_hint_exists(prefix):
+    module = prefix.removeprefix("numpy.").rstrip(".")
+    assert not hasattr(jnp, module)  # ``jax.<qualname>`` would be advice to call nothing
+    hint = NUMPY_MODULES_WITHOUT_JAX_TWIN[prefix]
+    for name in ("poly", "polyval", "polyder"):
+        assert name in hint and callable(getattr(jnp, name))
 
 
 _SCIPY_ARRAY_API_RUN = """

@@ -46,7 +46,7 @@ from jitlint.rules._episodes import EPISODE_FIX, episode_length
 from jitlint.rules._instances import pytree_instance
 from jitlint.rules._jitted import JittedCall, called_positions, jitted_calls, jitted_functions, name_loads, positional_params
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument_value, passed_values
-from jitlint.values import (GROW_METHODS, array_rank, python_number, method_of_self, IterationValues, substituted, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
+from jitlint.values import (builtin_call, GROW_METHODS, array_rank, python_number, method_of_self, IterationValues, substituted, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
                             array_made_by, loop_elements,
                             statements_in,
                             host_random_size, returned_values, value_flow)
@@ -326,7 +326,7 @@ def _weak_type_alternations(ctx: FileContext, jitted: set) -> Iterator[Churn]:
         by_callee.setdefault((id(jc.app), id(site.frame.scope)), []).append(jc)
     for group in by_callee.values():
         group.sort(key=lambda jc: model.order(jc.call))
-        first_seen: dict[object, tuple[str, str, cst.BaseExpression, Frame]] = {}
+        first_seen: dict[object, tuple[str, str, cst.BaseExpression, Frame, JittedCall]] = {}
         reported: set[object] = set()
         for jc in group:
             frame = model.call_site_of[jc.call].frame
@@ -341,11 +341,13 @@ def _weak_type_alternations(ctx: FileContext, jitted: set) -> Iterator[Churn]:
                         and not isinstance(arg.value, cst.Call):
                     continue  # a Python scalar is static under filter_jit (JIT403's); an array is traced
                 if key not in first_seen:
-                    first_seen[key] = (*kind, arg.value, frame)
+                    first_seen[key] = (*kind, arg.value, frame, jc)
                     continue
-                before, before_text, before_arg, before_frame = first_seen[key]
+                before, before_text, before_arg, before_frame, before_call = first_seen[key]
                 if kind[0] == before or "python" not in (kind[0][:6], before[:6]):
                     continue
+                if _static_literals_differ(before_call, jc):
+                    continue  # ``f(2, 5)`` then ``f(1., 10)`` with the length static: two programs anyway
                 array, array_frame = (arg.value, frame) if before.startswith("python") else (before_arg, before_frame)
                 if (array_rank(model, array, array_frame.scope, array_frame) or 0) > 0:
                     continue  # ``f(1)`` then ``f(jnp.ones(2))``: a scalar and a vector, two programs whatever the dtype
@@ -356,6 +358,25 @@ def _weak_type_alternations(ctx: FileContext, jitted: set) -> Iterator[Churn]:
                     f"with `{_src(before_arg)}`, {before_text}, at the same argument: each "
                     f"(dtype, weak type) is its own signature, so this call compiles "
                     f"`{jc.name}` a second time; {_weak_fix(before, kind[0], scalar)}"))
+
+
+def _static_literals_differ(first: JittedCall, second: JittedCall) -> bool:
+    """The two calls pass different literals (numbers, strings) to one static argument."""
+    before, after = _static_literals(first), _static_literals(second)
+    return any(key in after and after[key] != code for key, code in before.items())
+
+
+def _static_literals(jc: JittedCall) -> dict[object, str]:
+    """The code of each literal a call passes to a static argument, by position or keyword."""
+    literals = (cst.Integer, cst.Float, cst.SimpleString)
+    positional = [a for a in jc.call.args if a.keyword is None and not a.star]
+    found: dict[object, str] = {position: _src(arg.value) for position, (static, arg)
+                                in enumerate(zip(jc.static_args or [], positional))
+                                if static and isinstance(arg.value, literals)}
+    found.update({arg.keyword.value: _src(arg.value) for arg in jc.call.args
+                  if arg.keyword is not None and arg.keyword.value in (jc.static_keywords or ())
+                  and isinstance(arg.value, literals)})
+    return found
 
 
 def _attribute_kind_changes(ctx: FileContext, jitted: set) -> Iterator[Churn]:
@@ -1831,7 +1852,7 @@ class _ArgChecker:
             return None
         binding = self.flow.single(end, self.scope)
         value = binding.value if binding is not None and binding.kind == "assign" and self._inside(binding, loop) else None
-        if not (_builtin_call(value, "min", self.model, self.scope) and len(value.args) == 2):
+        if not (builtin_call(value, "min", self.model, self.scope) and len(value.args) == 2):
             return None
         first, second = (a.value for a in value.args)
         for bound, summed in ((first, second), (second, first)):
@@ -1911,7 +1932,7 @@ class _ArgChecker:
     def _ragged_slices(self, stop: cst.BaseExpression, array: cst.BaseExpression, step: cst.BaseExpression
                        ) -> tuple[str, str]:
         return (f"batches of `{_src(step)}` rows whose last one is shorter unless "
-                f"len({_src(stop.args[0].value if _builtin_call(stop, 'len', self.model, self.scope) else array)}) "
+                f"len({_src(stop.args[0].value if builtin_call(stop, 'len', self.model, self.scope) else array)}) "
                 f"is a multiple of `{_src(step)}`",
                 "drop the last partial batch (range(0, len(x) - B + 1, B)) or pad it to B rows "
                 "and mask the padding")
@@ -1924,7 +1945,7 @@ class _ArgChecker:
                 and self.model.qualified_name(iterable.func, self.scope) in PASS_THROUGH:
             iterable = iterable.args[0].value
         if not isinstance(expr, cst.Subscript) or not isinstance(target, cst.Name) \
-                or not (_builtin_call(iterable, "range", self.model, self.scope) or isinstance(iterable, cst.Call)
+                or not (builtin_call(iterable, "range", self.model, self.scope) or isinstance(iterable, cst.Call)
                         and self.model.qualified_name(iterable.func, self.scope) in RANGES_WITH_PROGRESS) \
                 or len(iterable.args) != 3 or any(a.keyword or a.star for a in iterable.args):  # type: ignore[attr-defined]
             return None
@@ -2478,11 +2499,6 @@ def _makes_float(binding: Binding, model: SemanticModel, flow: ValueFlow) -> boo
     return python_number(model, flow, binding.value, binding.scope, itself) == "float"
 
 
-def _builtin_call(expr: cst.BaseExpression, name: str, model: SemanticModel, scope: Scope) -> bool:
-    return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) \
-        and expr.func.value == name and not model.lookup(name, scope)
-
-
 def _replays_earlier_loop(model: SemanticModel, site: CallSite, loop: cst.CSTNode) -> bool:
     """The same loop, statement for statement, ran before in this function or module (a
     notebook timing a jitted function after warming it up): every shape it makes is already
@@ -2527,7 +2543,7 @@ def _length_of(stop: cst.BaseExpression, array: cst.BaseExpression, model: Seman
                scope: Scope) -> bool:
     """``len(x)`` / ``x.shape[0]`` of the sliced array, or of another column of the same dict
     (``len(data["y"])`` for ``data["x"][s:s + B]``, or for the columns of ``data``)."""
-    if _builtin_call(stop, "len", model, scope) and len(stop.args) == 1:  # type: ignore[attr-defined]
+    if builtin_call(stop, "len", model, scope) and len(stop.args) == 1:  # type: ignore[attr-defined]
         return _same_rows(stop.args[0].value, array)  # type: ignore[attr-defined]
     if isinstance(stop, cst.Subscript) and isinstance(stop.value, cst.Attribute) \
             and stop.value.attr.value == "shape" and _same_rows(stop.value.value, array) \

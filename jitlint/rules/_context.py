@@ -55,7 +55,7 @@ from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
                               argument_value, dotted_name, has_decorator, is_none, passed_values)
-from jitlint.values import (Returned, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, function_returns,
+from jitlint.values import (builtin_call, Returned, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, function_returns,
                             method_of_self, origin, returned_made_function, returned_values,
                             self_attribute_value, tuple_elements, unpacked_call, value_flow)
 from jitlint.walk import children, iter_nodes, own_nodes
@@ -531,7 +531,9 @@ class CallingContext:
             if made is None:
                 return False
             iterable, scope = made[0], made[1]
-            if isinstance(iterable, cst.Call) and self.model.qualified_name(iterable.func, scope) == "range":
+            if builtin_call(iterable, "list", self.model, scope) and len(iterable.args) == 1:  # type: ignore[attr-defined]
+                iterable = iterable.args[0].value  # type: ignore[attr-defined]  # ``list(range(...))``
+            if builtin_call(iterable, "range", self.model, scope):
                 return not sizes_only  # a counter may as well count epochs or steps
             if isinstance(iterable, cst.Subscript) and isinstance(iterable.value, cst.Name):
                 iterable = iterable.value

@@ -313,8 +313,10 @@ class _Analysis:
         calls = self._result_calls(app, lambda frame: frame.is_inside(loop)) or []
         flow = value_flow(self.ctx)
         for site in calls:
-            made = [b.value for arg in site.node.args if isinstance(arg.value, cst.Name)
-                    for b in [flow.single(arg.value, site.frame.scope)]
+            passed = [e.value for arg in site.node.args for e in (
+                arg.value.elements if isinstance(arg.value, (cst.Tuple, cst.List)) else [arg])]  # ``step(m, (x, y))``
+            made = [b.value for value in passed if isinstance(value, cst.Name)
+                    for b in [flow.single(value, site.frame.scope)]
                     if b is not None and b.kind == "assign" and b.value is not None and b.frame is not None
                     and b.frame.is_inside(loop)]
             if not any(self.context.sweeps_configurations(loop, site.frame.scope, value) for value in made):

@@ -26,7 +26,7 @@ from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
 from jitlint.rules._context import PARTIAL_CONSTRUCTORS, calling_context, inherited_method, sole_override
 from jitlint.semantic import Scope, SemanticModel, argument_value, dotted_name, has_decorator, is_none
-from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, signature_kept, spec_of
+from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, signature_kept, spec_of, target_def
 from jitlint.values import self_attribute_value, value_flow
 from jitlint.walk import Walker, iter_nodes
 
@@ -174,6 +174,13 @@ def jitted_def(app: JitApplication, model: SemanticModel) -> Optional[cst.Functi
             if all(model.qualified_name(d.decorator, binding.scope) in ARGUMENT_KEEPING_DECORATORS
                    for d in binding.node.decorators):
                 return binding.node
+    if isinstance(app.target, cst.Attribute):
+        # ``jax.jit(AR.phi_from_roots)`` of a @staticmethod of a class of this module: a plain
+        # function (a method taken from its class would trace the instance it is given)
+        function = target_def(app, model)
+        if isinstance(function, cst.FunctionDef) and function.decorators \
+                and all(dotted_name(d.decorator) == "staticmethod" for d in function.decorators):
+            return function
     return None
 
 

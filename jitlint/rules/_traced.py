@@ -73,7 +73,7 @@ from jitlint.jaxfacts import (ARRAY_NAMESPACE_GETTERS, HOST_CALLBACKS, NAMED_TUP
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
                               ARRAY_METHODS, DISTRIBUTION_METHODS, NUMPY_ARRAY_METHOD_FUNCTIONS, NUMPY_CONVERTING_FUNCTIONS,
-                              NUMPY_CONVERTING_SUBMODULES, SCIPY_ARRAY_API_SWITCH, SCIPY_JAX_JIT_FUNCTIONS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
+                              NUMPY_CONVERTING_SUBMODULES, NUMPY_MODULES_WITHOUT_JAX_TWIN, SCIPY_ARRAY_API_SWITCH, SCIPY_JAX_JIT_FUNCTIONS, PYTHON_BOUND_BUILTINS, PYTHON_COMPARING_BUILTINS,
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, PYTHON_VALUE_BUILTINS, PYTHON_VALUE_METHODS,
                               PYTHON_VALUE_SYNTAX, PYTREE_CLASS_BASES, PYTREE_CLASS_DECORATORS, PYTREE_METADATA_DECORATORS,
                               SCHEDULE_PARAMS, SEQUENCE_CONVERTING_FUNCTIONS, SIGNATURE_PRESERVING_TRANSFORMS,
@@ -100,7 +100,7 @@ from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, ar
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
 from jitlint.values import (GROW_METHODS, annotated_fields, array_made_by, literal_truth, assigned, class_attribute_value, function_returns, int_constant, returned_made_function,
                             method_of_self, self_attribute_value, value_flow)
-from jitlint.walk import Walker, iter_nodes
+from jitlint.walk import Walker, is_docstring, iter_nodes
 from jitlint.walk import source_text as _src
 
 CONCRETE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "aval", "sharding",
@@ -3828,8 +3828,18 @@ def tracer_test(model: SemanticModel, test: cst.BaseExpression, scope: Scope, de
     its negation and for a test that jit is disabled (jaxfacts.JIT_DISABLED_FLAGS): what
     follows on the true side of the test never sees a tracer when it is "untraced", and runs
     only under a trace when it is "traced"."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And) and depth < 4:
+        # ``not _is_traced(x) and bool(x > 0)``: the true side needs both operands true
+        sides = {tracer_test(model, side, scope, depth + 1) for side in (test.left, test.right)}
+        return "untraced" if "untraced" in sides else "traced" if "traced" in sides else None
     negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
     call = test.expression if negated else test
+    if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == "any" \
+            and not model.lookup("any", scope) and len(call.args) == 1 \
+            and isinstance(call.args[0].value, cst.GeneratorExp) and depth < 4:
+        # ``any(isinstance(v, jax.core.Tracer) for v in values)``: true when one of them is traced
+        found = tracer_test(model, call.args[0].value.elt, scope, depth + 1)
+        return found if found is None or not negated else ("traced" if found == "untraced" else "untraced")
     if isinstance(call, (cst.Name, cst.Attribute)) and model.qualified_name(call, scope) in JIT_DISABLED_FLAGS:
         return "traced" if negated else "untraced"  # ``if jax.config.jax_disable_jit:``: jit is off there
     predicate = _predicate_helper(model, call, scope) if depth < 2 else None
@@ -3856,10 +3866,16 @@ def _predicate_helper(model: SemanticModel, call: cst.BaseExpression, scope: Sco
         return None
     binding = model.single_binding(call.func.value, scope)
     helper = binding.node if binding is not None and binding.kind == "def" else None
-    if not isinstance(helper, cst.FunctionDef) or helper.decorators or len(helper.params.params) != 1 \
-            or not isinstance(helper.body, cst.IndentedBlock) or len(helper.body.body) != 1:
+    params = helper.params if isinstance(helper, cst.FunctionDef) else None
+    one_parameter = params is not None and (len(params.params) == 1 and not isinstance(params.star_arg, cst.Param)
+                                            or not params.params and isinstance(params.star_arg, cst.Param))
+    if not isinstance(helper, cst.FunctionDef) or helper.decorators or not one_parameter \
+            or not isinstance(helper.body, cst.IndentedBlock):
         return None
-    line = helper.body.body[0]
+    statements = [line for line in helper.body.body if not is_docstring(line)]
+    if len(statements) != 1:
+        return None
+    line = statements[0]
     statement = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
     inner = model.scope_of.get(helper)
     if not isinstance(statement, cst.Return) or statement.value is None or inner is None:
@@ -4240,14 +4256,20 @@ class _UseFinder(Walker):
                                            f"without `{'.'.join(fact.functionalized_by.split('.')[-2:])}` around it: the first "
                                            f"call raises {fact.error} (not functionalized); {fact.fix}")
 
-    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> Optional[bool]:
+        guard = self.a.tracer_guard(node.left, self.scope)
+        if guard == ("untraced" if isinstance(node.operator, cst.And) else "traced"):
+            # ``not _is_traced(x) and bool(x > 0)``: the right operand runs only on concrete values
+            self.walk(node.left)
+            return False
         if id(node) in self.bool_context:
-            return
+            return None
         # Outside a test only the left operand's truth value is taken.
         if _container_fallback(node):
             return
         op = "and" if isinstance(node.operator, cst.And) else "or"
         self.a.check_truth(node.left, self.scope, f"`{op}`", BOOL_OP_FIX)
+        return None
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         if isinstance(node.operator, cst.Not) and id(node) not in self.bool_context:
@@ -4301,8 +4323,9 @@ class _UseFinder(Walker):
                 self._unfunctionalized(node, qualname, UNFUNCTIONALIZED_CALLS[qualname])
             elif numpy_error is not None and any(a.traced(arg.value, scope) or a.elements_traced(arg.value, scope)
                                                for arg in node.args):  # ``np.array([a, b])`` of tracers too
-                fix = (f"use the jax.scipy function of that name if there is one (`jax.{qualname}`), else "
-                       f"call it outside jit" if qualname.startswith("scipy.") else f"use `jax.{qualname}`")
+                fix = next((hint for prefix, hint in NUMPY_MODULES_WITHOUT_JAX_TWIN.items() if qualname.startswith(prefix)),
+                           f"use the jax.scipy function of that name if there is one (`jax.{qualname}`), else "
+                           f"call it outside jit" if qualname.startswith("scipy.") else f"use `jax.{qualname}`")
                 chosen_by = namespaced[1].call if namespaced is not None else None
                 if chosen_by is not None:
                     # ``xp.sqrt`` where a call chose NumPy for ``xp`` (left it out, its default
