@@ -388,7 +388,7 @@ class _Analysis:
             if evidence is not None:
                 return FreshJit(app, kind, "builder", function, evidence)
             return None
-        if self._result_called(app, lambda frame: frame.scope is scope):
+        if self._result_called(app, lambda frame: frame.scope is scope or self._helper_run_in(frame.scope, scope)):
             return FreshJit(app, kind, "function", function, self.context.repetition_evidence(function))
         returned = self._returned_position(app)
         if returned is not None:
@@ -396,6 +396,27 @@ class _Analysis:
             if evidence is not None:
                 return FreshJit(app, kind, "factory", function, evidence)
         return None
+
+    def _helper_run_in(self, inner: Scope, scope: Scope) -> bool:
+        """``inner`` is a def nested in ``scope`` and called there (``def body_fn(batch): return
+        loss_fn(**batch)`` run by the function's own loop): what it calls runs on each call of
+        the function."""
+        return bool(self._helper_calls(inner, scope))
+
+    def _helper_calls(self, inner: Scope, scope: Scope) -> list[CallSite]:
+        """The calls in ``scope`` of the def ``inner`` nested in it (none when it escapes: it
+        is read anywhere but as the callee of a call there)."""
+        node = inner.node
+        if inner.kind != "function" or inner.parent is not scope or not isinstance(node, cst.FunctionDef):
+            return []
+        bindings = [b for b in self.model.lookup(node.name.value, scope) if b.node is node]
+        if len(bindings) != 1:
+            return []
+        calls = list(self.model.calls_to(bindings[0]))
+        reads = [n for n in iter_nodes(scope.node) if isinstance(n, cst.Name) and n.value == node.name.value]
+        if not calls or any(site.frame.scope is not scope for site in calls) or len(reads) != len(calls) + 1:
+            return []  # also read elsewhere (returned, stored, handed on): it may run later
+        return calls
 
     @staticmethod
     def _stored_attribute(statement, method: cst.FunctionDef) -> Optional[str]:
@@ -942,9 +963,14 @@ class _Analysis:
         run many times), None when neither."""
         scope = app.frame.scope
         calls = self._result_calls(app, lambda frame: True) or []
-        if any(_enclosing_def(site.frame) is not scope.node for site in calls):
+        # a call in a helper def the function runs itself counts where the helper is called
+        frames = [helper.frame for site in calls if self._helper_run_in(site.frame.scope, scope)
+                  for helper in self._helper_calls(site.frame.scope, scope)]
+        if any(_enclosing_def(site.frame) is not scope.node and not self._helper_run_in(site.frame.scope, scope)
+               for site in calls):
             return "closure"
-        if any(site.frame.loops_in_scope() or site.frame.scope.kind == "comprehension" for site in calls):
+        frames += [site.frame for site in calls if not self._helper_run_in(site.frame.scope, scope)]
+        if any(frame.loops_in_scope() or frame.scope.kind == "comprehension" for frame in frames):
             return "loop"
         return None
 

@@ -455,6 +455,8 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
             apps = [app] if app is not None else _aliased_apps(model, flow, func, site.frame.scope, bound_app)
             if not apps and binding is not None:
                 apps = _keyword_partial_apps(model, binding, bound_app)
+            if not apps and binding is not None and binding.kind == "param":
+                apps = _passed_apps(ctx, binding, by_call, bound_app)
             if not apps:  # ``model(x)`` of an instance whose class jits ``__call__``
                 cls = calling_context(ctx).instance_class(func, site.frame.scope)
                 method = inherited_method(model, cls, "__call__") if cls is not None else None
@@ -483,6 +485,25 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
             static_args, static_keywords = _call_statics(site.node, app, wrapped, model, bound)
             found.append(JittedCall(site.node, app, wrapped, name, static_args, static_keywords, bound))
     return found
+
+
+def _passed_apps(ctx: FileContext, param, by_call: dict, bound_app, depth: int = 0) -> list[JitApplication]:
+    """``def sample(model, params, seq): ... model(params, seq)`` where every call of the
+    function passes ``model`` the one jit application (``sample(jax.jit(forward), ...)``, a
+    name bound to it, or a parameter of the caller that is given it in turn): calling the
+    parameter calls that jitted function."""
+    passed = calling_context(ctx).passed_to(param) or [] if depth < 3 else []
+    apps: set = set()
+    for value, site in passed:
+        app = by_call.get(value)
+        if app is None and isinstance(value, cst.Name):
+            binding = ctx.model.single_binding(value.value, site.frame.scope)
+            app = bound_app(binding) if binding is not None else None
+            if app is None and binding is not None and binding.kind == "param":
+                apps.update(_passed_apps(ctx, binding, by_call, bound_app, depth + 1) or [None])
+                continue
+        apps.add(app)
+    return list(apps) if len(apps) == 1 and None not in apps else []
 
 
 def _keyword_partial_apps(model: SemanticModel, binding, bound_app) -> list[JitApplication]:
