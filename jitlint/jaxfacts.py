@@ -1153,6 +1153,7 @@ OPTAX_TRANSFORMATIONS = frozenset(f"optax.{name}" for name in (
 STATIC_STATE_FIELDS: dict[str, frozenset[str]] = {
     "flax.training.train_state.TrainState": frozenset({"apply_fn", "tx"}),
 }
+STATIC_STATE_FIELD_NAMES = frozenset().union(*STATIC_STATE_FIELDS.values())
 # optax schedule factories: their result is a function, which hashes by identity too.
 OPTAX_SCHEDULES = frozenset(f"optax.{name}" for name in (
     "exponential_decay", "cosine_decay_schedule", "linear_schedule", "warmup_cosine_decay_schedule",

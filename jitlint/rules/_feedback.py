@@ -18,7 +18,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (DTYPE_KEEPING_METHODS, LEAF_CASTING_UPDATES, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, STATIC_STATE_FIELDS,
+from jitlint.jaxfacts import (DTYPE_KEEPING_METHODS, LEAF_CASTING_UPDATES, OPTAX_SCHEDULES, OPTAX_TRANSFORMATIONS, STATIC_STATE_FIELD_NAMES,
                                WEAK_STATE_OPTIMIZERS)
 from jitlint.rule import FileContext
 from jitlint.rules._context import calling_context
@@ -134,7 +134,6 @@ class FreshStaticField:
     made: cst.BaseExpression  # the object stored there
 
 
-STATIC_FIELDS = frozenset().union(*STATIC_STATE_FIELDS.values())
 # a train state's methods that return it with its static fields as they are
 STATE_KEEPING_METHODS = frozenset({"apply_gradients", "replace"})
 
@@ -186,7 +185,7 @@ def _fresh_replacement(call: cst.Call, scope: Scope, model: SemanticModel):
         return None
     for arg in call.args:
         made = _local_value(arg.value, scope, model)
-        if arg.keyword is not None and arg.keyword.value in STATIC_FIELDS and _made_by_identity(made, scope, model):
+        if arg.keyword is not None and arg.keyword.value in STATIC_STATE_FIELD_NAMES and _made_by_identity(made, scope, model):
             return call, arg.keyword.value, made
     return None
 

@@ -25,7 +25,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (PYTREE_CLASS_DECORATORS, CACHE_CLEARS, CACHE_KEY_MISSING_FLAGS, CONFIG_UPDATES, DISPATCHED_RANDOM_DRAWS,
+from jitlint.jaxfacts import (STATIC_STATE_FIELD_NAMES, PYTREE_CLASS_DECORATORS, CACHE_CLEARS, CACHE_KEY_MISSING_FLAGS, CONFIG_UPDATES, DISPATCHED_RANDOM_DRAWS,
                               HOST_CLOCK_READS, HOST_ITERATOR_MAKERS, HOST_RANDOM_DRAWS, HOST_RANDOM_GENERATORS,
                               LAX_LOOP_BODIES)
 from jitlint.callgraph import MEMOISERS
@@ -915,6 +915,29 @@ def _written_attributes(node: Optional[cst.CSTNode], name: str) -> Optional[set[
     return found or None
 
 
+def _static_field_read(node: cst.Name, parents: dict[int, cst.CSTNode]) -> bool:
+    """``state.actor.apply_fn``: the read ends in a static field of a library train state
+    (jaxfacts.STATIC_STATE_FIELD_NAMES), which ``.replace(params=...)`` carries over unchanged."""
+    current: cst.CSTNode = node
+    while isinstance(parents.get(id(current)), cst.Attribute) and parents[id(current)].value is current:  # type: ignore[union-attr]
+        current = parents[id(current)]
+    return isinstance(current, cst.Attribute) and current.attr.value in STATIC_STATE_FIELD_NAMES
+
+
+def _rebuilt_from_itself(bindings: list[Binding], name: str) -> bool:
+    """Every binding after the first rebuilds the value from itself with ``replace`` /
+    ``_replace`` (``state = state._replace(actor=state.actor.replace(params=...))``)."""
+    def rebuilt(value: Optional[cst.BaseExpression]) -> bool:
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+                and value.func.attr.value in ("replace", "_replace")):
+            return False
+        root = value.func.value
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        return isinstance(root, cst.Name) and root.value == name
+    return len(bindings) > 1 and all(b.kind == "assign" and rebuilt(b.value) for b in bindings[1:])
+
+
 def _inside(frame: Frame, node: cst.CSTNode) -> bool:
     return frame.is_inside(node)
 
@@ -1037,7 +1060,8 @@ class _Analysis:
             found = self.model.lookup(name, scope)
             if len(found) != len(bindings) or not all(a is b for a, b in zip(found, bindings)):
                 continue
-            if not _checked_at_trace_time(node, parents, scope, self.model):
+            if not _checked_at_trace_time(node, parents, scope, self.model) \
+                    and not (_static_field_read(node, parents) and _rebuilt_from_itself(bindings, name)):
                 return node
         return None
 
