@@ -1916,18 +1916,15 @@ class _ArgChecker:
         step = cst.parse_expression(count.size)
         if _skips_short_batches(loop, step):
             return None
+        fix = f"count only full batches (len(x) // {count.size}) or pad the last batch to {count.size} rows and mask the padding"
         if count.past_full:
             return (f"batches of `{count.size}` rows counted one past the full ones "
                     f"(len({_src(expr.value)}) // {count.size} + 1), so the last is shorter, or empty "
-                    f"when `{count.size}` divides the length",
-                    f"count only full batches (len(x) // {count.size}) or pad the last batch to "
-                    f"{count.size} rows and mask the padding")
+                    f"when `{count.size}` divides the length", fix)
         if _known_multiple(expr.value, step, self.model, self.flow, self.scope):
             return None
         return (f"batches of `{count.size}` rows whose count is rounded up, so the last one is "
-                f"shorter unless len({_src(expr.value)}) is a multiple of `{count.size}`",
-                f"count only full batches (len(x) // {count.size}) or pad the last batch to "
-                f"{count.size} rows and mask the padding")
+                f"shorter unless len({_src(expr.value)}) is a multiple of `{count.size}`", fix)
 
     def _ragged_slices(self, stop: cst.BaseExpression, array: cst.BaseExpression, step: cst.BaseExpression
                        ) -> tuple[str, str]:
