@@ -40,7 +40,7 @@ from jitlint.jaxfacts import (ARRAY_METHODS, SIZE_KEEPING_METHODS, TREE_MAPS, BA
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
 from jitlint.batches import counted_batches, counted_slice, guard_acts
-from jitlint.rules._loaders import PASS_THROUGH, RANGES_WITH_PROGRESS, outer_assignments, ragged_source
+from jitlint.rules._loaders import PASS_THROUGH, RANGES_WITH_PROGRESS, known_length, outer_assignments, ragged_source
 from jitlint.rules._context import CallingContext, calling_context
 from jitlint.rules._episodes import EPISODE_FIX, episode_length
 from jitlint.rules._instances import pytree_instance
@@ -1119,7 +1119,7 @@ class _ArgChecker:
         if isinstance(expr, cst.ListComp) and isinstance(expr.for_in.iter, cst.Name) \
                 and not expr.for_in.ifs and expr.for_in.inner_for_in is None:
             return self._grows(expr.for_in.iter, scope, loop)  # ``[h for h in history]``
-        if isinstance(expr, cst.IfExp) and depth < 2:  # ``idx if short else idx[:, -k:]``
+        if isinstance(expr, cst.IfExp) and depth < 3:  # ``idx if short else idx[:, -k:]``
             return self._shape_in(expr.orelse, scope, loop, depth + 1) \
                 or self._shape_in(expr.body, scope, loop, depth + 1)
         if isinstance(expr, cst.Subscript) and depth < 2 and _adds_axes(expr):
@@ -1128,9 +1128,10 @@ class _ArgChecker:
             return self._slice(expr, scope, loop) or self._mask(expr, scope, loop) \
                 or self._index_array(expr, scope, loop, depth) or self._cropped(expr, scope, loop)
         if isinstance(expr, cst.Call) and depth < 2 and len(expr.args) >= 1 and expr.args[0].keyword is None \
-                and not expr.args[0].star and isinstance(expr.args[0].value, (cst.Call, cst.Name, cst.Subscript)) \
+                and not expr.args[0].star and isinstance(expr.args[0].value, (cst.Call, cst.Name, cst.Subscript, cst.IfExp)) \
                 and self.model.qualified_name(expr.func, scope) in SHAPE_KEEPING_CONVERSIONS | AXES_KEEPING_CALLS:
-            # ``jnp.asarray(np.arange(n))``, ``jnp.expand_dims(jnp.array(output), axis=0)``
+            # ``jnp.asarray(np.arange(n))``, ``jnp.expand_dims(jnp.array(output), axis=0)``,
+            # ``jnp.array(tokens[-k:] if len(tokens) > k else tokens)``
             inner = self._shape_in(expr.args[0].value, scope, loop, depth + 1)
             if inner is not None:
                 return inner
@@ -1685,6 +1686,9 @@ class _ArgChecker:
             # ``obs, actions = batch``: an element of the loop's item holds its rows, also when
             # each is converted on the way (``x, y = map(lambda t: t.numpy(), batch)``)
             unpacked = bindings[0].node.value
+            if bindings[0].value is None and isinstance(unpacked, cst.Call) \
+                    and self._helper_keeps_rows(unpacked, bindings[0], loop, depth):
+                return True
             value = bindings[0].value if bindings[0].value is not None else \
                 unpacked if isinstance(unpacked, cst.Name) else \
                 self._mapped_sequence(unpacked, bindings[0].scope) if isinstance(unpacked, cst.Call) else None
@@ -1719,6 +1723,31 @@ class _ArgChecker:
                 return bool(carrying) and (_joins_other_axes(expr, qualname) or not any(
                     self._mentions_loop_rows(p, scope, loop) for p in parts if p not in carrying))
         return False
+
+    def _helper_keeps_rows(self, call: cst.Call, binding: Binding, loop: cst.For, depth: int) -> bool:
+        """``x, y = to_arrays(batch)`` with ``to_arrays`` a def of the module handed the loop's
+        item, whose every return gives, at the name's position, that parameter's rows through
+        row-keeping steps (``imgs, labels = batch; x = np.transpose(imgs.numpy(), (0, 2, 3, 1))``):
+        jax-cnn-examples' ``_to_array``, a short torch batch stays short."""
+        target = binding.node.targets[0].target if isinstance(binding.node, cst.Assign) else None
+        names = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else []
+        position = next((i for i, e in enumerate(names) if isinstance(e, cst.Name) and e.value == binding.name), None)
+        helper = self.model.single_binding(call.func.value, binding.scope) if isinstance(call.func, cst.Name) else None
+        if position is None or helper is None or helper.kind != "def" or not isinstance(helper.node, cst.FunctionDef):
+            return False
+        function = helper.node
+        params = positional_params(function)
+        carried = [params[i].name.value for i, arg in enumerate(a for a in call.args if a.keyword is None)
+                   if i < len(params) and not arg.star and self._carries_loop_rows(arg.value, binding.scope, loop, depth + 1)]
+        scope = self.model.scope_of.get(function)
+        returns = [r.value for r in iter_nodes(function) if isinstance(r, cst.Return)]
+        if not carried or scope is None or not returns:
+            return False
+        for value in returns:
+            element = value.elements[position].value if isinstance(value, cst.Tuple) and position < len(value.elements) else None
+            if element is None or not _holds_rows_of(self.model, element, carried[0], scope, function):
+                return False
+        return True
 
     def _mapped_sequence(self, call: cst.Call, scope: Scope) -> Optional[cst.BaseExpression]:
         """The batch that ``list(map(lambda t: t.numpy(), batch))``, ``map(np.asarray, batch)``
@@ -1892,13 +1921,32 @@ class _ArgChecker:
             if not (isinstance(array, cst.Name) and array.value == columns[0]):
                 return None
             array = columns[1]
-        stop = self._stop_value(stop)
-        if not _length_of(stop, array, self.model, self.scope):
+        if _skips_short_batches(loop, step):
             return None
-        if _known_multiple(array, step, self.model, self.flow, self.scope) \
-                or _skips_short_batches(loop, step):
+        counted = self._counted_stop(stop, array, step)
+        if counted is not None:
+            return counted
+        stop = self._stop_value(stop)
+        if not _length_of(stop, array, self.model, self.scope) \
+                or _known_multiple(array, step, self.model, self.flow, self.scope):
             return None
         return self._ragged_slices(stop, array, step)
+
+    def _counted_stop(self, stop: cst.BaseExpression, array: cst.BaseExpression, step: cst.BaseExpression
+                      ) -> Optional[tuple[str, str]]:
+        """``range(0, n, B)`` with ``n`` and ``B`` known ints that B does not divide
+        (``n_samples = 1_000``, ``batch_size = 128``): the loop stops inside a batch, so the
+        last slice is short, unless the array is known to hold the rows past ``n``."""
+        size, total = _int_value(step, self.flow, self.scope), _int_value(stop, self.flow, self.scope)
+        if size is None or total is None or size <= 0 or total <= 0 or total % size == 0:
+            return None
+        rows = known_length(self.model, self.flow, array, self.scope)
+        if rows is not None and rows >= total - total % size + size:
+            return None
+        return (f"batches of `{_src(step)}` rows over `{_src(stop)}` = {total} rows, so the last one "
+                f"has {total % size}",
+                "drop the last partial batch (range(0, n - B + 1, B)) or pad it to B rows "
+                "and mask the padding")
 
     def _counted_rows(self, expr, loop: cst.For) -> Optional[tuple[str, str]]:
         """``x[i * B:(i + 1) * B]`` in ``for i in range(count)``, the count of batches of len(x)
@@ -2287,6 +2335,58 @@ LIST_MAKING_METHODS = frozenset({"split", "rsplit", "splitlines", "tolist"})
 
 # Methods whose result has the receiver's rows: a batch converted by one is still the batch
 ROW_KEEPING_METHODS = SIZE_KEEPING_METHODS | SHAPE_KEEPING_METHODS | TENSOR_CONVERSION_METHODS
+
+
+def _holds_rows_of(model: SemanticModel, expr: cst.BaseExpression, param: str, scope: Scope,
+                   function: cst.FunctionDef, depth: int = 0) -> bool:
+    """In ``function``, ``expr`` holds the rows of its parameter ``param`` through names it
+    binds (also unpacking the parameter, ``imgs, labels = batch``) and steps that keep the
+    batch axis: row-keeping and size-keeping methods, conversions, axis-keeping calls,
+    arithmetic.  A name rebound under an ``if`` must keep them on every binding, unless that
+    ``if`` measures nothing (``if resize_to is not None:``): only a test of a length or shape
+    can be the short batch's fix."""
+    if depth > 6:
+        return False
+    if isinstance(expr, cst.Name):
+        if expr.value == param:
+            return True
+        bindings = [b for b in model.lookup(expr.value, scope) if b.scope is scope]
+        if not bindings or any(b.kind != "assign" or not isinstance(b.node, cst.Assign) for b in bindings):
+            return False
+        kept = [b for b in bindings if _bound_rows_of(model, b, param, scope, function, depth)]
+        return bool(kept) and all(b in kept or not _measuring_if(b) for b in bindings)
+    if isinstance(expr, cst.BinaryOperation):
+        return _holds_rows_of(model, expr.left, param, scope, function, depth + 1) \
+            or _holds_rows_of(model, expr.right, param, scope, function, depth + 1)
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ROW_KEEPING_METHODS:
+            return _holds_rows_of(model, func.value, param, scope, function, depth + 1)
+        positional = [a.value for a in expr.args if a.keyword is None and not a.star]
+        if positional and model.qualified_name(func, scope) in SHAPE_KEEPING_CONVERSIONS | AXES_KEEPING_CALLS:
+            return _holds_rows_of(model, positional[0], param, scope, function, depth + 1)
+    return False
+
+
+def _bound_rows_of(model: SemanticModel, binding: Binding, param: str, scope: Scope,
+                   function: cst.FunctionDef, depth: int) -> bool:
+    """The assignment ``binding`` gives its name the parameter's rows: a value holding them,
+    or an element of the parameter itself unpacked (``imgs, labels = batch``)."""
+    if binding.value is not None:
+        return _holds_rows_of(model, binding.value, param, scope, function, depth + 1)
+    unpacked = binding.node.value  # type: ignore[attr-defined]
+    return isinstance(unpacked, cst.Name) and unpacked.value == param
+
+
+def _measuring_if(binding: Binding) -> bool:
+    """The binding sits under an ``if`` whose test reads a length or a shape."""
+    for frame in binding.frame or ():
+        if isinstance(frame.node, cst.If):
+            test = frame.node.test
+            return any(isinstance(n, cst.Attribute) and n.attr.value in ("shape", "size")
+                       or isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == "len"
+                       for n in iter_nodes(test))
+    return False
 
 
 def _keeps_rows_of(body: cst.BaseExpression, param: str, qualified_name) -> bool:
