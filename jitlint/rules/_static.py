@@ -35,10 +35,10 @@ from jitlint.rules._jitted import annotated_strict_array, jitted_calls, jitted_f
 from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
                                 spec_errors, spec_keyword_values, spec_of, target_def)
 from jitlint.values import (
-    IterationValues, Varying, array_made_by, assigned, class_attribute_value, dict_item_value, elementwise_operands, function_returns, origin,
+    IterationValues, Varying, array_made_by, assigned, class_attribute_value, conditional_within, dict_item_value, elementwise_operands, function_returns, origin,
     reaching_values, statements_in,
     returned_values, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, self_attribute_value, unpacked_keywords,
-    value_flow,
+    ValueFlow, value_flow,
 )
 from jitlint.walk import iter_nodes, source_text as _src
 
@@ -374,6 +374,20 @@ def static_marking(app, first: str = "") -> cst.CSTNode:
                 keywords[-1] if keywords else app.anchor)
 
 
+def _class_of_every_binding(flow: ValueFlow, name: cst.Name, scope: Scope) -> Optional[cst.ClassDef]:
+    """The class of the module every definition reaching ``name`` instantiates, if one."""
+    classes = set()
+    for binding in flow.reaching(name, scope):
+        value = binding.value if binding.kind == "assign" else None
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+            return None
+        made = flow.single(value.func, binding.scope)
+        if made is None or made.kind != "class":
+            return None
+        classes.add(made.node)
+    return classes.pop() if len(classes) == 1 else None
+
+
 def static_receivers(ctx: FileContext) -> list[ReceiverUse]:
     return ctx.shared("static-receivers", _receivers)
 
@@ -408,6 +422,8 @@ def _receivers(ctx: FileContext) -> list[ReceiverUse]:
             spec = callees._method(func, scope)
             if spec is not None:
                 cls = _enclosing_class(ctx, scope)
+            else:  # ``model = Net(p)`` before a loop and again in it: one class either way
+                cls = _class_of_every_binding(flow, receiver, scope)
         if not isinstance(cls, cst.ClassDef):
             continue
         spec = callees.methods.get((cls, method))
@@ -1321,7 +1337,24 @@ def fresh_value(ctx: FileContext, use: StaticUse) -> Optional[Fresh]:
 
 def fresh_receiver(ctx: FileContext, use: ReceiverUse) -> Optional[Fresh]:
     """The static ``self`` of a jitted method is a new identity-hashed instance each time."""
-    return _fresh_at(ctx, use.receiver, use.site)
+    return _fresh_at(ctx, use.receiver, use.site) or _rebuilt_in_loop(ctx, use.receiver, use.site)
+
+
+def _rebuilt_in_loop(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Optional[Fresh]:
+    """``model.update(p, batch)`` then ``model = Net(params=new_p)`` later in the same loop:
+    from the second iteration on, every call's receiver is the instance the iteration before
+    made (JRowbottom's MNIST object, 6 compiles in 6 steps)."""
+    loops = site.frame.loops_in_scope()
+    if not isinstance(expr, cst.Name) or not loops:
+        return None
+    for binding in value_flow(ctx).reaching(expr, site.frame.scope):
+        if binding.kind != "assign" or binding.value is None or binding.frame is None \
+                or not binding.frame.is_inside(loops[-1]) or conditional_within(binding, loops[-1]):
+            continue
+        created = created_object(ctx, binding.value, binding.scope, binding.frame)
+        if created is not None and created[0] in ("instance", "hashed-instance"):
+            return _fresh(created[0], created[2], "on every iteration")
+    return None
 
 
 def fresh_self(ctx: FileContext, use: ReceiverUse) -> Optional[tuple[Fresh, CallSite]]:
