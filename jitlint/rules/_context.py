@@ -373,6 +373,8 @@ class CallingContext:
         that def, when it is the one def the class ever stores there."""
         stored: dict[tuple[int, str], set] = {}
         for cls in self.model.classes:
+            for field, default in self._function_fields(cls).items():
+                stored.setdefault((id(cls), field), set()).update(default)
             for method in class_methods(cls).values():
                 scope = self.model.scope_of.get(method)
                 params = [*method.params.posonly_params, *method.params.params]
@@ -476,6 +478,38 @@ class CallingContext:
         """The library call that runs ``function`` many times (``scipy.optimize.minimize``,
         jaxfacts.FUNCTION_RUNNING_CALLS), and where, when the module hands it to one."""
         return self._handed.runner_called.get(function)
+
+    def _function_fields(self, cls: cst.ClassDef) -> dict[str, set]:
+        """A class-body field whose default is a def of the module (``loss_fn: Callable =
+        cross_entropy_loss``): that def, and what the class's calls give the field by keyword
+        (a def, or None for anything else; None too when a call may pass it positionally)."""
+        outer = self.model.classes[cls].scope
+        binding = next((b for b in outer.bindings.get(cls.name.value, ()) if b.node is cls), None)
+        calls = list(self.model.calls_to(binding)) if binding is not None else []
+        body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+        fields: list[str] = []
+        found: dict[str, set] = {}
+        for line in body:
+            small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and line.body else None
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                target, value = small.target.value, small.value
+                fields.append(target)
+            elif isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                target, value = small.targets[0].target.value, small.value
+            else:
+                continue
+            default = self.model.single_binding(value.value, self.model.classes[cls].scope) \
+                if isinstance(value, cst.Name) else None
+            if default is None or default.kind != "def":
+                continue
+            defs: set = {default.node}
+            for site in calls:
+                given = argument_value(site.node, fields.index(target) if target in fields else None, target)
+                if given is not None or any(a.star for a in site.node.args):
+                    made = self.model.single_binding(given.value, site.frame.scope) if isinstance(given, cst.Name) else None
+                    defs.add(made.node if made is not None and made.kind == "def" else None)
+            found[target] = defs
+        return found
 
     def _instantiations(self, function: cst.FunctionDef) -> list[CallSite]:
         """``Controller(gain)`` runs ``Controller.__init__``: the calls of a plain class of this

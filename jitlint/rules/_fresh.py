@@ -671,9 +671,14 @@ class _Analysis:
         (``[init(m) for m in models]`` with ``jax.jit(lambda k: model.init(k, x))``)?  Each
         item is a distinct program, so each compile is needed, as in a sweep."""
         closed_over = self._closed_over_params(function, node, creation)
-        repeating = [site for site in self.context.call_sites(function) if self.context.site_repeats(site)]
-        if not repeating or not closed_over:
+        if not closed_over:
             return False
+        sites = self.context.call_sites(function)
+        repeating = [site for site in sites if self.context.site_repeats(site)]
+        if not repeating:
+            # every call sits in a loop over a literal list of sizes (``for depth in [1, 2,
+            # 3]``, site_repeats): one program per item, as in a sweep
+            return bool(sites) and all(site.frame.loops_in_scope() for site in sites)
         positional = [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
         if self.model.functions[function].scope.kind == "class" and not has_decorator(function, "staticmethod"):
             closed_over.pop(positional[0] if positional else "", None)  # self / cls: the receiver
@@ -683,7 +688,7 @@ class _Analysis:
             if not loops:
                 return False  # repeated through its caller: the items are not in view
             if isinstance(loops[0], cst.For) and batch_source(self.model, value_flow(self.ctx), loops[0].iter,
-                                                              site.frame.scope):
+                                                              site.frame.scope, passed=self.context.passed_to):
                 return False  # batches of data: one program, fed new values
             if isinstance(loops[0], cst.For) and self._float_range(loops[0].iter, site.frame.scope):
                 return False  # ``for sig in jnp.linspace(0.1, 1.0, 10)``: data values, one program
@@ -1284,6 +1289,7 @@ def _operand_only(body: cst.CSTNode, name: str, params: set[str], array_call=lam
     condition or a keyword (shapes, dtypes, static values, control flow)."""
     loads = {id(loaded) for loaded in name_loads(body) if loaded.value == name}
     verdicts: list[bool] = []
+    traced = _traced_locals(body, params - {name})
 
     class _Check(Walker):
         def __init__(self) -> None:
@@ -1291,7 +1297,7 @@ def _operand_only(body: cst.CSTNode, name: str, params: set[str], array_call=lam
 
         def on_visit(self, node: cst.CSTNode) -> bool:
             if id(node) in loads:
-                verdicts.append(_arithmetic_operand(self.stack, params, array_call))
+                verdicts.append(_arithmetic_operand(self.stack, traced, array_call))
             self.stack.append(node)
             return True
 
@@ -1300,6 +1306,33 @@ def _operand_only(body: cst.CSTNode, name: str, params: set[str], array_call=lam
 
     _Check().walk(body)
     return bool(verdicts) and all(verdicts)
+
+
+def _traced_locals(body: cst.CSTNode, params: set[str]) -> set[str]:
+    """``params`` and the names the body assigns from them (``predicted = x @ params``):
+    arrays computed from the callable's arguments."""
+    traced = set(params)
+    assigns = [n for n in iter_nodes(body) if isinstance(n, cst.Assign)]
+    grew = True
+    while grew:
+        grew = False
+        for assign in assigns:
+            if not any(n.value in traced for n in name_loads(assign.value)):
+                continue
+            for named in (n for target in assign.targets for n in _bound_names(target.target)):
+                if named not in traced:
+                    traced.add(named)
+                    grew = True
+    return traced
+
+
+def _bound_names(target: cst.BaseExpression) -> Iterator[str]:
+    """Every plain name an assignment target binds, nested tuples included."""
+    if isinstance(target, cst.Name):
+        yield target.value
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            yield from _bound_names(element.value)
 
 
 def _reads_only_shape(node: cst.CSTNode, name: str, outer: set[str]) -> bool:
@@ -1350,6 +1383,8 @@ def _arithmetic_operand(ancestors: list[cst.CSTNode], params: set[str], array_ca
         else:
             break
     top = ancestors[index]
+    if index > 2 and isinstance(ancestors[index - 1], cst.Element) and isinstance(ancestors[index - 2], cst.Tuple):
+        index -= 2  # ``return loss, aux``: an element of a returned or assigned tuple is whole
     holder = ancestors[index - 1] if index > 0 else None
     if not any(loaded.value in params for loaded in name_loads(top)):
         return False  # arithmetic on Python values only (e.g. a size): not an array operand

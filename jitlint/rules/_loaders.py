@@ -158,19 +158,29 @@ def _returns_first_argument(model: SemanticModel, func: cst.BaseExpression, scop
 
 
 def batch_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
-                 depth: int = 0) -> bool:
+                 depth: int = 0, passed=None) -> bool:
     """``for ... in expr`` iterates batches of data (arrays), ragged or not: a loader of
-    ``jaxfacts.RAGGED_BATCHERS`` whatever its drop flag, or a generator function of this module
+    ``jaxfacts.RAGGED_BATCHERS`` whatever its drop flag, a generator function of this module
     that yields slices or arrays (``yield x[s:s + B]``, ``yield jax.random.randint(...), ...``),
-    through names, ``enumerate`` / ``zip`` / ``iter`` / ``tqdm`` and dataset methods.  Each item
-    is data for one program, not a program of its own."""
+    or a list comprehension of such slices (``[(X[i:i + B], Y[i:i + B]) for i in ...]``, also
+    a slice of one, ``batches[2:]``), through names, ``enumerate`` / ``zip`` / ``iter`` /
+    ``tqdm``, dataset methods and (``passed``: CallingContext.passed_to) what every call gives
+    a parameter.  Each item is data for one program, not a program of its own."""
     if depth > 6:
         return False
     if isinstance(expr, cst.Name):
         binding = flow.single(expr, scope)
+        if binding is not None and binding.kind == "param" and passed is not None:
+            values = passed(binding) or []
+            return bool(values) and all(batch_source(model, flow, value, site.frame.scope, depth + 1, passed)
+                                        for value, site in values)
         return binding is not None and binding.kind == "assign" and any(
-            batch_source(model, flow, value, value_scope, depth + 1)
+            batch_source(model, flow, value, value_scope, depth + 1, passed)
             for value, value_scope in bound_values(model, flow, binding))
+    if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+        return _array_value(model, expr.elt, scope)
+    if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Slice):
+        return batch_source(model, flow, expr.value, scope, depth + 1, passed)  # ``batches[2:]``
     if not isinstance(expr, cst.Call):
         return False
     func = expr.func
@@ -181,10 +191,10 @@ def batch_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression
         return True
     if qualname in PASS_THROUGH or (isinstance(func, cst.Name) and func.value in PASS_THROUGH_BUILTINS
                                     and not model.lookup(func.value, scope)):
-        return any(batch_source(model, flow, arg.value, scope, depth + 1) for arg in expr.args)
+        return any(batch_source(model, flow, arg.value, scope, depth + 1, passed) for arg in expr.args)
     if isinstance(func, cst.Attribute) and func.attr.value in DATASET_METHODS:
-        return batch_source(model, flow, func.value, scope, depth + 1)
-    if any(batch_source(model, flow, returned.value, returned.scope, depth + 1)
+        return batch_source(model, flow, func.value, scope, depth + 1, passed)
+    if any(batch_source(model, flow, returned.value, returned.scope, depth + 1, passed)
            for returned in returned_values(model, flow, expr, scope)):
         return True
     if isinstance(func, cst.Name):
@@ -201,15 +211,18 @@ def _yields_arrays(model: SemanticModel, generator: cst.FunctionDef) -> bool:
     tuple of them)."""
     scope = model.scope_of.get(generator)
     yields = [node for node in own_nodes(generator.body) if isinstance(node, cst.Yield)]
+    return bool(yields) and scope is not None and all(
+        y.value is not None and _array_value(model, y.value, scope) for y in yields)
 
-    def array(value) -> bool:
-        if isinstance(value, cst.Tuple):
-            return bool(value.elements) and all(array(e.value) for e in value.elements)
-        if isinstance(value, cst.Subscript):
-            return True
-        return isinstance(value, cst.Call) and scope is not None and (
-            model.qualified_name(value.func, scope) or "").startswith(("jax.", "numpy."))
-    return bool(yields) and all(y.value is not None and array(y.value) for y in yields)
+
+def _array_value(model: SemanticModel, value: cst.BaseExpression, scope: Scope) -> bool:
+    """A slice or an array made by jax / NumPy, or a tuple of them: one batch of data."""
+    if isinstance(value, cst.Tuple):
+        return bool(value.elements) and all(_array_value(model, e.value, scope) for e in value.elements)
+    if isinstance(value, cst.Subscript):
+        return True
+    return isinstance(value, cst.Call) and (
+        model.qualified_name(value.func, scope) or "").startswith(("jax.", "numpy."))
 
 
 def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
@@ -251,7 +264,7 @@ def _batcher_call(model: SemanticModel, flow: ValueFlow, call: cst.Call,
         return None  # ``batch_size=-1``: the whole split at once
     sizes = _ints_of(flow, size, scope, passed) if size is not None else None  # ``batch_size=B`` with ``B = 100``
     if sizes and (position > 0 and positional or isinstance(func, cst.Attribute)):
-        length = _known_length(model, flow, positional[0].value, scope) if position > 0 \
+        length = known_length(model, flow, positional[0].value, scope) if position > 0 \
             else _split_size(model, flow, func.value, scope)  # type: ignore[union-attr]
         if length is not None and all(length % size_value == 0 for size_value in sizes):
             return None  # ``np.array_split(np.ones((10, 2)), 2)``: every chunk is as long
@@ -310,7 +323,7 @@ def _int_default(param: cst.Param) -> int:
     return int(param.default.evaluated_value) if isinstance(param.default, cst.Integer) else 0
 
 
-def _known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression,
+def known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression,
                   scope: Scope) -> Optional[int]:
     """The length of an array made by ``np.ones((10, 2))`` / ``np.arange(10)`` with literal
     sizes, of rows sliced with known bounds (``x[:400]``), or of a part of ``np.split(x, [400])``
@@ -334,7 +347,7 @@ def _known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
         upper = _int_of(flow, rows.upper, scope) if rows.upper is not None else None
         return upper - lower if lower is not None and upper is not None and 0 <= lower <= upper else None
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "astype":
-        return _known_length(model, flow, expr.func.value, scope)  # ``np.ones((64, 4)).astype(np.float32)``
+        return known_length(model, flow, expr.func.value, scope)  # ``np.ones((64, 4)).astype(np.float32)``
     if not isinstance(expr, cst.Call) or not expr.args:
         return None
     qualname = model.qualified_name(expr.func, scope) or ""
@@ -414,7 +427,7 @@ def _split_part_length(model: SemanticModel, flow: ValueFlow, call: cst.Call, po
         return None
     bounds = [_int_of(flow, e.value, scope) for e in indices.elements]
     if position == arity - 1:
-        bounds.append(_known_length(model, flow, call.args[0].value, scope))
+        bounds.append(known_length(model, flow, call.args[0].value, scope))
     start = bounds[position - 1] if position > 0 else 0
     end = bounds[position]
     return end - start if start is not None and end is not None and end >= start else None
@@ -538,7 +551,7 @@ def _divides_evenly_known(model: SemanticModel, flow: ValueFlow, loop: cst.CSTNo
         return False
     array = length.args[0].value if isinstance(length, cst.Call) and length.args else \
         length.value.value if isinstance(length, cst.Subscript) and isinstance(length.value, cst.Attribute) else None
-    rows = _known_length(model, flow, array, scope) if array is not None else None
+    rows = known_length(model, flow, array, scope) if array is not None else None
     if size.isdigit():
         batch: Optional[int] = int(size)
     else:
@@ -586,7 +599,7 @@ def _divides_evenly(model: SemanticModel, flow: ValueFlow, call: cst.Call, gener
     data = call.args[0].value
     arrays = [e.value for e in data.elements] if isinstance(data, (cst.Tuple, cst.List)) else [data]
     # the arrays of one dataset share their length (``np.sin(xs)`` beside ``xs``): one known suffices
-    lengths = [n for n in (_known_length(model, flow, array, scope) for array in arrays) if n is not None]
+    lengths = [n for n in (known_length(model, flow, array, scope) for array in arrays) if n is not None]
     return bool(batch) and bool(lengths) and all(n % batch == 0 for n in lengths)
 
 
