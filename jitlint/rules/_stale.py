@@ -1189,7 +1189,7 @@ class _Analysis:
             if written is not None and not written & read:  # type: ignore[operator]
                 continue  # ``self.current_lr = lr`` while the trace reads only ``self.x_collocation``
             for w in self._lift(write, stops):
-                fresh = self._recreated_with(w, entry)
+                fresh = self._recreated_with(w, entry, calls)
                 if fresh and len(fresh) == len(entry.apps):
                     continue
                 live = [c for c in calls if c.app is None or id(c.app) not in fresh]
@@ -1228,14 +1228,22 @@ class _Analysis:
                         pending.append(methods[node.attr.value])
         return read
 
-    def _recreated_with(self, write: Event, entry: JittedFunction) -> set[int]:
+    def _recreated_with(self, write: Event, entry: JittedFunction, calls: list[Event]) -> set[int]:
         """The jit applications whose callable is (re)created in the loop that writes: traced
         anew each time (a new ``jax.jit(f)`` of the same ``f`` shares its cache and stays
-        stale; ``jax.jit(jax.grad(f))`` wraps a new function each time)."""
+        stale; ``jax.jit(jax.grad(f))`` wraps a new function each time).  Not one made before
+        the write and called after it in the same pass (``opt = optax.lbfgs()`` between two
+        training phases of the step a time-grid loop defines: the second phase runs Adam)."""
         fresh: set[int] = set()
         for loop in write.frame.loops_in_scope():
             start, end = self.model.span(loop)  # type: ignore[misc]
-            fresh |= {id(app) for app in entry.apps if start < self.model.order(_made_at(app, entry.func)) < end}
+            for app in entry.apps:
+                made = self.model.order(_made_at(app, entry.func))
+                if not start < made < end:
+                    continue
+                if made < write.order and any(write.order < c.order < end and (c.app is None or c.app is app) for c in calls):
+                    continue
+                fresh.add(id(app))
         return fresh
 
     def _between_calls(self, write: Event, calls: list[Event], stops: tuple[cst.CSTNode, ...]) -> bool:

