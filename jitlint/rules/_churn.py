@@ -1687,7 +1687,8 @@ class _ArgChecker:
             # each is converted on the way (``x, y = map(lambda t: t.numpy(), batch)``)
             unpacked = bindings[0].node.value
             if bindings[0].value is None and isinstance(unpacked, cst.Call) \
-                    and self._helper_keeps_rows(unpacked, bindings[0], loop, depth):
+                    and (self._helper_keeps_rows(unpacked, bindings[0], loop, depth)
+                         or self._converted_element_keeps_rows(unpacked, bindings[0], loop, depth)):
                 return True
             value = bindings[0].value if bindings[0].value is not None else \
                 unpacked if isinstance(unpacked, cst.Name) else \
@@ -1724,14 +1725,23 @@ class _ArgChecker:
                     self._mentions_loop_rows(p, scope, loop) for p in parts if p not in carrying))
         return False
 
+    def _converted_element_keeps_rows(self, call: cst.Call, binding: Binding, loop: cst.For, depth: int) -> bool:
+        """``x, y = jax.device_put((x, y), device)``: a conversion or hand-on of a tuple
+        (jaxfacts.SHAPE_KEEPING_CONVERSIONS, BATCH_KEEPING_CALLS) keeps each element's rows."""
+        qualname = self.model.qualified_name(call.func, binding.scope) or ""
+        position = _unpacked_position(binding)
+        first = call.args[0].value if call.args and call.args[0].keyword is None and not call.args[0].star else None
+        if position is None or not isinstance(first, (cst.Tuple, cst.List)) or position >= len(first.elements) \
+                or not (qualname in SHAPE_KEEPING_CONVERSIONS or BATCH_KEEPING_CALLS.get(qualname) == 0):
+            return False
+        return self._carries_loop_rows(first.elements[position].value, binding.scope, loop, depth + 1)
+
     def _helper_keeps_rows(self, call: cst.Call, binding: Binding, loop: cst.For, depth: int) -> bool:
         """``x, y = to_arrays(batch)`` with ``to_arrays`` a def of the module handed the loop's
         item, whose every return gives, at the name's position, that parameter's rows through
         row-keeping steps (``imgs, labels = batch; x = np.transpose(imgs.numpy(), (0, 2, 3, 1))``):
         jax-cnn-examples' ``_to_array``, a short torch batch stays short."""
-        target = binding.node.targets[0].target if isinstance(binding.node, cst.Assign) else None
-        names = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else []
-        position = next((i for i, e in enumerate(names) if isinstance(e, cst.Name) and e.value == binding.name), None)
+        position = _unpacked_position(binding)
         helper = self.model.single_binding(call.func.value, binding.scope) if isinstance(call.func, cst.Name) else None
         if position is None or helper is None or helper.kind != "def" or not isinstance(helper.node, cst.FunctionDef):
             return False
@@ -1873,7 +1883,7 @@ class _ArgChecker:
                 "stop while a full batch is left (while s + B <= len(x)) or pad the last batch to B "
                 "rows and mask the padding")
 
-    def _clipped_end(self, end, loop: cst.While, counter: cst.Name,
+    def _clipped_end(self, end, loop: "cst.While | cst.For", counter: cst.Name,
                      stop: cst.BaseExpression) -> Optional[cst.BaseExpression]:
         """``s + B`` when ``end`` is a name bound in the loop to ``min(stop, s + B)`` (either
         order)."""
@@ -1999,6 +2009,9 @@ class _ArgChecker:
             return None
         piece = expr.slice[0].slice
         lower, upper = piece.lower, piece.upper
+        clipped = self._clipped_end(upper, loop, target, stop)
+        if clipped is not None:  # ``end = min(s + B, n)``: the end, clipped to the range's stop
+            upper = clipped
         if not (isinstance(lower, cst.Name) and lower.value == target.value
                 and isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Add)
                 and isinstance(upper.left, cst.Name) and upper.left.value == target.value
@@ -2335,6 +2348,13 @@ LIST_MAKING_METHODS = frozenset({"split", "rsplit", "splitlines", "tolist"})
 
 # Methods whose result has the receiver's rows: a batch converted by one is still the batch
 ROW_KEEPING_METHODS = SIZE_KEEPING_METHODS | SHAPE_KEEPING_METHODS | TENSOR_CONVERSION_METHODS
+
+
+def _unpacked_position(binding: Binding) -> Optional[int]:
+    """Where the name sits in the tuple target of its assignment (``x, y = ...``: y is 1)."""
+    target = binding.node.targets[0].target if isinstance(binding.node, cst.Assign) else None
+    names = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else []
+    return next((i for i, e in enumerate(names) if isinstance(e, cst.Name) and e.value == binding.name), None)
 
 
 def _holds_rows_of(model: SemanticModel, expr: cst.BaseExpression, param: str, scope: Scope,

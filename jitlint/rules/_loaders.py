@@ -140,6 +140,11 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
     if expr.args and not expr.args[0].star and expr.args[0].keyword is None and _returns_first_argument(model, func, scope):
         # ``tqdm = lambda it, **kw: it`` (progress bars switched off): the iterable itself
         return ragged_source(model, flow, expr.args[0].value, scope, depth + 1, project, context)
+    relayed = _relayed_iterable(model, func, scope)
+    if relayed is not None:  # ``def infinite(): while True: yield from trainloader``
+        found = ragged_source(model, flow, relayed[0], relayed[1], depth + 1, project, context)
+        if found is not None:
+            return found
     for returned in returned_values(model, flow, expr, scope):  # ``def make_loader(): return DataLoader(...)``
         found = ragged_source(model, flow, returned.value, returned.scope, depth + 1, project, context)
         if found is None and isinstance(returned.value, cst.Call):  # ``return _Loader()`` of a class it defines
@@ -147,6 +152,22 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
         if found is not None:
             return found
     return _ragged_generator(model, flow, expr, scope, project, context=context)
+
+
+def _relayed_iterable(model: SemanticModel, func: cst.BaseExpression, scope: Scope
+                      ) -> Optional[tuple[cst.BaseExpression, Scope]]:
+    """What a generator def of the module re-yields whole, when its only ``yield`` is one
+    ``yield from <iterable>`` (an endless loader, ``while True: yield from trainloader``):
+    (the iterable, the def's scope)."""
+    binding = model.single_binding(func.value, scope) if isinstance(func, cst.Name) else None
+    function = binding.node if binding is not None and binding.kind == "def" else None
+    inner = model.scope_of.get(function) if isinstance(function, cst.FunctionDef) else None
+    if inner is None:
+        return None
+    yields = [node for node in own_nodes(function.body) if isinstance(node, cst.Yield)]
+    if len(yields) != 1 or not isinstance(yields[0].value, cst.From):
+        return None
+    return yields[0].value.item, inner
 
 
 def _returns_first_argument(model: SemanticModel, func: cst.BaseExpression, scope: Scope) -> bool:

@@ -98,7 +98,7 @@ from jitlint.rules._static import fields_passed, jitted_call_sites, jitted_calle
 from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, argument_value,
                               dotted_name, has_decorator, is_none, target_names)
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, literal, spec_errors, spec_of
-from jitlint.values import (GROW_METHODS, annotated_fields, array_made_by, literal_truth, assigned, class_attribute_value, function_returns, int_constant, returned_made_function,
+from jitlint.values import (GROW_METHODS, annotated_fields, array_made_by, fields_set_in_init, literal_truth, assigned, class_attribute_value, function_returns, int_constant, returned_made_function,
                             method_of_self, self_attribute_value, value_flow)
 from jitlint.walk import Walker, is_docstring, iter_nodes
 from jitlint.walk import source_text as _src
@@ -1902,8 +1902,12 @@ class _FunctionAnalysis:
         cls = calling_context(self.ctx).class_of(value.func, binding.scope)
         if cls is None:
             return None
-        order = [field.target.value for field in annotated_fields(cls)]  # type: ignore[attr-defined]
-        fields = set()
+        init = class_methods(cls).get("__init__")
+        # a plain class: the ``__init__`` parameters an argument fills, and the fields it
+        # stores them in (``self.x_a = x_a``); a dataclass: its fields in order
+        order = [p.name.value for p in positional_params(init)[1:]] if init is not None \
+            else [field.target.value for field in annotated_fields(cls)]  # type: ignore[attr-defined]
+        filled = set()
         for index, arg in enumerate(value.args):
             if arg.star:
                 break
@@ -1911,10 +1915,15 @@ class _FunctionAnalysis:
             made = arg.value
             if isinstance(made, cst.BinaryOperation):  # ``jnp.fft.fftfreq(8) * 8.0``
                 made = made.left
-            if field is not None and isinstance(made, cst.Call) \
-                    and makes_jax_array(self.model.qualified_name(made.func, binding.scope)):
-                fields.add(field)
-        return frozenset(fields) or None
+            if field is not None and (isinstance(made, cst.Call) and makes_jax_array(
+                    self.model.qualified_name(made.func, binding.scope))
+                    or isinstance(made, cst.Name) and self.jax_array_constant(made, binding.scope)):
+                filled.add(field)  # ``Driver(jnp.linspace(...))``, or ``x_a = jnp.linspace(...); Driver(x_a)``
+        if init is None:
+            return frozenset(filled) or None
+        stored = {attr for attr, held, _ in fields_set_in_init(self.model, cls, _assigned_self_attributes(init))
+                  if isinstance(held, cst.Name) and held.value in filled}
+        return frozenset(stored) or None
 
     def _staged_operand(self, operand: cst.BaseExpression, scope: Scope, at: cst.CSTNode) -> bool:
         """``operand`` of the operation ``at`` gives a tracer there: traced, or a concrete jax
@@ -1961,7 +1970,8 @@ class _FunctionAnalysis:
                 receiver = call.func.value if isinstance(call.func, cst.Attribute) else call.func
                 held = self.held_object(receiver, scope)
                 self._follow_into(method, call, scope, positional_params(method)[1:], force=force,
-                                  fields=held.fields if held is not None else frozenset())
+                                  fields=held.fields if held is not None else frozenset(),
+                                  receiver_arrays=self._receiver_arrays(receiver, scope, method))
             return
         static = self._own_staticmethod(call.func, scope)
         if static is not None:  # ``self.potential_func(eta)``: a staticmethod, every parameter passed
@@ -2348,7 +2358,18 @@ class _FunctionAnalysis:
         """``self.encoder(x)``: the submodule's ``__call__`` with the parameters receiving
         traced arguments (its ``self`` is not traced)."""
         if self.depth < MAX_HELPER_DEPTH:
-            self._follow_into(method, call, scope, positional_params(method)[1:])
+            receiver = call.func.value if isinstance(call.func, cst.Attribute) else call.func
+            self._follow_into(method, call, scope, positional_params(method)[1:],
+                              receiver_arrays=self._receiver_arrays(receiver, scope, method))
+
+    def _receiver_arrays(self, receiver: cst.BaseExpression, scope: Scope, method: cst.FunctionDef
+                         ) -> Optional[tuple[str, frozenset[str]]]:
+        """``driver(t)`` of an object bound outside the trace to ``Driver(jnp.linspace(...))``:
+        (the method's ``self``, the fields holding those concrete jax arrays); every jax
+        operation on ``self.x_a`` there gives a tracer (adept's wave driver)."""
+        own = positional_params(method)
+        arrays = self.constant_array_fields(receiver, scope) if isinstance(receiver, cst.Name) and self.staged else None
+        return (own[0].name.value, arrays) if arrays and own else None
 
     def follow_module_call(self, call: cst.Call, scope: Scope, method: cst.FunctionDef) -> None:
         """Analyse the Module's ``__call__`` with ``self`` traced (its array fields are) and the
@@ -2358,10 +2379,12 @@ class _FunctionAnalysis:
                               also=positional_params(method)[0].name.value)
 
     def _follow_into(self, helper: cst.FunctionDef, call: cst.Call, scope: Scope, params: list,
-                     also: str = "", fields: frozenset[str] = frozenset(), force: bool = False) -> None:
+                     also: str = "", fields: frozenset[str] = frozenset(), force: bool = False,
+                     receiver_arrays: Optional[tuple[str, frozenset[str]]] = None) -> None:
         """Analyse ``helper`` with the parameters (``params``, in the order of the call's
         positional arguments; None: an argument that binds none) that receive traced arguments
-        traced."""
+        traced; ``receiver_arrays``: a method's ``self`` and the fields of it that hold concrete
+        jax arrays."""
         passed: list[tuple[str, cst.Arg]] = []  # (the parameter it fills, the argument), up to a star
         traced: set[str] = set()
         for index, arg in enumerate(call.args):
@@ -2399,6 +2422,8 @@ class _FunctionAnalysis:
         objects = {name: arrays_held for name, arg in passed if name not in traced and name in names
                    and isinstance(arg.value, cst.Name) and self.staged
                    and (arrays_held := self.constant_array_fields(arg.value, scope)) is not None}
+        if receiver_arrays is not None:
+            objects[receiver_arrays[0]] = receiver_arrays[1]
         # for ``if p is None:`` and ``if p == "numpy":``, decided by the call that leads here
         # (``if p:`` of ``runtime_validate=False`` too: the literal's truth)
         nones = frozenset((name, _none_kind(arg.value), arg.value.value if isinstance(arg.value, (cst.SimpleString, cst.Integer))
@@ -4935,6 +4960,15 @@ def _none_verdict(values: Optional[list[cst.BaseExpression]]) -> Optional[bool]:
 # Displays and literals that are never None, whatever they hold.
 NOT_NONE_LITERALS = (cst.Tuple, cst.List, cst.Dict, cst.Set, cst.Integer, cst.Float, cst.SimpleString,
                      cst.ConcatenatedString, cst.FormattedString, cst.Lambda)
+
+
+def _assigned_self_attributes(init: cst.FunctionDef) -> list[str]:
+    """The attributes ``__init__`` assigns on ``self`` at its top level."""
+    body = init.body.body if isinstance(init.body, cst.IndentedBlock) else ()
+    return [small.targets[0].target.attr.value for line in body if isinstance(line, cst.SimpleStatementLine)
+            for small in line.body if isinstance(small, cst.Assign) and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Attribute)
+            and isinstance(small.targets[0].target.value, cst.Name) and small.targets[0].target.value.value == "self"]
 
 
 def _literal_key(sub: cst.Subscript) -> Optional[str]:

@@ -8,7 +8,7 @@ class RaggedLastBatch(Rule):
     """
     ## What it does
     Flags a jitted function (`jax.jit`, `eqx.filter_jit`, `nnx.jit` without static arguments)
-    called in a loop over batches whose last batch is shorter than the others: `for s in range(0, len(x), B): f(x[s:s + B])` (also `x.shape[0]`; also `range(0, n, B)` with `n` and `B` known ints that `B` does not divide, unless the array is known to hold the rows past `n`: rbig_jax's 1,000 samples in batches of 128, 2 compiles; a batch bound
+    called in a loop over batches whose last batch is shorter than the others: `for s in range(0, len(x), B): f(x[s:s + B])` (also `x.shape[0]`; also `range(0, n, B)` with `n` and `B` known ints that `B` does not divide, unless the array is known to hold the rows past `n`: rbig_jax's 1,000 samples in batches of 128, 2 compiles; an end clipped in the loop, `end = min(s + B, n)`: JAXTrace's particle chunks, 2 compiles, 1 for a count that `B` divides; a batch bound
     to a name in the loop, and `while s < n: e = min(n, s + B); f(x[s:e]); s = e` with `n` the
     length of `x`) when the length is not known to be a multiple of `B` (the loop may show
     progress, `tqdm(range(...))`, `trange(...)`; the rows may be gathered with a slice of
@@ -20,7 +20,7 @@ class RaggedLastBatch(Rule):
     the loop takes (through names, `enumerate`, `zip`, `tqdm` (also `with tqdm(loader) as
     bar`), dataset methods such as `prefetch`, an item of a dict filled once with loaders,
     `loaders["train"] = DataLoader(...)`, also a dict handed to the function, and conversions
-    of the batch that keep its rows, `x.numpy()`, `list(map(lambda t: t.numpy(), batch))`, also a def of the module that returns them, `x, y = _to_array(batch)` (jax-cnn-examples: 2 compiles; a helper that pads a short batch under `if len(y) < B` gives 1):
+    of the batch that keep its rows, `x.numpy()`, `list(map(lambda t: t.numpy(), batch))`, also a def of the module that returns them, `x, y = _to_array(batch)` (jax-cnn-examples: 2 compiles; a helper that pads a short batch under `if len(y) < B` gives 1), and a tuple moved whole, `x, y = jax.device_put((x, y), device)`; also a generator of the module that re-yields a loader, `while True: yield from trainloader` (qvix: 2 compiles, 1 with `drop_last=True`):
     flax-fm's MovieLens notebook, 2 compiles, and a lambda that returns its iterable, `tqdm =
     lambda it, **kw: it`) from a source whose last batch is shorter: a library loader called without
     its drop keyword (JAX facts `RAGGED_BATCHERS`: torch `DataLoader` without `drop_last=True`,
