@@ -35,7 +35,10 @@ class ConcreteConversionOfTracer(Rule):
     operation on constants in traced code is staged too (omnistaging): `float(jnp.sqrt(...))`
     in a staticmethod or classmethod a jitted function calls on its class raises, also when
     the value replaces a `None` default the call leaves out (`if t_end is None: t_end =
-    jnp.sqrt(...)`, jwave 38febdf).
+    jnp.sqrt(...)`, jwave 38febdf), and so is indexing a concrete jax array an object bound
+    outside the trace holds (`driver = Driver(x_a)` with `x_a = jnp.linspace(...)` stored as
+    `self.x_a`, then `float(self.x_a[-1])` in the `__call__` a jitted step runs: adept's wave
+    driver raises ConcretizationTypeError; a NumPy grid is fine).
     Traced code is all the code JIT801 lists (`jitlint rule JIT801`): jitted functions, and the
     functions that vmap, the lax loops, `model.apply`, equinox and nnx methods, transforms
     called in traced code and the libraries of `jaxfacts.TRACING_CALLS` trace.
