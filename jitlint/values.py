@@ -361,11 +361,11 @@ def fields_made_in_init(model: SemanticModel, cls: cst.ClassDef, fields: list[st
             yield field, value, init_scope
 
 
-def fields_set_in_init(model: SemanticModel, cls: cst.ClassDef, fields: list[str]
+def fields_set_in_init(model: SemanticModel, cls: cst.ClassDef, fields: Optional[list[str]] = None
                        ) -> Iterator[tuple[str, cst.BaseExpression, Scope]]:
     """(field, value, scope) for each ``self.field = value`` directly in ``__init__`` (or a
     method only ``__init__`` calls, ``self.setup_model()``), whatever the value
-    (``self.widths = widths``: a parameter's)."""
+    (``self.widths = widths``: a parameter's); every field when ``fields`` is None."""
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     builders = [s for s in body if isinstance(s, cst.FunctionDef)
                 and (s.name.value == "__init__" or s in model.construction_helpers)]
@@ -378,7 +378,7 @@ def fields_set_in_init(model: SemanticModel, cls: cst.ClassDef, fields: list[str
                 if isinstance(small, cst.Assign) and len(small.targets) == 1:
                     target = small.targets[0].target
                     if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
-                            and target.value.value == "self" and target.attr.value in fields:
+                            and target.value.value == "self" and (fields is None or target.attr.value in fields):
                         yield target.attr.value, small.value, init_scope
 
 

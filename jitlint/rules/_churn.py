@@ -1755,7 +1755,7 @@ class _ArgChecker:
             return False
         for value in returns:
             element = value.elements[position].value if isinstance(value, cst.Tuple) and position < len(value.elements) else None
-            if element is None or not _holds_rows_of(self.model, element, carried[0], scope, function):
+            if element is None or not _holds_rows_of(self.model, element, carried[0], scope):
                 return False
         return True
 
@@ -1780,8 +1780,8 @@ class _ArgChecker:
             if len(params) != 1 or function.params.star_arg is not cst.MaybeSentinel.DEFAULT \
                     and function.params.star_arg is not None:
                 return None
-            keeps = _keeps_rows_of(function.body, params[0].name.value,
-                                   lambda f: self.model.qualified_name(f, scope))
+            keeps = _holds_rows_of(self.model, function.body, params[0].name.value,
+                                   self.model.scope_of.get(function, scope))
         else:
             keeps = self.model.qualified_name(function, scope) in SHAPE_KEEPING_CONVERSIONS
         return positional[1] if keeps else None
@@ -2350,19 +2350,12 @@ LIST_MAKING_METHODS = frozenset({"split", "rsplit", "splitlines", "tolist"})
 ROW_KEEPING_METHODS = SIZE_KEEPING_METHODS | SHAPE_KEEPING_METHODS | TENSOR_CONVERSION_METHODS
 
 
-def _unpacked_position(binding: Binding) -> Optional[int]:
-    """Where the name sits in the tuple target of its assignment (``x, y = ...``: y is 1)."""
-    target = binding.node.targets[0].target if isinstance(binding.node, cst.Assign) else None
-    names = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else []
-    return next((i for i, e in enumerate(names) if isinstance(e, cst.Name) and e.value == binding.name), None)
-
-
 def _holds_rows_of(model: SemanticModel, expr: cst.BaseExpression, param: str, scope: Scope,
-                   function: cst.FunctionDef, depth: int = 0) -> bool:
-    """In ``function``, ``expr`` holds the rows of its parameter ``param`` through names it
-    binds (also unpacking the parameter, ``imgs, labels = batch``) and steps that keep the
-    batch axis: row-keeping and size-keeping methods, conversions, axis-keeping calls,
-    arithmetic.  A name rebound under an ``if`` must keep them on every binding, unless that
+                   depth: int = 0) -> bool:
+    """In the function (or lambda) whose scope is ``scope``, ``expr`` holds the rows of its
+    parameter ``param`` through names it binds (also unpacking the parameter, ``imgs, labels
+    = batch``) and steps that keep the batch axis: row-keeping and size-keeping methods
+    (``t.cpu().numpy()``), conversions (``np.asarray(t)``), axis-keeping calls, arithmetic.  A name rebound under an ``if`` must keep them on every binding, unless that
     ``if`` measures nothing (``if resize_to is not None:``): only a test of a length or shape
     can be the short batch's fix."""
     if depth > 6:
@@ -2373,27 +2366,26 @@ def _holds_rows_of(model: SemanticModel, expr: cst.BaseExpression, param: str, s
         bindings = [b for b in model.lookup(expr.value, scope) if b.scope is scope]
         if not bindings or any(b.kind != "assign" or not isinstance(b.node, cst.Assign) for b in bindings):
             return False
-        kept = [b for b in bindings if _bound_rows_of(model, b, param, scope, function, depth)]
+        kept = [b for b in bindings if _bound_rows_of(model, b, param, scope, depth)]
         return bool(kept) and all(b in kept or not _measuring_if(b) for b in bindings)
     if isinstance(expr, cst.BinaryOperation):
-        return _holds_rows_of(model, expr.left, param, scope, function, depth + 1) \
-            or _holds_rows_of(model, expr.right, param, scope, function, depth + 1)
+        return _holds_rows_of(model, expr.left, param, scope, depth + 1) \
+            or _holds_rows_of(model, expr.right, param, scope, depth + 1)
     if isinstance(expr, cst.Call):
         func = expr.func
         if isinstance(func, cst.Attribute) and func.attr.value in ROW_KEEPING_METHODS:
-            return _holds_rows_of(model, func.value, param, scope, function, depth + 1)
+            return _holds_rows_of(model, func.value, param, scope, depth + 1)
         positional = [a.value for a in expr.args if a.keyword is None and not a.star]
         if positional and model.qualified_name(func, scope) in SHAPE_KEEPING_CONVERSIONS | AXES_KEEPING_CALLS:
-            return _holds_rows_of(model, positional[0], param, scope, function, depth + 1)
+            return _holds_rows_of(model, positional[0], param, scope, depth + 1)
     return False
 
 
-def _bound_rows_of(model: SemanticModel, binding: Binding, param: str, scope: Scope,
-                   function: cst.FunctionDef, depth: int) -> bool:
+def _bound_rows_of(model: SemanticModel, binding: Binding, param: str, scope: Scope, depth: int) -> bool:
     """The assignment ``binding`` gives its name the parameter's rows: a value holding them,
     or an element of the parameter itself unpacked (``imgs, labels = batch``)."""
     if binding.value is not None:
-        return _holds_rows_of(model, binding.value, param, scope, function, depth + 1)
+        return _holds_rows_of(model, binding.value, param, scope, depth + 1)
     unpacked = binding.node.value  # type: ignore[attr-defined]
     return isinstance(unpacked, cst.Name) and unpacked.value == param
 
@@ -2407,23 +2399,6 @@ def _measuring_if(binding: Binding) -> bool:
                        or isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == "len"
                        for n in iter_nodes(test))
     return False
-
-
-def _keeps_rows_of(body: cst.BaseExpression, param: str, qualified_name) -> bool:
-    """Is ``body`` the parameter ``param`` through row-keeping steps only (``t.cpu().numpy()``,
-    ``np.asarray(t)``)?"""
-    while True:
-        if isinstance(body, cst.Name):
-            return body.value == param
-        if not isinstance(body, cst.Call):
-            return False
-        if isinstance(body.func, cst.Attribute) and body.func.attr.value in ROW_KEEPING_METHODS:
-            body = body.func.value
-        elif body.args and body.args[0].keyword is None and not body.args[0].star \
-                and qualified_name(body.func) in SHAPE_KEEPING_CONVERSIONS:
-            body = body.args[0].value
-        else:
-            return False
 
 
 def _is_list_value(binding: Binding) -> bool:

@@ -1921,7 +1921,7 @@ class _FunctionAnalysis:
                 filled.add(field)  # ``Driver(jnp.linspace(...))``, or ``x_a = jnp.linspace(...); Driver(x_a)``
         if init is None:
             return frozenset(filled) or None
-        stored = {attr for attr, held, _ in fields_set_in_init(self.model, cls, _assigned_self_attributes(init))
+        stored = {attr for attr, held, _ in fields_set_in_init(self.model, cls)
                   if isinstance(held, cst.Name) and held.value in filled}
         return frozenset(stored) or None
 
@@ -4960,15 +4960,6 @@ def _none_verdict(values: Optional[list[cst.BaseExpression]]) -> Optional[bool]:
 # Displays and literals that are never None, whatever they hold.
 NOT_NONE_LITERALS = (cst.Tuple, cst.List, cst.Dict, cst.Set, cst.Integer, cst.Float, cst.SimpleString,
                      cst.ConcatenatedString, cst.FormattedString, cst.Lambda)
-
-
-def _assigned_self_attributes(init: cst.FunctionDef) -> list[str]:
-    """The attributes ``__init__`` assigns on ``self`` at its top level."""
-    body = init.body.body if isinstance(init.body, cst.IndentedBlock) else ()
-    return [small.targets[0].target.attr.value for line in body if isinstance(line, cst.SimpleStatementLine)
-            for small in line.body if isinstance(small, cst.Assign) and len(small.targets) == 1
-            and isinstance(small.targets[0].target, cst.Attribute)
-            and isinstance(small.targets[0].target.value, cst.Name) and small.targets[0].target.value.value == "self"]
 
 
 def _literal_key(sub: cst.Subscript) -> Optional[str]:
