@@ -483,9 +483,6 @@ class CallingContext:
         """A class-body field whose default is a def of the module (``loss_fn: Callable =
         cross_entropy_loss``): that def, and what the class's calls give the field by keyword
         (a def, or None for anything else; None too when a call may pass it positionally)."""
-        outer = self.model.classes[cls].scope
-        binding = next((b for b in outer.bindings.get(cls.name.value, ()) if b.node is cls), None)
-        calls = list(self.model.calls_to(binding)) if binding is not None else []
         body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
         fields: list[str] = []
         found: dict[str, set] = {}
@@ -503,7 +500,7 @@ class CallingContext:
             if default is None or default.kind != "def":
                 continue
             defs: set = {default.node}
-            for site in calls:
+            for site in self._class_calls(cls):
                 given = argument_value(site.node, fields.index(target) if target in fields else None, target)
                 if given is not None or any(a.star for a in site.node.args):
                     made = self.model.single_binding(given.value, site.frame.scope) if isinstance(given, cst.Name) else None
@@ -519,6 +516,10 @@ class CallingContext:
         cls = self.model.functions[function].scope.node
         if not isinstance(cls, cst.ClassDef) or not self.is_plain_class(cls):
             return []
+        return self._class_calls(cls)
+
+    def _class_calls(self, cls: cst.ClassDef) -> list[CallSite]:
+        """The calls of the class ``cls`` of this module (``Trainer(...)``)."""
         outer = self.model.classes[cls].scope
         binding = next((b for b in outer.bindings.get(cls.name.value, ()) if b.node is cls), None)
         return list(self.model.calls_to(binding)) if binding is not None else []

@@ -57,7 +57,7 @@ from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, ar
                               dotted_name, has_decorator)
 from jitlint.staticargs import IDENTITY, UNHASHABLE
 from jitlint.staticargs import UNKNOWN as UNKNOWN_CLASS
-from jitlint.values import constant_code, value_flow
+from jitlint.values import constant_code, target_leaves, value_flow
 from jitlint.walk import Walker, children, iter_nodes
 
 # equinox's transforms return Modules that compare equal field by field; equinox's jits take
@@ -1319,20 +1319,11 @@ def _traced_locals(body: cst.CSTNode, params: set[str]) -> set[str]:
         for assign in assigns:
             if not any(n.value in traced for n in name_loads(assign.value)):
                 continue
-            for named in (n for target in assign.targets for n in _bound_names(target.target)):
-                if named not in traced:
-                    traced.add(named)
+            for leaf in (leaf for target in assign.targets for leaf in target_leaves(target.target)):
+                if isinstance(leaf, cst.Name) and leaf.value not in traced:
+                    traced.add(leaf.value)
                     grew = True
     return traced
-
-
-def _bound_names(target: cst.BaseExpression) -> Iterator[str]:
-    """Every plain name an assignment target binds, nested tuples included."""
-    if isinstance(target, cst.Name):
-        yield target.value
-    elif isinstance(target, (cst.Tuple, cst.List)):
-        for element in target.elements:
-            yield from _bound_names(element.value)
 
 
 def _reads_only_shape(node: cst.CSTNode, name: str, outer: set[str]) -> bool:
