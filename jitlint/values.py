@@ -361,14 +361,18 @@ def fields_made_in_init(model: SemanticModel, cls: cst.ClassDef, fields: list[st
             yield field, value, init_scope
 
 
-def fields_set_in_init(model: SemanticModel, cls: cst.ClassDef, fields: Optional[list[str]] = None
-                       ) -> Iterator[tuple[str, cst.BaseExpression, Scope]]:
+def fields_set_in_init(model: SemanticModel, cls: cst.ClassDef, fields: Optional[list[str]] = None,
+                       depth: int = 0) -> Iterator[tuple[str, cst.BaseExpression, Scope]]:
     """(field, value, scope) for each ``self.field = value`` directly in ``__init__`` (or a
     method only ``__init__`` calls, ``self.setup_model()``), whatever the value
-    (``self.widths = widths``: a parameter's); every field when ``fields`` is None."""
+    (``self.widths = widths``: a parameter's); every field when ``fields`` is None.  Fields the
+    class's own ``__init__`` leaves to its base class of this module (no ``__init__`` of its
+    own, or one calling ``super().__init__(...)``) come from the base's: an environment wrapper
+    storing ``self.env = env`` for every subclass."""
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     builders = [s for s in body if isinstance(s, cst.FunctionDef)
                 and (s.name.value == "__init__" or s in model.construction_helpers)]
+    own: set[str] = set()
     for init in builders:  # ``__init__``, and the methods only it calls (``self.setup_model()``)
         init_scope = model.scope_of.get(init)
         if init_scope is None or not isinstance(init.body, cst.IndentedBlock):
@@ -379,7 +383,34 @@ def fields_set_in_init(model: SemanticModel, cls: cst.ClassDef, fields: Optional
                     target = small.targets[0].target
                     if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
                             and target.value.value == "self" and (fields is None or target.attr.value in fields):
+                        own.add(target.attr.value)
                         yield target.attr.value, small.value, init_scope
+    init = next((s for s in builders if s.name.value == "__init__"), None)
+    base = single_local_base(model, cls) if depth < 5 else None
+    if base is not None and (init is None or calls_super_init(init)):
+        for field, value, init_scope in fields_set_in_init(model, base, fields, depth + 1):
+            if field not in own:
+                yield field, value, init_scope
+
+
+def single_local_base(model: SemanticModel, cls: cst.ClassDef) -> Optional[cst.ClassDef]:
+    """The one base class of ``cls`` when it is a class of this module (``class
+    ConstraintWrapper(Wrapper)``): what ``super()`` in its methods names."""
+    frame = model.classes.get(cls)
+    bases = [b for b in cls.bases if not (isinstance(b.value, cst.Name) and b.value.value == "object")]
+    if frame is None or len(bases) != 1 or bases[0].keyword is not None or bases[0].star \
+            or not isinstance(bases[0].value, cst.Name):
+        return None
+    binding = model.single_binding(bases[0].value.value, frame.scope)
+    return binding.node if binding is not None and binding.kind == "class" \
+        and isinstance(binding.node, cst.ClassDef) else None
+
+
+def calls_super_init(init: cst.FunctionDef) -> bool:
+    """``super().__init__(...)`` (or ``super(Cls, self).__init__(...)``) in ``init``'s body."""
+    return any(isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "__init__"
+               and isinstance(node.func.value, cst.Call) and isinstance(node.func.value.func, cst.Name)
+               and node.func.value.func.value == "super" for node in iter_nodes(init.body))
 
 
 def attribute_writes_elsewhere(model: SemanticModel, name: str) -> list[tuple[cst.CSTNode, Frame]]:

@@ -57,7 +57,7 @@ from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Sco
                               argument_value, dotted_name, has_decorator, is_none, passed_values)
 from jitlint.values import (builtin_call, Returned, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, function_returns,
                             method_of_self, origin, returned_made_function, returned_values,
-                            self_attribute_value, tuple_elements, unpacked_call, value_flow)
+                            self_attribute_value, single_local_base, tuple_elements, unpacked_call, value_flow)
 from jitlint.walk import children, iter_nodes, own_nodes
 
 # ``f.defvjp(fwd, bwd)``: the rules of a custom derivative are traced with ``f``.
@@ -510,13 +510,15 @@ class CallingContext:
 
     def _instantiations(self, function: cst.FunctionDef) -> list[CallSite]:
         """``Controller(gain)`` runs ``Controller.__init__``: the calls of a plain class of this
-        module, for its ``__init__``."""
+        module, for its ``__init__``, and of its subclasses that inherit it."""
         if function.name.value != "__init__":
             return []
         cls = self.model.functions[function].scope.node
         if not isinstance(cls, cst.ClassDef) or not self.is_plain_class(cls):
             return []
-        return self._class_calls(cls)
+        inheriting = [other for other in self.model.classes if other is not cls and "__init__" not in class_methods(other)
+                      and inherited_method(self.model, other, "__init__") is function]
+        return [site for each in (cls, *inheriting) for site in self._class_calls(each)]
 
     def _class_calls(self, cls: cst.ClassDef) -> list[CallSite]:
         """The calls of the class ``cls`` of this module (``Trainer(...)``)."""
@@ -753,9 +755,21 @@ class CallingContext:
     def _receiver_class(self, receiver: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
         if isinstance(receiver, cst.Name):  # an instance, or the class itself (``Fit.from_conditions(...)``)
             return self.instance_class(receiver, scope) or self.class_of(receiver, scope)
+        if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super" \
+                and not self.model.lookup("super", scope):
+            return self._super_class(scope)  # ``super().__init__(env)`` in a subclass's method
         if isinstance(receiver, cst.Call):  # a method called on the instance just made
             return self.constructed_class(receiver.func, scope)
         return self.attribute_class(receiver, scope)
+
+    def _super_class(self, scope: Scope) -> Optional[cst.ClassDef]:
+        """The class ``super()`` starts its lookup at in a method of ``scope``: the one base
+        of the method's class, when it is a class of this module."""
+        method = scope.node
+        owner = self.model.functions[method].scope if method in self.model.functions else None
+        if owner is None or not isinstance(owner.node, cst.ClassDef):
+            return None
+        return single_local_base(self.model, owner.node)
 
     def attribute_class(self, expr: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
         """``self.module`` in a method: the class of this module whose instance ``__init__``
