@@ -29,6 +29,7 @@ import libcst as cst
 from jitlint.jaxfacts import PYTREE_METADATA_DECORATORS, STATIC_FIELD_MARKERS
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import flattened_fields
+from jitlint.rules._context import PARTIAL_CONSTRUCTORS, calling_context
 from jitlint.rules._counter_fields import marked_static
 from jitlint.rules._static import created_object, field_class, fields_passed, fresh_when, jitted_callee
 from jitlint.semantic import Binding, CallSite, Frame, Scope
@@ -124,11 +125,25 @@ def _creations(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, site: C
         value = assigned(binding).value
         if isinstance(value, cst.Call) and (made or _class_call)(ctx, value, binding.scope):
             found.append((value, binding.scope, binding.frame))
+        elif isinstance(value, cst.Call) and (built := _built_by_factory(ctx, value, binding.scope, made)):
+            # ``Params.build(description)`` returning ``Params(...)``: made where the call runs
+            found.extend((creation, scope, binding.frame) for creation, scope in built)
         elif isinstance(value, cst.Name):
             found.extend(_creations(ctx, value, binding.scope, site, flow, depth + 1, made))
         elif not _returned_by(binding, site):
             return []
     return found
+
+
+def _built_by_factory(ctx: FileContext, call: cst.Call, scope: Scope, made=None) -> list[tuple[cst.Call, Scope]]:
+    """The ``Cls(...)`` calls a function or static/class method of this module returns on
+    every ``return`` (a factory: ``KynDynParameters.build(...)``); empty when some return gives
+    anything else."""
+    returned = calling_context(ctx).call_returns(call, scope)
+    if not returned or not all(isinstance(r.value, cst.Call) and (made or _class_call)(ctx, r.value, r.scope)
+                               for r in returned):
+        return []
+    return [(r.value, r.scope) for r in returned]  # type: ignore[misc]
 
 
 def _returned_by(binding: Binding, site: CallSite) -> bool:
@@ -204,7 +219,8 @@ def _registered_pytree(ctx: FileContext, func: cst.BaseExpression, scope: Scope
         return None
     kinds = {PYTREE_METADATA_DECORATORS.get(ctx.model.qualified_name(d.decorator, binding.scope) or "")
              for d in cls.decorators} - {None}
-    named = _meta_fields_registered(ctx, binding) if not kinds else None
+    named = (_meta_fields_of_partial_decorator(ctx, cls, binding.scope)
+             or _meta_fields_registered(ctx, binding)) if not kinds else None
     if named is not None:  # ``register_dataclass(Foo, data_fields=[...], meta_fields=["a"])``
         kinds = {"marked"}
     if len(kinds) != 1:
@@ -239,15 +255,35 @@ def _meta_fields_registered(ctx: FileContext, binding) -> Optional[dict[str, cst
                     or not isinstance(call.args[0].value, cst.Name) \
                     or model.single_binding(call.args[0].value.value, site.frame.scope) is not binding:
                 continue
-            positional = [a.value for a in call.args if a.keyword is None]
-            meta = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "meta_fields"),
-                        positional[2] if len(positional) > 2 else None)
-            if not isinstance(meta, (cst.List, cst.Tuple)):
-                return None
-            names = {e.value.evaluated_value: e.value for e in meta.elements
-                     if isinstance(e.value, cst.SimpleString) and isinstance(e.value.evaluated_value, str)}
-            return names if len(names) == len(meta.elements) else None
+            return _meta_field_names(call, 2)
     return None
+
+
+def _meta_fields_of_partial_decorator(ctx: FileContext, cls: cst.ClassDef, scope: Scope
+                                      ) -> Optional[dict[str, cst.CSTNode]]:
+    """The ``meta_fields`` of a decorator ``@functools.partial(jax.tree_util.register_dataclass,
+    data_fields=[...], meta_fields=[...])`` (jaxsim's pytree dataclasses)."""
+    model = ctx.model
+    for decorator in cls.decorators:
+        call = decorator.decorator
+        if isinstance(call, cst.Call) and call.args and call.args[0].keyword is None \
+                and model.qualified_name(call.func, scope) in PARTIAL_CONSTRUCTORS \
+                and PYTREE_METADATA_DECORATORS.get(model.qualified_name(call.args[0].value, scope) or "") == "marked":
+            return _meta_field_names(call, None)  # (bound positionally, a list would go before the class)
+    return None
+
+
+def _meta_field_names(call: cst.Call, position: Optional[int]) -> Optional[dict[str, cst.CSTNode]]:
+    """The string literals ``call`` gives ``meta_fields`` (by keyword, or at the positional
+    index ``position``), each with its string; None when any is not one."""
+    positional = [a.value for a in call.args if a.keyword is None]
+    meta = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "meta_fields"),
+                positional[position] if position is not None and len(positional) > position else None)
+    if not isinstance(meta, (cst.List, cst.Tuple)):
+        return None
+    names = {e.value.evaluated_value: e.value for e in meta.elements
+             if isinstance(e.value, cst.SimpleString) and isinstance(e.value.evaluated_value, str)}
+    return names if len(names) == len(meta.elements) else None
 
 
 def _aux_fields(flatten: cst.FunctionDef) -> dict[str, cst.CSTNode]:
@@ -258,11 +294,16 @@ def _aux_fields(flatten: cst.FunctionDef) -> dict[str, cst.CSTNode]:
 
 def _array_value(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> Optional[str]:
     """'a jax Array' / 'a NumPy array' when ``expr`` certainly makes one: an array-making call,
-    or arithmetic with one (``jnp.arange(4.0) + seed``)."""
+    or arithmetic with one (``jnp.arange(4.0) + seed``), also through a name bound once to one
+    (``parent_array = jnp.array(...)`` then ``Params(parent_array=parent_array)``)."""
     if isinstance(expr, cst.Call):
         return array_made_by(ctx.model, expr, scope)
     if isinstance(expr, cst.BinaryOperation) and depth < 4:
         return _array_value(ctx, expr.left, scope, depth + 1) or _array_value(ctx, expr.right, scope, depth + 1)
+    if isinstance(expr, cst.Name) and depth < 4:
+        binding = value_flow(ctx).single(expr, scope)
+        value = assigned(binding).value if binding is not None and binding.kind == "assign" else None
+        return _array_value(ctx, value, binding.scope, depth + 1) if value is not None else None
     return None
 
 
