@@ -248,13 +248,15 @@ def passthrough_decorator(decorator: cst.Decorator, model: SemanticModel, scope:
     with all of its own arguments (``def timed(fn): def wrapper(*args, **kwargs): ...
     return fn(*args, **kwargs)`` ... ``return wrapper``): its name, and whether the wrapper
     keeps the function's signature (``@functools.wraps(fn)``: jit reads the signature through
-    ``__wrapped__``; without it jit sees ``(*args, **kwargs)``).  None for anything else."""
+    ``__wrapped__``; without it jit sees ``(*args, **kwargs)``).  Its other parameters have
+    defaults (``def named_scope(fn, name=None)`` used bare).  None for anything else."""
     expr = decorator.decorator
     if not isinstance(expr, cst.Name):
         return None
     binding = model.single_binding(expr.value, scope)
     outer = binding.node if binding is not None and binding.kind == "def" else None
-    if not isinstance(outer, cst.FunctionDef) or outer.decorators or len(outer.params.params) != 1 \
+    if not isinstance(outer, cst.FunctionDef) or outer.decorators or not outer.params.params \
+            or any(p.default is None for p in outer.params.params[1:]) \
             or isinstance(outer.params.star_arg, cst.Param) or outer.params.kwonly_params \
             or not isinstance(outer.body, cst.IndentedBlock):
         return None
