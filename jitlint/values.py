@@ -647,6 +647,20 @@ class Varying:
     how: str  # for messages: "the loop counter `i`", "`lr`, updated in the loop (`lr *= 0.9`)", ...
 
 
+def _builds_own_class(cls: cst.CSTNode, name: str) -> bool:
+    """``cls`` defines ``name`` as a classmethod or staticmethod whose returns all call the
+    class (``return cls(...)``, ``return ContactParams(...)``)."""
+    body = cls.body.body if isinstance(cls, cst.ClassDef) and isinstance(cls.body, cst.IndentedBlock) else ()
+    method = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == name), None)
+    if method is None or not any(isinstance(d.decorator, cst.Name) and d.decorator.value in ("classmethod", "staticmethod")
+                                 for d in method.decorators):
+        return False
+    own = {cls.name.value, "cls"}  # type: ignore[attr-defined]
+    returns = [node for node in iter_nodes(method.body) if isinstance(node, cst.Return)]
+    return bool(returns) and all(isinstance(r.value, cst.Call) and isinstance(r.value.func, cst.Name)
+                                 and r.value.func.value in own for r in returns)
+
+
 class IterationValues:
     """Decides whether an expression read inside a loop changes on every iteration."""
 
@@ -688,6 +702,10 @@ class IterationValues:
                 self._constructed_varies(expr, scope, loop, depth)
             if returned is not None:
                 return returned
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Name):
+            built = self._constructed_varies(expr, scope, loop, depth)  # ``ContactParams.build(K=K)``
+            if built is not None:
+                return built
         if isinstance(expr, cst.Call) and self._random_draw(expr, scope, scalar=True):
             return None, f"`{cst.Module([]).code_for_node(expr)}`, a random draw"
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
@@ -973,11 +991,16 @@ class IterationValues:
                             ) -> Optional[tuple[Optional[str], str]]:
         """``Options(degree=step + 1)``: an instance of a class of this module (a config
         dataclass, a NamedTuple) built with an argument that changes on every iteration, the
-        others loop-invariant; hashed by its fields, or by identity, it is new every time."""
+        others loop-invariant; hashed by its fields, or by identity, it is new every time.  Also
+        one a class method or static method of the class builds (``ContactParams.build(K=K)``)."""
         if not self._objects:
             return None
-        binding = self.flow.single(call.func, scope)  # type: ignore[arg-type]
+        func = call.func
+        factory = isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+        binding = self.flow.single(func.value if factory else func, scope)  # type: ignore[arg-type,union-attr]
         if binding is None or binding.kind != "class" or any(a.star for a in call.args):
+            return None
+        if factory and not _builds_own_class(binding.node, func.attr.value):  # type: ignore[union-attr]
             return None
         found = None
         for arg in call.args:

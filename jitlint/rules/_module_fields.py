@@ -31,9 +31,9 @@ from jitlint.rule import FileContext
 from jitlint.rules._arguments import flattened_fields
 from jitlint.rules._context import PARTIAL_CONSTRUCTORS, calling_context
 from jitlint.rules._counter_fields import marked_static
-from jitlint.rules._static import created_object, field_class, fields_passed, fresh_when, jitted_callee
+from jitlint.rules._static import changing_scalar, created_object, field_class, fields_passed, fresh_when, jitted_callee
 from jitlint.semantic import Binding, CallSite, Frame, Scope
-from jitlint.values import array_made_by, assigned, value_flow
+from jitlint.values import Varying, array_made_by, assigned, value_flow
 from jitlint.walk import iter_nodes
 
 # (problem kind) -> what a field value of that kind is
@@ -107,6 +107,47 @@ def _instance_uses(ctx: FileContext) -> list[InstanceUse]:
     return found
 
 
+@dataclass(frozen=True)
+class ChangingFieldUse:
+    """A field marked static given, where its instance is made, a scalar that takes a new
+    value on every iteration of the loop around a jitted call the instance reaches."""
+
+    site: CallSite
+    callee: str
+    cls: str
+    field: str
+    value: cst.BaseExpression  # what the construction gives the field
+    varying: Varying
+    fix: str
+
+
+def changing_static_fields(ctx: FileContext) -> list[ChangingFieldUse]:
+    return ctx.shared("changing-static-fields", _changing_static_fields)
+
+
+def _changing_static_fields(ctx: FileContext) -> list[ChangingFieldUse]:
+    flow = value_flow(ctx)
+    found: list[ChangingFieldUse] = []
+    for site in ctx.model.calls:
+        looked = jitted_callee(ctx, site)
+        if looked is None or not site.frame.loops_in_scope():
+            continue
+        spec = looked[0]
+        for arg in site.node.args:
+            if arg.star:
+                break
+            for creation, scope, _ in _creations(ctx, arg.value, site.frame.scope, site, flow):
+                layout = _layout(ctx, creation, scope, all_fields_static=False)
+                if layout is None or not layout.static_fields:
+                    continue
+                for name, value in fields_passed(layout.cls, layout.fields, creation):
+                    varying = changing_scalar(ctx, value, site) if name in layout.static_fields else None
+                    if varying is not None:
+                        found.append(ChangingFieldUse(site, spec.name, layout.cls.name.value, name, value, varying,
+                                                      _metadata_fix(name, layout.declared.get(name))))
+    return found
+
+
 def _creations(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, site: CallSite, flow,
                depth: int = 0, made=None) -> list[tuple[cst.Call, Scope, Frame]]:
     """The ``Cls(...)`` calls whose instance may be the value of ``expr``; empty when any
@@ -156,20 +197,38 @@ def _class_call(ctx: FileContext, call: cst.Call, scope: Scope) -> bool:
     return field_class(ctx, call.func, scope) is not None or _registered_pytree(ctx, call.func, scope) is not None
 
 
-def _problem(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,
-             all_fields_static: bool) -> Optional[FieldProblem]:
+@dataclass(frozen=True)
+class FieldLayout:
+    """Which fields of a pytree class go into the tree's metadata (static: hashed and compared
+    with ``==`` by every jit), and where the class declares each there."""
+
+    cls: cst.ClassDef
+    fields: list[str]
+    static_fields: set[str]
+    declared: dict[str, cst.CSTNode]
+    all_fields_static: bool  # the whole instance is hashed (a static argument, equinox filtering)
+
+
+def _layout(ctx: FileContext, call: cst.Call, scope: Scope, all_fields_static: bool) -> Optional[FieldLayout]:
     found = field_class(ctx, call.func, scope)
     if found is None or found[1] not in ("an equinox.Module", "a flax.struct dataclass"):
         registered = _registered_pytree(ctx, call.func, scope)
         if registered is None:
             return None
         cls, fields, declared = registered
-        static_fields = set(declared)
-        all_fields_static = False  # its instance is flattened, not hashed whole
-    else:
-        cls, _, fields = found
-        static_fields = _marked_static(ctx, cls)
-        declared = {}
+        # its instance is flattened, not hashed whole
+        return FieldLayout(cls, fields, set(declared), declared, all_fields_static=False)
+    cls, _, fields = found
+    return FieldLayout(cls, fields, _marked_static(ctx, cls), {}, all_fields_static)
+
+
+def _problem(ctx: FileContext, call: cst.Call, scope: Scope, frame: Frame,
+             all_fields_static: bool) -> Optional[FieldProblem]:
+    layout = _layout(ctx, call, scope, all_fields_static)
+    if layout is None:
+        return None
+    cls, fields, static_fields, declared = layout.cls, layout.fields, layout.static_fields, layout.declared
+    all_fields_static = layout.all_fields_static
     values: list[tuple[str, cst.BaseExpression, Scope, Frame]] = [
         (name, value, scope, frame) for name, value in fields_passed(cls, fields, call)]
     init = _init(cls)
