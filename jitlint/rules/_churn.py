@@ -41,6 +41,7 @@ from jitlint.rule import FileContext
 from jitlint.project import module_name_for
 from jitlint.batches import counted_batches, counted_slice, guard_acts
 from jitlint.rules._loaders import PASS_THROUGH, RANGES_WITH_PROGRESS, known_length, outer_assignments, ragged_source
+from jitlint.callgraph import REPEATED
 from jitlint.rules._context import CallingContext, calling_context
 from jitlint.rules._episodes import EPISODE_FIX, episode_length
 from jitlint.rules._instances import pytree_instance
@@ -49,7 +50,7 @@ from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, arg
 from jitlint.values import (builtin_call, GROW_METHODS, array_rank, python_number, method_of_self, IterationValues, substituted, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
                             array_made_by, loop_elements,
                             statements_in,
-                            host_random_size, returned_values, value_flow)
+                            host_random_size, returned_values, value_flow, attribute_writes_elsewhere)
 from jitlint.walk import Walker, children, iter_nodes
 from jitlint.walk import source_text as _src
 
@@ -126,6 +127,7 @@ def _analyse(ctx: FileContext) -> list[Churn]:
         if not loops:
             found.extend(_forwarded_churns(ctx, jc, site, jitted, project))
             found.extend(_episode_per_call(ctx, jc, site))
+            found.extend(_grown_attribute_per_call(ctx, jc, site))
             continue
         before = len(found)
         checker = _ArgChecker(model, value_flow(ctx), site.frame.scope, loops, argument_types(ctx), project,
@@ -180,6 +182,55 @@ def _episode_per_call(ctx: FileContext, jc: JittedCall, site: CallSite) -> Itera
                 f"`{jc.name}` is called with `{_src(leaf)}`, {episode.describe()}, in "
                 f"`{function.name.value}`, which runs again and again ({evidence}): every new "
                 f"episode length compiles `{jc.name}` again; {EPISODE_FIX}"))
+            return
+
+
+def _concatenates_itself(model: SemanticModel, value: cst.BaseExpression, own: str, scope: Scope) -> bool:
+    """``value``, assigned to ``own`` (a name or ``self.buf``), is ``own`` with more rows joined
+    on: ``jnp.concatenate([own, x])``, ``jnp.vstack([own, x])``, ``np.append(own, x)``."""
+    if not isinstance(value, cst.Call):
+        return False
+    qualname = model.qualified_name(value.func, scope) or ""
+    module, _, function = qualname.rpartition(".")
+    if module not in ARRAY_MODULES or function not in CONCATENATORS or not value.args:
+        return False
+    first = value.args[0].value
+    # The whole accumulator goes in: concatenate([acc, x]) / append(acc, x); not a rolling
+    # buffer such as concatenate([acc[1:], x]).
+    items = [e.value for e in first.elements] if isinstance(first, (cst.List, cst.Tuple)) else [first]
+    return any(_src(item, 200) == own for item in items if isinstance(item, (cst.Name, cst.Attribute)))
+
+
+def _grown_attribute_per_call(ctx: FileContext, jc: JittedCall, site: CallSite) -> Iterator[Churn]:
+    """``kernel(self.train_x, ...)`` in a method that runs again and again, where a method of
+    the same class that runs again and again too joins rows onto the attribute
+    (``self.train_x = jnp.vstack([self.train_x, new_x])``: a Gaussian process given one more
+    point per Bayesian-optimisation step): every new length compiles the jit again."""
+    function = site.frame.enclosing_function()
+    context = calling_context(ctx)
+    owner = ctx.model.functions[function].scope.node if function is not None else None
+    if not isinstance(owner, cst.ClassDef) or not context.site_repeats(site):
+        return
+    for leaf in (leaf for arg in jc.dynamic_args() for leaf in _display_leaves(arg.value)):
+        if not (isinstance(leaf, cst.Attribute) and isinstance(leaf.value, cst.Name) and leaf.value.value == "self"):
+            continue
+        own = _src(leaf, 200)
+        for write, frame in attribute_writes_elsewhere(ctx.model, leaf.attr.value):
+            grower = frame.enclosing_function()
+            if not (isinstance(write, cst.AssignTarget) and _src(write.target, 200) == own and grower is not None
+                    and ctx.model.functions[grower].scope.node is owner):
+                continue
+            statement = next((node for node in iter_nodes(grower.body) if isinstance(node, cst.Assign)
+                              and any(target is write for target in node.targets)), None)
+            if statement is None or not _concatenates_itself(ctx.model, statement.value, own, frame.scope) \
+                    or not (grower is function or context.how(grower) == REPEATED):
+                continue
+            evidence = context.repetition_evidence(function) or "it runs repeatedly"
+            yield Churn("shape", leaf, jc, (
+                f"`{jc.name}` is called with `{own}`, which `{grower.name.value}` grows by concatenation "
+                f"(`{_src(statement, 60)}`), in `{function.name.value}`, which runs again and again "
+                f"({evidence}): every new length compiles `{jc.name}` again; {GROW_FIX}"),
+                related=((statement, "rows joined on here"),))
             return
 
 
@@ -1110,7 +1161,7 @@ class _ArgChecker:
             if written is None:
                 return None
             own = _src(expr, 200)
-            if self._concatenates_itself(written, own, scope):
+            if _concatenates_itself(self.model, written, own, scope):
                 return "an array grown by concatenation on every iteration", GROW_FIX
             if self._resizes_itself(written, own, scope, loop):
                 return (f"an array resized from itself on every iteration (`{_src(expr)} = "
@@ -1594,20 +1645,8 @@ class _ArgChecker:
     def _is_concatenation(self, binding: Binding, name: str) -> bool:
         if binding.kind != "assign" or not isinstance(binding.node, cst.Assign) or binding.value is None:
             return False
-        return self._concatenates_itself(binding.value, name, binding.scope)
+        return _concatenates_itself(self.model, binding.value, name, binding.scope)
 
-    def _concatenates_itself(self, value: cst.BaseExpression, own: str, scope: Scope) -> bool:
-        if not isinstance(value, cst.Call):
-            return False
-        qualname = self.model.qualified_name(value.func, scope) or ""
-        module, _, function = qualname.rpartition(".")
-        if module not in ARRAY_MODULES or function not in CONCATENATORS or not value.args:
-            return False
-        first = value.args[0].value
-        # The whole accumulator goes in: concatenate([acc, x]) / append(acc, x); not a rolling
-        # buffer such as concatenate([acc[1:], x]).
-        items = [e.value for e in first.elements] if isinstance(first, (cst.List, cst.Tuple)) else [first]
-        return any(_src(item, 200) == own for item in items if isinstance(item, (cst.Name, cst.Attribute)))
 
     # ------------------------------------------------------------------ ragged batches
     def ragged(self, arg: cst.BaseExpression) -> Optional[tuple[str, str]]:

@@ -71,6 +71,11 @@ class LoopDependentShape(Rule):
     jitted returns in 10 episodes); a rollout of a fixed number of steps that resets the
     environment on `done`, an episode padded to the step limit with a mask, or a pool cut to a
     fixed number of steps per update (`state_pool[:32]`: 1 compile), keeps one shape.
+    An attribute that a method of the class, run again and again, grows by concatenation
+    (`self.train_x = jnp.vstack([self.train_x, new_x])`) and that a method run again and again
+    passes to the jit counts too (BOBE's Gaussian process, one point per Bayesian-optimisation
+    step: `fixtures/shape_churn/gp_training_set_grown_per_update.py`, 6 compiles for the fit and
+    5 updates; kept in a fixed-capacity buffer with a mask, 1).
     Names are followed to the definitions that reach the call, so reusing the counter's name
     elsewhere changes nothing. A loop that repeats an earlier loop of the same function or
     module statement for statement (a notebook timing the cached calls after a warm-up) makes
