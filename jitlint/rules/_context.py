@@ -1095,8 +1095,25 @@ class CallingContext:
         """``make_schedule(config)`` / ``self._get_integrate_fn(...)``: the def or lambda the
         module function or method that ``call`` runs creates and returns on every ``return`` (a
         new function per call); None when unknown or some return gives anything else."""
-        method = self.called_method(call, scope)
+        method = self.called_method(call, scope) or self._stored_factory(call.func, scope)
         return returned_made_function(self.model, value_flow(self.ctx), call, scope, method)
+
+    def _stored_factory(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.FunctionDef]:
+        """``driver.rollout_policy_fn(params)``: the one def of this module that every
+        construction of the instance's class hands the ``__init__`` parameter stored in that
+        field (``self.rollout_policy_fn = rollout_policy_fn``, ``Driver(cfg, make_policy)``)."""
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+            return None
+        cls = self.instance_class(func.value, scope)
+        if cls is None or attribute_written_elsewhere(self.model, func.attr.value):
+            return None
+        stored = list(fields_set_in_init(self.model, cls, [func.attr.value]))
+        if len(stored) != 1 or not isinstance(stored[0][1], cst.Name):
+            return None
+        param = self.model.single_binding(stored[0][1].value, stored[0][2])
+        handed = self.handed_bindings(param) if param is not None and param.kind == "param" else None
+        defs = {b.node for b in handed or () if b.kind == "def" and isinstance(b.node, cst.FunctionDef)}
+        return defs.pop() if len(defs) == 1 and len(handed) == 1 else None  # type: ignore[arg-type]
 
     def stored_made_function(self, attr: cst.Attribute, scope: Scope) -> Optional[cst.CSTNode]:
         """``force.get_energy`` where the class's ``__init__`` stores ``self.get_energy =

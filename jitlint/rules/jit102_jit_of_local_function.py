@@ -24,7 +24,11 @@ class JitOfLocalFunction(FreshCallableRule):
     every few steps: jax_v_pytorch's training loop, 5 compiles in 5 evaluations), and a factory a
     dataclass field holds by default (`loss_fn: Callable = cross_entropy_loss`, then
     `self.loss_fn(self.model)` per step: flax-llm's Trainer, 10 compiles in 5 steps under
-    value_and_grad; built once before the loop, 2). A step called over a list of `(x, y)`
+    value_and_grad; built once before the loop, 2), and a factory an object stores from its
+    constructor's argument (`self.rollout_policy_fn = rollout_policy_fn` of
+    `ExperimentDriver(..., make_policy)`, then `driver.rollout_policy_fn(params)` per trial
+    handed to a method that jits it: safe-learning 1f7b162, 4 compiles in 4 trials; a policy of
+    its parameters jitted once, 1). A step called over a list of `(x, y)`
     batches (`[(X[i:i + B], Y[i:i + B]) for i in ...]`, also a slice of it handed to the
     training function) that closes over the batch only as array data is one program fed new
     values: flagged (house_prices_mlp, 10 compiles in 5 steps).
