@@ -325,6 +325,17 @@ TORCHVISION_SPLIT_SIZES: dict[str, tuple[int, int]] = {
     **{f"torchvision.datasets.{name}": (60000, 10000) for name in ("MNIST", "FashionMNIST", "KMNIST")},
     **{f"torchvision.datasets.{name}": (50000, 10000) for name in ("CIFAR10", "CIFAR100")},
 }
+# torch tensor constructors whose shape a call states: True where the dimensions may come as
+# positional ints (``torch.randn(256, 1, 28, 28)``) as well as one size tuple
+# (``torch.zeros((256, 3))``), False where only a size tuple gives them, after the bounds
+# (``torch.randint(0, 10, (256,))``); ``size=`` works for all.  A ``TensorDataset`` is as long
+# as its first tensor, so ``DataLoader(TensorDataset(torch.randn(256, ...)), 64)`` leaves no
+# short batch.  Tested against torch where it is installed (tests/test_jaxfacts.py).
+TORCH_SIZED_CONSTRUCTORS: dict[str, bool] = {
+    **{f"torch.{name}": True for name in ("randn", "rand", "zeros", "ones", "empty")},
+    "torch.randint": False,
+}
+TENSOR_DATASETS = frozenset({"torch.utils.data.TensorDataset"})
 _TF_DATASETS = ("tensorflow", "tensorflow_datasets")
 RAGGED_BATCHERS: dict[str, RaggedBatcher] = {
     "torch.utils.data.DataLoader": RaggedBatcher("drop_last", (1, "batch_size"), _TORCH_DOCS,

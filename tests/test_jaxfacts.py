@@ -18,7 +18,7 @@ import typing
 import pytest
 
 from helpers import ROOT
-from jitlint.jaxfacts import (TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES, SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ITERATOR_BUILTINS, WEAK_SCALAR_ARRAYS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES, TORCH_SIZED_CONSTRUCTORS, TENSOR_DATASETS, SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ITERATOR_BUILTINS, WEAK_SCALAR_ARRAYS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS,
                               FIELD_HASHING_BASES, FRAMEWORK_METHODS, PUBLIC_SPELLINGS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
@@ -469,6 +469,30 @@ def test_ragged_batcher_makes_a_short_last_batch_unless_asked_not_to(qualname):
     if not fact.drop_keyword:  # no option to drop it (tfds.load)
         return
     assert _batches(qualname, 4, 10, drop=True) == [4, 4]
+
+
+@pytest.mark.parametrize("qualname", sorted(TORCH_SIZED_CONSTRUCTORS))
+def test_torch_constructor_takes_its_shape_as_the_table_says(qualname):
+    """A size tuple among the positional arguments (after the bounds, for randint) or ``size=``
+    gives the shape; where the table says so, positional ints are the dimensions too."""
+    torch = pytest.importorskip("torch")
+    make = _resolve(qualname, torch, "torch.")
+    bounds = (0, 10) if qualname == "torch.randint" else ()
+    assert make(*bounds, (6, 2)).shape[0] == 6
+    assert make(*bounds, size=(6, 2)).shape[0] == 6
+    if TORCH_SIZED_CONSTRUCTORS[qualname]:
+        assert make(6, 2).shape[0] == 6
+    else:
+        with pytest.raises(TypeError):
+            make(*bounds, 6, 2)
+
+
+@pytest.mark.parametrize("qualname", sorted(TENSOR_DATASETS))
+def test_tensor_dataset_is_as_long_as_its_first_tensor(qualname):
+    torch = pytest.importorskip("torch")
+    dataset = _resolve(qualname, torch, "torch.")(torch.zeros(136, 3), torch.zeros(136))
+    assert len(dataset) == 136
+    assert [len(batch[0]) for batch in torch.utils.data.DataLoader(dataset, batch_size=64)] == [64, 64, 8]
 
 
 @pytest.mark.parametrize("qualname", sorted(TORCHVISION_SPLIT_SIZES))

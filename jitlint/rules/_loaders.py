@@ -33,8 +33,8 @@ from typing import Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES,
-                              RaggedBatcher)
+from jitlint.jaxfacts import (RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, TENSOR_DATASETS, TFDS_SPLIT_SIZES,
+                              TORCH_SIZED_CONSTRUCTORS, TORCHVISION_SPLIT_SIZES, RaggedBatcher)
 from jitlint.semantic import Scope, SemanticModel, argument_value
 from jitlint.values import (ValueFlow, assigned, bound_values, dict_item_value, host_random_size, literal_truth, namespace_member,
                             returned_values, unpacked_call)
@@ -374,6 +374,11 @@ def known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression
     qualname = model.qualified_name(expr.func, scope) or ""
     if qualname in TORCHVISION_SPLIT_SIZES:
         return _torchvision_split_length(expr, qualname)
+    if qualname in TENSOR_DATASETS and expr.args[0].keyword is None and not expr.args[0].star:
+        return known_length(model, flow, expr.args[0].value, scope)  # as long as its first tensor
+    if qualname in TORCH_SIZED_CONSTRUCTORS:
+        size = _torch_size(expr, TORCH_SIZED_CONSTRUCTORS[qualname])
+        return _int_of(flow, size, scope) if size is not None else None
     module, _, last = qualname.rpartition(".")
     drawn = host_random_size(model, expr, qualname, scope)
     if drawn is not None:  # ``np.random.normal(size=(64, 4))``, ``np.random.rand(64, 4)``, ``rng.normal(...)``
@@ -387,6 +392,20 @@ def known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression
     if isinstance(shape, cst.Tuple) and shape.elements:
         shape = shape.elements[0].value
     return _int_of(flow, shape, scope) if shape is not None else None
+
+
+def _torch_size(call: cst.Call, positional_dims: bool) -> Optional[cst.BaseExpression]:
+    """The first dimension a torch constructor is given: of ``size=``, of the size tuple among
+    its positional arguments, or (``positional_dims``) its first positional argument."""
+    size = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "size"), None)
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    if size is None:
+        size = next((v for v in positional if isinstance(v, (cst.Tuple, cst.List))), None)
+    if size is None and positional_dims and positional:
+        return positional[0]
+    if isinstance(size, (cst.Tuple, cst.List)) and size.elements:
+        return size.elements[0].value
+    return None
 
 
 def _torchvision_split_length(call: cst.Call, qualname: str) -> Optional[int]:

@@ -59,7 +59,9 @@ class RaggedLastBatch(Rule):
     passes (`np.random.normal(size=(64, 4))`, or a Generator's `rng.normal(size=(1024, 3))`,
     in batches of 16: equinox's parallelism example; a torchvision dataset's split,
     `DataLoader(datasets.MNIST(root, train=False), batch_size=100)` over its 10,000 images:
-    1 compile, batches of 64: 2, `jaxfacts.TORCHVISION_SPLIT_SIZES`).
+    1 compile, batches of 64: 2, `jaxfacts.TORCHVISION_SPLIT_SIZES`; a `TensorDataset` of
+    `torch.randn(256, 1, 28, 28)` in batches of 64: 1, of 136 rows: 2,
+    `jaxfacts.TENSOR_DATASETS`, `TORCH_SIZED_CONSTRUCTORS`).
     The batch may be rebound in the loop on the way (`real = (real - 127.5) / 127.5`, `x = real`,
     `jnp.concatenate([real, fake])`: lengths add up, unless the other part is sized by the
     batch's own length, the padding fix). A batch passed inside a tuple, list or
