@@ -1183,7 +1183,7 @@ class _Analysis:
             stops += (owner.node,)
         read = self._attributes_read(entry.func, name, bindings) if isinstance(entry.func, cst.FunctionDef) else None
         for how, write in self._writes(name, owner, bindings):
-            if how not in kinds or any(_inside(write.frame, j) for j in self.jitted):
+            if how not in kinds or self._traced_only(write.frame):
                 continue  # runs at trace time only
             written = _written_attributes(write.node, name) if read is not None and how == "mutated" else None
             if written is not None and not written & read:  # type: ignore[operator]
@@ -1196,6 +1196,21 @@ class _Analysis:
                 if self._between_calls(w, live, stops):
                     return how
         return None
+
+    def _traced_only(self, frame: Frame, depth: int = 0) -> bool:
+        """Code at ``frame`` runs only while a jitted function traces: inside one, or in a
+        module def that only jitted functions (or defs that only they call) call
+        (``input_stack.pop()`` in the helper of a jitted function that appends to it)."""
+        if any(_inside(frame, j) for j in self.jitted):
+            return True
+        function = frame.enclosing_function()
+        if function is None or depth > 3 or function not in self.model.functions \
+                or self.model.functions[function].scope is not self.model.module_scope:
+            return False
+        binding = next((b for b in self.model.module_scope.bindings.get(function.name.value, ())
+                        if b.node is function), None)
+        sites = list(self.model.calls_to(binding)) if binding is not None else []
+        return bool(sites) and all(self._traced_only(site.frame, depth + 1) for site in sites)
 
     def _attributes_read(self, func: cst.FunctionDef, name: str, bindings: list[Binding]) -> Optional[set[str]]:
         """The attributes of ``name`` (the ``self`` of the method that makes the jitted

@@ -141,6 +141,9 @@ class LoopVariableStaticArg(Rule):
             if varying is None:
                 continue
             counter = varying.counter
+            per_outer_pass = _changes_in_outer_loop(use, varying)
+            if per_outer_pass and needs_python_value(ctx, use.callee, use.param):
+                continue  # ``for tau in taus: for i in range(n): T(q, tau=tau)`` with ``if tau == 0``: a program per tau
             if _sweep_of_programs(ctx, use) or (
                     counter is not None and varying.how.startswith("the loop counter")
                     and _is_name(use.value, counter) and (_beside_another_program_per_item(ctx, use, counter)
@@ -160,9 +163,10 @@ class LoopVariableStaticArg(Rule):
                           f"changing value as a traced argument of its own (or make `{cls}` a "
                           f"pytree whose field holding it is a leaf)" if cls is not None
                           else _advice(ctx, use.callee, use.param))
-                yield Violation(use.arg, (
-                    f"{use.where()} is {varying.how}, a new value on every iteration: "
-                    f"`{use.callee}` recompiles on every call; {advice}"))
+                cost = (f"a new value on every pass of an outer loop: `{use.callee}` compiles again on each "
+                        f"pass (the inner loop's calls reuse it)" if per_outer_pass
+                        else f"a new value on every iteration: `{use.callee}` recompiles on every call")
+                yield Violation(use.arg, f"{use.where()} is {varying.how}, {cost}; {advice}")
         for use in changing_static_fields(ctx):
             fix = use.fix or f"drop the static marking of `{use.field}`"
             yield Violation(use.value, (
@@ -180,6 +184,13 @@ class LoopVariableStaticArg(Rule):
                     f"call; drop the static marking (a Python `{counter.counter.annotation}` leaf "
                     f"is traced under jax.jit), or keep the changing value out of the pytree"),
                     related=counter.related)
+
+
+def _changes_in_outer_loop(use, varying) -> bool:
+    """The value changes with a loop around the call's innermost loop, and the inner loop
+    calls again with the same value (``for tau in taus: for i in range(20): T(q, tau=tau)``)."""
+    loops = use.site.frame.loops_in_scope()  # innermost first
+    return len(loops) > 1 and varying.loop is not loops[0] and any(loop is varying.loop for loop in loops[1:])
 
 
 def _compiled_by_earlier_loops(ctx: FileContext, use, counter: str, uses) -> bool:
