@@ -1859,6 +1859,18 @@ class _StateFlowOfFunction:
             reported.add(node.value)
             yield StateFlow(_statement_of(node, self.parents), self.func, node.value, "leak", "")
 
+    def _given_traced(self, value: cst.BaseExpression, scope: Scope) -> bool:
+        """``self.model.step_fn(rng, state, x)``: a call handed a traced value, whose results
+        (a new train state and a loss) are computed from it."""
+        return isinstance(value, cst.Call) and any(self.traced.traced(a.value, scope) for a in value.args)
+
+    def _closed_over_object(self, name: str, scope: Scope) -> bool:
+        """``self`` of the method whose body defines the jitted closure (``def __init__(self,
+        model): @jax.jit def step(...): self.model.vf_state = ...``): an object made outside
+        the trace, a constant of it."""
+        bindings = self.model.lookup(name, scope)
+        return len(bindings) == 1 and self._closed_over_param(bindings[0])
+
     def _closed_over_param(self, binding: Binding) -> bool:
         """A parameter of a function enclosing the jitted def: ``def make(tot): @jax.jit def
         inc(x): tot[0] += x``; what it is bound to is mutated only while tracing."""
@@ -1883,13 +1895,19 @@ class _StateFlowOfFunction:
             targets = [e.value for t in targets for e in (t.elements if isinstance(t, (cst.Tuple, cst.List)) else ())] \
                 + targets  # ``RNG.key, sub = jr.split(RNG.key)``
             for target in targets:
-                if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
-                        and self._outlives_trace(target.value.value, own_scope)):
+                root = target.value if isinstance(target, cst.Attribute) else None
+                while isinstance(root, cst.Attribute):  # ``self.model.vf_state``: the object ``self`` holds
+                    root = root.value
+                if not (isinstance(root, cst.Name) and (
+                        self._outlives_trace(root.value, own_scope) or self._closed_over_object(root.value, own_scope))):
                     continue
-                if self.traced.traced(node.value, own_scope) or self.traced.elements_traced(node.value, own_scope):
-                    name = f"{target.value.value}.{target.attr.value}"
+                if self.traced.traced(node.value, own_scope) or self.traced.elements_traced(node.value, own_scope) or (
+                        self._given_traced(node.value, own_scope)):
+                    name = cst.Module([]).code_for_node(target)
                     yield StateFlow(node, self.func, name, "leak", "")
                     break
+                if not isinstance(target.value, cst.Name) or not self._outlives_trace(root.value, own_scope):
+                    continue
                 if self._updates_itself(node, target) and target.attr.value in self._self_reads(target.value.value):
                     # ``self.iteration = self.iteration + 1`` and ``self.lr`` reads it: the
                     # update runs once per trace, every call computes with the first value

@@ -8,8 +8,11 @@ class GlobalStatementInJit(Rule):
     """
     ## What it does
     Flags outer state (a `global` / `nonlocal` variable, a list, dict or set defined outside or
-    passed to the enclosing factory, an attribute of a static `self`, or of a class or object
-    the module binds at its top level: `RNG.key`, also through a method of such an object the
+    passed to the enclosing factory, an attribute of a static `self`, of an object a jitted
+    closure captures from the method that defines it (`self.model.vf_state, loss =
+    self.model.step_fn(rng, self.model.vf_state, ...)` in a step defined in `__init__`: CellFlow
+    94499d7, the loss stays at its first value; a value computed by a call handed a traced
+    argument counts as traced), or of a class or object the module binds at its top level: `RNG.key`, also through a method of such an object the
     jitted function calls: `tracker.log(loss)` appending to `self.history`, `keys.next_key()`
     splitting and storing `self._key` with no traced argument at all) that a jitted function
     writes, when that state flows into or out of the traced computation:
