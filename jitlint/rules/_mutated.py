@@ -33,7 +33,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.rule import FileContext
-from jitlint.rules._context import class_methods
+from jitlint.rules._context import class_methods, inherited_method
 from jitlint.rules._jitted import FunctionLike, jitted_functions, positional_params
 from jitlint.rules._stale import Event, _Analysis, _attribute_loads, _is_container
 from jitlint.semantic import Binding, CallSite, Frame, Scope, dotted_name, has_decorator
@@ -157,13 +157,16 @@ def _passings(ctx: FileContext) -> Iterator[_Passing]:
 
 def _outer_receivers(ctx: FileContext, cls: cst.ClassDef, method: cst.FunctionDef, depth: int = 0
                      ) -> Iterator[tuple[cst.Name, CallSite]]:
-    """The calls of ``method`` (of ``cls``) on instances this module builds (``node.run(x)``),
-    also through other methods that call it on ``self``: each runs what ``method`` runs."""
-    if depth > 2 or class_methods(cls).get(method.name.value) is not method:
+    """The calls of ``method`` (of ``cls``, or inherited from a base) on instances this module
+    builds (``node.run(x)``, or ``op(x)`` for ``__call__``), also through other methods that
+    call it on ``self``: each runs what ``method`` runs."""
+    if depth > 2 or inherited_method(ctx.model, cls, method.name.value) is not method:
         return
     flow = value_flow(ctx)
     for site in ctx.model.calls:
         func = site.node.func
+        if method.name.value == "__call__" and isinstance(func, cst.Name):
+            func = cst.Attribute(value=func, attr=cst.Name("__call__"))  # ``collision(f, feq)``
         if not (isinstance(func, cst.Attribute) and func.attr.value == method.name.value
                 and isinstance(func.value, cst.Name)):
             continue

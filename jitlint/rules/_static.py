@@ -420,8 +420,9 @@ def _receivers(ctx: FileContext) -> list[ReceiverUse]:
                 cls = calling_context(ctx).class_made_by(made[0], made[1])
         elif isinstance(func, cst.Attribute) and isinstance(receiver, cst.Name):
             spec = callees._method(func, scope)
-            if spec is not None:
-                cls = _enclosing_class(ctx, scope)
+            if spec is not None:  # (the subclass whose jitted override a base's ``self.m(...)`` runs)
+                cls = next((c for (c, m), s in callees.methods.items() if s is spec and m == method), None) \
+                    or _enclosing_class(ctx, scope)
             else:  # ``model = Net(p)`` before a loop and again in it: one class either way
                 cls = _class_of_every_binding(flow, receiver, scope)
         if not isinstance(cls, cst.ClassDef):

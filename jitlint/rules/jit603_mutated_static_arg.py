@@ -20,7 +20,9 @@ class MutatedStaticArg(Rule):
     that calls the jitted method on `self` (`train` calling `self.q_loss(...)`, or
     `jax.grad(self.q_loss)(...)`, directly or through another method, and storing
     `self.ac.q_params = ...` between the calls: the message names the path below the
-    attribute that changes). The finding is on the
+    attribute that changes), also a base class's method (`__call__` running
+    `self.jax_implementation(...)`, the subclass's jitted override: an operator called as
+    `collision(f, feq)`, XLB c87b3a5). The finding is on the
     jitted body's read of what changed, where the old value is baked in; an attribute the body
     never reads (directly or through a method of the class it calls), such as a call counter,
     is left alone.
