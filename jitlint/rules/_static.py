@@ -31,7 +31,7 @@ from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._lifted import lifted_specs, transformed_calls
 from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context, inherited_method, sole_override
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument, argument_value, target_names
-from jitlint.rules._jitted import annotated_strict_array, jitted_calls, jitted_functions, static_names
+from jitlint.rules._jitted import annotated_strict_array, strict_array_annotation, jitted_calls, jitted_functions, static_names
 from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
                                 spec_errors, spec_keyword_values, spec_of, target_def)
 from jitlint.values import (
@@ -215,10 +215,22 @@ def static_array_params(ctx: FileContext) -> Iterator[tuple[object, StaticArgSpe
         passed_plain = {use.param for use in all_static_uses(ctx) if use.spec is spec
                         and (_plain_python(use.value) or _plain_parameter(ctx, use.value, use.scope))}
         params = [p for p in (*function.params.posonly_params, *function.params.params, *function.params.kwonly_params)
-                  if p.name.value in static and p.name.value != "self" and annotated_strict_array(p)
+                  if p.name.value in static and p.name.value != "self"
+                  and (annotated_strict_array(p) or _aliased_array_annotation(ctx, p))
                   and p.name.value not in passed_plain]
         if params:
             yield app, spec, params
+
+
+def _aliased_array_annotation(ctx: FileContext, param: cst.Param) -> bool:
+    """``key: PRNGKey`` with ``PRNGKey = jax.Array`` bound once in the module (a library's
+    types module copied in, or imported from the project)."""
+    annotation = param.annotation.annotation if param.annotation is not None else None
+    if not isinstance(annotation, cst.Name):
+        return False
+    binding = ctx.model.single_binding(annotation.value, ctx.model.module_scope)
+    return binding is not None and binding.kind == "assign" and binding.value is not None \
+        and strict_array_annotation(binding.value)
 
 
 _PLAIN_ANNOTATIONS = frozenset({"bool", "int", "float", "str"})

@@ -79,7 +79,8 @@ class UnhashableStaticArg(Rule):
     (`jax.vmap(env.reset)(keys, params)`, the method defined in a base class). One finding per
     call names every static parameter it reaches.
     Also, once at the spec, a static parameter annotated as an array (`x: jax.Array`,
-    `np.ndarray`, `Float[Array, "n"]`; not `ArrayLike`, which admits scalars), and calls of a
+    `np.ndarray`, `Float[Array, "n"]`, or a module alias of one: `key: PRNGKey` with `PRNGKey =
+    jax.Array`, jaxns ba5fd04's M-step; not `ArrayLike`, which admits scalars), and calls of a
     jit stored on the instance (`self.fit = jax.jit(self.fit, static_argnums=0)`, called as
     `gp.fit(x, y)`: a bound method's argnums start after `self`, so 0 is `x`, jax#5344), and
     the arguments of a thin wrapper that passes its parameter on to a static position
