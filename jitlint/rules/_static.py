@@ -1615,6 +1615,14 @@ def _fresh(kind: str, label: Optional[str], when: str) -> Fresh:
     return Fresh(kind, what, fix, when)
 
 
+def _optax_by_name(ctx: FileContext, func: cst.BaseExpression, scope: Scope) -> bool:
+    """``getattr(optax, name)`` (an optimizer named by a string: ``"sgd"``, ``"adam"``): every
+    optax optimizer and schedule is a factory of new closures."""
+    return isinstance(func, cst.Call) and isinstance(func.func, cst.Name) and func.func.value == "getattr" \
+        and not ctx.model.lookup("getattr", scope) and len(func.args) >= 2 \
+        and ctx.model.qualified_name(func.args[0].value, scope) == "optax"
+
+
 def created_object(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
                    frame: Frame, depth: int = 0) -> Optional[tuple[str, Frame, Optional[str]]]:
     """(kind, the frame where the object is created, class name) for a fresh identity-hashed
@@ -1641,7 +1649,7 @@ def created_object(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         if qualname in FRESH_TRANSFORMS \
                 and node.args and not node.args[0].star:
             return "transform", frame, None  # ``jax.vmap(fn)``: a new function on every application
-        if qualname in OPTAX_TRANSFORMATIONS or qualname in OPTAX_SCHEDULES:
+        if qualname in OPTAX_TRANSFORMATIONS or qualname in OPTAX_SCHEDULES or _optax_by_name(ctx, node.func, scope):
             return "optax", frame, None
         cls = class_verdict(ctx, node.func, scope)
         if cls is not None and cls[1] == IDENTITY:

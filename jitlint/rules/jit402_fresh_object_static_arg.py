@@ -25,7 +25,8 @@ class FreshObjectStaticArg(Rule):
     jitted function: a lambda, a nested `def`, a `functools.partial(...)`, a bound method of a
     new object, or a new instance of a class (resolved within the linted tree) without
     `__eq__`, which hashes by identity, an optax transformation or schedule (`optax.adam(lr)`:
-    a tuple of closures), a `jax.tree_util.Partial`; also one a `@property` of the class builds
+    a tuple of closures; also one named by a string, `getattr(optax, name)(**kwargs)`: jaxparrow
+    PR 61, 4 compiles in 4 calls), a `jax.tree_util.Partial`; also one a `@property` of the class builds
     on every access (`self.activation` returning a lambda; a `functools.cached_property` builds
     it once and stays silent), or a method of an instance of the module's class returns on
     every call (`exploration.get_policy()` returning a lambda, given to an `eqx.filter_jit`
