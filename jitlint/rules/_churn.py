@@ -1156,6 +1156,9 @@ class _ArgChecker:
                 return grows
             found = self._shape_in(value[0], value[1], loop, depth + 1) if value is not None and depth < 2 else None
             return found or self._episode(expr, scope, loop)
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Subscript) and depth < 2:
+            # ``trajectory[t:].r``: a field of a slice of a sequence object keeps the slice's length
+            return self._shape_in(expr.value, scope, loop, depth + 1)
         if isinstance(expr, cst.Attribute) and depth < 2:  # ``state.window = x[:i]`` ... ``f(state.window)``
             written = self.iterations.attribute_value(expr, scope, loop)
             if written is None:

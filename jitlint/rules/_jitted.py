@@ -27,7 +27,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._context import PARTIAL_CONSTRUCTORS, calling_context, inherited_method, sole_override
 from jitlint.semantic import Scope, SemanticModel, argument_value, dotted_name, has_decorator, is_none
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, signature_kept, spec_of, target_def
-from jitlint.values import self_attribute_value, value_flow
+from jitlint.values import returned_values, self_attribute_value, value_flow
 from jitlint.walk import Walker, iter_nodes
 
 # jit kinds whose non-static arguments are traced as arrays (JIT8xx); filtering jits make every
@@ -424,10 +424,15 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
         if binding.kind == "def" and len(by_def.get(binding.node, ())) == 1:
             return by_def[binding.node][0]
         if binding.kind == "assign" and isinstance(binding.value, cst.Call) \
-                and binding.value in by_call and isinstance(binding.node, cst.Assign) \
-                and len(binding.node.targets) == 1:
-            return by_call[binding.value]
+                and isinstance(binding.node, cst.Assign) and len(binding.node.targets) == 1:
+            return by_call.get(binding.value) or factory_app(binding.value, binding.scope)
         return None
+
+    def factory_app(call: cst.Call, scope: Scope) -> Optional[JitApplication]:
+        """``make_update(0.1)`` of a module function whose every return is one jit
+        application (``return jax.jit(update)``): the call gives a function that one jits."""
+        returned = {by_call.get(r.value) for r in returned_values(model, flow, call, scope)}  # type: ignore[arg-type]
+        return returned.pop() if len(returned) == 1 else None
 
     for site in model.calls:
         func = site.node.func
@@ -468,8 +473,12 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
             named = self_attribute_value(model, func, site.frame.scope, any_value=True) if stored is None else None
             stored_app = bound_app(binding) if named is not None and isinstance(named[0], cst.Name) \
                 and (binding := model.single_binding(named[0].value, named[1])) is not None else None
+            made = factory_app(stored[0], stored[1]) if stored is not None and isinstance(stored[0], cst.Call) \
+                and stored[0] not in by_call else None
             if stored is not None and stored[0] in by_call:
                 apps, name = [by_call[stored[0]]], f"self.{func.attr.value}"
+            elif made is not None:  # ``self._update_step = _jitted_update_step(network, ...)``
+                apps, name = [made], f"self.{func.attr.value}"
             elif stored_app is not None:
                 apps, name = [stored_app], f"self.{func.attr.value}"
             else:
