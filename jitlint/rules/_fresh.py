@@ -42,7 +42,7 @@ from typing import Iterator, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (FLOAT_RANGES, FLOAT_WHEN_FLOAT_BOUND_RANGES, FUNCTION_RUNNING_CALLS, JAX_ARRAY_NAMESPACES, FRESH_TRANSFORMS,
+from jitlint.jaxfacts import (TRACING_CALLS, FLOAT_RANGES, FLOAT_WHEN_FLOAT_BOUND_RANGES, FUNCTION_RUNNING_CALLS, JAX_ARRAY_NAMESPACES, FRESH_TRANSFORMS,
                               LAX_CONTROL_FLOW_FUNCTION_PARAMS, TRACING_CALLS)
 from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
@@ -624,8 +624,13 @@ class _Analysis:
 
     def _array_call(self, creation: Frame):
         """Whether a call is a jax.numpy (jax.nn, jax.lax) function: its positional arguments
-        are array operands, its result an array (``jnp.sum((batch @ w) ** 2)``)."""
-        def array_call(call: cst.Call) -> bool:
+        are array operands, its result an array (``jnp.sum((batch @ w) ** 2)``); also a
+        function a mapping transform made (``jax.vmap(per_example)(source_batch, target_batch)``:
+        it maps over its arguments' leading axes, arrays)."""
+        def array_call(call: cst.Call):
+            if isinstance(call.func, cst.Call):
+                transform = TRACING_CALLS.get(self.model.qualified_name(call.func.func, creation.scope) or "")
+                return MAPPED if transform is not None and transform.in_axes is not None else False
             qualname = self.model.qualified_name(call.func, creation.scope) or ""
             return qualname.startswith(JAX_ARRAY_NAMESPACES)
         return array_call
@@ -1357,11 +1362,18 @@ def _reads_only_shape(node: cst.CSTNode, name: str, outer: set[str]) -> bool:
     return all(verdicts)
 
 
+MAPPED = "mapped"  # what ``_array_call`` says of a call of a function a mapping transform made
+
+
 def _arithmetic_operand(ancestors: list[cst.CSTNode], params: set[str], array_call=lambda call: False) -> bool:
     """The read whose ancestors these are sits in array arithmetic on a parameter (through
     positional arguments of jax.numpy functions too, which ``array_call`` recognises) whose
     whole value is returned or assigned."""
     index = len(ancestors) - 1
+    if index > 0 and isinstance(ancestors[index], cst.Arg) and ancestors[index].keyword is None \
+            and not ancestors[index].star and isinstance(ancestors[index - 1], cst.Call) \
+            and array_call(ancestors[index - 1]) == MAPPED:
+        return True  # ``jax.vmap(per_example)(batch)``: a mapped argument is array data
     if index < 0 or not isinstance(ancestors[index], ARITHMETIC):
         return False
     while index > 0:
