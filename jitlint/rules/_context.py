@@ -308,6 +308,7 @@ class CallingContext:
         sites += self._handed.applied.get(function, ())
         sites += self._called_through_parameters.get(function, ())
         sites += self._calls_of_made_functions.get(function, ())
+        sites += self._calls_through_partials.get(function, ())
         sites += self._calls_through_self_attributes.get(function, ())
         sites += self._instantiations(function)
         sites += self._applications(function)
@@ -333,6 +334,9 @@ class CallingContext:
             return None
         positional = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
         sites = self.call_sites(func)
+        through_partials = {id(site) for site in self._calls_through_partials.get(func, ())}
+        if any(id(site) in through_partials for site in sites):
+            return None  # a partial binds some of the arguments elsewhere
         if self.model.functions[func].scope.kind == "class":
             if any(has_decorator(func, name) for name in ("staticmethod", "classmethod")) \
                     or not positional or param.name == positional[0]:
@@ -432,6 +436,25 @@ class CallingContext:
             made = self.made_function(binding.value, binding.scope)
             if isinstance(made, cst.FunctionDef):
                 found.setdefault(made, []).append(site)
+        return found
+
+    @cached_property
+    def _calls_through_partials(self) -> dict[cst.CSTNode, list[CallSite]]:
+        """``sample_fn = partial(implicit, num_images=16, ...)`` then ``sample_fn(seed=0)``: a
+        call of the partial runs the def (its arguments are not all at the call: passed_to
+        leaves such calls unknown)."""
+        found: dict[cst.CSTNode, list[CallSite]] = {}
+        for site in self.model.calls:
+            func = site.node.func
+            binding = self.model.single_binding(func.value, site.frame.scope) if isinstance(func, cst.Name) else None
+            value = binding.value if binding is not None and binding.kind == "assign" else None
+            if not (isinstance(value, cst.Call) and value.args and value.args[0].keyword is None
+                    and isinstance(value.args[0].value, cst.Name)
+                    and self.model.qualified_name(value.func, binding.scope) in PARTIAL_CONSTRUCTORS):
+                continue
+            target = self.model.single_binding(value.args[0].value.value, binding.scope)
+            if target is not None and target.kind == "def" and isinstance(target.node, cst.FunctionDef):
+                found.setdefault(target.node, []).append(site)
         return found
 
     @cached_property

@@ -10,7 +10,10 @@ class JitOfLocalFunction(FreshCallableRule):
     `eqx.filter_grad(loss)(...)` calls `loss`: equinox issue 307), or hands it to a library
     call that runs it (`scipy.optimize.minimize(loss, ...)`: `jaxfacts.FUNCTION_RUNNING_CALLS`)
     or to a function of the module that calls it or hands it on (`cls.from_loss(loss)`, ergo
-    PR #338; a classmethod called as `Cls.method(...)` counts as called there). Also flags factories (`def make(c): ... return
+    PR #338; a classmethod called as `Cls.method(...)` counts as called there). The code may run
+    repeatedly through a `functools.partial` of its function (`sample_fn = partial(implicit,
+    ...)`, then `sample_fn(seed=...)` per epoch: ntg's diffusion sampler, 6 compiles in 6
+    previews). Also flags factories (`def make(c): ... return
     jax.jit(step)`) whose result is called right away in a loop (`make(0.5)(w, g)`), or made
     and called by a function that itself runs repeatedly (`cost_fn, grad_fn =
     self._build_functions(data)` in a `solve` called in a loop: scikit-robot#871), and the
