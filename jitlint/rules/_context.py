@@ -55,7 +55,7 @@ from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
                               argument_value, dotted_name, has_decorator, is_none, passed_values)
-from jitlint.values import (builtin_call, Returned, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, function_returns,
+from jitlint.values import (array_made_by, builtin_call, Returned, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, function_returns,
                             method_of_self, origin, returned_made_function, returned_values,
                             self_attribute_value, single_local_base, tuple_elements, unpacked_call, value_flow)
 from jitlint.walk import children, iter_nodes, own_nodes
@@ -602,6 +602,10 @@ class CallingContext:
         # a literal list, or one a comprehension computes (``[1 << i for i in range(2, 15)]``)
         if sizes_only:
             return _sizes(iterable)
+        if isinstance(iterable, (cst.List, cst.Tuple, cst.Set)) and iterable.elements and all(
+                isinstance(e.value, cst.Call) and array_made_by(self.model, e.value, scope) is not None
+                for e in iterable.elements):
+            return False  # ``[jnp.array([...]), jnp.array([...])]``: inputs, data of one program
         return isinstance(iterable, (cst.List, cst.Tuple, cst.Set, cst.ListComp))
 
     def _appended_per_item(self, name: str, scope: Scope, sizes_only: bool, depth: int) -> bool:
