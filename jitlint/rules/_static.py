@@ -1633,8 +1633,8 @@ def created_object(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,
         return None
     node, scope, frame = made  # type: ignore[assignment]
     if isinstance(node, cst.FunctionDef):
-        if scope.kind != "function":
-            return None
+        if scope.kind != "function" and not (frame is not None and frame.loops_in_scope()):
+            return None  # (a module-level def in a loop is made again on every iteration)
         jitted = any(ctx.resolver.resolve(d.decorator, scope) is not None for d in node.decorators)
         return ("jit" if jitted else "def"), frame, None
     if isinstance(node, cst.Lambda):

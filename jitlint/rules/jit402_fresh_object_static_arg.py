@@ -22,7 +22,9 @@ class FreshObjectStaticArg(Rule):
     """
     ## What it does
     Flags an object created anew each time the code runs and passed at a static position of a
-    jitted function: a lambda, a nested `def`, a `functools.partial(...)`, a bound method of a
+    jitted function: a lambda, a nested `def` (or a module-level `def` inside a loop: a script
+    defining a graph's residual and Jacobian per test graph for a Newton solver jitted with them
+    static, 5 compiles for 5 graphs), a `functools.partial(...)`, a bound method of a
     new object, or a new instance of a class (resolved within the linted tree) without
     `__eq__`, which hashes by identity, an optax transformation or schedule (`optax.adam(lr)`:
     a tuple of closures; also one named by a string, `getattr(optax, name)(**kwargs)`: jaxparrow
