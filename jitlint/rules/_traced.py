@@ -3516,10 +3516,14 @@ class _FunctionAnalysis:
         if _sequence_arithmetic(expr) and depth < 3:
             # ``[(0, 0)] * (ndim - 1) + [(pad, pad)]``: the elements of the lists joined
             return any(self.elements_traced(side, scope, depth + 1) for side in (expr.left, expr.right))
+        if _values_view(expr) and depth < 3:  # ``samples_dict.values()`` of a traced dict: its leaves
+            return self.traced(expr.func.value, scope) or self.elements_traced(expr.func.value, scope, depth + 1)  # type: ignore[attr-defined]
         if isinstance(expr, cst.Name) and depth < 3:  # ``heads = [x * 0.5, x * 2.0]``
             bindings = self.flow.reaching(expr, scope)
             if len(bindings) == 1 and self._traced_star_param(bindings[0]):
                 return True
+            if len(bindings) == 1 and bindings[0].kind == "assign" and _values_view(bindings[0].value):
+                return self.elements_traced(bindings[0].value, bindings[0].scope, depth + 1)  # ``samples = d.values()``
             displays = bool(bindings) and all(
                 b.kind == "assign" and id(b.scope) in self.scope_ids
                 and (isinstance(b.value, (cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp, cst.Dict))
@@ -3944,6 +3948,12 @@ def _python_ints_annotation(annotation: cst.BaseExpression) -> bool:
                                                 or isinstance(e.slice.value, cst.Ellipsis))
             for e in annotation.slice)
     return _last_name(annotation) == "int"
+
+
+def _values_view(expr: Optional[cst.BaseExpression]) -> bool:
+    """``d.values()``: a view of a mapping's values (no arguments)."""
+    return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "values" \
+        and not expr.args
 
 
 def _sequence_arithmetic(expr) -> bool:

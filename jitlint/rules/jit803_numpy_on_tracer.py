@@ -23,6 +23,8 @@ class NumpyOnTracer(Rule):
     on a traced value where the array module `xp` is a parameter that the call leading there
     leaves at its NumPy default (`xp=np`) or passes NumPy: reported at that call, where `xp=jnp`
     goes (PyAutoGalaxy PR 263: `fixtures/trace_errors/numpy_namespace_left_out_under_jit.py`).
+    The values of a traced dict unpacked into the call count (`np.meshgrid(*samples)` of
+    `samples = samples_dict.values()`: drpangloss b28bd29).
     A NumPy branch behind `isinstance(x, np.ndarray)` (or `x[0]`, or a
     tuple of NumPy types) is silent: under jit the value is a tracer, so that branch never runs.
     Traced code is all the code JIT801 lists (`jitlint rule JIT801`): jitted functions, and the
