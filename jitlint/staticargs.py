@@ -325,6 +325,11 @@ def target_def(app: JitApplication, model: SemanticModel) -> Optional[cst.Functi
         # it, ``self`` its first parameter (a staticmethod: as written)
         binding = model.single_binding(app.target.value.value, app.frame.scope)
         cls = binding.node if binding is not None and binding.kind == "class" else None
+        if cls is None and binding is not None and binding.kind == "param" and binding.name == "self" \
+                and binding.scope.node in model.functions:
+            # ``jax.jit(self._step)`` of a ``@staticmethod``: the def as written, every parameter its own
+            owner = model.functions[binding.scope.node].scope.node  # type: ignore[index]
+            cls = owner if isinstance(owner, cst.ClassDef) else None
         body = cls.body.body if isinstance(cls, cst.ClassDef) and isinstance(cls.body, cst.IndentedBlock) else ()
         for statement in body:
             if isinstance(statement, cst.FunctionDef) and statement.name.value == app.target.attr.value \

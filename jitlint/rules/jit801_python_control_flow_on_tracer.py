@@ -12,7 +12,9 @@ class PythonControlFlowOnTracer(Rule):
     ## What it does
     Flags Python `if`, `while`, `assert`, conditional expressions, comprehension `if`s and the
     `and` / `or` / `not` operators applied to a traced value inside a jitted function: a
-    non-static parameter, or a value computed from one. `.shape`, `.ndim`, `.dtype`, `len()`,
+    non-static parameter, or a value computed from one (also of a `@staticmethod` jitted
+    through the instance, `jax.jit(self._step, ...)`, whose every parameter is its own: JAX-ENT
+    5d7a40e). `.shape`, `.ndim`, `.dtype`, `len()`,
     `isinstance()`, `is None` tests and static parameters are concrete and stay silent, and
     so are parameters the code states are containers: annotated `dict`, `Mapping`,
     `Optional[dict]`, `list[...]` ..., given a container default (`opts={}`), used as
