@@ -58,7 +58,7 @@ from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Sco
 from jitlint.values import (array_made_by, builtin_call, Returned, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, function_returns,
                             method_of_self, origin, returned_made_function, returned_values,
                             self_attribute_value, single_local_base, tuple_elements, unpacked_call, value_flow)
-from jitlint.walk import children, iter_nodes, own_nodes
+from jitlint.walk import children, iter_nodes, own_nodes, source_text
 
 # ``f.defvjp(fwd, bwd)``: the rules of a custom derivative are traced with ``f``.
 DERIVATIVE_RULES = frozenset({"defvjp", "defjvp", "defjvps", "def_fwd", "def_bwd"})
@@ -602,11 +602,29 @@ class CallingContext:
         # a literal list, or one a comprehension computes (``[1 << i for i in range(2, 15)]``)
         if sizes_only:
             return _sizes(iterable)
-        if isinstance(iterable, (cst.List, cst.Tuple, cst.Set)) and iterable.elements and all(
-                isinstance(e.value, cst.Call) and array_made_by(self.model, e.value, scope) is not None
-                for e in iterable.elements):
-            return False  # ``[jnp.array([...]), jnp.array([...])]``: inputs, data of one program
+        if isinstance(iterable, (cst.List, cst.Tuple, cst.Set)) and len(iterable.elements) > 1 \
+                and self._arrays_of_one_shape([e.value for e in iterable.elements], scope):
+            return False  # ``[jnp.array([1., -2.]), jnp.array([3., 4.])]``: inputs, data of one program
         return isinstance(iterable, (cst.List, cst.Tuple, cst.Set, cst.ListComp))
+
+    def _arrays_of_one_shape(self, items: list[cst.BaseExpression], scope: Scope) -> bool:
+        """Every item makes an array (``jnp.array([...])`` of a literal list, or a constructor
+        given a shape) and all say the same shape: inputs of one program.  ``jnp.ones(2)``
+        beside ``jnp.ones(3)`` are two programs."""
+        shapes = set()
+        for item in items:
+            if not (isinstance(item, cst.Call) and item.args and array_made_by(self.model, item, scope) is not None):
+                return False
+            first = item.args[0].value
+            if isinstance(first, (cst.List, cst.Tuple)):  # ``jnp.array([1.0, -2.0, 3.0])``: its nesting
+                shape, level = [], first
+                while isinstance(level, (cst.List, cst.Tuple)) and level.elements:
+                    shape.append(len(level.elements))
+                    level = level.elements[0].value
+                shapes.add(("literal", tuple(shape)))
+            else:
+                shapes.add(("shape", source_text(first, 200)))
+        return len(shapes) == 1
 
     def _appended_per_item(self, name: str, scope: Scope, sizes_only: bool, depth: int) -> bool:
         """The list ``name`` (of ``scope``) is filled only by ``name.append(...)`` in loops over

@@ -67,6 +67,9 @@ class JittedCall:
     # ``env.step(state, action)`` of a jitted method: the call binds ``self`` (static, or a
     # pytree jit traces), so its arguments start at the parameter after it
     bound: bool = False
+    # the jit is what a factory of the module returns (``update = make_update()``): each call
+    # of the factory makes a new one
+    via_factory: bool = False
 
     def params(self) -> list[cst.Param]:
         """The parameters the call's positional arguments bind, in order (none when the
@@ -439,6 +442,7 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
         apps: list[JitApplication] = []
         name = "the jitted function"
         bound = False
+        via_factory = False
         if isinstance(func, cst.Call) and func in by_call:
             apps = [by_call[func]]
             wrapped = func.args[0].value if func.args and func.args[0].keyword is None else None
@@ -457,6 +461,7 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
                 or flow.single(func, site.frame.scope)  # ``f = jax.jit(f)``; ``g = None`` ... ``g = jax.jit(f)``
             name = func.value
             app = bound_app(binding) if binding is not None else None
+            via_factory = app is not None and binding.kind == "assign" and binding.value not in by_call
             apps = [app] if app is not None else _aliased_apps(model, flow, func, site.frame.scope, bound_app)
             if not apps and binding is not None:
                 apps = _keyword_partial_apps(model, binding, bound_app)
@@ -478,7 +483,7 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
             if stored is not None and stored[0] in by_call:
                 apps, name = [by_call[stored[0]]], f"self.{func.attr.value}"
             elif made is not None:  # ``self._update_step = _jitted_update_step(network, ...)``
-                apps, name = [made], f"self.{func.attr.value}"
+                apps, name, via_factory = [made], f"self.{func.attr.value}", True
             elif stored_app is not None:
                 apps, name = [stored_app], f"self.{func.attr.value}"
             else:
@@ -492,7 +497,7 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
                 continue
             wrapped = _wrapped_function(app, model, by_call)
             static_args, static_keywords = _call_statics(site.node, app, wrapped, model, bound)
-            found.append(JittedCall(site.node, app, wrapped, name, static_args, static_keywords, bound))
+            found.append(JittedCall(site.node, app, wrapped, name, static_args, static_keywords, bound, via_factory))
     return found
 
 

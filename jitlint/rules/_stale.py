@@ -102,7 +102,7 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
                    for app in entry.apps})
     for jc in jitted_calls(ctx):
         func = jc.func if isinstance(jc.func, (cst.FunctionDef, cst.Lambda)) else by_app.get(id(jc.app))
-        if func in jitted:
+        if func in jitted and not jc.via_factory:  # (a factory's jits: _factory_calls below)
             site = ctx.model.call_site_of[jc.call]
             calls_of.setdefault(func, []).append(Event(site.frame, order(jc.call), app=jc.app))
     for func, entry in jitted.items():

@@ -30,7 +30,7 @@ class JitOfLocalFunction(FreshCallableRule):
     value_and_grad; built once before the loop, 2), and a factory an object stores from its
     constructor's argument (`self.rollout_policy_fn = rollout_policy_fn` of
     `ExperimentDriver(..., make_policy)`, then `driver.rollout_policy_fn(params)` per trial
-    handed to a method that jits it: safe-learning 1f7b162, 4 compiles in 4 trials; a policy of
+    handed to a method that jits it: safe-learning 1f7b162, 5 compiles in 5 trials; a policy of
     its parameters jitted once, 1). A step called over a list of `(x, y)`
     batches (`[(X[i:i + B], Y[i:i + B]) for i in ...]`, also a slice of it handed to the
     training function) that closes over the batch only as array data is one program fed new

@@ -59,7 +59,7 @@ class EagerLaxControlFlowInLoop(Rule):
     Only `for`/`while` loops; cold-start benchmark loops (`jax.clear_caches()`,
     `while state:`) and sweeps over a literal list of configurations
     that the call reads (written inline, or bound to a name first: `sizes = (64, 128)`, also
-    a `range`) are left alone; a list whose items are all arrays (`[jnp.array([...]), ...]`:
+    a `range`) are left alone; a list whose items are all arrays of one shape (`[jnp.array([...]), ...]`:
     inputs, 5 compiles in 5 calls, jitted 1) is none, and a list item read only as array data (`jnp.full(2, start)`:
     not a shape, size or axis there, `jaxfacts.CONCRETE_PARAMS`) is no configuration, nor is
     one read only as a random seed (`jaxfacts.SEEDING_CALLS`: `jax.random.PRNGKey(seed)`,
