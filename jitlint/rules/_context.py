@@ -428,14 +428,22 @@ class CallingContext:
         """``integrate = self._get_integrate_fn(...)`` then ``integrate(state)``: a call of the
         def the factory (or method) creates and returns runs that def."""
         found: dict[cst.CSTNode, list[CallSite]] = {}
-        for site in self.model.calls:
-            func = site.node.func
-            binding = self.model.single_binding(func.value, site.frame.scope) if isinstance(func, cst.Name) else None
-            if binding is None or binding.kind != "assign" or not isinstance(binding.value, cst.Call):
-                continue
+        for site, binding in self._calls_of_names_bound_to_calls:
             made = self.made_function(binding.value, binding.scope)
             if isinstance(made, cst.FunctionDef):
                 found.setdefault(made, []).append(site)
+        return found
+
+    @cached_property
+    def _calls_of_names_bound_to_calls(self) -> list[tuple[CallSite, Binding]]:
+        """(call, binding) for each call of a name bound once to what a call returned
+        (``integrate = make(...)``, ``sample_fn = partial(...)``)."""
+        found = []
+        for site in self.model.calls:
+            func = site.node.func
+            binding = self.model.single_binding(func.value, site.frame.scope) if isinstance(func, cst.Name) else None
+            if binding is not None and binding.kind == "assign" and isinstance(binding.value, cst.Call):
+                found.append((site, binding))
         return found
 
     @cached_property
@@ -444,12 +452,9 @@ class CallingContext:
         call of the partial runs the def (its arguments are not all at the call: passed_to
         leaves such calls unknown)."""
         found: dict[cst.CSTNode, list[CallSite]] = {}
-        for site in self.model.calls:
-            func = site.node.func
-            binding = self.model.single_binding(func.value, site.frame.scope) if isinstance(func, cst.Name) else None
-            value = binding.value if binding is not None and binding.kind == "assign" else None
-            if not (isinstance(value, cst.Call) and value.args and value.args[0].keyword is None
-                    and isinstance(value.args[0].value, cst.Name)
+        for site, binding in self._calls_of_names_bound_to_calls:
+            value = binding.value
+            if not (value.args and value.args[0].keyword is None and isinstance(value.args[0].value, cst.Name)
                     and self.model.qualified_name(value.func, binding.scope) in PARTIAL_CONSTRUCTORS):
                 continue
             target = self.model.single_binding(value.args[0].value.value, binding.scope)

@@ -22,7 +22,7 @@ call of the same function.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Iterator, Optional
 
 import libcst as cst
 
@@ -33,6 +33,7 @@ from jitlint.rules._context import PARTIAL_CONSTRUCTORS, calling_context
 from jitlint.rules._counter_fields import marked_static
 from jitlint.rules._static import changing_scalar, created_object, field_class, fields_passed, fresh_when, jitted_callee
 from jitlint.semantic import Binding, CallSite, Frame, Scope
+from jitlint.staticargs import StaticArgSpec
 from jitlint.values import Varying, array_made_by, assigned, value_flow
 from jitlint.walk import iter_nodes
 
@@ -70,10 +71,10 @@ def instance_uses(ctx: FileContext) -> list[InstanceUse]:
     return ctx.shared("module-field-uses", _instance_uses)
 
 
-def _instance_uses(ctx: FileContext) -> list[InstanceUse]:
+def _passed_creations(ctx: FileContext) -> Iterator[tuple[CallSite, StaticArgSpec, cst.Arg, bool, cst.Call, Scope, Frame]]:
+    """(call of a jitted function, its spec, argument, whether the argument is static there,
+    and each ``Cls(...)`` whose instance may be the argument's value, with its scope and frame)."""
     flow = value_flow(ctx)
-    seen: dict[tuple[int, str], cst.Call] = {}  # (spec, class) -> first creation reaching it
-    found: list[InstanceUse] = []
     for site in ctx.model.calls:
         looked = jitted_callee(ctx, site)
         if looked is None:
@@ -88,22 +89,28 @@ def _instance_uses(ctx: FileContext) -> list[InstanceUse]:
                 break
             static = spec.filtering or (arg.keyword is None and index + shift in static_nums) or (
                 arg.keyword is not None and spec.static_keyword(arg.keyword.value))
-            creations = _creations(ctx, arg.value, site.frame.scope, site, flow)
-            for creation, scope, frame in creations:
-                problem = _problem(ctx, creation, scope, frame, all_fields_static=static)
-                if problem is None:
-                    continue
-                key = (id(spec), problem.cls)
-                first = seen.setdefault(key, creation)
-                fresh = fresh_when(ctx, "instance", problem.cls, frame, site)
-                if fresh is not None:
-                    when = fresh.when
-                elif first is not creation:
-                    earlier = " ".join(cst.Module([]).code_for_node(first).split())
-                    when = f"separately from the `{earlier}` passed in an earlier call"
-                else:
-                    continue
-                found.append(InstanceUse(site, arg, spec.name, problem, creation, when))
+            for creation, scope, frame in _creations(ctx, arg.value, site.frame.scope, site, flow):
+                yield site, spec, arg, static, creation, scope, frame
+
+
+def _instance_uses(ctx: FileContext) -> list[InstanceUse]:
+    seen: dict[tuple[int, str], cst.Call] = {}  # (spec, class) -> first creation reaching it
+    found: list[InstanceUse] = []
+    for site, spec, arg, static, creation, scope, frame in _passed_creations(ctx):
+        problem = _problem(ctx, creation, scope, frame, all_fields_static=static)
+        if problem is None:
+            continue
+        key = (id(spec), problem.cls)
+        first = seen.setdefault(key, creation)
+        fresh = fresh_when(ctx, "instance", problem.cls, frame, site)
+        if fresh is not None:
+            when = fresh.when
+        elif first is not creation:
+            earlier = " ".join(cst.Module([]).code_for_node(first).split())
+            when = f"separately from the `{earlier}` passed in an earlier call"
+        else:
+            continue
+        found.append(InstanceUse(site, arg, spec.name, problem, creation, when))
     return found
 
 
@@ -126,25 +133,16 @@ def changing_static_fields(ctx: FileContext) -> list[ChangingFieldUse]:
 
 
 def _changing_static_fields(ctx: FileContext) -> list[ChangingFieldUse]:
-    flow = value_flow(ctx)
     found: list[ChangingFieldUse] = []
-    for site in ctx.model.calls:
-        looked = jitted_callee(ctx, site)
-        if looked is None or not site.frame.loops_in_scope():
+    for site, spec, _, _, creation, scope, _ in _passed_creations(ctx):
+        layout = _layout(ctx, creation, scope, all_fields_static=False) if site.frame.loops_in_scope() else None
+        if layout is None or not layout.static_fields:
             continue
-        spec = looked[0]
-        for arg in site.node.args:
-            if arg.star:
-                break
-            for creation, scope, _ in _creations(ctx, arg.value, site.frame.scope, site, flow):
-                layout = _layout(ctx, creation, scope, all_fields_static=False)
-                if layout is None or not layout.static_fields:
-                    continue
-                for name, value in fields_passed(layout.cls, layout.fields, creation):
-                    varying = changing_scalar(ctx, value, site) if name in layout.static_fields else None
-                    if varying is not None:
-                        found.append(ChangingFieldUse(site, spec.name, layout.cls.name.value, name, value, varying,
-                                                      _metadata_fix(name, layout.declared.get(name))))
+        for name, value in fields_passed(layout.cls, layout.fields, creation):
+            varying = changing_scalar(ctx, value, site) if name in layout.static_fields else None
+            if varying is not None:
+                found.append(ChangingFieldUse(site, spec.name, layout.cls.name.value, name, value, varying,
+                                              _metadata_fix(name, layout.declared.get(name))))
     return found
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
@@ -116,7 +116,7 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
     for func, entry in jitted.items():
         for site in _factory_calls(ctx, func, entry):
             calls_of.setdefault(func, []).append(Event(site.frame, order(site.node)))
-    analysis = _Analysis(ctx.model, set(jitted), calls_of)
+    analysis = _Analysis(ctx.model, set(jitted), calls_of, calling_context(ctx).runs_traced)
     found = []
     for func, entry in jitted.items():
         calls = [e for e in calls_of.get(func, []) if not _inside(e.frame, func)]
@@ -952,9 +952,11 @@ def _body(frame: Frame) -> cst.CSTNode:
 
 class _Analysis:
     def __init__(self, model: SemanticModel, jitted: set[cst.FunctionDef],
-                 calls_of: Optional[dict[cst.FunctionDef, list[Event]]] = None) -> None:
+                 calls_of: Optional[dict[cst.FunctionDef, list[Event]]] = None,
+                 runs_traced: Optional[Callable[[Frame], bool]] = None) -> None:
         self.model = model
         self.jitted = jitted
+        self.runs_traced = runs_traced  # CallingContext.runs_traced, where the caller has one
         self.calls_of = calls_of or {}  # the calls of each jitted function
         # ``jax.clear_caches()``: a call after one traces again, with the values of then
         self.cache_clears = [Event(site.frame, model.order(site.node)) for site in model.calls
@@ -1197,20 +1199,11 @@ class _Analysis:
                     return how
         return None
 
-    def _traced_only(self, frame: Frame, depth: int = 0) -> bool:
-        """Code at ``frame`` runs only while a jitted function traces: inside one, or in a
-        module def that only jitted functions (or defs that only they call) call
-        (``input_stack.pop()`` in the helper of a jitted function that appends to it)."""
-        if any(_inside(frame, j) for j in self.jitted):
-            return True
-        function = frame.enclosing_function()
-        if function is None or depth > 3 or function not in self.model.functions \
-                or self.model.functions[function].scope is not self.model.module_scope:
-            return False
-        binding = next((b for b in self.model.module_scope.bindings.get(function.name.value, ())
-                        if b.node is function), None)
-        sites = list(self.model.calls_to(binding)) if binding is not None else []
-        return bool(sites) and all(self._traced_only(site.frame, depth + 1) for site in sites)
+    def _traced_only(self, frame: Frame) -> bool:
+        """Code at ``frame`` runs only while a jitted function traces: inside one, or (with
+        the calling context) in a def only traced code calls (``input_stack.pop()`` in the
+        helper of a jitted function that appends to it)."""
+        return any(_inside(frame, j) for j in self.jitted) or (self.runs_traced is not None and self.runs_traced(frame))
 
     def _attributes_read(self, func: cst.FunctionDef, name: str, bindings: list[Binding]) -> Optional[set[str]]:
         """The attributes of ``name`` (the ``self`` of the method that makes the jitted
