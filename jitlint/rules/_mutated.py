@@ -165,22 +165,25 @@ def _outer_receivers(ctx: FileContext, cls: cst.ClassDef, method: cst.FunctionDe
     flow = value_flow(ctx)
     for site in ctx.model.calls:
         func = site.node.func
-        if method.name.value == "__call__" and isinstance(func, cst.Name):
-            func = cst.Attribute(value=func, attr=cst.Name("__call__"))  # ``collision(f, feq)``
-        if not (isinstance(func, cst.Attribute) and func.attr.value == method.name.value
-                and isinstance(func.value, cst.Name)):
+        if isinstance(func, cst.Attribute) and func.attr.value == method.name.value:
+            receiver = func.value
+        elif isinstance(func, cst.Name) and method.name.value == "__call__":
+            receiver = func  # ``collision(f, feq)`` runs ``__call__``
+        else:
             continue
-        if func.value.value == "self":
+        if not isinstance(receiver, cst.Name):
+            continue
+        if receiver.value == "self":
             caller = site.frame.enclosing_function()
             if caller is not None and caller is not method:
-                yield func.value, site  # ``self.update_q(...)`` in ``train``: that method's receiver
+                yield receiver, site  # ``self.update_q(...)`` in ``train``: that method's receiver
                 yield from _outer_receivers(ctx, cls, caller, depth + 1)
             continue
-        made = origin(flow, func.value, site.frame.scope, site.frame)
+        made = origin(flow, receiver, site.frame.scope, site.frame)
         if made is not None and isinstance(made[0], cst.Call) and isinstance(made[0].func, cst.Name):
             binding = flow.single(made[0].func, made[1])
             if binding is not None and binding.kind == "class" and binding.node is cls:
-                yield func.value, site
+                yield receiver, site
 
 
 def _built_object(ctx: FileContext, binding: Binding) -> bool:

@@ -35,7 +35,7 @@ from jitlint.rules._jitted import annotated_strict_array, strict_array_annotatio
 from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
                                 spec_errors, spec_keyword_values, spec_of, target_def)
 from jitlint.values import (
-    IterationValues, Varying, array_made_by, assigned, class_attribute_value, conditional_within, dict_item_value, elementwise_operands, function_returns, origin,
+    IterationValues, Varying, array_made_by, assigned, builtin_call, class_attribute_value, conditional_within, dict_item_value, elementwise_operands, function_returns, origin,
     reaching_values, statements_in,
     returned_values, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, self_attribute_value, unpacked_keywords,
     ValueFlow, value_flow,
@@ -431,10 +431,9 @@ def _receivers(ctx: FileContext) -> list[ReceiverUse]:
             else:  # ``gp = build_gp(params)``, a factory of the module returning ``GP(...)``
                 cls = calling_context(ctx).class_made_by(made[0], made[1])
         elif isinstance(func, cst.Attribute) and isinstance(receiver, cst.Name):
-            spec = callees._method(func, scope)
-            if spec is not None:  # (the subclass whose jitted override a base's ``self.m(...)`` runs)
-                cls = next((c for (c, m), s in callees.methods.items() if s is spec and m == method), None) \
-                    or _enclosing_class(ctx, scope)
+            key = callees._method_key(func, scope)
+            if key is not None:  # (the subclass whose jitted override a base's ``self.m(...)`` runs)
+                cls = key[0]
             else:  # ``model = Net(p)`` before a loop and again in it: one class either way
                 cls = _class_of_every_binding(flow, receiver, scope)
         if not isinstance(cls, cst.ClassDef):
@@ -447,14 +446,6 @@ def _receivers(ctx: FileContext) -> list[ReceiverUse]:
             found.append(ReceiverUse(site, spec, cls, method, receiver, creation,  # type: ignore[arg-type]
                                      callees.markings.get((cls, method), receiver)))
     return found
-
-
-def _enclosing_class(ctx: FileContext, scope: Scope) -> Optional[cst.ClassDef]:
-    function = scope.node
-    if not isinstance(function, cst.FunctionDef):
-        return None
-    outer = ctx.model.functions[function].scope
-    return outer.node if outer.kind == "class" else None  # type: ignore[return-value]
 
 
 def map_arguments(site: CallSite, spec: StaticArgSpec, shift: int, traced: bool = False,
@@ -646,6 +637,12 @@ class _Callees:
 
     def _method(self, func: cst.Attribute, scope: Scope) -> Optional[StaticArgSpec]:
         """``self.step(...)`` in the class that defines the jitted method ``step``."""
+        key = self._method_key(func, scope)
+        return self.methods[key] if key is not None else None
+
+    def _method_key(self, func: cst.Attribute, scope: Scope) -> Optional[tuple[cst.ClassDef, str]]:
+        """The (class, name) of ``self.methods`` that ``self.step(...)`` runs: the class's own
+        jitted method, or a subclass's jitted override a base class's call runs."""
         binding = self.model.single_binding(func.value.value, scope)  # type: ignore[union-attr]
         if binding is None or binding.kind != "param":
             return None
@@ -662,13 +659,13 @@ class _Callees:
             return None
         cls = outer.scope.node
         assert isinstance(cls, cst.ClassDef)
-        found = self.methods.get((cls, func.attr.value))
-        if found is None and self.methods:  # a base's call that runs a subclass's jitted override
-            override = sole_override(self.model, cls, func.attr.value,
-                                     lambda m: (self.model.functions[m].scope.node, m.name.value) in self.methods)
-            found = self.methods.get((self.model.functions[override].scope.node, override.name.value)) \
-                if override is not None else None
-        return found
+        if (cls, func.attr.value) in self.methods:
+            return cls, func.attr.value
+        if not self.methods:
+            return None
+        override = sole_override(self.model, cls, func.attr.value,
+                                 lambda m: (self.model.functions[m].scope.node, m.name.value) in self.methods)
+        return (self.model.functions[override].scope.node, override.name.value) if override is not None else None  # type: ignore[return-value]
 
     def _static_method(self, func: cst.Attribute, site: CallSite) -> Optional[StaticArgSpec]:
         """``Cls.name(...)`` or ``obj.name(...)`` (``obj`` made by ``Cls(...)``) of a jitted
@@ -1618,9 +1615,8 @@ def _fresh(kind: str, label: Optional[str], when: str) -> Fresh:
 def _optax_by_name(ctx: FileContext, func: cst.BaseExpression, scope: Scope) -> bool:
     """``getattr(optax, name)`` (an optimizer named by a string: ``"sgd"``, ``"adam"``): every
     optax optimizer and schedule is a factory of new closures."""
-    return isinstance(func, cst.Call) and isinstance(func.func, cst.Name) and func.func.value == "getattr" \
-        and not ctx.model.lookup("getattr", scope) and len(func.args) >= 2 \
-        and ctx.model.qualified_name(func.args[0].value, scope) == "optax"
+    return builtin_call(func, "getattr", ctx.model, scope) and len(func.args) >= 2 \
+        and ctx.model.qualified_name(func.args[0].value, scope) == "optax"  # type: ignore[attr-defined]
 
 
 def created_object(ctx: FileContext, expr: cst.BaseExpression, scope: Scope,

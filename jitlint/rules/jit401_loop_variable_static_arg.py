@@ -190,7 +190,7 @@ def _changes_in_outer_loop(use, varying) -> bool:
     """The value changes with a loop around the call's innermost loop, and the inner loop
     calls again with the same value (``for tau in taus: for i in range(20): T(q, tau=tau)``)."""
     loops = use.site.frame.loops_in_scope()  # innermost first
-    return len(loops) > 1 and varying.loop is not loops[0] and any(loop is varying.loop for loop in loops[1:])
+    return any(loop is varying.loop for loop in loops[1:])
 
 
 def _compiled_by_earlier_loops(ctx: FileContext, use, counter: str, uses) -> bool:
