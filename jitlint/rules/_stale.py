@@ -701,6 +701,90 @@ def _find_stale_instance_method_reads(ctx: FileContext) -> list[StaleRead]:
     return found
 
 
+def stale_memoised_closure_reads(ctx: FileContext) -> list[StaleRead]:
+    """A method that jits a nested def and memoises the jit (``self._cache[key] = fn``, or the
+    method itself is memoised: ``functools.lru_cache`` / ``cached_property``) so later calls
+    reuse it: what the def, and the nested defs of the method it uses (a vector field handed
+    to ``diffrax.ODETerm``), read as ``self.P`` is baked in at the first trace; flagged when
+    another method writes ``P`` after construction (CellFlow 03bff12: validation kept the
+    untrained parameters)."""
+    return ctx.shared("stale-memoised-closure-reads", _find_stale_memoised_closure_reads)
+
+
+def _find_stale_memoised_closure_reads(ctx: FileContext) -> list[StaleRead]:
+    model = ctx.model
+    found: list[StaleRead] = []
+    for app in ctx.jit_applications:
+        if app.jit.qualname in SKIPPED_JITS or app.call is None:
+            continue
+        builder = app.frame.enclosing_function()
+        builder_frame = model.functions.get(builder) if builder is not None else None
+        if builder_frame is None or builder_frame.scope.kind != "class" or not positional_params(builder):
+            continue
+        target = _through_transforms(model, app.target, app.frame.scope)
+        binding = model.single_binding(target.value, app.frame.scope) if isinstance(target, cst.Name) else None
+        if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef) \
+                or model.scope_of.get(builder) is not binding.scope:
+            continue
+        receiver = positional_params(builder)[0].name.value
+        if not _memoises(model, app, builder, builder_frame.scope, receiver):
+            continue
+        cls = builder_frame.scope.node
+        methods = class_methods(cls)
+        writes = _attribute_writes(ctx, cls, methods, builder.name.value)
+        seen: set[str] = set()
+        for func in _closure_defs(model, binding.node, binding.scope):
+            parents = _parents(func.body)
+            for node in _attribute_loads(func.body, receiver):
+                attr = node.attr.value
+                if attr in methods or attr in seen or attr not in writes or _static_field_read(node, parents):
+                    continue  # (a train state's ``apply_fn`` is the same function in every new state)
+                seen.add(attr)
+                found.append(StaleRead(node, binding.node, f"self.{attr}", (
+                    f"changed by {writes[attr]}, while the jit that `{builder.name.value}` keeps for "
+                    f"later calls holds its first trace"),
+                    related=((app.call, "jitted once, then reused"),),
+                    fix=(f"pass `self.{attr}` (or what is read from it) to the jitted function as an "
+                         f"argument; a new jit per call would recompile instead")))
+    return found
+
+
+def _memoises(model: SemanticModel, app, builder: cst.FunctionDef, scope: Scope, receiver: str) -> bool:
+    """``builder`` keeps the jit ``app`` makes for later calls: it stores it in an item of an
+    attribute of ``receiver`` (``self._cache[key] = fn``), or it is memoised itself and
+    returns it."""
+    statement = model.parent_statement.get(app.call)
+    kept = {id(app.call)}
+    if isinstance(statement, cst.Assign) and len(statement.targets) == 1 \
+            and isinstance(statement.targets[0].target, cst.Name):
+        kept.add(statement.targets[0].target.value)
+    def is_kept(value: Optional[cst.BaseExpression]) -> bool:
+        return value is not None and (id(value) in kept or (isinstance(value, cst.Name) and value.value in kept))
+    if any(_memoiser(model, d, scope) is not None for d in builder.decorators):
+        return any(isinstance(n, cst.Return) and is_kept(n.value) for n in iter_nodes(builder.body))
+    for node in iter_nodes(builder.body):
+        if isinstance(node, cst.Assign) and is_kept(node.value) and any(
+                isinstance(t.target, cst.Subscript) and isinstance(t.target.value, cst.Attribute)
+                and isinstance(t.target.value.value, cst.Name) and t.target.value.value.value == receiver
+                for t in node.targets):
+            return True
+    return False
+
+
+def _closure_defs(model: SemanticModel, func: cst.FunctionDef, scope: Scope) -> list[cst.FunctionDef]:
+    """``func`` and the defs of ``scope`` (the method that defines it) it names, transitively:
+    a vector field ``vf`` that ``solve_ode`` hands to ``diffrax.ODETerm(vf)`` runs in its trace."""
+    found = [func]
+    for current in found:
+        for node in iter_nodes(current.body):
+            if isinstance(node, cst.Name):
+                binding = model.single_binding(node.value, scope)
+                if binding is not None and binding.kind == "def" and binding.scope is scope \
+                        and isinstance(binding.node, cst.FunctionDef) and binding.node not in found:
+                    found.append(binding.node)
+    return found
+
+
 def _instantiated_class(instance: Optional[Binding], model: SemanticModel) -> Optional[cst.ClassDef]:
     """The class of this module that ``instance`` (``c = C(...)``) is an instance of."""
     if instance is None or instance.kind != "assign" or not isinstance(instance.value, cst.Call) \
@@ -915,7 +999,19 @@ def _written_attributes(node: Optional[cst.CSTNode], name: str) -> Optional[set[
     return found or None
 
 
-def _static_field_read(node: cst.Name, parents: dict[int, cst.CSTNode]) -> bool:
+def _parents(body: cst.CSTNode) -> dict[int, cst.CSTNode]:
+    """id(node) -> its parent, for the nodes under ``body``."""
+    parents: dict[int, cst.CSTNode] = {}
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        node = stack.pop()
+        for child in node.children:
+            parents[id(child)] = node
+            stack.append(child)
+    return parents
+
+
+def _static_field_read(node: cst.BaseExpression, parents: dict[int, cst.CSTNode]) -> bool:
     """``state.actor.apply_fn``: the read ends in a static field of a library train state
     (jaxfacts.STATIC_STATE_FIELD_NAMES), which ``.replace(params=...)`` carries over unchanged."""
     current: cst.CSTNode = node
@@ -1049,13 +1145,7 @@ class _Analysis:
         not an ``assert``, an assertion call or a print/log argument.  JAX's own tests read a
         flag that way on purpose (``self.assertTrue(python_should_be_executing)``) to see
         whether Python re-runs."""
-        parents: dict[int, cst.CSTNode] = {}
-        stack: list[cst.CSTNode] = [func.body]
-        while stack:
-            node = stack.pop()
-            for child in node.children:
-                parents[id(child)] = node
-                stack.append(child)
+        parents = _parents(func.body)
         for node, scope in _loads_with_scopes(self.model, func):
             if node.value != name:
                 continue

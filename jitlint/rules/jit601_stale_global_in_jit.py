@@ -2,8 +2,8 @@ from typing import Iterator
 
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._stale import (NNX_UPDATED, host_state_reads, stale_attribute_reads, stale_config_flags,
-                                  stale_imported_reads,
-                                  stale_instance_method_reads, stale_reads)
+                                  stale_imported_reads, stale_instance_method_reads, stale_memoised_closure_reads,
+                                  stale_reads)
 
 
 class StaleGlobalInJit(Rule):
@@ -25,7 +25,12 @@ class StaleGlobalInJit(Rule):
     instance jitted once into a name (`jitted_calc = jax.jit(c.calc)`) when `c.P = ...` or a
     method of `c` that assigns `self.P` runs between two calls of that name (shown at the
     write), and a jitted def a factory returns (`step = make_step()`, bound once) whose calls
-    have the write between them, and a name of another module (`settings.scale` after
+    have the write between them, and a jit of a nested def that a method keeps for later calls
+    (`self._cache[key] = jax.jit(jax.vmap(solve))`, or a memoised method returning it) when
+    the def, or a nested def of the method it uses (a vector field given to
+    `diffrax.ODETerm`), reads `self.params` that another method changes (CellFlow 03bff12:
+    validation kept predicting with the untrained parameters; a train state's `apply_fn` is
+    the same in every new state and stays silent), and a name of another module (`settings.scale` after
     `import settings`) that the program assigns (`settings.scale = 3.0`) between two calls of a
     jitted function that reads it, jitted in this module or, through the project index, in
     another one (shown at the write); a class read as a namespace (`Hyper.lr`) whose
@@ -133,7 +138,7 @@ class StaleGlobalInJit(Rule):
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         for stale in [*stale_reads(ctx), *stale_attribute_reads(ctx), *stale_instance_method_reads(ctx),
-                      *host_state_reads(ctx), *stale_imported_reads(ctx)]:
+                      *stale_memoised_closure_reads(ctx), *host_state_reads(ctx), *stale_imported_reads(ctx)]:
             if stale.how == NNX_UPDATED:
                 continue  # JIT610 says it in NNX terms
             function = stale.function_name
