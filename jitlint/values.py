@@ -524,6 +524,20 @@ def _item_written_once(model: SemanticModel, binding: Binding, writes, key: str
     return (statement.value, binding.scope) if statement is not None and len(statement.targets) == 1 else None
 
 
+def class_namespace_alias(model: SemanticModel, attr: cst.Attribute, scope: Scope) -> Optional[Binding]:
+    """``ops.render`` of a class of this module used as a namespace, whose body binds
+    ``render = staticmethod(render)`` (or ``render = render``): the binding of the function
+    it names, outside the class."""
+    found = class_attribute_value(model, attr, scope)
+    value = found[0] if found is not None else None
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "staticmethod" \
+            and len(value.args) == 1:
+        value = value.args[0].value
+    if not isinstance(value, cst.Name) or found[1].parent is None:
+        return None
+    return model.single_binding(value.value, found[1].parent)
+
+
 def class_attribute_value(model: SemanticModel, attr: cst.Attribute, scope: Scope
                           ) -> Optional[tuple[cst.BaseExpression, Scope]]:
     """``cfg.class_weights`` / ``Config.class_weights``: the value the class body of a class of

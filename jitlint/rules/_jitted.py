@@ -27,7 +27,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._context import PARTIAL_CONSTRUCTORS, calling_context, inherited_method, sole_override
 from jitlint.semantic import Scope, SemanticModel, argument_value, dotted_name, has_decorator, is_none
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, signature_kept, spec_of, target_def
-from jitlint.values import returned_values, self_attribute_value, value_flow
+from jitlint.values import class_namespace_alias, returned_values, self_attribute_value, value_flow
 from jitlint.walk import Walker, iter_nodes
 
 # jit kinds whose non-static arguments are traced as arrays (JIT8xx); filtering jits make every
@@ -486,6 +486,9 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
                 apps, name, via_factory = [made], f"self.{func.attr.value}", True
             elif stored_app is not None:
                 apps, name = [stored_app], f"self.{func.attr.value}"
+            elif (aliased := class_namespace_alias(model, func, site.frame.scope)) is not None \
+                    and (app := bound_app(aliased)) is not None:
+                apps, name = [app], dotted_name(func) or func.attr.value  # ``ops.render(...)``
             else:
                 method = _instance_method(ctx, func, site.frame.scope)
                 if method is not None and method not in by_def:

@@ -35,7 +35,7 @@ from jitlint.rules._jitted import annotated_strict_array, strict_array_annotatio
 from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
                                 spec_errors, spec_keyword_values, spec_of, target_def)
 from jitlint.values import (
-    IterationValues, Varying, array_made_by, assigned, builtin_call, class_attribute_value, conditional_within, dict_item_value, elementwise_operands, function_returns, origin,
+    IterationValues, Varying, array_made_by, assigned, builtin_call, class_attribute_value, class_namespace_alias, conditional_within, dict_item_value, elementwise_operands, function_returns, origin,
     reaching_values, statements_in,
     returned_values, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, self_attribute_value, unpacked_keywords,
     ValueFlow, value_flow,
@@ -603,6 +603,9 @@ class _Callees:
                 static = self._static_method(func, site)
                 if static is not None:
                     return static, 0
+            aliased = class_namespace_alias(self.model, func, scope)  # ``ops.render(...)``
+            if aliased is not None and aliased in self.by_binding:
+                return self.by_binding[aliased][0], 0
         if self.index is None:
             return None
         qualname = self.model.qualified_name(func, scope)

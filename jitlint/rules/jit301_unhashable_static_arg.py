@@ -122,7 +122,10 @@ class UnhashableStaticArg(Rule):
     bound by a `functools.partial` made there (pcax#3), or handed in as an argument that every
     call fills with that jitted function (`def rk4(carry, dfx): dfx(t, x)` of a solver given
     `dfx=linear_2D`, also through the parameters of functions passing it on: ngclearn PR 87;
-    one finding per function and static parameter), raises the same ValueError while the
+    one finding per function and static parameter), or reached through a class used as a
+    namespace (`aj.render_label_selective(...)` with `render_label_selective =
+    staticmethod(render_label_selective)` in the class body: JAXAtari 76cccc5, a digit count
+    from `jax.lax.select`), raises the same ValueError while the
     outer jit traces; an outer static forwarded there is fine (`fixtures/static/`). So does
     `jax.jit(jax.vmap(solve, in_axes=(0, None, None)))` (a signature-keeping transform of a
     jitted function with static parameters, under a jit with no static spec of its own) when a
