@@ -475,10 +475,14 @@ def sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef,
         start, step = target.value, src(iterable.args[2].value)  # type: ignore[attr-defined]
         for lower, upper in (*((p.lower, p.upper) for p in slices(body)), *index_ranges(body)):
             if isinstance(upper, cst.Name):  # ``end = min(start + B, n)`` in the loop
-                upper = next((n.value for n in _walk(body) if isinstance(n, cst.Assign) and len(n.targets) == 1
-                              and is_name(n.targets[0].target, upper.value)), upper)
-            if upper is not None and _builtin(upper, "min") and len(upper.args) == 2:
-                upper = next((a.value for a in upper.args if isinstance(a.value, cst.BinaryOperation)), upper)
+                # (or ``end = start + B`` then ``end = np.minimum(end, n)``: the sum is the bound)
+                values = [n.value for n in _walk(body) if isinstance(n, cst.Assign) and len(n.targets) == 1
+                          and is_name(n.targets[0].target, upper.value)]
+                upper = next((v for v in values if isinstance(v, cst.BinaryOperation)),
+                             next((v for v in values if _clipped(v) is not None), upper))
+            operands = _clipped(upper)
+            if operands is not None:
+                upper = next((a for a in operands if isinstance(a, cst.BinaryOperation)), upper)
             if is_name(lower, start) and isinstance(upper, cst.BinaryOperation) \
                     and isinstance(upper.operator, cst.Add) and is_name(upper.left, start) \
                     and src(upper.right) == step:
@@ -535,6 +539,15 @@ def index_ranges(node: cst.CSTNode) -> Iterator[tuple[cst.BaseExpression, cst.Ba
     for call in (n for n in _walk(node) if isinstance(n, cst.Call)):
         if _builtin(call, "range") and len(call.args) == 2 and not any(a.keyword or a.star for a in call.args):
             yield call.args[0].value, call.args[1].value
+
+
+def _clipped(expr: Optional[cst.CSTNode]) -> Optional[list[cst.BaseExpression]]:
+    """The two operands of a minimum that clips a batch's end to the data: ``min(a, b)``, or
+    an array library's elementwise ``minimum(a, b)`` (``np.minimum``, ``jnp.minimum``)."""
+    if isinstance(expr, cst.Call) and len(expr.args) == 2 and not any(a.keyword or a.star for a in expr.args) \
+            and (_builtin(expr, "min") or isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "minimum"):
+        return [a.value for a in expr.args]
+    return None
 
 
 def _builtin(expr: Optional[cst.CSTNode], name: str) -> bool:

@@ -346,7 +346,8 @@ def _int_default(param: cst.Param) -> int:
 
 def known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression,
                   scope: Scope) -> Optional[int]:
-    """The length of an array made by ``np.ones((10, 2))`` / ``np.arange(10)`` with literal
+    """The length of an array made by ``np.ones((10, 2))`` / ``np.arange(10)`` (reshaped too:
+    ``np.arange(60).reshape(12, 5)``) with literal
     sizes, of rows sliced with known bounds (``x[:400]``), or of a part of ``np.split(x, [400])``
     unpacked into names, or of a torchvision dataset's split (``datasets.MNIST(root, train=False)``),
     written there or bound once to a name."""
@@ -369,6 +370,13 @@ def known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression
         return upper - lower if lower is not None and upper is not None and 0 <= lower <= upper else None
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "astype":
         return known_length(model, flow, expr.func.value, scope)  # ``np.ones((64, 4)).astype(np.float32)``
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "reshape" \
+            and expr.args and expr.args[0].keyword is None and not expr.args[0].star:
+        first = expr.args[0].value  # ``np.arange(60).reshape(12, 5)``, ``x.reshape((12, 5))``
+        if isinstance(first, cst.Tuple):
+            first = first.elements[0].value if first.elements else None
+        rows = _int_of(flow, first, scope) if first is not None else None
+        return rows if rows is not None and rows >= 0 else None
     if not isinstance(expr, cst.Call) or not expr.args:
         return None
     qualname = model.qualified_name(expr.func, scope) or ""
