@@ -43,6 +43,8 @@ JAX_MESSAGES = {
     "JIT707": ("Buffer has been deleted or donated",  # passed to a jitted call again
                "Array has been deleted"),  # read by anything else
     "JIT708": "Non-hashable static arguments are not supported",
+    # the traced half that should be static is no JAX type; the static array is unhashable
+    "JIT709": ("Error interpreting argument to", "Non-hashable static arguments are not supported"),
     "JIT705": ("vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional",
                "tuple index out of range"),  # pmap with static_broadcasted_argnums (jax#6302)
 }

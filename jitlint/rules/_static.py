@@ -222,6 +222,61 @@ def static_array_params(ctx: FileContext) -> Iterator[tuple[object, StaticArgSpe
             yield app, spec, params
 
 
+@dataclass(frozen=True, eq=False)
+class ShiftedStatics:
+    """A ``static_argnums`` that marks array data and leaves traced as many parameters named
+    as static values: the positions moved (a parameter added or removed before them)."""
+
+    app: object  # the jit application
+    spec: StaticArgSpec
+    marked: tuple[str, ...]  # what the numbers mark static: array data
+    meant: tuple[str, ...]  # the traced parameters named static (``model_static``)
+    evidence: tuple[tuple[cst.CSTNode, str], ...]  # where the marked ones are shown to be arrays
+    call: Optional[cst.CSTNode] = None  # an argument of a call that passes one an array (it raises there)
+
+
+def shifted_static_argnums(ctx: FileContext) -> list[ShiftedStatics]:
+    """(JIT709; JIT301 and JIT807 leave what it explains to it) A spec whose ``static_argnums``
+    marks parameters that are array data (annotated as arrays, or given arrays by a call) and
+    none named as a static value, while exactly as many traced parameters are named as the
+    static part of a split (``model_static``, ``optimizer_static``: ``eqx.partition``'s idiom)."""
+    return ctx.shared("shifted-static-argnums", _find_shifted_static_argnums)
+
+
+def _named_static(name: str) -> bool:
+    return "static" in name.lower().split("_")
+
+
+def _find_shifted_static_argnums(ctx: FileContext) -> list[ShiftedStatics]:
+    given_arrays: dict[tuple[int, str], cst.CSTNode] = {}
+    for use in all_static_uses(ctx):
+        if unhashable(ctx, use.value, use.scope) is not None:
+            given_arrays.setdefault((id(use.spec), use.param), use.arg)
+    found = []
+    for app, spec in specs(ctx):
+        count = len(spec.positional)
+        if spec.filtering or spec.bound or not spec.checkable or not spec.static_argnums \
+                or any(n >= count or n < -count for n in spec.static_argnums):
+            continue  # (out of range: JIT702)
+        marked = tuple(dict.fromkeys(spec.positional[n % count] for n in spec.static_argnums))
+        static = set(marked) | set(spec.static_argnames or ())
+        meant = tuple(p for p in spec.positional if p not in static and _named_static(p))
+        if not meant or len(meant) != len(marked) or any(_named_static(p) for p in static):
+            continue
+        function = target_def(app, ctx.model)
+        params = (*function.params.posonly_params, *function.params.params) \
+            if isinstance(function, cst.FunctionDef) else ()
+        evidence: list[tuple[cst.CSTNode, str]] = [
+            (p, f"`{p.name.value}` is annotated as an array") for p in params if p.name.value in marked
+            and (annotated_strict_array(p) or _aliased_array_annotation(ctx, p))]
+        evidence += [(given_arrays[(id(spec), p)], f"a call passes `{p}` an array") for p in marked
+                     if (id(spec), p) in given_arrays]
+        if evidence:
+            call = next((given_arrays[(id(spec), p)] for p in marked if (id(spec), p) in given_arrays), None)
+            found.append(ShiftedStatics(app, spec, marked, meant, tuple(evidence), call))
+    return found
+
+
 def _aliased_array_annotation(ctx: FileContext, param: cst.Param) -> bool:
     """``key: PRNGKey`` with ``PRNGKey = jax.Array`` bound once in the module (a library's
     types module copied in, or imported from the project)."""

@@ -9,7 +9,8 @@ from jitlint.rules._module_fields import ARRAY, instance_uses
 from jitlint.rules._traced import needs_python_value, tracer_uses
 from jitlint.rules._static import (ARRAY_DATA_FIXES, all_static_uses, array_hashing_bound_methods,
                                    array_hashing_elements, array_hashing_object, forwarded_static_uses,
-                                   hashed_function_arguments, specs, static_array_params, static_receivers,
+                                   hashed_function_arguments, shifted_static_argnums, specs, static_array_params,
+                                   static_receivers,
                                    static_marking, transformed_static_uses, unhashable, unhashable_callables,
                                    unhashable_receiver)
 from jitlint.jaxfacts import TRACING_CALLS
@@ -176,13 +177,14 @@ class UnhashableStaticArg(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
-        array_params = list(static_array_params(ctx))
+        shifted = {id(found.spec) for found in shifted_static_argnums(ctx)}  # JIT709's
+        array_params = [found for found in static_array_params(ctx) if id(found[1]) not in shifted]
         reported = {(id(spec), p.name.value) for _, spec, params in array_params for p in params}
         mismarked = _Mismarked(ctx)
         passed_on = set()  # reported at the wrapper's call: not again where the wrapper passes it on
         passing: list[tuple] = []  # (use, finding), reported once every spec-level mistake is known
         for use in (*forwarded_static_uses(ctx), *all_static_uses(ctx)):
-            if use.spec.filtering or (id(use.spec), use.param) in reported:
+            if use.spec.filtering or (id(use.spec), use.param) in reported or id(use.spec) in shifted:
                 continue  # equinox hashes no container; a static array parameter is reported at its spec
             wrapper = use.site.frame.enclosing_function()
             if not use.via and wrapper is not None and (id(use.spec), use.param, wrapper.name.value) in passed_on:
