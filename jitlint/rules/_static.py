@@ -26,7 +26,7 @@ from jitlint.jaxfacts import (ARGUMENT_FORWARDING_TRANSFORMS, SIGNATURE_KEEPING_
 from jitlint.jitnames import JitApplication, is_foreign
 from jitlint.project import absolute, module_name_for, resolve_class
 from jitlint.rule import FileContext
-from jitlint.rules._arguments import field_assignments, instance_class
+from jitlint.rules._arguments import NonJaxValue, field_assignments, first_value, instance_class, narrowed_to_str, non_jax_value
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._lifted import lifted_specs, transformed_calls
 from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context, inherited_method, sole_override
@@ -1256,6 +1256,14 @@ def _stored_params(init: cst.FunctionDef) -> dict[str, str]:
                         and target.value.value == "self":
                     stored[small.value.value] = target.attr.value
     return stored
+
+
+def passed_non_jax_value(ctx: FileContext, use: StaticUse) -> Optional[NonJaxValue]:
+    """What a traced argument holds that is no valid JAX type (JIT807), followed through names;
+    a name the loop rebinds from the jitted call's own output is judged by its first value."""
+    return non_jax_value(ctx, use.value, use.scope) or narrowed_to_str(ctx, use.value, use.site) or (
+        first_value(ctx, use.value, use.scope, lambda binding: jitted_output(ctx, binding))
+        if isinstance(use.value, cst.Name) else None)
 
 
 def jitted_output(ctx: FileContext, binding: Binding) -> bool:

@@ -1,13 +1,11 @@
 from typing import Iterator
 
-import libcst as cst
-
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.walk import source_text as _code
 from jitlint.jaxfacts import NON_JAX_RESULTS
 from jitlint.rules._arguments import (ARRAY, CLASS, CONFIG, ENUM, FIELD, FLAG, FUNCTION, HALF, ITERATOR, LEAF, LIBRARY, MODULE, OBJECT, RESULT, STR,
-                                      first_value, narrowed_to_str, non_jax_value)
-from jitlint.rules._static import StaticUse, array_leaf_uses, jitted_output, shifted_static_argnums, traced_uses
+                                      non_jax_value)
+from jitlint.rules._static import StaticUse, array_leaf_uses, passed_non_jax_value, shifted_static_argnums, traced_uses
 
 
 class NonJaxTypeArgument(Rule):
@@ -132,9 +130,7 @@ class NonJaxTypeArgument(Rule):
         for use in traced_uses(ctx):
             if (id(use.spec), use.param) in shifted:
                 continue  # the spec's numbers point at other parameters: JIT709
-            found = non_jax_value(ctx, use.value, use.scope) or narrowed_to_str(ctx, use.value, use.site) or (
-                first_value(ctx, use.value, use.scope, lambda binding: jitted_output(ctx, binding))
-                if isinstance(use.value, cst.Name) else None)
+            found = passed_non_jax_value(ctx, use)
             if found is None:
                 continue
             if found.kind == FLAG:

@@ -5,6 +5,7 @@ import libcst as cst
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._arguments import ARRAY, FLAG, FUNCTION, OBJECT, non_jax_value
 from jitlint.rules._jitted import TRACING_JITS, jitted_functions, jitted_lambdas
+from jitlint.rules._static import passed_non_jax_value, traced_uses
 from jitlint.walk import own_nodes
 
 
@@ -20,6 +21,8 @@ class NonJaxTypeReturn(Rule):
     recognised as JIT807 recognises its arguments (`jitlint rule JIT807`). Arrays, Python
     scalars, None, shapes, pytrees of those, a `jax.tree_util.Partial` and an `IntEnum` member
     stay silent, and so does `eqx.filter_jit`, which returns non-array outputs as they are.
+    An instance of a plain class that a call also passes traced is left to JIT807: the call
+    raises at that argument before the return is reached, and the fix, in the class, is one.
     Also a generator function given to `jax.jit` (it yields: jax#2132).
 
     ## Why is this bad?
@@ -63,6 +66,10 @@ class NonJaxTypeReturn(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
+        # (jitted function, class) where a call passes an instance of a plain class traced: the
+        # call raises there first (JIT807), and the fix, in the class, is the same
+        passed = {(use.spec.name, found.name) for use in traced_uses(ctx)
+                  if (found := passed_non_jax_value(ctx, use)) is not None and found.kind == OBJECT}
         for jitted in (*jitted_functions(ctx).values(), *jitted_lambdas(ctx).values()):
             if not jitted.apps or any(app.jit.qualname not in TRACING_JITS for app in jitted.apps):
                 continue
@@ -83,6 +90,8 @@ class NonJaxTypeReturn(Rule):
                 continue
             for value in _returned(func):
                 found = non_jax_value(ctx, value, scope)
+                if found is not None and found.kind == OBJECT and (name, found.name) in passed:
+                    continue
                 if found is not None and found.kind != FLAG:  # a flag layer's leaves come back as arrays
                     yield Violation(value, (
                         f"jitted `{name}` returns {found.what}, not a valid JAX type: jit makes every "
