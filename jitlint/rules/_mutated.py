@@ -33,9 +33,9 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.rule import FileContext
-from jitlint.rules._context import class_methods, inherited_method
+from jitlint.rules._context import class_methods, inherited_method, overriding_methods
 from jitlint.rules._jitted import FunctionLike, jitted_functions, positional_params
-from jitlint.rules._stale import Event, _Analysis, _attribute_loads, _is_container
+from jitlint.rules._stale import Event, _Analysis, _attribute_loads, _is_container, _is_log_call, _parents
 from jitlint.semantic import Binding, CallSite, Frame, Scope, dotted_name, has_decorator
 from jitlint.staticargs import target_def
 from jitlint.values import array_made_by, origin, target_leaves, value_flow
@@ -101,7 +101,7 @@ def _analyse(ctx: FileContext) -> list[MutatedStatic]:
         bindings = ctx.model.lookup(first.name.value, first.site_frame.scope)
         calls = [Event(p.site_frame, p.order) for p in passings]
         cls = _class_of(ctx, bindings[0]) or _receiver_class(ctx, bindings)
-        read = _attributes_read(first, cls)
+        read = _attributes_read(ctx, first, cls)
         stale = []  # (attribute, write, the path below it that changes) of each change between calls
         for attribute, write in _changes(ctx, first.name.value, bindings, cls):
             if any(write.frame.is_inside(j) for j in jitted) or _rebuilt_in_loop(bindings, write):
@@ -116,7 +116,7 @@ def _analyse(ctx: FileContext) -> list[MutatedStatic]:
         # through the attribute (``self.ac.q_state`` of a body reading ``self.ac.q1``)
         attribute, write, path = next((each for each in stale if each[2] is not None
                                        and _path_read(first, each[2]) is not None), stale[0])
-        node = _stale_read(first, attribute, path)
+        node = _stale_read(ctx, first, cls, attribute, path)
         found.append(MutatedStatic(
             node, first.name.value, first.callee, attribute, first.receiver,
             cls.name.value if cls is not None and is_pytree_class(ctx, cls) else None,
@@ -432,9 +432,12 @@ def _attributes_written(function: cst.FunctionDef, param: str) -> list[str]:
     return written
 
 
-def _attributes_read(passing: _Passing, cls: Optional[cst.ClassDef]) -> Optional[set[str]]:
+def _attributes_read(ctx: FileContext, passing: _Passing, cls: Optional[cst.ClassDef]) -> Optional[set[str]]:
     """The attributes of the static object the jitted body reads, directly or in a method of
-    its class it calls (``self.helper()``); None when the body is not in this module."""
+    its class it calls (``self.helper()``); None when the body is not in this module.  A read
+    that only feeds a log call (``logging.debug(f"{self.epoch}")``), or an argument of a method
+    of the class whose parameter that method (and every override in the module) ignores
+    (``self.calculate_update(grads, self.epoch)``), changes nothing the trace computes."""
     if passing.function is None or passing.param is None:
         return None
     methods = class_methods(cls) if cls is not None else {}
@@ -443,8 +446,11 @@ def _attributes_read(passing: _Passing, cls: Optional[cst.ClassDef]) -> Optional
     seen: set[str] = set()
     while pending:
         body, receiver = pending.pop()
+        parents = _parents(body)
         for load in _attribute_loads(body, receiver):
             name = load.attr.value
+            if _ignored_read(ctx, load, parents, receiver, cls):
+                continue
             read.add(name)
             if name in methods and name not in seen:
                 seen.add(name)
@@ -454,22 +460,67 @@ def _attributes_read(passing: _Passing, cls: Optional[cst.ClassDef]) -> Optional
     return read
 
 
+def _ignored_read(ctx: FileContext, load: cst.Attribute, parents: dict[int, cst.CSTNode], receiver: str,
+                  cls: Optional[cst.ClassDef]) -> bool:
+    """``load`` is an argument of a log call, or of ``receiver.m(...)`` whose parameter ``m``
+    (and each override of ``m`` in the module's subclasses) never reads."""
+    scope = ctx.model.scope_of.get(_enclosing(parents, load)) or ctx.model.module_scope
+    if any(isinstance(p, cst.Call) and _is_log_call(p, scope, ctx.model) for p in _ancestors(parents, load)):
+        return True
+    arg = parents.get(id(load))
+    call = parents.get(id(arg)) if isinstance(arg, cst.Arg) else None
+    if not isinstance(call, cst.Call) or arg.star or cls is None:
+        return False
+    func = call.func
+    called = inherited_method(ctx.model, cls, func.attr.value) if isinstance(func, cst.Attribute) \
+        and isinstance(func.value, cst.Name) and func.value.value == receiver else None
+    if called is None:
+        return False
+    for method in (called, *overriding_methods(ctx.model, cls, func.attr.value)):
+        params = positional_params(method)[1:]
+        if arg.keyword is not None:
+            param = arg.keyword.value
+        else:
+            index = [a for a in call.args if a.keyword is None].index(arg)
+            if index >= len(params):
+                return False
+            param = params[index].name.value
+        if any(isinstance(n, cst.Name) and n.value == param for n in iter_nodes(method.body)):
+            return False
+    return True
+
+
+def _ancestors(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    current = parents.get(id(node))
+    while current is not None:
+        yield current
+        current = parents.get(id(current))
+
+
+def _enclosing(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> Optional[cst.CSTNode]:
+    return next((p for p in _ancestors(parents, node) if isinstance(p, (cst.FunctionDef, cst.Lambda))), None)
+
+
 def _rebuilt_in_loop(bindings: list[Binding], write: Event) -> bool:
     """The object is built again in the loop that changes it: a new object, a new trace."""
     loops = write.frame.loops_in_scope()
     return any(b.frame is not None and any(b.frame.is_inside(loop) for loop in loops) for b in bindings)
 
 
-def _stale_read(passing: _Passing, attribute: Optional[str], path: Optional[str] = None) -> cst.CSTNode:
+def _stale_read(ctx: FileContext, passing: _Passing, cls: Optional[cst.ClassDef], attribute: Optional[str],
+                path: Optional[str] = None) -> cst.CSTNode:
     """The jitted body's first read of the changed attribute (of the changed ``path`` below it
-    when known; of any attribute when the attribute is not known): where the old value is
-    baked in.  The static argument when the body is elsewhere."""
+    when known; of any attribute when the attribute is not known) that reaches what it
+    computes (not a log's): where the old value is baked in.  The static argument when the
+    body is elsewhere."""
     if passing.function is None or passing.param is None:
         return passing.shown
     deep = _path_read(passing, path) if path is not None else None
     if deep is not None:
         return deep
-    reads = _attribute_loads(passing.function.body, passing.param)
+    parents = _parents(passing.function.body)
+    reads = [r for r in _attribute_loads(passing.function.body, passing.param)
+             if not _ignored_read(ctx, r, parents, passing.param, cls)]
     chosen = [r for r in reads if r.attr.value == attribute] or reads
     return chosen[0] if chosen else passing.shown
 

@@ -25,7 +25,10 @@ class MutatedStaticArg(Rule):
     `collision(f, feq)`, XLB c87b3a5). The finding is on the
     jitted body's read of what changed, where the old value is baked in; an attribute the body
     never reads (directly or through a method of the class it calls), such as a call counter,
-    is left alone.
+    is left alone, and so is one it reads only to log it or to hand it to a method of the class
+    whose parameter that method, and every override of it in the module, ignores
+    (`self.calculate_update(grads, self.epoch)` of a plain SGD; an Adam override that uses
+    `epoch` is flagged).
 
     ## Why is this bad?
     jit keys its cache on each static argument's hash and equality, and keeps the object itself
