@@ -1666,3 +1666,13 @@ CACHE_CLEARING_CALLS = frozenset({"jax.clear_caches"})
 # optax.chain).  Other optimizers' states keep their types (adam, sgd, polyak_sgd, MultiSteps ...).
 WEAK_STATE_OPTIMIZERS = frozenset({"optax.lbfgs", "optax.scale_by_zoom_linesearch",
                                    "optax.scale_by_backtracking_linesearch"})
+
+
+# Calls whose iteration yields what an argument yields (in order, or with an index): progress
+# bars and loader wrappers (``for batch in tqdm(loader)``, ``for i in tqdm(range(n))``).
+PASS_THROUGH = frozenset({
+    "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tensorflow_datasets.as_numpy",
+    "itertools.islice", "grain.python.DataLoader", "grain.DataLoader",
+})
+# ``range`` with a progress bar: ``trange(0, n, B)`` counts as ``tqdm(range(0, n, B))`` does.
+RANGES_WITH_PROGRESS = frozenset({"tqdm.trange", "tqdm.auto.trange", "tqdm.notebook.trange"})

@@ -27,7 +27,7 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_RETURNING_KEY_FUNCTIONS, ONE_AXIS_CONSTRUCTORS, SHAPE_ARGUMENT_CONSTRUCTORS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_DRAWS,
+from jitlint.jaxfacts import (PASS_THROUGH, RANGES_WITH_PROGRESS, ARRAY_RETURNING_KEY_FUNCTIONS, ONE_AXIS_CONSTRUCTORS, SHAPE_ARGUMENT_CONSTRUCTORS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_DRAWS,
                               HOST_RANDOM_GENERATORS, HOST_RANDOM_SIZE_PARAMS, JAX_RANDOM_NUMBER_DRAWS)
 from jitlint.semantic import LOOP_TYPES, Binding, CallSite, Frame, Scope, SemanticModel, target_names
 from jitlint.walk import children, iter_nodes, own_nodes
@@ -1324,11 +1324,19 @@ def _is_counter(binding: Binding, loop: cst.CSTNode, model: SemanticModel) -> bo
 def counts(binding: Binding, model: SemanticModel) -> bool:
     """The loop target ``binding`` is its loop's int counter: ``for i in range(...)``, ``for i,
     x in enumerate(...)``, or a ``range`` bound once to a name (``steps = range(1, 4)`` ...
-    ``for i in steps``)."""
+    ``for i in steps``); also with a progress bar (``tqdm(range(n))``, ``trange(n)``, bound
+    with ``:=`` too: ``for i in (pbar := tqdm.trange(n))``)."""
     node = binding.node
     if not isinstance(node, (cst.For, cst.CompFor)):
         return False
     iterable, target = node.iter, node.target
+    if isinstance(iterable, cst.NamedExpr):
+        iterable = iterable.value
+    if isinstance(iterable, cst.Call) and iterable.args and iterable.args[0].keyword is None \
+            and not iterable.args[0].star and model.qualified_name(iterable.func, binding.scope) in PASS_THROUGH:
+        iterable = iterable.args[0].value
+    if isinstance(iterable, cst.Call) and model.qualified_name(iterable.func, binding.scope) in RANGES_WITH_PROGRESS:
+        return isinstance(target, cst.Name) and target.value == binding.name
     if isinstance(iterable, cst.Name):
         bound = model.lookup(iterable.value, binding.scope)
         if len(bound) == 1 and bound[0].kind == "assign" and isinstance(bound[0].value, cst.Call) \

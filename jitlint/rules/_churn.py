@@ -35,12 +35,12 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_METHODS, SIZE_KEEPING_METHODS, TREE_MAPS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, TENSOR_CONVERSION_METHODS, NUMPY_VALUE_FUNCTIONS, DATA_SIZED_OUTPUTS,
+from jitlint.jaxfacts import (ARRAY_METHODS, PASS_THROUGH, RANGES_WITH_PROGRESS, SIZE_KEEPING_METHODS, TREE_MAPS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, TENSOR_CONVERSION_METHODS, NUMPY_VALUE_FUNCTIONS, DATA_SIZED_OUTPUTS,
                               AXES_KEEPING_CALLS, NUMPY_ARRAY_CONSTRUCTORS, ROW_INDEX_ARRAYS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
 from jitlint.batches import counted_batches, counted_slice, guard_acts
-from jitlint.rules._loaders import PASS_THROUGH, RANGES_WITH_PROGRESS, known_length, outer_assignments, ragged_source
+from jitlint.rules._loaders import known_length, outer_assignments, ragged_source
 from jitlint.callgraph import REPEATED
 from jitlint.rules._context import CallingContext, calling_context
 from jitlint.rules._episodes import EPISODE_FIX, episode_length

@@ -33,7 +33,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, TENSOR_DATASETS, TFDS_SPLIT_SIZES,
+from jitlint.jaxfacts import (PASS_THROUGH, RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, TENSOR_DATASETS, TFDS_SPLIT_SIZES,
                               TORCH_SIZED_CONSTRUCTORS, TORCHVISION_SPLIT_SIZES, RaggedBatcher)
 from jitlint.semantic import Scope, SemanticModel, argument_value
 from jitlint.values import (ValueFlow, assigned, bound_values, dict_item_value, host_random_size, literal_truth, namespace_member,
@@ -42,14 +42,7 @@ from jitlint.batches import batched_length, collected_to_end, ragged_loader_clas
 from jitlint.walk import own_nodes
 from jitlint.walk import children
 
-# Calls whose iteration yields what an argument yields (in order, or with an index).
-PASS_THROUGH = frozenset({
-    "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tensorflow_datasets.as_numpy",
-    "itertools.islice", "grain.python.DataLoader", "grain.DataLoader",
-})
 PASS_THROUGH_BUILTINS = frozenset({"enumerate", "zip", "iter", "list", "tuple"})
-# ``range`` with a progress bar: ``trange(0, n, B)`` counts as ``tqdm(range(0, n, B))`` does.
-RANGES_WITH_PROGRESS = frozenset({"tqdm.trange", "tqdm.auto.trange", "tqdm.notebook.trange"})
 # Dataset methods that keep the batching of the dataset they are called on.
 DATASET_METHODS = frozenset({
     "prefetch", "repeat", "as_numpy_iterator", "cache", "map", "take", "skip", "shuffle",
