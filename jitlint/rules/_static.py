@@ -638,6 +638,10 @@ class _Callees:
                 if handed and all(h is not None for h in handed) \
                         and len({h[0].effective_static()[0] for h in handed}) == 1:  # type: ignore[index]
                     return handed[0][0], 0  # type: ignore[index]
+            if len(bindings) == 1:
+                made = self._factory_spec(bindings[0])
+                if made is not None:
+                    return made, 0
             if bindings and any(b.kind != "import" for b in bindings):
                 return None
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
@@ -670,6 +674,24 @@ class _Callees:
         if spec is None or spec.method:
             return None
         return spec, 0
+
+    def _factory_spec(self, binding: Binding) -> Optional[StaticArgSpec]:
+        """``train_step = create_train_step_fn(ddp)`` of a module function whose every return
+        is a jit application (either branch of ``jax.pmap(...) if ddp else jax.jit(...)``)
+        with the same static positions: the spec of what the name holds."""
+        value = binding.value if binding.kind == "assign" and isinstance(binding.node, cst.Assign) \
+            and len(binding.node.targets) == 1 else None
+        if not isinstance(value, cst.Call):
+            return None
+        made = []
+        for returned in returned_values(self.model, value_flow(self.ctx), value, binding.scope):
+            branches = [returned.value.body, returned.value.orelse] if isinstance(returned.value, cst.IfExp) \
+                else [returned.value]
+            made += [self.by_call.get(branch) for branch in branches]  # type: ignore[call-overload]
+        if not made or any(spec is None for spec in made) \
+                or len({spec.effective_static()[0] for spec in made}) != 1:  # type: ignore[union-attr]
+            return None
+        return next((spec for spec in made if spec.jit in ARGNUM_JITS), made[0])  # (pmap names none)
 
     def _defining(self, cls: cst.ClassDef, name: str) -> tuple[cst.ClassDef, str]:
         """(the class whose def ``instance.name`` runs, name): ``cls`` or a base of it."""

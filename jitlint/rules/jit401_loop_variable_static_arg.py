@@ -17,7 +17,10 @@ class LoopVariableStaticArg(Rule):
     ## What it does
     Flags a `range`/`enumerate` loop counter (also over a progress bar, `tqdm(range(n))`,
     `for i in (pbar := tqdm.trange(n))`: vbjax, 5 compiles in 5 steps; or arithmetic of it,
-    `float(i)`, `i * 0.1`) passed at a static position of a jitted function inside that loop, also through names
+    `float(i)`, `i * 0.1`) passed at a static position (also of the jitted function a factory
+    of the module returns, `train_step = create_train_step_fn(ddp)` returning `jax.pmap(...) if
+    ddp else jax.jit(...)` with the same static positions: Polynomial-Expansion, 5 compiles in
+    5 epochs) of a jitted function inside that loop, also through names
     assigned in the loop (`lr = 0.1 * 0.97 ** t`), a value updated from itself on every
     iteration (`lr *= 0.9`, `lr = lr * decay`, also an attribute: `cfg.lr *= 0.9`), a value
     returned by a helper of this module from the counter (`anneal(step)`, also one that names
