@@ -1371,18 +1371,17 @@ def bound_method_target(ctx: FileContext, target: cst.BaseExpression, scope: Sco
     return method if params and params[0].name.value == "self" else None
 
 
+def subclasses(model: SemanticModel, cls: cst.ClassDef) -> list[cst.ClassDef]:
+    """The module's subclasses of ``cls`` (direct or not)."""
+    return [other for other in model.classes if other is not cls and isinstance(other, cst.ClassDef)
+            and _derives_from(model, other, cls, 0)]
+
+
 def overriding_methods(model: SemanticModel, cls: cst.ClassDef, name: str) -> list[cst.FunctionDef]:
     """The defs of ``name`` in the module's subclasses of ``cls`` (direct or not): what
     ``self.name(...)`` runs in a base class that leaves ``name`` to them (gymnax's
     ``Environment.step`` calling ``self.step_env``)."""
-    found = []
-    for other in model.classes:
-        if other is cls or not isinstance(other, cst.ClassDef) or not _derives_from(model, other, cls, 0):
-            continue
-        method = class_methods(other).get(name)
-        if method is not None:
-            found.append(method)
-    return found
+    return [method for other in subclasses(model, cls) if (method := class_methods(other).get(name)) is not None]
 
 
 def sole_override(model: SemanticModel, cls: cst.ClassDef, name: str, chosen) -> Optional[cst.FunctionDef]:

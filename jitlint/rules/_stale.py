@@ -32,7 +32,7 @@ from jitlint.callgraph import MEMOISERS
 from jitlint.project import absolute, attribute_reads, module_name_for
 from jitlint.rule import FileContext
 from jitlint.rules._context import (PARTIAL_CONSTRUCTORS, bound_method_target, calling_context, class_methods, loop_targets,
-                                    names_assigned_in)
+                                    inherited_method, names_assigned_in, overriding_methods, subclasses)
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions, jitted_lambdas,
                                    name_loads, positional_params, scopes_within, static_names)
 from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place_updates
@@ -715,46 +715,58 @@ def _find_stale_memoised_closure_reads(ctx: FileContext) -> list[StaleRead]:
     model = ctx.model
     found: list[StaleRead] = []
     for app in ctx.jit_applications:
-        if app.jit.qualname in SKIPPED_JITS or app.call is None:
+        if app.jit.qualname in SKIPPED_JITS:
             continue
         builder = app.frame.enclosing_function()
         builder_frame = model.functions.get(builder) if builder is not None else None
         if builder_frame is None or builder_frame.scope.kind != "class" or not positional_params(builder):
             continue
-        target = _through_transforms(model, app.target, app.frame.scope)
-        binding = model.single_binding(target.value, app.frame.scope) if isinstance(target, cst.Name) else None
-        if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef) \
-                or model.scope_of.get(builder) is not binding.scope:
+        if isinstance(app.target, cst.FunctionDef):  # ``@jax.jit`` on a def in the method
+            jitted, made_in = app.target, model.functions[app.target].scope if app.target in model.functions else None
+        else:
+            target = _through_transforms(model, app.target, app.frame.scope)
+            binding = model.single_binding(target.value, app.frame.scope) if isinstance(target, cst.Name) else None
+            if binding is None or binding.kind != "def" or not isinstance(binding.node, cst.FunctionDef):
+                continue
+            jitted, made_in = binding.node, binding.scope
+        if made_in is None or model.scope_of.get(builder) is not made_in:
             continue
         receiver = positional_params(builder)[0].name.value
-        if not _memoises(model, app, builder, builder_frame.scope, receiver):
+        if not _memoises(model, app, jitted, builder, builder_frame.scope, receiver):
             continue
         cls = builder_frame.scope.node
         methods = class_methods(cls)
-        writes = _attribute_writes(ctx, cls, methods, builder.name.value)
+        writes: dict[str, str] = {}
+        for owner in (*subclasses(model, cls), cls):  # (what an instance of a subclass runs too)
+            writes.update(_attribute_writes(ctx, owner, class_methods(owner), builder.name.value))
         seen: set[str] = set()
-        for func in _closure_defs(model, binding.node, binding.scope):
+        for func, func_receiver, via in _closure_reads(model, jitted, made_in, cls, receiver):
             parents = _parents(func.body)
-            for node in _attribute_loads(func.body, receiver):
+            for node in _attribute_loads(func.body, func_receiver):
                 attr = node.attr.value
                 if attr in methods or attr in seen or attr not in writes or _static_field_read(node, parents):
                     continue  # (a train state's ``apply_fn`` is the same function in every new state)
                 seen.add(attr)
-                found.append(StaleRead(node, binding.node, f"self.{attr}", (
+                # a read in a method the closure runs is shown at that call (``len(self)``)
+                shown = f"`self.{attr}`" if via is None else f"`self.{attr}` (through `{code_text(via)}`)"
+                found.append(StaleRead(via or node, jitted, shown, described=True, how=(
                     f"changed by {writes[attr]}, while the jit that `{builder.name.value}` keeps for "
                     f"later calls holds its first trace"),
-                    related=((app.call, "jitted once, then reused"),),
+                    related=((app.anchor, "jitted once, then reused"),
+                             *(((node, f"`{func.name.value}` reads it here"),) if via is not None else ())),
                     fix=(f"pass `self.{attr}` (or what is read from it) to the jitted function as an "
                          f"argument; a new jit per call would recompile instead")))
     return found
 
 
-def _memoises(model: SemanticModel, app, builder: cst.FunctionDef, scope: Scope, receiver: str) -> bool:
+def _memoises(model: SemanticModel, app, jitted: cst.FunctionDef, builder: cst.FunctionDef, scope: Scope,
+              receiver: str) -> bool:
     """``builder`` keeps the jit ``app`` makes for later calls: it stores it in an item of an
-    attribute of ``receiver`` (``self._cache[key] = fn``), or it is memoised itself and
-    returns it."""
-    statement = model.parent_statement.get(app.call)
-    kept = {id(app.call)}
+    attribute of ``receiver`` (``self._cache[key] = fn``), or on an attribute under an ``if``
+    about the receiver (lazy initialisation: ``if not hasattr(self, "rng"): ... self._sample =
+    fn``: rlpd's replay buffer), or it is memoised itself and returns it."""
+    kept: set = {jitted.name.value} if app.call is None else {id(app.call)}  # (a decorated def: its name)
+    statement = model.parent_statement.get(app.call) if app.call is not None else None
     if isinstance(statement, cst.Assign) and len(statement.targets) == 1 \
             and isinstance(statement.targets[0].target, cst.Name):
         kept.add(statement.targets[0].target.value)
@@ -762,26 +774,63 @@ def _memoises(model: SemanticModel, app, builder: cst.FunctionDef, scope: Scope,
         return value is not None and (id(value) in kept or (isinstance(value, cst.Name) and value.value in kept))
     if any(_memoiser(model, d, scope) is not None for d in builder.decorators):
         return any(isinstance(n, cst.Return) and is_kept(n.value) for n in iter_nodes(builder.body))
+    parents = _parents(builder.body)
     for node in iter_nodes(builder.body):
-        if isinstance(node, cst.Assign) and is_kept(node.value) and any(
-                isinstance(t.target, cst.Subscript) and isinstance(t.target.value, cst.Attribute)
-                and isinstance(t.target.value.value, cst.Name) and t.target.value.value.value == receiver
-                for t in node.targets):
-            return True
+        if not isinstance(node, cst.Assign) or not is_kept(node.value):
+            continue
+        for t in node.targets:
+            if isinstance(t.target, cst.Subscript) and isinstance(t.target.value, cst.Attribute) \
+                    and isinstance(t.target.value.value, cst.Name) and t.target.value.value.value == receiver:
+                return True
+            if isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) \
+                    and t.target.value.value == receiver and _under_receiver_test(node, parents, receiver):
+                return True
     return False
 
 
-def _closure_defs(model: SemanticModel, func: cst.FunctionDef, scope: Scope) -> list[cst.FunctionDef]:
-    """``func`` and the defs of ``scope`` (the method that defines it) it names, transitively:
-    a vector field ``vf`` that ``solve_ode`` hands to ``diffrax.ODETerm(vf)`` runs in its trace."""
-    found = [func]
-    for current in found:
+def _under_receiver_test(node: cst.CSTNode, parents: dict[int, cst.CSTNode], receiver: str) -> bool:
+    """``node`` runs under an ``if`` whose test reads ``receiver`` (``if not hasattr(self,
+    "rng")``, ``if self._fn is None``)."""
+    current = parents.get(id(node))
+    while current is not None:
+        if isinstance(current, cst.If) and any(isinstance(n, cst.Name) and n.value == receiver
+                                               for n in iter_nodes(current.test)):
+            return True
+        current = parents.get(id(current))
+    return False
+
+
+def _closure_reads(model: SemanticModel, func: cst.FunctionDef, scope: Scope, cls: cst.ClassDef,
+                   receiver: str) -> list[tuple[cst.FunctionDef, str, Optional[cst.Call]]]:
+    """(def, the name its receiver has there, the call in the closure that runs it: None for
+    the closure's own defs) of ``func`` and the defs of ``scope`` (the method
+    that defines it) it names, transitively (a vector field ``vf`` that ``solve_ode`` hands to
+    ``diffrax.ODETerm(vf)`` runs in its trace), and the methods they run on ``receiver``
+    (``self.m(...)``, ``len(self)``: ``__len__``), as the class or a subclass defines them."""
+    defs = [func]
+    for current in defs:
         for node in iter_nodes(current.body):
             if isinstance(node, cst.Name):
                 binding = model.single_binding(node.value, scope)
                 if binding is not None and binding.kind == "def" and binding.scope is scope \
-                        and isinstance(binding.node, cst.FunctionDef) and binding.node not in found:
-                    found.append(binding.node)
+                        and isinstance(binding.node, cst.FunctionDef) and binding.node not in defs:
+                    defs.append(binding.node)
+    run: dict[str, cst.Call] = {}
+    for current in defs:
+        for node in iter_nodes(current.body):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
+                    and isinstance(node.func.value, cst.Name) and node.func.value.value == receiver:
+                run.setdefault(node.func.attr.value, node)
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" \
+                    and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name) \
+                    and node.args[0].value.value == receiver and not model.lookup("len", scope):
+                run.setdefault("__len__", node)
+    found: list[tuple[cst.FunctionDef, str, Optional[cst.Call]]] = [(d, receiver, None) for d in defs]
+    for name, call in run.items():
+        for method in (inherited_method(model, cls, name), *overriding_methods(model, cls, name)):
+            params = positional_params(method) if method is not None else []
+            if params:
+                found.append((method, params[0].name.value, call))
     return found
 
 

@@ -26,11 +26,13 @@ class StaleGlobalInJit(Rule):
     method of `c` that assigns `self.P` runs between two calls of that name (shown at the
     write), and a jitted def a factory returns (`step = make_step()`, bound once) whose calls
     have the write between them, and a jit of a nested def that a method keeps for later calls
-    (`self._cache[key] = jax.jit(jax.vmap(solve))`, or a memoised method returning it) when
-    the def, or a nested def of the method it uses (a vector field given to
-    `diffrax.ODETerm`), reads `self.params` that another method changes (CellFlow 03bff12:
-    validation kept predicting with the untrained parameters; a train state's `apply_fn` is
-    the same in every new state and stays silent), and a name of another module (`settings.scale` after
+    (`self._cache[key] = jax.jit(jax.vmap(solve))`, a memoised method returning it, or one
+    stored on `self` under `if not hasattr(self, ...)`) when the def, a nested def of the
+    method it uses (a vector field given to `diffrax.ODETerm`) or a method it runs on `self`
+    (`len(self)`: `__len__`, a subclass's override included) reads `self.params` that another
+    method (of the class or a subclass) changes (CellFlow 03bff12: validation kept predicting
+    with the untrained parameters; rlpd's replay buffer sampled only its first transitions; a
+    train state's `apply_fn` is the same in every new state and stays silent), and a name of another module (`settings.scale` after
     `import settings`) that the program assigns (`settings.scale = 3.0`) between two calls of a
     jitted function that reads it, jitted in this module or, through the project index, in
     another one (shown at the write); a class read as a namespace (`Hyper.lr`) whose
