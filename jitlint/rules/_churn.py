@@ -35,7 +35,7 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_METHODS, PASS_THROUGH, RANGES_WITH_PROGRESS, SIZE_KEEPING_METHODS, TREE_MAPS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, TENSOR_CONVERSION_METHODS, NUMPY_VALUE_FUNCTIONS, DATA_SIZED_OUTPUTS,
+from jitlint.jaxfacts import (ARRAY_METHODS, LEAF_CASTING_UPDATES, PASS_THROUGH, RANGES_WITH_PROGRESS, SIZE_KEEPING_METHODS, TREE_MAPS, BATCH_KEEPING_CALLS, WEAK_SCALAR_ARRAYS, SHAPE_JOINING_CALLS, SHAPE_KEEPING_METHODS, TENSOR_CONVERSION_METHODS, NUMPY_VALUE_FUNCTIONS, DATA_SIZED_OUTPUTS,
                               AXES_KEEPING_CALLS, NUMPY_ARRAY_CONSTRUCTORS, ROW_INDEX_ARRAYS, SHAPE_KEEPING_CONVERSIONS, STRONG_ARRAY_CONSTRUCTORS)
 from jitlint.rule import FileContext
 from jitlint.project import module_name_for
@@ -915,6 +915,8 @@ class _ArgTypes:
         qualname = self.model.qualified_name(call.func, scope) or ""
         if qualname in STRONG_ARRAY_CONSTRUCTORS:  # also inside a returned expression
             return "float32"
+        if qualname in LEAF_CASTING_UPDATES:  # ``optax.apply_updates`` casts to each param's dtype
+            return ""
         argument = _dtype_argument(call)
         if argument is None or not (qualname.rpartition(".")[0] in ARRAY_MODULES or (
                 isinstance(call.func, cst.Attribute) and call.func.attr.value == "astype")):

@@ -29,7 +29,9 @@ class ChangingDtype(Rule):
     A weakly typed array made before a loop (`s = jnp.full((M,), s_init)` of a Python number, or
     `jnp.asarray(0.5)`, no dtype: `jaxfacts.WEAK_SCALAR_ARRAYS`, tested) that the loop feeds
     back through a jitted function returning it strongly typed (its result mixes in an array
-    every call passes strongly typed, followed through names, `jnp` functions and arithmetic)
+    every call passes strongly typed, followed through names, `jnp` functions and arithmetic,
+    or comes from `optax.apply_updates`, which casts each leaf to its parameter's dtype:
+    glaunti's `dt = jnp.array(0.0)`, 2 compiles; `jaxfacts.LEAF_CASTING_UPDATES`)
     is reported where it is made, where the dtype goes (QuantEcon kesten PR 118, inventory PR
     313), followed through names; a strongly typed constructor (`jnp.ones(())`,
     `jaxfacts.STRONG_ARRAY_CONSTRUCTORS`) and `jnp.array(1.0)` at the same argument (equinox#817).
