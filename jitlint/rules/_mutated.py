@@ -35,7 +35,7 @@ import libcst as cst
 from jitlint.rule import FileContext
 from jitlint.rules._context import class_methods, inherited_method, overriding_methods
 from jitlint.rules._jitted import FunctionLike, jitted_functions, positional_params
-from jitlint.rules._stale import Event, _Analysis, _attribute_loads, _is_container, _is_log_call, _parents
+from jitlint.rules._stale import Event, _Analysis, _attribute_loads, _is_container, _is_log_call, _parents, ancestors
 from jitlint.semantic import Binding, CallSite, Frame, Scope, dotted_name, has_decorator
 from jitlint.staticargs import target_def
 from jitlint.values import array_made_by, origin, target_leaves, value_flow
@@ -465,7 +465,7 @@ def _ignored_read(ctx: FileContext, load: cst.Attribute, parents: dict[int, cst.
     """``load`` is an argument of a log call, or of ``receiver.m(...)`` whose parameter ``m``
     (and each override of ``m`` in the module's subclasses) never reads."""
     scope = ctx.model.scope_of.get(_enclosing(parents, load)) or ctx.model.module_scope
-    if any(isinstance(p, cst.Call) and _is_log_call(p, scope, ctx.model) for p in _ancestors(parents, load)):
+    if any(isinstance(p, cst.Call) and _is_log_call(p, scope, ctx.model) for p in ancestors(parents, load)):
         return True
     arg = parents.get(id(load))
     call = parents.get(id(arg)) if isinstance(arg, cst.Arg) else None
@@ -490,15 +490,8 @@ def _ignored_read(ctx: FileContext, load: cst.Attribute, parents: dict[int, cst.
     return True
 
 
-def _ancestors(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    current = parents.get(id(node))
-    while current is not None:
-        yield current
-        current = parents.get(id(current))
-
-
 def _enclosing(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> Optional[cst.CSTNode]:
-    return next((p for p in _ancestors(parents, node) if isinstance(p, (cst.FunctionDef, cst.Lambda))), None)
+    return next((p for p in ancestors(parents, node) if isinstance(p, (cst.FunctionDef, cst.Lambda))), None)
 
 
 def _rebuilt_in_loop(bindings: list[Binding], write: Event) -> bool:

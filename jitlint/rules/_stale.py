@@ -39,7 +39,7 @@ from jitlint.rules._nnx import NNX_JIT, NNX_UPDATE, creates_nnx_object, in_place
 from jitlint.walk import own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel, argument_value, is_none
 from jitlint.staticargs import ARGNUM_JITS, spec_of
-from jitlint.values import GROW_METHODS, MUTATING_METHODS, assigned, code_text, constant_code, self_attribute_value, target_leaves, value_flow
+from jitlint.values import GROW_METHODS, MUTATING_METHODS, assigned, builtin_call, code_text, constant_code, self_attribute_value, target_leaves, value_flow
 from jitlint.walk import Walker, children, iter_nodes
 
 SKIPPED_JITS = frozenset({"flax.linen.jit"})
@@ -702,12 +702,13 @@ def _find_stale_instance_method_reads(ctx: FileContext) -> list[StaleRead]:
 
 
 def stale_memoised_closure_reads(ctx: FileContext) -> list[StaleRead]:
-    """A method that jits a nested def and memoises the jit (``self._cache[key] = fn``, or the
-    method itself is memoised: ``functools.lru_cache`` / ``cached_property``) so later calls
-    reuse it: what the def, and the nested defs of the method it uses (a vector field handed
-    to ``diffrax.ODETerm``), read as ``self.P`` is baked in at the first trace; flagged when
-    another method writes ``P`` after construction (CellFlow 03bff12: validation kept the
-    untrained parameters)."""
+    """A method that jits a nested def and keeps the jit for later calls (``self._cache[key] =
+    fn``; ``self._fn = fn`` under ``if not hasattr(self, ...)``; or the method itself is
+    memoised: ``functools.lru_cache`` / ``cached_property``): what the def, the nested defs of
+    the method it uses (a vector field handed to ``diffrax.ODETerm``) and the methods it runs
+    on ``self`` (``len(self)``) read as ``self.P`` is baked in at the first trace; flagged when
+    another method of the class or a subclass writes ``P`` after construction (CellFlow
+    03bff12: validation kept the untrained parameters; rlpd: a replay buffer's first length)."""
     return ctx.shared("stale-memoised-closure-reads", _find_stale_memoised_closure_reads)
 
 
@@ -791,13 +792,9 @@ def _memoises(model: SemanticModel, app, jitted: cst.FunctionDef, builder: cst.F
 def _under_receiver_test(node: cst.CSTNode, parents: dict[int, cst.CSTNode], receiver: str) -> bool:
     """``node`` runs under an ``if`` whose test reads ``receiver`` (``if not hasattr(self,
     "rng")``, ``if self._fn is None``)."""
-    current = parents.get(id(node))
-    while current is not None:
-        if isinstance(current, cst.If) and any(isinstance(n, cst.Name) and n.value == receiver
-                                               for n in iter_nodes(current.test)):
-            return True
-        current = parents.get(id(current))
-    return False
+    return any(isinstance(current, cst.If) and any(isinstance(n, cst.Name) and n.value == receiver
+                                                   for n in iter_nodes(current.test))
+               for current in ancestors(parents, node))
 
 
 def _closure_reads(model: SemanticModel, func: cst.FunctionDef, scope: Scope, cls: cst.ClassDef,
@@ -821,9 +818,8 @@ def _closure_reads(model: SemanticModel, func: cst.FunctionDef, scope: Scope, cl
             if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
                     and isinstance(node.func.value, cst.Name) and node.func.value.value == receiver:
                 run.setdefault(node.func.attr.value, node)
-            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" \
-                    and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name) \
-                    and node.args[0].value.value == receiver and not model.lookup("len", scope):
+            elif builtin_call(node, "len", model, scope) and len(node.args) == 1 \
+                    and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == receiver:
                 run.setdefault("__len__", node)
     found: list[tuple[cst.FunctionDef, str, Optional[cst.Call]]] = [(d, receiver, None) for d in defs]
     for name, call in run.items():
@@ -1058,6 +1054,14 @@ def _parents(body: cst.CSTNode) -> dict[int, cst.CSTNode]:
             parents[id(child)] = node
             stack.append(child)
     return parents
+
+
+def ancestors(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The nodes that hold ``node``, innermost first (``parents``: from ``_parents``)."""
+    current = parents.get(id(node))
+    while current is not None:
+        yield current
+        current = parents.get(id(current))
 
 
 def _static_field_read(node: cst.BaseExpression, parents: dict[int, cst.CSTNode]) -> bool:
