@@ -1597,6 +1597,16 @@ def returned_made_function(model: SemanticModel, flow: ValueFlow, call: cst.Call
     return found
 
 
+def returned_branches(model: SemanticModel, flow: ValueFlow, call: cst.Call, scope: Scope) -> list[cst.BaseExpression]:
+    """The expressions ``call`` may return (returned_values), each branch of a conditional
+    expression apart (``return jax.pmap(f) if ddp else jax.jit(f)``)."""
+    found: list[cst.BaseExpression] = []
+    for returned in returned_values(model, flow, call, scope):
+        value = returned.value
+        found += [value.body, value.orelse] if isinstance(value, cst.IfExp) else [value]
+    return found
+
+
 def function_returns(model: SemanticModel, function: cst.FunctionDef) -> list[Returned]:
     """The value of each ``return`` statement of ``function`` (empty as for returned_values)."""
     if function.asynchronous:

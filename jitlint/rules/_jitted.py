@@ -27,7 +27,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._context import PARTIAL_CONSTRUCTORS, calling_context, inherited_method, sole_override
 from jitlint.semantic import Scope, SemanticModel, argument_value, dotted_name, has_decorator, is_none
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, signature_kept, spec_of, target_def
-from jitlint.values import class_namespace_alias, returned_values, self_attribute_value, value_flow
+from jitlint.values import class_namespace_alias, returned_branches, self_attribute_value, value_flow
 from jitlint.walk import Walker, iter_nodes
 
 # jit kinds whose non-static arguments are traced as arrays (JIT8xx); filtering jits make every
@@ -434,7 +434,7 @@ def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
     def factory_app(call: cst.Call, scope: Scope) -> Optional[JitApplication]:
         """``make_update(0.1)`` of a module function whose every return is one jit
         application (``return jax.jit(update)``): the call gives a function that one jits."""
-        returned = {by_call.get(r.value) for r in returned_values(model, flow, call, scope)}  # type: ignore[arg-type]
+        returned = {by_call.get(value) for value in returned_branches(model, flow, call, scope)}  # type: ignore[arg-type]
         return returned.pop() if len(returned) == 1 else None
 
     for site in model.calls:

@@ -37,7 +37,7 @@ from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec
 from jitlint.values import (
     IterationValues, Varying, array_made_by, assigned, builtin_call, class_attribute_value, class_namespace_alias, conditional_within, dict_item_value, elementwise_operands, function_returns, origin,
     reaching_values, statements_in,
-    returned_values, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, self_attribute_value, unpacked_keywords,
+    returned_branches, returned_values, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, self_attribute_value, unpacked_keywords,
     ValueFlow, value_flow,
 )
 from jitlint.walk import iter_nodes, source_text as _src
@@ -248,11 +248,7 @@ def _named_static(name: str) -> bool:
 
 
 def _find_shifted_static_argnums(ctx: FileContext) -> list[ShiftedStatics]:
-    given_arrays: dict[tuple[int, str], cst.CSTNode] = {}
-    for use in all_static_uses(ctx):
-        if unhashable(ctx, use.value, use.scope) is not None:
-            given_arrays.setdefault((id(use.spec), use.param), use.arg)
-    found = []
+    candidates = []  # (app, spec, marked, meant): named alike, before asking what calls pass
     for app, spec in specs(ctx):
         count = len(spec.positional)
         if spec.filtering or spec.bound or not spec.checkable or not spec.static_argnums \
@@ -261,8 +257,16 @@ def _find_shifted_static_argnums(ctx: FileContext) -> list[ShiftedStatics]:
         marked = tuple(dict.fromkeys(spec.positional[n % count] for n in spec.static_argnums))
         static = set(marked) | set(spec.static_argnames or ())
         meant = tuple(p for p in spec.positional if p not in static and _named_static(p))
-        if not meant or len(meant) != len(marked) or any(_named_static(p) for p in static):
-            continue
+        if meant and len(meant) == len(marked) and not any(_named_static(p) for p in static):
+            candidates.append((app, spec, marked, meant))
+    if not candidates:
+        return []
+    given_arrays: dict[tuple[int, str], cst.CSTNode] = {}
+    for use in all_static_uses(ctx):
+        if unhashable(ctx, use.value, use.scope) is not None:
+            given_arrays.setdefault((id(use.spec), use.param), use.arg)
+    found = []
+    for app, spec, marked, meant in candidates:
         function = target_def(app, ctx.model)
         params = (*function.params.posonly_params, *function.params.params) \
             if isinstance(function, cst.FunctionDef) else ()
@@ -683,11 +687,8 @@ class _Callees:
             and len(binding.node.targets) == 1 else None
         if not isinstance(value, cst.Call):
             return None
-        made = []
-        for returned in returned_values(self.model, value_flow(self.ctx), value, binding.scope):
-            branches = [returned.value.body, returned.value.orelse] if isinstance(returned.value, cst.IfExp) \
-                else [returned.value]
-            made += [self.by_call.get(branch) for branch in branches]  # type: ignore[call-overload]
+        made = [self.by_call.get(branch)  # type: ignore[call-overload]
+                for branch in returned_branches(self.model, value_flow(self.ctx), value, binding.scope)]
         if not made or any(spec is None for spec in made) \
                 or len({spec.effective_static()[0] for spec in made}) != 1:  # type: ignore[union-attr]
             return None
@@ -1280,12 +1281,20 @@ def _stored_params(init: cst.FunctionDef) -> dict[str, str]:
     return stored
 
 
-def passed_non_jax_value(ctx: FileContext, use: StaticUse) -> Optional[NonJaxValue]:
-    """What a traced argument holds that is no valid JAX type (JIT807), followed through names;
-    a name the loop rebinds from the jitted call's own output is judged by its first value."""
-    return non_jax_value(ctx, use.value, use.scope) or narrowed_to_str(ctx, use.value, use.site) or (
-        first_value(ctx, use.value, use.scope, lambda binding: jitted_output(ctx, binding))
-        if isinstance(use.value, cst.Name) else None)
+def non_jax_traced_uses(ctx: FileContext) -> list[tuple[StaticUse, NonJaxValue]]:
+    """(JIT807; JIT808 asks which plain classes arrive this way) Each traced argument that
+    holds no valid JAX type, with what it holds, followed through names; a name the loop
+    rebinds from the jitted call's own output is judged by its first value."""
+    def compute(ctx: FileContext) -> list[tuple[StaticUse, NonJaxValue]]:
+        found = []
+        for use in traced_uses(ctx):
+            value = non_jax_value(ctx, use.value, use.scope) or narrowed_to_str(ctx, use.value, use.site) or (
+                first_value(ctx, use.value, use.scope, lambda binding: jitted_output(ctx, binding))
+                if isinstance(use.value, cst.Name) else None)
+            if value is not None:
+                found.append((use, value))
+        return found
+    return ctx.shared("non-jax-traced-uses", compute)
 
 
 def jitted_output(ctx: FileContext, binding: Binding) -> bool:

@@ -5,7 +5,7 @@ from jitlint.walk import source_text as _code
 from jitlint.jaxfacts import NON_JAX_RESULTS
 from jitlint.rules._arguments import (ARRAY, CLASS, CONFIG, ENUM, FIELD, FLAG, FUNCTION, HALF, ITERATOR, LEAF, LIBRARY, MODULE, OBJECT, RESULT, STR,
                                       non_jax_value)
-from jitlint.rules._static import StaticUse, array_leaf_uses, passed_non_jax_value, shifted_static_argnums, traced_uses
+from jitlint.rules._static import StaticUse, array_leaf_uses, non_jax_traced_uses, shifted_static_argnums
 
 
 class NonJaxTypeArgument(Rule):
@@ -127,12 +127,9 @@ class NonJaxTypeArgument(Rule):
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         class_causes: set[tuple[str, str]] = set()
         shifted = {(id(found.spec), param) for found in shifted_static_argnums(ctx) for param in found.meant}
-        for use in traced_uses(ctx):
+        for use, found in non_jax_traced_uses(ctx):
             if (id(use.spec), use.param) in shifted:
                 continue  # the spec's numbers point at other parameters: JIT709
-            found = passed_non_jax_value(ctx, use)
-            if found is None:
-                continue
             if found.kind == FLAG:
                 yield Violation(use.arg, f"{use.where()} is {found.what}: jit traces those flags as arrays, so "
                                          f"the layer's `if` raises TracerBoolConversionError when the model runs; "

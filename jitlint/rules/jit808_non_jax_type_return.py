@@ -5,7 +5,7 @@ import libcst as cst
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._arguments import ARRAY, FLAG, FUNCTION, OBJECT, non_jax_value
 from jitlint.rules._jitted import TRACING_JITS, jitted_functions, jitted_lambdas
-from jitlint.rules._static import passed_non_jax_value, traced_uses
+from jitlint.rules._static import non_jax_traced_uses
 from jitlint.walk import own_nodes
 
 
@@ -68,8 +68,7 @@ class NonJaxTypeReturn(Rule):
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         # (jitted function, class) where a call passes an instance of a plain class traced: the
         # call raises there first (JIT807), and the fix, in the class, is the same
-        passed = {(use.spec.name, found.name) for use in traced_uses(ctx)
-                  if (found := passed_non_jax_value(ctx, use)) is not None and found.kind == OBJECT}
+        passed = {(use.spec.name, found.name) for use, found in non_jax_traced_uses(ctx) if found.kind == OBJECT}
         for jitted in (*jitted_functions(ctx).values(), *jitted_lambdas(ctx).values()):
             if not jitted.apps or any(app.jit.qualname not in TRACING_JITS for app in jitted.apps):
                 continue
