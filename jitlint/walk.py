@@ -99,6 +99,26 @@ def own_nodes_in_order(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
             stack.extend(reversed(children(current)))
 
 
+def parent_map(root: cst.CSTNode) -> dict[int, cst.CSTNode]:
+    """id(node) -> its parent, for the nodes under ``root``."""
+    parents: dict[int, cst.CSTNode] = {}
+    stack: list[cst.CSTNode] = [root]
+    while stack:
+        node = stack.pop()
+        for child in children(node):
+            parents[id(child)] = node
+            stack.append(child)
+    return parents
+
+
+def ancestors(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The nodes that hold ``node``, innermost first (``parents``: from ``parent_map``)."""
+    current = parents.get(id(node))
+    while current is not None:
+        yield current
+        current = parents.get(id(current))
+
+
 class Walker:
     """Subclass and define ``visit_<NodeType>(node)`` (return False to skip the children) and
     ``leave_<NodeType>(node)``, or ``on_visit(node)`` / ``on_leave(node)`` for every node (as

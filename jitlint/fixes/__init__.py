@@ -47,6 +47,7 @@ from jitlint.source import SourceError, decode_source, read_source
 from jitlint.rule import FileContext, Violation
 from jitlint.rules import ALL_RULES
 from jitlint.semantic import build_model
+from jitlint.walk import ancestors, parent_map
 
 MAX_PASSES = 25
 SAFE, UNSAFE = "safe", "unsafe"  # a fix's applicability, as ruff names them
@@ -203,7 +204,7 @@ def _propose(text: str, path: str, settings: Settings, wanted: set,
         module = cst.parse_module(text)
     except cst.ParserSyntaxError:
         return None
-    parents = _parents(module)
+    parents = parent_map(module)
     accepted: list[Edit] = []
     applied: list[AppliedFix] = []
     for (code, line, column), outcome in _outcomes(module, path, settings, {c for c, _, _ in wanted}):
@@ -232,29 +233,11 @@ def _outcomes(module: cst.Module, path: str, settings: Settings,
 
 
 def _overlap(a: Edit, b: Edit, parents: dict) -> bool:
-    def ancestors(node):
-        while node is not None:
-            yield node
-            node = parents.get(node)
-
     for x in a.regions:
         for y in b.regions:
-            if any(n is y for n in ancestors(x)) or any(n is x for n in ancestors(y)):
+            if any(n is y for n in (x, *ancestors(parents, x))) or any(n is x for n in (y, *ancestors(parents, y))):
                 return True
     return False
-
-
-def _parents(module: cst.Module) -> dict:
-    parents: dict = {}
-
-    class _Visitor(cst.CSTVisitor):
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            for child in node.children:
-                parents[child] = node
-            return True
-
-    module.visit(_Visitor())
-    return parents
 
 
 class _Apply(cst.CSTTransformer):

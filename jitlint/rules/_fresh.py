@@ -58,7 +58,7 @@ from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, ar
 from jitlint.staticargs import IDENTITY, UNHASHABLE
 from jitlint.staticargs import UNKNOWN as UNKNOWN_CLASS
 from jitlint.values import constant_code, target_leaves, value_flow
-from jitlint.walk import Walker, children, iter_nodes
+from jitlint.walk import Walker, children, iter_nodes, parent_map
 
 # equinox's transforms return Modules that compare equal field by field; equinox's jits take
 # the callable as a static (strongly held, compared by equality) key: one compile.
@@ -1173,10 +1173,7 @@ class _Analysis:
         statement = site.statement if site is not None else None
         if statement is None:
             return call
-        parent: dict[int, cst.CSTNode] = {}
-        for node in iter_nodes(statement):
-            for child in children(node):
-                parent[id(child)] = node
+        parent = parent_map(statement)
         use: cst.BaseExpression = call
         while True:
             above = parent.get(id(use))

@@ -35,11 +35,11 @@ import libcst as cst
 from jitlint.rule import FileContext
 from jitlint.rules._context import class_methods, inherited_method, overriding_methods
 from jitlint.rules._jitted import FunctionLike, jitted_functions, positional_params
-from jitlint.rules._stale import Event, _Analysis, _attribute_loads, _is_container, _is_log_call, _parents, ancestors
+from jitlint.rules._stale import Event, StaleAnalysis, attribute_loads, is_container, is_log_call
 from jitlint.semantic import Binding, CallSite, Frame, Scope, dotted_name, has_decorator
 from jitlint.staticargs import target_def
 from jitlint.values import array_made_by, origin, target_leaves, value_flow
-from jitlint.walk import Walker, iter_nodes
+from jitlint.walk import Walker, ancestors, iter_nodes, parent_map
 
 # Calls that register a class as a pytree (its first argument), and class decorators that do.
 PYTREE_REGISTRATIONS = frozenset({
@@ -94,7 +94,7 @@ def _analyse(ctx: FileContext) -> list[MutatedStatic]:
     if not groups:
         return []
     jitted = set(jitted_functions(ctx))
-    analysis = _Analysis(ctx.model, jitted)
+    analysis = StaleAnalysis(ctx.model, jitted)
     found = []
     for passings in groups.values():
         first = min(passings, key=lambda p: p.order)
@@ -196,7 +196,7 @@ def _creation(ctx: FileContext, binding: Binding) -> Optional[tuple[cst.Call, Sc
     call of the function (``train(x, Config(1.0))``, at least one) passes it, when each builds
     an object with the same callee.  None for a literal, a container, an array, or unknown."""
     if binding.kind == "assign":
-        if isinstance(binding.value, cst.Call) and not _is_container(binding) \
+        if isinstance(binding.value, cst.Call) and not is_container(binding) \
                 and array_made_by(ctx.model, binding.value, binding.scope) is None:
             return binding.value, binding.scope
         return None
@@ -446,8 +446,8 @@ def _attributes_read(ctx: FileContext, passing: _Passing, cls: Optional[cst.Clas
     seen: set[str] = set()
     while pending:
         body, receiver = pending.pop()
-        parents = _parents(body)
-        for load in _attribute_loads(body, receiver):
+        parents = parent_map(body)
+        for load in attribute_loads(body, receiver):
             name = load.attr.value
             if _ignored_read(ctx, load, parents, receiver, cls):
                 continue
@@ -465,7 +465,7 @@ def _ignored_read(ctx: FileContext, load: cst.Attribute, parents: dict[int, cst.
     """``load`` is an argument of a log call, or of ``receiver.m(...)`` whose parameter ``m``
     (and each override of ``m`` in the module's subclasses) never reads."""
     scope = ctx.model.scope_of.get(_enclosing(parents, load)) or ctx.model.module_scope
-    if any(isinstance(p, cst.Call) and _is_log_call(p, scope, ctx.model) for p in ancestors(parents, load)):
+    if any(isinstance(p, cst.Call) and is_log_call(p, scope, ctx.model) for p in ancestors(parents, load)):
         return True
     arg = parents.get(id(load))
     call = parents.get(id(arg)) if isinstance(arg, cst.Arg) else None
@@ -511,8 +511,8 @@ def _stale_read(ctx: FileContext, passing: _Passing, cls: Optional[cst.ClassDef]
     deep = _path_read(passing, path) if path is not None else None
     if deep is not None:
         return deep
-    parents = _parents(passing.function.body)
-    reads = [r for r in _attribute_loads(passing.function.body, passing.param)
+    parents = parent_map(passing.function.body)
+    reads = [r for r in attribute_loads(passing.function.body, passing.param)
              if not _ignored_read(ctx, r, parents, passing.param, cls)]
     chosen = [r for r in reads if r.attr.value == attribute] or reads
     return chosen[0] if chosen else passing.shown

@@ -40,7 +40,7 @@ from jitlint.walk import own_nodes
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel, argument_value, is_none
 from jitlint.staticargs import ARGNUM_JITS, spec_of
 from jitlint.values import GROW_METHODS, MUTATING_METHODS, assigned, builtin_call, code_text, constant_code, self_attribute_value, target_leaves, value_flow
-from jitlint.walk import Walker, children, iter_nodes
+from jitlint.walk import Walker, ancestors, children, iter_nodes, parent_map
 
 SKIPPED_JITS = frozenset({"flax.linen.jit"})
 # Transformations whose result, jitted, traces the function they wrap.
@@ -94,7 +94,7 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
     for func, app in transformed.items():
         jitted.setdefault(func, JittedFunction(func)).apps.append(app)
     if not jitted:
-        return list(_partial_bound_mutations(ctx, _Analysis(ctx.model, set())))
+        return list(_partial_bound_mutations(ctx, StaleAnalysis(ctx.model, set())))
     order = ctx.model.order
     calls_of: dict[cst.FunctionDef, list[Event]] = {}
     by_app = {id(app): func for func, app in transformed.items()}
@@ -116,7 +116,7 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
     for func, entry in jitted.items():
         for site in _factory_calls(ctx, func, entry):
             calls_of.setdefault(func, []).append(Event(site.frame, order(site.node)))
-    analysis = _Analysis(ctx.model, set(jitted), calls_of, calling_context(ctx).runs_traced)
+    analysis = StaleAnalysis(ctx.model, set(jitted), calls_of, calling_context(ctx).runs_traced)
     found = []
     for func, entry in jitted.items():
         calls = [e for e in calls_of.get(func, []) if not _inside(e.frame, func)]
@@ -126,7 +126,7 @@ def _analyse(ctx: FileContext) -> list[StaleRead]:
     return found
 
 
-def _partial_bound_mutations(ctx: FileContext, analysis: "_Analysis") -> Iterator[StaleRead]:
+def _partial_bound_mutations(ctx: FileContext, analysis: "StaleAnalysis") -> Iterator[StaleRead]:
     """``p = jax.jit(partial(f, b=data))`` then ``data.append(x)`` between calls of ``p``: the
     partial holds the list itself, so without jit ``f`` sees it grow; jit read it at the first
     trace and keeps that.  (Rebinding ``data`` changes nothing with or without jit: the
@@ -206,7 +206,7 @@ def _find_host_state_reads(ctx: FileContext) -> list[StaleRead]:
               if not any(app.jit.qualname in SKIPPED_JITS for app in j.apps)}
     found = []
     if jitted:
-        analysis = _Analysis(model, set(jitted))
+        analysis = StaleAnalysis(model, set(jitted))
         calls: dict[cst.FunctionDef, list] = {}
         for jc in jitted_calls(ctx):
             calls.setdefault(jc.func, []).append(model.call_site_of[jc.call])
@@ -282,7 +282,7 @@ def _first_host_read(ctx: FileContext, body, depth: int = 0) -> Optional[tuple[c
                                                   if depth == 0):
             helpers.append(site)
     jitted = set(jitted_functions(ctx))
-    for site in helpers:  # (plain helper defs are bodies of their own: _Analysis._helpers)
+    for site in helpers:  # (plain helper defs are bodies of their own: StaleAnalysis._helpers)
         callee = calling_context(ctx).callee(site.node, site.frame.scope) \
             if isinstance(site.node.func, cst.Attribute) else None
         if isinstance(callee, cst.FunctionDef) and callee is not body and callee not in jitted \
@@ -580,7 +580,7 @@ def _find_stale_imported_reads(ctx: FileContext) -> list[StaleRead]:
             if found:
                 reads.setdefault(qualname, {read: None for read in found})
                 calls.setdefault(qualname, []).append(Event(site.frame, model.order(site.node)))
-    analysis = _Analysis(model, set(jitted_functions(ctx)))
+    analysis = StaleAnalysis(model, set(jitted_functions(ctx)))
     stale = []
     for function, names in reads.items():
         for name, read in names.items():
@@ -658,7 +658,7 @@ def stale_instance_method_reads(ctx: FileContext) -> list[StaleRead]:
 def _find_stale_instance_method_reads(ctx: FileContext) -> list[StaleRead]:
     model = ctx.model
     found: list[StaleRead] = []
-    analysis: Optional[_Analysis] = None
+    analysis: Optional[StaleAnalysis] = None
     for app in ctx.jit_applications:
         target, scope = app.target, app.frame.scope
         if app.jit.qualname in SKIPPED_JITS or app.call is None or not isinstance(target, cst.Attribute) \
@@ -676,13 +676,13 @@ def _find_stale_instance_method_reads(ctx: FileContext) -> list[StaleRead]:
             continue
         receiver = positional_params(method)[0].name.value
         reads: dict[str, cst.Attribute] = {}
-        for node in _attribute_loads(method.body, receiver):
+        for node in attribute_loads(method.body, receiver):
             reads.setdefault(node.attr.value, node)
         writes = _instance_writes(ctx, instance, cls, set(reads))
         if not writes:
             continue
         if analysis is None:
-            analysis = _Analysis(model, set())
+            analysis = StaleAnalysis(model, set())
         stops = (instance.scope.node,) if instance.scope.kind == "function" else ()
         calls = [Event(site.frame, model.order(site.node)) for site in model.calls_to(jitted)]
         for attr, event, shown in writes:
@@ -742,8 +742,8 @@ def _find_stale_memoised_closure_reads(ctx: FileContext) -> list[StaleRead]:
             writes.update(_attribute_writes(ctx, owner, class_methods(owner), builder.name.value))
         seen: set[str] = set()
         for func, func_receiver, via in _closure_reads(model, jitted, made_in, cls, receiver):
-            parents = _parents(func.body)
-            for node in _attribute_loads(func.body, func_receiver):
+            parents = parent_map(func.body)
+            for node in attribute_loads(func.body, func_receiver):
                 attr = node.attr.value
                 if attr in methods or attr in seen or attr not in writes or _static_field_read(node, parents):
                     continue  # (a train state's ``apply_fn`` is the same function in every new state)
@@ -775,7 +775,7 @@ def _memoises(model: SemanticModel, app, jitted: cst.FunctionDef, builder: cst.F
         return value is not None and (id(value) in kept or (isinstance(value, cst.Name) and value.value in kept))
     if any(_memoiser(model, d, scope) is not None for d in builder.decorators):
         return any(isinstance(n, cst.Return) and is_kept(n.value) for n in iter_nodes(builder.body))
-    parents = _parents(builder.body)
+    parents = parent_map(builder.body)
     for node in iter_nodes(builder.body):
         if not isinstance(node, cst.Assign) or not is_kept(node.value):
             continue
@@ -919,7 +919,7 @@ def state_changed_after_construction(ctx: FileContext, cls: cst.ClassDef, method
                         order = ctx.model.order(statement)
                         assigned[t.target.attr.value] = min(order, assigned.get(t.target.attr.value, order))
         found, seen = [], set()
-        for node in _attribute_loads(method.body, receiver):
+        for node in attribute_loads(method.body, receiver):
             attr = node.attr.value
             if attr in methods or attr in seen or attr not in writes \
                     or ctx.model.order(node) > assigned.get(attr, ctx.model.order(node)):
@@ -930,7 +930,7 @@ def state_changed_after_construction(ctx: FileContext, cls: cst.ClassDef, method
     return ctx.shared(("state-changed-after-construction", id(method), builder), compute)
 
 
-def _attribute_loads(body: cst.CSTNode, receiver: str) -> list[cst.Attribute]:
+def attribute_loads(body: cst.CSTNode, receiver: str) -> list[cst.Attribute]:
     loads: list[cst.Attribute] = []
 
     class _Loads(Walker):
@@ -1044,26 +1044,6 @@ def _written_attributes(node: Optional[cst.CSTNode], name: str) -> Optional[set[
     return found or None
 
 
-def _parents(body: cst.CSTNode) -> dict[int, cst.CSTNode]:
-    """id(node) -> its parent, for the nodes under ``body``."""
-    parents: dict[int, cst.CSTNode] = {}
-    stack: list[cst.CSTNode] = [body]
-    while stack:
-        node = stack.pop()
-        for child in node.children:
-            parents[id(child)] = node
-            stack.append(child)
-    return parents
-
-
-def ancestors(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """The nodes that hold ``node``, innermost first (``parents``: from ``_parents``)."""
-    current = parents.get(id(node))
-    while current is not None:
-        yield current
-        current = parents.get(id(current))
-
-
 def _static_field_read(node: cst.BaseExpression, parents: dict[int, cst.CSTNode]) -> bool:
     """``state.actor.apply_fn``: the read ends in a static field of a library train state
     (jaxfacts.STATIC_STATE_FIELD_NAMES), which ``.replace(params=...)`` carries over unchanged."""
@@ -1099,7 +1079,7 @@ def _body(frame: Frame) -> cst.CSTNode:
     return frame.node
 
 
-class _Analysis:
+class StaleAnalysis:
     def __init__(self, model: SemanticModel, jitted: set[cst.FunctionDef],
                  calls_of: Optional[dict[cst.FunctionDef, list[Event]]] = None,
                  runs_traced: Optional[Callable[[Frame], bool]] = None) -> None:
@@ -1198,7 +1178,7 @@ class _Analysis:
         not an ``assert``, an assertion call or a print/log argument.  JAX's own tests read a
         flag that way on purpose (``self.assertTrue(python_should_be_executing)``) to see
         whether Python re-runs."""
-        parents = _parents(func.body)
+        parents = parent_map(func.body)
         for node, scope in _loads_with_scopes(self.model, func):
             if node.value != name:
                 continue
@@ -1234,7 +1214,7 @@ class _Analysis:
                 if self._same(name, site.frame.scope, bindings):
                     yield "mutated", Event(site.frame, self.model.order(site.node))
             return
-        if not all(_is_container(b) for b in bindings):
+        if not all(is_container(b) for b in bindings):
             return  # obj.update(...) may be pure (optax); only builtin containers are followed
         for site in self.method_calls.get(name, ()):
             if self._same(name, site.frame.scope, bindings):
@@ -1522,7 +1502,7 @@ def _reads_loop_bound_name(expr: cst.BaseExpression, loop: cst.CSTNode) -> bool:
     return any(name.value in bound for name in name_loads(expr))
 
 
-def _is_container(binding: Binding) -> bool:
+def is_container(binding: Binding) -> bool:
     """Bound to a list/dict/set display, comprehension or ``list()``/``dict()``/``set()``."""
     value = binding.value
     if binding.kind != "assign" or value is None:
@@ -1573,7 +1553,7 @@ def _loads_with_scopes(model: SemanticModel, func: cst.FunctionDef) -> list[tupl
 LOGGING_CALLS = ("logging.", "warnings.warn", "absl.logging.")
 
 
-def _is_log_call(call: cst.Call, scope: Scope, model: SemanticModel) -> bool:
+def is_log_call(call: cst.Call, scope: Scope, model: SemanticModel) -> bool:
     func = call.func
     if isinstance(func, cst.Name) and func.value == "print" and not model.lookup("print", scope):
         return True
@@ -1595,7 +1575,7 @@ def _checked_at_trace_time(node: cst.CSTNode, parents: dict[int, cst.CSTNode], s
     while parent is not None:
         if isinstance(parent, cst.Assert):
             return True
-        if isinstance(parent, cst.Call) and (_is_assertion_call(parent) or _is_log_call(parent, scope, model)):
+        if isinstance(parent, cst.Call) and (_is_assertion_call(parent) or is_log_call(parent, scope, model)):
             return True
         if isinstance(parent, (cst.BaseCompoundStatement, cst.SimpleStatementLine)):
             return False
@@ -1959,7 +1939,7 @@ class _StateFlowOfFunction:
         return False
 
     def _is_log_call(self, call: cst.Call, scope: Scope) -> bool:
-        return _is_log_call(call, scope, self.model)
+        return is_log_call(call, scope, self.model)
 
     # ------------------------------------------------------------------ containers
     def _mutations(self, reported: set[str]) -> Iterator[StateFlow]:
@@ -1990,7 +1970,7 @@ class _StateFlowOfFunction:
             # a parameter of an enclosing def: a container only by how it is used here (``tot[0] +=
             # x``, ``out.append(x)``), not by a method that optimizers have too (``opt.update``)
             by_use = not isinstance(parent, cst.Attribute) or parent.attr.value in GROW_METHODS
-            if not all(_is_container(b) or (by_use and self._closed_over_param(b)) for b in bindings):
+            if not all(is_container(b) or (by_use and self._closed_over_param(b)) for b in bindings):
                 continue
             reported.add(node.value)
             yield StateFlow(_statement_of(node, self.parents), self.func, node.value, "leak", "")
@@ -2109,7 +2089,7 @@ class _StateFlowOfFunction:
                         updates.update(id(n) for n in iter_nodes(node))
                         continue
                 bookkeeping = node.test if isinstance(node, (cst.If, cst.While)) else node if isinstance(
-                    node, cst.Call) and _is_log_call(node, self.model.scope_of.get(body, self.model.module_scope),
+                    node, cst.Call) and is_log_call(node, self.model.scope_of.get(body, self.model.module_scope),
                                                      self.model) else None
                 if bookkeeping is not None:  # ``if self.n_traces > 1: print(...)``: trace bookkeeping
                     updates.update(id(n) for n in iter_nodes(bookkeeping))
