@@ -172,8 +172,9 @@ def counted_batches(loop: cst.CSTNode, container: "cst.FunctionDef | cst.Module"
 
 
 def counted_slice(piece: cst.Slice, loop: cst.CSTNode, size: str) -> bool:
-    """``x[i * B:(i + 1) * B]`` (or ``x[i * B:i * B + B]``) for ``for i in range(...)``, also
-    through names the loop binds once: ``start = i * B; end = start + B; x[start:end]``."""
+    """``x[i * B:(i + 1) * B]`` (or ``x[i * B:i * B + B]``, the end clipped to the data by
+    ``min(..., n)``) for ``for i in range(...)``, also through names the loop binds once:
+    ``start = i * B; end = start + B; x[start:end]``."""
     parts = _loop_parts(loop)
     if parts is None or not isinstance(parts[0], cst.Name) or piece.step is not None:
         return False
@@ -191,6 +192,9 @@ def counted_slice(piece: cst.Slice, loop: cst.CSTNode, size: str) -> bool:
         return expr
 
     low, high = bound(piece.lower), bound(piece.upper)
+    # ``end = min((i + 1) * B, n)``: clipping to the data keeps the last batch short, as
+    # slicing past the end does
+    high = next((o for o in _clipped(high) or () if isinstance(o, cst.BinaryOperation)), high)
     if not _times(low, counter, size) or not isinstance(high, cst.BinaryOperation):
         return False
     if isinstance(high.operator, cst.Multiply):  # ``(i + 1) * B``
@@ -510,8 +514,8 @@ def sliced_to_end(loop: cst.CSTNode, generator: cst.FunctionDef,
 
 def data_length(expr: cst.BaseExpression, generator: cst.FunctionDef, depth: int = 0,
                 lengths: frozenset[str] = frozenset()) -> bool:
-    """``len(data)`` / ``x.shape[0]``, or a name the generator assigns from one, or an
-    attribute of ``lengths``: the length of the data itself.  A count given from outside
+    """``len(data)`` / ``x.shape[0]``, or a name the generator assigns from one (or an item
+    of a list of them), or an attribute of ``lengths``: the length of the data itself.  A count given from outside
     (``num_samples=16``) may well be a multiple of
     the batch size: not judged, as JIT504's own ``range(0, len(x), B)`` form requires."""
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "len":
@@ -521,6 +525,11 @@ def data_length(expr: cst.BaseExpression, generator: cst.FunctionDef, depth: int
         return True
     if isinstance(expr, cst.Attribute) and lengths:
         return src(expr) in lengths
+    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and depth < 2:
+        # ``n = sizes[0]`` of ``sizes = [a.shape[0] for a in jtu.tree_leaves(data)]``: the
+        # length of a pytree's leaves
+        value = assigned_once(generator, expr.value.value)
+        return isinstance(value, cst.ListComp) and data_length(value.elt, generator, depth + 1, lengths)
     if isinstance(expr, cst.IfExp) and isinstance(expr.test, cst.Name):  # ``... if drop_last else n``
         return data_length(expr.orelse, generator, depth, lengths)
     if isinstance(expr, cst.Name) and depth < 2:

@@ -37,7 +37,9 @@ class RaggedLastBatch(Rule):
     generator a factory returns, `train_iter, n = make_ds(...)` then `train_iter()`; or counting
     `for i in range(num_batches)` with `num_batches = full +
     bool(rest)` of `divmod(num_train, B)` (or `math.ceil(n / B)`, `-(-n // B)`, `(n + B - 1) //
-    B`) and slicing `perm[i * B:(i + 1) * B]`, as JAX's own
+    B`) and slicing `perm[i * B:(i + 1) * B]` (the end may be clipped, `min((i + 1) * B, n)`,
+    and the length that of a pytree's leaves, `[a.shape[0] for a in jtu.tree_leaves(data)][0]`,
+    as in the equinox-style loader of a Lorenz emulator notebook, 2 compiles), as JAX's own
     MNIST example does, its batches drawn with `next(batches)`), or a function of the module that
     returns a list of such batches (`return [(x[i:i + 32], y[i:i + 32]) for i in range(0, n,
     32)]`, neurobayes' `split_in_batches`; a count `n` the def is given is judged at the call:
