@@ -247,7 +247,7 @@ def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: 
     reported: set[int] = set()  # loops already reported: two calls of the helper there hand it one batch
     for leaf in (leaf for arg in jc.dynamic_args() for leaf in _display_leaves(arg.value)):
         callee = jc.call.func.value if isinstance(jc.call.func, cst.Name) else None
-        param = _forwarded_param(ctx.model, flow, leaf, site.frame.scope, function, callee=callee)
+        param = forwarded_param(ctx.model, flow, leaf, site.frame.scope, function, callee=callee)
         if param is None:
             continue
         for caller in sorted(calling_context(ctx).call_sites(function),
@@ -271,19 +271,19 @@ def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: 
                     break
 
 
-def _forwarded_param(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
+def forwarded_param(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,
                      function: cst.FunctionDef, depth: int = 0, callee: Optional[str] = None) -> Optional[str]:
     """The parameter of ``function`` that ``expr`` is, up to shape-keeping steps (``q[None]``,
     ``q.astype(...)``, ``jnp.asarray(q)``, a name bound to one of those)."""
     if depth > 3:
         return None
     if isinstance(expr, cst.Subscript) and all(_adds_axis_only(element.slice) for element in expr.slice):
-        return _forwarded_param(model, flow, expr.value, scope, function, depth + 1, callee)  # ``q[None]``
+        return forwarded_param(model, flow, expr.value, scope, function, depth + 1, callee)  # ``q[None]``
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in SHAPE_KEEPING_METHODS:
-        return _forwarded_param(model, flow, expr.func.value, scope, function, depth + 1, callee)
+        return forwarded_param(model, flow, expr.func.value, scope, function, depth + 1, callee)
     if isinstance(expr, cst.Call) and expr.args and expr.args[0].keyword is None and not expr.args[0].star \
             and model.qualified_name(expr.func, scope) in SHAPE_KEEPING_CONVERSIONS:
-        return _forwarded_param(model, flow, expr.args[0].value, scope, function, depth + 1, callee)
+        return forwarded_param(model, flow, expr.args[0].value, scope, function, depth + 1, callee)
     if not isinstance(expr, cst.Name):
         return None
     binding = flow.single(expr, scope)
@@ -300,7 +300,7 @@ def _forwarded_param(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpres
     if binding.kind == "param" and binding.scope is model.scope_of[function]:
         return binding.name
     value = assigned(binding).value if binding.kind == "assign" else None
-    return _forwarded_param(model, flow, value, binding.scope, function, depth + 1, callee) if value is not None else None
+    return forwarded_param(model, flow, value, binding.scope, function, depth + 1, callee) if value is not None else None
 
 
 def _adds_axes(subscript: cst.Subscript) -> bool:
