@@ -55,7 +55,7 @@ from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
                               argument_value, dotted_name, has_decorator, is_none, passed_values)
-from jitlint.values import (array_made_by, builtin_call, Returned, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, function_returns,
+from jitlint.values import (array_made_by, builtin_call, literal_truth, Returned, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, function_returns,
                             method_of_self, origin, returned_made_function, returned_values,
                             self_attribute_value, single_local_base, tuple_elements, unpacked_call, value_flow)
 from jitlint.walk import children, iter_nodes, own_nodes, source_text
@@ -76,6 +76,14 @@ TIMERS = BENCHMARK_TIMERS | frozenset({"time.time", "time.perf_counter", "time.m
 
 def calling_context(ctx: FileContext) -> "CallingContext":
     return ctx.shared("calling-context", CallingContext)
+
+
+def live_applications(ctx: FileContext) -> list:
+    """The module's jit applications that can run: all but those under an ``if`` that no call
+    takes (CallingContext.never_runs: ``if jit: self.update = jax.jit(self._update)`` of a
+    class every construction gives ``jit=False``)."""
+    return ctx.shared("live-jit-applications", lambda ctx: [
+        app for app in ctx.jit_applications if not calling_context(ctx).never_runs(app.anchor, app.frame)])
 
 
 class CallingContext:
@@ -322,6 +330,39 @@ class CallingContext:
             return found is method
         return isinstance(func.value, cst.Name) and func.value.value == "self" \
             and method in overriding_methods(self.model, receiver, method.name.value)
+
+    def never_runs(self, node: cst.CSTNode, frame: Frame) -> bool:
+        """``node`` sits in the body of an ``if FLAG:`` (or the ``else`` of one) that no call
+        takes: ``FLAG`` is a parameter every call in the module fills with a literal of the other
+        truth (its default where a call leaves it out: ``SACAgent(..., jit=False)`` and ``if
+        jit: self.update = jax.jit(self._update)``), or ``not FLAG`` of one."""
+        span = self.model.span(node)
+        for enclosing in frame:
+            if isinstance(enclosing.node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                return False
+            if not isinstance(enclosing.node, cst.If) or span is None:
+                continue
+            truth = self._flag_truth(enclosing.node.test, enclosing.scope)
+            if truth is None:
+                continue
+            body = self.model.span(enclosing.node.body)
+            in_body = body is not None and body[0] <= span[0] and span[1] <= body[1]
+            if in_body != truth:
+                return True
+        return False
+
+    def _flag_truth(self, test: cst.BaseExpression, scope: Scope) -> Optional[bool]:
+        """The one truth value every call gives ``test``, a parameter or ``not`` one; None when
+        calls differ or are not known."""
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            inner = self._flag_truth(test.expression, scope)
+            return None if inner is None else not inner
+        if not isinstance(test, cst.Name):
+            return None
+        binding = self.model.single_binding(test.value, scope)
+        passed = self.passed_to(binding) if binding is not None and binding.kind == "param" else None
+        truths = {literal_truth(value) for value, _ in passed or ()}
+        return truths.pop() if len(truths) == 1 and None not in truths else None
 
     def passed_to(self, param: Binding) -> Optional[list[tuple[cst.BaseExpression, CallSite]]]:
         """What every call in the module gives the parameter ``param`` of a plain def, or of a

@@ -46,7 +46,7 @@ from jitlint.jaxfacts import (FLOAT_RANGES, FLOAT_WHEN_FLOAT_BOUND_RANGES, FUNCT
                               LAX_CONTROL_FLOW_FUNCTION_PARAMS, TRACING_CALLS)
 from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._context import (ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED, calling_context,
+from jitlint.rules._context import (live_applications, ONCE, PARTIAL_CONSTRUCTORS, REPEATED, TRACED, calling_context,
                                     class_methods, loop_targets)
 from jitlint.rules._jitted import called_positions, name_loads, positional_params
 from jitlint.rules._loaders import batch_source
@@ -200,7 +200,7 @@ def _analyse(ctx: FileContext) -> list[FreshJit]:
     analysis = _shared_analysis(ctx)
     found = []
     eager_calls_reported = set()  # one finding per eager lax call (its first fresh function)
-    for app in [*ctx.jit_applications, *analysis.eager_loop_applications()]:
+    for app in [*live_applications(ctx), *analysis.eager_loop_applications()]:
         if isinstance(app, EagerLoopApplication) and id(app.call) in eager_calls_reported:
             continue
         result = analysis.check(app)

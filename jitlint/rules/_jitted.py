@@ -24,7 +24,7 @@ import libcst as cst
 from jitlint.jaxfacts import ARGUMENT_FORWARDING_TRANSFORMS, ARGUMENT_KEEPING_DECORATORS, GRAPH_STATIC_JITS
 from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JitApplication
 from jitlint.rule import FileContext
-from jitlint.rules._context import PARTIAL_CONSTRUCTORS, calling_context, inherited_method, sole_override
+from jitlint.rules._context import live_applications, PARTIAL_CONSTRUCTORS, calling_context, inherited_method, sole_override
 from jitlint.semantic import Scope, SemanticModel, argument_value, dotted_name, has_decorator, is_none
 from jitlint.staticargs import ARGNUM_JITS, SPEC_KEYWORDS, StaticArgSpec, signature_kept, spec_of, target_def
 from jitlint.values import class_namespace_alias, returned_branches, self_attribute_value, value_flow
@@ -275,7 +275,7 @@ def _collect_jitted(ctx: FileContext, wrapped) -> dict:
     traced under every application of it (none when one application's statics are unknown)."""
     found: dict = {}
     unknown: set = set()
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         func = wrapped(app, ctx.model)
         if func is None:
             continue
@@ -416,9 +416,9 @@ def _forwarded_through(model: SemanticModel, func: cst.Name, scope: Scope) -> Op
 
 def _find_jitted_calls(ctx: FileContext) -> list[JittedCall]:
     model = ctx.model
-    by_call = {app.call: app for app in ctx.jit_applications if app.call is not None}
+    by_call = {app.call: app for app in live_applications(ctx) if app.call is not None}
     by_def = {}
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         if isinstance(app.target, cst.FunctionDef) and jitted_def(app, model) is not None:
             by_def.setdefault(app.target, []).append(app)
     found = []

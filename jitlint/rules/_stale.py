@@ -31,7 +31,7 @@ from jitlint.jaxfacts import (STATIC_STATE_FIELD_NAMES, PYTREE_CLASS_DECORATORS,
 from jitlint.callgraph import MEMOISERS
 from jitlint.project import absolute, attribute_reads, module_name_for
 from jitlint.rule import FileContext
-from jitlint.rules._context import (PARTIAL_CONSTRUCTORS, bound_method_target, calling_context, class_methods, loop_targets,
+from jitlint.rules._context import (live_applications, PARTIAL_CONSTRUCTORS, bound_method_target, calling_context, class_methods, loop_targets,
                                     inherited_method, names_assigned_in, overriding_methods, subclasses)
 from jitlint.rules._jitted import (JittedFunction, binds_name, jitted_calls, jitted_functions, jitted_lambdas,
                                    name_loads, positional_params, scopes_within, static_names)
@@ -132,7 +132,7 @@ def _partial_bound_mutations(ctx: FileContext, analysis: "StaleAnalysis") -> Ite
     trace and keeps that.  (Rebinding ``data`` changes nothing with or without jit: the
     partial keeps the old object.)"""
     model = ctx.model
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         target, scope = app.target, app.frame.scope
         if app.jit.qualname in SKIPPED_JITS or not isinstance(target, cst.Call) or len(target.args) < 2 \
                 or model.qualified_name(target.func, scope) not in PARTIAL_CONSTRUCTORS:
@@ -245,7 +245,7 @@ def _bound_jitted_methods(ctx: FileContext, jitted: set) -> list[cst.FunctionDef
     """The methods jitted as bound methods (``jax.jit(self._apply)``, ``jax.jit(model.loss)``):
     a plain method taking ``self``, or a staticmethod of the instance's class."""
     found: list[cst.FunctionDef] = []
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         target = app.target
         if app.jit.qualname not in ARGNUM_JITS or not (isinstance(target, cst.Attribute)
                                                        and isinstance(target.value, cst.Name)):
@@ -613,7 +613,7 @@ def stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:
 def _find_stale_attribute_reads(ctx: FileContext) -> list[StaleRead]:
     found = []
     model = ctx.model
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         target = app.target
         if app.jit.qualname in SKIPPED_JITS or not isinstance(target, cst.Attribute) \
                 or not isinstance(target.value, cst.Name) or target.value.value != "self":
@@ -659,7 +659,7 @@ def _find_stale_instance_method_reads(ctx: FileContext) -> list[StaleRead]:
     model = ctx.model
     found: list[StaleRead] = []
     analysis: Optional[StaleAnalysis] = None
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         target, scope = app.target, app.frame.scope
         if app.jit.qualname in SKIPPED_JITS or app.call is None or not isinstance(target, cst.Attribute) \
                 or not isinstance(target.value, cst.Name) or target.value.value == "self":
@@ -715,7 +715,7 @@ def stale_memoised_closure_reads(ctx: FileContext) -> list[StaleRead]:
 def _find_stale_memoised_closure_reads(ctx: FileContext) -> list[StaleRead]:
     model = ctx.model
     found: list[StaleRead] = []
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         if app.jit.qualname in SKIPPED_JITS:
             continue
         builder = app.frame.enclosing_function()
@@ -1000,7 +1000,7 @@ def _transformed_defs(ctx: FileContext) -> dict[cst.CSTNode, object]:
     """``jax.jit(jax.grad(loss))``: the def (or the lambda, written there or bound once to the
     name) a jit traces through jax transformations (grad, vmap, ...), with that jit application."""
     found = {}
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         if app.jit.qualname in SKIPPED_JITS:
             continue
         scope = app.frame.scope
@@ -1746,7 +1746,7 @@ def _bound_method_updates(ctx: FileContext) -> Iterator[StateFlow]:
     of the trace, so the update runs once and every call computes with the value of that trace
     (the JAX docs' stateful counter, jax PR #20732; a curriculum counter in brax#537)."""
     seen: set[int] = set()
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         target = _through_transforms(ctx.model, app.target, app.frame.scope)
         method = bound_method_target(ctx, target, app.frame.scope) if app.jit.qualname in ARGNUM_JITS else None
         if method is None or id(method) in seen:

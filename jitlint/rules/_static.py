@@ -29,7 +29,7 @@ from jitlint.rule import FileContext
 from jitlint.rules._arguments import NonJaxValue, field_assignments, first_value, instance_class, narrowed_to_str, non_jax_value
 from jitlint.rules._builders import receiver_built_by
 from jitlint.rules._lifted import lifted_specs, transformed_calls
-from jitlint.rules._context import REPEATED, UNKNOWN, bound_method_target, calling_context, inherited_method, sole_override
+from jitlint.rules._context import live_applications, REPEATED, UNKNOWN, bound_method_target, calling_context, inherited_method, sole_override
 from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, argument, argument_value, target_names
 from jitlint.rules._jitted import annotated_strict_array, strict_array_annotation, jitted_calls, jitted_functions, static_names
 from jitlint.staticargs import (ARGNUM_JITS, IDENTITY, UNHASHABLE, StaticArgSpec, literal, passthrough_decorator,
@@ -180,7 +180,7 @@ def specs(ctx: FileContext) -> list[tuple[object, StaticArgSpec]]:
     lambda, or a bound method of a class of this module (``jax.jit(self.fit, static_argnums=0)``,
     where argnum 0 is ``fit``'s parameter after ``self``)."""
     return ctx.shared("static-specs", lambda c: [
-        (app, spec) for app in c.jit_applications
+        (app, spec) for app in live_applications(c)
         if (spec := spec_of(app, c.model, bound_method_target(c, app.target, app.frame.scope))
             or _all_traced_spec(app, c.model)) is not None])
 
@@ -1360,7 +1360,7 @@ def unhashable_callables(ctx: FileContext) -> Iterator[tuple[JitApplication, str
     ``@dataclass``, ``__eq__`` without ``__hash__``): jit hashes the callable it wraps, so the
     first call raises TypeError (jax#17197).  (the application, the class, why)."""
     flow = value_flow(ctx)
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         target = app.target
         if app.call is None or not isinstance(target, (cst.Name, cst.Call)):
             continue
@@ -1378,7 +1378,7 @@ def array_hashing_bound_methods(ctx: FileContext) -> Iterator[tuple[JitApplicati
     wraps, and the module's hash covers its arrays, so the first call raises TypeError
     (measured with an ``eqx.Module`` holding a ``jnp`` array; one holding only ints works).
     (the application, what the module is)."""
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         target = app.target
         if app.call is None or app.jit.qualname not in ARGNUM_JITS \
                 or not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)):
@@ -1870,7 +1870,7 @@ NAMES_FOR_NUMS = {"static_argnums": "static_argnames", "donate_argnums": "donate
 
 def _spec_problems(ctx: FileContext) -> list[tuple[str, cst.CSTNode, str]]:
     problems = []
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         rejected = REJECTED_JIT_KEYWORDS.get(app.jit.qualname, frozenset())
         for arg in app.keywords:
             if arg.keyword is not None and arg.keyword.value in rejected and not is_foreign(arg):
@@ -1878,7 +1878,7 @@ def _spec_problems(ctx: FileContext) -> list[tuple[str, cst.CSTNode, str]]:
                 problems.append((arg.keyword.value, arg, (
                     f"`{short}` takes no `{arg.keyword.value}`: it raises ValueError when applied; "
                     f"drop it, {short} already makes every non-array argument static")))
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         for arg in app.keywords:
             # ``static_argnums=("curl_func", "solver")``: names where jax.jit takes positions
             keyword = arg.keyword.value if arg.keyword is not None else ""
@@ -1890,7 +1890,7 @@ def _spec_problems(ctx: FileContext) -> list[tuple[str, cst.CSTNode, str]]:
                     f"{keyword} holds parameter names ({quoted}), where `{app.jit.display}` takes "
                     f"positions: it raises TypeError when applied; pass them as "
                     f"{NAMES_FOR_NUMS[keyword]}=({quoted}{',' if len(names) == 1 else ''})")))
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         limit = JIT_POSITIONAL_ARGUMENTS.get(app.jit.qualname)
         positional = [a for a in app.call.args if a.keyword is None and not a.star] if app.call is not None else []
         if limit is not None and len(positional) > limit and not app.jit.via:
@@ -1921,7 +1921,7 @@ def hidden_static_names(ctx: FileContext) -> Iterator[tuple[cst.Arg, cst.Functio
     name there is static only when passed by keyword.  (the argument passing it by position,
     the def, the parameter, the decorator's name) for each call that does (torchquad#165)."""
     model = ctx.model
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         func = app.target
         if not isinstance(func, cst.FunctionDef):
             continue  # a def decorated by the jit

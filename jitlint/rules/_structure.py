@@ -39,7 +39,7 @@ from jitlint.rules._jitted import (
     CALLABLE_JITS, jitted_calls, jitted_def, positional_params, static_names,
 )
 from jitlint.jitnames import JitApplication
-from jitlint.rules._context import calling_context
+from jitlint.rules._context import live_applications, calling_context
 from jitlint.rules._static import PARTIALS
 from jitlint.semantic import CallSite, is_none
 from jitlint.staticargs import spec_of
@@ -282,7 +282,7 @@ def _calls(ctx: FileContext):
     """(application, the names of the parameters the call's positional arguments bind, the
     callee's name, call, site, arguments bound by a partial)."""
     model = ctx.model
-    if not ctx.jit_applications:
+    if not live_applications(ctx):
         return
     for jc in jitted_calls(ctx):
         if jc.func is not None and jc.app.jit.qualname in CALLABLE_JITS:
@@ -311,7 +311,7 @@ def _jitted_target(ctx: FileContext, target: cst.BaseExpression, scope) -> Optio
     binding = value_flow(ctx).single(target, scope)
     if binding is None:
         return None
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         if app.jit.qualname not in CALLABLE_JITS:
             continue
         if binding.kind == "def" and app.target is binding.node:

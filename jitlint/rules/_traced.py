@@ -85,7 +85,7 @@ from jitlint.jitnames import FILTERING_JIT_FUNCTIONS, JIT_FUNCTIONS
 from jitlint.project import absolute, module_name_for
 from jitlint.rule import FileContext
 from jitlint.rules._arguments import STRINGS, class_decorators, flattened_children
-from jitlint.rules._context import (inherited_method, overriding_methods, PARTIAL_CONSTRUCTORS, bound_method_target,
+from jitlint.rules._context import (live_applications, inherited_method, overriding_methods, PARTIAL_CONSTRUCTORS, bound_method_target,
                                     calling_context, class_methods)
 from jitlint.rules._jitted import (TRACING_JITS, FunctionLike, JittedFunction, binds_name, jitted_calls, static_names,
                                    jitted_functions, jitted_lambdas, name_loads, positional_params,
@@ -526,7 +526,7 @@ def _analyse(ctx: FileContext) -> list[TracerUse]:
     if uses or jitted_functions(ctx) or jitted_lambdas(ctx):
         for use in _post_init_uses(ctx):
             uses.setdefault(id(use.node), use)
-    if ctx.jit_applications:
+    if live_applications(ctx):
         for use in _schedule_uses(ctx):
             uses.setdefault(id(use.node), use)
     # One finding per cause: ``sizes[i]``, ``strides[i]`` ... with one traced ``i`` give the same
@@ -846,7 +846,7 @@ def _unspecced_jits_of_calls(ctx: FileContext) -> Iterator[tuple[object, cst.Cal
     """(the jit application, the call it wraps) for each jit with no static or donation spec
     whose target is a call, written there or bound once to a name (``jax.jit(jax.vmap(f))``,
     ``grad_fn = jax.grad(loss); jax.jit(grad_fn)``)."""
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         if app.jit.qualname not in TRACING_JITS or any(
                 k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS) for k in app.keywords):
             continue
@@ -910,7 +910,7 @@ def _jitted_partials(ctx: FileContext) -> list[TracerUse]:
     open (and that have no default) are traced; those it binds are constants of the trace."""
     model = ctx.model
     uses: list[TracerUse] = []
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         target = app.target
         if not (isinstance(target, cst.Call) and app.jit.qualname in TRACING_JITS
                 and model.qualified_name(target.func, app.frame.scope) == "functools.partial"
@@ -984,7 +984,7 @@ def _jitted_factory_results(ctx: FileContext) -> list[TracerUse]:
     model = ctx.model
     context = calling_context(ctx)
     uses: list[TracerUse] = []
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         target = app.target
         if not (isinstance(target, (cst.Call, cst.Attribute)) and app.jit.qualname in TRACING_JITS
                 and not any(k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS)
@@ -1029,7 +1029,7 @@ def _jitted_bound_methods(ctx: FileContext) -> list[TracerUse]:
     an instance (its ``__call__``): the method's parameters after ``self`` (without defaults)
     are traced, ``self`` is a constant of the trace."""
     uses: list[TracerUse] = []
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         target = app.target
         if not ((isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) or isinstance(target, cst.Name))
                 and app.jit.qualname in TRACING_JITS
@@ -1219,7 +1219,7 @@ def _jitted_module_applies(ctx: FileContext) -> list[TracerUse]:
     """``jax.jit(model.apply)``: jit traces every argument of ``model.__call__`` (of the
     function a FUNCTION_TRANSFORMS object runs: ``jax.jit(net.apply)``)."""
     uses: list[TracerUse] = []
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         if app.jit.qualname not in TRACING_JITS or any(
                 k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS) for k in app.keywords):
             continue
@@ -1373,7 +1373,7 @@ def _update_runs_traced(ctx: FileContext, site) -> bool:
     else:
         return False
 
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         if isinstance(app.target, cst.Attribute) and holds(app.target.value, app.frame.scope):
             return True
     for jc in jitted_calls(ctx):

@@ -3,6 +3,7 @@ from typing import Iterator
 import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._context import live_applications
 from jitlint.rules._nnx import is_linen_module_class
 
 LIFTED_JITS = frozenset({"flax.linen.jit"})
@@ -57,7 +58,7 @@ class LiftedJitInLinenMethod(Rule):
     ]
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
-        for app in ctx.jit_applications:
+        for app in live_applications(ctx):
             if app.jit.qualname not in LIFTED_JITS or app.call is None:
                 continue
             method = app.frame.enclosing_function()

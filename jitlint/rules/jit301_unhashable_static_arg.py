@@ -5,6 +5,7 @@ import libcst as cst
 
 from jitlint.walk import own_nodes, source_text as _code
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._context import live_applications
 from jitlint.rules._module_fields import ARRAY, instance_uses
 from jitlint.rules._traced import needs_python_value, tracer_uses
 from jitlint.rules._static import (ARRAY_DATA_FIXES, all_static_uses, array_hashing_bound_methods,
@@ -306,7 +307,7 @@ class UnhashableStaticArg(Rule):
 def _hashed_objects(ctx: FileContext) -> Iterator[Violation]:
     """Objects JAX hashes that are not static arguments: the callable given to jax.jit, the
     function arguments of jaxfacts.HASHED_FUNCTION_PARAMS (lax.switch, cond, scan, ...)."""
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         target = app.target
         if app.jit.qualname not in ARGNUM_JITS or app.call is None \
                 or not isinstance(target, (cst.Name, cst.Attribute, cst.Call)):

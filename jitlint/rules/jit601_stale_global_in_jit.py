@@ -66,7 +66,9 @@ class StaleGlobalInJit(Rule):
     only through the attributes the trace reads (in the jitted body and the methods it calls
     as `self.m(...)`): storing the new parameters or the learning rate on `self` between calls
     is silent when the step takes them as arguments (a PINN trainer); changing an attribute it
-    reads is flagged.
+    reads is flagged. A jit made under `if jit:` where every construction in the module passes
+    `jit=False` (a debugging switch) never runs, so nothing is baked in: silent, as for every
+    rule (an SAC agent built with `SACAgent(..., jit=False)`).
 
     ## Why is this bad?
     jit runs the Python body once, at the first call, and bakes every outer value it reads into

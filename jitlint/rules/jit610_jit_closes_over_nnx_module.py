@@ -3,7 +3,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.rules._context import class_methods
+from jitlint.rules._context import live_applications, class_methods
 from jitlint.rules._jitted import jitted_functions
 from jitlint.jaxfacts import NNX_GRAPH_TRANSFORMS
 from jitlint.rules._nnx import NNX_JIT, PLAIN_JITS, closed_over_updates, creates_nnx_object, graph_transform, in_place_updates
@@ -159,7 +159,7 @@ def _updates_inside(ctx: FileContext) -> Iterator[Violation]:
                 f"{'' if apps[0].jit.qualname == NNX_JIT else ' and use nnx.jit'}"),
                 related=((apps[0].anchor, f"the {jit}"),))
     shown: set[int] = set()
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         if app.jit.qualname != NNX_JIT or app.call is None or not isinstance(app.target, cst.Name):
             continue
         updated = _instance_call_updates(ctx, app.target, app.frame)

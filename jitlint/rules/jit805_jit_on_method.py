@@ -3,6 +3,7 @@ from typing import Iterator
 import libcst as cst
 
 from jitlint.rule import FileContext, Rule, Violation
+from jitlint.rules._context import live_applications
 from jitlint.rules._arguments import plain_class
 from jitlint.rules._jitted import OBJECT_TRACING_JITS, TRACING_JITS, jitted_functions, positional_params, static_names
 from jitlint.semantic import decorator_name
@@ -120,7 +121,7 @@ def _counted_self(spec, params: list[cst.Param]) -> str:
 def _classmethods(ctx: FileContext) -> Iterator[Violation]:
     """``@classmethod`` over ``@jax.jit``: every call passes the class object first, at a
     traced position unless static_argnums names position 0."""
-    for app in ctx.jit_applications:
+    for app in live_applications(ctx):
         func = app.target
         if not isinstance(func, cst.FunctionDef) or app.jit.qualname not in TRACING_JITS \
                 or app.anchor not in func.decorators:
