@@ -905,10 +905,12 @@ class _Analysis:
                 app.call is not None and self.model.call_site_of[app.call].called_immediately:
             return True
         if app.call is not None and any(
-                site.node.args and site.node.args[0].value is app.call and site.called_immediately
-                and within(site.frame) and self.model.qualified_name(site.node.func, site.frame.scope) in TRANSFORMS
+                site.node.args and site.node.args[0].value is app.call
+                and any(within(call.frame) for call in self.context.result_calls(site, TRANSFORMS) or ())
                 for site in self.model.calls):
-            return True  # ``jax.vmap(jax.jit(run_once))(keys)``: the transform calls the new jit
+            # ``jax.vmap(jax.jit(run_once))(keys)``, or ``solver = vmap(jit(partial(solve, mu)))``
+            # then ``solver(keys)``: calling the transform calls the new jit
+            return True
         calls = self._result_calls(app, within)
         return bool(calls) or self._handed_to_runner(app, within)
 
@@ -1449,7 +1451,9 @@ def _mentions(expr: cst.BaseExpression, name: str) -> bool:
 # The repetition model, the same for every JIT1xx rule: added to each rule's "What it does".
 WHEN_IT_FIRES = """\
 It fires where the code that builds the callable runs more than once: in a loop body that
-calls the result, or in a function that calls the result (every call of that function
+calls the result (also through a transform around it: `solver = vmap(jit(partial(solve,
+mu)))` then `solver(keys)`, hflow's viscosity sweep, 5 compiles for 5 values, one with `mu`
+an argument), or in a function that calls the result (every call of that function
 compiles, whether or not its callers are in view; a caller seen in a loop is named as
 evidence). A function that builds the jit once and reuses it in its own loop is reported
 only when it is itself seen to repeat (a `train_epoch` called per epoch), and a factory only
