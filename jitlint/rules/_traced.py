@@ -2740,9 +2740,28 @@ class _FunctionAnalysis:
     def name_traced(self, name: cst.Name, scope: Scope) -> bool:
         """Every binding that reaches this read is traced (``state = step(state)`` further down
         does not make ``range(state.n)`` at the top concrete)."""
-        bindings = [b for b in self.flow.reaching(name, scope) if not self._replaced_default(b, scope)]
+        bindings = [b for b in self.flow.reaching(name, scope)
+                    if not self._replaced_default(b, scope) and not self._in_untaken_branch(b)]
         return bool(bindings) and all(id(b.scope) in self.scope_ids and id(b) in self.traced_bindings
                                       for b in bindings)
+
+    def _in_untaken_branch(self, binding: Binding) -> bool:
+        """``first = min(first, max_to_take)`` under ``if max_to_take is not None:`` where the
+        calls that lead here leave ``max_to_take`` at its ``None`` default (root_flag): that
+        value never reaches a later read under this trace."""
+        if binding.frame is None or binding.kind != "assign":
+            return False
+        span = self.ctx.model.span(binding.node)
+        for enclosing in binding.frame:
+            if enclosing.node is self.func or isinstance(enclosing.node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                return False
+            if not isinstance(enclosing.node, cst.If) or span is None:
+                continue
+            truth = self.root_flag(enclosing.node.test, enclosing.scope)
+            body = self.ctx.model.span(enclosing.node.body)
+            if truth is not None and body is not None and (body[0] <= span[0] and span[1] <= body[1]) != truth:
+                return True
+        return False
 
     def _replaced_default(self, binding: Binding, scope: Scope) -> bool:
         """A parameter left at its ``None`` default by the calls that lead here, which ``if p is

@@ -43,6 +43,10 @@ class ConcreteConversionOfTracer(Rule):
     functions that vmap, the lax loops, `model.apply`, equinox and nnx methods, transforms
     called in traced code and the libraries of `jaxfacts.TRACING_CALLS` trace.
     Under `jax.grad` alone only `float()`, `complex()` and `.tolist()` of a differentiated value raise.
+    A value is traced when every assignment that can reach it under the jitted calls is: one
+    under an `if` those calls never take (`if max_to_take is not None:` with `max_to_take` left
+    at its `None` default) does not count (a notebook's nearest-neighbour search slicing by
+    `valid_counts.max()`: IndexError).
 
     ## Why is this bad?
     These need the concrete value, which a tracer does not have. Measured on jax 0.10.2 (CPU):
