@@ -38,7 +38,7 @@ from jitlint.jaxfacts import (PASS_THROUGH, RAGGED_BATCHERS, SHAPED_CONSTRUCTORS
 from jitlint.semantic import Scope, SemanticModel, argument_value
 from jitlint.values import (ValueFlow, assigned, bound_values, dict_item_value, host_random_size, literal_truth, namespace_member,
                             returned_values, unpacked_call)
-from jitlint.batches import batched_length, collected_to_end, ragged_loader_class, ragged_loop, src as _src, stop_parameter
+from jitlint.batches import assigned_once, batched_length, collected_to_end, ragged_loader_class, ragged_loop, src as _src, stop_parameter
 from jitlint.walk import own_nodes
 from jitlint.walk import children
 
@@ -341,7 +341,7 @@ def known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression
                   scope: Scope) -> Optional[int]:
     """The length of an array made by ``np.ones((10, 2))`` / ``np.arange(10)`` (reshaped too:
     ``np.arange(60).reshape(12, 5)``) with literal
-    sizes, of rows sliced with known bounds (``x[:400]``), or of a part of ``np.split(x, [400])``
+    sizes, of rows sliced with known bounds (``x[:400]``) or kept by an ellipsis (``x[..., ::32]``), or of a part of ``np.split(x, [400])``
     unpacked into names, or of a torchvision dataset's split (``datasets.MNIST(root, train=False)``),
     written there or bound once to a name."""
     if isinstance(expr, cst.Name):
@@ -355,6 +355,11 @@ def known_length(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression
         if value is None:
             return None
         expr, scope = value, binding.scope
+    if isinstance(expr, cst.Subscript) and len(expr.slice) > 1 and isinstance(expr.slice[0].slice, cst.Index) \
+            and isinstance(expr.slice[0].slice.value, cst.Ellipsis):
+        # ``x[..., ::32]``: the ellipsis stands for the leading axes the index keeps (written for
+        # an array of more axes than the trailing indices: ``x[::32]`` would do for one)
+        return known_length(model, flow, expr.value, scope)
     if isinstance(expr, cst.Subscript) and expr.slice and isinstance(expr.slice[0].slice, cst.Slice) \
             and expr.slice[0].slice.step is None:
         rows = expr.slice[0].slice
@@ -569,7 +574,7 @@ def _ragged_generator(model: SemanticModel, flow: ValueFlow, call: cst.Call, sco
         return None
     loop, size, guard, way = found
     if guard is None:
-        if way != "past" and _divides_evenly(model, flow, call, generator, size, scope) \
+        if way != "past" and _divides_evenly(model, flow, call, generator, loop, size, scope) \
                 or _divides_evenly_known(model, flow, loop, generator, size) \
                 or not _passed_length_ragged(flow, call, generator, loop, size, scope):
             return None
@@ -590,8 +595,7 @@ def _divides_evenly_known(model: SemanticModel, flow: ValueFlow, loop: cst.CSTNo
     scope = model.scope_of.get(generator)
     if length is None or scope is None:
         return False
-    array = length.args[0].value if isinstance(length, cst.Call) and length.args else \
-        length.value.value if isinstance(length, cst.Subscript) and isinstance(length.value, cst.Attribute) else None
+    array = _length_array(length)
     rows = known_length(model, flow, array, scope) if array is not None else None
     if size.isdigit():
         batch: Optional[int] = int(size)
@@ -629,19 +633,45 @@ def _flagged(name: str, flag: str) -> RaggedSource:
 
 
 def _divides_evenly(model: SemanticModel, flow: ValueFlow, call: cst.Call, generator: cst.FunctionDef,
-                    size: str, scope: Scope) -> bool:
+                    loop: cst.CSTNode, size: str, scope: Scope) -> bool:
     """The call passes the generator's batch-size parameter a known int that divides the known
     lengths of the arrays of its data argument (``eval_dataloader((xs, ys), batch_size)`` with
-    ``xs = np.random.normal(size=(64, 4))`` and ``batch_size = 16``): no batch is short."""
+    ``xs = np.random.normal(size=(64, 4))`` and ``batch_size = 16``): no batch is short.  The
+    data argument is the one whose length the loop batches (``dataloader(key, xs, ys, B)``
+    counting ``xs.shape[0]``), else the first."""
     params = [p.name.value for p in (*generator.params.posonly_params, *generator.params.params)]
-    if size not in params or not call.args or call.args[0].keyword is not None or any(a.star for a in call.args):
+    if size not in params or not call.args or any(a.star for a in call.args):
         return False
     batch = _int_of(flow, argument_value(call, params.index(size), size), scope)
-    data = call.args[0].value
+    measured = _measured_parameter(generator, loop)
+    data = argument_value(call, params.index(measured), measured) if measured in params \
+        else call.args[0].value if call.args[0].keyword is None else None
+    if data is None:
+        return False
     arrays = [e.value for e in data.elements] if isinstance(data, (cst.Tuple, cst.List)) else [data]
     # the arrays of one dataset share their length (``np.sin(xs)`` beside ``xs``): one known suffices
     lengths = [n for n in (known_length(model, flow, array, scope) for array in arrays) if n is not None]
     return bool(batch) and bool(lengths) and all(n % batch == 0 for n in lengths)
+
+
+def _measured_parameter(generator: cst.FunctionDef, loop: cst.CSTNode) -> Optional[str]:
+    """The parameter whose length the loop batches: ``P`` of ``len(P)`` / ``P.shape[0]`` (through
+    a name the generator assigns from it: ``n_samples = dataset_x.shape[0]``)."""
+    length = batched_length(loop, generator)
+    if isinstance(length, cst.Name):
+        value = assigned_once(generator, length.value)
+        length = value if value is not None else length
+    array = _length_array(length) if length is not None else None
+    return array.value if isinstance(array, cst.Name) else None
+
+
+def _length_array(length: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """``x`` of a data length ``len(x)`` or ``x.shape[0]``."""
+    if isinstance(length, cst.Call) and length.args:
+        return length.args[0].value
+    if isinstance(length, cst.Subscript) and isinstance(length.value, cst.Attribute):
+        return length.value.value
+    return None
 
 
 def _passed_length_ragged(flow: ValueFlow, call: cst.Call, generator: cst.FunctionDef, loop: cst.CSTNode,
