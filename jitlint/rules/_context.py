@@ -616,8 +616,9 @@ class CallingContext:
         return self._literal_items(loop.iter, scope, sizes_only)
 
     def _literal_items(self, iterable: cst.BaseExpression, scope: Scope, sizes_only: bool, depth: int = 0) -> bool:
-        """``iterable`` is a literal list or tuple (or a comprehension, a ``range``), written
-        there or bound to a name once, or a parameter's literal default; also an empty list
+        """``iterable`` is a literal list or tuple (or a comprehension, a ``range``, either of two:
+        ``a if c else b``), written there or bound to a name once, or what every call passes a
+        parameter (its literal default where none does); also an empty list
         filled by ``append`` in loops over such items (``levels = []; for f in factors:
         levels.append({...})``)."""
         if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "enumerate" \
@@ -629,7 +630,13 @@ class CallingContext:
                 break
             binding = value_flow(self.ctx).single(iterable, scope)
             if binding is not None and binding.kind == "param" and isinstance(binding.node, cst.Param):
-                default = binding.node.default  # ``def align_multires(..., factors=(2, 1))``
+                # ``def align_multires(..., factors=(2, 1))``, or what every call passes
+                # (``benchmark_forward(32, [1, 2, 4])``)
+                passed = self.passed_to(binding) if depth < 2 else None
+                if passed:
+                    return all(self._literal_items(value, site.frame.scope, sizes_only, depth + 1)
+                               for value, site in passed)
+                default = binding.node.default
                 return isinstance(default, (cst.List, cst.Tuple)) and bool(default.elements) \
                     and (not sizes_only or _sizes(default))
             listed = (iterable.value, scope)
@@ -643,6 +650,9 @@ class CallingContext:
                 return not sizes_only  # a counter may as well count epochs or steps
             if isinstance(iterable, cst.Subscript) and isinstance(iterable.value, cst.Name):
                 iterable = iterable.value
+        if isinstance(iterable, cst.IfExp):  # ``[1, 2] if grid >= 16 else [1, 2, 4]``
+            return all(self._literal_items(branch, scope, sizes_only, depth + 1)
+                       for branch in (iterable.body, iterable.orelse))
         if isinstance(iterable, cst.List) and not iterable.elements:
             return listed is not None and depth < 2 and self._appended_per_item(*listed, sizes_only, depth)
         # a literal list, or one a comprehension computes (``[1 << i for i in range(2, 15)]``)
