@@ -616,9 +616,9 @@ class CallingContext:
         return self._literal_items(loop.iter, scope, sizes_only)
 
     def _literal_items(self, iterable: cst.BaseExpression, scope: Scope, sizes_only: bool, depth: int = 0) -> bool:
-        """``iterable`` is a literal list or tuple (or a comprehension, a ``range``, either of two:
-        ``a if c else b``), written there or bound to a name once, or what every call passes a
-        parameter (its literal default where none does); also an empty list
+        """``iterable`` is a literal list or tuple (or a comprehension, a ``range``), written
+        there or bound to a name once, or a parameter every call hands a literal display
+        (_literal_display), or its literal default; also an empty list
         filled by ``append`` in loops over such items (``levels = []; for f in factors:
         levels.append({...})``)."""
         if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "enumerate" \
@@ -634,8 +634,7 @@ class CallingContext:
                 # (``benchmark_forward(32, [1, 2, 4])``)
                 passed = self.passed_to(binding) if depth < 2 else None
                 if passed:
-                    return all(self._literal_items(value, site.frame.scope, sizes_only, depth + 1)
-                               for value, site in passed)
+                    return all(self._literal_display(value, site.frame.scope, sizes_only) for value, site in passed)
                 default = binding.node.default
                 return isinstance(default, (cst.List, cst.Tuple)) and bool(default.elements) \
                     and (not sizes_only or _sizes(default))
@@ -650,9 +649,6 @@ class CallingContext:
                 return not sizes_only  # a counter may as well count epochs or steps
             if isinstance(iterable, cst.Subscript) and isinstance(iterable.value, cst.Name):
                 iterable = iterable.value
-        if isinstance(iterable, cst.IfExp):  # ``[1, 2] if grid >= 16 else [1, 2, 4]``
-            return all(self._literal_items(branch, scope, sizes_only, depth + 1)
-                       for branch in (iterable.body, iterable.orelse))
         if isinstance(iterable, cst.List) and not iterable.elements:
             return listed is not None and depth < 2 and self._appended_per_item(*listed, sizes_only, depth)
         # a literal list, or one a comprehension computes (``[1 << i for i in range(2, 15)]``)
@@ -662,6 +658,19 @@ class CallingContext:
                 and self._arrays_of_one_shape([e.value for e in iterable.elements], scope):
             return False  # ``[jnp.array([1., -2.]), jnp.array([3., 4.])]``: inputs, data of one program
         return isinstance(iterable, (cst.List, cst.Tuple, cst.Set, cst.ListComp))
+
+    def _literal_display(self, value: cst.BaseExpression, scope: Scope, sizes_only: bool, depth: int = 0) -> bool:
+        """A list or tuple display of literal numbers or strings (``[1, 2, 4]``), written there,
+        bound once to a name, or either of two (``[1, 2] if grid >= 16 else [1, 2, 4]``): the
+        items a caller hands a sweep.  Arrays or comprehensions may be data: not these."""
+        if isinstance(value, cst.Name) and depth < 2:
+            made = origin(value_flow(self.ctx), value, scope, None)
+            return made is not None and self._literal_display(made[0], made[1], sizes_only, depth + 1)
+        if isinstance(value, cst.IfExp):
+            return all(self._literal_display(branch, scope, sizes_only, depth) for branch in (value.body, value.orelse))
+        return isinstance(value, (cst.List, cst.Tuple)) and bool(value.elements) and all(
+            isinstance(e.value, (cst.Integer, cst.Float, cst.SimpleString)) for e in value.elements) \
+            and (not sizes_only or _sizes(value))
 
     def _arrays_of_one_shape(self, items: list[cst.BaseExpression], scope: Scope) -> bool:
         """Every item makes an array (``jnp.array([...])`` of a literal list, or a constructor

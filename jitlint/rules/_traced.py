@@ -2755,8 +2755,9 @@ class _FunctionAnalysis:
         for enclosing in binding.frame:
             if enclosing.node is self.func or isinstance(enclosing.node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
                 return False
-            if not isinstance(enclosing.node, cst.If) or span is None:
-                continue
+            if not isinstance(enclosing.node, cst.If) or span is None \
+                    or any(n.value == binding.name for n in iter_nodes(enclosing.node.test) if isinstance(n, cst.Name)):
+                continue  # ``if x[i] < 0: x = ...``: a test of the value itself is no flag
             truth = self.root_flag(enclosing.node.test, enclosing.scope)
             body = self.ctx.model.span(enclosing.node.body)
             if truth is not None and body is not None and (body[0] <= span[0] and span[1] <= body[1]) != truth:
