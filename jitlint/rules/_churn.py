@@ -50,7 +50,7 @@ from jitlint.semantic import Binding, CallSite, Frame, Scope, SemanticModel, arg
 from jitlint.values import (builtin_call, GROW_METHODS, array_rank, python_number, method_of_self, IterationValues, substituted, ValueFlow, assigned, carried, conditional_within, counts, dict_item_value,
                             array_made_by, loop_elements,
                             statements_in,
-                            host_random_size, returned_values, value_flow, attribute_writes_elsewhere)
+                            host_random_size, returned_values, target_leaves, value_flow, attribute_writes_elsewhere)
 from jitlint.walk import Walker, children, iter_nodes
 from jitlint.walk import source_text as _src
 
@@ -183,6 +183,27 @@ def _episode_per_call(ctx: FileContext, jc: JittedCall, site: CallSite) -> Itera
                 f"`{function.name.value}`, which runs again and again ({evidence}): every new "
                 f"episode length compiles `{jc.name}` again; {EPISODE_FIX}"))
             return
+
+
+def _grown_when_full(binding: Binding, name: str, loop: cst.CSTNode) -> bool:
+    """The concatenation sits under an ``if`` in the loop that tests the size of an array its
+    body grows (``if next_idx >= len(cur_mask): xs = np.concatenate([xs, chunk]); cur_mask =
+    ...``): buffers grown by a chunk when full, a few bucket sizes, not a new shape per
+    iteration."""
+    for frame in binding.frame or ():
+        if frame.node is loop:
+            return False
+        if not isinstance(frame.node, cst.If):
+            continue
+        grown = {leaf.value for node in iter_nodes(frame.node.body) if isinstance(node, cst.Assign)
+                 for target in node.targets for leaf in target_leaves(target.target) if isinstance(leaf, cst.Name)}
+        sized = {n.args[0].value.value for n in iter_nodes(frame.node.test) if isinstance(n, cst.Call)
+                 and isinstance(n.func, cst.Name) and n.func.value == "len" and n.args and isinstance(n.args[0].value, cst.Name)}
+        sized |= {n.value.value for n in iter_nodes(frame.node.test) if isinstance(n, cst.Attribute)
+                  and n.attr.value in ("shape", "size") and isinstance(n.value, cst.Name)}
+        if sized & grown:  # the buffers grown together, one of them measured
+            return True
+    return False
 
 
 def _concatenates_itself(model: SemanticModel, value: cst.BaseExpression, own: str, scope: Scope) -> bool:
@@ -1594,7 +1615,8 @@ class _ArgChecker:
         # (``context = context[:, -window:]`` before the concatenation: the window crop, which
         # _cropped reports, keeps it growing until the bound)
         if inside and any(self._is_concatenation(b, name.value) for b in inside) and all(
-                self._is_concatenation(b, name.value) or _window_crop(b, name.value) for b in inside):
+                self._is_concatenation(b, name.value) or _window_crop(b, name.value) for b in inside) \
+                and not any(_grown_when_full(b, name.value, loop) for b in inside):
             return "an array grown by concatenation on every iteration", GROW_FIX
         if not outside:
             return None

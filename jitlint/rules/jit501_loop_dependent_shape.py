@@ -16,7 +16,9 @@ class LoopDependentShape(Rule):
     words), to a model's jitted `__call__` on an instance a classmethod
     factory made: jax-transformer's `JaxFormer.init`, 5 compiles for 5 tokens; silent when a
     padding term takes off the list's length, `[0] * (maxlen - len(generated))`), a tuple grown with
-    `acc += (x,)`, an array grown with `jnp.concatenate([acc, x])`,
+    `acc += (x,)`, an array grown with `jnp.concatenate([acc, x])` (not buffers grown by a
+    chunk only when an `if` finds one of them full, `if i >= len(mask):`: a few bucket sizes,
+    a Bayesian-optimisation loop's padded observations),
     a boolean-mask index (`x[x > 0]`) of data that changes in the loop, an index array sized by
     each iteration's data (`np.flatnonzero(batch > 0)`, `np.nonzero(...)[0]`, `np.unique(...)`,
     or `x[idx]` indexed by one), or a list/tuple whose length is the loop counter
