@@ -55,7 +55,7 @@ from jitlint.project import module_name_for
 from jitlint.rule import FileContext
 from jitlint.semantic import (COMPREHENSION_TYPES, Binding, CallSite, Frame, Scope, SemanticModel,
                               argument_value, dotted_name, has_decorator, is_none, passed_values)
-from jitlint.values import (array_made_by, builtin_call, literal_truth, Returned, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, function_returns,
+from jitlint.values import (array_made_by, builtin_call, class_namespace_alias, literal_truth, Returned, attribute_written_elsewhere, fields_made_in_init, fields_set_in_init, function_returns,
                             method_of_self, origin, returned_made_function, returned_values,
                             self_attribute_value, single_local_base, tuple_elements, unpacked_call, value_flow)
 from jitlint.walk import children, iter_nodes, own_nodes, source_text
@@ -313,6 +313,10 @@ class CallingContext:
             binding = next((b for b in outer.scope.bindings.get(function.name.value, ())
                             if b.node is function), None)
             sites = list(self.model.calls_to(binding)) if binding is not None else []
+            # ``pkg.sim(...)`` through a class used as a namespace (``sim = staticmethod(sim)``)
+            sites += [site for site in self.model.calls_named(function.name.value) if binding is not None
+                      and isinstance(site.node.func, cst.Attribute)
+                      and class_namespace_alias(self.model, site.node.func, site.frame.scope) is binding]
         sites += self._handed.applied.get(function, ())
         sites += self._called_through_parameters.get(function, ())
         sites += self._calls_of_made_functions.get(function, ())
@@ -1298,6 +1302,10 @@ class CallingContext:
                 yield found
         elif isinstance(expr, cst.Attribute):
             method = expr.attr.value
+            alias = class_namespace_alias(self.model, expr, scope)  # ``pkg.sim`` of ``sim = staticmethod(sim)``
+            if alias is not None and isinstance(alias.node, cst.FunctionDef):
+                yield alias.node
+                return
             # ``obj.run``, ``Cls.method``, ``Cls(...).run``, ``self.module.get_inference_fn``
             cls = self._receiver_class(expr.value, scope)
             if cls is not None and not (isinstance(expr.value, cst.Name) and self.class_of(expr.value, scope) is cls) \
