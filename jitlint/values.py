@@ -528,6 +528,9 @@ def class_namespace_alias(model: SemanticModel, attr: cst.Attribute, scope: Scop
     """``ops.render`` of a class of this module used as a namespace, whose body binds
     ``render = staticmethod(render)`` (or ``render = render``): the binding of the function
     it names, outside the class."""
+    receiver = model.single_binding(attr.value.value, scope) if isinstance(attr.value, cst.Name) else None
+    if receiver is None or receiver.kind != "class":
+        return None  # (asked of every attribute call: the cheap test first)
     found = class_attribute_value(model, attr, scope)
     value = found[0] if found is not None else None
     if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "staticmethod" \
