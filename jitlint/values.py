@@ -27,7 +27,7 @@ from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
-from jitlint.jaxfacts import (PASS_THROUGH, RANGES_WITH_PROGRESS, ARRAY_RETURNING_KEY_FUNCTIONS, ONE_AXIS_CONSTRUCTORS, SHAPE_ARGUMENT_CONSTRUCTORS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_DRAWS,
+from jitlint.jaxfacts import (FLOAT_RANGES, FLOAT_WHEN_FLOAT_BOUND_RANGES, SHAPE_JOINING_CALLS, PASS_THROUGH, RANGES_WITH_PROGRESS, ARRAY_RETURNING_KEY_FUNCTIONS, ONE_AXIS_CONSTRUCTORS, SHAPE_ARGUMENT_CONSTRUCTORS, HOST_GENERATOR_SIZE_PARAMS, HOST_RANDOM_DRAWS,
                               HOST_RANDOM_GENERATORS, HOST_RANDOM_SIZE_PARAMS, JAX_RANDOM_NUMBER_DRAWS)
 from jitlint.semantic import LOOP_TYPES, Binding, CallSite, Frame, Scope, SemanticModel, target_names
 from jitlint.walk import children, iter_nodes, own_nodes
@@ -1200,6 +1200,51 @@ def _float_sweep(binding: Binding, loop: cst.CSTNode, flow: ValueFlow) -> bool:
             return False
         values.append(cst.Module([]).code_for_node(element))
     return len(values) >= 2 and len(set(values)) == len(values)
+
+
+def float_values(model: SemanticModel, flow: ValueFlow, iterable: cst.BaseExpression, scope: Scope,
+                 depth: int = 0) -> bool:
+    """A loop over ``iterable`` takes floats, data values that can never size an array:
+    ``jnp.linspace(0.1, 1.0, 10)`` (jaxfacts.FLOAT_RANGES, no ``dtype=``), ``np.arange(0, 2.1,
+    0.5)`` (a float bound), a display of numbers with a float among them (``[0.0, 1, 1e1]``),
+    an array of one (``np.asarray([...])``) or a concatenation of such (``np.concatenate(
+    [train_mus, test_mus])``: hflow's interaction strengths), each written in the loop or bound
+    once to the name it iterates."""
+    if depth > 3:
+        return False
+    if isinstance(iterable, cst.Name):
+        binding = flow.single(iterable, scope)
+        if binding is None or binding.kind != "assign" or binding.value is None:
+            return False
+        iterable = binding.value
+    if isinstance(iterable, (cst.List, cst.Tuple)):
+        elements = [e.value for e in iterable.elements if isinstance(e, cst.Element)]
+        return len(elements) >= 2 and len(elements) == len(iterable.elements) \
+            and all(_number(e) for e in elements) and any(_float_literal(e) for e in elements)
+    if not isinstance(iterable, cst.Call) or any(a.keyword is not None and a.keyword.value == "dtype"
+                                                 for a in iterable.args):
+        return False
+    qualname = model.qualified_name(iterable.func, scope)
+    if qualname in FLOAT_RANGES:
+        return True
+    if qualname in FLOAT_WHEN_FLOAT_BOUND_RANGES:
+        return any(_float_literal(a.value) for a in iterable.args)
+    positional = [a.value for a in iterable.args if a.keyword is None and not a.star]
+    if len(positional) != len(iterable.args) or len(positional) != 1:
+        return False
+    if qualname in SHAPE_JOINING_CALLS and SHAPE_JOINING_CALLS[qualname] is not None:  # along axis 0
+        parts = positional[0]
+        return isinstance(parts, (cst.List, cst.Tuple)) and bool(parts.elements) and all(
+            isinstance(e, cst.Element) and float_values(model, flow, e.value, scope, depth + 1)
+            for e in parts.elements)
+    return array_made_by(model, iterable, scope) is not None \
+        and float_values(model, flow, positional[0], scope, depth + 1)  # ``np.asarray([0.1, 1.0])``
+
+
+def _float_literal(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        expr = expr.expression
+    return isinstance(expr, cst.Float)
 
 
 def loop_elements(binding: Binding, flow: ValueFlow) -> Optional[list[cst.BaseExpression]]:

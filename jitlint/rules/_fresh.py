@@ -42,7 +42,7 @@ from typing import Iterator, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (FLOAT_RANGES, FLOAT_WHEN_FLOAT_BOUND_RANGES, FUNCTION_RUNNING_CALLS, JAX_ARRAY_NAMESPACES, FRESH_TRANSFORMS,
+from jitlint.jaxfacts import (FUNCTION_RUNNING_CALLS, JAX_ARRAY_NAMESPACES, FRESH_TRANSFORMS,
                               LAX_CONTROL_FLOW_FUNCTION_PARAMS, TRACING_CALLS)
 from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
@@ -57,7 +57,7 @@ from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, ar
                               dotted_name, has_decorator)
 from jitlint.staticargs import IDENTITY, UNHASHABLE
 from jitlint.staticargs import UNKNOWN as UNKNOWN_CLASS
-from jitlint.values import constant_code, target_leaves, value_flow
+from jitlint.values import constant_code, float_values, target_leaves, value_flow
 from jitlint.walk import Walker, children, iter_nodes, parent_map
 
 # equinox's transforms return Modules that compare equal field by field; equinox's jits take
@@ -695,7 +695,8 @@ class _Analysis:
             if isinstance(loops[0], cst.For) and batch_source(self.model, value_flow(self.ctx), loops[0].iter,
                                                               site.frame.scope, passed=self.context.passed_to):
                 return False  # batches of data: one program, fed new values
-            if isinstance(loops[0], cst.For) and self._float_range(loops[0].iter, site.frame.scope):
+            if isinstance(loops[0], cst.For) and float_values(self.model, value_flow(self.ctx), loops[0].iter,
+                                                              site.frame.scope):
                 return False  # ``for sig in jnp.linspace(0.1, 1.0, 10)``: data values, one program
             items = loop_targets(loops[0])
             if not any(self._item_itself(argument_value(site.node, positional.index(param) if param in positional
@@ -711,21 +712,6 @@ class _Analysis:
                 and not self.model.lookup("int", scope) and len(arg.args) == 1:
             arg = arg.args[0].value
         return isinstance(arg, cst.Name) and arg.value in items
-
-    def _float_range(self, iterable: cst.BaseExpression, scope: Scope) -> bool:
-        """``jnp.linspace(0.1, 1.0, 10)`` (jaxfacts.FLOAT_RANGES, no ``dtype=``) or
-        ``np.arange(0, 2.1, 0.5)`` (a float bound), written in the loop or bound once to the
-        name it iterates."""
-        if isinstance(iterable, cst.Name):
-            binding = value_flow(self.ctx).single(iterable, scope)
-            iterable = binding.value if binding is not None and binding.kind == "assign" \
-                and binding.value is not None else iterable
-        if not isinstance(iterable, cst.Call) or any(a.keyword is not None and a.keyword.value == "dtype"
-                                                     for a in iterable.args):
-            return False
-        qualname = self.model.qualified_name(iterable.func, scope)
-        return qualname in FLOAT_RANGES or qualname in FLOAT_WHEN_FLOAT_BOUND_RANGES and any(
-            isinstance(a.value, cst.Float) for a in iterable.args)
 
     def _mapped_per_leaf(self, app: JitApplication, function: cst.FunctionDef, node: cst.CSTNode,
                          creation: Frame) -> Optional[CallSite]:

@@ -65,8 +65,12 @@ class JitOfLocalFunction(FreshCallableRule):
     compile five times and are flagged. A loop over an item that sets a size (`for width in
     np.arange(2, 7): fit(int(width))` with a jit closing over `width` that shapes the weights)
     is a sweep of programs and stays silent; a loop over floats (`np.linspace(...)`,
-    `np.arange(0, 2.1, 0.5)`) sweeps data values through one program and is flagged (a course
-    lab's regularisation sweep: 5 compiles in 5 calls).
+    `np.arange(0, 2.1, 0.5)`, a list or NumPy array of float literals, a `np.concatenate` of
+    such) sweeps data values through one program and is flagged, also when the jit tests the
+    value (`if alpha != 0:`, two programs at most once it is an argument): a course lab's
+    regularisation sweep, 5 compiles in 5 calls; hflow's interaction strengths,
+    `fixtures/fresh/local_jit_step_per_swept_interaction_strength.py`, 5 in 5 (a NumPy
+    array of particle counts shaping the step's noise: a program per count, silent).
 
     ## Fix safety
     Moving the function to module level is safe when it closes over nothing that changes; pass
