@@ -196,10 +196,15 @@ RETRACING_TRANSFORMS = frozenset({
 # model resolves imports to these, so every fact keyed by the public name applies
 # (``from jax._src.custom_derivatives import closure_convert``: jax#7535).  Each pair is the
 # same function (tests/test_jaxfacts.py).
+# Array-API names of NumPy / jax.numpy functions -> the classic name facts are keyed by: the
+# same operation, its axis keyword-only (``jnp.concat([cache, kv], axis=-2)``: llama-jax's KV
+# cache).  tests/test_jaxfacts.py compares their results.
+ARRAY_API_SPELLINGS = {f"{module}.concat": f"{module}.concatenate" for module in ("numpy", "jax.numpy")}
 PUBLIC_SPELLINGS = {
     "jax._src.shard_map.shard_map": "jax.shard_map",
     "jax.experimental.shard_map.shard_map": "jax.shard_map",
     "jax._src.custom_derivatives.closure_convert": "jax.closure_convert",
+    **ARRAY_API_SPELLINGS,
 }
 
 # Methods that framework base classes give every subclass, each a new bound method per access:

@@ -21,6 +21,8 @@ MEASURED = {  # fixture -> compiles per jitted function over its 5 iterations
     "pairwise_reduction_fed_back_shrinks.py": {"pairwise_sum": 5},  # 32 -> 1: five levels
     "pairwise_reduction_in_one_jit_ok.py": {"tree_sum": 1, "shift_add": 1},
     "name_reused_for_fresh_batch_ok.py": {"add_time_fn": 1},  # 4 iterations, X drawn anew in each
+    "kv_cache_grown_with_array_api_concat.py": {"decode_step": 5},
+    "sliding_window_with_array_api_concat_ok.py": {"push": 1},
 }
 
 

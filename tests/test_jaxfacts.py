@@ -20,7 +20,7 @@ import pytest
 from helpers import ROOT
 from jitlint.jaxfacts import (TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES, TORCH_SIZED_CONSTRUCTORS, TENSOR_DATASETS, SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ITERATOR_BUILTINS, WEAK_SCALAR_ARRAYS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS,
-                              FIELD_HASHING_BASES, FRAMEWORK_METHODS, PUBLIC_SPELLINGS,
+                              FIELD_HASHING_BASES, FRAMEWORK_METHODS, PUBLIC_SPELLINGS, ARRAY_API_SPELLINGS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LIBRARY_FUNCTIONS, NON_JAX_ENUM_BASES, NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS,
                               NON_NUMERIC_DTYPE_CODES, NON_NUMERIC_DTYPE_NAMES,
@@ -386,7 +386,17 @@ def test_jit_positional_arguments_beyond_the_limit_raise(qualname):
         jit(lambda x, n: x, (1,))
 
 
-@pytest.mark.parametrize("spelling", sorted(PUBLIC_SPELLINGS))
+@pytest.mark.parametrize("spelling", sorted(ARRAY_API_SPELLINGS))
+def test_array_api_spelling_computes_what_the_classic_name_does(spelling):
+    module, _, name = spelling.rpartition(".")
+    array_api = getattr(importlib.import_module(module), name)
+    classic = getattr(importlib.import_module(module), PUBLIC_SPELLINGS[spelling].rpartition(".")[2])
+    parts = (np.ones((2, 3)), np.zeros((1, 3)))
+    assert np.array_equal(array_api(parts, axis=0), classic(parts, axis=0))
+    assert np.array_equal(array_api(parts, axis=-2), classic(parts, -2))
+
+
+@pytest.mark.parametrize("spelling", sorted(set(PUBLIC_SPELLINGS) - set(ARRAY_API_SPELLINGS)))
 def test_public_spelling_is_that_function(spelling):
     import importlib
     import warnings

@@ -28,14 +28,12 @@ from jitlint.rules._churn import argument_types
 from jitlint.rules._jitted import JittedCall, jitted_calls, jitted_functions, positional_params
 from jitlint.walk import own_nodes, own_nodes_in_order
 from jitlint.semantic import Binding, Frame, Scope, SemanticModel, target_names
-from jitlint.values import array_rank, assigned, conditional_within, unpacked_call, value_flow
+from jitlint.values import array_rank, assigned, code_text, conditional_within, unpacked_call, value_flow
 from jitlint.walk import iter_nodes
 
 ARRAY_MODULES = ("jax.numpy.", "numpy.")
-GROWERS = {"concatenate": "jnp.concatenate grows it", "append": "jnp.append grows it",
-           "hstack": "jnp.hstack grows it", "vstack": "jnp.vstack grows it",
-           "column_stack": "jnp.column_stack grows it", "stack": "jnp.stack adds an axis",
-           "pad": "jnp.pad grows it", "expand_dims": "jnp.expand_dims adds an axis"}
+GROWERS = {"concatenate": "grows it", "append": "grows it", "hstack": "grows it", "vstack": "grows it",
+           "column_stack": "grows it", "stack": "adds an axis", "pad": "grows it", "expand_dims": "adds an axis"}
 AT_UPDATES = frozenset({"set", "add", "multiply", "divide", "power", "min", "max", "apply"})
 
 
@@ -300,7 +298,9 @@ def _changed_output(func, param: str, position: int, arity: int,
                 return None
             value = value.elements[position].value
         change = _grows(value, param, scope, model, 0) or _shrinks(value, param, scope, model, 0) or \
-            _keepdims_rank(value, param, func, model, jc, frame, fed)
+            _keepdims_rank(value, param, func, model, jc, frame, fed) or next(
+                (grown for leaf in _container_leaves(_local_value(value, scope, model), scope, model)
+                 if (grown := _grows(leaf, param, scope, model, 0, fields=True)) is not None), None)
         if change is None:
             return None
         changes.append(change)
@@ -317,7 +317,24 @@ def _local_value(expr: cst.BaseExpression, scope: Scope, model: SemanticModel) -
     return expr
 
 
-def _grows(expr, param: str, scope: Scope, model: SemanticModel, depth: int):
+def _container_leaves(expr: cst.BaseExpression, scope: Scope, model: SemanticModel) -> list[cst.BaseExpression]:
+    """The parts of a returned pytree display: ``{"keys": keys, ...}``, ``(keys, values)``,
+    ``dict(keys=keys)`` or a class of the module built from them (``KVCache(keys=k, ...)``)."""
+    if isinstance(expr, cst.Dict):
+        return [e.value for e in expr.elements if isinstance(e, cst.DictElement)]
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        return [e.value for e in expr.elements if isinstance(e, cst.Element)]
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and (
+            expr.func.value == "dict" and not model.lookup("dict", scope)
+            or any(isinstance(b.node, cst.ClassDef) for b in model.lookup(expr.func.value, scope))):
+        return [a.value for a in expr.args if not a.star]
+    return []
+
+
+def _grows(expr, param: str, scope: Scope, model: SemanticModel, depth: int, fields: bool = False):
+    """How ``expr`` is ``param`` grown (``jnp.concatenate([state, x])``), and that it grows on
+    every call; ``fields``: also a field of it (``cache["keys"]``, ``cache.keys``), the part a
+    returned pytree display puts back."""
     expr = _local_value(expr, scope, model)
     if isinstance(expr, cst.Subscript) and _is_param(expr.value, param) and any(
             isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Name)
@@ -327,7 +344,7 @@ def _grows(expr, param: str, scope: Scope, model: SemanticModel, depth: int):
         return None
     kept = _shape_kept_from(expr)
     if kept is not None:
-        return _grows(kept, param, scope, model, depth + 1) if depth < 4 else None
+        return _grows(kept, param, scope, model, depth + 1, fields) if depth < 4 else None
     qualname = model.qualified_name(expr.func, scope) or ""
     if not qualname.startswith(ARRAY_MODULES):
         return None
@@ -337,14 +354,13 @@ def _grows(expr, param: str, scope: Scope, model: SemanticModel, depth: int):
     first = expr.args[0].value
     if leaf in ("concatenate", "hstack", "vstack", "column_stack", "stack"):
         if not isinstance(first, (cst.List, cst.Tuple)) or len(first.elements) < 2 \
-                or not any(_is_param(e.value, param) for e in first.elements):
+                or not any(_is_param(e.value, param, fields) for e in first.elements):
             return None
-    elif not _is_param(first, param):
+    elif not _is_param(first, param, fields):
         return None
     if leaf == "pad" and _zero_padding(expr):
         return None
-    how = GROWERS[leaf]
-    return how, True
+    return f"{code_text(expr.func)} {GROWERS[leaf]}", True  # as written: ``jnp.concat`` is ``concatenate``
 
 
 def _shrinks(expr, param: str, scope: Scope, model: SemanticModel, depth: int):
@@ -421,7 +437,13 @@ def _ints(expr) -> list[int]:
     return [-1]
 
 
-def _is_param(expr, param: str) -> bool:
+def _is_param(expr, param: str, fields: bool = False) -> bool:
+    """``expr`` is ``param``; with ``fields``, also a field of it by name or string key (not a
+    slice: ``window[1:]`` keeps a sliding window's length)."""
+    while fields and (isinstance(expr, cst.Attribute) or isinstance(expr, cst.Subscript) and len(expr.slice) == 1
+                      and isinstance(expr.slice[0].slice, cst.Index)
+                      and isinstance(expr.slice[0].slice.value, cst.SimpleString)):
+        expr = expr.value
     return isinstance(expr, cst.Name) and expr.value == param
 
 
