@@ -285,6 +285,12 @@ class SemanticModel:
         that one is entered, and lies inside one when it is entered within that one's span."""
         return self._layout[0].get(id(node))
 
+    def encloses(self, outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
+        """``inner`` lies within ``outer`` (or is it), by their spans; False when either has none."""
+        outer_span, inner_span = self.span(outer), self.span(inner)
+        return outer_span is not None and inner_span is not None \
+            and outer_span[0] <= inner_span[0] and inner_span[1] <= outer_span[1]
+
     def order(self, node: cst.CSTNode) -> int:
         """When a node is entered in source order (-1 for one outside the module's walk)."""
         span = self._layout[0].get(id(node))

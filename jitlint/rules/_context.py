@@ -201,14 +201,11 @@ class CallingContext:
     def function_around(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
         """The innermost def whose body holds ``node`` (None at module level or in a class
         body; a def's decorators run where the def is)."""
-        span = self.model.span(node)
-        if span is None:
-            return None
-        best, best_start = None, -1
-        for function in self.model.functions:
-            outer = self.model.span(function.body)
-            if outer is not None and outer[0] <= span[0] and span[1] <= outer[1] and outer[0] > best_start:
-                best, best_start = function, outer[0]
+        best: Optional[cst.FunctionDef] = None
+        for function in self.model.functions:  # the innermost: the latest entered of those around it
+            if self.model.encloses(function.body, node) \
+                    and (best is None or self.model.order(function.body) > self.model.order(best.body)):
+                best = function
         return best
 
     def qualname(self, function: cst.FunctionDef) -> Optional[str]:
@@ -340,18 +337,15 @@ class CallingContext:
         takes: ``FLAG`` is a parameter every call in the module fills with a literal of the other
         truth (its default where a call leaves it out: ``SACAgent(..., jit=False)`` and ``if
         jit: self.update = jax.jit(self._update)``), or ``not FLAG`` of one."""
-        span = self.model.span(node)
+        if self.model.span(node) is None:
+            return False
         for enclosing in frame:
             if isinstance(enclosing.node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
                 return False
-            if not isinstance(enclosing.node, cst.If) or span is None:
+            if not isinstance(enclosing.node, cst.If):
                 continue
             truth = self._flag_truth(enclosing.node.test, enclosing.scope)
-            if truth is None:
-                continue
-            body = self.model.span(enclosing.node.body)
-            in_body = body is not None and body[0] <= span[0] and span[1] <= body[1]
-            if in_body != truth:
+            if truth is not None and self.model.encloses(enclosing.node.body, node) != truth:
                 return True
         return False
 

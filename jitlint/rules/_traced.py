@@ -2751,16 +2751,16 @@ class _FunctionAnalysis:
         value never reaches a later read under this trace."""
         if binding.frame is None or binding.kind != "assign":
             return False
-        span = self.ctx.model.span(binding.node)
+        if self.ctx.model.span(binding.node) is None:
+            return False
         for enclosing in binding.frame:
             if enclosing.node is self.func or isinstance(enclosing.node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
                 return False
-            if not isinstance(enclosing.node, cst.If) or span is None \
+            if not isinstance(enclosing.node, cst.If) \
                     or any(n.value == binding.name for n in iter_nodes(enclosing.node.test) if isinstance(n, cst.Name)):
                 continue  # ``if x[i] < 0: x = ...``: a test of the value itself is no flag
             truth = self.root_flag(enclosing.node.test, enclosing.scope)
-            body = self.ctx.model.span(enclosing.node.body)
-            if truth is not None and body is not None and (body[0] <= span[0] and span[1] <= body[1]) != truth:
+            if truth is not None and self.ctx.model.encloses(enclosing.node.body, binding.node) != truth:
                 return True
         return False
 
