@@ -18,6 +18,7 @@ from typing import Iterable, Iterator, Optional, Sequence
 
 import libcst as cst
 
+from jitlint.annotated import without_variable_annotations
 from jitlint.cache import ResultCache
 from jitlint.callgraph import ModuleCalls, ProjectCalls
 from jitlint.config import Settings
@@ -232,7 +233,8 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
         result.summary = cheap_summary(tree, text, path, scan)
         return result
     try:
-        module = cst.parse_module(text) if _STATEMENTS is None else _STATEMENTS.parse(text, tree)
+        module = without_variable_annotations(
+            cst.parse_module(text) if _STATEMENTS is None else _STATEMENTS.parse(text, tree))
     except RecursionError:
         if settings.is_enabled(UNPARSABLE.code, path):
             result.diagnostics.append(_unparsable(path, "code nested too deeply for libcst to parse"))

@@ -21,6 +21,7 @@ from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 import libcst as cst
 
+from jitlint.annotated import without_variable_annotations
 from jitlint.batches import ragged_loader_class, ragged_loop
 from jitlint.callgraph import LIBRARIES, CallCollector, ModuleCalls
 from jitlint.jaxfacts import LAX_CONTROL_FLOW_FUNCTION_PARAMS
@@ -557,7 +558,7 @@ def summarize_path(path: str, classes: bool = False) -> Optional[ModuleSummary]:
         return cheap
     name, is_package = module_name_for(path)
     try:
-        module = cst.parse_module(data)
+        module = without_variable_annotations(cst.parse_module(data))
     except Exception:  # too deep for libcst's parser, or syntax it does not know yet
         return None
     model = build_model(module, name)

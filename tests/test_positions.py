@@ -81,3 +81,49 @@ def test_tricky_layouts(name):
 def test_every_fixture():
     for path in sorted((ROOT / "fixtures").rglob("*.py")):
         check(path.read_text(encoding="utf-8"), sample=40)
+
+
+def test_annotated_assignments_made_plain_keep_every_position():
+    """The analysis reads ``x: T = v`` as ``x = v`` (jitlint/annotated.py): each name, call and
+    literal keeps its line and column, and a class body's annotated fields stay as written."""
+    from jitlint.annotated import without_variable_annotations
+
+    source = textwrap.dedent("""\
+        import jax
+        total: float = 0.0
+        def train(state, batches):
+            step: "Callable" = jax.jit(update); n : int=3
+            for batch in batches:
+                state: TrainState = step(state, batch)
+            shape: tuple[int,
+                         int] = (1, 2)
+            return state
+        class Config:
+            lr: float = 1e-3
+            def bump(self):
+                self.lr: float = self.lr * 2
+    """)
+    original = cst.parse_module(source)
+    plain = without_variable_annotations(original)
+
+    def positions(module):
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        found = wrapper.resolve(PositionProvider)
+        return sorted((p.start.line, p.start.column, p.end.line, p.end.column, cst.Module([]).code_for_node(n))
+                      for n, p in found.items() if isinstance(n, (cst.Name, cst.Call, cst.Float, cst.Integer)))
+
+    kept = positions(plain)  # every node but the annotations taken out, where it was
+    assert set(kept) <= set(positions(original)) and len(kept) == len(positions(original)) - 4
+    kinds = [type(small).__name__ for line in iter_statement_lines(plain) for small in line.body]
+    # total, step, n, state: plain; shape (an annotation over two lines) and the field lr: as written;
+    # self.lr in a method: plain
+    assert kinds.count("AnnAssign") == 2 and kinds.count("Assign") == 5
+
+
+def iter_statement_lines(module: cst.Module):
+    stack = [module]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.SimpleStatementLine):
+            yield node
+        stack.extend(children(node))
