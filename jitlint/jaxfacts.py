@@ -268,6 +268,10 @@ SHAPE_ARGUMENT_CONSTRUCTORS: dict[str, int] = {
 }
 ONE_AXIS_CONSTRUCTORS = frozenset(f"{module}.{name}" for module in ("numpy", "jax.numpy")
                                   for name in ("arange", "linspace", "logspace", "geomspace"))
+# jax.numpy functions whose result has at least one axis whatever their inputs (a join of
+# arrays, the distinct values, a sort): never a scalar count (tests/test_jaxfacts.py).
+AXIS_KEEPING_RESULTS = ONE_AXIS_CONSTRUCTORS | frozenset(
+    f"jax.numpy.{name}" for name in ("concatenate", "stack", "hstack", "vstack", "unique", "sort", "atleast_1d"))
 # Array methods that return an array of the receiver's shape (``points.astype(np.float32)``).
 SHAPE_KEEPING_METHODS = frozenset({"astype", "copy"})
 # Tensor methods of torch (and ``numpy`` of TensorFlow's eager tensors) that hand a batch to JAX
@@ -383,11 +387,15 @@ class ConcreteParam:
     rest: bool = False
     flag: bool = False  # a Python bool the library branches on (``if deterministic:``)
     fix: str = ""  # the advice, where not the default (derive a size from a static shape)
+    # a count, or else an array of edges that may be traced (``jnp.histogram(v, bins=edges)``):
+    # only a traced count raises
+    count_or_edges: bool = False
 
 
 def _concrete(error: str, *params: Param, rest: bool = False, flag: bool = False,
-              fix: str = "") -> tuple[ConcreteParam, ...]:
-    return tuple(ConcreteParam(position, keyword, error, rest, flag, fix) for position, keyword in params)
+              fix: str = "", count_or_edges: bool = False) -> tuple[ConcreteParam, ...]:
+    return tuple(ConcreteParam(position, keyword, error, rest, flag, fix, count_or_edges)
+                 for position, keyword in params)
 
 
 _TYPE = "TypeError"
@@ -434,8 +442,8 @@ CONCRETE_PARAMS: dict[str, tuple[ConcreteParam, ...]] = {
     "jax.numpy.tile": _concrete(_TYPE, (1, "reps")),
     "jax.numpy.pad": _concrete(_CONCRETIZATION, (1, "pad_width")),  # nested widths too
     **{f"jax.numpy.{f}": _concrete(_CONCRETIZATION, (1, "indices_or_sections")) for f in ("split", "array_split")},
-    "jax.numpy.histogram": _concrete(_CONCRETIZATION, (1, "bins")),
-    "jax.numpy.histogram_bin_edges": _concrete(_CONCRETIZATION, (1, "bins")),
+    "jax.numpy.histogram": _concrete(_CONCRETIZATION, (1, "bins"), count_or_edges=True),
+    "jax.numpy.histogram_bin_edges": _concrete(_CONCRETIZATION, (1, "bins"), count_or_edges=True),
     "jax.numpy.bincount": _concrete(_CONCRETIZATION, (2, "minlength")),
     "jax.numpy.vander": _concrete(_VALUE, (1, "N")),
     "jax.numpy.diagflat": _concrete(_TYPE, (1, "k")),

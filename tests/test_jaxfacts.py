@@ -20,7 +20,7 @@ import pytest
 from helpers import ROOT
 from jitlint.jaxfacts import (TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES, TORCH_SIZED_CONSTRUCTORS, TENSOR_DATASETS, SCIPY_JAX_JIT_FUNCTIONS, HOST_CALLBACKS, ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ITERATOR_BUILTINS, WEAK_SCALAR_ARRAYS, REJECTED_JIT_KEYWORDS, SEQUENCE_CONVERTING_FUNCTIONS, BOOLEAN_RESULT_FUNCTIONS, DTYPE_OBJECTS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, EAGER_LAX_FUNCTION_PARAMS, LAX_CONTROL_FLOW_FUNCTION_PARAMS,
-                              FIELD_HASHING_BASES, FRAMEWORK_METHODS, PUBLIC_SPELLINGS, ARRAY_API_SPELLINGS,
+                              FIELD_HASHING_BASES, FRAMEWORK_METHODS, PUBLIC_SPELLINGS, ARRAY_API_SPELLINGS, AXIS_KEEPING_RESULTS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LIBRARY_FUNCTIONS, NON_JAX_ENUM_BASES, NON_JAX_RESULTS, NON_NUMERIC_DTYPE_BUILTINS,
                               NON_NUMERIC_DTYPE_CODES, NON_NUMERIC_DTYPE_NAMES,
@@ -3399,3 +3399,24 @@ def test_float_range_gives_floats_that_cannot_size_an_array(qualname):
     assert values.dtype.kind == "f" and len(values) == 4
     with pytest.raises(TypeError):
         jnp.zeros(values[1])
+
+
+@pytest.mark.parametrize("qualname", sorted(AXIS_KEEPING_RESULTS))
+def test_axis_keeping_result_has_an_axis_even_from_scalars(qualname):
+    module = "jax.numpy" if qualname.startswith("jax.numpy.") else "numpy"
+    function = _resolve(qualname, importlib.import_module(module), module + ".")
+    name = qualname.rsplit(".", 1)[1]
+    args = {"concatenate": ([jnp.ones(1), jnp.ones(2)],), "stack": ([jnp.ones(()), jnp.ones(())],),
+            "hstack": ([jnp.ones(()), jnp.ones(())],), "vstack": ([jnp.ones(()), jnp.ones(())],),
+            "unique": (jnp.ones(()),), "sort": (jnp.ones(3),), "atleast_1d": (jnp.ones(()),)}.get(name, (1, 4, 3))
+    assert np.ndim(function(*args)) >= 1
+
+
+@pytest.mark.parametrize("qualname", sorted(q for q, facts in CONCRETE_PARAMS.items()
+                                            if any(f.count_or_edges for f in facts)))
+def test_count_or_edges_param_takes_traced_edges_but_not_a_traced_count(qualname):
+    function = _resolve(qualname, jax, "jax.")
+    x = jnp.linspace(0.0, 1.0, 20)
+    jax.jit(lambda v, edges: function(v, bins=edges))(x, jnp.array([0.0, 0.5, 1.0]))  # traced edges: fine
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jax.jit(lambda v, count: function(v, bins=count))(x, 4)

@@ -68,7 +68,7 @@ from typing import Iterator, NamedTuple, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (ARRAY_NAMESPACE_GETTERS, HOST_CALLBACKS, NAMED_TUPLE_BASES, TRACE_ERROR_CATCHERS, ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMESPACES, NUMPY_KEEPING_JNP_FUNCTIONS, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, BOOL_DTYPES, COMPILE_TIME_EVAL_CONTEXTS, MASK_KEEPING_METHODS, SHAPE_JOINING_CALLS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
+from jitlint.jaxfacts import (ARRAY_NAMESPACE_GETTERS, AXIS_KEEPING_RESULTS, HOST_CALLBACKS, NAMED_TUPLE_BASES, TRACE_ERROR_CATCHERS, ARGUMENT_TRACED_LIBRARY_FUNCTIONS, JAX_ARRAY_NAMESPACES, NUMPY_KEEPING_JNP_FUNCTIONS, VALIDATION_HOOKS, NUMPY_CONVERTING_METHODS, STAGING_TRACES, UNFUNCTIONALIZED_CALLS, UnfunctionalizedCall, TREE_MAPS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS, PYTHON_VALUE_ATTRIBUTES, BOOLEAN_RESULT_FUNCTIONS, BOOL_DTYPES, COMPILE_TIME_EVAL_CONTEXTS, MASK_KEEPING_METHODS, SHAPE_JOINING_CALLS, CONCRETE_METHOD_PARAMS, CONCRETE_PARAMS,
                               DATA_SIZED_METHODS, DATA_SIZED_OUTPUTS, DIFFERENTIATED_VALUE_CONVERSIONS,
                               HASHING_BUILTINS, HASHING_DECORATORS, HASHING_FUNCTIONS, HASHING_SYNTAX,
                               LEAF_FIELD_DATACLASSES, NUMPY_ARRAY_CONSTRUCTORS,
@@ -2570,6 +2570,18 @@ class _FunctionAnalysis:
                 return True
         return _made_jax_array(self.model, self.flow, expr, scope)
 
+    def has_axis(self, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> bool:
+        """``expr`` is an array with at least one axis: made by a function whose result always
+        has one (``jnp.concatenate``, ``jnp.unique``: jaxfacts.AXIS_KEEPING_RESULTS), directly or
+        through every name binding that reaches it."""
+        if isinstance(expr, cst.Call):
+            return self.model.qualified_name(expr.func, scope) in AXIS_KEEPING_RESULTS
+        if not isinstance(expr, cst.Name) or depth > 3:
+            return False
+        bindings = self.flow.reaching(expr, scope)
+        return bool(bindings) and all(b.kind == "assign" and b.value is not None
+                                      and self.has_axis(b.value, b.scope, depth + 1) for b in bindings)
+
     def known_array(self, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> bool:
         """The code says ``expr`` is an array, not a pytree of them: a jax array function's
         result, a parameter or a held field annotated as one (``omegas: Optional[Float[Array,
@@ -4760,6 +4772,8 @@ class _UseFinder(Walker):
                 break
             fact = concrete_param(facts, index if arg.keyword is None else None,
                                   arg.keyword.value if arg.keyword is not None else None)
+            if fact is not None and fact.count_or_edges and self.a.has_axis(arg.value, self.scope):
+                continue  # an array of bin edges: data, traced or not
             fix = fact.fix if fact and fact.fix else \
                 "pass a Python bool: a static argument, or branch outside the traced code" if fact and fact.flag \
                 else "derive it from a static shape (x.shape[0]) with Python or numpy, not jax.numpy"
