@@ -266,6 +266,13 @@ def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: 
     flow = value_flow(ctx)
     positional = called_positions(ctx.model, function)
     reported: set[int] = set()  # loops already reported: two calls of the helper there hand it one batch
+    # ``def mean_ms(f, x): f(x); for _ in range(reps): f(x)``: each call of the helper repeats
+    # the jit, so a size swept over a listed configuration compiles once for those calls
+    def repeats_within() -> bool:
+        return any(other.frame.loops_in_scope() and other.frame.enclosing_function() is function
+                   and _src(other.node.func) == _src(jc.call.func) for other in ctx.model.calls
+                   if ctx.model.encloses(function.body, other.node))
+
     for leaf in (leaf for arg in jc.dynamic_args() for leaf in _display_leaves(arg.value)):
         callee = jc.call.func.value if isinstance(jc.call.func, cst.Name) else None
         param = forwarded_param(ctx.model, flow, leaf, site.frame.scope, function, callee=callee)
@@ -282,7 +289,7 @@ def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: 
                                   calling_context(ctx))
             for kind, check in (("shape", checker.shape), ("ragged", checker.ragged)):
                 result = next((found for found in map(check, _display_leaves(passed)) if found is not None), None)
-                if result is not None:
+                if result is not None and not (LISTED in result[0] and repeats_within()):
                     desc, fix = result
                     handed = f"`{param}`" if _src(leaf) == param else f"`{param}` (as `{_src(leaf)}`)"
                     yield Churn(kind, passed, jc, (

@@ -546,15 +546,21 @@ class _Analysis:
             return "transformed", binding.frame, statement.value
         return None
 
+    def _reads(self, node: cst.CSTNode, creation: Frame) -> Iterator[tuple[cst.Name, Scope]]:
+        """The names the callable reads, each with the scope it is looked up in: its parameters'
+        defaults where it is made (``lambda x, net=net: net(x)`` reads the loop's ``net``)."""
+        scope = self.model.scope_of.get(node) or creation.scope
+        params = node.params if isinstance(node, (cst.Lambda, cst.FunctionDef)) else None
+        defaults = {id(n) for p in (params.params + params.posonly_params + params.kwonly_params if params else ())
+                    if p.default is not None for n in name_loads(p.default)}
+        for loaded in name_loads(node):
+            yield loaded, creation.scope if id(loaded) in defaults else scope
+
     def _loop_values_read(self, node: cst.CSTNode, loop: cst.CSTNode, creation: Frame) -> set[str]:
         """Targets of ``loop`` the callable reads (``for k in ...: jit(lambda: ... k)``)."""
-        scope = self.model.scope_of.get(node) or creation.scope
-        read = set()
-        for name in {loaded.value for loaded in name_loads(node)}:
-            for binding in self.model.lookup(name, scope):
-                if binding.kind == "loop-target" and (binding.node is loop or binding.scope.node is loop):
-                    read.add(name)
-        return read
+        return {loaded.value for loaded, scope in self._reads(node, creation)
+                if any(binding.kind == "loop-target" and (binding.node is loop or binding.scope.node is loop)
+                       for binding in self.model.lookup(loaded.value, scope))}
 
     def _derived_from_listed_items(self, node: cst.CSTNode, loop: cst.CSTNode, creation: Frame) -> set[str]:
         """Names the callable reads that the body of ``loop`` builds from its item, when the loop
@@ -591,13 +597,9 @@ class _Analysis:
     def _values_set_in_loop(self, node: cst.CSTNode, loop: cst.CSTNode, creation: Frame) -> set[str]:
         """Names the callable reads that are assigned in the body of ``loop`` (their value
         may change from one iteration to the next)."""
-        scope = self.model.scope_of.get(node) or creation.scope
-        found = set()
-        for name in {loaded.value for loaded in name_loads(node)}:
-            if any(binding.kind in ("assign", "other") and binding.frame is not None
-                   and binding.frame.is_inside(loop) for binding in self.model.lookup(name, scope)):
-                found.add(name)
-        return found
+        return {loaded.value for loaded, scope in self._reads(node, creation)
+                if any(binding.kind in ("assign", "other") and binding.frame is not None
+                       and binding.frame.is_inside(loop) for binding in self.model.lookup(loaded.value, scope))}
 
     def _only_traced_operand(self, node: cst.CSTNode, name: str, creation: Frame) -> bool:
         """Is ``name`` read in the callable only as an operand of array arithmetic (``p - lr * g``),

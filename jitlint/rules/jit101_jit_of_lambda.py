@@ -17,7 +17,10 @@ class JitOfLambda(FreshCallableRule):
     argument; when the variable shapes the program (sizes, branches) or the loop times each
     variant (an autotuning sweep), one compile per value is inherent and nothing is reported.
     A value computed in the loop and read only as an operand (`scale = 0.5 * step`) gets the
-    same advice: hoisting the jit alone would freeze it. Also a jit stored on the object in
+    same advice: hoisting the jit alone would freeze it. A value bound by a default argument
+    (`lambda p, g, lr=lr: p - lr * g`) is read where the lambda is made, as the loop's value:
+    a decayed rate is flagged the same way (5 compiles in 5 epochs), a network made per swept
+    width (`lambda x, net=net: net(x, 0.5)`) is a program per width and stays silent. Also a jit stored on the object in
     `__init__` (`self.act = jax.jit(lambda x: ...)`) of a class that a loop instantiates and
     calls on every iteration (not an object made once per run of an inner loop that reuses
     it), and a lambda in a function that a loop differentiates outside jit (`jax.grad(loss)(w)`

@@ -89,7 +89,9 @@ class LoopDependentShape(Rule):
     Nor is an outer loop over a literal list of sizes around an inner loop of calls (`for N in
     (50, 100, 200): for rs in range(5): f(draw(N))`): each size is a setting of the experiment
     whose compile serves the inner loop's calls (`fixtures/repetition/ok_sample_size_sweep_with_repeats.py`:
-    3 compiles, 15 calls).
+    3 compiles, 15 calls), nor a sweep over a literal list of sizes that hands each size to a
+    helper calling the jit in its own loop (a timing helper's warm-up and repeats:
+    `fixtures/fresh/ok_jit_lambda_binds_swept_network_by_default.py`, 4 compiles for 4 widths).
 
     ## Why is this bad?
     jit compiles once per distinct input shape. Episodes of a random walk collected until
