@@ -277,6 +277,10 @@ def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: 
         callee = jc.call.func.value if isinstance(jc.call.func, cst.Name) else None
         param = forwarded_param(ctx.model, flow, leaf, site.frame.scope, function, callee=callee)
         if param is None:
+            churn = _data_sized_of_param(ctx, jc, function, leaf, site.frame.scope, jitted)
+            if churn is not None:
+                yield churn
+                return
             continue
         for caller in sorted(calling_context(ctx).call_sites(function),
                              key=lambda site: ctx.model.span(site.node) or (0, 0)):
@@ -297,6 +301,63 @@ def _forwarded_churns(ctx: FileContext, jc: JittedCall, site: CallSite, jitted: 
                         f"`{_src(passed)}`, {desc}: every new shape compiles `{jc.name}` again; {fix}"))
                     reported.add(id(loops[-1]))
                     break
+
+
+def _data_sized_of_param(ctx: FileContext, jc: JittedCall, function: cst.FunctionDef, leaf: cst.BaseExpression,
+                         scope: Scope, jitted: set) -> Optional[Churn]:
+    """``uniq = jnp.unique(v)`` then ``_entropy(v, uniq)`` in a helper whose parameter ``v`` a
+    loop hands new values: the length is the data's (jaxfacts.DATA_SIZED_OUTPUTS, outside jit
+    nothing bounds it), so the jit sees a new shape on most calls (fedjax's arithmetic coding,
+    one compile per count of distinct values)."""
+    model, flow = ctx.model, value_flow(ctx)
+    binding = flow.single(leaf, scope) if isinstance(leaf, cst.Name) else None
+    made = assigned(binding).value if binding is not None and binding.kind == "assign" else None
+    if not isinstance(made, cst.Call):
+        return None
+    qualname = model.qualified_name(made.func, binding.scope) or ""
+    module, _, name = qualname.rpartition(".")
+    fact = DATA_SIZED_OUTPUTS.get(f"jax.numpy.{name}") if module in ARRAY_MODULES else None
+    positional = [a.value for a in made.args if a.keyword is None and not a.star]
+    if fact is None or any(a.keyword is not None and a.keyword.value == fact.size_keyword for a in made.args) \
+            or not positional or fact.max_positional is not None and len(positional) > fact.max_positional:
+        return None
+    param = _param_behind(flow, positional[0], binding.scope, function, 0)
+    if param is None:
+        return None
+    positions = called_positions(model, function)
+    for caller in calling_context(ctx).call_sites(function):
+        loops = caller.frame.loops_in_scope()
+        passed = argument_value(caller.node, positions.index(param) if param in positions else None, param)
+        if not loops or passed is None or any(frame.node in jitted for frame in caller.frame) or not any(
+                any(b.frame is not None and b.frame.is_inside(loops[0]) or b.node is loops[0]
+                    for b in flow.reaching(n, caller.frame.scope)) for n in name_loads(passed)):
+            continue
+        return Churn("shape", leaf, jc, (
+            f"`{jc.name}` is called in `{function.name.value}` with `{_src(leaf)}` = `{_src(made, 40)}`, whose "
+            f"length is the data's, and `{function.name.value}` is called in a loop with new values for "
+            f"`{param}`: a new length on most calls compiles `{jc.name}` again; pass a fixed length "
+            f"(jnp.unique(..., size=N, fill_value=...)) or a fixed-size mask instead"),
+            related=((caller.node, f"`{function.name.value}` called here, in a loop"),))
+    return None
+
+
+def _param_behind(flow: ValueFlow, expr: cst.BaseExpression, scope: Scope, function: cst.FunctionDef,
+                  depth: int) -> Optional[str]:
+    """The parameter of ``function`` whose value ``expr`` is computed from, through names bound
+    once (``v = jnp.nan_to_num(v); v = v.flatten()``); None when not one such."""
+    if depth > 4:
+        return None
+    for name in name_loads(expr):
+        binding = flow.single(name, scope)
+        if binding is None:
+            continue
+        if binding.kind == "param" and binding.scope.node is function:
+            return binding.name
+        value = assigned(binding).value if binding.kind == "assign" else None
+        found = _param_behind(flow, value, binding.scope, function, depth + 1) if value is not None else None
+        if found is not None:
+            return found
+    return None
 
 
 def forwarded_param(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpression, scope: Scope,

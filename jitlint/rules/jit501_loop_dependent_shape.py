@@ -46,7 +46,10 @@ class LoopDependentShape(Rule):
     the length changes on every step until it reaches `k`. So are indices whose count is the
     data's (`np.flatnonzero(rng.random(n) > p)`, `np.unique(labels)`, `np.where(mask)`: the
     NumPy and jax.numpy functions of `jaxfacts.DATA_SIZED_OUTPUTS`, without `size=`) computed
-    from values that change in the loop or from a random draw, and an array reshaped to a
+    from values that change in the loop or from a random draw (also in a helper that computes
+    them from its parameter and hands them to the jit, called in a loop with new values:
+    fedjax's `uniq = jnp.unique(v)` then `_entropy(v, uniq)`, 5 compiles for 5 updates; with
+    `size=`, 1), and an array reshaped to a
     shape of the loop counter (`x.reshape((i, i))`, `jnp.reshape(x, (i, n))`). A size drawn at
     random in the loop (`n = rng.integers(10, 200)`, `for n in np.random.choice(...)`) counts
     too, also for NumPy's random draws of that size (`np.random.rand(n, 3)`, `rng.normal(0, 1,
