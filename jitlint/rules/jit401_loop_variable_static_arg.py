@@ -10,6 +10,7 @@ from jitlint.rules._counter_fields import counter_uses, describe
 from jitlint.rules._module_fields import changing_static_fields
 from jitlint.rules._static import changing_scalar, class_verdict, forwarded_static_uses, fresh_value, static_uses
 from jitlint.rules._traced import needs_python_value
+from jitlint.values import Varying, assigned, loop_elements, value_flow
 
 
 class LoopVariableStaticArg(Rule):
@@ -46,6 +47,12 @@ class LoopVariableStaticArg(Rule):
     and a counter passed beside the loop's item at another static position (`for i, env in
     enumerate(envs): train(params, env, i)`): every item is a program of its own
     (`fixtures/changing_statics/ok_index_beside_static_item_per_iteration.py`).
+    A loop over a literal list of three or more different ints (also an element of listed
+    tuples, `kx = K[0]` of `for K in [(0, 1), (1, 0), ...]`) is flagged only when the body
+    could take the value traced (it only indexes arrays with it): jax-spectral-dns's
+    wavenumber indices, `fixtures/static_values/wavenumber_index_static_per_mode.py`, 5
+    compiles for 5 modes; a mode count that sizes the operator is a program per resolution
+    and stays silent.
     Also a pytree field marked static (`struct.field(pytree_node=False)`,
     `eqx.field(static=True)`, `field(metadata={"static": True})`) that the code steps from itself
     (`Sampler(key=k, draws=s.draws + 1)`) while a loop feeds the jitted function's result back
@@ -141,7 +148,7 @@ class LoopVariableStaticArg(Rule):
             fresh = fresh_value(ctx, use)
             if fresh is not None and fresh.kind != "jit":
                 continue  # a new object equal only to itself: JIT402's finding, and its fix
-            varying = changing_scalar(ctx, use.value, use.site)
+            varying = changing_scalar(ctx, use.value, use.site) or _listed_index(ctx, use)
             if varying is None:
                 continue
             counter = varying.counter
@@ -238,6 +245,37 @@ def _repeats_per_outer_pass(site, counter: str) -> bool:
     outer = loops[inner + 1]
     changed = names_assigned_in(outer.body) | loop_targets(outer)
     return not {name.value for name in name_loads(loops[inner].iter)} & changed
+
+
+def _listed_index(ctx: FileContext, use) -> Optional[Varying]:
+    """``for kx in [0, 1, 2]`` (or ``kx = K[0]`` of ``for K in [(0, 1), (1, 0), ...]``) handing
+    a static parameter that the body could take traced (it only indexes arrays with it: not a
+    shape, a bound, a condition): three or more different ints are as many programs that one
+    traced argument would serve (jax-spectral-dns's wavenumbers, 4 compiles for 4 modes).  Ints
+    a body needs as Python values are a sweep of programs, left alone."""
+    if not isinstance(use.value, cst.Name) or needs_python_value(ctx, use.callee, use.param) is not False:
+        return None
+    flow = value_flow(ctx)
+    binding = flow.single(use.value, use.site.frame.scope)
+    loops = use.site.frame.loops_in_scope()
+    if binding is None or not loops:
+        return None
+    picked = None  # ``kx = K[0]``: the element of each listed tuple
+    value = assigned(binding).value if binding.kind == "assign" else None
+    if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and len(value.slice) == 1 \
+            and isinstance(value.slice[0].slice, cst.Index) and isinstance(value.slice[0].slice.value, cst.Integer):
+        picked = int(value.slice[0].slice.value.value)
+        binding = flow.single(value.value, binding.scope)
+    elements = loop_elements(binding, flow) if binding is not None and binding.node is loops[0] else None
+    if elements is None:
+        return None
+    if picked is not None:
+        elements = [e.elements[picked].value if isinstance(e, (cst.Tuple, cst.List)) and picked < len(e.elements)
+                    else e for e in elements]
+    ints = [e.value for e in elements if isinstance(e, cst.Integer)]
+    if len(ints) != len(elements) or len(set(ints)) < 3:
+        return None
+    return Varying(loops[0], None, f"`{use.value.value}`, taken from a list of {len(set(ints))} different ints")
 
 
 def _sweep_of_programs(ctx: FileContext, use) -> bool:
