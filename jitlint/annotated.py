@@ -19,24 +19,55 @@ _SPACES = re.compile(r" *")
 _CODE = cst.Module([]).code_for_node
 
 
-class _PlainAssignments(cst.CSTTransformer):
-    def __init__(self) -> None:
-        super().__init__()
-        self.bodies: list[bool] = [False]  # per enclosing def or class: is it a class body?
+# ``name: annotation = value`` somewhere in the text (a cheap test before any walk; a false
+# match such as ``else: x = 1`` only costs the walk)
+_MAYBE_ANNOTATED = re.compile(r"^[ \t]*[\w.]+[ \t]*:[^=\n]*[^=!<>:\n]=(?!=)", re.M)
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, cst.BaseExpression):
-            return False  # no statement lies inside an expression (a lambda's body is one)
-        if isinstance(node, (cst.ClassDef, cst.FunctionDef)):
-            self.bodies.append(isinstance(node, cst.ClassDef))
-        return True
 
-    def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
-        if isinstance(original, (cst.ClassDef, cst.FunctionDef)):
-            self.bodies.pop()
-        if isinstance(updated, cst.AnnAssign) and updated.value is not None and not self.bodies[-1]:
-            return _plain(updated)
-        return updated
+def _small(small: cst.BaseSmallStatement, in_class: bool) -> cst.BaseSmallStatement:
+    if isinstance(small, cst.AnnAssign) and small.value is not None and not in_class:
+        return _plain(small)
+    return small
+
+
+def _suite(suite, in_class: bool):
+    """A block of statements (``IndentedBlock``) or of small statements on one line
+    (``SimpleStatementSuite``, ``if x: a: int = 1``), rebuilt only where something changed."""
+    if isinstance(suite, cst.IndentedBlock):
+        body = tuple(_statement(statement, in_class) for statement in suite.body)
+    else:
+        body = tuple(_small(small, in_class) for small in suite.body)
+    return suite if all(a is b for a, b in zip(body, suite.body)) else suite.with_changes(body=body)
+
+
+def _statement(statement: cst.CSTNode, in_class: bool) -> cst.CSTNode:
+    """``statement`` with its annotated assignments in code made plain; the same object when
+    it holds none, so nodes (and the caches keyed by them) stay shared."""
+    if isinstance(statement, cst.SimpleStatementLine):
+        return _suite(statement, in_class)
+    changes = {}
+    inner = isinstance(statement, cst.ClassDef) if isinstance(statement, (cst.ClassDef, cst.FunctionDef)) else in_class
+    for field in ("body", "orelse", "handlers", "finalbody", "cases"):
+        value = getattr(statement, field, None)
+        if value is None:
+            continue
+        if isinstance(value, tuple):  # except handlers, match cases: each holds a suite
+            new = tuple(part.with_changes(body=body) if (body := _suite(part.body, inner)) is not part.body else part
+                        for part in value)
+            changed = any(a is not b for a, b in zip(new, value))
+        elif isinstance(value, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+            new = _suite(value, inner)
+            changed = new is not value
+        elif isinstance(value, cst.If):  # ``elif``
+            new = _statement(value, in_class)
+            changed = new is not value
+        else:  # ``else:`` / ``finally:``
+            body = _suite(value.body, inner)
+            changed = body is not value.body
+            new = value.with_changes(body=body) if changed else value
+        if changed:
+            changes[field] = new
+    return statement.with_changes(**changes) if changes else statement
 
 
 def _plain(statement: cst.AnnAssign) -> cst.BaseSmallStatement:
@@ -53,7 +84,11 @@ def _plain(statement: cst.AnnAssign) -> cst.BaseSmallStatement:
         whitespace_after_equal=cst.SimpleWhitespace(after))], value=statement.value, semicolon=statement.semicolon)
 
 
-def without_variable_annotations(module: cst.Module) -> cst.Module:
-    """``module`` with each annotated assignment in code (not a class body) made plain, every
-    node at its original line and column; the module itself when it has none."""
-    return module.visit(_PlainAssignments())
+def without_variable_annotations(module: cst.Module, text: str) -> cst.Module:
+    """``module`` (parsed from ``text``) with each annotated assignment in code (not a class
+    body) made plain, every node at its original line and column; the module itself when it
+    has none."""
+    if not _MAYBE_ANNOTATED.search(text):
+        return module
+    body = tuple(_statement(statement, False) for statement in module.body)
+    return module if all(a is b for a, b in zip(body, module.body)) else module.with_changes(body=body)

@@ -234,7 +234,7 @@ def lint_source(data: bytes, path: str, settings: Settings, prefilter: bool = Tr
         return result
     try:
         module = without_variable_annotations(
-            cst.parse_module(text) if _STATEMENTS is None else _STATEMENTS.parse(text, tree))
+            cst.parse_module(text) if _STATEMENTS is None else _STATEMENTS.parse(text, tree), text)
     except RecursionError:
         if settings.is_enabled(UNPARSABLE.code, path):
             result.diagnostics.append(_unparsable(path, "code nested too deeply for libcst to parse"))

@@ -558,7 +558,7 @@ def summarize_path(path: str, classes: bool = False) -> Optional[ModuleSummary]:
         return cheap
     name, is_package = module_name_for(path)
     try:
-        module = without_variable_annotations(cst.parse_module(data))
+        module = without_variable_annotations(cst.parse_module(data), data.decode("latin-1"))
     except Exception:  # too deep for libcst's parser, or syntax it does not know yet
         return None
     model = build_model(module, name)

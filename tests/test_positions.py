@@ -104,7 +104,7 @@ def test_annotated_assignments_made_plain_keep_every_position():
                 self.lr: float = self.lr * 2
     """)
     original = cst.parse_module(source)
-    plain = without_variable_annotations(original)
+    plain = without_variable_annotations(original, source)
 
     def positions(module):
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)

@@ -253,7 +253,7 @@ def _listed_index(ctx: FileContext, use) -> Optional[Varying]:
     shape, a bound, a condition): three or more different ints are as many programs that one
     traced argument would serve (jax-spectral-dns's wavenumbers, 4 compiles for 4 modes).  Ints
     a body needs as Python values are a sweep of programs, left alone."""
-    if not isinstance(use.value, cst.Name) or needs_python_value(ctx, use.callee, use.param) is not False:
+    if not isinstance(use.value, cst.Name):
         return None
     flow = value_flow(ctx)
     binding = flow.single(use.value, use.site.frame.scope)
@@ -273,7 +273,7 @@ def _listed_index(ctx: FileContext, use) -> Optional[Varying]:
         elements = [e.elements[picked].value if isinstance(e, (cst.Tuple, cst.List)) and picked < len(e.elements)
                     else e for e in elements]
     ints = [e.value for e in elements if isinstance(e, cst.Integer)]
-    if len(ints) != len(elements) or len(set(ints)) < 3:
+    if len(ints) != len(elements) or len(set(ints)) < 3 or needs_python_value(ctx, use.callee, use.param) is not False:
         return None
     return Varying(loops[0], None, f"`{use.value.value}`, taken from a list of {len(set(ints))} different ints")
 
