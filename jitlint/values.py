@@ -1212,11 +1212,10 @@ def float_values(model: SemanticModel, flow: ValueFlow, iterable: cst.BaseExpres
     once to the name it iterates."""
     if depth > 3:
         return False
-    if isinstance(iterable, cst.Name):
-        binding = flow.single(iterable, scope)
-        if binding is None or binding.kind != "assign" or binding.value is None:
-            return False
-        iterable = binding.value
+    made = origin(flow, iterable, scope, None)
+    if made is None:
+        return False
+    iterable, scope = made[0], made[1]  # type: ignore[assignment]
     if isinstance(iterable, (cst.List, cst.Tuple)):
         elements = [e.value for e in iterable.elements if isinstance(e, cst.Element)]
         return len(elements) >= 2 and len(elements) == len(iterable.elements) \

@@ -14,7 +14,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from helpers import ROOT
 from jitlint.engine import _positions
 from jitlint.semantic import build_model
-from jitlint.walk import children
+from jitlint.walk import children, iter_nodes
 
 TRICKY = {
     "decorator in parentheses on its own lines": """\
@@ -114,16 +114,9 @@ def test_annotated_assignments_made_plain_keep_every_position():
 
     kept = positions(plain)  # every node but the annotations taken out, where it was
     assert set(kept) <= set(positions(original)) and len(kept) == len(positions(original)) - 4
-    kinds = [type(small).__name__ for line in iter_statement_lines(plain) for small in line.body]
+    kinds = [type(small).__name__ for line in iter_nodes(plain) if isinstance(line, cst.SimpleStatementLine)
+             for small in line.body]
     # total, step, n, state: plain; shape (an annotation over two lines) and the field lr: as written;
     # self.lr in a method: plain
     assert kinds.count("AnnAssign") == 2 and kinds.count("Assign") == 5
 
-
-def iter_statement_lines(module: cst.Module):
-    stack = [module]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.SimpleStatementLine):
-            yield node
-        stack.extend(children(node))
