@@ -793,22 +793,41 @@ class CallingContext:
         """The class of this module that ``name`` is an instance of: ``self`` in a method,
         a variable assigned once from ``Cls(...)`` (or the one such assignment that reaches
         this read: ``counter = Counter()`` ... ``counter = CounterV2()`` further down) or from a
-        factory that returns one, or a parameter that every call gives one."""
+        factory that returns one, or a parameter that every call gives one; also a name that
+        every reaching assignment gives an instance of the one class (``agent = Agent.create()``
+        then ``agent, info = agent.update(batch)`` in the loop, a method returning
+        ``self.replace(...)``)."""
         binding = self.model.single_binding(name.value, scope) or value_flow(self.ctx).single(name, scope)
-        if binding is None:
-            return None
+        if binding is not None:
+            return self._binding_class(binding)
+        # the loop-carried rebinding is being typed further up when the read is its own receiver
+        classes = {self._binding_class(b) for b in value_flow(self.ctx).reaching(name, scope)
+                   if id(b) not in self._typing}
+        return classes.pop() if len(classes) == 1 else None
+
+    def _binding_class(self, binding: Binding) -> Optional[cst.ClassDef]:
         if binding.kind == "param":
             return self._class_of_self(binding) or self._class_passed(binding)
-        if binding.kind == "assign" and isinstance(binding.value, cst.Call):
+        if binding.kind != "assign":
+            return None
+        if isinstance(binding.value, cst.Call):
             made = self.constructed_class(binding.value.func, binding.scope)
             if made is not None or id(binding) in self._typing:
                 return made  # (``jax = jax.jit(f)``: the call's own receiver is the name being typed)
-            self._typing.add(id(binding))
-            try:
+        unpacked = unpacked_call(binding) if not isinstance(binding.value, cst.Call) else None
+        if unpacked is None and not isinstance(binding.value, cst.Call):
+            return None
+        self._typing.add(id(binding))
+        try:
+            if unpacked is None:
                 return self.class_made_by(binding.value, binding.scope)
-            finally:
-                self._typing.discard(id(binding))
-        return None
+            call, position, arity = unpacked
+            callee = self.callee(call, binding.scope)
+            elements = tuple_elements(function_returns(self.model, callee), position, arity) if callee else []
+            classes = {self._returned_class(Returned(callee, value, value_scope, None)) for value, value_scope in elements}
+            return classes.pop() if len(classes) == 1 else None
+        finally:
+            self._typing.discard(id(binding))
 
     def constructed_class(self, func: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
         """The class of this module whose instance calling ``func`` makes: the class itself, or
@@ -833,6 +852,14 @@ class CallingContext:
             else self.instance_class(func, scope) if isinstance(func, cst.Name) else None
         dunder = inherited_method(self.model, maker, "__call__") if maker is not None else None
         returns = function_returns(self.model, dunder) if dunder is not None else self.call_returns(call, scope)
+        if not returns and isinstance(func, cst.Attribute):
+            # a jitted method (``@jax.jit def update(self, batch)``): jit hands back the
+            # function's own pytree, an instance of the same class
+            method = self.callee(call, scope)
+            method_scope = self.model.functions[method].scope if method in self.model.functions else None
+            if method is not None and method_scope is not None and method.decorators and all(
+                    self.ctx.resolver.resolve(d.decorator, method_scope) is not None for d in method.decorators):
+                returns = function_returns(self.model, method)
         classes = {self._returned_class(r) for r in returns}
         return classes.pop() if len(classes) == 1 else None
 
@@ -842,6 +869,9 @@ class CallingContext:
         if not isinstance(returned.value, cst.Call):
             return None
         func = returned.value.func
+        updated = self._class_updating_self(returned)
+        if updated is not None:
+            return updated
         made = self.constructed_class(func, returned.scope)
         if made is not None or not isinstance(func, cst.Name):
             return made
@@ -851,6 +881,28 @@ class CallingContext:
         owner = defined_in.parent if defined_in is not None else None
         if params and params[0].name.value == func.value and owner is not None and owner.kind == "class" \
                 and any(dotted_name(d.decorator) == "classmethod" for d in function.decorators):
+            return owner.node  # type: ignore[return-value]
+        return None
+
+    def _class_updating_self(self, returned: Returned) -> Optional[cst.ClassDef]:
+        """``return self.replace(params=...)`` (a flax struct or chex dataclass) or
+        ``dataclasses.replace(self, ...)`` in a plain method: a new instance of the method's own
+        class."""
+        call = returned.value
+        function = returned.function
+        params = [*function.params.posonly_params, *function.params.params]
+        defined_in = self.model.scope_of.get(function)
+        owner = defined_in.parent if defined_in is not None else None
+        if not (isinstance(call, cst.Call) and params and owner is not None and owner.kind == "class"
+                and not any(dotted_name(d.decorator) in ("classmethod", "staticmethod") for d in function.decorators)):
+            return None
+        this = params[0].name.value
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "replace" and _names(func.value, this):
+            # the library's ``replace``, not one the class (or a base of the module) defines
+            return owner.node if inherited_method(self.model, owner.node, "replace") is None else None
+        if self.model.qualified_name(func, returned.scope) == "dataclasses.replace" and call.args \
+                and _names(call.args[0].value, this):
             return owner.node  # type: ignore[return-value]
         return None
 
@@ -1475,6 +1527,10 @@ def _derives_from(model: SemanticModel, cls: cst.ClassDef, base: cst.ClassDef, d
 def class_methods(cls: cst.ClassDef) -> dict[str, cst.FunctionDef]:
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     return {stmt.name.value: stmt for stmt in body if isinstance(stmt, cst.FunctionDef)}
+
+
+def _names(expr: cst.BaseExpression, name: str) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == name
 
 
 def inherited_method(model: SemanticModel, cls: cst.ClassDef, name: str, depth: int = 0

@@ -752,7 +752,8 @@ def _ragged(name: str, kind: str = "generator ", way: str = "sliced") -> RaggedS
     fix = f"append only full batches to `{name}`" if kind == "list " else \
         f"build only full batches in `{name}`" if kind == "function " else f"drop the short batch in {where}"
     return RaggedSource(
-        f"a batch of {source} slices its data up to the end without dropping the shorter last batch",
+        f"a batch of {source} slices its data up to the end without dropping the shorter last batch (there is "
+        f"one whenever the batch size does not divide the data)",
         f"{fix} (loop while start + batch_size <= n) {pad}")
 
 

@@ -148,7 +148,9 @@ class LoopVariableStaticArg(Rule):
             fresh = fresh_value(ctx, use)
             if fresh is not None and fresh.kind != "jit":
                 continue  # a new object equal only to itself: JIT402's finding, and its fix
-            varying = changing_scalar(ctx, use.value, use.site) or _listed_index(ctx, use)
+            varying = changing_scalar(ctx, use.value, use.site)
+            listed = _listed_index(ctx, use) if varying is None else None
+            varying = varying or listed
             if varying is None:
                 continue
             counter = varying.counter
@@ -176,6 +178,8 @@ class LoopVariableStaticArg(Rule):
                           else _advice(ctx, use.callee, use.param))
                 cost = (f"a new value on every pass of an outer loop: `{use.callee}` compiles again on each "
                         f"pass (the inner loop's calls reuse it)" if per_outer_pass
+                        else f"one program per value: `{use.callee}` compiles for each, where one traced "
+                             f"argument would serve them all" if listed is not None
                         else f"a new value on every iteration: `{use.callee}` recompiles on every call")
                 yield Violation(use.arg, f"{use.where()} is {varying.how}, {cost}; {advice}")
         for use in changing_static_fields(ctx):
