@@ -292,7 +292,7 @@ class _Analysis:
                 return None  # a new shape per iteration compiles each pass anyway (a size sweep)
             # ``scale = 2.0 * step`` in the loop, read only as an operand: hoisting the jit
             # would freeze ``scale``; passing it as an argument is the fix
-            set_in_loop = self._values_set_in_loop(callable_node, loop, creation)
+            set_in_loop = self._values_set_in_loop(callable_node, loop, creation, captured_only=True)
             if set_in_loop and all(self._only_traced_operand(callable_node, name, creation)
                                    for name in set_in_loop):
                 return FreshJit(app, kind, "loop-operand", operand=min(set_in_loop))
@@ -594,11 +594,14 @@ class _Analysis:
                 b.kind != "import" for b in self.model.lookup(dotted_name(iterable.func).split(".")[0], scope))
         return isinstance(iterable, (cst.List, cst.Tuple, cst.Set, cst.Dict))
 
-    def _values_set_in_loop(self, node: cst.CSTNode, loop: cst.CSTNode, creation: Frame) -> set[str]:
+    def _values_set_in_loop(self, node: cst.CSTNode, loop: cst.CSTNode, creation: Frame,
+                            captured_only: bool = False) -> set[str]:
         """Names the callable reads that are assigned in the body of ``loop`` (their value
-        may change from one iteration to the next)."""
+        may change from one iteration to the next); ``captured_only``: not the callable's own
+        locals (``gain = ...`` in its body)."""
+        own = self.model.scope_of.get(node) if captured_only else None
         return {loaded.value for loaded, scope in self._reads(node, creation)
-                if any(binding.kind in ("assign", "other") and binding.frame is not None
+                if any(binding.kind in ("assign", "other") and binding.frame is not None and binding.scope is not own
                        and binding.frame.is_inside(loop) for binding in self.model.lookup(loaded.value, scope))}
 
     def _only_traced_operand(self, node: cst.CSTNode, name: str, creation: Frame) -> bool:
@@ -986,6 +989,7 @@ class _Analysis:
             # ``f = jax.jit(f)`` rebinds the name: calls of it in this scope reach the jit
             calls = [site for site in self.model.calls_named(binding.name)
                      if isinstance(site.node.func, cst.Name) and site.frame.scope is binding.scope]
+            calls += self._transformed_calls(binding)
         else:
             calls = [*self.model.calls_to(binding), *self._transformed_calls(binding)]
         return [site for site in calls if within(site.frame)]
@@ -993,16 +997,18 @@ class _Analysis:
     def _transformed_calls(self, binding: Binding) -> Iterator[CallSite]:
         """``jax.grad(f)(x)``, ``eqx.filter_grad(f)(...)``: calling what a transform of ``f``
         returns calls ``f``."""
-        for site in self._transformed_calls_of(binding.name):
-            bindings = self.model.lookup(binding.name, site.frame.scope)
-            if len(bindings) == 1 and bindings[0] is binding:
-                yield site
+        flow = value_flow(self.ctx)
+        # the definition that reaches the transform's argument (a loop's own ``@jit def`` after
+        # a module-level one of the same name: the loop's)
+        yield from self._transformed_calls_of(
+            binding.name, lambda site: flow.reaching(site.node.args[0].value, site.frame.scope) == [binding])
 
-    def _transformed_calls_of(self, name: str) -> Iterator[CallSite]:
+    def _transformed_calls_of(self, name: str, reaches=lambda site: True) -> Iterator[CallSite]:
         """The calls ``T(name)(...)`` of a transform ``T`` (jax.grad, jax.value_and_grad ...),
-        also through a name bound to ``T(name)`` in the same scope (``g = jax.grad(f)``, ``g(x)``)."""
+        also through a name bound to ``T(name)`` in the same scope (``g = jax.grad(f)``, ``g(x)``);
+        ``reaches``: which transform calls ``T(name)`` take the binding asked about."""
         for site in self.model.calls:
-            if self._transforms(site.node, name, site.frame.scope):
+            if self._transforms(site.node, name, site.frame.scope) and reaches(site):
                 yield from self.context.result_calls(site, TRANSFORMS) or ()
 
     def _transforms(self, call: cst.Call, name: str, scope: Scope) -> bool:

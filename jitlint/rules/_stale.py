@@ -1958,8 +1958,9 @@ class _StateFlowOfFunction:
             elif isinstance(parent, cst.Subscript) and parent.value is node:
                 target = self.parents.get(id(parent))
                 statement = self.parents.get(id(target)) if isinstance(target, cst.AssignTarget) else target
-                if isinstance(statement, cst.Assign) or (isinstance(statement, cst.AugAssign)
-                                                         and statement.target is parent):
+                # (``t = outer[k]`` reads it: the subscript is the value, not a target)
+                if (isinstance(statement, cst.Assign) and isinstance(target, cst.AssignTarget)) or (
+                        isinstance(statement, cst.AugAssign) and statement.target is parent):
                     stored = [statement.value]  # ``outer[k] = x`` / ``outer[k] += x``
             if not stored or not any(self.traced.traced(v, scope) for v in stored):
                 continue

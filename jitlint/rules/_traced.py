@@ -64,7 +64,7 @@ from dataclasses import dataclass
 from functools import cached_property
 import re
 import string
-from typing import Iterator, NamedTuple, Optional, Sequence
+from typing import Callable, Iterator, NamedTuple, Optional, Sequence
 
 import libcst as cst
 
@@ -2426,7 +2426,8 @@ class _FunctionAnalysis:
             objects[receiver_arrays[0]] = receiver_arrays[1]
         # for ``if p is None:`` and ``if p == "numpy":``, decided by the call that leads here
         # (``if p:`` of ``runtime_validate=False`` too: the literal's truth)
-        nones = frozenset((name, _none_kind(arg.value), arg.value.value if isinstance(arg.value, (cst.SimpleString, cst.Integer))
+        nones = frozenset((name, "value" if self._annotated_not_none(arg.value, scope) else _none_kind(arg.value),
+                           arg.value.value if isinstance(arg.value, (cst.SimpleString, cst.Integer))
                            else literal_truth(arg.value)) for name, arg in passed)
         namespaces = self._namespaces_passed(helper, dict(passed), params, call, scope)
         key = (id(helper), frozenset(traced), fields, arrays, nones, constants,
@@ -3307,7 +3308,9 @@ class _FunctionAnalysis:
             # call that led here does (``_unique(x, size=x.size)``): known
             verdict = _none_verdict(self.param_values(expr.left, scope))
             if verdict is None and self.entry_call is not None:
-                verdict = _none_verdict(self.entry_values(expr.left, scope))
+                site = self.model.call_site_of.get(self.entry_call)
+                verdict = _none_verdict(self.entry_values(expr.left, scope), lambda value: site is not None
+                                        and self._annotated_not_none(value, site.frame.scope))
             return None if verdict is None else verdict == isinstance(expr.comparisons[0].operator, cst.Is)
         if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 \
                 and isinstance(expr.comparisons[0].operator, (cst.Equal, cst.NotEqual)) \
@@ -3325,6 +3328,17 @@ class _FunctionAnalysis:
         if self.caller is not None:  # a helper: the call that led here (its literal is in the follow key)
             return _one_truth(self.param_values(expr, scope, entry_only=True)) if self.entry_call is not None else None
         return _one_truth(self.param_values(expr, scope))
+
+    def _annotated_not_none(self, value: cst.BaseExpression, scope: Scope) -> bool:
+        """A parameter of the caller annotated with a Python scalar type and without a None
+        default (``def _run(key, features, settings, n_chains: int)`` handing ``n_chains=n_chains``
+        on): the caller's own contract says it is never None."""
+        binding = self.flow.single(value, scope) if isinstance(value, cst.Name) else None
+        param = binding.node if binding is not None and binding.kind == "param" else None
+        annotation = param.annotation.annotation if isinstance(param, cst.Param) and param.annotation else None
+        return isinstance(annotation, cst.Name) and annotation.value in PYTHON_SCALAR_TYPES | {"str"} \
+            and not self.model.lookup(annotation.value, binding.scope) \
+            and (param.default is None or not is_none(param.default))
 
     def entry_values(self, expr: cst.BaseExpression, scope: Scope) -> Optional[list[cst.BaseExpression]]:
         """What the call that led here passes the parameter ``expr``; an instance attribute
@@ -4995,9 +5009,11 @@ def _none_kind(expr: cst.BaseExpression) -> str:
     return "?"
 
 
-def _none_verdict(values: Optional[list[cst.BaseExpression]]) -> Optional[bool]:
-    """True when every value is None, False when none is (all never None), else None."""
-    kinds = {_none_kind(v) for v in values} if values else {"?"}
+def _none_verdict(values: Optional[list[cst.BaseExpression]],
+                  never_none: Callable[[cst.BaseExpression], bool] = lambda value: False) -> Optional[bool]:
+    """True when every value is None, False when none is (all never None), else None.
+    ``never_none``: what else is known never to be None."""
+    kinds = {"value" if never_none(v) else _none_kind(v) for v in values} if values else {"?"}
     return None if len(kinds) != 1 or "?" in kinds else kinds == {"none"}
 
 
