@@ -1599,6 +1599,9 @@ class _ArgChecker:
         expanded = self._expanded(expr, scope, loop)
         if expanded is not None and not any(coeff for term, coeff in expanded.items() if term):
             return None  # ``n_par - width`` with ``n_par = width + 4``: the same size every time
+        # ``x.shape[0]`` of ``x = jax.random.normal(key, (2, 4))``: new random values, one shape
+        shape_reads = {id(node.value) for node in iter_nodes(expr)
+                       if isinstance(node, cst.Attribute) and node.attr.value in ("shape", "size", "ndim")}
         for name in name_loads(expr):
             values = self._loop_values(name, scope, loop)
             bindings = self._bindings(name, scope)
@@ -1614,7 +1617,8 @@ class _ArgChecker:
                 if len(sizes) >= 3 and all(isinstance(v, cst.Integer) for v in values):
                     return f"`{name.value}`, {LISTED} {len(sizes)} different sizes"
                 continue
-            how = iterations.varies_in(name, scope, loop) or self._drawn(name, scope, loop)
+            how = iterations.varies_in(name, scope, loop) or (
+                self._drawn(name, scope, loop) if id(name) not in shape_reads else None)
             if how is not None:
                 return how
         return None

@@ -35,8 +35,8 @@ import libcst as cst
 
 from jitlint.jaxfacts import (PASS_THROUGH, RAGGED_BATCHERS, SHAPED_CONSTRUCTORS, TENSOR_DATASETS, TFDS_SPLIT_SIZES,
                               TORCH_SIZED_CONSTRUCTORS, TORCHVISION_SPLIT_SIZES, RaggedBatcher)
-from jitlint.semantic import Scope, SemanticModel, argument_value
-from jitlint.values import (ValueFlow, assigned, bound_values, dict_item_value, host_random_size, literal_truth, namespace_member,
+from jitlint.semantic import Scope, SemanticModel, argument_value, dotted_name
+from jitlint.values import (ValueFlow, annotated_fields, assigned, bound_values, dict_item_value, host_random_size, literal_truth, namespace_member,
                             returned_values, unpacked_call)
 from jitlint.batches import assigned_once, batched_length, collected_to_end, ragged_loader_class, ragged_loop, src as _src, stop_parameter
 from jitlint.walk import own_nodes
@@ -108,6 +108,10 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
                                                      depth + 1, project, context)) is not None), None)
         item = dict_item_value(flow, expr, scope)
         return ragged_source(model, flow, item[0], item[1], depth + 1, project, context) if item is not None else None
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, (cst.Name, cst.Call)):
+        # ``for x, y in data.training_generator`` of ``data = TrainingData(training_generator=
+        # DataLoader(...))``, also handed to the function or returned by a helper
+        return _field_source(model, flow, expr, scope, depth, project, context)
     if isinstance(expr, (cst.List, cst.Tuple)):  # a grain DataLoader's operations=[...]
         for element in expr.elements:
             found = ragged_source(model, flow, element.value, scope, depth + 1, project, context)
@@ -145,6 +149,49 @@ def ragged_source(model: SemanticModel, flow: ValueFlow, expr: cst.BaseExpressio
         if found is not None:
             return found
     return _ragged_generator(model, flow, expr, scope, project, context=context)
+
+
+def _field_source(model: SemanticModel, flow: ValueFlow, expr: cst.Attribute, scope: Scope, depth: int,
+                  project, context) -> Optional[RaggedSource]:
+    """The ragged source stored in the field ``expr.attr`` of the dataclass-style object
+    ``expr.value`` is (a construction of a class of this module whose annotated fields take
+    the arguments in order), through names, parameters and helpers that return it."""
+    def within(holder: cst.BaseExpression, holder_scope: Scope) -> Optional[RaggedSource]:
+        return ragged_source(model, flow, expr.with_changes(value=holder), holder_scope, depth + 1, project, context)
+
+    holder = expr.value
+    if isinstance(holder, cst.Name):
+        binding = flow.single(holder, scope)
+        if binding is not None and binding.kind == "param" and context is not None:
+            return next((found for value, site in context.passed_to(binding) or ()
+                         if (found := within(value, site.frame.scope)) is not None), None)
+        if binding is None or binding.kind != "assign":
+            return None
+        return next((found for value, value_scope in bound_values(model, flow, binding)
+                     if (found := within(value, value_scope)) is not None), None)
+    assert isinstance(holder, cst.Call)
+    binding = model.single_binding(holder.func.value, scope) if isinstance(holder.func, cst.Name) else None
+    if binding is not None and binding.kind == "class":
+        if not _dataclass_style(binding.node):  # type: ignore[arg-type]
+            return None
+        fields = [f.target.value for f in annotated_fields(binding.node)]  # type: ignore[arg-type, union-attr]
+        if expr.attr.value not in fields:
+            return None
+        value = argument_value(holder, fields.index(expr.attr.value), expr.attr.value)
+        return ragged_source(model, flow, value, scope, depth + 1, project, context) if value is not None else None
+    return next((found for returned in returned_values(model, flow, holder, scope)
+                 if (found := within(returned.value, returned.scope)) is not None), None)
+
+
+def _dataclass_style(cls: cst.ClassDef) -> bool:
+    """A class whose constructor takes its annotated fields in order: a dataclass (also
+    flax.struct's, chex's) or a NamedTuple, with no ``__init__`` of its own."""
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    if any(isinstance(s, cst.FunctionDef) and s.name.value == "__init__" for s in body):
+        return False
+    named = [dotted_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) or ""
+             for d in cls.decorators] + [dotted_name(b.value) or "" for b in cls.bases]
+    return any(n.rsplit(".", 1)[-1] in ("dataclass", "NamedTuple", "PyTreeNode") for n in named)
 
 
 def _relayed_iterable(model: SemanticModel, func: cst.BaseExpression, scope: Scope
