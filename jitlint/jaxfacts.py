@@ -1437,7 +1437,12 @@ FILTER_JITTED_LIBRARY_FUNCTIONS = frozenset({
     "diffrax.diffeqsolve", "optimistix.minimise", "optimistix.root_find", "optimistix.least_squares",
     "optimistix.fixed_point", "lineax.linear_solve",
 })
-# Library calls that run (many times) the functions they are given, before they return: a jit
+# Estimators built with a function that their ``fit`` runs again and again (a custom objective).
+FUNCTION_KEEPING_ESTIMATORS = frozenset({
+    *(f"xgboost.{name}" for name in ("XGBModel", "XGBRegressor", "XGBClassifier")),  # XGBRanker refuses one
+    *(f"lightgbm.{name}" for name in ("LGBMModel", "LGBMRegressor", "LGBMClassifier", "LGBMRanker")),
+})
+# Library calls that run (many times) the functions they are given, before they return (an estimator's ``fit`` does): a jit
 # made per call of a function and handed to one of them is compiled for that call only.
 # qualified name -> the (position, keyword) of each function parameter.  Checked by
 # tests/test_jaxfacts.py (each calls the function it is given).
@@ -1451,6 +1456,11 @@ FUNCTION_RUNNING_CALLS: dict[str, tuple[tuple[int, str], ...]] = {
     "scipy.optimize.fsolve": ((0, "func"),),
     "scipy.integrate.solve_ivp": ((0, "fun"),),
     "scipy.integrate.quad": ((0, "func"),),
+    # gradient boosting with a custom objective (its gradient often from jax.grad): the booster
+    # calls it once per boosting round
+    "xgboost.train": ((-1, "obj"), (-1, "custom_metric")),
+    "lightgbm.train": ((-1, "feval"),),
+    **{name: ((-1, "objective"),) for name in FUNCTION_KEEPING_ESTIMATORS},
 }
 
 # Library functions whose compiled program is keyed on the identity of the functions given to

@@ -50,7 +50,7 @@ from jitlint.jaxfacts import (TFDS_SPLIT_SIZES, TORCHVISION_SPLIT_SIZES, TORCH_S
                               FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_TRANSFORMS, FUNCTION_TRANSFORM_WRAPPERS,
                               PYTHON_CONVERTING_FUNCTIONS, PYTHON_TRUTH_BUILTINS, GRAPH_STATIC_JITS, TREE_MAPS,
                               NON_PYTREE_CLASS_BASES, ARGUMENT_TRACED_LIBRARY_FUNCTIONS,
-                              FUNCTION_KEYED_LIBRARY_CALLS, FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_RUNNING_CALLS,
+                              FUNCTION_KEYED_LIBRARY_CALLS, FILTER_JITTED_LIBRARY_FUNCTIONS, FUNCTION_RUNNING_CALLS, FUNCTION_KEEPING_ESTIMATORS,
                               SOLVER_PARAMETERS, ARRAY_LEAF_PARAMS, ARRAY_FILTERS, PARTITIONS,
                               LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, ARRAY_RETURNING_KEY_FUNCTIONS, STAGED_LIBRARY_FUNCTIONS, SHAPE_KEEPING_METHODS, ARRAY_NAMESPACE_GETTERS,
                               SHAPE_JOINING_CALLS, AXIS_NAME_COLLECTIVES, AXIS_BINDING_TRANSFORMS,
@@ -3216,12 +3216,53 @@ def test_function_running_calls_call_the_functions_they_are_given():
         "scipy.optimize.fsolve": lambda: scipy_optimize.fsolve(f, np.zeros(2)),
         "scipy.integrate.solve_ivp": lambda: scipy_integrate.solve_ivp(lambda t, y: f(y), (0.0, 1.0), [0.0]),
         "scipy.integrate.quad": lambda: scipy_integrate.quad(scalar, 0.0, 1.0),
+        **_booster_examples(calls),
     }
     assert set(examples) == set(FUNCTION_RUNNING_CALLS)
     for name, run in examples.items():
         calls.clear()
         run()
         assert len(calls) >= 3, name
+
+
+def _booster_examples(calls: list) -> dict:
+    """xgboost's and lightgbm's entries: five boosting rounds, each calling the custom
+    objective (the estimators' ``fit`` the one they were built with; ``lightgbm.train`` its
+    ``feval``).  Skipped where the test extras' boosters are not installed."""
+    xgb = pytest.importorskip("xgboost")
+    lgb = pytest.importorskip("lightgbm")
+    pytest.importorskip("sklearn")  # lightgbm's estimators
+    features = np.random.default_rng(0).normal(size=(40, 2))
+    labels = (features[:, 0] > 0).astype(float)
+
+    def objective(y_true, y_pred):  # the estimators' (and xgboost.train's, as (preds, dtrain))
+        calls.append(1)
+        preds = np.asarray(y_true if isinstance(y_pred, xgb.DMatrix) else y_pred, dtype=float)
+        return preds - np.resize(labels, preds.shape), np.ones(preds.shape)
+
+    def metric(preds, data):
+        calls.append(1)
+        return "zero", 0.0, False
+
+    def fit(estimator):
+        return lambda: estimator(n_estimators=5, objective=objective, **(
+            {"verbose": -1, "min_child_samples": 2} if estimator.__module__.startswith("lightgbm") else {}
+        )).fit(features, labels if "Classifier" not in estimator.__name__ else labels.astype(int))
+
+    examples = {
+        "xgboost.train": lambda: xgb.train({}, xgb.DMatrix(features, label=labels), num_boost_round=5, obj=objective),
+        "lightgbm.train": lambda: lgb.train({"verbose": -1, "min_data_in_leaf": 2}, lgb.Dataset(features, label=labels),
+                                            num_boost_round=5, valid_sets=[lgb.Dataset(features, label=labels)],
+                                            feval=metric),
+    }
+    for name in FUNCTION_KEEPING_ESTIMATORS:
+        module, _, cls = name.partition(".")
+        if cls == "LGBMRanker":
+            examples[name] = lambda: lgb.LGBMRanker(n_estimators=5, objective=objective, verbose=-1,
+                                                    min_child_samples=2).fit(features, labels, group=[10] * 4)
+        else:
+            examples[name] = fit(getattr(xgb if module == "xgboost" else lgb, cls))
+    return examples
 
 
 @pytest.mark.parametrize("qualname", sorted(SOLVER_PARAMETERS))

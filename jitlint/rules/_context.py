@@ -49,7 +49,7 @@ import libcst as cst
 from jitlint.callgraph import (ECOSYSTEM, ENTRY_POINT_WORDS, MEMO_WORDS, MEMOISERS, NOT_TRACING,
                                ONCE, REPEATED, RUNNERS, TRACED, UNKNOWN, is_test_file, is_transform,
                                runs_once_by_name)
-from jitlint.jaxfacts import (APPLIED_MODULE_BASES, APPLYING_METHODS, CONCRETE_PARAMS, FUNCTION_RUNNING_CALLS,
+from jitlint.jaxfacts import (APPLIED_MODULE_BASES, APPLYING_METHODS, CONCRETE_PARAMS, FUNCTION_KEEPING_ESTIMATORS, FUNCTION_RUNNING_CALLS,
                               RETRACING_TRANSFORMS, SEEDING_CALLS, concrete_param)
 from jitlint.project import module_name_for
 from jitlint.rule import FileContext
@@ -1171,11 +1171,14 @@ class CallingContext:
             callee = ""
             if not (self._is_transform(func, scope)
                     or isinstance(func, cst.Attribute) and func.attr.value in DERIVATIVE_RULES):
-                callee = self.model.qualified_name(func, scope) or ""
+                callee = self.model.qualified_name(func, scope) or self._library_base_init(func, scope) or ""
                 if callee in FUNCTION_RUNNING_CALLS:
                     # ``scipy.optimize.minimize(objective, x0)``: it calls ``objective`` again and again
                     for param in FUNCTION_RUNNING_CALLS[callee]:
                         value = argument_value(site.node, *param)
+                        if isinstance(value, cst.Name):  # ``objective = self.boosting_loss`` before
+                            origin = self.model.value_origin(value, scope, site.frame)
+                            value = origin[0] if origin is not None and isinstance(origin[0], cst.Attribute) else value
                         if value is None:
                             continue
                         if isinstance(value, cst.Call) and value.args and \
@@ -1185,8 +1188,9 @@ class CallingContext:
                             runner_lambdas.add(value)  # ``lambda p: objective(p, data)``
                             if isinstance(value.body, cst.Call):
                                 value = value.body.func
+                        runner = f"{callee}(...).fit" if callee in FUNCTION_KEEPING_ESTIMATORS else callee
                         for function in self._functions_named(value, scope):
-                            runner_called.setdefault(function, (callee, site))
+                            runner_called.setdefault(function, (runner, site))
                     continue
                 if not (callee.split(".")[0] in ECOSYSTEM or callee in RUNNERS):
                     continue
@@ -1330,6 +1334,19 @@ class CallingContext:
         if self.ctx.resolver.resolve(expr, scope) is not None:
             return True
         return is_transform(self.model.qualified_name(expr, scope) or "")
+
+    def _library_base_init(self, func: cst.BaseExpression, scope: Scope) -> Optional[str]:
+        """``super().__init__`` in a method of a class whose one base is a library class: that
+        class's qualified name (``lightgbm.LGBMClassifier``), whose constructor the call runs."""
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "__init__" and isinstance(func.value, cst.Call)
+                and isinstance(func.value.func, cst.Name) and func.value.func.value == "super"
+                and not self.model.lookup("super", scope)):
+            return None
+        method = scope.node
+        owner = self.model.functions[method].scope if method in self.model.functions else None
+        if owner is None or not isinstance(owner.node, cst.ClassDef) or len(owner.node.bases) != 1:
+            return None
+        return self.model.qualified_name(owner.node.bases[0].value, self.model.classes[owner.node].scope)
 
     def _functions_named(self, expr: cst.BaseExpression, scope: Scope, guess: bool = True
                          ) -> Iterator[cst.FunctionDef]:

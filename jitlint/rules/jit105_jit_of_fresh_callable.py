@@ -15,7 +15,10 @@ class JitOfFreshCallable(FreshCallableRule):
     wrapper each time, whatever it wraps). The jitted result may be called in the loop, or
     handed there to a library call that runs it (`scipy.optimize.newton(f, x0,
     fprime=slope)`, `iminuit.Minuit(..., grad=devf)`: any function or method that is neither
-    this module's, nor JAX's, nor a container's `append`).
+    this module's, nor JAX's, nor a container's `append`). The run itself may be repeated by a
+    library: a custom objective that `xgboost.train(..., obj=objective)` or a LightGBM/XGBoost
+    estimator built with `objective=` (also through `super().__init__` of a subclass) calls once
+    per boosting round (`jaxfacts.FUNCTION_RUNNING_CALLS`).
     Wrappers that compare equal under a cache that keys on equality stay silent:
     `eqx.filter_jit(eqx.filter_grad(f))`, `jax.pmap`/`eqx.filter_jit` of a hashable instance.
 
@@ -28,7 +31,11 @@ class JitOfFreshCallable(FreshCallableRule):
     compile when one instance is kept). `jax.jit(pullback)` of `jax.vjp(f, x)` per point
     compiles once per point, and `nnx.jit(model)(x)` per step 5 times in 5 steps. A jitted
     `jax.grad` built per fit and handed to SciPy's Newton solver compiles 5 times in 5 fits,
-    once when built before the fits.
+    once when built before the fits. `jax.jit(jax.grad(...))` built in an XGBoost objective
+    compiles twice per round for a gradient and a Hessian (10 compiles in 5 rounds), and once
+    each when jitted at module level; in a LightGBM classifier's bound objective, 5 in 5 rounds
+    (`fixtures/fresh/grad_jitted_per_round_in_xgboost_objective.py`,
+    `grad_jitted_once_for_xgboost_objective_ok.py`, `grad_jitted_in_lightgbm_objective_method.py`).
     `jax.jit(jax.shard_map(f, mesh=mesh, in_specs=..., out_specs=...))` per step compiles 5
     times in 5 steps, also for a module-level `f` (on a 1- and a 2-device CPU mesh); built and
     jitted once it compiles once, and a `shard_map` inside a jitted body is traced with it.
