@@ -915,21 +915,23 @@ class CallingContext:
     def _receiver_class(self, receiver: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
         if isinstance(receiver, cst.Name):  # an instance, or the class itself (``Fit.from_conditions(...)``)
             return self.instance_class(receiver, scope) or self.class_of(receiver, scope)
-        if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super" \
-                and not self.model.lookup("super", scope):
-            return self._super_class(scope)  # ``super().__init__(env)`` in a subclass's method
+        if self._is_super(receiver, scope):  # ``super().__init__(env)`` in a subclass's method
+            owner = self._method_class(scope)
+            return single_local_base(self.model, owner) if owner is not None else None
         if isinstance(receiver, cst.Call):  # a method called on the instance just made
             return self.constructed_class(receiver.func, scope)
         return self.attribute_class(receiver, scope)
 
-    def _super_class(self, scope: Scope) -> Optional[cst.ClassDef]:
-        """The class ``super()`` starts its lookup at in a method of ``scope``: the one base
-        of the method's class, when it is a class of this module."""
+    def _is_super(self, expr: cst.BaseExpression, scope: Scope) -> bool:
+        """``super()``, the builtin."""
+        return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "super" \
+            and not self.model.lookup("super", scope)
+
+    def _method_class(self, scope: Scope) -> Optional[cst.ClassDef]:
+        """The class whose method ``scope`` is (``super()`` there starts at its bases)."""
         method = scope.node
         owner = self.model.functions[method].scope if method in self.model.functions else None
-        if owner is None or not isinstance(owner.node, cst.ClassDef):
-            return None
-        return single_local_base(self.model, owner.node)
+        return owner.node if owner is not None and isinstance(owner.node, cst.ClassDef) else None
 
     def attribute_class(self, expr: cst.BaseExpression, scope: Scope) -> Optional[cst.ClassDef]:
         """``self.module`` in a method: the class of this module whose instance ``__init__``
@@ -1338,15 +1340,12 @@ class CallingContext:
     def _library_base_init(self, func: cst.BaseExpression, scope: Scope) -> Optional[str]:
         """``super().__init__`` in a method of a class whose one base is a library class: that
         class's qualified name (``lightgbm.LGBMClassifier``), whose constructor the call runs."""
-        if not (isinstance(func, cst.Attribute) and func.attr.value == "__init__" and isinstance(func.value, cst.Call)
-                and isinstance(func.value.func, cst.Name) and func.value.func.value == "super"
-                and not self.model.lookup("super", scope)):
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "__init__" and self._is_super(func.value, scope)):
             return None
-        method = scope.node
-        owner = self.model.functions[method].scope if method in self.model.functions else None
-        if owner is None or not isinstance(owner.node, cst.ClassDef) or len(owner.node.bases) != 1:
+        owner = self._method_class(scope)
+        if owner is None or len(owner.bases) != 1:
             return None
-        return self.model.qualified_name(owner.node.bases[0].value, self.model.classes[owner.node].scope)
+        return self.model.qualified_name(owner.bases[0].value, self.model.classes[owner].scope)
 
     def _functions_named(self, expr: cst.BaseExpression, scope: Scope, guess: bool = True
                          ) -> Iterator[cst.FunctionDef]:
