@@ -1719,6 +1719,32 @@ def array_made_by(model: SemanticModel, call: cst.Call, scope: Scope) -> Optiona
     return None
 
 
+def jax_array_built_by(flow: "ValueFlow", expr: cst.BaseExpression, scope: Scope, depth: int = 0
+                       ) -> Optional[cst.Call]:
+    """The call that builds ``expr`` as a jax array, when the code shows it is one: a
+    ``jax.numpy`` constructor (``jnp.zeros(n)``, ``jnp.array(...)``, ARRAY_CONSTRUCTORS) or a
+    ``jax.random`` draw, arithmetic on one, or a name every reaching definition binds so.  Not
+    what functions of other namespaces return (a ``lax.scan`` carry may be a dict)."""
+    model = flow.model
+    if depth > 3:
+        return None
+    if isinstance(expr, cst.Call):
+        qualname = model.qualified_name(expr.func, scope) or ""
+        last = qualname.rpartition(".")[2]
+        jax_made = qualname.startswith("jax.numpy.") and last in ARRAY_CONSTRUCTORS \
+            or qualname.startswith("jax.random.") and last[:1].islower() and last not in ("key_data", "key_impl")
+        return expr if jax_made else None
+    if isinstance(expr, cst.BinaryOperation):
+        return jax_array_built_by(flow, expr.left, scope, depth + 1) or jax_array_built_by(flow, expr.right, scope, depth + 1)
+    if not isinstance(expr, cst.Name):
+        return None
+    bindings = flow.reaching(expr, scope)
+    made = [jax_array_built_by(flow, b.value, b.scope, depth + 1)
+            if b.kind == "assign" and b.value is not None and not isinstance(b.node, (cst.For, cst.AugAssign)) else None
+            for b in bindings]
+    return made[0] if made and all(m is not None for m in made) else None
+
+
 def elementwise_operands(expr: cst.BaseExpression) -> Optional[list[cst.BaseExpression]]:
     """The operands of an arithmetic, bitwise or comparison operation (``a < 4``, ``~m``,
     ``x * 2``): with an array among them the result is an array of the same kind. None for

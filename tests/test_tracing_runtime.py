@@ -41,6 +41,7 @@ RAISES = {
     "JIT814": {"NameError"},  # unbound axis name
     "JIT815": {"TypeError"},  # lax.cond / switch branch output types differ
     "JIT817": {"NotImplementedError", "TypeError"},  # the singledispatch fallback's own raise
+    "JIT818": {"TypeError"},  # JAX arrays are immutable
 }
 # Raised after the function is traced, when JAX checks the staged program: from the jit (or
 # lax.scan) call, never from the marked line.

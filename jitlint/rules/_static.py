@@ -749,8 +749,8 @@ class _Callees:
         return (self.model.functions[override].scope.node, override.name.value) if override is not None else None  # type: ignore[return-value]
 
     def _static_method(self, func: cst.Attribute, site: CallSite) -> Optional[StaticArgSpec]:
-        """``Cls.name(...)`` or ``obj.name(...)`` (``obj`` made by ``Cls(...)``) of a jitted
-        staticmethod ``name`` of this module's class ``Cls``."""
+        """``Cls.name(...)``, ``obj.name(...)`` (``obj`` made by ``Cls(...)``) or ``self.name(...)``
+        in a method of a jitted staticmethod ``name`` of this module's class ``Cls``."""
         flow = value_flow(self.ctx)
         receiver = func.value
         assert isinstance(receiver, cst.Name)
@@ -763,6 +763,8 @@ class _Callees:
             if made is not None and isinstance(made[0], cst.Call) and isinstance(made[0].func, cst.Name):
                 maker = flow.single(made[0].func, made[1])
                 cls = maker.node if maker is not None and maker.kind == "class" else None
+            else:
+                cls = calling_context(self.ctx).instance_class(receiver, site.frame.scope)
         if not isinstance(cls, cst.ClassDef):
             return None
         return self.static_methods.get((cls, func.attr.value))

@@ -648,7 +648,8 @@ def _traced_by_calls(ctx: FileContext) -> list[TracerUse]:
         static = lifted_static_positions(model, call, scope)
         if static is None:
             continue  # a static_argnums we cannot read: which are traced is unknown
-        for func, bound in _handed_functions(model, call, fact, scope):
+        static |= jit_targets.get(id(call), frozenset())
+        for func, bound in _handed_functions(ctx, call, fact, scope):
             if func in jitted or (isinstance(func, cst.FunctionDef) and func.decorators):
                 continue
             uses.extend(_traced_by(ctx, func, call, fact, qualname, static, bound, id(call) in jit_targets,
@@ -706,8 +707,10 @@ def _traced_by(ctx: FileContext, func, call: cst.Call, fact: TracingCall, qualna
     if not traced and fact.given != ():
         return []  # () : the library traces the body, with the arguments as passed
     staged = fact.abstract or under_jit or calling_context(ctx).runs_traced(frame)
+    positions = {p.name.value: i for i, p in enumerate(_open_params(func, bound))} if under_jit and fact.wraps else None
     analysis = _FunctionAnalysis(ctx, JittedFunction(func, [], traced, set(traced)),
-                                 set(jitted_functions(ctx)), traced_by=qualname, staged=staged)
+                                 set(jitted_functions(ctx)), traced_by=qualname, staged=staged,
+                                 outer_jit_positions=positions)
     analysis.solve()
     found = analysis.run()
     if not staged:
@@ -720,12 +723,14 @@ Bound = tuple[int, frozenset]  # what a functools.partial binds: leading positio
 _UNBOUND: Bound = (0, frozenset())
 
 
-def _handed_functions(model: SemanticModel, call: cst.Call, fact: TracingCall, scope: Scope
+def _handed_functions(ctx: FileContext, call: cst.Call, fact: TracingCall, scope: Scope
                       ) -> list[tuple[cst.FunctionDef | cst.Lambda, Bound]]:
     """The defs and lambdas of this module at ``fact``'s function slots of ``call``, with what
     a ``functools.partial`` around one binds (``lax.scan(partial(step, model=m), ...)``); a
     list or tuple display there (or a name bound once to one) holds several: ``lax.switch``'s
-    branches."""
+    branches.  A bound method of an instance of a class of this module (``jax.vmap(model.
+    construct)``) is its def with ``self`` bound."""
+    model = ctx.model
     found = []
     for param in fact.functions:
         value = argument_value(call, *param)
@@ -746,6 +751,9 @@ def _handed_functions(model: SemanticModel, call: cst.Call, fact: TracingCall, s
                          frozenset(a.keyword.value for a in rest if a.keyword is not None))
                 element = element.args[0].value
             func = function_value(model, element, scope)
+            if func is None and isinstance(element, cst.Attribute):
+                func = calling_context(ctx).instance_method(element, scope)
+                bound = (bound[0] + 1, bound[1]) if func is not None else bound
             if func is not None:
                 found.append((func, bound))
     return found
@@ -835,27 +843,45 @@ def _record_traced_call(ctx: FileContext, qualname: str, positions: set[int], ke
     known[1].update(keywords)
 
 
-def _jitted_transform_calls(ctx: FileContext) -> set[int]:
+def _jitted_transform_calls(ctx: FileContext) -> dict[int, frozenset[int]]:
     """The transform calls a jit wraps (``jax.jit(jax.value_and_grad(loss))``, also through a
-    name bound once: ``grad_fn = jax.grad(loss); jax.jit(grad_fn)``) with no static spec: the
-    function they transform runs under the jit's staging trace, every argument traced."""
-    return {id(call) for _, call in _unspecced_jits_of_calls(ctx)}
+    name bound once: ``grad_fn = jax.grad(loss); jax.jit(grad_fn)``), with the jit's static
+    positions: the function they transform runs under the jit's staging trace, every argument
+    but those traced (a transform hands the jit's positions on unchanged:
+    ``jit(vmap(integrate, in_axes=(None, 0, 0, None, None)), static_argnums=0)``)."""
+    return {id(call): static for _, call, static in _static_numbered_jits_of_calls(ctx)}
 
 
 def _unspecced_jits_of_calls(ctx: FileContext) -> Iterator[tuple[object, cst.Call]]:
     """(the jit application, the call it wraps) for each jit with no static or donation spec
     whose target is a call, written there or bound once to a name (``jax.jit(jax.vmap(f))``,
     ``grad_fn = jax.grad(loss); jax.jit(grad_fn)``)."""
+    for app, target, static in _static_numbered_jits_of_calls(ctx):
+        if not any(k.keyword is not None and k.keyword.value in SPEC_KEYWORDS for k in app.keywords):
+            yield app, target
+
+
+def _static_numbered_jits_of_calls(ctx: FileContext) -> Iterator[tuple[object, cst.Call, frozenset[int]]]:
+    """(the jit application, the call it wraps, its literal ``static_argnums``) for each jit
+    whose only spec is that (or none) and whose target is a call, written there or bound once
+    to a name."""
     for app in live_applications(ctx):
-        if app.jit.qualname not in TRACING_JITS or any(
-                k.star or (k.keyword is not None and k.keyword.value in SPEC_KEYWORDS) for k in app.keywords):
+        if app.jit.qualname not in TRACING_JITS or any(k.star for k in app.keywords):
             continue
+        specs = [k for k in app.keywords if k.keyword is not None and k.keyword.value in SPEC_KEYWORDS]
+        static: frozenset[int] = frozenset()
+        if specs:
+            nums = literal(specs[0].value, app.frame.scope, ctx.model, ints=True) \
+                if len(specs) == 1 and specs[0].keyword.value == "static_argnums" else None
+            if nums is None:
+                continue
+            static = frozenset(nums)
         target = app.target
         if isinstance(target, cst.Name):
             binding = ctx.model.single_binding(target.value, app.frame.scope)
             target = binding.value if binding is not None and binding.kind == "assign" else None
         if isinstance(target, cst.Call):
-            yield app, target
+            yield app, target, static
 
 
 def _transformed_static_jits(ctx: FileContext) -> list[TracerUse]:
@@ -1774,6 +1800,7 @@ class _FunctionAnalysis:
                  record_params: Optional[dict[str, frozenset[str]]] = None,
                  constant_params: frozenset[str] = frozenset(),
                  constant_objects: Optional[dict[str, frozenset[str]]] = None,
+                 outer_jit_positions: Optional[dict[str, int]] = None,
                  namespace_params: Optional[dict[str, "Namespace"]] = None) -> None:
         self.ctx = ctx
         # parameters that hold an array module, passed or by default (``xp=np``, array-API
@@ -1818,6 +1845,9 @@ class _FunctionAnalysis:
         self.staged = staged if caller is None else caller.staged
         self.rebuilt = rebuilt  # the pytree class whose __post_init__ this is
         self.traced_by = traced_by  # the call that traces it (``jax.vmap``), when not a jit
+        # under ``jax.jit(jax.vmap(f), static_argnums=...)``: the position in the jit's call of each
+        # parameter the jit traces, where ``static_argnums`` on that jit would keep it a Python value
+        self.outer_jit_positions = outer_jit_positions or {}
         # traced parameters that are instances of these pytree classes (equinox Modules)
         self.module_params = module_params or {}
         self.schedule_of = schedule_of  # the optimizer this def is the schedule of
@@ -1950,7 +1980,8 @@ class _FunctionAnalysis:
             if self.project_caller:
                 return f"`{_name(self.func)}` (called with traced arguments from {self.project_caller})"
             if self.traced_by:
-                return f"`{_name(self.func)}` (traced by `{self.traced_by}`)"
+                under = " under `jax.jit`" if self.outer_jit_positions else ""
+                return f"`{_name(self.func)}` (traced by `{self.traced_by}`{under})"
             return f"jitted `{_name(self.func)}`"
         if not (self.jitted.traced_params or self.traced_fields):  # followed for its staged calls
             return f"`{_name(self.func)}` (called from jitted `{_name(self.root.func)}`)"
@@ -3793,6 +3824,16 @@ class _FunctionAnalysis:
             return self.param_origins.get(expr.value)
         return None
 
+    def outer_jit_position(self, expr: cst.BaseExpression, scope: Scope) -> Optional[int]:
+        """The position in the outer jit's call (``jax.jit(jax.vmap(f))``) of the parameter of
+        ``f`` that ``expr`` names."""
+        if self.caller is not None or not isinstance(expr, cst.Name):
+            return None
+        bindings = self.model.lookup(expr.value, scope)
+        if len(bindings) == 1 and id(bindings[0]) in self.param_bindings:
+            return self.outer_jit_positions.get(bindings[0].name)
+        return None
+
     def _is_bare_param(self, expr: cst.BaseExpression, scope: Scope) -> Optional[str]:
         """The jitted def's own parameter ``expr`` names (one a caller can mark static)."""
         if self.caller is not None or self.root.traced_by or not isinstance(expr, cst.Name):
@@ -4821,8 +4862,11 @@ class _UseFinder(Walker):
         if star:  # ``def alloc(v, *shape)``: each value the call passes is traced
             fix = (f"`*{value.value}` collects traced arguments: take the shape as one argument and "
                    f"mark it static (a tuple), or mark those positions static with static_argnums")
+        position = a.outer_jit_position(value, self.scope) if param is None else None
         if leaf is None:
-            advice = static_fix(param) + f", else {fix}" if param is not None else fix
+            advice = static_fix(param) + f", else {fix}" if param is not None else \
+                f"if it is a Python value, mark it static on the jit (static_argnums={position}), else {fix}" \
+                if position is not None else fix
             a.report("convert", node, f"{what} needs a concrete value but `{_src(value)}` is traced "
                                       f"in {a.where}: it raises {error}; {advice}")
             return

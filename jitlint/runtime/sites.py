@@ -39,7 +39,7 @@ from jitlint.semantic import build_model
 # to verdict_kind).
 ERROR_CODES = frozenset({"JIT203", "JIT204", "JIT301", "JIT701", "JIT702", "JIT703", "JIT801", "JIT802", "JIT803",
                          "JIT704", "JIT706", "JIT707", "JIT708", "JIT709", "JIT805", "JIT806", "JIT807", "JIT809", "JIT810", "JIT811", "JIT812", "JIT813",
-                         "JIT814", "JIT815", "JIT817"})
+                         "JIT814", "JIT815", "JIT817", "JIT818"})
 STALE_KINDS = {"JIT601": "read", "JIT602": "write"}
 # JIT808's TypeError is raised after the jitted function returned, from JAX's frames below the
 # call, never on the flagged `return` line.
