@@ -1009,6 +1009,9 @@ LAX_LOOP_LIBRARY_CALLS: dict[str, LaxLoopCall] = {
     # eager call with the same module-level branches compiles again (flax#5512)
     "flax.nnx.cond": LaxLoopCall("lax.cond over branch wrappers made anew on every call", 1),
     "flax.nnx.switch": LaxLoopCall("lax.switch over branch wrappers made anew on every call", 1),
+    # jax 0.10: lax.map wraps ``f`` in a new function on every call, so an eager call compiles
+    # its scan again even for a module-level ``f`` (lax.scan with that ``f`` would reuse it)
+    "jax.lax.map": LaxLoopCall("lax.scan over a wrapper of `f` made anew on every call", 1),
     "jax.scipy.optimize.minimize": LaxLoopCall("lax.while_loop", 1),
     "jax.scipy.sparse.linalg.cg": LaxLoopCall("lax.while_loop", 1),
     "jax.scipy.sparse.linalg.gmres": LaxLoopCall("lax.while_loop", 1),

@@ -172,3 +172,13 @@ def test_scan_in_call_of_self_compiles_per_generated_token(reports):
     assert eager["jit(scan)"] == 5
     assert control_flow_compiles(jitted) == Counter()
     assert Counter(e["fun_name"] for e in jitted["compiles"])["jit(forward)"] == 1
+
+
+def test_lax_map_compiles_per_eager_call_even_with_a_module_function(reports):
+    """lax.map wraps its function anew on every call: 5 chunks, 5 scans; jitted once, none of
+    its own (the scan is part of the jitted chunk evaluation)."""
+    eager = control_flow_compiles(reports[FIXTURES / "eager" / "lax_map_of_module_function_in_chunk_loop.py"])
+    jitted = reports[FIXTURES / "eager" / "lax_map_jitted_once_for_chunks_ok.py"]
+    assert eager["jit(scan)"] == 5
+    assert control_flow_compiles(jitted) == Counter()
+    assert Counter(e["fun_name"] for e in jitted["compiles"])["jit(<lambda>)"] == 1

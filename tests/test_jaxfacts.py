@@ -1583,6 +1583,7 @@ def _lax_loop_examples():
         "optax.contrib.reduce_on_plateau": _optax_step(lambda optax: optax.chain(
             sgd(optax), optax.contrib.reduce_on_plateau())),
         "optax.value_and_grad_from_state": _value_and_grad_from_state(),
+        "jax.lax.map": lambda: jax.lax.map(_quadratic, jnp.ones((4, 3))),
         "jax.scipy.optimize.minimize": lambda: jax.scipy.optimize.minimize(
             _quadratic, jnp.zeros(3), method="BFGS"),
         "flax.nnx.cond": lambda: importlib.import_module("flax.nnx").cond(

@@ -30,7 +30,10 @@ class EagerLaxControlFlowInLoop(Rule):
     whose every caller in the module runs traced, like an environment's `step` used only as
     `jax.jit(env.step)`), a call that runs lax control flow
     eagerly: a library call that runs lax control flow inside, listed as data in
-    `jitlint/jaxfacts.py` (`LAX_LOOP_LIBRARY_CALLS`: `jax.scipy.optimize.minimize`,
+    `jitlint/jaxfacts.py` (`LAX_LOOP_LIBRARY_CALLS`: `jax.lax.map` itself, which wraps its
+    function anew on every call, so even a module-level `f` compiles its scan once per eager
+    call, 5 compiles for 5 equal chunks, jester 0a0cd68, `fixtures/eager/lax_map_of_module_function_in_chunk_loop.py`;
+    `jax.scipy.optimize.minimize`,
     `jax.scipy.sparse.linalg.cg`, ..., and the `update` of optax's `lbfgs`, line searches,
     `MultiSteps`, `apply_if_finite`, `contrib.reduce_on_plateau`, also inside `optax.chain`;
     the `run` of jaxopt's iterative solvers (`LBFGS`, `GradientDescent`, `BFGS`, `NonlinearCG`,
