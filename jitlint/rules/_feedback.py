@@ -57,7 +57,7 @@ def _analyse(ctx: FileContext) -> list[Feedback]:
         if fed.param is None:
             continue
         change = _changed_output(fed.jc.func, fed.param, fed.position, fed.arity, ctx.model, fed.jc, fed.frame,
-                                 fed.name)
+                                 fed.name, value_flow(ctx))
         if change is not None:
             found.append(Feedback(fed.jc, fed.arg, fed.name, *change))
     return found
@@ -283,9 +283,12 @@ def _part_of_output(value: Optional[cst.BaseExpression], outputs: list[Optional[
 
 
 def _changed_output(func, param: str, position: int, arity: int,
-                    model: SemanticModel, jc: JittedCall, frame: Frame, fed: str):
+                    model: SemanticModel, jc: JittedCall, frame: Frame, fed: str, flow):
     """(how, every_call) when every return of ``func`` (a def, or a lambda's body) gives output
-    ``position`` a shape that differs from the ``param`` it was fed; None when unsure."""
+    ``position`` a shape that differs from the ``param`` it was fed; None when unsure.  A
+    returned name rebound in branches (``if cache is not None: cache = jnp.concatenate((cache,
+    k)) else: cache = k[None]``) grows when one definition reaching the return grows the
+    parameter and none is the parameter as received."""
     scope = model.scope_of[func]
     returned = [func.body] if isinstance(func, cst.Lambda) else \
         [n.value for n in own_nodes(func.body) if isinstance(n, cst.Return)]
@@ -300,11 +303,21 @@ def _changed_output(func, param: str, position: int, arity: int,
         change = _grows(value, param, scope, model, 0) or _shrinks(value, param, scope, model, 0) or \
             _keepdims_rank(value, param, func, model, jc, frame, fed) or next(
                 (grown for leaf in _container_leaves(_local_value(value, scope, model), scope, model)
-                 if (grown := _grows(leaf, param, scope, model, 0, fields=True)) is not None), None)
+                 if (grown := _grows(leaf, param, scope, model, 0, fields=True)) is not None), None) or \
+            _grown_in_a_branch(value, param, scope, model, flow)
         if change is None:
             return None
         changes.append(change)
     return changes[0]
+
+
+def _grown_in_a_branch(value: cst.BaseExpression, param: str, scope: Scope, model: SemanticModel, flow):
+    if not isinstance(value, cst.Name):
+        return None
+    reaching = flow.reaching(value, scope)
+    if not reaching or any(b.kind != "assign" or b.value is None or b.scope is not scope for b in reaching):
+        return None  # the parameter itself may reach the return unchanged
+    return next((grown for b in reaching if (grown := _grows(b.value, param, scope, model, 0)) is not None), None)
 
 
 def _local_value(expr: cst.BaseExpression, scope: Scope, model: SemanticModel) -> cst.BaseExpression:

@@ -182,8 +182,9 @@ def _outer_receivers(ctx: FileContext, cls: cst.ClassDef, method: cst.FunctionDe
         made = origin(flow, receiver, site.frame.scope, site.frame)
         if made is not None and isinstance(made[0], cst.Call) and isinstance(made[0].func, cst.Name):
             binding = flow.single(made[0].func, made[1])
-            if binding is not None and binding.kind == "class" and binding.node is cls:
-                yield receiver, site
+            if binding is not None and binding.kind == "class" and isinstance(binding.node, cst.ClassDef) \
+                    and inherited_method(ctx.model, binding.node, method.name.value) is method:
+                yield receiver, site  # an instance of ``cls``, or of a subclass that inherits ``method``
 
 
 def _built_object(ctx: FileContext, binding: Binding) -> bool:
@@ -285,19 +286,19 @@ def _changes(ctx: FileContext, name: str, bindings: list[Binding],
                         yield each, Event(frame, model.order(node), node)
                     continue
                 yield attribute, Event(frame, model.order(node), node)
-    methods = class_methods(cls) if cls is not None else {}
     for site in model.calls:
         func, args, scope = site.node.func, site.node.args, site.frame.scope
         event = Event(site.frame, model.order(site.node), site.node)
+        # the method the object runs: its class's own, or one it inherits (``agent.update()``)
+        method = inherited_method(model, cls, func.attr.value) \
+            if cls is not None and isinstance(func, cst.Attribute) else None
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
-                and func.value.value == name and func.attr.value in methods and same(scope):
-            method = methods[func.attr.value]
+                and func.value.value == name and method is not None and same(scope):
             if method.decorators:
                 continue  # a jitted method writes only while it is traced (JIT602's); others unknown
             params = positional_params(method)
-            written = _attributes_written(method, params[0].name.value) if params else []
-            if written:
-                yield written[0], event
+            for attribute in _attributes_written(method, params[0].name.value) if params else []:
+                yield attribute, event
             continue
         if not isinstance(func, cst.Name):
             continue
@@ -398,6 +399,10 @@ def _attributes_written(function: cst.FunctionDef, param: str) -> list[str]:
     written: list[str] = []
 
     def note(target: cst.BaseExpression) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):  # ``self._params, self._opt_state = ...``
+            for element in target.elements:
+                note(element.value.value if isinstance(element.value, cst.StarredElement) else element.value)
+            return
         attribute = _first_attribute(target, param)
         if attribute is not None and attribute not in written:
             written.append(attribute)

@@ -497,6 +497,7 @@ def _receivers(ctx: FileContext) -> list[ReceiverUse]:
                 cls = _class_of_every_binding(flow, receiver, scope)
         if not isinstance(cls, cst.ClassDef):
             continue
+        cls, _ = callees._defining(cls, method)  # an instance of a subclass runs the base's jitted method
         spec = callees.methods.get((cls, method))
         if spec is None or not spec.checkable or calling_context(ctx).runs_traced(site.frame):
             continue

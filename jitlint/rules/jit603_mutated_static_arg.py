@@ -22,7 +22,12 @@ class MutatedStaticArg(Rule):
     `self.ac.q_params = ...` between the calls: the message names the path below the
     attribute that changes), also a base class's method (`__call__` running
     `self.jax_implementation(...)`, the subclass's jitted override: an operator called as
-    `collision(f, feq)`, XLB c87b3a5). The finding is on the
+    `collision(f, feq)`, XLB c87b3a5), and an instance of a subclass that inherits the jitted
+    method or the method that writes (an agent's `update` storing `self._params,
+    self._opt_state = self.update_model(...)` after each call, every attribute of the tuple
+    target counted: the jitted update that reads `self._opt_state` restarts Adam from its first
+    state on every call, a step count of 1, 1, 1 instead of 1, 2, 3, varibad_jax b1d06bf;
+    `fixtures/stale_values/static_self_learner_reads_own_optimizer_state.py`). The finding is on the
     jitted body's read of what changed, where the old value is baked in; an attribute the body
     never reads (directly or through a method of the class it calls), such as a call counter,
     is left alone, and so is one it reads only to log it or to hand it to a method of the class
