@@ -902,7 +902,9 @@ class _Analysis:
             # ``jax.vmap(jax.jit(run_once))(keys)``, or ``solver = vmap(jit(partial(solve, mu)))``
             # then ``solver(keys)``: calling the transform calls the new jit
             return True
-        calls = self._result_calls(app, within)
+        # a call traced inside another jitted function is inlined there: it compiles nothing of
+        # its own (the outer jit's finding, if any, says what recompiles)
+        calls = [site for site in self._result_calls(app, within) or () if not self.context.runs_traced(site.frame)]
         return bool(calls) or self._handed_to_runner(app, within)
 
     def _handed_to_runner(self, app: JitApplication, within) -> bool:
