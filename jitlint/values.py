@@ -1730,18 +1730,17 @@ def jax_array_built_by(flow: "ValueFlow", expr: cst.BaseExpression, scope: Scope
         return None
     if isinstance(expr, cst.Call):
         qualname = model.qualified_name(expr.func, scope) or ""
-        last = qualname.rpartition(".")[2]
-        jax_made = qualname.startswith("jax.numpy.") and last in ARRAY_CONSTRUCTORS \
-            or qualname.startswith("jax.random.") and last[:1].islower() and last not in ("key_data", "key_impl")
+        # of the jax.numpy functions, only the constructors: ``jnp.split`` returns a list
+        jax_made = array_made_by(model, expr, scope) == "a jax Array" and (
+            not qualname.startswith("jax.numpy.") or qualname.rpartition(".")[2] in ARRAY_CONSTRUCTORS)
         return expr if jax_made else None
     if isinstance(expr, cst.BinaryOperation):
         return jax_array_built_by(flow, expr.left, scope, depth + 1) or jax_array_built_by(flow, expr.right, scope, depth + 1)
     if not isinstance(expr, cst.Name):
         return None
     bindings = flow.reaching(expr, scope)
-    made = [jax_array_built_by(flow, b.value, b.scope, depth + 1)
-            if b.kind == "assign" and b.value is not None and not isinstance(b.node, (cst.For, cst.AugAssign)) else None
-            for b in bindings]
+    made = [jax_array_built_by(flow, b.value, b.scope, depth + 1) if b.kind == "assign" and b.value is not None
+            else None for b in bindings]  # (``x += 1`` binds "other", a loop target "loop-target")
     return made[0] if made and all(m is not None for m in made) else None
 
 

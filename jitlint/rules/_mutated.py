@@ -289,11 +289,12 @@ def _changes(ctx: FileContext, name: str, bindings: list[Binding],
     for site in model.calls:
         func, args, scope = site.node.func, site.node.args, site.frame.scope
         event = Event(site.frame, model.order(site.node), site.node)
-        # the method the object runs: its class's own, or one it inherits (``agent.update()``)
-        method = inherited_method(model, cls, func.attr.value) \
-            if cls is not None and isinstance(func, cst.Attribute) else None
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
-                and func.value.value == name and method is not None and same(scope):
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == name \
+                and cls is not None and same(scope):
+            # the method the object runs: its class's own, or one it inherits (``agent.update()``)
+            method = inherited_method(model, cls, func.attr.value)
+            if method is None:
+                continue
             if method.decorators:
                 continue  # a jitted method writes only while it is traced (JIT602's); others unknown
             params = positional_params(method)
