@@ -23,6 +23,8 @@ MEASURED = {  # fixture -> compiles per jitted function over its 5 iterations
     "name_reused_for_fresh_batch_ok.py": {"add_time_fn": 1},  # 4 iterations, X drawn anew in each
     "kv_cache_grown_with_array_api_concat.py": {"decode_step": 5},
     "sliding_window_with_array_api_concat_ok.py": {"push": 1},
+    "kv_cache_rebound_in_branch.py": {"decode_step": 5},  # grown through a rebound name
+    "kv_cache_written_in_place_ok.py": {"decode_step": 1},
 }
 
 
