@@ -61,3 +61,30 @@ def test_bound_method_advice_never_says_jit_once_when_that_freezes_state(tmp_pat
     outputs = [ran[script].split() for script in scripts]
     assert outputs[0] == ["3.0"], outputs  # the first weights, frozen at the first trace
     assert outputs[1] != outputs[0] and float(outputs[1][0]) < 3.0, outputs
+
+
+def test_loop_step_advice_passes_the_iterations_arrays_instead_of_hoisting(tmp_path):
+    """A jitted step defined in a loop that calls a loss closing over the iteration's sample:
+    "hoist the jit" would freeze the first sample, so the advice is to pass the arrays.
+    Measured: the hoisted step repeats the first repetition's estimate; the advised fix
+    (ok_step_takes_draws_as_arguments.py) gives the per-repetition estimates."""
+    from jitlint.config import Settings
+    from jitlint.engine import lint_file
+
+    path = FIXTURES / "fresh" / "loop_step_calls_loss_closing_over_draws.py"
+    [finding] = lint_file(str(path), Settings()).diagnostics
+    assert "capturing that iteration's arrays `fx`, `x`" in finding.message
+    assert "pass them as arguments (to `loss` too)" in finding.message
+    assert "hoist the jit" not in finding.message
+
+    pytest.importorskip("jax")
+    source = path.read_text()
+    step = source[source.index("    @jax.jit"):source.index("    theta = jnp.zeros")]
+    hoisted = tmp_path / "hoisted.py"
+    hoisted.write_text(source.replace(step, "").replace(
+        "key = jax.random.PRNGKey(0)\n", "\n".join(line[4:] for line in step.splitlines()) + "\n\nkey = jax.random.PRNGKey(0)\n"))
+    scripts = (path, hoisted, FIXTURES / "fresh" / "ok_step_takes_draws_as_arguments.py")
+    ran = run_all_outputs(scripts)
+    per_repetition, frozen, fixed = (ran[script].split() for script in scripts)
+    assert len(set(frozen)) == 1 and frozen[0] == per_repetition[0], frozen
+    assert fixed == per_repetition and len(set(fixed)) > 1, (fixed, per_repetition)

@@ -57,7 +57,7 @@ from jitlint.semantic import (Binding, CallSite, Frame, Scope, SemanticModel, ar
                               dotted_name, has_decorator)
 from jitlint.staticargs import IDENTITY, UNHASHABLE
 from jitlint.staticargs import UNKNOWN as UNKNOWN_CLASS
-from jitlint.values import constant_code, float_values, target_leaves, value_flow
+from jitlint.values import array_made_by, constant_code, float_values, target_leaves, value_flow
 from jitlint.walk import Walker, children, iter_nodes, parent_map
 
 # equinox's transforms return Modules that compare equal field by field; equinox's jits take
@@ -121,6 +121,9 @@ class FreshJit:
     # bound-method: attributes the method reads that change after construction, in words
     # (``self.w`` (changed by `update`)): jitting it once would freeze them (JIT601)
     changing_state: Optional[str] = None
+    # loop-operand: the function defined in the loop through which the callable reads the
+    # operands (``step`` calls ``nllk_func``, which closes over the iteration's ``x``)
+    via: Optional[str] = None
 
     def _jit_once_fix(self, default: str) -> str:
         if self.changing_state is None:
@@ -144,6 +147,11 @@ class FreshJit:
             return (f"{jit} of {what} inside a loop, outside any jit, traces and compiles the "
                     f"loop again on every iteration; define the function once before the loop "
                     f"(or jit the code around it)")
+        if self.repetition == "loop-operand" and self.via is not None:
+            return (f"{jit} of {what} that calls `{self.via}`, defined in the same loop and "
+                    f"capturing that iteration's arrays {self.operand}, compiles on every "
+                    f"iteration; hoisting it would freeze them at the first trace, so pass them "
+                    f"as arguments (to `{self.via}` too) and jit the function once before the loop")
         if self.repetition == "loop-operand":
             return (f"{jit} of {what} that captures the loop value `{self.operand}` compiles on "
                     f"every iteration, though `{self.operand}` is only a traced operand; pass "
@@ -296,6 +304,11 @@ class _Analysis:
             if set_in_loop and all(self._only_traced_operand(callable_node, name, creation)
                                    for name in set_in_loop):
                 return FreshJit(app, kind, "loop-operand", operand=min(set_in_loop))
+            through = self._arrays_captured_through_loop_def(callable_node, loop, creation)
+            if through is not None:
+                via, arrays = through
+                return FreshJit(app, kind, "loop-operand", operand=", ".join(f"`{n}`" for n in sorted(arrays)),
+                                via=via)
             return FreshJit(app, kind, "loop")
         # Each iteration may be a genuinely different program (autotuning): silent, unless
         # every loop value read is only an operand of array arithmetic in a loop that does
@@ -603,6 +616,39 @@ class _Analysis:
         return {loaded.value for loaded, scope in self._reads(node, creation)
                 if any(binding.kind in ("assign", "other") and binding.frame is not None and binding.scope is not own
                        and binding.frame.is_inside(loop) for binding in self.model.lookup(loaded.value, scope))}
+
+    def _arrays_captured_through_loop_def(self, node: cst.CSTNode, loop: cst.CSTNode, creation: Frame
+                                          ) -> Optional[tuple[str, set[str]]]:
+        """A function defined in the body of ``loop`` that the callable calls, and the values set
+        in the loop that it captures, when each is a jax array it reads as array data (``def
+        nllk_func(...)`` over the iteration's ``x`` and ``fx``, called by the jitted ``step``):
+        hoisting the callable would freeze them; they are arguments waiting to be passed."""
+        for loaded, scope in self._reads(node, creation):
+            defs = [b for b in self.model.lookup(loaded.value, scope) if b.kind == "def"]
+            if len(defs) != 1 or defs[0].frame is None or not defs[0].frame.is_inside(loop) \
+                    or not isinstance(defs[0].node, cst.FunctionDef):
+                continue
+            inner = defs[0].node
+            captured = self._values_set_in_loop(inner, loop, defs[0].frame, captured_only=True)
+            inner_scope = self.model.scope_of.get(inner) or defs[0].frame.scope
+            if captured and all(self._only_traced_operand(inner, name, defs[0].frame)
+                                or self._array_data_set_in_loop(inner, name, inner_scope, loop) for name in captured):
+                return inner.name.value, captured
+        return None
+
+    def _array_data_set_in_loop(self, function: cst.FunctionDef, name: str, scope: Scope, loop: cst.CSTNode) -> bool:
+        """Every binding of ``name`` in ``loop`` is a jax array (a ``jax.random`` draw, a
+        ``jax.numpy`` result, a slice of or arithmetic on one), and ``function`` never tests it
+        or turns it into a Python number: as an argument it is an operand like any other."""
+        bindings = [b for b in self.model.lookup(name, scope) if b.frame is not None and b.frame.is_inside(loop)]
+        if not bindings or not all(b.kind == "assign" and b.value is not None
+                                   and _jax_array_expression(self.model, b.value, b.scope) for b in bindings):
+            return False
+        concrete = [test for n in iter_nodes(function.body) if isinstance(n, (cst.If, cst.While, cst.IfExp))
+                    for test in [n.test]] + [
+            n for n in iter_nodes(function.body) if isinstance(n, cst.Call) and isinstance(n.func, cst.Name)
+            and n.func.value in PYTHON_VALUE_BUILTINS and not self.model.lookup(n.func.value, scope)]
+        return not any(loaded.value == name for expr in concrete for loaded in name_loads(expr))
 
     def _only_traced_operand(self, node: cst.CSTNode, name: str, creation: Frame) -> bool:
         """Is ``name`` read in the callable only as an operand of array arithmetic (``p - lr * g``),
@@ -1280,6 +1326,20 @@ def _assigned_name(site: CallSite, position: int) -> Optional[str]:
 def _params(function: cst.FunctionDef) -> set[str]:
     params = function.params
     return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+
+
+# builtins that need a concrete Python value of their argument
+PYTHON_VALUE_BUILTINS = frozenset({"bool", "int", "float", "complex", "range"})
+
+
+def _jax_array_expression(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bool:
+    """``expr`` certainly computes a jax array: a ``jax.numpy`` or ``jax.random`` call, or a
+    slice of, a sign on or arithmetic with one."""
+    while isinstance(expr, (cst.Subscript, cst.UnaryOperation)):
+        expr = expr.value if isinstance(expr, cst.Subscript) else expr.expression
+    if isinstance(expr, cst.BinaryOperation):
+        return _jax_array_expression(model, expr.left, scope) or _jax_array_expression(model, expr.right, scope)
+    return isinstance(expr, cst.Call) and array_made_by(model, expr, scope) == "a jax Array"
 
 
 def _operand_only(body: cst.CSTNode, name: str, params: set[str], array_call=lambda call: False) -> bool:
