@@ -343,6 +343,7 @@ def _may_have_findings(text: str, scan: ModuleScan, settings: Settings,
     if any(word in text for word in JIT_WORDS) and scan.reaches_jit():
         return True
     api_names = {name for rule in rules if all(word in text for word in rule.prefilter_words)
+                 and (rule.prefilter_pattern is None or rule.prefilter_pattern.search(text))
                  for name in rule.prefilter_names}
     if any(name.rpartition(".")[2] in text for name in api_names) and scan.reaches_any(api_names):
         return True

@@ -9,6 +9,7 @@ turns them into positioned, suppressible ``Diagnostic``s.  Rules never see the C
 from __future__ import annotations
 
 import inspect
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar, Iterator, Optional, Sequence
@@ -95,6 +96,8 @@ class Rule:
     # Words that must also occur in the file's text for those names to count (``in_axes``: a
     # vmap with no in_axes tuple has nothing for JIT705 to check).
     prefilter_words: ClassVar[tuple[str, ...]] = ()
+    # A pattern the text must match too, where no word says it (JIT818: an item assignment).
+    prefilter_pattern: ClassVar[Optional[re.Pattern[str]]] = None
     # Transforms (``jax.vmap``) that make a file worth parsing only when the function handed to
     # one, a def of the file or a lambda, does a Python-value operation (project.py:
     # transformed_function_forces): for rules about what such a trace raises.

@@ -1,13 +1,15 @@
+import re
 from typing import Iterator
 
 import libcst as cst
 
+from jitlint.jaxfacts import JAX_RANDOM_NUMBER_DRAWS
 from jitlint.rule import FileContext, Rule, Violation
-from jitlint.values import jax_array_built_by, value_flow
+from jitlint.values import ARRAY_CONSTRUCTORS, jax_array_built_by, value_flow
 from jitlint.walk import source_text
 
 # ``x[i] op= v`` -> the ``.at[i]`` method that does it out of place
-_AT_METHODS = {
+AT_METHODS = {
     cst.AddAssign: "add", cst.SubtractAssign: "subtract", cst.MultiplyAssign: "multiply",
     cst.DivideAssign: "divide", cst.PowerAssign: "power",
 }
@@ -57,10 +59,17 @@ class ItemAssignmentOnJaxArray(Rule):
     ## Fix safety
     `x = x.at[i].set(v)` computes what the in-place write meant, as a new array bound to the
     same name; other names bound to the old array keep the old values (with NumPy they would
-    see the write). Under jit XLA performs the update in place. The rule has no automatic fix.
+    see the write). Under jit XLA performs the update in place. `--fix` makes that rewrite (the
+    write raised before, so nothing that worked changes); it leaves alone a write of several
+    targets, an operator with no `.at[]` method (`//=`), a name bound in another scope (the
+    rebinding would make it local) and a write in a `try` that catches the TypeError.
     """
 
     code = "JIT818"
+    separate_findings = True  # each write has its own --fix edit
+    # eager code too: a file that builds jax arrays and assigns into an item (``x[i] =``, ``+=``)
+    prefilter_names = frozenset({*(f"jax.numpy.{name}" for name in ARRAY_CONSTRUCTORS), *(f"jax.random.{name}" for name in JAX_RANDOM_NUMBER_DRAWS)})
+    prefilter_pattern = re.compile(r"\]\s*(?:\*\*|//|>>|<<|[-+*/%&|^@])?=(?!=)")
     name = "item-assignment-on-jax-array"
     summary = "item assignment into a jax array raises TypeError (they are immutable); use x = x.at[i].set(v)"
     severity = "error"
@@ -121,7 +130,7 @@ class ItemAssignmentOnJaxArray(Rule):
                     continue
                 name = store.value.value
                 index = source_text(store, 200)[len(name):]
-                method = _AT_METHODS.get(type(write.operator)) if isinstance(write, cst.AugAssign) else "set"
+                method = AT_METHODS.get(type(write.operator)) if isinstance(write, cst.AugAssign) else "set"
                 fix = f"write `{name} = {name}.at{index}.{method}(...)`" if method else \
                     f"write `{name} = {name}.at{index}...` with the matching .at[] method"
                 operator = source_text(write.operator, 10).strip() if isinstance(write, cst.AugAssign) else "="
