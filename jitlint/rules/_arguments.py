@@ -48,7 +48,7 @@ from jitlint.jaxfacts import (ARRAY_FILTERS, DTYPE_OBJECTS, ITERATOR_BUILTINS, F
 from jitlint.rule import FileContext
 from jitlint.rules._context import calling_context
 from jitlint.semantic import Binding, CallSite, Scope, argument_value, target_names
-from jitlint.values import MUTATING_METHODS, annotated_fields, assigned, value_flow
+from jitlint.values import MUTATING_METHODS, annotated_fields, assigned, bound_values, unpacked_call, value_flow
 from jitlint.walk import iter_nodes, own_nodes
 from jitlint.walk import source_text as _src
 
@@ -445,8 +445,21 @@ def _binding_value(ctx: FileContext, binding: Binding, depth: int) -> Optional[N
             return None  # ``del batch["id"]`` may remove what the display holds
         if value is not None:
             return non_jax_value(ctx, value, binding.scope, depth + 1)
-        return _partition_rest(ctx, binding, depth)
+        return _partition_rest(ctx, binding, depth) or _unpacked_return(ctx, binding, depth)
     return None
+
+
+def _unpacked_return(ctx: FileContext, binding: Binding, depth: int) -> Optional[NonJaxValue]:
+    """``state, apply, actor_optimizer = init_shac(...)`` where every return of the module's
+    ``init_shac`` puts such a value at that position (an optax chain built there)."""
+    if depth > 3:
+        return None
+    elements = bound_values(ctx.model, value_flow(ctx), binding)
+    values = [non_jax_value(ctx, value, scope, depth + 1) for value, scope in elements]
+    if not values or not all(values):
+        return None
+    first, (call, _, _) = values[0], unpacked_call(binding)
+    return NonJaxValue(first.kind, f"{first.what} (returned by `{_src(call.func)}`)", first.name)
 
 
 def _partition_rest(ctx: FileContext, binding: Binding, depth: int) -> Optional[NonJaxValue]:

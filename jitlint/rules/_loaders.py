@@ -39,7 +39,7 @@ from jitlint.semantic import Scope, SemanticModel, argument_value, dotted_name
 from jitlint.values import (ValueFlow, annotated_fields, assigned, bound_values, dict_item_value, host_random_size, literal_truth, namespace_member,
                             returned_values, unpacked_call)
 from jitlint.batches import assigned_once, batched_length, collected_to_end, ragged_loader_class, ragged_loop, src as _src, stop_parameter
-from jitlint.walk import own_nodes
+from jitlint.walk import iter_nodes, own_nodes
 from jitlint.walk import children
 
 PASS_THROUGH_BUILTINS = frozenset({"enumerate", "zip", "iter", "list", "tuple"})
@@ -370,14 +370,33 @@ def _loader_subclass(model: SemanticModel, func: cst.Name, scope: Scope
     params = {p.name.value: p for p in (*init.params.params, *init.params.kwonly_params)}
     drop = params.get(entry.drop_keyword)
     keyword = entry.batch_size[1]
-    if keyword not in params or drop is None or drop.default is None \
-            or not (isinstance(drop.default, cst.Name) and drop.default.value in FALSY):
-        return None  # the flag is not handed on, or defaults to dropping
+    if keyword not in params:
+        return None
+    if drop is None and not _forwards_keywords_to_super(init):
+        return None  # the flag is not handed on
+    if drop is not None and (drop.default is None
+                             or not (isinstance(drop.default, cst.Name) and drop.default.value in FALSY)):
+        return None  # it defaults to dropping
     # positions: the subclass's own (``NumpyLoader(ds, 32)``), ``self`` left out
     positional = [p.name.value for p in init.params.params]
     position = positional.index(keyword) - 1 if keyword in positional else -1
     return base, RaggedBatcher(entry.drop_keyword, (position, keyword), entry.docs,
                                default_batch_size=_int_default(params[keyword]))
+
+
+def _forwards_keywords_to_super(init: cst.FunctionDef) -> bool:
+    """``def __init__(self, dataset, batch_size=1, **kwargs): super().__init__(dataset,
+    batch_size, **kwargs)``: a keyword the subclass does not name (``drop_last=False``) reaches
+    the library's constructor, with the library's default when left out."""
+    star = init.params.star_kwarg
+    if star is None or not isinstance(star, cst.Param):
+        return False
+    return any(isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "__init__"
+               and isinstance(node.func.value, cst.Call) and isinstance(node.func.value.func, cst.Name)
+               and node.func.value.func.value == "super"
+               and any(arg.star == "**" and isinstance(arg.value, cst.Name) and arg.value.value == star.name.value
+                       for arg in node.args)
+               for node in iter_nodes(init.body))
 
 
 def _int_default(param: cst.Param) -> int:

@@ -20,7 +20,7 @@ from typing import Callable, Iterator, Optional, TypeVar
 import libcst as cst
 
 from jitlint.jaxfacts import (ARGUMENT_FORWARDING_TRANSFORMS, SIGNATURE_KEEPING_JITS, ARRAY_HASHING_OBJECTS, ARRAY_METHODS, ARRAY_LEAF_PARAMS, LIST_RETURNING_METHODS, DICT_RETURNING_FUNCTIONS, EAGER_LAX_FUNCTION_PARAMS, HASHED_FUNCTION_PARAMS,
-                              OPTAX_SCHEDULES, OPTIMIZER_STATE_INITS, OPTAX_TRANSFORMATIONS, REJECTED_JIT_KEYWORDS, TRACING_CALLS,
+                              OPTAX_COMBINATORS, OPTAX_SCHEDULES, OPTIMIZER_STATE_INITS, OPTAX_TRANSFORMATIONS, REJECTED_JIT_KEYWORDS, TRACING_CALLS,
                               GRAPH_STATIC_JITS, TracingCall, FRESH_TRANSFORMS,
                               JIT_POSITIONAL_ARGUMENTS)
 from jitlint.jitnames import JitApplication, is_foreign
@@ -243,12 +243,20 @@ def shifted_static_argnums(ctx: FileContext) -> list[ShiftedStatics]:
     return ctx.shared("shifted-static-argnums", _find_shifted_static_argnums)
 
 
+def shifted_meant_params(ctx: FileContext) -> frozenset[tuple[int, str]]:
+    """(id of the jitted def, parameter) for each parameter JIT709 says the shifted numbers
+    leave traced: its uses (``if explore:``, a static position it reaches) are that finding's."""
+    return frozenset((id(function), param) for found in shifted_static_argnums(ctx)
+                     for function in [target_def(found.app, ctx.model)] if function is not None
+                     for param in found.meant)
+
+
 def _named_static(name: str) -> bool:
     return "static" in name.lower().split("_")
 
 
 def _find_shifted_static_argnums(ctx: FileContext) -> list[ShiftedStatics]:
-    candidates = []  # (app, spec, marked, meant): named alike, before asking what calls pass
+    candidates = []  # (app, spec, marked, meant or None), before asking what calls pass
     for app, spec in specs(ctx):
         count = len(spec.positional)
         if spec.filtering or spec.bound or not spec.checkable or not spec.static_argnums \
@@ -256,9 +264,11 @@ def _find_shifted_static_argnums(ctx: FileContext) -> list[ShiftedStatics]:
             continue  # (out of range: JIT702)
         marked = tuple(dict.fromkeys(spec.positional[n % count] for n in spec.static_argnums))
         static = set(marked) | set(spec.static_argnames or ())
+        if any(_named_static(p) for p in static):
+            continue
         meant = tuple(p for p in spec.positional if p not in static and _named_static(p))
-        if meant and len(meant) == len(marked) and not any(_named_static(p) for p in static):
-            candidates.append((app, spec, marked, meant))
+        if not meant or len(meant) == len(marked):
+            candidates.append((app, spec, marked, meant or None))
     if not candidates:
         return []
     given_arrays: dict[tuple[int, str], cst.CSTNode] = {}
@@ -275,10 +285,42 @@ def _find_shifted_static_argnums(ctx: FileContext) -> list[ShiftedStatics]:
             and (annotated_strict_array(p) or _aliased_array_annotation(ctx, p))]
         evidence += [(given_arrays[(id(spec), p)], f"a call passes `{p}` an array") for p in marked
                      if (id(spec), p) in given_arrays]
-        if evidence:
+        if evidence and meant is None and isinstance(function, cst.FunctionDef):
+            needed = _traced_params_needing_python_values(ctx, function, spec, set(marked))
+            meant = tuple(needed) if len(needed) == len(marked) else None
+            evidence += [(node, why) for node, why in needed.values()] if meant else []
+        if evidence and meant:
             call = next((given_arrays[(id(spec), p)] for p in marked if (id(spec), p) in given_arrays), None)
             found.append(ShiftedStatics(app, spec, marked, meant, tuple(evidence), call))
     return found
+
+
+def _traced_params_needing_python_values(ctx: FileContext, function: cst.FunctionDef, spec: StaticArgSpec,
+                                         static: set[str]) -> dict[str, tuple[cst.CSTNode, str]]:
+    """The parameters left traced that the body cannot take traced: called (``vmap_step(...)``:
+    a function), handed to a static position of another jitted call, or used as a Python value
+    (``if explore:``, a shape): param -> (where, why)."""
+    # _traced builds on this module: imported here, where the traced-value analysis is asked
+    from jitlint.rules._traced import needs_python_value
+    scope = ctx.model.scope_of.get(function)
+    traced = [p for p in spec.positional if p not in static and p not in (spec.static_argnames or ())]
+    needed: dict[str, tuple[cst.CSTNode, str]] = {}
+    own = {p: b for p in traced for b in ctx.model.lookup(p, scope) if b.kind == "param" and b.scope is scope} \
+        if scope is not None else {}
+    for node in iter_nodes(function.body):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in own \
+                and node.func.value not in needed \
+                and ctx.model.lookup(node.func.value, ctx.model.scope_of.get(node.func) or scope)[:1] == [own[node.func.value]]:
+            needed[node.func.value] = (node, f"`{node.func.value}` is called: a function, not an array")
+    for use in all_static_uses(ctx):
+        value = use.value
+        if isinstance(value, cst.Name) and value.value in own and value.value not in needed and use.scope is scope:
+            needed[value.value] = (use.arg, f"`{value.value}` is handed to static argument `{use.param}` of "
+                                            f"`{use.callee}`")
+    for param in traced:
+        if param in own and param not in needed and needs_python_value(ctx, function.name.value, param):
+            needed[param] = (own[param].node, f"the body needs `{param}` as a Python value")
+    return needed
 
 
 def _aliased_array_annotation(ctx: FileContext, param: cst.Param) -> bool:
@@ -989,10 +1031,20 @@ def _optimizer_state_maker(ctx: FileContext, call: cst.Call, scope: Scope) -> Op
     return maker if names.index(func.value) == OPTIMIZER_STATE_INITS[maker][1] else None
 
 
-def _optimizer_factory(ctx: FileContext, value: Optional[cst.BaseExpression], scope: Scope) -> Optional[str]:
+def _optimizer_factory(ctx: FileContext, value: Optional[cst.BaseExpression], scope: Scope,
+                       depth: int = 0) -> Optional[str]:
+    """The factory in OPTIMIZER_STATE_INITS that makes ``value``; for ``optax.chain(clip, adam)``
+    the first member with array state (a chain's state is the tuple of its members')."""
+    if isinstance(value, cst.Name) and depth < 3:
+        binding = value_flow(ctx).single(value, scope)
+        return _optimizer_factory(ctx, binding.value, binding.scope, depth + 1) \
+            if binding is not None and binding.kind == "assign" else None
     if not isinstance(value, cst.Call):
         return None
     qualname = ctx.model.qualified_name(value.func, scope)
+    if qualname in OPTAX_COMBINATORS and depth < 3:
+        return next((maker for arg in value.args if not arg.star and arg.keyword is None
+                     for maker in [_optimizer_factory(ctx, arg.value, scope, depth + 1)] if maker), None)
     return qualname if qualname in OPTIMIZER_STATE_INITS else None
 
 
@@ -1300,9 +1352,14 @@ def non_jax_traced_uses(ctx: FileContext) -> list[tuple[StaticUse, NonJaxValue]]
     return ctx.shared("non-jax-traced-uses", compute)
 
 
-def jitted_output(ctx: FileContext, binding: Binding) -> bool:
-    """``binding`` assigns (or unpacks) what a call of a jitted function returns."""
+def jitted_output(ctx: FileContext, binding: Binding, depth: int = 0) -> bool:
+    """``binding`` assigns (or unpacks) what a call of a jitted function returns, also through
+    a name bound to it (``new_carry, metrics = train_chunk(...)``, then ``(..., alo) =
+    new_carry``)."""
     node = binding.node
+    if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and depth < 2:
+        sources = value_flow(ctx).reaching(node.value, binding.scope)
+        return bool(sources) and all(jitted_output(ctx, source, depth + 1) for source in sources)
     if not (isinstance(node, cst.Assign) and isinstance(node.value, cst.Call)):
         return False
     site = ctx.model.call_site_of.get(node.value)
@@ -1549,7 +1606,7 @@ def _fresh_at(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Opt
     if created is None:
         found = _fresh_default(ctx, expr, site.frame.scope, site.frame)
         if found is None:
-            return None
+            return _fresh_on_every_path(ctx, expr, site)
         created, default, made = found
     kind, creation, label = created
     fresh = fresh_when(ctx, kind, label, creation, site)
@@ -1558,6 +1615,22 @@ def _fresh_at(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Opt
     return Fresh(kind, fresh.what, f"define the default once at module level and use it when "
                  f"none is given (`{default} if {default} is not None else _default_{default.lstrip('_')}`)",
                  fresh.when, default, made)
+
+
+def _fresh_on_every_path(ctx: FileContext, expr: cst.BaseExpression, site: CallSite) -> Optional[Fresh]:
+    """A name that branches bind to different new objects (``opt = optax.adam(lr)`` if adam
+    else ``optax.sgd(lr)``): each path makes a new one each time the code runs."""
+    bindings = value_flow(ctx).reaching(expr, site.frame.scope) if isinstance(expr, cst.Name) else []
+    found = []
+    for binding in bindings if len(bindings) > 1 else ():
+        value = assigned(binding).value
+        created = created_object(ctx, value, binding.scope, binding.frame) \
+            if value is not None and binding.frame is not None else None
+        fresh = fresh_when(ctx, created[0], created[2], created[1], site) if created is not None else None
+        if fresh is None:
+            return None
+        found.append(fresh)
+    return found[0] if found else None
 
 
 def _fresh_default(ctx: FileContext, expr: cst.BaseExpression, scope: Scope, frame: Frame
