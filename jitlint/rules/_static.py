@@ -225,12 +225,13 @@ def static_array_params(ctx: FileContext) -> Iterator[tuple[object, StaticArgSpe
 @dataclass(frozen=True, eq=False)
 class ShiftedStatics:
     """A ``static_argnums`` that marks array data and leaves traced as many parameters named
-    as static values: the positions moved (a parameter added or removed before them)."""
+    as static values, or that the body cannot take traced: the positions moved (a parameter
+    added or removed before them, or an index off by one)."""
 
     app: object  # the jit application
     spec: StaticArgSpec
     marked: tuple[str, ...]  # what the numbers mark static: array data
-    meant: tuple[str, ...]  # the traced parameters named static (``model_static``)
+    meant: tuple[str, ...]  # the traced parameters named static (``model_static``) or needed static
     evidence: tuple[tuple[cst.CSTNode, str], ...]  # where the marked ones are shown to be arrays
     call: Optional[cst.CSTNode] = None  # an argument of a call that passes one an array (it raises there)
 
@@ -239,7 +240,9 @@ def shifted_static_argnums(ctx: FileContext) -> list[ShiftedStatics]:
     """(JIT709; JIT301 and JIT807 leave what it explains to it) A spec whose ``static_argnums``
     marks parameters that are array data (annotated as arrays, or given arrays by a call) and
     none named as a static value, while exactly as many traced parameters are named as the
-    static part of a split (``model_static``, ``optimizer_static``: ``eqx.partition``'s idiom)."""
+    static part of a split (``model_static``, ``optimizer_static``: ``eqx.partition``'s idiom),
+    or, none being named so, are parameters the body cannot take traced (called, handed to a
+    static position, used as a Python value: ``if explore:``)."""
     return ctx.shared("shifted-static-argnums", _find_shifted_static_argnums)
 
 
@@ -309,8 +312,7 @@ def _traced_params_needing_python_values(ctx: FileContext, function: cst.Functio
         if scope is not None else {}
     for node in iter_nodes(function.body):
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in own \
-                and node.func.value not in needed \
-                and ctx.model.lookup(node.func.value, ctx.model.scope_of.get(node.func) or scope)[:1] == [own[node.func.value]]:
+                and node.func.value not in needed:
             needed[node.func.value] = (node, f"`{node.func.value}` is called: a function, not an array")
     for use in all_static_uses(ctx):
         value = use.value

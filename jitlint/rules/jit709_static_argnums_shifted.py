@@ -13,7 +13,12 @@ class StaticArgnumsShifted(Rule):
     `eqx.partition` and the optimizer the body only calls) stay traced: the numbers point at
     the wrong parameters, usually because one was added or removed in front of them
     (IC-prediction 94defa6: a `parameters` argument added before `model_params`, with
-    `static_argnums=[2, 4]` kept). JIT301 and JIT807 leave these parameters to this rule.
+    `static_argnums=[2, 4]` kept). Where no parameter is named so, just as many traced
+    parameters that the body cannot take traced stand for them: one it calls (`step_fn(...)`, a
+    function), one it hands to a static position of another jitted call, or one it uses as a
+    Python value (`if explore:`): an index off by one (LegNav-Sim's Dreamer f8a51c4,
+    `static_argnums=(4,)` marking the recurrent state `prev_h` instead of `explore`, 7).
+    JIT301, JIT801 and JIT807 leave these parameters to this rule.
 
     ## Why is this bad?
     Both halves of the mistake raise at the first call. Measured on jax 0.10.2 (CPU,
@@ -31,7 +36,7 @@ class StaticArgnumsShifted(Rule):
 
     code = "JIT709"
     name = "static-argnums-shifted"
-    summary = "static_argnums marks arrays and leaves the parameters named static traced: shifted positions"
+    summary = "static_argnums marks arrays and leaves traced the parameters meant static: shifted positions"
     severity = "error"
 
     INVALID = [
