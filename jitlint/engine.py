@@ -342,10 +342,10 @@ def _may_have_findings(text: str, scan: ModuleScan, settings: Settings,
         return True
     if any(word in text for word in JIT_WORDS) and scan.reaches_jit():
         return True
-    api_names = {name for rule in rules if all(word in text for word in rule.prefilter_words)
-                 and (rule.prefilter_pattern is None or rule.prefilter_pattern.search(text))
-                 for name in rule.prefilter_names}
-    if any(name.rpartition(".")[2] in text for name in api_names) and scan.reaches_any(api_names):
+    worded = [rule for rule in rules if all(word in text for word in rule.prefilter_words)]
+    api_names = {name for rule in worded for name in rule.prefilter_names}
+    if any(name.rpartition(".")[2] in text for name in api_names) and scan.reaches_any(api_names) \
+            and any(scan.reaches_any(rule.prefilter_names) and rule.prefilter_text(text) for rule in worded):
         return True
     methods = {name: position for rule in rules for name, position in rule.prefilter_methods.items()}
     if tree is not None and methods and scan.reaches_any({name.rpartition(".")[0] for name in methods}) \

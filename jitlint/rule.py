@@ -9,7 +9,6 @@ turns them into positioned, suppressible ``Diagnostic``s.  Rules never see the C
 from __future__ import annotations
 
 import inspect
-import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar, Iterator, Optional, Sequence
@@ -96,8 +95,6 @@ class Rule:
     # Words that must also occur in the file's text for those names to count (``in_axes``: a
     # vmap with no in_axes tuple has nothing for JIT705 to check).
     prefilter_words: ClassVar[tuple[str, ...]] = ()
-    # A pattern the text must match too, where no word says it (JIT818: an item assignment).
-    prefilter_pattern: ClassVar[Optional[re.Pattern[str]]] = None
     # Transforms (``jax.vmap``) that make a file worth parsing only when the function handed to
     # one, a def of the file or a lambda, does a Python-value operation (project.py:
     # transformed_function_forces): for rules about what such a trace raises.
@@ -118,6 +115,11 @@ class Rule:
 
     def check(self, ctx: FileContext) -> Iterator[Violation]:
         raise NotImplementedError
+
+    def prefilter_text(self, text: str) -> bool:
+        """With ``prefilter_names`` reached: does the text show what the rule is about, where no
+        fixed word says it (JIT818: an item assignment into a name bound by a constructor)?"""
+        return True
 
     @classmethod
     def doc(cls) -> str:

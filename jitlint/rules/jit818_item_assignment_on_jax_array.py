@@ -8,6 +8,10 @@ from jitlint.rule import FileContext, Rule, Violation
 from jitlint.values import ARRAY_CONSTRUCTORS, jax_array_built_by, value_flow
 from jitlint.walk import source_text
 
+# an item store ``name[...] =`` / ``op=`` (not ``==``), and the calls that make a jax array
+_ITEM_STORE = re.compile(r"\b(\w+)\[[^\]\n]*\]\s*(?:\*\*|//|>>|<<|[-+*/%&|^@])?=(?!=)")
+_CONSTRUCTED = "(?:" + "|".join(sorted(ARRAY_CONSTRUCTORS | JAX_RANDOM_NUMBER_DRAWS)) + ")"
+
 # ``x[i] op= v`` -> the ``.at[i]`` method that does it out of place
 AT_METHODS = {
     cst.AddAssign: "add", cst.SubtractAssign: "subtract", cst.MultiplyAssign: "multiply",
@@ -67,9 +71,16 @@ class ItemAssignmentOnJaxArray(Rule):
 
     code = "JIT818"
     separate_findings = True  # each write has its own --fix edit
-    # eager code too: a file that builds jax arrays and assigns into an item (``x[i] =``, ``+=``)
-    prefilter_names = frozenset({*(f"jax.numpy.{name}" for name in ARRAY_CONSTRUCTORS), *(f"jax.random.{name}" for name in JAX_RANDOM_NUMBER_DRAWS)})
-    prefilter_pattern = re.compile(r"\]\s*(?:\*\*|//|>>|<<|[-+*/%&|^@])?=(?!=)")
+    # eager code too: a file that builds jax arrays and assigns into an item of one
+    prefilter_names = frozenset({*(f"jax.numpy.{name}" for name in ARRAY_CONSTRUCTORS),
+                                 *(f"jax.random.{name}" for name in JAX_RANDOM_NUMBER_DRAWS)})
+
+    def prefilter_text(self, text: str) -> bool:
+        """An item assignment (``x[i] =``, ``x[i] +=``) into a name the text also binds to a
+        constructor or draw call (``x = jnp.zeros(...)``, also annotated, any alias of the
+        module)."""
+        return any(re.search(rf"\b{re.escape(name)}\s*(?::[^=\n]*)?=\s*[\w.]+\.{_CONSTRUCTED}\(", text)
+                   for name in set(_ITEM_STORE.findall(text)))
     name = "item-assignment-on-jax-array"
     summary = "item assignment into a jax array raises TypeError (they are immutable); use x = x.at[i].set(v)"
     severity = "error"
