@@ -42,7 +42,7 @@ from typing import Iterator, Optional, Sequence
 
 import libcst as cst
 
-from jitlint.jaxfacts import (FUNCTION_RUNNING_CALLS, JAX_ARRAY_NAMESPACES, FRESH_TRANSFORMS,
+from jitlint.jaxfacts import (FUNCTION_RUNNING_CALLS, JAX_ARRAY_NAMESPACES, FRESH_TRANSFORMS, PYTHON_BOUND_BUILTINS, PYTHON_VALUE_BUILTINS,
                               LAX_CONTROL_FLOW_FUNCTION_PARAMS, TRACING_CALLS)
 from jitlint.jitnames import JitApplication, JitRef
 from jitlint.rule import FileContext, Rule, Violation
@@ -647,7 +647,8 @@ class _Analysis:
         concrete = [test for n in iter_nodes(function.body) if isinstance(n, (cst.If, cst.While, cst.IfExp))
                     for test in [n.test]] + [
             n for n in iter_nodes(function.body) if isinstance(n, cst.Call) and isinstance(n.func, cst.Name)
-            and n.func.value in PYTHON_VALUE_BUILTINS and not self.model.lookup(n.func.value, scope)]
+            and (n.func.value in PYTHON_VALUE_BUILTINS or n.func.value in PYTHON_BOUND_BUILTINS)
+            and not self.model.lookup(n.func.value, scope)]
         return not any(loaded.value == name for expr in concrete for loaded in name_loads(expr))
 
     def _only_traced_operand(self, node: cst.CSTNode, name: str, creation: Frame) -> bool:
@@ -1326,10 +1327,6 @@ def _assigned_name(site: CallSite, position: int) -> Optional[str]:
 def _params(function: cst.FunctionDef) -> set[str]:
     params = function.params
     return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
-
-
-# builtins that need a concrete Python value of their argument
-PYTHON_VALUE_BUILTINS = frozenset({"bool", "int", "float", "complex", "range"})
 
 
 def _jax_array_expression(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bool:

@@ -246,12 +246,23 @@ def shifted_static_argnums(ctx: FileContext) -> list[ShiftedStatics]:
     return ctx.shared("shifted-static-argnums", _find_shifted_static_argnums)
 
 
-def shifted_meant_params(ctx: FileContext) -> frozenset[tuple[int, str]]:
-    """(id of the jitted def, parameter) for each parameter JIT709 says the shifted numbers
-    leave traced: its uses (``if explore:``, a static position it reaches) are that finding's."""
-    return frozenset((id(function), param) for found in shifted_static_argnums(ctx)
-                     for function in [target_def(found.app, ctx.model)] if function is not None
-                     for param in found.meant)
+def reads_shifted_meant_param(ctx: FileContext, node: cst.CSTNode) -> bool:
+    """``node``, inside a def JIT709 reports (or a def nested in it), reads a parameter the
+    shifted numbers leave traced (``if explore:``, ``vmap_step`` handed to a static position):
+    that finding says it, the rule that sees the use leaves it."""
+    meant = ctx.shared("shifted-meant-nodes", _shifted_meant_nodes)
+    params = meant.get(id(node))
+    return params is not None and any(isinstance(n, cst.Name) and n.value in params for n in iter_nodes(node))
+
+
+def _shifted_meant_nodes(ctx: FileContext) -> dict[int, frozenset[str]]:
+    """id of each node inside a def JIT709 reports -> the parameters it says should be static."""
+    found: dict[int, frozenset[str]] = {}
+    for shifted in shifted_static_argnums(ctx):
+        function = target_def(shifted.app, ctx.model)
+        for node in iter_nodes(function) if function is not None else ():
+            found[id(node)] = found.get(id(node), frozenset()) | frozenset(shifted.meant)
+    return found
 
 
 def _named_static(name: str) -> bool:

@@ -3,19 +3,19 @@ from typing import Iterator, NamedTuple, Optional
 
 import libcst as cst
 
-from jitlint.walk import iter_nodes, own_nodes, source_text as _code
+from jitlint.walk import own_nodes, source_text as _code
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.rules._context import live_applications
 from jitlint.rules._module_fields import ARRAY, instance_uses
 from jitlint.rules._traced import needs_python_value, tracer_uses
 from jitlint.rules._static import (ARRAY_DATA_FIXES, all_static_uses, array_hashing_bound_methods,
                                    array_hashing_elements, array_hashing_object, forwarded_static_uses,
-                                   hashed_function_arguments, shifted_static_argnums, specs, static_array_params,
+                                   hashed_function_arguments, reads_shifted_meant_param, shifted_static_argnums, specs, static_array_params,
                                    static_receivers,
                                    static_marking, transformed_static_uses, unhashable, unhashable_callables,
                                    unhashable_receiver)
 from jitlint.jaxfacts import TRACING_CALLS
-from jitlint.staticargs import ARGNUM_JITS, StaticArgSpec, target_def
+from jitlint.staticargs import ARGNUM_JITS, StaticArgSpec
 
 
 class UnhashableStaticArg(Rule):
@@ -187,7 +187,7 @@ class UnhashableStaticArg(Rule):
         for use in (*forwarded_static_uses(ctx), *all_static_uses(ctx)):
             if use.spec.filtering or (id(use.spec), use.param) in reported or id(use.spec) in shifted:
                 continue  # equinox hashes no container; a static array parameter is reported at its spec
-            if _reports_meant_param(ctx, use.arg):
+            if reads_shifted_meant_param(ctx, use.arg):
                 continue
             wrapper = use.site.frame.enclosing_function()
             if not use.via and wrapper is not None and (id(use.spec), use.param, wrapper.name.value) in passed_on:
@@ -301,19 +301,9 @@ class UnhashableStaticArg(Rule):
                 f"leave {'them' if len(params) > 1 else 'it'} traced (take {'them' if len(params) > 1 else 'it'} "
                 f"out of static_argnums / static_argnames)"))
         for tracer in tracer_uses(ctx):
-            if tracer.kind == "static" and not _reports_meant_param(ctx, tracer.node):
+            if tracer.kind == "static" and not reads_shifted_meant_param(ctx, tracer.node):
                 yield Violation(tracer.node, tracer.message, related=tracer.related)
         yield from _hashed_objects(ctx)
-
-
-def _reports_meant_param(ctx: FileContext, arg: cst.CSTNode) -> bool:
-    """``arg`` hands on a parameter that JIT709 says the shifted static_argnums should have
-    marked (``vmap_step`` passed to a static position inside the jitted def, or a def nested in
-    it): that finding says it."""
-    names = {n.value for n in iter_nodes(arg) if isinstance(n, cst.Name)}
-    shifted = [found for found in shifted_static_argnums(ctx) if names & set(found.meant)]
-    return any(node is arg for found in shifted for function in [target_def(found.app, ctx.model)]
-               if function is not None for node in iter_nodes(function))
 
 
 def _hashed_objects(ctx: FileContext) -> Iterator[Violation]:

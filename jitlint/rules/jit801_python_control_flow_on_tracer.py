@@ -5,7 +5,7 @@ import libcst as cst
 from jitlint.rule import FileContext, Rule, Violation
 from jitlint.walk import iter_nodes, source_text as _src
 from jitlint.rules._traced import CHOOSABLE_TRACING_MODULES, TRACING_CALL_NAMES, TRACING_METHODS, TRACING_TRANSFORM_NAMES, tracer_uses
-from jitlint.rules._static import shifted_meant_params
+from jitlint.rules._static import reads_shifted_meant_param
 
 
 class PythonControlFlowOnTracer(Rule):
@@ -201,10 +201,8 @@ class PythonControlFlowOnTracer(Rule):
         # the others raise in turn once that one is fixed (listed with it, not as findings of
         # their own: the fix is one decision for the function).
         by_function: dict[int, list] = {}
-        meant = shifted_meant_params(ctx)  # JIT709: the parameter the numbers should have marked
         for use in tracer_uses(ctx):
-            if use.kind == "bool" and not any((id(use.function), n.value) in meant for n in iter_nodes(use.node)
-                                              if isinstance(n, cst.Name)):
+            if use.kind == "bool" and not reads_shifted_meant_param(ctx, use.node):  # JIT709's
                 by_function.setdefault(id(use.function) if use.function is not None else id(use), []).append(use)
         for uses in by_function.values():
             if len(uses) > 1:  # in source order
